@@ -1,0 +1,14 @@
+//! One module per subcommand group; each exposes a clap type, `run` and `demo`.
+
+#[cfg(feature = "omega")]
+pub mod aut;
+#[cfg(feature = "bn")]
+pub mod bn;
+#[cfg(feature = "omega")]
+pub mod ltl;
+#[cfg(feature = "nfa")]
+pub mod nfa;
+#[cfg(feature = "prism")]
+pub mod prism;
+#[cfg(feature = "smt")]
+pub mod smt;

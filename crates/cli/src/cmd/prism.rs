@@ -1,0 +1,17 @@
+//! `verikit prism` (placeholder until the engine lands).
+
+use crate::report::{CliError, Ctx, Report};
+
+#[derive(clap::Subcommand, Debug)]
+pub enum PrismCmd {
+    /// Not available yet.
+    Pending,
+}
+
+pub fn run(_cmd: PrismCmd, _ctx: &Ctx) -> Result<Report, CliError> {
+    Err(CliError::Usage("this command group is not available yet".into()))
+}
+
+pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
+    Ok(Vec::new())
+}

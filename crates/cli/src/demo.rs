@@ -1,0 +1,60 @@
+//! `verikit demo`: one real example of every engine, from files embedded in the binary. Each
+//! domain's `cmd` module provides `demo(ctx)`, returning titled reports.
+
+use crate::report::{CliError, Ctx, Report};
+use std::time::Instant;
+
+type DemoFn = fn(&Ctx) -> Result<Vec<(String, Report)>, CliError>;
+
+fn engines() -> Vec<(&'static str, DemoFn)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, DemoFn)> = Vec::new();
+    #[cfg(feature = "nfa")]
+    v.push(("nfa", crate::cmd::nfa::demo));
+    #[cfg(feature = "smt")]
+    v.push(("smt", crate::cmd::smt::demo));
+    #[cfg(feature = "omega")]
+    v.push(("ltl", crate::cmd::ltl::demo));
+    #[cfg(feature = "omega")]
+    v.push(("aut", crate::cmd::aut::demo));
+    #[cfg(feature = "bn")]
+    v.push(("bn", crate::cmd::bn::demo));
+    #[cfg(feature = "prism")]
+    v.push(("prism", crate::cmd::prism::demo));
+    v
+}
+
+pub fn run(ctx: &Ctx) -> Result<Report, CliError> {
+    let mut text = String::new();
+    let mut items = Vec::new();
+    let mut failed = 0usize;
+    for (engine, f) in engines() {
+        let t0 = Instant::now();
+        match f(ctx) {
+            Ok(reports) => {
+                for (title, r) in reports {
+                    text.push_str(&format!("== {engine}: {title} ==\n{}", r.text));
+                    if !r.text.ends_with('\n') {
+                        text.push('\n');
+                    }
+                    let mut j = r.to_json();
+                    if let Some(o) = j.as_object_mut() {
+                        o.insert("engine".into(), engine.into());
+                        o.insert("title".into(), title.into());
+                    }
+                    items.push(j);
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                text.push_str(&format!("== {engine}: FAILED ==\n{}", e.render()));
+                items.push(serde_json::json!({"engine": engine, "verdict": "error", "error": e.message()}));
+            }
+        }
+        text.push_str(&format!("({engine} took {:.3} s)\n\n", t0.elapsed().as_secs_f64()));
+    }
+    if failed > 0 {
+        return Err(CliError::Internal(format!("{failed} demo engine(s) failed:\n{text}")));
+    }
+    Ok(Report { verdict: None, fields: Default::default(), text }.field("demos", items))
+}

@@ -1,0 +1,189 @@
+//! `verikit`: the command-line front end. Each subcommand group lives in `cmd/<group>.rs` and only
+//! parses arguments, calls its library crate and builds a [`report::Report`]; this file handles the
+//! global options (`--json`, `--timeout`, `-q`, `-v`), printing, and exit codes.
+
+mod cmd;
+mod demo;
+mod report;
+
+use clap::{Args, Parser, Subcommand};
+use report::{CliError, Ctx, Report, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
+use std::time::{Duration, Instant};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "verikit",
+    version,
+    about = "verikit: automata, SMT, LTL/omega-automata, Boolean networks and probabilistic model checking",
+    after_help = "Exit codes: 0 completed (whatever the verdict), 2 bad input or usage, 3 timeout or resource limit, 1 internal error."
+)]
+struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Args, Debug, Clone)]
+struct Global {
+    /// Print one JSON object (with a top-level "verdict" for decision commands) instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Give up after SECS seconds (verdict "timeout", exit code 3).
+    #[arg(long, global = true, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// No progress messages on stderr.
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    /// More detail on stderr (repeat for more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Finite automata: universality, inclusion, equivalence, reduction, random NFAs.
+    #[cfg(feature = "nfa")]
+    #[command(subcommand)]
+    Nfa(cmd::nfa::NfaCmd),
+    /// SMT-LIB 2.6 solver for linear arithmetic (QF_LRA, QF_RDL, QF_LIA, QF_IDL).
+    #[cfg(feature = "smt")]
+    Smt(cmd::smt::SmtArgs),
+    /// LTL formulas: parse, simplify, translate to Büchi automata, random formulas.
+    #[cfg(feature = "omega")]
+    #[command(subcommand)]
+    Ltl(cmd::ltl::LtlCmd),
+    /// omega-automata in HOA: statistics, product, emptiness, membership, complement.
+    #[cfg(feature = "omega")]
+    #[command(subcommand)]
+    Aut(cmd::aut::AutCmd),
+    /// Boolean networks: attractors of synchronous networks, model information, random networks.
+    #[cfg(feature = "bn")]
+    #[command(subcommand)]
+    Bn(cmd::bn::BnCmd),
+    /// Probabilistic models in the PRISM language: build, check PCTL/CSL properties.
+    #[cfg(feature = "prism")]
+    #[command(subcommand)]
+    Prism(cmd::prism::PrismCmd),
+    /// Run one real example of every engine from files embedded in the binary.
+    Demo,
+}
+
+fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Report, CliError> {
+    match cmd {
+        #[cfg(feature = "nfa")]
+        Cmd::Nfa(c) => cmd::nfa::run(c, ctx),
+        #[cfg(feature = "smt")]
+        Cmd::Smt(a) => cmd::smt::run(a, ctx),
+        #[cfg(feature = "omega")]
+        Cmd::Ltl(c) => cmd::ltl::run(c, ctx),
+        #[cfg(feature = "omega")]
+        Cmd::Aut(c) => cmd::aut::run(c, ctx),
+        #[cfg(feature = "bn")]
+        Cmd::Bn(c) => cmd::bn::run(c, ctx),
+        #[cfg(feature = "prism")]
+        Cmd::Prism(c) => cmd::prism::run(c, ctx),
+        Cmd::Demo => demo::run(ctx),
+    }
+}
+
+fn init_tracing(g: &Global) {
+    let level = if g.quiet {
+        "warn"
+    } else {
+        match g.verbose {
+            0 => "info",
+            1 => "debug",
+            _ => "trace",
+        }
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("VERIKIT_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .try_init();
+}
+
+fn print_report(ctx: &Ctx, r: &Report) {
+    if ctx.json {
+        println!("{}", r.to_json());
+    } else if !r.text.is_empty() {
+        print!("{}", r.text);
+        if !r.text.ends_with('\n') {
+            println!();
+        }
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    init_tracing(&cli.global);
+    let ctx = Ctx {
+        json: cli.global.json,
+        quiet: cli.global.quiet,
+        timeout: cli.global.timeout,
+        start: Instant::now(),
+    };
+    if let Some(t) = ctx.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            eprintln!("error: --timeout must be a positive number of seconds");
+            std::process::exit(report::EXIT_INPUT);
+        }
+    }
+    // The command runs on a worker thread with a large stack; the main thread enforces --timeout.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let wctx = ctx.clone();
+    let cmd = cli.cmd;
+    let spawned = std::thread::Builder::new()
+        .name("verikit-worker".into())
+        .stack_size(512 << 20)
+        .spawn(move || {
+            let r = dispatch(cmd, &wctx);
+            let _ = tx.send(r);
+        });
+    if let Err(e) = spawned {
+        eprintln!("internal error: cannot start worker thread: {e}");
+        std::process::exit(EXIT_INTERNAL);
+    }
+    let outcome = match ctx.timeout {
+        Some(t) => rx.recv_timeout(Duration::from_secs_f64(t)).map_err(|e| match e {
+            std::sync::mpsc::RecvTimeoutError::Timeout => true,
+            std::sync::mpsc::RecvTimeoutError::Disconnected => false,
+        }),
+        None => rx.recv().map_err(|_| false),
+    };
+    let code = match outcome {
+        Ok(Ok(r)) => {
+            print_report(&ctx, &r);
+            EXIT_OK
+        }
+        Ok(Err(e)) => {
+            if ctx.json {
+                let verdict = if e.exit_code() == EXIT_LIMIT { "resource-limit" } else { "error" };
+                println!("{}", serde_json::json!({"verdict": verdict, "error": e.message()}));
+            }
+            eprint!("{}", e.render());
+            e.exit_code()
+        }
+        Err(true) => {
+            let t = ctx.timeout.unwrap_or_default();
+            if ctx.json {
+                println!("{}", serde_json::json!({"verdict": "timeout", "timeout_s": t}));
+            } else {
+                println!("timeout: no answer within {t} s");
+            }
+            EXIT_LIMIT
+        }
+        Err(false) => {
+            // The worker panicked (its message is already on stderr).
+            eprintln!("internal error (please report): the command crashed");
+            EXIT_INTERNAL
+        }
+    };
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    std::process::exit(code);
+}

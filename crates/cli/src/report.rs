@@ -1,0 +1,170 @@
+//! What every subcommand returns, how it is printed, and how errors map to exit codes.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::io::Read;
+use std::path::Path;
+use std::time::Instant;
+use verikit_diag::{Diagnostic, Reportable, SourceFile};
+
+/// Exit codes (documented in the README).
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_INTERNAL: i32 = 1;
+pub const EXIT_INPUT: i32 = 2;
+pub const EXIT_LIMIT: i32 = 3;
+
+/// Options every subcommand sees.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    /// `--json`: print one JSON object instead of text.
+    pub json: bool,
+    /// `-q`: no progress on stderr.
+    pub quiet: bool,
+    /// `--timeout` in seconds, if any (the CLI enforces it; long-running engines may also use it).
+    pub timeout: Option<f64>,
+    /// When the command started.
+    pub start: Instant,
+}
+
+impl Ctx {
+    pub fn elapsed(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+    /// The instant after which the command must give up, if `--timeout` was given.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.timeout.map(|t| self.start + std::time::Duration::from_secs_f64(t.max(0.0)))
+    }
+}
+
+/// The result of one command: a verdict (for decision commands), machine fields, and the text shown
+/// to a person. In `--json` mode the CLI prints `{"verdict": …, fields…}`; otherwise `text`.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub verdict: Option<String>,
+    pub fields: Map<String, Value>,
+    pub text: String,
+}
+
+impl Report {
+    pub fn new() -> Self {
+        Report::default()
+    }
+    pub fn with_verdict(verdict: impl Into<String>) -> Self {
+        Report { verdict: Some(verdict.into()), ..Report::default() }
+    }
+    /// Adds a JSON field (values that fail to serialise become `null`).
+    pub fn field(mut self, key: &str, value: impl Serialize) -> Self {
+        self.fields.insert(key.to_string(), serde_json::to_value(value).unwrap_or(Value::Null));
+        self
+    }
+    /// Appends a line of human-readable text.
+    pub fn line(mut self, s: impl AsRef<str>) -> Self {
+        self.text.push_str(s.as_ref());
+        self.text.push('\n');
+        self
+    }
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        if let Some(v) = &self.verdict {
+            m.insert("verdict".into(), Value::String(v.clone()));
+        }
+        for (k, v) in &self.fields {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+/// Errors reported to the user; each maps to an exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad usage (arguments that parse but make no sense together).
+    Usage(String),
+    /// Bad input: a diagnostic, rendered against its source.
+    Input(Box<Diagnostic>, Option<Box<SourceFile>>),
+    /// A resource limit was hit (size bound, memory estimate).
+    Limit(String),
+    /// A bug: an invariant of verikit itself failed.
+    Internal(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) | CliError::Input(..) => EXIT_INPUT,
+            CliError::Limit(_) => EXIT_LIMIT,
+            CliError::Internal(_) => EXIT_INTERNAL,
+        }
+    }
+
+    /// The error as text for stderr (with file:line:col and a caret snippet when located).
+    pub fn render(&self) -> String {
+        match self {
+            CliError::Usage(m) => format!("error: {m}\n"),
+            CliError::Limit(m) => format!("error: resource limit: {m}\n"),
+            CliError::Internal(m) => format!("internal error (please report): {m}\n"),
+            CliError::Input(d, src) => match src {
+                Some(f) => d.render(f),
+                None => match &d.file {
+                    Some(f) => d.render(f),
+                    None => format!("error: {}\n", d.message),
+                },
+            },
+        }
+    }
+
+    /// A one-line message for JSON output.
+    pub fn message(&self) -> String {
+        match self {
+            CliError::Input(d, Some(f)) => d.one_line(f),
+            CliError::Input(d, None) => d.message.clone(),
+            CliError::Usage(m) | CliError::Limit(m) | CliError::Internal(m) => m.clone(),
+        }
+    }
+
+    /// Wraps a crate error that may carry a located diagnostic about `file`.
+    pub fn from_error<E: Reportable>(e: E, file: Option<&SourceFile>) -> CliError {
+        if e.is_resource_limit() {
+            return CliError::Limit(e.to_string());
+        }
+        let d = match e.diagnostic() {
+            Some(d) => d.clone(),
+            None => Diagnostic::error(e.to_string()),
+        };
+        CliError::Input(Box::new(d), file.map(|f| Box::new(f.clone())))
+    }
+}
+
+impl From<Diagnostic> for CliError {
+    fn from(d: Diagnostic) -> Self {
+        CliError::Input(Box::new(d), None)
+    }
+}
+
+/// Reads an input file (`-` is standard input); non-UTF-8 or unreadable input is an input error.
+pub fn read_input(path: &Path) -> Result<SourceFile, CliError> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::Usage(format!("cannot read standard input: {e}")))?;
+        return SourceFile::from_bytes("<stdin>", bytes).map_err(CliError::from);
+    }
+    SourceFile::read(path).map_err(CliError::from)
+}
+
+/// Writes an output file, refusing to clobber an input of the same command.
+pub fn write_output(path: &Path, contents: &str, inputs: &[&Path]) -> Result<(), CliError> {
+    if let Ok(out) = path.canonicalize() {
+        for i in inputs {
+            if i.canonicalize().ok().as_deref() == Some(out.as_path()) {
+                return Err(CliError::Usage(format!(
+                    "refusing to overwrite the input file `{}`",
+                    path.display()
+                )));
+            }
+        }
+    }
+    std::fs::write(path, contents)
+        .map_err(|e| CliError::Usage(format!("cannot write `{}`: {e}", path.display())))
+}

@@ -1,0 +1,1 @@
+//! Probabilistic model checking: PRISM language, explicit DTMC/CTMC/MDP engine, PCTL/CSL.

@@ -1,0 +1,1 @@
+//! SMT-LIB 2.6 solver for linear arithmetic: CDCL(T) with the Dutertre–de Moura simplex.
