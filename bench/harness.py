@@ -1,0 +1,229 @@
+"""The one timing helper every engine's benchmark script uses.
+
+    from harness import measure, Table, verikit_cmd, peer_python
+    t = Table("nfa", "NFA inclusion: verikit vs libmata", tools=["verikit", "libmata"])
+    for problem in problems:
+        runs = {"verikit": measure(verikit_cmd("nfa", "incl", a, b, "--json")),
+                "libmata": measure(peer_python("mata_incl.py", a, b))}
+        t.add(problem.name, runs)
+    t.write(versions={...}, notes="...")
+
+`measure` runs one process with a wall-clock limit and records wall time, peak RSS (from wait4) and
+stdout. Both verikit (`--json`) and the peer scripts in `bench/peers/` print a JSON object whose
+`"verdict"` is the answer and whose optional `"time_s"` is the time spent inside the tool (parsing and
+solving, without interpreter start-up and imports); the table uses `time_s` when every tool reports it,
+else wall time. Ratios are verikit / peer (below 1 means verikit is faster).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data")).resolve()
+VENV_PY = BENCH / ".venv" / "bin" / "python"
+VERIKIT = ROOT / "target" / "release" / "verikit"
+
+
+@dataclass
+class Run:
+    wall_s: float
+    peak_mb: float
+    rc: int
+    timed_out: bool
+    stdout: str
+    stderr: str
+    result: dict = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> str:
+        if self.timed_out:
+            return "timeout"
+        v = self.result.get("verdict")
+        return str(v) if v is not None else ("error" if self.rc != 0 else "?")
+
+    @property
+    def time_s(self) -> float:
+        t = self.result.get("time_s")
+        return float(t) if isinstance(t, (int, float)) else self.wall_s
+
+    @property
+    def ok(self) -> bool:
+        return not self.timed_out and self.rc == 0 and self.verdict not in ("error", "?", "timeout")
+
+
+def verikit_cmd(*args: str) -> list[str]:
+    return [str(VERIKIT), *map(str, args)]
+
+
+def peer_python(script: str, *args: str) -> list[str]:
+    return [str(VENV_PY), str(BENCH / "peers" / script), *map(str, args)]
+
+
+def _last_json(text: str) -> dict:
+    for line in reversed(text.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except json.JSONDecodeError:
+                continue
+    return {}
+
+
+def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env: dict | None = None) -> Run:
+    """Runs `cmd`, killing its process group after `timeout` seconds."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, env={**os.environ, **(env or {})})
+    timed_out = False
+    try:
+        out, err = p.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+    wall = time.perf_counter() - t0
+    # Peak RSS of the child (Linux reports KiB).
+    try:
+        _, _, ru = os.wait4(p.pid, os.WNOHANG)
+        peak = ru.ru_maxrss / 1024.0
+    except ChildProcessError:
+        peak = float("nan")
+    rc = p.returncode if p.returncode is not None else -1
+    return Run(wall, peak, rc, timed_out, out, err, _last_json(out))
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f", {kb / 1048576:.0f} GiB RAM"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cores{mem}"
+
+
+def fmt_t(x: float) -> str:
+    return f"{x:.4f}" if x < 10 else f"{x:.1f}"
+
+
+class Table:
+    """Per-input rows of runs; writes `bench/results/<engine>.md`."""
+
+    def __init__(self, engine: str, title: str, tools: list[str], baseline: str = "verikit"):
+        self.engine, self.title, self.tools, self.base = engine, title, tools, baseline
+        self.rows: list[tuple[str, dict[str, Run], dict]] = []
+        self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+
+    def add(self, name: str, runs: dict[str, Run], extra: dict | None = None) -> None:
+        self.rows.append((name, runs, extra or {}))
+        cells = " ".join(f"{t}={r.verdict}/{fmt_t(r.time_s)}s" for t, r in runs.items())
+        print(f"[{self.engine}] {name}: {cells}", file=sys.stderr, flush=True)
+
+    def ratios(self, peer: str) -> list[float]:
+        out = []
+        for _, runs, _ in self.rows:
+            a, b = runs.get(self.base), runs.get(peer)
+            if a and b and a.ok and b.ok and b.time_s > 0:
+                out.append(a.time_s / b.time_s)
+        return out
+
+    def markdown(self, versions: dict[str, str] | None = None, notes: str = "",
+                 extra_cols: list[str] | None = None) -> str:
+        extra_cols = extra_cols or []
+        peers = [t for t in self.tools if t != self.base]
+        lines = [f"# {self.title}", "",
+                 f"- machine: {machine()}", f"- date: {self.started}"]
+        for k, v in (versions or {}).items():
+            lines.append(f"- {k}: {v}")
+        lines.append("- times: seconds inside each tool (`time_s`) when reported, else wall clock; "
+                     "ratio = verikit / peer (< 1: verikit faster)")
+        lines.append("")
+        lines.append("## Summary")
+        lines.append("")
+        for p in peers:
+            rs = self.ratios(p)
+            agree = sum(1 for _, r, _ in self.rows if self.base in r and p in r and r[self.base].ok
+                        and r[p].ok and r[self.base].verdict == r[p].verdict)
+            disagree = sum(1 for _, r, _ in self.rows if self.base in r and p in r and r[self.base].ok
+                           and r[p].ok and r[self.base].verdict != r[p].verdict)
+            solved = {t: sum(1 for _, r, _ in self.rows if t in r and r[t].ok) for t in (self.base, p)}
+            if rs:
+                lines.append(f"- vs {p}: median ratio {statistics.median(rs):.3f}, max {max(rs):.3f}, "
+                             f"min {min(rs):.3f} over {len(rs)} inputs both solved; "
+                             f"answers agree on {agree}, disagree on {disagree}; solved "
+                             f"{self.base} {solved[self.base]}/{len(self.rows)}, {p} {solved[p]}/{len(self.rows)}")
+            else:
+                lines.append(f"- vs {p}: no input solved by both; solved {self.base} "
+                             f"{solved[self.base]}/{len(self.rows)}, {p} {solved[p]}/{len(self.rows)}")
+        if notes:
+            lines += ["", notes.strip()]
+        lines += ["", "## Per input", ""]
+        head = ["input"] + extra_cols
+        for t in self.tools:
+            head += [f"{t} answer", f"{t} s", f"{t} MiB"]
+        head += [f"ratio vs {p}" for p in peers]
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|" + "---|" * len(head))
+        for name, runs, extra in self.rows:
+            cells = [name] + [str(extra.get(c, "")) for c in extra_cols]
+            for t in self.tools:
+                r = runs.get(t)
+                if r is None:
+                    cells += ["–", "–", "–"]
+                else:
+                    cells += [r.verdict, fmt_t(r.time_s), f"{r.peak_mb:.0f}"]
+            for p in peers:
+                a, b = runs.get(self.base), runs.get(p)
+                cells.append(f"{a.time_s / b.time_s:.3f}" if a and b and a.ok and b.ok and b.time_s > 0 else "–")
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+
+    def write(self, versions: dict[str, str] | None = None, notes: str = "",
+              extra_cols: list[str] | None = None, name: str | None = None) -> Path:
+        out = BENCH / "results" / f"{name or self.engine}.md"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(self.markdown(versions, notes, extra_cols))
+        print(f"wrote {out}", file=sys.stderr)
+        return out
+
+
+def pip_version(pkg: str) -> str:
+    try:
+        out = subprocess.run([str(VENV_PY), "-m", "pip", "show", pkg], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Version:"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "not installed"
+
+
+def verikit_version() -> str:
+    try:
+        v = subprocess.run([str(VERIKIT), "--version"], capture_output=True, text=True).stdout.strip()
+        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True).stdout.strip()
+        return f"{v} ({rev})"
+    except OSError:
+        return "unknown"
