@@ -32,7 +32,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data")).resolve()
 VENV_PY = BENCH / ".venv" / "bin" / "python"
-VERIKIT = ROOT / "target" / "release" / "verikit"
+VERIKIT = Path(os.environ.get("VERIKIT_BIN", ROOT / "target" / "release" / "verikit"))
 
 
 @dataclass
