@@ -274,7 +274,8 @@ struct Parser<'r> {
     depth: usize,
 }
 
-const MAX_DEPTH: usize = 10_000;
+/// Nesting limit: deeper input is rejected with a diagnostic instead of overflowing the stack.
+const MAX_DEPTH: usize = 512;
 
 impl Parser<'_> {
     fn peek(&self) -> Option<&Tok> {
@@ -420,5 +421,19 @@ mod tests {
                 assert_eq!(e.eval_bits(bits), back.eval_bits(bits), "{s} vs {shown}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod total {
+    use super::*;
+
+    #[test]
+    fn parser_never_panics() {
+        verikit_testkit::assert_parser_total(
+            &["a & (b | !c) -> a <-> b ^ c", "!(x1 && y.2) || ~z"],
+            2000,
+            |s| parse_infix(s, 0, &mut |_, _| Ok(BoolExpr::Var(0))),
+        );
     }
 }
