@@ -1,1 +1,27 @@
-//! LTL and omega-automata kernel: LTL syntax, translation to generalized Büchi automata, HOA, emptiness.
+//! LTL and ω-automata kernel: Spot-syntax LTL (parse, print, simplify, random formulas, a direct
+//! evaluator on lasso words), translation of LTL to transition-based generalized Büchi automata
+//! (Couvreur's tableau, FM'99), automaton simplifications and degeneralisation, HOA v1 input and
+//! output, DOT output, SCC-based emptiness with lasso witnesses, products, membership of lasso
+//! words, and a rank-based complementation for small automata.
+//!
+//! The automaton type is [`twa::Twa`]: explicit states, edges labelled by BDDs over the atomic
+//! propositions (`biodivine-lib-bdd`), and generalized Büchi acceptance `Inf(0)&…&Inf(k-1)` on
+//! transitions (state-based acceptance is the special case where all edges leaving a state carry
+//! the same marks; [`twa::Twa::state_based`] records it).
+
+pub mod accepts;
+pub mod complement;
+pub mod dot;
+pub mod emptiness;
+pub mod error;
+pub mod hoa;
+pub mod ltl;
+pub mod postproc;
+pub mod product;
+pub mod rand;
+pub mod translate;
+pub mod twa;
+pub mod word;
+
+pub use error::OmegaError;
+pub use twa::Twa;

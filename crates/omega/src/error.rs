@@ -1,0 +1,37 @@
+//! The crate's error type.
+
+use verikit_diag::{Diagnostic, Reportable};
+
+#[derive(Debug, thiserror::Error)]
+pub enum OmegaError {
+    /// Malformed input (LTL, HOA, lasso word), with its location.
+    #[error("{}", .0.message)]
+    Syntax(Box<Diagnostic>),
+    /// Well-formed input using a feature this kernel does not support (named in the message).
+    #[error("{}", .0.message)]
+    Unsupported(Box<Diagnostic>),
+    /// A size bound was exceeded.
+    #[error("{0}")]
+    Limit(String),
+}
+
+impl OmegaError {
+    pub fn syntax(d: Diagnostic) -> Self {
+        OmegaError::Syntax(Box::new(d))
+    }
+    pub fn unsupported(d: Diagnostic) -> Self {
+        OmegaError::Unsupported(Box::new(d))
+    }
+}
+
+impl Reportable for OmegaError {
+    fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            OmegaError::Syntax(d) | OmegaError::Unsupported(d) => Some(d),
+            OmegaError::Limit(_) => None,
+        }
+    }
+    fn is_resource_limit(&self) -> bool {
+        matches!(self, OmegaError::Limit(_))
+    }
+}

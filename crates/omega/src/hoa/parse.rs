@@ -1,0 +1,743 @@
+//! HOA v1 reader. Accepts automata whose acceptance condition is `t`, `f`, or a conjunction of
+//! distinct `Inf(i)` (Büchi, generalized Büchi); any other condition (`Fin`, disjunctions,
+//! complemented sets: co-Büchi, Rabin, Streett, parity, …) is rejected by name. Supports header
+//! items `HOA`, `States`, `Start`, `AP`, `Alias`, `Acceptance`, `acc-name`, `name`, `tool`,
+//! `properties` (others ignored when lowercase, rejected when capitalised, as the spec asks);
+//! state and edge labels with `t`, `f`, AP numbers, `@aliases`, `!`, `&`, `|` and parentheses
+//! (parsed by the shared `verikit-logic` infix parser); implicit labels; state- and
+//! transition-based marks; comments `/* … */`. Universal branching (`&` between states) is
+//! rejected (alternating automata are not supported). Every error is a located diagnostic.
+
+use crate::error::OmegaError;
+use crate::twa::{Marks, Twa, MAX_SETS};
+use std::collections::HashMap;
+use verikit_diag::{Diagnostic, Span};
+use verikit_logic::BoolExpr;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Header(String),
+    Ident(String),
+    Int(u64),
+    Str(String),
+    Alias(String),
+    Punct(char),
+    Body,
+    End,
+    Abort,
+}
+
+fn lex(text: &str) -> Result<Vec<(Tok, Span)>, OmegaError> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let err = |sp: Span, m: String| OmegaError::syntax(Diagnostic::at(sp, m));
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if text[i..].starts_with("/*") {
+            let mut depth = 0usize;
+            loop {
+                if i >= b.len() {
+                    return Err(err(
+                        Span::new(start, start + 2),
+                        "unterminated comment".into(),
+                    ));
+                }
+                if text[i..].starts_with("/*") {
+                    depth += 1;
+                    i += 2;
+                } else if text[i..].starts_with("*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        for (m, t) in [
+            ("--BODY--", Tok::Body),
+            ("--END--", Tok::End),
+            ("--ABORT--", Tok::Abort),
+        ] {
+            if text[i..].starts_with(m) {
+                out.push((t, Span::new(i, i + m.len())));
+                i += m.len();
+                break;
+            }
+        }
+        if i != start {
+            continue;
+        }
+        if c == b'"' {
+            let mut s = String::new();
+            i += 1;
+            loop {
+                let Some(ch) = text[i..].chars().next() else {
+                    return Err(err(
+                        Span::new(start, start + 1),
+                        "unterminated string".into(),
+                    ));
+                };
+                i += ch.len_utf8();
+                match ch {
+                    '"' => break,
+                    '\\' => {
+                        if let Some(n) = text[i..].chars().next() {
+                            s.push(n);
+                            i += n.len_utf8();
+                        }
+                    }
+                    _ => s.push(ch),
+                }
+            }
+            out.push((Tok::Str(s), Span::new(start, i)));
+            continue;
+        }
+        if c.is_ascii_digit() {
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let v: u64 = text[start..i]
+                .parse()
+                .map_err(|_| err(Span::new(start, i), "number too large".into()))?;
+            out.push((Tok::Int(v), Span::new(start, i)));
+            continue;
+        }
+        let ident_char = |ch: u8| ch.is_ascii_alphanumeric() || ch == b'_' || ch == b'-';
+        if c == b'@' {
+            i += 1;
+            while i < b.len() && ident_char(b[i]) {
+                i += 1;
+            }
+            out.push((
+                Tok::Alias(text[start + 1..i].to_string()),
+                Span::new(start, i),
+            ));
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while i < b.len() && ident_char(b[i]) {
+                i += 1;
+            }
+            let word = text[start..i].to_string();
+            if i < b.len() && b[i] == b':' {
+                i += 1;
+                out.push((Tok::Header(word), Span::new(start, i)));
+            } else {
+                out.push((Tok::Ident(word), Span::new(start, i)));
+            }
+            continue;
+        }
+        if "!&|()[]{}".contains(c as char) {
+            out.push((Tok::Punct(c as char), Span::new(i, i + 1)));
+            i += 1;
+            continue;
+        }
+        let ch = text[i..].chars().next().unwrap_or('?');
+        return Err(err(
+            Span::new(i, i + ch.len_utf8()),
+            format!("unexpected character `{ch}` in HOA input"),
+        ));
+    }
+    Ok(out)
+}
+
+struct P<'t> {
+    text: &'t str,
+    toks: Vec<(Tok, Span)>,
+    pos: usize,
+}
+
+impl P<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|t| &t.0)
+    }
+    fn span(&self) -> Span {
+        self.toks
+            .get(self.pos)
+            .map_or(Span::point(self.text.len()), |t| t.1)
+    }
+    fn err(&self, m: impl Into<String>) -> OmegaError {
+        let sp = self.span();
+        OmegaError::syntax(Diagnostic::at(sp, m).with_span(sp, "here"))
+    }
+    fn int(&mut self, what: &str) -> Result<u64, OmegaError> {
+        match self.peek() {
+            Some(Tok::Int(v)) => {
+                let v = *v;
+                self.pos += 1;
+                Ok(v)
+            }
+            _ => Err(self.err(format!("expected {what} (a number)"))),
+        }
+    }
+    fn punct(&mut self, c: char) -> bool {
+        if self.peek() == Some(&Tok::Punct(c)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    /// Consumes label-expression tokens and parses them with the shared infix parser.
+    fn label_expr(
+        &mut self,
+        nap: usize,
+        aliases: &HashMap<String, BoolExpr>,
+    ) -> Result<BoolExpr, OmegaError> {
+        let start = self.pos;
+        while let Some(t) = self.peek() {
+            let ok = match t {
+                Tok::Int(_) | Tok::Alias(_) => true,
+                Tok::Ident(s) => s == "t" || s == "f",
+                Tok::Punct(c) => "!&|()".contains(*c),
+                _ => false,
+            };
+            if !ok {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return Err(self.err("expected a label expression"));
+        }
+        let (s, e) = (self.toks[start].1.start, self.toks[self.pos - 1].1.end);
+        verikit_logic::parse_infix(&self.text[s..e], s, &mut |name, sp| {
+            if name == "t" {
+                return Ok(BoolExpr::Const(true));
+            }
+            if name == "f" {
+                return Ok(BoolExpr::Const(false));
+            }
+            if let Some(a) = name.strip_prefix('@') {
+                return aliases
+                    .get(a)
+                    .cloned()
+                    .ok_or_else(|| Diagnostic::at(sp, format!("undefined alias `@{a}`")));
+            }
+            match name.parse::<usize>() {
+                Ok(v) if v < nap => Ok(BoolExpr::Var(v as u32)),
+                Ok(v) => Err(Diagnostic::at(
+                    sp,
+                    format!("AP number {v} is out of range (AP: {nap})"),
+                )),
+                Err(_) => Err(Diagnostic::at(
+                    sp,
+                    format!("unexpected `{name}` in a label"),
+                )),
+            }
+        })
+        .map_err(OmegaError::syntax)
+    }
+    fn marks(&mut self, map: &HashMap<u64, u32>, nsets: u64) -> Result<Marks, OmegaError> {
+        let mut m = 0;
+        if !self.punct('{') {
+            return Ok(0);
+        }
+        loop {
+            match self.peek() {
+                Some(Tok::Int(v)) => {
+                    let v = *v;
+                    if v >= nsets {
+                        return Err(self.err(format!(
+                            "acceptance set {v} is out of range (Acceptance declares {nsets})"
+                        )));
+                    }
+                    if let Some(&j) = map.get(&v) {
+                        m |= 1u64 << j;
+                    }
+                    self.pos += 1;
+                }
+                Some(Tok::Punct('}')) => {
+                    self.pos += 1;
+                    return Ok(m);
+                }
+                _ => return Err(self.err("expected a set number or `}`")),
+            }
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Acc {
+    T,
+    F,
+    Inf(u64),
+    Other,
+    And(Vec<Acc>),
+}
+
+fn acc_cond(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
+    if depth > 200 {
+        return Err(p.err("acceptance condition nested too deeply"));
+    }
+    let mut ands = vec![acc_atom(p, depth)?];
+    let mut any_or = false;
+    loop {
+        if p.punct('&') {
+            ands.push(acc_atom(p, depth)?);
+        } else if p.punct('|') {
+            any_or = true;
+            acc_atom(p, depth)?;
+        } else {
+            break;
+        }
+    }
+    if any_or {
+        return Ok(Acc::Other);
+    }
+    Ok(if ands.len() == 1 {
+        ands.pop().unwrap_or(Acc::T)
+    } else {
+        Acc::And(ands)
+    })
+}
+
+fn acc_atom(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
+    match p.peek().cloned() {
+        Some(Tok::Ident(s)) if s == "t" => {
+            p.pos += 1;
+            Ok(Acc::T)
+        }
+        Some(Tok::Ident(s)) if s == "f" => {
+            p.pos += 1;
+            Ok(Acc::F)
+        }
+        Some(Tok::Ident(s)) if s == "Inf" || s == "Fin" => {
+            p.pos += 1;
+            if !p.punct('(') {
+                return Err(p.err("expected `(`"));
+            }
+            let neg = p.punct('!');
+            let v = p.int("an acceptance set")?;
+            if !p.punct(')') {
+                return Err(p.err("expected `)`"));
+            }
+            Ok(if s == "Inf" && !neg {
+                Acc::Inf(v)
+            } else {
+                Acc::Other
+            })
+        }
+        Some(Tok::Punct('(')) => {
+            p.pos += 1;
+            let a = acc_cond(p, depth + 1)?;
+            if !p.punct(')') {
+                return Err(p.err("expected `)`"));
+            }
+            Ok(a)
+        }
+        _ => Err(p.err("expected `t`, `f`, `Inf(…)` or `Fin(…)` in the acceptance condition")),
+    }
+}
+
+fn flatten(a: &Acc, out: &mut Vec<u64>) -> Result<bool, ()> {
+    // Ok(false): the condition is `f`.
+    match a {
+        Acc::T => Ok(true),
+        Acc::F => Ok(false),
+        Acc::Inf(v) => {
+            out.push(*v);
+            Ok(true)
+        }
+        Acc::Other => Err(()),
+        Acc::And(v) => {
+            let mut all = true;
+            for x in v {
+                all &= flatten(x, out)?;
+            }
+            Ok(all)
+        }
+    }
+}
+
+/// Parses the first automaton of a HOA text.
+pub fn parse(text: &str) -> Result<Twa, OmegaError> {
+    let toks = lex(text)?;
+    let mut p = P { text, toks, pos: 0 };
+    parse_one(&mut p)
+}
+
+/// Parses every automaton of a HOA text (one after the other).
+pub fn parse_all(text: &str) -> Result<Vec<Twa>, OmegaError> {
+    let toks = lex(text)?;
+    let mut p = P { text, toks, pos: 0 };
+    let mut out = Vec::new();
+    while p.pos < p.toks.len() {
+        out.push(parse_one(&mut p)?);
+    }
+    if out.is_empty() {
+        return Err(p.err("no automaton in the input (expected `HOA: v1`)"));
+    }
+    Ok(out)
+}
+
+fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
+    match p.peek() {
+        Some(Tok::Header(h)) if h == "HOA" => p.pos += 1,
+        _ => return Err(p.err("expected `HOA: v1` at the start of an automaton")),
+    }
+    match p.peek() {
+        Some(Tok::Ident(v)) if v.starts_with("v1") => p.pos += 1,
+        _ => return Err(p.err("unsupported HOA version (expected `v1`)")),
+    }
+    let mut nstates: Option<u64> = None;
+    let mut starts: Vec<(u64, Span)> = Vec::new();
+    let mut aps: Option<Vec<String>> = None;
+    let mut aliases: HashMap<String, BoolExpr> = HashMap::new();
+    let mut acc: Option<(u64, Acc, Span)> = None;
+    let mut acc_name: Option<String> = None;
+    let mut name: Option<String> = None;
+    let mut implicit = false;
+    loop {
+        let (t, sp) = match p.toks.get(p.pos) {
+            Some(x) => x.clone(),
+            None => return Err(p.err("unexpected end of input in the header (missing `--BODY--`)")),
+        };
+        match t {
+            Tok::Body => {
+                p.pos += 1;
+                break;
+            }
+            Tok::Header(h) => {
+                p.pos += 1;
+                match h.as_str() {
+                    "States" => nstates = Some(p.int("the number of states")?),
+                    "Start" => {
+                        let sp = p.span();
+                        let s = p.int("a start state")?;
+                        if p.peek() == Some(&Tok::Punct('&')) {
+                            return Err(OmegaError::unsupported(Diagnostic::at(
+                                p.span(),
+                                "universal initial states (alternating automata) are not supported",
+                            )));
+                        }
+                        starts.push((s, sp));
+                    }
+                    "AP" => {
+                        let n = p.int("the number of atomic propositions")?;
+                        let mut v = Vec::new();
+                        while let Some(Tok::Str(s)) = p.peek() {
+                            v.push(s.clone());
+                            p.pos += 1;
+                        }
+                        if v.len() as u64 != n {
+                            return Err(OmegaError::syntax(Diagnostic::at(
+                                sp,
+                                format!(
+                                    "`AP: {n}` announces {n} propositions but {} are listed",
+                                    v.len()
+                                ),
+                            )));
+                        }
+                        if v.len() > 60 {
+                            return Err(OmegaError::Limit(format!(
+                                "{} atomic propositions (at most 60)",
+                                v.len()
+                            )));
+                        }
+                        aps = Some(v);
+                    }
+                    "Alias" => {
+                        let a = match p.peek() {
+                            Some(Tok::Alias(a)) => a.clone(),
+                            _ => return Err(p.err("expected an alias name `@name`")),
+                        };
+                        p.pos += 1;
+                        let nap = aps.as_ref().map_or(0, |v| v.len());
+                        let e = p.label_expr(nap, &aliases)?;
+                        aliases.insert(a, e);
+                    }
+                    "Acceptance" => {
+                        let n = p.int("the number of acceptance sets")?;
+                        let start = p.span();
+                        let c = acc_cond(p, 0)?;
+                        let end = p.toks.get(p.pos.saturating_sub(1)).map_or(start, |t| t.1);
+                        acc = Some((n, c, start.join(end)));
+                    }
+                    "acc-name" => {
+                        let mut v = Vec::new();
+                        while let Some(Tok::Ident(_) | Tok::Int(_)) = p.peek() {
+                            let (s, e) = (p.toks[p.pos].1.start, p.toks[p.pos].1.end);
+                            v.push(p.text[s..e].to_string());
+                            p.pos += 1;
+                        }
+                        acc_name = Some(v.join(" "));
+                    }
+                    "name" => {
+                        if let Some(Tok::Str(s)) = p.peek() {
+                            name = Some(s.clone());
+                            p.pos += 1;
+                        }
+                    }
+                    "properties" => {
+                        while let Some(Tok::Ident(s)) = p.peek() {
+                            if s == "implicit-labels" {
+                                implicit = true;
+                            }
+                            p.pos += 1;
+                        }
+                    }
+                    other => {
+                        // Skip the values of this header item.
+                        while let Some(t) = p.peek() {
+                            if matches!(t, Tok::Header(_) | Tok::Body | Tok::End | Tok::Abort) {
+                                break;
+                            }
+                            p.pos += 1;
+                        }
+                        if other.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                            && other != "HOA"
+                        {
+                            if other == "tool" {
+                                continue;
+                            }
+                            return Err(OmegaError::unsupported(Diagnostic::at(
+                                sp,
+                                format!("unsupported header item `{other}:`"),
+                            )));
+                        }
+                    }
+                }
+            }
+            Tok::Abort => {
+                return Err(OmegaError::syntax(Diagnostic::at(
+                    sp,
+                    "the automaton was aborted (`--ABORT--`)",
+                )))
+            }
+            other => {
+                return Err(OmegaError::syntax(Diagnostic::at(
+                    sp,
+                    format!("unexpected `{}` in the header", show(&other)),
+                )))
+            }
+        }
+    }
+    let aps = aps.unwrap_or_default();
+    let nap = aps.len();
+    let Some((nsets, cond, acc_span)) = acc else {
+        return Err(p.err("missing `Acceptance:` header item"));
+    };
+    let mut infs = Vec::new();
+    let satisfiable = match flatten(&cond, &mut infs) {
+        Ok(b) => b,
+        Err(()) => {
+            let what = acc_name.clone().unwrap_or_else(|| {
+                p.text[acc_span.start..acc_span.end.min(p.text.len())].to_string()
+            });
+            return Err(OmegaError::unsupported(
+                Diagnostic::at(
+                    acc_span,
+                    format!("unsupported acceptance condition `{what}`"),
+                )
+                .with_span(
+                    acc_span,
+                    "only t, f, Büchi and generalized Büchi (conjunctions of Inf) are supported",
+                ),
+            ));
+        }
+    };
+    infs.sort_unstable();
+    infs.dedup();
+    if let Some(&v) = infs.iter().find(|&&v| v >= nsets) {
+        return Err(OmegaError::syntax(Diagnostic::at(
+            acc_span,
+            format!("acceptance set {v} is out of range (declared {nsets})"),
+        )));
+    }
+    if infs.len() > MAX_SETS as usize {
+        return Err(OmegaError::Limit(format!(
+            "{} acceptance sets (at most {MAX_SETS})",
+            infs.len()
+        )));
+    }
+    let set_map: HashMap<u64, u32> = infs
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i as u32))
+        .collect();
+    let mut aut = Twa::new(aps);
+    aut.name = name;
+    aut.num_sets = if satisfiable { infs.len() as u32 } else { 0 };
+    aut.acc_false = !satisfiable;
+    let declared = nstates;
+    let limit = 10_000_000u64;
+    if let Some(n) = declared {
+        if n > limit {
+            return Err(OmegaError::Limit(format!("{n} states")));
+        }
+        for _ in 0..n {
+            aut.add_state();
+        }
+    }
+    let ensure = |aut: &mut Twa, s: u64, sp: Span| -> Result<(), OmegaError> {
+        if let Some(n) = declared {
+            if s >= n {
+                return Err(OmegaError::syntax(Diagnostic::at(
+                    sp,
+                    format!("state {s} is out of range (States: {n})"),
+                )));
+            }
+        }
+        if s > limit {
+            return Err(OmegaError::Limit(format!("state number {s}")));
+        }
+        while aut.num_states() as u64 <= s {
+            aut.add_state();
+        }
+        Ok(())
+    };
+    let mut state_based_seen = false;
+    let mut trans_marks_seen = false;
+    let mut defined = std::collections::HashSet::new();
+    // Body.
+    loop {
+        let (t, sp) = match p.toks.get(p.pos) {
+            Some(x) => x.clone(),
+            None => return Err(p.err("unexpected end of input in the body (missing `--END--`)")),
+        };
+        match t {
+            Tok::End => {
+                p.pos += 1;
+                break;
+            }
+            Tok::Abort => {
+                return Err(OmegaError::syntax(Diagnostic::at(
+                    sp,
+                    "the automaton was aborted (`--ABORT--`)",
+                )))
+            }
+            Tok::Header(h) if h == "State" => {
+                p.pos += 1;
+                let state_label = if p.punct('[') {
+                    let e = p.label_expr(nap, &aliases)?;
+                    if !p.punct(']') {
+                        return Err(p.err("expected `]`"));
+                    }
+                    Some(e)
+                } else {
+                    None
+                };
+                let ssp = p.span();
+                let s = p.int("a state number")?;
+                ensure(&mut aut, s, ssp)?;
+                if !defined.insert(s) {
+                    return Err(OmegaError::syntax(Diagnostic::at(
+                        ssp,
+                        format!("state {s} is defined twice"),
+                    )));
+                }
+                if let Some(Tok::Str(n)) = p.peek() {
+                    aut.state_names[s as usize] = Some(n.clone());
+                    p.pos += 1;
+                }
+                let smarks = p.marks(&set_map, nsets)?;
+                if p.toks
+                    .get(p.pos - 1)
+                    .is_some_and(|t| t.0 == Tok::Punct('}'))
+                {
+                    state_based_seen = true;
+                }
+                // Edges.
+                let mut k: u64 = 0;
+                loop {
+                    let label = if p.punct('[') {
+                        if state_label.is_some() {
+                            return Err(p.err("an edge label on a state that already has a label"));
+                        }
+                        let e = p.label_expr(nap, &aliases)?;
+                        if !p.punct(']') {
+                            return Err(p.err("expected `]`"));
+                        }
+                        Some(e)
+                    } else {
+                        None
+                    };
+                    let dsp = p.span();
+                    let d = match p.peek() {
+                        Some(Tok::Int(d)) => *d,
+                        _ if label.is_some() => return Err(p.err("expected a destination state")),
+                        _ => break,
+                    };
+                    p.pos += 1;
+                    if p.peek() == Some(&Tok::Punct('&')) {
+                        return Err(OmegaError::unsupported(Diagnostic::at(
+                            p.span(),
+                            "universal branching (alternating automata) is not supported",
+                        )));
+                    }
+                    ensure(&mut aut, d, dsp)?;
+                    let em = p.marks(&set_map, nsets)?;
+                    if em != 0
+                        || p.toks
+                            .get(p.pos - 1)
+                            .is_some_and(|t| t.0 == Tok::Punct('}'))
+                    {
+                        trans_marks_seen = true;
+                    }
+                    let bdd = match label.or_else(|| state_label.clone()) {
+                        Some(e) => crate::word::bool_to_bdd(&aut, &e),
+                        None => {
+                            if !implicit && nap > 0 && k == 0 {
+                                // Implicit labels without the property: accepted, as Spot does.
+                            }
+                            if nap >= 64 || k >= (1u64 << nap) {
+                                return Err(OmegaError::syntax(Diagnostic::at(
+                                    dsp,
+                                    "too many edges with implicit labels",
+                                )));
+                            }
+                            let mut l = aut.tt();
+                            for i in 0..nap {
+                                let v = aut.ap_var(i);
+                                l = l.and(&if (k >> i) & 1 == 1 { v } else { v.not() });
+                            }
+                            l
+                        }
+                    };
+                    k += 1;
+                    aut.add_edge(s as u32, d as u32, bdd, em | smarks);
+                }
+            }
+            other => {
+                return Err(OmegaError::syntax(Diagnostic::at(
+                    sp,
+                    format!("expected `State:` or `--END--`, found `{}`", show(&other)),
+                )))
+            }
+        }
+    }
+    for (s, sp) in starts {
+        ensure(&mut aut, s, sp)?;
+        aut.init.push(s as u32);
+    }
+    if aut.num_states() == 0 {
+        aut.add_state();
+    }
+    aut.state_based = state_based_seen && !trans_marks_seen;
+    Ok(aut)
+}
+
+fn show(t: &Tok) -> String {
+    match t {
+        Tok::Header(h) => format!("{h}:"),
+        Tok::Ident(s) => s.clone(),
+        Tok::Int(v) => v.to_string(),
+        Tok::Str(s) => format!("\"{s}\""),
+        Tok::Alias(a) => format!("@{a}"),
+        Tok::Punct(c) => c.to_string(),
+        Tok::Body => "--BODY--".into(),
+        Tok::End => "--END--".into(),
+        Tok::Abort => "--ABORT--".into(),
+    }
+}

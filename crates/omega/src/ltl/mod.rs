@@ -1,0 +1,10 @@
+//! Linear temporal logic: hash-consed formulas, Spot's syntax, simplification, random formulas
+//! and a direct evaluator on lasso words.
+
+pub mod ast;
+pub mod eval;
+pub mod parse;
+pub mod print;
+pub mod simplify;
+
+pub use ast::{Arena, Node, F};

@@ -1,0 +1,115 @@
+//! Printing formulas back in Spot's syntax, with Spot's parenthesisation: unary operators (`!`, `X`,
+//! `F`, `G`) are written without a space and take a parenthesised operand only when it is a binary
+//! formula (`G(a -> Fb)`, `XF!a`); a binary or n-ary operand of a binary operator is always
+//! parenthesised (`a | (b & c)`, `(a U b) U c`); constants are `1` and `0`; atomic propositions
+//! that are not plain identifiers (or that could be read as operators) are double-quoted.
+
+use super::ast::{Arena, Node, F};
+use std::fmt::Write;
+
+/// The formula in Spot syntax.
+pub fn to_string(a: &Arena, f: F) -> String {
+    let mut s = String::new();
+    go(a, f, &mut s);
+    s
+}
+
+/// How an atomic proposition name is written.
+pub fn ap_text(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        && !matches!(
+            name.as_bytes()[0],
+            b'F' | b'G' | b'X' | b'U' | b'R' | b'W' | b'M' | b'V'
+        )
+        && !matches!(name, "true" | "false" | "xor");
+    if plain {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
+fn is_atomic_or_unary(a: &Arena, f: F) -> bool {
+    matches!(
+        a.node(f),
+        Node::True
+            | Node::False
+            | Node::Ap(_)
+            | Node::Not(_)
+            | Node::X(_)
+            | Node::Ev(_)
+            | Node::Gl(_)
+    )
+}
+
+fn operand(a: &Arena, f: F, s: &mut String) {
+    if is_atomic_or_unary(a, f) {
+        go(a, f, s);
+    } else {
+        s.push('(');
+        go(a, f, s);
+        s.push(')');
+    }
+}
+
+fn go(a: &Arena, f: F, s: &mut String) {
+    match a.node(f) {
+        Node::True => s.push('1'),
+        Node::False => s.push('0'),
+        Node::Ap(i) => s.push_str(&ap_text(a.ap_name(*i))),
+        Node::Not(x) => {
+            s.push('!');
+            operand(a, *x, s);
+        }
+        Node::X(x) => {
+            s.push('X');
+            operand(a, *x, s);
+        }
+        Node::Ev(x) => {
+            s.push('F');
+            operand(a, *x, s);
+        }
+        Node::Gl(x) => {
+            s.push('G');
+            operand(a, *x, s);
+        }
+        Node::And(v) | Node::Or(v) => {
+            let op = if matches!(a.node(f), Node::And(_)) {
+                " & "
+            } else {
+                " | "
+            };
+            for (k, &x) in v.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(op);
+                }
+                operand(a, x, s);
+            }
+        }
+        Node::Xor(x, y)
+        | Node::Implies(x, y)
+        | Node::Equiv(x, y)
+        | Node::U(x, y)
+        | Node::R(x, y)
+        | Node::W(x, y)
+        | Node::M(x, y) => {
+            let op = match a.node(f) {
+                Node::Xor(..) => "xor",
+                Node::Implies(..) => "->",
+                Node::Equiv(..) => "<->",
+                Node::U(..) => "U",
+                Node::R(..) => "R",
+                Node::W(..) => "W",
+                _ => "M",
+            };
+            operand(a, *x, s);
+            let _ = write!(s, " {op} ");
+            operand(a, *y, s);
+        }
+    }
+}

@@ -1,0 +1,372 @@
+//! Formula rewriting: negation normal form and the basic, always-sound rewritings of Spot's
+//! simplifier (Duret-Lutz, "Manipulating LTL formulas using Spot 1.0", ATVA'13, §3 "basic
+//! rewritings"; the eventual/universal classes of Etessami–Holzmann, CONCUR'00, and
+//! Somenzi–Bloem, CAV'00):
+//!
+//! * NNF: `!` only on atomic propositions; `->`, `<->`, `xor` expanded; `!(a U b) = !a R !b`, …
+//! * constants and contradictions: `a & !a = 0`, `a | !a = 1`;
+//! * `X` merging and pushing: `Xa & Xb = X(a & b)`, `F X a = X F a`, `G X a = X G a`;
+//! * grouping of eventualities and invariants: `Fa | Fb = F(a | b)`, `Ga & Gb = G(a & b)`;
+//! * `F(a U b) = Fb`, `F(a M b) = F(a & b)`, `G(a R b) = Gb`, `G(a W b) = G(a | b)`;
+//! * eventual formulas `e` (`Fe = e`) and universal ones `u` (`Gu = u`): `Fe = e`, `Gu = u`,
+//!   `a U e = e`, `a R u = u`, `X s = s` for `s` both (e.g. `FGFa = GFa`, `GFGa = FGa`,
+//!   `XGFa = GFa`), `F(f & s) = Ff & s`, `G(f | s) = Gf | s`.
+
+use super::ast::{Arena, Node, F};
+use std::collections::HashMap;
+
+/// Negation normal form.
+pub fn nnf(a: &mut Arena, f: F) -> F {
+    let mut memo = HashMap::new();
+    nnf_rec(a, f, false, &mut memo)
+}
+
+fn nnf_rec(a: &mut Arena, f: F, neg: bool, memo: &mut HashMap<(F, bool), F>) -> F {
+    if let Some(&r) = memo.get(&(f, neg)) {
+        return r;
+    }
+    let n = a.node(f).clone();
+    let r = match n {
+        Node::True | Node::False => a.constant(a.is_true(f) != neg),
+        Node::Ap(_) => {
+            if neg {
+                a.not(f)
+            } else {
+                f
+            }
+        }
+        Node::Not(x) => nnf_rec(a, x, !neg, memo),
+        Node::X(x) => {
+            let y = nnf_rec(a, x, neg, memo);
+            a.x(y)
+        }
+        Node::Ev(x) => {
+            let y = nnf_rec(a, x, neg, memo);
+            if neg {
+                a.gl(y)
+            } else {
+                a.ev(y)
+            }
+        }
+        Node::Gl(x) => {
+            let y = nnf_rec(a, x, neg, memo);
+            if neg {
+                a.ev(y)
+            } else {
+                a.gl(y)
+            }
+        }
+        Node::And(v) | Node::Or(v) => {
+            let is_and = matches!(a.node(f), Node::And(_)) != neg;
+            let ops: Vec<F> = v.iter().map(|&x| nnf_rec(a, x, neg, memo)).collect();
+            if is_and {
+                a.and(ops)
+            } else {
+                a.or(ops)
+            }
+        }
+        Node::Implies(x, y) => {
+            // a -> b  ==  !a | b ;  !(a -> b) == a & !b
+            let nx = nnf_rec(a, x, !neg, memo);
+            let ny = nnf_rec(a, y, neg, memo);
+            if neg {
+                a.and2(nx, ny)
+            } else {
+                a.or2(nx, ny)
+            }
+        }
+        Node::Equiv(x, y) | Node::Xor(x, y) => {
+            let same = matches!(a.node(f), Node::Equiv(..)) != neg;
+            let px = nnf_rec(a, x, false, memo);
+            let nx = nnf_rec(a, x, true, memo);
+            let py = nnf_rec(a, y, false, memo);
+            let ny = nnf_rec(a, y, true, memo);
+            if same {
+                let l = a.and2(px, py);
+                let r = a.and2(nx, ny);
+                a.or2(l, r)
+            } else {
+                let l = a.and2(px, ny);
+                let r = a.and2(nx, py);
+                a.or2(l, r)
+            }
+        }
+        Node::U(x, y) | Node::R(x, y) | Node::W(x, y) | Node::M(x, y) => {
+            let px = nnf_rec(a, x, neg, memo);
+            let py = nnf_rec(a, y, neg, memo);
+            match (a.node(f).clone(), neg) {
+                (Node::U(..), false) | (Node::R(..), true) => a.u(px, py),
+                (Node::R(..), false) | (Node::U(..), true) => a.r(px, py),
+                (Node::W(..), false) | (Node::M(..), true) => a.w(px, py),
+                _ => a.m(px, py),
+            }
+        }
+    };
+    memo.insert((f, neg), r);
+    r
+}
+
+/// True if `F f == f` (purely eventual), syntactically.
+pub fn is_eventual(a: &Arena, f: F) -> bool {
+    match a.node(f) {
+        Node::True | Node::False | Node::Ev(_) => true,
+        Node::Gl(x) | Node::X(x) => is_eventual(a, *x),
+        Node::U(_, y) => is_eventual(a, *y),
+        Node::M(x, y) => is_eventual(a, *x) && is_eventual(a, *y),
+        Node::And(v) | Node::Or(v) => v.iter().all(|&x| is_eventual(a, x)),
+        _ => false,
+    }
+}
+
+/// True if `G f == f` (purely universal), syntactically.
+pub fn is_universal(a: &Arena, f: F) -> bool {
+    match a.node(f) {
+        Node::True | Node::False | Node::Gl(_) => true,
+        Node::Ev(x) | Node::X(x) => is_universal(a, *x),
+        Node::R(_, y) => is_universal(a, *y),
+        Node::W(x, y) => is_universal(a, *x) && is_universal(a, *y),
+        Node::And(v) | Node::Or(v) => v.iter().all(|&x| is_universal(a, x)),
+        _ => false,
+    }
+}
+
+fn suffix_invariant(a: &Arena, f: F) -> bool {
+    is_eventual(a, f) && is_universal(a, f)
+}
+
+/// NNF followed by the basic rewritings, to a fixpoint. The result is equivalent to `f`.
+pub fn simplify(a: &mut Arena, f: F) -> F {
+    let g = nnf(a, f);
+    let mut memo = HashMap::new();
+    let mut cur = g;
+    for _ in 0..8 {
+        let next = simp(a, cur, &mut memo);
+        if next == cur {
+            break;
+        }
+        cur = next;
+    }
+    cur
+}
+
+fn simp(a: &mut Arena, f: F, memo: &mut HashMap<F, F>) -> F {
+    if let Some(&r) = memo.get(&f) {
+        return r;
+    }
+    let n = a.node(f).clone();
+    let r = match n {
+        Node::True | Node::False | Node::Ap(_) | Node::Not(_) => f,
+        _ => {
+            let kids: Vec<F> = a.children(f).iter().map(|&c| simp(a, c, memo)).collect();
+            let rebuilt = match n {
+                Node::X(_) => a.x(kids[0]),
+                Node::Ev(_) => a.ev(kids[0]),
+                Node::Gl(_) => a.gl(kids[0]),
+                Node::And(_) => a.and(kids),
+                Node::Or(_) => a.or(kids),
+                Node::U(..) => a.u(kids[0], kids[1]),
+                Node::R(..) => a.r(kids[0], kids[1]),
+                Node::W(..) => a.w(kids[0], kids[1]),
+                Node::M(..) => a.m(kids[0], kids[1]),
+                Node::Xor(..) => a.xor(kids[0], kids[1]),
+                Node::Implies(..) => a.implies(kids[0], kids[1]),
+                Node::Equiv(..) => a.equiv(kids[0], kids[1]),
+                _ => f,
+            };
+            let top = rules(a, rebuilt);
+            if top != rebuilt {
+                simp(a, top, memo)
+            } else {
+                top
+            }
+        }
+    };
+    memo.insert(f, r);
+    r
+}
+
+/// One rewriting step at the root (children already simplified).
+fn rules(a: &mut Arena, f: F) -> F {
+    let n = a.node(f).clone();
+    match n {
+        Node::X(x) => {
+            if suffix_invariant(a, x) {
+                return x;
+            }
+            f
+        }
+        Node::Ev(x) => {
+            if is_eventual(a, x) {
+                return x;
+            }
+            match a.node(x).clone() {
+                Node::X(y) => {
+                    let fy = a.ev(y);
+                    a.x(fy)
+                }
+                Node::U(_, y) => a.ev(y),
+                Node::M(y, z) => {
+                    let c = a.and2(y, z);
+                    a.ev(c)
+                }
+                Node::And(v) => {
+                    let (s, o): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| suffix_invariant(a, y));
+                    if s.is_empty() {
+                        return f;
+                    }
+                    let inner = a.and(o);
+                    let fo = a.ev(inner);
+                    let mut all = s;
+                    all.push(fo);
+                    a.and(all)
+                }
+                Node::Or(v) => {
+                    // F(a | b | e) where e is eventual: pull e out.
+                    let (s, o): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| is_eventual(a, y));
+                    if s.is_empty() {
+                        return f;
+                    }
+                    let inner = a.or(o);
+                    let fo = a.ev(inner);
+                    let mut all = s;
+                    all.push(fo);
+                    a.or(all)
+                }
+                _ => f,
+            }
+        }
+        Node::Gl(x) => {
+            if is_universal(a, x) {
+                return x;
+            }
+            match a.node(x).clone() {
+                Node::X(y) => {
+                    let gy = a.gl(y);
+                    a.x(gy)
+                }
+                Node::R(_, y) => a.gl(y),
+                Node::W(y, z) => {
+                    let c = a.or2(y, z);
+                    a.gl(c)
+                }
+                Node::Or(v) => {
+                    let (s, o): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| suffix_invariant(a, y));
+                    if s.is_empty() {
+                        return f;
+                    }
+                    let inner = a.or(o);
+                    let go = a.gl(inner);
+                    let mut all = s;
+                    all.push(go);
+                    a.or(all)
+                }
+                Node::And(v) => {
+                    let (s, o): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| is_universal(a, y));
+                    if s.is_empty() {
+                        return f;
+                    }
+                    let inner = a.and(o);
+                    let go = a.gl(inner);
+                    let mut all = s;
+                    all.push(go);
+                    a.and(all)
+                }
+                _ => f,
+            }
+        }
+        Node::U(_, y) => {
+            if is_eventual(a, y) {
+                return y;
+            }
+            f
+        }
+        Node::R(_, y) => {
+            if is_universal(a, y) {
+                return y;
+            }
+            f
+        }
+        Node::And(v) | Node::Or(v) => {
+            let is_and = matches!(a.node(f), Node::And(_));
+            // Contradictions / tautologies on literals.
+            for &x in &v {
+                if let Node::Not(y) = a.node(x) {
+                    if v.contains(y) {
+                        return a.constant(!is_and);
+                    }
+                }
+            }
+            // Group X operands, and F operands of `|`, G operands of `&`.
+            let mut xs = Vec::new();
+            let mut grouped = Vec::new();
+            let mut rest = Vec::new();
+            for &x in &v {
+                match a.node(x).clone() {
+                    Node::X(y) => xs.push(y),
+                    Node::Ev(y) if !is_and => grouped.push(y),
+                    Node::Gl(y) if is_and => grouped.push(y),
+                    _ => rest.push(x),
+                }
+            }
+            if xs.len() < 2 && grouped.len() < 2 {
+                return f;
+            }
+            let mut out = rest;
+            if xs.len() >= 2 {
+                let inner = if is_and { a.and(xs) } else { a.or(xs) };
+                out.push(a.x(inner));
+            } else {
+                for y in xs {
+                    out.push(a.x(y));
+                }
+            }
+            if grouped.len() >= 2 {
+                if is_and {
+                    let inner = a.and(grouped);
+                    out.push(a.gl(inner));
+                } else {
+                    let inner = a.or(grouped);
+                    out.push(a.ev(inner));
+                }
+            } else {
+                for y in grouped {
+                    out.push(if is_and { a.gl(y) } else { a.ev(y) });
+                }
+            }
+            if is_and {
+                a.and(out)
+            } else {
+                a.or(out)
+            }
+        }
+        _ => f,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ltl::{parse::parse, print::to_string};
+
+    fn s(t: &str) -> String {
+        let mut a = Arena::new();
+        let f = parse(t, &mut a).unwrap();
+        let g = simplify(&mut a, f);
+        to_string(&a, g)
+    }
+
+    #[test]
+    fn basic_rules() {
+        assert_eq!(s("!(a U b)"), "!a R !b");
+        assert_eq!(s("FGFa"), "GFa");
+        assert_eq!(s("GFGa"), "FGa");
+        assert_eq!(s("XGFa"), "GFa");
+        assert_eq!(s("Fa | Fb"), "F(a | b)");
+        assert_eq!(s("Ga & Gb"), "G(a & b)");
+        assert_eq!(s("F(a U b)"), "Fb");
+        assert_eq!(s("a & !a"), "0");
+        assert_eq!(s("FXa"), "XFa");
+        assert_eq!(s("Xa & Xb"), "X(a & b)");
+        assert_eq!(s("a U GFb"), "GFb");
+    }
+}

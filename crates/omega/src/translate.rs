@@ -1,0 +1,365 @@
+//! LTL → transition-based generalized Büchi automaton by Couvreur's tableau.
+//!
+//! Paper: J.-M. Couvreur, "On-the-fly verification of linear temporal logic", FM'99 (LNCS 1708),
+//! §3 (the symbolic tableau with acceptance on transitions), in the explicit form used by Spot's
+//! `ltl2tgba_fm` (Duret-Lutz, Poitrenaud, "SPOT: an extensible model checking library using
+//! transition-based generalized Büchi automata", MASCOTS'04).
+//!
+//! A state is a formula (the conjunction of the obligations left for the future, hash-consed).
+//! Its *expansion* is a set of terms `(letters, next obligations, promises)`: the disjunctive
+//! normal form of the formula after the fixpoint unfoldings
+//! `a U b = b | (a & X(a U b) & P(a U b))`, `F b = b | (X F b & P(F b))`,
+//! `a R b = (a & b) | (b & X(a R b))`, `G b = b & X G b`, `a W b = b | (a & X(a W b))`,
+//! `a M b = (a & b) | (b & X(a M b) & P(a M b))`, where the promise `P(e)` records that the
+//! eventuality `e` was postponed. Boolean subformulas become one BDD each. An edge `s -> N` with
+//! promises `P` belongs to acceptance set `e` iff `e ∉ P`: a run is accepting iff no eventuality is
+//! postponed forever. The input is first put through [`crate::ltl::simplify::simplify`], and the
+//! result through [`crate::postproc`] (useless states, acceptance cleanup, bisimulation merge).
+
+use crate::error::OmegaError;
+use crate::ltl::ast::{Arena, Node, F};
+use crate::twa::{Marks, Twa, MAX_SETS};
+use biodivine_lib_bdd::Bdd;
+use std::collections::{BTreeMap, HashMap};
+
+/// Options of the translation.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Run the formula simplifier first.
+    pub simplify_formula: bool,
+    /// Run the automaton simplifications afterwards.
+    pub postprocess: bool,
+    /// State-based Büchi output (degeneralised).
+    pub sba: bool,
+    /// Give up beyond this many states.
+    pub max_states: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            simplify_formula: true,
+            postprocess: true,
+            sba: false,
+            max_states: 200_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Term {
+    label: Bdd,
+    next: Vec<F>,
+    promises: Vec<F>,
+}
+
+struct Tableau<'a> {
+    arena: &'a mut Arena,
+    aut: Twa,
+    memo: HashMap<F, Vec<Term>>,
+    bool_memo: HashMap<F, Bdd>,
+    remap: Vec<u32>,
+}
+
+fn union(a: &[F], b: &[F]) -> Vec<F> {
+    let mut v: Vec<F> = a.iter().chain(b.iter()).copied().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+impl Tableau<'_> {
+    fn bool_bdd(&mut self, f: F) -> Bdd {
+        if let Some(b) = self.bool_memo.get(&f) {
+            return b.clone();
+        }
+        let r = match self.arena.node(f).clone() {
+            Node::True => self.aut.tt(),
+            Node::False => self.aut.ff(),
+            Node::Ap(i) => self
+                .aut
+                .ap_var(self.remap.get(i as usize).copied().unwrap_or(0) as usize),
+            Node::Not(x) => self.bool_bdd(x).not(),
+            Node::And(v) => {
+                let mut acc = self.aut.tt();
+                for x in v {
+                    acc = acc.and(&self.bool_bdd(x));
+                }
+                acc
+            }
+            Node::Or(v) => {
+                let mut acc = self.aut.ff();
+                for x in v {
+                    acc = acc.or(&self.bool_bdd(x));
+                }
+                acc
+            }
+            Node::Xor(x, y) => self.bool_bdd(x).xor(&self.bool_bdd(y)),
+            Node::Implies(x, y) => self.bool_bdd(x).imp(&self.bool_bdd(y)),
+            Node::Equiv(x, y) => self.bool_bdd(x).iff(&self.bool_bdd(y)),
+            _ => self.aut.ff(),
+        };
+        self.bool_memo.insert(f, r.clone());
+        r
+    }
+
+    fn single(&self, label: Bdd, next: Vec<F>, promises: Vec<F>) -> Vec<Term> {
+        vec![Term {
+            label,
+            next,
+            promises,
+        }]
+    }
+
+    /// Conjunction of two term sets.
+    fn product(&self, x: &[Term], y: &[Term]) -> Vec<Term> {
+        let mut out = Vec::with_capacity(x.len() * y.len());
+        for s in x {
+            for t in y {
+                let l = s.label.and(&t.label);
+                if l.is_false() {
+                    continue;
+                }
+                out.push(Term {
+                    label: l,
+                    next: union(&s.next, &t.next),
+                    promises: union(&s.promises, &t.promises),
+                });
+            }
+        }
+        merge(out)
+    }
+
+    fn expand(&mut self, f: F) -> Vec<Term> {
+        if let Some(t) = self.memo.get(&f) {
+            return t.clone();
+        }
+        let tt = self.aut.tt();
+        let r = if self.arena.is_boolean(f) {
+            let b = self.bool_bdd(f);
+            if b.is_false() {
+                vec![]
+            } else {
+                self.single(b, vec![], vec![])
+            }
+        } else {
+            match self.arena.node(f).clone() {
+                Node::X(x) => self.single(tt, vec![x], vec![]),
+                Node::And(v) => {
+                    let mut acc = self.single(tt, vec![], vec![]);
+                    for x in v {
+                        let ex = self.expand(x);
+                        acc = self.product(&acc, &ex);
+                        if acc.is_empty() {
+                            break;
+                        }
+                    }
+                    acc
+                }
+                Node::Or(v) => {
+                    let mut acc = Vec::new();
+                    for x in v {
+                        acc.extend(self.expand(x));
+                    }
+                    merge(acc)
+                }
+                Node::U(a, b) => {
+                    let mut acc = self.expand(b);
+                    let ea = self.expand(a);
+                    let post = self.single(tt, vec![f], vec![f]);
+                    acc.extend(self.product(&ea, &post));
+                    merge(acc)
+                }
+                Node::Ev(b) => {
+                    let mut acc = self.expand(b);
+                    acc.extend(self.single(tt, vec![f], vec![f]));
+                    merge(acc)
+                }
+                Node::M(a, b) => {
+                    let ea = self.expand(a);
+                    let eb = self.expand(b);
+                    let mut acc = self.product(&ea, &eb);
+                    let post = self.single(tt, vec![f], vec![f]);
+                    acc.extend(self.product(&eb, &post));
+                    merge(acc)
+                }
+                Node::R(a, b) => {
+                    let ea = self.expand(a);
+                    let eb = self.expand(b);
+                    let mut acc = self.product(&ea, &eb);
+                    let post = self.single(tt, vec![f], vec![]);
+                    acc.extend(self.product(&eb, &post));
+                    merge(acc)
+                }
+                Node::W(a, b) => {
+                    let mut acc = self.expand(b);
+                    let ea = self.expand(a);
+                    let post = self.single(tt, vec![f], vec![]);
+                    acc.extend(self.product(&ea, &post));
+                    merge(acc)
+                }
+                Node::Gl(b) => {
+                    let eb = self.expand(b);
+                    let post = self.single(tt, vec![f], vec![]);
+                    self.product(&eb, &post)
+                }
+                // Not in NNF (not reached after `nnf`): expand through the equivalent NNF formula.
+                _ => {
+                    let g = crate::ltl::simplify::nnf(self.arena, f);
+                    if g == f {
+                        vec![]
+                    } else {
+                        self.expand(g)
+                    }
+                }
+            }
+        };
+        self.memo.insert(f, r.clone());
+        r
+    }
+}
+
+/// Merges terms with the same obligations and promises (disjunction of their letters), and drops
+/// a term when another with the same obligations has a superset of letters and a subset of
+/// promises.
+fn merge(terms: Vec<Term>) -> Vec<Term> {
+    let mut by_key: BTreeMap<(Vec<F>, Vec<F>), Bdd> = BTreeMap::new();
+    for t in terms {
+        match by_key.get_mut(&(t.next.clone(), t.promises.clone())) {
+            Some(l) => *l = l.or(&t.label),
+            None => {
+                by_key.insert((t.next, t.promises), t.label);
+            }
+        }
+    }
+    let v: Vec<Term> = by_key
+        .into_iter()
+        .map(|((next, promises), label)| Term {
+            label,
+            next,
+            promises,
+        })
+        .collect();
+    let mut keep = vec![true; v.len()];
+    for i in 0..v.len() {
+        for j in 0..v.len() {
+            if i != j
+                && keep[j]
+                && v[i].next == v[j].next
+                && v[j].promises.iter().all(|p| v[i].promises.contains(p))
+                && v[i].label.imp(&v[j].label).is_true()
+            {
+                keep[i] = false;
+                break;
+            }
+        }
+    }
+    v.into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(t, _)| t)
+        .collect()
+}
+
+/// Translates `f` (in `arena`) into a TGBA (or, with `opts.sba`, a state-based Büchi automaton).
+/// The automaton's APs are all APs of the arena that occur in `f`, in arena order.
+pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
+    let f = if opts.simplify_formula {
+        crate::ltl::simplify::simplify(arena, f)
+    } else {
+        crate::ltl::simplify::nnf(arena, f)
+    };
+    // APs of the original formula's arena that occur in f, keeping arena order.
+    let used = arena.aps_of(f);
+    let mut remap = vec![u32::MAX; arena.aps().len()];
+    let mut names = Vec::new();
+    for (k, &i) in used.iter().enumerate() {
+        remap[i as usize] = k as u32;
+        names.push(arena.ap_name(i).to_string());
+    }
+    // APs are indexed densely: the BDD variable of arena AP i is remap[i].
+    let g = f;
+    let mut tab = Tableau {
+        arena,
+        aut: Twa::new(names),
+        memo: HashMap::new(),
+        bool_memo: HashMap::new(),
+        remap,
+    };
+    let mut index: HashMap<F, u32> = HashMap::new();
+    let mut order: Vec<F> = Vec::new();
+    let mut raw: Vec<Vec<Term>> = Vec::new();
+    index.insert(g, 0);
+    order.push(g);
+    let mut k = 0;
+    while k < order.len() {
+        if order.len() > opts.max_states {
+            return Err(OmegaError::Limit(format!(
+                "the translation exceeds {} states",
+                opts.max_states
+            )));
+        }
+        let s = order[k];
+        let terms = tab.expand(s);
+        for t in &terms {
+            let dst = tab.arena.and(t.next.clone());
+            if !index.contains_key(&dst) {
+                index.insert(dst, order.len() as u32);
+                order.push(dst);
+            }
+        }
+        raw.push(terms);
+        k += 1;
+    }
+    // Acceptance sets: one per eventuality that is ever promised.
+    let mut evs: Vec<F> = raw
+        .iter()
+        .flatten()
+        .flat_map(|t| t.promises.iter().copied())
+        .collect();
+    evs.sort_unstable();
+    evs.dedup();
+    if evs.len() > MAX_SETS as usize {
+        return Err(OmegaError::Limit(format!(
+            "the translation needs {} acceptance sets (at most {MAX_SETS})",
+            evs.len()
+        )));
+    }
+    let ev_index: HashMap<F, u32> = evs
+        .iter()
+        .enumerate()
+        .map(|(i, &e)| (e, i as u32))
+        .collect();
+    let mut aut = std::mem::replace(&mut tab.aut, Twa::new(Vec::new()));
+    aut.num_sets = evs.len() as u32;
+    let all: Marks = aut.all_marks();
+    for (i, s) in order.iter().enumerate() {
+        aut.add_state();
+        aut.state_names[i] = Some(crate::ltl::print::to_string(tab.arena, *s));
+    }
+    for (i, terms) in raw.into_iter().enumerate() {
+        for t in terms {
+            let dst = tab.arena.and(t.next.clone());
+            let mut m = all;
+            for p in &t.promises {
+                if let Some(&j) = ev_index.get(p) {
+                    m &= !(1u64 << j);
+                }
+            }
+            aut.add_edge(i as u32, index[&dst], t.label, m);
+        }
+    }
+    aut.init = vec![0];
+    let mut aut = if opts.postprocess {
+        crate::postproc::simplify(&aut)
+    } else {
+        aut
+    };
+    if opts.sba {
+        aut = crate::postproc::degeneralize(&aut);
+        if opts.postprocess {
+            aut = crate::postproc::simplify(&aut);
+        }
+    }
+    Ok(aut)
+}

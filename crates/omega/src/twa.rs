@@ -1,0 +1,346 @@
+//! Transition-based ω-automata (Spot's "TωA"): explicit states, edges labelled by BDDs over the
+//! atomic propositions (`biodivine-lib-bdd`, one BDD variable per AP, variable `i` = AP `i`), and
+//! generalized Büchi acceptance `Inf(0)&…&Inf(k-1)` on edges (`k = 0` is `t`: every run accepts;
+//! [`Twa::acc_false`] is `f`: no run accepts).
+//!
+//! State-based automata are represented with the marks of a state on each of its outgoing edges
+//! and [`Twa::state_based`] set, so that algorithms on state-labelled automata (degeneralised
+//! Büchi, the simulation-based reductions of Juvekar–Piterman CAV'06) can read a state's acceptance
+//! from any outgoing edge ([`Twa::state_marks`]) while every transition-based algorithm (emptiness,
+//! product) works unchanged.
+
+use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet};
+use std::collections::HashMap;
+
+/// A set of acceptance marks (bit `i` = mark `i`); at most 64 sets.
+pub type Marks = u64;
+
+/// The largest number of acceptance sets.
+pub const MAX_SETS: u32 = 64;
+
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub dst: u32,
+    pub label: Bdd,
+    pub marks: Marks,
+}
+
+#[derive(Clone, Debug)]
+pub struct Twa {
+    /// Atomic proposition names; BDD variable `i` is `aps[i]`.
+    pub aps: Vec<String>,
+    pub vars: BddVariableSet,
+    /// Outgoing edges of each state.
+    pub states: Vec<Vec<Edge>>,
+    /// Initial states (HOA allows several `Start:` lines).
+    pub init: Vec<u32>,
+    /// Number of acceptance sets of `Inf(0)&…&Inf(k-1)`.
+    pub num_sets: u32,
+    /// Acceptance `f`: the language is empty whatever the edges.
+    pub acc_false: bool,
+    /// True if all edges leaving a state carry the same marks (state-based acceptance).
+    pub state_based: bool,
+    pub name: Option<String>,
+    /// Optional state names (from HOA, or the formula of a translated state).
+    pub state_names: Vec<Option<String>>,
+}
+
+impl Twa {
+    /// An automaton with no states over the given atomic propositions.
+    pub fn new(aps: Vec<String>) -> Twa {
+        let vars = BddVariableSet::new_anonymous(aps.len() as u16);
+        Twa {
+            aps,
+            vars,
+            states: Vec::new(),
+            init: Vec::new(),
+            num_sets: 0,
+            acc_false: false,
+            state_based: false,
+            name: None,
+            state_names: Vec::new(),
+        }
+    }
+
+    pub fn add_state(&mut self) -> u32 {
+        self.states.push(Vec::new());
+        self.state_names.push(None);
+        (self.states.len() - 1) as u32
+    }
+
+    pub fn add_edge(&mut self, src: u32, dst: u32, label: Bdd, marks: Marks) {
+        self.states[src as usize].push(Edge { dst, label, marks });
+    }
+
+    pub fn num_states(&self) -> usize {
+        self.states.len()
+    }
+    pub fn num_edges(&self) -> usize {
+        self.states.iter().map(|e| e.len()).sum()
+    }
+    /// The set of all marks `{0, …, k-1}`.
+    pub fn all_marks(&self) -> Marks {
+        if self.num_sets >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.num_sets) - 1
+        }
+    }
+    pub fn tt(&self) -> Bdd {
+        self.vars.mk_true()
+    }
+    pub fn ff(&self) -> Bdd {
+        self.vars.mk_false()
+    }
+    /// The BDD of atomic proposition `i`.
+    pub fn ap_var(&self, i: usize) -> Bdd {
+        self.vars.mk_var(BddVariable::from_index(i))
+    }
+    /// The marks of a state of a state-based automaton (those of its first edge).
+    pub fn state_marks(&self, s: u32) -> Marks {
+        self.states[s as usize].first().map_or(0, |e| e.marks)
+    }
+
+    /// True if a valuation (bit `i` = AP `i`) satisfies a label.
+    pub fn eval_label(&self, label: &Bdd, bits: u64) -> bool {
+        label.eval_in(&self.valuation(bits))
+    }
+    pub fn valuation(&self, bits: u64) -> BddValuation {
+        let n = self.aps.len();
+        BddValuation::new((0..n).map(|i| i < 64 && (bits >> i) & 1 == 1).collect())
+    }
+    /// A full valuation satisfying `label` (bit `i` = AP `i`), if any.
+    pub fn pick_letter(&self, label: &Bdd) -> Option<u64> {
+        let v = label.sat_witness()?;
+        let mut bits = 0u64;
+        for (i, b) in v.as_vector().iter().enumerate() {
+            if *b && i < 64 {
+                bits |= 1 << i;
+            }
+        }
+        Some(bits)
+    }
+
+    /// Label as a HOA expression over AP indices (`t`, `f`, `0&!1 | 2`).
+    pub fn label_hoa(&self, label: &Bdd) -> String {
+        self.label_text(label, &|i| i.to_string(), "&", " | ", "t", "f")
+    }
+    /// Label as a Spot Boolean formula over AP names (`a & !b | c`).
+    pub fn label_formula(&self, label: &Bdd) -> String {
+        self.label_text(
+            label,
+            &|i| crate::ltl::print::ap_text(&self.aps[i]),
+            " & ",
+            " | ",
+            "1",
+            "0",
+        )
+    }
+    fn label_text(
+        &self,
+        label: &Bdd,
+        name: &dyn Fn(usize) -> String,
+        and: &str,
+        or: &str,
+        t: &str,
+        f: &str,
+    ) -> String {
+        if label.is_true() {
+            return t.into();
+        }
+        if label.is_false() {
+            return f.into();
+        }
+        let cubes = label.to_optimized_dnf();
+        let mut parts = Vec::new();
+        for c in &cubes {
+            let mut lits: Vec<(usize, bool)> = c
+                .to_values()
+                .into_iter()
+                .map(|(v, b)| (v.to_index(), b))
+                .collect();
+            lits.sort_unstable();
+            if lits.is_empty() {
+                return t.into();
+            }
+            let s: Vec<String> = lits
+                .iter()
+                .map(|&(i, b)| if b { name(i) } else { format!("!{}", name(i)) })
+                .collect();
+            parts.push(s.join(and));
+        }
+        parts.join(or)
+    }
+
+    /// A letter (valuation bits) printed as a Spot Boolean formula over all APs.
+    pub fn letter_formula(&self, bits: u64) -> String {
+        if self.aps.is_empty() {
+            return "1".into();
+        }
+        let s: Vec<String> = (0..self.aps.len())
+            .map(|i| {
+                let n = crate::ltl::print::ap_text(&self.aps[i]);
+                if i < 64 && (bits >> i) & 1 == 1 {
+                    n
+                } else {
+                    format!("!{n}")
+                }
+            })
+            .collect();
+        s.join(" & ")
+    }
+
+    /// Translates a label of `from` (same AP names, possibly other order) into this automaton's
+    /// variables. Every AP of `from` must be among this automaton's APs.
+    pub fn import_label(&self, from: &Twa, label: &Bdd) -> Bdd {
+        let index: HashMap<&str, usize> = self
+            .aps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.as_str(), i))
+            .collect();
+        let map: Vec<Option<usize>> = from
+            .aps
+            .iter()
+            .map(|s| index.get(s.as_str()).copied())
+            .collect();
+        if label.is_true() {
+            return self.tt();
+        }
+        if label.is_false() {
+            return self.ff();
+        }
+        let mut out = self.ff();
+        for c in label.to_dnf() {
+            let mut pv = BddPartialValuation::empty();
+            for (v, b) in c.to_values() {
+                if let Some(Some(j)) = map.get(v.to_index()) {
+                    pv.set_value(BddVariable::from_index(*j), b);
+                }
+            }
+            out = out.or(&self.vars.mk_conjunctive_clause(&pv));
+        }
+        out
+    }
+
+    /// A copy over a larger AP list (`aps` must contain all of this automaton's APs).
+    pub fn with_aps(&self, aps: Vec<String>) -> Twa {
+        let mut t = Twa::new(aps);
+        t.init = self.init.clone();
+        t.num_sets = self.num_sets;
+        t.acc_false = self.acc_false;
+        t.state_based = self.state_based;
+        t.name = self.name.clone();
+        t.state_names = self.state_names.clone();
+        t.states = self
+            .states
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .map(|e| Edge {
+                        dst: e.dst,
+                        label: t.import_label(self, &e.label),
+                        marks: e.marks,
+                    })
+                    .collect()
+            })
+            .collect();
+        t
+    }
+
+    /// True if edges leaving each state have pairwise disjoint labels and there is one initial state.
+    pub fn is_deterministic(&self) -> bool {
+        if self.init.len() > 1 {
+            return false;
+        }
+        self.states.iter().all(|es| {
+            let mut seen = self.ff();
+            for e in es {
+                if !seen.and(&e.label).is_false() {
+                    return false;
+                }
+                seen = seen.or(&e.label);
+            }
+            true
+        })
+    }
+
+    /// True if every state has a successor for every letter.
+    pub fn is_complete(&self) -> bool {
+        !self.init.is_empty()
+            && self.states.iter().all(|es| {
+                let mut u = self.ff();
+                for e in es {
+                    u = u.or(&e.label);
+                }
+                u.is_true()
+            })
+    }
+
+    /// True if all edges leaving each state carry the same marks.
+    pub fn compute_state_based(&self) -> bool {
+        self.states
+            .iter()
+            .all(|es| es.windows(2).all(|w| w[0].marks == w[1].marks))
+    }
+
+    /// Adjacency as a CSR graph (edges with false labels are skipped).
+    pub fn graph(&self) -> verikit_graph::Csr {
+        let mut edges = Vec::with_capacity(self.num_edges());
+        for (s, es) in self.states.iter().enumerate() {
+            for e in es {
+                if !e.label.is_false() {
+                    edges.push((s as u32, e.dst));
+                }
+            }
+        }
+        verikit_graph::Csr::from_edges(self.states.len(), &edges)
+    }
+}
+
+/// A structural isomorphism check (same sizes, a bijection of states mapping initial states and
+/// edges with equivalent labels and equal marks), for HOA round trips. Exponential only in
+/// pathological cases; it follows the edges from the initial states.
+pub fn isomorphic(a: &Twa, b: &Twa) -> bool {
+    if a.num_states() != b.num_states()
+        || a.num_edges() != b.num_edges()
+        || a.num_sets != b.num_sets
+        || a.acc_false != b.acc_false
+        || a.aps != b.aps
+        || a.init.len() != b.init.len()
+    {
+        return false;
+    }
+    // With labels compared semantically and edge lists compared in order (writers keep order).
+    let n = a.num_states();
+    let mut map = vec![u32::MAX; n];
+    let mut todo = Vec::new();
+    for (&x, &y) in a.init.iter().zip(b.init.iter()) {
+        if map[x as usize] == u32::MAX {
+            map[x as usize] = y;
+            todo.push(x);
+        } else if map[x as usize] != y {
+            return false;
+        }
+    }
+    // States not reachable are mapped by index.
+    while let Some(s) = todo.pop() {
+        let t = map[s as usize];
+        let (ea, eb) = (&a.states[s as usize], &b.states[t as usize]);
+        if ea.len() != eb.len() {
+            return false;
+        }
+        for (x, y) in ea.iter().zip(eb.iter()) {
+            if x.marks != y.marks || !x.label.iff(&y.label).is_true() {
+                return false;
+            }
+            if map[x.dst as usize] == u32::MAX {
+                map[x.dst as usize] = y.dst;
+                todo.push(x.dst);
+            } else if map[x.dst as usize] != y.dst {
+                return false;
+            }
+        }
+    }
+    true
+}

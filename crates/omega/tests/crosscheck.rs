@@ -1,0 +1,127 @@
+//! ltlcross-style cross-checks of the translation against an independent oracle (the direct LTL
+//! evaluator on lasso words) on thousands of random formulas.
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use verikit_omega::accepts::accepts_lasso;
+use verikit_omega::emptiness::accepting_lasso;
+use verikit_omega::ltl::eval::{holds, Lasso};
+use verikit_omega::ltl::Arena;
+use verikit_omega::product::product;
+use verikit_omega::rand::{RandLtl, Weights};
+use verikit_omega::translate::{translate, Options};
+use verikit_omega::Twa;
+
+/// Translates the letters of a word over the arena's APs into bits over the automaton's APs.
+fn to_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
+    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
+    let conv = |b: &u64| {
+        let mut o = 0u64;
+        for (i, m) in map.iter().enumerate() {
+            if let Some(j) = m {
+                if (b >> j) & 1 == 1 {
+                    o |= 1 << i;
+                }
+            }
+        }
+        o
+    };
+    Lasso {
+        prefix: w.prefix.iter().map(conv).collect(),
+        cycle: w.cycle.iter().map(conv).collect(),
+    }
+}
+
+fn from_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
+    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
+    let conv = |b: &u64| {
+        let mut o = 0u64;
+        for (i, m) in map.iter().enumerate() {
+            if let Some(j) = m {
+                if (b >> i) & 1 == 1 {
+                    o |= 1 << j;
+                }
+            }
+        }
+        o
+    };
+    Lasso {
+        prefix: w.prefix.iter().map(conv).collect(),
+        cycle: w.cycle.iter().map(conv).collect(),
+    }
+}
+
+fn check(n: usize, seed: u64, sba: bool) {
+    let aps: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let mut gen = RandLtl::new(aps.clone(), seed, Weights::default());
+    let mut rng = SmallRng::seed_from_u64(seed ^ 0xabcdef);
+    let opts = Options {
+        sba,
+        ..Options::default()
+    };
+    for k in 0..n {
+        let mut arena = Arena::new();
+        for a in &aps {
+            arena.ap_id(a);
+        }
+        let size = rng.gen_range(2..16);
+        let f = gen.formula(&mut arena, size);
+        let nf = arena.not(f);
+        let text = verikit_omega::ltl::print::to_string(&arena, f);
+        let af = translate(&mut arena, f, &opts).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let an = translate(&mut arena, nf, &opts).unwrap_or_else(|e| panic!("!({text}): {e}"));
+        if sba {
+            assert!(af.state_based && an.state_based, "{text}: not state-based");
+        }
+        // A(f) x A(!f) is empty.
+        let p = product(&af, &an).unwrap();
+        if let Some(l) = accepting_lasso(&p) {
+            panic!(
+                "#{k} {text}: A(f) and A(!f) both accept {}",
+                l.word_text(&p)
+            );
+        }
+        // Witnesses of non-emptiness satisfy the formula.
+        for (aut, g, what) in [(&af, f, "f"), (&an, nf, "!f")] {
+            if let Some(l) = accepting_lasso(aut) {
+                let w = from_aut_bits(&arena, aut, &l.word(aut));
+                assert!(
+                    holds(&arena, g, &w),
+                    "#{k} {text}: witness of A({what}) violates it: {}",
+                    l.word_text(aut)
+                );
+            }
+        }
+        // Random lasso words: membership agrees with the oracle.
+        for _ in 0..12 {
+            let pl = rng.gen_range(0..4);
+            let cl = rng.gen_range(1..4);
+            let w = Lasso {
+                prefix: (0..pl).map(|_| rng.gen_range(0..8)).collect(),
+                cycle: (0..cl).map(|_| rng.gen_range(0..8)).collect(),
+            };
+            let expect = holds(&arena, f, &w);
+            let got = accepts_lasso(&af, &to_aut_bits(&arena, &af, &w));
+            assert_eq!(
+                got, expect,
+                "#{k} {text}: A(f) membership of {:?} wrong (oracle {expect})",
+                w
+            );
+            let got_n = accepts_lasso(&an, &to_aut_bits(&arena, &an, &w));
+            assert_eq!(
+                got_n, !expect,
+                "#{k} {text}: A(!f) membership of {:?} wrong",
+                w
+            );
+        }
+    }
+}
+
+#[test]
+fn tgba_random_formulas() {
+    check(1500, 1, false);
+}
+
+#[test]
+fn sba_random_formulas() {
+    check(800, 2, true);
+}
