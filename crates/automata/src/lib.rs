@@ -1,1 +1,157 @@
-//! Finite automata over finite words: .mata/BA/regex formats, antichain universality and inclusion, HK/HKC equivalence, bisimulation and simulation reduction.
+//! Finite automata over finite words: universality, inclusion and equivalence of NFAs.
+//!
+//! Implements "Antichains: A New Algorithm for Checking Universality of Finite Automata" (De Wulf,
+//! Doyen, Henzinger, Raskin, CAV 2006) and the algorithms compared in "On Equivalence Checking of
+//! Nondeterministic Finite Automata" (Fu, Deng, Jansen, Zhang, SETTA 2017), over one NFA
+//! representation ([`nfa::Nfa`]):
+//!
+//! | module | algorithm |
+//! |---|---|
+//! | [`antichain`] | backward (CPre) and forward (Post) antichain universality; antichain inclusion |
+//! | [`antichain_sim`] | antichain inclusion with simulation subsumption |
+//! | [`naive`], [`hk`], [`hkc`] | equivalence: naive, Hopcroft–Karp, HKC (up to congruence), ± memoisation |
+//! | [`subset`] | the subset construction (baseline and test oracle) |
+//! | [`bisim`] | bisimulation quotient by partition refinement |
+//! | [`simulation`] | the simulation preorder and simulation-based reduction |
+//! | [`gen`] | the Tabakov–Vardi random model |
+//! | [`mata`], [`minterm`], [`ba`], [`dot`] | formats |
+//! | [`replay`] | independent membership check of witness words |
+
+pub mod antichain;
+pub mod antichain_sim;
+pub mod ba;
+pub mod bisim;
+pub mod dot;
+pub mod gen;
+pub mod hk;
+pub mod hkc;
+pub mod macrostate;
+pub mod mata;
+pub mod minterm;
+pub mod naive;
+pub mod nfa;
+pub mod pairs;
+pub mod replay;
+pub mod simulation;
+pub mod subset;
+
+pub use nfa::{reconcile, Alphabet, Letter, Nfa, NfaBuilder, Reconciliation, State};
+
+use verikit_diag::{Diagnostic, Reportable};
+
+/// Errors of this crate.
+#[derive(Debug, thiserror::Error)]
+pub enum AutomataError {
+    /// Malformed input, located in its source text.
+    #[error("{}", .0.message)]
+    Parse(Diagnostic),
+    /// Inputs that are well formed but cannot be used together.
+    #[error("{0}")]
+    Invalid(String),
+    /// A size bound was exceeded.
+    #[error("{0}")]
+    Limit(String),
+}
+
+impl Reportable for AutomataError {
+    fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            AutomataError::Parse(d) => Some(d),
+            _ => None,
+        }
+    }
+    fn is_resource_limit(&self) -> bool {
+        matches!(self, AutomataError::Limit(_))
+    }
+}
+
+/// The answer of a universality, inclusion or equivalence check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Whether the property holds.
+    pub holds: bool,
+    /// When it does not: a word showing it (rejected / in `A` not `B` / in exactly one).
+    pub witness: Option<Vec<Letter>>,
+    /// The size of the final antichain or relation `R`.
+    pub size: usize,
+    /// The number of pairs or sets processed.
+    pub explored: usize,
+}
+
+impl Outcome {
+    pub fn holds(size: usize, explored: usize) -> Outcome {
+        Outcome { holds: true, witness: None, size, explored }
+    }
+    pub fn fails(word: Vec<Letter>, size: usize, explored: usize) -> Outcome {
+        Outcome { holds: false, witness: Some(word), size, explored }
+    }
+}
+
+/// Universality algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnivAlgo {
+    /// CAV'06 Algorithm 1 (backward, CPre).
+    Backward,
+    /// CAV'06 Theorem 3 (forward, Post).
+    Forward,
+    /// Subset construction.
+    Subset,
+}
+
+/// `L(A) = Σ*`.
+pub fn universal(a: &Nfa, algo: UnivAlgo) -> Outcome {
+    match algo {
+        UnivAlgo::Backward => antichain::universal_backward(a),
+        UnivAlgo::Forward => antichain::universal_forward(a),
+        UnivAlgo::Subset => subset::universal(a),
+    }
+}
+
+/// Inclusion algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InclAlgo {
+    /// Antichains over `Q_A × 2^{Q_B}`.
+    Antichain,
+    /// Antichains with simulation subsumption.
+    AntichainSim,
+    /// Subset construction of both sides.
+    Subset,
+}
+
+/// `L(A) ⊆ L(B)` (same alphabet).
+pub fn included(a: &Nfa, b: &Nfa, algo: InclAlgo) -> Outcome {
+    match algo {
+        InclAlgo::Antichain => antichain::included(a, b),
+        InclAlgo::AntichainSim => antichain_sim::included(a, b),
+        InclAlgo::Subset => subset::included(a, b),
+    }
+}
+
+/// Equivalence algorithms (the SETTA'17 paper's line-up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EquivAlgo {
+    Naive { memo: bool },
+    Hk { memo: bool },
+    Hkc { memo: bool },
+    /// Two antichain inclusions.
+    Antichain,
+    Subset,
+}
+
+/// `L(A) = L(B)` (same alphabet).
+pub fn equivalent(a: &Nfa, b: &Nfa, algo: EquivAlgo) -> Outcome {
+    match algo {
+        EquivAlgo::Naive { memo } => naive::equivalent(a, b, memo),
+        EquivAlgo::Hk { memo } => hk::equivalent(a, b, memo),
+        EquivAlgo::Hkc { memo } => hkc::equivalent(a, b, memo),
+        EquivAlgo::Antichain => {
+            let ab = antichain::included(a, b);
+            if !ab.holds {
+                return ab;
+            }
+            let ba = antichain::included(b, a);
+            Outcome { size: ab.size + ba.size, explored: ab.explored + ba.explored, ..ba }
+        }
+        EquivAlgo::Subset => subset::equivalent(a, b),
+    }
+}

@@ -1,0 +1,232 @@
+//! Antichain algorithms for universality and language inclusion of NFAs, from "Antichains: A New
+//! Algorithm for Checking Universality of Finite Automata" (De Wulf, Doyen, Henzinger, Raskin,
+//! CAV 2006):
+//!
+//! * [`universal_backward`] — Section 3, Theorem 2 and Algorithm 1: the least fixed point of
+//!   `CPre(q) ⊔ {Loc∖Fin}` on the lattice of antichains of *maximal* state sets, computed on the
+//!   frontier only; `A` is not universal iff `{Init}` is below it. The witness word is rebuilt from
+//!   the proof of Theorem 2 (each set remembers the letter and the set it was a `cpre_σ` of).
+//! * [`universal_forward`] — Section 3, Theorem 3: the forward variant with `Post` on the dual
+//!   lattice (antichains of *minimal* sets), i.e. a subset construction that keeps only minimal sets.
+//! * [`included`] — Section 5 ("Language Inclusion"), in the forward form of the SETTA 2017 paper
+//!   ("On Equivalence Checking of Nondeterministic Finite Automata", Fu, Deng, Jansen, Zhang,
+//!   Section 3.6, "AC"): pairs `(p, Y) ∈ Q_A × 2^{Q_B}`, where `(p, Y)` is subsumed by `(p, Y')` when
+//!   `Y' ⊆ Y`; a pair is bad when `p` is accepting and `Y` is not. The todo list is memoised
+//!   (Section 3.3): a pair enters it at most once. Breadth-first order gives a shortest
+//!   counterexample among the explored pairs.
+
+use crate::macrostate::{is_subset, word_to, Parent, SetStore, ROOT};
+use crate::nfa::{Letter, Nfa, State};
+use crate::Outcome;
+use fixedbitset::FixedBitSet;
+use std::collections::VecDeque;
+
+/// Backward antichain universality (CAV'06 Algorithm 1).
+pub fn universal_backward(a: &Nfa) -> Outcome {
+    let n = a.num_states();
+    let nl = a.num_letters() as Letter;
+    // Start = Init, F = {Loc \ Fin}.
+    let mut init = FixedBitSet::with_capacity(n);
+    for &q in a.initial() {
+        init.insert(q as usize);
+    }
+    let mut nonfinal = FixedBitSet::with_capacity(n);
+    nonfinal.insert_range(..);
+    nonfinal.difference_with(a.final_set());
+    let mut sets: Vec<FixedBitSet> = vec![nonfinal];
+    let mut parents: Vec<Parent> = vec![Parent { parent: ROOT, letter: Letter::MAX }];
+    let mut alive: Vec<bool> = vec![true];
+    let mut frontier: Vec<u32> = vec![0];
+    let mut explored = 0usize;
+    let found = |f: &[u32], sets: &[FixedBitSet]| f.iter().copied().find(|&i| init.is_subset(&sets[i as usize]));
+    if let Some(hit) = found(&frontier, &sets) {
+        return Outcome::fails(word_rev(&parents, hit), 1, 1);
+    }
+    // Complement scratch: Loc \ s'.
+    while !frontier.is_empty() {
+        let mut next: Vec<u32> = Vec::new();
+        for &fi in &frontier {
+            if !alive[fi as usize] {
+                continue;
+            }
+            explored += 1;
+            for sigma in 0..nl {
+                // cpre_σ(s') = Loc \ pre_σ(Loc \ s').
+                let sp = &sets[fi as usize];
+                let mut s = FixedBitSet::with_capacity(n);
+                s.insert_range(..);
+                for q in 0..n {
+                    if !sp.contains(q) {
+                        for &p in a.pre(q as State, sigma) {
+                            s.set(p as usize, false);
+                        }
+                    }
+                }
+                // Keep only sets not below an element of F (F ⊔ Frontier keeps maximal sets).
+                if (0..sets.len()).any(|j| alive[j] && s.is_subset(&sets[j])) {
+                    continue;
+                }
+                for j in 0..sets.len() {
+                    if alive[j] && sets[j].is_subset(&s) {
+                        alive[j] = false;
+                    }
+                }
+                sets.push(s);
+                parents.push(Parent { parent: fi, letter: sigma });
+                alive.push(true);
+                next.push((sets.len() - 1) as u32);
+            }
+        }
+        next.retain(|&i| alive[i as usize]);
+        if let Some(hit) = found(&next, &sets) {
+            let size = alive.iter().filter(|&&b| b).count();
+            return Outcome::fails(word_rev(&parents, hit), size, explored);
+        }
+        frontier = next;
+    }
+    let size = alive.iter().filter(|&&b| b).count();
+    Outcome::holds(size, explored)
+}
+
+/// In the backward algorithm the letters read from the found set back to the root `Loc∖Fin`
+/// form the rejected word in reading order.
+fn word_rev(parents: &[Parent], mut node: u32) -> Vec<Letter> {
+    let mut w = Vec::new();
+    while node != ROOT {
+        let p = parents[node as usize];
+        if p.parent == ROOT {
+            break;
+        }
+        w.push(p.letter);
+        node = p.parent;
+    }
+    w
+}
+
+/// Forward antichain universality (CAV'06 Theorem 3): minimal sets of the subset construction.
+pub fn universal_forward(a: &Nfa) -> Outcome {
+    let nl = a.num_letters() as Letter;
+    let mut store = SetStore::new(a);
+    let start = store.intern(a.initial());
+    let mut nodes: Vec<u32> = vec![start];
+    let mut parents = vec![Parent { parent: ROOT, letter: Letter::MAX }];
+    if !store.accepting(start) {
+        return Outcome::fails(Vec::new(), 1, 0);
+    }
+    let mut alive = vec![true];
+    let mut queue: VecDeque<u32> = VecDeque::from([0]);
+    let mut explored = 0usize;
+    let mut live_nodes: Vec<u32> = vec![0];
+    while let Some(ni) = queue.pop_front() {
+        if !alive[ni as usize] {
+            continue;
+        }
+        explored += 1;
+        for sigma in 0..nl {
+            let t = store.post(nodes[ni as usize], sigma);
+            if !store.accepting(t) {
+                nodes.push(t);
+                parents.push(Parent { parent: ni, letter: sigma });
+                return Outcome::fails(word_to(&parents, (nodes.len() - 1) as u32), live_nodes.len(), explored);
+            }
+            let ts = store.get(t);
+            if live_nodes.iter().any(|&j| is_subset(store.get(nodes[j as usize]), ts)) {
+                continue;
+            }
+            live_nodes.retain(|&j| {
+                let keep = !is_subset(ts, store.get(nodes[j as usize]));
+                if !keep {
+                    alive[j as usize] = false;
+                }
+                keep
+            });
+            let id = nodes.len() as u32;
+            nodes.push(t);
+            parents.push(Parent { parent: ni, letter: sigma });
+            alive.push(true);
+            live_nodes.push(id);
+            queue.push_back(id);
+        }
+    }
+    Outcome::holds(live_nodes.len(), explored)
+}
+
+/// Antichain inclusion `L(A) ⊆ L(B)` over `Q_A × 2^{Q_B}`, forward, with a counterexample word.
+/// Both automata must share the alphabet (see [`crate::nfa::reconcile`]).
+pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
+    let nl = a.num_letters() as Letter;
+    let mut store = SetStore::new(b);
+    let init_b = store.intern(b.initial());
+    // Per A-state, the node ids of the antichain (minimal Y's).
+    let mut chains: Vec<Vec<u32>> = vec![Vec::new(); a.num_states()];
+    let mut pstate: Vec<State> = Vec::new();
+    let mut pset: Vec<u32> = Vec::new();
+    let mut parents: Vec<Parent> = Vec::new();
+    let mut alive: Vec<bool> = Vec::new();
+    let mut queue: VecDeque<u32> = VecDeque::new();
+    let mut explored = 0usize;
+    // Returns Some(node) if the new pair is bad.
+    macro_rules! push {
+        ($p:expr, $y:expr, $parent:expr, $letter:expr) => {{
+            let (p, y): (State, u32) = ($p, $y);
+            let id = pstate.len() as u32;
+            let bad = a.is_final(p) && !store.accepting(y);
+            let mut add = true;
+            if !bad {
+                let ys = store.get(y);
+                let chain = &mut chains[p as usize];
+                if chain.iter().any(|&j| pset[j as usize] == y || is_subset(store.get(pset[j as usize]), ys)) {
+                    add = false;
+                } else {
+                    chain.retain(|&j| {
+                        let keep = !is_subset(ys, store.get(pset[j as usize]));
+                        if !keep {
+                            alive[j as usize] = false;
+                        }
+                        keep
+                    });
+                    chain.push(id);
+                }
+            }
+            if add {
+                pstate.push(p);
+                pset.push(y);
+                parents.push(Parent { parent: $parent, letter: $letter });
+                alive.push(true);
+                queue.push_back(id);
+            }
+            if bad {
+                Some(id)
+            } else {
+                None
+            }
+        }};
+    }
+    for &p in a.initial() {
+        if let Some(bad) = push!(p, init_b, ROOT, Letter::MAX) {
+            return Outcome::fails(word_to(&parents, bad), chains.iter().map(Vec::len).sum(), 0);
+        }
+    }
+    while let Some(ni) = queue.pop_front() {
+        if !alive[ni as usize] {
+            continue;
+        }
+        explored += 1;
+        let p = pstate[ni as usize];
+        let y = pset[ni as usize];
+        for sigma in 0..nl {
+            let succ_a = a.post(p, sigma);
+            if succ_a.is_empty() {
+                continue;
+            }
+            let y2 = store.post(y, sigma);
+            for &p2 in succ_a {
+                if let Some(bad) = push!(p2, y2, ni, sigma) {
+                    let size = chains.iter().map(Vec::len).sum();
+                    return Outcome::fails(word_to(&parents, bad), size, explored);
+                }
+            }
+        }
+    }
+    Outcome::holds(chains.iter().map(Vec::len).sum(), explored)
+}
