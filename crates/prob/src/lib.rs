@@ -1,1 +1,63 @@
-//! Probabilistic model checking: PRISM language, explicit DTMC/CTMC/MDP engine, PCTL/CSL.
+//! verikit-prob: probabilistic model checking of PRISM-language models.
+//!
+//! * [`lang`] — the PRISM modelling and property languages (lexer, parser with spans, semantic
+//!   checks and types), including the interval models `idtmc`/`imdp` with `[l,u]:` updates.
+//! * [`build`] — explicit-state breadth-first construction into a sparse [`model::Model`].
+//! * [`precomp`], [`mec`], [`vi`], [`foxglynn`], [`steady`] — the numerical engine, used by
+//!   [`check`] for PCTL/CSL properties with rewards.
+//! * [`export`] — PRISM `.tra/.sta/.lab` and DOT.
+
+pub mod build;
+pub mod check;
+pub mod error;
+pub mod export;
+pub mod foxglynn;
+pub mod lang;
+pub mod mec;
+pub mod model;
+pub mod precomp;
+pub mod steady;
+pub mod vi;
+
+pub use build::{build, BuildOptions};
+pub use check::{Answer, CheckOptions, Checker, PropertyResult};
+pub use error::ProbError;
+pub use lang::ast::{ModelType, PropertiesFile, Property};
+pub use lang::parser::{parse_model, parse_properties};
+pub use lang::typecheck::{check_model, parse_const_overrides, Program};
+pub use model::Model;
+
+/// Parses, checks and builds a model from source text with `--const` overrides.
+pub fn load_model(
+    text: &str,
+    overrides: &[(String, String)],
+    opts: &BuildOptions,
+) -> Result<(Program, Model), ProbError> {
+    let mf = parse_model(text)?;
+    let prog = check_model(&mf, overrides)?;
+    let model = build(&prog, opts)?;
+    Ok((prog, model))
+}
+
+/// Selects properties by name or 1-based index (`None`: all).
+pub fn select_properties<'p>(
+    pf: &'p PropertiesFile,
+    sel: Option<&str>,
+) -> Result<Vec<&'p Property>, ProbError> {
+    match sel {
+        None => Ok(pf.properties.iter().collect()),
+        Some(s) => {
+            if let Some(p) = pf.properties.iter().find(|p| p.name.as_deref() == Some(s)) {
+                return Ok(vec![p]);
+            }
+            if let Ok(i) = s.parse::<usize>() {
+                if i >= 1 && i <= pf.properties.len() {
+                    return Ok(vec![&pf.properties[i - 1]]);
+                }
+            }
+            Err(ProbError::Input(verikit_diag::Diagnostic::error(format!(
+                "no property named or numbered `{s}`"
+            ))))
+        }
+    }
+}

@@ -1,17 +1,291 @@
-//! `verikit prism` (placeholder until the engine lands).
+//! `verikit prism`: build PRISM-language models and check PCTL/CSL properties.
 
-use crate::report::{CliError, Ctx, Report};
+use crate::report::{read_input, write_output, CliError, Ctx, Report};
+use std::path::PathBuf;
+use std::time::Instant;
+use verikit_diag::SourceFile;
+use verikit_prob::{
+    build, check_model, parse_const_overrides, parse_model, parse_properties, select_properties,
+    Answer, BuildOptions, CheckOptions, Checker, Model, Program,
+};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ModelArgs {
+    /// PRISM model file (`.prism`, `.pm`, `.nm`, `.sm`; `-` for standard input).
+    pub model: PathBuf,
+    /// Values for undefined constants, e.g. `N=3,K=2` (model and properties).
+    #[arg(long = "const", value_name = "N=V,...")]
+    pub consts: Vec<String>,
+    /// Report deadlock states as an error instead of adding self-loops (PRISM's default is to fix them).
+    #[arg(long)]
+    pub no_fix_deadlocks: bool,
+    /// Add self-loops to deadlock states (the default; kept for PRISM compatibility).
+    #[arg(long, conflicts_with = "no_fix_deadlocks")]
+    pub fix_deadlocks: bool,
+}
 
 #[derive(clap::Subcommand, Debug)]
 pub enum PrismCmd {
-    /// Not available yet.
-    Pending,
+    /// Build a model and check properties: prints each result, the state/transition counts and times.
+    Check {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Properties file (`.props`, `.pctl`, `.csl`).
+        props: PathBuf,
+        /// Check only the property with this name or 1-based index.
+        #[arg(long)]
+        prop: Option<String>,
+        /// Relative precision of numerical results.
+        #[arg(long, default_value_t = 1e-6)]
+        precision: f64,
+    },
+    /// Build a model, print its size, and optionally export it.
+    Build {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Write the transition matrix in PRISM's `.tra` format.
+        #[arg(long, value_name = "FILE")]
+        export_tra: Option<PathBuf>,
+        /// Write the states in PRISM's `.sta` format.
+        #[arg(long, value_name = "FILE")]
+        export_sta: Option<PathBuf>,
+        /// Write the labels in PRISM's `.lab` format.
+        #[arg(long, value_name = "FILE")]
+        export_lab: Option<PathBuf>,
+        /// Write a Graphviz DOT graph.
+        #[arg(long, value_name = "FILE")]
+        export_dot: Option<PathBuf>,
+    },
 }
 
-pub fn run(_cmd: PrismCmd, _ctx: &Ctx) -> Result<Report, CliError> {
-    Err(CliError::Usage("this command group is not available yet".into()))
+fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
+    let mut out = Vec::new();
+    for c in &a.consts {
+        out.extend(parse_const_overrides(c).map_err(CliError::from)?);
+    }
+    Ok(out)
 }
 
-pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
-    Ok(Vec::new())
+struct Built {
+    src: SourceFile,
+    prog: Program,
+    model: Model,
+    build_s: f64,
+}
+
+fn load(a: &ModelArgs) -> Result<Built, CliError> {
+    let src = read_input(&a.model)?;
+    let ov = overrides(a)?;
+    let t0 = Instant::now();
+    let mf = parse_model(&src.text).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let prog = check_model(&mf, &ov).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let opts = BuildOptions {
+        fix_deadlocks: !a.no_fix_deadlocks,
+        ..BuildOptions::default()
+    };
+    let model = build(&prog, &opts).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    Ok(Built {
+        src,
+        prog,
+        model,
+        build_s: t0.elapsed().as_secs_f64(),
+    })
+}
+
+fn model_fields(r: Report, b: &Built) -> Report {
+    let m = &b.model;
+    r.field("model_type", m.model_type.name())
+        .field("states", m.num_states())
+        .field("initial_states", m.initial.len())
+        .field("transitions", m.num_transitions())
+        .field("choices", m.num_choices())
+        .field("deadlocks_fixed", m.fixed_deadlocks.len())
+        .field("build_s", b.build_s)
+        .field("states_per_s", m.num_states() as f64 / b.build_s.max(1e-9))
+}
+
+fn model_lines(mut r: Report, b: &Built) -> Report {
+    let m = &b.model;
+    r = r.line(format!("Type:        {}", m.model_type.name()));
+    r = r.line(format!(
+        "States:      {} ({} initial)",
+        m.num_states(),
+        m.initial.len()
+    ));
+    r = r.line(format!("Transitions: {}", m.num_transitions()));
+    if m.model_type.nondeterministic() {
+        r = r.line(format!("Choices:     {}", m.num_choices()));
+    }
+    if !m.fixed_deadlocks.is_empty() {
+        r = r.line(format!(
+            "Warning: deadlocks detected and fixed in {} states",
+            m.fixed_deadlocks.len()
+        ));
+    }
+    r.line(format!(
+        "Time for model construction: {:.3} seconds",
+        b.build_s
+    ))
+}
+
+fn answer_json(a: &Answer) -> serde_json::Value {
+    match a {
+        Answer::Bool(b) => serde_json::Value::Bool(*b),
+        Answer::Num(x) if x.is_finite() => serde_json::json!(x),
+        Answer::Num(x) if x.is_infinite() => serde_json::Value::String("Infinity".into()),
+        Answer::Num(_) => serde_json::Value::String("NaN".into()),
+    }
+}
+
+fn check(
+    b: &Built,
+    props_src: &SourceFile,
+    sel: Option<&str>,
+    ov: &[(String, String)],
+    eps: f64,
+    ctx: &Ctx,
+) -> Result<Report, CliError> {
+    let pf =
+        parse_properties(&props_src.text).map_err(|e| CliError::from_error(e, Some(props_src)))?;
+    let props =
+        select_properties(&pf, sel).map_err(|e| CliError::from_error(e, Some(props_src)))?;
+    if props.is_empty() {
+        return Err(CliError::Usage(
+            "the properties file has no properties".into(),
+        ));
+    }
+    if !(eps > 0.0 && eps < 1.0) {
+        return Err(CliError::Usage("--precision must be in (0, 1)".into()));
+    }
+    let mut checker = Checker::new(
+        &b.model,
+        &b.prog,
+        &pf,
+        ov,
+        CheckOptions {
+            eps,
+            ..CheckOptions::default()
+        },
+    )
+    .map_err(|e| CliError::from_error(e, Some(props_src)))?;
+    let mut results = Vec::new();
+    let mut lines = Vec::new();
+    let t0 = Instant::now();
+    for p in props {
+        let text = props_src
+            .text
+            .get(p.span.start..p.span.end)
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let r = checker
+            .check(p, &text)
+            .map_err(|e| CliError::from_error(e, Some(props_src)))?;
+        let label = r
+            .name
+            .clone()
+            .map(|n| format!("\"{n}\""))
+            .unwrap_or_else(|| text.clone());
+        let mut line = format!("{label}: {}", r.answer);
+        if let Some((lo, hi)) = r.init_range {
+            line.push_str(&format!(
+                " (first initial state; range over initial states [{lo}, {hi}])"
+            ));
+        }
+        if !r.sound {
+            line.push_str(" (warning: iteration limit reached, error bound not verified)");
+        }
+        line.push_str(&format!("  [{:.3} s]", r.time_s));
+        lines.push(line);
+        results.push(serde_json::json!({
+            "name": r.name, "property": text, "result": answer_json(&r.answer),
+            "init_range": r.init_range.map(|(a, b)| vec![a, b]), "sound": r.sound, "time_s": r.time_s,
+        }));
+    }
+    let check_s = t0.elapsed().as_secs_f64();
+    let verdict = if results.len() == 1 {
+        match &results[0]["result"] {
+            serde_json::Value::Bool(b) => b.to_string(),
+            v => v.to_string().trim_matches('"').to_string(),
+        }
+    } else {
+        "checked".to_string()
+    };
+    let mut r = Report::with_verdict(verdict);
+    for l in &lines {
+        r = r.line(format!("Result {l}"));
+    }
+    r = model_lines(r, b);
+    r = r.line(format!("Time for model checking: {check_s:.3} seconds"));
+    r = model_fields(r, b)
+        .field("results", results)
+        .field("check_s", check_s)
+        .field("time_s", ctx.elapsed());
+    Ok(r)
+}
+
+pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
+    match cmd {
+        PrismCmd::Check {
+            model,
+            props,
+            prop,
+            precision,
+        } => {
+            let props_src = read_input(&props)?;
+            let ov = overrides(&model)?;
+            let b = load(&model)?;
+            check(&b, &props_src, prop.as_deref(), &ov, precision, ctx)
+        }
+        PrismCmd::Build {
+            model,
+            export_tra,
+            export_sta,
+            export_lab,
+            export_dot,
+        } => {
+            let b = load(&model)?;
+            let inputs = [model.model.as_path()];
+            if let Some(p) = &export_tra {
+                write_output(p, &verikit_prob::export::tra(&b.model), &inputs)?;
+            }
+            if let Some(p) = &export_sta {
+                write_output(p, &verikit_prob::export::sta(&b.model), &inputs)?;
+            }
+            if let Some(p) = &export_lab {
+                let lab = verikit_prob::export::lab(&b.model, &b.prog)
+                    .map_err(|e| CliError::from_error(e, Some(&b.src)))?;
+                write_output(p, &lab, &inputs)?;
+            }
+            if let Some(p) = &export_dot {
+                write_output(p, &verikit_prob::export::dot(&b.model), &inputs)?;
+            }
+            let r = model_lines(Report::with_verdict("built"), &b);
+            Ok(model_fields(r, &b).field("time_s", ctx.elapsed()))
+        }
+    }
+}
+
+const DIE: &str = include_str!("../../demo/prism/die.prism");
+const DIE_PROPS: &str = include_str!("../../demo/prism/die.props");
+
+pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
+    let t0 = Instant::now();
+    let src = SourceFile::new("die.prism", DIE);
+    let props = SourceFile::new("die.props", DIE_PROPS);
+    let mf = parse_model(&src.text).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let prog = check_model(&mf, &[]).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let model =
+        build(&prog, &BuildOptions::default()).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let b = Built {
+        src,
+        prog,
+        model,
+        build_s: t0.elapsed().as_secs_f64(),
+    };
+    let r = check(&b, &props, None, &[], 1e-6, ctx)?;
+    Ok(vec![(
+        "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips".into(),
+        r,
+    )])
 }

@@ -1,0 +1,564 @@
+//! Explicit-state construction: breadth-first exploration of the reachable states of a resolved
+//! PRISM program (PRISM manual, "Synchronisation", "DTMCs/CTMCs/MDPs" semantics): unlabelled
+//! commands interleave, labelled commands synchronise across every module whose alphabet has the
+//! action (probabilities multiply; rates multiply for CTMCs); in a DTMC several enabled choices are
+//! combined uniformly, in a CTMC their rates add. States are packed into words and interned in an
+//! open-addressing hash table; transitions go straight into compressed sparse rows.
+
+use crate::error::ProbError;
+use crate::lang::ast::ModelType;
+use crate::lang::expr::CExpr;
+use crate::lang::typecheck::{CProb, Program};
+use crate::model::{Layout, Model};
+use verikit_diag::Diagnostic;
+
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Add self-loops to deadlock states (as PRISM does by default) instead of failing.
+    pub fix_deadlocks: bool,
+    pub max_states: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            fix_deadlocks: true,
+            max_states: (u32::MAX - 2) as usize,
+        }
+    }
+}
+
+/// Interning of packed states.
+struct StateTable {
+    words: usize,
+    states: Vec<u64>,
+    table: Vec<u32>,
+    mask: usize,
+    len: usize,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+impl StateTable {
+    fn new(words: usize) -> Self {
+        StateTable {
+            words,
+            states: Vec::new(),
+            table: vec![EMPTY; 1 << 12],
+            mask: (1 << 12) - 1,
+            len: 0,
+        }
+    }
+    fn hash(key: &[u64]) -> usize {
+        let mut h: u64 = 0x243f_6a88_85a3_08d3;
+        for &w in key {
+            h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^= h >> 29;
+        }
+        h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        (h ^ (h >> 32)) as usize
+    }
+    /// Index of `key`, inserting it if new; the flag says whether it was new.
+    fn intern(&mut self, key: &[u64]) -> (u32, bool) {
+        if (self.len + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let w = self.words;
+        let mut i = Self::hash(key) & self.mask;
+        loop {
+            let e = self.table[i];
+            if e == EMPTY {
+                let ix = self.len as u32;
+                self.table[i] = ix;
+                self.states.extend_from_slice(key);
+                self.len += 1;
+                return (ix, true);
+            }
+            let off = e as usize * w;
+            if &self.states[off..off + w] == key {
+                return (e, false);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+    fn grow(&mut self) {
+        let cap = self.table.len() * 2;
+        let mut table = vec![EMPTY; cap];
+        let mask = cap - 1;
+        let w = self.words;
+        for ix in 0..self.len {
+            let mut i = Self::hash(&self.states[ix * w..(ix + 1) * w]) & mask;
+            while table[i] != EMPTY {
+                i = (i + 1) & mask;
+            }
+            table[i] = ix as u32;
+        }
+        self.table = table;
+        self.mask = mask;
+    }
+}
+
+/// One way of leaving a state before merging: an action and a list of (lo, hi, next values).
+struct Branch {
+    lo: f64,
+    hi: f64,
+    vals: Vec<i64>,
+}
+
+fn eval_prob(p: &CProb, vals: &[i64]) -> Result<(f64, f64), Diagnostic> {
+    Ok(match p {
+        CProb::One => (1.0, 1.0),
+        CProb::Point(e) => {
+            let x = e.eval_f64(vals, usize::MAX)?;
+            (x, x)
+        }
+        CProb::Interval(a, b) => (a.eval_f64(vals, usize::MAX)?, b.eval_f64(vals, usize::MAX)?),
+    })
+}
+
+fn describe_state(prog: &Program, vals: &[i64]) -> String {
+    let parts: Vec<String> = prog
+        .vars
+        .iter()
+        .zip(vals)
+        .map(|(v, &x)| {
+            if v.is_bool {
+                format!("{}={}", v.name, x != 0)
+            } else {
+                format!("{}={x}", v.name)
+            }
+        })
+        .collect();
+    format!("({})", parts.join(","))
+}
+
+/// The initial states' valuations.
+fn initial_valuations(prog: &Program) -> Result<Vec<Vec<i64>>, ProbError> {
+    match &prog.init {
+        None => Ok(vec![prog
+            .vars
+            .iter()
+            .map(|v| v.init.unwrap_or(v.lo))
+            .collect()]),
+        Some(e) => {
+            let total: f64 = prog.vars.iter().map(|v| (v.hi - v.lo + 1) as f64).product();
+            if total > 5e7 {
+                return Err(ProbError::Limit(format!(
+                    "`init … endinit` ranges over {total:.0} valuations (limit 5e7)"
+                )));
+            }
+            let mut out = Vec::new();
+            let mut cur: Vec<i64> = prog.vars.iter().map(|v| v.lo).collect();
+            loop {
+                if e.eval_bool(&cur, usize::MAX)? {
+                    out.push(cur.clone());
+                }
+                let mut i = 0;
+                loop {
+                    if i == cur.len() {
+                        return Ok(out);
+                    }
+                    if cur[i] < prog.vars[i].hi {
+                        cur[i] += 1;
+                        break;
+                    }
+                    cur[i] = prog.vars[i].lo;
+                    i += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Builds the reachable state space of `prog`.
+pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
+    let layout = Layout::new(&prog.vars);
+    let w = layout.words;
+    let nvars = prog.vars.len();
+    let mt = prog.model_type;
+    let is_ctmc = mt == ModelType::Ctmc;
+    let nondet = mt.nondeterministic();
+    let interval_syntax = prog.modules.iter().any(|m| {
+        m.commands.iter().any(|c| {
+            c.updates
+                .iter()
+                .any(|u| matches!(u.prob, CProb::Interval(..)))
+        })
+    });
+    let interval = matches!(mt, ModelType::Idtmc | ModelType::Imdp) || interval_syntax;
+
+    let mut table = StateTable::new(w);
+    let mut key = vec![0u64; w];
+    let mut initial = Vec::new();
+    for v in initial_valuations(prog)? {
+        layout.pack(&v, &mut key);
+        let (ix, new) = table.intern(&key);
+        if new {
+            initial.push(ix);
+        }
+    }
+    if initial.is_empty() {
+        return Err(ProbError::Input(Diagnostic::error(
+            "the model has no initial state",
+        )));
+    }
+
+    // Which modules take part in each action.
+    let nact = prog.actions.len();
+    let mut act_modules: Vec<Vec<usize>> = vec![Vec::new(); nact];
+    for (mi, m) in prog.modules.iter().enumerate() {
+        for &a in &m.alphabet {
+            act_modules[a as usize].push(mi);
+        }
+    }
+    let trans_rew: Vec<bool> = prog.rewards.iter().map(|r| !r.trans.is_empty()).collect();
+
+    let mut row_choices: Vec<u32> = vec![0];
+    let mut choice_start: Vec<u64> = vec![0];
+    let mut cols: Vec<u32> = Vec::new();
+    let mut vals: Vec<f64> = Vec::new();
+    let mut upper: Vec<f64> = Vec::new();
+    let mut choice_action: Vec<u32> = Vec::new();
+    let mut trans_rewards: Vec<Vec<f64>> = vec![Vec::new(); prog.rewards.len()];
+    let mut fixed_deadlocks = Vec::new();
+
+    let mut cur = vec![0i64; nvars];
+    // enabled[m][a]: enabled command indices of module m for action a (scratch).
+    let mut enabled: Vec<Vec<Vec<usize>>> = prog
+        .modules
+        .iter()
+        .map(|_| vec![Vec::new(); nact])
+        .collect();
+    let mut choices: Vec<(Option<u32>, Vec<Branch>)> = Vec::new();
+    let mut entries: Vec<(u32, f64, f64)> = Vec::new();
+    let mut next = 0usize;
+    let mut last_log = std::time::Instant::now();
+
+    while next < table.len {
+        let s = next;
+        next += 1;
+        layout.unpack(&table.states[s * w..(s + 1) * w], &mut cur);
+        choices.clear();
+        for (mi, m) in prog.modules.iter().enumerate() {
+            for a in enabled[mi].iter_mut() {
+                a.clear();
+            }
+            for (ci, c) in m.commands.iter().enumerate() {
+                if !c.guard.eval_bool(&cur, s).map_err(ProbError::Input)? {
+                    continue;
+                }
+                match c.action {
+                    None => {
+                        let mut br = Vec::with_capacity(c.updates.len());
+                        apply_command(
+                            prog,
+                            mi,
+                            ci,
+                            &cur,
+                            &[Branch {
+                                lo: 1.0,
+                                hi: 1.0,
+                                vals: cur.clone(),
+                            }],
+                            &mut br,
+                            is_ctmc,
+                        )?;
+                        choices.push((None, br));
+                    }
+                    Some(a) => enabled[mi][a as usize].push(ci),
+                }
+            }
+        }
+        for a in 0..nact {
+            let mods = &act_modules[a];
+            if mods.iter().any(|&mi| enabled[mi][a].is_empty()) {
+                continue;
+            }
+            // Cartesian product over the modules' enabled commands.
+            let mut partial: Vec<Vec<Branch>> = vec![vec![Branch {
+                lo: 1.0,
+                hi: 1.0,
+                vals: cur.clone(),
+            }]];
+            for &mi in mods {
+                let mut np = Vec::new();
+                for p in &partial {
+                    for &ci in &enabled[mi][a] {
+                        let mut br = Vec::new();
+                        apply_command(prog, mi, ci, &cur, p, &mut br, is_ctmc)?;
+                        np.push(br);
+                    }
+                }
+                partial = np;
+            }
+            for p in partial {
+                choices.push((Some(a as u32), p));
+            }
+        }
+
+        // Emit choices.
+        let state_rew = |choice_act: Option<u32>, r: usize| -> Result<f64, ProbError> {
+            let mut x = 0.0;
+            for (act, g, v) in &prog.rewards[r].trans {
+                if *act == choice_act && g.eval_bool(&cur, s)? {
+                    x += v.eval_f64(&cur, s)?;
+                }
+            }
+            Ok(x)
+        };
+        if choices.is_empty() {
+            if !opts.fix_deadlocks {
+                return Err(ProbError::Input(Diagnostic::error(format!(
+                    "deadlock in state {} (no command is enabled); use --fix-deadlocks to add self-loops",
+                    describe_state(prog, &cur)
+                ))));
+            }
+            fixed_deadlocks.push(s as u32);
+            choices.push((
+                None,
+                vec![Branch {
+                    lo: 1.0,
+                    hi: 1.0,
+                    vals: cur.clone(),
+                }],
+            ));
+            // A fixed deadlock earns no transition reward.
+            cols.push(s as u32);
+            vals.push(1.0);
+            if interval {
+                upper.push(1.0);
+            }
+            choice_start.push(cols.len() as u64);
+            choice_action.push(u32::MAX);
+            for (r, has) in trans_rew.iter().enumerate() {
+                if *has {
+                    trans_rewards[r].push(0.0);
+                }
+            }
+            row_choices.push(choice_start.len() as u32 - 1);
+            continue;
+        }
+        let k = choices.len() as f64;
+        if nondet {
+            for (act, br) in &choices {
+                entries.clear();
+                for b in br {
+                    layout.pack(&b.vals, &mut key);
+                    let (t, _) = table.intern(&key);
+                    entries.push((t, b.lo, b.hi));
+                }
+                emit(&mut entries, &mut cols, &mut vals, &mut upper, interval);
+                choice_start.push(cols.len() as u64);
+                choice_action.push(act.unwrap_or(u32::MAX));
+                for (r, has) in trans_rew.iter().enumerate() {
+                    if *has {
+                        let x = state_rew(*act, r)?;
+                        trans_rewards[r].push(x);
+                    }
+                }
+            }
+        } else {
+            entries.clear();
+            let mut weights = Vec::with_capacity(choices.len());
+            let mut total = 0.0;
+            for (_, br) in &choices {
+                let wsum: f64 = br.iter().map(|b| b.lo).sum();
+                weights.push(wsum);
+                total += wsum;
+                for b in br {
+                    layout.pack(&b.vals, &mut key);
+                    let (t, _) = table.intern(&key);
+                    if is_ctmc {
+                        entries.push((t, b.lo, b.hi));
+                    } else {
+                        entries.push((t, b.lo / k, b.hi / k));
+                    }
+                }
+            }
+            emit(&mut entries, &mut cols, &mut vals, &mut upper, interval);
+            choice_start.push(cols.len() as u64);
+            let act = if choices.len() == 1 {
+                choices[0].0.unwrap_or(u32::MAX)
+            } else {
+                u32::MAX
+            };
+            choice_action.push(act);
+            for (r, has) in trans_rew.iter().enumerate() {
+                if *has {
+                    let mut x = 0.0;
+                    for (i, (a, _)) in choices.iter().enumerate() {
+                        let ri = state_rew(*a, r)?;
+                        if ri != 0.0 {
+                            x += if is_ctmc {
+                                ri * weights[i] / total
+                            } else {
+                                ri / k
+                            };
+                        }
+                    }
+                    trans_rewards[r].push(x);
+                }
+            }
+        }
+        row_choices.push(choice_start.len() as u32 - 1);
+        if table.len > opts.max_states {
+            return Err(ProbError::Limit(format!(
+                "more than {} states",
+                opts.max_states
+            )));
+        }
+        if last_log.elapsed().as_secs() >= 5 {
+            last_log = std::time::Instant::now();
+            tracing::info!(
+                "explored {} states, {} found, {} transitions",
+                next,
+                table.len,
+                cols.len()
+            );
+        }
+    }
+    if !fixed_deadlocks.is_empty() {
+        tracing::warn!(
+            "deadlocks detected and fixed in {} states",
+            fixed_deadlocks.len()
+        );
+    }
+    Ok(Model {
+        model_type: mt,
+        vars: prog.vars.clone(),
+        layout,
+        states: table.states,
+        initial,
+        row_choices,
+        choice_start,
+        cols,
+        vals,
+        upper,
+        choice_action,
+        actions: prog.actions.clone(),
+        trans_rewards,
+        fixed_deadlocks,
+    })
+}
+
+/// Sorts by target, merges duplicates and appends to the CSR arrays.
+fn emit(
+    entries: &mut [(u32, f64, f64)],
+    cols: &mut Vec<u32>,
+    vals: &mut Vec<f64>,
+    upper: &mut Vec<f64>,
+    interval: bool,
+) {
+    entries.sort_unstable_by_key(|e| e.0);
+    let mut i = 0;
+    while i < entries.len() {
+        let (t, mut lo, mut hi) = entries[i];
+        let mut j = i + 1;
+        while j < entries.len() && entries[j].0 == t {
+            lo += entries[j].1;
+            hi += entries[j].2;
+            j += 1;
+        }
+        cols.push(t);
+        vals.push(lo);
+        if interval {
+            upper.push(hi.min(1.0));
+        }
+        i = j;
+    }
+}
+
+/// Extends each partial branch by each update of command `ci` of module `mi`.
+fn apply_command(
+    prog: &Program,
+    mi: usize,
+    ci: usize,
+    cur: &[i64],
+    partial: &[Branch],
+    out: &mut Vec<Branch>,
+    is_ctmc: bool,
+) -> Result<(), ProbError> {
+    let c = &prog.modules[mi].commands[ci];
+    let mut sum = 0.0;
+    let mut point = true;
+    for u in &c.updates {
+        let (lo, hi) = eval_prob(&u.prob, cur)?;
+        if !(lo.is_finite() && hi.is_finite()) || lo < 0.0 || hi < lo {
+            return Err(ProbError::Input(
+                Diagnostic::at(
+                    u.span,
+                    format!(
+                        "invalid probability/rate {lo} in state {}",
+                        describe_state(prog, cur)
+                    ),
+                )
+                .with_span(u.span, "this update"),
+            ));
+        }
+        point &= matches!(u.prob, CProb::One | CProb::Point(_));
+        sum += lo;
+        if lo == 0.0 && hi == 0.0 {
+            continue;
+        }
+        for p in partial {
+            let mut vals = p.vals.clone();
+            for (v, e) in &u.assigns {
+                let x = e.eval(cur, usize::MAX)?.as_int();
+                let info = &prog.vars[*v as usize];
+                if x < info.lo || x > info.hi {
+                    return Err(ProbError::Input(Diagnostic::at(
+                        u.span,
+                        format!(
+                            "variable `{}` would get value {x}, outside its range [{}..{}], in state {}",
+                            info.name,
+                            info.lo,
+                            info.hi,
+                            describe_state(prog, cur)
+                        ),
+                    )));
+                }
+                vals[*v as usize] = x;
+            }
+            out.push(Branch {
+                lo: p.lo * lo,
+                hi: p.hi * hi,
+                vals,
+            });
+        }
+    }
+    if !is_ctmc && point && (sum - 1.0).abs() > 1e-6 {
+        return Err(ProbError::Input(Diagnostic::at(
+            c.span,
+            format!(
+                "probabilities sum to {sum} instead of 1 in state {}",
+                describe_state(prog, cur)
+            ),
+        )));
+    }
+    Ok(())
+}
+
+/// Evaluates a Boolean state predicate on every state.
+pub fn eval_states(model: &Model, e: &CExpr) -> Result<Vec<bool>, Diagnostic> {
+    let mut cur = vec![0i64; model.vars.len()];
+    let mut out = Vec::with_capacity(model.num_states());
+    if let Some(v) = e.constant() {
+        return Ok(vec![v.as_bool(); model.num_states()]);
+    }
+    for s in 0..model.num_states() {
+        model.valuation(s, &mut cur);
+        out.push(e.eval_bool(&cur, s)?);
+    }
+    Ok(out)
+}
+
+/// Evaluates a numeric state expression on every state.
+pub fn eval_states_f64(model: &Model, e: &CExpr) -> Result<Vec<f64>, Diagnostic> {
+    let mut cur = vec![0i64; model.vars.len()];
+    let mut out = Vec::with_capacity(model.num_states());
+    for s in 0..model.num_states() {
+        model.valuation(s, &mut cur);
+        out.push(e.eval_f64(&cur, s)?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,1023 @@
+//! Property checking: PCTL for DTMCs and MDPs, CSL for CTMCs, and reward operators (Baier &
+//! Katoen, "Principles of Model Checking", ch. 10; Baier, Haverkort, Hermanns, Katoen, "Model
+//! checking algorithms for continuous-time Markov chains", IEEE TSE 2003). State formulas are
+//! evaluated on every state; nested P/R/S operators become per-state vectors. Unbounded operators
+//! use graph precomputation ([`crate::precomp`]) and sound value iteration ([`crate::vi`]); step
+//! bounds iterate the transition relation; CTMC time bounds use uniformisation with Poisson weights
+//! ([`crate::foxglynn`]); steady state solves each bottom SCC ([`crate::steady`]).
+
+use crate::build::{eval_states, eval_states_f64};
+use crate::error::ProbError;
+use crate::foxglynn::poisson;
+use crate::lang::ast::*;
+use crate::lang::expr::{CExpr, Value};
+use crate::lang::typecheck::{compile, eval_constants, Program, Scope};
+use crate::mec::mecs;
+use crate::model::Model;
+use crate::precomp::{prob1, reach_exists, reach_forall, Preds};
+use crate::vi::{solve, Problem};
+use std::collections::HashMap;
+use std::sync::Arc;
+use verikit_diag::{Diagnostic, Span};
+
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Relative precision of numerical results.
+    pub eps: f64,
+    pub max_sweeps: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            eps: 1e-6,
+            max_sweeps: 1_000_000,
+        }
+    }
+}
+
+/// The answer of one property.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    Bool(bool),
+    Num(f64),
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Answer::Bool(b) => write!(f, "{b}"),
+            Answer::Num(x) if x.is_infinite() => write!(f, "Infinity"),
+            Answer::Num(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PropertyResult {
+    pub name: Option<String>,
+    /// The property text as written.
+    pub text: String,
+    /// The answer for the (first) initial state, or the filter's value.
+    pub answer: Answer,
+    /// Values over all initial states, when there are several and they differ.
+    pub init_range: Option<(f64, f64)>,
+    /// False if an iterative method stopped without a verified error bound.
+    pub sound: bool,
+    pub time_s: f64,
+}
+
+struct Names {
+    consts: HashMap<String, Value>,
+    formulas: HashMap<String, Expr>,
+    labels: HashMap<String, Expr>,
+    var_types: Vec<Type>,
+}
+
+pub struct Checker<'a> {
+    model: &'a Model,
+    prog: &'a Program,
+    opts: CheckOptions,
+    names: Arc<Names>,
+    preds: Option<Preds>,
+    embedded: Option<Model>,
+    exit: Option<Vec<f64>>,
+    sound: bool,
+}
+
+type R<T> = Result<T, ProbError>;
+
+fn input(sp: Span, msg: impl Into<String>) -> ProbError {
+    ProbError::Input(Diagnostic::at(sp, msg))
+}
+
+impl<'a> Checker<'a> {
+    /// A checker for `model` (built from `prog`) with the constants, labels and formulas of a
+    /// properties file; undefined property constants come from `overrides`.
+    pub fn new(
+        model: &'a Model,
+        prog: &'a Program,
+        props: &PropertiesFile,
+        overrides: &[(String, String)],
+        opts: CheckOptions,
+    ) -> R<Checker<'a>> {
+        let mut formulas = prog.formulas.clone();
+        for f in &props.formulas {
+            formulas.insert(f.name.clone(), f.expr.clone());
+        }
+        let mut consts: HashMap<String, Value> = prog.constants.iter().cloned().collect();
+        eval_constants(&props.consts, overrides, &mut consts, &formulas)?;
+        let labels = props
+            .labels
+            .iter()
+            .map(|l| (l.name.clone(), l.expr.clone()))
+            .collect();
+        let var_types = prog
+            .vars
+            .iter()
+            .map(|v| if v.is_bool { Type::Bool } else { Type::Int })
+            .collect();
+        Ok(Checker {
+            model,
+            prog,
+            opts,
+            names: Arc::new(Names {
+                consts,
+                formulas,
+                labels,
+                var_types,
+            }),
+            preds: None,
+            embedded: None,
+            exit: None,
+            sound: true,
+        })
+    }
+
+    /// Checks one property.
+    pub fn check(&mut self, prop: &Property, text: &str) -> R<PropertyResult> {
+        let t0 = std::time::Instant::now();
+        self.sound = true;
+        let (answer, init_range) = match &prop.expr.kind {
+            ExprKind::Filter { .. } => {
+                let (c, t) = self.compile(&prop.expr)?;
+                let v = c.eval(&[], 0).map_err(ProbError::Input)?;
+                (
+                    if t == Type::Bool {
+                        Answer::Bool(v.as_bool())
+                    } else {
+                        Answer::Num(v.as_f64())
+                    },
+                    None,
+                )
+            }
+            _ => {
+                let (c, t) = self.compile(&prop.expr)?;
+                let m = self.model;
+                let mut cur = vec![0i64; m.vars.len()];
+                let mut vals = Vec::new();
+                for &s in &m.initial {
+                    m.valuation(s as usize, &mut cur);
+                    vals.push(c.eval(&cur, s as usize).map_err(ProbError::Input)?);
+                }
+                if t == Type::Bool {
+                    (Answer::Bool(vals.iter().all(|v| v.as_bool())), None)
+                } else {
+                    let xs: Vec<f64> = vals.iter().map(|v| v.as_f64()).collect();
+                    let lo = xs.iter().cloned().fold(f64::INFINITY, f64::min);
+                    let hi = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                    (
+                        Answer::Num(xs.first().copied().unwrap_or(f64::NAN)),
+                        if lo != hi { Some((lo, hi)) } else { None },
+                    )
+                }
+            }
+        };
+        Ok(PropertyResult {
+            name: prop.name.clone(),
+            text: text.to_string(),
+            answer,
+            init_range,
+            sound: self.sound,
+            time_s: t0.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn compile(&mut self, e: &Expr) -> R<(CExpr, Type)> {
+        let names = self.names.clone();
+        let scope = Scope {
+            consts: &names.consts,
+            vars: &self.prog.var_index,
+            var_types: &names.var_types,
+            formulas: &names.formulas,
+        };
+        let mut err: Option<ProbError> = None;
+        let r = compile(e, &scope, &mut |x: &Expr| match self.special(x) {
+            Ok(v) => Ok(v),
+            Err(ProbError::Input(d)) => Err(d),
+            Err(other) => {
+                let d = Diagnostic::error(other.to_string());
+                err = Some(other);
+                Err(d)
+            }
+        });
+        match (r, err) {
+            (_, Some(e)) => Err(e),
+            (Ok(v), None) => Ok(v),
+            (Err(d), None) => Err(ProbError::Input(d)),
+        }
+    }
+
+    fn states(&mut self, e: &Expr) -> R<Vec<bool>> {
+        let (c, t) = self.compile(e)?;
+        if t != Type::Bool {
+            return Err(input(
+                e.span,
+                format!(
+                    "type error: expected a Boolean state formula, found {}",
+                    t.name()
+                ),
+            ));
+        }
+        Ok(eval_states(self.model, &c)?)
+    }
+
+    fn const_f64(&mut self, e: &Expr) -> R<f64> {
+        let (c, _) = self.compile(e)?;
+        match c.constant() {
+            Some(v) if v.ty() != Type::Bool => Ok(v.as_f64()),
+            _ => Err(input(e.span, "expected a constant number")),
+        }
+    }
+
+    /// Resolves labels and probabilistic operators into per-state vectors.
+    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
+        let m = self.model;
+        let n = m.num_states();
+        let vec_b = |v: Vec<bool>| -> Option<(CExpr, Type)> {
+            Some((
+                CExpr::StateVec(
+                    Arc::new(v.into_iter().map(|b| b as u8 as f64).collect()),
+                    Type::Bool,
+                ),
+                Type::Bool,
+            ))
+        };
+        match &e.kind {
+            ExprKind::Label(l) => {
+                if l == "init" {
+                    let mut v = vec![false; n];
+                    m.initial.iter().for_each(|&s| v[s as usize] = true);
+                    return Ok(vec_b(v));
+                }
+                if l == "deadlock" {
+                    let mut v = vec![false; n];
+                    m.fixed_deadlocks.iter().for_each(|&s| v[s as usize] = true);
+                    return Ok(vec_b(v));
+                }
+                if let Some(le) = self.names.labels.get(l).cloned() {
+                    let (c, t) = self.compile(&le)?;
+                    return Ok(Some((c, t)));
+                }
+                if let Some((_, c)) = self.prog.labels.iter().find(|(n, _)| n == l) {
+                    return Ok(Some((c.clone(), Type::Bool)));
+                }
+                Err(input(e.span, format!("unknown label \"{l}\"")))
+            }
+            ExprKind::Prob { opt, bound, path } => {
+                let opt = self.effective_opt(*opt, bound, e.span)?;
+                let v = self.prob(opt, path, e.span)?;
+                self.bounded(v, bound)
+            }
+            ExprKind::Reward {
+                rew,
+                opt,
+                bound,
+                path,
+            } => {
+                let opt = self.effective_opt(*opt, bound, e.span)?;
+                let v = self.reward(rew, opt, path, e.span)?;
+                self.bounded(v, bound)
+            }
+            ExprKind::Steady { bound, expr } => {
+                let set = self.states(expr)?;
+                let vals: Vec<f64> = set.iter().map(|&b| b as u8 as f64).collect();
+                let v = self.steady(&vals, e.span)?;
+                self.bounded(v, bound)
+            }
+            ExprKind::Filter { op, prop, states } => {
+                let (c, t) = self.compile(prop)?;
+                let set = match states {
+                    Some(s) => self.states(s)?,
+                    None => vec![true; n],
+                };
+                let mut cur = vec![0i64; m.vars.len()];
+                let mut xs = Vec::new();
+                for s in 0..n {
+                    if set[s] {
+                        m.valuation(s, &mut cur);
+                        xs.push(c.eval(&cur, s).map_err(ProbError::Input)?);
+                    }
+                }
+                if xs.is_empty() {
+                    return Err(input(e.span, "the filter's state set is empty"));
+                }
+                let f: Vec<f64> = xs.iter().map(|v| v.as_f64()).collect();
+                let num = |x: f64| Some((CExpr::Const(Value::D(x)), Type::Double));
+                let boolean = |b: bool| Some((CExpr::Const(Value::B(b)), Type::Bool));
+                Ok(match op.as_str() {
+                    "min" => num(f.iter().cloned().fold(f64::INFINITY, f64::min)),
+                    "max" => num(f.iter().cloned().fold(f64::NEG_INFINITY, f64::max)),
+                    "sum" => num(f.iter().sum()),
+                    "avg" => num(f.iter().sum::<f64>() / f.len() as f64),
+                    "count" => num(f.iter().filter(|&&x| x != 0.0).count() as f64),
+                    "forall" => boolean(f.iter().all(|&x| x != 0.0)),
+                    "exists" => boolean(f.iter().any(|&x| x != 0.0)),
+                    "first" | "state" | "print" | "printall" => {
+                        if t == Type::Bool {
+                            boolean(f[0] != 0.0)
+                        } else {
+                            num(f[0])
+                        }
+                    }
+                    other => {
+                        return Err(input(
+                            e.span,
+                            format!("filter operator `{other}` is not supported"),
+                        ))
+                    }
+                })
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn effective_opt(&self, opt: Opt, bound: &Bound, sp: Span) -> R<Opt> {
+        let nondet = self.model.model_type.nondeterministic();
+        if !nondet {
+            return Ok(Opt::None);
+        }
+        if self.model.is_interval() {
+            return Err(input(sp, "checking interval models is not supported yet"));
+        }
+        match (opt, bound) {
+            (Opt::None, Bound::Query) => Err(input(
+                sp,
+                "for an MDP, write Pmin=?/Pmax=? (or Rmin=?/Rmax=?)",
+            )),
+            (Opt::None, Bound::Cmp(op, _)) => Ok(match op {
+                CmpOp::Ge | CmpOp::Gt => Opt::Min,
+                _ => Opt::Max,
+            }),
+            (o, _) => Ok(o),
+        }
+    }
+
+    fn bounded(&mut self, v: Vec<f64>, bound: &Bound) -> R<Option<(CExpr, Type)>> {
+        match bound {
+            Bound::Query => Ok(Some((
+                CExpr::StateVec(Arc::new(v), Type::Double),
+                Type::Double,
+            ))),
+            Bound::Cmp(op, b) => {
+                let p = self.const_f64(b)?;
+                let bits = v.iter().map(|&x| op.holds(x, p) as u8 as f64).collect();
+                Ok(Some((
+                    CExpr::StateVec(Arc::new(bits), Type::Bool),
+                    Type::Bool,
+                )))
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    fn exit_rates(&mut self) -> &[f64] {
+        if self.exit.is_none() {
+            self.exit = Some(self.model.exit_rates());
+        }
+        self.exit.as_deref().unwrap_or(&[])
+    }
+
+    /// The discrete-time chain: the model itself, or the embedded DTMC of a CTMC.
+    fn chain_ref(&self) -> &Model {
+        self.embedded.as_ref().unwrap_or(self.model)
+    }
+
+    fn prepare_chain(&mut self) {
+        if self.model.model_type != ModelType::Ctmc {
+            return;
+        }
+        if self.embedded.is_none() {
+            let exit = self.exit_rates().to_vec();
+            let mut e = self.model.clone();
+            e.model_type = ModelType::Dtmc;
+            for s in 0..e.num_states() {
+                for c in e.choices(s) {
+                    let r = e.trans(c);
+                    if exit[s] > 0.0 {
+                        for k in r {
+                            e.vals[k] /= exit[s];
+                        }
+                    }
+                }
+            }
+            // Absorbing states (exit rate 0) have no transitions to normalise; give them a self-loop.
+            let mut fixed = Model {
+                cols: vec![],
+                vals: vec![],
+                choice_start: vec![0],
+                ..e.clone()
+            };
+            for s in 0..e.num_states() {
+                for c in e.choices(s) {
+                    if exit[s] > 0.0 {
+                        for k in e.trans(c) {
+                            fixed.cols.push(e.cols[k]);
+                            fixed.vals.push(e.vals[k]);
+                        }
+                    } else {
+                        fixed.cols.push(s as u32);
+                        fixed.vals.push(1.0);
+                    }
+                    fixed.choice_start.push(fixed.cols.len() as u64);
+                }
+            }
+            self.embedded = Some(fixed);
+            self.preds = None;
+        }
+    }
+
+    fn preds(&mut self) {
+        self.prepare_chain();
+        if self.preds.is_none() {
+            let p = Preds::new(self.chain_ref());
+            self.preds = Some(p);
+        }
+    }
+
+    fn eps(&self) -> f64 {
+        self.opts.eps
+    }
+
+    // ------------------------------------------------------------------ P operator
+
+    fn prob(&mut self, opt: Opt, path: &PathFormula, sp: Span) -> R<Vec<f64>> {
+        match path {
+            PathFormula::Next(e) => {
+                let set = self.states(e)?;
+                self.prepare_chain();
+                let m = self.chain_ref();
+                Ok((0..m.num_states())
+                    .map(|s| {
+                        let vals = m.choices(s).map(|c| {
+                            m.trans(c)
+                                .filter(|&k| set[m.cols[k] as usize])
+                                .map(|k| m.vals[k])
+                                .sum::<f64>()
+                        });
+                        match opt {
+                            Opt::Min => vals.fold(f64::INFINITY, f64::min),
+                            _ => vals.fold(f64::NEG_INFINITY, f64::max),
+                        }
+                    })
+                    .collect())
+            }
+            PathFormula::Globally(e, tb) => {
+                let not_e = Expr::new(ExprKind::Unary(UnOp::Not, e.clone()), e.span);
+                let flipped = match opt {
+                    Opt::Min => Opt::Max,
+                    Opt::Max => Opt::Min,
+                    Opt::None => Opt::None,
+                };
+                let f = PathFormula::Until(
+                    Box::new(Expr::boolean(true, e.span)),
+                    Box::new(not_e),
+                    tb.clone(),
+                );
+                Ok(self
+                    .prob(flipped, &f, sp)?
+                    .into_iter()
+                    .map(|x| 1.0 - x)
+                    .collect())
+            }
+            PathFormula::Until(l, r, tb) => {
+                let phi = self.states(l)?;
+                let psi = self.states(r)?;
+                if tb.is_none() {
+                    return Ok(self.until(&phi, &psi, opt));
+                }
+                if self.model.model_type == ModelType::Ctmc {
+                    let t1 = match &tb.lower {
+                        Some((e, _)) => self.const_f64(e)?,
+                        None => 0.0,
+                    };
+                    let t2 = match &tb.upper {
+                        Some((e, _)) => self.const_f64(e)?,
+                        None => f64::INFINITY,
+                    };
+                    if !(t1 >= 0.0 && t2 >= t1) {
+                        return Err(input(sp, format!("bad time bounds [{t1}, {t2}]")));
+                    }
+                    self.ctmc_until(&phi, &psi, t1, t2)
+                } else {
+                    let step = |this: &mut Self,
+                                b: &Option<(Box<Expr>, bool)>,
+                                upper: bool|
+                     -> R<Option<i64>> {
+                        match b {
+                            None => Ok(None),
+                            Some((e, strict)) => {
+                                let x = this.const_f64(e)?;
+                                if x.fract() != 0.0 || x < 0.0 {
+                                    return Err(input(
+                                        e.span,
+                                        "step bounds of DTMCs/MDPs must be non-negative integers",
+                                    ));
+                                }
+                                let k = x as i64;
+                                Ok(Some(match (strict, upper) {
+                                    (true, true) => k - 1,
+                                    (true, false) => k + 1,
+                                    _ => k,
+                                }))
+                            }
+                        }
+                    };
+                    let k1 = step(self, &tb.lower, false)?.unwrap_or(0);
+                    let k2 = step(self, &tb.upper, true)?;
+                    if k2.is_some_and(|k2| k2 < k1) {
+                        return Ok(vec![0.0; self.model.num_states()]);
+                    }
+                    let x = match k2 {
+                        Some(k2) => self.bounded_until(&phi, &psi, (k2 - k1) as usize, opt),
+                        None => self.until(&phi, &psi, opt),
+                    };
+                    Ok(self.phase(&phi, x, k1 as usize, opt))
+                }
+            }
+        }
+    }
+
+    /// Unbounded until `phi U psi` on the discrete chain.
+    fn until(&mut self, phi: &[bool], psi: &[bool], opt: Opt) -> Vec<f64> {
+        self.preds();
+        let eps = self.eps();
+        let max_sweeps = self.opts.max_sweeps;
+        let m = self.chain_ref();
+        let Some(p) = self.preds.as_ref() else {
+            return vec![];
+        };
+        let n = m.num_states();
+        let allowed: Vec<bool> = (0..n).map(|s| phi[s] && !psi[s]).collect();
+        let (yes, no) = match opt {
+            Opt::Min => (
+                prob1(m, p, &allowed, psi, true),
+                reach_forall(m, p, &allowed, psi)
+                    .iter()
+                    .map(|b| !b)
+                    .collect::<Vec<_>>(),
+            ),
+            _ => (
+                prob1(m, p, &allowed, psi, false),
+                reach_exists(m, p, &allowed, psi)
+                    .iter()
+                    .map(|b| !b)
+                    .collect(),
+            ),
+        };
+        let maybe: Vec<bool> = (0..n).map(|s| !yes[s] && !no[s]).collect();
+        let fixed: Vec<f64> = yes.iter().map(|&b| b as u8 as f64).collect();
+        let collapse = if opt == Opt::Max && m.model_type.nondeterministic() {
+            Some(mecs(m, &maybe, &|_| true).0)
+        } else {
+            None
+        };
+        let sol = solve(&Problem {
+            model: m,
+            maybe: &maybe,
+            fixed: &fixed,
+            reward: None,
+            opt,
+            collapse: collapse.as_deref(),
+            allowed_choice: None,
+            upper: Some(1.0),
+            eps,
+            max_sweeps,
+        });
+        self.sound &= sol.sound;
+        sol.values
+    }
+
+    /// `phi U<=k psi` by k steps of the Bellman operator.
+    fn bounded_until(&self, phi: &[bool], psi: &[bool], k: usize, opt: Opt) -> Vec<f64> {
+        let m = self.model;
+        let n = m.num_states();
+        let mut x: Vec<f64> = psi.iter().map(|&b| b as u8 as f64).collect();
+        let mut y = x.clone();
+        for _ in 0..k {
+            for s in 0..n {
+                y[s] = if psi[s] {
+                    1.0
+                } else if !phi[s] {
+                    0.0
+                } else {
+                    step_opt(m, s, &x, opt, None)
+                };
+            }
+            std::mem::swap(&mut x, &mut y);
+        }
+        x
+    }
+
+    /// Lower step bound: `k` steps through `phi` states before the window starts.
+    fn phase(&self, phi: &[bool], mut x: Vec<f64>, k: usize, opt: Opt) -> Vec<f64> {
+        let m = self.model;
+        let n = m.num_states();
+        let mut y = x.clone();
+        for _ in 0..k {
+            for s in 0..n {
+                y[s] = if phi[s] {
+                    step_opt(m, s, &x, opt, None)
+                } else {
+                    0.0
+                };
+            }
+            std::mem::swap(&mut x, &mut y);
+        }
+        x
+    }
+
+    /// The uniformisation rate and the product x ↦ P·x of the uniformised chain (absorbing
+    /// states keep their value).
+    fn unif_rate(&mut self) -> f64 {
+        let q = self.exit_rates().iter().cloned().fold(0.0, f64::max) * 1.02;
+        if q > 0.0 {
+            q
+        } else {
+            1.0
+        }
+    }
+
+    fn unif_mul(&self, x: &[f64], y: &mut [f64], q: f64, absorbing: Option<&[bool]>) {
+        let m = self.model;
+        for s in 0..m.num_states() {
+            if absorbing.is_some_and(|a| a[s]) {
+                y[s] = x[s];
+                continue;
+            }
+            let mut acc = x[s];
+            for c in m.choices(s) {
+                for k in m.trans(c) {
+                    acc += m.vals[k] * (x[m.cols[k] as usize] - x[s]) / q;
+                }
+            }
+            y[s] = acc;
+        }
+    }
+
+    /// Σ_k Poisson(q·t)(k) · P^k x, with `mask` (if any) applied after every step and absorbing states.
+    fn transient_sum(
+        &mut self,
+        x0: Vec<f64>,
+        t: f64,
+        absorbing: Option<&[bool]>,
+        mask: Option<&[bool]>,
+    ) -> Vec<f64> {
+        let q = self.unif_rate();
+        let fg = poisson(q * t, self.eps() * 1e-2);
+        let n = self.model.num_states();
+        let mut x = x0;
+        if let Some(mk) = mask {
+            for s in 0..n {
+                if !mk[s] {
+                    x[s] = 0.0;
+                }
+            }
+        }
+        let mut y = vec![0.0; n];
+        let mut acc = vec![0.0; n];
+        let right = fg.left + fg.weights.len();
+        for k in 0..right {
+            if k >= fg.left {
+                let w = fg.weights[k - fg.left];
+                for s in 0..n {
+                    acc[s] += w * x[s];
+                }
+            }
+            if k + 1 == right {
+                break;
+            }
+            self.unif_mul(&x, &mut y, q, absorbing);
+            if let Some(mk) = mask {
+                for s in 0..n {
+                    if !mk[s] {
+                        y[s] = 0.0;
+                    }
+                }
+            }
+            std::mem::swap(&mut x, &mut y);
+        }
+        acc
+    }
+
+    fn ctmc_until(&mut self, phi: &[bool], psi: &[bool], t1: f64, t2: f64) -> R<Vec<f64>> {
+        let n = self.model.num_states();
+        let x = if t2.is_finite() {
+            let absorbing: Vec<bool> = (0..n).map(|s| psi[s] || !phi[s]).collect();
+            let x0: Vec<f64> = psi.iter().map(|&b| b as u8 as f64).collect();
+            self.transient_sum(x0, t2 - t1, Some(&absorbing), None)
+        } else {
+            self.until(phi, psi, Opt::None)
+        };
+        if t1 > 0.0 {
+            Ok(self.transient_sum(x, t1, None, Some(phi)))
+        } else {
+            Ok(x)
+        }
+    }
+
+    // ------------------------------------------------------------------ rewards
+
+    fn reward_index(&mut self, rew: &RewardRef) -> R<usize> {
+        let nr = self.prog.rewards.len();
+        match rew {
+            RewardRef::Default => {
+                if nr == 0 {
+                    Err(ProbError::Input(Diagnostic::error(
+                        "the model has no reward structure",
+                    )))
+                } else {
+                    Ok(0)
+                }
+            }
+            RewardRef::Name(name, sp) => self
+                .prog
+                .rewards
+                .iter()
+                .position(|r| r.name.as_deref() == Some(name.as_str()))
+                .ok_or_else(|| input(*sp, format!("unknown reward structure \"{name}\""))),
+            RewardRef::Index(e) => {
+                let i = self.const_f64(e)?;
+                if i >= 1.0 && (i as usize) <= nr && i.fract() == 0.0 {
+                    Ok(i as usize - 1)
+                } else {
+                    Err(input(e.span, format!("no reward structure number {i}")))
+                }
+            }
+        }
+    }
+
+    fn state_rewards(&self, r: usize) -> R<Vec<f64>> {
+        let m = self.model;
+        let items = &self.prog.rewards[r].state;
+        let mut out = vec![0.0; m.num_states()];
+        if items.is_empty() {
+            return Ok(out);
+        }
+        let mut cur = vec![0i64; m.vars.len()];
+        for (s, o) in out.iter_mut().enumerate() {
+            m.valuation(s, &mut cur);
+            for (g, v) in items {
+                if g.eval_bool(&cur, s)? {
+                    *o += v.eval_f64(&cur, s)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reward per step (DTMC/MDP: state + transition reward of each choice) or, for a CTMC, per
+    /// visit of the embedded chain (state reward × mean sojourn time + impulse).
+    fn choice_rewards(&mut self, r: usize) -> R<Vec<f64>> {
+        let sr = self.state_rewards(r)?;
+        let m = self.model;
+        let tr = &m.trans_rewards[r];
+        let ctmc = m.model_type == ModelType::Ctmc;
+        let exit = if ctmc {
+            self.exit_rates().to_vec()
+        } else {
+            Vec::new()
+        };
+        let mut out = vec![0.0; m.num_choices()];
+        for s in 0..m.num_states() {
+            for c in m.choices(s) {
+                let st = if ctmc {
+                    if exit[s] > 0.0 {
+                        sr[s] / exit[s]
+                    } else if sr[s] > 0.0 {
+                        f64::INFINITY
+                    } else {
+                        0.0
+                    }
+                } else {
+                    sr[s]
+                };
+                out[c] = st + tr.get(c).copied().unwrap_or(0.0);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reward per unit of time of a CTMC state (state reward + exit rate × impulse), or per step.
+    fn rate_rewards(&mut self, r: usize) -> R<Vec<f64>> {
+        let sr = self.state_rewards(r)?;
+        let m = self.model;
+        let tr = &m.trans_rewards[r];
+        if tr.is_empty() {
+            return Ok(sr);
+        }
+        let ctmc = m.model_type == ModelType::Ctmc;
+        let exit = if ctmc {
+            self.exit_rates().to_vec()
+        } else {
+            Vec::new()
+        };
+        Ok((0..m.num_states())
+            .map(|s| {
+                let imp: f64 = m.choices(s).map(|c| tr[c]).sum();
+                sr[s] + if ctmc { exit[s] * imp } else { imp }
+            })
+            .collect())
+    }
+
+    fn reward(&mut self, rew: &RewardRef, opt: Opt, path: &RewardPath, sp: Span) -> R<Vec<f64>> {
+        let r = self.reward_index(rew)?;
+        let ctmc = self.model.model_type == ModelType::Ctmc;
+        match path {
+            RewardPath::Reach(e) => {
+                let target = self.states(e)?;
+                let rew = self.choice_rewards(r)?;
+                Ok(self.reach_reward(&target, &rew, opt))
+            }
+            RewardPath::Cumul(e) => {
+                let t = self.const_f64(e)?;
+                if ctmc {
+                    let rr = self.rate_rewards(r)?;
+                    return Ok(self.ctmc_cumulative(rr, t));
+                }
+                if t.fract() != 0.0 || t < 0.0 {
+                    return Err(input(e.span, "step bounds must be non-negative integers"));
+                }
+                let sr = self.state_rewards(r)?;
+                let m = self.model;
+                let tr = &m.trans_rewards[r];
+                let cr: Vec<f64> = (0..m.num_choices())
+                    .map(|c| tr.get(c).copied().unwrap_or(0.0))
+                    .collect();
+                let n = m.num_states();
+                let mut x = vec![0.0; n];
+                let mut y = vec![0.0; n];
+                for _ in 0..t as usize {
+                    for s in 0..n {
+                        y[s] = sr[s] + step_opt(m, s, &x, opt, Some(&cr));
+                    }
+                    std::mem::swap(&mut x, &mut y);
+                }
+                Ok(x)
+            }
+            RewardPath::Inst(e) => {
+                let t = self.const_f64(e)?;
+                let sr = self.state_rewards(r)?;
+                if ctmc {
+                    return Ok(self.transient_sum(sr, t, None, None));
+                }
+                if t.fract() != 0.0 || t < 0.0 {
+                    return Err(input(e.span, "step bounds must be non-negative integers"));
+                }
+                let m = self.model;
+                let n = m.num_states();
+                let mut x = sr;
+                let mut y = vec![0.0; n];
+                for _ in 0..t as usize {
+                    for s in 0..n {
+                        y[s] = step_opt(m, s, &x, opt, None);
+                    }
+                    std::mem::swap(&mut x, &mut y);
+                }
+                Ok(x)
+            }
+            RewardPath::Steady => {
+                let rr = self.rate_rewards(r)?;
+                self.steady(&rr, sp)
+            }
+        }
+    }
+
+    fn reach_reward(&mut self, target: &[bool], rew: &[f64], opt: Opt) -> Vec<f64> {
+        self.preds();
+        let eps = self.eps();
+        let max_sweeps = self.opts.max_sweeps;
+        let m = self.chain_ref();
+        let Some(p) = self.preds.as_ref() else {
+            return vec![];
+        };
+        let n = m.num_states();
+        let all = vec![true; n];
+        // States where the target is reached almost surely (under all schedulers for max, some for min).
+        let finite = prob1(m, p, &all, target, opt != Opt::Min);
+        let maybe: Vec<bool> = (0..n).map(|s| finite[s] && !target[s]).collect();
+        let fixed: Vec<f64> = (0..n)
+            .map(|s| if finite[s] { 0.0 } else { f64::INFINITY })
+            .collect();
+        let nondet = m.model_type.nondeterministic();
+        let (allowed, collapse) = if opt == Opt::Min && nondet {
+            let allowed: Vec<bool> = (0..m.num_choices())
+                .map(|c| m.trans(c).all(|k| finite[m.cols[k] as usize]))
+                .collect();
+            let zero = |c: usize| allowed[c] && rew[c] == 0.0;
+            let (ids, _) = mecs(m, &maybe, &zero);
+            (Some(allowed), Some(ids))
+        } else {
+            (None, None)
+        };
+        let sol = solve(&Problem {
+            model: m,
+            maybe: &maybe,
+            fixed: &fixed,
+            reward: Some(rew),
+            opt,
+            collapse: collapse.as_deref(),
+            allowed_choice: allowed.as_deref(),
+            upper: None,
+            eps,
+            max_sweeps,
+        });
+        self.sound &= sol.sound;
+        sol.values
+    }
+
+    fn ctmc_cumulative(&mut self, rr: Vec<f64>, t: f64) -> Vec<f64> {
+        let q = self.unif_rate();
+        let fg = poisson(q * t, self.eps() * 1e-2);
+        let n = self.model.num_states();
+        let mut x = rr;
+        let mut y = vec![0.0; n];
+        let mut acc = vec![0.0; n];
+        let right = fg.left + fg.weights.len();
+        let mut cum = 0.0;
+        for k in 0..right {
+            if k >= fg.left {
+                cum += fg.weights[k - fg.left];
+            }
+            let coef = (1.0 - cum).max(0.0) / q;
+            for s in 0..n {
+                acc[s] += coef * x[s];
+            }
+            self.unif_mul(&x, &mut y, q, None);
+            std::mem::swap(&mut x, &mut y);
+        }
+        acc
+    }
+
+    // ------------------------------------------------------------------ steady state
+
+    /// Long-run average of `vals` (per unit time for CTMCs, per step for DTMCs) from each state.
+    fn steady(&mut self, vals: &[f64], sp: Span) -> R<Vec<f64>> {
+        if self.model.model_type.nondeterministic() {
+            return Err(input(
+                sp,
+                "steady-state properties of MDPs are not supported",
+            ));
+        }
+        let m = self.model;
+        let n = m.num_states();
+        let ctmc = m.model_type == ModelType::Ctmc;
+        let bsccs = crate::steady::bsccs(m);
+        let mut fixed = vec![0.0; n];
+        let mut in_b = vec![false; n];
+        let mut maxv: f64 = 0.0;
+        for b in &bsccs {
+            let pi = crate::steady::stationary(m, b, ctmc, self.opts.eps);
+            let v: f64 = b.iter().zip(&pi).map(|(&s, p)| p * vals[s as usize]).sum();
+            for &s in b {
+                fixed[s as usize] = v;
+                in_b[s as usize] = true;
+            }
+            maxv = maxv.max(v);
+        }
+        let maybe: Vec<bool> = in_b.iter().map(|b| !b).collect();
+        let eps = self.eps();
+        let max_sweeps = self.opts.max_sweeps;
+        self.prepare_chain();
+        let chain = self.chain_ref();
+        let sol = solve(&Problem {
+            model: chain,
+            maybe: &maybe,
+            fixed: &fixed,
+            reward: None,
+            opt: Opt::None,
+            collapse: None,
+            allowed_choice: None,
+            upper: Some(maxv),
+            eps,
+            max_sweeps,
+        });
+        self.sound &= sol.sound;
+        Ok(sol.values)
+    }
+}
+
+/// opt over the choices of `s` of (reward + Σ P·x).
+fn step_opt(m: &Model, s: usize, x: &[f64], opt: Opt, rew: Option<&[f64]>) -> f64 {
+    let mut best = match opt {
+        Opt::Min => f64::INFINITY,
+        _ => f64::NEG_INFINITY,
+    };
+    for c in m.choices(s) {
+        let mut v = rew.map_or(0.0, |r| r[c]);
+        for k in m.trans(c) {
+            v += m.vals[k] * x[m.cols[k] as usize];
+        }
+        best = match opt {
+            Opt::Min => best.min(v),
+            _ => best.max(v),
+        };
+    }
+    best
+}
+
+/// Evaluates a numeric state expression on every state (used by exports and tests).
+pub fn state_values(model: &Model, e: &CExpr) -> Result<Vec<f64>, Diagnostic> {
+    eval_states_f64(model, e)
+}

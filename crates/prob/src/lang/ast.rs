@@ -1,0 +1,368 @@
+//! Abstract syntax of PRISM models and properties (PRISM manual, "The PRISM Language" and
+//! "Property Specification"). Every node carries the byte span it was parsed from.
+
+use verikit_diag::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Implies,
+    Iff,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    Min,
+    Max,
+    Floor,
+    Ceil,
+    Round,
+    Pow,
+    Mod,
+    Log,
+}
+
+impl Func {
+    pub fn from_name(s: &str) -> Option<Func> {
+        Some(match s {
+            "min" => Func::Min,
+            "max" => Func::Max,
+            "floor" => Func::Floor,
+            "ceil" => Func::Ceil,
+            "round" => Func::Round,
+            "pow" => Func::Pow,
+            "mod" => Func::Mod,
+            "log" => Func::Log,
+            _ => return None,
+        })
+    }
+}
+
+/// Optimisation direction of a `=?` query (`Pmin=?`, `R{"r"}max=?`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opt {
+    None,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
+/// `=?` or `~ bound` of a P/R/S operator.
+#[derive(Clone, Debug)]
+pub enum Bound {
+    Query,
+    Cmp(CmpOp, Box<Expr>),
+}
+
+/// A time/step bound on a temporal operator: `<=k`, `<k`, `>=t`, `>t`, `[a,b]`.
+#[derive(Clone, Debug, Default)]
+pub struct TimeBound {
+    pub lower: Option<(Box<Expr>, bool)>,
+    pub upper: Option<(Box<Expr>, bool)>,
+}
+
+impl TimeBound {
+    pub fn is_none(&self) -> bool {
+        self.lower.is_none() && self.upper.is_none()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum PathFormula {
+    Next(Box<Expr>),
+    /// `lhs U rhs` (`F rhs` is `true U rhs`).
+    Until(Box<Expr>, Box<Expr>, TimeBound),
+    /// `G e` with its bound.
+    Globally(Box<Expr>, TimeBound),
+}
+
+#[derive(Clone, Debug)]
+pub enum RewardPath {
+    /// `F e`
+    Reach(Box<Expr>),
+    /// `C<=k`
+    Cumul(Box<Expr>),
+    /// `I=k`
+    Inst(Box<Expr>),
+    /// `S` (long-run average)
+    Steady,
+}
+
+#[derive(Clone, Debug)]
+pub enum RewardRef {
+    Default,
+    Name(String, Span),
+    Index(Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Real(f64),
+    Bool(bool),
+    Ident(String),
+    /// A label reference `"name"` (properties only).
+    Label(String),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call(Func, Vec<Expr>),
+    Prob {
+        opt: Opt,
+        bound: Bound,
+        path: Box<PathFormula>,
+    },
+    Reward {
+        rew: RewardRef,
+        opt: Opt,
+        bound: Bound,
+        path: Box<RewardPath>,
+    },
+    Steady {
+        bound: Bound,
+        expr: Box<Expr>,
+    },
+    Filter {
+        op: String,
+        prop: Box<Expr>,
+        states: Option<Box<Expr>>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+    pub fn boolean(b: bool, span: Span) -> Expr {
+        Expr::new(ExprKind::Bool(b), span)
+    }
+    /// Visits every sub-expression (pre-order), including those inside property operators.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Unary(_, a) => a.walk(f),
+            ExprKind::Binary(_, a, b) => {
+                a.walk(f);
+                b.walk(f)
+            }
+            ExprKind::Ite(a, b, c) => {
+                a.walk(f);
+                b.walk(f);
+                c.walk(f)
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk(f)),
+            _ => {}
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelType {
+    Dtmc,
+    Ctmc,
+    Mdp,
+    /// Interval DTMC (`idtmc`): transition probabilities are intervals `[l,u]`.
+    Idtmc,
+    /// Interval MDP (`imdp`).
+    Imdp,
+}
+
+impl ModelType {
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelType::Dtmc => "DTMC",
+            ModelType::Ctmc => "CTMC",
+            ModelType::Mdp => "MDP",
+            ModelType::Idtmc => "IDTMC",
+            ModelType::Imdp => "IMDP",
+        }
+    }
+    pub fn nondeterministic(self) -> bool {
+        matches!(self, ModelType::Mdp | ModelType::Imdp)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    Double,
+    Bool,
+}
+
+impl Type {
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Int => "int",
+            Type::Double => "double",
+            Type::Bool => "bool",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ConstDecl {
+    pub name: String,
+    pub ty: Type,
+    pub value: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum VarType {
+    Bool,
+    Range(Expr, Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: String,
+    pub ty: VarType,
+    pub init: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ProbSpec {
+    Point(Expr),
+    Interval(Expr, Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Assign {
+    pub var: String,
+    pub span: Span,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct Update {
+    /// `None` for the single-update form `guard -> (x'=1);` (probability/rate 1).
+    pub prob: Option<ProbSpec>,
+    pub assigns: Vec<Assign>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Command {
+    pub action: Option<String>,
+    pub action_span: Span,
+    pub guard: Expr,
+    pub updates: Vec<Update>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub name: String,
+    pub vars: Vec<VarDecl>,
+    pub commands: Vec<Command>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Renaming {
+    pub name: String,
+    pub base: String,
+    pub base_span: Span,
+    pub pairs: Vec<(String, String, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ModuleDecl {
+    Plain(Module),
+    Renamed(Renaming),
+}
+
+#[derive(Clone, Debug)]
+pub struct RewardItem {
+    /// `None` for a state reward; `Some(None)` for `[]`, `Some(Some(a))` for `[a]`.
+    pub action: Option<Option<String>>,
+    pub guard: Expr,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct RewardStruct {
+    pub name: Option<String>,
+    pub items: Vec<RewardItem>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct NamedExpr {
+    pub name: String,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// A parsed model file.
+#[derive(Clone, Debug)]
+pub struct ModelFile {
+    pub model_type: ModelType,
+    pub consts: Vec<ConstDecl>,
+    pub formulas: Vec<NamedExpr>,
+    pub labels: Vec<NamedExpr>,
+    pub globals: Vec<VarDecl>,
+    pub modules: Vec<ModuleDecl>,
+    pub init: Option<Expr>,
+    pub rewards: Vec<RewardStruct>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Property {
+    pub name: Option<String>,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// A parsed properties file.
+#[derive(Clone, Debug, Default)]
+pub struct PropertiesFile {
+    pub consts: Vec<ConstDecl>,
+    pub formulas: Vec<NamedExpr>,
+    pub labels: Vec<NamedExpr>,
+    pub properties: Vec<Property>,
+}

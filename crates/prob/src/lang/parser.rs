@@ -1,0 +1,1088 @@
+//! Recursive-descent parser for PRISM model files and property files (PRISM manual, "The PRISM
+//! Language", "Property Specification"). Operator precedence follows PRISM: `? :` < `<=>` < `=>`
+//! < `|` < `&` < `!` < relations < `+ -` < `* /` < unary minus.
+
+use super::ast::*;
+use super::lexer::{lex, Tok, Token};
+use verikit_diag::{Diagnostic, Span};
+
+const MAX_DEPTH: usize = 400;
+
+struct Parser<'a> {
+    toks: Vec<Token>,
+    pos: usize,
+    depth: usize,
+    _text: &'a str,
+}
+
+type PResult<T> = Result<T, Diagnostic>;
+
+const KEYWORDS: &[&str] = &[
+    "module",
+    "endmodule",
+    "const",
+    "int",
+    "double",
+    "bool",
+    "rate",
+    "prob",
+    "formula",
+    "label",
+    "global",
+    "init",
+    "endinit",
+    "rewards",
+    "endrewards",
+    "true",
+    "false",
+    "dtmc",
+    "ctmc",
+    "mdp",
+    "idtmc",
+    "imdp",
+    "probabilistic",
+    "stochastic",
+    "nondeterministic",
+    "system",
+    "endsystem",
+];
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> PResult<Self> {
+        Ok(Parser {
+            toks: lex(text)?,
+            pos: 0,
+            depth: 0,
+            _text: text,
+        })
+    }
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos.min(self.toks.len() - 1)].tok
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
+    }
+    fn span(&self) -> Span {
+        self.toks[self.pos.min(self.toks.len() - 1)].span
+    }
+    fn prev_end(&self) -> usize {
+        if self.pos == 0 {
+            0
+        } else {
+            self.toks[(self.pos - 1).min(self.toks.len() - 1)].span.end
+        }
+    }
+    fn bump(&mut self) -> Token {
+        let t = self.toks[self.pos.min(self.toks.len() - 1)].clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Sym(x) if *x == s)
+    }
+    fn is_kw(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(x) if x == s)
+    }
+    fn eat_sym(&mut self, s: &str) -> bool {
+        if self.is_sym(s) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_kw(&mut self, s: &str) -> bool {
+        if self.is_kw(s) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn describe(&self) -> String {
+        match self.peek() {
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Int(i) => format!("`{i}`"),
+            Tok::Real(r) => format!("`{r}`"),
+            Tok::Str(s) => format!("\"{s}\""),
+            Tok::Sym(s) => format!("`{s}`"),
+            Tok::Eof => "end of input".into(),
+        }
+    }
+    fn err<T>(&self, expected: &str) -> PResult<T> {
+        Err(Diagnostic::at(
+            self.span(),
+            format!("expected {expected}, found {}", self.describe()),
+        )
+        .with_span(self.span(), format!("expected {expected}")))
+    }
+    fn expect_sym(&mut self, s: &str) -> PResult<Span> {
+        if self.is_sym(s) {
+            Ok(self.bump().span)
+        } else {
+            self.err(&format!("`{s}`"))
+        }
+    }
+    fn expect_kw(&mut self, s: &str) -> PResult<Span> {
+        if self.is_kw(s) {
+            Ok(self.bump().span)
+        } else {
+            self.err(&format!("`{s}`"))
+        }
+    }
+    fn ident(&mut self) -> PResult<(String, Span)> {
+        match self.peek().clone() {
+            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => {
+                let sp = self.bump().span;
+                Ok((s, sp))
+            }
+            _ => self.err("an identifier"),
+        }
+    }
+    fn string(&mut self) -> PResult<(String, Span)> {
+        match self.peek().clone() {
+            Tok::Str(s) => {
+                let sp = self.bump().span;
+                Ok((s, sp))
+            }
+            _ => self.err("a quoted name"),
+        }
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Diagnostic::at(self.span(), "expression nested too deeply"));
+        }
+        Ok(())
+    }
+
+    pub fn expr(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.ite();
+        self.depth -= 1;
+        r
+    }
+
+    fn ite(&mut self) -> PResult<Expr> {
+        let c = self.iff()?;
+        if self.eat_sym("?") {
+            let a = self.expr()?;
+            self.expect_sym(":")?;
+            let b = self.expr()?;
+            let sp = c.span.join(b.span);
+            return Ok(Expr::new(
+                ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)),
+                sp,
+            ));
+        }
+        Ok(c)
+    }
+
+    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        let sp = a.span.join(b.span);
+        Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), sp)
+    }
+
+    fn iff(&mut self) -> PResult<Expr> {
+        let mut a = self.implies()?;
+        while self.eat_sym("<=>") {
+            let b = self.implies()?;
+            a = Self::bin(BinOp::Iff, a, b);
+        }
+        Ok(a)
+    }
+    fn implies(&mut self) -> PResult<Expr> {
+        let a = self.or()?;
+        if self.eat_sym("=>") {
+            self.enter()?;
+            let b = self.implies()?;
+            self.depth -= 1;
+            return Ok(Self::bin(BinOp::Implies, a, b));
+        }
+        Ok(a)
+    }
+    fn or(&mut self) -> PResult<Expr> {
+        let mut a = self.and()?;
+        while self.eat_sym("|") {
+            let b = self.and()?;
+            a = Self::bin(BinOp::Or, a, b);
+        }
+        Ok(a)
+    }
+    fn and(&mut self) -> PResult<Expr> {
+        let mut a = self.not()?;
+        while self.eat_sym("&") {
+            let b = self.not()?;
+            a = Self::bin(BinOp::And, a, b);
+        }
+        Ok(a)
+    }
+    fn not(&mut self) -> PResult<Expr> {
+        if self.is_sym("!") {
+            let sp = self.bump().span;
+            self.enter()?;
+            let a = self.not()?;
+            self.depth -= 1;
+            let s = sp.join(a.span);
+            return Ok(Expr::new(ExprKind::Unary(UnOp::Not, Box::new(a)), s));
+        }
+        self.rel()
+    }
+    fn rel(&mut self) -> PResult<Expr> {
+        let mut a = self.add()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Sym("=") => BinOp::Eq,
+                Tok::Sym("!=") => BinOp::Ne,
+                Tok::Sym("<") => BinOp::Lt,
+                Tok::Sym("<=") => BinOp::Le,
+                Tok::Sym(">") => BinOp::Gt,
+                Tok::Sym(">=") => BinOp::Ge,
+                _ => return Ok(a),
+            };
+            self.bump();
+            let b = self.add()?;
+            a = Self::bin(op, a, b);
+        }
+    }
+    fn add(&mut self) -> PResult<Expr> {
+        let mut a = self.mul()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Sym("+") => BinOp::Add,
+                Tok::Sym("-") => BinOp::Sub,
+                _ => return Ok(a),
+            };
+            self.bump();
+            let b = self.mul()?;
+            a = Self::bin(op, a, b);
+        }
+    }
+    fn mul(&mut self) -> PResult<Expr> {
+        let mut a = self.unary()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Sym("*") => BinOp::Mul,
+                Tok::Sym("/") => BinOp::Div,
+                _ => return Ok(a),
+            };
+            self.bump();
+            let b = self.unary()?;
+            a = Self::bin(op, a, b);
+        }
+    }
+    fn unary(&mut self) -> PResult<Expr> {
+        if self.is_sym("-") {
+            let sp = self.bump().span;
+            self.enter()?;
+            let a = self.unary()?;
+            self.depth -= 1;
+            let s = sp.join(a.span);
+            return Ok(Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(a)), s));
+        }
+        self.atom()
+    }
+
+    fn atom(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        match self.peek().clone() {
+            Tok::Int(i) => {
+                self.bump();
+                Ok(Expr::new(ExprKind::Int(i), start))
+            }
+            Tok::Real(r) => {
+                self.bump();
+                Ok(Expr::new(ExprKind::Real(r), start))
+            }
+            Tok::Str(s) => {
+                self.bump();
+                Ok(Expr::new(ExprKind::Label(s), start))
+            }
+            Tok::Sym("(") => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_sym(")")?;
+                Ok(Expr::new(e.kind, Span::new(start.start, self.prev_end())))
+            }
+            Tok::Ident(s) => match s.as_str() {
+                "true" | "false" => {
+                    self.bump();
+                    Ok(Expr::boolean(s == "true", start))
+                }
+                "P" | "Pmin" | "Pmax" => self.prob_op(),
+                "R" | "Rmin" | "Rmax" => self.reward_op(),
+                "S" if matches!(
+                    self.peek_at(1),
+                    Tok::Sym("=") | Tok::Sym("<") | Tok::Sym(">") | Tok::Sym("<=") | Tok::Sym(">=")
+                ) =>
+                {
+                    self.steady_op()
+                }
+                "filter" if matches!(self.peek_at(1), Tok::Sym("(")) => self.filter(),
+                "func" if matches!(self.peek_at(1), Tok::Sym("(")) => {
+                    self.bump();
+                    self.bump();
+                    let (name, nsp) = match self.peek().clone() {
+                        Tok::Ident(n) => (n, self.bump().span),
+                        _ => return self.err("a function name"),
+                    };
+                    let f = match Func::from_name(&name) {
+                        Some(f) => f,
+                        None => {
+                            return Err(Diagnostic::at(nsp, format!("unknown function `{name}`")))
+                        }
+                    };
+                    let mut args = Vec::new();
+                    while self.eat_sym(",") {
+                        args.push(self.expr()?);
+                    }
+                    self.expect_sym(")")?;
+                    self.check_arity(f, args.len(), Span::new(start.start, self.prev_end()))?;
+                    Ok(Expr::new(
+                        ExprKind::Call(f, args),
+                        Span::new(start.start, self.prev_end()),
+                    ))
+                }
+                _ => {
+                    if let Some(f) = Func::from_name(&s) {
+                        if matches!(self.peek_at(1), Tok::Sym("(")) {
+                            self.bump();
+                            self.bump();
+                            let mut args = vec![self.expr()?];
+                            while self.eat_sym(",") {
+                                args.push(self.expr()?);
+                            }
+                            self.expect_sym(")")?;
+                            let sp = Span::new(start.start, self.prev_end());
+                            self.check_arity(f, args.len(), sp)?;
+                            return Ok(Expr::new(ExprKind::Call(f, args), sp));
+                        }
+                    }
+                    let (name, sp) = self.ident()?;
+                    Ok(Expr::new(ExprKind::Ident(name), sp))
+                }
+            },
+            _ => self.err("an expression"),
+        }
+    }
+
+    fn check_arity(&self, f: Func, n: usize, sp: Span) -> PResult<()> {
+        let ok = match f {
+            Func::Min | Func::Max => n >= 1,
+            Func::Floor | Func::Ceil | Func::Round => n == 1,
+            Func::Pow | Func::Mod | Func::Log => n == 2,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Diagnostic::at(
+                sp,
+                format!("wrong number of arguments ({n}) for {f:?}"),
+            ))
+        }
+    }
+
+    fn opt_of(s: &str) -> Opt {
+        if s.ends_with("min") {
+            Opt::Min
+        } else if s.ends_with("max") {
+            Opt::Max
+        } else {
+            Opt::None
+        }
+    }
+
+    fn bound(&mut self) -> PResult<Bound> {
+        if self.eat_sym("=") {
+            self.expect_sym("?")?;
+            return Ok(Bound::Query);
+        }
+        let op = match self.peek() {
+            Tok::Sym("<") => CmpOp::Lt,
+            Tok::Sym("<=") => CmpOp::Le,
+            Tok::Sym(">") => CmpOp::Gt,
+            Tok::Sym(">=") => CmpOp::Ge,
+            _ => return self.err("`=?` or a bound like `>=0.5`"),
+        };
+        self.bump();
+        let e = self.unary()?;
+        Ok(Bound::Cmp(op, Box::new(e)))
+    }
+
+    fn prob_op(&mut self) -> PResult<Expr> {
+        let (name, start) = match self.peek().clone() {
+            Tok::Ident(n) => (n, self.bump().span),
+            _ => return self.err("`P`"),
+        };
+        let mut opt = Self::opt_of(&name);
+        if opt == Opt::None {
+            if self.eat_kw("min") {
+                opt = Opt::Min;
+            } else if self.eat_kw("max") {
+                opt = Opt::Max;
+            }
+        }
+        let bound = self.bound()?;
+        self.expect_sym("[")?;
+        let path = self.path()?;
+        self.expect_sym("]")?;
+        Ok(Expr::new(
+            ExprKind::Prob {
+                opt,
+                bound,
+                path: Box::new(path),
+            },
+            Span::new(start.start, self.prev_end()),
+        ))
+    }
+
+    fn time_bound(&mut self) -> PResult<TimeBound> {
+        let mut tb = TimeBound::default();
+        if self.is_sym("^") {
+            return Err(Diagnostic::at(
+                self.span(),
+                "reward-bounded path formulas are not supported",
+            ));
+        }
+        match self.peek() {
+            Tok::Sym("<=") | Tok::Sym("<") => {
+                let strict = self.is_sym("<");
+                self.bump();
+                tb.upper = Some((Box::new(self.unary()?), strict));
+            }
+            Tok::Sym(">=") | Tok::Sym(">") => {
+                let strict = self.is_sym(">");
+                self.bump();
+                tb.lower = Some((Box::new(self.unary()?), strict));
+            }
+            Tok::Sym("[") => {
+                self.bump();
+                let a = self.expr()?;
+                self.expect_sym(",")?;
+                let b = self.expr()?;
+                self.expect_sym("]")?;
+                tb.lower = Some((Box::new(a), false));
+                tb.upper = Some((Box::new(b), false));
+            }
+            _ => {}
+        }
+        Ok(tb)
+    }
+
+    fn path(&mut self) -> PResult<PathFormula> {
+        let temporal = |s: &str| matches!(s, "F" | "G" | "X");
+        if let Tok::Ident(s) = self.peek().clone() {
+            if temporal(&s) {
+                let sp = self.bump().span;
+                let tb = self.time_bound()?;
+                let e = self.expr()?;
+                return Ok(match s.as_str() {
+                    "F" => PathFormula::Until(Box::new(Expr::boolean(true, sp)), Box::new(e), tb),
+                    "G" => PathFormula::Globally(Box::new(e), tb),
+                    _ => {
+                        if !tb.is_none() {
+                            return Err(Diagnostic::at(sp, "a bound on `X` is not supported"));
+                        }
+                        PathFormula::Next(Box::new(e))
+                    }
+                });
+            }
+        }
+        let lhs = self.expr()?;
+        if self.eat_kw("U") {
+            let tb = self.time_bound()?;
+            let rhs = self.expr()?;
+            return Ok(PathFormula::Until(Box::new(lhs), Box::new(rhs), tb));
+        }
+        if self.is_kw("W") || self.is_kw("R") {
+            return Err(Diagnostic::at(
+                self.span(),
+                "weak until and release are not supported",
+            ));
+        }
+        self.err("`U` (or a path formula `F`, `G`, `X`)")
+    }
+
+    fn reward_op(&mut self) -> PResult<Expr> {
+        let (name, start) = match self.peek().clone() {
+            Tok::Ident(n) => (n, self.bump().span),
+            _ => return self.err("`R`"),
+        };
+        let mut rew = RewardRef::Default;
+        if self.eat_sym("{") {
+            rew = match self.peek().clone() {
+                Tok::Str(s) => RewardRef::Name(s, self.bump().span),
+                _ => RewardRef::Index(Box::new(self.expr()?)),
+            };
+            self.expect_sym("}")?;
+        }
+        let mut opt = Self::opt_of(&name);
+        if opt == Opt::None {
+            if self.eat_kw("min") {
+                opt = Opt::Min;
+            } else if self.eat_kw("max") {
+                opt = Opt::Max;
+            }
+        }
+        let bound = self.bound()?;
+        self.expect_sym("[")?;
+        let psp = self.span();
+        let path = match self.peek().clone() {
+            Tok::Ident(s) if s == "F" => {
+                self.bump();
+                if self.is_sym("<=") || self.is_sym("<") || self.is_sym("[") || self.is_sym("^") {
+                    return Err(Diagnostic::at(
+                        psp,
+                        "bounded reachability rewards are not supported",
+                    ));
+                }
+                RewardPath::Reach(Box::new(self.expr()?))
+            }
+            Tok::Ident(s) if s == "C" => {
+                self.bump();
+                if self.eat_sym("<=") {
+                    RewardPath::Cumul(Box::new(self.expr()?))
+                } else {
+                    return Err(Diagnostic::at(
+                        psp,
+                        "total rewards `C` without a bound are not supported",
+                    ));
+                }
+            }
+            Tok::Ident(s) if s == "I" => {
+                self.bump();
+                self.expect_sym("=")?;
+                RewardPath::Inst(Box::new(self.expr()?))
+            }
+            Tok::Ident(s) if s == "S" => {
+                self.bump();
+                RewardPath::Steady
+            }
+            _ => return self.err("`F`, `C<=`, `I=` or `S`"),
+        };
+        self.expect_sym("]")?;
+        Ok(Expr::new(
+            ExprKind::Reward {
+                rew,
+                opt,
+                bound,
+                path: Box::new(path),
+            },
+            Span::new(start.start, self.prev_end()),
+        ))
+    }
+
+    fn steady_op(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        let bound = self.bound()?;
+        self.expect_sym("[")?;
+        let e = self.expr()?;
+        self.expect_sym("]")?;
+        Ok(Expr::new(
+            ExprKind::Steady {
+                bound,
+                expr: Box::new(e),
+            },
+            Span::new(start.start, self.prev_end()),
+        ))
+    }
+
+    fn filter(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        self.expect_sym("(")?;
+        let op = match self.peek().clone() {
+            Tok::Ident(s) => {
+                self.bump();
+                s
+            }
+            Tok::Sym("+") => {
+                self.bump();
+                "sum".into()
+            }
+            Tok::Sym("&") => {
+                self.bump();
+                "forall".into()
+            }
+            Tok::Sym("|") => {
+                self.bump();
+                "exists".into()
+            }
+            _ => return self.err("a filter operator"),
+        };
+        const OPS: &[&str] = &[
+            "min", "max", "avg", "sum", "count", "forall", "exists", "first", "print", "printall",
+            "state", "argmin", "argmax", "range",
+        ];
+        if !OPS.contains(&op.as_str()) {
+            return Err(Diagnostic::at(
+                self.toks[self.pos - 1].span,
+                format!("unknown filter operator `{op}`"),
+            ));
+        }
+        self.expect_sym(",")?;
+        let prop = self.expr()?;
+        let states = if self.eat_sym(",") {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
+        self.expect_sym(")")?;
+        Ok(Expr::new(
+            ExprKind::Filter {
+                op,
+                prop: Box::new(prop),
+                states,
+            },
+            Span::new(start.start, self.prev_end()),
+        ))
+    }
+
+    // ---------------------------------------------------------------- declarations
+
+    fn const_decl(&mut self) -> PResult<ConstDecl> {
+        let start = self.expect_kw("const")?;
+        let ty = if self.eat_kw("int") {
+            Type::Int
+        } else if self.eat_kw("double") || self.eat_kw("rate") || self.eat_kw("prob") {
+            Type::Double
+        } else if self.eat_kw("bool") {
+            Type::Bool
+        } else {
+            Type::Int
+        };
+        let (name, _) = self.ident()?;
+        let value = if self.eat_sym("=") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        self.expect_sym(";")?;
+        Ok(ConstDecl {
+            name,
+            ty,
+            value,
+            span: Span::new(start.start, self.prev_end()),
+        })
+    }
+
+    fn named_decl(&mut self, kw: &str, quoted: bool) -> PResult<NamedExpr> {
+        let start = self.expect_kw(kw)?;
+        let (name, _) = if quoted {
+            self.string()?
+        } else {
+            self.ident()?
+        };
+        self.expect_sym("=")?;
+        let expr = self.expr()?;
+        self.expect_sym(";")?;
+        Ok(NamedExpr {
+            name,
+            expr,
+            span: Span::new(start.start, self.prev_end()),
+        })
+    }
+
+    fn var_decl(&mut self) -> PResult<VarDecl> {
+        let (name, start) = self.ident()?;
+        self.expect_sym(":")?;
+        let ty = if self.eat_kw("bool") {
+            VarType::Bool
+        } else if self.eat_sym("[") {
+            let lo = self.expr()?;
+            self.expect_sym("..")?;
+            let hi = self.expr()?;
+            self.expect_sym("]")?;
+            VarType::Range(lo, hi)
+        } else if self.is_kw("int") || self.is_kw("clock") || self.is_kw("double") {
+            return Err(Diagnostic::at(
+                self.span(),
+                "unbounded variables are not supported; give a range `[lo..hi]`",
+            ));
+        } else {
+            return self.err("`bool` or a range `[lo..hi]`");
+        };
+        let init = if self.eat_kw("init") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        self.expect_sym(";")?;
+        Ok(VarDecl {
+            name,
+            ty,
+            init,
+            span: Span::new(start.start, self.prev_end()),
+        })
+    }
+
+    fn command(&mut self) -> PResult<Command> {
+        let start = self.expect_sym("[")?;
+        let (action, action_span) = if self.is_sym("]") {
+            (None, start)
+        } else {
+            let (a, s) = self.ident()?;
+            (Some(a), s)
+        };
+        self.expect_sym("]")?;
+        let guard = self.expr()?;
+        self.expect_sym("->")?;
+        let mut updates = Vec::new();
+        loop {
+            let ustart = self.span();
+            // A probability/rate prefix `e :` or `[l,u] :`, detected by trying to parse it.
+            let save = self.pos;
+            let mut prob = None;
+            if self.is_sym("[") {
+                self.bump();
+                let l = self.expr()?;
+                self.expect_sym(",")?;
+                let u = self.expr()?;
+                self.expect_sym("]")?;
+                self.expect_sym(":")?;
+                prob = Some(ProbSpec::Interval(l, u));
+            } else if !(self.is_sym("(") && self.looks_like_assignment()) && !self.is_kw("true") {
+                let e = self.expr()?;
+                if self.eat_sym(":") {
+                    prob = Some(ProbSpec::Point(e));
+                } else {
+                    self.pos = save;
+                }
+            } else if self.is_kw("true") && matches!(self.peek_at(1), Tok::Sym(":")) {
+                let e = self.expr()?;
+                self.expect_sym(":")?;
+                prob = Some(ProbSpec::Point(e));
+            }
+            let mut assigns = Vec::new();
+            if self.eat_kw("true") {
+            } else {
+                loop {
+                    self.expect_sym("(")?;
+                    let (var, vsp) = self.ident()?;
+                    self.expect_sym("'")?;
+                    self.expect_sym("=")?;
+                    let value = self.expr()?;
+                    self.expect_sym(")")?;
+                    assigns.push(Assign {
+                        var,
+                        span: vsp,
+                        value,
+                    });
+                    if !self.eat_sym("&") {
+                        break;
+                    }
+                }
+            }
+            updates.push(Update {
+                prob,
+                assigns,
+                span: Span::new(ustart.start, self.prev_end()),
+            });
+            if !self.eat_sym("+") {
+                break;
+            }
+        }
+        self.expect_sym(";")?;
+        Ok(Command {
+            action,
+            action_span,
+            guard,
+            updates,
+            span: Span::new(start.start, self.prev_end()),
+        })
+    }
+
+    /// At `(`: is this `(x' = …)`?
+    fn looks_like_assignment(&self) -> bool {
+        matches!(self.peek_at(1), Tok::Ident(_)) && matches!(self.peek_at(2), Tok::Sym("'"))
+    }
+
+    fn module(&mut self) -> PResult<ModuleDecl> {
+        let start = self.expect_kw("module")?;
+        let (name, _) = self.ident()?;
+        if self.eat_sym("=") {
+            let (base, base_span) = self.ident()?;
+            self.expect_sym("[")?;
+            let mut pairs = Vec::new();
+            loop {
+                let (a, asp) = self.ident()?;
+                self.expect_sym("=")?;
+                let (b, bsp) = self.ident()?;
+                pairs.push((a, b, asp.join(bsp)));
+                if !self.eat_sym(",") {
+                    break;
+                }
+            }
+            self.expect_sym("]")?;
+            self.expect_kw("endmodule")?;
+            return Ok(ModuleDecl::Renamed(Renaming {
+                name,
+                base,
+                base_span,
+                pairs,
+                span: Span::new(start.start, self.prev_end()),
+            }));
+        }
+        let mut vars = Vec::new();
+        let mut commands = Vec::new();
+        loop {
+            if self.eat_kw("endmodule") {
+                break;
+            }
+            if self.is_sym("[") {
+                commands.push(self.command()?);
+            } else if matches!(self.peek(), Tok::Ident(_)) && !self.is_kw("invariant") {
+                vars.push(self.var_decl()?);
+            } else if self.is_kw("invariant") {
+                return Err(Diagnostic::at(
+                    self.span(),
+                    "invariants (PTA models) are not supported",
+                ));
+            } else {
+                return self.err("a variable declaration, a command or `endmodule`");
+            }
+        }
+        Ok(ModuleDecl::Plain(Module {
+            name,
+            vars,
+            commands,
+            span: Span::new(start.start, self.prev_end()),
+        }))
+    }
+
+    fn rewards(&mut self) -> PResult<RewardStruct> {
+        let start = self.expect_kw("rewards")?;
+        let name = if matches!(self.peek(), Tok::Str(_)) {
+            Some(self.string()?.0)
+        } else {
+            None
+        };
+        let mut items = Vec::new();
+        while !self.eat_kw("endrewards") {
+            let istart = self.span();
+            let mut action = None;
+            if self.eat_sym("[") {
+                if self.eat_sym("]") {
+                    action = Some(None);
+                } else {
+                    let (a, _) = self.ident()?;
+                    self.expect_sym("]")?;
+                    action = Some(Some(a));
+                }
+            }
+            let guard = self.expr()?;
+            self.expect_sym(":")?;
+            let value = self.expr()?;
+            self.expect_sym(";")?;
+            items.push(RewardItem {
+                action,
+                guard,
+                value,
+                span: Span::new(istart.start, self.prev_end()),
+            });
+        }
+        Ok(RewardStruct {
+            name,
+            items,
+            span: Span::new(start.start, self.prev_end()),
+        })
+    }
+
+    fn model_file(&mut self) -> PResult<ModelFile> {
+        let mut mf = ModelFile {
+            model_type: ModelType::Mdp,
+            consts: vec![],
+            formulas: vec![],
+            labels: vec![],
+            globals: vec![],
+            modules: vec![],
+            init: None,
+            rewards: vec![],
+        };
+        let mut type_seen: Option<Span> = None;
+        loop {
+            let sp = self.span();
+            let t = match self.peek().clone() {
+                Tok::Eof => break,
+                Tok::Ident(s) => s,
+                _ => return self.err("a declaration"),
+            };
+            let ty = match t.as_str() {
+                "dtmc" | "probabilistic" => Some(ModelType::Dtmc),
+                "ctmc" | "stochastic" => Some(ModelType::Ctmc),
+                "mdp" | "nondeterministic" => Some(ModelType::Mdp),
+                "idtmc" => Some(ModelType::Idtmc),
+                "imdp" => Some(ModelType::Imdp),
+                _ => None,
+            };
+            if let Some(ty) = ty {
+                if type_seen.is_some() {
+                    return Err(Diagnostic::at(sp, "the model type is given twice"));
+                }
+                self.bump();
+                type_seen = Some(sp);
+                mf.model_type = ty;
+                continue;
+            }
+            match t.as_str() {
+                "const" => mf.consts.push(self.const_decl()?),
+                "formula" => mf.formulas.push(self.named_decl("formula", false)?),
+                "label" => mf.labels.push(self.named_decl("label", true)?),
+                "global" => {
+                    self.bump();
+                    mf.globals.push(self.var_decl()?);
+                }
+                "module" => mf.modules.push(self.module()?),
+                "rewards" => mf.rewards.push(self.rewards()?),
+                "init" => {
+                    self.bump();
+                    if mf.init.is_some() {
+                        return Err(Diagnostic::at(sp, "more than one `init … endinit` block"));
+                    }
+                    mf.init = Some(self.expr()?);
+                    self.expect_kw("endinit")?;
+                }
+                "system" => {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "`system … endsystem` process algebra is not supported",
+                    ))
+                }
+                "pta" | "smg" | "pomdp" | "popta" | "ma" => {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!("model type `{t}` is not supported (dtmc, ctmc, mdp, idtmc, imdp)"),
+                    ))
+                }
+                _ => {
+                    return self
+                        .err("a declaration (`module`, `const`, `formula`, `label`, `rewards`, …)")
+                }
+            }
+        }
+        if type_seen.is_none() {
+            return Err(Diagnostic::at(
+                Span::point(0),
+                "missing model type (`dtmc`, `ctmc`, `mdp`, …)",
+            ));
+        }
+        if mf.modules.is_empty() {
+            return Err(Diagnostic::at(self.span(), "the model has no modules"));
+        }
+        Ok(mf)
+    }
+
+    fn props_file(&mut self) -> PResult<PropertiesFile> {
+        let mut pf = PropertiesFile::default();
+        loop {
+            if self.eat_sym(";") {
+                continue;
+            }
+            match self.peek().clone() {
+                Tok::Eof => break,
+                Tok::Ident(s) if s == "const" => pf.consts.push(self.const_decl()?),
+                Tok::Ident(s) if s == "formula" => {
+                    pf.formulas.push(self.named_decl("formula", false)?)
+                }
+                Tok::Ident(s) if s == "label" => pf.labels.push(self.named_decl("label", true)?),
+                _ => {
+                    let start = self.span();
+                    let mut name = None;
+                    if let Tok::Str(s) = self.peek().clone() {
+                        if matches!(self.peek_at(1), Tok::Sym(":")) {
+                            self.bump();
+                            self.bump();
+                            name = Some(s);
+                        }
+                    }
+                    let expr = self.expr()?;
+                    pf.properties.push(Property {
+                        name,
+                        expr,
+                        span: Span::new(start.start, self.prev_end()),
+                    });
+                }
+            }
+        }
+        Ok(pf)
+    }
+}
+
+/// Parses a PRISM model file.
+pub fn parse_model(text: &str) -> Result<ModelFile, Diagnostic> {
+    Parser::new(text)?.model_file()
+}
+
+/// Parses a PRISM properties file (constants, labels, formulas and properties, optionally named
+/// `"name": …`, separated by `;` or new lines).
+pub fn parse_properties(text: &str) -> Result<PropertiesFile, Diagnostic> {
+    Parser::new(text)?.props_file()
+}
+
+/// Parses one expression (e.g. a `--const` value or a label).
+pub fn parse_expr(text: &str) -> Result<Expr, Diagnostic> {
+    let mut p = Parser::new(text)?;
+    let e = p.expr()?;
+    if !matches!(p.peek(), Tok::Eof) {
+        return p.err("end of expression");
+    }
+    Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_small_model() {
+        let m = parse_model(
+            "dtmc const int N = 3; const double p;\nmodule M x : [0..N] init 0; b : bool;\n\
+             [a] x<N & !b -> p:(x'=x+1) + 1-p:(x'=x)&(b'=true);\n [] x=N -> true; endmodule\n\
+             module M2 = M [x=y, a=c] endmodule\nlabel \"done\" = x=N;\nrewards \"r\" true : 1; [a] x>0 : 2.5; endrewards",
+        )
+        .unwrap();
+        assert_eq!(m.model_type, ModelType::Dtmc);
+        assert_eq!(m.consts.len(), 2);
+        assert_eq!(m.modules.len(), 2);
+        assert_eq!(m.rewards[0].items.len(), 2);
+        match &m.modules[0] {
+            ModuleDecl::Plain(md) => {
+                assert_eq!(md.commands[0].updates.len(), 2);
+                assert!(md.commands[1].updates[0].assigns.is_empty());
+            }
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn parses_properties() {
+        let p = parse_properties(
+            "const double T; \"p1\": P=? [ F s=5 ];\nPmax=? [ !\"a\" U<=(T*3600) x>1 ]\nR{\"time\"}min=? [ F \"done\" ];\
+             S=? [ x=1 ]; filter(max, R=? [ F x=2 ], \"init\"); P>=1 [ F[2,3] x=1 ]; R=? [ I=5 ]; R{\"c\"}=? [C<=T]",
+        )
+        .unwrap();
+        assert_eq!(p.properties.len(), 8);
+        assert_eq!(p.properties[0].name.as_deref(), Some("p1"));
+    }
+
+    #[test]
+    fn interval_updates() {
+        let m = parse_model(
+            "imdp module M s:[0..2]; [a] s=0 -> [0.2,0.5]:(s'=1) + [0.5,0.8]:(s'=2); endmodule",
+        )
+        .unwrap();
+        assert_eq!(m.model_type, ModelType::Imdp);
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let e = parse_model("dtmc\nmodule M x : [0..2] init 0;\n[] x=0 -> (x'=1) endmodule")
+            .unwrap_err();
+        assert!(e.span.is_some());
+        assert!(e.message.contains("expected `;`"), "{}", e.message);
+    }
+}

@@ -1,0 +1,264 @@
+//! Sound value iteration in topological order.
+//!
+//! Unbounded reachability probabilities and expected rewards are the least fixpoint of a Bellman
+//! operator x = opt_c (b_c + Σ_t P(c,t)·x_t) over the "maybe" states. The states are first grouped
+//! (end components collapsed where the caller asks), then the strongly connected components of the
+//! quotient (via `verikit-graph`) are solved bottom-up, each with Gauss–Seidel sweeps of
+//! * interval iteration (Haddad & Monmege, "Interval iteration algorithm for MDPs and IMDPs",
+//!   TCS 2018; Baier, Klein, Leuschner, Parker, Wunderlich, CAV 2017) when an upper bound is known
+//!   (probabilities: 1), stopping when upper − lower ≤ 2·ε·lower, or
+//! * optimistic value iteration (Hartmanns & Kaminski, CAV 2020) for rewards: iterate from below,
+//!   guess an upper bound and verify it is inductive (B(u) ≤ u) before stopping.
+//! The answer is the midpoint, hence within relative error ε when the bound was verified.
+
+use crate::lang::ast::Opt;
+use crate::model::Model;
+
+pub struct Problem<'a> {
+    pub model: &'a Model,
+    /// States whose value is computed.
+    pub maybe: &'a [bool],
+    /// Values of all other states.
+    pub fixed: &'a [f64],
+    /// Reward earned by each choice (absent for probabilities).
+    pub reward: Option<&'a [f64]>,
+    pub opt: Opt,
+    /// End-component index of each state to collapse (`u32::MAX`: none).
+    pub collapse: Option<&'a [u32]>,
+    /// Choices the scheduler may use (absent: all).
+    pub allowed_choice: Option<&'a [bool]>,
+    /// A known upper bound on all values (interval iteration); `None` uses optimistic VI.
+    pub upper: Option<f64>,
+    pub eps: f64,
+    pub max_sweeps: usize,
+}
+
+pub struct Solution {
+    pub values: Vec<f64>,
+    pub sweeps: usize,
+    /// False if some component stopped without a verified bound (iteration limit).
+    pub sound: bool,
+}
+
+struct Quotient {
+    class_choices: Vec<u32>,
+    choice_start: Vec<u32>,
+    cols: Vec<u32>,
+    vals: Vec<f64>,
+    b: Vec<f64>,
+}
+
+/// Solves the problem (see the module documentation).
+pub fn solve(p: &Problem) -> Solution {
+    let m = p.model;
+    let n = m.num_states();
+    // Classes.
+    let mut class = vec![u32::MAX; n];
+    let mut members: Vec<Vec<u32>> = Vec::new();
+    let mut mec_class: Vec<u32> = Vec::new();
+    for s in 0..n {
+        if !p.maybe[s] {
+            continue;
+        }
+        let mec = p.collapse.map_or(u32::MAX, |c| c[s]);
+        if mec != u32::MAX {
+            if mec as usize >= mec_class.len() {
+                mec_class.resize(mec as usize + 1, u32::MAX);
+            }
+            if mec_class[mec as usize] == u32::MAX {
+                mec_class[mec as usize] = members.len() as u32;
+                members.push(Vec::new());
+            }
+            class[s] = mec_class[mec as usize];
+        } else {
+            class[s] = members.len() as u32;
+            members.push(Vec::new());
+        }
+        members[class[s] as usize].push(s as u32);
+    }
+    let nc = members.len();
+    let mut q = Quotient {
+        class_choices: vec![0],
+        choice_start: vec![0],
+        cols: vec![],
+        vals: vec![],
+        b: vec![],
+    };
+    for (ci, mem) in members.iter().enumerate() {
+        for &s in mem {
+            for c in m.choices(s as usize) {
+                if p.allowed_choice.is_some_and(|a| !a[c]) {
+                    continue;
+                }
+                let r = p.reward.map_or(0.0, |r| r[c]);
+                if r == 0.0
+                    && m.trans(c).all(|k| class[m.cols[k] as usize] == ci as u32)
+                    && (mem.len() > 1 || p.collapse.is_some())
+                {
+                    // Internal choice of a collapsed end component.
+                    continue;
+                }
+                let mut b = r;
+                for k in m.trans(c) {
+                    let t = m.cols[k] as usize;
+                    if class[t] == u32::MAX {
+                        b += m.vals[k] * p.fixed[t];
+                    } else {
+                        q.cols.push(class[t]);
+                        q.vals.push(m.vals[k]);
+                    }
+                }
+                q.b.push(b);
+                q.choice_start.push(q.cols.len() as u32);
+            }
+        }
+        q.class_choices.push(q.b.len() as u32);
+    }
+    drop(members);
+
+    let mut lo = vec![0.0f64; nc];
+    let mut hi = vec![p.upper.unwrap_or(f64::INFINITY); nc];
+    let sccs = verikit_graph::tarjan(nc, |v| {
+        let (a, b) = (
+            q.class_choices[v as usize] as usize,
+            q.class_choices[v as usize + 1] as usize,
+        );
+        let (x, y) = (q.choice_start[a] as usize, q.choice_start[b] as usize);
+        q.cols[x..y].to_vec()
+    });
+    let mut sweeps = 0usize;
+    let mut sound = true;
+    let eps = p.eps;
+    let bell = |v: usize, x: &[f64]| -> f64 {
+        let (a, b) = (q.class_choices[v] as usize, q.class_choices[v + 1] as usize);
+        if a == b {
+            return 0.0;
+        }
+        let mut best = match p.opt {
+            Opt::Min => f64::INFINITY,
+            _ => f64::NEG_INFINITY,
+        };
+        for c in a..b {
+            let mut s = q.b[c];
+            for k in q.choice_start[c] as usize..q.choice_start[c + 1] as usize {
+                s += q.vals[k] * x[q.cols[k] as usize];
+            }
+            best = match p.opt {
+                Opt::Min => best.min(s),
+                _ => best.max(s),
+            };
+        }
+        best
+    };
+    let close = |l: f64, h: f64| h - l <= 2.0 * eps * l || h <= l || h < 1e-300;
+    for comp in &sccs.members {
+        // Trivial component: a single class without a self-loop is solved by one update.
+        if comp.len() == 1 {
+            let v = comp[0] as usize;
+            let (a, b) = (q.class_choices[v] as usize, q.class_choices[v + 1] as usize);
+            let selfloop = (a..b).any(|c| {
+                (q.choice_start[c]..q.choice_start[c + 1]).any(|k| q.cols[k as usize] == v as u32)
+            });
+            if !selfloop {
+                lo[v] = bell(v, &lo);
+                hi[v] = bell(v, &hi);
+                continue;
+            }
+        }
+        let mut local_sweeps = 0usize;
+        if p.upper.is_some() {
+            loop {
+                let mut done = true;
+                for &v in comp {
+                    let v = v as usize;
+                    let l = bell(v, &lo);
+                    let h = bell(v, &hi);
+                    lo[v] = l.max(lo[v]);
+                    hi[v] = h.min(hi[v]);
+                    if !close(lo[v], hi[v]) {
+                        done = false;
+                    }
+                }
+                local_sweeps += 1;
+                if done {
+                    break;
+                }
+                if local_sweeps >= p.max_sweeps {
+                    sound = false;
+                    break;
+                }
+            }
+        } else {
+            // Optimistic value iteration.
+            let mut thresh = eps / 10.0;
+            let mut verified = false;
+            loop {
+                let mut maxrel: f64 = 0.0;
+                for &v in comp {
+                    let v = v as usize;
+                    let l = bell(v, &lo);
+                    let d = (l - lo[v]).abs();
+                    if d > 0.0 {
+                        maxrel = maxrel.max(if l > 0.0 { d / l } else { f64::INFINITY });
+                    }
+                    lo[v] = l;
+                }
+                local_sweeps += 1;
+                if local_sweeps >= p.max_sweeps {
+                    sound = false;
+                    break;
+                }
+                if maxrel > thresh {
+                    continue;
+                }
+                // Guess and verify an upper bound.
+                let saved: Vec<f64> = comp.iter().map(|&v| hi[v as usize]).collect();
+                for &v in comp {
+                    hi[v as usize] = lo[v as usize] * (1.0 + eps);
+                }
+                let mut inductive = true;
+                for &v in comp {
+                    let h = bell(v as usize, &hi);
+                    if h > hi[v as usize] * (1.0 + 1e-14) {
+                        inductive = false;
+                        break;
+                    }
+                }
+                if inductive {
+                    verified = true;
+                    break;
+                }
+                for (i, &v) in comp.iter().enumerate() {
+                    hi[v as usize] = saved[i];
+                }
+                thresh /= 10.0;
+                if thresh < eps * 1e-8 {
+                    break;
+                }
+            }
+            if !verified {
+                sound = false;
+                for &v in comp {
+                    hi[v as usize] = lo[v as usize];
+                }
+            }
+        }
+        sweeps += local_sweeps;
+    }
+    let mut values = p.fixed.to_vec();
+    for s in 0..n {
+        if class[s] != u32::MAX {
+            let c = class[s] as usize;
+            values[s] = if hi[c].is_finite() {
+                0.5 * (lo[c] + hi[c])
+            } else {
+                lo[c]
+            };
+        }
+    }
+    Solution {
+        values,
+        sweeps,
+        sound,
+    }
+}
