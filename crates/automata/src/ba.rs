@@ -31,6 +31,7 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
     let mut edges = Vec::new();
     let mut finals = Vec::new();
     let mut seen_transition = false;
+    let mut pre_lines: Vec<(State, Span)> = Vec::new();
     let mut offset = 0usize;
     for raw in text.split_inclusive('\n') {
         let start = offset;
@@ -66,9 +67,17 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
             } else if init.is_none() {
                 init = Some(state(line));
             } else {
-                return Err(Diagnostic::at(span, "a second initial state before the transitions"));
+                // Only legal if no transition follows: then these lines list accepting states.
+                pre_lines.push((state(line), span));
             }
         }
+    }
+    if seen_transition {
+        if let Some(&(_, span)) = pre_lines.first() {
+            return Err(Diagnostic::at(span, "a second initial state before the transitions"));
+        }
+    } else {
+        finals.extend(pre_lines.iter().map(|&(q, _)| q));
     }
     let Some(init) = init else {
         return Err(Diagnostic::at(Span::point(0), "empty BA file: expected an initial state or a transition"));

@@ -191,14 +191,16 @@ fn load(path: &Path, from: Option<Format>) -> Result<Loaded, CliError> {
 }
 
 /// Loads one or two automata onto one alphabet (joint mintermisation for `@NFA-bits`, letters
-/// matched by name otherwise).
+/// matched by name otherwise, see `reconcile`).
 fn load_all(paths: &[&Path], from: Option<Format>) -> Result<(Vec<Nfa>, Reconciliation), CliError> {
     let loaded: Vec<Loaded> = paths.iter().map(|p| load(p, from)).collect::<Result<_, _>>()?;
     let mut nfas: Vec<Nfa> = Vec::new();
     if loaded.iter().all(|l| l.mata.is_some()) {
         let ms: Vec<mata::MataAut> = loaded.iter().filter_map(|l| l.mata.clone()).collect();
-        let kinds_agree = ms.windows(2).all(|w| w[0].kind == w[1].kind);
-        if kinds_agree {
+        // Bit-vector automata are mintermised together; explicit ones are joined by letter name
+        // below, so that differing alphabets are reported.
+        let all_bits = ms.iter().all(|m| m.kind == mata::MataKind::Bits);
+        if all_bits {
             nfas = mata::build(&ms).map_err(|e| CliError::from_error(e, Some(&loaded[0].src)))?;
         } else {
             for m in ms {

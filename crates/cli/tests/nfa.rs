@@ -1,0 +1,131 @@
+#![cfg(feature = "nfa")]
+//! `verikit nfa …` end to end: verdicts, witnesses in JSON, error locations and exit codes.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn verikit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_verikit"))
+}
+
+fn demo(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo/nfa").join(name)
+}
+
+fn json(args: &[&str]) -> (serde_json::Value, i32) {
+    let out = verikit().arg("--json").args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let v = serde_json::from_str(text.trim()).unwrap_or(serde_json::Value::Null);
+    (v, out.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn inclusion_both_ways_with_witness() {
+    let (a, b) = (demo("ends-ab.mata"), demo("has-a.mata"));
+    let (v, code) = json(&["nfa", "incl", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(v["verdict"], "true");
+    assert!(v["size"].as_u64().unwrap() > 0);
+    let (v, code) = json(&["nfa", "incl", b.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["witness"], serde_json::json!(["a"]));
+    assert_eq!(v["replay"]["confirmed"], true);
+    for algo in ["antichain", "antichain-sim", "subset"] {
+        let (v, _) = json(&["nfa", "incl", "--algo", algo, b.to_str().unwrap(), a.to_str().unwrap()]);
+        assert_eq!(v["verdict"], "false", "{algo}");
+    }
+}
+
+#[test]
+fn universality_and_equivalence() {
+    let a = demo("no-bb.mata");
+    for algo in ["backward", "forward", "subset"] {
+        let (v, code) = json(&["nfa", "univ", "--algo", algo, a.to_str().unwrap()]);
+        assert_eq!(code, 0);
+        assert_eq!(v["verdict"], "false", "{algo}");
+        assert_eq!(v["replay"]["confirmed"], true);
+    }
+    let (x, y) = (demo("ends-ab.mata"), demo("has-a.mata"));
+    for algo in ["antichain", "hkc", "hk", "naive", "subset"] {
+        let (v, _) = json(&["nfa", "equiv", "--algo", algo, x.to_str().unwrap(), y.to_str().unwrap()]);
+        assert_eq!(v["verdict"], "false", "{algo}");
+        let (v, _) = json(&["nfa", "equiv", "--algo", algo, "--no-memo", x.to_str().unwrap(), x.to_str().unwrap()]);
+        assert_eq!(v["verdict"], "true", "{algo}");
+    }
+}
+
+#[test]
+fn gen_reduce_convert_pipeline() {
+    let dir = std::env::temp_dir().join(format!("verikit-nfa-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = dir.join("g.mata");
+    let out = verikit()
+        .args(["nfa", "gen", "-n", "30", "-k", "2", "-r", "1.5", "-f", "0.5", "--seed", "4", "-o"])
+        .arg(&g)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    for method in ["bisim", "sim"] {
+        let r = dir.join(format!("r-{method}.ba"));
+        let out = verikit().args(["nfa", "reduce", "--method", method, "--to", "ba", "-o"]).arg(&r).arg(&g).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let (v, _) = json(&["nfa", "equiv", g.to_str().unwrap(), r.to_str().unwrap()]);
+        assert_eq!(v["verdict"], "true", "{method}");
+    }
+    let out = verikit().args(["nfa", "convert", "--to", "dot"]).arg(&g).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("digraph"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn alphabet_reconciliation_is_reported() {
+    let dir = std::env::temp_dir().join(format!("verikit-nfa-alpha-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.mata");
+    let b = dir.join("b.mata");
+    std::fs::write(&a, "@NFA-explicit\n%Initial p\n%Final p\np x p\n").unwrap();
+    std::fs::write(&b, "@NFA-explicit\n%Initial q\n%Final q\nq x q\nq y q\n").unwrap();
+    let (v, _) = json(&["nfa", "incl", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(v["verdict"], "true");
+    assert_eq!(v["alphabet_reconciliation"]["only_in_second"], serde_json::json!(["y"]));
+    let (v, _) = json(&["nfa", "incl", b.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["witness"], serde_json::json!(["y"]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_located_with_exit_2() {
+    let dir = std::env::temp_dir().join(format!("verikit-nfa-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("bad.mata");
+    std::fs::write(&a, "@NFA-bits\n%Initial q0\nq0 (a1 & ) q1\n").unwrap();
+    let out = verikit().args(["nfa", "univ"]).arg(&a).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.mata:3:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn armc_problems_match_file_names() {
+    let Some(dir) = verikit_testkit::shared_path("nfa/armc-incl") else { return };
+    for name in ["false-T11", "true-T227", "false-IBakery-4P-BinEnc-BwBad-A-1"] {
+        let (l, r) = (dir.join(format!("{name}-lhs.mata")), dir.join(format!("{name}-rhs.mata")));
+        if !l.exists() {
+            continue;
+        }
+        let (v, code) = json(&["nfa", "incl", l.to_str().unwrap(), r.to_str().unwrap()]);
+        assert_eq!(code, 0);
+        assert_eq!(v["verdict"], if name.starts_with("true") { "true" } else { "false" }, "{name}");
+    }
+}
+
+#[test]
+fn demo_runs() {
+    let out = verikit().arg("demo").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("== nfa:"), "{text}");
+    assert!(text.contains("counterexample"), "{text}");
+}
