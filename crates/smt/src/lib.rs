@@ -1,1 +1,44 @@
-//! SMT-LIB 2.6 solver for linear arithmetic: CDCL(T) with the Dutertre–de Moura simplex.
+//! SMT-LIB 2.6 solver for linear arithmetic (QF_LRA, QF_RDL, QF_LIA, QF_IDL): DPLL(T) with the
+//! simplex of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006).
+//!
+//! Pipeline: `smtlib` (lexer, S-expressions with spans) → `elab` (sorted, hash-consed `terms`)
+//! → `interp` (commands) → `solver` (API) → `tseitin` (CNF) + `linearize` (linear forms, one
+//! slack per distinct term) → `cdcl` (SAT core) with the theory `arith` (atoms, unate
+//! propagation) over `simplex` (tableau, bounds, Check, explanations) and `lia` (branch and bound),
+//! all in exact `numbers` (rationals with a small-number path, δ-rationals). `check` validates
+//! models and Farkas certificates independently.
+
+pub mod arith;
+pub mod cdcl;
+pub mod check;
+pub mod elab;
+pub mod interp;
+pub mod lia;
+pub mod linearize;
+pub mod numbers;
+pub mod simplex;
+pub mod smtlib;
+pub mod solver;
+pub mod terms;
+pub mod tseitin;
+
+pub use cdcl::Answer;
+pub use interp::{run_script, CheckRecord, RunOptions, ScriptOutput};
+pub use solver::{Solver, SolverStats};
+
+use verikit_diag::{Diagnostic, Reportable};
+
+/// Errors of the SMT front end (the first error of a script, located).
+#[derive(Debug, thiserror::Error)]
+pub enum SmtError {
+    #[error("{0}")]
+    Input(Box<Diagnostic>),
+}
+
+impl Reportable for SmtError {
+    fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            SmtError::Input(d) => Some(d),
+        }
+    }
+}

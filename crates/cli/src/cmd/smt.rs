@@ -1,17 +1,161 @@
-//! `verikit smt` (placeholder until the engine lands).
+//! `verikit smt`: an SMT-LIB 2.6 solver for QF_LRA, QF_RDL, QF_LIA and QF_IDL.
 
-use crate::report::{CliError, Ctx, Report};
+use crate::report::{read_input, CliError, Ctx, Report};
+use verikit_diag::SourceFile;
+use verikit_smt::{run_script, RunOptions, ScriptOutput, SmtError};
 
 #[derive(clap::Args, Debug)]
 pub struct SmtArgs {
     /// SMT-LIB 2 script (`-` or omitted: standard input).
     pub file: Option<std::path::PathBuf>,
+    /// Print solver statistics after the responses.
+    #[arg(long)]
+    pub stats: bool,
+    /// Validate every model against the assertions and every theory conflict's Farkas
+    /// certificate in exact arithmetic.
+    #[arg(long)]
+    pub check: bool,
 }
 
-pub fn run(_args: SmtArgs, _ctx: &Ctx) -> Result<Report, CliError> {
-    Err(CliError::Usage("this command is not available yet".into()))
+fn solve(src: &SourceFile, args: &SmtArgs, ctx: &Ctx) -> (ScriptOutput, f64) {
+    let t0 = std::time::Instant::now();
+    let out = run_script(
+        &src.text,
+        RunOptions {
+            check: args.check,
+            deadline: ctx.deadline(),
+        },
+    );
+    (out, t0.elapsed().as_secs_f64())
 }
 
-pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
-    Ok(Vec::new())
+fn report(
+    out: ScriptOutput,
+    time_s: f64,
+    args: &SmtArgs,
+    src: &SourceFile,
+) -> Result<Report, CliError> {
+    let verdict = out
+        .checks
+        .last()
+        .map(|c| c.answer.clone())
+        .unwrap_or_else(|| "none".into());
+    let mut text = String::new();
+    for r in &out.responses {
+        text.push_str(r);
+        text.push('\n');
+    }
+    let mut check_ok = true;
+    if args.check {
+        let mut lines = Vec::new();
+        for (i, c) in out.checks.iter().enumerate() {
+            let model = match c.model_valid {
+                Some(true) => "model valid".to_string(),
+                Some(false) => {
+                    check_ok = false;
+                    "MODEL INVALID".to_string()
+                }
+                None => "no model".to_string(),
+            };
+            if !c.certificate_failures.is_empty() {
+                check_ok = false;
+            }
+            lines.push(format!(
+                "; check {}: {} — {}, {} Farkas certificates verified, {} failed",
+                i + 1,
+                c.answer,
+                model,
+                c.certificates_checked,
+                c.certificate_failures.len()
+            ));
+            for f in &c.certificate_failures {
+                lines.push(format!(";   certificate failure: {f}"));
+            }
+        }
+        if let (Some(st), Some(last)) = (&out.status, out.checks.last()) {
+            if (st == "sat" || st == "unsat")
+                && (last.answer == "sat" || last.answer == "unsat")
+                && *st != last.answer
+            {
+                check_ok = false;
+                lines.push(format!(
+                    "; answer {} CONTRADICTS the script's :status {st}",
+                    last.answer
+                ));
+            }
+        }
+        for l in lines {
+            text.push_str(&l);
+            text.push('\n');
+        }
+    }
+    if args.stats {
+        let s = &out.stats;
+        text.push_str(&format!(
+            "; stats: decisions {} conflicts {} propagations {} theory-conflicts {} theory-propagations {} pivots {} branches {} restarts {} atoms {} time {:.3}s\n",
+            s.sat.decisions, s.sat.conflicts, s.sat.propagations, s.sat.theory_conflicts, s.sat.theory_propagations,
+            s.pivots, s.branches, s.sat.restarts, s.atoms, time_s
+        ));
+    }
+    if out.timed_out {
+        return Err(CliError::Limit(format!("timeout: {}", text.trim_end())));
+    }
+    if let Some(d) = out.errors.first() {
+        // The responses (including `(error …)` lines) go to stdout; the first error is rendered
+        // with its location and the exit code is 2.
+        print!("{text}");
+        return Err(CliError::from_error(
+            SmtError::Input(Box::new(d.clone())),
+            Some(src),
+        ));
+    }
+    if !check_ok {
+        return Err(CliError::Internal(format!("--check failed:\n{text}")));
+    }
+    let mut r = Report::with_verdict(verdict)
+        .field("time_s", time_s)
+        .field("responses", &out.responses)
+        .field("checks", &out.checks);
+    if let Some(st) = &out.status {
+        r = r.field("status", st);
+    }
+    if args.stats {
+        r = r.field("stats", &out.stats);
+    }
+    r.text = text;
+    Ok(r)
+}
+
+pub fn run(args: SmtArgs, ctx: &Ctx) -> Result<Report, CliError> {
+    let path = args.file.clone().unwrap_or_else(|| "-".into());
+    let src = read_input(&path)?;
+    let (out, t) = solve(&src, &args, ctx);
+    report(out, t, &args, &src)
+}
+
+const DEMO_LRA: &str = include_str!("../../demo/smt/scheduling.smt2");
+const DEMO_LIA: &str = include_str!("../../demo/smt/knapsack.smt2");
+
+pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
+    let mut v = Vec::new();
+    for (title, text) in [
+        (
+            "QF_LRA scheduling with a strict deadline (sat, model checked)",
+            DEMO_LRA,
+        ),
+        (
+            "QF_LIA knapsack bound (unsat, Farkas certificates checked)",
+            DEMO_LIA,
+        ),
+    ] {
+        let src = SourceFile::new(title, text);
+        let args = SmtArgs {
+            file: None,
+            stats: true,
+            check: true,
+        };
+        let (out, t) = solve(&src, &args, ctx);
+        v.push((title.to_string(), report(out, t, &args, &src)?));
+    }
+    Ok(v)
 }

@@ -1,0 +1,1051 @@
+//! Conflict-driven clause learning with a theory interface: the DPLL(T) core the arithmetic
+//! solver of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006),
+//! Section 2 ("the DPLL(T) framework"), plugs into.
+//!
+//! Two watched literals with blockers, first-UIP learning with recursive clause minimisation,
+//! VSIDS decisions on a binary heap, phase saving, Luby restarts, learned-clause reduction by LBD,
+//! assumptions with final-conflict analysis (unsat cores), and the theory hooks: assert a literal,
+//! check, propagate (with an explanation per implied literal), backtrack, and a final check that may
+//! add atoms and lemmas (branch and bound).
+
+use std::time::Instant;
+
+pub type Var = u32;
+
+/// A literal: `2·var + sign` (sign 1 = negated).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Lit(pub u32);
+
+impl Lit {
+    pub fn new(v: Var, negated: bool) -> Lit {
+        Lit(2 * v + negated as u32)
+    }
+    pub fn pos(v: Var) -> Lit {
+        Lit(2 * v)
+    }
+    pub fn var(self) -> Var {
+        self.0 >> 1
+    }
+    pub fn is_neg(self) -> bool {
+        self.0 & 1 == 1
+    }
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        Lit(self.0 ^ 1)
+    }
+}
+
+/// Result of the theory's final check on a complete Boolean assignment.
+pub enum Final {
+    Sat,
+    /// A set of currently true literals that is theory-inconsistent.
+    Conflict(Vec<Lit>),
+    /// The theory created `new_vars` fresh variables (numbered from the `num_vars` it was given),
+    /// wants `clauses` added and optionally `decide` decided next (branch and bound).
+    Lemmas {
+        new_vars: u32,
+        clauses: Vec<Vec<Lit>>,
+        decide: Option<Lit>,
+    },
+}
+
+/// The theory interface of DPLL(T).
+pub trait Theory {
+    /// `lit` became true. Err: a set of true literals (including `lit`) that is inconsistent.
+    fn assert_lit(&mut self, lit: Lit) -> Result<(), Vec<Lit>>;
+    /// Implied literals, each with its explanation (true literals implying it).
+    fn propagate(&mut self, out: &mut Vec<(Lit, Vec<Lit>)>);
+    /// Consistency of the asserted literals (simplex Check). Err: an inconsistent set of true literals.
+    fn check(&mut self) -> Result<(), Vec<Lit>>;
+    /// Check on a complete assignment (integer feasibility).
+    fn final_check(&mut self, num_vars: u32) -> Final;
+    /// A decision level was opened.
+    fn push_level(&mut self);
+    /// `n` decision levels were closed: restore the state at the start of the oldest closed one.
+    fn pop_levels(&mut self, n: u32);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reason {
+    None,
+    Clause(u32),
+    Theory(u32),
+}
+
+#[derive(Clone, Copy)]
+struct Watch {
+    cref: u32,
+    blocker: Lit,
+}
+
+struct Clause {
+    lits: Vec<Lit>,
+    learnt: bool,
+    deleted: bool,
+    lbd: u32,
+    act: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub decisions: u64,
+    pub conflicts: u64,
+    pub propagations: u64,
+    pub theory_conflicts: u64,
+    pub theory_propagations: u64,
+    pub restarts: u64,
+    pub learnt_clauses: u64,
+    pub deleted_clauses: u64,
+    pub final_checks: u64,
+}
+
+const UNDEF: u8 = 2;
+
+pub struct Cdcl {
+    assigns: Vec<u8>, // per var: 0 = true, 1 = false, 2 = undef
+    level: Vec<u32>,
+    reason: Vec<Reason>,
+    clauses: Vec<Clause>,
+    free_crefs: Vec<u32>,
+    learnts: Vec<u32>,
+    watches: Vec<Vec<Watch>>,
+    trail: Vec<Lit>,
+    trail_lim: Vec<usize>,
+    qhead: usize,
+    th_head: usize,
+    th_reasons: Vec<Vec<Lit>>,
+    th_reason_lim: Vec<usize>,
+    activity: Vec<f64>,
+    var_inc: f64,
+    cla_inc: f32,
+    heap: Vec<Var>,
+    heap_pos: Vec<i32>,
+    polarity: Vec<bool>,
+    seen: Vec<u8>,
+    ok: bool,
+    pending_decision: Option<Lit>,
+    /// Assumption literals failing in the last `solve` (subset of the assumptions).
+    pub core: Vec<Lit>,
+    pub stats: Stats,
+    pub deadline: Option<Instant>,
+    max_learnts: usize,
+}
+
+impl Default for Cdcl {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn luby(y: f64, mut x: u64) -> f64 {
+    let mut size = 1u64;
+    let mut seq = 0u32;
+    while size < x + 1 {
+        seq += 1;
+        size = 2 * size + 1;
+    }
+    while size - 1 != x {
+        size = (size - 1) >> 1;
+        seq -= 1;
+        x %= size;
+    }
+    y.powi(seq as i32)
+}
+
+impl Cdcl {
+    pub fn new() -> Cdcl {
+        Cdcl {
+            assigns: Vec::new(),
+            level: Vec::new(),
+            reason: Vec::new(),
+            clauses: Vec::new(),
+            free_crefs: Vec::new(),
+            learnts: Vec::new(),
+            watches: Vec::new(),
+            trail: Vec::new(),
+            trail_lim: Vec::new(),
+            qhead: 0,
+            th_head: 0,
+            th_reasons: Vec::new(),
+            th_reason_lim: Vec::new(),
+            activity: Vec::new(),
+            var_inc: 1.0,
+            cla_inc: 1.0,
+            heap: Vec::new(),
+            heap_pos: Vec::new(),
+            polarity: Vec::new(),
+            seen: Vec::new(),
+            ok: true,
+            pending_decision: None,
+            core: Vec::new(),
+            stats: Stats::default(),
+            deadline: None,
+            max_learnts: 4000,
+        }
+    }
+
+    pub fn num_vars(&self) -> u32 {
+        self.assigns.len() as u32
+    }
+
+    pub fn new_var(&mut self) -> Var {
+        let v = self.assigns.len() as Var;
+        self.assigns.push(UNDEF);
+        self.level.push(0);
+        self.reason.push(Reason::None);
+        self.watches.push(Vec::new());
+        self.watches.push(Vec::new());
+        self.activity.push(0.0);
+        self.heap_pos.push(-1);
+        self.polarity.push(true);
+        self.seen.push(0);
+        self.heap_insert(v);
+        v
+    }
+
+    /// Value of a literal: Some(true/false) or None.
+    pub fn value(&self, l: Lit) -> Option<bool> {
+        let a = self.assigns[l.var() as usize];
+        if a == UNDEF {
+            None
+        } else {
+            Some((a == 0) ^ l.is_neg())
+        }
+    }
+    fn val(&self, l: Lit) -> u8 {
+        // 0 true, 1 false, 2 undef
+        let a = self.assigns[l.var() as usize];
+        if a == UNDEF {
+            UNDEF
+        } else {
+            a ^ (l.is_neg() as u8)
+        }
+    }
+    pub fn is_ok(&self) -> bool {
+        self.ok
+    }
+    pub fn decision_level(&self) -> u32 {
+        self.trail_lim.len() as u32
+    }
+    /// Root-level value (only facts fixed at level 0).
+    pub fn root_value(&self, l: Lit) -> Option<bool> {
+        let v = self.value(l)?;
+        if self.level[l.var() as usize] == 0 {
+            Some(v)
+        } else {
+            None
+        }
+    }
+
+    // ---------------- heap ----------------
+    fn heap_less(&self, a: Var, b: Var) -> bool {
+        self.activity[a as usize] > self.activity[b as usize]
+    }
+    fn heap_up(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        while i > 0 {
+            let p = (i - 1) / 2;
+            if self.heap_less(v, self.heap[p]) {
+                self.heap[i] = self.heap[p];
+                self.heap_pos[self.heap[i] as usize] = i as i32;
+                i = p;
+            } else {
+                break;
+            }
+        }
+        self.heap[i] = v;
+        self.heap_pos[v as usize] = i as i32;
+    }
+    fn heap_down(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        let n = self.heap.len();
+        loop {
+            let l = 2 * i + 1;
+            if l >= n {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < n && self.heap_less(self.heap[r], self.heap[l]) {
+                r
+            } else {
+                l
+            };
+            if self.heap_less(self.heap[c], v) {
+                self.heap[i] = self.heap[c];
+                self.heap_pos[self.heap[i] as usize] = i as i32;
+                i = c;
+            } else {
+                break;
+            }
+        }
+        self.heap[i] = v;
+        self.heap_pos[v as usize] = i as i32;
+    }
+    fn heap_insert(&mut self, v: Var) {
+        if self.heap_pos[v as usize] >= 0 {
+            return;
+        }
+        self.heap.push(v);
+        let i = self.heap.len() - 1;
+        self.heap_pos[v as usize] = i as i32;
+        self.heap_up(i);
+    }
+    fn heap_pop(&mut self) -> Option<Var> {
+        if self.heap.is_empty() {
+            return None;
+        }
+        let top = self.heap[0];
+        let last = self.heap.pop().unwrap_or(top);
+        self.heap_pos[top as usize] = -1;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.heap_pos[last as usize] = 0;
+            self.heap_down(0);
+        }
+        Some(top)
+    }
+    fn bump_var(&mut self, v: Var) {
+        self.activity[v as usize] += self.var_inc;
+        if self.activity[v as usize] > 1e100 {
+            for a in self.activity.iter_mut() {
+                *a *= 1e-100;
+            }
+            self.var_inc *= 1e-100;
+        }
+        let p = self.heap_pos[v as usize];
+        if p >= 0 {
+            self.heap_up(p as usize);
+        }
+    }
+    /// Raises a variable's activity so it is decided early (used for new theory atoms).
+    pub fn boost(&mut self, v: Var) {
+        self.bump_var(v);
+    }
+    /// Sets the preferred first polarity of a variable.
+    pub fn set_phase(&mut self, v: Var, positive: bool) {
+        self.polarity[v as usize] = positive;
+    }
+
+    // ---------------- clauses ----------------
+    fn alloc_clause(&mut self, lits: Vec<Lit>, learnt: bool, lbd: u32) -> u32 {
+        let c = Clause {
+            lits,
+            learnt,
+            deleted: false,
+            lbd,
+            act: 0.0,
+        };
+        let cref = if let Some(i) = self.free_crefs.pop() {
+            self.clauses[i as usize] = c;
+            i
+        } else {
+            self.clauses.push(c);
+            (self.clauses.len() - 1) as u32
+        };
+        let (l0, l1) = (
+            self.clauses[cref as usize].lits[0],
+            self.clauses[cref as usize].lits[1],
+        );
+        self.watches[(!l0).idx()].push(Watch { cref, blocker: l1 });
+        self.watches[(!l1).idx()].push(Watch { cref, blocker: l0 });
+        cref
+    }
+
+    /// Adds a clause at the root level (backtracks to level 0 first; the caller gives the theory).
+    pub fn add_clause<T: Theory>(&mut self, th: &mut T, lits: &[Lit]) -> bool {
+        if !self.ok {
+            return false;
+        }
+        self.cancel_until(th, 0);
+        let mut ls: Vec<Lit> = lits.to_vec();
+        ls.sort();
+        ls.dedup();
+        for w in ls.windows(2) {
+            if w[0] == !w[1] {
+                return true;
+            }
+        }
+        let mut out = Vec::with_capacity(ls.len());
+        for l in ls {
+            match self.val(l) {
+                0 => return true,
+                1 => {}
+                _ => out.push(l),
+            }
+        }
+        match out.len() {
+            0 => {
+                self.ok = false;
+                false
+            }
+            1 => {
+                self.enqueue(out[0], Reason::None);
+                true
+            }
+            _ => {
+                self.alloc_clause(out, false, 0);
+                true
+            }
+        }
+    }
+
+    fn enqueue(&mut self, l: Lit, r: Reason) {
+        let v = l.var() as usize;
+        self.assigns[v] = l.is_neg() as u8;
+        self.level[v] = self.decision_level();
+        self.reason[v] = r;
+        self.trail.push(l);
+    }
+
+    pub fn cancel_until<T: Theory>(&mut self, th: &mut T, lvl: u32) {
+        let dl = self.decision_level();
+        if dl <= lvl {
+            return;
+        }
+        let lim = self.trail_lim[lvl as usize];
+        for i in (lim..self.trail.len()).rev() {
+            let l = self.trail[i];
+            let v = l.var() as usize;
+            self.assigns[v] = UNDEF;
+            self.reason[v] = Reason::None;
+            self.polarity[v] = !l.is_neg();
+            self.heap_insert(l.var());
+        }
+        self.trail.truncate(lim);
+        self.th_reasons.truncate(self.th_reason_lim[lvl as usize]);
+        self.th_reason_lim.truncate(lvl as usize);
+        self.trail_lim.truncate(lvl as usize);
+        self.qhead = self.qhead.min(lim);
+        self.th_head = self.th_head.min(lim);
+        th.pop_levels(dl - lvl);
+        self.pending_decision = None;
+    }
+
+    fn new_decision_level<T: Theory>(&mut self, th: &mut T) {
+        self.trail_lim.push(self.trail.len());
+        self.th_reason_lim.push(self.th_reasons.len());
+        th.push_level();
+    }
+
+    /// Unit propagation plus theory assertion, propagation and check. Returns a conflict clause
+    /// (all literals false) if any.
+    fn propagate<T: Theory>(&mut self, th: &mut T) -> Option<Vec<Lit>> {
+        let mut buf: Vec<(Lit, Vec<Lit>)> = Vec::new();
+        loop {
+            while self.qhead < self.trail.len() {
+                let p = self.trail[self.qhead];
+                self.qhead += 1;
+                self.stats.propagations += 1;
+                if let Some(c) = self.bcp_lit(p) {
+                    return Some(c);
+                }
+            }
+            while self.th_head < self.trail.len() {
+                let l = self.trail[self.th_head];
+                self.th_head += 1;
+                if let Err(expl) = th.assert_lit(l) {
+                    self.stats.theory_conflicts += 1;
+                    return Some(expl.into_iter().map(|x| !x).collect());
+                }
+            }
+            buf.clear();
+            th.propagate(&mut buf);
+            let mut any = false;
+            for (l, ants) in buf.drain(..) {
+                match self.val(l) {
+                    0 => {}
+                    1 => {
+                        let mut c = vec![l];
+                        c.extend(ants.iter().map(|x| !*x));
+                        self.stats.theory_conflicts += 1;
+                        return Some(c);
+                    }
+                    _ => {
+                        let mut c = Vec::with_capacity(ants.len() + 1);
+                        c.push(l);
+                        c.extend(ants.iter().map(|x| !*x));
+                        self.th_reasons.push(c);
+                        let r = Reason::Theory((self.th_reasons.len() - 1) as u32);
+                        self.enqueue(l, r);
+                        self.stats.theory_propagations += 1;
+                        any = true;
+                    }
+                }
+            }
+            if any {
+                continue;
+            }
+            if let Err(expl) = th.check() {
+                self.stats.theory_conflicts += 1;
+                return Some(expl.into_iter().map(|x| !x).collect());
+            }
+            if self.qhead == self.trail.len() && self.th_head == self.trail.len() {
+                return None;
+            }
+        }
+    }
+
+    fn bcp_lit(&mut self, p: Lit) -> Option<Vec<Lit>> {
+        let false_lit = !p;
+        let mut ws = std::mem::take(&mut self.watches[p.idx()]);
+        let mut i = 0;
+        let mut j = 0;
+        let mut confl = None;
+        while i < ws.len() {
+            let w = ws[i];
+            i += 1;
+            if self.val(w.blocker) == 0 {
+                ws[j] = w;
+                j += 1;
+                continue;
+            }
+            let cref = w.cref as usize;
+            if self.clauses[cref].deleted {
+                continue;
+            }
+            {
+                let lits = &mut self.clauses[cref].lits;
+                if lits[0] == false_lit {
+                    lits.swap(0, 1);
+                }
+            }
+            let first = self.clauses[cref].lits[0];
+            if first != w.blocker && self.val(first) == 0 {
+                ws[j] = Watch {
+                    cref: w.cref,
+                    blocker: first,
+                };
+                j += 1;
+                continue;
+            }
+            // look for a new watch
+            let n = self.clauses[cref].lits.len();
+            let mut found = false;
+            for k in 2..n {
+                let l = self.clauses[cref].lits[k];
+                if self.val(l) != 1 {
+                    self.clauses[cref].lits.swap(1, k);
+                    self.watches[(!l).idx()].push(Watch {
+                        cref: w.cref,
+                        blocker: first,
+                    });
+                    found = true;
+                    break;
+                }
+            }
+            if found {
+                continue;
+            }
+            ws[j] = Watch {
+                cref: w.cref,
+                blocker: first,
+            };
+            j += 1;
+            if self.val(first) == 1 {
+                confl = Some(self.clauses[cref].lits.clone());
+                while i < ws.len() {
+                    ws[j] = ws[i];
+                    j += 1;
+                    i += 1;
+                }
+            } else {
+                self.enqueue(first, Reason::Clause(w.cref));
+            }
+        }
+        ws.truncate(j);
+        // Watches pushed to p's list while iterating (impossible: new watches go to other lits).
+        let extra = std::mem::take(&mut self.watches[p.idx()]);
+        ws.extend(extra);
+        self.watches[p.idx()] = ws;
+        confl
+    }
+
+    fn reason_lits(&self, v: Var) -> Option<&[Lit]> {
+        match self.reason[v as usize] {
+            Reason::None => None,
+            Reason::Clause(c) => Some(&self.clauses[c as usize].lits),
+            Reason::Theory(i) => Some(&self.th_reasons[i as usize]),
+        }
+    }
+
+    fn abstract_level(&self, v: Var) -> u32 {
+        1 << (self.level[v as usize] & 31)
+    }
+
+    fn lit_redundant(&mut self, p: Lit, levels: u32, toclear: &mut Vec<Lit>) -> bool {
+        let mut stack = vec![p];
+        let top = toclear.len();
+        while let Some(q) = stack.pop() {
+            let rl: Vec<Lit> = match self.reason_lits(q.var()) {
+                Some(r) => r.to_vec(),
+                None => return false,
+            };
+            for l in rl {
+                let v = l.var();
+                if v == q.var() {
+                    continue;
+                }
+                if self.seen[v as usize] == 0 && self.level[v as usize] > 0 {
+                    if self.reason[v as usize] != Reason::None
+                        && (self.abstract_level(v) & levels) != 0
+                    {
+                        self.seen[v as usize] = 1;
+                        stack.push(l);
+                        toclear.push(l);
+                    } else {
+                        for c in toclear.drain(top..) {
+                            self.seen[c.var() as usize] = 0;
+                        }
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// First-UIP analysis of a conflict at the current level. Returns the learnt clause (asserting
+    /// literal first) and the backjump level.
+    fn analyze(&mut self, confl: Vec<Lit>) -> (Vec<Lit>, u32) {
+        let dl = self.decision_level();
+        let mut out = vec![Lit(0)];
+        let mut path = 0;
+        let mut p: Option<Lit> = None;
+        let mut idx = self.trail.len();
+        let mut clause = confl;
+        loop {
+            for &q in &clause {
+                if Some(q) == p {
+                    continue;
+                }
+                let v = q.var();
+                if self.seen[v as usize] == 0 && self.level[v as usize] > 0 {
+                    self.seen[v as usize] = 1;
+                    self.bump_var(v);
+                    if self.level[v as usize] >= dl {
+                        path += 1;
+                    } else {
+                        out.push(q);
+                    }
+                }
+            }
+            loop {
+                idx -= 1;
+                if self.seen[self.trail[idx].var() as usize] != 0 {
+                    break;
+                }
+            }
+            let pl = self.trail[idx];
+            p = Some(pl);
+            self.seen[pl.var() as usize] = 0;
+            path -= 1;
+            if path == 0 {
+                out[0] = !pl;
+                break;
+            }
+            clause = match self.reason_lits(pl.var()) {
+                Some(r) => r.to_vec(),
+                None => Vec::new(),
+            };
+            if let Reason::Clause(c) = self.reason[pl.var() as usize] {
+                self.bump_clause(c);
+            }
+        }
+        // recursive minimisation
+        let mut levels = 0u32;
+        for l in &out[1..] {
+            levels |= self.abstract_level(l.var());
+        }
+        let mut toclear: Vec<Lit> = out.clone();
+        let mut kept = vec![out[0]];
+        for i in 1..out.len() {
+            let l = out[i];
+            if self.reason[l.var() as usize] == Reason::None
+                || !self.lit_redundant(l, levels, &mut toclear)
+            {
+                kept.push(l);
+            }
+        }
+        for l in toclear {
+            self.seen[l.var() as usize] = 0;
+        }
+        let mut out = kept;
+        let mut bt = 0;
+        if out.len() > 1 {
+            let mut mi = 1;
+            for i in 2..out.len() {
+                if self.level[out[i].var() as usize] > self.level[out[mi].var() as usize] {
+                    mi = i;
+                }
+            }
+            out.swap(1, mi);
+            bt = self.level[out[1].var() as usize];
+        }
+        (out, bt)
+    }
+
+    fn bump_clause(&mut self, c: u32) {
+        let cl = &mut self.clauses[c as usize];
+        if cl.learnt {
+            cl.act += self.cla_inc;
+            if cl.act > 1e20 {
+                for &l in &self.learnts {
+                    self.clauses[l as usize].act *= 1e-20;
+                }
+                self.cla_inc *= 1e-20;
+            }
+        }
+    }
+
+    fn lbd(&mut self, lits: &[Lit]) -> u32 {
+        let mut lv: Vec<u32> = lits.iter().map(|l| self.level[l.var() as usize]).collect();
+        lv.sort_unstable();
+        lv.dedup();
+        lv.len() as u32
+    }
+
+    /// Handles a conflict clause (all literals false). Returns false if the problem is unsat.
+    fn handle_conflict<T: Theory>(&mut self, th: &mut T, confl: Vec<Lit>) -> bool {
+        self.stats.conflicts += 1;
+        if confl.is_empty() {
+            self.ok = false;
+            return false;
+        }
+        let maxl = confl
+            .iter()
+            .map(|l| self.level[l.var() as usize])
+            .max()
+            .unwrap_or(0);
+        if maxl == 0 {
+            self.ok = false;
+            return false;
+        }
+        if maxl < self.decision_level() {
+            self.cancel_until(th, maxl);
+        }
+        let at_max = confl
+            .iter()
+            .filter(|l| self.level[l.var() as usize] == maxl)
+            .count();
+        let (learnt, bt) = if at_max == 1 {
+            let mut c = confl;
+            let i = c
+                .iter()
+                .position(|l| self.level[l.var() as usize] == maxl)
+                .unwrap_or(0);
+            c.swap(0, i);
+            let mut bt = 0;
+            if c.len() > 1 {
+                let mut mi = 1;
+                for k in 2..c.len() {
+                    if self.level[c[k].var() as usize] > self.level[c[mi].var() as usize] {
+                        mi = k;
+                    }
+                }
+                c.swap(1, mi);
+                bt = self.level[c[1].var() as usize];
+            }
+            for l in &c {
+                self.bump_var(l.var());
+            }
+            (c, bt)
+        } else {
+            self.analyze(confl)
+        };
+        self.cancel_until(th, bt);
+        if learnt.len() == 1 {
+            self.enqueue(learnt[0], Reason::None);
+        } else {
+            let lbd = self.lbd(&learnt);
+            let first = learnt[0];
+            let c = self.alloc_clause(learnt, true, lbd);
+            self.learnts.push(c);
+            self.stats.learnt_clauses += 1;
+            self.bump_clause(c);
+            self.enqueue(first, Reason::Clause(c));
+        }
+        self.var_inc /= 0.95;
+        self.cla_inc /= 0.999;
+        true
+    }
+
+    fn locked(&self, c: u32) -> bool {
+        let l0 = self.clauses[c as usize].lits[0];
+        self.val(l0) == 0 && self.reason[l0.var() as usize] == Reason::Clause(c)
+    }
+
+    fn reduce_db(&mut self) {
+        let mut ls = std::mem::take(&mut self.learnts);
+        ls.sort_by(|&a, &b| {
+            let (ca, cb) = (&self.clauses[a as usize], &self.clauses[b as usize]);
+            cb.lbd.cmp(&ca.lbd).then(
+                ca.act
+                    .partial_cmp(&cb.act)
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+        });
+        let half = ls.len() / 2;
+        let mut keep = Vec::with_capacity(ls.len());
+        for (i, c) in ls.into_iter().enumerate() {
+            let cl = &self.clauses[c as usize];
+            if i < half && cl.lbd > 2 && cl.lits.len() > 2 && !self.locked(c) {
+                self.clauses[c as usize].deleted = true;
+                self.clauses[c as usize].lits = Vec::new();
+                self.stats.deleted_clauses += 1;
+            } else {
+                keep.push(c);
+            }
+        }
+        self.learnts = keep;
+        // purge watches to deleted clauses and recycle their slots
+        for wl in self.watches.iter_mut() {
+            wl.retain(|w| !self.clauses[w.cref as usize].deleted);
+        }
+        for (i, c) in self.clauses.iter().enumerate() {
+            if c.deleted && c.lits.is_empty() && !self.free_crefs.contains(&(i as u32)) {
+                self.free_crefs.push(i as u32);
+            }
+        }
+    }
+
+    fn analyze_final<T: Theory>(&mut self, p: Lit, assumptions: &[Lit]) {
+        let _ = std::marker::PhantomData::<T>;
+        self.core.clear();
+        self.core.push(!p);
+        if self.decision_level() == 0 {
+            return;
+        }
+        self.seen[p.var() as usize] = 1;
+        let start = self.trail_lim[0];
+        for i in (start..self.trail.len()).rev() {
+            let x = self.trail[i].var();
+            if self.seen[x as usize] != 0 {
+                match self.reason_lits(x) {
+                    None => {
+                        let l = self.trail[i];
+                        if assumptions.contains(&l) {
+                            self.core.push(l);
+                        }
+                    }
+                    Some(r) => {
+                        let r = r.to_vec();
+                        for l in r {
+                            if l.var() != x && self.level[l.var() as usize] > 0 {
+                                self.seen[l.var() as usize] = 1;
+                            }
+                        }
+                    }
+                }
+                self.seen[x as usize] = 0;
+            }
+        }
+        self.seen[p.var() as usize] = 0;
+        self.core.sort();
+        self.core.dedup();
+    }
+
+    /// Searches for a model under the assumptions. On `Sat` the assignment is left in place (read
+    /// it with `value`, then call `cancel_until(th, 0)`); on `Unsat` with assumptions, `core` holds
+    /// the failing assumptions.
+    pub fn solve<T: Theory>(&mut self, th: &mut T, assumptions: &[Lit]) -> Answer {
+        self.core.clear();
+        if !self.ok {
+            return Answer::Unsat;
+        }
+        self.cancel_until(th, 0);
+        let mut restart_n = 0u64;
+        let mut conflicts_this_restart = 0u64;
+        let mut restart_limit = (luby(2.0, 0) * 100.0) as u64;
+        let mut next_reduce = self.stats.conflicts + 2000;
+        loop {
+            if let Some(confl) = self.propagate(th) {
+                if !self.handle_conflict(th, confl) {
+                    return Answer::Unsat;
+                }
+                conflicts_this_restart += 1;
+                if self.stats.conflicts % 256 == 0 {
+                    if let Some(d) = self.deadline {
+                        if Instant::now() >= d {
+                            self.cancel_until(th, 0);
+                            return Answer::Unknown;
+                        }
+                    }
+                }
+                continue;
+            }
+            if conflicts_this_restart >= restart_limit {
+                restart_n += 1;
+                self.stats.restarts += 1;
+                conflicts_this_restart = 0;
+                restart_limit = (luby(2.0, restart_n) * 100.0) as u64;
+                self.cancel_until(th, 0);
+                continue;
+            }
+            if self.stats.conflicts >= next_reduce && self.learnts.len() > self.max_learnts {
+                next_reduce = self.stats.conflicts + 2000;
+                self.max_learnts += self.max_learnts / 10;
+                self.reduce_db();
+            }
+            // assumptions first
+            let mut next: Option<Lit> = None;
+            while (self.decision_level() as usize) < assumptions.len() {
+                let a = assumptions[self.decision_level() as usize];
+                match self.val(a) {
+                    0 => self.new_decision_level(th),
+                    1 => {
+                        self.analyze_final::<T>(!a, assumptions);
+                        return Answer::Unsat;
+                    }
+                    _ => {
+                        next = Some(a);
+                        break;
+                    }
+                }
+            }
+            if next.is_none() {
+                if let Some(l) = self.pending_decision.take() {
+                    if self.val(l) == UNDEF {
+                        next = Some(l);
+                    }
+                }
+            }
+            if next.is_none() {
+                while let Some(v) = self.heap_pop() {
+                    if self.assigns[v as usize] == UNDEF {
+                        next = Some(Lit::new(v, !self.polarity[v as usize]));
+                        break;
+                    }
+                }
+            }
+            match next {
+                Some(l) => {
+                    self.stats.decisions += 1;
+                    self.new_decision_level(th);
+                    self.enqueue(l, Reason::None);
+                }
+                None => {
+                    self.stats.final_checks += 1;
+                    match th.final_check(self.num_vars()) {
+                        Final::Sat => return Answer::Sat,
+                        Final::Conflict(expl) => {
+                            self.stats.theory_conflicts += 1;
+                            let c: Vec<Lit> = expl.into_iter().map(|x| !x).collect();
+                            if !self.handle_conflict(th, c) {
+                                return Answer::Unsat;
+                            }
+                        }
+                        Final::Lemmas {
+                            new_vars,
+                            clauses,
+                            decide,
+                        } => {
+                            for _ in 0..new_vars {
+                                self.new_var();
+                            }
+                            if !clauses.is_empty() {
+                                for c in clauses {
+                                    if !self.add_clause(th, &c) {
+                                        return Answer::Unsat;
+                                    }
+                                }
+                            }
+                            if let Some(d) = decide {
+                                self.pending_decision = Some(d);
+                            }
+                        }
+                    }
+                    if let Some(d) = self.deadline {
+                        if Instant::now() >= d {
+                            self.cancel_until(th, 0);
+                            return Answer::Unknown;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The empty theory.
+    struct NoTheory;
+    impl Theory for NoTheory {
+        fn assert_lit(&mut self, _: Lit) -> Result<(), Vec<Lit>> {
+            Ok(())
+        }
+        fn propagate(&mut self, _: &mut Vec<(Lit, Vec<Lit>)>) {}
+        fn check(&mut self) -> Result<(), Vec<Lit>> {
+            Ok(())
+        }
+        fn final_check(&mut self, _: u32) -> Final {
+            Final::Sat
+        }
+        fn push_level(&mut self) {}
+        fn pop_levels(&mut self, _: u32) {}
+    }
+
+    fn brute(n: u32, cls: &[Vec<Lit>]) -> bool {
+        (0..1u32 << n).any(|m| {
+            cls.iter()
+                .all(|c| c.iter().any(|l| ((m >> l.var()) & 1 == 1) != l.is_neg()))
+        })
+    }
+
+    #[test]
+    fn pigeonhole_3_in_2_unsat() {
+        let mut s = Cdcl::new();
+        let mut th = NoTheory;
+        let p = |i: u32, j: u32| Lit::pos(i * 2 + j);
+        for _ in 0..6 {
+            s.new_var();
+        }
+        for i in 0..3 {
+            s.add_clause(&mut th, &[p(i, 0), p(i, 1)]);
+        }
+        for j in 0..2 {
+            for a in 0..3 {
+                for b in a + 1..3 {
+                    s.add_clause(&mut th, &[!p(a, j), !p(b, j)]);
+                }
+            }
+        }
+        assert_eq!(s.solve(&mut th, &[]), Answer::Unsat);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn random_3sat_matches_brute_force(seed in 0u64..400) {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let n = rng.gen_range(3..10u32);
+            let m = rng.gen_range(1..45usize);
+            let cls: Vec<Vec<Lit>> = (0..m).map(|_| (0..3).map(|_| Lit::new(rng.gen_range(0..n), rng.gen())).collect()).collect();
+            let mut s = Cdcl::new();
+            let mut th = NoTheory;
+            for _ in 0..n { s.new_var(); }
+            for c in &cls { s.add_clause(&mut th, c); }
+            let r = s.solve(&mut th, &[]);
+            proptest::prop_assert_eq!(r == Answer::Sat, brute(n, &cls));
+            if r == Answer::Sat {
+                for c in &cls {
+                    proptest::prop_assert!(c.iter().any(|l| s.value(*l) == Some(true)));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! Exact rationals with a fast machine-word path and a big-number fallback, and the δ-rationals
+//! of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006), Section 5
+//! (strict inequalities: a pair `c + k·δ` ordered lexicographically).
+//!
+//! `Num::S(n, d)` keeps a reduced fraction with `d > 0` in `i64`; every operation is computed in
+//! `i128` and falls back to `num_rational::BigRational` only when the result does not fit.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An exact rational number.
+#[derive(Clone, Debug)]
+pub enum Num {
+    /// Reduced fraction `n / d` with `d > 0`.
+    S(i64, i64),
+    /// Anything that does not fit the small path (always normalised back when it fits).
+    B(Box<BigRational>),
+}
+
+fn gcd_i128(mut a: i128, mut b: i128) -> i128 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+impl Num {
+    pub const ZERO: Num = Num::S(0, 1);
+    pub const ONE: Num = Num::S(1, 1);
+
+    pub fn int(n: i64) -> Num {
+        Num::S(n, 1)
+    }
+
+    fn from_i128(n: i128, d: i128) -> Num {
+        debug_assert!(d != 0);
+        let (mut n, mut d) = if d < 0 { (-n, -d) } else { (n, d) };
+        if d != 1 {
+            let g = gcd_i128(n, d);
+            if g > 1 {
+                n /= g;
+                d /= g;
+            }
+        }
+        match (i64::try_from(n), i64::try_from(d)) {
+            (Ok(a), Ok(b)) if a != i64::MIN => Num::S(a, b),
+            _ => Num::B(Box::new(BigRational::new(BigInt::from(n), BigInt::from(d)))),
+        }
+    }
+
+    pub fn from_big(r: BigRational) -> Num {
+        if let (Some(n), Some(d)) = (r.numer().to_i64(), r.denom().to_i64()) {
+            if n != i64::MIN && d > 0 {
+                return Num::S(n, d);
+            }
+        }
+        Num::B(Box::new(r))
+    }
+
+    pub fn to_big(&self) -> BigRational {
+        match self {
+            Num::S(n, d) => BigRational::new_raw(BigInt::from(*n), BigInt::from(*d)),
+            Num::B(b) => (**b).clone(),
+        }
+    }
+
+    pub fn from_bigint(n: BigInt) -> Num {
+        Num::from_big(BigRational::from_integer(n))
+    }
+
+    /// Parses an SMT-LIB numeral or decimal (`12`, `3.25`).
+    pub fn parse_decimal(s: &str) -> Option<Num> {
+        let (ip, fp) = match s.split_once('.') {
+            Some((a, b)) => (a, b),
+            None => (s, ""),
+        };
+        if ip.is_empty()
+            || !ip.bytes().all(|c| c.is_ascii_digit())
+            || !fp.bytes().all(|c| c.is_ascii_digit())
+        {
+            return None;
+        }
+        let digits = format!("{ip}{fp}");
+        let n: BigInt = digits.parse().ok()?;
+        let d = num_traits::pow(BigInt::from(10), fp.len());
+        Some(Num::from_big(BigRational::new(n, d)))
+    }
+
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Num::S(0, _))
+    }
+    pub fn is_integer(&self) -> bool {
+        match self {
+            Num::S(_, d) => *d == 1,
+            Num::B(b) => b.is_integer(),
+        }
+    }
+    pub fn signum(&self) -> i32 {
+        match self {
+            Num::S(n, _) => n.signum() as i32,
+            Num::B(b) => {
+                if b.is_positive() {
+                    1
+                } else if b.is_negative() {
+                    -1
+                } else {
+                    0
+                }
+            }
+        }
+    }
+    pub fn is_pos(&self) -> bool {
+        self.signum() > 0
+    }
+    pub fn is_neg(&self) -> bool {
+        self.signum() < 0
+    }
+
+    pub fn add(&self, o: &Num) -> Num {
+        match (self, o) {
+            (Num::S(a, 1), Num::S(b, 1)) => match a.checked_add(*b) {
+                Some(s) if s != i64::MIN => Num::S(s, 1),
+                _ => Num::from_i128(*a as i128 + *b as i128, 1),
+            },
+            (Num::S(a, b), Num::S(c, d)) => {
+                let (a, b, c, d) = (*a as i128, *b as i128, *c as i128, *d as i128);
+                if b == d {
+                    Num::from_i128(a + c, b)
+                } else {
+                    match (a.checked_mul(d), c.checked_mul(b), b.checked_mul(d)) {
+                        (Some(x), Some(y), Some(z)) => match x.checked_add(y) {
+                            Some(s) => Num::from_i128(s, z),
+                            None => Num::from_big(self.to_big() + o.to_big()),
+                        },
+                        _ => Num::from_big(self.to_big() + o.to_big()),
+                    }
+                }
+            }
+            _ => Num::from_big(self.to_big() + o.to_big()),
+        }
+    }
+    pub fn neg(&self) -> Num {
+        match self {
+            Num::S(a, b) => Num::S(-a, *b),
+            Num::B(x) => Num::from_big(-(**x).clone()),
+        }
+    }
+    pub fn sub(&self, o: &Num) -> Num {
+        self.add(&o.neg())
+    }
+    pub fn mul(&self, o: &Num) -> Num {
+        match (self, o) {
+            (Num::S(a, b), Num::S(c, d)) => {
+                if *a == 0 || *c == 0 {
+                    return Num::ZERO;
+                }
+                let (a, b, c, d) = (*a as i128, *b as i128, *c as i128, *d as i128);
+                match (a.checked_mul(c), b.checked_mul(d)) {
+                    (Some(x), Some(y)) => Num::from_i128(x, y),
+                    _ => Num::from_big(self.to_big() * o.to_big()),
+                }
+            }
+            _ => Num::from_big(self.to_big() * o.to_big()),
+        }
+    }
+    /// `self / o`; `o` must be non-zero (callers check).
+    pub fn div(&self, o: &Num) -> Num {
+        self.mul(&o.recip())
+    }
+    pub fn recip(&self) -> Num {
+        match self {
+            Num::S(a, b) => {
+                if *a == 0 {
+                    return Num::ZERO;
+                }
+                Num::from_i128(*b as i128, *a as i128)
+            }
+            Num::B(x) => {
+                if x.is_zero() {
+                    Num::ZERO
+                } else {
+                    Num::from_big(x.recip())
+                }
+            }
+        }
+    }
+    pub fn abs(&self) -> Num {
+        if self.is_neg() {
+            self.neg()
+        } else {
+            self.clone()
+        }
+    }
+    pub fn floor(&self) -> Num {
+        match self {
+            Num::S(a, b) => Num::S(a.div_euclid(*b), 1),
+            Num::B(x) => Num::from_big(x.floor()),
+        }
+    }
+    pub fn ceil(&self) -> Num {
+        match self {
+            Num::S(a, b) => {
+                let f = a.div_euclid(*b);
+                Num::S(if a.rem_euclid(*b) == 0 { f } else { f + 1 }, 1)
+            }
+            Num::B(x) => Num::from_big(x.ceil()),
+        }
+    }
+    /// Numerator and denominator as big integers.
+    pub fn parts(&self) -> (BigInt, BigInt) {
+        match self {
+            Num::S(a, b) => (BigInt::from(*a), BigInt::from(*b)),
+            Num::B(x) => (x.numer().clone(), x.denom().clone()),
+        }
+    }
+    pub fn denom_big(&self) -> BigInt {
+        self.parts().1
+    }
+    /// Least common multiple of two positive integers given as `Num`s.
+    pub fn lcm_int(a: &Num, b: &Num) -> Num {
+        let (x, _) = a.parts();
+        let (y, _) = b.parts();
+        Num::from_bigint(x.lcm(&y))
+    }
+    pub fn gcd_int(a: &Num, b: &Num) -> Num {
+        let (x, _) = a.parts();
+        let (y, _) = b.parts();
+        Num::from_bigint(x.gcd(&y))
+    }
+
+    /// SMT-LIB rendering: `3`, `(- 3)` for Int; `3.0`, `(/ 1.0 3.0)`, `(- (/ 1.0 3.0))` for Real.
+    pub fn to_smtlib(&self, real: bool) -> String {
+        let (n, d) = self.parts();
+        let neg = n.is_negative();
+        let n = n.abs();
+        let body = if real {
+            if d.is_one() {
+                format!("{n}.0")
+            } else {
+                format!("(/ {n}.0 {d}.0)")
+            }
+        } else {
+            format!("{n}")
+        };
+        if neg {
+            format!("(- {body})")
+        } else {
+            body
+        }
+    }
+}
+
+impl PartialEq for Num {
+    fn eq(&self, o: &Num) -> bool {
+        match (self, o) {
+            (Num::S(a, b), Num::S(c, d)) => a == c && b == d,
+            _ => self.to_big() == o.to_big(),
+        }
+    }
+}
+impl Eq for Num {}
+impl std::hash::Hash for Num {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match self {
+            Num::S(a, b) => {
+                a.hash(h);
+                b.hash(h);
+            }
+            Num::B(x) => x.hash(h),
+        }
+    }
+}
+impl PartialOrd for Num {
+    fn partial_cmp(&self, o: &Num) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Num {
+    fn cmp(&self, o: &Num) -> Ordering {
+        match (self, o) {
+            (Num::S(a, 1), Num::S(c, 1)) => a.cmp(c),
+            (Num::S(a, b), Num::S(c, d)) => {
+                (*a as i128 * *d as i128).cmp(&(*c as i128 * *b as i128))
+            }
+            _ => self.to_big().cmp(&o.to_big()),
+        }
+    }
+}
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::S(a, 1) => write!(f, "{a}"),
+            Num::S(a, b) => write!(f, "{a}/{b}"),
+            Num::B(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// A δ-rational `c + k·δ` (δ a symbolic positive infinitesimal), ordered lexicographically.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DRat {
+    pub c: Num,
+    pub k: Num,
+}
+
+impl DRat {
+    pub fn zero() -> DRat {
+        DRat {
+            c: Num::ZERO,
+            k: Num::ZERO,
+        }
+    }
+    pub fn new(c: Num, k: Num) -> DRat {
+        DRat { c, k }
+    }
+    pub fn num(c: Num) -> DRat {
+        DRat { c, k: Num::ZERO }
+    }
+    pub fn add(&self, o: &DRat) -> DRat {
+        DRat {
+            c: self.c.add(&o.c),
+            k: if self.k.is_zero() && o.k.is_zero() {
+                Num::ZERO
+            } else {
+                self.k.add(&o.k)
+            },
+        }
+    }
+    pub fn sub(&self, o: &DRat) -> DRat {
+        DRat {
+            c: self.c.sub(&o.c),
+            k: if self.k.is_zero() && o.k.is_zero() {
+                Num::ZERO
+            } else {
+                self.k.sub(&o.k)
+            },
+        }
+    }
+    pub fn scale(&self, a: &Num) -> DRat {
+        DRat {
+            c: self.c.mul(a),
+            k: if self.k.is_zero() {
+                Num::ZERO
+            } else {
+                self.k.mul(a)
+            },
+        }
+    }
+    /// Concrete value for a given δ.
+    pub fn at(&self, delta: &Num) -> Num {
+        if self.k.is_zero() {
+            self.c.clone()
+        } else {
+            self.c.add(&self.k.mul(delta))
+        }
+    }
+}
+impl PartialOrd for DRat {
+    fn partial_cmp(&self, o: &DRat) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for DRat {
+    fn cmp(&self, o: &DRat) -> Ordering {
+        self.c.cmp(&o.c).then_with(|| self.k.cmp(&o.k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn big(n: i64, d: i64) -> BigRational {
+        BigRational::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    proptest! {
+        #[test]
+        fn arithmetic_matches_bigrational(a in any::<i64>(), b in 1i64..i64::MAX, c in any::<i64>(), d in 1i64..i64::MAX) {
+            let x = Num::from_big(big(a, b));
+            let y = Num::from_big(big(c, d));
+            prop_assert_eq!(x.add(&y).to_big(), big(a, b) + big(c, d));
+            prop_assert_eq!(x.sub(&y).to_big(), big(a, b) - big(c, d));
+            prop_assert_eq!(x.mul(&y).to_big(), big(a, b) * big(c, d));
+            prop_assert_eq!(x.cmp(&y), big(a, b).cmp(&big(c, d)));
+            prop_assert_eq!(x.floor().to_big(), big(a, b).floor());
+            prop_assert_eq!(x.ceil().to_big(), big(a, b).ceil());
+            if c != 0 {
+                prop_assert_eq!(x.div(&y).to_big(), big(a, b) / big(c, d));
+            }
+        }
+    }
+
+    #[test]
+    fn decimal_and_printing() {
+        assert_eq!(Num::parse_decimal("2.50"), Some(Num::S(5, 2)));
+        assert_eq!(Num::S(-1, 3).to_smtlib(true), "(- (/ 1.0 3.0))");
+        assert_eq!(Num::S(4, 1).to_smtlib(false), "4");
+        assert!(Num::parse_decimal("1.2.3").is_none());
+        let d = DRat::new(Num::ONE, Num::int(-1));
+        assert!(d < DRat::num(Num::ONE));
+    }
+}

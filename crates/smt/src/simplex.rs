@@ -1,0 +1,480 @@
+//! The general simplex of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)"
+//! (CAV 2006), Section 3: a fixed tableau `x_b = Σ a_bj x_j` built once from the slack
+//! definitions, bounds `l_j ≤ x_j ≤ u_j` asserted and retracted by the SAT search, and an
+//! assignment β that always satisfies the tableau and keeps every non-basic variable within its
+//! bounds.
+//!
+//! * `assert_upper`/`assert_lower` (Fig. 2): O(1) conflict detection against the opposite bound;
+//!   non-basic variables are moved to the new bound (`update`).
+//! * `check` (Fig. 3): repairs violated basic variables by pivoting, choosing leaving and entering
+//!   variables by Bland's rule (after a bounded number of sparsity-guided pivots), and returns a
+//!   minimal explanation (the row's bounds) with its Farkas coefficients when a row cannot be
+//!   repaired.
+//! * Backtracking restores bounds only; the tableau and β stay (Section 3.2).
+//! * Values are δ-rationals (Section 5), and `delta` computes a concrete δ for models.
+
+use crate::cdcl::Lit;
+use crate::numbers::{DRat, Num};
+use std::collections::BTreeSet;
+
+pub const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub val: DRat,
+    /// The literal that asserted the bound.
+    pub lit: Lit,
+}
+
+/// A theory explanation: literals with their Farkas coefficients (all positive).
+pub type Explanation = Vec<(Lit, Num)>;
+
+#[derive(Default)]
+pub struct Simplex {
+    pub is_int: Vec<bool>,
+    rows: Vec<Vec<(u32, Num)>>,
+    basic_of: Vec<u32>,
+    row_of: Vec<u32>,
+    cols: Vec<Vec<u32>>,
+    pub beta: Vec<DRat>,
+    pub lower: Vec<Option<Bound>>,
+    pub upper: Vec<Option<Bound>>,
+    trail: Vec<(u32, bool, Option<Bound>)>,
+    trail_lim: Vec<usize>,
+    dirty: BTreeSet<u32>,
+    scratch: Vec<u32>,
+    pub pivots: u64,
+}
+
+impl Simplex {
+    pub fn new() -> Simplex {
+        Simplex::default()
+    }
+    pub fn num_vars(&self) -> usize {
+        self.beta.len()
+    }
+    pub fn new_var(&mut self, is_int: bool) -> u32 {
+        let v = self.beta.len() as u32;
+        self.is_int.push(is_int);
+        self.row_of.push(NONE);
+        self.cols.push(Vec::new());
+        self.beta.push(DRat::zero());
+        self.lower.push(None);
+        self.upper.push(None);
+        self.scratch.push(NONE);
+        v
+    }
+    pub fn is_basic(&self, x: u32) -> bool {
+        self.row_of[x as usize] != NONE
+    }
+
+    /// Adds a slack `s = Σ a_j x_j` over existing variables (basic or not: basic ones are
+    /// substituted by their rows). Returns the slack's variable.
+    pub fn add_row(&mut self, def: &[(u32, Num)], is_int: bool) -> u32 {
+        let s = self.new_var(is_int);
+        let mut row: Vec<(u32, Num)> = Vec::new();
+        let mut val = DRat::zero();
+        for (x, a) in def {
+            let r = self.row_of[*x as usize];
+            if r == NONE {
+                add_into(&mut row, &mut self.scratch, *x, a.clone());
+            } else {
+                let rr = self.rows[r as usize].clone();
+                for (y, b) in rr {
+                    add_into(&mut row, &mut self.scratch, y, a.mul(&b));
+                }
+            }
+            val = val.add(&self.beta[*x as usize].scale(a));
+        }
+        for (y, _) in &row {
+            self.scratch[*y as usize] = NONE;
+        }
+        row.retain(|(_, c)| !c.is_zero());
+        let r = self.rows.len() as u32;
+        for (y, _) in &row {
+            self.cols[*y as usize].push(r);
+        }
+        self.rows.push(row);
+        self.basic_of.push(s);
+        self.row_of[s as usize] = r;
+        self.beta[s as usize] = val;
+        s
+    }
+
+    pub fn push_level(&mut self) {
+        self.trail_lim.push(self.trail.len());
+    }
+    pub fn pop_levels(&mut self, n: u32) {
+        if n == 0 {
+            return;
+        }
+        let keep = self.trail_lim.len().saturating_sub(n as usize);
+        let lim = self.trail_lim.get(keep).copied().unwrap_or(0);
+        self.trail_lim.truncate(keep);
+        while self.trail.len() > lim {
+            if let Some((x, up, old)) = self.trail.pop() {
+                if up {
+                    self.upper[x as usize] = old;
+                } else {
+                    self.lower[x as usize] = old;
+                }
+            }
+        }
+    }
+
+    fn violated(&self, x: u32) -> bool {
+        let b = &self.beta[x as usize];
+        if let Some(l) = &self.lower[x as usize] {
+            if *b < l.val {
+                return true;
+            }
+        }
+        if let Some(u) = &self.upper[x as usize] {
+            if *b > u.val {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// AssertUpper: `x ≤ c` because of `lit`. Err: conflict with the lower bound.
+    pub fn assert_upper(&mut self, x: u32, c: DRat, lit: Lit) -> Result<bool, Explanation> {
+        let xi = x as usize;
+        if let Some(u) = &self.upper[xi] {
+            if c >= u.val {
+                return Ok(false);
+            }
+        }
+        if let Some(l) = &self.lower[xi] {
+            if c < l.val {
+                return Err(vec![(lit, Num::ONE), (l.lit, Num::ONE)]);
+            }
+        }
+        let old = self.upper[xi].replace(Bound {
+            val: c.clone(),
+            lit,
+        });
+        self.trail.push((x, true, old));
+        if self.row_of[xi] == NONE {
+            if self.beta[xi] > c {
+                self.update(x, c);
+            }
+        } else {
+            self.dirty.insert(x);
+        }
+        Ok(true)
+    }
+
+    /// AssertLower: `x ≥ c` because of `lit`.
+    pub fn assert_lower(&mut self, x: u32, c: DRat, lit: Lit) -> Result<bool, Explanation> {
+        let xi = x as usize;
+        if let Some(l) = &self.lower[xi] {
+            if c <= l.val {
+                return Ok(false);
+            }
+        }
+        if let Some(u) = &self.upper[xi] {
+            if c > u.val {
+                return Err(vec![(lit, Num::ONE), (u.lit, Num::ONE)]);
+            }
+        }
+        let old = self.lower[xi].replace(Bound {
+            val: c.clone(),
+            lit,
+        });
+        self.trail.push((x, false, old));
+        if self.row_of[xi] == NONE {
+            if self.beta[xi] < c {
+                self.update(x, c);
+            }
+        } else {
+            self.dirty.insert(x);
+        }
+        Ok(true)
+    }
+
+    /// Sets non-basic `x` to `v`, adjusting the basic variables.
+    fn update(&mut self, x: u32, v: DRat) {
+        let diff = v.sub(&self.beta[x as usize]);
+        for i in 0..self.cols[x as usize].len() {
+            let r = self.cols[x as usize][i] as usize;
+            let b = self.basic_of[r];
+            if let Some((_, a)) = self.rows[r].iter().find(|(y, _)| *y == x) {
+                let d = diff.scale(a);
+                self.beta[b as usize] = self.beta[b as usize].add(&d);
+                self.dirty.insert(b);
+            }
+        }
+        self.beta[x as usize] = v;
+    }
+
+    fn coef_in_row(&self, r: usize, x: u32) -> Option<&Num> {
+        self.rows[r].iter().find(|(y, _)| *y == x).map(|(_, a)| a)
+    }
+
+    /// Pivots basic `xi` with non-basic `xj` and sets `xi` to `v`.
+    fn pivot_and_update(&mut self, xi: u32, xj: u32, v: DRat) {
+        let r = self.row_of[xi as usize] as usize;
+        let a = match self.coef_in_row(r, xj) {
+            Some(a) => a.clone(),
+            None => return,
+        };
+        let theta = v.sub(&self.beta[xi as usize]).scale(&a.recip());
+        self.beta[xi as usize] = v;
+        self.beta[xj as usize] = self.beta[xj as usize].add(&theta);
+        for i in 0..self.cols[xj as usize].len() {
+            let s = self.cols[xj as usize][i] as usize;
+            if s == r {
+                continue;
+            }
+            let b = self.basic_of[s];
+            if let Some(c) = self.coef_in_row(s, xj) {
+                let d = theta.scale(c);
+                self.beta[b as usize] = self.beta[b as usize].add(&d);
+                self.dirty.insert(b);
+            }
+        }
+        self.pivot(r, xi, xj, &a);
+        self.dirty.insert(xj);
+    }
+
+    fn pivot(&mut self, r: usize, xi: u32, xj: u32, a: &Num) {
+        self.pivots += 1;
+        // New row r: xj = (1/a) xi - Σ (c/a) x_k.
+        let inv = a.recip();
+        let old = std::mem::take(&mut self.rows[r]);
+        let mut nr = Vec::with_capacity(old.len());
+        for (x, c) in old {
+            if x == xj {
+                continue;
+            }
+            nr.push((x, c.mul(&inv).neg()));
+        }
+        nr.push((xi, inv));
+        remove_from(&mut self.cols[xj as usize], r as u32);
+        self.cols[xi as usize].push(r as u32);
+        // Substitute into the other rows containing xj.
+        let others = std::mem::take(&mut self.cols[xj as usize]);
+        for &s in &others {
+            let s = s as usize;
+            let row = std::mem::take(&mut self.rows[s]);
+            let mut row = row;
+            let pos = match row.iter().position(|(y, _)| *y == xj) {
+                Some(p) => p,
+                None => {
+                    self.rows[s] = row;
+                    continue;
+                }
+            };
+            let (_, b) = row.swap_remove(pos);
+            for (k, (y, _)) in row.iter().enumerate() {
+                self.scratch[*y as usize] = k as u32;
+            }
+            for (y, c) in &nr {
+                let p = self.scratch[*y as usize];
+                if p != NONE {
+                    let e = &mut row[p as usize].1;
+                    *e = e.add(&b.mul(c));
+                } else {
+                    self.scratch[*y as usize] = row.len() as u32;
+                    row.push((*y, b.mul(c)));
+                    self.cols[*y as usize].push(s as u32);
+                }
+            }
+            for (y, _) in row.iter() {
+                self.scratch[*y as usize] = NONE;
+            }
+            let mut k = 0;
+            while k < row.len() {
+                if row[k].1.is_zero() {
+                    let (y, _) = row.swap_remove(k);
+                    remove_from(&mut self.cols[y as usize], s as u32);
+                } else {
+                    k += 1;
+                }
+            }
+            self.rows[s] = row;
+        }
+        // xj no longer occurs in any row as a non-basic variable.
+        self.rows[r] = nr;
+        self.basic_of[r] = xj;
+        self.row_of[xj as usize] = r as u32;
+        self.row_of[xi as usize] = NONE;
+    }
+
+    /// Check (Fig. 3 of the paper). Err: explanation of an infeasible row.
+    pub fn check(&mut self) -> Result<(), Explanation> {
+        let mut local_pivots = 0u32;
+        loop {
+            let xi = loop {
+                match self.dirty.pop_first() {
+                    None => return Ok(()),
+                    Some(x) => {
+                        if self.row_of[x as usize] != NONE && self.violated(x) {
+                            break x;
+                        }
+                    }
+                }
+            };
+            let r = self.row_of[xi as usize] as usize;
+            let below = match &self.lower[xi as usize] {
+                Some(l) => self.beta[xi as usize] < l.val,
+                None => false,
+            };
+            // Entering variable: Bland (smallest index) after a budget of sparsest-column choices.
+            let bland = local_pivots > 1000;
+            let mut best: Option<(u32, usize)> = None;
+            for (xj, a) in &self.rows[r] {
+                let j = *xj as usize;
+                let can_inc = self.upper[j].as_ref().is_none_or(|u| self.beta[j] < u.val);
+                let can_dec = self.lower[j].as_ref().is_none_or(|l| self.beta[j] > l.val);
+                let ok = if below == a.is_pos() {
+                    can_inc
+                } else {
+                    can_dec
+                };
+                if ok {
+                    let key = if bland {
+                        *xj as usize
+                    } else {
+                        self.cols[j].len()
+                    };
+                    match best {
+                        Some((bx, bk)) if (bk, bx) <= (key, *xj) => {}
+                        _ => best = Some((*xj, key)),
+                    }
+                }
+            }
+            match best {
+                None => {
+                    self.dirty.insert(xi);
+                    return Err(self.explain_row(r, xi, below));
+                }
+                Some((xj, _)) => {
+                    let target = if below {
+                        self.lower[xi as usize].as_ref().map(|b| b.val.clone())
+                    } else {
+                        self.upper[xi as usize].as_ref().map(|b| b.val.clone())
+                    };
+                    if let Some(t) = target {
+                        self.pivot_and_update(xi, xj, t);
+                        local_pivots += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn explain_row(&self, r: usize, xi: u32, below: bool) -> Explanation {
+        let mut out = Vec::with_capacity(self.rows[r].len() + 1);
+        let own = if below {
+            &self.lower[xi as usize]
+        } else {
+            &self.upper[xi as usize]
+        };
+        if let Some(b) = own {
+            out.push((b.lit, Num::ONE));
+        }
+        for (xj, a) in &self.rows[r] {
+            let j = *xj as usize;
+            let use_upper = below == a.is_pos();
+            let b = if use_upper {
+                &self.upper[j]
+            } else {
+                &self.lower[j]
+            };
+            if let Some(b) = b {
+                out.push((b.lit, a.abs()));
+            }
+        }
+        out
+    }
+
+    /// A positive rational δ such that replacing the symbol δ by it keeps every bound satisfied
+    /// (Section 5 of the paper).
+    pub fn delta(&self) -> Num {
+        let mut d = Num::ONE;
+        for x in 0..self.beta.len() {
+            let b = &self.beta[x];
+            if let Some(l) = &self.lower[x] {
+                // need l.c + l.k δ ≤ b.c + b.k δ
+                if l.val.c < b.c && l.val.k > b.k {
+                    let cand = b.c.sub(&l.val.c).div(&l.val.k.sub(&b.k));
+                    if cand < d {
+                        d = cand;
+                    }
+                }
+            }
+            if let Some(u) = &self.upper[x] {
+                if b.c < u.val.c && b.k > u.val.k {
+                    let cand = u.val.c.sub(&b.c).div(&b.k.sub(&u.val.k));
+                    if cand < d {
+                        d = cand;
+                    }
+                }
+            }
+        }
+        d
+    }
+
+    /// Rows as (basic variable, entries), for cuts and tests.
+    pub fn row_of_basic(&self, x: u32) -> Option<&[(u32, Num)]> {
+        let r = self.row_of[x as usize];
+        if r == NONE {
+            None
+        } else {
+            Some(&self.rows[r as usize])
+        }
+    }
+}
+
+fn add_into(row: &mut Vec<(u32, Num)>, scratch: &mut [u32], x: u32, a: Num) {
+    let p = scratch[x as usize];
+    if p != NONE {
+        let e = &mut row[p as usize].1;
+        *e = e.add(&a);
+    } else {
+        scratch[x as usize] = row.len() as u32;
+        row.push((x, a));
+    }
+}
+
+fn remove_from(v: &mut Vec<u32>, x: u32) {
+    if let Some(p) = v.iter().position(|y| *y == x) {
+        v.swap_remove(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(x: i64) -> Num {
+        Num::int(x)
+    }
+
+    #[test]
+    fn infeasible_triangle_explained() {
+        // s1 = x + y >= 4, x <= 1, y <= 2  -> infeasible
+        let mut s = Simplex::new();
+        let x = s.new_var(false);
+        let y = s.new_var(false);
+        let s1 = s.add_row(&[(x, n(1)), (y, n(1))], false);
+        s.push_level();
+        assert!(s.assert_upper(x, DRat::num(n(1)), Lit(0)).is_ok());
+        assert!(s.assert_upper(y, DRat::num(n(2)), Lit(2)).is_ok());
+        assert!(s.assert_lower(s1, DRat::num(n(4)), Lit(4)).is_ok());
+        let e = s.check().unwrap_err();
+        let mut lits: Vec<u32> = e.iter().map(|(l, _)| l.0).collect();
+        lits.sort();
+        assert_eq!(lits, vec![0, 2, 4]);
+        s.pop_levels(1);
+        s.push_level();
+        assert!(s.assert_lower(s1, DRat::num(n(3)), Lit(4)).is_ok());
+        assert!(s.assert_upper(x, DRat::num(n(1)), Lit(0)).is_ok());
+        assert!(s.check().is_ok());
+        let sum = s.beta[x as usize].add(&s.beta[y as usize]);
+        assert_eq!(sum, s.beta[s1 as usize]);
+        assert!(s.beta[s1 as usize] >= DRat::num(n(3)));
+    }
+}

@@ -1,0 +1,233 @@
+//! The solver API: assertions, `push`/`pop` (activation literals), `check` with assumptions,
+//! models, unsat cores (failed assumptions) and statistics — DPLL(T) with the arithmetic solver of
+//! Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006). Designed to be
+//! reused by other engines (interpolation, predicate abstraction): build terms in `terms`,
+//! `assert`, `check`, read `model_value`.
+
+use crate::arith::Arith;
+use crate::cdcl::{Answer, Cdcl, Lit};
+use crate::check::{eval, CertChecker, Value};
+use crate::linearize::Linearizer;
+use crate::numbers::Num;
+use crate::terms::{Op, Sort, TermId, Terms};
+use crate::tseitin::{Ctx, Tseitin};
+use std::collections::HashMap;
+use std::time::Instant;
+
+pub struct Solver {
+    pub terms: Terms,
+    lin: Linearizer,
+    arith: Arith,
+    sat: Cdcl,
+    ts: Tseitin,
+    /// Activation literal of each open scope.
+    scopes: Vec<(Lit, usize)>,
+    /// Assertions in scope (for model validation).
+    assertions: Vec<TermId>,
+    model: Option<Vec<Value>>,
+    core: Vec<TermId>,
+}
+
+/// Solver statistics (`--stats`).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SolverStats {
+    #[serde(flatten)]
+    pub sat: crate::cdcl::Stats,
+    pub pivots: u64,
+    pub branches: u64,
+    pub atoms: usize,
+    pub simplex_vars: usize,
+    pub certificates_checked: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Solver {
+    pub fn new() -> Solver {
+        Solver {
+            terms: Terms::new(),
+            lin: Linearizer::new(),
+            arith: Arith::new(),
+            sat: Cdcl::new(),
+            ts: Tseitin::new(),
+            scopes: Vec::new(),
+            assertions: Vec::new(),
+            model: None,
+            core: Vec::new(),
+        }
+    }
+
+    /// Turns on Farkas-certificate checking of every theory conflict and propagation.
+    pub fn enable_certificates(&mut self) {
+        self.arith.checker = Some(CertChecker::new());
+    }
+    pub fn certificates(&self) -> Option<&CertChecker> {
+        self.arith.checker.as_ref()
+    }
+    pub fn set_deadline(&mut self, d: Option<Instant>) {
+        self.sat.deadline = d;
+    }
+
+    pub fn declare(&mut self, name: &str, sort: Sort) -> TermId {
+        self.terms.declare(name, sort)
+    }
+
+    fn lit(&mut self, t: TermId) -> Lit {
+        let mut cx = Ctx {
+            terms: &mut self.terms,
+            lin: &mut self.lin,
+            arith: &mut self.arith,
+            sat: &mut self.sat,
+        };
+        self.ts.lit(&mut cx, t)
+    }
+
+    /// Asserts a Boolean term in the current scope.
+    pub fn assert(&mut self, t: TermId) {
+        self.model = None;
+        self.assertions.push(t);
+        let guard = self.scopes.last().map(|s| s.0);
+        let mut stack = vec![t];
+        while let Some(c) = stack.pop() {
+            if let Op::And = self.terms.node(c).op {
+                stack.extend(self.terms.node(c).args.iter().copied());
+                continue;
+            }
+            let l = self.lit(c);
+            match guard {
+                Some(g) => self.sat.add_clause(&mut self.arith, &[!g, l]),
+                None => self.sat.add_clause(&mut self.arith, &[l]),
+            };
+        }
+    }
+
+    pub fn push(&mut self) {
+        let a = Lit::pos(self.sat.new_var());
+        self.scopes.push((a, self.assertions.len()));
+    }
+
+    pub fn pop(&mut self, n: usize) {
+        for _ in 0..n {
+            if let Some((a, len)) = self.scopes.pop() {
+                self.sat.add_clause(&mut self.arith, &[!a]);
+                self.assertions.truncate(len);
+            }
+        }
+        self.model = None;
+    }
+
+    pub fn num_scopes(&self) -> usize {
+        self.scopes.len()
+    }
+
+    /// Checks satisfiability of the assertions together with the Boolean `assumptions`.
+    pub fn check(&mut self, assumptions: &[TermId]) -> Answer {
+        self.model = None;
+        self.core.clear();
+        let mut assume: Vec<Lit> = self.scopes.iter().map(|s| s.0).collect();
+        let mut user: Vec<(Lit, TermId)> = Vec::new();
+        for &t in assumptions {
+            let l = self.lit(t);
+            user.push((l, t));
+            assume.push(l);
+        }
+        let r = self.sat.solve(&mut self.arith, &assume);
+        match r {
+            Answer::Sat => {
+                let delta = self.arith.simplex.delta();
+                let mut m = Vec::with_capacity(self.terms.vars.len());
+                for (i, (_, s)) in self.terms.vars.iter().enumerate() {
+                    let v = match s {
+                        Sort::Bool => {
+                            let t = match self.terms_var(i as u32) {
+                                Some(t) => t,
+                                None => {
+                                    m.push(Value::Bool(false));
+                                    continue;
+                                }
+                            };
+                            Value::Bool(
+                                self.ts
+                                    .cache
+                                    .get(&t)
+                                    .and_then(|l| self.sat.value(*l))
+                                    .unwrap_or(false),
+                            )
+                        }
+                        _ => Value::Num(self.arith.value_of(i as u32, &delta)),
+                    };
+                    m.push(v);
+                }
+                self.model = Some(m);
+                self.sat.cancel_until(&mut self.arith, 0);
+            }
+            Answer::Unsat => {
+                let failed = self.sat.core.clone();
+                for (l, t) in &user {
+                    if failed.contains(l) {
+                        self.core.push(*t);
+                    }
+                }
+                self.core.dedup();
+            }
+            Answer::Unknown => {}
+        }
+        r
+    }
+
+    fn terms_var(&self, i: u32) -> Option<TermId> {
+        // Var terms are hash-consed; look the node up without creating it.
+        self.terms.lookup(Op::Var(i), vec![], Sort::Bool)
+    }
+
+    /// The model of the last `Sat` answer, as values of declared constants.
+    pub fn model(&self) -> Option<&[Value]> {
+        self.model.as_deref()
+    }
+
+    /// Value of any term under the last model.
+    pub fn model_value(&self, t: TermId, memo: &mut HashMap<TermId, Value>) -> Option<Value> {
+        let m = self.model.as_ref()?;
+        let f = |i: u32| m.get(i as usize).cloned().unwrap_or(Value::Num(Num::ZERO));
+        Some(eval(&self.terms, t, &f, memo))
+    }
+
+    /// Assumptions of the last `Unsat` answer that suffice for unsatisfiability.
+    pub fn unsat_core(&self) -> &[TermId] {
+        &self.core
+    }
+
+    /// Validates the last model against every assertion in scope (and `extra` terms that must be
+    /// true, e.g. assumptions). Returns the assertions that evaluate to false.
+    pub fn validate_model(&self, extra: &[TermId]) -> Option<Vec<TermId>> {
+        let mut memo = HashMap::new();
+        let mut bad = Vec::new();
+        for &a in self.assertions.iter().chain(extra) {
+            match self.model_value(a, &mut memo) {
+                Some(Value::Bool(true)) => {}
+                Some(_) => bad.push(a),
+                None => return None,
+            }
+        }
+        Some(bad)
+    }
+
+    pub fn assertions(&self) -> &[TermId] {
+        &self.assertions
+    }
+
+    pub fn stats(&self) -> SolverStats {
+        SolverStats {
+            sat: self.sat.stats.clone(),
+            pivots: self.arith.simplex.pivots,
+            branches: self.arith.branches,
+            atoms: self.arith.atoms.len(),
+            simplex_vars: self.arith.simplex.num_vars(),
+            certificates_checked: self.arith.checker.as_ref().map_or(0, |c| c.checked),
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Tseitin's CNF conversion: every Boolean sub-term gets a literal defined by clauses; arithmetic
+//! atoms become bound literals of the arithmetic theory (via linearisation), so the CDCL core of
+//! DPLL(T) (Dutertre & de Moura, CAV 2006, Section 2) sees a propositional abstraction.
+
+use crate::arith::{Arith, AtomLits, Rel};
+use crate::cdcl::{Cdcl, Lit};
+use crate::linearize::Linearizer;
+use crate::terms::{Op, Sort, TermId, Terms};
+use std::collections::HashMap;
+
+#[derive(Default)]
+pub struct Tseitin {
+    pub cache: HashMap<TermId, Lit>,
+    true_lit: Option<Lit>,
+}
+
+/// Everything the conversion touches.
+pub struct Ctx<'a> {
+    pub terms: &'a mut Terms,
+    pub lin: &'a mut Linearizer,
+    pub arith: &'a mut Arith,
+    pub sat: &'a mut Cdcl,
+}
+
+impl Ctx<'_> {
+    fn clause(&mut self, c: &[Lit]) {
+        self.sat.add_clause(self.arith, c);
+    }
+    fn sync_vars(&mut self) {
+        while self.arith.var_is_int.len() < self.terms.vars.len() {
+            let i = self.arith.var_is_int.len();
+            self.arith
+                .var_is_int
+                .push(self.terms.vars[i].1 == Sort::Int);
+        }
+    }
+}
+
+impl Tseitin {
+    pub fn new() -> Tseitin {
+        Tseitin::default()
+    }
+
+    pub fn true_lit(&mut self, cx: &mut Ctx) -> Lit {
+        if let Some(l) = self.true_lit {
+            return l;
+        }
+        let l = Lit::pos(cx.sat.new_var());
+        cx.clause(&[l]);
+        self.true_lit = Some(l);
+        l
+    }
+
+    /// The literal of a Boolean term (creating its definition), then the definitional side
+    /// constraints of any fresh arithmetic variables introduced meanwhile.
+    pub fn lit(&mut self, cx: &mut Ctx, t: TermId) -> Lit {
+        let l = self.lit_rec(cx, t);
+        while let Some(s) = cx.lin.side.pop() {
+            let sl = self.lit_rec(cx, s);
+            cx.clause(&[sl]);
+        }
+        l
+    }
+
+    fn lit_rec(&mut self, cx: &mut Ctx, t: TermId) -> Lit {
+        if let Some(&l) = self.cache.get(&t) {
+            return l;
+        }
+        let node = cx.terms.node(t).clone();
+        let l = match node.op {
+            Op::True => self.true_lit(cx),
+            Op::False => !self.true_lit(cx),
+            Op::Var(_) => Lit::pos(cx.sat.new_var()),
+            Op::Not => !self.lit_rec(cx, node.args[0]),
+            Op::And | Op::Or => {
+                let ls: Vec<Lit> = node.args.iter().map(|&a| self.lit_rec(cx, a)).collect();
+                let g = Lit::pos(cx.sat.new_var());
+                let (g2, ls2): (Lit, Vec<Lit>) = if node.op == Op::And {
+                    (g, ls)
+                } else {
+                    (!g, ls.into_iter().map(|x| !x).collect())
+                };
+                // g2 ↔ ∧ ls2
+                let mut big = vec![g2];
+                for &x in &ls2 {
+                    cx.clause(&[!g2, x]);
+                    big.push(!x);
+                }
+                cx.clause(&big);
+                g
+            }
+            Op::Implies => {
+                let a = self.lit_rec(cx, node.args[0]);
+                let b = self.lit_rec(cx, node.args[1]);
+                let g = Lit::pos(cx.sat.new_var());
+                cx.clause(&[!g, !a, b]);
+                cx.clause(&[g, a]);
+                cx.clause(&[g, !b]);
+                g
+            }
+            Op::Xor | Op::Iff => {
+                let a = self.lit_rec(cx, node.args[0]);
+                let b = self.lit_rec(cx, node.args[1]);
+                let g = Lit::pos(cx.sat.new_var());
+                let e = if node.op == Op::Iff { g } else { !g };
+                cx.clause(&[!e, !a, b]);
+                cx.clause(&[!e, a, !b]);
+                cx.clause(&[e, a, b]);
+                cx.clause(&[e, !a, !b]);
+                g
+            }
+            Op::Ite => {
+                let c = self.lit_rec(cx, node.args[0]);
+                let a = self.lit_rec(cx, node.args[1]);
+                let b = self.lit_rec(cx, node.args[2]);
+                let g = Lit::pos(cx.sat.new_var());
+                cx.clause(&[!c, !a, g]);
+                cx.clause(&[!c, a, !g]);
+                cx.clause(&[c, !b, g]);
+                cx.clause(&[c, b, !g]);
+                cx.clause(&[!a, !b, g]);
+                cx.clause(&[a, b, !g]);
+                g
+            }
+            Op::Le | Op::Lt | Op::Eq => {
+                let la = cx.lin.lin(cx.terms, node.args[0]);
+                let lb = cx.lin.lin(cx.terms, node.args[1]);
+                let d = la.sub(&lb);
+                let rel = match node.op {
+                    Op::Le => Rel::Le,
+                    Op::Lt => Rel::Lt,
+                    _ => Rel::Eq,
+                };
+                cx.sync_vars();
+                let sat = &mut *cx.sat;
+                let r = cx.arith.constraint(&d, rel, &mut || sat.new_var());
+                match r {
+                    AtomLits::Const(true) => self.true_lit(cx),
+                    AtomLits::Const(false) => !self.true_lit(cx),
+                    AtomLits::Lit(l) => l,
+                    AtomLits::Both(x, y) => {
+                        let g = Lit::pos(cx.sat.new_var());
+                        cx.clause(&[!g, x]);
+                        cx.clause(&[!g, y]);
+                        cx.clause(&[g, !x, !y]);
+                        g
+                    }
+                }
+            }
+            Op::IsInt => {
+                let a = node.args[0];
+                let ti = cx.terms.mk(Op::ToInt, vec![a], Sort::Int);
+                let tr = cx.terms.mk(Op::ToReal, vec![ti], Sort::Real);
+                let eq = cx.terms.mk(Op::Eq, vec![a, tr], Sort::Bool);
+                self.lit_rec(cx, eq)
+            }
+            // arithmetic operators never reach here (sort-checked)
+            _ => self.true_lit(cx),
+        };
+        self.cache.insert(t, l);
+        l
+    }
+}
