@@ -88,19 +88,18 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Report, CliError> {
 }
 
 fn init_tracing(g: &Global) {
+    use tracing::Level;
     let level = if g.quiet {
-        "warn"
+        Level::WARN
     } else {
         match g.verbose {
-            0 => "info",
-            1 => "debug",
-            _ => "trace",
+            0 => Level::INFO,
+            1 => Level::DEBUG,
+            _ => Level::TRACE,
         }
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("VERIKIT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+        .with_max_level(level)
         .with_writer(std::io::stderr)
         .with_target(false)
         .without_time()
