@@ -109,6 +109,12 @@ impl RandLtl {
         }
     }
 
+    /// A formula whose tree size is drawn uniformly in `lo..=hi`.
+    pub fn formula_in(&mut self, arena: &mut Arena, lo: usize, hi: usize) -> F {
+        let n = self.rng.gen_range(lo.max(1)..=hi.max(lo.max(1)));
+        self.formula(arena, n)
+    }
+
     /// A formula of tree size `size` (at least 1).
     pub fn formula(&mut self, arena: &mut Arena, size: usize) -> F {
         let size = size.max(1);

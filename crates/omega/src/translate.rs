@@ -219,9 +219,13 @@ impl Tableau<'_> {
     }
 }
 
-/// Merges terms with the same obligations and promises (disjunction of their letters), and drops
-/// a term when another with the same obligations has a superset of letters and a subset of
-/// promises.
+/// Merges terms with the same obligations and promises (disjunction of their letters), then
+/// removes dominated letters: when term `j` has a subset of term `i`'s obligations and of its
+/// promises, every letter of `j` is better taken by `j` (the target state has a larger language
+/// and the edge is at least as accepting), so `i` keeps only `label_i & !label_j`. This is the
+/// pruning that makes the tableau's edges mostly deterministic (`G(a -> Fb)` gets 2 states and
+/// disjoint edges); it preserves the language because the run that always takes a
+/// non-dominated term and postpones an eventuality only when it must is accepting.
 fn merge(terms: Vec<Term>) -> Vec<Term> {
     let mut by_key: BTreeMap<(Vec<F>, Vec<F>), Bdd> = BTreeMap::new();
     for t in terms {
@@ -240,25 +244,27 @@ fn merge(terms: Vec<Term>) -> Vec<Term> {
             promises,
         })
         .collect();
-    let mut keep = vec![true; v.len()];
+    let subset = |a: &[F], b: &[F]| a.iter().all(|x| b.binary_search(x).is_ok());
+    let mut out = Vec::with_capacity(v.len());
     for i in 0..v.len() {
+        let mut l = v[i].label.clone();
         for j in 0..v.len() {
-            if i != j
-                && keep[j]
-                && v[i].next == v[j].next
-                && v[j].promises.iter().all(|p| v[i].promises.contains(p))
-                && v[i].label.imp(&v[j].label).is_true()
-            {
-                keep[i] = false;
-                break;
+            if i != j && subset(&v[j].next, &v[i].next) && subset(&v[j].promises, &v[i].promises) {
+                l = l.and_not(&v[j].label);
+                if l.is_false() {
+                    break;
+                }
             }
         }
+        if !l.is_false() {
+            out.push(Term {
+                label: l,
+                next: v[i].next.clone(),
+                promises: v[i].promises.clone(),
+            });
+        }
     }
-    v.into_iter()
-        .zip(keep)
-        .filter(|(_, k)| *k)
-        .map(|(t, _)| t)
-        .collect()
+    out
 }
 
 /// Translates `f` (in `arena`) into a TGBA (or, with `opts.sba`, a state-based Büchi automaton).

@@ -122,8 +122,32 @@ impl Word {
         t
     }
 
-    /// A valuation word (for words whose letters name every AP): `None` if a letter is not a full
-    /// valuation of `aps`.
+    /// Resolves every letter to one valuation (the first satisfying one in binary order over the
+    /// word's APs; unsatisfiable letters give the empty valuation); bit `ids[i]` of a letter is
+    /// the value of `aps[i]`.
+    pub fn valuations(&self, ids: &[u32]) -> crate::ltl::eval::Lasso {
+        let nap = self.aps.len().min(20);
+        let conv = |e: &BoolExpr| -> u64 {
+            for bits in 0..(1u64 << nap) {
+                if e.eval_bits(bits) {
+                    let mut o = 0u64;
+                    for (i, &id) in ids.iter().enumerate() {
+                        if (bits >> i) & 1 == 1 && id < 64 {
+                            o |= 1 << id;
+                        }
+                    }
+                    return o;
+                }
+            }
+            0
+        };
+        crate::ltl::eval::Lasso {
+            prefix: self.prefix.iter().map(conv).collect(),
+            cycle: self.cycle.iter().map(conv).collect(),
+        }
+    }
+
+    /// The word in Spot's syntax.
     pub fn to_text(&self) -> String {
         let show = |e: &BoolExpr| e.display(&self.aps).to_string();
         let mut parts: Vec<String> = self.prefix.iter().map(show).collect();
