@@ -21,6 +21,7 @@ pub mod product;
 pub mod rand;
 pub mod translate;
 pub mod twa;
+pub mod wdba;
 pub mod word;
 
 pub use error::OmegaError;

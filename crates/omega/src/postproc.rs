@@ -368,6 +368,32 @@ pub fn degeneralize(aut: &Twa) -> Twa {
     }
     let k = aut.num_sets;
     let info = scc_info(aut);
+    // Weak automata (every cycle of an accepting SCC is accepting): mark the states of accepting
+    // SCCs, no copies needed.
+    let all = aut.all_marks();
+    let weak = aut.states.iter().enumerate().all(|(s, es)| {
+        let c = info.sccs.comp[s] as usize;
+        !info.accepting[c]
+            || es
+                .iter()
+                .all(|e| info.sccs.comp[e.dst as usize] as usize != c || e.marks & all == all)
+    });
+    if weak {
+        let mut a = aut.clone();
+        a.num_sets = 1;
+        a.state_based = true;
+        for (s, es) in a.states.iter_mut().enumerate() {
+            let m = if info.accepting[info.sccs.comp[s] as usize] {
+                1
+            } else {
+                0
+            };
+            for e in es {
+                e.marks = m;
+            }
+        }
+        return a;
+    }
     let mut out = Twa::new(aut.aps.clone());
     out.vars = aut.vars.clone();
     out.num_sets = 1;

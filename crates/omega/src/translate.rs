@@ -31,6 +31,8 @@ pub struct Options {
     pub postprocess: bool,
     /// State-based Büchi output (degeneralised).
     pub sba: bool,
+    /// Try the WDBA minimisation of obligation properties ([`crate::wdba`]).
+    pub wdba: bool,
     /// Give up beyond this many states.
     pub max_states: usize,
 }
@@ -41,6 +43,7 @@ impl Default for Options {
             simplify_formula: true,
             postprocess: true,
             sba: false,
+            wdba: true,
             max_states: 200_000,
         }
     }
@@ -270,6 +273,7 @@ fn merge(terms: Vec<Term>) -> Vec<Term> {
 /// Translates `f` (in `arena`) into a TGBA (or, with `opts.sba`, a state-based Büchi automaton).
 /// The automaton's APs are all APs of the arena that occur in `f`, in arena order.
 pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
+    let original = f;
     let f = if opts.simplify_formula {
         crate::ltl::simplify::simplify(arena, f)
     } else {
@@ -361,6 +365,21 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     } else {
         aut
     };
+    if opts.postprocess && opts.wdba && !(aut.num_states() == 1 && aut.is_deterministic()) {
+        let nf = tab.arena.not(original);
+        let neg_opts = Options {
+            wdba: false,
+            sba: false,
+            ..opts.clone()
+        };
+        let neg = translate(&mut *tab.arena, nf, &neg_opts)?;
+        if let Some(d) = crate::wdba::minimize_obligation(&aut, &neg) {
+            let d = crate::postproc::simplify(&d);
+            if d.num_states() <= aut.num_states() {
+                aut = d;
+            }
+        }
+    }
     if opts.sba {
         aut = crate::postproc::degeneralize(&aut);
         if opts.postprocess {
