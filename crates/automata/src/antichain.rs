@@ -34,11 +34,18 @@ pub fn universal_backward(a: &Nfa) -> Outcome {
     nonfinal.insert_range(..);
     nonfinal.difference_with(a.final_set());
     let mut sets: Vec<FixedBitSet> = vec![nonfinal];
-    let mut parents: Vec<Parent> = vec![Parent { parent: ROOT, letter: Letter::MAX }];
+    let mut parents: Vec<Parent> = vec![Parent {
+        parent: ROOT,
+        letter: Letter::MAX,
+    }];
     let mut alive: Vec<bool> = vec![true];
     let mut frontier: Vec<u32> = vec![0];
     let mut explored = 0usize;
-    let found = |f: &[u32], sets: &[FixedBitSet]| f.iter().copied().find(|&i| init.is_subset(&sets[i as usize]));
+    let found = |f: &[u32], sets: &[FixedBitSet]| {
+        f.iter()
+            .copied()
+            .find(|&i| init.is_subset(&sets[i as usize]))
+    };
     if let Some(hit) = found(&frontier, &sets) {
         return Outcome::fails(word_rev(&parents, hit), 1, 1);
     }
@@ -72,7 +79,10 @@ pub fn universal_backward(a: &Nfa) -> Outcome {
                     }
                 }
                 sets.push(s);
-                parents.push(Parent { parent: fi, letter: sigma });
+                parents.push(Parent {
+                    parent: fi,
+                    letter: sigma,
+                });
                 alive.push(true);
                 next.push((sets.len() - 1) as u32);
             }
@@ -109,7 +119,10 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
     let mut store = SetStore::new(a);
     let start = store.intern(a.initial());
     let mut nodes: Vec<u32> = vec![start];
-    let mut parents = vec![Parent { parent: ROOT, letter: Letter::MAX }];
+    let mut parents = vec![Parent {
+        parent: ROOT,
+        letter: Letter::MAX,
+    }];
     if !store.accepting(start) {
         return Outcome::fails(Vec::new(), 1, 0);
     }
@@ -126,11 +139,21 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
             let t = store.post(nodes[ni as usize], sigma);
             if !store.accepting(t) {
                 nodes.push(t);
-                parents.push(Parent { parent: ni, letter: sigma });
-                return Outcome::fails(word_to(&parents, (nodes.len() - 1) as u32), live_nodes.len(), explored);
+                parents.push(Parent {
+                    parent: ni,
+                    letter: sigma,
+                });
+                return Outcome::fails(
+                    word_to(&parents, (nodes.len() - 1) as u32),
+                    live_nodes.len(),
+                    explored,
+                );
             }
             let ts = store.get(t);
-            if live_nodes.iter().any(|&j| is_subset(store.get(nodes[j as usize]), ts)) {
+            if live_nodes
+                .iter()
+                .any(|&j| is_subset(store.get(nodes[j as usize]), ts))
+            {
                 continue;
             }
             live_nodes.retain(|&j| {
@@ -142,7 +165,10 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
             });
             let id = nodes.len() as u32;
             nodes.push(t);
-            parents.push(Parent { parent: ni, letter: sigma });
+            parents.push(Parent {
+                parent: ni,
+                letter: sigma,
+            });
             alive.push(true);
             live_nodes.push(id);
             queue.push_back(id);
@@ -153,10 +179,63 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
 
 /// Antichain inclusion `L(A) ⊆ L(B)` over `Q_A × 2^{Q_B}`, forward, with a counterexample word.
 /// Both automata must share the alphabet (see [`crate::nfa::reconcile`]).
+///
+/// Useless states are ignored: pairs whose `A` state cannot reach an accepting state are dropped,
+/// and macrostates of `B` keep only states that can. A pair `(p, ∅)` is then already a
+/// counterexample: the word leading to it, followed by a shortest word from `p` to an accepting
+/// state of `A`, is accepted by `A` and rejected by `B`. Pairs are explored depth first (`Order::Dfs`, the default: it finds
+/// counterexamples sooner on the ARMC benchmarks) or breadth first (`Order::Bfs`: shortest
+/// counterexamples among the explored pairs).
 pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
+    included_with(a, b, Order::Dfs)
+}
+
+/// Exploration order of the antichain inclusion check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    Bfs,
+    Dfs,
+}
+
+/// Shortest word from `p` to an accepting state (`p` is co-reachable, so one exists).
+fn word_to_final(a: &Nfa, p: State) -> Vec<Letter> {
+    let n = a.num_states();
+    let mut prev: Vec<(u32, Letter)> = vec![(u32::MAX, 0); n];
+    let mut seen = FixedBitSet::with_capacity(n);
+    seen.insert(p as usize);
+    let mut q = VecDeque::from([p]);
+    while let Some(x) = q.pop_front() {
+        if a.is_final(x) {
+            let mut w = Vec::new();
+            let mut y = x;
+            while y != p {
+                let (py, l) = prev[y as usize];
+                w.push(l);
+                y = py;
+            }
+            w.reverse();
+            return w;
+        }
+        for (l, ts) in a.forward().out(x) {
+            for &t in ts {
+                if !seen.put(t as usize) {
+                    prev[t as usize] = (x, l);
+                    q.push_back(t);
+                }
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// [`included`] with an explicit exploration order.
+pub fn included_with(a: &Nfa, b: &Nfa, order: Order) -> Outcome {
+    // Useful states: co-reachable ones (unreachable ones are never visited).
+    let useful_a = a.coreachable();
     let nl = a.num_letters() as Letter;
-    let mut store = SetStore::new(b);
-    let init_b = store.intern(b.initial());
+    let mut store = SetStore::with_filter(b, b.coreachable());
+    let init_b = store.intern_filtered(b.initial());
+    let empty = store.intern(&[]);
     // Per A-state, the node ids of the antichain (minimal Y's).
     let mut chains: Vec<Vec<u32>> = vec![Vec::new(); a.num_states()];
     let mut pstate: Vec<State> = Vec::new();
@@ -170,44 +249,72 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
         ($p:expr, $y:expr, $parent:expr, $letter:expr) => {{
             let (p, y): (State, u32) = ($p, $y);
             let id = pstate.len() as u32;
-            let bad = a.is_final(p) && !store.accepting(y);
-            let mut add = true;
-            if !bad {
-                let ys = store.get(y);
-                let chain = &mut chains[p as usize];
-                if chain.iter().any(|&j| pset[j as usize] == y || is_subset(store.get(pset[j as usize]), ys)) {
-                    add = false;
-                } else {
-                    chain.retain(|&j| {
-                        let keep = !is_subset(ys, store.get(pset[j as usize]));
-                        if !keep {
-                            alive[j as usize] = false;
-                        }
-                        keep
-                    });
-                    chain.push(id);
-                }
-            }
-            if add {
-                pstate.push(p);
-                pset.push(y);
-                parents.push(Parent { parent: $parent, letter: $letter });
-                alive.push(true);
-                queue.push_back(id);
-            }
-            if bad {
-                Some(id)
-            } else {
+            if !useful_a.contains(p as usize) {
+                // p cannot reach an accepting state: nothing to check below this pair.
                 None
+            } else {
+                let bad = y == empty || (a.is_final(p) && !store.accepting(y));
+                let mut add = true;
+                if !bad {
+                    let ys = store.get(y);
+                    let chain = &mut chains[p as usize];
+                    if chain.iter().any(|&j| {
+                        pset[j as usize] == y || is_subset(store.get(pset[j as usize]), ys)
+                    }) {
+                        add = false;
+                    } else {
+                        chain.retain(|&j| {
+                            let keep = !is_subset(ys, store.get(pset[j as usize]));
+                            if !keep {
+                                alive[j as usize] = false;
+                            }
+                            keep
+                        });
+                        chain.push(id);
+                    }
+                }
+                if add {
+                    pstate.push(p);
+                    pset.push(y);
+                    parents.push(Parent {
+                        parent: $parent,
+                        letter: $letter,
+                    });
+                    alive.push(true);
+                    queue.push_back(id);
+                }
+                if bad {
+                    Some(id)
+                } else {
+                    None
+                }
             }
         }};
     }
+    let witness = |parents: &[Parent], pstate: &[State], pset: &[u32], bad: u32| {
+        let mut w = word_to(parents, bad);
+        let (p, y) = (pstate[bad as usize], pset[bad as usize]);
+        if y == empty {
+            // Any continuation to an accepting state of A is rejected by B.
+            w.extend(word_to_final(a, p));
+        }
+        w
+    };
     for &p in a.initial() {
         if let Some(bad) = push!(p, init_b, ROOT, Letter::MAX) {
-            return Outcome::fails(word_to(&parents, bad), chains.iter().map(Vec::len).sum(), 0);
+            return Outcome::fails(
+                witness(&parents, &pstate, &pset, bad),
+                chains.iter().map(Vec::len).sum(),
+                0,
+            );
         }
     }
-    while let Some(ni) = queue.pop_front() {
+    loop {
+        let next = match order {
+            Order::Bfs => queue.pop_front(),
+            Order::Dfs => queue.pop_back(),
+        };
+        let Some(ni) = next else { break };
         if !alive[ni as usize] {
             continue;
         }
@@ -223,7 +330,7 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
             for &p2 in succ_a {
                 if let Some(bad) = push!(p2, y2, ni, sigma) {
                     let size = chains.iter().map(Vec::len).sum();
-                    return Outcome::fails(word_to(&parents, bad), size, explored);
+                    return Outcome::fails(witness(&parents, &pstate, &pset, bad), size, explored);
                 }
             }
         }

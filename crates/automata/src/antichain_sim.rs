@@ -24,9 +24,10 @@ use std::collections::VecDeque;
 fn maximise(sim: &Simulation, set: &[State], out: &mut Vec<State>) {
     out.clear();
     for (i, &y) in set.iter().enumerate() {
-        let dominated = set.iter().enumerate().any(|(j, &z)| {
-            j != i && sim.le(y, z) && (!sim.le(z, y) || j < i)
-        });
+        let dominated = set
+            .iter()
+            .enumerate()
+            .any(|(j, &z)| j != i && sim.le(y, z) && (!sim.le(z, y) || j < i));
         if !dominated {
             out.push(y);
         }
@@ -63,7 +64,13 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
     let init_b = canon(&mut store, raw0, &mut scratch);
     // Simulators of each A state within A (for subsumption across A states).
     let sims_a: Vec<Vec<State>> = (0..a.num_states() as State)
-        .map(|p| sim.simulators(p).ones().filter(|&q| (q as State) < off).map(|q| q as State).collect())
+        .map(|p| {
+            sim.simulators(p)
+                .ones()
+                .filter(|&q| (q as State) < off)
+                .map(|q| q as State)
+                .collect()
+        })
         .collect();
     let mut chains: Vec<Vec<u32>> = vec![Vec::new(); a.num_states()];
     let mut pstate: Vec<State> = Vec::new();
@@ -91,7 +98,10 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
                 return None;
             }
             for &p2 in &sims_a[p as usize] {
-                if chains[p2 as usize].iter().any(|&j| below(&sim, store.get(pset[j as usize]), ys)) {
+                if chains[p2 as usize]
+                    .iter()
+                    .any(|&j| below(&sim, store.get(pset[j as usize]), ys))
+                {
                     return None;
                 }
             }
@@ -118,9 +128,18 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
         }
     };
     for &p in a.initial() {
-        if let Some(bad) =
-            push(p, init_b, ROOT, Letter::MAX, &store, &mut pstate, &mut pset, &mut parents, &mut alive, &mut queue)
-        {
+        if let Some(bad) = push(
+            p,
+            init_b,
+            ROOT,
+            Letter::MAX,
+            &store,
+            &mut pstate,
+            &mut pset,
+            &mut parents,
+            &mut alive,
+            &mut queue,
+        ) {
             return Outcome::fails(word_to(&parents, bad), 0, 0);
         }
     }
@@ -139,10 +158,23 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
             let raw = store.post(y, sigma);
             let y2 = canon(&mut store, raw, &mut scratch);
             for &p2 in succ_a {
-                if let Some(bad) =
-                    push(p2, y2, ni, sigma, &store, &mut pstate, &mut pset, &mut parents, &mut alive, &mut queue)
-                {
-                    return Outcome::fails(word_to(&parents, bad), alive.iter().filter(|&&x| x).count(), explored);
+                if let Some(bad) = push(
+                    p2,
+                    y2,
+                    ni,
+                    sigma,
+                    &store,
+                    &mut pstate,
+                    &mut pset,
+                    &mut parents,
+                    &mut alive,
+                    &mut queue,
+                ) {
+                    return Outcome::fails(
+                        word_to(&parents, bad),
+                        alive.iter().filter(|&&x| x).count(),
+                        explored,
+                    );
                 }
             }
         }

@@ -44,11 +44,15 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
         let span = Span::new(start + lead, start + lead + line.len());
         if let Some((lhs, dst)) = line.split_once("->") {
             let Some((sym, src)) = lhs.split_once(',') else {
-                return Err(Diagnostic::at(span, "expected a transition `symbol,source->target`"));
+                return Err(Diagnostic::at(
+                    span,
+                    "expected a transition `symbol,source->target`",
+                ));
             };
             let (sym, src, dst) = (sym.trim(), src.trim(), dst.trim());
             if !valid_name(sym) || !valid_name(src) || !valid_name(dst) {
-                return Err(Diagnostic::at(span, "malformed transition").with_note("expected `symbol,source->target`"));
+                return Err(Diagnostic::at(span, "malformed transition")
+                    .with_note("expected `symbol,source->target`"));
             }
             let s = state(src);
             let t = state(dst);
@@ -60,7 +64,10 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
             edges.push((s, l, t));
         } else {
             if !valid_name(line) {
-                return Err(Diagnostic::at(span, format!("`{line}` is not a state name")));
+                return Err(Diagnostic::at(
+                    span,
+                    format!("`{line}` is not a state name"),
+                ));
             }
             if seen_transition {
                 finals.push(state(line));
@@ -74,13 +81,19 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
     }
     if seen_transition {
         if let Some(&(_, span)) = pre_lines.first() {
-            return Err(Diagnostic::at(span, "a second initial state before the transitions"));
+            return Err(Diagnostic::at(
+                span,
+                "a second initial state before the transitions",
+            ));
         }
     } else {
         finals.extend(pre_lines.iter().map(|&(q, _)| q));
     }
     let Some(init) = init else {
-        return Err(Diagnostic::at(Span::point(0), "empty BA file: expected an initial state or a transition"));
+        return Err(Diagnostic::at(
+            Span::point(0),
+            "empty BA file: expected an initial state or a transition",
+        ));
     };
     let n = names.len();
     let mut b = NfaBuilder::with_states(alphabet, n);

@@ -40,8 +40,9 @@ pub fn tabakov_vardi(p: &TvParams) -> Nfa {
     for a in 0..p.letters as u32 {
         if (k as f64) * 2.0 > max_pairs {
             // Dense: shuffle all pairs and take k.
-            let mut all: Vec<(State, State)> =
-                (0..n as State).flat_map(|s| (0..n as State).map(move |t| (s, t))).collect();
+            let mut all: Vec<(State, State)> = (0..n as State)
+                .flat_map(|s| (0..n as State).map(move |t| (s, t)))
+                .collect();
             for i in 0..k {
                 let j = rng.gen_range(i..all.len());
                 all.swap(i, j);
@@ -74,7 +75,14 @@ mod tests {
 
     #[test]
     fn sizes_and_determinism() {
-        let p = TvParams { states: 50, letters: 2, density: 2.0, final_density: 0.5, initial: 0, seed: 7 };
+        let p = TvParams {
+            states: 50,
+            letters: 2,
+            density: 2.0,
+            final_density: 0.5,
+            initial: 0,
+            seed: 7,
+        };
         let a = tabakov_vardi(&p);
         let b = tabakov_vardi(&p);
         assert_eq!(a.num_transitions(), 200);
@@ -82,7 +90,11 @@ mod tests {
         assert_eq!(a.transitions(), b.transitions());
         let c = tabakov_vardi(&TvParams { seed: 8, ..p });
         assert_ne!(a.transitions(), c.transitions());
-        let d = tabakov_vardi(&TvParams { states: 3, density: 3.0, ..p });
+        let d = tabakov_vardi(&TvParams {
+            states: 3,
+            density: 3.0,
+            ..p
+        });
         assert_eq!(d.num_transitions(), 18);
     }
 }

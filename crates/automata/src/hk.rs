@@ -41,7 +41,11 @@ impl Relation for UnionFind {
         self.grow(store.len());
         let (rx, ry) = (self.find(x), self.find(y));
         if rx != ry {
-            let (hi, lo) = if self.rank[rx as usize] >= self.rank[ry as usize] { (rx, ry) } else { (ry, rx) };
+            let (hi, lo) = if self.rank[rx as usize] >= self.rank[ry as usize] {
+                (rx, ry)
+            } else {
+                (ry, rx)
+            };
             self.parent[lo as usize] = hi;
             if self.rank[hi as usize] == self.rank[lo as usize] {
                 self.rank[hi as usize] += 1;

@@ -22,7 +22,13 @@ struct Congruence {
 impl Congruence {
     /// Whether `target ⊆ from↑` (saturating `from` with the rules until it covers `target` or is
     /// stable).
-    fn covers(&mut self, from: &[u32], target: &[u32], store: &SetStore<'_>, todo: &[(u32, u32)]) -> bool {
+    fn covers(
+        &mut self,
+        from: &[u32],
+        target: &[u32],
+        store: &SetStore<'_>,
+        todo: &[(u32, u32)],
+    ) -> bool {
         self.z.clear();
         self.z.grow(self.n);
         for &q in from {
@@ -75,5 +81,14 @@ impl Relation for Congruence {
 /// `L(A) = L(B)` by HKC (`memo`: memoised `todo`).
 pub fn equivalent(a: &Nfa, b: &Nfa, memo: bool) -> Outcome {
     let n = a.num_states() + b.num_states();
-    run(a, b, memo, Congruence { n, r: Vec::new(), z: FixedBitSet::with_capacity(n) })
+    run(
+        a,
+        b,
+        memo,
+        Congruence {
+            n,
+            r: Vec::new(),
+            z: FixedBitSet::with_capacity(n),
+        },
+    )
 }

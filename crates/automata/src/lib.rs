@@ -80,10 +80,20 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn holds(size: usize, explored: usize) -> Outcome {
-        Outcome { holds: true, witness: None, size, explored }
+        Outcome {
+            holds: true,
+            witness: None,
+            size,
+            explored,
+        }
     }
     pub fn fails(word: Vec<Letter>, size: usize, explored: usize) -> Outcome {
-        Outcome { holds: false, witness: Some(word), size, explored }
+        Outcome {
+            holds: false,
+            witness: Some(word),
+            size,
+            explored,
+        }
     }
 }
 
@@ -130,9 +140,15 @@ pub fn included(a: &Nfa, b: &Nfa, algo: InclAlgo) -> Outcome {
 /// Equivalence algorithms (the SETTA'17 paper's line-up).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EquivAlgo {
-    Naive { memo: bool },
-    Hk { memo: bool },
-    Hkc { memo: bool },
+    Naive {
+        memo: bool,
+    },
+    Hk {
+        memo: bool,
+    },
+    Hkc {
+        memo: bool,
+    },
     /// Two antichain inclusions.
     Antichain,
     Subset,
@@ -150,7 +166,11 @@ pub fn equivalent(a: &Nfa, b: &Nfa, algo: EquivAlgo) -> Outcome {
                 return ab;
             }
             let ba = antichain::included(b, a);
-            Outcome { size: ab.size + ba.size, explored: ab.explored + ba.explored, ..ba }
+            Outcome {
+                size: ab.size + ba.size,
+                explored: ab.explored + ba.explored,
+                ..ba
+            }
         }
         EquivAlgo::Subset => subset::equivalent(a, b),
     }

@@ -3,6 +3,7 @@
 //! (`post_σ(S)` of the CAV'06 paper, Section 2; `δ♯(S, a)` of the SETTA'17 paper, Section 2).
 
 use crate::nfa::{Letter, Nfa, State};
+use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
 /// `a ⊆ b` for sorted duplicate-free slices.
@@ -62,6 +63,9 @@ pub struct SetStore<'a> {
     succ: Vec<u32>,
     nletters: usize,
     scratch: Vec<State>,
+    /// When set, successors outside this set are dropped (e.g. states that cannot reach an
+    /// accepting state).
+    filter: Option<FixedBitSet>,
 }
 
 impl<'a> SetStore<'a> {
@@ -74,6 +78,28 @@ impl<'a> SetStore<'a> {
             succ: Vec::new(),
             nletters: nfa.num_letters(),
             scratch: Vec::new(),
+            filter: None,
+        }
+    }
+    /// A store whose successor sets keep only the states in `keep`.
+    pub fn with_filter(nfa: &'a Nfa, keep: FixedBitSet) -> Self {
+        SetStore {
+            filter: Some(keep),
+            ..SetStore::new(nfa)
+        }
+    }
+    /// Interns `set` restricted to the filter (if any).
+    pub fn intern_filtered(&mut self, set: &[State]) -> u32 {
+        match &self.filter {
+            Some(f) => {
+                let v: Vec<State> = set
+                    .iter()
+                    .copied()
+                    .filter(|&q| f.contains(q as usize))
+                    .collect();
+                self.intern(&v)
+            }
+            None => self.intern(set),
         }
     }
     /// The id of a sorted duplicate-free set (added if new).
@@ -83,10 +109,12 @@ impl<'a> SetStore<'a> {
         }
         let id = self.sets.len() as u32;
         let b: Box<[State]> = set.into();
-        self.accepting.push(set.iter().any(|&q| self.nfa.is_final(q)));
+        self.accepting
+            .push(set.iter().any(|&q| self.nfa.is_final(q)));
         self.sets.push(b.clone());
         self.index.insert(b, id);
-        self.succ.extend(std::iter::repeat(u32::MAX).take(self.nletters));
+        self.succ
+            .extend(std::iter::repeat_n(u32::MAX, self.nletters));
         id
     }
     #[inline]
@@ -112,6 +140,9 @@ impl<'a> SetStore<'a> {
         }
         let mut out = std::mem::take(&mut self.scratch);
         post_into(self.nfa, &self.sets[id as usize], a, &mut out);
+        if let Some(f) = &self.filter {
+            out.retain(|&q| f.contains(q as usize));
+        }
         let r = self.intern(&out);
         self.scratch = out;
         self.succ[k] = r;

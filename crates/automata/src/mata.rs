@@ -87,7 +87,10 @@ fn logical_lines(text: &str) -> Vec<Vec<Tok<'_>>> {
                 i += 1;
             }
             // Keep char boundaries (non-ASCII bytes are never whitespace or '#', so this holds).
-            cur.push(Tok { text: &text[start..i], span: Span::new(start, i) });
+            cur.push(Tok {
+                text: &text[start..i],
+                span: Span::new(start, i),
+            });
         }
     }
     lines.push(cur);
@@ -120,24 +123,38 @@ fn is_formula_syntax(t: &str) -> bool {
 pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
     let lines = logical_lines(text);
     let Some(first) = lines.first() else {
-        return Err(Diagnostic::at(Span::point(0), "empty input: expected a `.mata` section such as `@NFA-explicit`"));
+        return Err(Diagnostic::at(
+            Span::point(0),
+            "empty input: expected a `.mata` section such as `@NFA-explicit`",
+        ));
     };
     let head = &first[0];
     let kind = match head.text {
         "@NFA-explicit" => MataKind::Explicit,
         "@NFA-bits" => MataKind::Bits,
         t if t.starts_with('@') => {
-            return Err(Diagnostic::at(head.span, format!("unsupported automaton type `{t}`"))
-                .with_note("verikit reads `@NFA-explicit` and `@NFA-bits` sections"))
+            return Err(
+                Diagnostic::at(head.span, format!("unsupported automaton type `{t}`"))
+                    .with_note("verikit reads `@NFA-explicit` and `@NFA-bits` sections"),
+            )
         }
         _ => {
-            return Err(Diagnostic::at(head.span, "expected a section header such as `@NFA-explicit` or `@NFA-bits`"))
+            return Err(Diagnostic::at(
+                head.span,
+                "expected a section header such as `@NFA-explicit` or `@NFA-bits`",
+            ))
         }
     };
     if first.len() > 1 {
-        return Err(Diagnostic::at(first[1].span, "unexpected token after the section header"));
+        return Err(Diagnostic::at(
+            first[1].span,
+            "unexpected token after the section header",
+        ));
     }
-    let mut states = StateTable { names: Vec::new(), index: FxHashMap::default() };
+    let mut states = StateTable {
+        names: Vec::new(),
+        index: FxHashMap::default(),
+    };
     let mut aut = MataAut {
         kind,
         state_names: Vec::new(),
@@ -154,8 +171,10 @@ pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
     for line in &lines[1..] {
         let t0 = &line[0];
         if t0.text.starts_with('@') {
-            return Err(Diagnostic::at(t0.span, "a second automaton section in one file")
-                .with_note("verikit reads one automaton per `.mata` file"));
+            return Err(
+                Diagnostic::at(t0.span, "a second automaton section in one file")
+                    .with_note("verikit reads one automaton per `.mata` file"),
+            );
         }
         if let Some(key) = t0.text.strip_prefix('%') {
             let target = match key {
@@ -167,8 +186,11 @@ pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
                 Some(is_init) => {
                     for t in &line[1..] {
                         if is_formula_syntax(t.text) {
-                            return Err(Diagnostic::at(t.span, "state formulas in `%Initial`/`%Final` are not supported")
-                                .with_note("list the states separated by spaces"));
+                            return Err(Diagnostic::at(
+                                t.span,
+                                "state formulas in `%Initial`/`%Final` are not supported",
+                            )
+                            .with_note("list the states separated by spaces"));
                         }
                         let q = states.get(t.text);
                         if is_init {
@@ -196,24 +218,35 @@ pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
             continue;
         }
         if line.len() == 2 {
-            return Err(Diagnostic::at(line[1].span, "a transition needs a source, a label and a target")
-                .with_note("expected `<source> <label> <target>`"));
+            return Err(Diagnostic::at(
+                line[1].span,
+                "a transition needs a source, a label and a target",
+            )
+            .with_note("expected `<source> <label> <target>`"));
         }
         let last = &line[line.len() - 1];
         if is_formula_syntax(t0.text) {
-            return Err(Diagnostic::at(t0.span, format!("`{}` is not a state name", t0.text)));
+            return Err(Diagnostic::at(
+                t0.span,
+                format!("`{}` is not a state name", t0.text),
+            ));
         }
         if is_formula_syntax(last.text) && !last.text.starts_with('\\') {
-            return Err(Diagnostic::at(last.span, format!("`{}` is not a state name", last.text))
-                .with_note("expected `<source> <label> <target>`"));
+            return Err(
+                Diagnostic::at(last.span, format!("`{}` is not a state name", last.text))
+                    .with_note("expected `<source> <label> <target>`"),
+            );
         }
         let src = states.get(t0.text);
         let dst = states.get(last.text);
         let label = match kind {
             MataKind::Explicit => {
                 if line.len() > 3 {
-                    return Err(Diagnostic::at(line[3].span, "too many tokens in an explicit transition")
-                        .with_note("expected `<source> <symbol> <target>`"));
+                    return Err(Diagnostic::at(
+                        line[3].span,
+                        "too many tokens in an explicit transition",
+                    )
+                    .with_note("expected `<source> <symbol> <target>`"));
                 }
                 let s = line[1].text;
                 match sym_index.get(s) {
@@ -237,15 +270,24 @@ pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
                     // still point into the file.
                     let cleaned: String = raw
                         .char_indices()
-                        .map(|(j, c)| if c == '\\' || (c == '\n' && j > 0) || c == '\r' { ' ' } else { c })
+                        .map(|(j, c)| {
+                            if c == '\\' || (c == '\n' && j > 0) || c == '\r' {
+                                ' '
+                            } else {
+                                c
+                            }
+                        })
                         .collect();
                     let e = parse_infix(&cleaned, start, &mut |name: &str, sp: Span| match name {
                         "true" => Ok(BoolExpr::Const(true)),
                         "false" => Ok(BoolExpr::Const(false)),
                         _ => {
                             if name.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-                                return Err(Diagnostic::at(sp, format!("`{name}` is not an atom name"))
-                                    .with_note("atoms are named like `a1`"));
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    format!("`{name}` is not an atom name"),
+                                )
+                                .with_note("atoms are named like `a1`"));
                             }
                             let n = atom_index.len() as u32;
                             let v = *atom_index.entry(name.to_string()).or_insert(n);
@@ -256,8 +298,11 @@ pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
                         }
                     })?;
                     if aut.atoms.len() > MAX_ATOMS {
-                        return Err(Diagnostic::at(line[1].span, format!("more than {MAX_ATOMS} bit atoms"))
-                            .with_note("explicit mintermisation is limited to 2^16 bit vectors"));
+                        return Err(Diagnostic::at(
+                            line[1].span,
+                            format!("more than {MAX_ATOMS} bit atoms"),
+                        )
+                        .with_note("explicit mintermisation is limited to 2^16 bit vectors"));
                     }
                     let i = aut.formulas.len() as u32;
                     aut.formulas.push(e);
@@ -276,14 +321,18 @@ pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
 fn natural_key(s: &str) -> (String, u64, String) {
     let digits_at = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
     let (p, rest) = s.split_at(digits_at);
-    let d_end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let d_end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
     let num = rest[..d_end].parse::<u64>().unwrap_or(u64::MAX);
     (p.to_string(), num, rest[d_end..].to_string())
 }
 
 /// Builds NFAs over one shared alphabet from parsed files (all explicit or all bits).
 pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
-    let Some(first) = auts.first() else { return Ok(Vec::new()) };
+    let Some(first) = auts.first() else {
+        return Ok(Vec::new());
+    };
     if auts.iter().any(|a| a.kind != first.kind) {
         return Err(AutomataError::Invalid(
             "cannot compare an `@NFA-explicit` automaton with an `@NFA-bits` one".into(),
@@ -299,7 +348,11 @@ pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
                 }
             }
             for a in auts {
-                let map: Vec<Letter> = a.symbols.iter().map(|s| alphabet.get(s).unwrap_or(0)).collect();
+                let map: Vec<Letter> = a
+                    .symbols
+                    .iter()
+                    .map(|s| alphabet.get(s).unwrap_or(0))
+                    .collect();
                 let mut b = NfaBuilder::with_states(alphabet.clone(), a.state_names.len());
                 for &q in &a.initial {
                     b.add_initial(q);
@@ -316,7 +369,8 @@ pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
         }
         MataKind::Bits => {
             // Global atom order: natural order of the names.
-            let mut names: Vec<String> = auts.iter().flat_map(|a| a.atoms.iter().cloned()).collect();
+            let mut names: Vec<String> =
+                auts.iter().flat_map(|a| a.atoms.iter().cloned()).collect();
             names.sort_by_key(|s| natural_key(s));
             names.dedup();
             if names.len() > MAX_ATOMS {
@@ -325,12 +379,20 @@ pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
                     names.len()
                 )));
             }
-            let gidx: FxHashMap<&str, u32> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i as u32)).collect();
+            let gidx: FxHashMap<&str, u32> = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.as_str(), i as u32))
+                .collect();
             let mut all: Vec<BoolExpr> = Vec::new();
             let mut base = Vec::new();
             for a in auts {
                 base.push(all.len());
-                let remap: Vec<u32> = a.atoms.iter().map(|n| gidx.get(n.as_str()).copied().unwrap_or(0)).collect();
+                let remap: Vec<u32> = a
+                    .atoms
+                    .iter()
+                    .map(|n| gidx.get(n.as_str()).copied().unwrap_or(0))
+                    .collect();
                 for f in &a.formulas {
                     all.push(f.map_vars(&|v| remap.get(v as usize).copied().unwrap_or(0)));
                 }
@@ -389,7 +451,8 @@ pub fn cube_name(bits: u64, atoms: &[String]) -> String {
 pub fn parse_nfa(text: &str) -> Result<Nfa, AutomataError> {
     let a = parse(text).map_err(AutomataError::Parse)?;
     let mut v = build(std::slice::from_ref(&a))?;
-    v.pop().ok_or_else(|| AutomataError::Invalid("no automaton".into()))
+    v.pop()
+        .ok_or_else(|| AutomataError::Invalid("no automaton".into()))
 }
 
 /// Writes an NFA as `@NFA-explicit` (states named by their names, letters by their names).
@@ -406,7 +469,13 @@ pub fn write(nfa: &Nfa) -> String {
     }
     s.push('\n');
     for (src, a, dst) in nfa.transitions() {
-        let _ = writeln!(s, "{} {} {}", name(src), sanitize(nfa.alphabet.name(a)), name(dst));
+        let _ = writeln!(
+            s,
+            "{} {} {}",
+            name(src),
+            sanitize(nfa.alphabet.name(a)),
+            name(dst)
+        );
     }
     s
 }
@@ -415,7 +484,15 @@ fn sanitize(n: &str) -> String {
     if n.is_empty() {
         return "_".to_string();
     }
-    n.chars().map(|c| if c.is_whitespace() || c == '#' || c == '\\' { '_' } else { c }).collect()
+    n.chars()
+        .map(|c| {
+            if c.is_whitespace() || c == '#' || c == '\\' {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -436,7 +513,8 @@ mod tests {
 
     #[test]
     fn bits_mintermise_jointly() {
-        let a = parse("@NFA-bits\n%Initial q0\n%Final q1\nq0 (a1 & !a2) q1\nq1 (a1 | \\true) q1\n").unwrap();
+        let a = parse("@NFA-bits\n%Initial q0\n%Final q1\nq0 (a1 & !a2) q1\nq1 (a1 | \\true) q1\n")
+            .unwrap();
         let b = parse("@NFA-bits\n%Initial q0\n%Final q0\nq0 (a2) q0\n").unwrap();
         let v = build(&[a, b]).unwrap();
         // Classes of {0,1}^2: {00}, {a1&!a2}, {a2 set: two vectors}.

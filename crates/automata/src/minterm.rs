@@ -28,7 +28,11 @@ pub struct Minterms {
 }
 
 fn table(e: &BoolExpr, k: usize, words: usize) -> Vec<u64> {
-    let mask_last = if k >= 6 { u64::MAX } else { (1u64 << (1u64 << k)) - 1 };
+    let mask_last = if k >= 6 {
+        u64::MAX
+    } else {
+        (1u64 << (1u64 << k)) - 1
+    };
     let fix = |mut v: Vec<u64>| {
         if let Some(l) = v.last_mut() {
             *l &= mask_last;
@@ -147,10 +151,18 @@ pub fn mintermise(formulas: &[BoolExpr], k: usize) -> Option<Minterms> {
     // representative decides.
     let dcover: Vec<Vec<u32>> = tables
         .iter()
-        .map(|t| (0..nclasses as u32).filter(|&c| bit(t, representative[c as usize] as usize)).collect())
+        .map(|t| {
+            (0..nclasses as u32)
+                .filter(|&c| bit(t, representative[c as usize] as usize))
+                .collect()
+        })
         .collect();
     let cover = which.iter().map(|&i| dcover[i].clone()).collect();
-    Some(Minterms { cover, representative, class_size })
+    Some(Minterms {
+        cover,
+        representative,
+        class_size,
+    })
 }
 
 #[cfg(test)]

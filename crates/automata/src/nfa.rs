@@ -62,7 +62,10 @@ impl Alphabet {
         if w.is_empty() {
             return "ε".to_string();
         }
-        w.iter().map(|&l| self.name(l)).collect::<Vec<_>>().join(" ")
+        w.iter()
+            .map(|&l| self.name(l))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -93,7 +96,11 @@ impl Delta {
         for i in 0..slots {
             offsets[i + 1] += offsets[i];
         }
-        Delta { offsets, targets, nletters }
+        Delta {
+            offsets,
+            targets,
+            nletters,
+        }
     }
 
     /// The (sorted, duplicate-free) successors of `q` under `a`.
@@ -105,7 +112,9 @@ impl Delta {
 
     /// All successors of `q` under every letter, as `(letter, targets)`.
     pub fn out(&self, q: State) -> impl Iterator<Item = (Letter, &[State])> + '_ {
-        (0..self.nletters as Letter).map(move |a| (a, self.succ(q, a))).filter(|(_, t)| !t.is_empty())
+        (0..self.nletters as Letter)
+            .map(move |a| (a, self.succ(q, a)))
+            .filter(|(_, t)| !t.is_empty())
     }
 
     pub fn len(&self) -> usize {
@@ -143,10 +152,17 @@ pub struct NfaBuilder {
 
 impl NfaBuilder {
     pub fn new(alphabet: Alphabet) -> Self {
-        NfaBuilder { alphabet, ..Default::default() }
+        NfaBuilder {
+            alphabet,
+            ..Default::default()
+        }
     }
     pub fn with_states(alphabet: Alphabet, n: usize) -> Self {
-        NfaBuilder { alphabet, num_states: n, ..Default::default() }
+        NfaBuilder {
+            alphabet,
+            num_states: n,
+            ..Default::default()
+        }
     }
     pub fn add_state(&mut self) -> State {
         self.num_states += 1;
@@ -182,7 +198,8 @@ impl NfaBuilder {
         }
         self.edges.retain(|&(_, a, _)| (a as usize) < nl);
         let fwd = Delta::build(n, nl, &mut self.edges);
-        let mut rev: Vec<(State, Letter, State)> = self.edges.iter().map(|&(s, a, t)| (t, a, s)).collect();
+        let mut rev: Vec<(State, Letter, State)> =
+            self.edges.iter().map(|&(s, a, t)| (t, a, s)).collect();
         let bwd = Delta::build(n, nl, &mut rev);
         self.initial.sort_unstable();
         self.initial.dedup();
@@ -386,7 +403,8 @@ impl Nfa {
     /// by `self.num_states()`. Both must share the alphabet (see [`reconcile`]).
     pub fn disjoint_union(&self, other: &Nfa) -> Nfa {
         let off = self.num_states as State;
-        let mut b = NfaBuilder::with_states(self.alphabet.clone(), self.num_states + other.num_states);
+        let mut b =
+            NfaBuilder::with_states(self.alphabet.clone(), self.num_states + other.num_states);
         for &q in &self.initial {
             b.add_initial(q);
         }
@@ -445,8 +463,12 @@ pub fn reconcile(a: &Nfa, b: &Nfa) -> (Nfa, Nfa, Reconciliation) {
         }
     }
     let map_a: Vec<Letter> = (0..a.num_letters() as Letter).collect();
-    let map_b: Vec<Letter> =
-        b.alphabet.names().iter().map(|n| joint.get(n).unwrap_or(0)).collect();
+    let map_b: Vec<Letter> = b
+        .alphabet
+        .names()
+        .iter()
+        .map(|n| joint.get(n).unwrap_or(0))
+        .collect();
     (a.relabel(&joint, &map_a), b.relabel(&joint, &map_b), rec)
 }
 

@@ -41,7 +41,10 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
     let y0 = store.intern(&yb);
     // Nodes of the search tree (for witnesses).
     let mut nx: Vec<(u32, u32)> = vec![(x0, y0)];
-    let mut parents = vec![Parent { parent: ROOT, letter: Letter::MAX }];
+    let mut parents = vec![Parent {
+        parent: ROOT,
+        letter: Letter::MAX,
+    }];
     let mut todo: VecDeque<u32> = VecDeque::from([0]);
     let mut todo_pairs: Vec<(u32, u32)> = Vec::new();
     let mut inserted: FxHashSet<(u32, u32)> = FxHashSet::default();
@@ -69,7 +72,10 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
                 continue;
             }
             nx.push((x2, y2));
-            parents.push(Parent { parent: ni, letter: l });
+            parents.push(Parent {
+                parent: ni,
+                letter: l,
+            });
             todo.push_back((nx.len() - 1) as u32);
         }
         rel.insert(x, y, &store);

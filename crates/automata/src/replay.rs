@@ -20,7 +20,9 @@ pub fn accepts(nfa: &Nfa, word: &[Letter]) -> bool {
         }
         cur = next;
     }
-    cur.iter().enumerate().any(|(q, &on)| on && nfa.is_final(q as u32))
+    cur.iter()
+        .enumerate()
+        .any(|(q, &on)| on && nfa.is_final(q as u32))
 }
 
 /// What a counterexample word is meant to show, checked independently.
@@ -35,7 +37,12 @@ pub enum Claim {
 }
 
 /// Replays `word`; returns `(accepted by A, accepted by B, claim confirmed)`.
-pub fn check(claim: Claim, a: &Nfa, b: Option<&Nfa>, word: &[Letter]) -> (bool, Option<bool>, bool) {
+pub fn check(
+    claim: Claim,
+    a: &Nfa,
+    b: Option<&Nfa>,
+    word: &[Letter],
+) -> (bool, Option<bool>, bool) {
     let in_a = accepts(a, word);
     let in_b = b.map(|b| accepts(b, word));
     let ok = match (claim, in_b) {

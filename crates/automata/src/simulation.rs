@@ -54,7 +54,9 @@ pub fn simulation(a: &Nfa) -> Simulation {
         .map(|x| {
             let mut r = FixedBitSet::with_capacity(n);
             for y in 0..n as State {
-                if (!a.is_final(x) || a.is_final(y)) && reads[x as usize].is_subset(&reads[y as usize]) {
+                if (!a.is_final(x) || a.is_final(y))
+                    && reads[x as usize].is_subset(&reads[y as usize])
+                {
                     r.insert(y as usize);
                 }
             }

@@ -28,31 +28,43 @@ fn accepting(a: &Nfa, s: &Set) -> bool {
 /// word `w` whose pair is `bad`, or the number of pairs explored.
 fn search(a: &Nfa, b: &Nfa, bad: impl Fn(bool, bool) -> bool) -> Outcome {
     let nl = a.num_letters().max(b.num_letters()) as Letter;
-    let start = (a.initial().iter().copied().collect::<Set>(), b.initial().iter().copied().collect::<Set>());
+    let start = (
+        a.initial().iter().copied().collect::<Set>(),
+        b.initial().iter().copied().collect::<Set>(),
+    );
     let mut seen: HashMap<(Set, Set), (usize, Letter)> = HashMap::new();
     let mut order: Vec<(Set, Set)> = vec![start.clone()];
     seen.insert(start.clone(), (usize::MAX, 0));
     let mut queue = VecDeque::from([0usize]);
-    let word = |order: &Vec<(Set, Set)>, seen: &HashMap<(Set, Set), (usize, Letter)>, mut i: usize| {
-        let mut w = Vec::new();
-        while let Some(&(p, l)) = seen.get(&order[i]) {
-            if p == usize::MAX {
-                break;
+    let word =
+        |order: &Vec<(Set, Set)>, seen: &HashMap<(Set, Set), (usize, Letter)>, mut i: usize| {
+            let mut w = Vec::new();
+            while let Some(&(p, l)) = seen.get(&order[i]) {
+                if p == usize::MAX {
+                    break;
+                }
+                w.push(l);
+                i = p;
             }
-            w.push(l);
-            i = p;
-        }
-        w.reverse();
-        w
-    };
+            w.reverse();
+            w
+        };
     while let Some(i) = queue.pop_front() {
         let (x, y) = order[i].clone();
         if bad(accepting(a, &x), accepting(b, &y)) {
             return Outcome::fails(word(&order, &seen, i), seen.len(), i + 1);
         }
         for l in 0..nl {
-            let x2 = if (l as usize) < a.num_letters() { post(a, &x, l) } else { Set::new() };
-            let y2 = if (l as usize) < b.num_letters() { post(b, &y, l) } else { Set::new() };
+            let x2 = if (l as usize) < a.num_letters() {
+                post(a, &x, l)
+            } else {
+                Set::new()
+            };
+            let y2 = if (l as usize) < b.num_letters() {
+                post(b, &y, l)
+            } else {
+                Set::new()
+            };
             let key = (x2, y2);
             if !seen.contains_key(&key) {
                 seen.insert(key.clone(), (i, l));

@@ -43,20 +43,33 @@ fn armc_inclusion_matches_names_and_libmata() {
     let probs = problems(&dir);
     assert_eq!(probs.len(), 68);
     for name in &probs {
-        let (a, b) = load(&dir.join(format!("{name}-lhs.mata")), &dir.join(format!("{name}-rhs.mata")));
+        let (a, b) = load(
+            &dir.join(format!("{name}-lhs.mata")),
+            &dir.join(format!("{name}-rhs.mata")),
+        );
         let want = name.starts_with("true-");
-        assert_eq!(mata.get(name).copied(), Some(want), "{name}: libmata's recorded answer");
+        assert_eq!(
+            mata.get(name).copied(),
+            Some(want),
+            "{name}: libmata's recorded answer"
+        );
         let r = included(&a, &b, InclAlgo::Antichain);
         assert_eq!(r.holds, want, "{name}: antichain");
         if let Some(w) = &r.witness {
-            assert!(check(Claim::NotIncluded, &a, Some(&b), w).2, "{name}: witness does not replay");
+            assert!(
+                check(Claim::NotIncluded, &a, Some(&b), w).2,
+                "{name}: witness does not replay"
+            );
         }
         // The simulation variant on the smaller problems (its simulation is quadratic).
         if a.num_states() + b.num_states() <= 1500 {
             let r = included(&a, &b, InclAlgo::AntichainSim);
             assert_eq!(r.holds, want, "{name}: antichain+simulation");
             if let Some(w) = &r.witness {
-                assert!(check(Claim::NotIncluded, &a, Some(&b), w).2, "{name}: sim witness does not replay");
+                assert!(
+                    check(Claim::NotIncluded, &a, Some(&b), w).2,
+                    "{name}: sim witness does not replay"
+                );
             }
         }
     }
@@ -70,6 +83,9 @@ fn email_filter_parses_and_reduces() {
         let a = mata::parse_nfa(&text).unwrap();
         assert!(a.num_letters() >= 2, "aut{i}: mintermised letters");
         let r = bisim::reduce(&a);
-        assert!(equivalent(&a, &r, EquivAlgo::Antichain).holds, "aut{i}: bisimulation quotient");
+        assert!(
+            equivalent(&a, &r, EquivAlgo::Antichain).holds,
+            "aut{i}: bisimulation quotient"
+        );
     }
 }

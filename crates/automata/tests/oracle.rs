@@ -7,7 +7,10 @@ use verikit_automata::*;
 
 fn arb_nfa(max_states: usize, letters: usize) -> impl Strategy<Value = Nfa> {
     (1..=max_states).prop_flat_map(move |n| {
-        let edges = proptest::collection::vec((0..n as u32, 0..letters as u32, 0..n as u32), 0..(3 * n * letters));
+        let edges = proptest::collection::vec(
+            (0..n as u32, 0..letters as u32, 0..n as u32),
+            0..(3 * n * letters),
+        );
         let inits = proptest::collection::vec(0..n as u32, 0..3);
         let finals = proptest::collection::vec(0..n as u32, 0..n + 1);
         (Just(n), edges, inits, finals).prop_map(move |(n, edges, inits, finals)| {
@@ -105,7 +108,14 @@ proptest! {
 /// Simulation really is a simulation, and contains bisimilarity.
 #[test]
 fn simulation_is_sound() {
-    let a = gen::tabakov_vardi(&gen::TvParams { states: 40, letters: 2, density: 1.5, final_density: 0.5, initial: 0, seed: 3 });
+    let a = gen::tabakov_vardi(&gen::TvParams {
+        states: 40,
+        letters: 2,
+        density: 1.5,
+        final_density: 0.5,
+        initial: 0,
+        seed: 3,
+    });
     let sim = simulation::simulation(&a);
     let bis = bisim::bisimilarity(&a);
     for x in 0..40u32 {

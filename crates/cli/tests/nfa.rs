@@ -9,7 +9,9 @@ fn verikit() -> Command {
 }
 
 fn demo(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo/nfa").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("demo/nfa")
+        .join(name)
 }
 
 fn json(args: &[&str]) -> (serde_json::Value, i32) {
@@ -32,7 +34,14 @@ fn inclusion_both_ways_with_witness() {
     assert_eq!(v["witness"], serde_json::json!(["a"]));
     assert_eq!(v["replay"]["confirmed"], true);
     for algo in ["antichain", "antichain-sim", "subset"] {
-        let (v, _) = json(&["nfa", "incl", "--algo", algo, b.to_str().unwrap(), a.to_str().unwrap()]);
+        let (v, _) = json(&[
+            "nfa",
+            "incl",
+            "--algo",
+            algo,
+            b.to_str().unwrap(),
+            a.to_str().unwrap(),
+        ]);
         assert_eq!(v["verdict"], "false", "{algo}");
     }
 }
@@ -48,9 +57,24 @@ fn universality_and_equivalence() {
     }
     let (x, y) = (demo("ends-ab.mata"), demo("has-a.mata"));
     for algo in ["antichain", "hkc", "hk", "naive", "subset"] {
-        let (v, _) = json(&["nfa", "equiv", "--algo", algo, x.to_str().unwrap(), y.to_str().unwrap()]);
+        let (v, _) = json(&[
+            "nfa",
+            "equiv",
+            "--algo",
+            algo,
+            x.to_str().unwrap(),
+            y.to_str().unwrap(),
+        ]);
         assert_eq!(v["verdict"], "false", "{algo}");
-        let (v, _) = json(&["nfa", "equiv", "--algo", algo, "--no-memo", x.to_str().unwrap(), x.to_str().unwrap()]);
+        let (v, _) = json(&[
+            "nfa",
+            "equiv",
+            "--algo",
+            algo,
+            "--no-memo",
+            x.to_str().unwrap(),
+            x.to_str().unwrap(),
+        ]);
         assert_eq!(v["verdict"], "true", "{algo}");
     }
 }
@@ -61,19 +85,34 @@ fn gen_reduce_convert_pipeline() {
     std::fs::create_dir_all(&dir).unwrap();
     let g = dir.join("g.mata");
     let out = verikit()
-        .args(["nfa", "gen", "-n", "30", "-k", "2", "-r", "1.5", "-f", "0.5", "--seed", "4", "-o"])
+        .args([
+            "nfa", "gen", "-n", "30", "-k", "2", "-r", "1.5", "-f", "0.5", "--seed", "4", "-o",
+        ])
         .arg(&g)
         .output()
         .unwrap();
     assert!(out.status.success());
     for method in ["bisim", "sim"] {
         let r = dir.join(format!("r-{method}.ba"));
-        let out = verikit().args(["nfa", "reduce", "--method", method, "--to", "ba", "-o"]).arg(&r).arg(&g).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = verikit()
+            .args(["nfa", "reduce", "--method", method, "--to", "ba", "-o"])
+            .arg(&r)
+            .arg(&g)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let (v, _) = json(&["nfa", "equiv", g.to_str().unwrap(), r.to_str().unwrap()]);
         assert_eq!(v["verdict"], "true", "{method}");
     }
-    let out = verikit().args(["nfa", "convert", "--to", "dot"]).arg(&g).output().unwrap();
+    let out = verikit()
+        .args(["nfa", "convert", "--to", "dot"])
+        .arg(&g)
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("digraph"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -88,7 +127,10 @@ fn alphabet_reconciliation_is_reported() {
     std::fs::write(&b, "@NFA-explicit\n%Initial q\n%Final q\nq x q\nq y q\n").unwrap();
     let (v, _) = json(&["nfa", "incl", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(v["verdict"], "true");
-    assert_eq!(v["alphabet_reconciliation"]["only_in_second"], serde_json::json!(["y"]));
+    assert_eq!(
+        v["alphabet_reconciliation"]["only_in_second"],
+        serde_json::json!(["y"])
+    );
     let (v, _) = json(&["nfa", "incl", b.to_str().unwrap(), a.to_str().unwrap()]);
     assert_eq!(v["verdict"], "false");
     assert_eq!(v["witness"], serde_json::json!(["y"]));
@@ -110,15 +152,32 @@ fn bad_input_is_located_with_exit_2() {
 
 #[test]
 fn armc_problems_match_file_names() {
-    let Some(dir) = verikit_testkit::shared_path("nfa/armc-incl") else { return };
-    for name in ["false-T11", "true-T227", "false-IBakery-4P-BinEnc-BwBad-A-1"] {
-        let (l, r) = (dir.join(format!("{name}-lhs.mata")), dir.join(format!("{name}-rhs.mata")));
+    let Some(dir) = verikit_testkit::shared_path("nfa/armc-incl") else {
+        return;
+    };
+    for name in [
+        "false-T11",
+        "true-T227",
+        "false-IBakery-4P-BinEnc-BwBad-A-1",
+    ] {
+        let (l, r) = (
+            dir.join(format!("{name}-lhs.mata")),
+            dir.join(format!("{name}-rhs.mata")),
+        );
         if !l.exists() {
             continue;
         }
         let (v, code) = json(&["nfa", "incl", l.to_str().unwrap(), r.to_str().unwrap()]);
         assert_eq!(code, 0);
-        assert_eq!(v["verdict"], if name.starts_with("true") { "true" } else { "false" }, "{name}");
+        assert_eq!(
+            v["verdict"],
+            if name.starts_with("true") {
+                "true"
+            } else {
+                "false"
+            },
+            "{name}"
+        );
     }
 }
 

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use verikit_automata::replay::{check, Claim};
 use verikit_automata::{
-    ba, bisim, dot, gen, mata, reconcile, simulation, EquivAlgo, InclAlgo, Nfa, Outcome, Reconciliation, UnivAlgo,
+    ba, bisim, dot, gen, mata, reconcile, simulation, EquivAlgo, InclAlgo, Nfa, Outcome,
+    Reconciliation, UnivAlgo,
 };
 use verikit_diag::SourceFile;
 
@@ -167,8 +168,16 @@ fn detect(path: &Path, src: &SourceFile, from: Option<Format>) -> Format {
     if path.extension().is_some_and(|e| e == "ba") {
         return Format::Ba;
     }
-    let first = src.text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
-    if first.starts_with('@') || first.starts_with('%') || path.extension().is_some_and(|e| e == "mata") {
+    let first = src
+        .text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    if first.starts_with('@')
+        || first.starts_with('%')
+        || path.extension().is_some_and(|e| e == "mata")
+    {
         Format::Mata
     } else {
         Format::Ba
@@ -180,11 +189,19 @@ fn load(path: &Path, from: Option<Format>) -> Result<Loaded, CliError> {
     match detect(path, &src, from) {
         Format::Mata => {
             let m = mata::parse(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
-            Ok(Loaded { src, mata: Some(m), nfa: None })
+            Ok(Loaded {
+                src,
+                mata: Some(m),
+                nfa: None,
+            })
         }
         Format::Ba => {
             let n = ba::parse(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
-            Ok(Loaded { src, mata: None, nfa: Some(n) })
+            Ok(Loaded {
+                src,
+                mata: None,
+                nfa: Some(n),
+            })
         }
         Format::Dot => Err(CliError::Usage("DOT is an output format only".into())),
     }
@@ -193,7 +210,10 @@ fn load(path: &Path, from: Option<Format>) -> Result<Loaded, CliError> {
 /// Loads one or two automata onto one alphabet (joint mintermisation for `@NFA-bits`, letters
 /// matched by name otherwise, see `reconcile`).
 fn load_all(paths: &[&Path], from: Option<Format>) -> Result<(Vec<Nfa>, Reconciliation), CliError> {
-    let loaded: Vec<Loaded> = paths.iter().map(|p| load(p, from)).collect::<Result<_, _>>()?;
+    let loaded: Vec<Loaded> = paths
+        .iter()
+        .map(|p| load(p, from))
+        .collect::<Result<_, _>>()?;
     let mut nfas: Vec<Nfa> = Vec::new();
     if loaded.iter().all(|l| l.mata.is_some()) {
         let ms: Vec<mata::MataAut> = loaded.iter().filter_map(|l| l.mata.clone()).collect();
@@ -210,7 +230,8 @@ fn load_all(paths: &[&Path], from: Option<Format>) -> Result<(Vec<Nfa>, Reconcil
     } else {
         for l in loaded {
             match (l.mata, l.nfa) {
-                (Some(m), _) => nfas.extend(mata::build(&[m]).map_err(|e| CliError::from_error(e, Some(&l.src)))?),
+                (Some(m), _) => nfas
+                    .extend(mata::build(&[m]).map_err(|e| CliError::from_error(e, Some(&l.src)))?),
                 (None, Some(n)) => nfas.push(n),
                 (None, None) => return Err(CliError::Internal("nothing loaded".into())),
             }
@@ -231,6 +252,7 @@ fn describe(n: &Nfa) -> serde_json::Value {
 }
 
 /// Builds the report of a decision, replaying any witness independently.
+#[allow(clippy::too_many_arguments)]
 fn decision(
     what: &str,
     claim: Claim,
@@ -240,6 +262,7 @@ fn decision(
     algo: &str,
     rec: &Reconciliation,
     t0: Instant,
+    check_s: f64,
 ) -> Result<Report, CliError> {
     let verdict = if out.holds { "true" } else { "false" };
     let mut r = Report::with_verdict(verdict)
@@ -263,10 +286,13 @@ fn decision(
             )));
         }
         let names: Vec<&str> = w.iter().map(|&l| a.alphabet.name(l)).collect();
-        r = r.field("witness", &names).field("witness_length", w.len()).field(
-            "replay",
-            json!({"accepted_by_a": in_a, "accepted_by_b": in_b, "confirmed": ok}),
-        );
+        r = r
+            .field("witness", &names)
+            .field("witness_length", w.len())
+            .field(
+                "replay",
+                json!({"accepted_by_a": in_a, "accepted_by_b": in_b, "confirmed": ok}),
+            );
         let shown = a.alphabet.show_word(w);
         let detail = match claim {
             Claim::NotUniversal => "rejected by A".to_string(),
@@ -279,9 +305,15 @@ fn decision(
                 }
             }
         };
-        text.push(format!("counterexample ({} letters, {detail}; replayed): {shown}", w.len()));
+        text.push(format!(
+            "counterexample ({} letters, {detail}; replayed): {shown}",
+            w.len()
+        ));
     } else {
-        text.push(format!("final antichain/relation size: {} ({} explored)", out.size, out.explored));
+        text.push(format!(
+            "final antichain/relation size: {} ({} explored)",
+            out.size, out.explored
+        ));
     }
     if !rec.is_trivial() {
         text.push(format!(
@@ -292,7 +324,7 @@ fn decision(
     }
     let dt = t0.elapsed().as_secs_f64();
     text.push(format!("algorithm: {algo}; time: {dt:.4} s"));
-    r = r.field("time_s", dt);
+    r = r.field("time_s", dt).field("check_s", check_s);
     for l in text {
         r = r.line(l);
     }
@@ -308,13 +340,21 @@ fn emit(nfa: &Nfa, out: &OutputOpts, inputs: &[&Path], mut r: Report) -> Result<
     match &out.output {
         Some(p) => {
             write_output(p, &text, inputs)?;
-            r = r.field("output", p.display().to_string()).line(format!("wrote {}", p.display()));
+            r = r
+                .field("output", p.display().to_string())
+                .line(format!("wrote {}", p.display()));
         }
         None => {
             if r.text.is_empty() {
                 r.text = text.clone();
             } else {
-                r.text = format!("{text}{}", r.text.lines().map(|l| format!("# {l}\n")).collect::<String>());
+                r.text = format!(
+                    "{text}{}",
+                    r.text
+                        .lines()
+                        .map(|l| format!("# {l}\n"))
+                        .collect::<String>()
+                );
             }
             r = r.field("automaton", text);
         }
@@ -329,12 +369,26 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             let (v, rec) = load_all(&[&a], input.from)?;
             let n = &v[0];
             let (al, name) = match algo {
-                UnivChoice::Auto | UnivChoice::Backward => (UnivAlgo::Backward, "antichain-backward"),
+                UnivChoice::Auto | UnivChoice::Backward => {
+                    (UnivAlgo::Backward, "antichain-backward")
+                }
                 UnivChoice::Forward => (UnivAlgo::Forward, "antichain-forward"),
                 UnivChoice::Subset => (UnivAlgo::Subset, "subset"),
             };
+            let t1 = Instant::now();
             let out = verikit_automata::universal(n, al);
-            decision("L(A) = Σ*", Claim::NotUniversal, n, None, &out, name, &rec, t0)
+            let c = t1.elapsed().as_secs_f64();
+            decision(
+                "L(A) = Σ*",
+                Claim::NotUniversal,
+                n,
+                None,
+                &out,
+                name,
+                &rec,
+                t0,
+                c,
+            )
         }
         NfaCmd::Incl { a, b, algo, input } => {
             let t0 = Instant::now();
@@ -344,10 +398,29 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 InclChoice::AntichainSim => (InclAlgo::AntichainSim, "antichain-sim"),
                 InclChoice::Subset => (InclAlgo::Subset, "subset"),
             };
+            let t1 = Instant::now();
             let out = verikit_automata::included(&v[0], &v[1], al);
-            decision("L(A) ⊆ L(B)", Claim::NotIncluded, &v[0], Some(&v[1]), &out, name, &rec, t0)
+            let c = t1.elapsed().as_secs_f64();
+            decision(
+                "L(A) ⊆ L(B)",
+                Claim::NotIncluded,
+                &v[0],
+                Some(&v[1]),
+                &out,
+                name,
+                &rec,
+                t0,
+                c,
+            )
         }
-        NfaCmd::Equiv { a, b, algo, no_memo, bisim: pre, input } => {
+        NfaCmd::Equiv {
+            a,
+            b,
+            algo,
+            no_memo,
+            bisim: pre,
+            input,
+        } => {
             let t0 = Instant::now();
             let (mut v, rec) = load_all(&[&a, &b], input.from)?;
             let memo = !no_memo;
@@ -365,40 +438,95 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 c => c,
             };
             let (al, name) = match choice {
-                EquivChoice::Hkc => (EquivAlgo::Hkc { memo }, if memo { "hkc" } else { "hkc-nomemo" }),
-                EquivChoice::Hk => (EquivAlgo::Hk { memo }, if memo { "hk" } else { "hk-nomemo" }),
-                EquivChoice::Naive => (EquivAlgo::Naive { memo }, if memo { "naive" } else { "naive-nomemo" }),
+                EquivChoice::Hkc => (
+                    EquivAlgo::Hkc { memo },
+                    if memo { "hkc" } else { "hkc-nomemo" },
+                ),
+                EquivChoice::Hk => (
+                    EquivAlgo::Hk { memo },
+                    if memo { "hk" } else { "hk-nomemo" },
+                ),
+                EquivChoice::Naive => (
+                    EquivAlgo::Naive { memo },
+                    if memo { "naive" } else { "naive-nomemo" },
+                ),
                 EquivChoice::Subset => (EquivAlgo::Subset, "subset"),
                 _ => (EquivAlgo::Antichain, "antichain"),
             };
             let originals = (v[0].clone(), v[1].clone());
+            let t1 = Instant::now();
             if pre {
                 v = v.iter().map(bisim::reduce).collect();
             }
             let out = verikit_automata::equivalent(&v[0], &v[1], al);
-            let name = if pre { format!("{name}+bisim") } else { name.to_string() };
-            decision("L(A) = L(B)", Claim::NotEquivalent, &originals.0, Some(&originals.1), &out, &name, &rec, t0)
+            let c = t1.elapsed().as_secs_f64();
+            let name = if pre {
+                format!("{name}+bisim")
+            } else {
+                name.to_string()
+            };
+            decision(
+                "L(A) = L(B)",
+                Claim::NotEquivalent,
+                &originals.0,
+                Some(&originals.1),
+                &out,
+                &name,
+                &rec,
+                t0,
+                c,
+            )
         }
-        NfaCmd::Gen { states, letters, density, final_density, seed, initial, output } => {
+        NfaCmd::Gen {
+            states,
+            letters,
+            density,
+            final_density,
+            seed,
+            initial,
+            output,
+        } => {
             if states == 0 || letters == 0 {
-                return Err(CliError::Usage("--states and --letters must be at least 1".into()));
+                return Err(CliError::Usage(
+                    "--states and --letters must be at least 1".into(),
+                ));
             }
-            if !(density.is_finite() && density >= 0.0) || !(0.0..=1.0).contains(&final_density) {
-                return Err(CliError::Usage("--density must be ≥ 0 and --final-density in [0, 1]".into()));
+            if !(density.is_finite() && density >= 0.0 && (0.0..=1.0).contains(&final_density)) {
+                return Err(CliError::Usage(
+                    "--density must be ≥ 0 and --final-density in [0, 1]".into(),
+                ));
             }
             if (initial as usize) >= states {
-                return Err(CliError::Usage("--initial must be a state below --states".into()));
+                return Err(CliError::Usage(
+                    "--initial must be a state below --states".into(),
+                ));
             }
             if (states as f64) * (letters as f64) * density.min(states as f64) > 5e8 {
-                return Err(CliError::Limit("more than 5·10^8 transitions requested".into()));
+                return Err(CliError::Limit(
+                    "more than 5·10^8 transitions requested".into(),
+                ));
             }
             let t0 = Instant::now();
-            let p = gen::TvParams { states, letters, density, final_density, initial, seed };
+            let p = gen::TvParams {
+                states,
+                letters,
+                density,
+                final_density,
+                initial,
+                seed,
+            };
             let n = gen::tabakov_vardi(&p);
-            let r = Report::new().field("nfa", describe(&n)).field("time_s", t0.elapsed().as_secs_f64());
+            let r = Report::new()
+                .field("nfa", describe(&n))
+                .field("time_s", t0.elapsed().as_secs_f64());
             emit(&n, &output, &[], r)
         }
-        NfaCmd::Reduce { a, method, input, output } => {
+        NfaCmd::Reduce {
+            a,
+            method,
+            input,
+            output,
+        } => {
             let t0 = Instant::now();
             let (v, _) = load_all(&[&a], input.from)?;
             let n = &v[0];
@@ -434,15 +562,18 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
         NfaCmd::Info { a, input } => {
             let (v, _) = load_all(&[&a], input.from)?;
             let n = &v[0];
-            Ok(Report::new().field("nfa", describe(n)).field("density", n.density()).line(format!(
-                "{} states, {} transitions, {} letters, {} initial, {} final, density {:.3}",
-                n.num_states(),
-                n.num_transitions(),
-                n.num_letters(),
-                n.initial().len(),
-                n.finals().len(),
-                n.density()
-            )))
+            Ok(Report::new()
+                .field("nfa", describe(n))
+                .field("density", n.density())
+                .line(format!(
+                    "{} states, {} transitions, {} letters, {} initial, {} final, density {:.3}",
+                    n.num_states(),
+                    n.num_transitions(),
+                    n.num_letters(),
+                    n.initial().len(),
+                    n.finals().len(),
+                    n.density()
+                )))
         }
     }
 }
@@ -468,26 +599,66 @@ pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
     let r = verikit_automata::included(&a, &b, InclAlgo::Antichain);
     out.push((
         "incl ends-ab.mata has-a.mata (antichains)".to_string(),
-        decision("L(A) ⊆ L(B)", Claim::NotIncluded, &a, Some(&b), &r, "antichain", &rec, t0)?,
+        decision(
+            "L(A) ⊆ L(B)",
+            Claim::NotIncluded,
+            &a,
+            Some(&b),
+            &r,
+            "antichain",
+            &rec,
+            t0,
+            t0.elapsed().as_secs_f64(),
+        )?,
     ));
     let t0 = Instant::now();
     let r = verikit_automata::included(&b, &a, InclAlgo::Antichain);
     out.push((
         "incl has-a.mata ends-ab.mata (antichains)".to_string(),
-        decision("L(A) ⊆ L(B)", Claim::NotIncluded, &b, Some(&a), &r, "antichain", &rec, t0)?,
+        decision(
+            "L(A) ⊆ L(B)",
+            Claim::NotIncluded,
+            &b,
+            Some(&a),
+            &r,
+            "antichain",
+            &rec,
+            t0,
+            t0.elapsed().as_secs_f64(),
+        )?,
     ));
     let t0 = Instant::now();
     let r = verikit_automata::universal(&no_bb, UnivAlgo::Backward);
     out.push((
         "univ no-bb.mata (backward antichains, CPre)".to_string(),
-        decision("L(A) = Σ*", Claim::NotUniversal, &no_bb, None, &r, "antichain-backward", &none, t0)?,
+        decision(
+            "L(A) = Σ*",
+            Claim::NotUniversal,
+            &no_bb,
+            None,
+            &r,
+            "antichain-backward",
+            &none,
+            t0,
+            t0.elapsed().as_secs_f64(),
+        )?,
     ));
     let t0 = Instant::now();
     let red = bisim::reduce(&a);
     let r = verikit_automata::equivalent(&a, &red, EquivAlgo::Hkc { memo: true });
     out.push((
         "equiv ends-ab.mata vs its bisimulation quotient (HKC)".to_string(),
-        decision("L(A) = L(B)", Claim::NotEquivalent, &a, Some(&red), &r, "hkc", &none, t0)?,
+        decision(
+            "L(A) = L(B)",
+            Claim::NotEquivalent,
+            &a,
+            Some(&red),
+            &r,
+            "hkc",
+            &none,
+            t0,
+            t0.elapsed().as_secs_f64(),
+        )?,
     ));
     Ok(out)
 }
