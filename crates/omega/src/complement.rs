@@ -14,7 +14,7 @@ use std::collections::{HashMap, VecDeque};
 /// Limits of the construction.
 pub const MAX_STATES_IN: usize = 8;
 pub const MAX_APS: usize = 8;
-pub const MAX_STATES_OUT: usize = 100_000;
+pub const MAX_STATES_OUT: usize = 20_000;
 
 pub fn complement(aut: &Twa) -> Result<Twa, OmegaError> {
     let nap = aut.aps.len();

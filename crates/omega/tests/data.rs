@@ -1,0 +1,92 @@
+//! Data-driven checks on the standard formula sets (`ltl/` in the shared benchmark data): every
+//! formula translates, `A(f) ⊗ A(!f)` is empty, the automata agree with the LTL evaluator on
+//! random lasso words, and the sizes are compared with the ones Spot 2.12.1 produces (reported,
+//! not asserted: the bench records them).
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use verikit_omega::accepts::accepts_lasso;
+use verikit_omega::ltl::eval::{holds, Lasso};
+use verikit_omega::ltl::Arena;
+use verikit_omega::translate::{translate, Options};
+
+fn bits_for(arena: &Arena, aps: &[String], w: &Lasso) -> Lasso {
+    let map: Vec<Option<u32>> = aps.iter().map(|n| arena.lookup_ap(n)).collect();
+    let conv = |b: &u64| {
+        map.iter().enumerate().fold(0u64, |o, (i, m)| match m {
+            Some(j) if (b >> j) & 1 == 1 => o | (1 << i),
+            _ => o,
+        })
+    };
+    Lasso {
+        prefix: w.prefix.iter().map(conv).collect(),
+        cycle: w.cycle.iter().map(conv).collect(),
+    }
+}
+
+#[test]
+fn spot_formula_sets() {
+    let dir = verikit_testkit::require_data!("ltl");
+    let mut rows = Vec::new();
+    for f in ["spot-sizes.tsv", "spot-sizes-random.tsv"] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap();
+        for line in text.lines().skip(1) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            rows.push((
+                cols[2].to_string(),
+                cols[3].parse::<usize>().unwrap(),
+                cols[6].parse::<usize>().unwrap(),
+            ));
+        }
+    }
+    assert!(rows.len() > 600);
+    let mut rng = SmallRng::seed_from_u64(7);
+    let (mut larger, mut ours, mut spot) = (0, 0, 0);
+    for (k, (f, spot_tgba, _spot_ba)) in rows.iter().enumerate() {
+        let mut arena = Arena::new();
+        let phi = verikit_omega::ltl::parse::parse(f, &mut arena)
+            .unwrap_or_else(|e| panic!("{f}: {}", e.message));
+        let nphi = arena.not(phi);
+        let sba = k % 3 == 0;
+        let opts = Options {
+            sba,
+            ..Options::default()
+        };
+        let a = translate(&mut arena, phi, &opts).unwrap();
+        let n = translate(&mut arena, nphi, &opts).unwrap();
+        let p = verikit_omega::product::product(&a, &n).unwrap();
+        assert!(
+            verikit_omega::emptiness::is_empty(&p),
+            "{f}: A(f) ⊗ A(!f) is not empty"
+        );
+        let nap = arena.aps().len().min(10);
+        for _ in 0..6 {
+            let w = Lasso {
+                prefix: (0..rng.gen_range(0..3))
+                    .map(|_| rng.gen_range(0..1u64 << nap))
+                    .collect(),
+                cycle: (0..rng.gen_range(1..4))
+                    .map(|_| rng.gen_range(0..1u64 << nap))
+                    .collect(),
+            };
+            let expect = holds(&arena, phi, &w);
+            assert_eq!(
+                accepts_lasso(&a, &bits_for(&arena, &a.aps, &w)),
+                expect,
+                "{f} on {w:?}"
+            );
+            assert_eq!(
+                accepts_lasso(&n, &bits_for(&arena, &n.aps, &w)),
+                !expect,
+                "!({f}) on {w:?}"
+            );
+        }
+        if !sba {
+            ours += a.num_states();
+            spot += spot_tgba;
+            if a.num_states() > *spot_tgba {
+                larger += 1;
+            }
+        }
+    }
+    eprintln!("TGBA states on 2/3 of the formulas: verikit {ours}, Spot {spot}; larger than Spot: {larger}");
+}

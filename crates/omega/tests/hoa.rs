@@ -1,0 +1,224 @@
+//! HOA v1: the format specification's example automata (written by hand here), unsupported
+//! features rejected by name, located errors, round trips, parser totality.
+
+use verikit_omega::emptiness::accepting_lasso;
+use verikit_omega::hoa::{parse, parse_all, to_hoa};
+use verikit_omega::ltl::eval::Lasso;
+use verikit_omega::ltl::Arena;
+use verikit_omega::translate::{translate, Options};
+use verikit_omega::twa::isomorphic;
+use verikit_omega::OmegaError;
+
+const GFA_TRANS: &str = r#"HOA: v1
+name: "GFa"
+States: 1
+Start: 0
+acc-name: Buchi
+Acceptance: 1 Inf(0)
+AP: 1 "a"
+--BODY--
+State: 0
+  [0] 0 {0}
+  [!0] 0
+--END--
+"#;
+
+const GFA_STATE: &str = r#"HOA: v1
+name: "GFa"
+States: 2
+Start: 0
+acc-name: Buchi
+Acceptance: 1 Inf(0)
+AP: 1 "a"
+--BODY--
+State: 0 {0}
+  [0] 0
+  [!0] 1
+State: 1  /* comments /* nest */ here */
+  [0] 0
+  [!0] 1
+--END--
+"#;
+
+const ALIASES_GEN: &str = r#"HOA: v1
+States: 3
+Start: 0
+acc-name: generalized-Buchi 2
+Acceptance: 2 Inf(0)&Inf(1)
+AP: 2 "a" "b"
+Alias: @a 0
+Alias: @b 1
+Alias: @both @a & @b
+tool: "handwritten" "1.0"
+properties: trans-labels explicit-labels trans-acc
+--BODY--
+State: 0 "start"
+  [@both] 0 {0 1}
+  [!@a & @b] 1 {1}
+  [@a & !@b] 2 {0}
+  [!@a & !@b] 0
+State: 1
+  [t] 0
+State: 2
+  [t] 0
+--END--
+"#;
+
+const IMPLICIT: &str = r#"HOA: v1
+States: 2
+Start: 0
+acc-name: Buchi
+Acceptance: 1 Inf(0)
+AP: 1 "a"
+properties: implicit-labels state-acc
+--BODY--
+State: 0 {0}
+1 0
+State: 1
+1 0
+--END--
+"#;
+
+const STATE_LABELS: &str = r#"HOA: v1
+States: 3
+Start: 0
+Acceptance: 1 Inf(0)
+AP: 2 "a" "b"
+properties: state-labels
+--BODY--
+State: [0&!1] 0
+  1 2
+State: [!0] 1 {0}
+  1
+State: [t] 2
+  1 0
+--END--
+"#;
+
+fn w(prefix: &[u64], cycle: &[u64]) -> Lasso {
+    Lasso {
+        prefix: prefix.to_vec(),
+        cycle: cycle.to_vec(),
+    }
+}
+
+#[test]
+fn spec_examples_parse_and_mean_what_they_say() {
+    for text in [GFA_TRANS, GFA_STATE] {
+        let a = parse(text).unwrap();
+        assert_eq!(a.aps, vec!["a".to_string()]);
+        assert!(verikit_omega::accepts::accepts_lasso(&a, &w(&[], &[0, 1])));
+        assert!(!verikit_omega::accepts::accepts_lasso(
+            &a,
+            &w(&[1, 1], &[0])
+        ));
+    }
+    assert!(parse(GFA_STATE).unwrap().state_based);
+    let g = parse(ALIASES_GEN).unwrap();
+    assert_eq!((g.num_states(), g.num_sets), (3, 2));
+    assert_eq!(g.state_names[0].as_deref(), Some("start"));
+    // Needs infinitely many a and infinitely many b: (a&b)^ω accepted, a^ω not.
+    assert!(verikit_omega::accepts::accepts_lasso(&g, &w(&[], &[3])));
+    assert!(!verikit_omega::accepts::accepts_lasso(&g, &w(&[], &[1])));
+    assert!(verikit_omega::accepts::accepts_lasso(
+        &g,
+        &w(&[], &[1, 0, 2, 0])
+    ));
+    let i = parse(IMPLICIT).unwrap();
+    // Edge k has the valuation k (AP 0 = bit 0): edge 0 is !a, edge 1 is a.
+    assert!(verikit_omega::accepts::accepts_lasso(&i, &w(&[], &[1])));
+    let s = parse(STATE_LABELS).unwrap();
+    assert_eq!(s.num_edges(), 5);
+    assert!(accepting_lasso(&s).is_some());
+    let two = format!("{GFA_TRANS}{GFA_STATE}");
+    assert_eq!(parse_all(&two).unwrap().len(), 2);
+}
+
+fn unsupported(text: &str) -> String {
+    match parse(text) {
+        Err(OmegaError::Unsupported(d)) => d.message.clone(),
+        other => panic!("expected an unsupported-feature error, got {other:?}"),
+    }
+}
+
+#[test]
+fn other_acceptance_conditions_are_rejected_by_name() {
+    let rabin = GFA_TRANS.replace(
+        "acc-name: Buchi\nAcceptance: 1 Inf(0)",
+        "acc-name: Rabin 1\nAcceptance: 2 Fin(0)&Inf(1)",
+    );
+    assert!(unsupported(&rabin).contains("Rabin 1"));
+    let cob = GFA_TRANS.replace(
+        "acc-name: Buchi\nAcceptance: 1 Inf(0)",
+        "Acceptance: 1 Fin(0)",
+    );
+    assert!(unsupported(&cob).contains("Fin(0)"));
+    let parity = GFA_TRANS.replace(
+        "acc-name: Buchi\nAcceptance: 1 Inf(0)",
+        "acc-name: parity min even 2\nAcceptance: 2 Inf(0) | Fin(1)",
+    );
+    assert!(unsupported(&parity).contains("parity min even 2"));
+    let alt = GFA_TRANS.replace("[0] 0 {0}", "[0] 0&0 {0}");
+    assert!(unsupported(&alt).contains("universal"));
+}
+
+#[test]
+fn errors_are_located() {
+    let bad = GFA_TRANS.replace("[!0] 0", "[!0] 7");
+    let Err(OmegaError::Syntax(d)) = parse(&bad) else {
+        panic!("expected a syntax error")
+    };
+    let at = d.span.unwrap().start;
+    assert_eq!(&bad[at..at + 1], "7");
+    let bad = GFA_TRANS.replace("[!0] 0", "[!3] 0");
+    assert!(matches!(parse(&bad), Err(OmegaError::Syntax(_))));
+    let bad = GFA_TRANS.replace("--END--", "");
+    assert!(parse(&bad).is_err());
+}
+
+#[test]
+fn round_trip_of_translations() {
+    let formulas = [
+        "G(p0 -> F p1)",
+        "GFa & GFb",
+        "a U (b R c)",
+        "F(a & X(b W c))",
+        "!(Ga M Fb)",
+        "(a <-> Xb) xor GFc",
+        "G(a -> X(b U c))",
+        "true",
+        "false",
+        "FG(a | \"x y\")",
+    ];
+    for f in formulas {
+        for sba in [false, true] {
+            let mut arena = Arena::new();
+            let phi = verikit_omega::ltl::parse::parse(f, &mut arena).unwrap();
+            let a = translate(
+                &mut arena,
+                phi,
+                &Options {
+                    sba,
+                    ..Options::default()
+                },
+            )
+            .unwrap();
+            let text = to_hoa(&a);
+            let b = parse(&text).unwrap_or_else(|e| panic!("{f}: {e}\n{text}"));
+            assert!(
+                isomorphic(&a, &b),
+                "{f}: round trip changed the automaton\n{text}"
+            );
+            assert_eq!(to_hoa(&b), text);
+        }
+    }
+}
+
+#[test]
+fn parser_is_total() {
+    verikit_testkit::assert_parser_total(
+        &[GFA_TRANS, GFA_STATE, ALIASES_GEN, IMPLICIT, STATE_LABELS],
+        3000,
+        parse,
+    );
+}
