@@ -1,0 +1,166 @@
+#![cfg(feature = "omega")]
+//! `verikit ltl` and `verikit aut`: end-to-end through the binary, witnesses replayed with the
+//! binary's own independent checkers (`ltl check` evaluates LTL directly on a lasso word).
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn verikit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["--json", "-q"];
+    a.extend_from_slice(args);
+    let out = verikit(&a);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: bad JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+fn tmp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("verikit-omega-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::File::create(&p)
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    p
+}
+
+#[test]
+fn parse_and_simplify_print_spot_syntax() {
+    let out = verikit(&["ltl", "parse", "a & b U c -> []<>d"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "(a & (b U c)) -> GFd"
+    );
+    let out = verikit(&["ltl", "simplify", "!(FGFa | Xb)"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "FG!a & X!b");
+}
+
+#[test]
+fn syntax_errors_have_a_caret_and_exit_2() {
+    let out = verikit(&["ltl", "translate", "G(a -> F b"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("<formula>:1:11") && err.contains('^'), "{err}");
+    let f = tmp("bad.ltl", "Fa\nG(a U)\n");
+    let out = verikit(&["ltl", "translate", "--stats", "-F", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.ltl:2:6"));
+    let h = tmp(
+        "bad.hoa",
+        "HOA: v1\nStates: 1\nStart: 0\nAcceptance: 1 Fin(0)\nAP: 0\n--BODY--\nState: 0\n--END--\n",
+    );
+    let out = verikit(&["aut", "stats", h.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Fin(0)") && err.contains("bad.hoa:4:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn translate_then_check_the_hoa_with_aut_commands() {
+    let out = verikit(&["ltl", "translate", "GFa & GFb"]);
+    assert!(out.status.success());
+    let hoa = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        hoa.starts_with("HOA: v1") && hoa.contains("Acceptance: 2 Inf(0)&Inf(1)"),
+        "{hoa}"
+    );
+    let f = tmp("gfab.hoa", &hoa);
+    let fp = f.to_str().unwrap();
+    let s = json(&["aut", "stats", fp]);
+    assert_eq!(s["stats"]["acc_sets"], 2);
+    let e = json(&["aut", "is-empty", fp]);
+    assert_eq!(e["verdict"], "nonempty");
+    // Replay the witness with the direct LTL evaluator.
+    let w = e["witness"].as_str().unwrap().to_string();
+    let c = json(&["ltl", "check", "GFa & GFb", &w]);
+    assert_eq!(c["verdict"], "satisfied", "witness {w}");
+    assert_eq!(
+        json(&["aut", "accepts", fp, "a; cycle{a & b}"])["verdict"],
+        "accepted"
+    );
+    assert_eq!(
+        json(&["aut", "accepts", fp, "cycle{a & !b; !b}"])["verdict"],
+        "rejected"
+    );
+    // SBA output.
+    let b = json(&["ltl", "translate", "-B", "--stats", "GFa & GFb"]);
+    assert_eq!(b["automata"][0]["acc_sets"], 1);
+    assert_eq!(b["automata"][0]["state_based"], true);
+}
+
+#[test]
+fn product_with_the_negation_is_empty_and_complement_works() {
+    let pos =
+        String::from_utf8_lossy(&verikit(&["ltl", "translate", "a U (b | Gc)"]).stdout).to_string();
+    let neg = String::from_utf8_lossy(&verikit(&["ltl", "translate", "!(a U (b | Gc))"]).stdout)
+        .to_string();
+    let (p, n) = (tmp("pos.hoa", &pos), tmp("neg.hoa", &neg));
+    let out = verikit(&["aut", "product", p.to_str().unwrap(), n.to_str().unwrap()]);
+    assert!(out.status.success());
+    let prod = tmp("prod.hoa", &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        json(&["aut", "is-empty", prod.to_str().unwrap()])["verdict"],
+        "empty"
+    );
+    let small = String::from_utf8_lossy(&verikit(&["ltl", "translate", "GFa"]).stdout).to_string();
+    let s = tmp("gfa.hoa", &small);
+    let out = verikit(&["aut", "complement", s.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c = tmp("cgfa.hoa", &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        json(&["aut", "accepts", c.to_str().unwrap(), "a; cycle{!a}"])["verdict"],
+        "accepted"
+    );
+    assert_eq!(
+        json(&["aut", "accepts", c.to_str().unwrap(), "cycle{a; !a}"])["verdict"],
+        "rejected"
+    );
+    let dot = verikit(&["aut", "print", "--dot", s.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&dot.stdout).starts_with("digraph"));
+}
+
+#[test]
+fn rand_is_reproducible_and_parses_back() {
+    let a = verikit(&[
+        "ltl", "rand", "--ap", "a,b", "--size", "5..12", "-n", "20", "--seed", "4",
+    ]);
+    let b = verikit(&[
+        "ltl", "rand", "--ap", "a,b", "--size", "5..12", "-n", "20", "--seed", "4",
+    ]);
+    assert_eq!(a.stdout, b.stdout);
+    let text = String::from_utf8_lossy(&a.stdout).to_string();
+    assert_eq!(text.lines().count(), 20);
+    let f = tmp("rand.ltl", &text);
+    let out = verikit(&["ltl", "parse", "-F", f.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), text);
+}
+
+#[test]
+fn demo_model_checks_the_arbiter() {
+    let d = json(&["demo"]);
+    let items = d["demos"].as_array().unwrap();
+    let aut = items.iter().find(|i| i["engine"] == "aut").unwrap();
+    assert_eq!(aut["verdict"], "violated");
+    let cex = aut["counterexample"].as_str().unwrap();
+    let c = json(&["ltl", "check", "G(req -> F grant)", cex]);
+    assert_eq!(c["verdict"], "violated");
+}
