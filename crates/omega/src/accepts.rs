@@ -34,9 +34,9 @@ pub fn accepts_lasso(aut: &Twa, w: &Lasso) -> bool {
     }
     t.num_sets = aut.num_sets;
     for s in 0..ns {
-        for p in 0..n {
+        for (p, val) in vals.iter().enumerate() {
             for e in &aut.states[s] {
-                if e.label.eval_in(&vals[p]) {
+                if e.label.eval_in(val) {
                     let tt = t.tt();
                     t.add_edge(
                         id(s as u32, p) as u32,

@@ -76,6 +76,7 @@ pub fn complement(aut: &Twa) -> Result<Twa, OmegaError> {
         let src = ids[&st];
         order.push(st.clone());
         let (f, o) = st;
+        #[allow(clippy::needless_range_loop)]
         for l in 0..nletters {
             // Bounds for successors.
             let mut bound = vec![-1i8; n];

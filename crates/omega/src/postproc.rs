@@ -291,7 +291,8 @@ pub fn merge_bisimilar(aut: &Twa) -> Twa {
     loop {
         let sigs: Vec<Signature> = (0..n).map(|s| signature(aut, s, &class)).collect();
         // Group by (old class, keys) then by semantic label equality.
-        let mut buckets: HashMap<(u32, Vec<(u32, Marks)>), Vec<usize>> = HashMap::new();
+        type Bucket = (u32, Vec<(u32, Marks)>);
+        let mut buckets: HashMap<Bucket, Vec<usize>> = HashMap::new();
         let mut new_class = vec![0u32; n];
         let mut reps: Vec<usize> = Vec::new();
         for s in 0..n {

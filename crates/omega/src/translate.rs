@@ -313,8 +313,8 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         let terms = tab.expand(s);
         for t in &terms {
             let dst = tab.arena.and(t.next.clone());
-            if !index.contains_key(&dst) {
-                index.insert(dst, order.len() as u32);
+            if let std::collections::hash_map::Entry::Vacant(v) = index.entry(dst) {
+                v.insert(order.len() as u32);
                 order.push(dst);
             }
         }

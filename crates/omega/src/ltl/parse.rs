@@ -410,6 +410,24 @@ mod tests {
     }
 
     #[test]
+    fn print_parse_round_trip_on_random_formulas() {
+        let aps = vec![
+            "a".to_string(),
+            "b".to_string(),
+            "Fx".to_string(),
+            "x y".to_string(),
+        ];
+        let mut gen = crate::rand::RandLtl::new(aps, 3, crate::rand::Weights::default());
+        let mut a = Arena::new();
+        for _ in 0..3000 {
+            let f = gen.formula_in(&mut a, 1, 25);
+            let text = to_string(&a, f);
+            let g = parse(&text, &mut a).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+            assert_eq!(f, g, "{text}");
+        }
+    }
+
+    #[test]
     fn total() {
         verikit_testkit::assert_parser_total(
             &[
