@@ -1,0 +1,95 @@
+//! Random Boolean networks in the style of the SETTA'17 experiments (Mizera, Pang, Qu, Yuan, "A New
+//! Decomposition Method for Attractor Detection in Large Synchronous Boolean Networks", Sect. 5:
+//! networks of 100–450 nodes of which few are non-leaves).
+//!
+//! Nodes `0..core` are the non-leaf core: each is regulated by its predecessor on a ring (so every
+//! core node has a child in the core and none is a leaf) and by `k − 1` further random core nodes.
+//! The other nodes are leaves, each regulated by `k` random earlier nodes. Update functions are
+//! random nested `&`/`|` combinations of the regulators with random negations.
+
+use crate::network::Network;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use verikit_logic::BoolExpr;
+
+/// Parameters of [`random`].
+#[derive(Clone, Copy, Debug)]
+pub struct GenParams {
+    /// Number of nodes.
+    pub nodes: usize,
+    /// Number of non-leaf (core) nodes (at least 1, at most `nodes`).
+    pub core: usize,
+    /// Regulators per node.
+    pub k: usize,
+    pub seed: u64,
+}
+
+/// A random network.
+pub fn random(p: GenParams) -> Network {
+    let n = p.nodes.max(1);
+    let core = p.core.clamp(1, n);
+    let k = p.k.max(1);
+    let mut rng = SmallRng::seed_from_u64(p.seed);
+    let names: Vec<String> = (0..n).map(|i| format!("x{}", i + 1)).collect();
+    let mut functions = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut regs: Vec<u32> = Vec::new();
+        if i < core {
+            regs.push(((i + core - 1) % core) as u32);
+            let pool: Vec<u32> = (0..core as u32).collect();
+            for &r in pool.choose_multiple(&mut rng, k.min(core)) {
+                if regs.len() < k && !regs.contains(&r) {
+                    regs.push(r);
+                }
+            }
+        } else {
+            let pool: Vec<u32> = (0..i as u32).collect();
+            regs.extend(pool.choose_multiple(&mut rng, k.min(i)));
+        }
+        regs.shuffle(&mut rng);
+        functions.push(random_function(&regs, &mut rng));
+    }
+    Network::from_functions(names, functions)
+}
+
+fn random_function(regs: &[u32], rng: &mut SmallRng) -> BoolExpr {
+    let mut e: Option<BoolExpr> = None;
+    for &r in regs {
+        let lit = if rng.gen_bool(0.3) {
+            BoolExpr::not(BoolExpr::Var(r))
+        } else {
+            BoolExpr::Var(r)
+        };
+        e = Some(match e {
+            None => lit,
+            Some(acc) => {
+                if rng.gen_bool(0.5) {
+                    BoolExpr::And(vec![acc, lit])
+                } else {
+                    BoolExpr::Or(vec![acc, lit])
+                }
+            }
+        });
+    }
+    e.unwrap_or(BoolExpr::Const(rng.gen_bool(0.5)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_size_is_the_non_leaf_count() {
+        for seed in 0..20 {
+            let net = random(GenParams {
+                nodes: 60,
+                core: 7,
+                k: 2,
+                seed,
+            });
+            let f = net.resolved(crate::InputMode::Free);
+            assert_eq!(crate::leaf_removal::non_leaves(&f).len(), 7, "seed {seed}");
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! The BDD encoding of a synchronous Boolean network (SETTA'17, Mizera–Pang–Qu–Yuan, "A New
+//! Decomposition Method for Attractor Detection in Large Synchronous Boolean Networks", Sect. 2.2,
+//! "Encoding BNs in BDDs", Eq. (1)).
+//!
+//! Each network variable `x_i` has a current-state BDD variable (`2i`) and a next-state copy
+//! `x′_i` (`2i+1`), interleaved. The transition relation is `T(x, x′) = ⋀_i x′_i ↔ f_i(x)`; it is
+//! built only for the variables a (sub)system concerns, always conjoined onto a restricting set
+//! first so that it stays small. `image` is the relational product followed by renaming `x′` to
+//! `x` (order preserving, done on the node array). The attractor states of a forward-closed set are
+//! the greatest fixed point of `X ↦ X ∩ Image(X)`; [`Symbolic::peel`] then splits a set of
+//! attractor states into cycles (the paper's `D(·)`), and [`Symbolic::count_cycles`] counts them
+//! exactly without listing, by minimal period: the states `x` with `f^p(x) = x` are found with the
+//! composed functions `f^p`, and each cycle of length `p` contributes `p` such states.
+
+use crate::error::BnError;
+use crate::network::step;
+use biodivine_lib_bdd::{Bdd, BddNode, BddPartialValuation, BddVariable, BddVariableSet};
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use std::time::Instant;
+use verikit_logic::BoolExpr;
+
+/// Limits for one run.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Largest BDD (in nodes) any operation may produce.
+    pub node_limit: usize,
+    /// Give up after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            node_limit: 20_000_000,
+            deadline: None,
+        }
+    }
+}
+
+impl Limits {
+    pub fn check_time(&self) -> Result<(), BnError> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(BnError::Timeout),
+            _ => Ok(()),
+        }
+    }
+    pub fn check(&self, b: &Bdd) -> Result<(), BnError> {
+        if b.size() > self.node_limit {
+            return Err(BnError::Limit(format!(
+                "a decision diagram grew to {} nodes, over the limit of {} nodes (raise it with --node-limit, or try another --method)",
+                b.size(),
+                self.node_limit
+            )));
+        }
+        self.check_time()
+    }
+}
+
+/// One explicit cycle: its states (full valuations over the system's variables) in order.
+pub type Cycle = Vec<Vec<bool>>;
+
+/// The symbolic encoding of a network with complete (resolved) update functions.
+pub struct Symbolic {
+    pub n: usize,
+    pub vars: BddVariableSet,
+    pub functions: Vec<BoolExpr>,
+    /// `f_i` over current-state variables.
+    pub f: Vec<Bdd>,
+    /// `x′_i ↔ f_i(x)`.
+    pub rel: Vec<Bdd>,
+    pub limits: Limits,
+}
+
+pub fn x(i: usize) -> BddVariable {
+    BddVariable::from_index(2 * i)
+}
+pub fn xp(i: usize) -> BddVariable {
+    BddVariable::from_index(2 * i + 1)
+}
+
+/// Largest number of network variables (two BDD variables each, 16-bit BDD variable ids).
+pub const MAX_VARS: usize = 32_000;
+
+impl Symbolic {
+    pub fn new(functions: &[BoolExpr], limits: Limits) -> Result<Symbolic, BnError> {
+        let n = functions.len();
+        if n > MAX_VARS {
+            return Err(BnError::Limit(format!(
+                "the network has {n} variables; the symbolic engine handles at most {MAX_VARS}"
+            )));
+        }
+        let vars = BddVariableSet::new_anonymous((2 * n) as u16);
+        let mut s = Symbolic {
+            n,
+            vars,
+            functions: functions.to_vec(),
+            f: Vec::new(),
+            rel: Vec::new(),
+            limits,
+        };
+        for (i, e) in functions.iter().enumerate() {
+            let fi = s.expr(e, &|v| s.vars.mk_var(x(v as usize)))?;
+            let ri = s.vars.mk_var(xp(i)).iff(&fi);
+            s.limits.check(&ri)?;
+            s.f.push(fi);
+            s.rel.push(ri);
+        }
+        Ok(s)
+    }
+
+    /// The BDD of a formula whose variable `v` is replaced by `leaf(v)`.
+    pub fn expr(&self, e: &BoolExpr, leaf: &dyn Fn(u32) -> Bdd) -> Result<Bdd, BnError> {
+        let r = match e {
+            BoolExpr::Const(b) => {
+                if *b {
+                    self.vars.mk_true()
+                } else {
+                    self.vars.mk_false()
+                }
+            }
+            BoolExpr::Var(v) => {
+                if (*v as usize) < self.n {
+                    leaf(*v)
+                } else {
+                    self.vars.mk_false()
+                }
+            }
+            BoolExpr::Not(a) => self.expr(a, leaf)?.not(),
+            BoolExpr::And(xs) => {
+                let mut acc = self.vars.mk_true();
+                for a in xs {
+                    acc = acc.and(&self.expr(a, leaf)?);
+                    self.limits.check(&acc)?;
+                }
+                acc
+            }
+            BoolExpr::Or(xs) => {
+                let mut acc = self.vars.mk_false();
+                for a in xs {
+                    acc = acc.or(&self.expr(a, leaf)?);
+                    self.limits.check(&acc)?;
+                }
+                acc
+            }
+            BoolExpr::Xor(a, b) => self.expr(a, leaf)?.xor(&self.expr(b, leaf)?),
+            BoolExpr::Imp(a, b) => self.expr(a, leaf)?.imp(&self.expr(b, leaf)?),
+            BoolExpr::Iff(a, b) => self.expr(a, leaf)?.iff(&self.expr(b, leaf)?),
+        };
+        self.limits.check(&r)?;
+        Ok(r)
+    }
+
+    /// `a ∧ b`, failing cleanly when the result would exceed the node limit.
+    pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, BnError> {
+        match Bdd::binary_op_with_limit(self.limits.node_limit, a, b, biodivine_lib_bdd::op_function::and) {
+            Some(r) => {
+                self.limits.check_time()?;
+                Ok(r)
+            }
+            None => Err(BnError::Limit(format!(
+                "a decision diagram exceeded the limit of {} nodes (raise it with --node-limit, or try another --method)",
+                self.limits.node_limit
+            ))),
+        }
+    }
+
+    /// The transition relation of the variables `vars`, restricted to current states in `within`.
+    pub fn relation(&self, within: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+        let mut r = within.clone();
+        for &i in vars {
+            r = self.and(&r, &self.rel[i])?;
+        }
+        Ok(r)
+    }
+
+    /// Renames next-state variables to current-state ones (the BDD must use only `x′`).
+    fn unprime(&self, b: &Bdd) -> Result<Bdd, BnError> {
+        let nodes: Vec<BddNode> = b
+            .clone()
+            .to_nodes()
+            .into_iter()
+            .enumerate()
+            .map(|(k, mut node)| {
+                if k >= 2 {
+                    let v = node.var.to_index();
+                    node.var = BddVariable::from_index(v & !1);
+                }
+                node
+            })
+            .collect();
+        Bdd::from_nodes(&nodes)
+            .map_err(|e| BnError::Limit(format!("internal renaming failed: {e}")))
+    }
+
+    /// The successors of `set` (over `vars`) under the relation `rel` (which covers `vars`).
+    pub fn image(&self, rel: &Bdd, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+        let q: Vec<BddVariable> = vars.iter().map(|&i| x(i)).collect();
+        let r = Bdd::binary_op_with_exists(rel, set, biodivine_lib_bdd::op_function::and, &q);
+        self.limits.check(&r)?;
+        self.unprime(&r)
+    }
+
+    /// The attractor states within the forward-closed set `init` of the subsystem over `vars`
+    /// whose transitions are `rel`: the greatest fixed point of `X ↦ X ∩ Image(X)`.
+    pub fn attractor_states(&self, rel: &Bdd, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+        let mut cur = init.clone();
+        loop {
+            let img = self.image(rel, &cur, vars)?;
+            let next = self.and(&img, &cur)?;
+            if next == cur {
+                return Ok(cur);
+            }
+            cur = next;
+        }
+    }
+
+    /// The number of states in `set`, a set over the `k` variables it may mention.
+    pub fn card(&self, set: &Bdd, k: usize) -> BigUint {
+        let c = set.exact_cardinality();
+        c >> (2 * self.n - k)
+    }
+
+    /// The BDD of one explicit state (values of `vars` taken from the full valuation `s`).
+    pub fn cube(&self, s: &[bool], vars: &[usize]) -> Bdd {
+        let mut pv = BddPartialValuation::empty();
+        for &i in vars {
+            pv.set_value(x(i), s.get(i).copied().unwrap_or(false));
+        }
+        self.vars.mk_conjunctive_clause(&pv)
+    }
+
+    /// A set of explicit states as a BDD.
+    pub fn states_bdd(&self, states: &[Vec<bool>], vars: &[usize]) -> Bdd {
+        let mut r = self.vars.mk_false();
+        for s in states {
+            r = r.or(&self.cube(s, vars));
+        }
+        r
+    }
+
+    /// The paper's `D(·)`: splits a set of attractor states (over the ancestor-closed `vars`)
+    /// into its cycles, at most `limit` of them. Returns the cycles (each starting at its least
+    /// state, as full valuations with unused variables false) and whether the set was exhausted.
+    pub fn peel(
+        &self,
+        set: &Bdd,
+        vars: &[usize],
+        limit: usize,
+    ) -> Result<(Vec<Cycle>, bool), BnError> {
+        let mut rest = set.clone();
+        let mut out = Vec::new();
+        while !rest.is_false() {
+            if out.len() >= limit {
+                return Ok((out, false));
+            }
+            self.limits.check_time()?;
+            let Some(w) = rest.sat_witness() else { break };
+            let mut s = vec![false; self.n];
+            for &i in vars {
+                s[i] = w.value(x(i));
+            }
+            let cycle = self.cycle_from(&s, vars)?;
+            let cb = self.states_bdd(&cycle, vars);
+            rest = rest.and_not(&cb);
+            out.push(cycle);
+        }
+        Ok((out, true))
+    }
+
+    /// Follows the deterministic successor function from `s` (which must be periodic) around its
+    /// cycle; the cycle is rotated to start at its least state.
+    pub fn cycle_from(&self, s: &[bool], vars: &[usize]) -> Result<Cycle, BnError> {
+        let mut cycle = vec![s.to_vec()];
+        let mut cur = s.to_vec();
+        loop {
+            let full = step(&self.functions, &cur);
+            let mut next = vec![false; self.n];
+            for &i in vars {
+                next[i] = full[i];
+            }
+            if next == cycle[0] {
+                break;
+            }
+            if cycle.len() > 10_000_000 {
+                return Err(BnError::Limit(
+                    "an attractor has more than 10^7 states".into(),
+                ));
+            }
+            if cycle.len() % 4096 == 0 {
+                self.limits.check_time()?;
+                // A state off the cycle would loop forever; detect it.
+                if cycle[1..].contains(&next) {
+                    return Err(BnError::Limit(
+                        "internal: a non-periodic state was peeled".into(),
+                    ));
+                }
+            }
+            cycle.push(next.clone());
+            cur = next;
+        }
+        Ok(rotate_min(cycle))
+    }
+
+    /// The fixed points inside `set`: `set ∧ ⋀_{i∈vars} x_i ↔ f_i(x)`.
+    pub fn fixed_points(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+        let mut r = set.clone();
+        for &i in vars {
+            let eq = self.vars.mk_var(x(i)).iff(&self.f[i]);
+            r = self.and(&r, &eq)?;
+        }
+        Ok(r)
+    }
+
+    /// The exact number of cycles in a set of attractor states over the ancestor-closed `vars`,
+    /// by minimal period (see the module documentation).
+    pub fn count_cycles(&self, set: &Bdd, vars: &[usize]) -> Result<BigUint, BnError> {
+        let k = vars.len();
+        let mut remaining = set.clone();
+        let mut count = BigUint::zero();
+        // g[i] = f^p_i as a BDD over current-state variables.
+        let mut g: Vec<Option<Bdd>> = vec![None; self.n];
+        for &i in vars {
+            g[i] = Some(self.vars.mk_var(x(i)));
+        }
+        let mut p: u64 = 0;
+        while !remaining.is_false() {
+            p += 1;
+            if p > 100_000 {
+                return Err(BnError::Limit(
+                    "attractors longer than 100000 states cannot be counted symbolically".into(),
+                ));
+            }
+            let mut ng: Vec<Option<Bdd>> = vec![None; self.n];
+            for &i in vars {
+                let gi = self.expr(&self.functions[i], &|v| {
+                    g.get(v as usize)
+                        .cloned()
+                        .flatten()
+                        .unwrap_or_else(|| self.vars.mk_false())
+                })?;
+                ng[i] = Some(gi);
+            }
+            g = ng;
+            let mut e = remaining.clone();
+            for &i in vars {
+                if let Some(gi) = &g[i] {
+                    e = self.and(&e, &self.vars.mk_var(x(i)).iff(gi))?;
+                }
+            }
+            if !e.is_false() {
+                let c = self.card(&e, k);
+                count += c / BigUint::from(p);
+                remaining = remaining.and_not(&e);
+            }
+        }
+        Ok(count)
+    }
+}
+
+/// Rotates a cycle so that its least state (as a 0/1 string in variable order) comes first.
+pub fn rotate_min(mut cycle: Cycle) -> Cycle {
+    if let Some((pos, _)) = cycle.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+        cycle.rotate_left(pos);
+    }
+    cycle
+}
+
+/// An exact count that fits a machine integer (for display), if it does.
+pub fn small(c: &BigUint) -> Option<u64> {
+    c.to_u64()
+}
+
+/// A BDD variable order for a network: variables in file order, each preceded (depth first) by its
+/// not yet placed regulators, so that inputs and regulators sit next to the variables they drive.
+/// Returns `order` with `order[level] = variable`.
+pub fn ordering(functions: &[BoolExpr]) -> Vec<usize> {
+    let n = functions.len();
+    let regs: Vec<Vec<usize>> = functions
+        .iter()
+        .map(|f| {
+            f.vars()
+                .into_iter()
+                .map(|v| v as usize)
+                .filter(|&v| v < n)
+                .collect()
+        })
+        .collect();
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for root in 0..n {
+        if placed[root] {
+            continue;
+        }
+        // Iterative DFS: (node, next regulator index).
+        let mut stack = vec![(root, 0usize)];
+        placed[root] = true;
+        while let Some(top) = stack.last_mut() {
+            let v = top.0;
+            if top.1 < regs[v].len() {
+                let r = regs[v][top.1];
+                top.1 += 1;
+                if !placed[r] {
+                    placed[r] = true;
+                    stack.push((r, 0));
+                }
+            } else {
+                order.push(v);
+                stack.pop();
+            }
+        }
+    }
+    order
+}
+
+/// Renumbers the variables of `functions` so that variable `order[k]` becomes `k`.
+pub fn permute(functions: &[BoolExpr], order: &[usize]) -> Vec<BoolExpr> {
+    let mut pos = vec![0u32; functions.len()];
+    for (k, &v) in order.iter().enumerate() {
+        pos[v] = k as u32;
+    }
+    order
+        .iter()
+        .map(|&v| functions[v].map_vars(&|x| pos.get(x as usize).copied().unwrap_or(x)))
+        .collect()
+}
+
+/// Maps a state over permuted variables back to the original variable order.
+pub fn unpermute_state(s: &[bool], order: &[usize]) -> Vec<bool> {
+    let mut out = vec![false; s.len()];
+    for (k, &v) in order.iter().enumerate() {
+        if let (Some(o), Some(&b)) = (out.get_mut(v), s.get(k)) {
+            *o = b;
+        }
+    }
+    out
+}
