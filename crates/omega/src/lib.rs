@@ -11,6 +11,7 @@
 
 pub mod accepts;
 pub mod complement;
+pub mod direct_sim;
 pub mod dot;
 pub mod emptiness;
 pub mod error;

@@ -3,7 +3,7 @@
 //! reach an accepting SCC), SCC-based acceptance cleanup (no marks on edges between SCCs or inside
 //! rejecting SCCs; marks implied by another mark removed; weak automata use one set or none),
 //! removal of subsumed edges, and quotienting by the largest bisimulation that respects labels and
-//! marks. Also degeneralisation of a TGBA into a state-based Büchi automaton (the counter
+//! marks, then the direct-simulation reduction of [`crate::direct_sim`]. Also degeneralisation of a TGBA into a state-based Büchi automaton (the counter
 //! construction of Gastin–Oddoux CAV'01 §4 adapted to transition marks, with levels reset when an
 //! edge leaves an SCC).
 
@@ -15,7 +15,13 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 pub fn simplify(aut: &Twa) -> Twa {
     let a = prune(aut);
     let a = merge_bisimilar(&a);
-    prune(&a)
+    let a = prune(&a);
+    let b = crate::direct_sim::reduce(&a);
+    if b.num_states() < a.num_states() || b.num_edges() < a.num_edges() {
+        prune(&b)
+    } else {
+        a
+    }
 }
 
 /// SCC information of an automaton.
@@ -434,7 +440,11 @@ pub fn degeneralize(aut: &Twa) -> Twa {
         let cq = info.sccs.comp[q as usize];
         for e in &aut.states[q as usize] {
             let nl = if info.sccs.comp[e.dst as usize] != cq || !info.accepting[cq as usize] {
-                0
+                // Entering another SCC (finitely often on any run): any level is sound; reuse a
+                // level at which the target already exists (Spot's "level cache").
+                (0..=k)
+                    .find(|&l| ids.contains_key(&(e.dst, l)))
+                    .unwrap_or(0)
             } else {
                 let mut nl = if l == k { 0 } else { l };
                 while nl < k && (e.marks >> nl) & 1 == 1 {

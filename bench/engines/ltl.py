@@ -1,0 +1,104 @@
+"""LTL → automaton translation: verikit's sizes and times on the standard formula sets versus the
+sizes Spot 2.12.1's `ltl2tgba` produces (recorded in the shared data: Spot is not run here).
+
+For each set (Dwyer et al., Etessami–Holzmann, Somenzi–Bloem, HKRSS, Pelánek, 530 random formulas)
+and each output kind (TGBA; state-based Büchi with -B), one verikit process translates the whole
+set with `--stats --json`; the per-formula times are the ones verikit measures around the
+translation (parsing excluded), the process wall time is in the table.
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from harness import DATA, Table, measure, verikit_cmd, verikit_version  # noqa: E402
+
+SETS = ["dac", "eh", "sb", "hkrss", "p", "random"]
+
+
+def load() -> dict[str, list[dict]]:
+    rows: dict[str, list[dict]] = {s: [] for s in SETS}
+    for f in ["spot-sizes.tsv", "spot-sizes-random.tsv"]:
+        with open(DATA / "ltl" / f) as fh:
+            for r in csv.DictReader(fh, delimiter="\t"):
+                rows.setdefault(r["set"], []).append(r)
+    return rows
+
+
+def main() -> None:
+    sets = load()
+    t = Table("ltl", "LTL translation: verikit vs Spot 2.12.1 ltl2tgba (recorded sizes)", tools=["verikit"])
+    all_times: list[float] = []
+    larger: dict[str, list[tuple]] = {"tgba": [], "ba": []}
+    totals = {k: [0, 0, 0, 0] for k in ("tgba", "ba")}  # ours, spot, #larger, #smaller
+    tmp = Path(tempfile.mkdtemp())
+    for s in SETS:
+        rows = sets.get(s, [])
+        if not rows:
+            continue
+        f = tmp / f"{s}.ltl"
+        f.write_text("".join(r["formula"] + "\n" for r in rows))
+        for kind, flag in (("tgba", []), ("ba", ["-B"])):
+            run = measure(verikit_cmd("--json", "-q", "ltl", "translate", "--stats", *flag, "-F", str(f)), timeout=600)
+            auts = run.result.get("automata", [])
+            if len(auts) != len(rows):
+                print(f"[ltl] {s} {kind}: verikit failed: {run.stderr[:500]}", file=sys.stderr)
+                continue
+            key = "tgba_states" if kind == "tgba" else "ba_states"
+            ekey = "tgba_edges" if kind == "tgba" else "ba_edges"
+            ours = sum(a["states"] for a in auts)
+            spot = sum(int(r[key]) for r in rows)
+            ours_e = sum(a["edges"] for a in auts)
+            spot_e = sum(int(r[ekey]) for r in rows)
+            nl = ns = 0
+            for a, r in zip(auts, rows):
+                if a["states"] > int(r[key]):
+                    nl += 1
+                    larger[kind].append((a["states"] - int(r[key]), a["states"], int(r[key]), s, r["formula"]))
+                elif a["states"] < int(r[key]):
+                    ns += 1
+            times = [a["time_s"] for a in auts]
+            all_times += times
+            tot = totals[kind]
+            tot[0] += ours
+            tot[1] += spot
+            tot[2] += nl
+            tot[3] += ns
+            run.result["verdict"] = "translated"
+            t.add(f"{s} ({kind})", {"verikit": run}, {
+                "formulas": len(rows), "states verikit": ours, "states Spot": spot,
+                "edges verikit": ours_e, "edges Spot": spot_e,
+                "larger than Spot": nl, "smaller than Spot": ns,
+                "median ms/formula": f"{1000 * statistics.median(times):.3f}",
+                "max ms/formula": f"{1000 * max(times):.2f}",
+            })
+    med = statistics.median(all_times) if all_times else float("nan")
+    lines = ["Sizes are numbers of states; Spot's are the recorded outputs of `ltl2tgba` (default options) and "
+             "`ltl2tgba -B` on the same formulas.", ""]
+    for kind in ("tgba", "ba"):
+        o, sp, nl, ns = totals[kind]
+        lines.append(f"- {kind.upper()}: verikit {o} states in total, Spot {sp} (ratio {o / max(sp, 1):.3f}); "
+                     f"verikit larger on {nl} formulas, smaller on {ns}, equal on the rest.")
+    lines.append(f"- median translation time per formula (all sets, both kinds): {1000 * med:.3f} ms "
+                 f"(target: < 10 ms).")
+    for kind in ("tgba", "ba"):
+        worst = sorted(larger[kind], reverse=True)[:25]
+        if worst:
+            lines += ["", f"Largest excesses over Spot ({kind.upper()}, states verikit / Spot):", ""]
+            lines += [f"- +{d} ({o} / {sp}) [{s}] `{f}`" for d, o, sp, s, f in worst]
+            excess = [d for d, *_ in larger[kind]]
+            lines.append(f"- excess distribution over the {len(excess)} larger automata: median +{statistics.median(excess)}, "
+                         f"total +{sum(excess)} states")
+    t.write(versions={"verikit": verikit_version(), "Spot": "2.12.1 (recorded sizes from the shared data, not run)"},
+            notes="\n".join(lines),
+            extra_cols=["formulas", "states verikit", "states Spot", "edges verikit", "edges Spot",
+                        "larger than Spot", "smaller than Spot", "median ms/formula", "max ms/formula"])
+
+
+if __name__ == "__main__":
+    main()
