@@ -187,7 +187,7 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
 /// counterexamples sooner on the ARMC benchmarks) or breadth first (`Order::Bfs`: shortest
 /// counterexamples among the explored pairs).
 pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
-    included_with(a, b, Order::Dfs)
+    included_with(a, b, Order::Dfs, true)
 }
 
 /// Exploration order of the antichain inclusion check.
@@ -228,14 +228,23 @@ fn word_to_final(a: &Nfa, p: State) -> Vec<Letter> {
     Vec::new()
 }
 
-/// [`included`] with an explicit exploration order.
-pub fn included_with(a: &Nfa, b: &Nfa, order: Order) -> Outcome {
+/// [`included`] with an explicit exploration order; `prune: false` keeps useless states (the
+/// SETTA'17 random-automata experiments have no accepting states and turn this pruning off, which
+/// would otherwise answer at once).
+pub fn included_with(a: &Nfa, b: &Nfa, order: Order, prune: bool) -> Outcome {
     // Useful states: co-reachable ones (unreachable ones are never visited).
-    let useful_a = a.coreachable();
+    let useful_a = if prune {
+        a.coreachable()
+    } else {
+        let mut all = FixedBitSet::with_capacity(a.num_states());
+        all.insert_range(..);
+        all
+    };
     let nl = a.num_letters() as Letter;
-    let mut store = SetStore::with_filter(b, b.coreachable());
+    let mut store = if prune { SetStore::with_filter(b, b.coreachable()) } else { SetStore::new(b) };
     let init_b = store.intern_filtered(b.initial());
-    let empty = store.intern(&[]);
+    // Without pruning, the empty macrostate is an ordinary one (never matched: u32::MAX).
+    let empty = if prune { store.intern(&[]) } else { u32::MAX };
     // Per A-state, the node ids of the antichain (minimal Y's).
     let mut chains: Vec<Vec<u32>> = vec![Vec::new(); a.num_states()];
     let mut pstate: Vec<State> = Vec::new();

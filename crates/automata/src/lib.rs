@@ -122,6 +122,8 @@ pub fn universal(a: &Nfa, algo: UnivAlgo) -> Outcome {
 pub enum InclAlgo {
     /// Antichains over `Q_A × 2^{Q_B}`.
     Antichain,
+    /// The same without ignoring useless states (for experiments).
+    AntichainNoPrune,
     /// Antichains with simulation subsumption.
     AntichainSim,
     /// Subset construction of both sides.
@@ -132,6 +134,7 @@ pub enum InclAlgo {
 pub fn included(a: &Nfa, b: &Nfa, algo: InclAlgo) -> Outcome {
     match algo {
         InclAlgo::Antichain => antichain::included(a, b),
+        InclAlgo::AntichainNoPrune => antichain::included_with(a, b, antichain::Order::Dfs, false),
         InclAlgo::AntichainSim => antichain_sim::included(a, b),
         InclAlgo::Subset => subset::included(a, b),
     }
@@ -151,6 +154,8 @@ pub enum EquivAlgo {
     },
     /// Two antichain inclusions.
     Antichain,
+    /// Two antichain inclusions without ignoring useless states (for experiments).
+    AntichainNoPrune,
     Subset,
 }
 
@@ -160,12 +165,14 @@ pub fn equivalent(a: &Nfa, b: &Nfa, algo: EquivAlgo) -> Outcome {
         EquivAlgo::Naive { memo } => naive::equivalent(a, b, memo),
         EquivAlgo::Hk { memo } => hk::equivalent(a, b, memo),
         EquivAlgo::Hkc { memo } => hkc::equivalent(a, b, memo),
-        EquivAlgo::Antichain => {
-            let ab = antichain::included(a, b);
+        EquivAlgo::Antichain | EquivAlgo::AntichainNoPrune => {
+            let prune = algo == EquivAlgo::Antichain;
+            let order = antichain::Order::Dfs;
+            let ab = antichain::included_with(a, b, order, prune);
             if !ab.holds {
                 return ab;
             }
-            let ba = antichain::included(b, a);
+            let ba = antichain::included_with(b, a, order, prune);
             Outcome {
                 size: ab.size + ba.size,
                 explored: ab.explored + ba.explored,

@@ -52,7 +52,7 @@ proptest! {
     #[test]
     fn inclusion_agrees((a, b) in pair()) {
         let oracle = subset::included(&a, &b);
-        for algo in [InclAlgo::Antichain, InclAlgo::AntichainSim, InclAlgo::Subset] {
+        for algo in [InclAlgo::Antichain, InclAlgo::AntichainNoPrune, InclAlgo::AntichainSim, InclAlgo::Subset] {
             let r = included(&a, &b, algo);
             prop_assert_eq!(r.holds, oracle.holds, "{:?}", algo);
             if let Some(w) = &r.witness {
@@ -68,7 +68,7 @@ proptest! {
             EquivAlgo::Naive { memo: false }, EquivAlgo::Naive { memo: true },
             EquivAlgo::Hk { memo: false }, EquivAlgo::Hk { memo: true },
             EquivAlgo::Hkc { memo: false }, EquivAlgo::Hkc { memo: true },
-            EquivAlgo::Antichain, EquivAlgo::Subset,
+            EquivAlgo::Antichain, EquivAlgo::AntichainNoPrune, EquivAlgo::Subset,
         ];
         for algo in algos {
             let r = equivalent(&a, &b, algo);

@@ -30,6 +30,9 @@ pub enum NfaCmd {
         b: PathBuf,
         #[arg(long, value_enum, default_value_t = InclChoice::Auto)]
         algo: InclChoice,
+        /// Antichains: do not ignore states that cannot reach an accepting state (experiments).
+        #[arg(long)]
+        no_prune: bool,
         #[command(flatten)]
         input: InputOpts,
     },
@@ -45,6 +48,9 @@ pub enum NfaCmd {
         /// Quotient both automata by bisimilarity first.
         #[arg(long)]
         bisim: bool,
+        /// Antichains: do not ignore states that cannot reach an accepting state (experiments).
+        #[arg(long)]
+        no_prune: bool,
         #[command(flatten)]
         input: InputOpts,
     },
@@ -390,10 +396,19 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 c,
             )
         }
-        NfaCmd::Incl { a, b, algo, input } => {
+        NfaCmd::Incl {
+            a,
+            b,
+            algo,
+            no_prune,
+            input,
+        } => {
             let t0 = Instant::now();
             let (v, rec) = load_all(&[&a, &b], input.from)?;
             let (al, name) = match algo {
+                InclChoice::Auto | InclChoice::Antichain if no_prune => {
+                    (InclAlgo::AntichainNoPrune, "antichain-noprune")
+                }
                 InclChoice::Auto | InclChoice::Antichain => (InclAlgo::Antichain, "antichain"),
                 InclChoice::AntichainSim => (InclAlgo::AntichainSim, "antichain-sim"),
                 InclChoice::Subset => (InclAlgo::Subset, "subset"),
@@ -419,6 +434,7 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             algo,
             no_memo,
             bisim: pre,
+            no_prune,
             input,
         } => {
             let t0 = Instant::now();
@@ -451,6 +467,7 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                     if memo { "naive" } else { "naive-nomemo" },
                 ),
                 EquivChoice::Subset => (EquivAlgo::Subset, "subset"),
+                _ if no_prune => (EquivAlgo::AntichainNoPrune, "antichain-noprune"),
                 _ => (EquivAlgo::Antichain, "antichain"),
             };
             let originals = (v[0].clone(), v[1].clone());
