@@ -270,6 +270,58 @@ fn merge(terms: Vec<Term>) -> Vec<Term> {
     out
 }
 
+/// Syntactic implication `p ⇒ o` (sound, incomplete; bounded depth).
+fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
+    if p == o || a.is_true(o) || a.is_false(p) {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    let d = depth - 1;
+    let via_o = match a.node(o) {
+        Node::Or(v) => v.iter().any(|&x| implies(a, p, x, d)),
+        Node::And(v) => v.iter().all(|&x| implies(a, p, x, d)),
+        Node::Ev(q) => implies(a, p, *q, d),
+        Node::U(_, b) | Node::W(_, b) => implies(a, p, *b, d),
+        _ => false,
+    };
+    via_o
+        || match a.node(p) {
+            Node::Gl(q) => implies(a, *q, o, d),
+            Node::And(v) => v.iter().any(|&x| implies(a, x, o, d)),
+            Node::R(_, b) => implies(a, *b, o, d),
+            _ => false,
+        }
+}
+
+/// The obligations of a successor state without those implied by another kept obligation
+/// (`F(a) & (F(a) | G b)` keeps `F(a)`; `G b & b` keeps `G b`). The state formula is equivalent,
+/// and no eventuality is rewritten, only dropped when another obligation already implies it.
+fn absorb(a: &mut Arena, next: &[F]) -> Vec<F> {
+    let conj = a.and(next.to_vec());
+    let items: Vec<F> = match a.node(conj) {
+        Node::And(v) => v.clone(),
+        Node::True => return vec![],
+        _ => return vec![conj],
+    };
+    let mut keep = vec![true; items.len()];
+    for i in 0..items.len() {
+        for j in 0..items.len() {
+            if i != j && keep[j] && implies(a, items[j], items[i], 6) {
+                keep[i] = false;
+                break;
+            }
+        }
+    }
+    items
+        .into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(f, _)| f)
+        .collect()
+}
+
 /// Translates `f` (in `arena`) into a TGBA (or, with `opts.sba`, a state-based Büchi automaton).
 /// The automaton's APs are all APs of the arena that occur in `f`, in arena order.
 pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
@@ -311,6 +363,15 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         }
         let s = order[k];
         let terms = tab.expand(s);
+        let terms: Vec<Term> = merge(
+            terms
+                .into_iter()
+                .map(|t| Term {
+                    next: absorb(tab.arena, &t.next),
+                    ..t
+                })
+                .collect(),
+        );
         for t in &terms {
             let dst = tab.arena.and(t.next.clone());
             if let std::collections::hash_map::Entry::Vacant(v) = index.entry(dst) {

@@ -50,8 +50,12 @@ fn from_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
     }
 }
 
-fn check(n: usize, seed: u64, sba: bool) {
-    let aps: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+fn check(n: usize, seed: u64, sba: bool, nap: usize, max_size: usize) {
+    let aps: Vec<String> = ["a", "b", "c", "d"]
+        .iter()
+        .take(nap)
+        .map(|s| s.to_string())
+        .collect();
     let mut gen = RandLtl::new(aps.clone(), seed, Weights::default());
     let mut rng = SmallRng::seed_from_u64(seed ^ 0xabcdef);
     let opts = Options {
@@ -63,7 +67,7 @@ fn check(n: usize, seed: u64, sba: bool) {
         for a in &aps {
             arena.ap_id(a);
         }
-        let size = rng.gen_range(2..16);
+        let size = rng.gen_range(2..max_size);
         let f = gen.formula(&mut arena, size);
         let nf = arena.not(f);
         let text = verikit_omega::ltl::print::to_string(&arena, f);
@@ -96,8 +100,8 @@ fn check(n: usize, seed: u64, sba: bool) {
             let pl = rng.gen_range(0..4);
             let cl = rng.gen_range(1..4);
             let w = Lasso {
-                prefix: (0..pl).map(|_| rng.gen_range(0..8)).collect(),
-                cycle: (0..cl).map(|_| rng.gen_range(0..8)).collect(),
+                prefix: (0..pl).map(|_| rng.gen_range(0..1u64 << nap)).collect(),
+                cycle: (0..cl).map(|_| rng.gen_range(0..1u64 << nap)).collect(),
             };
             let expect = holds(&arena, f, &w);
             let got = accepts_lasso(&af, &to_aut_bits(&arena, &af, &w));
@@ -118,10 +122,15 @@ fn check(n: usize, seed: u64, sba: bool) {
 
 #[test]
 fn tgba_random_formulas() {
-    check(1500, 1, false);
+    check(1500, 1, false, 3, 16);
+}
+
+#[test]
+fn tgba_larger_random_formulas() {
+    check(700, 3, false, 4, 26);
 }
 
 #[test]
 fn sba_random_formulas() {
-    check(800, 2, true);
+    check(800, 2, true, 3, 16);
 }
