@@ -241,7 +241,11 @@ pub fn included_with(a: &Nfa, b: &Nfa, order: Order, prune: bool) -> Outcome {
         all
     };
     let nl = a.num_letters() as Letter;
-    let mut store = if prune { SetStore::with_filter(b, b.coreachable()) } else { SetStore::new(b) };
+    let mut store = if prune {
+        SetStore::with_filter(b, b.coreachable())
+    } else {
+        SetStore::new(b)
+    };
     let init_b = store.intern_filtered(b.initial());
     // Without pruning, the empty macrostate is an ordinary one (never matched: u32::MAX).
     let empty = if prune { store.intern(&[]) } else { u32::MAX };

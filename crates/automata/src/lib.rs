@@ -14,7 +14,7 @@
 //! | [`bisim`] | bisimulation quotient by partition refinement |
 //! | [`simulation`] | the simulation preorder and simulation-based reduction |
 //! | [`gen`] | the Tabakov–Vardi random model |
-//! | [`mata`], [`minterm`], [`ba`], [`dot`] | formats |
+//! | [`mata`], [`minterm`], [`ba`], [`regex`], [`dot`] | formats |
 //! | [`replay`] | independent membership check of witness words |
 
 pub mod antichain;
@@ -31,6 +31,7 @@ pub mod minterm;
 pub mod naive;
 pub mod nfa;
 pub mod pairs;
+pub mod regex;
 pub mod replay;
 pub mod simulation;
 pub mod subset;

@@ -188,3 +188,25 @@ fn demo_runs() {
     assert!(text.contains("== nfa:"), "{text}");
     assert!(text.contains("counterexample"), "{text}");
 }
+
+#[test]
+fn regex_front_end() {
+    let dir = std::env::temp_dir().join(format!("verikit-nfa-re-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let r = dir.join("ends-ab.re");
+    std::fs::write(&r, "(a|b)*ab\n").unwrap();
+    let (v, code) = json(&[
+        "nfa",
+        "equiv",
+        r.to_str().unwrap(),
+        demo("ends-ab.mata").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["verdict"], "true");
+    let bad = dir.join("bad.re");
+    std::fs::write(&bad, "(a|b\n").unwrap();
+    let out = verikit().args(["nfa", "univ"]).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.re:"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

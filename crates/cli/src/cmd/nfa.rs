@@ -86,7 +86,7 @@ pub enum NfaCmd {
         #[command(flatten)]
         output: OutputOpts,
     },
-    /// Convert between .mata, BA and DOT.
+    /// Convert between .mata, BA, regular expressions (input) and DOT (output).
     Convert {
         a: PathBuf,
         #[command(flatten)]
@@ -104,7 +104,8 @@ pub enum NfaCmd {
 
 #[derive(Args, Debug, Clone)]
 pub struct InputOpts {
-    /// Input format (default: from the extension, `.ba` is BA, otherwise by content).
+    /// Input format (default: from the extension, `.ba` is BA, `.re`/`.regex` a regular
+    /// expression, otherwise by content).
     #[arg(long, value_enum)]
     from: Option<Format>,
 }
@@ -122,6 +123,9 @@ pub struct OutputOpts {
 pub enum Format {
     Mata,
     Ba,
+    /// Regular expression (input only).
+    Regex,
+    /// Graphviz (output only).
     Dot,
 }
 
@@ -174,6 +178,9 @@ fn detect(path: &Path, src: &SourceFile, from: Option<Format>) -> Format {
     if path.extension().is_some_and(|e| e == "ba") {
         return Format::Ba;
     }
+    if path.extension().is_some_and(|e| e == "re" || e == "regex") {
+        return Format::Regex;
+    }
     let first = src
         .text
         .lines()
@@ -203,6 +210,15 @@ fn load(path: &Path, from: Option<Format>) -> Result<Loaded, CliError> {
         }
         Format::Ba => {
             let n = ba::parse(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
+            Ok(Loaded {
+                src,
+                mata: None,
+                nfa: Some(n),
+            })
+        }
+        Format::Regex => {
+            let n = verikit_automata::regex::parse(&src.text)
+                .map_err(|d| CliError::from_error(d, Some(&src)))?;
             Ok(Loaded {
                 src,
                 mata: None,
@@ -342,6 +358,11 @@ fn emit(nfa: &Nfa, out: &OutputOpts, inputs: &[&Path], mut r: Report) -> Result<
         Format::Mata => mata::write(nfa),
         Format::Ba => ba::write(nfa),
         Format::Dot => dot::write(nfa),
+        Format::Regex => {
+            return Err(CliError::Usage(
+                "regular expressions are an input format only".into(),
+            ))
+        }
     };
     match &out.output {
         Some(p) => {
