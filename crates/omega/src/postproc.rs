@@ -458,3 +458,133 @@ pub fn degeneralize(aut: &Twa) -> Twa {
     }
     out
 }
+
+/// Degeneralisation into a *transition-based* Büchi automaton: states `(q, level)` without an
+/// accepting copy; the edge that completes a round of all marks carries mark 0.
+pub fn degeneralize_tba(aut: &Twa) -> Twa {
+    if aut.num_sets <= 1 || aut.acc_false {
+        return aut.clone();
+    }
+    let k = aut.num_sets;
+    let info = scc_info(aut);
+    let mut out = Twa::new(aut.aps.clone());
+    out.vars = aut.vars.clone();
+    out.num_sets = 1;
+    out.name = aut.name.clone();
+    let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut todo: VecDeque<(u32, u32)> = VecDeque::new();
+    let get = |ids: &mut HashMap<(u32, u32), u32>,
+               out: &mut Twa,
+               todo: &mut VecDeque<(u32, u32)>,
+               key: (u32, u32)|
+     -> u32 {
+        if let Some(&id) = ids.get(&key) {
+            return id;
+        }
+        let id = out.add_state();
+        ids.insert(key, id);
+        todo.push_back(key);
+        id
+    };
+    let mut init = Vec::new();
+    for &i in &aut.init {
+        init.push(get(&mut ids, &mut out, &mut todo, (i, 0)));
+    }
+    out.init = init;
+    while let Some((q, l)) = todo.pop_front() {
+        let src = ids[&(q, l)];
+        let cq = info.sccs.comp[q as usize];
+        for e in &aut.states[q as usize] {
+            let (nl, m) = if info.sccs.comp[e.dst as usize] != cq || !info.accepting[cq as usize] {
+                (
+                    (0..k).find(|&l| ids.contains_key(&(e.dst, l))).unwrap_or(0),
+                    0,
+                )
+            } else {
+                let mut nl = l;
+                while nl < k && (e.marks >> nl) & 1 == 1 {
+                    nl += 1;
+                }
+                if nl == k {
+                    nl = 0;
+                    while nl < k - 1 && (e.marks >> nl) & 1 == 1 {
+                        nl += 1;
+                    }
+                    (nl, 1)
+                } else {
+                    (nl, 0)
+                }
+            };
+            let dst = get(&mut ids, &mut out, &mut todo, (e.dst, nl));
+            out.add_edge(src, dst, e.label.clone(), m);
+        }
+    }
+    out
+}
+
+/// A state-based Büchi automaton from a transition-based one (one set) by guessing, on entering a
+/// state, whether the edge that will leave it is marked: `(q, 1)` keeps the marked edges of `q`
+/// and is accepting, `(q, 0)` keeps the unmarked ones.
+pub fn sba_by_outgoing(aut: &Twa) -> Twa {
+    if aut.num_sets != 1 || aut.acc_false {
+        return degeneralize(aut);
+    }
+    let n = aut.num_states();
+    let has = |q: usize, b: bool| aut.states[q].iter().any(|e| (e.marks & 1 == 1) == b);
+    let mut out = Twa::new(aut.aps.clone());
+    out.vars = aut.vars.clone();
+    out.num_sets = 1;
+    out.state_based = true;
+    out.name = aut.name.clone();
+    let mut id = vec![[u32::MAX; 2]; n];
+    for (q, slot) in id.iter_mut().enumerate() {
+        for b in [false, true] {
+            if has(q, b) {
+                slot[b as usize] = out.add_state();
+            }
+        }
+    }
+    for q in 0..n {
+        for e in &aut.states[q] {
+            let b = e.marks & 1 == 1;
+            let src = id[q][b as usize];
+            for t in id[e.dst as usize] {
+                if t != u32::MAX {
+                    out.add_edge(src, t, e.label.clone(), b as u64);
+                }
+            }
+        }
+    }
+    let mut init = Vec::new();
+    for &i in &aut.init {
+        for t in id[i as usize] {
+            if t != u32::MAX {
+                init.push(t);
+            }
+        }
+    }
+    if out.num_states() == 0 {
+        out.add_state();
+    }
+    out.init = init;
+    out
+}
+
+/// The smaller of two state-based Büchi automata for `aut`: the level construction with accepting
+/// copies ([`degeneralize`]) and the transition-based levels followed by [`sba_by_outgoing`],
+/// each simplified.
+pub fn to_sba(aut: &Twa) -> Twa {
+    let a = simplify(&degeneralize(aut));
+    if aut.num_sets == 0 || aut.acc_false || a.num_states() <= 1 {
+        return a;
+    }
+    let b = simplify(&sba_by_outgoing(&simplify(&degeneralize_tba(aut))));
+    if !b.state_based || b.num_sets > 1 {
+        return a;
+    }
+    if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {
+        b
+    } else {
+        a
+    }
+}

@@ -442,10 +442,11 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         }
     }
     if opts.sba {
-        aut = crate::postproc::degeneralize(&aut);
-        if opts.postprocess {
-            aut = crate::postproc::simplify(&aut);
-        }
+        aut = if opts.postprocess {
+            crate::postproc::to_sba(&aut)
+        } else {
+            crate::postproc::degeneralize(&aut)
+        };
     }
     Ok(aut)
 }

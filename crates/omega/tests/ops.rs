@@ -127,11 +127,17 @@ fn products_and_degeneralisation_preserve_languages() {
         let p = product(&af, &ag).unwrap();
         let d = postproc::simplify(&postproc::degeneralize(&p));
         assert!(d.state_based && d.num_sets <= 1);
+        let s = postproc::to_sba(&p);
+        assert!(s.state_based && s.num_sets <= 1);
+        let t = postproc::sba_by_outgoing(&postproc::degeneralize_tba(&p));
+        assert!(t.state_based && t.num_sets <= 1);
         for _ in 0..10 {
             let w = random_word(&mut rng, 2);
             let both = holds(&arena, f, &w) && holds(&arena, g, &w);
             assert_eq!(accepts_lasso(&p, &conv(&p.aps, &w)), both);
             assert_eq!(accepts_lasso(&d, &conv(&d.aps, &w)), both);
+            assert_eq!(accepts_lasso(&s, &conv(&s.aps, &w)), both);
+            assert_eq!(accepts_lasso(&t, &conv(&t.aps, &w)), both);
         }
         if let Some(l) = emptiness::accepting_lasso(&p) {
             let w = l.word(&p);

@@ -116,7 +116,7 @@ pub fn run(cmd: AutCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             let (aut, _) = load(&a)?;
             let mut s = postproc::simplify(&aut);
             if sba {
-                s = postproc::simplify(&postproc::degeneralize(&s));
+                s = postproc::to_sba(&s);
             }
             Ok(output(
                 &s,
