@@ -14,7 +14,7 @@
 //! | [`bisim`] | bisimulation quotient by partition refinement |
 //! | [`simulation`] | the simulation preorder and simulation-based reduction |
 //! | [`gen`] | the Tabakov–Vardi random model |
-//! | [`mata`], [`minterm`], [`ba`], [`regex`], [`dot`] | formats |
+//! | [`mata`], [`minterm`], [`ba`], [`timbuk`], [`regex`], [`dot`] | formats |
 //! | [`replay`] | independent membership check of witness words |
 
 pub mod antichain;
@@ -35,6 +35,7 @@ pub mod regex;
 pub mod replay;
 pub mod simulation;
 pub mod subset;
+pub mod timbuk;
 
 pub use nfa::{reconcile, Alphabet, Letter, Nfa, NfaBuilder, Reconciliation, State};
 

@@ -102,6 +102,9 @@ proptest! {
         let b = ba::parse(&ba::write(&a)).unwrap();
         let (x, y, _) = reconcile(&a, &b);
         prop_assert!(subset::equivalent(&x, &y).holds);
+        let t = timbuk::parse(&timbuk::write(&a)).unwrap();
+        let (x, y, _) = reconcile(&a, &t);
+        prop_assert!(subset::equivalent(&x, &y).holds);
     }
 }
 

@@ -86,7 +86,7 @@ pub enum NfaCmd {
         #[command(flatten)]
         output: OutputOpts,
     },
-    /// Convert between .mata, BA, regular expressions (input) and DOT (output).
+    /// Convert between .mata, BA, Timbuk, regular expressions (input) and DOT (output).
     Convert {
         a: PathBuf,
         #[command(flatten)]
@@ -104,8 +104,8 @@ pub enum NfaCmd {
 
 #[derive(Args, Debug, Clone)]
 pub struct InputOpts {
-    /// Input format (default: from the extension, `.ba` is BA, `.re`/`.regex` a regular
-    /// expression, otherwise by content).
+    /// Input format (default: from the extension, `.ba` is BA, `.timbuk`/`.tmb` Timbuk,
+    /// `.re`/`.regex` a regular expression, otherwise by content).
     #[arg(long, value_enum)]
     from: Option<Format>,
 }
@@ -123,6 +123,7 @@ pub struct OutputOpts {
 pub enum Format {
     Mata,
     Ba,
+    Timbuk,
     /// Regular expression (input only).
     Regex,
     /// Graphviz (output only).
@@ -181,6 +182,12 @@ fn detect(path: &Path, src: &SourceFile, from: Option<Format>) -> Format {
     if path.extension().is_some_and(|e| e == "re" || e == "regex") {
         return Format::Regex;
     }
+    if path
+        .extension()
+        .is_some_and(|e| e == "timbuk" || e == "tmb")
+    {
+        return Format::Timbuk;
+    }
     let first = src
         .text
         .lines()
@@ -210,6 +217,15 @@ fn load(path: &Path, from: Option<Format>) -> Result<Loaded, CliError> {
         }
         Format::Ba => {
             let n = ba::parse(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
+            Ok(Loaded {
+                src,
+                mata: None,
+                nfa: Some(n),
+            })
+        }
+        Format::Timbuk => {
+            let n = verikit_automata::timbuk::parse(&src.text)
+                .map_err(|d| CliError::from_error(d, Some(&src)))?;
             Ok(Loaded {
                 src,
                 mata: None,
@@ -358,6 +374,7 @@ fn emit(nfa: &Nfa, out: &OutputOpts, inputs: &[&Path], mut r: Report) -> Result<
         Format::Mata => mata::write(nfa),
         Format::Ba => ba::write(nfa),
         Format::Dot => dot::write(nfa),
+        Format::Timbuk => verikit_automata::timbuk::write(nfa),
         Format::Regex => {
             return Err(CliError::Usage(
                 "regular expressions are an input format only".into(),
