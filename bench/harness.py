@@ -24,6 +24,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,27 +83,51 @@ def _last_json(text: str) -> dict:
 
 
 def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env: dict | None = None) -> Run:
-    """Runs `cmd`, killing its process group after `timeout` seconds."""
+    """Runs `cmd`, killing its process group after `timeout` seconds; peak RSS comes from wait4."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True, env={**os.environ, **(env or {})})
+    chunks: dict[str, list[bytes]] = {"out": [], "err": []}
+
+    def pump(stream, key):
+        for block in iter(lambda: stream.read(65536), b""):
+            chunks[key].append(block)
+
+    readers = [threading.Thread(target=pump, args=(p.stdout, "out"), daemon=True),
+               threading.Thread(target=pump, args=(p.stderr, "err"), daemon=True)]
+    for r in readers:
+        r.start()
+    if stdin is not None:
+        try:
+            p.stdin.write(stdin.encode())
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
     timed_out = False
-    try:
-        out, err = p.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
+    status, peak = 0, float("nan")
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid == p.pid:
+            peak = ru.ru_maxrss / 1024.0  # Linux reports KiB
+            break
+        if time.perf_counter() - t0 > timeout:
+            timed_out = True
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            _, status, ru = os.wait4(p.pid, 0)
+            peak = ru.ru_maxrss / 1024.0
+            break
+        time.sleep(0.002)
     wall = time.perf_counter() - t0
-    # Peak RSS of the child (Linux reports KiB).
-    try:
-        _, _, ru = os.wait4(p.pid, os.WNOHANG)
-        peak = ru.ru_maxrss / 1024.0
-    except ChildProcessError:
-        peak = float("nan")
-    rc = p.returncode if p.returncode is not None else -1
-    return Run(wall, peak, rc, timed_out, out, err, _last_json(out))
+    p.returncode = os.waitstatus_to_exitcode(status)
+    for r in readers:
+        r.join(timeout=5)
+    out = b"".join(chunks["out"]).decode(errors="replace")
+    err = b"".join(chunks["err"]).decode(errors="replace")
+    return Run(wall, peak, p.returncode, timed_out, out, err, _last_json(out))
 
 
 def machine() -> str:
