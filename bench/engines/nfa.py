@@ -111,7 +111,7 @@ def setta_grids(tmp: Path, out: list[str]) -> None:
             f"initial state 0, `B` = the same with initial state 1 (the paper's setting), {PER_POINT} "
             f"automata per point (the paper: 100), all algorithms with memoisation. Cells: median / mean "
             f"time of the check in ms (verikit `check_s`; libmata: the `equivalence_check` call), "
-            f"`t/o` = no answer within {TIMEOUT:.0f} s (process wall clock). AC runs with `--no-prune`: "
+            f"`t/o` = no answer within {TIMEOUT:.0f} s (process wall clock; after two time-outs at a point a tool is not run again on that grid, and the skipped runs count as `t/o`). AC runs with `--no-prune`: "
             f"with no accepting state, verikit's default antichain inclusion removes every state as useless "
             f"and answers at once, which the paper explicitly avoids.", ""]
     for title, points, with_hk in grids:
@@ -147,7 +147,8 @@ def cav_table1(tmp: Path, out: list[str]) -> None:
     names = ["backward", "forward", "subset", "libmata"]
     out += ["## CAV'06 Table 1: universality, r = 2, f = 1", "",
             f"Tabakov–Vardi automata (|Σ| = 2, one initial state), {PER_POINT} per size. Cells: median / "
-            f"mean time of the check in ms, with the number of universal automata and the mean final "
+            f"mean time of the check in ms (`t/o`: over {TIMEOUT:.0f} s; after two time-outs at a size a tool is "
+            f"not run again, and the skipped runs count as `t/o`), with the number of universal automata and the mean final "
             f"antichain size of the backward algorithm on the universal ones. `subset` is verikit's "
             f"subset construction (stops at the first rejecting macrostate); libmata has no universality "
             f"call in its Python API, so it checks `is_included(Σ*, A)` with antichains. The paper "

@@ -96,6 +96,16 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
         ));
     };
     let n = names.len();
+    if !crate::nfa::fits(names.len(), alphabet.len()) {
+        return Err(Diagnostic::at(
+            Span::point(0),
+            format!(
+                "{} states × {} letters exceeds the transition-table bound",
+                names.len(),
+                alphabet.len()
+            ),
+        ));
+    }
     let mut b = NfaBuilder::with_states(alphabet, n);
     b.add_initial(init);
     if finals.is_empty() {

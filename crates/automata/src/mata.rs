@@ -339,6 +339,12 @@ pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
         ));
     }
     let mut out = Vec::new();
+    let too_big = |states: usize, letters: usize| {
+        AutomataError::Limit(format!(
+            "{states} states × {letters} letters exceeds the transition-table bound of {} slots",
+            crate::nfa::MAX_SLOTS
+        ))
+    };
     match first.kind {
         MataKind::Explicit => {
             let mut alphabet = Alphabet::new();
@@ -408,6 +414,9 @@ pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
                 alphabet.intern(&n);
             }
             for (ai, a) in auts.iter().enumerate() {
+                if !crate::nfa::fits(a.state_names.len(), alphabet.len()) {
+                    return Err(too_big(a.state_names.len(), alphabet.len()));
+                }
                 let mut b = NfaBuilder::with_states(alphabet.clone(), a.state_names.len());
                 for &q in &a.initial {
                     b.add_initial(q);

@@ -14,6 +14,15 @@ use rustc_hash::FxHashMap;
 pub type State = u32;
 pub type Letter = u32;
 
+/// The largest `states × letters` product the CSR tables are built for (2^28 slots, 1 GiB of
+/// offsets); larger inputs are refused with a resource-limit error instead of exhausting memory.
+pub const MAX_SLOTS: usize = 1 << 28;
+
+/// Whether an automaton with `states` states over `letters` letters fits [`MAX_SLOTS`].
+pub fn fits(states: usize, letters: usize) -> bool {
+    states.checked_mul(letters).is_some_and(|x| x <= MAX_SLOTS)
+}
+
 /// Letter names; letters are numbered in insertion order.
 #[derive(Clone, Debug, Default)]
 pub struct Alphabet {

@@ -278,6 +278,12 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
             format!("regular expression too long (more than {MAX_LETTERS} letters)"),
         ));
     }
+    if !crate::nfa::fits(n + 1, p.alphabet.len()) {
+        return Err(Diagnostic::at(
+            Span::point(0),
+            "regular expression too large for the transition table",
+        ));
+    }
     let info = glushkov(&e, &mut follow);
     // State 0 is initial; position i is state i + 1.
     let mut b = NfaBuilder::with_states(p.alphabet, n + 1);

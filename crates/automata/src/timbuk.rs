@@ -148,6 +148,16 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
             "not a Timbuk automaton: no `Automaton` or `Transitions`",
         ));
     }
+    if !crate::nfa::fits(names.len(), alphabet.len()) {
+        return Err(Diagnostic::at(
+            Span::point(0),
+            format!(
+                "{} states × {} letters exceeds the transition-table bound",
+                names.len(),
+                alphabet.len()
+            ),
+        ));
+    }
     let mut b = NfaBuilder::with_states(alphabet, names.len());
     for q in init {
         b.add_initial(q);

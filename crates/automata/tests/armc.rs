@@ -96,17 +96,27 @@ fn email_filter_parses_and_reduces() {
 fn email_filter_inclusion_matches_libmata() {
     let dir = verikit_testkit::require_data!("nfa/email-filter");
     let p = verikit_testkit::expected("nfa-email-incl.tsv");
-    let text = std::fs::read_to_string(&p).expect("tests/expected/nfa-email-incl.tsv is checked in");
+    let text =
+        std::fs::read_to_string(&p).expect("tests/expected/nfa-email-incl.tsv is checked in");
     let mut n = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("lhs")) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("lhs"))
+    {
         let f: Vec<&str> = line.split('\t').collect();
         let (l, r, want) = (f[0], f[1], f[2] == "true");
-        let (a, b) = load(&dir.join(format!("{l}.mata")), &dir.join(format!("{r}.mata")));
+        let (a, b) = load(
+            &dir.join(format!("{l}.mata")),
+            &dir.join(format!("{r}.mata")),
+        );
         for algo in [InclAlgo::Antichain, InclAlgo::Subset] {
             let res = included(&a, &b, algo);
             assert_eq!(res.holds, want, "{l} ⊆ {r} ({algo:?})");
             if let Some(w) = &res.witness {
-                assert!(check(Claim::NotIncluded, &a, Some(&b), w).2, "{l} ⊆ {r}: witness does not replay");
+                assert!(
+                    check(Claim::NotIncluded, &a, Some(&b), w).2,
+                    "{l} ⊆ {r}: witness does not replay"
+                );
             }
         }
         n += 1;

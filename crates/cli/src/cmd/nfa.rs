@@ -556,7 +556,9 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                     "--initial must be a state below --states".into(),
                 ));
             }
-            if (states as f64) * (letters as f64) * density.min(states as f64) > 5e8 {
+            if !verikit_automata::nfa::fits(states, letters)
+                || (states as f64) * (letters as f64) * density.min(states as f64) > 5e8
+            {
                 return Err(CliError::Limit(
                     "more than 5·10^8 transitions requested".into(),
                 ));
