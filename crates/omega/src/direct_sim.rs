@@ -20,10 +20,40 @@ use std::collections::HashMap;
 /// Largest automaton (states) the reduction is tried on.
 pub const MAX_STATES: usize = 300;
 
+/// Labels as truth tables when there are few atomic propositions (bit `v` = valuation `v`).
+fn truth_tables(aut: &Twa) -> Option<Vec<Vec<Vec<u64>>>> {
+    let nap = aut.aps.len();
+    if nap > 8 {
+        return None;
+    }
+    let nv = 1usize << nap;
+    let words = nv.div_ceil(64);
+    let vals: Vec<_> = (0..nv as u64).map(|v| aut.valuation(v)).collect();
+    Some(
+        aut.states
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .map(|e| {
+                        let mut t = vec![0u64; words];
+                        for (v, val) in vals.iter().enumerate() {
+                            if e.label.eval_in(val) {
+                                t[v / 64] |= 1 << (v % 64);
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
 /// The direct simulation preorder: `sim[p * n + q]` iff `q` simulates `p`.
 pub fn direct_simulation(aut: &Twa) -> Vec<bool> {
     let n = aut.num_states();
     let mut sim = vec![true; n * n];
+    let tables = truth_tables(aut);
     loop {
         let mut changed = false;
         for p in 0..n {
@@ -31,17 +61,33 @@ pub fn direct_simulation(aut: &Twa) -> Vec<bool> {
                 if p == q || !sim[p * n + q] {
                     continue;
                 }
-                let ok = aut.states[p].iter().all(|ep| {
-                    let mut cover = aut.ff();
-                    for eq in &aut.states[q] {
-                        if ep.marks & eq.marks == ep.marks
-                            && sim[ep.dst as usize * n + eq.dst as usize]
-                        {
-                            cover = cover.or(&eq.label);
+                let ok = match &tables {
+                    Some(t) => aut.states[p].iter().enumerate().all(|(i, ep)| {
+                        let need = &t[p][i];
+                        let mut cover = vec![0u64; need.len()];
+                        for (j, eq) in aut.states[q].iter().enumerate() {
+                            if ep.marks & eq.marks == ep.marks
+                                && sim[ep.dst as usize * n + eq.dst as usize]
+                            {
+                                for (c, x) in cover.iter_mut().zip(&t[q][j]) {
+                                    *c |= x;
+                                }
+                            }
                         }
-                    }
-                    ep.label.imp(&cover).is_true()
-                });
+                        need.iter().zip(&cover).all(|(a, c)| a & !c == 0)
+                    }),
+                    None => aut.states[p].iter().all(|ep| {
+                        let mut cover = aut.ff();
+                        for eq in &aut.states[q] {
+                            if ep.marks & eq.marks == ep.marks
+                                && sim[ep.dst as usize * n + eq.dst as usize]
+                            {
+                                cover = cover.or(&eq.label);
+                            }
+                        }
+                        ep.label.imp(&cover).is_true()
+                    }),
+                };
                 if !ok {
                     sim[p * n + q] = false;
                     changed = true;

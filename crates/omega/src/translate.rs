@@ -428,12 +428,14 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     };
     if opts.postprocess && opts.wdba && !(aut.num_states() == 1 && aut.is_deterministic()) {
         let nf = tab.arena.not(original);
+        // Any automaton of the negation will do for the check: skip its post-processing.
         let neg_opts = Options {
             wdba: false,
             sba: false,
+            postprocess: false,
             ..opts.clone()
         };
-        let neg = translate(&mut *tab.arena, nf, &neg_opts)?;
+        let neg = crate::postproc::prune(&translate(&mut *tab.arena, nf, &neg_opts)?);
         if let Some(d) = crate::wdba::minimize_obligation(&aut, &neg) {
             let d = crate::postproc::simplify(&d);
             if d.num_states() <= aut.num_states() {
