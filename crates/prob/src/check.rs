@@ -482,6 +482,9 @@ impl<'a> Checker<'a> {
                     .collect())
             }
             PathFormula::Until(l, r, tb) => {
+                if let Some(rb) = tb.reward_bound {
+                    return Err(input(rb, "reward-bounded path formulas are not supported"));
+                }
                 let phi = self.states(l)?;
                 let psi = self.states(r)?;
                 if tb.is_none() {
@@ -697,6 +700,14 @@ impl<'a> Checker<'a> {
                 }
             }
             std::mem::swap(&mut x, &mut y);
+            // Steady-state detection: once P^k x no longer changes, the remaining weight applies to it.
+            if k + 1 >= fg.left && converged(&x, &y, self.eps() * 1e-3) {
+                let rest: f64 = fg.weights[(k + 1 - fg.left)..].iter().sum();
+                for s in 0..n {
+                    acc[s] += rest * x[s];
+                }
+                break;
+            }
         }
         acc
     }
@@ -719,37 +730,49 @@ impl<'a> Checker<'a> {
 
     // ------------------------------------------------------------------ rewards
 
-    fn reward_index(&mut self, rew: &RewardRef) -> R<usize> {
+    /// The reward structure's index (`None`: time, i.e. reward 1 per time unit or step).
+    fn reward_index(&mut self, rew: &RewardRef) -> R<Option<usize>> {
         let nr = self.prog.rewards.len();
-        match rew {
+        Ok(Some(match rew {
+            RewardRef::Time => return Ok(None),
             RewardRef::Default => {
                 if nr == 0 {
-                    Err(ProbError::Input(Diagnostic::error(
+                    return Err(ProbError::Input(Diagnostic::error(
                         "the model has no reward structure",
-                    )))
-                } else {
-                    Ok(0)
+                    )));
                 }
+                0
             }
             RewardRef::Name(name, sp) => self
                 .prog
                 .rewards
                 .iter()
                 .position(|r| r.name.as_deref() == Some(name.as_str()))
-                .ok_or_else(|| input(*sp, format!("unknown reward structure \"{name}\""))),
+                .ok_or_else(|| input(*sp, format!("unknown reward structure \"{name}\"")))?,
             RewardRef::Index(e) => {
                 let i = self.const_f64(e)?;
                 if i >= 1.0 && (i as usize) <= nr && i.fract() == 0.0 {
-                    Ok(i as usize - 1)
+                    i as usize - 1
                 } else {
-                    Err(input(e.span, format!("no reward structure number {i}")))
+                    return Err(input(e.span, format!("no reward structure number {i}")));
                 }
             }
+        }))
+    }
+
+    fn trans_rewards(&self, r: Option<usize>) -> &'a [f64] {
+        let m: &'a Model = self.model;
+        match r {
+            Some(r) => &m.trans_rewards[r],
+            None => &[],
         }
     }
 
-    fn state_rewards(&self, r: usize) -> R<Vec<f64>> {
+    fn state_rewards(&self, r: Option<usize>) -> R<Vec<f64>> {
         let m = self.model;
+        let Some(r) = r else {
+            return Ok(vec![1.0; m.num_states()]);
+        };
         let items = &self.prog.rewards[r].state;
         let mut out = vec![0.0; m.num_states()];
         if items.is_empty() {
@@ -769,10 +792,10 @@ impl<'a> Checker<'a> {
 
     /// Reward per step (DTMC/MDP: state + transition reward of each choice) or, for a CTMC, per
     /// visit of the embedded chain (state reward × mean sojourn time + impulse).
-    fn choice_rewards(&mut self, r: usize) -> R<Vec<f64>> {
+    fn choice_rewards(&mut self, r: Option<usize>) -> R<Vec<f64>> {
         let sr = self.state_rewards(r)?;
         let m = self.model;
-        let tr = &m.trans_rewards[r];
+        let tr = self.trans_rewards(r);
         let ctmc = m.model_type == ModelType::Ctmc;
         let exit = if ctmc {
             self.exit_rates().to_vec()
@@ -800,10 +823,10 @@ impl<'a> Checker<'a> {
     }
 
     /// Reward per unit of time of a CTMC state (state reward + exit rate × impulse), or per step.
-    fn rate_rewards(&mut self, r: usize) -> R<Vec<f64>> {
+    fn rate_rewards(&mut self, r: Option<usize>) -> R<Vec<f64>> {
         let sr = self.state_rewards(r)?;
         let m = self.model;
-        let tr = &m.trans_rewards[r];
+        let tr = self.trans_rewards(r);
         if tr.is_empty() {
             return Ok(sr);
         }
@@ -841,7 +864,7 @@ impl<'a> Checker<'a> {
                 }
                 let sr = self.state_rewards(r)?;
                 let m = self.model;
-                let tr = &m.trans_rewards[r];
+                let tr = self.trans_rewards(r);
                 let cr: Vec<f64> = (0..m.num_choices())
                     .map(|c| tr.get(c).copied().unwrap_or(0.0))
                     .collect();
@@ -936,16 +959,26 @@ impl<'a> Checker<'a> {
         let mut acc = vec![0.0; n];
         let right = fg.left + fg.weights.len();
         let mut cum = 0.0;
+        let mut used = 0.0;
         for k in 0..right {
             if k >= fg.left {
                 cum += fg.weights[k - fg.left];
             }
             let coef = (1.0 - cum).max(0.0) / q;
+            used += (1.0 - cum).max(0.0);
             for s in 0..n {
                 acc[s] += coef * x[s];
             }
             self.unif_mul(&x, &mut y, q, None);
             std::mem::swap(&mut x, &mut y);
+            if converged(&x, &y, self.eps() * 1e-3) {
+                // Σ_k (1 − F(k)) = q·t: the remaining coefficients all multiply the same vector.
+                let rest = ((q * t - used) / q).max(0.0);
+                for s in 0..n {
+                    acc[s] += rest * x[s];
+                }
+                break;
+            }
         }
         acc
     }
@@ -996,6 +1029,12 @@ impl<'a> Checker<'a> {
         self.sound &= sol.sound;
         Ok(sol.values)
     }
+}
+
+/// True if `x` and `y` agree up to a relative difference `tol` (of the largest entry).
+fn converged(x: &[f64], y: &[f64], tol: f64) -> bool {
+    let scale = x.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
+    x.iter().zip(y).all(|(a, b)| (a - b).abs() <= tol * scale)
 }
 
 /// opt over the choices of `s` of (reward + Σ P·x).

@@ -40,6 +40,77 @@ pub struct Solution {
     pub sound: bool,
 }
 
+const DENSE_LIMIT: usize = 600;
+
+/// Gaussian elimination with partial pivoting on the component's equations, once with the lower
+/// and once with the upper values of the components below (one choice per class).
+fn dense_solve(q: &Quotient, comp: &[u32], lo: &[f64], hi: &[f64]) -> Option<(Vec<f64>, Vec<f64>)> {
+    let k = comp.len();
+    let mut local = std::collections::HashMap::with_capacity(k);
+    for (i, &v) in comp.iter().enumerate() {
+        local.insert(v, i);
+    }
+    let w = k + 2;
+    let mut a = vec![0.0f64; k * w];
+    for (i, &v) in comp.iter().enumerate() {
+        let v = v as usize;
+        let (c0, c1) = (q.class_choices[v] as usize, q.class_choices[v + 1] as usize);
+        a[i * w + i] = 1.0;
+        if c1 == c0 {
+            continue;
+        }
+        if c1 - c0 != 1 {
+            return None;
+        }
+        let (mut bl, mut bh) = (q.b[c0], q.b[c0]);
+        for t in q.choice_start[c0] as usize..q.choice_start[c0 + 1] as usize {
+            let col = q.cols[t];
+            match local.get(&col) {
+                Some(&j) => a[i * w + j] -= q.vals[t],
+                None => {
+                    bl += q.vals[t] * lo[col as usize];
+                    bh += q.vals[t] * hi[col as usize];
+                }
+            }
+        }
+        a[i * w + k] = bl;
+        a[i * w + k + 1] = bh;
+    }
+    for col in 0..k {
+        let piv =
+            (col..k).max_by(|&x, &y| a[x * w + col].abs().total_cmp(&a[y * w + col].abs()))?;
+        if a[piv * w + col].abs() < 1e-300 {
+            return None;
+        }
+        if piv != col {
+            for j in 0..w {
+                a.swap(piv * w + j, col * w + j);
+            }
+        }
+        let d = a[col * w + col];
+        for r in 0..k {
+            if r == col {
+                continue;
+            }
+            let f = a[r * w + col] / d;
+            if f == 0.0 {
+                continue;
+            }
+            for j in col..w {
+                a[r * w + j] -= f * a[col * w + j];
+            }
+        }
+    }
+    let mut xl = Vec::with_capacity(k);
+    let mut xh = Vec::with_capacity(k);
+    for i in 0..k {
+        let d = a[i * w + i];
+        xl.push((a[i * w + k] / d).max(0.0));
+        xh.push((a[i * w + k + 1] / d).max(0.0));
+    }
+    Some((xl, xh))
+}
+
 struct Quotient {
     class_choices: Vec<u32>,
     choice_start: Vec<u32>,
@@ -165,84 +236,115 @@ pub fn solve(p: &Problem) -> Solution {
                 continue;
             }
         }
-        let mut local_sweeps = 0usize;
-        if p.upper.is_some() {
-            loop {
-                let mut done = true;
-                for &v in comp {
-                    let v = v as usize;
-                    let l = bell(v, &lo);
-                    let h = bell(v, &hi);
-                    lo[v] = l.max(lo[v]);
-                    hi[v] = h.min(hi[v]);
-                    if !close(lo[v], hi[v]) {
-                        done = false;
-                    }
-                }
-                local_sweeps += 1;
-                if done {
-                    break;
-                }
-                if local_sweeps >= p.max_sweeps {
-                    sound = false;
-                    break;
-                }
-            }
-        } else {
-            // Optimistic value iteration.
-            let mut thresh = eps / 10.0;
-            let mut verified = false;
-            loop {
-                let mut maxrel: f64 = 0.0;
-                for &v in comp {
-                    let v = v as usize;
-                    let l = bell(v, &lo);
-                    let d = (l - lo[v]).abs();
-                    if d > 0.0 {
-                        maxrel = maxrel.max(if l > 0.0 { d / l } else { f64::INFINITY });
-                    }
-                    lo[v] = l;
-                }
-                local_sweeps += 1;
-                if local_sweeps >= p.max_sweeps {
-                    sound = false;
-                    break;
-                }
-                if maxrel > thresh {
-                    continue;
-                }
-                // Guess and verify an upper bound.
-                let saved: Vec<f64> = comp.iter().map(|&v| hi[v as usize]).collect();
-                for &v in comp {
-                    hi[v as usize] = lo[v as usize] * (1.0 + eps);
-                }
-                let mut inductive = true;
-                for &v in comp {
-                    let h = bell(v as usize, &hi);
-                    if h > hi[v as usize] * (1.0 + 1e-14) {
-                        inductive = false;
-                        break;
-                    }
-                }
-                if inductive {
-                    verified = true;
-                    break;
-                }
+        // Small component of a Markov chain: solve (I - A) x = b directly.
+        if p.opt == Opt::None && comp.len() <= DENSE_LIMIT {
+            if let Some(x) = dense_solve(&q, comp, &lo, &hi) {
                 for (i, &v) in comp.iter().enumerate() {
-                    hi[v as usize] = saved[i];
+                    lo[v as usize] = x.0[i];
+                    hi[v as usize] = x.1[i];
                 }
-                thresh /= 10.0;
-                if thresh < eps * 1e-8 {
-                    break;
-                }
-            }
-            if !verified {
-                sound = false;
-                for &v in comp {
-                    hi[v as usize] = lo[v as usize];
-                }
+                continue;
             }
         }
+        let mut local_sweeps = 0usize;
+        let cap = p.upper.unwrap_or(f64::INFINITY);
+        let mut thresh = eps;
+        let mut verified = false;
+        let mut tmp = vec![0.0f64; comp.len()];
+        let gs_lower = |lo: &mut Vec<f64>| -> f64 {
+            let mut maxrel: f64 = 0.0;
+            for &v in comp {
+                let v = v as usize;
+                let l = bell(v, lo).max(lo[v]);
+                let d = l - lo[v];
+                if d > 0.0 {
+                    maxrel = maxrel.max(d / l);
+                }
+                lo[v] = l;
+            }
+            maxrel
+        };
+        'outer: loop {
+            // Phase 1: Gauss–Seidel from below until the relative change is below the threshold.
+            let start = local_sweeps;
+            loop {
+                let d = gs_lower(&mut lo);
+                local_sweeps += 1;
+                if local_sweeps >= p.max_sweeps {
+                    break 'outer;
+                }
+                if d <= thresh {
+                    break;
+                }
+            }
+            // Phase 2: guess an upper bound and try to verify it (B(u) <= u).
+            for &v in comp {
+                let v = v as usize;
+                hi[v] = (lo[v] * (1.0 + eps)).min(cap);
+            }
+            let budget = (local_sweeps - start).max(16);
+            for _ in 0..budget {
+                let (mut all_le, mut all_ge) = (true, true);
+                for (i, &v) in comp.iter().enumerate() {
+                    let v = v as usize;
+                    tmp[i] = bell(v, &hi).min(cap);
+                    if tmp[i] > hi[v] {
+                        all_le = false;
+                    }
+                    if tmp[i] < hi[v] {
+                        all_ge = false;
+                    }
+                }
+                let mut crossed = false;
+                for (i, &v) in comp.iter().enumerate() {
+                    hi[v as usize] = tmp[i];
+                    if tmp[i] < lo[v as usize] {
+                        crossed = true;
+                    }
+                }
+                local_sweeps += 1;
+                if all_le {
+                    verified = true;
+                    break 'outer;
+                }
+                if all_ge || crossed || local_sweeps >= p.max_sweeps {
+                    break;
+                }
+                gs_lower(&mut lo);
+                local_sweeps += 1;
+            }
+            if local_sweeps >= p.max_sweeps {
+                break 'outer;
+            }
+            thresh /= 2.0;
+        }
+        if verified {
+            // hi is inductive: keep iterating both bounds (Jacobi keeps hi inductive) until close.
+            while local_sweeps < p.max_sweeps
+                && !comp.iter().all(|&v| close(lo[v as usize], hi[v as usize]))
+            {
+                gs_lower(&mut lo);
+                for (i, &v) in comp.iter().enumerate() {
+                    tmp[i] = bell(v as usize, &hi).min(hi[v as usize]);
+                }
+                for (i, &v) in comp.iter().enumerate() {
+                    hi[v as usize] = tmp[i];
+                }
+                local_sweeps += 2;
+            }
+        }
+        if !verified || !comp.iter().all(|&v| close(lo[v as usize], hi[v as usize])) {
+            sound = false;
+            for &v in comp {
+                hi[v as usize] = lo[v as usize];
+            }
+        }
+        tracing::debug!(
+            "component of {} classes: {} sweeps, verified {}",
+            comp.len(),
+            local_sweeps,
+            verified
+        );
         sweeps += local_sweeps;
     }
     let mut values = p.fixed.to_vec();

@@ -94,11 +94,13 @@ pub enum Bound {
 pub struct TimeBound {
     pub lower: Option<(Box<Expr>, bool)>,
     pub upper: Option<(Box<Expr>, bool)>,
+    /// A reward bound `^{rew{"r"}<=b}` (parsed, not supported by the engine).
+    pub reward_bound: Option<Span>,
 }
 
 impl TimeBound {
     pub fn is_none(&self) -> bool {
-        self.lower.is_none() && self.upper.is_none()
+        self.lower.is_none() && self.upper.is_none() && self.reward_bound.is_none()
     }
 }
 
@@ -126,6 +128,8 @@ pub enum RewardPath {
 #[derive(Clone, Debug)]
 pub enum RewardRef {
     Default,
+    /// `T=? […]`: expected time (CTMC) or steps (DTMC/MDP), as in Storm.
+    Time,
     Name(String, Span),
     Index(Box<Expr>),
 }

@@ -316,6 +316,15 @@ impl<'a> Parser<'a> {
                 }
                 "P" | "Pmin" | "Pmax" => self.prob_op(),
                 "R" | "Rmin" | "Rmax" => self.reward_op(),
+                "T" | "Tmin" | "Tmax"
+                    if (matches!(self.peek_at(1), Tok::Sym("="))
+                        && matches!(self.peek_at(2), Tok::Sym("?")))
+                        || (s == "T"
+                            && matches!(self.peek_at(1), Tok::Ident(x) if x == "min" || x == "max")
+                            && matches!(self.peek_at(2), Tok::Sym("="))) =>
+                {
+                    self.reward_op()
+                }
                 "S" if matches!(
                     self.peek_at(1),
                     Tok::Sym("=") | Tok::Sym("<") | Tok::Sym(">") | Tok::Sym("<=") | Tok::Sym(">=")
@@ -444,10 +453,21 @@ impl<'a> Parser<'a> {
     fn time_bound(&mut self) -> PResult<TimeBound> {
         let mut tb = TimeBound::default();
         if self.is_sym("^") {
-            return Err(Diagnostic::at(
-                self.span(),
-                "reward-bounded path formulas are not supported",
-            ));
+            // `^{rew{"r"}<=b, …}`: skip the balanced braces; the checker reports it unsupported.
+            let start = self.bump().span;
+            self.expect_sym("{")?;
+            let mut depth = 1usize;
+            while depth > 0 {
+                match self.peek() {
+                    Tok::Eof => return self.err("`}`"),
+                    Tok::Sym("{") => depth += 1,
+                    Tok::Sym("}") => depth -= 1,
+                    _ => {}
+                }
+                self.bump();
+            }
+            tb.reward_bound = Some(Span::new(start.start, self.prev_end()));
+            return Ok(tb);
         }
         match self.peek() {
             Tok::Sym("<=") | Tok::Sym("<") => {
@@ -513,8 +533,12 @@ impl<'a> Parser<'a> {
             Tok::Ident(n) => (n, self.bump().span),
             _ => return self.err("`R`"),
         };
-        let mut rew = RewardRef::Default;
-        if self.eat_sym("{") {
+        let mut rew = if name.starts_with('T') {
+            RewardRef::Time
+        } else {
+            RewardRef::Default
+        };
+        if !name.starts_with('T') && self.eat_sym("{") {
             rew = match self.peek().clone() {
                 Tok::Str(s) => RewardRef::Name(s, self.bump().span),
                 _ => RewardRef::Index(Box::new(self.expr()?)),

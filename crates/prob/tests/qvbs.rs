@@ -1,0 +1,371 @@
+//! Data-driven correctness: QVBS reference results (`qvbs/*/*/index.json`, mostly exact values
+//! computed by Storm) and PRISM benchmark-suite construction logs (state and transition counts).
+//! Only small instances run here; larger ones are exercised by `bench/engines/prism.py`.
+
+use std::collections::HashMap;
+use std::path::Path;
+use verikit_prob::{
+    build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
+};
+
+/// Quotes the huge `num`/`den` integers of QVBS result values so that serde_json accepts them.
+fn quote_bigints(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest
+        .find("\"num\":")
+        .or_else(|| None)
+        .into_iter()
+        .chain(rest.find("\"den\":"))
+        .min()
+    {
+        let j = i + 6;
+        out.push_str(&rest[..j]);
+        let tail = &rest[j..];
+        let ws = tail.len() - tail.trim_start().len();
+        out.push_str(&tail[..ws]);
+        let t = &tail[ws..];
+        let n = t
+            .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .unwrap_or(t.len());
+        out.push('"');
+        out.push_str(&t[..n]);
+        out.push('"');
+        rest = &t[n..];
+    }
+    out.push_str(rest);
+    out
+}
+
+struct Instance {
+    dir: std::path::PathBuf,
+    model: String,
+    props: String,
+    consts: Vec<(String, String)>,
+    states: Option<u64>,
+    results: Vec<(String, serde_json::Value)>,
+}
+
+fn instances(root: &Path, max_states: u64) -> Vec<Instance> {
+    let mut out = Vec::new();
+    for fam in ["dtmc", "ctmc", "mdp"] {
+        let Ok(rd) = std::fs::read_dir(root.join(fam)) else {
+            continue;
+        };
+        let mut dirs: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        dirs.sort();
+        for d in dirs {
+            let Ok(text) = std::fs::read_to_string(d.join("index.json")) else {
+                continue;
+            };
+            let Ok(idx) = serde_json::from_str::<serde_json::Value>(&quote_bigints(&text)) else {
+                panic!("cannot parse {}", d.display())
+            };
+            for f in idx["files"].as_array().into_iter().flatten() {
+                let orig: Vec<String> = f["original-file"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect();
+                let model = orig.iter().find(|o| {
+                    [".prism", ".pm", ".nm", ".sm"]
+                        .iter()
+                        .any(|e| o.ends_with(e))
+                });
+                let props = orig.iter().find(|o| {
+                    [".props", ".prctl", ".pctl", ".csl"]
+                        .iter()
+                        .any(|e| o.ends_with(e))
+                });
+                let (Some(model), Some(props)) = (model, props) else {
+                    continue;
+                };
+                if !d.join(model).exists() {
+                    continue;
+                }
+                for inst in f["open-parameter-values"].as_array().into_iter().flatten() {
+                    let states = inst["states"][0]["number"].as_u64();
+                    // Only Storm's counts are comparable (mcsta counts differently).
+                    let storm_count = inst["states"][0]["note"].as_str() == Some("Storm");
+                    if states.is_none_or(|s| s > max_states) {
+                        continue;
+                    }
+                    let consts = inst["values"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|v| {
+                            (
+                                v["name"].as_str().unwrap_or("").to_string(),
+                                v["value"].to_string(),
+                            )
+                        })
+                        .collect();
+                    let results: Vec<(String, serde_json::Value)> = inst["results"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|r| {
+                            (
+                                r["property"].as_str().unwrap_or("").to_string(),
+                                r["value"].clone(),
+                            )
+                        })
+                        .collect();
+                    if results.is_empty() {
+                        continue;
+                    }
+                    out.push(Instance {
+                        dir: d.clone(),
+                        model: model.clone(),
+                        props: props.clone(),
+                        consts,
+                        states: states.filter(|_| storm_count),
+                        results,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn reference(v: &serde_json::Value) -> Option<Answer> {
+    match v {
+        serde_json::Value::Bool(b) => Some(Answer::Bool(*b)),
+        serde_json::Value::Number(n) => n.as_f64().map(Answer::Num),
+        serde_json::Value::String(s) if s == "∞" => Some(Answer::Num(f64::INFINITY)),
+        serde_json::Value::Object(o) => {
+            if let Some(a) = o.get("approx").and_then(|a| a.as_f64()) {
+                Some(Answer::Num(a))
+            } else {
+                let (l, u) = (o.get("lower")?.as_f64()?, o.get("upper")?.as_f64()?);
+                Some(Answer::Num(0.5 * (l + u)))
+            }
+        }
+        _ => None,
+    }
+}
+
+fn agrees(got: &Answer, want: &Answer) -> bool {
+    match (got, want) {
+        (Answer::Bool(a), Answer::Bool(b)) => a == b,
+        (Answer::Num(a), Answer::Num(b)) => {
+            if b.is_infinite() || a.is_infinite() {
+                a == b
+            } else {
+                (a - b).abs() <= 1e-6 * b.abs() + 1e-12
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Storm counts fewer states than PRISM for these models (its JANI translation merges
+/// unreachable variable values differently); PRISM's own logs agree with verikit (see the
+/// `prism_logs_state_counts` test).
+const STORM_COUNT_DIFFERS: &[&str] = &["crowds"];
+
+#[test]
+fn qvbs_reference_results() {
+    let root = verikit_testkit::require_data!("qvbs");
+    let insts = instances(&root, 6000);
+    assert!(
+        insts.len() > 40,
+        "too few QVBS instances found: {}",
+        insts.len()
+    );
+    let mut failures = Vec::new();
+    let mut checked = 0usize;
+    let mut unsupported = Vec::new();
+    for inst in &insts {
+        let t0 = std::time::Instant::now();
+        let name = format!(
+            "{}/{} {:?}",
+            inst.dir.file_name().unwrap_or_default().to_string_lossy(),
+            inst.model,
+            inst.consts
+        );
+        let text = std::fs::read_to_string(inst.dir.join(&inst.model)).unwrap();
+        let ptext = std::fs::read_to_string(inst.dir.join(&inst.props)).unwrap();
+        let mf = parse_model(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let prog = check_model(&mf, &inst.consts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let model =
+            build(&prog, &BuildOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let model_dir = inst
+            .dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        if let Some(s) = inst.states {
+            if model.num_states() as u64 != s && !STORM_COUNT_DIFFERS.contains(&model_dir.as_str())
+            {
+                failures.push(format!(
+                    "{name}: {} states, reference {s}",
+                    model.num_states()
+                ));
+            }
+        }
+        let pf = parse_properties(&ptext).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut checker = Checker::new(&model, &prog, &pf, &inst.consts, CheckOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let by_name: HashMap<&str, _> = pf
+            .properties
+            .iter()
+            .filter_map(|p| Some((p.name.as_deref()?, p)))
+            .collect();
+        for (pname, v) in &inst.results {
+            let Some(want) = reference(v) else { continue };
+            let Some(p) = by_name.get(pname.as_str()) else {
+                failures.push(format!("{name}: property {pname} not in the file"));
+                continue;
+            };
+            match checker.check(p, pname) {
+                Ok(r) => {
+                    checked += 1;
+                    if !agrees(&r.answer, &want) {
+                        failures.push(format!(
+                            "{name}: {pname} = {} but reference is {want}",
+                            r.answer
+                        ));
+                    }
+                }
+                Err(e) if e.to_string().contains("not supported") => {
+                    unsupported.push(format!("{name}: {pname}: {e}"));
+                }
+                Err(e) => failures.push(format!("{name}: {pname}: {e}")),
+            }
+        }
+        eprintln!("{name}: {:.2} s", t0.elapsed().as_secs_f64());
+    }
+    eprintln!(
+        "checked {checked} reference results on {} instances",
+        insts.len()
+    );
+    eprintln!(
+        "{} results use unsupported operators:\n{}",
+        unsupported.len(),
+        unsupported.join("\n")
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+struct LogEntry {
+    model: std::path::PathBuf,
+    consts: Vec<(String, String)>,
+    fixdl: bool,
+    states: u64,
+    transitions: u64,
+    choices: Option<u64>,
+}
+
+/// PRISM construction logs: `Command line: prism ./dtmcs/brp/brp.pm -const 'N=16,MAX=2' -fixdl …`
+/// followed by `States:`, `Transitions:` and (MDPs) `Choices:` lines.
+fn prism_logs(root: &Path) -> Vec<LogEntry> {
+    let mut out = Vec::new();
+    for ty in ["dtmcs", "ctmcs", "mdps"] {
+        let Ok(cases) = std::fs::read_dir(root.join(ty)) else {
+            continue;
+        };
+        for case in cases.filter_map(|e| e.ok()) {
+            let Ok(logs) = std::fs::read_dir(case.path().join("logs")) else {
+                continue;
+            };
+            for log in logs.filter_map(|e| e.ok()) {
+                let Ok(text) = std::fs::read_to_string(log.path()) else {
+                    continue;
+                };
+                let Some(cmd) = text.lines().find_map(|l| l.strip_prefix("Command line: ")) else {
+                    continue;
+                };
+                let words: Vec<&str> = cmd.split_whitespace().collect();
+                let Some(model) = words.get(1) else { continue };
+                let mut consts = Vec::new();
+                if let Some(i) = words.iter().position(|w| *w == "-const") {
+                    let c = words.get(i + 1).copied().unwrap_or("").trim_matches('\'');
+                    consts = verikit_prob::parse_const_overrides(c).unwrap_or_default();
+                }
+                let num = |key: &str| -> Option<u64> {
+                    text.lines()
+                        .rev()
+                        .find_map(|l| l.strip_prefix(key))
+                        .and_then(|r| r.split_whitespace().next()?.parse().ok())
+                };
+                let (Some(states), Some(transitions)) = (num("States:"), num("Transitions:"))
+                else {
+                    continue;
+                };
+                out.push(LogEntry {
+                    model: root.join(model.trim_start_matches("./")),
+                    consts,
+                    fixdl: words.contains(&"-fixdl"),
+                    states,
+                    transitions,
+                    choices: num("Choices:"),
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn prism_logs_state_counts() {
+    let root = verikit_testkit::require_data!("prism/models");
+    let mut logs = prism_logs(&root);
+    logs.retain(|l| l.states <= 40_000 && l.transitions <= 400_000);
+    logs.sort_by_key(|l| l.states);
+    assert!(logs.len() > 30, "too few PRISM logs: {}", logs.len());
+    let mut failures = Vec::new();
+    for l in &logs {
+        let name = format!("{} {:?}", l.model.display(), l.consts);
+        let Ok(text) = std::fs::read_to_string(&l.model) else {
+            eprintln!("skip {name}: model file not in the data");
+            continue;
+        };
+        let r = parse_model(&text)
+            .map_err(verikit_prob::ProbError::from)
+            .and_then(|mf| Ok(check_model(&mf, &l.consts)?))
+            .and_then(|p| {
+                build(
+                    &p,
+                    &BuildOptions {
+                        fix_deadlocks: true,
+                        ..BuildOptions::default()
+                    },
+                )
+            });
+        match r {
+            Err(e) => failures.push(format!("{name}: {e}")),
+            Ok(m) => {
+                let got = (m.num_states() as u64, m.num_transitions() as u64);
+                if got != (l.states, l.transitions) {
+                    failures.push(format!(
+                        "{name}: {got:?} states/transitions, PRISM {:?}",
+                        (l.states, l.transitions)
+                    ));
+                }
+                if let Some(c) = l.choices {
+                    if m.num_choices() as u64 != c {
+                        failures.push(format!("{name}: {} choices, PRISM {c}", m.num_choices()));
+                    }
+                }
+                let _ = l.fixdl;
+            }
+        }
+    }
+    eprintln!("compared {} PRISM construction logs", logs.len());
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
