@@ -11,17 +11,37 @@ use crate::twa::{Edge, Marks, Twa};
 use biodivine_lib_bdd::Bdd;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-/// The simplification pipeline: prune, clean acceptance, merge bisimilar states, prune again.
+/// The simplification pipeline: prune, clean acceptance, merge bisimilar states, iterate the
+/// direct-simulation reduction. Marks on edges that lie on no cycle are irrelevant to acceptance;
+/// the pipeline is run with them cleared and with them all set (which lets a transient state
+/// merge with an accepting one), and the smaller result is kept.
 pub fn simplify(aut: &Twa) -> Twa {
-    let a = prune(aut);
-    let a = merge_bisimilar(&a);
-    let a = prune(&a);
-    let b = crate::direct_sim::reduce(&a);
-    if b.num_states() < a.num_states() || b.num_edges() < a.num_edges() {
-        prune(&b)
+    let a = simplify_with(aut, false);
+    let b = simplify_with(aut, true);
+    if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {
+        b
     } else {
         a
     }
+}
+
+fn simplify_with(aut: &Twa, transient_all: bool) -> Twa {
+    let a = prune_with(aut, transient_all);
+    let a = merge_bisimilar(&a);
+    let mut a = prune_with(&a, transient_all);
+    // Iterate the direct-simulation reduction while it shrinks the automaton.
+    for _ in 0..4 {
+        let b = crate::direct_sim::reduce(&a);
+        if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {
+            a = prune_with(
+                &merge_bisimilar(&prune_with(&b, transient_all)),
+                transient_all,
+            );
+        } else {
+            break;
+        }
+    }
+    a
 }
 
 /// SCC information of an automaton.
@@ -65,6 +85,12 @@ pub fn scc_info(aut: &Twa) -> SccInfo {
 /// Removes unreachable states, states that cannot reach an accepting cycle, false edges and
 /// subsumed edges; cleans the acceptance marks.
 pub fn prune(aut: &Twa) -> Twa {
+    prune_with(aut, false)
+}
+
+/// [`prune`], giving the edges that lie on no cycle no marks (`transient_all == false`) or all
+/// marks.
+pub fn prune_with(aut: &Twa, transient_all: bool) -> Twa {
     let g = aut.graph();
     let reach = verikit_graph::reachable(&g, &aut.init);
     let info = scc_info(aut);
@@ -90,17 +116,26 @@ pub fn prune(aut: &Twa) -> Twa {
         .map(|s| reach[s] && useful_c[info.sccs.comp[s] as usize])
         .collect();
     // Marks: only inside accepting SCCs.
+    let all_old = aut.all_marks();
     let edge_marks = |s: usize, e: &Edge| -> Marks {
         let c = info.sccs.comp[s] as usize;
         if aut.state_based {
             // Keep the marks uniform on a state's edges.
             if info.accepting[c] {
                 e.marks
+            } else if transient_all && !info.nontrivial[c] {
+                all_old
             } else {
                 0
             }
-        } else if info.sccs.comp[e.dst as usize] as usize == c && info.accepting[c] {
-            e.marks
+        } else if info.sccs.comp[e.dst as usize] as usize == c {
+            if info.accepting[c] {
+                e.marks
+            } else {
+                0
+            }
+        } else if transient_all {
+            all_old
         } else {
             0
         }
