@@ -134,3 +134,35 @@ fn tgba_larger_random_formulas() {
 fn sba_random_formulas() {
     check(800, 2, true, 3, 16);
 }
+
+#[test]
+fn simplifier_preserves_meaning_on_lassos() {
+    let aps: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let mut gen = RandLtl::new(aps.clone(), 77, Weights::default());
+    let mut rng = SmallRng::seed_from_u64(78);
+    for _ in 0..3000 {
+        let mut arena = Arena::new();
+        for a in &aps {
+            arena.ap_id(a);
+        }
+        let f = gen.formula_in(&mut arena, 2, 22);
+        let g = verikit_omega::ltl::simplify::simplify(&mut arena, f);
+        for _ in 0..20 {
+            let w = Lasso {
+                prefix: (0..rng.gen_range(0..4))
+                    .map(|_| rng.gen_range(0..8))
+                    .collect(),
+                cycle: (0..rng.gen_range(1..4))
+                    .map(|_| rng.gen_range(0..8))
+                    .collect(),
+            };
+            assert_eq!(
+                holds(&arena, f, &w),
+                holds(&arena, g, &w),
+                "{} simplified to {} differs on {w:?}",
+                verikit_omega::ltl::print::to_string(&arena, f),
+                verikit_omega::ltl::print::to_string(&arena, g)
+            );
+        }
+    }
+}

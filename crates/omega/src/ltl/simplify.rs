@@ -185,6 +185,52 @@ fn simp(a: &mut Arena, f: F, memo: &mut HashMap<F, F>) -> F {
     r
 }
 
+/// Removes `X` at the top of `f` and of its top-level disjuncts (`conj == false`) or conjuncts
+/// (`conj == true`): under `GF` (resp. `FG`) they do not matter.
+fn strip_x(a: &mut Arena, f: F, conj: bool) -> F {
+    match a.node(f).clone() {
+        Node::X(g) => strip_x(a, g, conj),
+        Node::Or(v) if !conj => {
+            let w: Vec<F> = v.iter().map(|&x| strip_x(a, x, conj)).collect();
+            a.or(w)
+        }
+        Node::And(v) if conj => {
+            let w: Vec<F> = v.iter().map(|&x| strip_x(a, x, conj)).collect();
+            a.and(w)
+        }
+        _ => f,
+    }
+}
+
+/// `G(… & F(X a | b) & …) = G(… & F(a | b) & …)` and `F(… | G(X a & b) | …) = F(… | G(a & b) | …)`.
+fn strip_x_under(a: &mut Arena, outer_g: bool, x: F) -> F {
+    let ops: Vec<F> = match a.node(x) {
+        Node::And(v) if outer_g => v.clone(),
+        Node::Or(v) if !outer_g => v.clone(),
+        _ => vec![x],
+    };
+    let mut out = Vec::with_capacity(ops.len());
+    for o in ops {
+        let n = match a.node(o).clone() {
+            Node::Ev(p) if outer_g => {
+                let q = strip_x(a, p, false);
+                a.ev(q)
+            }
+            Node::Gl(p) if !outer_g => {
+                let q = strip_x(a, p, true);
+                a.gl(q)
+            }
+            _ => o,
+        };
+        out.push(n);
+    }
+    if outer_g {
+        a.and(out)
+    } else {
+        a.or(out)
+    }
+}
+
 /// One rewriting step at the root (children already simplified).
 fn rules(a: &mut Arena, f: F) -> F {
     let n = a.node(f).clone();
@@ -198,6 +244,10 @@ fn rules(a: &mut Arena, f: F) -> F {
         Node::Ev(x) => {
             if is_eventual(a, x) {
                 return x;
+            }
+            let y = strip_x_under(a, false, x);
+            if y != x {
+                return a.ev(y);
             }
             match a.node(x).clone() {
                 Node::X(y) => {
@@ -238,6 +288,10 @@ fn rules(a: &mut Arena, f: F) -> F {
         Node::Gl(x) => {
             if is_universal(a, x) {
                 return x;
+            }
+            let y = strip_x_under(a, true, x);
+            if y != x {
+                return a.gl(y);
             }
             match a.node(x).clone() {
                 Node::X(y) => {
@@ -368,5 +422,7 @@ mod tests {
         assert_eq!(s("FXa"), "XFa");
         assert_eq!(s("Xa & Xb"), "X(a & b)");
         assert_eq!(s("a U GFb"), "GFb");
+        assert_eq!(s("G(Fa & F(Xb | c))"), "G(Fa & F(b | c))");
+        assert_eq!(s("FG(Xa & b)"), "FG(a & b)");
     }
 }
