@@ -185,11 +185,16 @@ fn simp(a: &mut Arena, f: F, memo: &mut HashMap<F, F>) -> F {
     r
 }
 
-/// Removes `X` at the top of `f` and of its top-level disjuncts (`conj == false`) or conjuncts
-/// (`conj == true`): under `GF` (resp. `FG`) they do not matter.
+/// Under `GF` (`conj == false`, rewriting the disjuncts of `f`) or `FG` (`conj == true`, the
+/// conjuncts): `GF(X a) = GF a`, `GF(a U b) = GF b`, `GF(a M b) = GF(a & b)`, `FG(X a) = FG a`,
+/// `FG(a R b) = FG b`, `FG(a W b) = FG(a | b)`.
 fn strip_x(a: &mut Arena, f: F, conj: bool) -> F {
     match a.node(f).clone() {
         Node::X(g) => strip_x(a, g, conj),
+        Node::U(_, g) if !conj => strip_x(a, g, conj),
+        Node::R(_, g) if conj => strip_x(a, g, conj),
+        Node::M(x, y) if !conj => a.and2(x, y),
+        Node::W(x, y) if conj => a.or2(x, y),
         Node::Or(v) if !conj => {
             let w: Vec<F> = v.iter().map(|&x| strip_x(a, x, conj)).collect();
             a.or(w)
@@ -424,5 +429,7 @@ mod tests {
         assert_eq!(s("a U GFb"), "GFb");
         assert_eq!(s("G(Fa & F(Xb | c))"), "G(Fa & F(b | c))");
         assert_eq!(s("FG(Xa & b)"), "FG(a & b)");
+        assert_eq!(s("GF(a U b)"), "GFb");
+        assert_eq!(s("FG(a W b)"), "FG(a | b)");
     }
 }
