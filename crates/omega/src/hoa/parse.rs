@@ -571,7 +571,7 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     aut.num_sets = if satisfiable { infs.len() as u32 } else { 0 };
     aut.acc_false = !satisfiable;
     let declared = nstates;
-    let limit = 10_000_000u64;
+    let limit = 1_000_000u64;
     if let Some(n) = declared {
         if n > limit {
             return Err(OmegaError::Limit(format!("{n} states")));
