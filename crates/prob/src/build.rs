@@ -98,11 +98,129 @@ impl StateTable {
     }
 }
 
-/// One way of leaving a state before merging: an action and a list of (lo, hi, next values).
-struct Branch {
-    lo: f64,
-    hi: f64,
+/// A guard split into conjuncts: `var op constant` atoms (checked first, cheaply) and the rest.
+struct FastGuard {
+    atoms: Vec<(u32, u8, i64)>,
+    rest: Vec<CExpr>,
+}
+
+const OP_EQ: u8 = 0;
+const OP_NE: u8 = 1;
+const OP_LT: u8 = 2;
+const OP_LE: u8 = 3;
+const OP_GT: u8 = 4;
+const OP_GE: u8 = 5;
+
+impl FastGuard {
+    fn new(e: &CExpr) -> FastGuard {
+        let mut g = FastGuard {
+            atoms: Vec::new(),
+            rest: Vec::new(),
+        };
+        g.split(e);
+        g
+    }
+    fn split(&mut self, e: &CExpr) {
+        use crate::lang::ast::{BinOp, UnOp};
+        use crate::lang::expr::Value;
+        match e {
+            CExpr::Binary(BinOp::And, a, b, _) => {
+                self.split(a);
+                self.split(b);
+            }
+            CExpr::Const(v) if v.as_bool() => {}
+            CExpr::Var(v) => self.atoms.push((*v, OP_NE, 0)),
+            CExpr::Unary(UnOp::Not, a) if matches!(**a, CExpr::Var(_)) => {
+                if let CExpr::Var(v) = **a {
+                    self.atoms.push((v, OP_EQ, 0));
+                }
+            }
+            CExpr::Binary(op, a, b, _) => {
+                let code = |op: &BinOp, flip: bool| -> Option<u8> {
+                    Some(match (op, flip) {
+                        (BinOp::Eq, _) => OP_EQ,
+                        (BinOp::Ne, _) => OP_NE,
+                        (BinOp::Lt, false) | (BinOp::Gt, true) => OP_LT,
+                        (BinOp::Le, false) | (BinOp::Ge, true) => OP_LE,
+                        (BinOp::Gt, false) | (BinOp::Lt, true) => OP_GT,
+                        (BinOp::Ge, false) | (BinOp::Le, true) => OP_GE,
+                        _ => return None,
+                    })
+                };
+                let int = |v: &Value| match v {
+                    Value::I(i) => Some(*i),
+                    Value::B(b) => Some(*b as i64),
+                    Value::D(_) => None,
+                };
+                match (&**a, &**b) {
+                    (CExpr::Var(v), CExpr::Const(c)) => {
+                        if let (Some(o), Some(k)) = (code(op, false), int(c)) {
+                            self.atoms.push((*v, o, k));
+                            return;
+                        }
+                    }
+                    (CExpr::Const(c), CExpr::Var(v)) => {
+                        if let (Some(o), Some(k)) = (code(op, true), int(c)) {
+                            self.atoms.push((*v, o, k));
+                            return;
+                        }
+                    }
+                    _ => {}
+                }
+                self.rest.push(e.clone());
+            }
+            _ => self.rest.push(e.clone()),
+        }
+    }
+    #[inline]
+    fn holds(&self, vals: &[i64], s: usize) -> Result<bool, Diagnostic> {
+        for &(v, op, k) in &self.atoms {
+            let x = vals.get(v as usize).copied().unwrap_or(0);
+            let ok = match op {
+                OP_EQ => x == k,
+                OP_NE => x != k,
+                OP_LT => x < k,
+                OP_LE => x <= k,
+                OP_GT => x > k,
+                _ => x >= k,
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        for r in &self.rest {
+            if !r.eval_bool(vals, s)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The ways of leaving a state along one choice before merging: probability bounds and the
+/// next variable values (flat, `nvars` per branch), in reusable buffers.
+#[derive(Default)]
+struct Branches {
+    lo: Vec<f64>,
+    hi: Vec<f64>,
     vals: Vec<i64>,
+}
+
+impl Branches {
+    fn clear(&mut self) {
+        self.lo.clear();
+        self.hi.clear();
+        self.vals.clear();
+    }
+    fn len(&self) -> usize {
+        self.lo.len()
+    }
+    fn unit(&mut self, cur: &[i64]) {
+        self.clear();
+        self.lo.push(1.0);
+        self.hi.push(1.0);
+        self.vals.extend_from_slice(cur);
+    }
 }
 
 fn eval_prob(p: &CProb, vals: &[i64]) -> Result<(f64, f64), Diagnostic> {
@@ -222,6 +340,16 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
     let mut trans_rewards: Vec<Vec<f64>> = vec![Vec::new(); prog.rewards.len()];
     let mut fixed_deadlocks = Vec::new();
 
+    let guards: Vec<Vec<FastGuard>> = prog
+        .modules
+        .iter()
+        .map(|m| {
+            m.commands
+                .iter()
+                .map(|c| FastGuard::new(&c.guard))
+                .collect()
+        })
+        .collect();
     let mut cur = vec![0i64; nvars];
     // enabled[m][a]: enabled command indices of module m for action a (scratch).
     let mut enabled: Vec<Vec<Vec<usize>>> = prog
@@ -229,7 +357,11 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
         .iter()
         .map(|_| vec![Vec::new(); nact])
         .collect();
-    let mut choices: Vec<(Option<u32>, Vec<Branch>)> = Vec::new();
+    let mut pool: Vec<Branches> = Vec::new();
+    let mut acts: Vec<Option<u32>> = Vec::new();
+    let mut lvl_a: Vec<Branches> = Vec::new();
+    let mut lvl_b: Vec<Branches> = Vec::new();
+    let mut one = Branches::default();
     let mut entries: Vec<(u32, f64, f64)> = Vec::new();
     let mut next = 0usize;
     let mut last_log = std::time::Instant::now();
@@ -238,32 +370,26 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
         let s = next;
         next += 1;
         layout.unpack(&table.states[s * w..(s + 1) * w], &mut cur);
-        choices.clear();
+        one.unit(&cur);
+        let mut nch = 0usize;
         for (mi, m) in prog.modules.iter().enumerate() {
-            for a in enabled[mi].iter_mut() {
-                a.clear();
+            for &a in &m.alphabet {
+                enabled[mi][a as usize].clear();
             }
             for (ci, c) in m.commands.iter().enumerate() {
-                if !c.guard.eval_bool(&cur, s).map_err(ProbError::Input)? {
+                if !guards[mi][ci].holds(&cur, s).map_err(ProbError::Input)? {
                     continue;
                 }
                 match c.action {
                     None => {
-                        let mut br = Vec::with_capacity(c.updates.len());
-                        apply_command(
-                            prog,
-                            mi,
-                            ci,
-                            &cur,
-                            &[Branch {
-                                lo: 1.0,
-                                hi: 1.0,
-                                vals: cur.clone(),
-                            }],
-                            &mut br,
-                            is_ctmc,
-                        )?;
-                        choices.push((None, br));
+                        if pool.len() == nch {
+                            pool.push(Branches::default());
+                            acts.push(None);
+                        }
+                        pool[nch].clear();
+                        apply_command(prog, mi, ci, &cur, &one, &mut pool[nch], is_ctmc)?;
+                        acts[nch] = None;
+                        nch += 1;
                     }
                     Some(a) => enabled[mi][a as usize].push(ci),
                 }
@@ -275,26 +401,37 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 continue;
             }
             // Cartesian product over the modules' enabled commands.
-            let mut partial: Vec<Vec<Branch>> = vec![vec![Branch {
-                lo: 1.0,
-                hi: 1.0,
-                vals: cur.clone(),
-            }]];
+            if lvl_a.is_empty() {
+                lvl_a.push(Branches::default());
+            }
+            lvl_a[0].unit(&cur);
+            let mut na = 1usize;
             for &mi in mods {
-                let mut np = Vec::new();
-                for p in &partial {
+                let mut nb = 0usize;
+                for p in 0..na {
                     for &ci in &enabled[mi][a] {
-                        let mut br = Vec::new();
-                        apply_command(prog, mi, ci, &cur, p, &mut br, is_ctmc)?;
-                        np.push(br);
+                        if lvl_b.len() == nb {
+                            lvl_b.push(Branches::default());
+                        }
+                        lvl_b[nb].clear();
+                        apply_command(prog, mi, ci, &cur, &lvl_a[p], &mut lvl_b[nb], is_ctmc)?;
+                        nb += 1;
                     }
                 }
-                partial = np;
+                std::mem::swap(&mut lvl_a, &mut lvl_b);
+                na = nb;
             }
-            for p in partial {
-                choices.push((Some(a as u32), p));
+            for br in lvl_a.iter_mut().take(na) {
+                if pool.len() == nch {
+                    pool.push(Branches::default());
+                    acts.push(None);
+                }
+                std::mem::swap(&mut pool[nch], br);
+                acts[nch] = Some(a as u32);
+                nch += 1;
             }
         }
+        let choices = &pool[..nch];
 
         // Emit choices.
         let state_rew = |choice_act: Option<u32>, r: usize| -> Result<f64, ProbError> {
@@ -314,14 +451,6 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 ))));
             }
             fixed_deadlocks.push(s as u32);
-            choices.push((
-                None,
-                vec![Branch {
-                    lo: 1.0,
-                    hi: 1.0,
-                    vals: cur.clone(),
-                }],
-            ));
             // A fixed deadlock earns no transition reward.
             cols.push(s as u32);
             vals.push(1.0);
@@ -340,12 +469,13 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
         }
         let k = choices.len() as f64;
         if nondet {
-            for (act, br) in &choices {
+            for (ix, br) in choices.iter().enumerate() {
+                let act = &acts[ix];
                 entries.clear();
-                for b in br {
-                    layout.pack(&b.vals, &mut key);
+                for b in 0..br.len() {
+                    layout.pack(&br.vals[b * nvars..(b + 1) * nvars], &mut key);
                     let (t, _) = table.intern(&key);
-                    entries.push((t, b.lo, b.hi));
+                    entries.push((t, br.lo[b], br.hi[b]));
                 }
                 emit(&mut entries, &mut cols, &mut vals, &mut upper, interval);
                 choice_start.push(cols.len() as u64);
@@ -361,24 +491,24 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
             entries.clear();
             let mut weights = Vec::with_capacity(choices.len());
             let mut total = 0.0;
-            for (_, br) in &choices {
-                let wsum: f64 = br.iter().map(|b| b.lo).sum();
+            for br in choices {
+                let wsum: f64 = br.lo.iter().sum();
                 weights.push(wsum);
                 total += wsum;
-                for b in br {
-                    layout.pack(&b.vals, &mut key);
+                for b in 0..br.len() {
+                    layout.pack(&br.vals[b * nvars..(b + 1) * nvars], &mut key);
                     let (t, _) = table.intern(&key);
                     if is_ctmc {
-                        entries.push((t, b.lo, b.hi));
+                        entries.push((t, br.lo[b], br.hi[b]));
                     } else {
-                        entries.push((t, b.lo / k, b.hi / k));
+                        entries.push((t, br.lo[b] / k, br.hi[b] / k));
                     }
                 }
             }
             emit(&mut entries, &mut cols, &mut vals, &mut upper, interval);
             choice_start.push(cols.len() as u64);
             let act = if choices.len() == 1 {
-                choices[0].0.unwrap_or(u32::MAX)
+                acts[0].unwrap_or(u32::MAX)
             } else {
                 u32::MAX
             };
@@ -386,7 +516,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
             for (r, has) in trans_rew.iter().enumerate() {
                 if *has {
                     let mut x = 0.0;
-                    for (i, (a, _)) in choices.iter().enumerate() {
+                    for (i, a) in acts.iter().take(nch).enumerate() {
                         let ri = state_rew(*a, r)?;
                         if ri != 0.0 {
                             x += if is_ctmc {
@@ -474,11 +604,13 @@ fn apply_command(
     mi: usize,
     ci: usize,
     cur: &[i64],
-    partial: &[Branch],
-    out: &mut Vec<Branch>,
+    partial: &Branches,
+    out: &mut Branches,
     is_ctmc: bool,
 ) -> Result<(), ProbError> {
     let c = &prog.modules[mi].commands[ci];
+    let nvars = cur.len();
+    let mut assigned: Vec<(usize, i64)> = Vec::new();
     let mut sum = 0.0;
     let mut point = true;
     for u in &c.updates {
@@ -500,30 +632,33 @@ fn apply_command(
         if lo == 0.0 && hi == 0.0 {
             continue;
         }
-        for p in partial {
-            let mut vals = p.vals.clone();
-            for (v, e) in &u.assigns {
-                let x = e.eval(cur, usize::MAX)?.as_int();
-                let info = &prog.vars[*v as usize];
-                if x < info.lo || x > info.hi {
-                    return Err(ProbError::Input(Diagnostic::at(
-                        u.span,
-                        format!(
-                            "variable `{}` would get value {x}, outside its range [{}..{}], in state {}",
-                            info.name,
-                            info.lo,
-                            info.hi,
-                            describe_state(prog, cur)
-                        ),
-                    )));
-                }
-                vals[*v as usize] = x;
+        assigned.clear();
+        for (v, e) in &u.assigns {
+            let x = e.eval(cur, usize::MAX)?.as_int();
+            let info = &prog.vars[*v as usize];
+            if x < info.lo || x > info.hi {
+                return Err(ProbError::Input(Diagnostic::at(
+                    u.span,
+                    format!(
+                        "variable `{}` would get value {x}, outside its range [{}..{}], in state {}",
+                        info.name,
+                        info.lo,
+                        info.hi,
+                        describe_state(prog, cur)
+                    ),
+                )));
             }
-            out.push(Branch {
-                lo: p.lo * lo,
-                hi: p.hi * hi,
-                vals,
-            });
+            assigned.push((*v as usize, x));
+        }
+        for p in 0..partial.len() {
+            let start = out.vals.len();
+            out.vals
+                .extend_from_slice(&partial.vals[p * nvars..(p + 1) * nvars]);
+            for &(v, x) in &assigned {
+                out.vals[start + v] = x;
+            }
+            out.lo.push(partial.lo[p] * lo);
+            out.hi.push(partial.hi[p] * hi);
         }
     }
     if !is_ctmc && point && (sum - 1.0).abs() > 1e-6 {

@@ -1,7 +1,9 @@
 //! Parser totality and property tests of the engine against brute-force oracles.
 
 use proptest::prelude::*;
-use verikit_prob::{build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker};
+use verikit_prob::{
+    build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
+};
 
 const SAMPLE_MODEL: &str = "dtmc\nconst int N = 3;\nconst double p;\nformula f = x<N;\nglobal g : bool;\n\
 module M\n  x : [0..N];\n  [a] f & !g -> p:(x'=x+1) + 1-p:(x'=max(0,x-1));\n  [] x=N -> (g'=true);\nendmodule\n\
@@ -16,7 +18,13 @@ fn parsers_are_total() {
         let mf = parse_model(t)?;
         // Semantic checks and building must not panic either (small models only).
         if let Ok(prog) = check_model(&mf, &[("p".into(), "0.5".into())]) {
-            let _ = build(&prog, &BuildOptions { max_states: 10_000, ..BuildOptions::default() });
+            let _ = build(
+                &prog,
+                &BuildOptions {
+                    max_states: 10_000,
+                    ..BuildOptions::default()
+                },
+            );
         }
         Ok::<_, verikit_diag::Diagnostic>(())
     });
@@ -32,7 +40,11 @@ fn sample_model_builds_and_checks() {
     let pf = parse_properties(SAMPLE_PROPS).unwrap();
     let mut c = Checker::new(&m, &prog, &pf, &[], CheckOptions::default()).unwrap();
     let r = c.check(&pf.properties[0], "p1").unwrap();
-    assert!(matches!(r.answer, Answer::Num(x) if (0.0..=1.0).contains(&x)), "{:?}", r.answer);
+    assert!(
+        matches!(r.answer, Answer::Num(x) if (0.0..=1.0).contains(&x)),
+        "{:?}",
+        r.answer
+    );
 }
 
 /// A random MDP with `n` states; state n-1 is the target, state n-2 a trap (n >= 3).
@@ -41,7 +53,10 @@ fn mdp_text(n: usize, choices: &[Vec<(usize, usize, u32)>]) -> String {
     for (i, cs) in choices.iter().enumerate().take(n - 2) {
         for &(a, b, w) in cs {
             let p = w as f64 / 10.0;
-            s.push_str(&format!(" [] s={i} -> {p}:(s'={a}) + {}:(s'={b});\n", 1.0 - p));
+            s.push_str(&format!(
+                " [] s={i} -> {p}:(s'={a}) + {}:(s'={b});\n",
+                1.0 - p
+            ));
         }
     }
     s.push_str(&format!(" [] s>={} -> true;\nendmodule\n", n - 2));
