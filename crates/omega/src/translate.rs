@@ -324,7 +324,26 @@ fn absorb(a: &mut Arena, next: &[F]) -> Vec<F> {
 
 /// Translates `f` (in `arena`) into a TGBA (or, with `opts.sba`, a state-based Büchi automaton).
 /// The automaton's APs are all APs of the arena that occur in `f`, in arena order.
+///
+/// With both simplifications on, the formula is translated twice — simplified and only in negation
+/// normal form — and the smaller automaton (states, then edges) is kept: the rewritings usually
+/// help, but not always (a small portfolio, as Spot's `--small` does with its own variants).
 pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
+    let a = translate_once(arena, f, opts)?;
+    if !(opts.simplify_formula && opts.postprocess) || a.num_states() <= 1 {
+        return Ok(a);
+    }
+    let plain = Options {
+        simplify_formula: false,
+        ..opts.clone()
+    };
+    match translate_once(arena, f, &plain) {
+        Ok(b) if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) => Ok(b),
+        _ => Ok(a),
+    }
+}
+
+fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
     let original = f;
     let f = if opts.simplify_formula {
         crate::ltl::simplify::simplify(arena, f)
