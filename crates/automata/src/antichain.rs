@@ -98,6 +98,17 @@ pub fn universal_backward(a: &Nfa) -> Outcome {
     Outcome::holds(size, explored)
 }
 
+/// The default universality check: a short forward run (most non-universal automata reject a
+/// short word, which the forward search meets first), then the backward algorithm, which is several
+/// times faster on universal automata (see `bench/results/nfa-grids.md` and decision 0011).
+pub fn universal_auto(a: &Nfa) -> Outcome {
+    let budget = 4 * a.num_states().max(16);
+    match universal_forward_bounded(a, budget) {
+        Some(o) => o,
+        None => universal_backward(a),
+    }
+}
+
 /// In the backward algorithm the letters read from the found set back to the root `Loc∖Fin`
 /// form the rejected word in reading order.
 fn word_rev(parents: &[Parent], mut node: u32) -> Vec<Letter> {
@@ -115,6 +126,11 @@ fn word_rev(parents: &[Parent], mut node: u32) -> Vec<Letter> {
 
 /// Forward antichain universality (CAV'06 Theorem 3): minimal sets of the subset construction.
 pub fn universal_forward(a: &Nfa) -> Outcome {
+    universal_forward_bounded(a, usize::MAX).unwrap_or_else(|| Outcome::holds(0, 0))
+}
+
+/// The forward algorithm stopped after `budget` sets have been expanded (`None` then).
+pub fn universal_forward_bounded(a: &Nfa, budget: usize) -> Option<Outcome> {
     let nl = a.num_letters() as Letter;
     let mut store = SetStore::new(a);
     let start = store.intern(a.initial());
@@ -124,7 +140,7 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
         letter: Letter::MAX,
     }];
     if !store.accepting(start) {
-        return Outcome::fails(Vec::new(), 1, 0);
+        return Some(Outcome::fails(Vec::new(), 1, 0));
     }
     let mut alive = vec![true];
     let mut queue: VecDeque<u32> = VecDeque::from([0]);
@@ -133,6 +149,9 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
     while let Some(ni) = queue.pop_front() {
         if !alive[ni as usize] {
             continue;
+        }
+        if explored >= budget {
+            return None;
         }
         explored += 1;
         for sigma in 0..nl {
@@ -143,11 +162,11 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
                     parent: ni,
                     letter: sigma,
                 });
-                return Outcome::fails(
+                return Some(Outcome::fails(
                     word_to(&parents, (nodes.len() - 1) as u32),
                     live_nodes.len(),
                     explored,
-                );
+                ));
             }
             let ts = store.get(t);
             if live_nodes
@@ -174,7 +193,7 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
             queue.push_back(id);
         }
     }
-    Outcome::holds(live_nodes.len(), explored)
+    Some(Outcome::holds(live_nodes.len(), explored))
 }
 
 /// Antichain inclusion `L(A) ⊆ L(B)` over `Q_A × 2^{Q_B}`, forward, with a counterexample word.
@@ -183,11 +202,26 @@ pub fn universal_forward(a: &Nfa) -> Outcome {
 /// Useless states are ignored: pairs whose `A` state cannot reach an accepting state are dropped,
 /// and macrostates of `B` keep only states that can. A pair `(p, ∅)` is then already a
 /// counterexample: the word leading to it, followed by a shortest word from `p` to an accepting
-/// state of `A`, is accepted by `A` and rejected by `B`. Pairs are explored depth first (`Order::Dfs`, the default: it finds
-/// counterexamples sooner on the ARMC benchmarks) or breadth first (`Order::Bfs`: shortest
-/// counterexamples among the explored pairs).
+/// state of `A`, is accepted by `A` and rejected by `B`.
+///
+/// Exploration order: a depth-first probe bounded by `2·(|Q_A| + |Q_B|)` expanded pairs first (it
+/// meets the counterexamples of the ARMC benchmarks after far fewer pairs than breadth-first
+/// search), then, if it has not decided, breadth-first search from scratch (depth-first search
+/// alone can be catastrophically slow when the inclusion holds: it builds large macrostates that
+/// breadth-first search never needs, e.g. seconds instead of 30 ms on Tabakov–Vardi automata
+/// with 150 states, |Σ| = 2, d = 1.25).
 pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
-    included_with(a, b, Order::Dfs, true)
+    included_auto(a, b, true)
+}
+
+/// The strategy of [`included`] with or without ignoring useless states.
+pub fn included_auto(a: &Nfa, b: &Nfa, prune: bool) -> Outcome {
+    let budget = 2 * (a.num_states() + b.num_states()).max(64);
+    match included_with(a, b, Order::Dfs, prune, budget) {
+        Some(o) => o,
+        None => included_with(a, b, Order::Bfs, prune, usize::MAX)
+            .unwrap_or_else(|| Outcome::holds(0, 0)),
+    }
 }
 
 /// Exploration order of the antichain inclusion check.
@@ -231,7 +265,14 @@ fn word_to_final(a: &Nfa, p: State) -> Vec<Letter> {
 /// [`included`] with an explicit exploration order; `prune: false` keeps useless states (the
 /// SETTA'17 random-automata experiments have no accepting states and turn this pruning off, which
 /// would otherwise answer at once).
-pub fn included_with(a: &Nfa, b: &Nfa, order: Order, prune: bool) -> Outcome {
+/// Returns `None` if `budget` pairs were expanded without an answer.
+pub fn included_with(
+    a: &Nfa,
+    b: &Nfa,
+    order: Order,
+    prune: bool,
+    budget: usize,
+) -> Option<Outcome> {
     // Useful states: co-reachable ones (unreachable ones are never visited).
     let useful_a = if prune {
         a.coreachable()
@@ -315,11 +356,11 @@ pub fn included_with(a: &Nfa, b: &Nfa, order: Order, prune: bool) -> Outcome {
     };
     for &p in a.initial() {
         if let Some(bad) = push!(p, init_b, ROOT, Letter::MAX) {
-            return Outcome::fails(
+            return Some(Outcome::fails(
                 witness(&parents, &pstate, &pset, bad),
                 chains.iter().map(Vec::len).sum(),
                 0,
-            );
+            ));
         }
     }
     loop {
@@ -330,6 +371,9 @@ pub fn included_with(a: &Nfa, b: &Nfa, order: Order, prune: bool) -> Outcome {
         let Some(ni) = next else { break };
         if !alive[ni as usize] {
             continue;
+        }
+        if explored >= budget {
+            return None;
         }
         explored += 1;
         let p = pstate[ni as usize];
@@ -343,10 +387,14 @@ pub fn included_with(a: &Nfa, b: &Nfa, order: Order, prune: bool) -> Outcome {
             for &p2 in succ_a {
                 if let Some(bad) = push!(p2, y2, ni, sigma) {
                     let size = chains.iter().map(Vec::len).sum();
-                    return Outcome::fails(witness(&parents, &pstate, &pset, bad), size, explored);
+                    return Some(Outcome::fails(
+                        witness(&parents, &pstate, &pset, bad),
+                        size,
+                        explored,
+                    ));
                 }
             }
         }
     }
-    Outcome::holds(chains.iter().map(Vec::len).sum(), explored)
+    Some(Outcome::holds(chains.iter().map(Vec::len).sum(), explored))
 }

@@ -102,6 +102,8 @@ impl Outcome {
 /// Universality algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnivAlgo {
+    /// A bounded forward run, then backward (the measured default).
+    Auto,
     /// CAV'06 Algorithm 1 (backward, CPre).
     Backward,
     /// CAV'06 Theorem 3 (forward, Post).
@@ -113,6 +115,7 @@ pub enum UnivAlgo {
 /// `L(A) = Σ*`.
 pub fn universal(a: &Nfa, algo: UnivAlgo) -> Outcome {
     match algo {
+        UnivAlgo::Auto => antichain::universal_auto(a),
         UnivAlgo::Backward => antichain::universal_backward(a),
         UnivAlgo::Forward => antichain::universal_forward(a),
         UnivAlgo::Subset => subset::universal(a),
@@ -136,7 +139,7 @@ pub enum InclAlgo {
 pub fn included(a: &Nfa, b: &Nfa, algo: InclAlgo) -> Outcome {
     match algo {
         InclAlgo::Antichain => antichain::included(a, b),
-        InclAlgo::AntichainNoPrune => antichain::included_with(a, b, antichain::Order::Dfs, false),
+        InclAlgo::AntichainNoPrune => antichain::included_auto(a, b, false),
         InclAlgo::AntichainSim => antichain_sim::included(a, b),
         InclAlgo::Subset => subset::included(a, b),
     }
@@ -169,12 +172,11 @@ pub fn equivalent(a: &Nfa, b: &Nfa, algo: EquivAlgo) -> Outcome {
         EquivAlgo::Hkc { memo } => hkc::equivalent(a, b, memo),
         EquivAlgo::Antichain | EquivAlgo::AntichainNoPrune => {
             let prune = algo == EquivAlgo::Antichain;
-            let order = antichain::Order::Dfs;
-            let ab = antichain::included_with(a, b, order, prune);
+            let ab = antichain::included_auto(a, b, prune);
             if !ab.holds {
                 return ab;
             }
-            let ba = antichain::included_with(b, a, order, prune);
+            let ba = antichain::included_auto(b, a, prune);
             Outcome {
                 size: ab.size + ba.size,
                 explored: ab.explored + ba.explored,

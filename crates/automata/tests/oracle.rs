@@ -40,7 +40,7 @@ proptest! {
     #[test]
     fn universality_agrees(a in (1usize..=3).prop_flat_map(|k| arb_nfa(6, k))) {
         let oracle = subset::universal(&a);
-        for algo in [UnivAlgo::Backward, UnivAlgo::Forward, UnivAlgo::Subset] {
+        for algo in [UnivAlgo::Auto, UnivAlgo::Backward, UnivAlgo::Forward, UnivAlgo::Subset] {
             let r = universal(&a, algo);
             prop_assert_eq!(r.holds, oracle.holds, "{:?}", algo);
             if let Some(w) = &r.witness {

@@ -132,7 +132,7 @@ pub enum Format {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnivChoice {
-    /// Backward antichains (CPre, CAV'06 Algorithm 1).
+    /// A short forward antichain run, then backward antichains (CPre, CAV'06 Algorithm 1).
     Auto,
     Backward,
     Forward,
