@@ -27,7 +27,7 @@ def main() -> None:
         del args[i:i + 2]
     model_file, props_file = args[0], args[1]
     t0 = time.perf_counter()
-    program = stormpy.parse_prism_program(model_file)
+    program = stormpy.parse_prism_program(model_file, prism_compatibility=True)
     props = stormpy.parse_properties(open(props_file).read(), program)
     if prop is not None:
         props = [p for p in props if p.get_name() == prop]
@@ -38,7 +38,8 @@ def main() -> None:
     results = {}
     for p in props:
         r = stormpy.model_checking(model, p, only_initial_states=True)
-        v = r.get_value(model.initial_states[0]) if r.is_quantitative else r.get_value(model.initial_states[0])
+        s0 = model.initial_states[0]
+        v = r.get_value(s0) if r.is_quantitative() else bool(r.get_truth_values_vector()[s0])
         if isinstance(v, float) and math.isinf(v):
             v = "Infinity"
         results[p.get_name()] = v

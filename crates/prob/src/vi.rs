@@ -288,10 +288,11 @@ pub fn solve(p: &Problem) -> Solution {
                 for (i, &v) in comp.iter().enumerate() {
                     let v = v as usize;
                     tmp[i] = bell(v, &hi).min(cap);
-                    if tmp[i] > hi[v] {
+                    // A few ulps of slack: at an exact fixpoint B(u) = u up to rounding.
+                    if tmp[i] > hi[v] * (1.0 + 1e-14) {
                         all_le = false;
                     }
-                    if tmp[i] < hi[v] {
+                    if tmp[i] < hi[v] * (1.0 - 1e-14) {
                         all_ge = false;
                     }
                 }
