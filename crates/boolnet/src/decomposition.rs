@@ -216,8 +216,7 @@ pub fn attractor_states(
         let vars = b.closure.clone();
         let f = if b.parents.is_empty() {
             // Elementary block: a network of its own (lines 5–7).
-            let rel = sym.relation(&sym.vars.mk_true(), &b.scc)?;
-            let phi = sym.attractor_states(&rel, &sym.vars.mk_true(), &b.scc)?;
+            let phi = sym.detect(&sym.vars.mk_true(), &b.scc)?;
             stats.realisations += 1;
             family(sym, phi, vars, max_realisations)?
         } else {
@@ -230,8 +229,7 @@ pub fn attractor_states(
                     let mut cycles: Option<Vec<(Cycle, Bdd)>> = Some(Vec::new());
                     for (_, abdd) in list {
                         // The realisation for one parent attractor (lines 23–26).
-                        let rel = sym.relation(abdd, &vars)?;
-                        let pa = sym.attractor_states(&rel, abdd, &vars)?;
+                        let pa = sym.attractor_states(abdd, &vars)?;
                         stats.realisations += 1;
                         if let Some(cs) = &mut cycles {
                             let room = max_realisations.saturating_sub(cs.len());
@@ -256,8 +254,7 @@ pub fn attractor_states(
                 }
                 None => {
                     // Too many parent attractors to list: one realisation driven by all of them.
-                    let rel = sym.relation(&parent.phi, &vars)?;
-                    let phi = sym.attractor_states(&rel, &parent.phi, &vars)?;
+                    let phi = sym.detect(&parent.phi, &vars)?;
                     stats.realisations += 1;
                     family(sym, phi, vars.clone(), max_realisations)?
                 }

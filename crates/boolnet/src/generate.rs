@@ -2,8 +2,10 @@
 //! Decomposition Method for Attractor Detection in Large Synchronous Boolean Networks", Sect. 5:
 //! networks of 100–450 nodes of which few are non-leaves).
 //!
-//! Nodes `0..core` are the non-leaf core: each is regulated by its predecessor on a ring (so every
-//! core node has a child in the core and none is a leaf) and by `k − 1` further random core nodes.
+//! Nodes `0..core` are the non-leaf core, cut into modules of `module` nodes: each core node is
+//! regulated by its predecessor on its module's ring (so every core node has a child and none is a
+//! leaf) and by `k − 1` further random nodes of its own or an earlier module (so the modules are
+//! the SCCs, fed forward; `module = core` gives one strongly connected core).
 //! The other nodes are leaves, each regulated by `k` random earlier nodes. Update functions are
 //! random nested `&`/`|` combinations of the regulators with random negations.
 
@@ -22,6 +24,8 @@ pub struct GenParams {
     pub core: usize,
     /// Regulators per node.
     pub k: usize,
+    /// Size of the strongly connected modules of the core.
+    pub module: usize,
     pub seed: u64,
 }
 
@@ -30,14 +34,25 @@ pub fn random(p: GenParams) -> Network {
     let n = p.nodes.max(1);
     let core = p.core.clamp(1, n);
     let k = p.k.max(1);
+    let module = p.module.clamp(1, core);
     let mut rng = SmallRng::seed_from_u64(p.seed);
     let names: Vec<String> = (0..n).map(|i| format!("x{}", i + 1)).collect();
     let mut functions = Vec::with_capacity(n);
     for i in 0..n {
         let mut regs: Vec<u32> = Vec::new();
         if i < core {
-            regs.push(((i + core - 1) % core) as u32);
-            let pool: Vec<u32> = (0..core as u32).collect();
+            // Modules of `module` nodes; the remainder joins the last one (no 1-node module, which
+            // would be a leaf with only a self-loop).
+            let count = (core / module).max(1);
+            let idx = (i / module).min(count - 1);
+            let start = idx * module;
+            let size = if idx == count - 1 {
+                core - start
+            } else {
+                module
+            };
+            regs.push((start + (i - start + size - 1) % size) as u32);
+            let pool: Vec<u32> = (0..(start + size) as u32).collect();
             for &r in pool.choose_multiple(&mut rng, k.min(core)) {
                 if regs.len() < k && !regs.contains(&r) {
                     regs.push(r);
@@ -86,6 +101,7 @@ mod tests {
                 nodes: 60,
                 core: 7,
                 k: 2,
+                module: 3,
                 seed,
             });
             let f = net.resolved(crate::InputMode::Free);

@@ -74,7 +74,6 @@ pub fn attractor_states(
     }
     let all: Vec<usize> = (0..sym.n).collect();
     // The transition system of G restricted to the mirror states of Φ_B (line 4).
-    let rel = sym.relation(&phi_b, &all)?;
-    let phi = sym.attractor_states(&rel, &phi_b, &all)?;
+    let phi = sym.detect(&phi_b, &all)?;
     Ok((phi, core.len()))
 }

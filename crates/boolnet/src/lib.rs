@@ -16,13 +16,13 @@ pub mod generate;
 pub mod leaf_removal;
 pub mod monolithic;
 pub mod network;
-
+pub mod sbml;
 pub mod symbolic;
 
 pub use error::BnError;
 pub use network::{InputMode, Network};
 pub use num_bigint::BigUint;
-pub use symbolic::{Cycle, Limits};
+pub use symbolic::{Cycle, Detect, Limits};
 
 use symbolic::Symbolic;
 use verikit_diag::Diagnostic;
@@ -50,6 +50,8 @@ pub struct Options {
     pub limit: usize,
     /// Above this many attractors of a parent block, realisations are driven by all of them at once.
     pub max_realisations: usize,
+    /// The `Detect` routine for blocks, realisations and whole networks.
+    pub detect: Detect,
     pub limits: Limits,
 }
 
@@ -58,9 +60,10 @@ impl Default for Options {
         Options {
             method: Method::Decomposition,
             inputs: InputMode::Free,
-            leaf_removal: true,
+            leaf_removal: false,
             limit: 100,
             max_realisations: 256,
+            detect: Detect::Periods,
             limits: Limits::default(),
         }
     }
@@ -121,18 +124,16 @@ pub fn attractors(net: &Network, opts: &Options) -> Result<Attractors, BnError> 
     }
     // Work on a renumbered network with a better BDD variable order; map the states back at the end.
     let order = symbolic::ordering(&functions);
-    let sym = Symbolic::new(&symbolic::permute(&functions, &order), opts.limits.clone())?;
+    let mut sym = Symbolic::new(&symbolic::permute(&functions, &order), opts.limits.clone())?;
+    sym.detect = opts.detect;
+    let sym = sym;
     let mut stats = Stats::default();
     let mut dstats = decomposition::DecompStats::default();
     let method = opts.method;
     let maxr = opts.max_realisations;
     let mut inner = |nodes: &[usize]| -> Result<biodivine_lib_bdd::Bdd, BnError> {
         match method {
-            Method::Monolithic => {
-                let rel = sym.relation(&sym.vars.mk_true(), nodes)?;
-                tracing::info!("monolithic: transition relation has {} nodes", rel.size());
-                sym.attractor_states(&rel, &sym.vars.mk_true(), nodes)
-            }
+            Method::Monolithic => sym.detect(&sym.vars.mk_true(), nodes),
             _ => decomposition::attractor_states(&sym, nodes, maxr, &mut dstats),
         }
     };
@@ -258,6 +259,6 @@ pub fn parse(text: &str, format: Format) -> Result<Network, Diagnostic> {
     match format {
         Format::Bnet => bnet::parse(text),
         Format::Aeon => aeon::parse(text),
-        Format::Sbml => Err(Diagnostic::error("SBML-qual input is not supported yet")),
+        Format::Sbml => sbml::parse(text),
     }
 }

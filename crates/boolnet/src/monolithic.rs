@@ -1,6 +1,7 @@
 //! Monolithic BDD-based attractor detection, the baseline of SETTA'17 (Mizera–Pang–Qu–Yuan, "A New
 //! Decomposition Method for Attractor Detection in Large Synchronous Boolean Networks", Sect. 2.2
-//! and Sect. 5, the monolithic `Detect` of [8]): the whole transition relation `T(x, x′)`, the
+//! and Sect. 5, the monolithic `Detect` of [8]): the transition relation `T(x, x′)` of the whole
+//! network (partitioned, see [`crate::symbolic`]), the
 //! states lying on cycles as the greatest fixed point of `X ↦ X ∩ Image(X)` from the full state
 //! space, then the attractors peeled off one by one, each listed as its cycle of states in order.
 
@@ -12,13 +13,8 @@ use biodivine_lib_bdd::Bdd;
 pub fn attractor_states(sym: &Symbolic) -> Result<Bdd, BnError> {
     let all: Vec<usize> = (0..sym.n).collect();
     tracing::info!(
-        "monolithic: building the transition relation of {} variables",
+        "monolithic: computing the states on cycles of {} variables",
         sym.n
     );
-    let t = sym.relation(&sym.vars.mk_true(), &all)?;
-    tracing::info!(
-        "monolithic: transition relation has {} nodes; computing the states on cycles",
-        t.size()
-    );
-    sym.attractor_states(&t, &sym.vars.mk_true(), &all)
+    sym.detect(&sym.vars.mk_true(), &all)
 }

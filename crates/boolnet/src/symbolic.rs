@@ -4,8 +4,8 @@
 //!
 //! Each network variable `x_i` has a current-state BDD variable (`2i`) and a next-state copy
 //! `x′_i` (`2i+1`), interleaved. The transition relation is `T(x, x′) = ⋀_i x′_i ↔ f_i(x)`; it is
-//! built only for the variables a (sub)system concerns, always conjoined onto a restricting set
-//! first so that it stays small. `image` is the relational product followed by renaming `x′` to
+//! kept partitioned: `image` conjoins the parts onto the set one at a time, quantifying each `x_j`
+//! once no later part mentions it, then renames `x′` to
 //! `x` (order preserving, done on the node array). The attractor states of a forward-closed set are
 //! the greatest fixed point of `X ↦ X ∩ Image(X)`; [`Symbolic::peel`] then splits a set of
 //! attractor states into cycles (the paper's `D(·)`), and [`Symbolic::count_cycles`] counts them
@@ -57,6 +57,16 @@ impl Limits {
     }
 }
 
+/// The `Detect` routine used on (sub)systems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Detect {
+    /// The greatest fixed point of `X ↦ X ∩ Image(X)` (the paper's monolithic `Detect` of [8]).
+    Gfp,
+    /// Period by period (`f^p(x) = x`) with basins removed by preimages, then `Gfp` for what is left.
+    #[default]
+    Periods,
+}
+
 /// One explicit cycle: its states (full valuations over the system's variables) in order.
 pub type Cycle = Vec<Vec<bool>>;
 
@@ -70,6 +80,7 @@ pub struct Symbolic {
     /// `x′_i ↔ f_i(x)`.
     pub rel: Vec<Bdd>,
     pub limits: Limits,
+    pub detect: Detect,
 }
 
 pub fn x(i: usize) -> BddVariable {
@@ -98,6 +109,7 @@ impl Symbolic {
             f: Vec::new(),
             rel: Vec::new(),
             limits,
+            detect: Detect::default(),
         };
         for (i, e) in functions.iter().enumerate() {
             let fi = s.expr(e, &|v| s.vars.mk_var(x(v as usize)))?;
@@ -165,15 +177,6 @@ impl Symbolic {
         }
     }
 
-    /// The transition relation of the variables `vars`, restricted to current states in `within`.
-    pub fn relation(&self, within: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
-        let mut r = within.clone();
-        for &i in vars {
-            r = self.and(&r, &self.rel[i])?;
-        }
-        Ok(r)
-    }
-
     /// Renames next-state variables to current-state ones (the BDD must use only `x′`).
     fn unprime(&self, b: &Bdd) -> Result<Bdd, BnError> {
         let nodes: Vec<BddNode> = b
@@ -193,26 +196,190 @@ impl Symbolic {
             .map_err(|e| BnError::Limit(format!("internal renaming failed: {e}")))
     }
 
-    /// The successors of `set` (over `vars`) under the relation `rel` (which covers `vars`).
-    pub fn image(&self, rel: &Bdd, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
-        let q: Vec<BddVariable> = vars.iter().map(|&i| x(i)).collect();
-        let r = Bdd::binary_op_with_exists(rel, set, biodivine_lib_bdd::op_function::and, &q);
-        self.limits.check(&r)?;
-        self.unprime(&r)
+    /// The successors of `set` (a set over the ancestor-closed `vars`): the relational product
+    /// `∃x. set(x) ∧ ⋀_{i∈vars} x′_i ↔ f_i(x)` computed on the partitioned relation, conjoining
+    /// one `x′_i ↔ f_i` at a time and quantifying each `x_j` as soon as no remaining part uses it.
+    pub fn image(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+        // last[j]: the position in `vars` of the last part that mentions x_j.
+        let mut last: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for (k, &i) in vars.iter().enumerate() {
+            for v in self.functions[i].vars() {
+                last.insert(v as usize, k);
+            }
+        }
+        let mut acc = set.clone();
+        // Variables no part uses can go at once.
+        let early: Vec<BddVariable> = vars
+            .iter()
+            .filter(|j| !last.contains_key(j))
+            .map(|&j| x(j))
+            .collect();
+        if !early.is_empty() {
+            acc = acc.exists(&early);
+        }
+        let mut due: Vec<Vec<BddVariable>> = vec![Vec::new(); vars.len()];
+        for (&j, &k) in &last {
+            due[k].push(x(j));
+        }
+        for (k, &i) in vars.iter().enumerate() {
+            acc = if due[k].is_empty() {
+                self.and(&acc, &self.rel[i])?
+            } else {
+                let r = Bdd::binary_op_with_exists(
+                    &acc,
+                    &self.rel[i],
+                    biodivine_lib_bdd::op_function::and,
+                    &due[k],
+                );
+                self.limits.check(&r)?;
+                r
+            };
+            if acc.is_false() {
+                break;
+            }
+        }
+        self.unprime(&acc)
     }
 
-    /// The attractor states within the forward-closed set `init` of the subsystem over `vars`
-    /// whose transitions are `rel`: the greatest fixed point of `X ↦ X ∩ Image(X)`.
-    pub fn attractor_states(&self, rel: &Bdd, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+    /// `Detect`: the attractor states within the forward-closed set `init` of the subsystem over the
+    /// ancestor-closed `vars`, with the configured routine.
+    pub fn detect(&self, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+        match self.detect {
+            Detect::Gfp => self.attractor_states(init, vars),
+            Detect::Periods => self.attractor_states_by_period(init, vars, 32),
+        }
+    }
+
+    /// The attractor states within the forward-closed set `init` of the subsystem over the
+    /// ancestor-closed `vars`: the greatest fixed point of `X ↦ X ∩ Image(X)`.
+    pub fn attractor_states(&self, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
         let mut cur = init.clone();
+        let mut step = 0usize;
         loop {
-            let img = self.image(rel, &cur, vars)?;
+            let img = self.image(&cur, vars)?;
             let next = self.and(&img, &cur)?;
+            step += 1;
+            tracing::debug!("image step {step}: {} nodes", next.size());
             if next == cur {
                 return Ok(cur);
             }
             cur = next;
         }
+    }
+
+    /// The predecessors of `set` (over `vars`): `set[x := f(x)]`, by composing the set's BDD with
+    /// the update functions (a memoised walk over its nodes; no relational product needed since
+    /// the dynamics is a function).
+    pub fn preimage(&self, set: &Bdd) -> Result<Bdd, BnError> {
+        use biodivine_lib_bdd::BddPointer;
+        if set.is_false() || set.is_true() {
+            return Ok(set.clone());
+        }
+        let mut memo: std::collections::HashMap<BddPointer, Bdd> = std::collections::HashMap::new();
+        memo.insert(BddPointer::zero(), self.vars.mk_false());
+        memo.insert(BddPointer::one(), self.vars.mk_true());
+        let mut stack = vec![set.root_pointer()];
+        while let Some(&p) = stack.last() {
+            if memo.contains_key(&p) {
+                stack.pop();
+                continue;
+            }
+            let (lo, hi) = (set.low_link_of(p), set.high_link_of(p));
+            match (memo.get(&lo), memo.get(&hi)) {
+                (Some(l), Some(h)) => {
+                    let i = set.var_of(p).to_index() / 2;
+                    let r = Bdd::if_then_else(&self.f[i], h, l);
+                    self.limits.check(&r)?;
+                    memo.insert(p, r);
+                    stack.pop();
+                }
+                (l, h) => {
+                    let (need_l, need_h) = (l.is_none(), h.is_none());
+                    if need_l {
+                        stack.push(lo);
+                    }
+                    if need_h {
+                        stack.push(hi);
+                    }
+                }
+            }
+        }
+        memo.remove(&set.root_pointer())
+            .ok_or_else(|| BnError::Limit("internal: composition failed".into()))
+    }
+
+    /// The states of `within` that reach `target` (backward reachability by preimages).
+    pub fn basin(&self, target: &Bdd, within: &Bdd) -> Result<Bdd, BnError> {
+        let mut cur = target.clone();
+        loop {
+            let pre = self.and(&self.preimage(&cur)?, within)?;
+            let next = cur.or(&pre);
+            self.limits.check(&next)?;
+            if next == cur {
+                return Ok(cur);
+            }
+            cur = next;
+        }
+    }
+
+    /// The attractor states within the forward-closed set `init` over the ancestor-closed `vars`,
+    /// found period by period: for `p = 1, 2, …` the states with `f^p(x) = x` among those not yet
+    /// accounted for are attractor states; their basin (backward reachability) is removed, and
+    /// what remains is still forward closed. When nothing remains every attractor state has been
+    /// found; after `max_period` rounds the greatest fixed point finishes the rest.
+    pub fn attractor_states_by_period(
+        &self,
+        init: &Bdd,
+        vars: &[usize],
+        max_period: usize,
+    ) -> Result<Bdd, BnError> {
+        let mut remaining = init.clone();
+        let mut found = self.vars.mk_false();
+        let mut g: Vec<Option<Bdd>> = vec![None; self.n];
+        for &i in vars {
+            g[i] = Some(self.vars.mk_var(x(i)));
+        }
+        let mut p = 0usize;
+        while !remaining.is_false() {
+            p += 1;
+            if p > max_period {
+                tracing::debug!("period search: falling back to the greatest fixed point");
+                let rest = self.attractor_states(&remaining, vars)?;
+                return Ok(found.or(&rest));
+            }
+            let mut ng: Vec<Option<Bdd>> = vec![None; self.n];
+            for &i in vars {
+                let gi = self.expr(&self.functions[i], &|v| {
+                    g.get(v as usize)
+                        .cloned()
+                        .flatten()
+                        .unwrap_or_else(|| self.vars.mk_false())
+                })?;
+                ng[i] = Some(gi);
+            }
+            g = ng;
+            let mut e = remaining.clone();
+            for &i in vars {
+                if let Some(gi) = &g[i] {
+                    e = self.and(&e, &self.vars.mk_var(x(i)).iff(gi))?;
+                    if e.is_false() {
+                        break;
+                    }
+                }
+            }
+            if e.is_false() {
+                continue;
+            }
+            let b = self.basin(&e, &remaining)?;
+            found = found.or(&e);
+            remaining = remaining.and_not(&b);
+            tracing::debug!(
+                "period {p}: {} nodes of attractor states, {} nodes remain",
+                found.size(),
+                remaining.size()
+            );
+        }
+        Ok(found)
     }
 
     /// The number of states in `set`, a set over the `k` variables it may mention.

@@ -5,30 +5,34 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use verikit_boolnet::network::{state_string, step};
 use verikit_boolnet::symbolic::{Limits, Symbolic};
+use verikit_boolnet::Detect;
 use verikit_boolnet::{
     attractors, bnet, bruteforce, monolithic, Cycle, InputMode, Method, Network, Options,
 };
 use verikit_logic::BoolExpr;
 
 fn all_options() -> Vec<Options> {
-    let mut v = Vec::new();
-    for method in [
-        Method::BruteForce,
-        Method::Monolithic,
-        Method::Decomposition,
-    ] {
-        for leaf_removal in [false, true] {
-            for max_realisations in [256, 1] {
-                if method != Method::Decomposition && max_realisations == 1 {
-                    continue;
+    let mut v = vec![Options {
+        method: Method::BruteForce,
+        limit: 100_000,
+        ..Options::default()
+    }];
+    for method in [Method::Monolithic, Method::Decomposition] {
+        for detect in [Detect::Gfp, Detect::Periods] {
+            for leaf_removal in [false, true] {
+                for max_realisations in [256, 1] {
+                    if method != Method::Decomposition && max_realisations == 1 {
+                        continue;
+                    }
+                    v.push(Options {
+                        method,
+                        detect,
+                        leaf_removal,
+                        limit: 100_000,
+                        max_realisations,
+                        ..Options::default()
+                    });
                 }
-                v.push(Options {
-                    method,
-                    leaf_removal,
-                    limit: 100_000,
-                    max_realisations,
-                    ..Options::default()
-                });
             }
         }
     }
@@ -195,7 +199,7 @@ fn random_network(seed: u64, n: usize) -> Network {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
     #[test]
     fn methods_agree_with_brute_force(seed in any::<u64>(), n in 1usize..=12) {
         let net = random_network(seed, n);
@@ -226,6 +230,7 @@ proptest! {
         for o in [
             Options { method: Method::Monolithic, leaf_removal: false, limit: 1 << 20, ..Options::default() },
             Options { method: Method::Decomposition, leaf_removal: true, limit: 1 << 20, ..Options::default() },
+            Options { method: Method::Decomposition, detect: Detect::Gfp, limit: 1 << 20, ..Options::default() },
             Options { method: Method::Decomposition, leaf_removal: false, limit: 1 << 20, max_realisations: 2, ..Options::default() },
         ] {
             let r = attractors(&net, &o).unwrap();
@@ -242,6 +247,7 @@ fn generated_networks_agree() {
             nodes: 14,
             core: 5,
             k: 2,
+            module: 3,
             seed,
         });
         let f = net.resolved(InputMode::Free);
@@ -289,6 +295,7 @@ fn resource_limit_is_an_error() {
         nodes: 40,
         core: 40,
         k: 3,
+        module: 40,
         seed: 1,
     });
     let o = Options {

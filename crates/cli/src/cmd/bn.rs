@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use verikit_boolnet::network::state_string;
 use verikit_boolnet::{
-    aeon, bnet, decomposition, generate, leaf_removal, Attractors, Format, InputMode, Limits,
-    Method, Network, Options,
+    aeon, bnet, decomposition, generate, leaf_removal, Attractors, Detect, Format, InputMode,
+    Limits, Method, Network, Options,
 };
 use verikit_diag::SourceFile;
 
@@ -21,9 +21,13 @@ pub enum BnCmd {
         model: PathBuf,
         #[arg(long, value_enum, default_value_t = MethodArg::Decomposition)]
         method: MethodArg,
-        /// Do not apply leaf removal (Algorithm 2) around the symbolic methods.
+        /// Apply leaf removal (Algorithm 2) around the symbolic methods.
         #[arg(long)]
-        no_leaf_removal: bool,
+        leaf_removal: bool,
+        /// The Detect routine: `periods` (f^p(x)=x period by period, basins removed by preimages)
+        /// or `gfp` (the paper's monolithic greatest fixed point of X ∩ Image(X)).
+        #[arg(long, value_enum, default_value_t = DetectArg::Periods)]
+        detect: DetectArg,
         /// List at most N attractors (the counts are always exact).
         #[arg(long, default_value_t = 100)]
         limit: usize,
@@ -56,6 +60,9 @@ pub enum BnCmd {
         /// Regulators per node.
         #[arg(long, short = 'k', default_value_t = 2)]
         k: usize,
+        /// Size of the strongly connected modules the non-leaf core is cut into.
+        #[arg(long, default_value_t = 5)]
+        module: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Write to this file instead of standard output.
@@ -91,6 +98,12 @@ pub enum MethodArg {
     Decomposition,
     Monolithic,
     Bruteforce,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum DetectArg {
+    Periods,
+    Gfp,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -149,7 +162,8 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
         BnCmd::Attractors {
             model,
             method,
-            no_leaf_removal,
+            leaf_removal,
+            detect,
             limit,
             common,
         } => {
@@ -162,7 +176,11 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
             let opts = Options {
                 method,
                 inputs: inputs(common.inputs),
-                leaf_removal: !no_leaf_removal,
+                leaf_removal,
+                detect: match detect {
+                    DetectArg::Periods => Detect::Periods,
+                    DetectArg::Gfp => Detect::Gfp,
+                },
                 limit,
                 limits: limits(ctx, &common),
                 ..Options::default()
@@ -191,7 +209,7 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
             )
             .map_err(|e| CliError::from_error(e, Some(&src)))?;
             let time = t0.elapsed().as_secs_f64();
-            let mut r = Report::new()
+            let mut r = Report::with_verdict(count.to_string())
                 .field("fixed_point_count", big(&count))
                 .field("variables", &net.names)
                 .field(
@@ -229,6 +247,7 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
             nodes,
             non_leaves,
             k,
+            module,
             seed,
             output,
         } => {
@@ -239,6 +258,7 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
                 nodes,
                 core: non_leaves,
                 k,
+                module,
                 seed,
             });
             let text = bnet::write(&net);
@@ -312,7 +332,11 @@ fn attractor_report(
         .iter()
         .map(|c| c.iter().map(|s| state_string(s)).collect())
         .collect();
-    let mut rep = Report::new()
+    let verdict = r
+        .attractor_count
+        .as_ref()
+        .map_or("uncounted".to_string(), |c| c.to_string());
+    let mut rep = Report::with_verdict(verdict)
         .field("attractor_count", r.attractor_count.as_ref().map(big))
         .field("fixed_point_count", big(&r.fixed_point_count))
         .field("attractor_state_count", big(&r.attractor_state_count))
@@ -321,6 +345,7 @@ fn attractor_report(
         .field("complete", r.complete)
         .field("method", method_name)
         .field("leaf_removal", opts.leaf_removal && method != Method::BruteForce)
+        .field("detect", if opts.detect == Detect::Gfp { "gfp" } else { "periods" })
         .field("inputs", net.inputs().len())
         .field(
             "stats",
