@@ -95,6 +95,24 @@ State: [t] 2
 --END--
 "#;
 
+const GFA_GFB: &str = r#"HOA: v1
+name: "GFa & GFb"
+tool: "ltl-translate" "1.2-alpha"
+States: 1
+Start: 0
+acc-name: generalized-Buchi 2
+Acceptance: 2 Inf(0)&Inf(1)
+AP: 2 "a" "b"
+properties: trans-labels explicit-labels trans-acc complete deterministic
+--BODY--
+State: 0
+  [!0&!1] 0
+  [0&!1] 0 {0}
+  [!0&1] 0 {1}
+  [0&1] 0 {0 1}
+--END--
+"#;
+
 fn w(prefix: &[u64], cycle: &[u64]) -> Lasso {
     Lasso {
         prefix: prefix.to_vec(),
@@ -130,6 +148,13 @@ fn spec_examples_parse_and_mean_what_they_say() {
     let s = parse(STATE_LABELS).unwrap();
     assert_eq!(s.num_edges(), 5);
     assert!(accepting_lasso(&s).is_some());
+    let gg = parse(GFA_GFB).unwrap();
+    assert!(gg.is_deterministic() && gg.is_complete());
+    assert!(verikit_omega::accepts::accepts_lasso(
+        &gg,
+        &w(&[0], &[1, 2])
+    ));
+    assert!(!verikit_omega::accepts::accepts_lasso(&gg, &w(&[3], &[1])));
     let two = format!("{GFA_TRANS}{GFA_STATE}");
     assert_eq!(parse_all(&two).unwrap().len(), 2);
 }
@@ -217,7 +242,14 @@ fn round_trip_of_translations() {
 #[test]
 fn parser_is_total() {
     verikit_testkit::assert_parser_total(
-        &[GFA_TRANS, GFA_STATE, ALIASES_GEN, IMPLICIT, STATE_LABELS],
+        &[
+            GFA_TRANS,
+            GFA_STATE,
+            ALIASES_GEN,
+            IMPLICIT,
+            STATE_LABELS,
+            GFA_GFB,
+        ],
         3000,
         parse,
     );
