@@ -6,9 +6,9 @@
 //! letter, every successor of one is bisimilar to a successor of the other. It is computed by
 //! signature refinement: start from the partition {accepting, non-accepting} and repeatedly split
 //! blocks by the signature `{(a, block(t)) | (q, a, t) ∈ δ}` until the number of blocks is stable.
-//! Each round costs `O(m log m)`; the number of rounds is at most the number of blocks (in
-//! practice small). This is not Valmari's `O(m log n)` algorithm the paper uses; the result (the
-//! coarsest bisimulation) is the same.
+//! Each round costs `O(m log m)`; the number of rounds is at most the number of blocks. This
+//! simple version is the test oracle of [`crate::paige_tarjan`], the `O(m log n)` algorithm that
+//! [`reduce`] uses.
 
 use crate::nfa::{Letter, Nfa, NfaBuilder, State};
 use rustc_hash::FxHashMap;
@@ -72,7 +72,8 @@ pub fn quotient(a: &Nfa, block: &[u32]) -> Nfa {
     b.build()
 }
 
-/// The quotient of `a` by bisimilarity (same language).
+/// The quotient of `a` by bisimilarity (same language), computed in `O(m log n)` by
+/// [`crate::paige_tarjan::bisimilarity`].
 pub fn reduce(a: &Nfa) -> Nfa {
-    quotient(a, &bisimilarity(a))
+    quotient(a, &crate::paige_tarjan::bisimilarity(a))
 }

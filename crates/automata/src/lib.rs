@@ -11,7 +11,7 @@
 //! | [`antichain_sim`] | antichain inclusion with simulation subsumption |
 //! | [`naive`], [`hk`], [`hkc`] | equivalence: naive, Hopcroft–Karp, HKC (up to congruence), ± memoisation |
 //! | [`subset`] | the subset construction (baseline and test oracle) |
-//! | [`bisim`] | bisimulation quotient by partition refinement |
+//! | [`paige_tarjan`], [`bisim`] | bisimilarity in O(m log n) (Paige–Tarjan); signature refinement (oracle); quotient |
 //! | [`simulation`] | the simulation preorder and simulation-based reduction |
 //! | [`gen`] | the Tabakov–Vardi random model |
 //! | [`mata`], [`minterm`], [`ba`], [`timbuk`], [`regex`], [`dot`] | formats |
@@ -30,6 +30,7 @@ pub mod mata;
 pub mod minterm;
 pub mod naive;
 pub mod nfa;
+pub mod paige_tarjan;
 pub mod pairs;
 pub mod regex;
 pub mod replay;

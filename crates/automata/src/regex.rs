@@ -29,9 +29,9 @@ struct Parser<'a> {
     depth: usize,
 }
 
-const MAX_DEPTH: usize = 2_000;
-/// Letter occurrences accepted (the Glushkov recursion is as deep as the longest concatenation).
-const MAX_LETTERS: usize = 10_000;
+const MAX_DEPTH: usize = 200;
+/// Letter occurrences accepted.
+const MAX_LETTERS: usize = 100_000;
 
 impl Parser<'_> {
     fn skip_ws(&mut self) {
@@ -62,15 +62,14 @@ impl Parser<'_> {
                 "regular expression nested too deeply",
             ));
         }
-        let mut l = self.cat()?;
+        let mut items = vec![self.cat()?];
         while matches!(self.peek(), Some('|') | Some('\n')) {
             let c = self.peek().unwrap_or('|');
             self.bump(c);
-            let r = self.cat()?;
-            l = Re::Alt(Box::new(l), Box::new(r));
+            items.push(self.cat()?);
         }
         self.depth -= 1;
-        Ok(l)
+        Ok(balanced(items, &|l, r| Re::Alt(Box::new(l), Box::new(r))))
     }
     fn cat(&mut self) -> Result<Re, Diagnostic> {
         let mut items: Vec<Re> = Vec::new();
@@ -80,25 +79,36 @@ impl Parser<'_> {
             }
             items.push(self.postfix()?);
         }
-        let mut it = items.into_iter();
-        let first = it.next().unwrap_or(Re::Eps);
-        Ok(it.fold(first, |l, r| Re::Cat(Box::new(l), Box::new(r))))
+        if items.is_empty() {
+            return Ok(Re::Eps);
+        }
+        Ok(balanced(items, &|l, r| Re::Cat(Box::new(l), Box::new(r))))
     }
     fn postfix(&mut self) -> Result<Re, Diagnostic> {
-        let mut e = self.atom()?;
+        let e = self.atom()?;
+        // Stacked postfix operators collapse: (e*)op = e*, (e+)? = (e?)+ = e*, e++ = e+, e?? = e?.
+        let (mut star, mut plus, mut opt) = (false, false, false);
         while let Some(c) = self.peek() {
-            e = match c {
-                '*' => Re::Star(Box::new(e)),
-                '+' => Re::Cat(
-                    Box::new(e.clone_fresh(self)),
-                    Box::new(Re::Star(Box::new(e))),
-                ),
-                '?' => Re::Alt(Box::new(e), Box::new(Re::Eps)),
+            match c {
+                '*' => star = true,
+                '+' => plus = true,
+                '?' => opt = true,
                 _ => break,
-            };
+            }
             self.bump(c);
         }
-        Ok(e)
+        Ok(if star || (plus && opt) {
+            Re::Star(Box::new(e))
+        } else if plus {
+            Re::Cat(
+                Box::new(e.clone_fresh(self)),
+                Box::new(Re::Star(Box::new(e))),
+            )
+        } else if opt {
+            Re::Alt(Box::new(e), Box::new(Re::Eps))
+        } else {
+            e
+        })
     }
     fn atom(&mut self) -> Result<Re, Diagnostic> {
         let start = self.pos;
@@ -166,6 +176,23 @@ impl Parser<'_> {
         self.positions.push(l);
         Re::Letter((self.positions.len() - 1) as u32)
     }
+}
+
+/// Combines a non-empty list with an associative operator as a balanced tree (recursion depth
+/// `O(log n)` in the later passes instead of `O(n)`).
+fn balanced(mut items: Vec<Re>, op: &dyn Fn(Re, Re) -> Re) -> Re {
+    while items.len() > 1 {
+        let mut next = Vec::with_capacity(items.len().div_ceil(2));
+        let mut it = items.into_iter();
+        while let Some(l) = it.next() {
+            match it.next() {
+                Some(r) => next.push(op(l, r)),
+                None => next.push(l),
+            }
+        }
+        items = next;
+    }
+    items.pop().unwrap_or(Re::Eps)
 }
 
 impl Re {
@@ -271,7 +298,6 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
     }
     let n = p.positions.len();
     let mut follow = vec![Vec::new(); n];
-    // Nesting is bounded by the parser; long concatenations are left-deep, so bound them too.
     if n > MAX_LETTERS {
         return Err(Diagnostic::at(
             Span::point(0),
@@ -343,5 +369,9 @@ mod tests {
         assert!(parse("a)").is_err());
         assert!(parse("a & b").is_err());
         verikit_testkit::assert_parser_total(&["(a|b)*ab+c?", "<x1>(<y>|z)*"], 2000, parse);
+        let many = "a".repeat(50_000) + &"*".repeat(50_000) + &"|b".repeat(20_000);
+        assert!(parse(&many).is_ok());
+        let a = parse("a+?").unwrap();
+        assert!(accepts(&a, &[]));
     }
 }
