@@ -111,7 +111,12 @@ fn fixed_points_agree_with_aeon() {
             continue;
         }
         let Some(text) = ms.get(name) else { continue };
-        let net = bnet::parse(text).unwrap();
+        let net = match bnet::parse(text) {
+            Ok(net) => net,
+            // The kernel nesting bound (see `every_model_reads`).
+            Err(e) if e.message.contains("nested too deeply") => continue,
+            Err(e) => panic!("{name}: {}", e.message),
+        };
         let (count, listed) = fixed_points(&net, InputMode::Free, 50, Limits::default()).unwrap();
         assert_eq!(count.to_string(), want.to_string(), "{name}");
         // Each listed fixed point really is one.
