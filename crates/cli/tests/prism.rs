@@ -115,7 +115,7 @@ fn exports_in_prism_formats() {
     let t = std::fs::read_to_string(&tra).unwrap();
     assert!(t.starts_with("13 20\n"), "{t}");
     // Every row sums to one.
-    let mut sums = vec![0.0; 13];
+    let mut sums = [0.0; 13];
     for l in t.lines().skip(1) {
         let w: Vec<&str> = l.split_whitespace().collect();
         sums[w[0].parse::<usize>().unwrap()] += w[2].parse::<f64>().unwrap();

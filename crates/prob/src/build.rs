@@ -553,8 +553,13 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
             fixed_deadlocks.len()
         );
     }
+    let model_type = match mt {
+        ModelType::Mdp if interval => ModelType::Imdp,
+        ModelType::Dtmc if interval => ModelType::Idtmc,
+        other => other,
+    };
     Ok(Model {
-        model_type: mt,
+        model_type,
         vars: prog.vars.clone(),
         layout,
         states: table.states,

@@ -333,12 +333,14 @@ impl<'a> Checker<'a> {
     }
 
     fn effective_opt(&self, opt: Opt, bound: &Bound, sp: Span) -> R<Opt> {
-        let nondet = self.model.model_type.nondeterministic();
-        if !nondet {
-            return Ok(Opt::None);
-        }
         if self.model.is_interval() {
-            return Err(input(sp, "checking interval models is not supported yet"));
+            return Err(input(
+                sp,
+                "checking interval models (idtmc/imdp) is not supported yet",
+            ));
+        }
+        if !self.model.model_type.nondeterministic() {
+            return Ok(Opt::None);
         }
         match (opt, bound) {
             (Opt::None, Bound::Query) => Err(input(

@@ -7,6 +7,9 @@
 //!   [`check`] for PCTL/CSL properties with rewards.
 //! * [`export`] — PRISM `.tra/.sta/.lab` and DOT.
 
+// Numerical kernels index several parallel arrays by state; index loops read best there.
+#![allow(clippy::needless_range_loop)]
+
 pub mod build;
 pub mod check;
 pub mod error;

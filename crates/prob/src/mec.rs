@@ -9,7 +9,7 @@ use crate::model::Model;
 /// to states with `in_set` and choices with `choice_ok` whose successors all stay in the set.
 pub fn mecs(m: &Model, in_set: &[bool], choice_ok: &dyn Fn(usize) -> bool) -> (Vec<u32>, usize) {
     let n = m.num_states();
-    let mut alive: Vec<bool> = (0..m.num_choices()).map(|c| choice_ok(c)).collect();
+    let mut alive: Vec<bool> = (0..m.num_choices()).map(choice_ok).collect();
     let mut member: Vec<bool> = in_set.to_vec();
     for s in 0..n {
         if !member[s] {

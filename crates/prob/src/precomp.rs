@@ -93,9 +93,9 @@ pub fn reach_forall(m: &Model, p: &Preds, allowed: &[bool], target: &[bool]) -> 
     r
 }
 
-/// `prob1E` (`forall == false`: max probability 1) or `prob1A` (`forall == true`: min probability
-/// 1) by the nested fixpoint νZ.μY. T ∪ {s ∈ allowed ∩ Z | Q c: succ(c) ⊆ Z ∧ succ(c) ∩ Y ≠ ∅}
-/// where Q is ∃ or ∀.
+/// `prob1E` (`forall == false`: max probability one) or `prob1A` (`forall == true`: min
+/// probability one) by the nested fixpoint νZ.μY. T ∪ {s ∈ allowed ∩ Z | Q c: succ(c) ⊆ Z ∧
+/// succ(c) ∩ Y ≠ ∅} where Q is ∃ or ∀.
 pub fn prob1(m: &Model, p: &Preds, allowed: &[bool], target: &[bool], forall: bool) -> Vec<bool> {
     let n = m.num_states();
     let mut z: Vec<bool> = (0..n).map(|s| allowed[s] || target[s]).collect();

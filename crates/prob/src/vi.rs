@@ -9,6 +9,7 @@
 //!   (probabilities: 1), stopping when upper − lower ≤ 2·ε·lower, or
 //! * optimistic value iteration (Hartmanns & Kaminski, CAV 2020) for rewards: iterate from below,
 //!   guess an upper bound and verify it is inductive (B(u) ≤ u) before stopping.
+//!
 //! The answer is the midpoint, hence within relative error ε when the bound was verified.
 
 use crate::lang::ast::Opt;

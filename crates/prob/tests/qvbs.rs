@@ -14,7 +14,6 @@ fn quote_bigints(text: &str) -> String {
     let mut rest = text;
     while let Some(i) = rest
         .find("\"num\":")
-        .or_else(|| None)
         .into_iter()
         .chain(rest.find("\"den\":"))
         .min()
@@ -403,7 +402,8 @@ fn storm_recorded_answers() {
         return;
     };
     // (model, constants, props file) -> [(property, value)]
-    let mut groups: Vec<((String, String, String), Vec<(String, String)>)> = Vec::new();
+    type Key = (String, String, String);
+    let mut groups: Vec<(Key, Vec<(String, String)>)> = Vec::new();
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -314,8 +314,8 @@ impl<'a> Parser<'a> {
                     self.bump();
                     Ok(Expr::boolean(s == "true", start))
                 }
-                "P" | "Pmin" | "Pmax" => self.prob_op(),
-                "R" | "Rmin" | "Rmax" => self.reward_op(),
+                "P" | "Pmin" | "Pmax" | "Pmaxmin" | "Pminmax" => self.prob_op(),
+                "R" | "Rmin" | "Rmax" | "Rmaxmin" | "Rminmax" => self.reward_op(),
                 "T" | "Tmin" | "Tmax"
                     if (matches!(self.peek_at(1), Tok::Sym("="))
                         && matches!(self.peek_at(2), Tok::Sym("?")))
@@ -396,8 +396,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The controller's direction; for interval models `Pmaxmin`/`Pminmax` (PRISM's robust
+    /// operators) the environment resolves the intervals in the opposite direction.
     fn opt_of(s: &str) -> Opt {
-        if s.ends_with("min") {
+        if s.ends_with("maxmin") {
+            Opt::Max
+        } else if s.ends_with("minmax") {
+            Opt::Min
+        } else if s.ends_with("min") {
             Opt::Min
         } else if s.ends_with("max") {
             Opt::Max
@@ -769,7 +775,7 @@ impl<'a> Parser<'a> {
                 self.expect_sym("]")?;
                 self.expect_sym(":")?;
                 prob = Some(ProbSpec::Interval(l, u));
-            } else if !(self.is_sym("(") && self.looks_like_assignment()) && !self.is_kw("true") {
+            } else if !(self.is_kw("true") || self.is_sym("(") && self.looks_like_assignment()) {
                 let e = self.expr()?;
                 if self.eat_sym(":") {
                     prob = Some(ProbSpec::Point(e));
