@@ -413,9 +413,8 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             let (v, rec) = load_all(&[&a], input.from)?;
             let n = &v[0];
             let (al, name) = match algo {
-                UnivChoice::Auto | UnivChoice::Backward => {
-                    (UnivAlgo::Backward, "antichain-backward")
-                }
+                UnivChoice::Auto => (UnivAlgo::Auto, "antichain-auto"),
+                UnivChoice::Backward => (UnivAlgo::Backward, "antichain-backward"),
                 UnivChoice::Forward => (UnivAlgo::Forward, "antichain-forward"),
                 UnivChoice::Subset => (UnivAlgo::Subset, "subset"),
             };
