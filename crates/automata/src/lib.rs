@@ -132,6 +132,8 @@ pub enum InclAlgo {
     AntichainNoPrune,
     /// Antichains with simulation subsumption.
     AntichainSim,
+    /// HKC on `A ∪ B` vs `B` (Bonchi and Pous: `L(A) ⊆ L(B)` iff `L(A) ∪ L(B) = L(B)`).
+    Hkc,
     /// Subset construction of both sides.
     Subset,
 }
@@ -142,6 +144,10 @@ pub fn included(a: &Nfa, b: &Nfa, algo: InclAlgo) -> Outcome {
         InclAlgo::Antichain => antichain::included(a, b),
         InclAlgo::AntichainNoPrune => antichain::included_auto(a, b, false),
         InclAlgo::AntichainSim => antichain_sim::included(a, b),
+        InclAlgo::Hkc => {
+            // A word accepted by exactly one of A ⊕ B and B is in L(A) ∖ L(B).
+            hkc::equivalent(&a.disjoint_union(b), b, true)
+        }
         InclAlgo::Subset => subset::included(a, b),
     }
 }

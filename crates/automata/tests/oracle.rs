@@ -52,7 +52,7 @@ proptest! {
     #[test]
     fn inclusion_agrees((a, b) in pair()) {
         let oracle = subset::included(&a, &b);
-        for algo in [InclAlgo::Antichain, InclAlgo::AntichainNoPrune, InclAlgo::AntichainSim, InclAlgo::Subset] {
+        for algo in [InclAlgo::Antichain, InclAlgo::AntichainNoPrune, InclAlgo::AntichainSim, InclAlgo::Hkc, InclAlgo::Subset] {
             let r = included(&a, &b, algo);
             prop_assert_eq!(r.holds, oracle.holds, "{:?}", algo);
             if let Some(w) = &r.witness {

@@ -33,7 +33,7 @@ fn inclusion_both_ways_with_witness() {
     assert_eq!(v["verdict"], "false");
     assert_eq!(v["witness"], serde_json::json!(["a"]));
     assert_eq!(v["replay"]["confirmed"], true);
-    for algo in ["antichain", "antichain-sim", "subset"] {
+    for algo in ["antichain", "antichain-sim", "hkc", "subset"] {
         let (v, _) = json(&[
             "nfa",
             "incl",

@@ -145,6 +145,8 @@ pub enum InclChoice {
     Auto,
     Antichain,
     AntichainSim,
+    /// HKC on A ∪ B against B.
+    Hkc,
     Subset,
 }
 
@@ -448,6 +450,7 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 }
                 InclChoice::Auto | InclChoice::Antichain => (InclAlgo::Antichain, "antichain"),
                 InclChoice::AntichainSim => (InclAlgo::AntichainSim, "antichain-sim"),
+                InclChoice::Hkc => (InclAlgo::Hkc, "hkc"),
                 InclChoice::Subset => (InclAlgo::Subset, "subset"),
             };
             let t1 = Instant::now();
