@@ -376,6 +376,12 @@ pub fn included_with(
             return None;
         }
         explored += 1;
+        if explored % 1_000_000 == 0 {
+            tracing::info!(
+                "antichain inclusion: {explored} pairs expanded, {} macrostates",
+                store.len()
+            );
+        }
         let p = pstate[ni as usize];
         let y = pset[ni as usize];
         for sigma in 0..nl {

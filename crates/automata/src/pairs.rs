@@ -65,6 +65,13 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
             return Outcome::fails(word_to(&parents, ni), rel.size(), explored);
         }
         explored += 1;
+        if explored % 100_000 == 0 {
+            tracing::info!(
+                "equivalence: {explored} pairs processed, {} in todo, |R| = {}",
+                todo.len(),
+                rel.size()
+            );
+        }
         for l in 0..nl {
             let x2 = store.post(x, l);
             let y2 = store.post(y, l);

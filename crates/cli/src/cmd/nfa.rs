@@ -17,7 +17,7 @@ use verikit_diag::SourceFile;
 pub enum NfaCmd {
     /// Is L(A) = Σ*? A "false" answer prints a rejected word.
     Univ {
-        /// The automaton (.mata or BA; `-` for standard input).
+        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
         a: PathBuf,
         #[arg(long, value_enum, default_value_t = UnivChoice::Auto)]
         algo: UnivChoice,
@@ -26,7 +26,9 @@ pub enum NfaCmd {
     },
     /// Is L(A) ⊆ L(B)? A "false" answer prints a word accepted by A and rejected by B.
     Incl {
+        /// The automaton A (.mata, BA, Timbuk or regex; `-` for standard input).
         a: PathBuf,
+        /// The automaton B.
         b: PathBuf,
         #[arg(long, value_enum, default_value_t = InclChoice::Auto)]
         algo: InclChoice,
@@ -38,7 +40,9 @@ pub enum NfaCmd {
     },
     /// Is L(A) = L(B)? A "false" answer prints a word accepted by exactly one of them.
     Equiv {
+        /// The automaton A (.mata, BA, Timbuk or regex; `-` for standard input).
         a: PathBuf,
+        /// The automaton B.
         b: PathBuf,
         #[arg(long, value_enum, default_value_t = EquivChoice::Auto)]
         algo: EquivChoice,
@@ -78,6 +82,7 @@ pub enum NfaCmd {
     },
     /// Reduce an automaton: quotient by bisimilarity or by simulation equivalence.
     Reduce {
+        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
         a: PathBuf,
         #[arg(long, value_enum, default_value_t = ReduceMethod::Bisim)]
         method: ReduceMethod,
@@ -88,6 +93,7 @@ pub enum NfaCmd {
     },
     /// Convert between .mata, BA, Timbuk, regular expressions (input) and DOT (output).
     Convert {
+        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
         a: PathBuf,
         #[command(flatten)]
         input: InputOpts,
@@ -96,6 +102,7 @@ pub enum NfaCmd {
     },
     /// Size, alphabet and density of an automaton.
     Info {
+        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
         a: PathBuf,
         #[command(flatten)]
         input: InputOpts,
