@@ -1033,10 +1033,9 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// True if `x` and `y` agree up to a relative difference `tol` (of the largest entry).
+/// True if `x` and `y` agree entry-wise up to a relative difference `tol`.
 fn converged(x: &[f64], y: &[f64], tol: f64) -> bool {
-    let scale = x.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
-    x.iter().zip(y).all(|(a, b)| (a - b).abs() <= tol * scale)
+    x.iter().zip(y).all(|(a, b)| (a - b).abs() <= tol * a.abs().max(b.abs()))
 }
 
 /// opt over the choices of `s` of (reward + Σ P·x).

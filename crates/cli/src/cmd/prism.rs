@@ -149,6 +149,12 @@ fn check(
         parse_properties(&props_src.text).map_err(|e| CliError::from_error(e, Some(props_src)))?;
     let props =
         select_properties(&pf, sel).map_err(|e| CliError::from_error(e, Some(props_src)))?;
+    for (n, _) in ov {
+        if !b.prog.constants.iter().any(|(c, _)| c == n) && !pf.consts.iter().any(|c| &c.name == n)
+        {
+            tracing::warn!("--const {n} names no constant of the model or the properties");
+        }
+    }
     if props.is_empty() {
         return Err(CliError::Usage(
             "the properties file has no properties".into(),

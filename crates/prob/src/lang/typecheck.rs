@@ -479,11 +479,6 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
     }
     let mut consts = HashMap::new();
     eval_constants(&mf.consts, overrides, &mut consts, &formulas)?;
-    for (n, _) in overrides {
-        if !mf.consts.iter().any(|c| &c.name == n) {
-            tracing::warn!("--const {n} does not name a constant of the model");
-        }
-    }
 
     // Expand module renamings into plain modules.
     let mut modules: Vec<Module> = Vec::new();
