@@ -380,6 +380,10 @@ impl Theory for Arith {
         }
     }
 
+    fn interrupted(&self) -> bool {
+        self.simplex.interrupted
+    }
+
     fn final_check(&mut self, num_vars: u32) -> Final {
         crate::lia::final_check(self, num_vars)
     }

@@ -68,6 +68,10 @@ pub trait Theory {
     fn push_level(&mut self);
     /// `n` decision levels were closed: restore the state at the start of the oldest closed one.
     fn pop_levels(&mut self, n: u32);
+    /// The theory gave up (resource limit): the search must stop with `Unknown`.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,7 +213,7 @@ impl Cdcl {
         self.watches.push(Vec::new());
         self.activity.push(0.0);
         self.heap_pos.push(-1);
-        self.polarity.push(true);
+        self.polarity.push(false);
         self.seen.push(0);
         self.heap_insert(v);
         v
@@ -491,6 +495,9 @@ impl Cdcl {
                 self.stats.theory_conflicts += 1;
                 return Some(expl.into_iter().map(|x| !x).collect());
             }
+            if th.interrupted() {
+                return None;
+            }
             if self.qhead == self.trail.len() && self.th_head == self.trail.len() {
                 return None;
             }
@@ -670,8 +677,7 @@ impl Cdcl {
         }
         let mut toclear: Vec<Lit> = out.clone();
         let mut kept = vec![out[0]];
-        for i in 1..out.len() {
-            let l = out[i];
+        for &l in &out[1..] {
             if self.reason[l.var() as usize] == Reason::None
                 || !self.lit_redundant(l, levels, &mut toclear)
             {
@@ -870,12 +876,17 @@ impl Cdcl {
         let mut restart_limit = (luby(2.0, 0) * 100.0) as u64;
         let mut next_reduce = self.stats.conflicts + 2000;
         loop {
-            if let Some(confl) = self.propagate(th) {
+            let confl = self.propagate(th);
+            if th.interrupted() {
+                self.cancel_until(th, 0);
+                return Answer::Unknown;
+            }
+            if let Some(confl) = confl {
                 if !self.handle_conflict(th, confl) {
                     return Answer::Unsat;
                 }
                 conflicts_this_restart += 1;
-                if self.stats.conflicts % 256 == 0 {
+                if self.stats.conflicts.is_multiple_of(256) {
                     if let Some(d) = self.deadline {
                         if Instant::now() >= d {
                             self.cancel_until(th, 0);

@@ -149,14 +149,14 @@ impl Elab<'_> {
         if sort == Sort::Real {
             for t in ts.iter_mut() {
                 if self.terms.sort(*t) == Sort::Int {
-                    *t = self.to_real(*t);
+                    *t = self.mk_to_real(*t);
                 }
             }
         }
         Ok((ts, sort))
     }
 
-    fn to_real(&mut self, t: TermId) -> TermId {
+    fn mk_to_real(&mut self, t: TermId) -> TermId {
         if let Op::Const(n) = &self.terms.node(t).op {
             let n = n.clone();
             return self.terms.mk_const(n, Sort::Real);
@@ -335,7 +335,7 @@ impl Elab<'_> {
             for (a, (_, s)) in args.iter().zip(params.iter()) {
                 let mut v = self.term(a)?;
                 if *s == Sort::Real && self.terms.sort(v) == Sort::Int {
-                    v = self.to_real(v);
+                    v = self.mk_to_real(v);
                 }
                 self.expect_sort(v, *s, a.span)?;
                 vals.push(v);
@@ -350,7 +350,7 @@ impl Elab<'_> {
             self.env.pop();
             let r = r?;
             if ret == Sort::Real && self.terms.sort(r) == Sort::Int {
-                return Ok(self.to_real(r));
+                return Ok(self.mk_to_real(r));
             }
             return Ok(r);
         }
@@ -442,10 +442,10 @@ impl Elab<'_> {
                     sa
                 } else if sa.is_arith() && sb.is_arith() {
                     if sa == Sort::Int {
-                        a = self.to_real(a);
+                        a = self.mk_to_real(a);
                     }
                     if sb == Sort::Int {
-                        b = self.to_real(b);
+                        b = self.mk_to_real(b);
                     }
                     Sort::Real
                 } else {
@@ -513,7 +513,7 @@ impl Elab<'_> {
                 let mut ts2 = Vec::with_capacity(ts.len());
                 for t in ts {
                     ts2.push(if self.terms.sort(t) == Sort::Int {
-                        self.to_real(t)
+                        self.mk_to_real(t)
                     } else {
                         t
                     });
@@ -570,7 +570,7 @@ impl Elab<'_> {
                 arity(1, 1)?;
                 let a = self.term(&args[0])?;
                 self.expect_sort(a, Sort::Int, args[0].span)?;
-                Ok(self.to_real(a))
+                Ok(self.mk_to_real(a))
             }
             "to_int" | "is_int" => {
                 arity(1, 1)?;

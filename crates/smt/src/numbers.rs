@@ -21,15 +21,39 @@ pub enum Num {
     B(Box<BigRational>),
 }
 
-fn gcd_i128(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+fn gcd_i128(a: i128, b: i128) -> i128 {
+    let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+    if let (Ok(x), Ok(y)) = (u64::try_from(ua), u64::try_from(ub)) {
+        return gcd_u64(x, y) as i128;
+    }
+    let (mut a, mut b) = (ua, ub);
     while b != 0 {
         let t = a % b;
         a = b;
         b = t;
     }
-    a
+    a as i128
 }
 
 impl Num {

@@ -44,6 +44,9 @@ pub struct Simplex {
     dirty: BTreeSet<u32>,
     scratch: Vec<u32>,
     pub pivots: u64,
+    /// Give up `check` (reporting `interrupted`) after this instant.
+    pub deadline: Option<std::time::Instant>,
+    pub interrupted: bool,
 }
 
 impl Simplex {
@@ -359,6 +362,14 @@ impl Simplex {
                     if let Some(t) = target {
                         self.pivot_and_update(xi, xj, t);
                         local_pivots += 1;
+                        if local_pivots.is_multiple_of(64) {
+                            if let Some(d) = self.deadline {
+                                if std::time::Instant::now() >= d {
+                                    self.interrupted = true;
+                                    return Ok(());
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -70,6 +70,7 @@ impl Solver {
     }
     pub fn set_deadline(&mut self, d: Option<Instant>) {
         self.sat.deadline = d;
+        self.arith.simplex.deadline = d;
     }
 
     pub fn declare(&mut self, name: &str, sort: Sort) -> TermId {
@@ -135,6 +136,7 @@ impl Solver {
             user.push((l, t));
             assume.push(l);
         }
+        self.arith.simplex.interrupted = false;
         let r = self.sat.solve(&mut self.arith, &assume);
         match r {
             Answer::Sat => {

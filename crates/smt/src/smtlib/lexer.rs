@@ -247,9 +247,9 @@ mod tests {
     fn tokens() {
         let t = lex("(assert (<= |x y| 2.5)) ; c\n:named \"a\"\"b\"").unwrap();
         assert_eq!(t.len(), 10);
-        assert_eq!(t[3].kind, TokenKind::Symbol("x y".into()));
-        assert_eq!(t[4].kind, TokenKind::Decimal("2.5".into()));
-        assert_eq!(t[8].kind, TokenKind::Str("a\"b".into()));
+        assert_eq!(t[4].kind, TokenKind::Symbol("x y".into()));
+        assert_eq!(t[5].kind, TokenKind::Decimal("2.5".into()));
+        assert_eq!(t[9].kind, TokenKind::Str("a\"b".into()));
         assert!(lex("\"abc").is_err());
         assert!(lex("|abc").is_err());
     }

@@ -60,6 +60,7 @@ pub fn parse_script(text: &str) -> (Vec<SExpr>, Option<Diagnostic>) {
     }
 }
 
+#[allow(clippy::result_large_err)]
 fn parse_tokens(toks: &[Token]) -> Result<Vec<SExpr>, (Vec<SExpr>, Diagnostic)> {
     let mut stack: Vec<(usize, Vec<SExpr>)> = Vec::new();
     let mut top = Vec::new();

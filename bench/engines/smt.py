@@ -1,0 +1,92 @@
+"""SMT benchmark: verikit smt vs yices-smt2 and z3 on ../shared/data/smt (QF_LRA/RDL/IDL/LIA).
+
+Usage: smt.py [--limit SECS] [--per-family N] [--logic QF_LRA] [--record]
+Solved = a sat/unsat answer that agrees with the file's :status (a wrong answer counts as unsolved
+and is listed). PAR-2 = mean over files of the time, with 2 × limit for unsolved files.
+--record also writes tests/expected/smt-status.tsv with the peers' answers.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+from collections import defaultdict
+
+from harness import DATA, ROOT, VENV_PY, Table, measure, peer_python, verikit_cmd
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit", type=float, default=60.0)
+    ap.add_argument("--per-family", type=int, default=0, help="at most N files per family (0 = all)")
+    ap.add_argument("--logic", default="")
+    ap.add_argument("--record", action="store_true")
+    a = ap.parse_args()
+    rows = []
+    for line in (DATA / "smt" / "MANIFEST.tsv").read_text().splitlines()[1:]:
+        f = line.split("\t")
+        if a.logic and f[1] != a.logic:
+            continue
+        rows.append((f[0], f[1], f[2], f[3]))
+    if a.per_family:
+        seen: dict[str, int] = defaultdict(int)
+        keep = []
+        for r in rows:
+            key = r[1] + "/" + r[2]
+            if seen[key] < a.per_family:
+                seen[key] += 1
+                keep.append(r)
+        rows = keep
+    tools = ["verikit", "yices", "z3"]
+    t = Table("smt", "SMT-LIB linear arithmetic: verikit smt vs yices-smt2 and z3", tools=tools)
+    fam: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    wrong = []
+    rec = []
+    for path, logic, family, status in rows:
+        p = str(DATA / "smt" / path)
+        runs = {
+            "verikit": measure(verikit_cmd("--json", "--timeout", str(a.limit), "smt", p), timeout=a.limit + 5),
+            "yices": measure(peer_python("smt_yices.py", p), timeout=a.limit),
+            "z3": measure(peer_python("smt_z3.py", p), timeout=a.limit),
+        }
+        for tool, r in runs.items():
+            ok = r.ok and r.verdict in ("sat", "unsat") and r.time_s <= a.limit
+            if ok and status in ("sat", "unsat") and r.verdict != status:
+                wrong.append(f"{tool} answered {r.verdict} on {path} (status {status})")
+                ok = False
+            fam[(logic, family)][tool].append(r.time_s if ok else 2 * a.limit)
+            fam[(logic, "ALL")][tool].append(r.time_s if ok else 2 * a.limit)
+        rec.append((path, status, runs["yices"].verdict, runs["z3"].verdict))
+        t.add(path, runs, {"status": status})
+    lines = [f"Limit {a.limit:g} s per file" + (f", first {a.per_family} files per family" if a.per_family else ", all files") + ".",
+             "", "## Solved and PAR-2 per logic and family", "",
+             "| logic | family | files | " + " | ".join(f"{x} solved | {x} PAR-2" for x in tools) + " | PAR-2 ratio verikit/yices |",
+             "|" + "---|" * (3 + 2 * len(tools) + 1)]
+    for (logic, family), d in sorted(fam.items(), key=lambda kv: (kv[0][0], kv[0][1] != "ALL", kv[0][1])):
+        n = len(d["verikit"])
+        cells = [logic, f"**{family}**" if family == "ALL" else family, str(n)]
+        par = {}
+        for x in tools:
+            solved = sum(1 for v in d[x] if v < 2 * a.limit)
+            par[x] = statistics.mean(d[x])
+            cells += [str(solved), f"{par[x]:.2f}"]
+        cells.append(f"{par['verikit'] / par['yices']:.2f}" if par["yices"] > 0 else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    if wrong:
+        lines += ["", "Wrong answers:", ""] + [f"- {w}" for w in wrong]
+    t.write(versions={
+        "yices": subprocess.run([str(VENV_PY.parent / "yices-smt2"), "--version"], capture_output=True, text=True).stdout.splitlines()[0],
+        "z3": subprocess.run([str(VENV_PY.parent / "z3"), "--version"], capture_output=True, text=True).stdout.strip(),
+    }, notes="\n".join(lines), extra_cols=["status"])
+    if a.record:
+        out = ROOT / "tests" / "expected" / "smt-status.tsv"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w") as fh:
+            fh.write(f"# answers of yices-smt2 and z3 on shared/data/smt (limit {a.limit:g} s); recorded by bench/engines/smt.py --record\n")
+            fh.write("path\tstatus\tyices\tz3\n")
+            for r in rec:
+                fh.write("\t".join(r) + "\n")
+
+
+if __name__ == "__main__":
+    main()
