@@ -15,6 +15,7 @@
 
 use crate::cdcl::Lit;
 use crate::numbers::{DRat, Num};
+use rustc_hash::FxHashSet;
 use std::collections::BTreeSet;
 
 pub const NONE: u32 = u32::MAX;
@@ -35,7 +36,7 @@ pub struct Simplex {
     rows: Vec<Vec<(u32, Num)>>,
     basic_of: Vec<u32>,
     row_of: Vec<u32>,
-    cols: Vec<Vec<u32>>,
+    cols: Vec<FxHashSet<u32>>,
     pub beta: Vec<DRat>,
     pub lower: Vec<Option<Bound>>,
     pub upper: Vec<Option<Bound>>,
@@ -60,7 +61,7 @@ impl Simplex {
         let v = self.beta.len() as u32;
         self.is_int.push(is_int);
         self.row_of.push(NONE);
-        self.cols.push(Vec::new());
+        self.cols.push(FxHashSet::default());
         self.beta.push(DRat::zero());
         self.lower.push(None);
         self.upper.push(None);
@@ -95,7 +96,7 @@ impl Simplex {
         row.retain(|(_, c)| !c.is_zero());
         let r = self.rows.len() as u32;
         for (y, _) in &row {
-            self.cols[*y as usize].push(r);
+            self.cols[*y as usize].insert(r);
         }
         self.rows.push(row);
         self.basic_of.push(s);
@@ -199,8 +200,9 @@ impl Simplex {
     /// Sets non-basic `x` to `v`, adjusting the basic variables.
     fn update(&mut self, x: u32, v: DRat) {
         let diff = v.sub(&self.beta[x as usize]);
-        for i in 0..self.cols[x as usize].len() {
-            let r = self.cols[x as usize][i] as usize;
+        let col = std::mem::take(&mut self.cols[x as usize]);
+        for &r in &col {
+            let r = r as usize;
             let b = self.basic_of[r];
             if let Some((_, a)) = self.rows[r].iter().find(|(y, _)| *y == x) {
                 let d = diff.scale(a);
@@ -208,6 +210,7 @@ impl Simplex {
                 self.dirty.insert(b);
             }
         }
+        self.cols[x as usize] = col;
         self.beta[x as usize] = v;
     }
 
@@ -225,8 +228,9 @@ impl Simplex {
         let theta = v.sub(&self.beta[xi as usize]).scale(&a.recip());
         self.beta[xi as usize] = v;
         self.beta[xj as usize] = self.beta[xj as usize].add(&theta);
-        for i in 0..self.cols[xj as usize].len() {
-            let s = self.cols[xj as usize][i] as usize;
+        let col = std::mem::take(&mut self.cols[xj as usize]);
+        for &s in &col {
+            let s = s as usize;
             if s == r {
                 continue;
             }
@@ -237,6 +241,7 @@ impl Simplex {
                 self.dirty.insert(b);
             }
         }
+        self.cols[xj as usize] = col;
         self.pivot(r, xi, xj, &a);
         self.dirty.insert(xj);
     }
@@ -254,8 +259,8 @@ impl Simplex {
             nr.push((x, c.mul(&inv).neg()));
         }
         nr.push((xi, inv));
-        remove_from(&mut self.cols[xj as usize], r as u32);
-        self.cols[xi as usize].push(r as u32);
+        self.cols[xj as usize].remove(&(r as u32));
+        self.cols[xi as usize].insert(r as u32);
         // Substitute into the other rows containing xj.
         let others = std::mem::take(&mut self.cols[xj as usize]);
         for &s in &others {
@@ -281,7 +286,7 @@ impl Simplex {
                 } else {
                     self.scratch[*y as usize] = row.len() as u32;
                     row.push((*y, b.mul(c)));
-                    self.cols[*y as usize].push(s as u32);
+                    self.cols[*y as usize].insert(s as u32);
                 }
             }
             for (y, _) in row.iter() {
@@ -291,7 +296,7 @@ impl Simplex {
             while k < row.len() {
                 if row[k].1.is_zero() {
                     let (y, _) = row.swap_remove(k);
-                    remove_from(&mut self.cols[y as usize], s as u32);
+                    self.cols[y as usize].remove(&(s as u32));
                 } else {
                     k += 1;
                 }
@@ -447,12 +452,6 @@ fn add_into(row: &mut Vec<(u32, Num)>, scratch: &mut [u32], x: u32, a: Num) {
     } else {
         scratch[x as usize] = row.len() as u32;
         row.push((x, a));
-    }
-}
-
-fn remove_from(v: &mut Vec<u32>, x: u32) {
-    if let Some(p) = v.iter().position(|y| *y == x) {
-        v.swap_remove(p);
     }
 }
 
