@@ -26,13 +26,13 @@ BENCH = [
     ("ctmc/kanban", "kanban.prism", "kanban.props", "t=3"),
     ("ctmc/tandem", "tandem.prism", "tandem.props", "c=31,T=1000,t=0.2"),
     ("ctmc/fms", "fms.prism", "fms.props", "n=5"),
-    ("ctmc/cluster", "cluster.prism", "cluster.props", "N=64,T=2000,t=20"),
+    ("ctmc/cluster", "cluster.prism", "cluster.props", "N=16,T=2000,t=20"),
     ("mdp/consensus", "consensus.4.prism", "consensus.props", "K=4"),
     ("mdp/csma", "csma.3-2.prism", "csma.props", ""),
     ("mdp/firewire_abst", "firewire_abst.prism", "firewire_abst.props", "delay=36"),
     ("mdp/zeroconf", "zeroconf.prism", "zeroconf.props", "N=1000,K=2,reset=false"),
     ("mdp/pnueli-zuck", "pnueli-zuck.5.prism", "pnueli-zuck.props", ""),
-    ("mdp/rabin", "rabin.3.prism", "rabin.props", ""),
+    ("mdp/rabin", "rabin.3.prism", "rabin.3.props", ""),
     ("mdp/wlan", "wlan.3.prism", "wlan.props", "COL=0"),
 ]
 

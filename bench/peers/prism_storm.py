@@ -37,9 +37,16 @@ def main() -> None:
     t1 = time.perf_counter()
     results = {}
     for p in props:
-        r = stormpy.model_checking(model, p, only_initial_states=True)
-        s0 = model.initial_states[0]
-        v = r.get_value(s0) if r.is_quantitative() else bool(r.get_truth_values_vector()[s0])
+        desc = str(p)
+        if "Obtain the maximum of the '\"init\"'-states" in desc or "Obtain the minimum of the '\"init\"'-states" in desc:
+            # stormpy's model_checking ignores the property's filter: apply it over the initial states.
+            r = stormpy.model_checking(model, p, only_initial_states=False)
+            vals = [r.get_value(s) for s in model.initial_states]
+            v = max(vals) if "maximum" in desc else min(vals)
+        else:
+            r = stormpy.model_checking(model, p, only_initial_states=True)
+            s0 = model.initial_states[0]
+            v = r.get_value(s0) if r.is_quantitative() else bool(r.get_truth_values_vector()[s0])
         if isinstance(v, float) and math.isinf(v):
             v = "Infinity"
         results[p.get_name()] = v

@@ -266,7 +266,12 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Prob { opt, bound, path } => {
                 let opt = self.effective_opt(*opt, bound, e.span)?;
-                let v = self.prob(opt, path, e.span)?;
+                // Rounding can leave sums a few ulps outside [0, 1].
+                let v: Vec<f64> = self
+                    .prob(opt, path, e.span)?
+                    .into_iter()
+                    .map(|x| x.clamp(0.0, 1.0))
+                    .collect();
                 self.bounded(v, bound)
             }
             ExprKind::Reward {
@@ -1035,7 +1040,9 @@ impl<'a> Checker<'a> {
 
 /// True if `x` and `y` agree entry-wise up to a relative difference `tol`.
 fn converged(x: &[f64], y: &[f64], tol: f64) -> bool {
-    x.iter().zip(y).all(|(a, b)| (a - b).abs() <= tol * a.abs().max(b.abs()))
+    x.iter()
+        .zip(y)
+        .all(|(a, b)| (a - b).abs() <= tol * a.abs().max(b.abs()))
 }
 
 /// opt over the choices of `s` of (reward + Σ P·x).
