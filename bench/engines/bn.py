@@ -87,6 +87,11 @@ def bbm() -> tuple[str, str]:
     return t.markdown(notes=notes), fp.markdown(notes=fnotes)
 
 
+def demote(md: str) -> str:
+    """One table's markdown as a section: `# T` -> `## T`, `## S` -> `### S`."""
+    return "\n".join("#" + line if line.startswith("#") else line for line in md.splitlines()) + "\n"
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         p = paper(Path(d))
@@ -94,7 +99,7 @@ def main() -> None:
     head = (f"# Boolean networks (SETTA'17 decomposition): results\n\n- verikit: {verikit_version()}\n"
             f"- biodivine-aeon: {pip_version('biodivine-aeon')}\n\n")
     out = ROOT / "bench" / "results" / "bn.md"
-    out.write_text(head + p.replace("# ", "## ", 1) + "\n" + a.replace("# ", "## ", 1) + "\n" + f.replace("# ", "## ", 1))
+    out.write_text(head + "\n".join(demote(x) for x in (p, a, f)))
     print(f"wrote {out}", file=sys.stderr)
 
 

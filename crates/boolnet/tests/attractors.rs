@@ -199,7 +199,7 @@ fn random_network(seed: u64, n: usize) -> Network {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
     #[test]
     fn methods_agree_with_brute_force(seed in any::<u64>(), n in 1usize..=12) {
         let net = random_network(seed, n);

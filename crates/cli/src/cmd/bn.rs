@@ -251,8 +251,11 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
             seed,
             output,
         } => {
-            if nodes == 0 {
-                return Err(CliError::Usage("--nodes must be at least 1".into()));
+            if nodes == 0 || nodes > verikit_boolnet::symbolic::MAX_VARS {
+                return Err(CliError::Usage(format!(
+                    "--nodes must be between 1 and {}",
+                    verikit_boolnet::symbolic::MAX_VARS
+                )));
             }
             let net = generate::random(generate::GenParams {
                 nodes,
