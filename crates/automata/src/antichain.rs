@@ -299,6 +299,7 @@ pub fn included_with(
     let mut parents: Vec<Parent> = Vec::new();
     let mut alive: Vec<bool> = Vec::new();
     let mut queue: VecDeque<u32> = VecDeque::new();
+    let mut next_report = 1_000_000usize;
     let mut explored = 0usize;
     // Returns Some(node) if the new pair is bad.
     macro_rules! push {
@@ -378,7 +379,8 @@ pub fn included_with(
             return None;
         }
         explored += 1;
-        if explored % 1_000_000 == 0 {
+        if explored >= next_report {
+            next_report += 1_000_000;
             tracing::info!(
                 "antichain inclusion: {explored} pairs expanded, {} macrostates",
                 store.len()

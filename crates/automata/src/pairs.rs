@@ -51,6 +51,7 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
     if memo {
         inserted.insert((x0, y0));
     }
+    let mut next_report = 100_000usize;
     let mut explored = 0usize;
     while let Some(ni) = todo.pop_front() {
         let (x, y) = nx[ni as usize];
@@ -65,7 +66,8 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
             return Outcome::fails(word_to(&parents, ni), rel.size(), explored);
         }
         explored += 1;
-        if explored % 100_000 == 0 {
+        if explored >= next_report {
+            next_report += 100_000;
             tracing::info!(
                 "equivalence: {explored} pairs processed, {} in todo, |R| = {}",
                 todo.len(),
