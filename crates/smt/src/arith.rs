@@ -59,6 +59,8 @@ pub struct Arith {
     /// Certificate checking (`--check`).
     pub checker: Option<CertChecker>,
     pub branches: u64,
+    pub cuts: u64,
+    pub int_checks: u64,
 }
 
 impl Arith {

@@ -4,10 +4,110 @@
 //! `x ≤ ⌊v⌋` (its negation is `x ≥ ⌊v⌋ + 1`) and lets the SAT search decide it, so branches are
 //! ordinary literals that take part in learning and backjumping.
 //!
-//! Not implemented: Gomory cuts (the paper's other integer technique); see the crate docs.
+//! Gomory cuts (Section 4 of the paper): once branch and bound has made 100 branches, every eighth
+//! integer final check (at most 500 cuts), if the fractional
+//! variable is basic and every non-basic variable of its row sits at one of its bounds, the mixed
+//! integer Gomory cut of that row is added as a lemma `bounds ⇒ cut` over a new atom (so it can be
+//! learned and backtracked like any clause). The cut is valid for every integer point satisfying
+//! those bounds; it is not itself Farkas-certified (it is not a rational consequence).
 
-use crate::arith::Arith;
+use crate::arith::{Arith, AtomLits, Rel};
 use crate::cdcl::{Final, Lit};
+use crate::linearize::Lin;
+use crate::numbers::Num;
+
+/// Tries the Gomory cut of the row of basic variable `x`.
+fn gomory(th: &mut Arith, x: u32, num_vars: u32) -> Option<Final> {
+    let row: Vec<(u32, Num)> = th.simplex.row_of_basic(x)?.to_vec();
+    let f0 = {
+        let v = &th.simplex.beta[x as usize].c;
+        v.sub(&v.floor())
+    };
+    if f0.is_zero() {
+        return None;
+    }
+    let one_f0 = Num::ONE.sub(&f0);
+    // Σ c_j y_j ≥ 1 with y_j = x_j − l_j (at lower) or u_j − x_j (at upper)
+    let mut lin = Lin::constant(Num::int(-1));
+    let mut reasons: Vec<Lit> = Vec::new();
+    for (j, a) in row {
+        let ju = j as usize;
+        let b = th.simplex.beta[ju].clone();
+        if !b.k.is_zero() {
+            return None;
+        }
+        let at_lower = th.simplex.lower[ju]
+            .as_ref()
+            .filter(|l| l.val == b)
+            .map(|l| l.lit);
+        let at_upper = th.simplex.upper[ju]
+            .as_ref()
+            .filter(|u| u.val == b)
+            .map(|u| u.lit);
+        let (lit, sign) = match (at_lower, at_upper) {
+            (Some(l), _) => (l, Num::ONE),
+            (None, Some(u)) => (u, Num::int(-1)),
+            _ => return None,
+        };
+        // x_i = β(x_i) + Σ a'_j y_j with a'_j = a_j (lower) or −a_j (upper)
+        let ap = a.mul(&sign);
+        let c = if th.simplex.is_int[ju] {
+            let fj = ap.sub(&ap.floor());
+            if fj <= f0 {
+                fj.div(&f0)
+            } else {
+                Num::ONE.sub(&fj).div(&one_f0)
+            }
+        } else if ap.is_pos() {
+            ap.div(&f0)
+        } else {
+            ap.neg().div(&one_f0)
+        };
+        if c.is_zero() {
+            continue;
+        }
+        reasons.push(lit);
+        // c·y_j = c·sign·(x_j − bound_j)
+        let def = Lin {
+            terms: th.defs[ju].clone(),
+            c: Num::ZERO,
+        };
+        let yj = def.add(&Lin::constant(b.c.neg())).scale(&sign);
+        lin = lin.add(&yj.scale(&c));
+    }
+    // Keep cuts small: dense or big-number cuts slow the simplex more than they help.
+    if lin.terms.len() > 30 || lin.terms.iter().any(|(_, c)| matches!(c, Num::B(_))) {
+        return None;
+    }
+    // lin ≥ 0  ⇔  −lin ≤ 0
+    let neg = lin.scale(&Num::int(-1));
+    let mut next = num_vars;
+    let mut alloc = || {
+        let v = next;
+        next += 1;
+        v
+    };
+    let r = th.constraint(&neg, Rel::Le, &mut alloc);
+    let new_vars = next - num_vars;
+    match r {
+        AtomLits::Lit(l) => {
+            let mut clause: Vec<Lit> = reasons.iter().map(|l| !*l).collect();
+            clause.push(l);
+            th.cuts += 1;
+            Some(Final::Lemmas {
+                new_vars,
+                clauses: vec![clause],
+                decide: None,
+            })
+        }
+        AtomLits::Const(false) => Some(Final::Lemmas {
+            new_vars,
+            clauses: vec![reasons.iter().map(|l| !*l).collect()],
+            decide: None,
+        }),
+        _ => None,
+    }
+}
 
 pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
     // Branch on the fractional integer variable with the smallest index (deterministic, and
@@ -24,6 +124,16 @@ pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
         None => return Final::Sat,
         Some(x) => x,
     };
+    th.int_checks += 1;
+    if th.branches >= 100
+        && th.int_checks.is_multiple_of(8)
+        && th.cuts < 500
+        && th.simplex.row_of_basic(x).is_some()
+    {
+        if let Some(f) = gomory(th, x, num_vars) {
+            return f;
+        }
+    }
     let v = th.simplex.beta[x as usize].c.clone();
     let fl = v.floor();
     if let Some(l) = th.has_atom(x, false, &fl) {
