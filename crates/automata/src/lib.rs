@@ -168,6 +168,8 @@ pub enum EquivAlgo {
     Antichain,
     /// Two antichain inclusions without ignoring useless states (for experiments).
     AntichainNoPrune,
+    /// Two antichain inclusions with simulation subsumption.
+    AntichainSim,
     Subset,
 }
 
@@ -184,6 +186,18 @@ pub fn equivalent(a: &Nfa, b: &Nfa, algo: EquivAlgo) -> Outcome {
                 return ab;
             }
             let ba = antichain::included_auto(b, a, prune);
+            Outcome {
+                size: ab.size + ba.size,
+                explored: ab.explored + ba.explored,
+                ..ba
+            }
+        }
+        EquivAlgo::AntichainSim => {
+            let ab = antichain_sim::included(a, b);
+            if !ab.holds {
+                return ab;
+            }
+            let ba = antichain_sim::included(b, a);
             Outcome {
                 size: ab.size + ba.size,
                 explored: ab.explored + ba.explored,

@@ -68,7 +68,7 @@ proptest! {
             EquivAlgo::Naive { memo: false }, EquivAlgo::Naive { memo: true },
             EquivAlgo::Hk { memo: false }, EquivAlgo::Hk { memo: true },
             EquivAlgo::Hkc { memo: false }, EquivAlgo::Hkc { memo: true },
-            EquivAlgo::Antichain, EquivAlgo::AntichainNoPrune, EquivAlgo::Subset,
+            EquivAlgo::Antichain, EquivAlgo::AntichainNoPrune, EquivAlgo::AntichainSim, EquivAlgo::Subset,
         ];
         for algo in algos {
             let r = equivalent(&a, &b, algo);

@@ -56,7 +56,7 @@ fn universality_and_equivalence() {
         assert_eq!(v["replay"]["confirmed"], true);
     }
     let (x, y) = (demo("ends-ab.mata"), demo("has-a.mata"));
-    for algo in ["antichain", "hkc", "hk", "naive", "subset"] {
+    for algo in ["antichain", "antichain-sim", "hkc", "hk", "naive", "subset"] {
         let (v, _) = json(&[
             "nfa",
             "equiv",

@@ -162,6 +162,8 @@ pub enum EquivChoice {
     /// HKC for |Σ| ≤ 10 and density ≥ 1.25, else antichains (measured on the SETTA'17 grids).
     Auto,
     Antichain,
+    /// Two antichain inclusions with simulation subsumption.
+    AntichainSim,
     Hkc,
     Hk,
     Naive,
@@ -514,6 +516,7 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                     if memo { "naive" } else { "naive-nomemo" },
                 ),
                 EquivChoice::Subset => (EquivAlgo::Subset, "subset"),
+                EquivChoice::AntichainSim => (EquivAlgo::AntichainSim, "antichain-sim"),
                 _ if no_prune => (EquivAlgo::AntichainNoPrune, "antichain-noprune"),
                 _ => (EquivAlgo::Antichain, "antichain"),
             };
