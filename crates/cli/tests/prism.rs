@@ -9,14 +9,24 @@ fn verikit() -> Command {
 }
 
 fn demo(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo/prism").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("demo/prism")
+        .join(name)
 }
 
 fn json(args: &[&str]) -> (serde_json::Value, i32, String) {
     let out = verikit().arg("--json").args(args).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let v = stdout.lines().last().and_then(|l| serde_json::from_str(l).ok()).unwrap_or(serde_json::Value::Null);
-    (v, out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).to_string())
+    let v = stdout
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or(serde_json::Value::Null);
+    (
+        v,
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
 }
 
 fn tmp(name: &str, text: &str) -> PathBuf {
@@ -48,13 +58,34 @@ fn die_results_are_exact_sixths() {
 fn select_property_by_name_and_index() {
     let m = demo("die.prism");
     let p = demo("die.props");
-    let (v, code, _) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap(), "--prop", "one_bounded"]);
+    let (v, code, _) = json(&[
+        "prism",
+        "check",
+        m.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--prop",
+        "one_bounded",
+    ]);
     assert_eq!(code, 0);
     assert_eq!(v["verdict"], "0.125");
-    let (v, code, _) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap(), "--prop", "5"]);
+    let (v, code, _) = json(&[
+        "prism",
+        "check",
+        m.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--prop",
+        "5",
+    ]);
     assert_eq!(code, 0);
     assert_eq!(v["verdict"], "true");
-    let (_, code, _) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap(), "--prop", "nope"]);
+    let (_, code, _) = json(&[
+        "prism",
+        "check",
+        m.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--prop",
+        "nope",
+    ]);
     assert_eq!(code, 2);
 }
 
@@ -62,36 +93,73 @@ fn select_property_by_name_and_index() {
 fn undefined_constant_is_named_and_const_option_works() {
     let m = tmp("c.prism", "dtmc\nconst int N;\nmodule M x : [0..N] init 0; [] x<N -> 0.5:(x'=x+1) + 0.5:(x'=x); [] x=N -> true; endmodule\n");
     let p = tmp("c.props", "P=? [ F<=2 x=N ]\n");
-    let out = verikit().args(["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()]).output().unwrap();
+    let out = verikit()
+        .args(["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("undefined constant `N`") && err.contains("c.prism:2:1"), "{err}");
-    let (v, code, err) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap(), "--const", "N=2"]);
+    assert!(
+        err.contains("undefined constant `N`") && err.contains("c.prism:2:1"),
+        "{err}"
+    );
+    let (v, code, err) = json(&[
+        "prism",
+        "check",
+        m.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--const",
+        "N=2",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "0.25");
 }
 
 #[test]
 fn type_errors_and_parse_errors_are_located() {
-    let m = tmp("t.prism", "mdp\nmodule M\n  x : [0..3] init 0;\n  [] x + true -> (x'=1);\nendmodule\n");
-    let out = verikit().args(["prism", "build", m.to_str().unwrap()]).output().unwrap();
+    let m = tmp(
+        "t.prism",
+        "mdp\nmodule M\n  x : [0..3] init 0;\n  [] x + true -> (x'=1);\nendmodule\n",
+    );
+    let out = verikit()
+        .args(["prism", "build", m.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("type error") && err.contains("t.prism:4:"), "{err}");
-    let m = tmp("p.prism", "dtmc\nmodule M\n  x : [0..3] init 0;\n  [] x=0 -> (x'=1)\nendmodule\n");
-    let out = verikit().args(["prism", "build", m.to_str().unwrap()]).output().unwrap();
+    assert!(
+        err.contains("type error") && err.contains("t.prism:4:"),
+        "{err}"
+    );
+    let m = tmp(
+        "p.prism",
+        "dtmc\nmodule M\n  x : [0..3] init 0;\n  [] x=0 -> (x'=1)\nendmodule\n",
+    );
+    let out = verikit()
+        .args(["prism", "build", m.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("expected `;`") && err.contains("p.prism:5:1"), "{err}");
+    assert!(
+        err.contains("expected `;`") && err.contains("p.prism:5:1"),
+        "{err}"
+    );
 }
 
 #[test]
 fn deadlocks_fixed_by_default_or_reported() {
-    let m = tmp("d.prism", "dtmc\nmodule M\n  x : [0..1] init 0;\n  [] x=0 -> (x'=1);\nendmodule\n");
+    let m = tmp(
+        "d.prism",
+        "dtmc\nmodule M\n  x : [0..1] init 0;\n  [] x=0 -> (x'=1);\nendmodule\n",
+    );
     let (v, code, _) = json(&["prism", "build", m.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert_eq!(v["deadlocks_fixed"], 1);
-    let out = verikit().args(["prism", "build", m.to_str().unwrap(), "--no-fix-deadlocks"]).output().unwrap();
+    let out = verikit()
+        .args(["prism", "build", m.to_str().unwrap(), "--no-fix-deadlocks"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("deadlock in state (x=1)"));
 }
@@ -101,9 +169,21 @@ fn exports_in_prism_formats() {
     let m = demo("die.prism");
     let dir = std::env::temp_dir().join(format!("verikit-prism-exp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (tra, sta, lab, dot) = (dir.join("m.tra"), dir.join("m.sta"), dir.join("m.lab"), dir.join("m.dot"));
+    let (tra, sta, lab, dot) = (
+        dir.join("m.tra"),
+        dir.join("m.sta"),
+        dir.join("m.lab"),
+        dir.join("m.dot"),
+    );
     let out = verikit()
-        .args(["prism", "build", m.to_str().unwrap(), "--export-tra", tra.to_str().unwrap(), "--export-sta"])
+        .args([
+            "prism",
+            "build",
+            m.to_str().unwrap(),
+            "--export-tra",
+            tra.to_str().unwrap(),
+            "--export-sta",
+        ])
         .arg(&sta)
         .arg("--export-lab")
         .arg(&lab)
@@ -111,7 +191,11 @@ fn exports_in_prism_formats() {
         .arg(&dot)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let t = std::fs::read_to_string(&tra).unwrap();
     assert!(t.starts_with("13 20\n"), "{t}");
     // Every row sums to one.
@@ -124,8 +208,13 @@ fn exports_in_prism_formats() {
     let s = std::fs::read_to_string(&sta).unwrap();
     assert!(s.starts_with("(s,d)\n0:(0,0)\n"), "{s}");
     let l = std::fs::read_to_string(&lab).unwrap();
-    assert!(l.starts_with("0=\"init\" 1=\"deadlock\" 2=\"done\"\n0: 0\n"), "{l}");
-    assert!(std::fs::read_to_string(&dot).unwrap().starts_with("digraph"));
+    assert!(
+        l.starts_with("0=\"init\" 1=\"deadlock\" 2=\"done\"\n0: 0\n"),
+        "{l}"
+    );
+    assert!(std::fs::read_to_string(&dot)
+        .unwrap()
+        .starts_with("digraph"));
 }
 
 #[test]
@@ -142,7 +231,10 @@ fn mdp_ctmc_and_nested_operators() {
     assert_eq!(r[1]["result"], 0.0);
     assert_eq!(r[2]["result"], 1.0);
     let c = tmp("c.prism", "ctmc\nmodule M\n s : [0..1] init 0;\n [] s=0 -> 2.0:(s'=1);\nendmodule\nrewards \"time\" s=0 : 1; endrewards\n");
-    let p = tmp("c.props", "P=? [ F<=1 s=1 ];\nR=? [ F s=1 ];\nS=? [ s=1 ];\n");
+    let p = tmp(
+        "c.props",
+        "P=? [ F<=1 s=1 ];\nR=? [ F s=1 ];\nS=? [ s=1 ];\n",
+    );
     let (v, code, err) = json(&["prism", "check", c.to_str().unwrap(), p.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let r = v["results"].as_array().unwrap();
