@@ -7,21 +7,22 @@ use std::time::Instant;
 type DemoFn = fn(&Ctx) -> Result<Vec<(String, Report)>, CliError>;
 
 fn engines() -> Vec<(&'static str, DemoFn)> {
-    #[allow(unused_mut)]
-    let mut v: Vec<(&'static str, DemoFn)> = Vec::new();
-    #[cfg(feature = "nfa")]
-    v.push(("nfa", crate::cmd::nfa::demo));
-    #[cfg(feature = "smt")]
-    v.push(("smt", crate::cmd::smt::demo));
-    #[cfg(feature = "omega")]
-    v.push(("ltl", crate::cmd::ltl::demo));
-    #[cfg(feature = "omega")]
-    v.push(("aut", crate::cmd::aut::demo));
-    #[cfg(feature = "bn")]
-    v.push(("bn", crate::cmd::bn::demo));
-    #[cfg(feature = "prism")]
-    v.push(("prism", crate::cmd::prism::demo));
-    v
+    [
+        #[cfg(feature = "nfa")]
+        ("nfa", crate::cmd::nfa::demo as DemoFn),
+        #[cfg(feature = "smt")]
+        ("smt", crate::cmd::smt::demo as DemoFn),
+        #[cfg(feature = "omega")]
+        ("ltl", crate::cmd::ltl::demo as DemoFn),
+        #[cfg(feature = "omega")]
+        ("aut", crate::cmd::aut::demo as DemoFn),
+        #[cfg(feature = "bn")]
+        ("bn", crate::cmd::bn::demo as DemoFn),
+        #[cfg(feature = "prism")]
+        ("prism", crate::cmd::prism::demo as DemoFn),
+    ]
+    .into_iter()
+    .collect()
 }
 
 pub fn run(ctx: &Ctx) -> Result<Report, CliError> {

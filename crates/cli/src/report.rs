@@ -18,8 +18,6 @@ pub const EXIT_LIMIT: i32 = 3;
 pub struct Ctx {
     /// `--json`: print one JSON object instead of text.
     pub json: bool,
-    /// `-q`: no progress on stderr.
-    pub quiet: bool,
     /// `--timeout` in seconds, if any (the CLI enforces it; long-running engines may also use it).
     pub timeout: Option<f64>,
     /// When the command started.

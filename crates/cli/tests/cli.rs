@@ -41,6 +41,7 @@ fn demo_runs_every_engine_and_reports_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("demo --json is one JSON object");
     let demos = v["demos"].as_array().expect("demos array");
     let engines: Vec<&str> = demos.iter().filter_map(|d| d["engine"].as_str()).collect();
+    assert_eq!(engines.len(), demos.len(), "every demo item names its engine");
     #[cfg(feature = "nfa")]
     assert!(engines.contains(&"nfa"), "{engines:?}");
     #[cfg(feature = "smt")]
