@@ -15,12 +15,17 @@ pub mod check;
 pub mod error;
 pub mod export;
 pub mod foxglynn;
+pub mod imdp_bisim;
 pub mod lang;
 pub mod mec;
 pub mod model;
+pub mod polytope_lp;
 pub mod precomp;
+pub mod quotient;
+pub mod robust_vi;
 pub mod steady;
 pub mod vi;
+pub mod widen;
 
 pub use build::{build, BuildOptions};
 pub use check::{Answer, CheckOptions, Checker, PropertyResult};
