@@ -310,16 +310,16 @@ impl Symbolic {
 
     /// The states of `within` that reach `target` (backward reachability by preimages).
     pub fn basin(&self, target: &Bdd, within: &Bdd) -> Result<Bdd, BnError> {
+        // Frontier-based: only the states added in the last round are pulled back.
         let mut cur = target.clone();
-        loop {
-            let pre = self.and(&self.preimage(&cur)?, within)?;
-            let next = cur.or(&pre);
-            self.limits.check(&next)?;
-            if next == cur {
-                return Ok(cur);
-            }
-            cur = next;
+        let mut frontier = target.clone();
+        while !frontier.is_false() {
+            let pre = self.and(&self.preimage(&frontier)?, within)?;
+            frontier = pre.and_not(&cur);
+            cur = cur.or(&frontier);
+            self.limits.check(&cur)?;
         }
+        Ok(cur)
     }
 
     /// The attractor states within the forward-closed set `init` over the ancestor-closed `vars`,
