@@ -26,6 +26,23 @@ fn shared_smt_data_answers_match_status_and_check() {
             (f.len() > 3).then(|| (f[0].to_string(), f[3].to_string()))
         })
         .collect();
+    // Answers recorded from yices-smt2 and z3 (tests/expected/smt-status.tsv), when present.
+    let peers: std::collections::HashMap<String, Vec<String>> =
+        std::fs::read_to_string(verikit_testkit::expected("smt-status.tsv"))
+            .map(|t| {
+                t.lines()
+                    .filter(|l| !l.starts_with('#') && !l.starts_with("path\t"))
+                    .filter_map(|l| {
+                        let f: Vec<&str> = l.split('\t').collect();
+                        (f.len() >= 4)
+                            .then(|| (f[0].to_string(), vec![f[2].to_string(), f[3].to_string()]))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+    if peers.is_empty() {
+        eprintln!("note: tests/expected/smt-status.tsv missing; comparing with :status only");
+    }
     // Big stack: the elaborator and CNF conversion recurse over deep `let` terms.
     let h = std::thread::Builder::new()
         .stack_size(512 << 20)
@@ -66,6 +83,19 @@ fn shared_smt_data_answers_match_status_and_check() {
                             "{path}: certificate failure {}",
                             c.certificate_failures[0]
                         ));
+                    }
+                }
+                if let Some(p) = peers.get(path) {
+                    for peer in p {
+                        if (peer == "sat" || peer == "unsat")
+                            && (last.answer == "sat" || last.answer == "unsat")
+                            && *peer != last.answer
+                        {
+                            wrong.push(format!(
+                                "{path}: answered {}, a peer answered {peer}",
+                                last.answer
+                            ));
+                        }
                     }
                 }
                 match last.answer.as_str() {
