@@ -105,7 +105,8 @@ impl Show<'_> {
             BoolExpr::Or(_) => 3,
             BoolExpr::Xor(..) => 4,
             BoolExpr::And(_) => 5,
-            _ => 6,
+            BoolExpr::Not(_) => 6,
+            _ => 7,
         }
     }
     fn go(&self, e: &BoolExpr, parent: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -122,10 +123,14 @@ impl Show<'_> {
             },
             BoolExpr::Not(x) => {
                 f.write_str("!")?;
-                self.go(x, 7, f)?;
+                self.go(x, 6, f)?;
             }
             BoolExpr::And(es) | BoolExpr::Or(es) => {
-                let (op, unit) = if matches!(e, BoolExpr::And(_)) { (" & ", "true") } else { (" | ", "false") };
+                let (op, unit) = if matches!(e, BoolExpr::And(_)) {
+                    (" & ", "true")
+                } else {
+                    (" | ", "false")
+                };
                 if es.is_empty() {
                     f.write_str(unit)?;
                 }
@@ -175,12 +180,7 @@ pub fn parse_infix(
     resolve: &mut dyn FnMut(&str, Span) -> Result<BoolExpr, Diagnostic>,
 ) -> Result<BoolExpr, Diagnostic> {
     let toks = lex(text, base)?;
-    let mut p = Parser { toks, pos: 0, end: base + text.len(), resolve, depth: 0 };
-    let e = p.iff()?;
-    if let Some((t, sp)) = p.toks.get(p.pos) {
-        return Err(Diagnostic::at(*sp, format!("unexpected `{}` after a complete formula", t.show())));
-    }
-    Ok(e)
+    shunting_yard(toks, base + text.len(), resolve)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -266,108 +266,154 @@ fn lex(text: &str, base: usize) -> Result<Vec<(Tok, Span)>, Diagnostic> {
     Ok(out)
 }
 
-struct Parser<'r> {
-    toks: Vec<(Tok, Span)>,
-    pos: usize,
-    end: usize,
-    resolve: &'r mut dyn FnMut(&str, Span) -> Result<BoolExpr, Diagnostic>,
-    depth: usize,
+/// Nesting limit (parentheses and negations): a formula nested deeper is rejected with a
+/// diagnostic, so that the recursive walks over the tree (evaluation, printing) stay within a normal
+/// thread stack. Real models nest a few thousand levels deep.
+const MAX_DEPTH: usize = 10_000;
+
+fn prec(t: &Tok) -> u8 {
+    match t {
+        Tok::Iff => 1,
+        Tok::Imp => 2,
+        Tok::Or => 3,
+        Tok::Xor => 4,
+        Tok::And => 5,
+        _ => 0,
+    }
 }
 
-/// Nesting limit: deeper input is rejected with a diagnostic instead of overflowing the stack.
-const MAX_DEPTH: usize = 512;
+/// Builds `l op r`, flattening chains of `&` and `|` into one n-ary node.
+fn combine(op: &Tok, l: BoolExpr, r: BoolExpr) -> BoolExpr {
+    match op {
+        Tok::And => match l {
+            BoolExpr::And(mut es) => {
+                es.push(r);
+                BoolExpr::And(es)
+            }
+            l => BoolExpr::And(vec![l, r]),
+        },
+        Tok::Or => match l {
+            BoolExpr::Or(mut es) => {
+                es.push(r);
+                BoolExpr::Or(es)
+            }
+            l => BoolExpr::Or(vec![l, r]),
+        },
+        Tok::Xor => BoolExpr::Xor(Box::new(l), Box::new(r)),
+        Tok::Imp => BoolExpr::Imp(Box::new(l), Box::new(r)),
+        _ => BoolExpr::Iff(Box::new(l), Box::new(r)),
+    }
+}
 
-impl Parser<'_> {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos).map(|t| &t.0)
-    }
-    fn eat(&mut self, t: &Tok) -> bool {
-        if self.peek() == Some(t) {
-            self.pos += 1;
-            true
-        } else {
-            false
+/// Applies the operator on top of the stack to the operands on top of theirs.
+fn reduce(ops: &mut Vec<(Tok, Span)>, vals: &mut Vec<BoolExpr>) {
+    let Some((op, _)) = ops.pop() else { return };
+    if op == Tok::Not {
+        if let Some(v) = vals.pop() {
+            vals.push(BoolExpr::not(v));
         }
+        return;
     }
-    fn here(&self) -> Span {
-        self.toks.get(self.pos).map_or(Span::point(self.end), |t| t.1)
+    if let (Some(r), Some(l)) = (vals.pop(), vals.pop()) {
+        vals.push(combine(&op, l, r));
     }
-    fn iff(&mut self) -> Result<BoolExpr, Diagnostic> {
-        let mut l = self.imp()?;
-        while self.eat(&Tok::Iff) {
-            let r = self.imp()?;
-            l = BoolExpr::Iff(Box::new(l), Box::new(r));
-        }
-        Ok(l)
-    }
-    fn imp(&mut self) -> Result<BoolExpr, Diagnostic> {
-        let l = self.or()?;
-        if self.eat(&Tok::Imp) {
-            self.enter()?;
-            let r = self.imp()?;
-            self.depth -= 1;
-            return Ok(BoolExpr::Imp(Box::new(l), Box::new(r)));
-        }
-        Ok(l)
-    }
-    fn or(&mut self) -> Result<BoolExpr, Diagnostic> {
-        let mut es = vec![self.xor()?];
-        while self.eat(&Tok::Or) {
-            es.push(self.xor()?);
-        }
-        Ok(if es.len() == 1 { es.pop().unwrap_or(BoolExpr::Const(false)) } else { BoolExpr::Or(es) })
-    }
-    fn xor(&mut self) -> Result<BoolExpr, Diagnostic> {
-        let mut l = self.and()?;
-        while self.eat(&Tok::Xor) {
-            let r = self.and()?;
-            l = BoolExpr::Xor(Box::new(l), Box::new(r));
-        }
-        Ok(l)
-    }
-    fn and(&mut self) -> Result<BoolExpr, Diagnostic> {
-        let mut es = vec![self.unary()?];
-        while self.eat(&Tok::And) {
-            es.push(self.unary()?);
-        }
-        Ok(if es.len() == 1 { es.pop().unwrap_or(BoolExpr::Const(true)) } else { BoolExpr::And(es) })
-    }
-    fn enter(&mut self) -> Result<(), Diagnostic> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(Diagnostic::at(self.here(), "formula nested too deeply"));
-        }
-        Ok(())
-    }
-    fn unary(&mut self) -> Result<BoolExpr, Diagnostic> {
-        self.enter()?;
-        let r = self.unary_inner();
-        self.depth -= 1;
-        r
-    }
-    fn unary_inner(&mut self) -> Result<BoolExpr, Diagnostic> {
-        let sp = self.here();
-        match self.toks.get(self.pos).map(|t| t.0.clone()) {
-            Some(Tok::Not) => {
-                self.pos += 1;
-                Ok(BoolExpr::not(self.unary()?))
-            }
-            Some(Tok::LParen) => {
-                self.pos += 1;
-                let e = self.iff()?;
-                if !self.eat(&Tok::RParen) {
-                    return Err(Diagnostic::at(self.here(), "expected `)`")
-                        .with_note(format!("the `(` at offset {} is not closed", sp.start)));
+}
+
+/// Operator-precedence parsing with explicit stacks (no recursion, so deeply nested input cannot
+/// overflow the stack). `->` is right associative, the other binary operators left associative.
+fn shunting_yard(
+    toks: Vec<(Tok, Span)>,
+    end: usize,
+    resolve: &mut dyn FnMut(&str, Span) -> Result<BoolExpr, Diagnostic>,
+) -> Result<BoolExpr, Diagnostic> {
+    let mut ops: Vec<(Tok, Span)> = Vec::new();
+    let mut vals: Vec<BoolExpr> = Vec::new();
+    let mut depth = 0usize;
+    let mut expect_operand = true;
+    for (tok, sp) in toks {
+        if expect_operand {
+            match tok {
+                Tok::Id(name) => {
+                    vals.push(resolve(&name, sp)?);
+                    expect_operand = false;
                 }
-                Ok(e)
+                Tok::Not | Tok::LParen => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Err(Diagnostic::at(sp, "formula nested too deeply"));
+                    }
+                    ops.push((tok, sp));
+                }
+                t => {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!("expected a formula, found `{}`", t.show()),
+                    ))
+                }
             }
-            Some(Tok::Id(name)) => {
-                self.pos += 1;
-                (self.resolve)(&name, sp)
-            }
-            Some(t) => Err(Diagnostic::at(sp, format!("expected a formula, found `{}`", t.show()))),
-            None => Err(Diagnostic::at(sp, "expected a formula, found the end of the input")),
+            continue;
         }
+        match tok {
+            Tok::RParen => {
+                loop {
+                    match ops.last() {
+                        Some((Tok::LParen, _)) => break,
+                        Some((Tok::Not, _)) => {
+                            depth -= 1;
+                            reduce(&mut ops, &mut vals)
+                        }
+                        Some(_) => reduce(&mut ops, &mut vals),
+                        None => {
+                            return Err(Diagnostic::at(sp, "unexpected `)` without a matching `(`"))
+                        }
+                    }
+                }
+                ops.pop();
+                depth -= 1;
+            }
+            Tok::Id(_) | Tok::Not | Tok::LParen => {
+                return Err(Diagnostic::at(
+                    sp,
+                    format!("unexpected `{}` after a complete formula", tok.show()),
+                ))
+            }
+            op => {
+                let p = prec(&op);
+                loop {
+                    let reduce_top = match ops.last() {
+                        Some((Tok::LParen, _)) | None => false,
+                        Some((Tok::Not, _)) => true,
+                        Some((top, _)) => prec(top) > p || (prec(top) == p && op != Tok::Imp),
+                    };
+                    if !reduce_top {
+                        break;
+                    }
+                    if matches!(ops.last(), Some((Tok::Not, _))) {
+                        depth -= 1;
+                    }
+                    reduce(&mut ops, &mut vals);
+                }
+                ops.push((op, sp));
+                expect_operand = true;
+            }
+        }
+    }
+    if expect_operand {
+        return Err(Diagnostic::at(
+            Span::point(end),
+            "expected a formula, found the end of the input",
+        ));
+    }
+    while let Some((top, sp)) = ops.last() {
+        if *top == Tok::LParen {
+            return Err(Diagnostic::at(Span::point(end), "expected `)`")
+                .with_note(format!("the `(` at offset {} is not closed", sp.start)));
+        }
+        reduce(&mut ops, &mut vals);
+    }
+    match (vals.pop(), vals.is_empty()) {
+        (Some(e), true) => Ok(e),
+        _ => Err(Diagnostic::at(Span::point(end), "malformed formula")),
     }
 }
 
@@ -395,7 +441,7 @@ mod tests {
         let e = parse_infix("a -> b -> c", 0, &mut names).unwrap();
         assert!(e.eval_bits(0b101)); // a -> (b -> c): b false
         let e = parse_infix("(a <=> b) ^ c", 0, &mut names).unwrap();
-        assert!(!e.eval_bits(0b000 | 0b100));
+        assert!(!e.eval_bits(0b100));
     }
 
     #[test]
@@ -406,14 +452,79 @@ mod tests {
         assert!(e.message.contains("`)`"));
         assert!(parse_infix("a b", 0, &mut names).is_err());
         assert!(parse_infix("", 0, &mut names).is_err());
-        let deep = "!".repeat(100_000) + "a";
+        let deep = "!(a & ".repeat(20_000) + "a" + &")".repeat(20_000);
         assert!(parse_infix(&deep, 0, &mut names).is_err());
+        assert!(parse_infix("a)", 0, &mut names).is_err());
+        assert!(parse_infix("a &", 0, &mut names).is_err());
+        assert!(parse_infix("a ( b", 0, &mut names).is_err());
+    }
+
+    #[test]
+    fn deep_real_world_nesting_parses() {
+        let n = 3000;
+        let text = "(a & ".repeat(n) + "b" + &")".repeat(n);
+        let e = parse_infix(&text, 0, &mut names).unwrap();
+        assert!(e.eval_bits(0b11));
+        assert!(!e.eval_bits(0b01));
+        let names_v: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            BoolExpr::not(BoolExpr::Var(0))
+                .display(&names_v)
+                .to_string(),
+            "!a"
+        );
+        assert_eq!(
+            parse_infix("!(a & b)", 0, &mut names)
+                .unwrap()
+                .display(&names_v)
+                .to_string(),
+            "!(a & b)"
+        );
+    }
+
+    fn arb_expr() -> impl proptest::strategy::Strategy<Value = BoolExpr> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            (0u32..3).prop_map(BoolExpr::Var),
+            any::<bool>().prop_map(BoolExpr::Const)
+        ];
+        leaf.prop_recursive(5, 40, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|e| BoolExpr::Not(Box::new(e))),
+                proptest::collection::vec(inner.clone(), 2..4).prop_map(BoolExpr::And),
+                proptest::collection::vec(inner.clone(), 2..4).prop_map(BoolExpr::Or),
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| BoolExpr::Xor(Box::new(a), Box::new(b))),
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| BoolExpr::Imp(Box::new(a), Box::new(b))),
+                (inner.clone(), inner).prop_map(|(a, b)| BoolExpr::Iff(Box::new(a), Box::new(b))),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn printed_formulas_parse_back_equivalent(e in arb_expr()) {
+            let names_v: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+            let shown = e.display(&names_v).to_string();
+            let back = parse_infix(&shown, 0, &mut names).unwrap();
+            for bits in 0..8 {
+                proptest::prop_assert_eq!(e.eval_bits(bits), back.eval_bits(bits), "{}", shown);
+            }
+        }
     }
 
     #[test]
     fn display_round_trips() {
         let names_v: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-        for s in ["a | b & !c", "(a | b) & c", "a -> (b -> c)", "(a -> b) -> c", "a ^ b <-> c", "!(a & b)"] {
+        for s in [
+            "a | b & !c",
+            "(a | b) & c",
+            "a -> (b -> c)",
+            "(a -> b) -> c",
+            "a ^ b <-> c",
+            "!(a & b)",
+        ] {
             let e = parse_infix(s, 0, &mut names).unwrap();
             let shown = e.display(&names_v).to_string();
             let back = parse_infix(&shown, 0, &mut names).unwrap();
