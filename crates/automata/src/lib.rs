@@ -12,7 +12,8 @@
 //! | [`naive`], [`hk`], [`hkc`] | equivalence: naive, Hopcroft–Karp, HKC (up to congruence), ± memoisation |
 //! | [`subset`] | the subset construction (baseline and test oracle) |
 //! | [`paige_tarjan`], [`bisim`] | bisimilarity in O(m log n) (Paige–Tarjan); signature refinement (oracle); quotient |
-//! | [`simulation`] | the simulation preorder and simulation-based reduction |
+//! | [`lrt`] | the simulation preorder by LRT (counter-based refinement, libvata/libmata style) |
+//! | [`simulation`] | the simulation preorder as a plain fixed point (oracle), simulation-based reduction |
 //! | [`gen`] | the Tabakov–Vardi random model |
 //! | [`mata`], [`minterm`], [`ba`], [`timbuk`], [`regex`], [`dot`] | formats |
 //! | [`replay`] | independent membership check of witness words |
@@ -25,6 +26,7 @@ pub mod dot;
 pub mod gen;
 pub mod hk;
 pub mod hkc;
+pub mod lrt;
 pub mod macrostate;
 pub mod mata;
 pub mod minterm;

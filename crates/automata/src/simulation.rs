@@ -9,10 +9,13 @@
 //! worklist of states whose row shrank (only their predecessors are revisited). Each visit of `x'`
 //! costs `O(Σ_a (|pre_a(Sim(x'))| + |pre_a(x')|·n/64))`. This is a plain worklist fixed point, not
 //! the Ranzato–Tapparo or Holík–Šimáček algorithm the paper uses: it is meant for automata of up to
-//! a few thousand states (its relation is an `n × n` bit matrix).
+//! a few thousand states (its relation is an `n × n` bit matrix). It is kept as the test oracle of
+//! [`crate::lrt`] (the algorithm [`reduce`] and antichains with simulation use) and as its fallback
+//! when LRT's counters would not fit in memory.
 
 use crate::bisim::quotient;
 use crate::nfa::{Letter, Nfa, State};
+use crate::AutomataError;
 use fixedbitset::FixedBitSet;
 
 /// The largest simulation, as rows `sim[x]` = the states that simulate `x`.
@@ -22,6 +25,21 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// A relation given by its rows (`rows[x]` = the states simulating `x`).
+    pub fn from_rows(rows: Vec<FixedBitSet>) -> Simulation {
+        Simulation { rows }
+    }
+    /// The identity relation on `n` states (a simulation, the least useful one).
+    pub fn identity(n: usize) -> Simulation {
+        let rows = (0..n)
+            .map(|x| {
+                let mut r = FixedBitSet::with_capacity(n);
+                r.insert(x);
+                r
+            })
+            .collect();
+        Simulation { rows }
+    }
     /// `x ≾ y`.
     #[inline]
     pub fn le(&self, x: State, y: State) -> bool {
@@ -96,9 +114,16 @@ pub fn simulation(a: &Nfa) -> Simulation {
 }
 
 /// Quotient by simulation equivalence (`x ≾ y` and `y ≾ x`): same language, at most as many states
-/// as the bisimulation quotient.
-pub fn reduce(a: &Nfa) -> Nfa {
-    let sim = simulation(a);
+/// as the bisimulation quotient. The relation is computed by [`crate::lrt`] (falling back to the
+/// fixed point of this module when LRT's counters exceed the memory budget);
+/// [`AutomataError::Limit`] when even the relation exceeds it.
+pub fn reduce(a: &Nfa) -> Result<Nfa, AutomataError> {
+    let sim = crate::lrt::simulation_or_fixpoint(a)?;
+    Ok(reduce_by(a, &sim))
+}
+
+/// Quotient of `a` by the equivalence of a given simulation preorder of `a`.
+pub fn reduce_by(a: &Nfa, sim: &Simulation) -> Nfa {
     let n = a.num_states();
     let mut block = vec![u32::MAX; n];
     let mut k = 0u32;

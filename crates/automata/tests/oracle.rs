@@ -84,7 +84,7 @@ proptest! {
         let bis = bisim::reduce(&a);
         prop_assert!(bis.num_states() <= a.num_states());
         prop_assert!(subset::equivalent(&a, &bis).holds);
-        let sim = simulation::reduce(&a);
+        let sim = simulation::reduce(&a).unwrap();
         prop_assert!(sim.num_states() <= bis.num_states().max(1) || a.num_states() == 0);
         prop_assert!(subset::equivalent(&a, &sim).holds);
         let rev = a.reverse().reverse();
@@ -105,6 +105,20 @@ proptest! {
         let t = timbuk::parse(&timbuk::write(&a)).unwrap();
         let (x, y, _) = reconcile(&a, &t);
         prop_assert!(subset::equivalent(&x, &y).holds);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+
+    /// LRT computes exactly the relation of the plain fixed point.
+    #[test]
+    fn lrt_equals_the_fixed_point(a in (1usize..=3).prop_flat_map(|k| arb_nfa(12, k))) {
+        let lrt = lrt::simulation(&a).unwrap();
+        let fix = simulation::simulation(&a);
+        for x in 0..a.num_states() as u32 {
+            prop_assert_eq!(lrt.simulators(x), fix.simulators(x));
+        }
     }
 }
 

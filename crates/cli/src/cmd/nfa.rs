@@ -602,12 +602,7 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             let red = match method {
                 ReduceMethod::Bisim => bisim::reduce(n),
                 ReduceMethod::Sim => {
-                    if n.num_states() > 20_000 {
-                        return Err(CliError::Limit(
-                            "simulation reduction is limited to 20000 states (its relation is quadratic)".into(),
-                        ));
-                    }
-                    simulation::reduce(n)
+                    simulation::reduce(n).map_err(|e| CliError::from_error(e, None))?
                 }
             };
             let r = Report::new()

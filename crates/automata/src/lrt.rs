@@ -1,0 +1,251 @@
+//! The simulation preorder by the counter-based refinement algorithm "LRT" (the labelled version of
+//! Henzinger, Henzinger and Kopke's simulation algorithm, FOCS 1995, as given by Abdulla, Bouajjani,
+//! Holík, Kaati and Vojnar, "Computing simulations over tree automata", TACAS 2008, and used with
+//! the optimisations of Holík and Šimáček, "Optimizing an LTS-simulation algorithm", MEMICS 2009,
+//! by libvata/libmata). "On Equivalence Checking of Nondeterministic Finite Automata" (Fu, Deng,
+//! Jansen, Zhang, SETTA 2017) uses this simulation (Section 2, Definition 1; Sections 3.5–3.6) for
+//! the reduction and for antichains with simulation subsumption that it evaluates.
+//!
+//! `Sim(u)` (the states simulating `u`) starts at the states with compatible acceptance and
+//! letters. For every letter `a`, every state `w` with an `a`-successor and every state `u'` with an
+//! `a`-predecessor, a counter `cnt_a(w, u') = |post_a(w) ∩ Sim(u')|` is kept; `Remove_a(u')` collects
+//! the states whose counter dropped to zero. Processing `Remove_a(u')` removes its states from
+//! `Sim(u)` for every `u ∈ pre_a(u')`, and each removal `w ∉ Sim(u)` decrements the counters
+//! `cnt_b(w₂, u)` of the `b`-predecessors `w₂` of `w`. Every pair `(w, u)` is removed at most once,
+//! so the time is `O(|δ|·n)` after an initialisation of `O(Σ_a |cod_a|·|δ_a|)`, against the
+//! repeated row recomputations of the plain fixed point in [`crate::simulation`].
+//!
+//! This is the relation-only variant: the relation is an `n × n` bit matrix and the counters are
+//! per-letter `|dom_a| × |cod_a|` matrices (not the partition–relation pairs of the full
+//! Holík–Šimáček algorithm, which share them between simulation-equivalent states). Their memory
+//! is computed beforehand: [`simulation`] refuses (with [`AutomataError::Limit`]) above a budget,
+//! and [`simulation_or_fixpoint`] then falls back to the counter-free fixed point.
+
+use crate::nfa::{Letter, Nfa, State};
+use crate::simulation::Simulation;
+use crate::AutomataError;
+use fixedbitset::FixedBitSet;
+
+/// Memory budget (bytes) for the relation and the counters together.
+pub const MEMORY_BUDGET: usize = 4 << 30;
+
+/// Bytes of the `n × n` relation.
+pub fn relation_bytes(n: usize) -> usize {
+    n.saturating_mul(n.div_ceil(64)).saturating_mul(8)
+}
+
+/// Per-letter domains (states with an `a`-successor) and codomains (states with an
+/// `a`-predecessor), sorted.
+fn domains(a: &Nfa) -> (Vec<Vec<State>>, Vec<Vec<State>>) {
+    let nl = a.num_letters();
+    let mut dom = vec![Vec::new(); nl];
+    let mut cod = vec![Vec::new(); nl];
+    for q in 0..a.num_states() as State {
+        for (l, _) in a.forward().out(q) {
+            dom[l as usize].push(q);
+        }
+        for (l, _) in a.backward().out(q) {
+            cod[l as usize].push(q);
+        }
+    }
+    (dom, cod)
+}
+
+/// Bytes the counters of [`simulation`] would take on `a`.
+pub fn counter_bytes(a: &Nfa) -> usize {
+    let (dom, cod) = domains(a);
+    dom.iter()
+        .zip(&cod)
+        .map(|(d, c)| d.len().saturating_mul(c.len()))
+        .fold(0usize, |s, x| s.saturating_add(x))
+        .saturating_mul(4)
+}
+
+/// The initial relation: `v` may simulate `u` iff `u` accepting ⇒ `v` accepting and `v` reads
+/// every letter `u` reads.
+pub(crate) fn initial_rows(a: &Nfa) -> Vec<FixedBitSet> {
+    let n = a.num_states();
+    let nl = a.num_letters();
+    let reads: Vec<FixedBitSet> = (0..n as State)
+        .map(|q| {
+            let mut s = FixedBitSet::with_capacity(nl);
+            for (l, _) in a.forward().out(q) {
+                s.insert(l as usize);
+            }
+            s
+        })
+        .collect();
+    (0..n as State)
+        .map(|x| {
+            let mut r = FixedBitSet::with_capacity(n);
+            for y in 0..n as State {
+                if (!a.is_final(x) || a.is_final(y))
+                    && reads[x as usize].is_subset(&reads[y as usize])
+                {
+                    r.insert(y as usize);
+                }
+            }
+            r
+        })
+        .collect()
+}
+
+fn index(sorted: &[State], q: State) -> Option<usize> {
+    sorted.binary_search(&q).ok()
+}
+
+/// The simulation preorder of `a` by LRT; [`AutomataError::Limit`] when the relation and the
+/// counters would exceed [`MEMORY_BUDGET`].
+pub fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
+    simulation_within(a, MEMORY_BUDGET)
+}
+
+/// [`simulation`] with an explicit memory budget in bytes.
+pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataError> {
+    let n = a.num_states();
+    let need = relation_bytes(n).saturating_add(counter_bytes(a));
+    if need > budget {
+        return Err(AutomataError::Limit(format!(
+            "simulation of {n} states needs about {} MiB (budget {} MiB)",
+            need >> 20,
+            budget >> 20
+        )));
+    }
+    let nl = a.num_letters();
+    let (dom, cod) = domains(a);
+    let mut rows = initial_rows(a);
+    // Counters: cnt[l][i * |cod_l| + j] = |post_l(dom_l[i]) ∩ Sim(cod_l[j])|.
+    let mut cnt: Vec<Vec<u32>> = Vec::with_capacity(nl);
+    // Remove sets, one per (letter, codomain index), and the worklist of non-empty ones.
+    let mut base = Vec::with_capacity(nl + 1);
+    let mut total = 0usize;
+    for c in &cod {
+        base.push(total);
+        total += c.len();
+    }
+    base.push(total);
+    let mut remove: Vec<Vec<State>> = vec![Vec::new(); total];
+    let mut work: Vec<(Letter, u32)> = Vec::new();
+    for l in 0..nl {
+        let (d, c) = (&dom[l], &cod[l]);
+        let mut m = vec![0u32; d.len() * c.len()];
+        for (j, &u2) in c.iter().enumerate() {
+            let row = &rows[u2 as usize];
+            for (i, &w) in d.iter().enumerate() {
+                let k = a
+                    .post(w, l as Letter)
+                    .iter()
+                    .filter(|&&v| row.contains(v as usize))
+                    .count() as u32;
+                m[i * c.len() + j] = k;
+                if k == 0 {
+                    remove[base[l] + j].push(w);
+                }
+            }
+            if !remove[base[l] + j].is_empty() {
+                work.push((l as Letter, j as u32));
+            }
+        }
+        cnt.push(m);
+    }
+    let mut removed = 0usize;
+    while let Some((l, j)) = work.pop() {
+        let slot = base[l as usize] + j as usize;
+        let batch = std::mem::take(&mut remove[slot]);
+        let u2 = cod[l as usize][j as usize];
+        for &u in a.pre(u2, l) {
+            for &w in &batch {
+                if !rows[u as usize].contains(w as usize) {
+                    continue;
+                }
+                rows[u as usize].set(w as usize, false);
+                removed += 1;
+                // w left Sim(u): the b-predecessors of w lose one b-successor in Sim(u).
+                for (b, preds) in a.backward().out(w) {
+                    let cb = &cod[b as usize];
+                    let Some(ju) = index(cb, u) else { continue };
+                    let db = &dom[b as usize];
+                    let width = cb.len();
+                    for &w2 in preds {
+                        let Some(iw) = index(db, w2) else { continue };
+                        let c = &mut cnt[b as usize][iw * width + ju];
+                        *c -= 1;
+                        if *c == 0 {
+                            let s = base[b as usize] + ju;
+                            if remove[s].is_empty() {
+                                work.push((b, ju as u32));
+                            }
+                            remove[s].push(w2);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    tracing::debug!(states = n, removed, "LRT simulation done");
+    Ok(Simulation::from_rows(rows))
+}
+
+/// LRT when its counters fit in [`MEMORY_BUDGET`], else the counter-free fixed point of
+/// [`crate::simulation::simulation`]; [`AutomataError::Limit`] when even the relation does not fit.
+pub fn simulation_or_fixpoint(a: &Nfa) -> Result<Simulation, AutomataError> {
+    let n = a.num_states();
+    if relation_bytes(n) > MEMORY_BUDGET {
+        return Err(AutomataError::Limit(format!(
+            "the simulation relation of {n} states needs {} MiB (budget {} MiB)",
+            relation_bytes(n) >> 20,
+            MEMORY_BUDGET >> 20
+        )));
+    }
+    match simulation(a) {
+        Ok(s) => Ok(s),
+        Err(_) => Ok(crate::simulation::simulation(a)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{tabakov_vardi, TvParams};
+
+    #[test]
+    fn agrees_with_the_fixed_point_on_random_automata() {
+        for seed in 0..200u64 {
+            let states = 2 + (seed % 30) as usize;
+            let letters = 1 + (seed % 4) as usize;
+            let a = tabakov_vardi(&TvParams {
+                states,
+                letters,
+                density: 0.5 + (seed % 5) as f64 * 0.3,
+                final_density: 0.3,
+                initial: 0,
+                seed,
+            });
+            let lrt = simulation(&a).unwrap();
+            let fix = crate::simulation::simulation(&a);
+            for x in 0..states as State {
+                assert_eq!(
+                    lrt.simulators(x),
+                    fix.simulators(x),
+                    "seed {seed} state {x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn budget_is_enforced() {
+        let a = tabakov_vardi(&TvParams {
+            states: 50,
+            letters: 2,
+            density: 1.25,
+            final_density: 0.5,
+            initial: 0,
+            seed: 7,
+        });
+        assert!(matches!(
+            simulation_within(&a, 100),
+            Err(AutomataError::Limit(_))
+        ));
+    }
+}
