@@ -155,7 +155,7 @@ pub fn bisimulation(m: &Model, labels: &[u32]) -> Bisimulation {
             next[s] = *sig_ids.entry((class[s], sig)).or_insert(k);
         }
         let new_num = sig_ids.len();
-        tracing::info!("bisimulation round {rounds}: {new_num} classes");
+        tracing::debug!("bisimulation round {rounds}: {new_num} classes");
         class = next;
         if new_num == num {
             break;
