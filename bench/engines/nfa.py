@@ -8,7 +8,12 @@ Writes
                               universality grid (r = 2, f = 1) for backward / forward antichains,
                               the subset construction and libmata.
 
-Usage: bash bench/run.sh nfa [--armc-only | --grids-only | --cav-only | --setta-only] [--per-point N]
+  bench/results/nfa-sim.md    simulation preorder (`nfa reduce --method sim`, LRT) vs the plain
+                              fixed point (`--method sim-fixpoint`) and bisimulation, on the largest
+                              ARMC and email-filter automata: time and reduced size.
+
+Usage: bash bench/run.sh nfa [--armc-only | --grids-only | --cav-only | --setta-only | --sim-only]
+       [--per-point N]
 """
 from __future__ import annotations
 
@@ -223,7 +228,50 @@ def partial_grids() -> None:
     print(f"wrote {p}", file=sys.stderr)
 
 
+def sim_bench() -> None:
+    rows = ["# Simulation-based reduction: LRT vs the plain fixed point", "",
+            f"Machine: {machine()}; verikit {verikit_version()}. Time = `time_s` inside the command "
+            "(parse + simulation + quotient), median of 3 runs; sizes are states (transitions).", "",
+            "| automaton | states (trans.) | LRT s | fixed point s | ratio fix/LRT | bisim s | after sim | after bisim |",
+            "|---|---|---|---|---|---|---|---|"]
+    files = []
+    for sub, k in (("armc-incl", 8), ("email-filter", 8)):
+        fs = sorted((DATA / "nfa" / sub).glob("*.mata"), key=lambda p: p.stat().st_size, reverse=True)
+        files += [(sub, f) for f in fs[:k]]
+    ratios = []
+    for sub, f in files:
+        res = {}
+        for m in ("sim", "sim-fixpoint", "bisim"):
+            ts, last = [], {}
+            for _ in range(3):
+                r = measure(verikit_cmd("--json", "nfa", "reduce", "--method", m, str(f), "-o", "/dev/null"),
+                            timeout=120)
+                if r.rc != 0 or not r.result:
+                    break
+                ts.append(r.result["time_s"])
+                last = r.result
+            res[m] = (statistics.median(ts) if ts else None, last)
+        size = lambda d, k: f"{d[k]['states']} ({d[k]['transitions']})" if d.get(k) else "-"
+        t = {m: res[m][0] for m in res}
+        ratio = t["sim-fixpoint"] / t["sim"] if t["sim"] and t["sim-fixpoint"] else None
+        if ratio:
+            ratios.append(ratio)
+        fmt = lambda x: f"{x:.3f}" if x is not None else "fail"
+        rows.append(f"| {sub}/{f.name} | {size(res['sim'][1], 'input')} | {fmt(t['sim'])} | {fmt(t['sim-fixpoint'])} "
+                    f"| {fmt(ratio)} | {fmt(t['bisim'])} | {size(res['sim'][1], 'reduced')} | {size(res['bisim'][1], 'reduced')} |")
+        print(rows[-1], file=sys.stderr, flush=True)
+    if ratios:
+        rows += ["", f"Median ratio fixed point / LRT: {statistics.median(ratios):.2f} "
+                 f"(min {min(ratios):.2f}, max {max(ratios):.2f}) over {len(ratios)} automata."]
+    p = BENCH / "results" / "nfa-sim.md"
+    p.write_text("\n".join(rows) + "\n")
+    print(f"wrote {p}", file=sys.stderr)
+
+
 if __name__ == "__main__":
+    if "--sim-only" in ARGS:
+        sim_bench()
+        sys.exit(0)
     if not any(f in ARGS for f in ("--grids-only", "--cav-only", "--setta-only")):
         armc()
     if "--armc-only" not in ARGS:

@@ -51,13 +51,18 @@ fn domains(a: &Nfa) -> (Vec<Vec<State>>, Vec<Vec<State>>) {
     (dom, cod)
 }
 
-/// Bytes the counters of [`simulation`] would take on `a`.
+/// Bytes the counters (and their per-letter position maps) of [`simulation`] would take on `a`.
 pub fn counter_bytes(a: &Nfa) -> usize {
     let (dom, cod) = domains(a);
     dom.iter()
         .zip(&cod)
         .map(|(d, c)| d.len().saturating_mul(c.len()))
         .fold(0usize, |s, x| s.saturating_add(x))
+        .saturating_add(
+            a.num_letters()
+                .saturating_mul(a.num_states())
+                .saturating_mul(2),
+        )
         .saturating_mul(4)
 }
 
@@ -90,10 +95,6 @@ pub(crate) fn initial_rows(a: &Nfa) -> Vec<FixedBitSet> {
         .collect()
 }
 
-fn index(sorted: &[State], q: State) -> Option<usize> {
-    sorted.binary_search(&q).ok()
-}
-
 /// The simulation preorder of `a` by LRT; [`AutomataError::Limit`] when the relation and the
 /// counters would exceed [`MEMORY_BUDGET`].
 pub fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
@@ -114,6 +115,20 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
     let nl = a.num_letters();
     let (dom, cod) = domains(a);
     let mut rows = initial_rows(a);
+    // Dense position maps: didx[l][q] = position of q in dom_l (u32::MAX if absent), same for cod.
+    let dense = |sets: &Vec<Vec<State>>| -> Vec<Vec<u32>> {
+        sets.iter()
+            .map(|s| {
+                let mut m = vec![u32::MAX; n];
+                for (i, &q) in s.iter().enumerate() {
+                    m[q as usize] = i as u32;
+                }
+                m
+            })
+            .collect()
+    };
+    let didx = dense(&dom);
+    let cidx = dense(&cod);
     // Counters: cnt[l][i * |cod_l| + j] = |post_l(dom_l[i]) ∩ Sim(cod_l[j])|.
     let mut cnt: Vec<Vec<u32>> = Vec::with_capacity(nl);
     // Remove sets, one per (letter, codomain index), and the worklist of non-empty ones.
@@ -128,17 +143,20 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
     let mut work: Vec<(Letter, u32)> = Vec::new();
     for l in 0..nl {
         let (d, c) = (&dom[l], &cod[l]);
-        let mut m = vec![0u32; d.len() * c.len()];
+        let width = c.len();
+        let mut m = vec![0u32; d.len() * width];
+        // cnt(w, u') = |post_l(w) ∩ Sim(u')|, counted from the l-predecessors of Sim(u').
         for (j, &u2) in c.iter().enumerate() {
-            let row = &rows[u2 as usize];
+            for v in rows[u2 as usize].ones() {
+                for &w in a.pre(v as State, l as Letter) {
+                    let i = didx[l][w as usize] as usize;
+                    m[i * width + j] += 1;
+                }
+            }
+        }
+        for j in 0..width {
             for (i, &w) in d.iter().enumerate() {
-                let k = a
-                    .post(w, l as Letter)
-                    .iter()
-                    .filter(|&&v| row.contains(v as usize))
-                    .count() as u32;
-                m[i * c.len() + j] = k;
-                if k == 0 {
+                if m[i * width + j] == 0 {
                     remove[base[l] + j].push(w);
                 }
             }
@@ -162,12 +180,15 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
                 removed += 1;
                 // w left Sim(u): the b-predecessors of w lose one b-successor in Sim(u).
                 for (b, preds) in a.backward().out(w) {
-                    let cb = &cod[b as usize];
-                    let Some(ju) = index(cb, u) else { continue };
-                    let db = &dom[b as usize];
-                    let width = cb.len();
+                    let ju = cidx[b as usize][u as usize];
+                    if ju == u32::MAX {
+                        continue;
+                    }
+                    let ju = ju as usize;
+                    let width = cod[b as usize].len();
+                    let db = &didx[b as usize];
                     for &w2 in preds {
-                        let Some(iw) = index(db, w2) else { continue };
+                        let iw = db[w2 as usize] as usize;
                         let c = &mut cnt[b as usize][iw * width + ju];
                         *c -= 1;
                         if *c == 0 {

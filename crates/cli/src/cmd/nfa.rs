@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use verikit_automata::replay::{check, Claim};
 use verikit_automata::{
-    ba, bisim, dot, gen, mata, reconcile, simulation, EquivAlgo, InclAlgo, Nfa, Outcome,
+    ba, bisim, dot, gen, lrt, mata, reconcile, simulation, EquivAlgo, InclAlgo, Nfa, Outcome,
     Reconciliation, UnivAlgo,
 };
 use verikit_diag::SourceFile;
@@ -172,8 +172,12 @@ pub enum EquivChoice {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReduceMethod {
+    /// Quotient by bisimilarity (Paige–Tarjan).
     Bisim,
+    /// Quotient by simulation equivalence, the simulation computed by LRT.
     Sim,
+    /// As `sim`, the simulation computed by the plain fixed point (the reference algorithm).
+    SimFixpoint,
 }
 
 /// A parsed input: its source (for error locations) and the automaton text kind.
@@ -601,6 +605,14 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             let n = &v[0];
             let red = match method {
                 ReduceMethod::Bisim => bisim::reduce(n),
+                ReduceMethod::SimFixpoint => {
+                    if lrt::relation_bytes(n.num_states()) > lrt::MEMORY_BUDGET {
+                        return Err(CliError::Limit(
+                            "the simulation relation exceeds the memory budget".into(),
+                        ));
+                    }
+                    simulation::reduce_by(n, &simulation::simulation(n))
+                }
                 ReduceMethod::Sim => {
                     simulation::reduce(n).map_err(|e| CliError::from_error(e, None))?
                 }
