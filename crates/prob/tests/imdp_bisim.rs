@@ -342,3 +342,48 @@ fn widened_phil_nofair_3() {
         Some(0.01),
     );
 }
+
+// ---- nature's inner problem by sorting vs. a generic LP ----
+
+fn nature_lp(c: &Choice, v: &[f64], minimise: bool) -> Option<f64> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let dir = if minimise {
+        OptimizationDirection::Minimize
+    } else {
+        OptimizationDirection::Maximize
+    };
+    let mut lp = Problem::new(dir);
+    let xs: Vec<_> = c
+        .iter()
+        .map(|&(d, l, u)| lp.add_var(v[d as usize], (l, u)))
+        .collect();
+    lp.add_constraint(
+        xs.iter().map(|&x| (x, 1.0)).collect::<Vec<_>>(),
+        ComparisonOp::Eq,
+        1.0,
+    );
+    lp.solve().ok()?.into_solution().ok().map(|s| s.objective())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn nature_by_sorting_equals_lp(bytes in proptest::collection::vec(any::<u8>(), 32), n in 1usize..=4) {
+        let (m, _) = random_imdp(&bytes, n);
+        let v: Vec<f64> = (0..n).map(|i| (bytes[i] as f64) / 255.0).collect();
+        let mut buf = Vec::new();
+        for s in 0..n {
+            for c in m.choices(s) {
+                let ch: Choice = m.trans(c).map(|t| (m.cols[t], m.vals[t], m.upper[t])).collect();
+                for minimise in [true, false] {
+                    let a = verikit_prob::robust_vi::nature_value(&m, c, &v, minimise, &mut buf);
+                    let b = nature_lp(&ch, &v, minimise);
+                    match (a, b) {
+                        (Some(a), Some(b)) => prop_assert!((a - b).abs() < 1e-7, "{a} vs {b}"),
+                        (a, b) => prop_assert!(a.is_none() && b.is_none(), "{a:?} vs {b:?}"),
+                    }
+                }
+            }
+        }
+    }
+}
