@@ -11,15 +11,19 @@
 
 pub mod accepts;
 pub mod complement;
+pub mod delayed_sim;
 pub mod direct_sim;
 pub mod dot;
 pub mod emptiness;
 pub mod error;
+pub mod fair_sim;
+pub mod gba_reduce;
 pub mod hoa;
 pub mod ltl;
 pub mod postproc;
 pub mod product;
 pub mod rand;
+pub mod sim_game;
 pub mod translate;
 pub mod twa;
 pub mod wdba;

@@ -46,6 +46,9 @@ pub enum LtlCmd {
         /// Name each state by the formula it stands for.
         #[arg(long)]
         state_names: bool,
+        /// Then minimise by simulation: direct | delayed | fair | fair+delayed.
+        #[arg(long)]
+        reduce: Option<String>,
     },
     /// Does the lasso word satisfy the formula? (Direct evaluation, no automaton.)
     Check {
@@ -136,7 +139,12 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Report, CliError> {
             no_simplify,
             no_postprocess,
             state_names,
+            reduce,
         } => {
+            let method = match &reduce {
+                Some(m) => Some(super::aut::parse_method(m)?),
+                None => None,
+            };
             let opts = Options {
                 simplify_formula: !no_simplify,
                 postprocess: !no_postprocess,
@@ -152,6 +160,12 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Report, CliError> {
                 let t = Instant::now();
                 let mut aut = translate(&mut arena, phi, &opts)
                     .map_err(|e| CliError::from_error(e, Some(&file)))?;
+                let mut red_stats = None;
+                if let Some(m) = method {
+                    let (r, st) = verikit_omega::gba_reduce::reduce(&aut, m);
+                    aut = r;
+                    red_stats = Some(st);
+                }
                 let dt = t.elapsed().as_secs_f64();
                 times.push(dt);
                 aut.name = Some(to_string(&arena, phi));
@@ -162,6 +176,9 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Report, CliError> {
                     "formula": f, "states": aut.num_states(), "edges": aut.num_edges(),
                     "acc_sets": aut.num_sets, "state_based": aut.state_based, "time_s": dt,
                 });
+                if let Some(st) = &red_stats {
+                    row["reduction"] = json!(st);
+                }
                 if stats {
                     text.push_str(&format!(
                         "states: {}, edges: {}, acceptance sets: {}, time: {:.6} s  {}\n",
