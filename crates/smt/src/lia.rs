@@ -51,17 +51,19 @@ fn gomory(th: &mut Arith, x: u32, num_vars: u32) -> Option<Final> {
         };
         // x_i = β(x_i) + Σ a'_j y_j with a'_j = a_j (lower) or −a_j (upper)
         let ap = a.mul(&sign);
+        // In the standard form x_i + Σ ā_j y_j = β(x_i) the coefficients are ā_j = −a'_j.
+        let abar = ap.neg();
         let c = if th.simplex.is_int[ju] {
-            let fj = ap.sub(&ap.floor());
+            let fj = abar.sub(&abar.floor());
             if fj <= f0 {
                 fj.div(&f0)
             } else {
                 Num::ONE.sub(&fj).div(&one_f0)
             }
-        } else if ap.is_pos() {
-            ap.div(&f0)
+        } else if !abar.is_neg() {
+            abar.div(&f0)
         } else {
-            ap.neg().div(&one_f0)
+            abar.neg().div(&one_f0)
         };
         if c.is_zero() {
             continue;
@@ -74,6 +76,9 @@ fn gomory(th: &mut Arith, x: u32, num_vars: u32) -> Option<Final> {
         };
         let yj = def.add(&Lin::constant(b.c.neg())).scale(&sign);
         lin = lin.add(&yj.scale(&c));
+    }
+    if reasons.is_empty() {
+        return None;
     }
     // Keep cuts small: dense or big-number cuts slow the simplex more than they help.
     if lin.terms.len() > 30 || lin.terms.iter().any(|(_, c)| matches!(c, Num::B(_))) {
