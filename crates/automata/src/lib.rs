@@ -12,6 +12,7 @@
 //! | [`naive`], [`hk`], [`hkc`] | equivalence: naive, Hopcroft–Karp, HKC (up to congruence), ± memoisation |
 //! | [`subset`] | the subset construction (baseline and test oracle) |
 //! | [`paige_tarjan`], [`bisim`] | bisimilarity in O(m log n) (Paige–Tarjan); signature refinement (oracle); quotient |
+//! | [`hkc_bdd`] | symbolic HKC: letters as BDDs over the bit atoms of `@NFA-bits`, no mintermisation |
 //! | [`lrt`] | the simulation preorder by LRT (counter-based refinement, libvata/libmata style) |
 //! | [`simulation`] | the simulation preorder as a plain fixed point (oracle), simulation-based reduction |
 //! | [`gen`] | the Tabakov–Vardi random model |
@@ -26,6 +27,7 @@ pub mod dot;
 pub mod gen;
 pub mod hk;
 pub mod hkc;
+pub mod hkc_bdd;
 pub mod lrt;
 pub mod macrostate;
 pub mod mata;

@@ -92,7 +92,7 @@ fn gen_reduce_convert_pipeline() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    for method in ["bisim", "sim"] {
+    for method in ["bisim", "sim", "sim-fixpoint"] {
         let r = dir.join(format!("r-{method}.ba"));
         let out = verikit()
             .args(["nfa", "reduce", "--method", method, "--to", "ba", "-o"])
