@@ -210,3 +210,24 @@ fn regex_front_end() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.re:"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Symbolic HKC (`--algo hkc-bdd`) agrees with explicit HKC on email-filter pairs, and its
+/// counterexamples are replayed (the CLI refuses to report a word that does not replay).
+#[test]
+fn symbolic_hkc_on_email_filter() {
+    let Some(d) = verikit_testkit::shared_path("nfa/email-filter") else {
+        eprintln!("skipping: no email-filter data");
+        return;
+    };
+    for (i, j) in [(0, 3), (10, 73), (5, 5), (40, 40), (65, 8)] {
+        let a = d.join(format!("aut{i}.mata"));
+        let b = d.join(format!("aut{j}.mata"));
+        let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+        let (s, _) = json(&["nfa", "equiv", "--algo", "hkc-bdd", a, b]);
+        let (e, _) = json(&["nfa", "equiv", "--algo", "hkc", a, b]);
+        assert_eq!(s["verdict"], e["verdict"], "aut{i} vs aut{j}");
+        if s["verdict"] == "false" {
+            assert_eq!(s["replay"]["confirmed"], true);
+        }
+    }
+}
