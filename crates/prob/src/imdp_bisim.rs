@@ -16,7 +16,7 @@
 use crate::model::Model;
 use crate::polytope_lp::{fixed, strictly_minimal, Polytope, ONE};
 use crate::widen::bounds;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The computed bisimulation.
 #[derive(Clone, Debug)]
@@ -135,7 +135,7 @@ pub fn bisimulation(m: &Model, labels: &[u32]) -> Bisimulation {
     let mut cache = MinimalCache::default();
     // Normalise the initial partition to 0..k.
     let mut class = vec![0u32; n];
-    let mut ids: HashMap<u32, u32> = HashMap::new();
+    let mut ids: HashMap<u32, u32> = HashMap::default();
     for s in 0..n {
         let next = ids.len() as u32;
         class[s] = *ids
@@ -146,7 +146,7 @@ pub fn bisimulation(m: &Model, labels: &[u32]) -> Bisimulation {
     let mut rounds = 0;
     loop {
         rounds += 1;
-        let mut sig_ids: HashMap<(u32, Vec<Polytope>), u32> = HashMap::new();
+        let mut sig_ids: HashMap<(u32, Vec<Polytope>), u32> = HashMap::default();
         let mut next = vec![0u32; n];
         for s in 0..n {
             let ps = state_polytopes(m, &fc, &class, s);
@@ -184,7 +184,7 @@ pub fn label_partition(
             key[s].push(v[s]);
         }
     }
-    let mut ids: HashMap<Vec<bool>, u32> = HashMap::new();
+    let mut ids: HashMap<Vec<bool>, u32> = HashMap::default();
     Ok(key
         .into_iter()
         .map(|k| {
