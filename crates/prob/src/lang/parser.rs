@@ -399,11 +399,10 @@ impl<'a> Parser<'a> {
     /// The controller's direction; for interval models `Pmaxmin`/`Pminmax` (PRISM's robust
     /// operators) the environment resolves the intervals in the opposite direction.
     fn opt_of(s: &str) -> Opt {
+        // `maxmin` ends in `min`, so it is tested first.
         if s.ends_with("maxmin") {
             Opt::Max
-        } else if s.ends_with("minmax") {
-            Opt::Min
-        } else if s.ends_with("min") {
+        } else if s.ends_with("minmax") || s.ends_with("min") {
             Opt::Min
         } else if s.ends_with("max") {
             Opt::Max
