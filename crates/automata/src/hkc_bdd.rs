@@ -29,8 +29,8 @@ pub struct SymNfa {
     pub states: usize,
     pub initial: Vec<State>,
     pub finals: FixedBitSet,
-    /// Outgoing transitions `(guard, target)` per state.
-    pub out: Vec<Vec<(Bdd, State)>>,
+    /// Outgoing transitions `(guard id in SymSystem::guards, target)` per state.
+    pub out: Vec<Vec<(u32, State)>>,
     /// The label formulas `(src, formula over the shared atoms, dst)`, for independent replay.
     pub edges: Vec<(State, BoolExpr, State)>,
 }
@@ -39,6 +39,8 @@ pub struct SymNfa {
 pub struct SymSystem {
     pub atoms: Vec<String>,
     pub vars: BddVariableSet,
+    /// The distinct guards of all automata.
+    pub guards: Vec<Bdd>,
     pub auts: Vec<SymNfa>,
 }
 
@@ -88,6 +90,8 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
     let vars = BddVariableSet::new_anonymous(k);
     let v = vars.variables();
     let mut out = Vec::new();
+    let mut table: Vec<Bdd> = Vec::new();
+    let mut ids: FxHashMap<Bdd, u32> = FxHashMap::default();
     for (a, map) in auts.iter().zip(&maps) {
         let n = a.state_names.len();
         let mut finals = FixedBitSet::with_capacity(n);
@@ -99,7 +103,18 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
             .iter()
             .map(|f| f.map_vars(&|x| map.get(x as usize).copied().unwrap_or(x)))
             .collect();
-        let guards: Vec<Bdd> = formulas.iter().map(|f| to_bdd(f, &vars, &v)).collect();
+        let guards: Vec<(u32, bool)> = formulas
+            .iter()
+            .map(|f| {
+                let g = to_bdd(f, &vars, &v);
+                let empty = g.is_false();
+                let id = *ids.entry(g.clone()).or_insert_with(|| {
+                    table.push(g);
+                    table.len() as u32 - 1
+                });
+                (id, empty)
+            })
+            .collect();
         let mut adj = vec![Vec::new(); n];
         let mut edges = Vec::new();
         for &(s, l, t) in &a.transitions {
@@ -108,8 +123,8 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
                     "transition label out of range".into(),
                 ));
             };
-            if (s as usize) < n && (t as usize) < n && !g.is_false() {
-                adj[s as usize].push((g.clone(), t));
+            if (s as usize) < n && (t as usize) < n && !g.1 {
+                adj[s as usize].push((g.0, t));
                 edges.push((s, f.clone(), t));
             }
         }
@@ -124,6 +139,7 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
     Ok(SymSystem {
         atoms,
         vars,
+        guards: table,
         auts: out,
     })
 }
@@ -163,7 +179,7 @@ fn covers(
     z: &mut FixedBitSet,
     from: &[State],
     target: &[State],
-    r: &[(Vec<State>, Vec<State>)],
+    r: &[(&[State], &[State])],
 ) -> bool {
     z.clear();
     for &q in from {
@@ -175,7 +191,7 @@ fn covers(
             return true;
         }
         let mut changed = false;
-        for (us, vs) in r {
+        for &(us, vs) in r {
             let u_in = us.iter().all(|&q| z.contains(q as usize));
             let v_in = vs.iter().all(|&q| z.contains(q as usize));
             if u_in && !v_in {
@@ -206,7 +222,7 @@ pub fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
             b.finals.contains((q - off) as usize)
         }
     };
-    let out = |q: State| -> &[(Bdd, State)] {
+    let out = |q: State| -> &[(u32, State)] {
         if q < off {
             &a.out[q as usize]
         } else {
@@ -233,12 +249,11 @@ pub fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
     while let Some(i) = todo.pop_front() {
         explored += 1;
         let (xs, ys) = (pairs[i].0.clone(), pairs[i].1.clone());
-        let pending: Vec<(Vec<State>, Vec<State>)> = todo
+        let rel: Vec<(&[State], &[State])> = r
             .iter()
-            .map(|&j| (pairs[j].0.clone(), pairs[j].1.clone()))
+            .map(|(u, v)| (&u[..], &v[..]))
+            .chain(todo.iter().map(|&j| (&pairs[j].0[..], &pairs[j].1[..])))
             .collect();
-        let mut rel = r.clone();
-        rel.extend(pending);
         if covers(&mut z, &xs, &ys, &rel) && covers(&mut z, &ys, &xs, &rel) {
             continue;
         }
@@ -257,33 +272,48 @@ pub fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
                 explored,
             };
         }
-        // Refine the letter space by the guards leaving X ∪ Y.
-        let mut blocks: Vec<(Bdd, Vec<State>, Vec<State>)> =
-            vec![(sys.vars.mk_true(), Vec::new(), Vec::new())];
+        // Group the transitions leaving X ∪ Y by guard, then refine the letter space by each
+        // distinct guard.
+        let mut groups: FxHashMap<u32, (Vec<State>, Vec<State>)> = FxHashMap::default();
         for (side, set) in [(0, &xs), (1, &ys)] {
             for &q in set.iter() {
-                for (g, t) in out(q) {
-                    let t = if q < off { *t } else { *t + off };
-                    let mut next = Vec::with_capacity(blocks.len() * 2);
-                    for (h, bx, by) in blocks {
-                        let inside = h.and(g);
-                        let outside = h.and_not(g);
-                        if !inside.is_false() {
-                            let (mut nx, mut ny) = (bx.clone(), by.clone());
-                            if side == 0 {
-                                nx.push(t);
-                            } else {
-                                ny.push(t);
-                            }
-                            next.push((inside, nx, ny));
-                        }
-                        if !outside.is_false() {
-                            next.push((outside, bx, by));
-                        }
+                for &(g, t) in out(q) {
+                    let t = if q < off { t } else { t + off };
+                    let e = groups.entry(g).or_default();
+                    if side == 0 {
+                        e.0.push(t);
+                    } else {
+                        e.1.push(t);
                     }
-                    blocks = next;
                 }
             }
+        }
+        let mut order: Vec<u32> = groups.keys().copied().collect();
+        order.sort_unstable();
+        let mut blocks: Vec<(Bdd, Vec<State>, Vec<State>)> =
+            vec![(sys.vars.mk_true(), Vec::new(), Vec::new())];
+        for gid in order {
+            let g = &sys.guards[gid as usize];
+            let (tx, ty) = &groups[&gid];
+            let mut next = Vec::with_capacity(blocks.len() * 2);
+            for (h, mut bx, mut by) in blocks {
+                let outside = h.and_not(g);
+                if outside.is_false() {
+                    bx.extend_from_slice(tx);
+                    by.extend_from_slice(ty);
+                    next.push((h, bx, by));
+                    continue;
+                }
+                let inside = h.and(g);
+                if !inside.is_false() {
+                    let (mut nx, mut ny) = (bx.clone(), by.clone());
+                    nx.extend_from_slice(tx);
+                    ny.extend_from_slice(ty);
+                    next.push((inside, nx, ny));
+                }
+                next.push((outside, bx, by));
+            }
+            blocks = next;
         }
         r.push((xs, ys));
         for (h, mut bx, mut by) in blocks {
