@@ -423,6 +423,7 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Twa {
     q
 }
 
+#[allow(clippy::needless_range_loop)]
 fn fair_little_brothers(aut: &Twa, st: &mut ReduceStats) -> Twa {
     let n = aut.num_states();
     let Ok(g0) = Game::build(aut, aut) else {

@@ -100,6 +100,7 @@ impl Game {
 
     /// Builds `G_{spoiler, dup}`. Both automata have the same states, APs and number of sets;
     /// edges with a false label are ignored (that is how removed edges are represented).
+    #[allow(clippy::needless_range_loop)]
     pub fn build(spoiler: &Twa, dup: &Twa) -> Result<Game, TooLarge> {
         if spoiler.aps.len() > MAX_APS || dup.aps.len() > MAX_APS {
             return Err(TooLarge::Aps);
