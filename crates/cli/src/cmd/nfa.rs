@@ -166,6 +166,7 @@ pub enum EquivChoice {
     AntichainSim,
     Hkc,
     /// Symbolic HKC: letters as BDDs over the atoms of `@NFA-bits` automata (no mintermisation).
+    #[value(alias = "symbolic")]
     HkcBdd,
     Hk,
     Naive,
