@@ -141,7 +141,7 @@ fn check(
 
 #[test]
 fn reductions_preserve_language_tgba() {
-    let t = check(400, 11, &Options::default(), 14, false);
+    let t = check(1500, 11, &Options::default(), 16, false);
     eprintln!("tgba totals (before, direct, delayed, fair, fair+delayed): {t:?}");
 }
 
@@ -154,7 +154,7 @@ fn reductions_preserve_language_raw_tableau() {
         wdba: false,
         ..Options::default()
     };
-    let t = check(200, 12, &opts, 12, false);
+    let t = check(700, 12, &opts, 14, false);
     eprintln!("raw totals (before, direct, delayed, fair, fair+delayed): {t:?}");
     assert!(
         t[2] < t[0] && t[3] < t[0] && t[4] < t[0],
@@ -168,7 +168,7 @@ fn reductions_preserve_language_sba() {
         sba: true,
         ..Options::default()
     };
-    let t = check(250, 13, &opts, 14, false);
+    let t = check(1000, 13, &opts, 16, false);
     eprintln!("sba totals (before, direct, delayed, fair, fair+delayed): {t:?}");
 }
 
@@ -180,7 +180,7 @@ fn reductions_preserve_language_random_automata() {
     let mut rng = SmallRng::seed_from_u64(99);
     let mut changed = 0;
     for k in 0..40 {
-        let n = rng.gen_range(2..4u32);
+        let n = if k % 4 == 0 { 3 } else { 2 };
         // (the rank-based complement is exponential: keep these tiny)
         let mut a = Twa::new(vec!["a".into()]);
         a.num_sets = 1;
@@ -231,5 +231,5 @@ fn reductions_preserve_language_random_automata() {
             }
         }
     }
-    assert!(changed > 5, "too few reductions to be a test: {changed}");
+    assert!(changed > 3, "too few reductions to be a test: {changed}");
 }
