@@ -111,13 +111,23 @@ fn init_tracing(g: &Global) {
         .try_init();
 }
 
+/// Prints to stdout; a closed pipe (`verikit … | head`) ends the output quietly instead of panicking.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+        std::process::exit(EXIT_OK);
+    }
+}
+
 fn print_report(ctx: &Ctx, r: &Report) {
     if ctx.json {
-        println!("{}", r.to_json());
+        emit(&format!("{}\n", r.to_json()));
     } else if !r.text.is_empty() {
-        print!("{}", r.text);
-        if !r.text.ends_with('\n') {
-            println!();
+        if r.text.ends_with('\n') {
+            emit(&r.text);
+        } else {
+            emit(&format!("{}\n", r.text));
         }
     }
 }
@@ -166,7 +176,7 @@ fn main() {
         Ok(Err(e)) => {
             if ctx.json {
                 let verdict = if e.exit_code() == EXIT_LIMIT { "resource-limit" } else { "error" };
-                println!("{}", serde_json::json!({"verdict": verdict, "error": e.message()}));
+                emit(&format!("{}\n", serde_json::json!({"verdict": verdict, "error": e.message()})));
             }
             eprint!("{}", e.render());
             e.exit_code()
@@ -174,9 +184,9 @@ fn main() {
         Err(true) => {
             let t = ctx.timeout.unwrap_or_default();
             if ctx.json {
-                println!("{}", serde_json::json!({"verdict": "timeout", "timeout_s": t}));
+                emit(&format!("{}\n", serde_json::json!({"verdict": "timeout", "timeout_s": t})));
             } else {
-                println!("timeout: no answer within {t} s");
+                emit(&format!("timeout: no answer within {t} s\n"));
             }
             EXIT_LIMIT
         }
@@ -186,7 +196,5 @@ fn main() {
             EXIT_INTERNAL
         }
     };
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
     std::process::exit(code);
 }

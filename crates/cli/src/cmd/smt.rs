@@ -103,7 +103,8 @@ fn report(
     if let Some(d) = out.errors.first() {
         // The responses (including `(error …)` lines) go to stdout; the first error is rendered
         // with its location and the exit code is 2.
-        print!("{text}");
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(text.as_bytes());
         return Err(CliError::from_error(
             SmtError::Input(Box::new(d.clone())),
             Some(src),
