@@ -49,13 +49,25 @@ pub fn run(ctx: &Ctx) -> Result<Report, CliError> {
             Err(e) => {
                 failed += 1;
                 text.push_str(&format!("== {engine}: FAILED ==\n{}", e.render()));
-                items.push(serde_json::json!({"engine": engine, "verdict": "error", "error": e.message()}));
+                items.push(
+                    serde_json::json!({"engine": engine, "verdict": "error", "error": e.message()}),
+                );
             }
         }
-        text.push_str(&format!("({engine} took {:.3} s)\n\n", t0.elapsed().as_secs_f64()));
+        text.push_str(&format!(
+            "({engine} took {:.3} s)\n\n",
+            t0.elapsed().as_secs_f64()
+        ));
     }
     if failed > 0 {
-        return Err(CliError::Internal(format!("{failed} demo engine(s) failed:\n{text}")));
+        return Err(CliError::Internal(format!(
+            "{failed} demo engine(s) failed:\n{text}"
+        )));
     }
-    Ok(Report { verdict: None, fields: Default::default(), text }.field("demos", items))
+    Ok(Report {
+        verdict: None,
+        fields: Default::default(),
+        text,
+    }
+    .field("demos", items))
 }
