@@ -6,7 +6,13 @@ mod cmd;
 mod demo;
 // Some report helpers serve only some engines; a build with a subset of the features must not warn.
 #[cfg_attr(
-    not(all(feature = "nfa", feature = "smt", feature = "omega", feature = "bn", feature = "prism")),
+    not(all(
+        feature = "nfa",
+        feature = "smt",
+        feature = "omega",
+        feature = "bn",
+        feature = "prism"
+    )),
     allow(dead_code)
 )]
 mod report;
@@ -115,7 +121,11 @@ fn init_tracing(g: &Global) {
 fn emit(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
         std::process::exit(EXIT_OK);
     }
 }
@@ -162,10 +172,12 @@ fn main() {
         std::process::exit(EXIT_INTERNAL);
     }
     let outcome = match ctx.timeout {
-        Some(t) => rx.recv_timeout(Duration::from_secs_f64(t)).map_err(|e| match e {
-            std::sync::mpsc::RecvTimeoutError::Timeout => true,
-            std::sync::mpsc::RecvTimeoutError::Disconnected => false,
-        }),
+        Some(t) => rx
+            .recv_timeout(Duration::from_secs_f64(t))
+            .map_err(|e| match e {
+                std::sync::mpsc::RecvTimeoutError::Timeout => true,
+                std::sync::mpsc::RecvTimeoutError::Disconnected => false,
+            }),
         None => rx.recv().map_err(|_| false),
     };
     let code = match outcome {
@@ -175,8 +187,15 @@ fn main() {
         }
         Ok(Err(e)) => {
             if ctx.json {
-                let verdict = if e.exit_code() == EXIT_LIMIT { "resource-limit" } else { "error" };
-                emit(&format!("{}\n", serde_json::json!({"verdict": verdict, "error": e.message()})));
+                let verdict = if e.exit_code() == EXIT_LIMIT {
+                    "resource-limit"
+                } else {
+                    "error"
+                };
+                emit(&format!(
+                    "{}\n",
+                    serde_json::json!({"verdict": verdict, "error": e.message()})
+                ));
             }
             eprint!("{}", e.render());
             e.exit_code()
@@ -184,7 +203,10 @@ fn main() {
         Err(true) => {
             let t = ctx.timeout.unwrap_or_default();
             if ctx.json {
-                emit(&format!("{}\n", serde_json::json!({"verdict": "timeout", "timeout_s": t})));
+                emit(&format!(
+                    "{}\n",
+                    serde_json::json!({"verdict": "timeout", "timeout_s": t})
+                ));
             } else {
                 emit(&format!("timeout: no answer within {t} s\n"));
             }

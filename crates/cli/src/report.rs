@@ -30,7 +30,8 @@ impl Ctx {
     }
     /// The instant after which the command must give up, if `--timeout` was given.
     pub fn deadline(&self) -> Option<Instant> {
-        self.timeout.map(|t| self.start + std::time::Duration::from_secs_f64(t.max(0.0)))
+        self.timeout
+            .map(|t| self.start + std::time::Duration::from_secs_f64(t.max(0.0)))
     }
 }
 
@@ -48,11 +49,17 @@ impl Report {
         Report::default()
     }
     pub fn with_verdict(verdict: impl Into<String>) -> Self {
-        Report { verdict: Some(verdict.into()), ..Report::default() }
+        Report {
+            verdict: Some(verdict.into()),
+            ..Report::default()
+        }
     }
     /// Adds a JSON field (values that fail to serialise become `null`).
     pub fn field(mut self, key: &str, value: impl Serialize) -> Self {
-        self.fields.insert(key.to_string(), serde_json::to_value(value).unwrap_or(Value::Null));
+        self.fields.insert(
+            key.to_string(),
+            serde_json::to_value(value).unwrap_or(Value::Null),
+        );
         self
     }
     /// Appends a line of human-readable text.

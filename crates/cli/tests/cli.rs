@@ -30,18 +30,30 @@ fn help_lists_the_groups() {
 fn usage_errors_exit_2() {
     let out = verikit().arg("no-such-command").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let out = verikit().args(["--timeout", "-1", "demo"]).output().unwrap();
+    let out = verikit()
+        .args(["--timeout", "-1", "demo"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn demo_runs_every_engine_and_reports_json() {
     let out = verikit().args(["--json", "-q", "demo"]).output().unwrap();
-    assert!(out.status.success(), "demo failed: {}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("demo --json is one JSON object");
+    assert!(
+        out.status.success(),
+        "demo failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("demo --json is one JSON object");
     let demos = v["demos"].as_array().expect("demos array");
     let engines: Vec<&str> = demos.iter().filter_map(|d| d["engine"].as_str()).collect();
-    assert_eq!(engines.len(), demos.len(), "every demo item names its engine");
+    assert_eq!(
+        engines.len(),
+        demos.len(),
+        "every demo item names its engine"
+    );
     #[cfg(feature = "nfa")]
     assert!(engines.contains(&"nfa"), "{engines:?}");
     #[cfg(feature = "smt")]
@@ -53,6 +65,9 @@ fn demo_runs_every_engine_and_reports_json() {
     #[cfg(feature = "prism")]
     assert!(engines.contains(&"prism"), "{engines:?}");
     for d in demos {
-        assert!(d.get("verdict").is_some() || d.get("title").is_some(), "{d}");
+        assert!(
+            d.get("verdict").is_some() || d.get("title").is_some(),
+            "{d}"
+        );
     }
 }

@@ -17,7 +17,10 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end: end.max(start) }
+        Span {
+            start,
+            end: end.max(start),
+        }
     }
     /// An empty span at one offset (rendered as a single caret).
     pub fn point(at: usize) -> Self {
@@ -38,7 +41,10 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        SourceFile { name: name.into(), text: text.into() }
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
     }
 
     /// Reads a file. I/O failures and non-UTF-8 content become diagnostics (the latter pointing at
@@ -125,7 +131,10 @@ impl Diagnostic {
         }
     }
     pub fn warning(message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message)
+        }
     }
     /// Shorthand for a located error.
     pub fn at(span: Span, message: impl Into<String>) -> Self {
@@ -246,6 +255,9 @@ mod tests {
     #[test]
     fn binary_input_is_an_error() {
         let e = SourceFile::from_bytes("x", vec![b'a', b'\n', 0xff, 0xfe]).unwrap_err();
-        assert_eq!(e.location(&SourceFile::new("y", "")).as_deref(), Some("x:2:1"));
+        assert_eq!(
+            e.location(&SourceFile::new("y", "")).as_deref(),
+            Some("x:2:1")
+        );
     }
 }

@@ -63,11 +63,42 @@ macro_rules! require_data {
 /// Checks that `parse` never panics: on fixed garbage, on every prefix of each valid sample
 /// (truncated files), on `mutations` random byte-level mutations of the samples and on random
 /// binary noise. The parser's result is ignored: only a panic fails the test.
-pub fn assert_parser_total<T, E>(samples: &[&str], mutations: usize, parse: impl Fn(&str) -> Result<T, E>) {
+pub fn assert_parser_total<T, E>(
+    samples: &[&str],
+    mutations: usize,
+    parse: impl Fn(&str) -> Result<T, E>,
+) {
     let mut inputs: Vec<String> = [
-        "", " ", "\n", "\0", "(((((", ")))))", "\"", "\"unterminated", "@", "-", "--", "0", "-1",
-        "99999999999999999999999999999", "[", "]", "{", "}", ";", ":", ",", "&|!", "\u{feff}", "é",
-        "\r\n\r\n", "\t", "/*", "//", "#", "%",
+        "",
+        " ",
+        "\n",
+        "\0",
+        "(((((",
+        ")))))",
+        "\"",
+        "\"unterminated",
+        "@",
+        "-",
+        "--",
+        "0",
+        "-1",
+        "99999999999999999999999999999",
+        "[",
+        "]",
+        "{",
+        "}",
+        ";",
+        ":",
+        ",",
+        "&|!",
+        "\u{feff}",
+        "é",
+        "\r\n\r\n",
+        "\t",
+        "/*",
+        "//",
+        "#",
+        "%",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -123,7 +154,11 @@ pub fn assert_parser_total<T, E>(samples: &[&str], mutations: usize, parse: impl
         }));
         if r.is_err() {
             let shown: String = input.chars().take(300).collect();
-            panic!("parser panicked on input ({} bytes): {:?}", input.len(), shown);
+            panic!(
+                "parser panicked on input ({} bytes): {:?}",
+                input.len(),
+                shown
+            );
         }
     }
 }
