@@ -129,7 +129,8 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
     };
     let didx = dense(&dom);
     let cidx = dense(&cod);
-    // Counters: cnt[l][i * |cod_l| + j] = |post_l(dom_l[i]) ∩ Sim(cod_l[j])|.
+    // Counters, column-major so that the updates for one `u` stay in one column:
+    // cnt[l][j * |dom_l| + i] = |post_l(dom_l[i]) ∩ Sim(cod_l[j])|.
     let mut cnt: Vec<Vec<u32>> = Vec::with_capacity(nl);
     // Remove sets, one per (letter, codomain index), and the worklist of non-empty ones.
     let mut base = Vec::with_capacity(nl + 1);
@@ -143,20 +144,20 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
     let mut work: Vec<(Letter, u32)> = Vec::new();
     for l in 0..nl {
         let (d, c) = (&dom[l], &cod[l]);
-        let width = c.len();
-        let mut m = vec![0u32; d.len() * width];
+        let (width, height) = (c.len(), d.len());
+        let mut m = vec![0u32; height * width];
         // cnt(w, u') = |post_l(w) ∩ Sim(u')|, counted from the l-predecessors of Sim(u').
         for (j, &u2) in c.iter().enumerate() {
             for v in rows[u2 as usize].ones() {
                 for &w in a.pre(v as State, l as Letter) {
                     let i = didx[l][w as usize] as usize;
-                    m[i * width + j] += 1;
+                    m[j * height + i] += 1;
                 }
             }
         }
         for j in 0..width {
             for (i, &w) in d.iter().enumerate() {
-                if m[i * width + j] == 0 {
+                if m[j * height + i] == 0 {
                     remove[base[l] + j].push(w);
                 }
             }
@@ -185,11 +186,11 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
                         continue;
                     }
                     let ju = ju as usize;
-                    let width = cod[b as usize].len();
+                    let height = dom[b as usize].len();
                     let db = &didx[b as usize];
                     for &w2 in preds {
                         let iw = db[w2 as usize] as usize;
-                        let c = &mut cnt[b as usize][iw * width + ju];
+                        let c = &mut cnt[b as usize][ju * height + iw];
                         *c -= 1;
                         if *c == 0 {
                             let s = base[b as usize] + ju;
