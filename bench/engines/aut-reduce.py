@@ -11,6 +11,7 @@ sizes (`ltl2tgba`, `ltl2tgba -B`).
 from __future__ import annotations
 
 import csv
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from harness import BENCH, DATA, machine, measure, verikit_cmd, verikit_version  # noqa: E402
 
-METHODS = ["none", "direct", "delayed", "fair", "fair+delayed"]
+METHODS = os.environ.get("AUT_REDUCE_METHODS", "none,direct,delayed,fair,fair+delayed").split(",")
 
 
 def main() -> None:

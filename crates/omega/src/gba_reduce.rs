@@ -44,10 +44,10 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 /// Largest automaton (states) the game-based reductions are tried on.
-pub const MAX_STATES: usize = 200;
+pub const MAX_STATES: usize = 100;
 
 /// Largest number of merge / removal candidates checked per automaton.
-pub const MAX_CANDIDATES: usize = 400;
+pub const MAX_CANDIDATES: usize = 150;
 
 /// The reduction to apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
