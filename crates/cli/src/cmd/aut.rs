@@ -299,5 +299,29 @@ pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
                 .line(format!("time: {dt:.6} s"))
         }
     };
-    Ok(vec![(title, r)])
+    // Simulation-based minimisation (CAV'06 Juvekar–Piterman) of an unreduced tableau.
+    let f = "a U (b U (c U a))";
+    let mut arena2 = verikit_omega::ltl::Arena::new();
+    let phi2 = verikit_omega::ltl::parse::parse(f, &mut arena2)
+        .map_err(|d| CliError::from_error(verikit_omega::OmegaError::syntax(d), None))?;
+    let opts = verikit_omega::translate::Options {
+        postprocess: false,
+        simplify_formula: false,
+        wdba: false,
+        ..Default::default()
+    };
+    let raw = verikit_omega::translate::translate(&mut arena2, phi2, &opts)
+        .map_err(|e| CliError::from_error(e, None))?;
+    let (_, st) = gba_reduce::reduce(&raw, gba_reduce::Method::FairDelayed);
+    let mut r2 = Report::with_verdict("reduced")
+        .field("reduction", &st)
+        .field("time_s", st.time_s);
+    r2.text = reduce_stats_text(gba_reduce::Method::FairDelayed, &st);
+    Ok(vec![
+        (title, r),
+        (
+            format!("aut reduce --sim fair+delayed (raw tableau of {f})"),
+            r2,
+        ),
+    ])
 }
