@@ -172,14 +172,19 @@ pub fn solve(g: &Game, start: Option<&[Vec<u32>]>) -> FairRanks {
     let k = g.k;
     let nl = g.num_locs();
     let nn = g.n * g.n;
-    // |j| = max_i |P_i − Q_j| over the round locations.
+    // |j| = max_i |P_i − Q_j|. A round location has a single successor (a spoiler location), so
+    // a simple path meets no more rounds of `P_i − Q_j` than distinct successors of such rounds:
+    // those are counted (never more than the rounds themselves).
     let maxv: Vec<u32> = (0..k)
         .map(|j| {
             let mut cnt = vec![0u64; k];
+            let mut seen = vec![0u64; nn];
             for u in 0..nl {
                 if g.kind[u] == Loc::Round && (g.q_marks[u] >> j) & 1 == 0 {
+                    let t = g.succ[u][0] as usize;
                     for (i, c) in cnt.iter_mut().enumerate() {
-                        if (g.p_marks[u] >> i) & 1 == 1 {
+                        if (g.p_marks[u] >> i) & 1 == 1 && (seen[t] >> i) & 1 == 0 {
+                            seen[t] |= 1 << i;
                             *c += 1;
                         }
                     }
