@@ -39,7 +39,7 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, OmegaError> {
             continue;
         }
         let start = i;
-        if text[i..].starts_with("/*") {
+        if b[i..].starts_with(b"/*") {
             let mut depth = 0usize;
             loop {
                 if i >= b.len() {
@@ -48,10 +48,11 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, OmegaError> {
                         "unterminated comment".into(),
                     ));
                 }
-                if text[i..].starts_with("/*") {
+                // Byte-wise: `i` may stop inside a multi-byte character of the comment.
+                if b[i..].starts_with(b"/*") {
                     depth += 1;
                     i += 2;
-                } else if text[i..].starts_with("*/") {
+                } else if b[i..].starts_with(b"*/") {
                     depth -= 1;
                     i += 2;
                     if depth == 0 {
@@ -68,7 +69,7 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, OmegaError> {
             ("--END--", Tok::End),
             ("--ABORT--", Tok::Abort),
         ] {
-            if text[i..].starts_with(m) {
+            if b[i..].starts_with(m.as_bytes()) {
                 out.push((t, Span::new(i, i + m.len())));
                 i += m.len();
                 break;

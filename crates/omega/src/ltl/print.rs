@@ -57,6 +57,17 @@ fn operand(a: &Arena, f: F, s: &mut String) {
     }
 }
 
+/// `X`, `F` or `G` and its operand. An operand that starts with an uppercase letter is separated by
+/// a space: `FJ` would read back as the proposition `FJ`, `F J` reads as `F(J)`.
+fn temporal_unary(op: char, a: &Arena, x: F, s: &mut String) {
+    s.push(op);
+    let at = s.len();
+    operand(a, x, s);
+    if s[at..].starts_with(|c: char| c.is_ascii_uppercase()) && matches!(a.node(x), Node::Ap(_)) {
+        s.insert(at, ' ');
+    }
+}
+
 fn go(a: &Arena, f: F, s: &mut String) {
     match a.node(f) {
         Node::True => s.push('1'),
@@ -66,18 +77,9 @@ fn go(a: &Arena, f: F, s: &mut String) {
             s.push('!');
             operand(a, *x, s);
         }
-        Node::X(x) => {
-            s.push('X');
-            operand(a, *x, s);
-        }
-        Node::Ev(x) => {
-            s.push('F');
-            operand(a, *x, s);
-        }
-        Node::Gl(x) => {
-            s.push('G');
-            operand(a, *x, s);
-        }
+        Node::X(x) => temporal_unary('X', a, *x, s),
+        Node::Ev(x) => temporal_unary('F', a, *x, s),
+        Node::Gl(x) => temporal_unary('G', a, *x, s),
         Node::And(v) | Node::Or(v) => {
             let op = if matches!(a.node(f), Node::And(_)) {
                 " & "
