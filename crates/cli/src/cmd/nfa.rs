@@ -233,26 +233,14 @@ fn load(path: &Path, from: Option<Format>) -> Result<Loaded, CliError> {
                 nfa: None,
             })
         }
-        Format::Ba => {
-            let n = ba::parse(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
-            Ok(Loaded {
-                src,
-                mata: None,
-                nfa: Some(n),
-            })
-        }
-        Format::Timbuk => {
-            let n = verikit_automata::timbuk::parse(&src.text)
-                .map_err(|d| CliError::from_error(d, Some(&src)))?;
-            Ok(Loaded {
-                src,
-                mata: None,
-                nfa: Some(n),
-            })
-        }
-        Format::Regex => {
-            let n = verikit_automata::regex::parse(&src.text)
-                .map_err(|d| CliError::from_error(d, Some(&src)))?;
+        f @ (Format::Ba | Format::Timbuk | Format::Regex) => {
+            let parse: fn(&str) -> Result<verikit_automata::Nfa, verikit_diag::Diagnostic> = match f
+            {
+                Format::Ba => ba::parse,
+                Format::Timbuk => verikit_automata::timbuk::parse,
+                _ => verikit_automata::regex::parse,
+            };
+            let n = parse(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
             Ok(Loaded {
                 src,
                 mata: None,
