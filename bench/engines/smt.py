@@ -46,8 +46,8 @@ def main() -> None:
         p = str(DATA / "smt" / path)
         runs = {
             "verikit": measure(verikit_cmd("--json", "--timeout", str(a.limit), "smt", p), timeout=a.limit + 5),
-            "yices": measure(peer_python("smt_yices.py", p), timeout=a.limit),
-            "z3": measure(peer_python("smt_z3.py", p), timeout=a.limit),
+            "yices": measure(peer_python("smt_native.py", "yices-smt2", p), timeout=a.limit),
+            "z3": measure(peer_python("smt_native.py", "z3", p), timeout=a.limit),
         }
         for tool, r in runs.items():
             ok = r.ok and r.verdict in ("sat", "unsat") and r.time_s <= a.limit
