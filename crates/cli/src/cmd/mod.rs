@@ -10,5 +10,7 @@ pub mod ltl;
 pub mod nfa;
 #[cfg(feature = "prism")]
 pub mod prism;
+#[cfg(feature = "prism")]
+pub mod prism_imdp;
 #[cfg(feature = "smt")]
 pub mod smt;

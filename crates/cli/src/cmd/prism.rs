@@ -58,19 +58,7 @@ pub enum PrismCmd {
     },
     /// Coarsest alternating probabilistic bisimulation of an interval MDP (SETTA 2017): prints
     /// |S|, |I| before and after and the time; optionally writes the quotient.
-    Bisim(BisimArgs),
-}
-
-#[derive(clap::Args, Debug)]
-pub struct BisimArgs {
-    #[command(flatten)]
-    model: ModelArgs,
-    /// Widen every probability p of a DTMC/MDP to [max(0,p-EPS), min(1,p+EPS)] first.
-    #[arg(long, value_name = "EPS")]
-    widen: Option<f64>,
-    /// Write the quotient IMDP (`.tra`: explicit intervals; otherwise a PRISM `imdp` model).
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    Bisim(super::prism_imdp::BisimArgs),
 }
 
 fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
@@ -284,48 +272,7 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
             let r = model_lines(Report::with_verdict("built"), &b);
             Ok(model_fields(r, &b).field("time_s", ctx.elapsed()))
         }
-        PrismCmd::Bisim(a) => {
-            let b = load(&a.model)?;
-            let red = verikit_prob::quotient::reduce(b.model, &b.prog, a.widen)
-                .map_err(|e| CliError::from_error(e, Some(&b.src)))?;
-            let (m, q) = (&red.model, &red.quotient);
-            if let Some(p) = &a.out {
-                let text = if p.extension().is_some_and(|e| e == "tra") {
-                    verikit_prob::quotient::interval_tra(q)
-                } else {
-                    verikit_prob::quotient::to_prism(q, &red.labels)
-                };
-                write_output(p, &text, &[a.model.model.as_path()])?;
-            }
-            let r = Report::with_verdict("minimised")
-                .line(format!(
-                    "Bisimulation: |S| {} -> {}, |I| {} -> {} ({} refinement rounds)",
-                    m.num_states(),
-                    q.num_states(),
-                    m.num_transitions(),
-                    q.num_transitions(),
-                    red.bisim.rounds
-                ))
-                .line(format!(
-                    "LP analyses: {} solved, {} cached",
-                    red.bisim.lp_solved, red.bisim.lp_cached
-                ))
-                .line(format!("Time for bisimulation: {:.3} seconds", red.time_s))
-                .field("model_type", m.model_type.name())
-                .field("states", m.num_states())
-                .field("transitions", m.num_transitions())
-                .field("choices", m.num_choices())
-                .field("quotient_states", q.num_states())
-                .field("quotient_transitions", q.num_transitions())
-                .field("quotient_choices", q.num_choices())
-                .field("rounds", red.bisim.rounds)
-                .field("lp_solved", red.bisim.lp_solved)
-                .field("lp_cached", red.bisim.lp_cached)
-                .field("build_s", b.build_s)
-                .field("bisim_s", red.time_s)
-                .field("time_s", ctx.elapsed());
-            Ok(r)
-        }
+        PrismCmd::Bisim(a) => super::prism_imdp::bisim(a, ctx),
     }
 }
 
