@@ -314,8 +314,12 @@ impl<'a> Parser<'a> {
                     self.bump();
                     Ok(Expr::boolean(s == "true", start))
                 }
-                "P" | "Pmin" | "Pmax" | "Pmaxmin" | "Pminmax" => self.prob_op(),
-                "R" | "Rmin" | "Rmax" | "Rmaxmin" | "Rminmax" => self.reward_op(),
+                "P" | "Pmin" | "Pmax" | "Pmaxmin" | "Pminmax" | "Pmaxmax" | "Pminmin" => {
+                    self.prob_op()
+                }
+                "R" | "Rmin" | "Rmax" | "Rmaxmin" | "Rminmax" | "Rmaxmax" | "Rminmin" => {
+                    self.reward_op()
+                }
                 "T" | "Tmin" | "Tmax"
                     if (matches!(self.peek_at(1), Tok::Sym("="))
                         && matches!(self.peek_at(2), Tok::Sym("?")))
@@ -556,6 +560,12 @@ impl<'a> Parser<'a> {
                 opt = Opt::Min;
             } else if self.eat_kw("max") {
                 opt = Opt::Max;
+            } else if let Tok::Ident(w) = self.peek().clone() {
+                // `R{"r"}minmax=?` on interval models (controller, then nature).
+                if matches!(w.as_str(), "minmax" | "maxmin" | "minmin" | "maxmax") {
+                    self.bump();
+                    opt = Self::opt_of(&w);
+                }
             }
         }
         let bound = self.bound()?;
