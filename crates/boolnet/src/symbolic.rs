@@ -399,11 +399,87 @@ impl Symbolic {
 
     /// A set of explicit states as a BDD.
     pub fn states_bdd(&self, states: &[Vec<bool>], vars: &[usize]) -> Bdd {
-        let mut r = self.vars.mk_false();
-        for s in states {
-            r = r.or(&self.cube(s, vars));
+        // Built directly from the cubes (one pass splitting them variable by variable), not by
+        // one disjunction per state.
+        let mut proj: Vec<Vec<bool>> = states
+            .iter()
+            .map(|s| {
+                vars.iter()
+                    .map(|&i| s.get(i).copied().unwrap_or(false))
+                    .collect()
+            })
+            .collect();
+        proj.sort_unstable();
+        proj.dedup();
+        if proj.is_empty() {
+            return self.vars.mk_false();
         }
-        r
+        let mut order: Vec<usize> = vars.to_vec();
+        let mut perm: Vec<usize> = (0..vars.len()).collect();
+        perm.sort_by_key(|&k| vars[k]);
+        order.sort_unstable();
+        // Sorted by the BDD's variable order, the states form a trie; it is built bottom-up,
+        // sharing equal nodes and skipping nodes with equal children.
+        let mut rows: Vec<Vec<bool>> = proj
+            .iter()
+            .map(|s| perm.iter().map(|&k| s[k]).collect())
+            .collect();
+        rows.sort_unstable();
+        let num_vars = self.vars.num_vars();
+        let mut nodes = vec![BddNode::mk_zero(num_vars), BddNode::mk_one(num_vars)];
+        let mut unique: std::collections::HashMap<(usize, usize, usize), usize> =
+            std::collections::HashMap::new();
+        // Work items: (first row, end row, depth); a node is made once its two halves are done.
+        enum Item {
+            Visit(usize, usize, usize),
+            Make(usize),
+        }
+        let mut stack = vec![Item::Visit(0, rows.len(), 0)];
+        let mut results: Vec<usize> = Vec::new();
+        while let Some(item) = stack.pop() {
+            match item {
+                Item::Visit(a, b, d) => {
+                    if a == b {
+                        results.push(0);
+                    } else if d == order.len() {
+                        results.push(1);
+                    } else {
+                        let mid = a + rows[a..b].partition_point(|r| !r[d]);
+                        stack.push(Item::Make(d));
+                        stack.push(Item::Visit(mid, b, d + 1));
+                        stack.push(Item::Visit(a, mid, d + 1));
+                    }
+                }
+                Item::Make(d) => {
+                    let hi = results.pop().unwrap_or(0);
+                    let lo = results.pop().unwrap_or(0);
+                    if lo == hi {
+                        results.push(lo);
+                    } else {
+                        let key = (d, lo, hi);
+                        let id = *unique.entry(key).or_insert_with(|| {
+                            nodes.push(BddNode::mk_node(
+                                x(order[d]),
+                                biodivine_lib_bdd::BddPointer::from_index(lo),
+                                biodivine_lib_bdd::BddPointer::from_index(hi),
+                            ));
+                            nodes.len() - 1
+                        });
+                        results.push(id);
+                    }
+                }
+            }
+        }
+        match results.pop() {
+            Some(0) | None => self.vars.mk_false(),
+            Some(1) => self.vars.mk_true(),
+            Some(root) => {
+                // Every node is below the root except ones made after it (none, in post-order);
+                // the root must come last.
+                nodes.truncate(root + 1);
+                Bdd::from_nodes(&nodes).unwrap_or_else(|_| self.vars.mk_false())
+            }
+        }
     }
 
     /// The paper's `D(·)`: splits a set of attractor states (over the ancestor-closed `vars`)

@@ -7,7 +7,8 @@ use verikit_boolnet::network::{state_string, step};
 use verikit_boolnet::symbolic::{Limits, Symbolic};
 use verikit_boolnet::Detect;
 use verikit_boolnet::{
-    attractors, bnet, bruteforce, monolithic, Cycle, InputMode, Method, Network, Options,
+    attractors, bnet, bruteforce, leaf_removal, monolithic, Cycle, InputMode, Method, Network,
+    Options,
 };
 use verikit_logic::BoolExpr;
 
@@ -235,6 +236,46 @@ proptest! {
         ] {
             let r = attractors(&net, &o).unwrap();
             prop_assert_eq!(as_strings(&r.listed), want.clone(), "{:?}", o);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+    /// The direct construction of a set of explicit states agrees with one cube per state.
+    #[test]
+    fn states_bdd_matches_cubes(n in 1usize..=8, picks in proptest::collection::vec((any::<u16>(), any::<u16>()), 0..40), sub in any::<u8>()) {
+        let f: Vec<BoolExpr> = (0..n).map(|i| BoolExpr::Var(i as u32)).collect();
+        let sym = Symbolic::new(&f, Limits::default()).unwrap();
+        // A subset of the variables, in a scrambled order.
+        let mut vars: Vec<usize> = (0..n).filter(|i| (sub >> i) & 1 == 1 || *i == 0).collect();
+        vars.reverse();
+        let states: Vec<Vec<bool>> = picks
+            .iter()
+            .map(|&(a, b)| (0..n).map(|i| ((a ^ b.rotate_left(3)) >> i) & 1 == 1).collect())
+            .collect();
+        let got = sym.states_bdd(&states, &vars);
+        let mut want = sym.vars.mk_false();
+        for s in &states {
+            want = want.or(&sym.cube(s, &vars));
+        }
+        prop_assert!(got.xor(&want).is_false());
+        prop_assert_eq!(got.exact_cardinality(), want.exact_cardinality());
+    }
+
+    /// Algorithm 2's leaves composed symbolically (no simulation) give the attractor states.
+    #[test]
+    fn leaves_composed_symbolically(seed in any::<u64>(), n in 2usize..=14) {
+        let net = random_network(seed, n);
+        let f = net.resolved(InputMode::Free);
+        let sym = Symbolic::new(&f, Limits::default()).unwrap();
+        let want = monolithic::attractor_states(&sym).unwrap();
+        let (block, leaves) = leaf_removal::split(&f);
+        prop_assert_eq!(block.len() + leaves.len(), n);
+        let phi_b = sym.detect(&sym.vars.mk_true(), &block).unwrap();
+        for explicit in [0, u64::MAX] {
+            let got = leaf_removal::mirror_attractors(&sym, &phi_b, &block, &leaves, explicit).unwrap();
+            prop_assert!(got.xor(&want).is_false(), "explicit limit {}", explicit);
         }
     }
 }
