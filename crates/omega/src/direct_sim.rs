@@ -21,7 +21,7 @@ use std::collections::HashMap;
 pub const MAX_STATES: usize = 300;
 
 /// Labels as truth tables when there are few atomic propositions (bit `v` = valuation `v`).
-fn truth_tables(aut: &Twa) -> Option<Vec<Vec<Vec<u64>>>> {
+pub(crate) fn truth_tables(aut: &Twa) -> Option<Vec<Vec<Vec<u64>>>> {
     let nap = aut.aps.len();
     if nap > 8 {
         return None;

@@ -11,6 +11,7 @@
 
 pub mod accepts;
 pub mod complement;
+pub mod cosim;
 pub mod delayed_sim;
 pub mod direct_sim;
 pub mod dot;
@@ -19,10 +20,12 @@ pub mod error;
 pub mod fair_sim;
 pub mod gba_reduce;
 pub mod hoa;
+pub mod iterated_sim;
 pub mod ltl;
 pub mod postproc;
 pub mod product;
 pub mod rand;
+pub mod scc_acc;
 pub mod sim_game;
 pub mod translate;
 pub mod twa;

@@ -26,22 +26,15 @@ pub fn simplify(aut: &Twa) -> Twa {
 }
 
 fn simplify_with(aut: &Twa, transient_all: bool) -> Twa {
-    let a = prune_with(aut, transient_all);
+    let a = prune_with(&crate::scc_acc::simplify_marks(aut), transient_all);
     let a = merge_bisimilar(&a);
-    let mut a = prune_with(&a, transient_all);
-    // Iterate the direct-simulation reduction while it shrinks the automaton.
-    for _ in 0..4 {
-        let b = crate::direct_sim::reduce(&a);
-        if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {
-            a = prune_with(
-                &merge_bisimilar(&prune_with(&b, transient_all)),
-                transient_all,
-            );
-        } else {
-            break;
-        }
-    }
-    a
+    let a = prune_with(&a, transient_all);
+    // Iterated direct simulation and co-simulation while they shrink the automaton.
+    let cleanup = |b: &Twa| {
+        let b = crate::scc_acc::simplify_marks(&prune_with(b, transient_all));
+        prune_with(&merge_bisimilar(&b), transient_all)
+    };
+    crate::iterated_sim::iterated_simulations(&a, &cleanup)
 }
 
 /// SCC information of an automaton.

@@ -6,5 +6,6 @@ pub mod eval;
 pub mod parse;
 pub mod print;
 pub mod simplify;
+pub mod synt_impl;
 
 pub use ast::{Arena, Node, F};

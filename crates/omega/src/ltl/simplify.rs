@@ -173,7 +173,10 @@ fn simp(a: &mut Arena, f: F, memo: &mut HashMap<F, F>) -> F {
                 Node::Equiv(..) => a.equiv(kids[0], kids[1]),
                 _ => f,
             };
-            let top = rules(a, rebuilt);
+            let mut top = rules(a, rebuilt);
+            if top == rebuilt {
+                top = super::synt_impl::rewrite(a, rebuilt);
+            }
             if top != rebuilt {
                 simp(a, top, memo)
             } else {
@@ -217,12 +220,35 @@ fn strip_x_under(a: &mut Arena, outer_g: bool, x: F) -> F {
     let mut out = Vec::with_capacity(ops.len());
     for o in ops {
         let n = match a.node(o).clone() {
+            // G(X e & r) = G(e & r) for e eventual (X G e = G e); dually under F.
+            Node::X(p) if outer_g && is_eventual(a, p) => p,
+            Node::X(p) if !outer_g && is_universal(a, p) => p,
             Node::Ev(p) if outer_g => {
                 let q = strip_x(a, p, false);
+                // G(F(x & e) & r) = G(F x & e & r) for e eventual.
+                if let Node::And(v) = a.node(q).clone() {
+                    let (e, rest): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| is_eventual(a, y));
+                    if !e.is_empty() {
+                        let inner = a.and(rest);
+                        out.push(a.ev(inner));
+                        out.extend(e);
+                        continue;
+                    }
+                }
                 a.ev(q)
             }
             Node::Gl(p) if !outer_g => {
                 let q = strip_x(a, p, true);
+                // F(G(x | u) | r) = F(G x | u | r) for u universal.
+                if let Node::Or(v) = a.node(q).clone() {
+                    let (u, rest): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| is_universal(a, y));
+                    if !u.is_empty() {
+                        let inner = a.or(rest);
+                        out.push(a.gl(inner));
+                        out.extend(u);
+                        continue;
+                    }
+                }
                 a.gl(q)
             }
             _ => o,
@@ -332,6 +358,21 @@ fn rules(a: &mut Arena, f: F) -> F {
                 }
                 _ => f,
             }
+        }
+        Node::U(x, y) | Node::R(x, y) | Node::W(x, y) | Node::M(x, y)
+            if matches!((a.node(x), a.node(y)), (Node::X(_), Node::X(_))) =>
+        {
+            // X a U X b = X(a U b), and the same for R, W, M.
+            let (Node::X(p), Node::X(q)) = (a.node(x).clone(), a.node(y).clone()) else {
+                return f;
+            };
+            let inner = match n {
+                Node::U(..) => a.u(p, q),
+                Node::R(..) => a.r(p, q),
+                Node::W(..) => a.w(p, q),
+                _ => a.m(p, q),
+            };
+            a.x(inner)
         }
         Node::U(_, y) => {
             if is_eventual(a, y) {
