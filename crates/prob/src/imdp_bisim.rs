@@ -171,6 +171,22 @@ pub fn bisimulation(m: &Model, labels: &[u32]) -> Bisimulation {
     }
 }
 
+/// The initial partition by per-state values: states are together iff they agree on every
+/// vector of `keys` (labels as 0/1, reward values, atomic propositions of properties).
+pub fn partition_by(n: usize, keys: &[Vec<f64>]) -> Vec<u32> {
+    let mut ids: HashMap<Vec<u64>, u32> = HashMap::default();
+    (0..n)
+        .map(|s| {
+            let k: Vec<u64> = keys
+                .iter()
+                .map(|v| v.get(s).copied().unwrap_or(0.0).to_bits())
+                .collect();
+            let next = ids.len() as u32;
+            *ids.entry(k).or_insert(next)
+        })
+        .collect()
+}
+
 /// The initial partition by the model's labels (`init`, `deadlock` excluded).
 pub fn label_partition(
     m: &Model,

@@ -22,6 +22,7 @@ pub mod model;
 pub mod polytope_lp;
 pub mod precomp;
 pub mod quotient;
+pub mod robust_check;
 pub mod robust_vi;
 pub mod steady;
 pub mod vi;

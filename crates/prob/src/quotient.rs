@@ -107,23 +107,43 @@ pub fn reduce(
     prog: &crate::lang::typecheck::Program,
     eps: Option<f64>,
 ) -> Result<Reduction, crate::error::ProbError> {
+    let part = crate::imdp_bisim::label_partition(&m, prog)?;
+    reduce_from(m, prog, eps, &part)
+}
+
+/// As [`reduce`], from the initial partition `part` (one class id per state). The quotient keeps
+/// the model's labels that are constant on every class.
+pub fn reduce_from(
+    m: Model,
+    prog: &crate::lang::typecheck::Program,
+    eps: Option<f64>,
+    part: &[u32],
+) -> Result<Reduction, crate::error::ProbError> {
     let model = match eps {
         Some(e) => crate::widen::widen(&m, e)?,
         None => m,
     };
     let t0 = std::time::Instant::now();
-    let part = crate::imdp_bisim::label_partition(&model, prog)?;
-    let bisim = crate::imdp_bisim::bisimulation(&model, &part);
+    let bisim = crate::imdp_bisim::bisimulation(&model, part);
     let q = quotient(&model, &bisim);
     let time_s = t0.elapsed().as_secs_f64();
     let mut labels = Vec::new();
     for (name, e) in &prog.labels {
         let v = crate::build::eval_states(&model, e)?;
-        let mut lv = vec![false; bisim.num_classes];
+        let mut lv: Vec<Option<bool>> = vec![None; bisim.num_classes];
+        let mut respected = true;
         for (s, &c) in bisim.class.iter().enumerate() {
-            lv[c as usize] = v[s];
+            match lv[c as usize] {
+                Some(b) if b != v[s] => respected = false,
+                _ => lv[c as usize] = Some(v[s]),
+            }
         }
-        labels.push((name.clone(), lv));
+        if respected {
+            labels.push((
+                name.clone(),
+                lv.into_iter().map(|b| b == Some(true)).collect(),
+            ));
+        }
     }
     Ok(Reduction {
         model,

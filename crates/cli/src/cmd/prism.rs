@@ -38,6 +38,9 @@ pub enum PrismCmd {
         /// Relative precision of numerical results.
         #[arg(long, default_value_t = 1e-6)]
         precision: f64,
+        /// Widen every probability p to [max(0,p-EPS), min(1,p+EPS)] and check the interval model.
+        #[arg(long, value_name = "EPS")]
+        widen: Option<f64>,
     },
     /// Build a model, print its size, and optionally export it.
     Build {
@@ -240,10 +243,17 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
             props,
             prop,
             precision,
+            widen,
         } => {
             let props_src = read_input(&props)?;
             let ov = overrides(&model)?;
             let b = load(&model)?;
+            if b.model.is_interval() || widen.is_some() {
+                let (sel, m) = (prop.as_deref(), b.model);
+                return super::prism_imdp::check(
+                    &b.src, &b.prog, m, b.build_s, &props_src, sel, &ov, precision, widen, ctx,
+                );
+            }
             check(&b, &props_src, prop.as_deref(), &ov, precision, ctx)
         }
         PrismCmd::Build {
