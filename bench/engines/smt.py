@@ -1,18 +1,51 @@
 """SMT benchmark: verikit smt vs yices-smt2 and z3 on ../shared/data/smt (QF_LRA/RDL/IDL/LIA).
 
-Usage: smt.py [--limit SECS] [--per-family N] [--logic QF_LRA] [--record]
+Usage: smt.py [--limit SECS] [--per-family N] [--logic QF_LRA] [--tools verikit,yices,z3]
+              [--runs FILE.jsonl] [--run-only] [--record]
 Solved = a sat/unsat answer that agrees with the file's :status (a wrong answer counts as unsolved
 and is listed). PAR-2 = mean over files of the time, with 2 × limit for unsolved files.
 --record also writes tests/expected/smt-status.tsv with the peers' answers.
+--runs keeps every measured run in a JSON-lines file and reuses runs already there (same tool,
+file and limit), so the tools can be measured one at a time (one process at a time, one core)
+and the table written afterwards; --run-only measures the --tools without writing the table.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
+import sys
 from collections import defaultdict
 
-from harness import DATA, ROOT, VENV_PY, Table, measure, peer_python, verikit_cmd
+from harness import DATA, ROOT, VENV_PY, Run, Table, measure, peer_python, verikit_cmd
+
+
+def load_runs(path: str | None) -> dict[tuple[str, str, float], Run]:
+    out: dict[tuple[str, str, float], Run] = {}
+    if not path:
+        return out
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        r = Run(d["wall_s"], d["peak_mb"], d["rc"], d["timed_out"], "", "", d["result"])
+        out[(d["tool"], d["path"], float(d["limit"]))] = r
+    return out
+
+
+def save_run(path: str | None, tool: str, file: str, limit: float, r: Run) -> None:
+    if not path:
+        return
+    with open(path, "a") as fh:
+        fh.write(json.dumps({"tool": tool, "path": file, "limit": limit, "wall_s": r.wall_s,
+                             "peak_mb": r.peak_mb, "rc": r.rc, "timed_out": r.timed_out,
+                             "result": r.result}) + "\n")
 
 
 def main() -> None:
@@ -21,6 +54,9 @@ def main() -> None:
     ap.add_argument("--per-family", type=int, default=0, help="at most N files per family (0 = all)")
     ap.add_argument("--logic", default="")
     ap.add_argument("--record", action="store_true")
+    ap.add_argument("--tools", default="verikit,yices,z3")
+    ap.add_argument("--runs", default=None, help="JSON-lines file of runs to reuse and extend")
+    ap.add_argument("--run-only", action="store_true")
     a = ap.parse_args()
     rows = []
     for line in (DATA / "smt" / "MANIFEST.tsv").read_text().splitlines()[1:]:
@@ -37,18 +73,37 @@ def main() -> None:
                 seen[key] += 1
                 keep.append(r)
         rows = keep
-    tools = ["verikit", "yices", "z3"]
+    measure_tools = a.tools.split(",")
+    cache = load_runs(a.runs)
+    cmds = {
+        "verikit": lambda p: (verikit_cmd("--json", "--timeout", str(a.limit), "smt", p), a.limit + 5),
+        "yices": lambda p: (peer_python("smt_native.py", "yices-smt2", p), a.limit),
+        "z3": lambda p: (peer_python("smt_native.py", "z3", p), a.limit),
+    }
+
+    def run(tool: str, path: str) -> Run:
+        key = (tool, path, float(a.limit))
+        if key in cache:
+            return cache[key]
+        cmd, limit = cmds[tool](str(DATA / "smt" / path))
+        r = measure(cmd, timeout=limit)
+        save_run(a.runs, tool, path, a.limit, r)
+        cache[key] = r
+        return r
+
+    if a.run_only:
+        for tool in measure_tools:
+            for path, _, _, _ in rows:
+                r = run(tool, path)
+                print(f"[smt] {tool} {path}: {r.verdict} {r.time_s:.3f}", file=sys.stderr, flush=True)
+        return
+    tools = [t for t in ["verikit", "yices", "z3"] if t in measure_tools]
     t = Table("smt", "SMT-LIB linear arithmetic: verikit smt vs yices-smt2 and z3", tools=tools)
     fam: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     wrong = []
     rec = []
     for path, logic, family, status in rows:
-        p = str(DATA / "smt" / path)
-        runs = {
-            "verikit": measure(verikit_cmd("--json", "--timeout", str(a.limit), "smt", p), timeout=a.limit + 5),
-            "yices": measure(peer_python("smt_native.py", "yices-smt2", p), timeout=a.limit),
-            "z3": measure(peer_python("smt_native.py", "z3", p), timeout=a.limit),
-        }
+        runs = {tool: run(tool, path) for tool in tools}
         for tool, r in runs.items():
             ok = r.ok and r.verdict in ("sat", "unsat") and r.time_s <= a.limit
             if ok and status in ("sat", "unsat") and r.verdict != status:
@@ -56,7 +111,8 @@ def main() -> None:
                 ok = False
             fam[(logic, family)][tool].append(r.time_s if ok else 2 * a.limit)
             fam[(logic, "ALL")][tool].append(r.time_s if ok else 2 * a.limit)
-        rec.append((path, status, runs["yices"].verdict, runs["z3"].verdict))
+        if "yices" in runs and "z3" in runs:
+            rec.append((path, status, runs["yices"].verdict, runs["z3"].verdict))
         t.add(path, runs, {"status": status})
     lines = [f"Limit {a.limit:g} s per file" + (f", first {a.per_family} files per family" if a.per_family else ", all files") + ".",
              "", "## Solved and PAR-2 per logic and family", "",

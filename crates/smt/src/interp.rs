@@ -49,8 +49,14 @@ pub struct ScriptOutput {
     pub timed_out: bool,
 }
 
-pub struct Interp<'t> {
-    text: &'t str,
+/// Receives every response as soon as its command has finished (interactive use).
+pub type ResponseSink = Box<dyn FnMut(&str)>;
+
+pub struct Interp {
+    /// Everything read so far (spans refer to it).
+    text: String,
+    sink: Option<ResponseSink>,
+    stopped: bool,
     solver: Solver,
     env: Env,
     caps: LogicCaps,
@@ -85,15 +91,17 @@ fn escape_string(s: &str) -> String {
     s.replace('"', "\"\"")
 }
 
-impl<'t> Interp<'t> {
-    pub fn new(text: &'t str, opts: RunOptions) -> Interp<'t> {
+impl Interp {
+    pub fn new(opts: RunOptions) -> Interp {
         let mut solver = Solver::new();
         if opts.check {
             solver.enable_certificates();
         }
         solver.set_deadline(opts.deadline);
         Interp {
-            text,
+            text: String::new(),
+            sink: None,
+            stopped: false,
             solver,
             env: Env::new(),
             caps: LogicCaps {
@@ -121,9 +129,22 @@ impl<'t> Interp<'t> {
         }
     }
 
+    /// Streams every response to `sink` as soon as it is produced (they are still collected).
+    pub fn with_sink(mut self, sink: ResponseSink) -> Interp {
+        self.sink = Some(sink);
+        self
+    }
+
+    fn emit(&mut self, s: String) {
+        if let Some(f) = self.sink.as_mut() {
+            f(&s);
+        }
+        self.out.responses.push(s);
+    }
+
     fn respond(&mut self, s: String) {
         if !self.silent {
-            self.out.responses.push(s);
+            self.emit(s);
         }
     }
 
@@ -136,36 +157,65 @@ impl<'t> Interp<'t> {
     fn error(&mut self, d: Diagnostic) {
         let msg = match d.span {
             Some(sp) => {
-                let (l, c) = line_col(self.text, sp.start);
+                let (l, c) = line_col(&self.text, sp.start);
                 format!("line {l} column {c}: {}", d.message)
             }
             None => d.message.clone(),
         };
         // Errors go to the regular output as the standard's `(error "…")` response.
-        self.out
-            .responses
-            .push(format!("(error \"{}\")", escape_string(&msg)));
+        self.emit(format!("(error \"{}\")", escape_string(&msg)));
         self.out.errors.push(d);
     }
 
     /// Runs the whole script.
-    pub fn run(mut self) -> ScriptOutput {
-        let (forms, perr) = parse_script(self.text);
+    pub fn run(mut self, text: &str) -> ScriptOutput {
+        self.feed(text);
+        self.finish()
+    }
+
+    /// Executes the commands of `chunk` (whole commands; the rest of a script that is read
+    /// piecewise). Returns false once the script has ended (`exit`, a timeout, or an unreadable
+    /// rest of the input); later chunks are then ignored.
+    pub fn feed(&mut self, chunk: &str) -> bool {
+        if self.stopped {
+            return false;
+        }
+        let base = self.text.len();
+        self.text.push_str(chunk);
+        let (mut forms, mut perr) = parse_script(chunk);
+        for f in forms.iter_mut() {
+            crate::smtlib::stream::shift_sexpr(f, base);
+        }
         for f in &forms {
             match self.command(f) {
                 Ok(true) => {}
-                Ok(false) => break,
+                Ok(false) => {
+                    self.stopped = true;
+                    break;
+                }
                 Err(d) => self.error(d),
             }
             if self.out.timed_out {
+                self.stopped = true;
                 break;
             }
         }
-        if let Some(e) = perr {
-            if !self.out.timed_out {
-                self.error(e);
+        if let Some(e) = perr.as_mut() {
+            if !self.stopped {
+                crate::smtlib::stream::shift_diagnostic(e, base);
+                self.error(e.clone());
             }
         }
+        !self.stopped
+    }
+
+    /// Everything fed so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Ends the script and returns all responses, checks and statistics.
+    pub fn finish(mut self) -> ScriptOutput {
         self.out.stats = self.solver.stats();
         self.out
     }
@@ -710,5 +760,5 @@ impl<'t> Interp<'t> {
 
 /// Runs an SMT-LIB 2.6 script.
 pub fn run_script(text: &str, opts: RunOptions) -> ScriptOutput {
-    Interp::new(text, opts).run()
+    Interp::new(opts).run(text)
 }

@@ -23,7 +23,7 @@ pub mod terms;
 pub mod tseitin;
 
 pub use cdcl::Answer;
-pub use interp::{run_script, CheckRecord, RunOptions, ScriptOutput};
+pub use interp::{run_script, CheckRecord, Interp, ResponseSink, RunOptions, ScriptOutput};
 pub use solver::{Solver, SolverStats};
 
 use verikit_diag::{Diagnostic, Reportable};

@@ -12,6 +12,11 @@
 //!   repaired.
 //! * Backtracking restores bounds only; the tableau and β stay (Section 3.2).
 //! * Values are δ-rationals (Section 5), and `delta` computes a concrete δ for models.
+//! * Preprocessing (Section 3): `eliminate` removes, by Gaussian elimination, variables that
+//!   occur in no elementary atom (they are free, so the row that defines them is always
+//!   satisfiable and can be dropped); an eliminated variable keeps its definition over the
+//!   remaining variables for models and is put back as a basic variable if an atom on it
+//!   appears later (incremental use).
 
 use crate::cdcl::Lit;
 use crate::numbers::{DRat, Num};
@@ -45,6 +50,10 @@ pub struct Simplex {
     dirty: BTreeSet<u32>,
     scratch: Vec<u32>,
     pub pivots: u64,
+    /// Definitions of eliminated variables (Gaussian elimination), over variables still present.
+    elim: Vec<Option<Vec<(u32, Num)>>>,
+    elim_list: Vec<u32>,
+    pub eliminated: u64,
     /// Give up `check` (reporting `interrupted`) after this instant.
     pub deadline: Option<std::time::Instant>,
     pub interrupted: bool,
@@ -66,7 +75,157 @@ impl Simplex {
         self.lower.push(None);
         self.upper.push(None);
         self.scratch.push(NONE);
+        self.elim.push(None);
         v
+    }
+    /// Number of rows and of non-zero entries of the tableau (statistics).
+    pub fn tableau_size(&self) -> (usize, usize) {
+        let live = self.basic_of.iter().filter(|b| **b != NONE).count();
+        (live, self.rows.iter().map(|r| r.len()).sum())
+    }
+
+    /// True before the first bound is asserted (nothing on the bound trail).
+    pub fn no_bounds_asserted(&self) -> bool {
+        self.trail.is_empty()
+    }
+
+    pub fn is_eliminated(&self, x: u32) -> bool {
+        self.elim[x as usize].is_some()
+    }
+
+    /// Current value of any variable (eliminated ones through their definitions).
+    pub fn value(&self, x: u32) -> DRat {
+        match &self.elim[x as usize] {
+            None => self.beta[x as usize].clone(),
+            Some(def) => {
+                let mut v = DRat::zero();
+                for (y, c) in def {
+                    v = v.add(&self.beta[*y as usize].scale(c));
+                }
+                v
+            }
+        }
+    }
+
+    /// Gaussian elimination of the free variables `candidates` (variables with no bound now and
+    /// no atom, Section 3 of the paper): repeatedly picks a candidate whose elimination creates
+    /// at most `max_fill` new non-zeros (Markowitz estimate), solves its sparsest row for it,
+    /// substitutes it into the other rows and drops that row. Call it before any bound is
+    /// asserted. Returns the number of variables eliminated.
+    pub fn eliminate(&mut self, candidates: &[u32], max_fill: usize) -> usize {
+        let mut done = 0;
+        // Stop once the tableau has grown by half (elimination usually shrinks it).
+        let nnz0 = self.tableau_size().1;
+        let mut nnz = nnz0;
+        let cap = nnz0 + nnz0 / 2 + 64;
+        let mut progress = true;
+        while progress {
+            progress = false;
+            for &x in candidates {
+                let xi = x as usize;
+                if self.elim[xi].is_some()
+                    || self.row_of[xi] != NONE
+                    || self.lower[xi].is_some()
+                    || self.upper[xi].is_some()
+                    || self.cols[xi].is_empty()
+                {
+                    continue;
+                }
+                let r = match self.cols[xi]
+                    .iter()
+                    .min_by_key(|r| (self.rows[**r as usize].len(), **r))
+                {
+                    Some(r) => *r as usize,
+                    None => continue,
+                };
+                let fill = (self.cols[xi].len() - 1) * (self.rows[r].len() - 1);
+                if fill > max_fill {
+                    continue;
+                }
+                let a = match self.coef_in_row(r, x) {
+                    Some(a) => a.clone(),
+                    None => continue,
+                };
+                if nnz + fill > cap {
+                    continue;
+                }
+                let s = self.basic_of[r];
+                let touched: Vec<u32> = self.cols[xi].iter().copied().collect();
+                let before: usize = touched.iter().map(|t| self.rows[*t as usize].len()).sum();
+                // x becomes basic in row r (substituted everywhere else) ...
+                self.pivot(r, s, x, &a);
+                self.pivots -= 1;
+                // ... and the row leaves the tableau as x's definition.
+                let def = std::mem::take(&mut self.rows[r]);
+                for (y, _) in &def {
+                    self.cols[*y as usize].remove(&(r as u32));
+                }
+                self.basic_of[r] = NONE;
+                self.row_of[xi] = NONE;
+                let after: usize = touched.iter().map(|t| self.rows[*t as usize].len()).sum();
+                nnz = (nnz + after).saturating_sub(before);
+                for &z in &self.elim_list {
+                    let zd = match self.elim[z as usize].as_mut() {
+                        Some(d) => d,
+                        None => continue,
+                    };
+                    if let Some(p) = zd.iter().position(|(y, _)| *y == x) {
+                        let (_, c) = zd.swap_remove(p);
+                        for (y, d) in &def {
+                            match zd.iter_mut().find(|(w, _)| w == y) {
+                                Some(e) => e.1 = e.1.add(&c.mul(d)),
+                                None => zd.push((*y, c.mul(d))),
+                            }
+                        }
+                        zd.retain(|(_, c)| !c.is_zero());
+                    }
+                }
+                self.beta[xi] = DRat::zero();
+                self.elim[xi] = Some(def);
+                self.elim_list.push(x);
+                self.eliminated += 1;
+                done += 1;
+                progress = true;
+            }
+        }
+        done
+    }
+
+    /// Puts an eliminated variable back into the tableau as a basic variable (an atom on it
+    /// appeared). No-op for other variables.
+    pub fn restore(&mut self, x: u32) {
+        let def = match self.elim[x as usize].take() {
+            Some(d) => d,
+            None => return,
+        };
+        self.elim_list.retain(|z| *z != x);
+        let mut row: Vec<(u32, Num)> = Vec::new();
+        let mut val = DRat::zero();
+        for (y, a) in &def {
+            let r = self.row_of[*y as usize];
+            if r == NONE {
+                add_into(&mut row, &mut self.scratch, *y, a.clone());
+            } else {
+                let rr = self.rows[r as usize].clone();
+                for (z, b) in rr {
+                    add_into(&mut row, &mut self.scratch, z, a.mul(&b));
+                }
+            }
+            val = val.add(&self.beta[*y as usize].scale(a));
+        }
+        for (y, _) in &row {
+            self.scratch[*y as usize] = NONE;
+        }
+        row.retain(|(_, c)| !c.is_zero());
+        let r = self.rows.len() as u32;
+        for (y, _) in &row {
+            self.cols[*y as usize].insert(r);
+        }
+        self.rows.push(row);
+        self.basic_of.push(x);
+        self.row_of[x as usize] = r;
+        self.beta[x as usize] = val;
+        self.eliminated -= 1;
     }
     pub fn is_basic(&self, x: u32) -> bool {
         self.row_of[x as usize] != NONE
@@ -78,7 +237,14 @@ impl Simplex {
         let s = self.new_var(is_int);
         let mut row: Vec<(u32, Num)> = Vec::new();
         let mut val = DRat::zero();
+        let mut expanded: Vec<(u32, Num)> = Vec::with_capacity(def.len());
         for (x, a) in def {
+            match &self.elim[*x as usize] {
+                None => expanded.push((*x, a.clone())),
+                Some(d) => expanded.extend(d.iter().map(|(y, b)| (*y, a.mul(b)))),
+            }
+        }
+        for (x, a) in &expanded {
             let r = self.row_of[*x as usize];
             if r == NONE {
                 add_into(&mut row, &mut self.scratch, *x, a.clone());

@@ -38,6 +38,9 @@ pub struct SolverStats {
     pub cuts: u64,
     pub atoms: usize,
     pub simplex_vars: usize,
+    pub rows: usize,
+    pub nonzeros: usize,
+    pub eliminated: u64,
     pub certificates_checked: u64,
 }
 
@@ -138,6 +141,7 @@ impl Solver {
             assume.push(l);
         }
         self.arith.simplex.interrupted = false;
+        self.arith.preprocess();
         let r = self.sat.solve(&mut self.arith, &assume);
         match r {
             Answer::Sat => {
@@ -231,6 +235,9 @@ impl Solver {
             cuts: self.arith.cuts,
             atoms: self.arith.atoms.len(),
             simplex_vars: self.arith.simplex.num_vars(),
+            rows: self.arith.simplex.tableau_size().0,
+            nonzeros: self.arith.simplex.tableau_size().1,
+            eliminated: self.arith.simplex.eliminated,
             certificates_checked: self.arith.checker.as_ref().map_or(0, |c| c.checked),
         }
     }

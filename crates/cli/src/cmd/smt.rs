@@ -1,8 +1,10 @@
 //! `verikit smt`: an SMT-LIB 2.6 solver for QF_LRA, QF_RDL, QF_LIA and QF_IDL.
 
 use crate::report::{read_input, CliError, Ctx, Report};
+use std::io::{BufRead, Write};
 use verikit_diag::SourceFile;
-use verikit_smt::{run_script, RunOptions, ScriptOutput, SmtError};
+use verikit_smt::smtlib::stream::CommandSplitter;
+use verikit_smt::{run_script, Interp, RunOptions, ScriptOutput, SmtError};
 
 #[derive(clap::Args, Debug)]
 pub struct SmtArgs {
@@ -29,11 +31,26 @@ fn solve(src: &SourceFile, args: &SmtArgs, ctx: &Ctx) -> (ScriptOutput, f64) {
     (out, t0.elapsed().as_secs_f64())
 }
 
+/// Writes one response line and flushes (interactive use); a closed stdout ends quietly.
+fn print_response(s: &str) {
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(s.as_bytes())
+        .and_then(|_| out.write_all(b"\n"))
+        .and_then(|_| out.flush())
+        .is_err()
+    {
+        std::process::exit(0);
+    }
+}
+
+/// `streamed`: the responses were already printed as they came.
 fn report(
     out: ScriptOutput,
     time_s: f64,
     args: &SmtArgs,
     src: &SourceFile,
+    streamed: bool,
 ) -> Result<Report, CliError> {
     let verdict = out
         .checks
@@ -41,9 +58,11 @@ fn report(
         .map(|c| c.answer.clone())
         .unwrap_or_else(|| "none".into());
     let mut text = String::new();
-    for r in &out.responses {
-        text.push_str(r);
-        text.push('\n');
+    if !streamed {
+        for r in &out.responses {
+            text.push_str(r);
+            text.push('\n');
+        }
     }
     let mut check_ok = true;
     if args.check {
@@ -92,9 +111,9 @@ fn report(
     if args.stats {
         let s = &out.stats;
         text.push_str(&format!(
-            "; stats: decisions {} conflicts {} propagations {} theory-conflicts {} theory-propagations {} pivots {} branches {} restarts {} atoms {} time {:.3}s\n",
+            "; stats: decisions {} conflicts {} propagations {} theory-conflicts {} theory-propagations {} pivots {} branches {} cuts {} restarts {} atoms {} rows {} nonzeros {} eliminated {} time {:.3}s\n",
             s.sat.decisions, s.sat.conflicts, s.sat.propagations, s.sat.theory_conflicts, s.sat.theory_propagations,
-            s.pivots, s.branches, s.sat.restarts, s.atoms, time_s
+            s.pivots, s.branches, s.cuts, s.sat.restarts, s.atoms, s.rows, s.nonzeros, s.eliminated, time_s
         ));
     }
     if out.timed_out {
@@ -103,7 +122,6 @@ fn report(
     if let Some(d) = out.errors.first() {
         // The responses (including `(error …)` lines) go to stdout; the first error is rendered
         // with its location and the exit code is 2.
-        use std::io::Write;
         let _ = std::io::stdout().write_all(text.as_bytes());
         return Err(CliError::from_error(
             SmtError::Input(Box::new(d.clone())),
@@ -127,11 +145,55 @@ fn report(
     Ok(r)
 }
 
+/// Runs a script from a file or, command by command, from standard input. In text mode every
+/// response is printed (and flushed) as soon as its command finishes.
 pub fn run(args: SmtArgs, ctx: &Ctx) -> Result<Report, CliError> {
     let path = args.file.clone().unwrap_or_else(|| "-".into());
-    let src = read_input(&path)?;
-    let (out, t) = solve(&src, &args, ctx);
-    report(out, t, &args, &src)
+    let streamed = !ctx.json;
+    let t0 = std::time::Instant::now();
+    let mut interp = Interp::new(RunOptions {
+        check: args.check,
+        deadline: ctx.deadline(),
+    });
+    if streamed {
+        interp = interp.with_sink(Box::new(print_response));
+    }
+    let src = if path.as_os_str() == "-" {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut splitter = CommandSplitter::new();
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let n = input
+                .read_until(b'\n', &mut line)
+                .map_err(|e| CliError::Usage(format!("cannot read standard input: {e}")))?;
+            if n == 0 {
+                break;
+            }
+            let text = std::str::from_utf8(&line).map_err(|e| {
+                CliError::Usage(format!(
+                    "standard input is not UTF-8 text (byte {})",
+                    interp.text().len() + e.valid_up_to()
+                ))
+            })?;
+            if let Some(chunk) = splitter.push_line(text) {
+                if !interp.feed(&chunk) {
+                    break;
+                }
+            }
+        }
+        if let Some(rest) = splitter.finish() {
+            interp.feed(&rest);
+        }
+        SourceFile::new("<stdin>", interp.text())
+    } else {
+        let src = read_input(&path)?;
+        interp.feed(&src.text);
+        src
+    };
+    let out = interp.finish();
+    report(out, t0.elapsed().as_secs_f64(), &args, &src, streamed)
 }
 
 const DEMO_LRA: &str = include_str!("../../demo/smt/scheduling.smt2");
@@ -156,7 +218,7 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
             check: true,
         };
         let (out, t) = solve(&src, &args, ctx);
-        v.push((title.to_string(), report(out, t, &args, &src)?));
+        v.push((title.to_string(), report(out, t, &args, &src, false)?));
     }
     Ok(v)
 }

@@ -2,6 +2,7 @@
 
 pub mod lexer;
 pub mod parser;
+pub mod stream;
 
 pub use lexer::{Token, TokenKind};
 pub use parser::{parse_script, parse_sexprs, SExpr, SExprKind};
