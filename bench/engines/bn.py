@@ -9,24 +9,38 @@
 3. Fixed points of every BBM model: verikit vs biodivine-aeon (AEON's times and answers recorded by
    bench/peers/bn_record_expected.py in tests/expected/bn-bbm-fixedpoints.tsv).
 
-usage: VERIKIT_BIN=... PYTHONPATH=bench bench/.venv/bin/python bench/engines/bn.py [BBM_LIMIT_S] [PAPER_LIMIT_S]
+usage: VERIKIT_BIN=... PYTHONPATH=bench bench/.venv/bin/python bench/engines/bn.py \
+           [--bbm-limit S] [--paper-limit S] [--models ID,ID,...] [paper] [bbm] [fp]
+Each named section (default: all three) is rerun and replaces its own section of bench/results/bn.md;
+`--models` restricts the BBM sections to the given model ids (the other rows keep their last
+results, marked as such).
 """
 
+import argparse
+import re
 import sys
 import tempfile
 from pathlib import Path
 
 from harness import DATA, ROOT, Run, Table, measure, pip_version, verikit_cmd, verikit_version
 
-BBM_LIMIT = float(sys.argv[1]) if len(sys.argv) > 1 else 15.0
-PAPER_LIMIT = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
+ARGS = argparse.ArgumentParser()
+ARGS.add_argument("sections", nargs="*", default=["paper", "bbm", "fp"])
+ARGS.add_argument("--bbm-limit", type=float, default=60.0)
+ARGS.add_argument("--paper-limit", type=float, default=20.0)
+ARGS.add_argument("--models", default="")
+OPTS = ARGS.parse_args()
+BBM_LIMIT = OPTS.bbm_limit
+PAPER_LIMIT = OPTS.paper_limit
+ONLY = {m.strip() for m in OPTS.models.split(",") if m.strip()}
 
 # (id, nodes, non-leaves) from the paper's Table 1.
 PAPER = [(1, 100, 7), (2, 120, 9), (3, 150, 19), (4, 200, 6), (5, 250, 25), (6, 300, 88), (7, 450, 43)]
 
 CONFIGS = {
-    "decomp": ["--method", "decomposition"],
     "decomp+leaf": ["--method", "decomposition", "--leaf-removal"],
+    "decomp": ["--method", "decomposition"],
+    "mono+leaf": ["--method", "monolithic", "--leaf-removal"],
     "decomp-gfp": ["--method", "decomposition", "--detect", "gfp"],
     "mono": ["--method", "monolithic"],
     "mono-gfp": ["--method", "monolithic", "--detect", "gfp"],
@@ -39,7 +53,7 @@ def attractors(model: Path, extra: list[str], limit: float) -> Run:
 
 
 def paper(tmp: Path) -> str:
-    t = Table("bn", "Random networks like SETTA'17 Table 1", tools=list(CONFIGS), baseline="decomp")
+    t = Table("bn", "Random networks like SETTA'17 Table 1", tools=list(CONFIGS), baseline="decomp+leaf")
     core = Table("bn", "The same networks with leaves removed (non-leaf core only)",
                  tools=["decomp", "mono-gfp"], baseline="decomp")
     for pid, n, m in PAPER:
@@ -51,15 +65,72 @@ def paper(tmp: Path) -> str:
         core.add(f"{pid}: core of {m} nodes", {k: attractors(small, CONFIGS[k], PAPER_LIMIT) for k in core.tools})
     notes = (f"Generated with `verikit bn gen -n N --non-leaves M --seed ID` (K = 2 regulators per node, core cut "
              f"into strongly connected modules of 5 nodes). Limit {PAPER_LIMIT:.0f} s per run. The answer column is "
-             "the number of attractors; `decomp` is SCC decomposition (Algorithm 1), `+leaf` adds Algorithm 2, "
-             "`-gfp` uses the paper's `Detect` (greatest fixed point of X ∩ Image(X)), `mono` is monolithic "
-             "detection. Ratios are decomp / other (< 1: decomposition faster).")
+             "the number of attractors; `decomp` is SCC decomposition (Algorithm 1), `+leaf` adds Algorithm 2 "
+             "(leaf removal with mirror states), `-gfp` uses the paper's `Detect` (greatest fixed point of "
+             "X ∩ Image(X)), `mono` is monolithic detection. Ratios are decomp+leaf (the paper's method, "
+             "Algorithms 1 and 2) / other (< 1: decomp+leaf faster).")
     return t.markdown(notes=notes) + "\n" + core.markdown()
 
 
-def bbm() -> tuple[str, str]:
-    models = sorted(p for p in (DATA / "bn" / "bbm").iterdir() if (p / "model.bnet").is_file())
-    t = Table("bn", f"Every BBM model: attractors by decomposition (limit {BBM_LIMIT:.0f} s)", tools=["verikit"])
+def bbm_models() -> list[Path]:
+    return sorted(p for p in (DATA / "bn" / "bbm").iterdir() if (p / "model.bnet").is_file())
+
+
+def short_name(m: Path) -> str:
+    parts = m.name.split("__")
+    return " ".join(parts[:3])
+
+
+def model_id(m: Path) -> str:
+    return m.name.split("__")[0].replace("[id-", "").replace("]", "")
+
+
+def previous_rows(title_prefix: str) -> dict[str, list[str]]:
+    """The per-input rows of a section of the current bn.md (name -> cells)."""
+    out = ROOT / "bench" / "results" / "bn.md"
+    rows: dict[str, list[str]] = {}
+    if not out.is_file():
+        return rows
+    inside = False
+    for line in out.read_text().splitlines():
+        if line.startswith("## "):
+            inside = line[3:].startswith(title_prefix)
+        elif inside and line.startswith("| [id-"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            rows[cells[0].rstrip(" *")] = cells
+    return rows
+
+
+def old_run(cells: list[str]) -> Run:
+    ans, secs, mib = cells[0], float(cells[1]), float(cells[2]) if cells[2] != "nan" else float("nan")
+    ok = ans not in ("timeout", "error", "resource-limit", "?")
+    return Run(secs, mib, 0 if ok else 1, ans == "timeout", "", "", {"verdict": ans, "time_s": secs} if ok else {})
+
+
+BBM_TITLE = "Every BBM model: attractors by decomposition"
+
+
+def bbm() -> str:
+    t = Table("bn", f"{BBM_TITLE} (limit {BBM_LIMIT:.0f} s)", tools=["verikit"])
+    prev = previous_rows(BBM_TITLE)
+    kept = 0
+    for m in bbm_models():
+        short = short_name(m)
+        if ONLY and model_id(m) not in ONLY and short in prev:
+            t.add(short + " *", {"verikit": old_run(prev[short][1:4])})
+            kept += 1
+            continue
+        t.add(short, {"verikit": attractors(m / "model.bnet", [], BBM_LIMIT)})
+    solved = sum(1 for _, r, _ in t.rows if r["verikit"].ok)
+    notes = (f"{solved} of {len(t.rows)} models complete within {BBM_LIMIT:.0f} s (answer = number of attractors, "
+             "inputs free).")
+    if kept:
+        notes += (f" Rows marked `*` ({kept}) were not rerun in this run: they keep their time from the previous "
+                  "run of this table (all of them completed there, well inside the limit).")
+    return t.markdown(notes=notes)
+
+
+def bbm_fp() -> str:
     expected = {}
     exp_file = ROOT / "tests" / "expected" / "bn-bbm-fixedpoints.tsv"
     for line in exp_file.read_text().splitlines():
@@ -68,23 +139,19 @@ def bbm() -> tuple[str, str]:
         name, answer, secs = line.split("\t")
         expected[name] = (answer, float(secs))
     fp = Table("bn", "Fixed points of every BBM model: verikit vs biodivine-aeon", tools=["verikit", "aeon"])
-    for m in models:
-        short = m.name.split("__")[0] + " " + m.name.split("__")[1] + " " + m.name.split("__")[2]
-        t.add(short, {"verikit": attractors(m / "model.bnet", [], BBM_LIMIT)})
-        runs = {"verikit": measure(verikit_cmd("--json", "-q", "--timeout", str(BBM_LIMIT), "bn", "fixed-points",
-                                               str(m / "model.bnet"), "--limit", "0"), timeout=BBM_LIMIT + 5)}
+    for m in bbm_models():
+        runs = {"verikit": measure(verikit_cmd("--json", "-q", "--timeout", "20", "bn", "fixed-points",
+                                               str(m / "model.bnet"), "--limit", "0"), timeout=25)}
         if m.name in expected:
             ans, secs = expected[m.name]
             ok = ans not in ("timeout", "error")
             runs["aeon"] = Run(secs, float("nan"), 0 if ok else 1, ans == "timeout", "", "",
                                {"verdict": ans, "time_s": secs} if ok else {})
-        fp.add(short, runs)
-    solved = sum(1 for _, r, _ in t.rows if r["verikit"].ok)
-    notes = f"{solved} of {len(t.rows)} models complete within {BBM_LIMIT:.0f} s (answer = number of attractors, inputs free)."
+        fp.add(short_name(m), runs)
     fnotes = ("AEON: `FixedPoints.symbolic` on `AsynchronousGraph`, free inputs made explicit as `f(x) = x`, "
               "20 s limit, answers and times recorded by `bench/peers/bn_record_expected.py` (time inside "
-              "the tool, excluding interpreter start-up); verikit: `bn fixed-points` with the same limit as above.")
-    return t.markdown(notes=notes), fp.markdown(notes=fnotes)
+              "the tool, excluding interpreter start-up); verikit: `bn fixed-points`, 20 s limit.")
+    return fp.markdown(notes=fnotes)
 
 
 def demote(md: str) -> str:
@@ -92,14 +159,35 @@ def demote(md: str) -> str:
     return "\n".join("#" + line if line.startswith("#") else line for line in md.splitlines()) + "\n"
 
 
+def replace_section(text: str, section: str) -> str:
+    """Replaces the `## ` section of `text` with the same title prefix (up to a parenthesis) by `section`."""
+    title = section.splitlines()[0][3:]
+    key = re.sub(r"\s*\(.*$", "", title)
+    parts = re.split(r"(?m)^(?=## )", text)
+    for i, part in enumerate(parts):
+        if part.startswith("## ") and re.sub(r"\s*\(.*$", "", part.splitlines()[0][3:]) == key:
+            parts[i] = section + "\n\n"
+            return "".join(parts)
+    return text.rstrip("\n") + "\n\n" + section
+
+
 def main() -> None:
-    with tempfile.TemporaryDirectory() as d:
-        p = paper(Path(d))
-    a, f = bbm()
-    head = (f"# Boolean networks (SETTA'17 decomposition): results\n\n- verikit: {verikit_version()}\n"
-            f"- biodivine-aeon: {pip_version('biodivine-aeon')}\n\n")
     out = ROOT / "bench" / "results" / "bn.md"
-    out.write_text(head + "\n".join(demote(x) for x in (p, a, f)))
+    text = out.read_text() if out.is_file() else "# Boolean networks (SETTA'17 decomposition): results\n\n"
+    text = re.sub(r"(?m)^- verikit: .*$", f"- verikit: {verikit_version()}", text, count=1)
+    if "paper" in OPTS.sections:
+        with tempfile.TemporaryDirectory() as d:
+            md = paper(Path(d))
+        for sec in re.split(r"(?m)^(?=# )", md):
+            if sec.strip():
+                text = replace_section(text, demote(sec).rstrip("\n"))
+        out.write_text(text)
+    if "bbm" in OPTS.sections:
+        text = replace_section(text, demote(bbm()).rstrip("\n"))
+        out.write_text(text)
+    if "fp" in OPTS.sections:
+        text = replace_section(text, demote(bbm_fp()).rstrip("\n"))
+        out.write_text(text)
     print(f"wrote {out}", file=sys.stderr)
 
 

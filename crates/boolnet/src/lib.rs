@@ -174,10 +174,14 @@ fn summarise(
 ) -> Result<Attractors, BnError> {
     let all: Vec<usize> = (0..sym.n).collect();
     let states = sym.card(phi, sym.n);
-    let fixed = sym.card(&sym.fixed_points(phi, &all)?, sym.n);
     // Peel a few more than asked, so that moderate counts come out of the listing directly.
     let peel_to = limit.max(4096);
     let (mut cycles, done) = sym.peel(phi, &all, peel_to)?;
+    let fixed = if done {
+        BigUint::from(cycles.iter().filter(|c| c.len() == 1).count())
+    } else {
+        sym.card(&sym.fixed_points(phi, &all)?, sym.n)
+    };
     let count = if done {
         Some(BigUint::from(cycles.len()))
     } else {

@@ -318,6 +318,11 @@ impl Symbolic {
             frontier = pre.and_not(&cur);
             cur = cur.or(&frontier);
             self.limits.check(&cur)?;
+            tracing::trace!(
+                "basin: frontier {} nodes, basin {} nodes",
+                frontier.size(),
+                cur.size()
+            );
         }
         Ok(cur)
     }
