@@ -22,6 +22,7 @@ Usage: bash bench/run.sh nfa [--armc-only | --grids-only | --cav-only | --setta-
 """
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import tempfile
@@ -33,6 +34,9 @@ from harness import DATA, BENCH, Table, machine, measure, peer_python, pip_versi
 ARGS = sys.argv[1:]
 PER_POINT = int(ARGS[ARGS.index("--per-point") + 1]) if "--per-point" in ARGS else 10
 TIMEOUT = 5.0
+# SETTA grids: a tool stops at a point once its runs there have taken this long in total (the cell
+# then says over how many automata it was measured).
+POINT_BUDGET = float(ARGS[ARGS.index("--point-budget") + 1]) if "--point-budget" in ARGS else 90.0
 
 
 def armc() -> None:
@@ -94,12 +98,32 @@ def summarise(times: list[float | None]) -> str:
     return s
 
 
-def run_check(cmd: list[str]) -> float | None:
+def run_check(cmd: list[str], spent: dict[str, float] | None = None, key: str = "") -> float | None:
+    t0 = time.monotonic()
     r = measure(cmd, timeout=TIMEOUT)
+    if spent is not None:
+        spent[key] = spent.get(key, 0.0) + time.monotonic() - t0
     if not r.ok:
         return None
     c = r.result.get("check_s")
     return float(c) if isinstance(c, (int, float)) else r.time_s
+
+
+def mata_batch(pairs: list[tuple[Path, Path]]) -> list[float | None]:
+    """libmata `equivalence_check` on each pair in one Python process (imports once, one forked
+    child per pair with the per-run timeout; same stopping rules as the verikit tools)."""
+    import subprocess
+    cmd = peer_python("nfa_mata_batch.py", "equiv", "--timeout", str(TIMEOUT), "--max-timeouts", "2",
+                      "--budget", str(POINT_BUDGET))
+    inp = "".join(f"{a} {b}\n" for a, b in pairs)
+    p = subprocess.run([str(c) for c in cmd], input=inp, capture_output=True, text=True, timeout=3600)
+    out: list[float | None] = []
+    for line in p.stdout.splitlines():
+        r = json.loads(line)
+        if r.get("verdict") == "skipped" and len(out) >= 2 and out.count(None) < 2:
+            break  # over the time budget: measured on fewer automata
+        out.append(float(r["check_s"]) if r.get("verdict") in ("true", "false") else None)
+    return out
 
 
 def setta_grids(tmp: Path, out: list[str]) -> None:
@@ -121,7 +145,7 @@ def setta_grids(tmp: Path, out: list[str]) -> None:
             f"initial state 0, `B` = the same with initial state 1 (the paper's setting), {PER_POINT} "
             f"automata per point (the paper: 100), all algorithms with memoisation. Cells: median / mean "
             f"time of the check in ms (verikit `check_s`; libmata: the `equivalence_check` call), "
-            f"`t/o` = no answer within {TIMEOUT:.0f} s (process wall clock; after two time-outs at a point a tool is not run on the rest of that point, and the skipped runs count as `t/o`). AC runs with `--no-prune`: "
+            f"`t/o` = no answer within {TIMEOUT:.0f} s (process wall clock; after two time-outs at a point a tool is not run on the rest of that point, and the skipped runs count as `t/o`); `[n=k]`: the tool's runs at that point took over {POINT_BUDGET:.0f} s in total (wall clock, process start-up included), so it was measured on the first k automata only. AC runs with `--no-prune`: "
             f"with no accepting state, verikit's default antichain inclusion removes every state as useless "
             f"and answers at once, which the paper explicitly avoids.", ""]
     for title, points, with_hk in grids:
@@ -130,23 +154,30 @@ def setta_grids(tmp: Path, out: list[str]) -> None:
                 "|---|---|---|" + "---|" * len(names)]
         for (q, s, d) in points:
             dead: set[str] = set()
+            spent: dict[str, float] = {}
+            over: set[str] = set()
             res: dict[str, list[float | None]] = {n: [] for n in names}
+            pairs = []
             for seed in range(PER_POINT):
                 a = gen(tmp, q, s, d, 0.0, seed, 0)
                 b = gen(tmp, q, s, d, 0.0, seed, 1)
+                pairs.append((a, b))
                 for n in names:
+                    if n in over or n == "libmata":
+                        continue
                     if n in dead:
                         res[n].append(None)
                         continue
-                    if n == "libmata":
-                        cmd = peer_python("nfa_mata.py", "equiv", str(a), str(b))
-                    else:
-                        cmd = verikit_cmd("--json", "nfa", "equiv", *tools[n], a, b)
-                    res[n].append(run_check(cmd))
+                    cmd = verikit_cmd("--json", "nfa", "equiv", *tools[n], a, b)
+                    res[n].append(run_check(cmd, spent, n))
                 for n in names:
                     if sum(1 for x in res[n] if x is None) >= 2:
                         dead.add(n)  # stop spending time on a tool that times out at this point
-            row = f"| {q} | {s} | {d} | " + " | ".join(summarise(res[n]) for n in names) + " |"
+                    if spent.get(n, 0.0) > POINT_BUDGET and n not in dead:
+                        over.add(n)  # measured on fewer automata at this (slow) point
+            res["libmata"] = mata_batch(pairs)
+            cell = lambda n: summarise(res[n]) + (f" [n={len(res[n])}]" if len(res[n]) < PER_POINT else "")
+            row = f"| {q} | {s} | {d} | " + " | ".join(cell(n) for n in names) + " |"
             print(f"[nfa-grids] {title}: {row}", file=sys.stderr, flush=True)
             out.append(row)
         out.append("")
@@ -234,19 +265,21 @@ def partial_grids() -> None:
 
 
 def sim_bench() -> None:
-    rows = ["# Simulation-based reduction: LRT vs the plain fixed point", "",
-            f"Machine: {machine()}; verikit {verikit_version()}. Time = `time_s` inside the command "
-            "(parse + simulation + quotient), median of 3 runs; sizes are states (transitions).", "",
-            "| automaton | states (trans.) | LRT s | fixed point s | ratio fix/LRT | bisim s | after sim | after bisim |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["# Simulation preorder: Holík–Šimáček vs LRT vs the plain fixed point", "",
+            f"Machine: {machine()}; verikit {verikit_version()}. Time = `time_s` inside `nfa reduce` "
+            "(parse + simulation + quotient; `saturate`: parse + Holík–Šimáček + saturation), median of 3 "
+            "runs; sizes are states (transitions). `HS` = Holík–Šimáček (`--method sim-hs`), `LRT` = "
+            "`--method sim-lrt`, `fix` = `--method sim-fixpoint`.", "",
+            "| automaton | states (trans.) | HS s | LRT s | fix s | fix/HS | LRT/HS | bisim s | after sim | after bisim | saturated trans. |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     files = []
     for sub, k in (("armc-incl", 8), ("email-filter", 8)):
         fs = sorted((DATA / "nfa" / sub).glob("*.mata"), key=lambda p: p.stat().st_size, reverse=True)
         files += [(sub, f) for f in fs[:k]]
-    ratios = []
+    ratios, ratios_lrt = [], []
     for sub, f in files:
         res = {}
-        for m in ("sim", "sim-fixpoint", "bisim"):
+        for m in ("sim-hs", "sim-lrt", "sim-fixpoint", "bisim", "saturate"):
             ts, last = [], {}
             for _ in range(3):
                 r = measure(verikit_cmd("--json", "nfa", "reduce", "--method", m, str(f), "-o", "/dev/null"),
@@ -257,17 +290,24 @@ def sim_bench() -> None:
                 last = r.result
             res[m] = (statistics.median(ts) if ts else None, last)
         size = lambda d, k: f"{d[k]['states']} ({d[k]['transitions']})" if d.get(k) else "-"
+        res["sim"] = res["sim-hs"]
         t = {m: res[m][0] for m in res}
         ratio = t["sim-fixpoint"] / t["sim"] if t["sim"] and t["sim-fixpoint"] else None
+        ratio_l = t["sim-lrt"] / t["sim"] if t["sim"] and t["sim-lrt"] else None
         if ratio:
             ratios.append(ratio)
+        if ratio_l:
+            ratios_lrt.append(ratio_l)
         fmt = lambda x: f"{x:.3f}" if x is not None else "fail"
-        rows.append(f"| {sub}/{f.name} | {size(res['sim'][1], 'input')} | {fmt(t['sim'])} | {fmt(t['sim-fixpoint'])} "
-                    f"| {fmt(ratio)} | {fmt(t['bisim'])} | {size(res['sim'][1], 'reduced')} | {size(res['bisim'][1], 'reduced')} |")
+        sat = res["saturate"][1].get("reduced", {}).get("transitions", "-") if res["saturate"][1] else "-"
+        rows.append(f"| {sub}/{f.name} | {size(res['sim'][1], 'input')} | {fmt(t['sim'])} | {fmt(t['sim-lrt'])} "
+                    f"| {fmt(t['sim-fixpoint'])} | {fmt(ratio)} | {fmt(ratio_l)} | {fmt(t['bisim'])} "
+                    f"| {size(res['sim'][1], 'reduced')} | {size(res['bisim'][1], 'reduced')} | {sat} |")
         print(rows[-1], file=sys.stderr, flush=True)
     if ratios:
-        rows += ["", f"Median ratio fixed point / LRT: {statistics.median(ratios):.2f} "
-                 f"(min {min(ratios):.2f}, max {max(ratios):.2f}) over {len(ratios)} automata."]
+        rows += ["", f"Median ratio fixed point / HS: {statistics.median(ratios):.2f} "
+                 f"(min {min(ratios):.2f}, max {max(ratios):.2f}); LRT / HS: {statistics.median(ratios_lrt):.2f} "
+                 f"(min {min(ratios_lrt):.2f}, max {max(ratios_lrt):.2f}) over {len(ratios)} automata."]
     p = BENCH / "results" / "nfa-sim.md"
     p.write_text("\n".join(rows) + "\n")
     print(f"wrote {p}", file=sys.stderr)

@@ -43,10 +43,10 @@ fn below(sim: &Simulation, y_small: &[State], y_big: &[State]) -> bool {
 pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
     let u = a.disjoint_union(b);
     let off = a.num_states() as State;
-    // LRT (or the fixed point when its counters do not fit); the identity, a simulation too (the
-    // plain antichain subsumption), when even the relation exceeds the memory budget.
-    let sim = crate::lrt::simulation_or_fixpoint(&u)
-        .unwrap_or_else(|_| Simulation::identity(u.num_states()));
+    // Similarity (the measured-fastest algorithm); the identity, a simulation too (the plain
+    // antichain subsumption), when the relation exceeds the memory budget.
+    let sim =
+        crate::simulation::preorder(&u).unwrap_or_else(|_| Simulation::identity(u.num_states()));
     let nl = a.num_letters() as Letter;
     // Macrostates are sets of union states (all in the B part).
     let mut store = SetStore::new(&u);

@@ -13,8 +13,10 @@
 //! | [`subset`] | the subset construction (baseline and test oracle) |
 //! | [`paige_tarjan`], [`bisim`] | bisimilarity in O(m log n) (Paige–Tarjan); signature refinement (oracle); quotient |
 //! | [`hkc_bdd`] | symbolic HKC: letters as BDDs over the bit atoms of `@NFA-bits`, no mintermisation |
-//! | [`lrt`] | the simulation preorder by LRT (counter-based refinement, libvata/libmata style) |
+//! | [`holik_simacek`] | the simulation preorder by Holík–Šimáček (LRT on partition–relation pairs) |
+//! | [`lrt`] | the simulation preorder by LRT (counters per state; for comparison) |
 //! | [`simulation`] | the simulation preorder as a plain fixed point (oracle), simulation-based reduction |
+//! | [`saturation`] | saturation w.r.t. similarity (SETTA'17 §3.5 preprocessing) |
 //! | [`gen`] | the Tabakov–Vardi random model |
 //! | [`mata`], [`minterm`], [`ba`], [`timbuk`], [`regex`], [`dot`] | formats |
 //! | [`replay`] | independent membership check of witness words |
@@ -28,6 +30,7 @@ pub mod gen;
 pub mod hk;
 pub mod hkc;
 pub mod hkc_bdd;
+pub mod holik_simacek;
 pub mod lrt;
 pub mod macrostate;
 pub mod mata;
@@ -38,6 +41,7 @@ pub mod paige_tarjan;
 pub mod pairs;
 pub mod regex;
 pub mod replay;
+pub mod saturation;
 pub mod simulation;
 pub mod subset;
 pub mod timbuk;
@@ -124,6 +128,26 @@ pub fn universal(a: &Nfa, algo: UnivAlgo) -> Outcome {
         UnivAlgo::Backward => antichain::universal_backward(a),
         UnivAlgo::Forward => antichain::universal_forward(a),
         UnivAlgo::Subset => subset::universal(a),
+    }
+}
+
+/// Preprocessing before an inclusion or equivalence check (SETTA'17 §3.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preprocess {
+    None,
+    /// Quotient both automata by bisimilarity.
+    Bisim,
+    /// Saturate both automata w.r.t. the similarity of `A ⊕ B`.
+    Sim,
+}
+
+/// `(A, B)` after preprocessing (same languages); [`AutomataError::Limit`] when the simulation
+/// relation exceeds its memory budget.
+pub fn preprocess(a: &Nfa, b: &Nfa, pre: Preprocess) -> Result<(Nfa, Nfa), AutomataError> {
+    match pre {
+        Preprocess::None => Ok((a.clone(), b.clone())),
+        Preprocess::Bisim => Ok((bisim::reduce(a), bisim::reduce(b))),
+        Preprocess::Sim => saturation::saturate_pair(a, b),
     }
 }
 

@@ -9,9 +9,10 @@
 //! worklist of states whose row shrank (only their predecessors are revisited). Each visit of `x'`
 //! costs `O(Σ_a (|pre_a(Sim(x'))| + |pre_a(x')|·n/64))`. This is a plain worklist fixed point, not
 //! the Ranzato–Tapparo or Holík–Šimáček algorithm the paper uses: it is meant for automata of up to
-//! a few thousand states (its relation is an `n × n` bit matrix). It is kept as the test oracle of
-//! [`crate::lrt`] (the algorithm [`reduce`] and antichains with simulation use) and as its fallback
-//! when LRT's counters would not fit in memory.
+//! a few thousand states (its relation is an `n × n` bit matrix). It is the test oracle of
+//! [`crate::holik_simacek`] and [`crate::lrt`], and, being the fastest of the three on the measured
+//! automata (decision 0014), the algorithm behind [`preorder`] (used by [`reduce`], saturation and
+//! antichains with simulation).
 
 use crate::bisim::quotient;
 use crate::nfa::{Letter, Nfa, State};
@@ -113,12 +114,29 @@ pub fn simulation(a: &Nfa) -> Simulation {
     Simulation { rows }
 }
 
+/// Similarity by the algorithm measured fastest (decision 0014, `bench/results/nfa-sim.md`): the
+/// bit-parallel fixed point of this module — on the ARMC and email-filter automata its median time
+/// is below Holík–Šimáček's ([`crate::holik_simacek`]) and LRT's ([`crate::lrt`]), which stay
+/// selectable (`nfa reduce --method sim-hs | sim-lrt`). [`AutomataError::Limit`] when the relation
+/// exceeds the memory budget.
+pub fn preorder(a: &Nfa) -> Result<Simulation, AutomataError> {
+    let n = a.num_states();
+    let need = crate::lrt::relation_bytes(n);
+    if need > crate::lrt::MEMORY_BUDGET {
+        return Err(AutomataError::Limit(format!(
+            "the simulation relation of {n} states needs {} MiB (budget {} MiB)",
+            need >> 20,
+            crate::lrt::MEMORY_BUDGET >> 20
+        )));
+    }
+    Ok(simulation(a))
+}
+
 /// Quotient by simulation equivalence (`x ≾ y` and `y ≾ x`): same language, at most as many states
-/// as the bisimulation quotient. The relation is computed by [`crate::lrt`] (falling back to the
-/// fixed point of this module when LRT's counters exceed the memory budget);
-/// [`AutomataError::Limit`] when even the relation exceeds it.
+/// as the bisimulation quotient. The relation is computed by [`preorder`];
+/// [`AutomataError::Limit`] when even the relation exceeds the memory budget.
 pub fn reduce(a: &Nfa) -> Result<Nfa, AutomataError> {
-    let sim = crate::lrt::simulation_or_fixpoint(a)?;
+    let sim = preorder(a)?;
     Ok(reduce_by(a, &sim))
 }
 

@@ -111,13 +111,40 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
 
-    /// LRT computes exactly the relation of the plain fixed point.
+    /// Holík–Šimáček, LRT and the plain fixed point compute the same relation.
     #[test]
-    fn lrt_equals_the_fixed_point(a in (1usize..=3).prop_flat_map(|k| arb_nfa(12, k))) {
+    fn simulation_algorithms_agree(a in (1usize..=3).prop_flat_map(|k| arb_nfa(12, k))) {
+        let hs = holik_simacek::simulation(&a).unwrap();
         let lrt = lrt::simulation(&a).unwrap();
         let fix = simulation::simulation(&a);
         for x in 0..a.num_states() as u32 {
+            prop_assert_eq!(hs.simulators(x), fix.simulators(x));
             prop_assert_eq!(lrt.simulators(x), fix.simulators(x));
+        }
+    }
+
+    /// Preprocessing (saturation w.r.t. similarity of `A ⊕ B`, bisimulation quotient) keeps every
+    /// algorithm's answer, and witnesses still replay on the original automata.
+    #[test]
+    fn preprocessing_keeps_the_answers((a, b) in pair()) {
+        let incl = subset::included(&a, &b);
+        let eq = subset::equivalent(&a, &b);
+        for pre in [Preprocess::Sim, Preprocess::Bisim] {
+            let (a2, b2) = preprocess(&a, &b, pre).unwrap();
+            for algo in [InclAlgo::Antichain, InclAlgo::Hkc] {
+                let r = included(&a2, &b2, algo);
+                prop_assert_eq!(r.holds, incl.holds, "{:?} {:?}", pre, algo);
+                if let Some(w) = &r.witness {
+                    prop_assert!(check(Claim::NotIncluded, &a, Some(&b), w).2);
+                }
+            }
+            for algo in [EquivAlgo::Hkc { memo: true }, EquivAlgo::Hk { memo: true }, EquivAlgo::Antichain] {
+                let r = equivalent(&a2, &b2, algo);
+                prop_assert_eq!(r.holds, eq.holds, "{:?} {:?}", pre, algo);
+                if let Some(w) = &r.witness {
+                    prop_assert!(check(Claim::NotEquivalent, &a, Some(&b), w).2);
+                }
+            }
         }
     }
 }

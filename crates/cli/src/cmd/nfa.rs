@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use verikit_automata::replay::{check, Claim};
 use verikit_automata::{
-    ba, bisim, dot, gen, hkc_bdd, lrt, mata, reconcile, simulation, EquivAlgo, InclAlgo, Nfa,
-    Outcome, Reconciliation, UnivAlgo,
+    ba, bisim, dot, gen, hkc_bdd, lrt, mata, reconcile, saturation, simulation, EquivAlgo,
+    InclAlgo, Nfa, Outcome, Preprocess, Reconciliation, UnivAlgo,
 };
 use verikit_diag::SourceFile;
 
@@ -35,6 +35,9 @@ pub enum NfaCmd {
         /// Antichains: do not ignore states that cannot reach an accepting state (experiments).
         #[arg(long)]
         no_prune: bool,
+        /// Preprocessing (SETTA'17 §3.5): quotient by bisimilarity, or saturate w.r.t. similarity.
+        #[arg(long, value_enum, default_value_t = PreChoice::None)]
+        pre: PreChoice,
         #[command(flatten)]
         input: InputOpts,
     },
@@ -49,9 +52,12 @@ pub enum NfaCmd {
         /// Turn off memoisation of the todo list (naive, hk, hkc).
         #[arg(long)]
         no_memo: bool,
-        /// Quotient both automata by bisimilarity first.
+        /// Quotient both automata by bisimilarity first (same as `--pre bisim`).
         #[arg(long)]
         bisim: bool,
+        /// Preprocessing (SETTA'17 §3.5): quotient by bisimilarity, or saturate w.r.t. similarity.
+        #[arg(long, value_enum, default_value_t = PreChoice::None)]
+        pre: PreChoice,
         /// Antichains: do not ignore states that cannot reach an accepting state (experiments).
         #[arg(long)]
         no_prune: bool,
@@ -174,11 +180,43 @@ pub enum EquivChoice {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreChoice {
+    None,
+    /// Quotient both automata by bisimilarity (Paige–Tarjan).
+    Bisim,
+    /// Saturate both automata w.r.t. the similarity of A ⊕ B.
+    Sim,
+}
+
+impl PreChoice {
+    fn lib(self) -> Preprocess {
+        match self {
+            PreChoice::None => Preprocess::None,
+            PreChoice::Bisim => Preprocess::Bisim,
+            PreChoice::Sim => Preprocess::Sim,
+        }
+    }
+    fn suffix(self) -> &'static str {
+        match self {
+            PreChoice::None => "",
+            PreChoice::Bisim => "+bisim",
+            PreChoice::Sim => "+sim",
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReduceMethod {
     /// Quotient by bisimilarity (Paige–Tarjan).
     Bisim,
-    /// Quotient by simulation equivalence, the simulation computed by LRT.
+    /// Quotient by simulation equivalence (the simulation by the measured-fastest algorithm).
     Sim,
+    /// As `sim`, the simulation computed by Holík–Šimáček (partition–relation pairs).
+    SimHs,
+    /// As `sim`, the simulation computed by LRT (counters per state).
+    SimLrt,
+    /// Saturate w.r.t. similarity (SETTA'17 §3.5): more transitions, same states and language.
+    Saturate,
     /// As `sim`, the simulation computed by the plain fixed point (the reference algorithm).
     SimFixpoint,
 }
@@ -531,6 +569,7 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             b,
             algo,
             no_prune,
+            pre,
             input,
         } => {
             let t0 = Instant::now();
@@ -545,8 +584,16 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 InclChoice::Subset => (InclAlgo::Subset, "subset"),
             };
             let t1 = Instant::now();
-            let out = verikit_automata::included(&v[0], &v[1], al);
+            let out = if pre == PreChoice::None {
+                verikit_automata::included(&v[0], &v[1], al)
+            } else {
+                let (x, y) = verikit_automata::preprocess(&v[0], &v[1], pre.lib())
+                    .map_err(|e| CliError::from_error(e, None))?;
+                verikit_automata::included(&x, &y, al)
+            };
             let c = t1.elapsed().as_secs_f64();
+            let name = format!("{name}{}", pre.suffix());
+            let name = name.as_str();
             decision(
                 "L(A) ⊆ L(B)",
                 Claim::NotIncluded,
@@ -564,7 +611,8 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             b,
             algo,
             no_memo,
-            bisim: pre,
+            bisim: bisim_flag,
+            pre,
             no_prune,
             input,
         } => {
@@ -608,18 +656,17 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 _ if no_prune => (EquivAlgo::AntichainNoPrune, "antichain-noprune"),
                 _ => (EquivAlgo::Antichain, "antichain"),
             };
+            let pre = if bisim_flag { PreChoice::Bisim } else { pre };
             let originals = (v[0].clone(), v[1].clone());
             let t1 = Instant::now();
-            if pre {
-                v = v.iter().map(bisim::reduce).collect();
+            if pre != PreChoice::None {
+                let (x, y) = verikit_automata::preprocess(&v[0], &v[1], pre.lib())
+                    .map_err(|e| CliError::from_error(e, None))?;
+                v = vec![x, y];
             }
             let out = verikit_automata::equivalent(&v[0], &v[1], al);
             let c = t1.elapsed().as_secs_f64();
-            let name = if pre {
-                format!("{name}+bisim")
-            } else {
-                name.to_string()
-            };
+            let name = format!("{name}{}", pre.suffix());
             decision(
                 "L(A) = L(B)",
                 Claim::NotEquivalent,
@@ -699,6 +746,19 @@ pub fn run(cmd: NfaCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 }
                 ReduceMethod::Sim => {
                     simulation::reduce(n).map_err(|e| CliError::from_error(e, None))?
+                }
+                ReduceMethod::SimHs => {
+                    let sim = verikit_automata::holik_simacek::simulation(n)
+                        .map_err(|e| CliError::from_error(e, None))?;
+                    simulation::reduce_by(n, &sim)
+                }
+                ReduceMethod::SimLrt => {
+                    let sim = lrt::simulation_or_fixpoint(n)
+                        .map_err(|e| CliError::from_error(e, None))?;
+                    simulation::reduce_by(n, &sim)
+                }
+                ReduceMethod::Saturate => {
+                    saturation::saturate(n).map_err(|e| CliError::from_error(e, None))?
                 }
             };
             let r = Report::new()
