@@ -128,10 +128,12 @@ fn mass_into(m: &Model, c: usize, set: &[bool], nature_max: bool) -> f64 {
             uout += u;
         }
     }
+    // `1 − Σ` terms within rounding of 0 are 0 (sums of decimal bounds are inexact).
+    let rest = |x: f64| if x > FEAS_TOL { x } else { 0.0 };
     if nature_max {
-        uin.min(1.0 - lout)
+        uin.min(rest(1.0 - lout))
     } else {
-        lin.max(1.0 - uout)
+        lin.max(rest(1.0 - uout))
     }
 }
 
@@ -300,7 +302,7 @@ fn joint_stay_and_hit(m: &Model, c: usize, z: &[bool], x: &[bool]) -> bool {
             lout += l;
         }
     }
-    lout <= 0.0 && uz >= 1.0 - FEAS_TOL && ux > 0.0 && lzx < 1.0
+    lout <= 0.0 && uz >= 1.0 - FEAS_TOL && ux > 0.0 && lzx < 1.0 - FEAS_TOL
 }
 
 /// Outcome of one numerical solution.
@@ -965,6 +967,8 @@ impl<'a> RobustChecker<'a> {
             (Opt::Max, _) => true,
             (Opt::Min, _) => false,
             (Opt::None, Some(ge)) => ge,
+            // A point DTMC has no choice to resolve.
+            (Opt::None, None) if !nondet && !self.model.is_interval() => true,
             (Opt::None, None) => {
                 return Err(input(
                     sp,
