@@ -12,6 +12,7 @@
 pub mod accepts;
 pub mod complement;
 pub mod cosim;
+pub mod degen;
 pub mod delayed_sim;
 pub mod direct_sim;
 pub mod dot;

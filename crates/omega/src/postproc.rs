@@ -607,12 +607,16 @@ pub fn to_sba(aut: &Twa) -> Twa {
         return a;
     }
     let b = simplify(&sba_by_outgoing(&simplify(&degeneralize_tba(aut))));
-    if !b.state_based || b.num_sets > 1 {
-        return a;
-    }
-    if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {
+    let valid_b = b.state_based && b.num_sets <= 1;
+    let mut best = if valid_b && (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {
         b
     } else {
         a
+    };
+    if let Some(c) = crate::degen::best_sba(aut, &simplify) {
+        if (c.num_states(), c.num_edges()) < (best.num_states(), best.num_edges()) {
+            best = c;
+        }
     }
+    best
 }

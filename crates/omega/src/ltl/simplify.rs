@@ -302,8 +302,11 @@ fn rules(a: &mut Arena, f: F) -> F {
                     a.and(all)
                 }
                 Node::Or(v) => {
-                    // F(a | b | e) where e is eventual: pull e out.
-                    let (s, o): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| is_eventual(a, y));
+                    // F(a | b | e) where e is eventual: pull e out (but keep suffix-invariant
+                    // operands inside, see the grouping rule of `|`).
+                    let (s, o): (Vec<F>, Vec<F>) = v
+                        .iter()
+                        .partition(|&&y| is_eventual(a, y) && !suffix_invariant(a, y));
                     if s.is_empty() {
                         return f;
                     }
@@ -406,6 +409,17 @@ fn rules(a: &mut Arena, f: F) -> F {
                     Node::Ev(y) if !is_and => grouped.push(y),
                     Node::Gl(y) if is_and => grouped.push(y),
                     _ => rest.push(x),
+                }
+            }
+            // `F a | s = F(a | s)` for s suffix-invariant (`s = F s`): the waiting state of
+            // `F a` then also waits for `s` (as `FGa | GFb` in Spot, 3 states).
+            if !is_and && !grouped.is_empty() {
+                let (si, r): (Vec<F>, Vec<F>) = rest
+                    .iter()
+                    .partition(|&&y| suffix_invariant(a, y) && !a.is_boolean(y));
+                if !si.is_empty() {
+                    grouped.extend(si);
+                    rest = r;
                 }
             }
             if xs.len() < 2 && grouped.len() < 2 {
