@@ -267,10 +267,59 @@ impl Symbolic {
         }
     }
 
-    /// The predecessors of `set` (over `vars`): `set[x := f(x)]`, by composing the set's BDD with
-    /// the update functions (a memoised walk over its nodes; no relational product needed since
-    /// the dynamics is a function).
+    /// Renames current-state variables to next-state ones (the BDD must use only `x`).
+    fn prime(&self, b: &Bdd) -> Result<Bdd, BnError> {
+        let nodes: Vec<BddNode> = b
+            .clone()
+            .to_nodes()
+            .into_iter()
+            .enumerate()
+            .map(|(k, mut node)| {
+                if k >= 2 {
+                    let v = node.var.to_index();
+                    node.var = BddVariable::from_index(v | 1);
+                }
+                node
+            })
+            .collect();
+        Bdd::from_nodes(&nodes)
+            .map_err(|e| BnError::Limit(format!("internal renaming failed: {e}")))
+    }
+
+    /// The predecessors of `set`: `∃x′. set(x′) ∧ ⋀_i x′_i ↔ f_i(x)`, one part of the partitioned
+    /// relation at a time for the variables the set mentions, each `x′_i` quantified as soon as
+    /// its part is conjoined — the substitution `set[x := f(x)]`, without ever building a
+    /// function of the full state space per node of the set.
     pub fn preimage(&self, set: &Bdd) -> Result<Bdd, BnError> {
+        if set.is_false() || set.is_true() {
+            return Ok(set.clone());
+        }
+        let mut support: Vec<usize> = set
+            .support_set()
+            .into_iter()
+            .map(|v| v.to_index() / 2)
+            .collect();
+        support.sort_unstable();
+        let mut acc = self.prime(set)?;
+        for &i in support.iter().rev() {
+            let r = Bdd::binary_op_with_exists(
+                &acc,
+                &self.rel[i],
+                biodivine_lib_bdd::op_function::and,
+                &[xp(i)],
+            );
+            self.limits.check(&r)?;
+            acc = r;
+            if acc.is_false() {
+                break;
+            }
+        }
+        Ok(acc)
+    }
+
+    /// `set[x := g(x)]`: the states whose image under the functions `g` (indexed by variable;
+    /// every variable of `set` must have one) lies in `set` — a memoised walk over the set's nodes.
+    pub fn compose(&self, set: &Bdd, g: &[Option<Bdd>]) -> Result<Bdd, BnError> {
         use biodivine_lib_bdd::BddPointer;
         if set.is_false() || set.is_true() {
             return Ok(set.clone());
@@ -288,7 +337,10 @@ impl Symbolic {
             match (memo.get(&lo), memo.get(&hi)) {
                 (Some(l), Some(h)) => {
                     let i = set.var_of(p).to_index() / 2;
-                    let r = Bdd::if_then_else(&self.f[i], h, l);
+                    let gi = g.get(i).and_then(|b| b.as_ref()).ok_or_else(|| {
+                        BnError::Limit("internal: composition with a missing function".into())
+                    })?;
+                    let r = Bdd::if_then_else(gi, h, l);
                     self.limits.check(&r)?;
                     memo.insert(p, r);
                     stack.pop();
@@ -329,9 +381,14 @@ impl Symbolic {
 
     /// The attractor states within the forward-closed set `init` over the ancestor-closed `vars`,
     /// found period by period: for `p = 1, 2, …` the states with `f^p(x) = x` among those not yet
-    /// accounted for are attractor states; their basin (backward reachability) is removed, and
-    /// what remains is still forward closed. When nothing remains every attractor state has been
-    /// found; after `max_period` rounds the greatest fixed point finishes the rest.
+    /// accounted for are attractor states (in a deterministic system every periodic state is on a
+    /// cycle), and every state `x` with `f^p(x)` among the attractor states found so far is
+    /// dropped — one composition of a (usually small) set with the `f^p` already built, instead
+    /// of backward reachability over large frontiers. An attractor still to be found keeps all its
+    /// states. When nothing remains every attractor state has been found; after `max_period`
+    /// rounds the basin of the attractors found is removed and the greatest fixed point of
+    /// `X ↦ X ∩ Image(X)` on the rest finishes (it holds exactly the states of the cycles lying
+    /// wholly in the rest).
     pub fn attractor_states_by_period(
         &self,
         init: &Bdd,
@@ -348,8 +405,16 @@ impl Symbolic {
         while !remaining.is_false() {
             p += 1;
             if p > max_period {
+                // Long transients or periods: the states left that reach the attractors found
+                // by backward reachability, then the greatest fixed point on the rest (it holds
+                // exactly the states on cycles that lie wholly in `remaining`).
                 tracing::debug!("period search: falling back to the greatest fixed point");
-                let rest = self.attractor_states(&remaining, vars)?;
+                let b = self.basin(&found, &remaining.or(&found))?;
+                let rest = remaining.and_not(&b);
+                if rest.is_false() {
+                    return Ok(found);
+                }
+                let rest = self.attractor_states(&rest, vars)?;
                 return Ok(found.or(&rest));
             }
             let mut ng: Vec<Option<Bdd>> = vec![None; self.n];
@@ -372,12 +437,17 @@ impl Symbolic {
                     }
                 }
             }
-            if e.is_false() {
-                continue;
+            if !e.is_false() {
+                found = found.or(&e);
+                self.limits.check(&found)?;
             }
-            let b = self.basin(&e, &remaining)?;
-            found = found.or(&e);
-            remaining = remaining.and_not(&b);
+            // States reaching the attractors found so far within p steps (f^p(x) ∈ found) are
+            // not on an attractor still to be found; every attractor state left keeps its
+            // whole attractor in `remaining`.
+            if !found.is_false() {
+                let reach = self.compose(&found, &g)?;
+                remaining = remaining.and_not(&reach);
+            }
             tracing::debug!(
                 "period {p}: {} nodes of attractor states, {} nodes remain",
                 found.size(),

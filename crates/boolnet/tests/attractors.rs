@@ -263,6 +263,19 @@ proptest! {
         prop_assert_eq!(got.exact_cardinality(), want.exact_cardinality());
     }
 
+    /// The period-by-period `Detect` with a small period bound (so that its fallback — basin of
+    /// the attractors found, then the greatest fixed point — runs) agrees with the plain one.
+    #[test]
+    fn period_search_fallback(seed in any::<u64>(), n in 2usize..=12, bound in 0usize..=3) {
+        let net = random_network(seed, n);
+        let f = net.resolved(InputMode::Free);
+        let sym = Symbolic::new(&f, Limits::default()).unwrap();
+        let all: Vec<usize> = (0..n).collect();
+        let want = sym.attractor_states(&sym.vars.mk_true(), &all).unwrap();
+        let got = sym.attractor_states_by_period(&sym.vars.mk_true(), &all, bound).unwrap();
+        prop_assert!(got.xor(&want).is_false());
+    }
+
     /// Algorithm 2's leaves composed symbolically (no simulation) give the attractor states.
     #[test]
     fn leaves_composed_symbolically(seed in any::<u64>(), n in 2usize..=14) {
