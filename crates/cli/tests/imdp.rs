@@ -98,3 +98,157 @@ fn bad_widen_is_usage_error() {
     let (_, code) = json(&["prism", "bisim", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
 }
+
+fn data(rel: &str) -> Option<String> {
+    let p = verikit_testkit::shared_path(rel)?;
+    p.exists().then(|| p.to_str().unwrap().to_string())
+}
+
+#[test]
+fn check_prism_robot_example_under_exists_forall() {
+    let (Some(model), Some(props)) = (
+        data("prism-examples/imdps/simple/robot.prism"),
+        data("prism-examples/imdps/simple/robot.props"),
+    ) else {
+        eprintln!("skipping: data not available");
+        return;
+    };
+    let (v, code) = json(&["prism", "check", &model, &props, "--const", "delta=0.1"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["model_type"], "IMDP");
+    let r = v["results"].as_array().unwrap();
+    // Pmaxmin, Pmaxmax, Rminmax, Rminmin (worked out by hand from the model).
+    let want = [0.4, 0.6, 1.225, 1.0 + 0.1 / 0.9 + 0.1];
+    for (x, w) in r.iter().zip(want) {
+        let got = x["result"].as_f64().unwrap();
+        assert!((got - w).abs() < 1e-5, "{x}");
+        assert_eq!(x["sound"], true);
+    }
+}
+
+#[test]
+fn check_widened_by_zero_matches_storm() {
+    let (Some(model), Some(props)) = (
+        data("qvbs/mdp/consensus/consensus.2.prism"),
+        data("qvbs/mdp/consensus/consensus.props"),
+    ) else {
+        eprintln!("skipping: data not available");
+        return;
+    };
+    // Storm's values recorded in tests/expected/prism-storm.tsv (consensus.2, K=4).
+    for (name, want) in [
+        ("c2", 0.43774416558149665),
+        ("steps_min", 191.9999983460711),
+    ] {
+        let (v, code) = json(&[
+            "prism", "check", &model, &props, "--const", "K=4", "--widen", "0", "--prop", name,
+        ]);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(v["model_type"], "IMDP");
+        let got = v["results"][0]["result"].as_f64().unwrap();
+        assert!((got - want).abs() <= 1e-5 * want, "{name}: {got}");
+    }
+    // Widening moves the value up: nature works against the minimising controller.
+    let (v, _) = json(&[
+        "prism", "check", &model, &props, "--const", "K=4", "--widen", "0.01", "--prop", "c2",
+    ]);
+    let got = v["results"][0]["result"].as_f64().unwrap();
+    assert!(got > 0.43774416558149665 + 1e-3, "{v}");
+}
+
+#[test]
+fn bisim_with_properties_agrees_on_quotient() {
+    let (Some(model), Some(props)) = (
+        data("prism-examples/imdps/consensus/coin2.prism"),
+        data("prism-examples/imdps/consensus/coin.props"),
+    ) else {
+        eprintln!("skipping: data not available");
+        return;
+    };
+    let (v, code) = json(&[
+        "prism",
+        "bisim",
+        &model,
+        "--const",
+        "K=2,bias1=0.1",
+        "--props",
+        &props,
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["labels"], "props");
+    assert_eq!(v["agree"], true, "{v}");
+    assert!(v["quotient_states"].as_u64().unwrap() < 272);
+    // Without the properties' propositions in the initial partition the quotient is wrong,
+    // and the report says so.
+    let (w, code) = json(&[
+        "prism",
+        "bisim",
+        &model,
+        "--const",
+        "K=2,bias1=0.1",
+        "--props",
+        &props,
+        "--labels",
+        "none",
+    ]);
+    assert_eq!(code, 0, "{w}");
+    assert_eq!(w["agree"], false, "{w}");
+    assert_eq!(w["quotient_states"], 1);
+    // Named labels and reward structures.
+    let (x, code) = json(&[
+        "prism",
+        "bisim",
+        &model,
+        "--const",
+        "K=2,bias1=0.1",
+        "--labels",
+        "finished,steps",
+    ]);
+    assert_eq!(code, 0, "{x}");
+    assert_eq!(x["initial_classes"], 2);
+    let (_, code) = json(&[
+        "prism",
+        "bisim",
+        &model,
+        "--const",
+        "K=2,bias1=0.1",
+        "--labels",
+        "nosuchlabel",
+    ]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn interval_query_needs_a_direction() {
+    let model = tmp("fig1c.prism");
+    std::fs::write(&model, FIG1).unwrap();
+    let props = tmp("fig1c.props");
+    std::fs::write(&props, "P=? [ F \"t\" ];\n").unwrap();
+    let out = verikit()
+        .args([
+            "prism",
+            "check",
+            model.to_str().unwrap(),
+            props.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Pmax=?"), "{err}");
+    // Fig. 1: from x=0 the controller's best guaranteed probability of t is action b's 0.4.
+    std::fs::write(&props, "Pmax=? [ F \"t\" ];\nPmaxmax=? [ F \"t\" ];\n").unwrap();
+    let (v, code) = json(&[
+        "prism",
+        "check",
+        model.to_str().unwrap(),
+        props.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let r = &v["results"];
+    assert!((r[0]["result"].as_f64().unwrap() - 0.4).abs() < 1e-6, "{v}");
+    assert!(
+        (r[1]["result"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-6,
+        "{v}"
+    );
+}
