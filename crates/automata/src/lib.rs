@@ -8,6 +8,7 @@
 //! | module | algorithm |
 //! |---|---|
 //! | [`antichain`] | backward (CPre) and forward (Post) antichain universality; antichain inclusion |
+//! | [`antichain_bdd`] | symbolic antichain inclusion: letters as BDDs over the bit atoms of `@NFA-bits` |
 //! | [`antichain_sim`] | antichain inclusion with simulation subsumption |
 //! | [`naive`], [`hk`], [`hkc`] | equivalence: naive, Hopcroft–Karp, HKC (up to congruence), ± memoisation |
 //! | [`subset`] | the subset construction (baseline and test oracle) |
@@ -22,6 +23,7 @@
 //! | [`replay`] | independent membership check of witness words |
 
 pub mod antichain;
+pub mod antichain_bdd;
 pub mod antichain_sim;
 pub mod ba;
 pub mod bisim;

@@ -92,7 +92,14 @@ fn gen_reduce_convert_pipeline() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    for method in ["bisim", "sim", "sim-fixpoint"] {
+    for method in [
+        "bisim",
+        "sim",
+        "sim-hs",
+        "sim-lrt",
+        "sim-fixpoint",
+        "saturate",
+    ] {
         let r = dir.join(format!("r-{method}.ba"));
         let out = verikit()
             .args(["nfa", "reduce", "--method", method, "--to", "ba", "-o"])
@@ -228,6 +235,61 @@ fn symbolic_hkc_on_email_filter() {
         assert_eq!(s["verdict"], e["verdict"], "aut{i} vs aut{j}");
         if s["verdict"] == "false" {
             assert_eq!(s["replay"]["confirmed"], true);
+        }
+    }
+}
+
+/// Symbolic inclusion (`--algo antichain-bdd`, alias `symbolic`) agrees with explicit antichains
+/// on email-filter pairs in both directions; counterexamples replay.
+#[test]
+fn symbolic_inclusion_on_email_filter() {
+    let Some(d) = verikit_testkit::shared_path("nfa/email-filter") else {
+        eprintln!("skipping: no email-filter data");
+        return;
+    };
+    for (i, j) in [(0, 3), (10, 73), (5, 5), (40, 40), (65, 8)] {
+        for (x, y) in [(i, j), (j, i)] {
+            let a = d.join(format!("aut{x}.mata"));
+            let b = d.join(format!("aut{y}.mata"));
+            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+            let (s, _) = json(&["nfa", "incl", "--algo", "symbolic", a, b]);
+            let (e, _) = json(&["nfa", "incl", "--algo", "antichain", a, b]);
+            assert_eq!(s["verdict"], e["verdict"], "aut{x} ⊆ aut{y}");
+            assert_eq!(s["algorithm"], "antichain-bdd");
+            if s["verdict"] == "false" {
+                assert_eq!(s["replay"]["confirmed"], true);
+                assert_eq!(s["replay"]["accepted_by_a"], true);
+            }
+        }
+    }
+}
+
+/// Preprocessing (`--pre sim` saturation, `--pre bisim`) keeps the answers of inclusion and
+/// equivalence.
+#[test]
+fn preprocessing_keeps_answers() {
+    let files = [demo("ends-ab.mata"), demo("has-a.mata"), demo("no-bb.mata")];
+    for (x, y) in [(0, 1), (1, 0), (0, 2), (2, 2)] {
+        let (a, b) = (files[x].to_str().unwrap(), files[y].to_str().unwrap());
+        preprocessing_pair(a, b);
+    }
+}
+
+fn preprocessing_pair(a: &str, b: &str) {
+    for (cmd, algo) in [
+        ("incl", "antichain"),
+        ("incl", "hkc"),
+        ("equiv", "hkc"),
+        ("equiv", "antichain"),
+    ] {
+        let (plain, _) = json(&["nfa", cmd, "--algo", algo, a, b]);
+        for pre in ["sim", "bisim"] {
+            let (v, code) = json(&["nfa", cmd, "--algo", algo, "--pre", pre, a, b]);
+            assert_eq!(code, 0);
+            assert_eq!(v["verdict"], plain["verdict"], "{cmd} {algo} --pre {pre}");
+            if v["verdict"] == "false" {
+                assert_eq!(v["replay"]["confirmed"], true);
+            }
         }
     }
 }
