@@ -377,15 +377,33 @@ fn rules(a: &mut Arena, f: F) -> F {
             };
             a.x(inner)
         }
-        Node::U(_, y) => {
+        Node::U(x, y) => {
             if is_eventual(a, y) {
                 return y;
             }
+            // x U (y | G x) = x W y.
+            if let Node::Or(v) = a.node(y).clone() {
+                let gx = a.gl(x);
+                if v.contains(&gx) {
+                    let rest: Vec<F> = v.iter().copied().filter(|&z| z != gx).collect();
+                    let r = a.or(rest);
+                    return a.w(x, r);
+                }
+            }
             f
         }
-        Node::R(_, y) => {
+        Node::R(x, y) => {
             if is_universal(a, y) {
                 return y;
+            }
+            // x R (y & F x) = x M y.
+            if let Node::And(v) = a.node(y).clone() {
+                let fx = a.ev(x);
+                if v.contains(&fx) {
+                    let rest: Vec<F> = v.iter().copied().filter(|&z| z != fx).collect();
+                    let r = a.and(rest);
+                    return a.m(x, r);
+                }
             }
             f
         }
@@ -397,6 +415,24 @@ fn rules(a: &mut Arena, f: F) -> F {
                     if v.contains(y) {
                         return a.constant(!is_and);
                     }
+                }
+            }
+            // (x U y) | G x = x W y; (x R y) & F x = x M y.
+            for &o in &v {
+                let (x, y) = match a.node(o).clone() {
+                    Node::U(x, y) if !is_and => (x, y),
+                    Node::R(x, y) if is_and => (x, y),
+                    _ => continue,
+                };
+                let other = if is_and { a.ev(x) } else { a.gl(x) };
+                if v.contains(&other) {
+                    let mut rest: Vec<F> = v
+                        .iter()
+                        .copied()
+                        .filter(|&z| z != o && z != other)
+                        .collect();
+                    rest.push(if is_and { a.m(x, y) } else { a.w(x, y) });
+                    return if is_and { a.and(rest) } else { a.or(rest) };
                 }
             }
             // Group X operands, and F operands of `|`, G operands of `&`.
@@ -486,5 +522,9 @@ mod tests {
         assert_eq!(s("FG(Xa & b)"), "FG(a & b)");
         assert_eq!(s("GF(a U b)"), "GFb");
         assert_eq!(s("FG(a W b)"), "FG(a | b)");
+        assert_eq!(s("a U (b | Ga)"), "a W b");
+        assert_eq!(s("(a U b) | Ga"), "a W b");
+        assert_eq!(s("a R (b & Fa)"), "a M b");
+        assert_eq!(s("(a R b) & Fa"), "a M b");
     }
 }
