@@ -16,11 +16,14 @@ Writes
                               HKC (`--algo hkc-bdd`, BDD letters) vs explicit HKC / antichains after
                               mintermisation vs libmata `equivalence_check`.
 
+  bench/results/nfa-pre.md    preprocessing (SETTA'17 Fig. 4): HKC / AC inclusion on ARMC problems
+                              plain, after saturation by similarity, after bisimulation quotienting.
+
   bench/results/nfa-symbolic-incl.md  inclusion on the same pairs: symbolic antichains
                               (`incl --algo antichain-bdd`) vs explicit antichains vs libmata `is_included`.
 
 Usage: bash bench/run.sh nfa [--armc-only | --grids-only | --cav-only | --setta-only | --sim-only |
-       --symbolic-only | --symbolic-incl-only]
+       --symbolic-only | --symbolic-incl-only | --pre-only]
        [--per-point N]
 """
 from __future__ import annotations
@@ -333,6 +336,48 @@ def symbolic_bench() -> None:
                   "libmata mintermise the 16-bit labels, hkc-bdd builds BDDs instead). Short run.")
 
 
+def pre_bench() -> None:
+    """SETTA'17 §4.4 / Fig. 4: HKC and AC on the ARMC inclusion problems without preprocessing
+    ("Plain"), after saturation w.r.t. similarity ("Sim") and after bisimulation quotienting
+    ("Bisim"); total check time including the preprocessing."""
+    d = DATA / "nfa" / "armc-incl"
+    stems = sorted(p.name[: -len("-lhs.mata")] for p in d.glob("*-lhs.mata"))
+    step = max(1, len(stems) // 24)
+    stems = stems[::step]
+    combos = [(al, pre) for al in ("hkc", "antichain") for pre in ("none", "sim", "bisim")]
+    rows = ["# Preprocessing before inclusion checks: plain vs saturation by similarity vs bisimulation "
+            "quotient (SETTA'17 §3.5, §4.4)", "",
+            f"Machine: {machine()}; verikit {verikit_version()}. ARMC inclusion problems "
+            f"({len(stems)} of them: every {step}th in name order). Cells: `check_s` "
+            "(preprocessing + check, parsing excluded) in seconds, `t/o` over 60 s. `sim` saturates "
+            "both automata w.r.t. the similarity of A ⊕ B (`--pre sim`), `bisim` quotients both by "
+            "bisimilarity (`--pre bisim`).", "",
+            "| problem | " + " | ".join(f"{al} {pre}" for al, pre in combos) + " |",
+            "|---|" + "---|" * len(combos)]
+    totals = {c: 0.0 for c in combos}
+    touts = {c: 0 for c in combos}
+    for st in stems:
+        lhs, rhs = d / f"{st}-lhs.mata", d / f"{st}-rhs.mata"
+        cells = []
+        for al, pre in combos:
+            r = measure(verikit_cmd("--json", "nfa", "incl", "--algo", al, "--pre", pre, lhs, rhs), timeout=60)
+            if r.ok and isinstance(r.result.get("check_s"), (int, float)):
+                c = float(r.result["check_s"])
+                totals[(al, pre)] += c
+                cells.append(f"{c:.4f}")
+            else:
+                touts[(al, pre)] += 1
+                totals[(al, pre)] += 60.0
+                cells.append("t/o")
+        rows.append(f"| {st} | " + " | ".join(cells) + " |")
+        print(rows[-1], file=sys.stderr, flush=True)
+    rows += ["", "| total (t/o counted as 60 s) | " + " | ".join(
+        f"{totals[c]:.2f}" + (f" ({touts[c]} t/o)" if touts[c] else "") for c in combos) + " |"]
+    p = BENCH / "results" / "nfa-pre.md"
+    p.write_text("\n".join(rows) + "\n")
+    print(f"wrote {p}", file=sys.stderr)
+
+
 def symbolic_incl_bench() -> None:
     d = DATA / "nfa" / "email-filter"
     pairs = [(i, (i * 7 + 3) % 75) for i in range(0, 75, 5)] + [(i, i) for i in (5, 7, 10, 40, 69, 72)]
@@ -355,6 +400,9 @@ def symbolic_incl_bench() -> None:
 if __name__ == "__main__":
     if "--symbolic-only" in ARGS:
         symbolic_bench()
+        sys.exit(0)
+    if "--pre-only" in ARGS:
+        pre_bench()
         sys.exit(0)
     if "--symbolic-incl-only" in ARGS:
         symbolic_incl_bench()
