@@ -4,7 +4,9 @@
 //! the optimisations of Holík and Šimáček, "Optimizing an LTS-simulation algorithm", MEMICS 2009,
 //! by libvata/libmata). "On Equivalence Checking of Nondeterministic Finite Automata" (Fu, Deng,
 //! Jansen, Zhang, SETTA 2017) uses this simulation (Section 2, Definition 1; Sections 3.5–3.6) for
-//! the reduction and for antichains with simulation subsumption that it evaluates.
+//! the preprocessing and for antichains with simulation subsumption that it evaluates. Kept for
+//! comparison (`nfa reduce --method sim-lrt`); decision 0014 measures it against
+//! [`crate::holik_simacek`] and the fixed point.
 //!
 //! `Sim(u)` (the states simulating `u`) starts at the states with compatible acceptance and
 //! letters. For every letter `a`, every state `w` with an `a`-successor and every state `u'` with an
@@ -17,7 +19,8 @@
 //!
 //! This is the relation-only variant: the relation is an `n × n` bit matrix and the counters are
 //! per-letter `|dom_a| × |cod_a|` matrices (not the partition–relation pairs of the full
-//! Holík–Šimáček algorithm, which share them between simulation-equivalent states). Their memory
+//! Holík–Šimáček algorithm, [`crate::holik_simacek`], which share them between
+//! simulation-equivalent states). Their memory
 //! is computed beforehand: [`simulation`] refuses (with [`AutomataError::Limit`]) above a budget,
 //! and [`simulation_or_fixpoint`] then falls back to the counter-free fixed point.
 
