@@ -18,6 +18,7 @@
 
 use crate::error::OmegaError;
 use crate::ltl::ast::{Arena, Node, F};
+use crate::ltl::synt_impl::implies;
 use crate::twa::{Marks, Twa, MAX_SETS};
 use biodivine_lib_bdd::Bdd;
 use std::collections::{BTreeMap, HashMap};
@@ -268,31 +269,6 @@ fn merge(terms: Vec<Term>) -> Vec<Term> {
         }
     }
     out
-}
-
-/// Syntactic implication `p ⇒ o` (sound, incomplete; bounded depth).
-fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
-    if p == o || a.is_true(o) || a.is_false(p) {
-        return true;
-    }
-    if depth == 0 {
-        return false;
-    }
-    let d = depth - 1;
-    let via_o = match a.node(o) {
-        Node::Or(v) => v.iter().any(|&x| implies(a, p, x, d)),
-        Node::And(v) => v.iter().all(|&x| implies(a, p, x, d)),
-        Node::Ev(q) => implies(a, p, *q, d),
-        Node::U(_, b) | Node::W(_, b) => implies(a, p, *b, d),
-        _ => false,
-    };
-    via_o
-        || match a.node(p) {
-            Node::Gl(q) => implies(a, *q, o, d),
-            Node::And(v) => v.iter().any(|&x| implies(a, x, o, d)),
-            Node::R(_, b) => implies(a, *b, o, d),
-            _ => false,
-        }
 }
 
 /// The obligations of a successor state without those implied by another kept obligation

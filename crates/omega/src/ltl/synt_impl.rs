@@ -34,8 +34,14 @@ pub fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
         Node::Ev(q) => {
             implies(a, p, *q, d) || matches!(a.node(p), Node::Ev(r) if implies(a, *r, *q, d))
         }
-        Node::Gl(q) => matches!(a.node(p), Node::Gl(r) if implies(a, *r, *q, d)),
-        Node::X(q) => matches!(a.node(p), Node::X(r) if implies(a, *r, *q, d)),
+        // G r ⇒ G q if G r ⇒ q (G r holds at every suffix).
+        Node::Gl(q) => matches!(a.node(p), Node::Gl(_)) && implies(a, p, *q, d),
+        // G r ⇒ X q if G r ⇒ q (G r ⇒ X G r).
+        Node::X(q) => match a.node(p) {
+            Node::X(r) => implies(a, *r, *q, d),
+            Node::Gl(_) => implies(a, p, *q, d),
+            _ => false,
+        },
         Node::U(x, y) | Node::W(x, y) => {
             let (x, y) = (*x, *y);
             implies(a, p, y, d)
