@@ -3,12 +3,16 @@
 //! Unbounded reachability probabilities and expected rewards are the least fixpoint of a Bellman
 //! operator x = opt_c (b_c + Σ_t P(c,t)·x_t) over the "maybe" states. The states are first grouped
 //! (end components collapsed where the caller asks), then the strongly connected components of the
-//! quotient (via `verikit-graph`) are solved bottom-up, each with Gauss–Seidel sweeps of
-//! * interval iteration (Haddad & Monmege, "Interval iteration algorithm for MDPs and IMDPs",
-//!   TCS 2018; Baier, Klein, Leuschner, Parker, Wunderlich, CAV 2017) when an upper bound is known
-//!   (probabilities: 1), stopping when upper − lower ≤ 2·ε·lower, or
-//! * optimistic value iteration (Hartmanns & Kaminski, CAV 2020) for rewards: iterate from below,
-//!   guess an upper bound and verify it is inductive (B(u) ≤ u) before stopping.
+//! quotient (via `verikit-graph`) are solved bottom-up. Each component is copied into compact local
+//! arrays (transitions leaving it folded into constants) and solved with Gauss–Seidel sweeps of
+//! * optimistic value iteration (Hartmanns & Kaminski, "Optimistic value iteration", CAV 2020):
+//!   iterate from below until the remaining error — estimated from the geometric decay of the
+//!   changes over windows of sweeps — is below ε, guess an upper bound (lower bound plus twice
+//!   the estimated error), and accept it only once it is verified inductive (B(u) ≤ u);
+//! * when the guess fails and an upper bound is known (probabilities: 1), interval iteration
+//!   (Haddad & Monmege, "Interval iteration algorithm for MDPs and IMDPs", TCS 2018; Baier,
+//!   Klein, Leuschner, Parker, Wunderlich, CAV 2017) from that bound, stopping when
+//!   upper − lower ≤ 2·ε·lower; for rewards, further rounds with a smaller threshold.
 //!
 //! The answer is the midpoint, hence within relative error ε when the bound was verified.
 
@@ -173,6 +177,274 @@ struct Quotient {
     b: Vec<f64>,
 }
 
+/// One strongly connected component, copied into compact local arrays in sweep order: the
+/// transitions leaving the component are folded into per-choice constants (once with the lower,
+/// once with the upper values of the components below, which are final), so a sweep touches only
+/// the component's own transitions, contiguously.
+struct Local {
+    /// Choices of member i: `first[i]..first[i + 1]`.
+    first: Vec<u32>,
+    /// Transitions of choice c: `cstart[c]..cstart[c + 1]` (local columns).
+    cstart: Vec<u32>,
+    col: Vec<u32>,
+    val: Vec<f64>,
+    b_lo: Vec<f64>,
+    b_hi: Vec<f64>,
+}
+
+impl Local {
+    fn new(
+        q: &Quotient,
+        ordered: &[u32],
+        comp_of: &[u32],
+        pos: &mut [u32],
+        lo: &[f64],
+        hi: &[f64],
+    ) -> Local {
+        let me = comp_of[ordered[0] as usize];
+        for (i, &v) in ordered.iter().enumerate() {
+            pos[v as usize] = i as u32;
+        }
+        let mut l = Local {
+            first: Vec::with_capacity(ordered.len() + 1),
+            cstart: vec![0],
+            col: Vec::new(),
+            val: Vec::new(),
+            b_lo: Vec::new(),
+            b_hi: Vec::new(),
+        };
+        l.first.push(0);
+        for &v in ordered {
+            let v = v as usize;
+            for c in q.class_choices[v] as usize..q.class_choices[v + 1] as usize {
+                let (mut bl, mut bh) = (q.b[c], q.b[c]);
+                for k in q.choice_start[c] as usize..q.choice_start[c + 1] as usize {
+                    let t = q.cols[k] as usize;
+                    if comp_of[t] == me {
+                        l.col.push(pos[t]);
+                        l.val.push(q.vals[k]);
+                    } else {
+                        bl += q.vals[k] * lo[t];
+                        bh += q.vals[k] * hi[t];
+                    }
+                }
+                l.b_lo.push(bl);
+                l.b_hi.push(bh);
+                l.cstart.push(l.col.len() as u32);
+            }
+            l.first.push(l.b_lo.len() as u32);
+        }
+        l
+    }
+
+    /// The Bellman operator at member i (0 for a member without choices).
+    #[inline(always)]
+    fn bell(&self, i: usize, x: &[f64], b: &[f64], min: bool) -> f64 {
+        let (a, e) = (self.first[i] as usize, self.first[i + 1] as usize);
+        if a == e {
+            return 0.0;
+        }
+        let mut best = if min {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        };
+        let bounds = &self.cstart[a..=e];
+        for (w, &bc) in bounds.windows(2).zip(&b[a..e]) {
+            let (s0, s1) = (w[0] as usize, w[1] as usize);
+            let mut s = bc;
+            for (&col, &val) in self.col[s0..s1].iter().zip(&self.val[s0..s1]) {
+                s += val * x[col as usize];
+            }
+            // Plain comparisons (no NaN handling: values are finite or +∞) keep the
+            // dependency chain short.
+            if (min && s < best) || (!min && s > best) {
+                best = s;
+            }
+        }
+        best
+    }
+
+    /// One Gauss–Seidel sweep from below; returns whether any value changed.
+    fn gs_lower(&self, lo: &mut [f64], min: bool) -> bool {
+        let mut changed = false;
+        for i in 0..lo.len() {
+            let old = lo[i];
+            let l = self.bell(i, lo, &self.b_lo, min);
+            if l > old {
+                lo[i] = l;
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Optimistic value iteration on the component, falling back to interval iteration when an
+    /// upper bound is known (see the module documentation). Writes the bounds of the members into
+    /// `lo_all`/`hi_all`; returns the sweeps used and whether the bound was verified.
+    fn iterate(
+        &self,
+        p: &Problem,
+        ordered: &[u32],
+        lo_all: &mut [f64],
+        hi_all: &mut [f64],
+    ) -> (usize, bool) {
+        let k = ordered.len();
+        let min = p.opt == Opt::Min;
+        let eps = p.eps;
+        let close = |l: f64, h: f64| h - l <= 2.0 * eps * l || h <= l || h < 1e-300;
+        let mut lo: Vec<f64> = ordered.iter().map(|&v| lo_all[v as usize]).collect();
+        let mut hi: Vec<f64> = ordered.iter().map(|&v| hi_all[v as usize]).collect();
+        let mut local_sweeps = 0usize;
+        let mut phase1 = 0usize;
+        let cap = p.upper.unwrap_or(f64::INFINITY);
+        let mut thresh = 0.5 * eps;
+        let mut verified = false;
+        let mut interval = false;
+        let mut tmp = vec![0.0f64; k];
+        // Change of each member over the last window of sweeps.
+        let mut delta = vec![0.0f64; k];
+        let mut snap = vec![0.0f64; k];
+        const WINDOW: usize = 8;
+        'outer: loop {
+            // Phase 1: Gauss–Seidel from below. Asymptotically the error is e_k = c·μ^k·ψ for the
+            // dominant eigenpair (μ, ψ) of the sweep operator, so the change over a window of m
+            // sweeps is D = e_{k-m} − e_k = (ρ⁻¹ − 1)·e_k with ρ = μ^m: the remaining error is
+            // D·ρ/(1−ρ). Windows (rather than single sweeps) smooth out periodic propagation
+            // along cycles. ρ is estimated conservatively (the larger of the last two ratios of
+            // successive largest window changes). Stop when the estimated relative error is below
+            // the threshold.
+            let start = local_sweeps;
+            snap.copy_from_slice(&lo);
+            let (mut prev_win, mut prev_ratio) = (f64::NAN, 1.0f64);
+            let factor;
+            loop {
+                let changed = self.gs_lower(&mut lo, min);
+                local_sweeps += 1;
+                if local_sweeps >= p.max_sweeps {
+                    break 'outer;
+                }
+                if !changed {
+                    // A fixpoint up to rounding.
+                    delta.iter_mut().for_each(|x| *x = 0.0);
+                    factor = 0.0;
+                    break;
+                }
+                if (local_sweeps - start).is_multiple_of(WINDOW) {
+                    let (mut wabs, mut wrel): (f64, f64) = (0.0, 0.0);
+                    for ((dl, sn), &l) in delta.iter_mut().zip(snap.iter_mut()).zip(&lo) {
+                        let dd = l - *sn;
+                        *dl = dd;
+                        *sn = l;
+                        if dd > 0.0 {
+                            wabs = wabs.max(dd);
+                            wrel = wrel.max(dd / l);
+                        }
+                    }
+                    let r = wabs / prev_win;
+                    prev_win = wabs;
+                    let r = if r.is_finite() { r } else { 1.0 };
+                    let rho = r.max(prev_ratio);
+                    prev_ratio = r;
+                    let f = if rho < 1.0 - 1e-12 {
+                        rho / (1.0 - rho)
+                    } else {
+                        f64::INFINITY
+                    };
+                    if wrel * f <= thresh {
+                        factor = f;
+                        break;
+                    }
+                }
+            }
+            phase1 += local_sweeps - start;
+            // Phase 2: guess an upper bound — the lower bound plus twice the estimated remaining
+            // error (asymptotically x* + c·μ^k·ψ, which is inductive: B(u) − u = c·μ^k·(P−I)ψ ≤ 0)
+            // — and verify it.
+            for i in 0..k {
+                hi[i] = (lo[i] + 2.0 * factor * delta[i] + 0.5 * eps * lo[i]).min(cap);
+            }
+            let budget = ((local_sweeps - start) / 4).max(16);
+            for _ in 0..budget {
+                let (mut all_le, mut all_ge) = (true, true);
+                for i in 0..k {
+                    tmp[i] = self.bell(i, &hi, &self.b_hi, min).min(cap);
+                    // A few ulps of slack: at an exact fixpoint B(u) = u up to rounding.
+                    if tmp[i] > hi[i] * (1.0 + 1e-14) {
+                        all_le = false;
+                    }
+                    if tmp[i] < hi[i] * (1.0 - 1e-14) {
+                        all_ge = false;
+                    }
+                }
+                hi.copy_from_slice(&tmp);
+                let crossed = hi.iter().zip(&lo).any(|(h, l)| h < l);
+                local_sweeps += 1;
+                if all_le {
+                    verified = true;
+                    break 'outer;
+                }
+                if all_ge || crossed || local_sweeps >= p.max_sweeps {
+                    break;
+                }
+                self.gs_lower(&mut lo, min);
+                local_sweeps += 1;
+            }
+            if local_sweeps >= p.max_sweeps {
+                break 'outer;
+            }
+            if cap.is_finite() {
+                // The guess failed and an upper bound is known: interval iteration from it.
+                interval = true;
+                break 'outer;
+            }
+            thresh /= 4.0;
+            if thresh < 1e-15 {
+                // Below double precision: give up (the result is reported as unverified).
+                break 'outer;
+            }
+        }
+        if interval {
+            // Interval iteration (Haddad & Monmege; Baier et al.): Gauss–Seidel from above starting
+            // at the known bound. Sound here because the maybe-states hold no end component (those
+            // of Pmax are collapsed; for Pmin they have value 0 and are precomputed), so the
+            // greatest fixpoint is the least.
+            hi.iter_mut().for_each(|h| *h = cap);
+            while local_sweeps < p.max_sweeps && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h)) {
+                self.gs_lower(&mut lo, min);
+                for i in 0..k {
+                    hi[i] = self.bell(i, &hi, &self.b_hi, min).min(hi[i]);
+                }
+                local_sweeps += 2;
+            }
+            verified = true;
+        }
+        if verified {
+            // hi is inductive: keep iterating both bounds (Jacobi keeps hi inductive) until close.
+            while local_sweeps < p.max_sweeps && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h)) {
+                self.gs_lower(&mut lo, min);
+                for i in 0..k {
+                    tmp[i] = self.bell(i, &hi, &self.b_hi, min).min(hi[i]);
+                }
+                hi.copy_from_slice(&tmp);
+                local_sweeps += 2;
+            }
+        }
+        let ok = verified && lo.iter().zip(&hi).all(|(&l, &h)| close(l, h));
+        if !ok {
+            hi.copy_from_slice(&lo);
+        }
+        tracing::debug!(
+            "component of {k} classes: {local_sweeps} sweeps ({phase1} lower-only), verified {ok}",
+        );
+        for (i, &v) in ordered.iter().enumerate() {
+            lo_all[v as usize] = lo[i];
+            hi_all[v as usize] = hi[i];
+        }
+        (local_sweeps, ok)
+    }
+}
+
 /// Solves the problem (see the module documentation).
 pub fn solve(p: &Problem) -> Solution {
     let m = p.model;
@@ -253,7 +525,6 @@ pub fn solve(p: &Problem) -> Solution {
     });
     let mut sweeps = 0usize;
     let mut sound = true;
-    let eps = p.eps;
     let bell = |v: usize, x: &[f64]| -> f64 {
         let (a, b) = (q.class_choices[v] as usize, q.class_choices[v + 1] as usize);
         if a == b {
@@ -275,7 +546,8 @@ pub fn solve(p: &Problem) -> Solution {
         }
         best
     };
-    let close = |l: f64, h: f64| h - l <= 2.0 * eps * l || h <= l || h < 1e-300;
+    // Position of each class inside its component (set per component).
+    let mut pos = vec![0u32; nc];
     for comp in &sccs.members {
         // Trivial component: a single class without a self-loop is solved by one update.
         if comp.len() == 1 {
@@ -300,110 +572,12 @@ pub fn solve(p: &Problem) -> Solution {
                 continue;
             }
         }
-        let mut local_sweeps = 0usize;
-        let cap = p.upper.unwrap_or(f64::INFINITY);
-        let mut thresh = eps;
-        let mut verified = false;
         // Gauss–Seidel converges faster when states near the component's exits are updated first:
         // order the members by backward breadth-first distance from the exits.
         let ordered = exit_order(&q, comp, &sccs.comp);
-        let comp: &[u32] = &ordered;
-        let mut tmp = vec![0.0f64; comp.len()];
-        let gs_lower = |lo: &mut Vec<f64>| -> f64 {
-            let mut maxrel: f64 = 0.0;
-            for &v in comp {
-                let v = v as usize;
-                let l = bell(v, lo).max(lo[v]);
-                let d = l - lo[v];
-                if d > 0.0 {
-                    maxrel = maxrel.max(d / l);
-                }
-                lo[v] = l;
-            }
-            maxrel
-        };
-        'outer: loop {
-            // Phase 1: Gauss–Seidel from below until the relative change is below the threshold.
-            let start = local_sweeps;
-            loop {
-                let d = gs_lower(&mut lo);
-                local_sweeps += 1;
-                if local_sweeps >= p.max_sweeps {
-                    break 'outer;
-                }
-                if d <= thresh {
-                    break;
-                }
-            }
-            // Phase 2: guess an upper bound and try to verify it (B(u) <= u).
-            for &v in comp {
-                let v = v as usize;
-                hi[v] = (lo[v] * (1.0 + eps)).min(cap);
-            }
-            let budget = ((local_sweeps - start) / 4).max(16);
-            for _ in 0..budget {
-                let (mut all_le, mut all_ge) = (true, true);
-                for (i, &v) in comp.iter().enumerate() {
-                    let v = v as usize;
-                    tmp[i] = bell(v, &hi).min(cap);
-                    // A few ulps of slack: at an exact fixpoint B(u) = u up to rounding.
-                    if tmp[i] > hi[v] * (1.0 + 1e-14) {
-                        all_le = false;
-                    }
-                    if tmp[i] < hi[v] * (1.0 - 1e-14) {
-                        all_ge = false;
-                    }
-                }
-                let mut crossed = false;
-                for (i, &v) in comp.iter().enumerate() {
-                    hi[v as usize] = tmp[i];
-                    if tmp[i] < lo[v as usize] {
-                        crossed = true;
-                    }
-                }
-                local_sweeps += 1;
-                if all_le {
-                    verified = true;
-                    break 'outer;
-                }
-                if all_ge || crossed || local_sweeps >= p.max_sweeps {
-                    break;
-                }
-                gs_lower(&mut lo);
-                local_sweeps += 1;
-            }
-            if local_sweeps >= p.max_sweeps {
-                break 'outer;
-            }
-            thresh /= 10.0;
-        }
-        if verified {
-            // hi is inductive: keep iterating both bounds (Jacobi keeps hi inductive) until close.
-            while local_sweeps < p.max_sweeps
-                && !comp.iter().all(|&v| close(lo[v as usize], hi[v as usize]))
-            {
-                gs_lower(&mut lo);
-                for (i, &v) in comp.iter().enumerate() {
-                    tmp[i] = bell(v as usize, &hi).min(hi[v as usize]);
-                }
-                for (i, &v) in comp.iter().enumerate() {
-                    hi[v as usize] = tmp[i];
-                }
-                local_sweeps += 2;
-            }
-        }
-        if !verified || !comp.iter().all(|&v| close(lo[v as usize], hi[v as usize])) {
-            sound = false;
-            for &v in comp {
-                hi[v as usize] = lo[v as usize];
-            }
-        }
-        tracing::debug!(
-            "component of {} classes: {} sweeps, verified {}",
-            comp.len(),
-            local_sweeps,
-            verified
-        );
+        let local = Local::new(&q, &ordered, &sccs.comp, &mut pos, &lo, &hi);
+        let (local_sweeps, ok) = local.iterate(p, &ordered, &mut lo, &mut hi);
+        sound &= ok;
         sweeps += local_sweeps;
     }
     let mut values = p.fixed.to_vec();
