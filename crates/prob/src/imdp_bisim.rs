@@ -14,7 +14,7 @@
 //! DTMCs and MDPs are the special case of point intervals.
 
 use crate::model::Model;
-use crate::polytope_lp::{fixed, strictly_minimal, Polytope, ONE};
+use crate::polytope_lp::{fixed, strictly_minimal_counted, LpStats, Polytope, ONE};
 use crate::widen::bounds;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -29,6 +29,8 @@ pub struct Bisimulation {
     /// Minimality analyses answered by solving LPs, and from the cache.
     pub lp_solved: usize,
     pub lp_cached: usize,
+    /// How the containment LPs behind the solved analyses were decided (all exactly).
+    pub lp_stats: LpStats,
 }
 
 /// Choice bounds in fixed point, with distribution sums repaired to be feasible exactly where
@@ -100,6 +102,7 @@ pub(crate) struct MinimalCache {
     map: HashMap<Vec<Polytope>, Vec<bool>>,
     pub solved: usize,
     pub cached: usize,
+    pub stats: LpStats,
 }
 
 impl MinimalCache {
@@ -114,7 +117,7 @@ impl MinimalCache {
             }
             None => {
                 self.solved += 1;
-                let m = strictly_minimal(&ps);
+                let m = strictly_minimal_counted(&ps, &mut self.stats);
                 self.map.insert(ps.clone(), m.clone());
                 m
             }
@@ -168,6 +171,7 @@ pub fn bisimulation(m: &Model, labels: &[u32]) -> Bisimulation {
         rounds,
         lp_solved: cache.solved,
         lp_cached: cache.cached,
+        lp_stats: cache.stats,
     }
 }
 

@@ -15,16 +15,150 @@
 //! `min_{x∈P_i} x_k` and `max_{x∈P_i} x_k` are the tight bounds — so the same question is the
 //! much smaller LP in `λ` alone, used by [`strictly_minimal`]:
 //! `Σ λ_i lo_{i,k} ≥ lo_{0,k}`, `Σ λ_i hi_{i,k} ≤ hi_{0,k}` for every class `k`, `Σ λ = 1`.
-//! Both LPs are solved with `microlp` in floating point; a feasible answer is re-checked against
-//! the exact integer data with a tolerance of `1e-9` (the returned λ is the certificate).
+//! Both LPs are solved with `microlp` in floating point, and every decision of
+//! [`combination_contained`] is then *certified in exact rational arithmetic* on the integer
+//! data: a "contained" answer by its weights λ (made rational, normalised to sum exactly 1, and
+//! checked against every constraint), a "not contained" answer by a Farkas certificate of
+//! infeasibility `(y, α, β)` from the dual LP (`y + Σ_k α_k lo_{i,k} − Σ_k β_k hi_{i,k} ≤ 0` for
+//! every other polytope `i` and `y + Σ α_k lo_{0,k} − Σ β_k hi_{0,k} > 0`; rounding in the rows is
+//! repaired by lowering the free `y`). When neither certificate checks, the LP is decided by an
+//! exact simplex ([`crate::exact_lp`]). [`LpStats`] counts which route decided.
 
+use crate::exact_lp::{feasible_point, Cmp};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// Fixed-point unit: probability 1.
 pub const ONE: i64 = 1_000_000_000_000;
 
-/// Tolerance used when re-checking a returned LP certificate.
+/// Slack of the paper's Farkas system when used as a floating-point test oracle.
 pub const CERT_TOL: f64 = 1e-9;
+
+/// How the containment LPs were decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LpStats {
+    /// Decided by integer arithmetic alone (necessary conditions, one polytope inside).
+    pub integer: usize,
+    /// Floating-point LP feasible, λ certified exactly.
+    pub primal: usize,
+    /// Floating-point LP infeasible, Farkas certificate checked exactly.
+    pub dual: usize,
+    /// Decided by the exact simplex because no certificate checked.
+    pub exact: usize,
+}
+
+fn int(x: i64) -> BigRational {
+    BigRational::from_integer(BigInt::from(x))
+}
+
+fn rat(x: f64) -> Option<BigRational> {
+    BigRational::from_float(x)
+}
+
+/// Exact check of weights λ: non-negative after clamping, normalised to sum 1, and
+/// `Σ λ_i lo_{i,k} ≥ lo_{0,k}`, `Σ λ_i hi_{i,k} ≤ hi_{0,k}` for every class `k`.
+fn certify_primal(p0: &Polytope, others: &[&Polytope], ks: &[u32], lam: &[f64]) -> bool {
+    let l: Option<Vec<BigRational>> = lam.iter().map(|&x| rat(x.max(0.0))).collect();
+    let Some(l) = l else { return false };
+    let sum: BigRational = l.iter().sum();
+    if !sum.is_positive() {
+        return false;
+    }
+    let l: Vec<BigRational> = l.into_iter().map(|x| x / &sum).collect();
+    ks.iter().all(|&k| {
+        let (l0, u0) = p0.get(k);
+        let mut lo = BigRational::zero();
+        let mut hi = BigRational::zero();
+        for (x, p) in l.iter().zip(others) {
+            let (a, b) = p.get(k);
+            lo += x * int(a);
+            hi += x * int(b);
+        }
+        lo >= int(l0) && hi <= int(u0)
+    })
+}
+
+/// A Farkas certificate that no λ exists, from the dual LP, checked exactly.
+fn certify_dual(p0: &Polytope, others: &[&Polytope], ks: &[u32]) -> bool {
+    let f = |x: i64| x as f64 / ONE as f64;
+    let mut lp = Problem::new(OptimizationDirection::Minimize);
+    let y = lp.add_var(0.0, (-1e9, 1e9));
+    let al: Vec<_> = ks.iter().map(|_| lp.add_var(0.0, (0.0, 1e9))).collect();
+    let be: Vec<_> = ks.iter().map(|_| lp.add_var(0.0, (0.0, 1e9))).collect();
+    for p in others {
+        let mut row = vec![(y, 1.0)];
+        for (j, &k) in ks.iter().enumerate() {
+            let (a, b) = p.get(k);
+            row.push((al[j], f(a)));
+            row.push((be[j], -f(b)));
+        }
+        lp.add_constraint(row, ComparisonOp::Le, 0.0);
+    }
+    let mut row = vec![(y, 1.0)];
+    for (j, &k) in ks.iter().enumerate() {
+        let (a, b) = p0.get(k);
+        row.push((al[j], f(a)));
+        row.push((be[j], -f(b)));
+    }
+    lp.add_constraint(row, ComparisonOp::Eq, 1.0);
+    let Some(sol) = lp.solve().ok().and_then(|o| o.into_solution().ok()) else {
+        return false;
+    };
+    let v = |x| sol.var_value(x);
+    // Exact check on the integer data (y scaled by ONE so that every term is an integer multiple).
+    let Some(yq) = rat(v(y)) else { return false };
+    let yq = yq * int(ONE);
+    let a: Option<Vec<BigRational>> = al.iter().map(|&x| rat(v(x).max(0.0))).collect();
+    let b: Option<Vec<BigRational>> = be.iter().map(|&x| rat(v(x).max(0.0))).collect();
+    let (Some(a), Some(b)) = (a, b) else {
+        return false;
+    };
+    let row_val = |p: &Polytope| -> BigRational {
+        let mut r = yq.clone();
+        for (j, &k) in ks.iter().enumerate() {
+            let (lo, hi) = p.get(k);
+            r += &a[j] * int(lo) - &b[j] * int(hi);
+        }
+        r
+    };
+    let worst = others
+        .iter()
+        .map(|p| row_val(p))
+        .max()
+        .unwrap_or_else(BigRational::zero);
+    let shift = if worst.is_positive() {
+        worst
+    } else {
+        BigRational::zero()
+    };
+    row_val(p0) - shift > BigRational::zero()
+}
+
+/// The containment LP decided exactly; the weights if some convex combination is contained.
+fn exact_contained(p0: &Polytope, others: &[&Polytope], ks: &[u32]) -> Option<Vec<f64>> {
+    let mut rows = vec![(
+        vec![BigRational::one(); others.len()],
+        Cmp::Eq,
+        BigRational::one(),
+    )];
+    for &k in ks {
+        let (l0, u0) = p0.get(k);
+        rows.push((
+            others.iter().map(|p| int(p.get(k).0)).collect(),
+            Cmp::Ge,
+            int(l0),
+        ));
+        rows.push((
+            others.iter().map(|p| int(p.get(k).1)).collect(),
+            Cmp::Le,
+            int(u0),
+        ));
+    }
+    let x = feasible_point(&rows, others.len())?;
+    Some(x.iter().map(|v| v.to_f64().unwrap_or(0.0)).collect())
+}
 
 /// Converts a probability to fixed point.
 pub fn fixed(p: f64) -> i64 {
@@ -98,9 +232,18 @@ fn union_classes(polys: &[&Polytope]) -> Vec<u32> {
     ks
 }
 
-/// Is some convex combination of `others` contained in `p0`? Returns the certificate λ.
-/// Uses the reduced LP in λ (see the module documentation).
+/// Is some convex combination of `others` contained in `p0`? Returns the weights λ. The answer
+/// is exact (see the module documentation).
 pub fn combination_contained(p0: &Polytope, others: &[&Polytope]) -> Option<Vec<f64>> {
+    combination_contained_counted(p0, others, &mut LpStats::default())
+}
+
+/// [`combination_contained`], counting how the answer was certified.
+pub fn combination_contained_counted(
+    p0: &Polytope,
+    others: &[&Polytope],
+    stats: &mut LpStats,
+) -> Option<Vec<f64>> {
     if others.is_empty() {
         return None;
     }
@@ -113,11 +256,13 @@ pub fn combination_contained(p0: &Polytope, others: &[&Polytope]) -> Option<Vec<
         let max_lo = others.iter().map(|p| p.get(k).0).max().unwrap_or(0);
         let min_hi = others.iter().map(|p| p.get(k).1).min().unwrap_or(0);
         if max_lo < l0 || min_hi > u0 {
+            stats.integer += 1;
             return None;
         }
     }
     // A single polytope contained (λ a Dirac).
     if let Some(i) = others.iter().position(|p| p.subset_of(p0)) {
+        stats.integer += 1;
         let mut lam = vec![0.0; others.len()];
         lam[i] = 1.0;
         return Some(lam);
@@ -145,27 +290,34 @@ pub fn combination_contained(p0: &Polytope, others: &[&Polytope]) -> Option<Vec<
         lp.add_constraint(lo, ComparisonOp::Ge, f(l0));
         lp.add_constraint(hi, ComparisonOp::Le, f(u0));
     }
-    let sol = lp.solve().ok()?.into_solution().ok()?;
-    let lam: Vec<f64> = vars.iter().map(|&v| sol.var_value(v).max(0.0)).collect();
-    // Re-check the certificate against the exact data.
-    let sum: f64 = lam.iter().sum();
-    if (sum - 1.0).abs() > CERT_TOL {
-        return None;
-    }
-    for &k in &ks {
-        let (l0, u0) = p0.get(k);
-        let lo: f64 = lam.iter().zip(others).map(|(x, p)| x * f(p.get(k).0)).sum();
-        let hi: f64 = lam.iter().zip(others).map(|(x, p)| x * f(p.get(k).1)).sum();
-        if lo < f(l0) - CERT_TOL || hi > f(u0) + CERT_TOL {
-            tracing::warn!("LP certificate rejected by the re-check; polytope kept minimal");
-            return None;
+    match lp.solve().map(|o| o.into_solution()) {
+        Ok(Ok(sol)) => {
+            let lam: Vec<f64> = vars.iter().map(|&v| sol.var_value(v).max(0.0)).collect();
+            if certify_primal(p0, others, &ks, &lam) {
+                stats.primal += 1;
+                return Some(lam);
+            }
+        }
+        Ok(Err(_)) => {}
+        Err(_) => {
+            if certify_dual(p0, others, &ks) {
+                stats.dual += 1;
+                return None;
+            }
         }
     }
-    Some(lam)
+    stats.exact += 1;
+    tracing::debug!("LP answer not certified; deciding exactly");
+    exact_contained(p0, others, &ks)
 }
 
 /// Strict minimality (Definition 5) of each of the pairwise distinct polytopes of one state.
 pub fn strictly_minimal(polys: &[Polytope]) -> Vec<bool> {
+    strictly_minimal_counted(polys, &mut LpStats::default())
+}
+
+/// [`strictly_minimal`], counting how the LPs were certified.
+pub fn strictly_minimal_counted(polys: &[Polytope], stats: &mut LpStats) -> Vec<bool> {
     (0..polys.len())
         .map(|i| {
             let others: Vec<&Polytope> = polys
@@ -174,7 +326,7 @@ pub fn strictly_minimal(polys: &[Polytope]) -> Vec<bool> {
                 .filter(|&(j, _)| j != i)
                 .map(|(_, p)| p)
                 .collect();
-            combination_contained(&polys[i], &others).is_none()
+            combination_contained_counted(&polys[i], &others, stats).is_none()
         })
         .collect()
 }
@@ -268,6 +420,36 @@ mod tests {
     }
 
     #[test]
+    fn boundary_cases_are_exact() {
+        // λ = 1/3 each: (1/3)(0.3 + 0.3 + 0.3 + ...) lands exactly on the bound 0.3; a bound one
+        // fixed-point unit higher is infeasible. Floating point cannot tell these apart.
+        let p1 = Polytope::from_bounds(vec![(0, 900_000_000_000, ONE), (1, 0, 100_000_000_000)])
+            .unwrap();
+        let p2 = Polytope::from_bounds(vec![(1, ONE, ONE)]).unwrap();
+        let p3 = Polytope::from_bounds(vec![(0, 0, 0), (2, ONE, ONE)]).unwrap();
+        let within = |lo0: i64| {
+            Polytope::from_bounds(vec![(0, lo0, ONE), (1, 0, ONE), (2, 0, ONE)]).unwrap()
+        };
+        let others = [&p1, &p2, &p3];
+        let mut st = LpStats::default();
+        assert!(
+            combination_contained_counted(&within(300_000_000_000), &others, &mut st).is_some()
+        );
+        assert!(
+            combination_contained_counted(&within(900_000_000_000), &others, &mut st).is_some()
+        );
+        assert!(
+            combination_contained_counted(&within(900_000_000_001), &others, &mut st).is_none()
+        );
+        // Every answer was certified or decided exactly.
+        assert_eq!(st.integer + st.primal + st.dual + st.exact, 3);
+        // The exact simplex agrees on its own.
+        let ks = union_classes(&[&within(1), &p1, &p2, &p3]);
+        assert!(exact_contained(&within(900_000_000_000), &others, &ks).is_some());
+        assert!(exact_contained(&within(900_000_000_001), &others, &ks).is_none());
+    }
+
+    #[test]
     fn convex_combination_needed() {
         // Points (1,0) and (0,1) combine to (0.5,0.5) ∈ box [0.4,0.6]^2 — no single one fits.
         let p0 = p(&[(0, 0.4, 0.6), (1, 0.4, 0.6)]);
@@ -276,13 +458,24 @@ mod tests {
         let lam = combination_contained(&p0, &[&p1, &p2]).expect("contained");
         assert!((0.4 - 1e-9..=0.6 + 1e-9).contains(&lam[0]));
         assert!(contained_farkas(&p0, &[&p1, &p2]));
-        assert_eq!(strictly_minimal(&[p0, p1, p2]), vec![false, true, true]);
+        assert_eq!(
+            strictly_minimal(&[p0.clone(), p1.clone(), p2.clone()]),
+            vec![false, true, true]
+        );
         // Intervals that cannot be compensated: [0.9,1] and [0,0.1] boxes average to a box of
         // width 0.1 around 0.5 — not inside [0.48,0.52].
         let q0 = p(&[(0, 0.48, 0.52), (1, 0.48, 0.52)]);
         let q1 = p(&[(0, 0.9, 1.0), (1, 0.0, 0.1)]);
         let q2 = p(&[(0, 0.0, 0.1), (1, 0.9, 1.0)]);
         assert!(combination_contained(&q0, &[&q1, &q2]).is_none());
+        // Both answers went through the LP and were certified exactly.
+        let mut st = LpStats::default();
+        assert!(combination_contained_counted(&p0, &[&p1, &p2], &mut st).is_some());
+        assert!(combination_contained_counted(&q0, &[&q1, &q2], &mut st).is_none());
+        assert_eq!((st.primal, st.dual, st.exact), (1, 1, 0));
+        let ks = union_classes(&[&p0, &p1, &p2]);
+        assert!(exact_contained(&p0, &[&p1, &p2], &ks).is_some());
+        assert!(exact_contained(&q0, &[&q1, &q2], &ks).is_none());
         assert!(!contained_farkas(&q0, &[&q1, &q2]));
     }
 }

@@ -185,8 +185,14 @@ pub fn bisim(a: BisimArgs, ctx: &Ctx) -> Result<Report, CliError> {
             "Initial partition: {spec} ({initial_classes} classes)"
         ))
         .line(format!(
-            "LP analyses: {} solved, {} cached",
-            red.bisim.lp_solved, red.bisim.lp_cached
+            "LP analyses: {} solved, {} cached; containment decided by integers {}, certified \
+             primal {}, certified Farkas {}, exact simplex {}",
+            red.bisim.lp_solved,
+            red.bisim.lp_cached,
+            red.bisim.lp_stats.integer,
+            red.bisim.lp_stats.primal,
+            red.bisim.lp_stats.dual,
+            red.bisim.lp_stats.exact
         ))
         .line(format!("Time for bisimulation: {:.3} seconds", red.time_s));
     let mut checks = Vec::new();
@@ -244,6 +250,13 @@ pub fn bisim(a: BisimArgs, ctx: &Ctx) -> Result<Report, CliError> {
         .field("rounds", red.bisim.rounds)
         .field("lp_solved", red.bisim.lp_solved)
         .field("lp_cached", red.bisim.lp_cached)
+        .field(
+            "lp_decided",
+            serde_json::json!({
+                "integer": red.bisim.lp_stats.integer, "primal_certified": red.bisim.lp_stats.primal,
+                "farkas_certified": red.bisim.lp_stats.dual, "exact_simplex": red.bisim.lp_stats.exact,
+            }),
+        )
         .field("build_s", b.build_s)
         .field("bisim_s", red.time_s)
         .field("time_s", ctx.elapsed()))
