@@ -56,8 +56,9 @@ struct Engine<'a> {
     rel: Vec<FixedBitSet>,
     /// The transpose: `col[D]` = the blocks `C` with `D ∈ Rel(C)`.
     col: Vec<FixedBitSet>,
-    /// Scratch: states of the Remove set being processed.
+    /// Scratch: states of the Remove set being processed, and how many fall in each block.
     in_remove: FixedBitSet,
+    hits: Vec<u32>,
     /// Letters entering each block (sorted), with the block's counter row for each.
     counters: Vec<Vec<(Letter, Row)>>,
     remove: FxHashMap<(u32, Letter), Vec<State>>,
@@ -108,11 +109,11 @@ impl<'a> Engine<'a> {
 
     /// Splits `P` so that `remove` is a union of blocks; returns the blocks inside `remove`.
     fn split(&mut self, remove: &[State]) -> Result<FixedBitSet, AutomataError> {
-        let mut hits: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut hits = std::mem::take(&mut self.hits);
         let mut touched = Vec::new();
         for &v in remove {
             let b = self.block_of[v as usize];
-            let h = hits.entry(b).or_insert(0);
+            let h = &mut hits[b as usize];
             if *h == 0 {
                 touched.push(b);
             }
@@ -124,7 +125,8 @@ impl<'a> Engine<'a> {
             in_remove.insert(v as usize);
         }
         for x in touched {
-            if hits[&x] == self.members[x as usize].len() {
+            let h = std::mem::take(&mut hits[x as usize]);
+            if h as usize == self.members[x as usize].len() {
                 inside.push(x);
                 continue;
             }
@@ -185,6 +187,7 @@ impl<'a> Engine<'a> {
             in_remove.set(v as usize, false);
         }
         self.in_remove = in_remove;
+        self.hits = hits;
         let mut mask = FixedBitSet::with_capacity(self.members.len());
         for b in inside {
             mask.insert(b as usize);
@@ -357,6 +360,7 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
         rel,
         col,
         in_remove: FixedBitSet::with_capacity(n),
+        hits: vec![0; n],
         counters: Vec::new(),
         remove: {
             let mut m = FxHashMap::default();
