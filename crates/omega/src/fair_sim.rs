@@ -18,11 +18,46 @@
 //! most `|D_j| = O(g·k)` times and a lift costs its number of predecessors, which gives the paper's
 //! `O(t·g·k²)` bound, `O(m·n³·k²)` for the self-simulation game of an automaton with `n` states,
 //! `m` edges and `k` acceptance sets.
+//!
+//! Incremental changes (§4.1–4.2). A [`Lifter`] keeps its ranks, counters and game between
+//! changes. `add(G, Δ)` is played on a game built with every spoiler move that may ever be added:
+//! the duplicator locations of a move not yet added are *disabled* (held at rank `(0, 1)`, the
+//! bottom, so a spoiler location's maximum ignores them) and [`Lifter::enable`] releases them to
+//! their current minimum. `rem(G, Δ)` is [`Lifter::kill`]: the round locations of a removed
+//! duplicator move are raised to `∞` for good, which is exactly removing them (the duplicator
+//! minimises, and a duplicator location whose rounds are all gone is lost). Both only raise
+//! ranks, so lifting continues from the current ranks (Lemma 1) and touches only what changes.
+//! A trial ([`Lifter::begin`]) logs every overwritten value, so a rejected change is undone by
+//! [`Lifter::rollback`] in time proportional to the work it caused.
+//!
+//! The rank bound. The paper bounds the first component by `|j| = max_i |P_i − Q_j|` (game
+//! locations). [`Bound::Successors`], the default, counts instead the distinct successors of the
+//! round locations in `P_i − Q_j` (a round location has exactly one successor, a spoiler
+//! location, so this is at most the paper's count). It is also enough: the first component of a
+//! finite rank in ranking `j` counts completed cycles `P_1, …, P_k` that the spoiler can force
+//! without a visit to `Q_j`; the paper's argument (Theorem 1) is that more cycles than `|P_i −
+//! Q_j|` repeat a location of `P_i − Q_j` at the same phase of the cycle, and the segment between
+//! the repetitions is a loop through every `P` and no `Q_j` that the spoiler can repeat forever.
+//! Two visits to rounds `u₁, u₂ ∈ P_i − Q_j` with the same successor `w`, at the same phase,
+//! put the play twice at `w` at the same phase (the next one), and the play from a round is the
+//! play from its successor, so the same loop exists; hence more cycles than distinct successors
+//! already make the spoiler win, and capping the rank there changes no `∞` verdict. The property
+//! test `bounds_agree` checks that both bounds give the same relation on random automata, and
+//! lifting with the smaller bound does less work on losing locations.
 
 use crate::sim_game::{Game, Loc};
 
 /// The rank `∞`.
 pub const INF: u32 = u32::MAX;
+
+/// The bound on the first component of a rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The paper's `max_i |P_i − Q_j|` (round locations).
+    Paper,
+    /// `max_i` of the number of distinct successors of the round locations in `P_i − Q_j`.
+    Successors,
+}
 
 /// A solved fair-simulation game: the ranks `r[j][loc]` (`j` = acceptance set of the duplicator).
 pub struct FairRanks {
@@ -34,15 +69,22 @@ impl FairRanks {
     pub fn simulates(&self, g: &Game, p: usize, q: usize) -> bool {
         self.r[0][g.spoiler_loc(p, q)] != INF
     }
-    /// The ranks of the spoiler locations, to restart lifting in a modified game.
-    pub fn spoiler_ranks(&self, g: &Game) -> Vec<Vec<u32>> {
-        let nn = g.n * g.n;
-        self.r.iter().map(|rj| rj[..nn].to_vec()).collect()
-    }
 }
 
-struct Solver<'a> {
-    g: &'a Game,
+/// What a logged write overwrote.
+#[derive(Clone, Copy)]
+enum Field {
+    R,
+    Told,
+    Best,
+    Count,
+    Disabled,
+    Dead,
+}
+
+/// The rank-lifting solver of one game, kept between incremental changes.
+pub struct Lifter {
+    g: Game,
     k: usize,
     maxv: Vec<u32>,
     r: Vec<Vec<u32>>,
@@ -50,10 +92,257 @@ struct Solver<'a> {
     best: Vec<Vec<u32>>,
     count: Vec<Vec<u32>>,
     inlist: Vec<Vec<bool>>,
+    /// Duplicator locations of spoiler moves not (yet) in the game.
+    disabled: Vec<bool>,
+    /// Round locations of removed duplicator moves.
+    dead: Vec<bool>,
     work: Vec<(u32, u32)>,
+    log: Option<Vec<(Field, u32, u32, u32)>>,
+    /// Number of (location, ranking) lifts done so far.
+    pub lifts: u64,
+    /// Early stop of a trial: `watch[loc]` = row of a watched spoiler location, `alive[row]` =
+    /// watched locations of the row still finite in ranking 0; the trial stops (and must be
+    /// rolled back) as soon as a row has none left.
+    watch: Vec<u32>,
+    alive: Vec<u32>,
+    failed: bool,
+    /// Lift count at which the current trial gives up (counts as failed).
+    limit: u64,
 }
 
-impl Solver<'_> {
+/// `max_j` bound per ranking `j`, as a rank value (`(bound + 1)·k − 1`).
+fn rank_bounds(g: &Game, bound: Bound) -> Vec<u32> {
+    let k = g.k;
+    let nn = g.n * g.n;
+    let nl = g.num_locs();
+    (0..k)
+        .map(|j| {
+            let mut cnt = vec![0u64; k];
+            let mut seen = vec![0u64; if bound == Bound::Successors { nn } else { 0 }];
+            for u in 0..nl {
+                if g.kind[u] == Loc::Round && (g.q_marks[u] >> j) & 1 == 0 {
+                    let t = g.succ[u][0] as usize;
+                    for (i, c) in cnt.iter_mut().enumerate() {
+                        if (g.p_marks[u] >> i) & 1 == 1 {
+                            match bound {
+                                Bound::Paper => *c += 1,
+                                Bound::Successors => {
+                                    if (seen[t] >> i) & 1 == 0 {
+                                        seen[t] |= 1 << i;
+                                        *c += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let b = cnt.into_iter().max().unwrap_or(0);
+            let v = (b + 1) * k as u64 - 1;
+            v.min(INF as u64 - 1) as u32
+        })
+        .collect()
+}
+
+impl Lifter {
+    /// Solves `g` with the given duplicator locations disabled (spoiler moves to be added later).
+    pub fn new(g: Game, bound: Bound, disabled_dups: &[u32]) -> Lifter {
+        let k = g.k;
+        let nl = g.num_locs();
+        let mut disabled = vec![false; nl];
+        for &d in disabled_dups {
+            disabled[d as usize] = true;
+        }
+        let mut s = Lifter {
+            maxv: rank_bounds(&g, bound),
+            k,
+            r: vec![vec![0u32; nl]; k],
+            told: vec![vec![0u32; nl]; k],
+            best: vec![vec![INF; nl]; k],
+            count: vec![vec![0; nl]; k],
+            inlist: vec![vec![false; nl]; k],
+            disabled,
+            dead: vec![false; nl],
+            work: Vec::new(),
+            log: None,
+            lifts: 0,
+            watch: Vec::new(),
+            alive: Vec::new(),
+            failed: false,
+            limit: u64::MAX,
+            g,
+        };
+        for c in 0..k {
+            for u in 0..nl {
+                if s.g.kind[u] == Loc::Duplicator {
+                    let (b, cnt) = s.scan_min(u, c);
+                    s.best[c][u] = b;
+                    s.count[c][u] = cnt;
+                }
+            }
+        }
+        for c in 0..k {
+            for u in 0..nl {
+                let v = s.candidate(u, c);
+                s.raise(u, c, v);
+            }
+        }
+        s.run();
+        s
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.g
+    }
+
+    /// `q` fair-simulates `p` in the current game.
+    pub fn simulates(&self, p: usize, q: usize) -> bool {
+        self.r[0][self.g.spoiler_loc(p, q)] != INF
+    }
+
+    /// The current ranks.
+    pub fn ranks(&self) -> FairRanks {
+        FairRanks { r: self.r.clone() }
+    }
+
+    fn set(&mut self, f: Field, j: usize, u: usize, v: u32) {
+        let slot = match f {
+            Field::R => &mut self.r[j][u],
+            Field::Told => &mut self.told[j][u],
+            Field::Best => &mut self.best[j][u],
+            Field::Count => &mut self.count[j][u],
+            Field::Disabled | Field::Dead => unreachable!("flags are set by set_flag"),
+        };
+        let old = *slot;
+        *slot = v;
+        if let Some(log) = &mut self.log {
+            log.push((f, j as u32, u as u32, old));
+        }
+    }
+
+    fn set_flag(&mut self, f: Field, u: usize, v: bool) {
+        let slot = match f {
+            Field::Disabled => &mut self.disabled[u],
+            _ => &mut self.dead[u],
+        };
+        let old = *slot;
+        *slot = v;
+        if let Some(log) = &mut self.log {
+            log.push((f, 0, u as u32, old as u32));
+        }
+    }
+
+    /// Starts a trial: every change from now on can be undone by [`Lifter::rollback`].
+    pub fn begin(&mut self) {
+        self.begin_limited(u64::MAX);
+    }
+
+    /// [`Lifter::begin`] with a work budget: the trial fails once it has done `max_lifts`
+    /// lifts (a failed trial is rolled back, so giving up is always sound).
+    pub fn begin_limited(&mut self, max_lifts: u64) {
+        self.log = Some(Vec::new());
+        self.failed = false;
+        self.limit = self.lifts.saturating_add(max_lifts);
+    }
+
+    /// Watches rows of spoiler locations: `rows[i]` is a set of `(p, q)` pairs of which one must
+    /// stay simulated (finite rank) for the trial to succeed. A trial in which every pair of
+    /// some row is lost stops early ([`Lifter::failed`]).
+    pub fn watch(&mut self, rows: &[Vec<(usize, usize)>]) {
+        self.watch = vec![
+            u32::MAX;
+            if rows.is_empty() {
+                0
+            } else {
+                self.g.num_locs()
+            }
+        ];
+        self.alive = vec![0; rows.len()];
+        for (i, row) in rows.iter().enumerate() {
+            for &(p, q) in row {
+                let v = self.g.spoiler_loc(p, q);
+                self.watch[v] = i as u32;
+                if self.r[0][v] != INF {
+                    self.alive[i] += 1;
+                }
+            }
+        }
+    }
+
+    /// True if the current trial stopped because a watched row was lost.
+    pub fn failed(&self) -> bool {
+        self.failed
+    }
+
+    /// Keeps the changes of the trial.
+    pub fn commit(&mut self) {
+        self.log = None;
+        self.limit = u64::MAX;
+    }
+
+    /// Undoes the changes of the trial (ranks, counters, enabled and removed moves).
+    pub fn rollback(&mut self) {
+        for (u, c) in std::mem::take(&mut self.work) {
+            self.inlist[c as usize][u as usize] = false;
+        }
+        let Some(log) = self.log.take() else {
+            return;
+        };
+        for &(f, j, u, old) in log.iter().rev() {
+            let (j, u) = (j as usize, u as usize);
+            match f {
+                Field::R => self.r[j][u] = old,
+                Field::Told => self.told[j][u] = old,
+                Field::Best => self.best[j][u] = old,
+                Field::Count => self.count[j][u] = old,
+                Field::Disabled => self.disabled[u] = old != 0,
+                Field::Dead => self.dead[u] = old != 0,
+            }
+        }
+        self.failed = false;
+        self.limit = u64::MAX;
+        for a in self.alive.iter_mut() {
+            *a = 0;
+        }
+        for v in 0..self.watch.len() {
+            let row = self.watch[v];
+            if row != u32::MAX && self.r[0][v] != INF {
+                self.alive[row as usize] += 1;
+            }
+        }
+    }
+
+    /// `add(G, Δ)`: adds the spoiler moves whose duplicator locations are given, and re-lifts.
+    pub fn enable(&mut self, dups: &[u32]) {
+        for &d in dups {
+            let d = d as usize;
+            if !self.disabled[d] {
+                continue;
+            }
+            self.set_flag(Field::Disabled, d, false);
+            for c in 0..self.k {
+                let b = self.best[c][d];
+                self.raise(d, c, b);
+            }
+        }
+        self.run();
+    }
+
+    /// `rem(G, Δ)`: removes the duplicator moves whose round locations are given, and re-lifts.
+    pub fn kill(&mut self, rounds: &[u32]) {
+        for &u in rounds {
+            let u = u as usize;
+            if self.dead[u] {
+                continue;
+            }
+            self.set_flag(Field::Dead, u, true);
+            for c in 0..self.k {
+                self.raise(u, c, INF);
+            }
+        }
+        self.run();
+    }
+
     /// The ranking a location reads its successors in, for its ranking `c`.
     fn reads(&self, u: usize, c: usize) -> usize {
         if self.g.kind[u] == Loc::Round && (self.g.q_marks[u] >> c) & 1 == 1 {
@@ -108,6 +397,9 @@ impl Solver<'_> {
                 .unwrap_or(0),
             Loc::Duplicator => self.best[c][u],
             Loc::Round => {
+                if self.dead[u] {
+                    return INF;
+                }
                 let rc = self.reads(u, c);
                 let w = self.g.succ[u][0] as usize;
                 self.incr(u, c, self.told[rc][w])
@@ -116,8 +408,18 @@ impl Solver<'_> {
     }
 
     fn raise(&mut self, u: usize, c: usize, v: u32) {
-        if v > self.r[c][u] {
-            self.r[c][u] = v;
+        if v > self.r[c][u] && !self.disabled[u] {
+            if c == 0 && v == INF {
+                if let Some(&row) = self.watch.get(u) {
+                    if row != u32::MAX {
+                        self.alive[row as usize] -= 1;
+                        if self.alive[row as usize] == 0 && self.log.is_some() {
+                            self.failed = true;
+                        }
+                    }
+                }
+            }
+            self.set(Field::R, c, u, v);
             if !self.inlist[c][u] {
                 self.inlist[c][u] = true;
                 self.work.push((u as u32, c as u32));
@@ -127,6 +429,11 @@ impl Solver<'_> {
 
     fn run(&mut self) {
         while let Some((w, j)) = self.work.pop() {
+            if self.failed || (self.lifts >= self.limit && self.log.is_some()) {
+                self.failed = true;
+                self.work.push((w, j));
+                return;
+            }
             let (w, j) = (w as usize, j as usize);
             self.inlist[j][w] = false;
             let old = self.told[j][w];
@@ -134,18 +441,20 @@ impl Solver<'_> {
             if old == new {
                 continue;
             }
-            self.told[j][w] = new;
+            self.lifts += 1;
+            self.set(Field::Told, j, w, new);
             for pi in 0..self.g.pred[w].len() {
                 let u = self.g.pred[w][pi] as usize;
                 match self.g.kind[u] {
                     Loc::Spoiler => self.raise(u, j, new),
                     Loc::Duplicator => {
                         if old == self.best[j][u] {
-                            self.count[j][u] -= 1;
-                            if self.count[j][u] == 0 {
+                            let c = self.count[j][u] - 1;
+                            self.set(Field::Count, j, u, c);
+                            if c == 0 {
                                 let (b, cnt) = self.scan_min(u, j);
-                                self.best[j][u] = b;
-                                self.count[j][u] = cnt;
+                                self.set(Field::Best, j, u, b);
+                                self.set(Field::Count, j, u, cnt);
                                 self.raise(u, j, b);
                             }
                         }
@@ -164,84 +473,23 @@ impl Solver<'_> {
     }
 }
 
-/// Solves the fair-simulation game by lifting from the given ranks of the spoiler locations
-/// (`None`: from `(0, 1)` everywhere). Restarting from the ranks of a game with fewer spoiler
-/// moves or more duplicator moves is sound (the paper's Lemma 1: those ranks are below the least
-/// good ranking of the modified game); the other locations restart from `(0, 1)`.
-pub fn solve(g: &Game, start: Option<&[Vec<u32>]>) -> FairRanks {
-    let k = g.k;
-    let nl = g.num_locs();
-    let nn = g.n * g.n;
-    // |j| = max_i |P_i − Q_j|. A round location has a single successor (a spoiler location), so
-    // a simple path meets no more rounds of `P_i − Q_j` than distinct successors of such rounds:
-    // those are counted (never more than the rounds themselves).
-    let maxv: Vec<u32> = (0..k)
-        .map(|j| {
-            let mut cnt = vec![0u64; k];
-            let mut seen = vec![0u64; nn];
-            for u in 0..nl {
-                if g.kind[u] == Loc::Round && (g.q_marks[u] >> j) & 1 == 0 {
-                    let t = g.succ[u][0] as usize;
-                    for (i, c) in cnt.iter_mut().enumerate() {
-                        if (g.p_marks[u] >> i) & 1 == 1 && (seen[t] >> i) & 1 == 0 {
-                            seen[t] |= 1 << i;
-                            *c += 1;
-                        }
-                    }
-                }
-            }
-            let bound = cnt.into_iter().max().unwrap_or(0);
-            let v = (bound + 1) * k as u64 - 1;
-            v.min(INF as u64 - 1) as u32
-        })
-        .collect();
-    let mut r = vec![vec![0u32; nl]; k];
-    if let Some(s) = start {
-        for j in 0..k {
-            r[j][..nn].copy_from_slice(&s[j][..nn]);
-        }
-    }
-    let mut s = Solver {
-        g,
-        k,
-        maxv,
-        told: r.clone(),
-        r,
-        best: vec![vec![INF; nl]; k],
-        count: vec![vec![0; nl]; k],
-        inlist: vec![vec![false; nl]; k],
-        work: Vec::new(),
-    };
-    for c in 0..k {
-        for u in 0..nl {
-            if g.kind[u] == Loc::Duplicator {
-                let (b, cnt) = s.scan_min(u, c);
-                s.best[c][u] = b;
-                s.count[c][u] = cnt;
-            }
-        }
-    }
-    for c in 0..k {
-        for u in 0..nl {
-            let v = s.candidate(u, c);
-            s.raise(u, c, v);
-        }
-    }
-    s.run();
-    FairRanks { r: s.r }
+/// Solves the fair-simulation game from scratch.
+pub fn solve(g: Game, bound: Bound) -> Lifter {
+    Lifter::new(g, bound, &[])
 }
 
 /// The fair-simulation preorder of an automaton (`sim[p * n + q]` iff `q` fair-simulates `p`),
 /// or `None` when the game is too large to build.
 pub fn fair_simulation(aut: &crate::Twa) -> Option<Vec<bool>> {
+    fair_simulation_with(aut, Bound::Successors)
+}
+
+/// [`fair_simulation`] with a chosen rank bound.
+pub fn fair_simulation_with(aut: &crate::Twa, bound: Bound) -> Option<Vec<bool>> {
     let g = Game::build(aut, aut).ok()?;
-    let ranks = solve(&g, None);
     let n = g.n;
-    Some(
-        (0..n * n)
-            .map(|i| ranks.simulates(&g, i / n, i % n))
-            .collect(),
-    )
+    let l = solve(g, bound);
+    Some((0..n * n).map(|i| l.simulates(i / n, i % n)).collect())
 }
 
 #[cfg(test)]
@@ -296,5 +544,121 @@ mod tests {
         let sim = |p: usize, q: usize| s[p * 3 + q];
         assert!(sim(0, 2) && sim(1, 2));
         assert!(!sim(2, 0) && !sim(0, 1) && !sim(1, 0));
+    }
+
+    use crate::twa::Twa;
+    use proptest::prelude::*;
+
+    /// A random automaton: `n` states, one or two APs, `k` acceptance sets, edges from a list of
+    /// `(src, dst, label code, marks)`.
+    fn random_aut(n: usize, k: u32, edges: &[(usize, usize, u8, u64)]) -> Twa {
+        let mut a = Twa::new(vec!["a".into(), "b".into()]);
+        a.num_sets = k;
+        for _ in 0..n {
+            a.add_state();
+        }
+        a.init = vec![0];
+        for &(s, d, l, m) in edges {
+            let label = match l % 5 {
+                0 => a.tt(),
+                1 => a.ap_var(0),
+                2 => a.ap_var(0).not(),
+                3 => a.ap_var(1),
+                _ => a.ap_var(0).and(&a.ap_var(1).not()),
+            };
+            a.add_edge((s % n) as u32, (d % n) as u32, label, m & a.all_marks());
+        }
+        a
+    }
+
+    type Edges = Vec<(usize, usize, u8, u64)>;
+
+    fn edges_strategy() -> impl Strategy<Value = (usize, u32, Edges)> {
+        (1usize..6, 1u32..4).prop_flat_map(|(n, k)| {
+            (
+                Just(n),
+                Just(k),
+                proptest::collection::vec((0..n, 0..n, 0u8..5, 0u64..8), 1..14),
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// The paper's rank bound and the distinct-successor bound give the same relation.
+        #[test]
+        fn bounds_agree((n, k, edges) in edges_strategy()) {
+            let a = random_aut(n, k, &edges);
+            let p = super::fair_simulation_with(&a, super::Bound::Paper).unwrap();
+            let s = super::fair_simulation_with(&a, super::Bound::Successors).unwrap();
+            prop_assert_eq!(p, s);
+        }
+
+        /// Killing a duplicator edge's rounds, then rolling back or not, gives the relation of
+        /// the game built from scratch without the edge (resp. with it).
+        #[test]
+        fn kill_matches_rebuild((n, k, edges) in edges_strategy(), pick in 0usize..100, keep in any::<bool>()) {
+            let a = random_aut(n, k, &edges);
+            let g = crate::sim_game::Game::build(&a, &a).unwrap();
+            let mut l = super::solve(g, super::Bound::Successors);
+            let s = pick % n;
+            prop_assume!(!a.states[s].is_empty());
+            let i = pick % a.states[s].len();
+            let mut b = a.clone();
+            b.states[s][i].label = b.ff();
+            let rounds = l.game().dup_rounds[s][i].clone();
+            l.begin();
+            l.kill(&rounds);
+            let fresh = super::solve(crate::sim_game::Game::build(&a, &b).unwrap(), super::Bound::Successors);
+            for p in 0..n {
+                for q in 0..n {
+                    prop_assert_eq!(l.simulates(p, q), fresh.simulates(p, q));
+                }
+            }
+            let before = super::fair_simulation(&a).unwrap();
+            if keep { l.commit() } else { l.rollback() }
+            if !keep {
+                for p in 0..n {
+                    for q in 0..n {
+                        prop_assert_eq!(l.simulates(p, q), before[p * n + q]);
+                    }
+                }
+            }
+        }
+
+        /// Enabling disabled spoiler moves gives the relation of the game built with them.
+        #[test]
+        fn enable_matches_rebuild((n, k, edges) in edges_strategy(), split in 0usize..14) {
+            let a = random_aut(n, k, &edges);
+            let base = random_aut(n, k, &edges[..split.min(edges.len())]);
+            // Spoiler automaton = all edges; the last ones start disabled.
+            let g = crate::sim_game::Game::build(&a, &base).unwrap();
+            let mut disabled = Vec::new();
+            let mut count = vec![0usize; n];
+            for &(src, _, _, _) in &edges[..split.min(edges.len())] {
+                count[src % n] += 1;
+            }
+            for (s, &c) in count.iter().enumerate() {
+                for i in c..a.states[s].len() {
+                    disabled.extend_from_slice(&g.edge_dups[s][i]);
+                }
+            }
+            let mut l = super::Lifter::new(g, super::Bound::Successors, &disabled);
+            let fresh0 = super::solve(crate::sim_game::Game::build(&base, &base).unwrap(), super::Bound::Successors);
+            for p in 0..n {
+                for q in 0..n {
+                    prop_assert_eq!(l.simulates(p, q), fresh0.simulates(p, q));
+                }
+            }
+            l.begin();
+            l.enable(&disabled);
+            let fresh = super::solve(crate::sim_game::Game::build(&a, &base).unwrap(), super::Bound::Successors);
+            for p in 0..n {
+                for q in 0..n {
+                    prop_assert_eq!(l.simulates(p, q), fresh.simulates(p, q));
+                }
+            }
+        }
     }
 }

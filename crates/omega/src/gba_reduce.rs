@@ -27,27 +27,46 @@
 //!   sees the spoiler's and the duplicator's marks of the same step). Classes are formed only of
 //!   pairwise delayed-equivalent states, and the quotient is iterated on its own game until no
 //!   two states are equivalent.
-//! - Automata with more than [`crate::sim_game::MAX_APS`] propositions, more than 64 edges on a
-//!   state or more than [`MAX_STATES`] states are returned unchanged (the letters of the game are
-//!   enumerated).
+//! - Games are built within the location budget of [`crate::sim_game`] (letters as BDD classes,
+//!   no bound on propositions or states); an automaton whose game exceeds it is returned
+//!   unchanged (`applied: false`).
 //!
-//! The fair-simulation checks rebuild the game graph of each candidate (`O(|G|)` per candidate)
-//! but restart lifting from the ranks of the last accepted game, which the paper's Lemma 1 allows;
-//! the lifting work over all accepted candidates is thus bounded as in the paper, plus the graph
-//! rebuilding per candidate.
+//! The pipeline (§5: Wring's minimisation step applies direct, then fair, then delayed
+//! simulation). `fair` is direct simulation, then fair merges, then little-brother removals;
+//! `delayed` is direct simulation, then the delayed quotient; `fair+delayed` is `fair` then the
+//! delayed quotient. The whole sequence is repeated until the automaton stops shrinking (a merge
+//! or a removal changes the simulation relations, so a second pass finds new candidates).
+//!
+//! Incremental checks (§4.2, Lemma 1). The merges are checked on one game
+//! `G_{S, N}` where `S` has, for every candidate group, every edge a merge could add (the
+//! saturation over the transitive closure of the candidate pairs); moves not yet added are
+//! disabled, and a merge enables exactly the moves it adds ([`crate::fair_sim::Lifter::enable`]).
+//! The removals are checked on `G_{N, N}`: a removal kills exactly the round locations of the
+//! removed edge ([`crate::fair_sim::Lifter::kill`]). Lifting continues from the current ranks and
+//! a rejected change is rolled back from the lifter's undo log, so no game is rebuilt per
+//! candidate.
 
 use crate::direct_sim;
-use crate::fair_sim::{self, INF};
+use crate::fair_sim::{Bound, Lifter};
 use crate::sim_game::Game;
 use crate::twa::{Marks, Twa};
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// Largest automaton (states) the game-based reductions are tried on.
-pub const MAX_STATES: usize = 100;
+/// Largest number of merge / removal candidates checked per automaton and pass.
+pub const MAX_CANDIDATES: usize = 2000;
 
-/// Largest number of merge / removal candidates checked per automaton.
-pub const MAX_CANDIDATES: usize = 150;
+/// Largest number of passes of the pipeline.
+pub const MAX_PASSES: usize = 6;
+
+/// Work budget of one checked merge or removal, in lifts per game location (a trial over the
+/// budget is rejected, which is sound: the automaton is left as it was).
+pub const TRIAL_LIFTS_PER_LOC: u64 = 4;
+
+/// Work budget of all the trials of one phase (merges or removals), in multiples of the lifts
+/// of the initial solve (at least [`MIN_PHASE_LIFTS`]); candidates beyond it are not tried.
+pub const PHASE_LIFTS_FACTOR: u64 = 8;
+pub const MIN_PHASE_LIFTS: u64 = 2_000_000;
 
 /// The reduction to apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,8 +137,15 @@ pub struct ReduceStats {
     pub removals_tried: usize,
     pub removals_kept: usize,
     pub delayed_classes_merged: usize,
-    /// False when the automaton was too large for the games and returned unchanged.
+    /// False when the automaton was too large for the games (returned unchanged, or only
+    /// partly reduced).
     pub applied: bool,
+    /// Passes of the pipeline run.
+    pub passes: usize,
+    /// Rank lifts done by the fair-simulation checks.
+    pub lifts: u64,
+    /// Candidates left untried or given up because of the work budgets.
+    pub over_budget: usize,
     pub time_s: f64,
 }
 
@@ -131,30 +157,39 @@ pub fn reduce(aut: &Twa, method: Method) -> (Twa, ReduceStats) {
         applied: true,
         ..ReduceStats::default()
     };
-    let small = aut.num_states() <= MAX_STATES && !aut.acc_false && Game::build_ok(aut);
     let out = match method {
         Method::Direct => direct_sim::reduce(aut),
-        _ if !small => {
+        _ if aut.acc_false || !Game::build_ok(aut) => {
             st.applied = false;
             aut.clone()
         }
-        Method::Delayed => delayed_quotient(aut, &mut st),
-        Method::Fair => fair_reduce(aut, &mut st),
-        Method::FairDelayed => {
-            let f = fair_reduce(aut, &mut st);
-            delayed_quotient(&f, &mut st)
+        _ => {
+            let mut cur = direct_sim::reduce(aut);
+            for _ in 0..MAX_PASSES {
+                let before = sizes(&cur);
+                if method != Method::Delayed {
+                    match fair_reduce(&cur, &mut st) {
+                        Some(r) => cur = r,
+                        None => {
+                            st.applied = false;
+                            break;
+                        }
+                    }
+                }
+                if method != Method::Fair {
+                    cur = delayed_quotient(&cur, &mut st);
+                }
+                st.passes += 1;
+                if sizes(&cur) == before {
+                    break;
+                }
+            }
+            cur
         }
     };
     st.after = sizes(&out);
     st.time_s = t0.elapsed().as_secs_f64();
     (out, st)
-}
-
-impl Game {
-    /// True if [`Game::build`] accepts the automaton.
-    pub fn build_ok(aut: &Twa) -> bool {
-        aut.aps.len() <= crate::sim_game::MAX_APS && aut.states.iter().all(|es| es.len() <= 64)
-    }
 }
 
 /// Quotient of `aut` by a partition (`class[s]` in `0..nc`). State-based automata get the union
@@ -281,7 +316,7 @@ pub fn delayed_quotient(aut: &Twa, st: &mut ReduceStats) -> Twa {
     let mut cur = aut.clone();
     for _ in 0..8 {
         let n = cur.num_states();
-        if n <= 1 || n > MAX_STATES {
+        if n <= 1 {
             break;
         }
         let Some(sim) = crate::delayed_sim::delayed_simulation(&cur) else {
@@ -342,64 +377,194 @@ fn saturate(aut: &Twa, group: &[u32], members: &[Vec<u32>]) -> Twa {
     out
 }
 
-/// True if every initial state of the spoiler's automaton is fair-simulated by an initial state
-/// of the duplicator's (both have the same initial states).
-fn init_simulated(g: &Game, r: &fair_sim::FairRanks, init: &[u32]) -> bool {
-    init.iter().all(|&i| {
-        init.iter()
-            .any(|&j| r.r[0][g.spoiler_loc(i as usize, j as usize)] != INF)
-    })
+/// True if every initial state is fair-simulated by an initial state (the spoiler's and the
+/// duplicator's automata have the same initial states).
+fn init_simulated(l: &Lifter, init: &[u32]) -> bool {
+    !l.failed()
+        && init
+            .iter()
+            .all(|&i| init.iter().any(|&j| l.simulates(i as usize, j as usize)))
+}
+
+/// Work budgets of one trial and of one phase's trials (see [`TRIAL_LIFTS_PER_LOC`]).
+fn budgets(lf: &Lifter) -> (u64, u64) {
+    let g = lf.game();
+    let trial = TRIAL_LIFTS_PER_LOC * (g.num_locs() * g.k) as u64;
+    let phase = (PHASE_LIFTS_FACTOR * lf.lifts).max(MIN_PHASE_LIFTS);
+    (trial, phase)
+}
+
+/// The watched rows of [`init_simulated`]: for every initial state `i`, the pairs `(i, j)`.
+fn init_rows(init: &[u32]) -> Vec<Vec<(usize, usize)>> {
+    init.iter()
+        .map(|&i| init.iter().map(|&j| (i as usize, j as usize)).collect())
+        .collect()
 }
 
 /// Fair-simulation minimisation: merges of fair-equivalent states, then little-brother edge
-/// removals, each kept only if checked (see the module documentation).
-pub fn fair_reduce(aut: &Twa, st: &mut ReduceStats) -> Twa {
-    let merged = fair_merges(aut, st);
+/// removals, each kept only if checked (see the module documentation). `None` if a game is
+/// too large.
+pub fn fair_reduce(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
+    let merged = fair_merges(aut, st)?;
     fair_little_brothers(&merged, st)
 }
 
-fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Twa {
+fn find(uf: &mut [u32], x: u32) -> u32 {
+    let mut r = x;
+    while uf[r as usize] != r {
+        r = uf[r as usize];
+    }
+    let mut y = x;
+    while uf[y as usize] != r {
+        let next = uf[y as usize];
+        uf[y as usize] = r;
+        y = next;
+    }
+    r
+}
+
+/// An edge of the saturated spoiler automaton: state `s` copies edge `e` of `m`, retargeted to
+/// `d` (a member of the class of `e`'s target).
+#[derive(Clone, Copy)]
+struct Extra {
+    s: u32,
+    idx: u32,
+    m: u32,
+    e_dst: u32,
+    d: u32,
+}
+
+fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
     let n = aut.num_states();
-    let Ok(g0) = Game::build(aut, aut) else {
-        return aut.clone();
-    };
-    let r0 = fair_sim::solve(&g0, None);
-    let mut start = r0.spoiler_ranks(&g0);
-    let mut group: Vec<u32> = (0..n as u32).collect();
-    let mut members: Vec<Vec<u32>> = (0..n as u32).map(|s| vec![s]).collect();
+    // The fair-simulation relation of N, from the game G_{N,N}.
+    let l0 = Lifter::new(Game::build(aut, aut).ok()?, Bound::Successors, &[]);
+    st.lifts += l0.lifts;
     let mut cands = Vec::new();
     for p in 0..n {
         for q in p + 1..n {
-            if r0.simulates(&g0, p, q) && r0.simulates(&g0, q, p) {
-                cands.push((p, q));
+            if l0.simulates(p, q) && l0.simulates(q, p) {
+                cands.push((p as u32, q as u32));
+                if cands.len() == MAX_CANDIDATES {
+                    break;
+                }
             }
         }
     }
-    for (p, q) in cands.into_iter().take(MAX_CANDIDATES) {
-        let (gp, gq) = (group[p], group[q]);
+    drop(l0);
+    if cands.is_empty() {
+        return Some(aut.clone());
+    }
+    // Classes: transitive closure of the candidate pairs. S = N plus, for every state s, the
+    // edges of every class mate m retargeted to every class mate of their target.
+    let mut uf: Vec<u32> = (0..n as u32).collect();
+    for &(p, q) in &cands {
+        let (a, b) = (find(&mut uf, p), find(&mut uf, q));
+        uf[a.max(b) as usize] = a.min(b);
+    }
+    let cls: Vec<u32> = (0..n as u32).map(|s| find(&mut uf, s)).collect();
+    let mut mates: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for s in 0..n as u32 {
+        mates[cls[s as usize] as usize].push(s);
+    }
+    let mut sat = aut.clone();
+    let mut extras: Vec<Extra> = Vec::new();
+    for s in 0..n as u32 {
+        for &m in &mates[cls[s as usize] as usize] {
+            for e in &aut.states[m as usize] {
+                if e.label.is_false() {
+                    continue;
+                }
+                for &d in &mates[cls[e.dst as usize] as usize] {
+                    if m == s && d == e.dst {
+                        continue;
+                    }
+                    extras.push(Extra {
+                        s,
+                        idx: sat.states[s as usize].len() as u32,
+                        m,
+                        e_dst: e.dst,
+                        d,
+                    });
+                    sat.add_edge(s, d, e.label.clone(), e.marks);
+                }
+            }
+        }
+    }
+    let Ok(g) = Game::build(&sat, aut) else {
+        // The saturated game is over the budget: no merges (removals are still tried).
+        st.applied = false;
+        return Some(aut.clone());
+    };
+    let disabled: Vec<u32> = extras
+        .iter()
+        .flat_map(|x| g.edge_dups[x.s as usize][x.idx as usize].iter().copied())
+        .collect();
+    // Extra edges by the states whose group decides whether they are in M.
+    let mut by_state: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, x) in extras.iter().enumerate() {
+        by_state[x.s as usize].push(i);
+        if x.d != x.s {
+            by_state[x.d as usize].push(i);
+        }
+    }
+    let mut lf = Lifter::new(g, Bound::Successors, &disabled);
+    st.lifts += lf.lifts;
+    lf.watch(&init_rows(&aut.init));
+    let (trial_budget, phase_budget) = budgets(&lf);
+    let mut group: Vec<u32> = (0..n as u32).collect();
+    let mut members: Vec<Vec<u32>> = (0..n as u32).map(|s| vec![s]).collect();
+    let mut enabled = vec![false; extras.len()];
+    let lifts0 = lf.lifts;
+    let nc = cands.len();
+    for (ci, (p, q)) in cands.into_iter().enumerate() {
+        let (gp, gq) = (group[p as usize], group[q as usize]);
         if gp == gq {
             continue;
         }
+        if lf.lifts - lifts0 > phase_budget {
+            st.over_budget += nc - ci;
+            break;
+        }
         st.merges_tried += 1;
         let mut tg = group.clone();
-        let mut tm = members.clone();
-        let moved = std::mem::take(&mut tm[gq as usize]);
-        for &s in &moved {
+        for &s in &members[gq as usize] {
             tg[s as usize] = gp;
         }
-        tm[gp as usize].extend(moved);
-        let m = saturate(aut, &tg, &tm);
-        let Ok(g) = Game::build(&m, aut) else {
-            continue;
-        };
-        let r = fair_sim::solve(&g, Some(&start));
-        if init_simulated(&g, &r, &aut.init) {
+        let mut newly = Vec::new();
+        let mut dups = Vec::new();
+        for &s in members[gp as usize].iter().chain(&members[gq as usize]) {
+            for &i in &by_state[s as usize] {
+                let x = extras[i];
+                if !enabled[i]
+                    && tg[x.s as usize] == tg[x.m as usize]
+                    && tg[x.d as usize] == tg[x.e_dst as usize]
+                {
+                    enabled[i] = true;
+                    newly.push(i);
+                    dups.extend_from_slice(&lf.game().edge_dups[x.s as usize][x.idx as usize]);
+                }
+            }
+        }
+        let at = lf.lifts;
+        lf.begin_limited(trial_budget);
+        lf.enable(&dups);
+        if lf.failed() && lf.lifts - at >= trial_budget {
+            st.over_budget += 1;
+        }
+        if init_simulated(&lf, &aut.init) {
+            lf.commit();
             st.merges_kept += 1;
             group = tg;
-            members = tm;
-            start = r.spoiler_ranks(&g);
+            let moved = std::mem::take(&mut members[gq as usize]);
+            members[gp as usize].extend(moved);
+        } else {
+            lf.rollback();
+            for i in newly {
+                enabled[i] = false;
+            }
         }
     }
+    st.lifts += lf.lifts - lifts0;
     // Renumber the groups and take the quotient (of the saturated automaton: identical members).
     let mut idx = vec![u32::MAX; n];
     let mut nc = 0u32;
@@ -413,68 +578,77 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Twa {
         class[s] = idx[gs];
     }
     if nc as usize == n {
-        return aut.clone();
+        return Some(aut.clone());
     }
     let sat = saturate(aut, &group, &members);
     let mut q = quotient(&sat, &class, nc as usize);
     if aut.state_based {
         q.state_based = q.compute_state_based();
     }
-    q
+    Some(q)
 }
 
-#[allow(clippy::needless_range_loop)]
-fn fair_little_brothers(aut: &Twa, st: &mut ReduceStats) -> Twa {
+/// Little-brother removals. Candidate: an edge `e` of `s` whose letters are covered by other
+/// edges of `s` that lead to states fair-simulating `e`'s target (the paper's little brother is
+/// the case of one covering edge); each removal is checked.
+fn fair_little_brothers(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
     let n = aut.num_states();
-    let Ok(g0) = Game::build(aut, aut) else {
-        return aut.clone();
-    };
-    let r0 = fair_sim::solve(&g0, None);
-    let mut start = r0.spoiler_ranks(&g0);
-    let tables = crate::sim_game::tables(aut);
+    let mut lf = Lifter::new(Game::build(aut, aut).ok()?, Bound::Successors, &[]);
+    lf.watch(&init_rows(&aut.init));
+    st.lifts += lf.lifts;
     let mut cands = Vec::new();
-    for s in 0..n {
+    'outer: for s in 0..n {
         let es = &aut.states[s];
-        for i in 0..es.len() {
-            for j in 0..es.len() {
-                if i == j || es[i].dst == es[j].dst {
-                    continue;
+        for (i, e) in es.iter().enumerate() {
+            if e.label.is_false() {
+                continue;
+            }
+            let mut cover = aut.ff();
+            for (j, f) in es.iter().enumerate() {
+                if i != j && lf.simulates(e.dst as usize, f.dst as usize) {
+                    cover = cover.or(&f.label);
                 }
-                let inc = tables[s][i]
-                    .iter()
-                    .zip(&tables[s][j])
-                    .all(|(a, b)| a & !b == 0);
-                if inc && r0.simulates(&g0, es[i].dst as usize, es[j].dst as usize) {
-                    cands.push((s, i));
+            }
+            if e.label.and_not(&cover).is_false() {
+                cands.push((s, i));
+                if cands.len() == MAX_CANDIDATES {
+                    break 'outer;
                 }
             }
         }
     }
-    cands.dedup();
     let mut cur = aut.clone();
     let mut kept = 0;
-    for (s, i) in cands.into_iter().take(MAX_CANDIDATES) {
-        if cur.states[s][i].label.is_false() {
-            continue;
+    let lifts0 = lf.lifts;
+    let (trial_budget, phase_budget) = budgets(&lf);
+    let nc = cands.len();
+    for (ci, (s, i)) in cands.into_iter().enumerate() {
+        if lf.lifts - lifts0 > phase_budget {
+            st.over_budget += nc - ci;
+            break;
         }
         st.removals_tried += 1;
-        let mut trial = cur.clone();
-        trial.states[s][i].label = trial.ff();
-        let Ok(g) = Game::build(aut, &trial) else {
-            continue;
-        };
-        let r = fair_sim::solve(&g, Some(&start));
-        if init_simulated(&g, &r, &aut.init) {
+        let rounds = lf.game().dup_rounds[s][i].clone();
+        let at = lf.lifts;
+        lf.begin_limited(trial_budget);
+        lf.kill(&rounds);
+        if lf.failed() && lf.lifts - at >= trial_budget {
+            st.over_budget += 1;
+        }
+        if init_simulated(&lf, &aut.init) {
+            lf.commit();
             st.removals_kept += 1;
             kept += 1;
-            cur = trial;
-            start = r.spoiler_ranks(&g);
+            cur.states[s][i].label = cur.ff();
+        } else {
+            lf.rollback();
         }
     }
+    st.lifts += lf.lifts - lifts0;
     if kept == 0 {
-        return aut.clone();
+        return Some(aut.clone());
     }
-    trim(&cur)
+    Some(trim(&cur))
 }
 
 #[cfg(test)]
