@@ -273,7 +273,7 @@ def partial_grids() -> None:
 def sim_bench() -> None:
     rows = ["# Simulation preorder: Holík–Šimáček vs LRT vs the plain fixed point", "",
             f"Machine: {machine()}; verikit {verikit_version()}. Time = `time_s` inside `nfa reduce` "
-            "(parse + simulation + quotient; `saturate`: parse + Holík–Šimáček + saturation), median of 3 "
+            "(parse + simulation + quotient; `saturate`: parse + similarity by the default fixed point + saturation), median of 3 "
             "runs; sizes are states (transitions). `HS` = Holík–Šimáček (`--method sim-hs`), `LRT` = "
             "`--method sim-lrt`, `fix` = `--method sim-fixpoint`.", "",
             "| automaton | states (trans.) | HS s | LRT s | fix s | fix/HS | LRT/HS | bisim s | after sim | after bisim | saturated trans. |",
