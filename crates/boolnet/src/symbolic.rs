@@ -90,6 +90,9 @@ pub fn xp(i: usize) -> BddVariable {
     BddVariable::from_index(2 * i + 1)
 }
 
+/// Largest intermediate result of the balanced merge in [`Symbolic::fixed_points`].
+pub const BALANCED_MERGE_NODES: usize = 100_000;
+
 /// Largest number of network variables (two BDD variables each, 16-bit BDD variable ids).
 pub const MAX_VARS: usize = 32_000;
 
@@ -620,14 +623,60 @@ impl Symbolic {
         Ok(rotate_min(cycle))
     }
 
-    /// The fixed points inside `set`: `set ∧ ⋀_{i∈vars} x_i ↔ f_i(x)`.
+    /// The fixed points inside `set`: `set ∧ ⋀_{i∈vars} x_i ↔ f_i(x)`. First the conjuncts are
+    /// merged smallest pair first (a balanced merge, which keeps intermediate results small where
+    /// a chain would carry one growing conjunction through every step); if an intermediate result
+    /// passes [`BALANCED_MERGE_NODES`] the conjunction is redone as a chain in variable order
+    /// (which suits networks whose constraints are local in the order).
     pub fn fixed_points(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
-        let mut r = set.clone();
-        for &i in vars {
-            let eq = self.vars.mk_var(x(i)).iff(&self.f[i]);
-            r = self.and(&r, &eq)?;
+        match self.fixed_points_balanced(set, vars, BALANCED_MERGE_NODES) {
+            Some(r) => Ok(r),
+            None => {
+                let mut r = set.clone();
+                for &i in vars {
+                    let eq = self.vars.mk_var(x(i)).iff(&self.f[i]);
+                    r = self.and(&r, &eq)?;
+                }
+                Ok(r)
+            }
         }
-        Ok(r)
+    }
+
+    fn fixed_points_balanced(&self, set: &Bdd, vars: &[usize], limit: usize) -> Option<Bdd> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut parts: Vec<Bdd> = vec![set.clone()];
+        for &i in vars {
+            parts.push(self.vars.mk_var(x(i)).iff(&self.f[i]));
+        }
+        // Heap of (size, sequence number) over the parts; the sequence number keeps it stable.
+        let mut heap: BinaryHeap<Reverse<(usize, usize)>> = BinaryHeap::new();
+        let mut slots: Vec<Option<Bdd>> = Vec::with_capacity(parts.len() * 2);
+        for b in parts {
+            if b.is_false() {
+                return Some(b);
+            }
+            heap.push(Reverse((b.size(), slots.len())));
+            slots.push(Some(b));
+        }
+        loop {
+            let Reverse((_, a)) = heap.pop()?;
+            let Some(Reverse((_, b))) = heap.pop() else {
+                return slots.get_mut(a).and_then(|s| s.take());
+            };
+            let ba = slots.get_mut(a).and_then(|s| s.take())?;
+            let bb = slots.get_mut(b).and_then(|s| s.take())?;
+            let r =
+                Bdd::binary_op_with_limit(limit, &ba, &bb, biodivine_lib_bdd::op_function::and)?;
+            if self.limits.check_time().is_err() {
+                return None;
+            }
+            if r.is_false() {
+                return Some(r);
+            }
+            heap.push(Reverse((r.size(), slots.len())));
+            slots.push(Some(r));
+        }
     }
 
     /// The exact number of cycles in a set of attractor states over the ancestor-closed `vars`,
