@@ -87,3 +87,40 @@ fn demo_runs() {
     assert!(out.contains("== smt:"));
     assert!(out.contains("model valid"));
 }
+
+/// Interactive use: each response arrives (flushed) while standard input is still open.
+#[test]
+fn responses_stream_before_input_ends() {
+    use std::io::{BufRead, BufReader};
+    let mut c = Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(["smt"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run verikit");
+    let mut input = c.stdin.take().expect("stdin");
+    let mut output = BufReader::new(c.stdout.take().expect("stdout"));
+    let mut ask = |cmds: &str| -> String {
+        input.write_all(cmds.as_bytes()).expect("write");
+        input.flush().expect("flush");
+        let mut line = String::new();
+        output.read_line(&mut line).expect("read");
+        line.trim().to_string()
+    };
+    assert_eq!(
+        ask("(set-logic QF_LRA)\n(set-option :produce-models true)\n(declare-const x Real)\n(assert (> x 2))\n(check-sat)\n"),
+        "sat"
+    );
+    assert_eq!(ask("(get-value (x))\n"), "((x 3.0))");
+    // A command over several lines is answered once it is complete.
+    assert_eq!(ask("(assert\n  (< x 1))\n(check-sat)\n"), "unsat");
+    assert_eq!(
+        ask("(foo)\n"),
+        "(error \"line 10 column 2: unknown command `foo`\")"
+    );
+    drop(ask);
+    drop(input);
+    let rc = c.wait().expect("wait").code();
+    assert_eq!(rc, Some(2));
+}

@@ -137,6 +137,8 @@ pub struct Cdcl {
     heap: Vec<Var>,
     heap_pos: Vec<i32>,
     polarity: Vec<bool>,
+    /// Variables the search may decide (irrelevant ones are only ever propagated).
+    decidable: Vec<bool>,
     seen: Vec<u8>,
     ok: bool,
     pending_decision: Option<Lit>,
@@ -190,6 +192,7 @@ impl Cdcl {
             heap: Vec::new(),
             heap_pos: Vec::new(),
             polarity: Vec::new(),
+            decidable: Vec::new(),
             seen: Vec::new(),
             ok: true,
             pending_decision: None,
@@ -214,6 +217,7 @@ impl Cdcl {
         self.activity.push(0.0);
         self.heap_pos.push(-1);
         self.polarity.push(false);
+        self.decidable.push(true);
         self.seen.push(0);
         self.heap_insert(v);
         v
@@ -298,7 +302,7 @@ impl Cdcl {
         self.heap_pos[v as usize] = i as i32;
     }
     fn heap_insert(&mut self, v: Var) {
-        if self.heap_pos[v as usize] >= 0 {
+        if self.heap_pos[v as usize] >= 0 || !self.decidable[v as usize] {
             return;
         }
         self.heap.push(v);
@@ -336,6 +340,19 @@ impl Cdcl {
     /// Raises a variable's activity so it is decided early (used for new theory atoms).
     pub fn boost(&mut self, v: Var) {
         self.bump_var(v);
+    }
+    /// Marks which variables the search decides (the others keep their current assignment or
+    /// are only assigned by propagation): variables of formulas that are no longer asserted.
+    /// Variables created later are decidable.
+    pub fn set_decidable(&mut self, flags: &[bool]) {
+        for (v, &f) in flags.iter().enumerate().take(self.decidable.len()) {
+            if self.decidable[v] != f {
+                self.decidable[v] = f;
+                if f && self.assigns[v] == UNDEF {
+                    self.heap_insert(v as Var);
+                }
+            }
+        }
     }
     /// Sets the preferred first polarity of a variable.
     pub fn set_phase(&mut self, v: Var, positive: bool) {
@@ -934,7 +951,7 @@ impl Cdcl {
             }
             if next.is_none() {
                 while let Some(v) = self.heap_pop() {
-                    if self.assigns[v as usize] == UNDEF {
+                    if self.assigns[v as usize] == UNDEF && self.decidable[v as usize] {
                         next = Some(Lit::new(v, !self.polarity[v as usize]));
                         break;
                     }

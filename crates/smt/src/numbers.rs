@@ -64,9 +64,27 @@ impl Num {
         Num::S(n, 1)
     }
 
+    /// `n / d` reduced, for `d > 0` and `n > i64::MIN`, entirely in machine words.
+    fn from_i64(n: i64, d: i64) -> Num {
+        if d == 1 {
+            return Num::S(n, 1);
+        }
+        let g = gcd_u64(n.unsigned_abs(), d as u64) as i64;
+        if g > 1 {
+            Num::S(n / g, d / g)
+        } else {
+            Num::S(n, d)
+        }
+    }
+
     fn from_i128(n: i128, d: i128) -> Num {
         debug_assert!(d != 0);
         let (mut n, mut d) = if d < 0 { (-n, -d) } else { (n, d) };
+        if let (Ok(a), Ok(b)) = (i64::try_from(n), i64::try_from(d)) {
+            if a != i64::MIN {
+                return Num::from_i64(a, b);
+            }
+        }
         if d != 1 {
             let g = gcd_i128(n, d);
             if g > 1 {
@@ -182,9 +200,22 @@ impl Num {
     }
     pub fn mul(&self, o: &Num) -> Num {
         match (self, o) {
+            (Num::S(a, 1), Num::S(c, 1)) => match a.checked_mul(*c) {
+                Some(p) if p != i64::MIN => Num::S(p, 1),
+                _ => Num::from_i128(*a as i128 * *c as i128, 1),
+            },
             (Num::S(a, b), Num::S(c, d)) => {
                 if *a == 0 || *c == 0 {
                     return Num::ZERO;
+                }
+                // Cross-reduce first: (a/g1)(c/g2) / ((b/g2)(d/g1)) is already in lowest terms.
+                let g1 = gcd_u64(a.unsigned_abs(), *d as u64) as i64;
+                let g2 = gcd_u64(c.unsigned_abs(), *b as u64) as i64;
+                let (a1, d1, c1, b1) = (a / g1, d / g1, c / g2, b / g2);
+                if let (Some(x), Some(y)) = (a1.checked_mul(c1), b1.checked_mul(d1)) {
+                    if x != i64::MIN {
+                        return Num::S(x, y);
+                    }
                 }
                 let (a, b, c, d) = (*a as i128, *b as i128, *c as i128, *d as i128);
                 match (a.checked_mul(c), b.checked_mul(d)) {

@@ -21,7 +21,36 @@
 use crate::cdcl::Lit;
 use crate::numbers::{DRat, Num};
 use rustc_hash::FxHashSet;
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A set of variables popped smallest first: a binary heap with a membership flag per variable
+/// (cheaper than an ordered tree for the many inserts of `update`).
+#[derive(Default)]
+struct DirtySet {
+    heap: BinaryHeap<Reverse<u32>>,
+    member: Vec<bool>,
+}
+
+impl DirtySet {
+    fn insert(&mut self, x: u32) {
+        let i = x as usize;
+        if i >= self.member.len() {
+            self.member.resize(i + 1, false);
+        }
+        if !self.member[i] {
+            self.member[i] = true;
+            self.heap.push(Reverse(x));
+        }
+    }
+    fn pop_first(&mut self) -> Option<u32> {
+        let Reverse(x) = self.heap.pop()?;
+        if let Some(m) = self.member.get_mut(x as usize) {
+            *m = false;
+        }
+        Some(x)
+    }
+}
 
 pub const NONE: u32 = u32::MAX;
 
@@ -47,7 +76,8 @@ pub struct Simplex {
     pub upper: Vec<Option<Bound>>,
     trail: Vec<(u32, bool, Option<Bound>)>,
     trail_lim: Vec<usize>,
-    dirty: BTreeSet<u32>,
+    /// Basic variables that may violate a bound, smallest index first (Bland's rule).
+    dirty: DirtySet,
     scratch: Vec<u32>,
     pub pivots: u64,
     /// Definitions of eliminated variables (Gaussian elimination), over variables still present.
@@ -652,5 +682,44 @@ mod tests {
         let sum = s.beta[x as usize].add(&s.beta[y as usize]);
         assert_eq!(sum, s.beta[s1 as usize]);
         assert!(s.beta[s1 as usize] >= DRat::num(n(3)));
+    }
+
+    #[test]
+    fn elimination_keeps_values_and_restores() {
+        // s1 = x + y, s2 = x - z with x free: eliminating x leaves s2 = s1 - y - z.
+        let mut s = Simplex::new();
+        let x = s.new_var(false);
+        let y = s.new_var(false);
+        let z = s.new_var(false);
+        let s1 = s.add_row(&[(x, n(1)), (y, n(1))], false);
+        let s2 = s.add_row(&[(x, n(1)), (z, n(-1))], false);
+        assert_eq!(s.eliminate(&[x], 1000), 1);
+        assert!(s.is_eliminated(x));
+        assert_eq!(s.tableau_size().0, 1);
+        s.push_level();
+        assert!(s.assert_lower(s1, DRat::num(n(5)), Lit(0)).is_ok());
+        assert!(s.assert_upper(y, DRat::num(n(1)), Lit(2)).is_ok());
+        assert!(s.assert_upper(s2, DRat::num(n(-2)), Lit(4)).is_ok());
+        assert!(s.check().is_ok());
+        let (vx, vy, vz) = (s.value(x), s.value(y), s.value(z));
+        assert_eq!(vx.add(&vy), s.value(s1));
+        assert_eq!(vx.sub(&vz), s.value(s2));
+        assert!(s.value(s1) >= DRat::num(n(5)) && s.value(s2) <= DRat::num(n(-2)));
+        // A bound on x later: x comes back as a basic variable with its value.
+        s.restore(x);
+        assert!(!s.is_eliminated(x));
+        assert_eq!(s.value(x), vx);
+        assert!(s.assert_upper(x, DRat::num(n(4)), Lit(6)).is_ok());
+        assert!(s.check().is_ok());
+        assert!(s.value(x) <= DRat::num(n(4)));
+        assert_eq!(s.value(x).add(&s.value(y)), s.value(s1));
+        assert_eq!(s.value(x).sub(&s.value(z)), s.value(s2));
+        // x ≤ 2, y ≤ 1 contradict s1 = x + y ≥ 5.
+        s.pop_levels(1);
+        s.push_level();
+        assert!(s.assert_lower(s1, DRat::num(n(5)), Lit(0)).is_ok());
+        assert!(s.assert_upper(y, DRat::num(n(1)), Lit(2)).is_ok());
+        assert!(s.assert_upper(x, DRat::num(n(2)), Lit(6)).is_ok());
+        assert!(s.check().is_err());
     }
 }

@@ -26,6 +26,10 @@ pub struct Solver {
     assertions: Vec<TermId>,
     model: Option<Vec<Value>>,
     core: Vec<TermId>,
+    /// Literals of the assertions in scope (relevance: only their cone is decided).
+    roots: Vec<Lit>,
+    /// Number of roots when each scope was opened.
+    root_lim: Vec<usize>,
 }
 
 /// Solver statistics (`--stats`).
@@ -62,6 +66,8 @@ impl Solver {
             assertions: Vec::new(),
             model: None,
             core: Vec::new(),
+            roots: Vec::new(),
+            root_lim: Vec::new(),
         }
     }
 
@@ -103,6 +109,7 @@ impl Solver {
                 continue;
             }
             let l = self.lit(c);
+            self.roots.push(l);
             match guard {
                 Some(g) => self.sat.add_clause(&mut self.arith, &[!g, l]),
                 None => self.sat.add_clause(&mut self.arith, &[l]),
@@ -113,6 +120,7 @@ impl Solver {
     pub fn push(&mut self) {
         let a = Lit::pos(self.sat.new_var());
         self.scopes.push((a, self.assertions.len()));
+        self.root_lim.push(self.roots.len());
     }
 
     pub fn pop(&mut self, n: usize) {
@@ -120,6 +128,9 @@ impl Solver {
             if let Some((a, len)) = self.scopes.pop() {
                 self.sat.add_clause(&mut self.arith, &[!a]);
                 self.assertions.truncate(len);
+            }
+            if let Some(k) = self.root_lim.pop() {
+                self.roots.truncate(k);
             }
         }
         self.model = None;
@@ -142,6 +153,14 @@ impl Solver {
         }
         self.arith.simplex.interrupted = false;
         self.arith.preprocess();
+        // Only the cone of the assertions in scope (and the assumptions) is decided: atoms of
+        // popped formulas would otherwise be decided and asserted into the simplex.
+        let mut relevant = vec![false; self.sat.num_vars() as usize];
+        self.ts.mark_relevant(
+            self.roots.iter().chain(assume.iter()).copied(),
+            &mut relevant,
+        );
+        self.sat.set_decidable(&relevant);
         let r = self.sat.solve(&mut self.arith, &assume);
         match r {
             Answer::Sat => {

@@ -3,7 +3,7 @@
 //! DPLL(T) (Dutertre & de Moura, CAV 2006, Section 2) sees a propositional abstraction.
 
 use crate::arith::{Arith, AtomLits, Rel};
-use crate::cdcl::{Cdcl, Lit};
+use crate::cdcl::{Cdcl, Lit, Var};
 use crate::linearize::Linearizer;
 use crate::terms::{Op, Sort, TermId, Terms};
 use std::collections::HashMap;
@@ -12,6 +12,10 @@ use std::collections::HashMap;
 pub struct Tseitin {
     pub cache: HashMap<TermId, Lit>,
     true_lit: Option<Lit>,
+    /// Variables whose definition mentions each defined variable (for relevance).
+    pub deps: HashMap<Var, Vec<Var>>,
+    /// Unit clauses asserted globally (definitions of fresh arithmetic variables).
+    pub side_roots: Vec<Lit>,
 }
 
 /// Everything the conversion touches.
@@ -41,6 +45,29 @@ impl Tseitin {
         Tseitin::default()
     }
 
+    fn dep(&mut self, g: Lit, children: &[Lit]) {
+        self.deps
+            .insert(g.var(), children.iter().map(|l| l.var()).collect());
+    }
+
+    /// Marks `relevant[v]` for every variable reachable from `roots` through definitions.
+    pub fn mark_relevant(&self, roots: impl IntoIterator<Item = Lit>, relevant: &mut [bool]) {
+        let mut stack: Vec<Var> = Vec::new();
+        let roots = roots.into_iter().chain(self.side_roots.iter().copied());
+        for l in roots.chain(self.true_lit) {
+            stack.push(l.var());
+        }
+        while let Some(v) = stack.pop() {
+            match relevant.get_mut(v as usize) {
+                Some(r) if !*r => *r = true,
+                _ => continue,
+            }
+            if let Some(ch) = self.deps.get(&v) {
+                stack.extend(ch.iter().copied());
+            }
+        }
+    }
+
     pub fn true_lit(&mut self, cx: &mut Ctx) -> Lit {
         if let Some(l) = self.true_lit {
             return l;
@@ -58,6 +85,7 @@ impl Tseitin {
         while let Some(s) = cx.lin.side.pop() {
             let sl = self.lit_rec(cx, s);
             cx.clause(&[sl]);
+            self.side_roots.push(sl);
         }
         l
     }
@@ -87,6 +115,7 @@ impl Tseitin {
                     big.push(!x);
                 }
                 cx.clause(&big);
+                self.dep(g, &ls2);
                 g
             }
             Op::Implies => {
@@ -96,6 +125,7 @@ impl Tseitin {
                 cx.clause(&[!g, !a, b]);
                 cx.clause(&[g, a]);
                 cx.clause(&[g, !b]);
+                self.dep(g, &[a, b]);
                 g
             }
             Op::Xor | Op::Iff => {
@@ -107,6 +137,7 @@ impl Tseitin {
                 cx.clause(&[!e, a, !b]);
                 cx.clause(&[e, a, b]);
                 cx.clause(&[e, !a, !b]);
+                self.dep(g, &[a, b]);
                 g
             }
             Op::Ite => {
@@ -120,6 +151,7 @@ impl Tseitin {
                 cx.clause(&[c, b, !g]);
                 cx.clause(&[!a, !b, g]);
                 cx.clause(&[a, b, !g]);
+                self.dep(g, &[c, a, b]);
                 g
             }
             Op::Le | Op::Lt | Op::Eq => {
@@ -143,6 +175,7 @@ impl Tseitin {
                         cx.clause(&[!g, x]);
                         cx.clause(&[!g, y]);
                         cx.clause(&[g, !x, !y]);
+                        self.dep(g, &[x, y]);
                         g
                     }
                 }
