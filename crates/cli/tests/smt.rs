@@ -119,7 +119,6 @@ fn responses_stream_before_input_ends() {
         ask("(foo)\n"),
         "(error \"line 10 column 2: unknown command `foo`\")"
     );
-    drop(ask);
     drop(input);
     let rc = c.wait().expect("wait").code();
     assert_eq!(rc, Some(2));
