@@ -7,7 +7,8 @@ and is listed). PAR-2 = mean over files of the time, with 2 × limit for unsolve
 --record also writes tests/expected/smt-status.tsv with the peers' answers.
 --runs keeps every measured run in a JSON-lines file and reuses runs already there (same tool,
 file and limit), so the tools can be measured one at a time (one process at a time, one core)
-and the table written afterwards; --run-only measures the --tools without writing the table.
+and the table written afterwards; --run-only measures the --tools without writing the table; --cached-only writes the table of
+the files already measured by every tool.
 """
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ def main() -> None:
     ap.add_argument("--tools", default="verikit,yices,z3")
     ap.add_argument("--runs", default=None, help="JSON-lines file of runs to reuse and extend")
     ap.add_argument("--run-only", action="store_true")
+    ap.add_argument("--cached-only", action="store_true", help="table of the files every tool has a run for")
     a = ap.parse_args()
     rows = []
     for line in (DATA / "smt" / "MANIFEST.tsv").read_text().splitlines()[1:]:
@@ -98,6 +100,8 @@ def main() -> None:
                 print(f"[smt] {tool} {path}: {r.verdict} {r.time_s:.3f}", file=sys.stderr, flush=True)
         return
     tools = [t for t in ["verikit", "yices", "z3"] if t in measure_tools]
+    if a.cached_only:
+        rows = [r for r in rows if all((t, r[0], float(a.limit)) in cache for t in tools)]
     t = Table("smt", "SMT-LIB linear arithmetic: verikit smt vs yices-smt2 and z3", tools=tools)
     fam: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     wrong = []
@@ -114,7 +118,7 @@ def main() -> None:
         if "yices" in runs and "z3" in runs:
             rec.append((path, status, runs["yices"].verdict, runs["z3"].verdict))
         t.add(path, runs, {"status": status})
-    lines = [f"Limit {a.limit:g} s per file" + (f", first {a.per_family} files per family" if a.per_family else ", all files") + ".",
+    lines = [f"Limit {a.limit:g} s per file" + (f", first {a.per_family} files per family" if a.per_family else "") + f", {len(rows)} files.",
              "", "## Solved and PAR-2 per logic and family", "",
              "| logic | family | files | " + " | ".join(f"{x} solved | {x} PAR-2" for x in tools) + " | PAR-2 ratio verikit/yices |",
              "|" + "---|" * (3 + 2 * len(tools) + 1)]
@@ -130,9 +134,13 @@ def main() -> None:
         lines.append("| " + " | ".join(cells) + " |")
     if wrong:
         lines += ["", "Wrong answers:", ""] + [f"- {w}" for w in wrong]
+    versions = {}
+    if "yices" in tools:
+        versions["yices"] = subprocess.run([str(VENV_PY.parent / "yices-smt2"), "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    if "z3" in tools:
+        versions["z3"] = subprocess.run([str(VENV_PY.parent / "z3"), "--version"], capture_output=True, text=True).stdout.strip()
     t.write(versions={
-        "yices": subprocess.run([str(VENV_PY.parent / "yices-smt2"), "--version"], capture_output=True, text=True).stdout.splitlines()[0],
-        "z3": subprocess.run([str(VENV_PY.parent / "z3"), "--version"], capture_output=True, text=True).stdout.strip(),
+        **versions,
     }, notes="\n".join(lines), extra_cols=["status"])
     if a.record:
         out = ROOT / "tests" / "expected" / "smt-status.tsv"
