@@ -164,9 +164,10 @@ pub fn reduce(aut: &Twa, method: Method) -> (Twa, ReduceStats) {
             aut.clone()
         }
         _ => {
-            let mut cur = direct_sim::reduce(aut);
+            let mut cur = aut.clone();
             for _ in 0..MAX_PASSES {
                 let before = sizes(&cur);
+                cur = direct_sim::reduce(&cur);
                 if method != Method::Delayed {
                     match fair_reduce(&cur, &mut st) {
                         Some(r) => cur = r,
