@@ -242,3 +242,57 @@ fn mdp_ctmc_and_nested_operators() {
     assert!((r[1]["result"].as_f64().unwrap() - 0.5).abs() < 1e-6);
     assert!((r[2]["result"].as_f64().unwrap() - 1.0).abs() < 1e-9);
 }
+
+#[test]
+fn export_scheduler_for_pmax() {
+    let model = tmp(
+        "sched.nm",
+        "mdp\nmodule M\n s : [0..3] init 0;\n [a] s=0 -> (s'=0);\n [b] s=0 -> 0.5:(s'=1) + 0.5:(s'=2);\n \
+         [c] s=1 -> (s'=3);\n [d] s=1 -> (s'=1);\n [] s>=2 -> true;\nendmodule\n",
+    );
+    let props = tmp(
+        "sched.props",
+        "\"m\": Pmax=? [ F s=3 ];\nPmax=? [ X s=1 ];\n",
+    );
+    let out = model.with_file_name("sched.txt");
+    let (v, code, err) = json(&[
+        "prism",
+        "check",
+        model.to_str().unwrap(),
+        props.to_str().unwrap(),
+        "--prop",
+        "m",
+        "--export-scheduler",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "0.5");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    // States are numbered breadth-first: 0 is s=0, 1 and 2 its successors; s=0 must take `b`.
+    assert_eq!(rows[0], "0 1 b", "{text}");
+    assert!(rows.iter().any(|r| r.ends_with(" c")), "{text}");
+    // More than one property, or a reward property: usage / input error.
+    let (_, code, _) = json(&[
+        "prism",
+        "check",
+        model.to_str().unwrap(),
+        props.to_str().unwrap(),
+        "--export-scheduler",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    let (_, code, err) = json(&[
+        "prism",
+        "check",
+        model.to_str().unwrap(),
+        props.to_str().unwrap(),
+        "--prop",
+        "2",
+        "--export-scheduler",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("scheduler export"), "{err}");
+}

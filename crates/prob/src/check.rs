@@ -183,6 +183,47 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// An optimal memoryless scheduler for a top-level `Pmin`/`Pmax` (or bounded `P~p`) of an
+    /// unbounded `F`/`U` on an MDP: per state, the chosen choice among the state's choices
+    /// (see [`crate::scheduler`]).
+    pub fn scheduler(&mut self, prop: &Property) -> R<Vec<u32>> {
+        let unsupported = || {
+            input(
+                prop.expr.span,
+                "scheduler export is supported for Pmin/Pmax of an unbounded F or U on an MDP",
+            )
+        };
+        if !self.model.model_type.nondeterministic() {
+            return Err(unsupported());
+        }
+        let ExprKind::Prob { opt, bound, path } = &prop.expr.kind else {
+            return Err(unsupported());
+        };
+        let PathFormula::Until(l, r, tb) = path.as_ref() else {
+            return Err(unsupported());
+        };
+        if !tb.is_none() {
+            return Err(unsupported());
+        }
+        let opt = self.effective_opt(*opt, bound, prop.expr.span)?;
+        let phi = self.states(l)?;
+        let psi = self.states(r)?;
+        let values = self.until(&phi, &psi, opt);
+        self.preds();
+        let Some(p) = self.preds.as_ref() else {
+            return Err(unsupported());
+        };
+        Ok(crate::scheduler::reach_scheduler(
+            self.model,
+            p,
+            &values,
+            &phi,
+            &psi,
+            opt,
+            10.0 * self.opts.eps,
+        ))
+    }
+
     fn compile(&mut self, e: &Expr) -> R<(CExpr, Type)> {
         let names = self.names.clone();
         let scope = Scope {

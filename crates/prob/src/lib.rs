@@ -25,6 +25,7 @@ pub mod precomp;
 pub mod quotient;
 pub mod robust_check;
 pub mod robust_vi;
+pub mod scheduler;
 pub mod steady;
 pub mod vi;
 pub mod widen;

@@ -38,6 +38,10 @@ pub enum PrismCmd {
         /// Relative precision of numerical results.
         #[arg(long, default_value_t = 1e-6)]
         precision: f64,
+        /// Write an optimal memoryless scheduler (`state choice action` per line) for the checked
+        /// Pmin/Pmax property of an unbounded F/U on an MDP (select one property with --prop).
+        #[arg(long, value_name = "FILE")]
+        export_scheduler: Option<PathBuf>,
         /// Widen every probability p to [max(0,p-EPS), min(1,p+EPS)] and check the interval model.
         #[arg(long, value_name = "EPS")]
         widen: Option<f64>,
@@ -149,6 +153,7 @@ fn check(
     sel: Option<&str>,
     ov: &[(String, String)],
     eps: f64,
+    export_scheduler: Option<(&std::path::Path, &[&std::path::Path])>,
     ctx: &Ctx,
 ) -> Result<Report, CliError> {
     let pf =
@@ -183,7 +188,7 @@ fn check(
     let mut results = Vec::new();
     let mut lines = Vec::new();
     let t0 = Instant::now();
-    for p in props {
+    for &p in &props {
         let text = props_src
             .text
             .get(p.span.start..p.span.end)
@@ -214,6 +219,24 @@ fn check(
             "init_range": r.init_range.map(|(a, b)| vec![a, b]), "sound": r.sound, "time_s": r.time_s,
         }));
     }
+    let mut sched_line = None;
+    if let Some((path, inputs)) = export_scheduler {
+        let [p] = props.as_slice() else {
+            return Err(CliError::Usage(
+                "--export-scheduler needs exactly one property (use --prop)".into(),
+            ));
+        };
+        let sched = checker
+            .scheduler(p)
+            .map_err(|e| CliError::from_error(e, Some(props_src)))?;
+        let what = props_src.text.get(p.span.start..p.span.end).unwrap_or("");
+        write_output(
+            path,
+            &verikit_prob::scheduler::write_scheduler(&b.model, &sched, what.trim()),
+            inputs,
+        )?;
+        sched_line = Some(path.display().to_string());
+    }
     let check_s = t0.elapsed().as_secs_f64();
     let verdict = if results.len() == 1 {
         match &results[0]["result"] {
@@ -229,6 +252,11 @@ fn check(
     }
     r = model_lines(r, b);
     r = r.line(format!("Time for model checking: {check_s:.3} seconds"));
+    if let Some(f) = &sched_line {
+        r = r
+            .line(format!("Scheduler written to {f}"))
+            .field("scheduler", f.clone());
+    }
     r = model_fields(r, b)
         .field("results", results)
         .field("check_s", check_s)
@@ -243,6 +271,7 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
             props,
             prop,
             precision,
+            export_scheduler,
             widen,
         } => {
             let props_src = read_input(&props)?;
@@ -254,7 +283,9 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
                     &b.src, &b.prog, m, b.build_s, &props_src, sel, &ov, precision, widen, ctx,
                 );
             }
-            check(&b, &props_src, prop.as_deref(), &ov, precision, ctx)
+            let inputs = [model.model.as_path(), props.as_path()];
+            let export = export_scheduler.as_deref().map(|p| (p, inputs.as_slice()));
+            check(&b, &props_src, prop.as_deref(), &ov, precision, export, ctx)
         }
         PrismCmd::Build {
             model,
@@ -303,7 +334,7 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
         model,
         build_s: t0.elapsed().as_secs_f64(),
     };
-    let r = check(&b, &props, None, &[], 1e-6, ctx)?;
+    let r = check(&b, &props, None, &[], 1e-6, None, ctx)?;
     Ok(vec![(
         "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips".into(),
         r,
