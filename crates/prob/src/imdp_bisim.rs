@@ -147,15 +147,42 @@ pub fn bisimulation(m: &Model, labels: &[u32]) -> Bisimulation {
     }
     let mut num = ids.len();
     let mut rounds = 0;
+    // Signatures are flattened into a reused buffer (`class, then len, (class, lo, hi)… per
+    // strictly minimal polytope`) and interned by slice, so a round allocates only per new class.
+    let mut key: Vec<i64> = Vec::new();
+    let mut raw: Vec<(u32, i64, i64)> = Vec::new();
     loop {
         rounds += 1;
-        let mut sig_ids: HashMap<(u32, Vec<Polytope>), u32> = HashMap::default();
+        let mut sig_ids: HashMap<Vec<i64>, u32> = HashMap::default();
         let mut next = vec![0u32; n];
         for s in 0..n {
-            let ps = state_polytopes(m, &fc, &class, s);
-            let sig = cache.minimal(ps);
+            key.clear();
+            key.push(class[s] as i64);
+            let ch = m.choices(s);
+            if ch.len() == 1 {
+                raw.clear();
+                raw.extend(
+                    m.trans(ch.start)
+                        .map(|t| (class[m.cols[t] as usize], fc.lo[t], fc.hi[t])),
+                );
+                Polytope::push_tight(&mut raw, &mut key);
+            } else {
+                let ps = state_polytopes(m, &fc, &class, s);
+                for p in cache.minimal(ps) {
+                    key.push(p.entries.len() as i64);
+                    for &(c, l, u) in &p.entries {
+                        key.extend_from_slice(&[c as i64, l, u]);
+                    }
+                }
+            }
             let k = sig_ids.len() as u32;
-            next[s] = *sig_ids.entry((class[s], sig)).or_insert(k);
+            next[s] = match sig_ids.get(key.as_slice()) {
+                Some(&id) => id,
+                None => {
+                    sig_ids.insert(key.clone(), k);
+                    k
+                }
+            };
         }
         let new_num = sig_ids.len();
         tracing::debug!("bisimulation round {rounds}: {new_num} classes");

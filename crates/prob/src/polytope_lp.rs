@@ -203,6 +203,45 @@ impl Polytope {
         Some(Polytope { entries: tight })
     }
 
+    /// Appends the tight form of the polytope with per-class bounds `raw` to `out` as
+    /// `len, (class, lo, hi)…` without allocating (same result as [`Polytope::from_bounds`]);
+    /// `raw` is reordered and merged in place. False (nothing appended) if empty.
+    pub fn push_tight(raw: &mut Vec<(u32, i64, i64)>, out: &mut Vec<i64>) -> bool {
+        raw.sort_unstable_by_key(|e| e.0);
+        let mut w = 0;
+        for r in 0..raw.len() {
+            if w > 0 && raw[w - 1].0 == raw[r].0 {
+                raw[w - 1].1 += raw[r].1;
+                raw[w - 1].2 += raw[r].2;
+            } else {
+                raw[w] = raw[r];
+                w += 1;
+            }
+        }
+        raw.truncate(w);
+        for x in raw.iter_mut() {
+            x.1 = x.1.min(ONE);
+            x.2 = x.2.min(ONE);
+        }
+        let lsum: i64 = raw.iter().map(|x| x.1).sum();
+        let usum: i64 = raw.iter().map(|x| x.2).sum();
+        if lsum > ONE || usum < ONE || raw.iter().any(|x| x.1 > x.2) {
+            return false;
+        }
+        let at = out.len();
+        out.push(0);
+        let mut len = 0;
+        for &(c, l, u) in raw.iter() {
+            let (l, u) = (l.max(ONE - (usum - u)), u.min(ONE - (lsum - l)));
+            if u > 0 {
+                out.extend_from_slice(&[c as i64, l, u]);
+                len += 1;
+            }
+        }
+        out[at] = len;
+        true
+    }
+
     fn get(&self, c: u32) -> (i64, i64) {
         match self.entries.binary_search_by_key(&c, |e| e.0) {
             Ok(i) => (self.entries[i].1, self.entries[i].2),
