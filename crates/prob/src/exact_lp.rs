@@ -66,11 +66,8 @@ pub fn feasible_point(
             }
         }
     }
-    loop {
-        // Bland: the lowest-index column with a negative reduced cost enters.
-        let Some(enter) = (0..ncols).find(|&j| cost[j].is_negative()) else {
-            break;
-        };
+    // Bland: the lowest-index column with a negative reduced cost enters.
+    while let Some(enter) = (0..ncols).find(|&j| cost[j].is_negative()) {
         // Ratio test; ties broken by the lowest basic index.
         let mut leave: Option<(usize, BigRational)> = None;
         for (r, row) in t.iter().enumerate() {

@@ -2,6 +2,8 @@
 //! models, a brute-force oracle over memoryless strategies and polytope vertices, and the
 //! issue's correctness line: every property has the same value on a model and on its quotient.
 
+#![allow(clippy::needless_range_loop)]
+
 use proptest::prelude::*;
 use verikit_prob::imdp_bisim::{bisimulation, label_partition, partition_by};
 use verikit_prob::lang::ast::ModelType;
@@ -285,7 +287,7 @@ fn random_imdp(bytes: &[u8], n: usize) -> (Model, Vec<bool>) {
         }
         m.row_choices.push((m.choice_start.len() - 1) as u32);
     }
-    let target: Vec<bool> = (0..n).map(|s| next() % 3 == 0).collect();
+    let target: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
     (m, target)
 }
 
