@@ -17,6 +17,7 @@ pub mod exact_lp;
 pub mod export;
 pub mod foxglynn;
 pub mod imdp_bisim;
+pub mod interleave;
 pub mod lang;
 pub mod mec;
 pub mod model;
