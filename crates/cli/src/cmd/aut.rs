@@ -237,7 +237,7 @@ pub fn reduce_stats_text(method: gba_reduce::Method, st: &gba_reduce::ReduceStat
         if st.applied {
             ""
         } else {
-            "; too large for the games, unchanged"
+            "; a game exceeded the size budget, not fully reduced"
         },
         "",
         "states",
@@ -249,12 +249,15 @@ pub fn reduce_stats_text(method: gba_reduce::Method, st: &gba_reduce::ReduceStat
     t.push_str(&row("before", &st.before));
     t.push_str(&row("after", &st.after));
     t.push_str(&format!(
-        "merges kept {}/{}, edge removals kept {}/{}, delayed merges {}\ntime: {:.6} s\n",
+        "merges kept {}/{}, edge removals kept {}/{}, delayed merges {}\npasses {}, rank lifts {}, candidates over the work budget {}\ntime: {:.6} s\n",
         st.merges_kept,
         st.merges_tried,
         st.removals_kept,
         st.removals_tried,
         st.delayed_classes_merged,
+        st.passes,
+        st.lifts,
+        st.over_budget,
         st.time_s
     ));
     t
