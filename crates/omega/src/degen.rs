@@ -238,7 +238,7 @@ mod tests {
         t.add_edge(0, 1, t.tt(), 1);
         t.add_edge(1, 0, t.tt(), 2);
         t.init = vec![0];
-        for enter in [true] {
+        for enter in [false, true] {
             let d = degeneralize_with(&t, &[0, 1], enter);
             assert!(d.state_based && d.num_sets == 1);
             assert!(d.num_states() <= 3);

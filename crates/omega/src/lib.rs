@@ -11,6 +11,7 @@
 
 pub mod accepts;
 pub mod complement;
+pub mod containment;
 pub mod cosim;
 pub mod degen;
 pub mod delayed_sim;

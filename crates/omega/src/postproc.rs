@@ -606,16 +606,18 @@ pub fn to_sba(aut: &Twa) -> Twa {
     if aut.num_sets == 0 || aut.acc_false || a.num_states() <= 1 {
         return a;
     }
-    let b = simplify(&sba_by_outgoing(&simplify(&degeneralize_tba(aut))));
-    let valid_b = b.state_based && b.num_sets <= 1;
-    let mut best = if valid_b && (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {
-        b
-    } else {
-        a
-    };
+    let size = |x: &Twa| (x.num_states(), x.num_edges());
+    let mut best = a;
     if let Some(c) = crate::degen::best_sba(aut, &simplify) {
-        if (c.num_states(), c.num_edges()) < (best.num_states(), best.num_edges()) {
+        if size(&c) < size(&best) {
             best = c;
+        }
+    }
+    // The transition-based route, unless a result as small as the TGBA is already there.
+    if best.num_states() > aut.num_states() {
+        let b = simplify(&sba_by_outgoing(&simplify(&degeneralize_tba(aut))));
+        if b.state_based && b.num_sets <= 1 && size(&b) < size(&best) {
+            best = b;
         }
     }
     best

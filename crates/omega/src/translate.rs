@@ -305,19 +305,47 @@ fn absorb(a: &mut Arena, next: &[F]) -> Vec<F> {
 /// normal form — and the smaller automaton (states, then edges) is kept: the rewritings usually
 /// help, but not always (a small portfolio, as Spot's `--small` does with its own variants).
 pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
-    let a = translate_once(arena, f, opts)?;
-    if !(opts.simplify_formula && opts.postprocess) || a.num_states() <= 1 {
-        return Ok(a);
+    if !(opts.simplify_formula && opts.postprocess) {
+        return translate_once(arena, f, opts);
     }
-    let plain = Options {
-        simplify_formula: false,
+    // The variants are compared as TGBA; the winner is degeneralised at the end.
+    let tgba = Options {
+        sba: false,
         ..opts.clone()
     };
-    match translate_once(arena, f, &plain) {
-        Ok(b) if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) => Ok(b),
-        _ => Ok(a),
+    let key = |a: &Twa| (a.num_states(), a.num_edges(), a.num_sets);
+    let mut best = translate_once(arena, f, &tgba)?;
+    if best.num_states() > 1 {
+        let plain = Options {
+            simplify_formula: false,
+            ..tgba.clone()
+        };
+        if let Ok(b) = translate_once(arena, f, &plain) {
+            if key(&b) < key(&best) {
+                best = b;
+            }
+        }
     }
+    // Third variant: the formula simplified with language-containment checks.
+    if best.num_states() > 1 && arena.tree_size(f) <= CONTAINMENT_MAX_SIZE {
+        let simplified = crate::ltl::simplify::simplify(arena, f);
+        let g = crate::containment::simplify_by_containment(arena, f);
+        if g != simplified {
+            if let Ok(c) = translate_once(arena, g, &tgba) {
+                if key(&c) < key(&best) {
+                    best = c;
+                }
+            }
+        }
+    }
+    if opts.sba {
+        best = crate::postproc::to_sba(&best);
+    }
+    Ok(best)
 }
+
+/// Largest formula (tree size) simplified with containment checks.
+pub const CONTAINMENT_MAX_SIZE: usize = 60;
 
 fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
     let original = f;

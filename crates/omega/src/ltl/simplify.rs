@@ -149,10 +149,15 @@ pub fn simplify(a: &mut Arena, f: F) -> F {
     cur
 }
 
+/// Bound on the rewriting work per formula (memo entries); a safety net against rule cycles.
+const MAX_REWRITES: usize = 200_000;
+
 fn simp(a: &mut Arena, f: F, memo: &mut HashMap<F, F>) -> F {
     if let Some(&r) = memo.get(&f) {
         return r;
     }
+    // A rewriting cycle would revisit `f` before it is memoised: stop at `f` then.
+    memo.insert(f, f);
     let n = a.node(f).clone();
     let r = match n {
         Node::True | Node::False | Node::Ap(_) | Node::Not(_) => f,
@@ -177,7 +182,7 @@ fn simp(a: &mut Arena, f: F, memo: &mut HashMap<F, F>) -> F {
             if top == rebuilt {
                 top = super::synt_impl::rewrite(a, rebuilt);
             }
-            if top != rebuilt {
+            if top != rebuilt && memo.len() < MAX_REWRITES {
                 simp(a, top, memo)
             } else {
                 top
@@ -262,6 +267,36 @@ fn strip_x_under(a: &mut Arena, outer_g: bool, x: F) -> F {
     }
 }
 
+/// For an eventual `e` (`universal == false`), a `b` with `e = F b`; for a universal `u`, a `b`
+/// with `u = G b`: `X F b = F X b`, `F a | F b = F(a | b)`, `x U e = e` (and the duals).
+fn body(a: &mut Arena, f: F, universal: bool) -> Option<F> {
+    match a.node(f).clone() {
+        Node::Ev(y) if !universal => Some(y),
+        Node::Gl(y) if universal => Some(y),
+        Node::X(y) => {
+            let b = body(a, y, universal)?;
+            Some(a.x(b))
+        }
+        Node::Or(v) if !universal => {
+            let mut bs = Vec::with_capacity(v.len());
+            for y in v {
+                bs.push(body(a, y, universal)?);
+            }
+            Some(a.or(bs))
+        }
+        Node::And(v) if universal => {
+            let mut bs = Vec::with_capacity(v.len());
+            for y in v {
+                bs.push(body(a, y, universal)?);
+            }
+            Some(a.and(bs))
+        }
+        Node::U(_, y) if !universal => body(a, y, universal),
+        Node::R(_, y) if universal => body(a, y, universal),
+        _ => None,
+    }
+}
+
 /// One rewriting step at the root (children already simplified).
 fn rules(a: &mut Arena, f: F) -> F {
     let n = a.node(f).clone();
@@ -275,6 +310,16 @@ fn rules(a: &mut Arena, f: F) -> F {
         Node::Ev(x) => {
             if is_eventual(a, x) {
                 return x;
+            }
+            // F u = F G b for a universal u = G b.
+            if is_universal(a, x) && !matches!(a.node(x), Node::Gl(_)) {
+                if let Some(b) = body(a, x, true) {
+                    let b = strip_x(a, b, true);
+                    if !matches!(a.node(b), Node::X(_)) {
+                        let gb = a.gl(b);
+                        return a.ev(gb);
+                    }
+                }
             }
             let y = strip_x_under(a, false, x);
             if y != x {
@@ -322,6 +367,16 @@ fn rules(a: &mut Arena, f: F) -> F {
         Node::Gl(x) => {
             if is_universal(a, x) {
                 return x;
+            }
+            // G e = G F b for an eventual e = F b (then X is stripped under GF).
+            if is_eventual(a, x) && !matches!(a.node(x), Node::Ev(_)) {
+                if let Some(b) = body(a, x, false) {
+                    let b = strip_x(a, b, false);
+                    if !matches!(a.node(b), Node::X(_)) {
+                        let fb = a.ev(b);
+                        return a.gl(fb);
+                    }
+                }
             }
             let y = strip_x_under(a, true, x);
             if y != x {
@@ -523,6 +578,10 @@ mod tests {
         assert_eq!(s("GF(a U b)"), "GFb");
         assert_eq!(s("FG(a W b)"), "FG(a | b)");
         assert_eq!(s("a U (b | Ga)"), "a W b");
+        assert_eq!(s("G(Fa | XFb)"), "GF(a | b)");
+        assert_eq!(s("GXFa"), "GFa");
+        assert_eq!(s("FXGa"), "FGa");
+        assert_eq!(s("F(Ga & XGb)"), "FG(a & b)");
         assert_eq!(s("(a U b) | Ga"), "a W b");
         assert_eq!(s("a R (b & Fa)"), "a M b");
         assert_eq!(s("(a R b) & Fa"), "a M b");

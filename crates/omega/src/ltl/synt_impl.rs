@@ -80,10 +80,6 @@ pub fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
         }
 }
 
-fn imp(a: &Arena, p: F, o: F) -> bool {
-    implies(a, p, o, DEPTH)
-}
-
 /// The NNF of `!f`.
 fn neg(a: &mut Arena, f: F) -> F {
     let n = a.not(f);
@@ -93,6 +89,14 @@ fn neg(a: &mut Arena, f: F) -> F {
 /// One syntactic-implication rewriting at the root of `f` (in NNF, children already
 /// simplified); returns `f` when no rule applies.
 pub fn rewrite(a: &mut Arena, f: F) -> F {
+    rewrite_with(a, f, &mut |a: &mut Arena, p: F, o: F| {
+        implies(a, p, o, DEPTH)
+    })
+}
+
+/// The rewritings of [`rewrite`] with another (sound) implication oracle `imp(arena, p, o)`, e.g.
+/// the language-containment checks of [`crate::containment`].
+pub fn rewrite_with(a: &mut Arena, f: F, imp: &mut dyn FnMut(&mut Arena, F, F) -> bool) -> F {
     match a.node(f).clone() {
         Node::And(v) | Node::Or(v) => {
             let is_and = matches!(a.node(f), Node::And(_));

@@ -1,0 +1,117 @@
+//! Formula simplification by language containment: the rewritings of
+//! [`crate::ltl::synt_impl`] with implication decided on automata (`p ⇒ o` iff the automaton of
+//! `p ∧ ¬o` is empty) instead of syntactically, as Spot's simplifier does with its
+//! `containment_checks` options (on in `ltl2tgba`'s default `--high` level).
+//!
+//! Papers: Somenzi, Bloem, "Efficient Büchi automata from LTL formulae", CAV'00, §3 (the
+//! implication-based rewritings); A. Duret-Lutz, "Manipulating LTL formulas using Spot 1.0",
+//! ATVA'13, §3.3 ("language containment checks"). Each check translates `p ∧ ¬o` with the
+//! tableau of [`crate::translate`] (without post-processing) and tests emptiness
+//! ([`crate::emptiness`]); the checks are exact, so the rewritten formula is equivalent. A budget
+//! bounds the number of translations per formula, and only small operands are compared.
+
+use crate::ltl::ast::{Arena, Node, F};
+use crate::ltl::simplify::{nnf, simplify};
+use crate::ltl::synt_impl;
+use crate::translate::{translate, Options};
+use std::collections::HashMap;
+
+/// Translations allowed per formula.
+pub const BUDGET: usize = 48;
+/// Largest operand (tree size) compared by a translation.
+pub const MAX_OPERAND: usize = 24;
+
+struct Checker {
+    cache: HashMap<(F, F), bool>,
+    budget: usize,
+}
+
+impl Checker {
+    fn implies(&mut self, a: &mut Arena, p: F, o: F) -> bool {
+        if synt_impl::implies(a, p, o, synt_impl::DEPTH) {
+            return true;
+        }
+        if let Some(&r) = self.cache.get(&(p, o)) {
+            return r;
+        }
+        if self.budget == 0 || a.tree_size(p) > MAX_OPERAND || a.tree_size(o) > MAX_OPERAND {
+            return false;
+        }
+        self.budget -= 1;
+        let no = a.not(o);
+        let q = a.and2(p, no);
+        let opts = Options {
+            postprocess: false,
+            wdba: false,
+            sba: false,
+            max_states: 400,
+            ..Options::default()
+        };
+        let r = match translate(a, q, &opts) {
+            Ok(aut) => crate::emptiness::is_empty(&aut),
+            Err(_) => false,
+        };
+        self.cache.insert((p, o), r);
+        r
+    }
+}
+
+/// `f` (any formula) simplified, then rewritten bottom-up with containment-checked
+/// implications, then simplified again. The result is equivalent to `f`.
+pub fn simplify_by_containment(a: &mut Arena, f: F) -> F {
+    let g = simplify(a, f);
+    let mut ck = Checker {
+        cache: HashMap::new(),
+        budget: BUDGET,
+    };
+    let mut memo = HashMap::new();
+    let h = rec(a, g, &mut ck, &mut memo);
+    if h == g {
+        g
+    } else {
+        simplify(a, h)
+    }
+}
+
+fn rec(a: &mut Arena, f: F, ck: &mut Checker, memo: &mut HashMap<F, F>) -> F {
+    if let Some(&r) = memo.get(&f) {
+        return r;
+    }
+    let r = if a.is_boolean(f) {
+        f
+    } else {
+        let kids: Vec<F> = a.children(f).iter().map(|&c| rec(a, c, ck, memo)).collect();
+        let rebuilt = match a.node(f).clone() {
+            Node::X(_) => a.x(kids[0]),
+            Node::Ev(_) => a.ev(kids[0]),
+            Node::Gl(_) => a.gl(kids[0]),
+            Node::And(_) => a.and(kids),
+            Node::Or(_) => a.or(kids),
+            Node::U(..) => a.u(kids[0], kids[1]),
+            Node::R(..) => a.r(kids[0], kids[1]),
+            Node::W(..) => a.w(kids[0], kids[1]),
+            Node::M(..) => a.m(kids[0], kids[1]),
+            _ => nnf(a, f),
+        };
+        synt_impl::rewrite_with(a, rebuilt, &mut |a: &mut Arena, p: F, o: F| {
+            ck.implies(a, p, o)
+        })
+    };
+    memo.insert(f, r);
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ltl::{parse::parse, print::to_string};
+
+    #[test]
+    fn a_valid_disjunction_found_by_containment() {
+        // (X p0 U p1) | !X(p0 U (p0 & p1)) is valid (not syntactically).
+        let mut a = Arena::new();
+        let f = parse("G(p0 -> Fp1) & ((Xp0 U p1) | !X(p0 U (p0 & p1)))", &mut a).unwrap();
+        let g = simplify_by_containment(&mut a, f);
+        assert_eq!(to_string(&a, g), "G(Fp1 | !p0)");
+    }
+}
