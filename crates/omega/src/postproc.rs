@@ -1,11 +1,13 @@
 //! Automaton simplifications applied after translation (as Spot's `postprocessor` does at its
-//! default level, minus simulation): removal of unreachable and useless states (those that cannot
-//! reach an accepting SCC), SCC-based acceptance cleanup (no marks on edges between SCCs or inside
-//! rejecting SCCs; marks implied by another mark removed; weak automata use one set or none),
-//! removal of subsumed edges, and quotienting by the largest bisimulation that respects labels and
-//! marks, then the direct-simulation reduction of [`crate::direct_sim`]. Also degeneralisation of a TGBA into a state-based Büchi automaton (the counter
-//! construction of Gastin–Oddoux CAV'01 §4 adapted to transition marks, with levels reset when an
-//! edge leaves an SCC).
+//! default `--high` level): removal of unreachable and useless states (those that cannot reach an
+//! accepting SCC), SCC-based acceptance cleanup (no marks on edges between SCCs or inside
+//! rejecting SCCs; marks implied by another mark removed; weak automata use one set or none; one
+//! set per SCC where [`crate::scc_acc`] proves it exact), removal of subsumed edges, quotienting by
+//! the largest bisimulation that respects labels and marks, then iterated direct simulation and
+//! co-simulation ([`crate::iterated_sim`]). Also degeneralisation of a TGBA into a state-based
+//! Büchi automaton (the counter construction of Gastin–Oddoux CAV'01 §4 adapted to transition
+//! marks, with levels reset when an edge leaves an SCC); [`to_sba`] keeps the smallest of this
+//! construction, the portfolio of [`crate::degen`] and a transition-based route, each simplified.
 
 use crate::twa::{Edge, Marks, Twa};
 use biodivine_lib_bdd::Bdd;

@@ -14,7 +14,8 @@
 //! eventuality `e` was postponed. Boolean subformulas become one BDD each. An edge `s -> N` with
 //! promises `P` belongs to acceptance set `e` iff `e ∉ P`: a run is accepting iff no eventuality is
 //! postponed forever. The input is first put through [`crate::ltl::simplify::simplify`], and the
-//! result through [`crate::postproc`] (useless states, acceptance cleanup, bisimulation merge).
+//! result through [`crate::postproc`] (useless states, acceptance cleanup, bisimulation merge,
+//! iterated simulation and co-simulation).
 
 use crate::error::OmegaError;
 use crate::ltl::ast::{Arena, Node, F};
@@ -301,9 +302,12 @@ fn absorb(a: &mut Arena, next: &[F]) -> Vec<F> {
 /// Translates `f` (in `arena`) into a TGBA (or, with `opts.sba`, a state-based Büchi automaton).
 /// The automaton's APs are all APs of the arena that occur in `f`, in arena order.
 ///
-/// With both simplifications on, the formula is translated twice — simplified and only in negation
-/// normal form — and the smaller automaton (states, then edges) is kept: the rewritings usually
-/// help, but not always (a small portfolio, as Spot's `--small` does with its own variants).
+/// With both simplifications on, the formula is translated up to three times — simplified, only in
+/// negation normal form, and (for formulas of tree size at most [`CONTAINMENT_MAX_SIZE`])
+/// simplified with the language-containment checks of [`crate::containment`] — and the smallest
+/// TGBA (states, then edges, then sets) is kept: the rewritings usually help, but not always (a
+/// small portfolio, as Spot's `--small` does with its own variants). With `opts.sba` the winner
+/// is then degeneralised by [`crate::postproc::to_sba`].
 pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
     if !(opts.simplify_formula && opts.postprocess) {
         return translate_once(arena, f, opts);
