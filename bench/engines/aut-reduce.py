@@ -20,6 +20,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from harness import BENCH, DATA, machine, measure, verikit_cmd, verikit_version  # noqa: E402
 
 METHODS = os.environ.get("AUT_REDUCE_METHODS", "none,direct,delayed,fair,fair+delayed").split(",")
+# Second baseline, closer to the paper's "original" (Wring: tableau + direct/reverse simulation):
+# the translation without verikit's own post-processing, restricted to the formulas whose raw
+# tableau has at most RAW_MAX_STATES states (the fair games of the larger ones take minutes each).
+RAW_MAX_STATES = int(os.environ.get("AUT_REDUCE_RAW_MAX", "30"))
+RAW_METHODS = ["none", "direct", "delayed", "fair", "fair+delayed"]
+
+
+def totals(auts, m):
+    if m == "none":
+        return {"states": sum(a["states"] for a in auts), "transitions": sum(a["edges"] for a in auts),
+                "acc_sets": sum(a["acc_sets"] for a in auts), "accepting_states": "", "initial": ""}
+    return {k: sum(a["reduction"]["after"][k] for a in auts)
+            for k in ("states", "transitions", "acc_sets", "accepting_states", "initial")}
+
+
+def pct(a, b):
+    return f"{(a - b) / b * 100:+.1f} %"
 
 
 def main() -> None:
@@ -42,8 +59,8 @@ def main() -> None:
         spot_s = sum(int(r[skey]) for r in rows)
         spot_e = sum(int(r[ekey]) for r in rows)
         out += [f"## {kind}", "",
-                "| method | states | trans | Fair | acc | init | reduction time s | wall s | applied | vs Spot states | formulas smaller than Spot / larger |",
-                "|---|---|---|---|---|---|---|---|---|---|---|"]
+                "| method | states | trans | vs none (states / trans) | Fair | acc | init | reduction time s | wall s | applied | vs Spot states | formulas smaller than Spot / larger |",
+                "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         base = None
         for m in METHODS:
             args = ["--json", "-q", "ltl", "translate", "--stats", *flag]
@@ -53,21 +70,19 @@ def main() -> None:
             auts = run.result.get("automata", [])
             if len(auts) != len(rows):
                 print(f"[aut-reduce] {kind} {m}: failed: {run.stderr[:400]}", file=sys.stderr)
-                out.append(f"| {m} | failed | | | | | | | | | |")
+                out.append(f"| {m} | failed | | | | | | | | | | |")
                 continue
+            tot = totals(auts, m)
             if m == "none":
-                tot = {"states": sum(a["states"] for a in auts), "transitions": sum(a["edges"] for a in auts),
-                       "acc_sets": sum(a["acc_sets"] for a in auts), "accepting_states": "", "initial": ""}
                 t_red, applied = 0.0, ""
                 base = tot
             else:
-                tot = {k: sum(a["reduction"]["after"][k] for a in auts)
-                       for k in ("states", "transitions", "acc_sets", "accepting_states", "initial")}
                 t_red = sum(a["reduction"]["time_s"] for a in auts)
                 applied = sum(1 for a in auts if a["reduction"]["applied"])
             smaller = sum(1 for a, r in zip(auts, rows) if a["states"] < int(r[skey]))
             larger = sum(1 for a, r in zip(auts, rows) if a["states"] > int(r[skey]))
-            out.append(f"| {m} | {tot['states']} | {tot['transitions']} | {tot['acc_sets']} | "
+            rel = f"{pct(tot['states'], base['states'])} / {pct(tot['transitions'], base['transitions'])}" if base else ""
+            out.append(f"| {m} | {tot['states']} | {tot['transitions']} | {rel} | {tot['acc_sets']} | "
                        f"{tot['accepting_states']} | {tot['initial']} | {t_red:.3f} | {run.wall_s:.2f} | {applied} | "
                        f"{tot['states'] / spot_s:.3f} | {smaller} / {larger} |")
             print(f"[aut-reduce] {kind} {m}: {tot}", file=sys.stderr, flush=True)
@@ -75,6 +90,41 @@ def main() -> None:
         if base:
             out.append(f"Relative reductions are against the `none` row ({base['states']} states).")
             out.append("")
+    # Second baseline: the raw tableau (no post-processing), TGBA, small automata only.
+    run = measure(verikit_cmd("--json", "-q", "ltl", "translate", "--stats", "--no-postprocess", "-F", str(f)),
+                  timeout=600)
+    raw = run.result.get("automata", [])
+    keep = [r["formula"] for r in raw if r["states"] <= RAW_MAX_STATES]
+    g = tmp / "raw-small.ltl"
+    g.write_text("".join(x + "\n" for x in keep))
+    out += ["## Second baseline: raw tableau (TGBA, no post-processing)", "",
+            f"The {len(keep)} formulas (of {len(raw)}) whose raw tableau has at most {RAW_MAX_STATES} states "
+            f"(`ltl translate --no-postprocess`); each method is applied to the raw tableau. The paper's "
+            "\"original\" is Wring's tableau after direct and reverse simulation, so the comparable row is "
+            "`direct`; the last column gives each method relative to it.", "",
+            "| method | states | trans | Fair | acc | init | reduction time s | wall s | applied | vs direct (states / trans) |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    ref = None
+    for m in RAW_METHODS:
+        args = ["--json", "-q", "ltl", "translate", "--stats", "--no-postprocess"]
+        if m != "none":
+            args += ["--reduce", m]
+        run = measure(verikit_cmd(*args, "-F", str(g)), timeout=1800)
+        auts = run.result.get("automata", [])
+        if len(auts) != len(keep):
+            print(f"[aut-reduce] raw {m}: failed: {run.stderr[:400]}", file=sys.stderr)
+            out.append(f"| {m} | failed | | | | | | | | |")
+            continue
+        tot = totals(auts, m)
+        t_red = sum(a["reduction"]["time_s"] for a in auts) if m != "none" else 0.0
+        applied = sum(1 for a in auts if a["reduction"]["applied"]) if m != "none" else ""
+        if m == "direct":
+            ref = tot
+        rel = f"{pct(tot['states'], ref['states'])} / {pct(tot['transitions'], ref['transitions'])}" if ref else ""
+        out.append(f"| {m} | {tot['states']} | {tot['transitions']} | {tot['acc_sets']} | {tot['accepting_states']} | "
+                   f"{tot['initial']} | {t_red:.3f} | {run.wall_s:.2f} | {applied} | {rel} |")
+        print(f"[aut-reduce] raw {m}: {tot}", file=sys.stderr, flush=True)
+    out.append("")
     res = BENCH / "results" / "aut-reduce.md"
     res.write_text("\n".join(out) + "\n")
     print(f"wrote {res}", file=sys.stderr)
