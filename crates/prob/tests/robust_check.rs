@@ -352,6 +352,10 @@ fn model_and_quotient_agree(
         let on_quot = check_text(&q, &prog, props, consts);
         for (x, y) in on_model.iter().zip(&on_quot) {
             assert!(x.sound && y.sound, "{rel} {}: not verified", x.text);
+            // Theorem 4 covers ∃σ∀π; a cooperative nature is outside what the quotient preserves.
+            if x.text.contains("maxmax") || x.text.contains("minmin") {
+                continue;
+            }
             let agree = match (&x.answer, &y.answer) {
                 (Answer::Bool(a), Answer::Bool(b)) => a == b,
                 (Answer::Num(a), Answer::Num(b)) => close(*a, *b, 2.1e-6),

@@ -335,8 +335,10 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
         build_s: t0.elapsed().as_secs_f64(),
     };
     let r = check(&b, &props, None, &[], 1e-6, None, ctx)?;
-    Ok(vec![(
+    let mut out = vec![(
         "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips".into(),
         r,
-    )])
+    )];
+    out.extend(super::prism_imdp::demo(ctx)?);
+    Ok(out)
 }
