@@ -39,11 +39,11 @@ PAPER = [(1, 100, 7), (2, 120, 9), (3, 150, 19), (4, 200, 6), (5, 250, 25), (6, 
 
 CONFIGS = {
     "decomp+leaf": ["--method", "decomposition", "--leaf-removal"],
-    "decomp": ["--method", "decomposition"],
+    "decomp": ["--method", "decomposition", "--no-leaf-removal"],
     "mono+leaf": ["--method", "monolithic", "--leaf-removal"],
-    "decomp-gfp": ["--method", "decomposition", "--detect", "gfp"],
-    "mono": ["--method", "monolithic"],
-    "mono-gfp": ["--method", "monolithic", "--detect", "gfp"],
+    "decomp-gfp": ["--method", "decomposition", "--no-leaf-removal", "--detect", "gfp"],
+    "mono": ["--method", "monolithic", "--no-leaf-removal"],
+    "mono-gfp": ["--method", "monolithic", "--no-leaf-removal", "--detect", "gfp"],
 }
 
 

@@ -44,7 +44,8 @@ pub enum Method {
 pub struct Options {
     pub method: Method,
     pub inputs: InputMode,
-    /// Apply Algorithm 2 (leaf removal) around the symbolic methods.
+    /// Apply Algorithm 2 (leaf removal) around the symbolic methods (on by default: it is the
+    /// paper's method, Algorithms 1 and 2 together).
     pub leaf_removal: bool,
     /// List at most this many attractors (counts are always complete).
     pub limit: usize,
@@ -60,7 +61,7 @@ impl Default for Options {
         Options {
             method: Method::Decomposition,
             inputs: InputMode::Free,
-            leaf_removal: false,
+            leaf_removal: true,
             limit: 100,
             max_realisations: 256,
             detect: Detect::Periods,

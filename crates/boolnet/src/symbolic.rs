@@ -91,7 +91,7 @@ pub fn xp(i: usize) -> BddVariable {
 }
 
 /// Largest intermediate result of the balanced merge in [`Symbolic::fixed_points`].
-pub const BALANCED_MERGE_NODES: usize = 100_000;
+pub const BALANCED_MERGE_NODES: usize = 20_000;
 
 /// Largest number of network variables (two BDD variables each, 16-bit BDD variable ids).
 pub const MAX_VARS: usize = 32_000;

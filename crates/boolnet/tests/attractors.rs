@@ -231,7 +231,7 @@ proptest! {
         for o in [
             Options { method: Method::Monolithic, leaf_removal: false, limit: 1 << 20, ..Options::default() },
             Options { method: Method::Decomposition, leaf_removal: true, limit: 1 << 20, ..Options::default() },
-            Options { method: Method::Decomposition, detect: Detect::Gfp, limit: 1 << 20, ..Options::default() },
+            Options { method: Method::Decomposition, leaf_removal: false, detect: Detect::Gfp, limit: 1 << 20, ..Options::default() },
             Options { method: Method::Decomposition, leaf_removal: false, limit: 1 << 20, max_realisations: 2, ..Options::default() },
         ] {
             let r = attractors(&net, &o).unwrap();

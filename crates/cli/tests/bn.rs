@@ -63,7 +63,13 @@ fn replay(model: &str, j: &serde_json::Value) {
 #[test]
 fn example5_all_methods() {
     for method in ["decomposition", "monolithic", "bruteforce"] {
-        for extra in [&[][..], &["--leaf-removal"][..], &["--detect", "gfp"][..]] {
+        for extra in [
+            &[][..],
+            &["--leaf-removal"][..],
+            &["--no-leaf-removal"][..],
+            &["--detect", "gfp"][..],
+            &["--no-leaf-removal", "--detect", "gfp"][..],
+        ] {
             let mut args = vec!["--json", "-q", "bn", "attractors", "-", "--method", method];
             args.extend_from_slice(extra);
             let (code, out, err) = verikit(&args, Some(EXAMPLE5));

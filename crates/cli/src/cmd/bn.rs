@@ -21,10 +21,13 @@ pub enum BnCmd {
         model: PathBuf,
         #[arg(long, value_enum, default_value_t = MethodArg::Decomposition)]
         method: MethodArg,
-        /// Apply leaf removal (Algorithm 2) around the symbolic methods.
-        #[arg(long)]
+        /// Apply leaf removal (Algorithm 2) around the symbolic methods (the default).
+        #[arg(long, overrides_with = "no_leaf_removal")]
         leaf_removal: bool,
-        /// The Detect routine: `periods` (f^p(x)=x period by period, basins removed by preimages)
+        /// Run the chosen method on the whole network, without leaf removal (Algorithm 1 alone).
+        #[arg(long, overrides_with = "leaf_removal")]
+        no_leaf_removal: bool,
+        /// The Detect routine: `periods` (f^p(x)=x period by period, states reaching the attractors found dropped)
         /// or `gfp` (the paper's monolithic greatest fixed point of X ∩ Image(X)).
         #[arg(long, value_enum, default_value_t = DetectArg::Periods)]
         detect: DetectArg,
@@ -162,7 +165,8 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
         BnCmd::Attractors {
             model,
             method,
-            leaf_removal,
+            leaf_removal: _,
+            no_leaf_removal,
             detect,
             limit,
             common,
@@ -176,7 +180,7 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Report, CliError> {
             let opts = Options {
                 method,
                 inputs: inputs(common.inputs),
-                leaf_removal,
+                leaf_removal: !no_leaf_removal,
                 detect: match detect {
                     DetectArg::Periods => Detect::Periods,
                     DetectArg::Gfp => Detect::Gfp,
