@@ -13,6 +13,7 @@
 pub mod build;
 pub mod check;
 pub mod error;
+pub mod exact_chain;
 pub mod exact_lp;
 pub mod export;
 pub mod foxglynn;

@@ -116,6 +116,49 @@ fn dense_solve(q: &Quotient, comp: &[u32], lo: &[f64], hi: &[f64]) -> Option<(Ve
     Some((xl, xh))
 }
 
+/// The component's equations solved over the rationals ([`crate::exact_chain`]), for a Markov
+/// chain (one choice per class) where floating-point elimination broke down.
+fn exact_solve(q: &Quotient, comp: &[u32], lo: &[f64], hi: &[f64]) -> Option<(Vec<f64>, Vec<f64>)> {
+    let k = comp.len();
+    let mut local = std::collections::HashMap::with_capacity(k);
+    for (i, &v) in comp.iter().enumerate() {
+        local.insert(v, i as u32);
+    }
+    let mut eq = crate::exact_chain::Equations {
+        rows: Vec::with_capacity(k),
+        rhs_lo: Vec::with_capacity(k),
+        rhs_hi: Vec::with_capacity(k),
+    };
+    for &v in comp {
+        let v = v as usize;
+        let (c0, c1) = (q.class_choices[v] as usize, q.class_choices[v + 1] as usize);
+        let i = eq.rows.len() as u32;
+        let mut row = vec![(i, 1.0)];
+        let (mut bl, mut bh) = (0.0, 0.0);
+        if c1 - c0 > 1 {
+            return None;
+        }
+        if c1 == c0 + 1 {
+            bl = q.b[c0];
+            bh = q.b[c0];
+            for t in q.choice_start[c0] as usize..q.choice_start[c0 + 1] as usize {
+                let col = q.cols[t];
+                match local.get(&col) {
+                    Some(&j) => row.push((j, -q.vals[t])),
+                    None => {
+                        bl += q.vals[t] * lo[col as usize];
+                        bh += q.vals[t] * hi[col as usize];
+                    }
+                }
+            }
+        }
+        eq.rows.push(row);
+        eq.rhs_lo.push(bl);
+        eq.rhs_hi.push(bh);
+    }
+    crate::exact_chain::solve_exact(&eq, 40 * k + 1000)
+}
+
 /// Members of `comp` ordered by backward BFS distance from states with an exit (a constant term
 /// or a successor outside the component).
 fn exit_order(q: &Quotient, comp: &[u32], comp_of: &[u32]) -> Vec<u32> {
@@ -564,7 +607,13 @@ pub fn solve(p: &Problem) -> Solution {
         }
         // Small component of a Markov chain: solve (I - A) x = b directly.
         if p.opt == Opt::None && comp.len() <= DENSE_LIMIT {
-            if let Some(x) = dense_solve(&q, comp, &lo, &hi) {
+            // Floating-point elimination, else (ill-conditioned: a pivot cancelled to zero) exact
+            // rational elimination.
+            let x = dense_solve(&q, comp, &lo, &hi).or_else(|| {
+                tracing::debug!("component of {} classes: exact elimination", comp.len());
+                exact_solve(&q, comp, &lo, &hi)
+            });
+            if let Some(x) = x {
                 for (i, &v) in comp.iter().enumerate() {
                     lo[v as usize] = x.0[i];
                     hi[v as usize] = x.1[i];

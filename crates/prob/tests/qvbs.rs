@@ -166,11 +166,9 @@ fn agrees(got: &Answer, want: &Answer) -> bool {
 /// `prism_logs_state_counts` test).
 const STORM_COUNT_DIFFERS: &[&str] = &["crowds"];
 
-/// Known failures, reported rather than asserted: Haddad–Monmege's chain is built so that the
-/// leak probability (2^-N) vanishes below double precision; the reference is Storm's exact
-/// (rational) engine. verikit flags these results as unverified.
-const KNOWN_NUMERICAL: &[(&str, &str)] =
-    &[("haddad-monmege", "N=100"), ("haddad-monmege", "N=300")];
+/// Known failures, reported rather than asserted (none: the Haddad–Monmege chains, whose escape
+/// probability 2^-N vanishes below double precision, are solved by exact rational elimination).
+const KNOWN_NUMERICAL: &[(&str, &str)] = &[];
 
 #[test]
 fn qvbs_reference_results() {
