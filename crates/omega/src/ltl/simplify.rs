@@ -230,6 +230,16 @@ fn strip_x_under(a: &mut Arena, outer_g: bool, x: F) -> F {
             Node::X(p) if !outer_g && is_universal(a, p) => p,
             Node::Ev(p) if outer_g => {
                 let q = strip_x(a, p, false);
+                // G(F(x W y) & r) = G((GF y | FG x) & r): x W y = (x U y) | G x.
+                if let Node::W(x, y) = a.node(q).clone() {
+                    let y = strip_x(a, y, false);
+                    let fy = a.ev(y);
+                    let gfy = a.gl(fy);
+                    let gx = a.gl(x);
+                    let fgx = a.ev(gx);
+                    out.push(a.or2(gfy, fgx));
+                    continue;
+                }
                 // G(F(x & e) & r) = G(F x & e & r) for e eventual.
                 if let Node::And(v) = a.node(q).clone() {
                     let (e, rest): (Vec<F>, Vec<F>) = v.iter().partition(|&&y| is_eventual(a, y));

@@ -35,7 +35,16 @@ pub fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
             implies(a, p, *q, d) || matches!(a.node(p), Node::Ev(r) if implies(a, *r, *q, d))
         }
         // G r ⇒ G q if G r ⇒ q (G r holds at every suffix).
-        Node::Gl(q) => matches!(a.node(p), Node::Gl(_)) && implies(a, p, *q, d),
+        Node::Gl(q) => {
+            (matches!(a.node(p), Node::Gl(_)) && implies(a, p, *q, d))
+                // F G r ⇒ G F q if r ⇒ q.
+                || match (a.node(p), a.node(*q)) {
+                    (Node::Ev(pg), Node::Ev(qf)) => {
+                        matches!(a.node(*pg), Node::Gl(r) if implies(a, *r, *qf, d))
+                    }
+                    _ => false,
+                }
+        }
         // G r ⇒ X q if G r ⇒ q (G r ⇒ X G r).
         Node::X(q) => match a.node(p) {
             Node::X(r) => implies(a, *r, *q, d),
@@ -193,5 +202,7 @@ mod tests {
         assert_eq!(s("!a U a"), "Fa");
         assert_eq!(s("b R (a & b)"), "b & a");
         assert_eq!(s("G((p0 -> F!p0) & (!p0 -> Fp0))"), "G(F!p0 & Fp0)");
+        assert_eq!(s("FGa | GFa"), "GFa");
+        assert_eq!(s("GF(b W Xb)"), "GFb");
     }
 }
