@@ -117,3 +117,42 @@ proptest! {
         }
     }
 }
+
+/// `system M1 || … || Mn endsystem` listing every module is PRISM's default composition; other
+/// process-algebra operators are refused with a located error.
+#[test]
+fn system_block_full_composition() {
+    let base = "dtmc\nmodule M\n x : [0..2] init 0;\n [a] x<2 -> 0.5:(x'=x+1) + 0.5:true;\n [b] x=2 -> (x'=0);\n\
+                endmodule\nmodule N = M [x=y, b=c] endmodule\n";
+    let states = |text: &str| {
+        let mf = parse_model(text)?;
+        let prog = check_model(&mf, &[])?;
+        let m = build(&prog, &BuildOptions::default()).map_err(|e| match e {
+            verikit_prob::ProbError::Input(d) => d,
+            e => verikit_diag::Diagnostic::error(e.to_string()),
+        })?;
+        Ok::<usize, verikit_diag::Diagnostic>(m.num_states())
+    };
+    let n0 = states(base).unwrap();
+    for sys in ["system M || N endsystem", "system (N || (M)) endsystem"] {
+        assert_eq!(states(&format!("{base}{sys}\n")).unwrap(), n0, "{sys}");
+    }
+    for (sys, what) in [
+        ("system M ||| N endsystem", "only `||`"),
+        ("system M |[a]| N endsystem", "only `||`"),
+        ("system M || N/{a} endsystem", "only `||`"),
+        ("system M endsystem", "missing"),
+        ("system M || M || N endsystem", "twice"),
+        ("system M || Z endsystem", "unknown module"),
+    ] {
+        let text = format!("{base}{sys}\n");
+        let e = parse_model(&text)
+            .err()
+            .unwrap_or_else(|| panic!("{sys} accepted"));
+        assert!(e.to_string().contains(what), "{sys}: {e}");
+        assert!(
+            e.span.is_some_and(|sp| sp.start >= base.len()),
+            "{sys}: unlocated"
+        );
+    }
+}

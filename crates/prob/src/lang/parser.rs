@@ -132,6 +132,78 @@ impl<'a> Parser<'a> {
             self.err(&format!("`{s}`"))
         }
     }
+    /// `system … endsystem`: only the full parallel composition `M1 || M2 || …` (with
+    /// parentheses) is read — PRISM's default composition, synchronising on shared actions.
+    fn system_term(&mut self, names: &mut Vec<(String, Span)>, depth: usize) -> PResult<()> {
+        const UNSUPPORTED: &str =
+            "only `||` (full synchronisation on shared actions) is supported \
+            in `system … endsystem`; `|||`, `|[a,b]|`, renaming `{a<-b}` and hiding `/{a}` are not";
+        if depth > 100 {
+            return Err(Diagnostic::at(
+                self.span(),
+                "system expression nested too deeply",
+            ));
+        }
+        loop {
+            if self.eat_sym("(") {
+                self.system_term(names, depth + 1)?;
+                self.expect_sym(")")?;
+            } else {
+                names.push(self.ident()?);
+            }
+            if self.is_sym("{") || self.is_sym("/") {
+                return Err(Diagnostic::at(self.span(), UNSUPPORTED));
+            }
+            if !self.is_sym("|") {
+                return Ok(());
+            }
+            let sp = self.bump().span;
+            if !self.eat_sym("|") || self.is_sym("|") {
+                return Err(Diagnostic::at(sp, UNSUPPORTED));
+            }
+        }
+    }
+
+    /// The system block must list every module exactly once (then it equals the default).
+    fn check_system(mf: &ModelFile, names: &[(String, Span)]) -> PResult<()> {
+        let declared: Vec<&str> = mf
+            .modules
+            .iter()
+            .map(|m| match m {
+                ModuleDecl::Plain(m) => m.name.as_str(),
+                ModuleDecl::Renamed(r) => r.name.as_str(),
+            })
+            .collect();
+        for (i, (n, sp)) in names.iter().enumerate() {
+            if !declared.contains(&n.as_str()) {
+                return Err(Diagnostic::at(
+                    *sp,
+                    format!("unknown module `{n}` in the system block"),
+                ));
+            }
+            if names[..i].iter().any(|(m, _)| m == n) {
+                return Err(Diagnostic::at(
+                    *sp,
+                    format!("module `{n}` appears twice in the system block"),
+                ));
+            }
+        }
+        if let Some(missing) = declared
+            .iter()
+            .find(|d| !names.iter().any(|(n, _)| n == *d))
+        {
+            let sp = names.first().map_or(Span::point(0), |(_, sp)| *sp);
+            return Err(Diagnostic::at(
+                sp,
+                format!(
+                    "module `{missing}` is missing from the system block (only compositions of all \
+                     modules are supported)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn ident(&mut self) -> PResult<(String, Span)> {
         match self.peek().clone() {
             Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => {
@@ -942,6 +1014,8 @@ impl<'a> Parser<'a> {
             init: None,
             rewards: vec![],
         };
+        // Module names of a `system … endsystem` block.
+        let mut system: Option<Vec<(String, Span)>> = None;
         let mut type_seen: Option<Span> = None;
         loop {
             let sp = self.span();
@@ -986,10 +1060,17 @@ impl<'a> Parser<'a> {
                     self.expect_kw("endinit")?;
                 }
                 "system" => {
-                    return Err(Diagnostic::at(
-                        sp,
-                        "`system … endsystem` process algebra is not supported",
-                    ))
+                    self.bump();
+                    if system.is_some() {
+                        return Err(Diagnostic::at(
+                            sp,
+                            "more than one `system … endsystem` block",
+                        ));
+                    }
+                    let mut names = Vec::new();
+                    self.system_term(&mut names, 0)?;
+                    self.expect_kw("endsystem")?;
+                    system = Some(names);
                 }
                 "pta" | "smg" | "pomdp" | "popta" | "ma" => {
                     return Err(Diagnostic::at(
@@ -1002,6 +1083,9 @@ impl<'a> Parser<'a> {
                         .err("a declaration (`module`, `const`, `formula`, `label`, `rewards`, …)")
                 }
             }
+        }
+        if let Some(names) = &system {
+            Self::check_system(&mf, names)?;
         }
         if type_seen.is_none() {
             return Err(Diagnostic::at(
