@@ -87,12 +87,7 @@ type Target<'a> = dyn Fn(&[i64]) -> bool + 'a;
 /// Checks `props` (Pmin/Pmax of F/U), exports each scheduler, replays it on the induced chain with
 /// the checker (property text with `Pmin`/`Pmax` replaced by `P`) and, when `target` is given,
 /// with the independent oracle.
-fn replay(
-    text: &str,
-    consts: &[(String, String)],
-    props: &str,
-    target: Option<&Target<'_>>,
-) {
+fn replay(text: &str, consts: &[(String, String)], props: &str, target: Option<&Target<'_>>) {
     let mf = parse_model(text).unwrap();
     let prog = check_model(&mf, consts).unwrap();
     let m = build(&prog, &BuildOptions::default()).unwrap();
