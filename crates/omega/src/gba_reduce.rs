@@ -61,11 +61,11 @@ pub const MAX_PASSES: usize = 6;
 
 /// Work budget of one checked merge or removal, in lifts per game location (a trial over the
 /// budget is rejected, which is sound: the automaton is left as it was).
-pub const TRIAL_LIFTS_PER_LOC: u64 = 4;
+pub const TRIAL_LIFTS_PER_LOC: u64 = 8;
 
 /// Work budget of all the trials of one phase (merges or removals), in multiples of the lifts
 /// of the initial solve (at least [`MIN_PHASE_LIFTS`]); candidates beyond it are not tried.
-pub const PHASE_LIFTS_FACTOR: u64 = 8;
+pub const PHASE_LIFTS_FACTOR: u64 = 32;
 pub const MIN_PHASE_LIFTS: u64 = 2_000_000;
 
 /// The reduction to apply.
