@@ -56,11 +56,23 @@ impl SourceFile {
         Self::from_bytes(name, bytes)
     }
 
-    /// Builds a source from raw bytes, rejecting invalid UTF-8 with a located diagnostic.
+    /// Builds a source from raw bytes. Text in a legacy 8-bit encoding (a stray Latin-1 byte in a
+    /// comment, as some published models have) is read with each invalid byte taken as the
+    /// Latin-1 character of the same value, so columns stay right; content with a NUL byte or
+    /// with more than 1% invalid bytes is binary and rejected with a located diagnostic.
     pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Result<SourceFile, Diagnostic> {
         let name = name.into();
         match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile { name, text }),
+            Err(e)
+                if !e.as_bytes().contains(&0)
+                    && invalid_bytes(e.as_bytes()) * 100 <= e.as_bytes().len() =>
+            {
+                Ok(SourceFile {
+                    name,
+                    text: latin1_fallback(e.as_bytes()),
+                })
+            }
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
@@ -75,6 +87,38 @@ impl SourceFile {
     /// 1-based line and column (in characters) of a byte offset; offsets past the end clamp to it.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         line_col(&self.text, offset)
+    }
+}
+
+/// Number of bytes that are not part of a valid UTF-8 sequence.
+fn invalid_bytes(mut bytes: &[u8]) -> usize {
+    let mut bad = 0;
+    while let Err(e) = std::str::from_utf8(bytes) {
+        let skip = e.error_len().unwrap_or(bytes.len() - e.valid_up_to());
+        bad += skip;
+        bytes = &bytes[e.valid_up_to() + skip..];
+    }
+    bad
+}
+
+/// Decodes UTF-8, taking every invalid byte as the Latin-1 character of the same value.
+fn latin1_fallback(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 8);
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (good, rest) = bytes.split_at(e.valid_up_to());
+                // `good` is valid UTF-8 by construction.
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let skip = e.error_len().unwrap_or(rest.len());
+                out.extend(rest[..skip].iter().map(|&b| char::from(b)));
+                bytes = &rest[skip..];
+            }
+        }
     }
 }
 
@@ -250,6 +294,17 @@ mod tests {
         assert!(r.contains("m.bnet:2:8"), "{r}");
         assert!(r.contains('^'), "{r}");
         assert!(r.contains("unknown variable"), "{r}");
+    }
+
+    #[test]
+    fn stray_latin1_byte_in_text_is_read() {
+        let mut bytes = b"// caf".to_vec();
+        bytes.push(0xe9);
+        bytes.extend_from_slice(&b"\nmodule m\n".repeat(20));
+        let f = SourceFile::from_bytes("m.nm", bytes).unwrap();
+        assert!(f.text.starts_with("// caf\u{e9}\nmodule m"));
+        assert_eq!(f.line_col(f.text.find('\n').unwrap()), (1, 8));
+        assert!(SourceFile::from_bytes("b", b"abc\0\xe9def".repeat(20)).is_err());
     }
 
     #[test]
