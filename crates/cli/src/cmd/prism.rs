@@ -68,7 +68,7 @@ pub enum PrismCmd {
     Bisim(super::prism_imdp::BisimArgs),
 }
 
-fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
+pub(crate) fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
     let mut out = Vec::new();
     for c in &a.consts {
         out.extend(parse_const_overrides(c).map_err(CliError::from)?);
@@ -76,14 +76,15 @@ fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
     Ok(out)
 }
 
-struct Built {
-    src: SourceFile,
-    prog: Program,
-    model: Model,
-    build_s: f64,
+/// A parsed, checked and built model (shared with the interval-model commands).
+pub(crate) struct Built {
+    pub(crate) src: SourceFile,
+    pub(crate) prog: Program,
+    pub(crate) model: Model,
+    pub(crate) build_s: f64,
 }
 
-fn load(a: &ModelArgs) -> Result<Built, CliError> {
+pub(crate) fn load(a: &ModelArgs) -> Result<Built, CliError> {
     let src = read_input(&a.model)?;
     let ov = overrides(a)?;
     let t0 = Instant::now();

@@ -1,15 +1,15 @@
 //! `verikit prism bisim` and the interval-model part of `verikit prism check`: alternating
 //! probabilistic bisimulation of interval MDPs and robust (∃σ∀π) model checking (SETTA 2017).
 
-use super::prism::ModelArgs;
+use super::prism::{load, overrides, Built, ModelArgs};
 use crate::report::{read_input, write_output, CliError, Ctx, Report};
 use std::path::PathBuf;
 use std::time::Instant;
 use verikit_diag::SourceFile;
 use verikit_prob::robust_check::RobustChecker;
 use verikit_prob::{
-    build, check_model, parse_const_overrides, parse_model, parse_properties, select_properties,
-    Answer, BuildOptions, CheckOptions, Model, Program, PropertiesFile, PropertyResult,
+    build, check_model, parse_model, parse_properties, select_properties, Answer, BuildOptions,
+    CheckOptions, Model, Program, PropertiesFile, PropertyResult,
 };
 
 #[derive(clap::Args, Debug)]
@@ -39,40 +39,6 @@ pub struct BisimArgs {
     precision: f64,
 }
 
-pub(crate) fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
-    let mut out = Vec::new();
-    for c in &a.consts {
-        out.extend(parse_const_overrides(c).map_err(CliError::from)?);
-    }
-    Ok(out)
-}
-
-struct Loaded {
-    src: SourceFile,
-    prog: Program,
-    model: Model,
-    build_s: f64,
-}
-
-fn load(a: &ModelArgs) -> Result<Loaded, CliError> {
-    let src = read_input(&a.model)?;
-    let ov = overrides(a)?;
-    let t0 = Instant::now();
-    let mf = parse_model(&src.text).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let prog = check_model(&mf, &ov).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let opts = BuildOptions {
-        fix_deadlocks: !a.no_fix_deadlocks,
-        ..BuildOptions::default()
-    };
-    let model = build(&prog, &opts).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    Ok(Loaded {
-        src,
-        prog,
-        model,
-        build_s: t0.elapsed().as_secs_f64(),
-    })
-}
-
 /// Does the property use PRISM's cooperative-nature operators (`Pmaxmax`, `Rminmin`, …)?
 fn cooperative_nature(text: &str) -> bool {
     text.contains("maxmax") || text.contains("minmin")
@@ -81,7 +47,7 @@ fn cooperative_nature(text: &str) -> bool {
 /// The initial partition asked for by `--labels` (and `--props`).
 fn initial_partition(
     a: &BisimArgs,
-    b: &Loaded,
+    b: &Built,
     props: Option<(&SourceFile, &PropertiesFile)>,
     ov: &[(String, String)],
 ) -> Result<(Vec<u32>, String), CliError> {
