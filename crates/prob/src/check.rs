@@ -6,17 +6,17 @@
 //! bounds iterate the transition relation; CTMC time bounds use uniformisation with Poisson weights
 //! ([`crate::foxglynn`]); steady state solves each bottom SCC ([`crate::steady`]).
 
-use crate::build::{eval_states, eval_states_f64};
+use crate::build::eval_states_f64;
 use crate::error::ProbError;
 use crate::foxglynn::poisson;
 use crate::lang::ast::*;
 use crate::lang::expr::{CExpr, Value};
-use crate::lang::typecheck::{compile, eval_constants, Program, Scope};
+use crate::lang::typecheck::Program;
 use crate::mec::mecs;
 use crate::model::Model;
 use crate::precomp::{prob1, reach_exists, reach_forall, Preds};
+use crate::prop_env::{input, Names, StateFormulas};
 use crate::vi::{solve, Problem};
-use std::collections::HashMap;
 use std::sync::Arc;
 use verikit_diag::{Diagnostic, Span};
 
@@ -67,13 +67,6 @@ pub struct PropertyResult {
     pub time_s: f64,
 }
 
-struct Names {
-    consts: HashMap<String, Value>,
-    formulas: HashMap<String, Expr>,
-    labels: HashMap<String, Expr>,
-    var_types: Vec<Type>,
-}
-
 pub struct Checker<'a> {
     model: &'a Model,
     prog: &'a Program,
@@ -87,10 +80,6 @@ pub struct Checker<'a> {
 
 type R<T> = Result<T, ProbError>;
 
-fn input(sp: Span, msg: impl Into<String>) -> ProbError {
-    ProbError::Input(Diagnostic::at(sp, msg))
-}
-
 impl<'a> Checker<'a> {
     /// A checker for `model` (built from `prog`) with the constants, labels and formulas of a
     /// properties file; undefined property constants come from `overrides`.
@@ -101,32 +90,12 @@ impl<'a> Checker<'a> {
         overrides: &[(String, String)],
         opts: CheckOptions,
     ) -> R<Checker<'a>> {
-        let mut formulas = prog.formulas.clone();
-        for f in &props.formulas {
-            formulas.insert(f.name.clone(), f.expr.clone());
-        }
-        let mut consts: HashMap<String, Value> = prog.constants.iter().cloned().collect();
-        eval_constants(&props.consts, overrides, &mut consts, &formulas)?;
-        let labels = props
-            .labels
-            .iter()
-            .map(|l| (l.name.clone(), l.expr.clone()))
-            .collect();
-        let var_types = prog
-            .vars
-            .iter()
-            .map(|v| if v.is_bool { Type::Bool } else { Type::Int })
-            .collect();
+        let names = Names::new(prog, props, overrides)?;
         Ok(Checker {
             model,
             prog,
             opts,
-            names: Arc::new(Names {
-                consts,
-                formulas,
-                labels,
-                var_types,
-            }),
+            names,
             preds: None,
             embedded: None,
             exit: None,
@@ -224,55 +193,8 @@ impl<'a> Checker<'a> {
         ))
     }
 
-    fn compile(&mut self, e: &Expr) -> R<(CExpr, Type)> {
-        let names = self.names.clone();
-        let scope = Scope {
-            consts: &names.consts,
-            vars: &self.prog.var_index,
-            var_types: &names.var_types,
-            formulas: &names.formulas,
-        };
-        let mut err: Option<ProbError> = None;
-        let r = compile(e, &scope, &mut |x: &Expr| match self.special(x) {
-            Ok(v) => Ok(v),
-            Err(ProbError::Input(d)) => Err(d),
-            Err(other) => {
-                let d = Diagnostic::error(other.to_string());
-                err = Some(other);
-                Err(d)
-            }
-        });
-        match (r, err) {
-            (_, Some(e)) => Err(e),
-            (Ok(v), None) => Ok(v),
-            (Err(d), None) => Err(ProbError::Input(d)),
-        }
-    }
-
-    fn states(&mut self, e: &Expr) -> R<Vec<bool>> {
-        let (c, t) = self.compile(e)?;
-        if t != Type::Bool {
-            return Err(input(
-                e.span,
-                format!(
-                    "type error: expected a Boolean state formula, found {}",
-                    t.name()
-                ),
-            ));
-        }
-        Ok(eval_states(self.model, &c)?)
-    }
-
-    fn const_f64(&mut self, e: &Expr) -> R<f64> {
-        let (c, _) = self.compile(e)?;
-        match c.constant() {
-            Some(v) if v.ty() != Type::Bool => Ok(v.as_f64()),
-            _ => Err(input(e.span, "expected a constant number")),
-        }
-    }
-
     /// Resolves labels and probabilistic operators into per-state vectors.
-    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
+    fn special_impl(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
         let m = self.model;
         let n = m.num_states();
         let vec_b = |v: Vec<bool>| -> Option<(CExpr, Type)> {
@@ -1108,4 +1030,19 @@ fn step_opt(m: &Model, s: usize, x: &[f64], opt: Opt, rew: Option<&[f64]>) -> f6
 /// Evaluates a numeric state expression on every state (used by exports and tests).
 pub fn state_values(model: &Model, e: &CExpr) -> Result<Vec<f64>, Diagnostic> {
     eval_states_f64(model, e)
+}
+
+impl<'a> StateFormulas<'a> for Checker<'a> {
+    fn model(&self) -> &'a Model {
+        self.model
+    }
+    fn program(&self) -> &'a Program {
+        self.prog
+    }
+    fn names(&self) -> Arc<Names> {
+        self.names.clone()
+    }
+    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
+        self.special_impl(e)
+    }
 }

@@ -24,6 +24,7 @@ pub mod mec;
 pub mod model;
 pub mod polytope_lp;
 pub mod precomp;
+mod prop_env;
 pub mod quotient;
 pub mod robust_check;
 pub mod robust_vi;

@@ -20,23 +20,18 @@
 //! * Step-bounded until, next, globally (by duality), expected reachability rewards (`F`),
 //!   cumulative (`C<=k`) and instantaneous (`I=k`) rewards; `S` is not defined for IMDPs here.
 
-use crate::build::eval_states;
 use crate::check::{Answer, CheckOptions, PropertyResult};
 use crate::error::ProbError;
 use crate::lang::ast::*;
 use crate::lang::expr::{CExpr, Value};
-use crate::lang::typecheck::{compile, eval_constants, Program, Scope};
+use crate::lang::typecheck::Program;
 use crate::model::Model;
+use crate::prop_env::{input, Names, StateFormulas};
 use crate::widen::bounds;
-use std::collections::HashMap;
 use std::sync::Arc;
 use verikit_diag::{Diagnostic, Span};
 
 type R<T> = Result<T, ProbError>;
-
-fn input(sp: Span, msg: impl Into<String>) -> ProbError {
-    ProbError::Input(Diagnostic::at(sp, msg))
-}
 
 /// Who optimises which way: the controller maximises (`ctrl_max`) or minimises, nature
 /// maximises (`nature_max`) or minimises.
@@ -605,13 +600,6 @@ fn steps(
     x
 }
 
-struct Names {
-    consts: HashMap<String, Value>,
-    formulas: HashMap<String, Expr>,
-    labels: HashMap<String, Expr>,
-    var_types: Vec<Type>,
-}
-
 /// Checks properties of an interval model (or of a DTMC/MDP, read as point intervals).
 pub struct RobustChecker<'a> {
     model: &'a Model,
@@ -632,33 +620,13 @@ impl<'a> RobustChecker<'a> {
         overrides: &[(String, String)],
         opts: CheckOptions,
     ) -> R<RobustChecker<'a>> {
-        let mut formulas = prog.formulas.clone();
-        for f in &props.formulas {
-            formulas.insert(f.name.clone(), f.expr.clone());
-        }
-        let mut consts: HashMap<String, Value> = prog.constants.iter().cloned().collect();
-        eval_constants(&props.consts, overrides, &mut consts, &formulas)?;
-        let labels = props
-            .labels
-            .iter()
-            .map(|l| (l.name.clone(), l.expr.clone()))
-            .collect();
-        let var_types = prog
-            .vars
-            .iter()
-            .map(|v| if v.is_bool { Type::Bool } else { Type::Int })
-            .collect();
+        let names = Names::new(prog, props, overrides)?;
         Ok(RobustChecker {
             model,
             prog,
             src: props_src,
             opts,
-            names: Arc::new(Names {
-                consts,
-                formulas,
-                labels,
-                var_types,
-            }),
+            names,
             sound: true,
         })
     }
@@ -782,54 +750,7 @@ impl<'a> RobustChecker<'a> {
         }
     }
 
-    fn compile(&mut self, e: &Expr) -> R<(CExpr, Type)> {
-        let names = self.names.clone();
-        let scope = Scope {
-            consts: &names.consts,
-            vars: &self.prog.var_index,
-            var_types: &names.var_types,
-            formulas: &names.formulas,
-        };
-        let mut err: Option<ProbError> = None;
-        let r = compile(e, &scope, &mut |x: &Expr| match self.special(x) {
-            Ok(v) => Ok(v),
-            Err(ProbError::Input(d)) => Err(d),
-            Err(other) => {
-                let d = Diagnostic::error(other.to_string());
-                err = Some(other);
-                Err(d)
-            }
-        });
-        match (r, err) {
-            (_, Some(e)) => Err(e),
-            (Ok(v), None) => Ok(v),
-            (Err(d), None) => Err(ProbError::Input(d)),
-        }
-    }
-
-    fn states(&mut self, e: &Expr) -> R<Vec<bool>> {
-        let (c, t) = self.compile(e)?;
-        if t != Type::Bool {
-            return Err(input(
-                e.span,
-                format!(
-                    "type error: expected a Boolean state formula, found {}",
-                    t.name()
-                ),
-            ));
-        }
-        Ok(eval_states(self.model, &c)?)
-    }
-
-    fn const_f64(&mut self, e: &Expr) -> R<f64> {
-        let (c, _) = self.compile(e)?;
-        match c.constant() {
-            Some(v) if v.ty() != Type::Bool => Ok(v.as_f64()),
-            _ => Err(input(e.span, "expected a constant number")),
-        }
-    }
-
-    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
+    fn special_impl(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
         let m = self.model;
         let n = m.num_states();
         let vec_b = |v: Vec<bool>| -> Option<(CExpr, Type)> {
@@ -1220,5 +1141,20 @@ fn has_operator(e: &Expr) -> bool {
         ExprKind::Ite(a, b, c) => has_operator(a) || has_operator(b) || has_operator(c),
         ExprKind::Call(_, args) => args.iter().any(has_operator),
         _ => false,
+    }
+}
+
+impl<'a> StateFormulas<'a> for RobustChecker<'a> {
+    fn model(&self) -> &'a Model {
+        self.model
+    }
+    fn program(&self) -> &'a Program {
+        self.prog
+    }
+    fn names(&self) -> Arc<Names> {
+        self.names.clone()
+    }
+    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
+        self.special_impl(e)
     }
 }
