@@ -117,4 +117,58 @@ pub(crate) trait StateFormulas<'a> {
             _ => Err(input(e.span, "expected a constant number")),
         }
     }
+
+    /// PRISM's `filter(op, prop, states)`: `prop` over the states of `states` (default: all),
+    /// folded by `op`.
+    fn filter(
+        &mut self,
+        sp: Span,
+        op: &str,
+        prop: &Expr,
+        states: Option<&Expr>,
+    ) -> R<Option<(CExpr, Type)>> {
+        let m = self.model();
+        let n = m.num_states();
+        let (c, t) = self.compile(prop)?;
+        let set = match states {
+            Some(s) => self.states(s)?,
+            None => vec![true; n],
+        };
+        let mut cur = vec![0i64; m.vars.len()];
+        let mut xs = Vec::new();
+        for s in 0..n {
+            if set[s] {
+                m.valuation(s, &mut cur);
+                xs.push(c.eval(&cur, s).map_err(ProbError::Input)?);
+            }
+        }
+        if xs.is_empty() {
+            return Err(input(sp, "the filter's state set is empty"));
+        }
+        let f: Vec<f64> = xs.iter().map(|v| v.as_f64()).collect();
+        let num = |x: f64| Some((CExpr::Const(Value::D(x)), Type::Double));
+        let boolean = |b: bool| Some((CExpr::Const(Value::B(b)), Type::Bool));
+        Ok(match op {
+            "min" => num(f.iter().cloned().fold(f64::INFINITY, f64::min)),
+            "max" => num(f.iter().cloned().fold(f64::NEG_INFINITY, f64::max)),
+            "sum" => num(f.iter().sum()),
+            "avg" => num(f.iter().sum::<f64>() / f.len() as f64),
+            "count" => num(f.iter().filter(|&&x| x != 0.0).count() as f64),
+            "forall" => boolean(f.iter().all(|&x| x != 0.0)),
+            "exists" => boolean(f.iter().any(|&x| x != 0.0)),
+            "first" | "state" | "print" | "printall" => {
+                if t == Type::Bool {
+                    boolean(f[0] != 0.0)
+                } else {
+                    num(f[0])
+                }
+            }
+            other => {
+                return Err(input(
+                    sp,
+                    format!("filter operator `{other}` is not supported"),
+                ))
+            }
+        })
+    }
 }

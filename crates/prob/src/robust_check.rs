@@ -23,7 +23,7 @@
 use crate::check::{Answer, CheckOptions, PropertyResult};
 use crate::error::ProbError;
 use crate::lang::ast::*;
-use crate::lang::expr::{CExpr, Value};
+use crate::lang::expr::CExpr;
 use crate::lang::typecheck::Program;
 use crate::model::Model;
 use crate::prop_env::{input, Names, StateFormulas};
@@ -806,47 +806,7 @@ impl<'a> RobustChecker<'a> {
                 "the steady-state operator S is not supported on interval models",
             )),
             ExprKind::Filter { op, prop, states } => {
-                let (c, t) = self.compile(prop)?;
-                let set = match states {
-                    Some(s) => self.states(s)?,
-                    None => vec![true; n],
-                };
-                let mut cur = vec![0i64; m.vars.len()];
-                let mut xs = Vec::new();
-                for s in 0..n {
-                    if set[s] {
-                        m.valuation(s, &mut cur);
-                        xs.push(c.eval(&cur, s).map_err(ProbError::Input)?);
-                    }
-                }
-                if xs.is_empty() {
-                    return Err(input(e.span, "the filter's state set is empty"));
-                }
-                let f: Vec<f64> = xs.iter().map(|v| v.as_f64()).collect();
-                let num = |x: f64| Some((CExpr::Const(Value::D(x)), Type::Double));
-                let boolean = |b: bool| Some((CExpr::Const(Value::B(b)), Type::Bool));
-                Ok(match op.as_str() {
-                    "min" => num(f.iter().cloned().fold(f64::INFINITY, f64::min)),
-                    "max" => num(f.iter().cloned().fold(f64::NEG_INFINITY, f64::max)),
-                    "sum" => num(f.iter().sum()),
-                    "avg" => num(f.iter().sum::<f64>() / f.len() as f64),
-                    "count" => num(f.iter().filter(|&&x| x != 0.0).count() as f64),
-                    "forall" => boolean(f.iter().all(|&x| x != 0.0)),
-                    "exists" => boolean(f.iter().any(|&x| x != 0.0)),
-                    "first" | "state" | "print" | "printall" => {
-                        if t == Type::Bool {
-                            boolean(f[0] != 0.0)
-                        } else {
-                            num(f[0])
-                        }
-                    }
-                    other => {
-                        return Err(input(
-                            e.span,
-                            format!("filter operator `{other}` is not supported"),
-                        ))
-                    }
-                })
+                self.filter(e.span, op, prop, states.as_deref())
             }
             _ => Ok(None),
         }
