@@ -171,4 +171,34 @@ pub(crate) trait StateFormulas<'a> {
             }
         })
     }
+
+    /// The reward structure's index (`None`: time, i.e. reward 1 per time unit or step).
+    fn reward_index(&mut self, rew: &RewardRef) -> R<Option<usize>> {
+        let prog = self.program();
+        let nr = prog.rewards.len();
+        Ok(Some(match rew {
+            RewardRef::Time => return Ok(None),
+            RewardRef::Default => {
+                if nr == 0 {
+                    return Err(ProbError::Input(Diagnostic::error(
+                        "the model has no reward structure",
+                    )));
+                }
+                0
+            }
+            RewardRef::Name(name, sp) => prog
+                .rewards
+                .iter()
+                .position(|r| r.name.as_deref() == Some(name.as_str()))
+                .ok_or_else(|| input(*sp, format!("unknown reward structure \"{name}\"")))?,
+            RewardRef::Index(e) => {
+                let i = self.const_f64(e)?;
+                if i >= 1.0 && (i as usize) <= nr && i.fract() == 0.0 {
+                    i as usize - 1
+                } else {
+                    return Err(input(e.span, format!("no reward structure number {i}")));
+                }
+            }
+        }))
+    }
 }

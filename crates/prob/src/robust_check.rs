@@ -29,7 +29,7 @@ use crate::model::Model;
 use crate::prop_env::{input, Names, StateFormulas};
 use crate::widen::bounds;
 use std::sync::Arc;
-use verikit_diag::{Diagnostic, Span};
+use verikit_diag::Span;
 
 type R<T> = Result<T, ProbError>;
 
@@ -976,35 +976,6 @@ impl<'a> RobustChecker<'a> {
                 Ok(y)
             }
         }
-    }
-
-    fn reward_index(&mut self, rew: &RewardRef) -> R<Option<usize>> {
-        let nr = self.prog.rewards.len();
-        Ok(Some(match rew {
-            RewardRef::Time => return Ok(None),
-            RewardRef::Default => {
-                if nr == 0 {
-                    return Err(ProbError::Input(Diagnostic::error(
-                        "the model has no reward structure",
-                    )));
-                }
-                0
-            }
-            RewardRef::Name(name, sp) => self
-                .prog
-                .rewards
-                .iter()
-                .position(|r| r.name.as_deref() == Some(name.as_str()))
-                .ok_or_else(|| input(*sp, format!("unknown reward structure \"{name}\"")))?,
-            RewardRef::Index(e) => {
-                let i = self.const_f64(e)?;
-                if i >= 1.0 && (i as usize) <= nr && i.fract() == 0.0 {
-                    i as usize - 1
-                } else {
-                    return Err(input(e.span, format!("no reward structure number {i}")));
-                }
-            }
-        }))
     }
 
     /// State rewards of structure `r` (`None`: one per step).
