@@ -33,7 +33,10 @@ pub fn run(ctx: &Ctx) -> Result<Report, CliError> {
         let t0 = Instant::now();
         match f(ctx) {
             Ok(reports) => {
-                for (title, r) in reports {
+                for (i, (title, r)) in reports.into_iter().enumerate() {
+                    if i > 0 {
+                        text.push('\n');
+                    }
                     text.push_str(&format!("== {engine}: {title} ==\n{}", r.text));
                     if !r.text.ends_with('\n') {
                         text.push('\n');
