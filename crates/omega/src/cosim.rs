@@ -111,20 +111,7 @@ pub fn reduce(aut: &Twa) -> Twa {
         return aut.clone();
     }
     let co = co_simulation(aut);
-    let mut class = vec![u32::MAX; n];
-    let mut reps: Vec<usize> = Vec::new();
-    for p in 0..n {
-        if class[p] != u32::MAX {
-            continue;
-        }
-        let c = reps.len() as u32;
-        reps.push(p);
-        for q in p..n {
-            if class[q] == u32::MAX && co[p * n + q] && co[q * n + p] {
-                class[q] = c;
-            }
-        }
-    }
+    let (class, reps) = crate::direct_sim::preorder_classes(&co, n);
     let nc = reps.len();
     // `a <co b` strictly, on classes.
     let strictly = |a: u32, b: u32| a != b && co[reps[a as usize] * n + reps[b as usize]];

@@ -100,15 +100,9 @@ pub fn direct_simulation(aut: &Twa) -> Vec<bool> {
     }
 }
 
-/// Quotient by direct-simulation equivalence followed by little-brother edge pruning. Returns the
-/// input unchanged when it is larger than [`MAX_STATES`].
-pub fn reduce(aut: &Twa) -> Twa {
-    let n = aut.num_states();
-    if n <= 1 || n > MAX_STATES || aut.acc_false {
-        return aut.clone();
-    }
-    let sim = direct_simulation(aut);
-    // Classes of mutual simulation.
+/// Equivalence classes of a preorder given as a matrix (`rel[p * n + q]`: p ≤ q): each state's
+/// class id and each class's representative (its smallest state).
+pub(crate) fn preorder_classes(rel: &[bool], n: usize) -> (Vec<u32>, Vec<usize>) {
     let mut class = vec![u32::MAX; n];
     let mut reps: Vec<usize> = Vec::new();
     for p in 0..n {
@@ -118,11 +112,23 @@ pub fn reduce(aut: &Twa) -> Twa {
         let c = reps.len() as u32;
         reps.push(p);
         for q in p..n {
-            if class[q] == u32::MAX && sim[p * n + q] && sim[q * n + p] {
+            if class[q] == u32::MAX && rel[p * n + q] && rel[q * n + p] {
                 class[q] = c;
             }
         }
     }
+    (class, reps)
+}
+
+/// Quotient by direct-simulation equivalence followed by little-brother edge pruning. Returns the
+/// input unchanged when it is larger than [`MAX_STATES`].
+pub fn reduce(aut: &Twa) -> Twa {
+    let n = aut.num_states();
+    if n <= 1 || n > MAX_STATES || aut.acc_false {
+        return aut.clone();
+    }
+    let sim = direct_simulation(aut);
+    let (class, reps) = preorder_classes(&sim, n);
     let nc = reps.len();
     let csim = |a: u32, b: u32| sim[reps[a as usize] * n + reps[b as usize]];
     let mut out = Twa::new(aut.aps.clone());
