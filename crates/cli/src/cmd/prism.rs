@@ -68,6 +68,23 @@ pub enum PrismCmd {
     Bisim(super::prism_imdp::BisimArgs),
 }
 
+/// A property's source text, trimmed, as results are labelled with it.
+pub(crate) fn prop_text(src: &SourceFile, p: &verikit_prob::Property) -> String {
+    src.text
+        .get(p.span.start..p.span.end)
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+/// A result's label: the property's name in quotes, else its text.
+pub(crate) fn result_label(r: &verikit_prob::PropertyResult, text: &str) -> String {
+    r.name
+        .clone()
+        .map(|n| format!("\"{n}\""))
+        .unwrap_or_else(|| text.to_string())
+}
+
 pub(crate) fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
     let mut out = Vec::new();
     for c in &a.consts {
@@ -190,20 +207,11 @@ fn check(
     let mut lines = Vec::new();
     let t0 = Instant::now();
     for &p in &props {
-        let text = props_src
-            .text
-            .get(p.span.start..p.span.end)
-            .unwrap_or("")
-            .trim()
-            .to_string();
+        let text = prop_text(props_src, p);
         let r = checker
             .check(p, &text)
             .map_err(|e| CliError::from_error(e, Some(props_src)))?;
-        let label = r
-            .name
-            .clone()
-            .map(|n| format!("\"{n}\""))
-            .unwrap_or_else(|| text.clone());
+        let label = result_label(&r, &text);
         let mut line = format!("{label}: {}", r.answer);
         if let Some((lo, hi)) = r.init_range {
             line.push_str(&format!(

@@ -1,7 +1,7 @@
 //! `verikit prism bisim` and the interval-model part of `verikit prism check`: alternating
 //! probabilistic bisimulation of interval MDPs and robust (∃σ∀π) model checking (SETTA 2017).
 
-use super::prism::{load, overrides, Built, ModelArgs};
+use super::prism::{load, overrides, prop_text, result_label, Built, ModelArgs};
 use crate::report::{read_input, write_output, CliError, Ctx, Report};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -289,20 +289,11 @@ fn check_all(
     .map_err(|e| CliError::from_error(e, Some(props_src)))?;
     let mut out = Vec::new();
     for p in props {
-        let text = props_src
-            .text
-            .get(p.span.start..p.span.end)
-            .unwrap_or("")
-            .trim()
-            .to_string();
+        let text = prop_text(props_src, p);
         let r = checker
             .check(p, &text)
             .map_err(|e| CliError::from_error(e, Some(props_src)))?;
-        let label = r
-            .name
-            .clone()
-            .map(|n| format!("\"{n}\""))
-            .unwrap_or_else(|| text.clone());
+        let label = result_label(&r, &text);
         out.push(Checked { label, result: r });
     }
     Ok(out)
