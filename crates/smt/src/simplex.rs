@@ -229,16 +229,22 @@ impl Simplex {
             None => return,
         };
         self.elim_list.retain(|z| *z != x);
+        self.install_row(x, &def);
+        self.eliminated -= 1;
+    }
+
+    /// Makes `x` basic with the row `x = Σ a_y y`, each basic `y` replaced by its own row, and
+    /// sets `β(x)` from the current assignment.
+    fn install_row(&mut self, x: u32, def: &[(u32, Num)]) {
         let mut row: Vec<(u32, Num)> = Vec::new();
         let mut val = DRat::zero();
-        for (y, a) in &def {
+        for (y, a) in def {
             let r = self.row_of[*y as usize];
             if r == NONE {
                 add_into(&mut row, &mut self.scratch, *y, a.clone());
             } else {
-                let rr = self.rows[r as usize].clone();
-                for (z, b) in rr {
-                    add_into(&mut row, &mut self.scratch, z, a.mul(&b));
+                for (z, b) in &self.rows[r as usize] {
+                    add_into(&mut row, &mut self.scratch, *z, a.mul(b));
                 }
             }
             val = val.add(&self.beta[*y as usize].scale(a));
@@ -255,7 +261,6 @@ impl Simplex {
         self.basic_of.push(x);
         self.row_of[x as usize] = r;
         self.beta[x as usize] = val;
-        self.eliminated -= 1;
     }
     pub fn is_basic(&self, x: u32) -> bool {
         self.row_of[x as usize] != NONE
@@ -265,8 +270,6 @@ impl Simplex {
     /// substituted by their rows). Returns the slack's variable.
     pub fn add_row(&mut self, def: &[(u32, Num)], is_int: bool) -> u32 {
         let s = self.new_var(is_int);
-        let mut row: Vec<(u32, Num)> = Vec::new();
-        let mut val = DRat::zero();
         let mut expanded: Vec<(u32, Num)> = Vec::with_capacity(def.len());
         for (x, a) in def {
             match &self.elim[*x as usize] {
@@ -274,30 +277,7 @@ impl Simplex {
                 Some(d) => expanded.extend(d.iter().map(|(y, b)| (*y, a.mul(b)))),
             }
         }
-        for (x, a) in &expanded {
-            let r = self.row_of[*x as usize];
-            if r == NONE {
-                add_into(&mut row, &mut self.scratch, *x, a.clone());
-            } else {
-                let rr = self.rows[r as usize].clone();
-                for (y, b) in rr {
-                    add_into(&mut row, &mut self.scratch, y, a.mul(&b));
-                }
-            }
-            val = val.add(&self.beta[*x as usize].scale(a));
-        }
-        for (y, _) in &row {
-            self.scratch[*y as usize] = NONE;
-        }
-        row.retain(|(_, c)| !c.is_zero());
-        let r = self.rows.len() as u32;
-        for (y, _) in &row {
-            self.cols[*y as usize].insert(r);
-        }
-        self.rows.push(row);
-        self.basic_of.push(s);
-        self.row_of[s as usize] = r;
-        self.beta[s as usize] = val;
+        self.install_row(s, &expanded);
         s
     }
 
