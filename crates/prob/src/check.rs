@@ -15,7 +15,7 @@ use crate::lang::typecheck::Program;
 use crate::mec::mecs;
 use crate::model::Model;
 use crate::precomp::{prob1, reach_exists, reach_forall, Preds};
-use crate::prop_env::{input, Names, StateFormulas};
+use crate::prop_env::{initial_answer, input, Names, StateFormulas};
 use crate::vi::{solve, Problem};
 use std::sync::Arc;
 use verikit_diag::{Diagnostic, Span};
@@ -122,24 +122,7 @@ impl<'a> Checker<'a> {
             }
             _ => {
                 let (c, t) = self.compile(&prop.expr)?;
-                let m = self.model;
-                let mut cur = vec![0i64; m.vars.len()];
-                let mut vals = Vec::new();
-                for &s in &m.initial {
-                    m.valuation(s as usize, &mut cur);
-                    vals.push(c.eval(&cur, s as usize).map_err(ProbError::Input)?);
-                }
-                if t == Type::Bool {
-                    (Answer::Bool(vals.iter().all(|v| v.as_bool())), None)
-                } else {
-                    let xs: Vec<f64> = vals.iter().map(|v| v.as_f64()).collect();
-                    let lo = xs.iter().cloned().fold(f64::INFINITY, f64::min);
-                    let hi = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                    (
-                        Answer::Num(xs.first().copied().unwrap_or(f64::NAN)),
-                        if lo != hi { Some((lo, hi)) } else { None },
-                    )
-                }
+                initial_answer(self.model, &c, t)?
             }
         };
         Ok(PropertyResult {

@@ -19,6 +19,33 @@ pub(crate) fn input(sp: Span, msg: impl Into<String>) -> ProbError {
     ProbError::Input(Diagnostic::at(sp, msg))
 }
 
+/// A property's answer from its compiled expression: the value in the first initial state, with
+/// the range over all initial states when they differ (Booleans: true iff true in all of them).
+pub(crate) fn initial_answer(
+    m: &Model,
+    c: &CExpr,
+    t: Type,
+) -> R<(crate::check::Answer, Option<(f64, f64)>)> {
+    use crate::check::Answer;
+    let mut cur = vec![0i64; m.vars.len()];
+    let mut vals = Vec::new();
+    for &s in &m.initial {
+        m.valuation(s as usize, &mut cur);
+        vals.push(c.eval(&cur, s as usize).map_err(ProbError::Input)?);
+    }
+    Ok(if t == Type::Bool {
+        (Answer::Bool(vals.iter().all(|v| v.as_bool())), None)
+    } else {
+        let xs: Vec<f64> = vals.iter().map(|v| v.as_f64()).collect();
+        let lo = xs.iter().cloned().fold(f64::INFINITY, f64::min);
+        let hi = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        (
+            Answer::Num(xs.first().copied().unwrap_or(f64::NAN)),
+            if lo != hi { Some((lo, hi)) } else { None },
+        )
+    })
+}
+
 /// The names visible to a properties file.
 pub(crate) struct Names {
     pub(crate) consts: HashMap<String, Value>,

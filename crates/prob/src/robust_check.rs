@@ -26,7 +26,7 @@ use crate::lang::ast::*;
 use crate::lang::expr::CExpr;
 use crate::lang::typecheck::Program;
 use crate::model::Model;
-use crate::prop_env::{input, Names, StateFormulas};
+use crate::prop_env::{initial_answer, input, Names, StateFormulas};
 use crate::widen::bounds;
 use std::sync::Arc;
 use verikit_diag::Span;
@@ -646,23 +646,7 @@ impl<'a> RobustChecker<'a> {
             };
             (a, None)
         } else {
-            let mut cur = vec![0i64; m.vars.len()];
-            let mut vals = Vec::new();
-            for &s in &m.initial {
-                m.valuation(s as usize, &mut cur);
-                vals.push(c.eval(&cur, s as usize).map_err(ProbError::Input)?);
-            }
-            if t == Type::Bool {
-                (Answer::Bool(vals.iter().all(|v| v.as_bool())), None)
-            } else {
-                let xs: Vec<f64> = vals.iter().map(|v| v.as_f64()).collect();
-                let lo = xs.iter().cloned().fold(f64::INFINITY, f64::min);
-                let hi = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                (
-                    Answer::Num(xs.first().copied().unwrap_or(f64::NAN)),
-                    if lo != hi { Some((lo, hi)) } else { None },
-                )
-            }
+            initial_answer(m, &c, t)?
         };
         Ok(PropertyResult {
             name: prop.name.clone(),
