@@ -27,7 +27,7 @@ use std::collections::BinaryHeap;
 /// A set of variables popped smallest first: a binary heap with a membership flag per variable
 /// (cheaper than an ordered tree for the many inserts of `update`).
 #[derive(Default)]
-struct DirtySet {
+pub(crate) struct DirtySet {
     heap: BinaryHeap<Reverse<u32>>,
     member: Vec<bool>,
 }
@@ -67,22 +67,22 @@ pub type Explanation = Vec<(Lit, Num)>;
 #[derive(Default)]
 pub struct Simplex {
     pub is_int: Vec<bool>,
-    rows: Vec<Vec<(u32, Num)>>,
-    basic_of: Vec<u32>,
-    row_of: Vec<u32>,
-    cols: Vec<FxHashSet<u32>>,
+    pub(crate) rows: Vec<Vec<(u32, Num)>>,
+    pub(crate) basic_of: Vec<u32>,
+    pub(crate) row_of: Vec<u32>,
+    pub(crate) cols: Vec<FxHashSet<u32>>,
     pub beta: Vec<DRat>,
     pub lower: Vec<Option<Bound>>,
     pub upper: Vec<Option<Bound>>,
-    trail: Vec<(u32, bool, Option<Bound>)>,
-    trail_lim: Vec<usize>,
+    pub(crate) trail: Vec<(u32, bool, Option<Bound>)>,
+    pub(crate) trail_lim: Vec<usize>,
     /// Basic variables that may violate a bound, smallest index first (Bland's rule).
-    dirty: DirtySet,
-    scratch: Vec<u32>,
+    pub(crate) dirty: DirtySet,
+    pub(crate) scratch: Vec<u32>,
     pub pivots: u64,
     /// Definitions of eliminated variables (Gaussian elimination), over variables still present.
-    elim: Vec<Option<Vec<(u32, Num)>>>,
-    elim_list: Vec<u32>,
+    pub(crate) elim: Vec<Option<Vec<(u32, Num)>>>,
+    pub(crate) elim_list: Vec<u32>,
     pub eliminated: u64,
     /// Give up `check` (reporting `interrupted`) after this instant.
     pub deadline: Option<std::time::Instant>,
