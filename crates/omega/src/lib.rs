@@ -28,6 +28,7 @@ pub mod postproc;
 pub mod product;
 pub mod rand;
 pub mod scc_acc;
+pub mod scc_sets;
 pub mod sim_game;
 pub mod translate;
 pub mod twa;

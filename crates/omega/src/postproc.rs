@@ -29,11 +29,13 @@ pub fn simplify(aut: &Twa) -> Twa {
 
 fn simplify_with(aut: &Twa, transient_all: bool) -> Twa {
     let a = prune_with(&crate::scc_acc::simplify_marks(aut), transient_all);
+    let a = prune_with(&crate::scc_sets::share_sets(&a), transient_all);
     let a = merge_bisimilar(&a);
     let a = prune_with(&a, transient_all);
     // Iterated direct simulation and co-simulation while they shrink the automaton.
     let cleanup = |b: &Twa| {
         let b = crate::scc_acc::simplify_marks(&prune_with(b, transient_all));
+        let b = crate::scc_sets::share_sets(&b);
         prune_with(&merge_bisimilar(&b), transient_all)
     };
     crate::iterated_sim::iterated_simulations(&a, &cleanup)

@@ -166,3 +166,61 @@ fn simplifier_preserves_meaning_on_lassos() {
         }
     }
 }
+
+/// The first-occurrence rewriting `F(x & e) | G !x = !x W (x & e)` (e eventual) on random `x`,
+/// `e` and a random third disjunct: the simplified formula agrees with the original on random
+/// lassos, and the automaton of `f & !simplified` is empty (so is the converse).
+#[test]
+fn first_occurrence_rule_is_exact() {
+    let aps: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let mut gen = RandLtl::new(aps.clone(), 91, Weights::default());
+    let mut rng = SmallRng::seed_from_u64(92);
+    let mut fired = 0;
+    for _ in 0..300 {
+        let mut arena = Arena::new();
+        for a in &aps {
+            arena.ap_id(a);
+        }
+        let x = gen.formula_in(&mut arena, 1, 6);
+        let y = gen.formula_in(&mut arena, 1, 6);
+        let e = arena.ev(y);
+        let r = gen.formula_in(&mut arena, 1, 6);
+        let xe = arena.and2(x, e);
+        let fxe = arena.ev(xe);
+        let nx = arena.not(x);
+        let nx = verikit_omega::ltl::simplify::nnf(&mut arena, nx);
+        let gnx = arena.gl(nx);
+        let f = arena.or(vec![fxe, gnx, r]);
+        let g = verikit_omega::ltl::simplify::simplify(&mut arena, f);
+        if verikit_omega::ltl::print::to_string(&arena, g).contains(" W ") {
+            fired += 1;
+        }
+        for _ in 0..20 {
+            let w = Lasso {
+                prefix: (0..rng.gen_range(0..4))
+                    .map(|_| rng.gen_range(0..8))
+                    .collect(),
+                cycle: (0..rng.gen_range(1..4))
+                    .map(|_| rng.gen_range(0..8))
+                    .collect(),
+            };
+            assert_eq!(holds(&arena, f, &w), holds(&arena, g, &w));
+        }
+        let opts = Options {
+            simplify_formula: false,
+            ..Options::default()
+        };
+        for (p, q) in [(f, g), (g, f)] {
+            let nq = arena.not(q);
+            let both = arena.and2(p, nq);
+            let aut = translate(&mut arena, both, &opts).unwrap();
+            assert!(
+                accepting_lasso(&aut).is_none(),
+                "{} and {} differ",
+                verikit_omega::ltl::print::to_string(&arena, f),
+                verikit_omega::ltl::print::to_string(&arena, g)
+            );
+        }
+    }
+    assert!(fired > 30, "the rule fired on {fired} formulas only");
+}

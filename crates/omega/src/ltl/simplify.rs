@@ -307,6 +307,39 @@ fn body(a: &mut Arena, f: F, universal: bool) -> Option<F> {
     }
 }
 
+/// In the operands `v` of a disjunction, a pair `F(a & e)`, `G b` with `b = nnf(!a)` and `e` the
+/// (non-empty) conjunction of the eventual conjuncts: the disjunction with the pair replaced by
+/// `b W (a & e)` (or `true` when there is no eventual conjunct).
+fn first_occurrence_w(a: &mut Arena, v: &[F]) -> Option<F> {
+    for &o in v {
+        let Node::Ev(z) = a.node(o).clone() else {
+            continue;
+        };
+        let conj: Vec<F> = match a.node(z) {
+            Node::And(w) => w.clone(),
+            _ => vec![z],
+        };
+        let (e, rest): (Vec<F>, Vec<F>) = conj.iter().partition(|&&y| is_eventual(a, y));
+        if rest.is_empty() {
+            continue;
+        }
+        let pos = a.and(rest);
+        let np = a.not(pos);
+        let neg = nnf(a, np);
+        let gneg = a.gl(neg);
+        if !v.contains(&gneg) {
+            continue;
+        }
+        let mut out: Vec<F> = v.iter().copied().filter(|&y| y != o && y != gneg).collect();
+        if e.is_empty() {
+            return Some(a.tt());
+        }
+        out.push(a.w(neg, z));
+        return Some(a.or(out));
+    }
+    None
+}
+
 /// One rewriting step at the root (children already simplified).
 fn rules(a: &mut Arena, f: F) -> F {
     let n = a.node(f).clone();
@@ -498,6 +531,14 @@ fn rules(a: &mut Arena, f: F) -> F {
                         .collect();
                     rest.push(if is_and { a.m(x, y) } else { a.w(x, y) });
                     return if is_and { a.and(rest) } else { a.or(rest) };
+                }
+            }
+            // F(a & e) | G !a = !a W (a & e) for e eventual (at the first position where a holds,
+            // e holds too, since e is true before any position where it is); F a | G !a = true.
+            // The eventuality F(a & e) becomes the non-eventuality W: one promise fewer.
+            if !is_and {
+                if let Some(r) = first_occurrence_w(a, &v) {
+                    return r;
                 }
             }
             // Group X operands, and F operands of `|`, G operands of `&`.
