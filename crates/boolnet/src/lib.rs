@@ -16,6 +16,7 @@ pub mod generate;
 pub mod leaf_removal;
 pub mod monolithic;
 pub mod network;
+pub mod sampling;
 pub mod sbml;
 pub mod symbolic;
 

@@ -93,6 +93,14 @@ pub fn xp(i: usize) -> BddVariable {
 /// Largest intermediate result of the balanced merge in [`Symbolic::fixed_points`].
 pub const BALANCED_MERGE_NODES: usize = 20_000;
 
+/// Total size of the composed functions `f^p` above which the period search switches to
+/// simulation with basin removal ([`crate::sampling`]).
+pub const SAMPLING_SWITCH_NODES: usize = 50_000;
+
+/// Largest number of attractors the period search looks for by simulation before it falls back
+/// to the greatest fixed point.
+pub const SAMPLING_MAX: usize = 256;
+
 /// Largest number of network variables (two BDD variables each, 16-bit BDD variable ids).
 pub const MAX_VARS: usize = 32_000;
 
@@ -407,8 +415,20 @@ impl Symbolic {
         let mut p = 0usize;
         while !remaining.is_false() {
             p += 1;
-            if p > max_period {
-                // Long transients or periods: the states left that reach the attractors found
+            let composed: usize = g.iter().flatten().map(|b| b.size()).sum();
+            if p > max_period || (p > 2 && composed > SAMPLING_SWITCH_NODES) {
+                // Long transients or periods, or `f^p` growing: attractors by simulation with
+                // their basins removed (no `f^p`), for a bounded number of attractors.
+                tracing::debug!(
+                    "period search: {composed} nodes of f^{}, switching to simulation",
+                    p - 1
+                );
+                let s = crate::sampling::sample(self, vars, found, remaining, SAMPLING_MAX)?;
+                if s.remaining.is_false() {
+                    return Ok(s.found);
+                }
+                let (found, remaining) = (s.found, s.remaining);
+                // Many attractors: the states left that reach the attractors found
                 // by backward reachability, then the greatest fixed point on the rest (it holds
                 // exactly the states on cycles that lie wholly in `remaining`).
                 tracing::debug!("period search: falling back to the greatest fixed point");
@@ -631,15 +651,67 @@ impl Symbolic {
     pub fn fixed_points(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
         match self.fixed_points_balanced(set, vars, BALANCED_MERGE_NODES) {
             Some(r) => Ok(r),
-            None => {
-                let mut r = set.clone();
-                for &i in vars {
-                    let eq = self.vars.mk_var(x(i)).iff(&self.f[i]);
-                    r = self.and(&r, &eq)?;
-                }
-                Ok(r)
-            }
+            None => self.fixed_points_greedy(set, vars),
         }
+    }
+
+    /// The fixed-point conjunction built greedily: at each step the accumulated result is
+    /// conjoined with every remaining constraint `x_i ↔ f_i` under a node budget equal to the
+    /// smallest result found so far in this step, and the smallest result is kept. Each step
+    /// costs at most one conjunction per constraint, each cut off as soon as it is no better than
+    /// the best one, and the result grows only as far as it must (the greedy order of
+    /// biodivine-aeon's symbolic fixed-point search).
+    pub fn fixed_points_greedy(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+        let mut todo: Vec<Bdd> = vars
+            .iter()
+            .map(|&i| self.vars.mk_var(x(i)).iff(&self.f[i]))
+            .collect();
+        let mut result = set.clone();
+        while !todo.is_empty() {
+            // Candidates tried smallest first, so that a small bound is found early.
+            todo.sort_by_key(|b| b.size());
+            let mut best: Option<(usize, Bdd)> = None;
+            for (k, c) in todo.iter().enumerate() {
+                let bound = match &best {
+                    Some((_, b)) => b.size().saturating_sub(1),
+                    None => self.limits.node_limit,
+                };
+                if bound == 0 {
+                    break;
+                }
+                let r = Bdd::binary_op_with_limit(
+                    bound,
+                    &result,
+                    c,
+                    biodivine_lib_bdd::op_function::and,
+                );
+                self.limits.check_time()?;
+                if let Some(r) = r {
+                    let small = r.size() <= 1;
+                    best = Some((k, r));
+                    if small {
+                        break;
+                    }
+                }
+            }
+            let Some((k, r)) = best else {
+                return Err(BnError::Limit(format!(
+                    "a decision diagram exceeded the limit of {} nodes (raise it with --node-limit)",
+                    self.limits.node_limit
+                )));
+            };
+            todo.swap_remove(k);
+            if r.is_false() {
+                return Ok(r);
+            }
+            tracing::debug!(
+                "fixed points: {} nodes, {} constraints left",
+                r.size(),
+                todo.len()
+            );
+            result = r;
+        }
+        Ok(result)
     }
 
     fn fixed_points_balanced(&self, set: &Bdd, vars: &[usize], limit: usize) -> Option<Bdd> {

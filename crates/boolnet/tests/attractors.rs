@@ -7,8 +7,8 @@ use verikit_boolnet::network::{state_string, step};
 use verikit_boolnet::symbolic::{Limits, Symbolic};
 use verikit_boolnet::Detect;
 use verikit_boolnet::{
-    attractors, bnet, bruteforce, leaf_removal, monolithic, Cycle, InputMode, Method, Network,
-    Options,
+    attractors, bnet, bruteforce, leaf_removal, monolithic, sampling, Cycle, InputMode, Method,
+    Network, Options,
 };
 use verikit_logic::BoolExpr;
 
@@ -274,6 +274,24 @@ proptest! {
         let want = sym.attractor_states(&sym.vars.mk_true(), &all).unwrap();
         let got = sym.attractor_states_by_period(&sym.vars.mk_true(), &all, bound).unwrap();
         prop_assert!(got.xor(&want).is_false());
+    }
+
+    /// Simulation with basin removal, stopped after `k` attractors, plus the greatest fixed point
+    /// on what it leaves, gives the attractor states; with no bound it needs no fallback.
+    #[test]
+    fn sampling_with_fallback(seed in any::<u64>(), n in 2usize..=12, k in 0usize..=3) {
+        let net = random_network(seed, n);
+        let f = net.resolved(InputMode::Free);
+        let sym = Symbolic::new(&f, Limits::default()).unwrap();
+        let all: Vec<usize> = (0..n).collect();
+        let want = sym.attractor_states(&sym.vars.mk_true(), &all).unwrap();
+        let s = sampling::sample(&sym, &all, sym.vars.mk_false(), sym.vars.mk_true(), k).unwrap();
+        let rest = sym.attractor_states(&s.remaining, &all).unwrap();
+        prop_assert!(s.found.or(&rest).xor(&want).is_false());
+        prop_assert!(s.found.and(&rest).is_false());
+        let s = sampling::sample(&sym, &all, sym.vars.mk_false(), sym.vars.mk_true(), usize::MAX).unwrap();
+        prop_assert!(s.remaining.is_false());
+        prop_assert!(s.found.xor(&want).is_false());
     }
 
     /// Algorithm 2's leaves composed symbolically (no simulation) give the attractor states.
