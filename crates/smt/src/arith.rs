@@ -55,8 +55,8 @@ pub struct Arith {
     pub atoms: Vec<Atom>,
     atom_index: HashMap<(u32, bool, Num), u32>,
     atom_of_bvar: Vec<u32>,
-    var_atoms: Vec<Vec<u32>>,
-    atom_val: Vec<i8>,
+    pub(crate) var_atoms: Vec<Vec<u32>>,
+    pub(crate) atom_val: Vec<i8>,
     atom_trail: Vec<u32>,
     atom_trail_lim: Vec<usize>,
     new_bounds: Vec<(u32, bool, Lit)>,
@@ -68,11 +68,18 @@ pub struct Arith {
     pub cuts: u64,
     preprocessed: bool,
     pub int_checks: u64,
+    /// Scratch marks of rows visited by bound refinement.
+    pub(crate) row_seen: Vec<bool>,
+    /// Theory propagation by bound refinement from rows (`bound_refinement.rs`).
+    pub row_refinement: bool,
 }
 
 impl Arith {
     pub fn new() -> Arith {
-        Arith::default()
+        Arith {
+            row_refinement: true,
+            ..Arith::default()
+        }
     }
 
     fn svar_of(&mut self, v: u32) -> u32 {
@@ -236,7 +243,7 @@ impl Arith {
     }
 
     /// The bound a literal of atom `a` asserts: (is_upper, value).
-    fn lit_bound(&self, a: &Atom, positive: bool) -> (bool, DRat) {
+    pub(crate) fn lit_bound(&self, a: &Atom, positive: bool) -> (bool, DRat) {
         let is_int = self.simplex.is_int[a.x as usize];
         if positive {
             (
@@ -277,7 +284,7 @@ impl Arith {
         })
     }
 
-    fn certify(&mut self, e: &Explanation) {
+    pub(crate) fn certify(&mut self, e: &Explanation) {
         if self.checker.is_none() {
             return;
         }
@@ -358,6 +365,10 @@ impl Theory for Arith {
 
     fn propagate(&mut self, out: &mut Vec<(Lit, Vec<Lit>)>) {
         let nb = std::mem::take(&mut self.new_bounds);
+        if self.row_refinement && !nb.is_empty() {
+            let changed: Vec<u32> = nb.iter().map(|(x, _, _)| *x).collect();
+            self.refine_rows(&changed, out);
+        }
         for (x, upper, cause) in nb {
             let cur = if upper {
                 self.simplex.upper[x as usize].clone()

@@ -9,6 +9,7 @@
 //! models and Farkas certificates independently.
 
 pub mod arith;
+pub mod bound_refinement;
 pub mod cdcl;
 pub mod check;
 pub mod elab;
