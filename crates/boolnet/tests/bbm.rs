@@ -94,11 +94,12 @@ fn fixed_points_agree_with_aeon() {
         let [name, answer, aeon_s] = cols[..] else {
             continue;
         };
-        // Only answers AEON produced, on models it solved quickly (keeps the suite short).
+        // Only answers AEON produced, on models it solved within 6 s (keeps the suite short;
+        // this includes 079, 083 and 211, where the greedy merge is needed).
         let (Ok(want), Ok(t)) = (answer.parse::<u128>(), aeon_s.parse::<f64>()) else {
             continue;
         };
-        if t > 2.0 {
+        if t > 6.0 {
             continue;
         }
         let Some(text) = ms.get(name) else { continue };
