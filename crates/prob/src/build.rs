@@ -8,7 +8,7 @@
 use crate::error::ProbError;
 use crate::lang::ast::ModelType;
 use crate::lang::expr::CExpr;
-use crate::lang::typecheck::{CProb, Program};
+use crate::lang::typecheck::{CProb, Program, STerm};
 use crate::model::{Layout, Model};
 use verikit_diag::Diagnostic;
 
@@ -372,7 +372,23 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
         layout.unpack(&table.states[s * w..(s + 1) * w], &mut cur);
         one.unit(&cur);
         let mut nch = 0usize;
-        for (mi, m) in prog.modules.iter().enumerate() {
+        if let Some(sys) = &prog.system {
+            for (a, br) in term_choices(sys, prog, &guards, &cur, s, &one, is_ctmc)? {
+                if pool.len() == nch {
+                    pool.push(Branches::default());
+                    acts.push(None);
+                }
+                pool[nch] = br;
+                acts[nch] = a;
+                nch += 1;
+            }
+        }
+        for (mi, m) in prog
+            .modules
+            .iter()
+            .enumerate()
+            .filter(|_| prog.system.is_none())
+        {
             for &a in &m.alphabet {
                 enabled[mi][a as usize].clear();
             }
@@ -395,7 +411,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 }
             }
         }
-        for a in 0..nact {
+        for a in (0..nact).filter(|_| prog.system.is_none()) {
             let mods = &act_modules[a];
             if mods.iter().any(|&mi| enabled[mi][a].is_empty()) {
                 continue;
@@ -574,6 +590,107 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
         trans_rewards,
         fixed_deadlocks,
     })
+}
+
+/// The labelled choices of a `system … endsystem` term in the state `cur` (PRISM manual,
+/// "Process Algebra Operators"): a module offers its enabled commands; a parallel composition
+/// offers each side's choices whose action is not synchronised, and for each synchronised action
+/// the product of both sides' choices (probabilities/rates multiply, each side updates its own
+/// variables); hiding unlabels actions, renaming relabels them.
+fn term_choices(
+    t: &STerm,
+    prog: &Program,
+    guards: &[Vec<FastGuard>],
+    cur: &[i64],
+    s: usize,
+    unit: &Branches,
+    is_ctmc: bool,
+) -> Result<Vec<(Option<u32>, Branches)>, ProbError> {
+    Ok(match t {
+        STerm::Module(mi) => {
+            let mut out = Vec::new();
+            let (Some(m), Some(gs)) = (prog.modules.get(*mi), guards.get(*mi)) else {
+                return Ok(out);
+            };
+            for (ci, (c, g)) in m.commands.iter().zip(gs).enumerate() {
+                if g.holds(cur, s).map_err(ProbError::Input)? {
+                    let mut b = Branches::default();
+                    apply_command(prog, *mi, ci, cur, unit, &mut b, is_ctmc)?;
+                    out.push((c.action, b));
+                }
+            }
+            out
+        }
+        STerm::Par(a, b, sync) => {
+            let left = term_choices(a, prog, guards, cur, s, unit, is_ctmc)?;
+            let right = term_choices(b, prog, guards, cur, s, unit, is_ctmc)?;
+            let synced = |x: &Option<u32>| x.is_some_and(|x| sync.binary_search(&x).is_ok());
+            let mut out = Vec::new();
+            for (la, lb) in &left {
+                if !synced(la) {
+                    continue;
+                }
+                for (ra, rb) in &right {
+                    if ra == la {
+                        out.push((*la, product(prog, lb, rb, cur)?));
+                    }
+                }
+            }
+            out.extend(left.into_iter().filter(|(x, _)| !synced(x)));
+            out.extend(right.into_iter().filter(|(x, _)| !synced(x)));
+            out
+        }
+        STerm::Hide(a, hidden) => {
+            let mut out = term_choices(a, prog, guards, cur, s, unit, is_ctmc)?;
+            for (x, _) in out.iter_mut() {
+                if x.is_some_and(|y| hidden.contains(&y)) {
+                    *x = None;
+                }
+            }
+            out
+        }
+        STerm::Rename(a, map) => {
+            let mut out = term_choices(a, prog, guards, cur, s, unit, is_ctmc)?;
+            for (x, _) in out.iter_mut() {
+                if let Some(y) = x {
+                    if let Some((_, to)) = map.iter().find(|(f, _)| f == y) {
+                        *y = *to;
+                    }
+                }
+            }
+            out
+        }
+    })
+}
+
+/// The synchronised product of two choices: every pair of branches, each side contributing the
+/// variables it changes.
+fn product(prog: &Program, a: &Branches, b: &Branches, cur: &[i64]) -> Result<Branches, ProbError> {
+    let n = cur.len();
+    let mut out = Branches::default();
+    for i in 0..a.len() {
+        for j in 0..b.len() {
+            let (va, vb) = (&a.vals[i * n..(i + 1) * n], &b.vals[j * n..(j + 1) * n]);
+            for v in 0..n {
+                let x = if va[v] != cur[v] {
+                    if vb[v] != cur[v] && vb[v] != va[v] {
+                        let name = prog.vars.get(v).map_or("?", |x| x.name.as_str());
+                        return Err(ProbError::Input(Diagnostic::error(format!(
+                            "synchronising commands assign different values to `{name}` in state {}",
+                            describe_state(prog, cur)
+                        ))));
+                    }
+                    va[v]
+                } else {
+                    vb[v]
+                };
+                out.vals.push(x);
+            }
+            out.lo.push(a.lo[i] * b.lo[j]);
+            out.hi.push(a.hi[i] * b.hi[j]);
+        }
+    }
+    Ok(out)
 }
 
 /// Sorts by target, merges duplicates and appends to the CSR arrays.

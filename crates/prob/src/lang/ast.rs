@@ -342,6 +342,22 @@ pub struct NamedExpr {
     pub span: Span,
 }
 
+/// A process-algebra term of `system … endsystem` (PRISM manual, "Process Algebra Operators").
+#[derive(Clone, Debug)]
+pub enum SysExpr {
+    Module(String, Span),
+    /// `M1 || M2 || …`: synchronisation on the actions both sides have.
+    Full(Vec<SysExpr>),
+    /// `M1 ||| M2 ||| …`: interleaving, no synchronisation.
+    Interleave(Vec<SysExpr>),
+    /// `M1 |[a,b]| M2`: synchronisation on the listed actions only.
+    Restricted(Box<SysExpr>, Vec<(String, Span)>, Box<SysExpr>),
+    /// `M / {a,b}`: the listed actions become unlabelled.
+    Hide(Box<SysExpr>, Vec<(String, Span)>),
+    /// `M {a<-b}`: action `a` is renamed to `b`.
+    Rename(Box<SysExpr>, Vec<(String, String, Span)>),
+}
+
 /// A parsed model file.
 #[derive(Clone, Debug)]
 pub struct ModelFile {
@@ -353,6 +369,8 @@ pub struct ModelFile {
     pub modules: Vec<ModuleDecl>,
     pub init: Option<Expr>,
     pub rewards: Vec<RewardStruct>,
+    /// The `system … endsystem` block, if any (with its span).
+    pub system: Option<(SysExpr, Span)>,
 }
 
 #[derive(Clone, Debug)]

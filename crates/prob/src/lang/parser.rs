@@ -132,40 +132,129 @@ impl<'a> Parser<'a> {
             self.err(&format!("`{s}`"))
         }
     }
-    /// `system … endsystem`: only the full parallel composition `M1 || M2 || …` (with
-    /// parentheses) is read — PRISM's default composition, synchronising on shared actions.
-    fn system_term(&mut self, names: &mut Vec<(String, Span)>, depth: usize) -> PResult<()> {
-        const UNSUPPORTED: &str =
-            "only `||` (full synchronisation on shared actions) is supported \
-            in `system … endsystem`; `|||`, `|[a,b]|`, renaming `{a<-b}` and hiding `/{a}` are not";
+    /// `system … endsystem` (PRISM manual, "Process Algebra Operators"): `||` binds weakest, then
+    /// `|||`, then `|[a,b]|`; hiding `/{a}` and renaming `{a<-b}` bind tightest.
+    fn sys_full(&mut self, depth: usize) -> PResult<SysExpr> {
         if depth > 100 {
             return Err(Diagnostic::at(
                 self.span(),
                 "system expression nested too deeply",
             ));
         }
+        let mut parts = vec![self.sys_inter(depth)?];
+        while self.is_sym("|")
+            && matches!(self.peek_at(1), Tok::Sym("|"))
+            && !matches!(self.peek_at(2), Tok::Sym("|"))
+        {
+            self.bump();
+            self.bump();
+            parts.push(self.sys_inter(depth)?);
+        }
+        Ok(if parts.len() == 1 {
+            parts.swap_remove(0)
+        } else {
+            SysExpr::Full(parts)
+        })
+    }
+    fn sys_inter(&mut self, depth: usize) -> PResult<SysExpr> {
+        let mut parts = vec![self.sys_restr(depth)?];
+        while self.is_sym("|")
+            && matches!(self.peek_at(1), Tok::Sym("|"))
+            && matches!(self.peek_at(2), Tok::Sym("|"))
+        {
+            self.bump();
+            self.bump();
+            self.bump();
+            parts.push(self.sys_restr(depth)?);
+        }
+        Ok(if parts.len() == 1 {
+            parts.swap_remove(0)
+        } else {
+            SysExpr::Interleave(parts)
+        })
+    }
+    fn sys_restr(&mut self, depth: usize) -> PResult<SysExpr> {
+        let mut a = self.sys_post(depth)?;
+        while self.is_sym("|") && matches!(self.peek_at(1), Tok::Sym("[")) {
+            self.bump();
+            self.bump();
+            let mut acts = Vec::new();
+            if !self.is_sym("]") {
+                loop {
+                    acts.push(self.ident()?);
+                    if !self.eat_sym(",") {
+                        break;
+                    }
+                }
+            }
+            self.expect_sym("]")?;
+            self.expect_sym("|")?;
+            let b = self.sys_post(depth)?;
+            a = SysExpr::Restricted(Box::new(a), acts, Box::new(b));
+        }
+        Ok(a)
+    }
+    fn sys_post(&mut self, depth: usize) -> PResult<SysExpr> {
+        let mut t = if self.eat_sym("(") {
+            let t = self.sys_full(depth + 1)?;
+            self.expect_sym(")")?;
+            t
+        } else {
+            let (n, sp) = self.ident()?;
+            SysExpr::Module(n, sp)
+        };
         loop {
-            if self.eat_sym("(") {
-                self.system_term(names, depth + 1)?;
-                self.expect_sym(")")?;
+            if self.eat_sym("/") {
+                self.expect_sym("{")?;
+                let mut acts = Vec::new();
+                if !self.is_sym("}") {
+                    loop {
+                        acts.push(self.ident()?);
+                        if !self.eat_sym(",") {
+                            break;
+                        }
+                    }
+                }
+                self.expect_sym("}")?;
+                t = SysExpr::Hide(Box::new(t), acts);
+            } else if self.eat_sym("{") {
+                let mut pairs = Vec::new();
+                loop {
+                    let (a, asp) = self.ident()?;
+                    self.expect_sym("<")?;
+                    self.expect_sym("-")?;
+                    let (b, bsp) = self.ident()?;
+                    pairs.push((a, b, asp.join(bsp)));
+                    if !self.eat_sym(",") {
+                        break;
+                    }
+                }
+                self.expect_sym("}")?;
+                t = SysExpr::Rename(Box::new(t), pairs);
             } else {
-                names.push(self.ident()?);
-            }
-            if self.is_sym("{") || self.is_sym("/") {
-                return Err(Diagnostic::at(self.span(), UNSUPPORTED));
-            }
-            if !self.is_sym("|") {
-                return Ok(());
-            }
-            let sp = self.bump().span;
-            if !self.eat_sym("|") || self.is_sym("|") {
-                return Err(Diagnostic::at(sp, UNSUPPORTED));
+                return Ok(t);
             }
         }
     }
 
+    fn sys_modules<'e>(t: &'e SysExpr, out: &mut Vec<(&'e str, Span)>) {
+        match t {
+            SysExpr::Module(n, sp) => out.push((n, *sp)),
+            SysExpr::Full(v) | SysExpr::Interleave(v) => {
+                v.iter().for_each(|x| Self::sys_modules(x, out))
+            }
+            SysExpr::Restricted(a, _, b) => {
+                Self::sys_modules(a, out);
+                Self::sys_modules(b, out)
+            }
+            SysExpr::Hide(a, _) | SysExpr::Rename(a, _) => Self::sys_modules(a, out),
+        }
+    }
+
     /// The system block must list every module exactly once (then it equals the default).
-    fn check_system(mf: &ModelFile, names: &[(String, Span)]) -> PResult<()> {
+    fn check_system(mf: &ModelFile, sys: &SysExpr, block: Span) -> PResult<()> {
+        let mut names = Vec::new();
+        Self::sys_modules(sys, &mut names);
         let declared: Vec<&str> = mf
             .modules
             .iter()
@@ -175,7 +264,7 @@ impl<'a> Parser<'a> {
             })
             .collect();
         for (i, (n, sp)) in names.iter().enumerate() {
-            if !declared.contains(&n.as_str()) {
+            if !declared.contains(n) {
                 return Err(Diagnostic::at(
                     *sp,
                     format!("unknown module `{n}` in the system block"),
@@ -192,12 +281,11 @@ impl<'a> Parser<'a> {
             .iter()
             .find(|d| !names.iter().any(|(n, _)| n == *d))
         {
-            let sp = names.first().map_or(Span::point(0), |(_, sp)| *sp);
             return Err(Diagnostic::at(
-                sp,
+                block,
                 format!(
-                    "module `{missing}` is missing from the system block (only compositions of all \
-                     modules are supported)"
+                    "module `{missing}` is missing from the system block (PRISM requires every \
+                     module exactly once)"
                 ),
             ));
         }
@@ -1013,9 +1101,8 @@ impl<'a> Parser<'a> {
             modules: vec![],
             init: None,
             rewards: vec![],
+            system: None,
         };
-        // Module names of a `system … endsystem` block.
-        let mut system: Option<Vec<(String, Span)>> = None;
         let mut type_seen: Option<Span> = None;
         loop {
             let sp = self.span();
@@ -1061,16 +1148,15 @@ impl<'a> Parser<'a> {
                 }
                 "system" => {
                     self.bump();
-                    if system.is_some() {
+                    if mf.system.is_some() {
                         return Err(Diagnostic::at(
                             sp,
                             "more than one `system … endsystem` block",
                         ));
                     }
-                    let mut names = Vec::new();
-                    self.system_term(&mut names, 0)?;
+                    let t = self.sys_full(0)?;
                     self.expect_kw("endsystem")?;
-                    system = Some(names);
+                    mf.system = Some((t, Span::new(sp.start, self.prev_end())));
                 }
                 "pta" | "smg" | "pomdp" | "popta" | "ma" => {
                     return Err(Diagnostic::at(
@@ -1084,8 +1170,8 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if let Some(names) = &system {
-            Self::check_system(&mf, names)?;
+        if let Some((t, sp)) = &mf.system {
+            Self::check_system(&mf, t, *sp)?;
         }
         if type_seen.is_none() {
             return Err(Diagnostic::at(

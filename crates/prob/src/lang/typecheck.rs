@@ -58,6 +58,131 @@ pub struct CRewards {
     pub trans: Vec<(Option<u32>, CExpr, CExpr)>,
 }
 
+/// A resolved `system … endsystem` term (PRISM manual, "Process Algebra Operators"); actions
+/// are indices into `Program::actions`.
+#[derive(Clone, Debug)]
+pub enum STerm {
+    Module(usize),
+    /// Parallel composition synchronising on `sync` (the shared actions for `||`, none for
+    /// `|||`, the listed ones for `|[…]|`); other actions interleave.
+    Par(Box<STerm>, Box<STerm>, Vec<u32>),
+    /// The listed actions become unlabelled.
+    Hide(Box<STerm>, Vec<u32>),
+    /// `(from, to)` action renaming.
+    Rename(Box<STerm>, Vec<(u32, u32)>),
+}
+
+impl STerm {
+    /// The actions the term can synchronise on.
+    pub fn alphabet(&self, modules: &[CModule]) -> Vec<u32> {
+        let mut out = match self {
+            STerm::Module(m) => modules.get(*m).map_or(Vec::new(), |m| m.alphabet.clone()),
+            STerm::Par(a, b, _) => {
+                let mut x = a.alphabet(modules);
+                x.extend(b.alphabet(modules));
+                x
+            }
+            STerm::Hide(a, h) => {
+                let mut x = a.alphabet(modules);
+                x.retain(|y| !h.contains(y));
+                x
+            }
+            STerm::Rename(a, map) => a
+                .alphabet(modules)
+                .into_iter()
+                .map(|y| map.iter().find(|(f, _)| *f == y).map_or(y, |(_, t)| *t))
+                .collect(),
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Resolves a system term; returns it with a flag saying whether it only uses `||` (then it
+/// equals PRISM's default composition of all modules).
+fn resolve_system(
+    t: &SysExpr,
+    modules: &[CModule],
+    actions: &mut Vec<String>,
+    action_ix: &mut HashMap<String, u32>,
+) -> Result<(STerm, bool), Diagnostic> {
+    fn intern(n: &str, actions: &mut Vec<String>, action_ix: &mut HashMap<String, u32>) -> u32 {
+        *action_ix.entry(n.to_string()).or_insert_with(|| {
+            actions.push(n.to_string());
+            actions.len() as u32 - 1
+        })
+    }
+    Ok(match t {
+        SysExpr::Module(n, sp) => {
+            let m = modules
+                .iter()
+                .position(|m| m.name == *n)
+                .ok_or_else(|| Diagnostic::at(*sp, format!("unknown module `{n}`")))?;
+            (STerm::Module(m), true)
+        }
+        SysExpr::Full(parts) | SysExpr::Interleave(parts) => {
+            let full = matches!(t, SysExpr::Full(_));
+            let mut it = parts.iter();
+            let first = it
+                .next()
+                .ok_or_else(|| Diagnostic::error("empty parallel composition"))?;
+            let (mut acc, mut plain) = resolve_system(first, modules, actions, action_ix)?;
+            for p in it {
+                let (b, pb) = resolve_system(p, modules, actions, action_ix)?;
+                let sync = if full {
+                    let bb = b.alphabet(modules);
+                    let mut s = acc.alphabet(modules);
+                    s.retain(|x| bb.contains(x));
+                    s
+                } else {
+                    Vec::new()
+                };
+                plain &= pb && full;
+                acc = STerm::Par(Box::new(acc), Box::new(b), sync);
+            }
+            (acc, plain)
+        }
+        SysExpr::Restricted(a, list, b) => {
+            let (a, _) = resolve_system(a, modules, actions, action_ix)?;
+            let (b, _) = resolve_system(b, modules, actions, action_ix)?;
+            let mut sync: Vec<u32> = list
+                .iter()
+                .map(|(n, _)| intern(n, actions, action_ix))
+                .collect();
+            sync.sort_unstable();
+            sync.dedup();
+            (STerm::Par(Box::new(a), Box::new(b), sync), false)
+        }
+        SysExpr::Hide(a, list) => {
+            let (a, _) = resolve_system(a, modules, actions, action_ix)?;
+            let hidden = list
+                .iter()
+                .map(|(n, _)| intern(n, actions, action_ix))
+                .collect();
+            (STerm::Hide(Box::new(a), hidden), false)
+        }
+        SysExpr::Rename(a, pairs) => {
+            let mut map: Vec<(u32, u32)> = Vec::new();
+            for (f, to, sp) in pairs {
+                let (fi, ti) = (
+                    intern(f, actions, action_ix),
+                    intern(to, actions, action_ix),
+                );
+                if map.iter().any(|(x, _)| *x == fi) {
+                    return Err(Diagnostic::at(
+                        *sp,
+                        format!("action `{f}` is renamed twice"),
+                    ));
+                }
+                map.push((fi, ti));
+            }
+            let (a, _) = resolve_system(a, modules, actions, action_ix)?;
+            (STerm::Rename(Box::new(a), map), false)
+        }
+    })
+}
+
 /// A resolved, type-checked model ready to be explored.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -72,6 +197,9 @@ pub struct Program {
     /// Formulas of the model (unexpanded AST), for use in properties.
     pub formulas: HashMap<String, Expr>,
     pub var_index: HashMap<String, u32>,
+    /// The composition of a `system … endsystem` block; `None` for PRISM's default (all modules
+    /// in `||`, also used when the block only uses `||`).
+    pub system: Option<STerm>,
 }
 
 /// Name resolution for [`compile`].
@@ -803,6 +931,13 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
             alphabet,
         });
     }
+    let system = match &mf.system {
+        Some((t, _)) => {
+            let (st, plain) = resolve_system(t, &cmodules, &mut actions, &mut action_ix)?;
+            (!plain).then_some(st)
+        }
+        None => None,
+    };
     let init = match &mf.init {
         Some(e) => Some(expect(e, Type::Bool, "the initial-states expression")?),
         None => None,
@@ -856,5 +991,6 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
         constants,
         formulas,
         var_index,
+        system,
     })
 }
