@@ -47,13 +47,26 @@ fn gcd_i128(a: i128, b: i128) -> i128 {
     if let (Ok(x), Ok(y)) = (u64::try_from(ua), u64::try_from(ub)) {
         return gcd_u64(x, y) as i128;
     }
+    // binary GCD: shifts and subtractions instead of 128-bit divisions
     let (mut a, mut b) = (ua, ub);
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+    if a == 0 {
+        return b as i128;
     }
-    a as i128
+    if b == 0 {
+        return a as i128;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return (a << shift) as i128;
+        }
+    }
 }
 
 impl Num {
@@ -92,9 +105,17 @@ impl Num {
                 d /= g;
             }
         }
+        Num::from_coprime_i128(n, d)
+    }
+
+    /// `n / d` already in lowest terms with `d > 0` (no reduction needed).
+    fn from_coprime_i128(n: i128, d: i128) -> Num {
         match (i64::try_from(n), i64::try_from(d)) {
             (Ok(a), Ok(b)) if a != i64::MIN => Num::S(a, b),
-            _ => Num::B(Box::new(BigRational::new(BigInt::from(n), BigInt::from(d)))),
+            _ => Num::B(Box::new(BigRational::new_raw(
+                BigInt::from(n),
+                BigInt::from(d),
+            ))),
         }
     }
 
@@ -217,11 +238,8 @@ impl Num {
                         return Num::S(x, y);
                     }
                 }
-                let (a, b, c, d) = (*a as i128, *b as i128, *c as i128, *d as i128);
-                match (a.checked_mul(c), b.checked_mul(d)) {
-                    (Some(x), Some(y)) => Num::from_i128(x, y),
-                    _ => Num::from_big(self.to_big() * o.to_big()),
-                }
+                // i64 × i64 always fits i128, and the cross-reduced product is in lowest terms.
+                Num::from_coprime_i128(a1 as i128 * c1 as i128, b1 as i128 * d1 as i128)
             }
             _ => Num::from_big(self.to_big() * o.to_big()),
         }
@@ -446,6 +464,13 @@ mod tests {
             prop_assert_eq!(x.add(&y).to_big(), big(a, b) + big(c, d));
             prop_assert_eq!(x.sub(&y).to_big(), big(a, b) - big(c, d));
             prop_assert_eq!(x.mul(&y).to_big(), big(a, b) * big(c, d));
+            // results are kept in lowest terms with a positive denominator (equality and hashing
+            // rely on it), including products that leave the machine-word path
+            for r in [x.add(&y), x.mul(&y), x.sub(&y)] {
+                let q = r.to_big();
+                prop_assert!(q.numer().gcd(q.denom()).is_one() && q.denom().is_positive());
+                prop_assert_eq!(matches!(r, Num::S(..)), Num::from_big(q.clone()).to_big() == q && matches!(Num::from_big(q), Num::S(..)));
+            }
             prop_assert_eq!(x.cmp(&y), big(a, b).cmp(&big(c, d)));
             prop_assert_eq!(x.floor().to_big(), big(a, b).floor());
             prop_assert_eq!(x.ceil().to_big(), big(a, b).ceil());
