@@ -198,13 +198,17 @@ impl Num {
                 if b == d {
                     Num::from_i128(a + c, b)
                 } else {
-                    match (a.checked_mul(d), c.checked_mul(b), b.checked_mul(d)) {
-                        (Some(x), Some(y), Some(z)) => match x.checked_add(y) {
-                            Some(s) => Num::from_i128(s, z),
-                            None => Num::from_big(self.to_big() + o.to_big()),
-                        },
-                        _ => Num::from_big(self.to_big() + o.to_big()),
-                    }
+                    // Knuth's addition: with g = gcd(b, d), t = a(d/g) + c(b/g) and
+                    // g2 = gcd(t, g), the sum is (t/g2) / ((b/g)(d/g2)) in lowest terms. Every
+                    // product of two i64 values fits i128.
+                    let g = gcd_u64(b as u64, d as u64) as i128;
+                    let t = a * (d / g) + c * (b / g);
+                    let g2 = if g == 1 {
+                        1
+                    } else {
+                        gcd_u64(g as u64, (t.unsigned_abs() % g as u128) as u64) as i128
+                    };
+                    Num::from_coprime_i128(t / g2, (b / g) * (d / g2))
                 }
             }
             _ => Num::from_big(self.to_big() + o.to_big()),
@@ -476,6 +480,24 @@ mod tests {
             prop_assert_eq!(x.ceil().to_big(), big(a, b).ceil());
             if c != 0 {
                 prop_assert_eq!(x.div(&y).to_big(), big(a, b) / big(c, d));
+            }
+        }
+    }
+
+    proptest! {
+        /// Denominators with common factors (Knuth's addition with g > 1) and values near the
+        /// machine-word limit.
+        #[test]
+        fn sums_with_shared_factors(a in -60i64..60, b in 1i64..60, c in -60i64..60, d in 1i64..60, k in 0u32..3) {
+            let scale = [1i64, 1 << 31, (1 << 62) / 60][k as usize];
+            let (a, c) = (a.saturating_mul(scale), c.saturating_mul(scale));
+            let x = Num::from_big(big(a, b));
+            let y = Num::from_big(big(c, d));
+            for (r, want) in [(x.add(&y), big(a, b) + big(c, d)), (x.sub(&y), big(a, b) - big(c, d))] {
+                let q = r.to_big();
+                prop_assert_eq!(&q, &want);
+                prop_assert!(q.numer().gcd(q.denom()).is_one() && q.denom().is_positive());
+                prop_assert_eq!(matches!(r, Num::S(..)), matches!(Num::from_big(q), Num::S(..)));
             }
         }
     }
