@@ -395,11 +395,11 @@ impl<'a> Checker<'a> {
                     .collect())
             }
             PathFormula::Until(l, r, tb) => {
-                if let Some(rb) = tb.reward_bound {
-                    return Err(input(rb, "reward-bounded path formulas are not supported"));
-                }
                 let phi = self.states(l)?;
                 let psi = self.states(r)?;
+                if let Some(rb) = &tb.reward {
+                    return self.reward_bounded(&phi, &psi, rb, opt);
+                }
                 if tb.is_none() {
                     return Ok(self.until(&phi, &psi, opt));
                 }
@@ -453,6 +453,43 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// `phi U^{rew{"r"} ⋈ b} psi` on a DTMC/MDP: ordinary until on the reward unfolding
+    /// ([`crate::reward_bounded`]).
+    fn reward_bounded(
+        &mut self,
+        phi: &[bool],
+        psi: &[bool],
+        rb: &RewardBound,
+        opt: Opt,
+    ) -> R<Vec<f64>> {
+        if self.model.model_type == ModelType::Ctmc || self.model.is_interval() {
+            return Err(input(
+                rb.span,
+                "reward-bounded path formulas are supported on DTMCs and MDPs",
+            ));
+        }
+        let r = self.reward_index(&rb.rew)?;
+        let step = self.choice_rewards(r)?;
+        let b = self.const_f64(&rb.bound)?;
+        let Some(t) = crate::reward_bounded::threshold(rb.upper, rb.strict, b) else {
+            return Ok(vec![0.0; self.model.num_states()]);
+        };
+        let u = crate::reward_bounded::unfold(self.model, &step, phi, psi, rb.upper, t, rb.span)?;
+        let mut sub = Checker {
+            model: &u.model,
+            prog: self.prog,
+            opts: self.opts.clone(),
+            names: self.names.clone(),
+            preds: None,
+            embedded: None,
+            exit: None,
+            sound: true,
+        };
+        let x = sub.until(&u.phi, &u.psi, opt);
+        self.sound &= sub.sound;
+        Ok(u.project(&x))
     }
 
     /// Unbounded until `phi U psi` on the discrete chain.

@@ -26,6 +26,7 @@ pub mod polytope_lp;
 pub mod precomp;
 mod prop_env;
 pub mod quotient;
+pub mod reward_bounded;
 pub mod robust_check;
 pub mod robust_vi;
 pub mod scheduler;

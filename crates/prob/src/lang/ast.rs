@@ -94,8 +94,22 @@ pub enum Bound {
 pub struct TimeBound {
     pub lower: Option<(Box<Expr>, bool)>,
     pub upper: Option<(Box<Expr>, bool)>,
-    /// A reward bound `^{rew{"r"}<=b}` (parsed, not supported by the engine).
+    /// The span of a reward bound `^{rew{"r"}<=b}` or `{"r"}<=b` (checkers that do not support
+    /// reward bounds refuse it here).
     pub reward_bound: Option<Span>,
+    /// The reward bound itself (set together with `reward_bound`).
+    pub reward: Option<RewardBound>,
+}
+
+/// A bound on the reward accumulated along a path: `rew{"r"} <= b` (upper, `strict` for `<`)
+/// or `rew{"r"} >= b` (lower, `strict` for `>`).
+#[derive(Clone, Debug)]
+pub struct RewardBound {
+    pub rew: RewardRef,
+    pub upper: bool,
+    pub strict: bool,
+    pub bound: Box<Expr>,
+    pub span: Span,
 }
 
 impl TimeBound {

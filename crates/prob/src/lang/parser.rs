@@ -608,34 +608,124 @@ impl<'a> Parser<'a> {
         let bound = self.bound()?;
         self.expect_sym("[")?;
         let path = self.path()?;
+        let old = self.old_filter()?;
         self.expect_sym("]")?;
-        Ok(Expr::new(
+        let e = Expr::new(
             ExprKind::Prob {
                 opt,
                 bound,
                 path: Box::new(path),
             },
             Span::new(start.start, self.prev_end()),
-        ))
+        );
+        Ok(Self::wrap_old_filter(e, old))
+    }
+
+    /// PRISM's old-style filter inside an operator, `P=? [ F x=2 {x=0}{min} ]`: `{states}`
+    /// optionally followed by `{min}` and/or `{max}` (PRISM manual, "Filters": equivalent to
+    /// `filter(min, P=? [ F x=2 ], x=0)`; without `{min}`/`{max}` to `filter(state, …)`).
+    fn old_filter(&mut self) -> PResult<Option<(String, Expr)>> {
+        if !self.eat_sym("{") {
+            return Ok(None);
+        }
+        let states = self.expr()?;
+        self.expect_sym("}")?;
+        let (mut min, mut max) = (false, false);
+        while self.is_sym("{") {
+            let sp = self.bump().span;
+            if self.eat_kw("min") {
+                min = true;
+            } else if self.eat_kw("max") {
+                max = true;
+            } else {
+                return self.err("`min` or `max`");
+            }
+            self.expect_sym("}")?;
+            if min && max {
+                return Err(Diagnostic::at(
+                    Span::new(sp.start, self.prev_end()),
+                    "the old-style filter `{min}{max}` (a range of values) is not supported; \
+                     use `filter(min, …)` and `filter(max, …)`",
+                ));
+            }
+        }
+        let op = if min {
+            "min"
+        } else if max {
+            "max"
+        } else {
+            "state"
+        };
+        Ok(Some((op.to_string(), states)))
+    }
+
+    fn wrap_old_filter(e: Expr, old: Option<(String, Expr)>) -> Expr {
+        match old {
+            None => e,
+            Some((op, states)) => {
+                let sp = e.span;
+                Expr::new(
+                    ExprKind::Filter {
+                        op,
+                        prop: Box::new(e),
+                        states: Some(Box::new(states)),
+                    },
+                    sp,
+                )
+            }
+        }
     }
 
     fn time_bound(&mut self) -> PResult<TimeBound> {
         let mut tb = TimeBound::default();
-        if self.is_sym("^") {
-            // `^{rew{"r"}<=b, …}`: skip the balanced braces; the checker reports it unsupported.
-            let start = self.bump().span;
-            self.expect_sym("{")?;
-            let mut depth = 1usize;
-            while depth > 0 {
-                match self.peek() {
-                    Tok::Eof => return self.err("`}`"),
-                    Tok::Sym("{") => depth += 1,
-                    Tok::Sym("}") => depth -= 1,
-                    _ => {}
+        if self.is_sym("^") || self.is_sym("{") {
+            // `^{rew{"r"}<=b}` (PRISM/JANI style) or `{"r"}<=b` (Storm style).
+            let start = self.span();
+            let caret = self.eat_sym("^");
+            let rew = if caret {
+                self.expect_sym("{")?;
+                match self.peek().clone() {
+                    Tok::Ident(k) if k == "rew" => {
+                        self.bump();
+                        self.expect_sym("{")?;
+                        let r = self.reward_ref_inner()?;
+                        self.expect_sym("}")?;
+                        r
+                    }
+                    _ => return self.err("`rew{\"name\"}`"),
                 }
-                self.bump();
+            } else {
+                self.expect_sym("{")?;
+                let r = self.reward_ref_inner()?;
+                self.expect_sym("}")?;
+                r
+            };
+            let (upper, strict) = match self.peek() {
+                Tok::Sym("<=") => (true, false),
+                Tok::Sym("<") => (true, true),
+                Tok::Sym(">=") => (false, false),
+                Tok::Sym(">") => (false, true),
+                _ => return self.err("a reward bound `<=b`, `<b`, `>=b` or `>b`"),
+            };
+            self.bump();
+            let bound = Box::new(self.unary()?);
+            if caret {
+                if self.is_sym(",") {
+                    return Err(Diagnostic::at(
+                        self.span(),
+                        "several bounds on one path formula are not supported",
+                    ));
+                }
+                self.expect_sym("}")?;
             }
             tb.reward_bound = Some(Span::new(start.start, self.prev_end()));
+            tb.reward = Some(RewardBound {
+                rew,
+                upper,
+                strict,
+                bound,
+                span: Span::new(start.start, self.prev_end()),
+            });
             return Ok(tb);
         }
         match self.peek() {
@@ -648,6 +738,13 @@ impl<'a> Parser<'a> {
                 let strict = self.is_sym(">");
                 self.bump();
                 tb.lower = Some((Box::new(self.unary()?), strict));
+            }
+            Tok::Sym("=") => {
+                // `F=T`: exactly at time T, i.e. `[T,T]`.
+                self.bump();
+                let t = self.unary()?;
+                tb.lower = Some((Box::new(t.clone()), false));
+                tb.upper = Some((Box::new(t), false));
             }
             Tok::Sym("[") => {
                 self.bump();
@@ -695,6 +792,14 @@ impl<'a> Parser<'a> {
             ));
         }
         self.err("`U` (or a path formula `F`, `G`, `X`)")
+    }
+
+    /// The inside of `{…}` naming a reward structure: `"name"` or an index expression.
+    fn reward_ref_inner(&mut self) -> PResult<RewardRef> {
+        Ok(match self.peek().clone() {
+            Tok::Str(s) => RewardRef::Name(s, self.bump().span),
+            _ => RewardRef::Index(Box::new(self.expr()?)),
+        })
     }
 
     fn reward_op(&mut self) -> PResult<Expr> {
@@ -764,8 +869,9 @@ impl<'a> Parser<'a> {
             }
             _ => return self.err("`F`, `C<=`, `I=` or `S`"),
         };
+        let old = self.old_filter()?;
         self.expect_sym("]")?;
-        Ok(Expr::new(
+        let e = Expr::new(
             ExprKind::Reward {
                 rew,
                 opt,
@@ -773,7 +879,8 @@ impl<'a> Parser<'a> {
                 path: Box::new(path),
             },
             Span::new(start.start, self.prev_end()),
-        ))
+        );
+        Ok(Self::wrap_old_filter(e, old))
     }
 
     fn steady_op(&mut self) -> PResult<Expr> {
@@ -781,14 +888,16 @@ impl<'a> Parser<'a> {
         let bound = self.bound()?;
         self.expect_sym("[")?;
         let e = self.expr()?;
+        let old = self.old_filter()?;
         self.expect_sym("]")?;
-        Ok(Expr::new(
+        let e = Expr::new(
             ExprKind::Steady {
                 bound,
                 expr: Box::new(e),
             },
             Span::new(start.start, self.prev_end()),
-        ))
+        );
+        Ok(Self::wrap_old_filter(e, old))
     }
 
     fn filter(&mut self) -> PResult<Expr> {
