@@ -10,6 +10,7 @@
 //! the same marks; [`twa::Twa::state_based`] records it).
 
 pub mod accepts;
+pub mod checked_merge;
 pub mod complement;
 pub mod containment;
 pub mod cosim;
@@ -21,6 +22,7 @@ pub mod emptiness;
 pub mod error;
 pub mod fair_sim;
 pub mod gba_reduce;
+pub mod gf_guarantee;
 pub mod hoa;
 pub mod iterated_sim;
 pub mod ltl;

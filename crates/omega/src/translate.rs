@@ -342,10 +342,99 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
             }
         }
     }
+    best = fair_reduced(&best);
+    // Merges checked against the automaton of the negation, for small automata.
+    if best.num_states() > 2 && best.num_states() <= crate::checked_merge::MAX_STATES {
+        let nf = arena.not(f);
+        let neg_opts = Options {
+            wdba: false,
+            sba: false,
+            postprocess: false,
+            ..opts.clone()
+        };
+        if let Ok(neg) = translate(arena, nf, &neg_opts) {
+            let neg = crate::postproc::prune(&neg);
+            best = crate::checked_merge::merge_states(&best, &neg, &crate::postproc::simplify);
+        }
+    }
+    // The deterministic automaton of `GF g` competes with the winner; with `opts.sba` the two are
+    // compared after degeneralisation (a smaller TGBA may degeneralise into a larger automaton).
+    let gf = if best.num_states() > 1 {
+        gf_guarantee(arena, f, &tgba)
+    } else {
+        None
+    };
     if opts.sba {
-        best = crate::postproc::to_sba(&best);
+        best = sba_of(&best);
+        if let Some(c) = gf {
+            let c = sba_of(&c);
+            if key(&c) < key(&best) {
+                best = c;
+            }
+        }
+    } else if let Some(c) = gf {
+        if key(&c) < key(&best) {
+            best = c;
+        }
     }
     Ok(best)
+}
+
+/// The state-based Büchi automaton of [`crate::postproc::to_sba`], then the fair-simulation
+/// reduction (which keeps state-based automata state-based; checked, the result is kept only if
+/// it is still a state-based Büchi automaton and smaller).
+fn sba_of(aut: &Twa) -> Twa {
+    let b = crate::postproc::to_sba(aut);
+    let r = fair_reduced(&b);
+    if r.state_based && r.num_sets <= 1 {
+        r
+    } else {
+        b
+    }
+}
+
+/// For `f = GF g` (after simplification) with `g` a guarantee formula, the deterministic
+/// automaton of [`crate::gf_guarantee`], simplified; `None` for other formulas or when the
+/// automaton of `F g` is not terminal.
+fn gf_guarantee(arena: &mut Arena, f: F, opts: &Options) -> Option<Twa> {
+    let s = crate::ltl::simplify::simplify(arena, f);
+    let Node::Gl(fg) = arena.node(s).clone() else {
+        return None;
+    };
+    let Node::Ev(g) = arena.node(fg).clone() else {
+        return None;
+    };
+    if !crate::gf_guarantee::is_guarantee(arena, g) {
+        return None;
+    }
+    let d = translate_once(arena, fg, opts).ok()?;
+    let r = crate::gf_guarantee::from_terminal(&d)?;
+    Some(fair_reduced(&crate::postproc::simplify(&r)))
+}
+
+/// Largest automaton (states) given to the fair-simulation reduction of the translation.
+pub const FAIR_MAX_STATES: usize = 30;
+/// Largest number of acceptance sets given to the fair-simulation reduction (its games grow with
+/// the number of sets: a 41-state automaton with 6 sets takes seconds).
+pub const FAIR_MAX_SETS: u32 = 4;
+
+/// The fair-simulation minimisation of [`crate::gba_reduce`] (Juvekar–Piterman CAV'06 §4.2:
+/// merges and edge removals, each checked by fair-simulation equivalence) followed by the
+/// simplifications of [`crate::postproc`], kept when smaller. It merges states that only
+/// simulation *up to acceptance* relates (e.g. `F(d & XFc) | GFc`: the waiting state and the
+/// state of `GFc`), which the direct simulation of the post-processor cannot.
+fn fair_reduced(aut: &Twa) -> Twa {
+    if aut.num_states() <= 1 || aut.num_states() > FAIR_MAX_STATES || aut.num_sets > FAIR_MAX_SETS {
+        return aut.clone();
+    }
+    let (r, _) = crate::gba_reduce::reduce(aut, crate::gba_reduce::Method::Fair);
+    let r = crate::postproc::simplify(&r);
+    let key = |a: &Twa| (a.num_states(), a.num_edges(), a.num_sets);
+    if key(&r) < key(aut) {
+        r
+    } else {
+        aut.clone()
+    }
 }
 
 /// Largest formula (tree size) simplified with containment checks.

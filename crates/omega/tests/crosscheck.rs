@@ -51,12 +51,24 @@ fn from_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
 }
 
 fn check(n: usize, seed: u64, sba: bool, nap: usize, max_size: usize) {
+    check_with(n, seed, sba, nap, max_size, Weights::default(), |_, f| f);
+}
+
+fn check_with(
+    n: usize,
+    seed: u64,
+    sba: bool,
+    nap: usize,
+    max_size: usize,
+    weights: Weights,
+    wrap: fn(&mut Arena, verikit_omega::ltl::F) -> verikit_omega::ltl::F,
+) {
     let aps: Vec<String> = ["a", "b", "c", "d"]
         .iter()
         .take(nap)
         .map(|s| s.to_string())
         .collect();
-    let mut gen = RandLtl::new(aps.clone(), seed, Weights::default());
+    let mut gen = RandLtl::new(aps.clone(), seed, weights);
     let mut rng = SmallRng::seed_from_u64(seed ^ 0xabcdef);
     let opts = Options {
         sba,
@@ -69,6 +81,7 @@ fn check(n: usize, seed: u64, sba: bool, nap: usize, max_size: usize) {
         }
         let size = rng.gen_range(2..max_size);
         let f = gen.formula(&mut arena, size);
+        let f = wrap(&mut arena, f);
         let nf = arena.not(f);
         let text = verikit_omega::ltl::print::to_string(&arena, f);
         let af = translate(&mut arena, f, &opts).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -128,6 +141,19 @@ fn tgba_random_formulas() {
 #[test]
 fn tgba_larger_random_formulas() {
     check(700, 3, false, 4, 26);
+}
+
+/// `GF g` for random guarantee formulas `g` (no `G`, `R`, `W`; negations only on atoms after
+/// NNF), which the translation may build by the deterministic `gf_guarantee` construction.
+#[test]
+fn gf_guarantee_random_formulas() {
+    let w = Weights::parse("G=0,R=0,W=0,not=0,implies=0,equiv=0,xor=0,X=2,U=2,M=2").unwrap();
+    let wrap: fn(&mut Arena, verikit_omega::ltl::F) -> verikit_omega::ltl::F = |a, f| {
+        let ff = a.ev(f);
+        a.gl(ff)
+    };
+    check_with(300, 5, false, 3, 12, w.clone(), wrap);
+    check_with(200, 6, true, 3, 12, w, wrap);
 }
 
 #[test]

@@ -494,6 +494,14 @@ fn rules(a: &mut Arena, f: F) -> F {
             if is_universal(a, y) {
                 return y;
             }
+            // x R e = G e | F(x & e) for e eventual: e holding at a position holds at every
+            // earlier one, so only the position where x releases e matters.
+            if is_eventual(a, y) && !a.is_boolean(y) {
+                let ge = a.gl(y);
+                let xe = a.and2(x, y);
+                let fxe = a.ev(xe);
+                return a.or2(ge, fxe);
+            }
             // x R (y & F x) = x M y.
             if let Node::And(v) = a.node(y).clone() {
                 let fx = a.ev(x);
@@ -504,6 +512,16 @@ fn rules(a: &mut Arena, f: F) -> F {
                 }
             }
             f
+        }
+        // x M e = F(x & e) and x W u = G(x | u) for e eventual, u universal (the position where
+        // x holds with e, resp. the positions before u, need not be the first ones).
+        Node::M(x, y) if is_eventual(a, y) && !a.is_boolean(y) => {
+            let xe = a.and2(x, y);
+            a.ev(xe)
+        }
+        Node::W(x, y) if is_universal(a, y) && !a.is_boolean(y) => {
+            let xu = a.or2(x, y);
+            a.gl(xu)
         }
         Node::And(v) | Node::Or(v) => {
             let is_and = matches!(a.node(f), Node::And(_));

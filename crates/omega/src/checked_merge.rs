@@ -1,0 +1,130 @@
+//! State merges checked by language containment: two states `s`, `t` of an automaton `N` of `φ`
+//! are merged into one state carrying the edges of both (edges into `t` redirected to `s`), and
+//! the merge is kept iff the merged automaton `M` still only accepts models of `φ`, decided as
+//! emptiness of `M ⊗ A(¬φ)`.
+//!
+//! Every run of `N` is a run of `M` with the same marks (rename `t` to `s`), so `L(N) ⊆ L(M)`;
+//! with the emptiness check `L(M) ⊆ L(φ) = L(N)`, the merge preserves the language exactly. This
+//! is the "merge, then verify by containment" scheme of the checked reductions of Spot's
+//! post-processor (A. Duret-Lutz et al., "Spot 2.0 — a framework for LTL and ω-automata
+//! manipulation", ATVA'16, §3: language-containment checks against the automaton of the
+//! negation) applied to state merges; unlike simulation-based merges it also merges states whose
+//! languages are only one-way included when the union happens to be harmless (`F(d & XFc) | GFc`:
+//! the waiting state and the state of `GFc` become one state with a marked `c` loop).
+//!
+//! Only for small transition-based automata (the number of checks is bounded).
+
+use crate::twa::{Edge, Twa};
+
+/// Largest automaton (states) whose pairs are tried.
+pub const MAX_STATES: usize = 8;
+/// Largest number of emptiness checks per automaton.
+pub const MAX_CHECKS: usize = 40;
+
+/// `aut` with `t` merged into `s`.
+fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
+    let rename = |q: u32| if q == t { s } else { q };
+    let mut out = aut.clone();
+    for es in &mut out.states {
+        for e in es.iter_mut() {
+            e.dst = rename(e.dst);
+        }
+    }
+    let moved: Vec<Edge> = std::mem::take(&mut out.states[t as usize]);
+    out.states[s as usize].extend(moved);
+    let mut init: Vec<u32> = out.init.iter().map(|&i| rename(i)).collect();
+    init.sort_unstable();
+    init.dedup();
+    out.init = init;
+    out.state_based = false;
+    // `t` is now unreachable; the caller's pruning removes it.
+    out
+}
+
+/// Greedily merges pairs of states of `aut` (an automaton of `φ`) while the merged automaton
+/// has an empty product with `neg` (an automaton of `¬φ`), simplifying after each kept merge with
+/// `simplify`. Returns `aut` itself when nothing was merged or the automaton is out of scope.
+pub fn merge_states(aut: &Twa, neg: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Twa {
+    if aut.state_based || aut.acc_false || aut.num_states() > MAX_STATES {
+        return aut.clone();
+    }
+    let mut cur = aut.clone();
+    let mut checks = 0;
+    'outer: loop {
+        let n = cur.num_states() as u32;
+        for s in 0..n {
+            for t in s + 1..n {
+                if checks >= MAX_CHECKS {
+                    break 'outer;
+                }
+                checks += 1;
+                let m = merged(&cur, s, t);
+                let Ok(p) = crate::product::product(&m, neg) else {
+                    break 'outer;
+                };
+                if crate::emptiness::is_empty(&p) {
+                    let r = simplify(&m);
+                    if r.num_states() < cur.num_states() {
+                        cur = r;
+                        continue 'outer;
+                    }
+                }
+            }
+        }
+        break;
+    }
+    cur
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ltl::parse::parse;
+    use crate::translate::{translate, Options};
+
+    /// `F(d & XFc) | GFc`: the 4-state automaton (tableau, then simulation) becomes 3 states,
+    /// and the result agrees with the LTL evaluator on every lasso of up to 2 + 3 letters.
+    #[test]
+    fn merges_the_waiting_state_with_gfc() {
+        let mut a = crate::ltl::Arena::new();
+        let f = parse("F(d & XFc) | GFc", &mut a).unwrap();
+        let nf = a.not(f);
+        let raw = Options {
+            wdba: false,
+            postprocess: false,
+            ..Options::default()
+        };
+        let n = crate::postproc::simplify(&translate(&mut a, f, &raw).unwrap());
+        let neg = translate(&mut a, nf, &raw).unwrap();
+        let r = merge_states(&n, &neg, &crate::postproc::simplify);
+        assert_eq!((n.num_states(), r.num_states()), (4, 3));
+        let mut words: Vec<Vec<u64>> = vec![vec![]];
+        let mut all = Vec::new();
+        for _ in 0..3 {
+            words = words
+                .into_iter()
+                .flat_map(|w| {
+                    (0..4u64).map(move |l| {
+                        let mut w = w.clone();
+                        w.push(l);
+                        w
+                    })
+                })
+                .collect();
+            all.extend(words.iter().cloned());
+        }
+        for p in all.iter().filter(|w| w.len() <= 2).chain([&vec![]]) {
+            for c in &all {
+                let w = crate::ltl::eval::Lasso {
+                    prefix: p.clone(),
+                    cycle: c.clone(),
+                };
+                assert_eq!(
+                    crate::accepts::accepts_lasso(&r, &w),
+                    crate::ltl::eval::holds(&a, f, &w),
+                    "{w:?}"
+                );
+            }
+        }
+    }
+}
