@@ -13,8 +13,15 @@
 
 use crate::arith::{Arith, AtomLits, Rel};
 use crate::cdcl::{Final, Lit};
+use crate::dioph::DiophResult;
 use crate::linearize::Lin;
 use crate::numbers::Num;
+
+/// Size limits of the Diophantine test (`dioph.rs`) per final check.
+const DIOPH_MAX_ROWS: usize = 2000;
+const DIOPH_MAX_STEPS: usize = 4000;
+/// Conflicts are minimised when the tableau has at most this many rows.
+const DIOPH_MAX_MIN_ROWS: usize = 400;
 
 /// Tries the Gomory cut of the row of basic variable `x`.
 fn gomory(th: &mut Arith, x: u32, num_vars: u32) -> Option<Final> {
@@ -114,6 +121,43 @@ fn gomory(th: &mut Arith, x: u32, num_vars: u32) -> Option<Final> {
     }
 }
 
+/// The lemma `why ⇒ x ≤ a ∨ x ≥ a + g` from a congruence `x ≡ a (mod g)` found by the
+/// Diophantine test, with the side nearer to `β(x)` decided first. None if both atoms exist
+/// already (the lemma was added before and cannot be violated by a consistent assignment).
+fn congruence_branch(
+    th: &mut Arith,
+    x: u32,
+    a: Num,
+    g: Num,
+    why: Vec<Lit>,
+    num_vars: u32,
+) -> Option<Final> {
+    let hi = a.add(&g).sub(&Num::ONE);
+    if th.has_atom(x, false, &a).is_some() && th.has_atom(x, false, &hi).is_some() {
+        return None;
+    }
+    let mut next = num_vars;
+    let mut alloc = || {
+        let v = next;
+        next += 1;
+        v
+    };
+    let le = th.atom(x, false, a.clone(), &mut alloc);
+    let ge = !th.atom(x, false, hi, &mut alloc);
+    let new_vars = next - num_vars;
+    let mut clause: Vec<Lit> = why.iter().map(|l| !*l).collect();
+    clause.push(le);
+    clause.push(ge);
+    th.branches += 1;
+    let v = th.simplex.beta[x as usize].c.clone();
+    let up = v.sub(&a).mul(&Num::int(2)) > g;
+    Some(Final::Lemmas {
+        new_vars,
+        clauses: vec![clause],
+        decide: Some(if up { ge } else { le }),
+    })
+}
+
 pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
     // Branch on the fractional integer variable with the smallest index (deterministic, and
     // avoids cycling between variables).
@@ -130,6 +174,29 @@ pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
         Some(x) => x,
     };
     th.int_checks += 1;
+    if let Some(c) = th.simplex.gcd_test() {
+        let c = if th.simplex.rows.len() <= DIOPH_MAX_MIN_ROWS {
+            th.simplex.minimise(c, DIOPH_MAX_ROWS, DIOPH_MAX_STEPS)
+        } else {
+            c
+        };
+        let c = th.simplex.bound_lits(&c);
+        return Final::Conflict(c);
+    }
+    match th
+        .simplex
+        .diophantine_test(DIOPH_MAX_ROWS, DIOPH_MAX_STEPS, DIOPH_MAX_MIN_ROWS)
+    {
+        Some(DiophResult::Conflict(c)) => {
+            return Final::Conflict(c);
+        }
+        Some(DiophResult::Branch { x, a, g, why }) => {
+            if let Some(f) = congruence_branch(th, x, a, g, why, num_vars) {
+                return f;
+            }
+        }
+        None => {}
+    }
     if th.branches >= 100
         && th.int_checks.is_multiple_of(8)
         && th.cuts < 500
