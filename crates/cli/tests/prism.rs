@@ -296,3 +296,121 @@ fn export_scheduler_for_pmax() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("scheduler export"), "{err}");
 }
+
+/// The published `brp.pm` (PRISM suite): every undefined constant is named with its location;
+/// a type error injected into one of its commands is reported before building, located.
+#[test]
+fn real_model_undefined_constants_and_type_error() {
+    let Some(dir) = verikit_testkit::shared_path("prism/models/dtmcs/brp") else {
+        eprintln!("skipped: shared data missing");
+        return;
+    };
+    let model = dir.join("brp.pm");
+    let out = verikit()
+        .args(["prism", "build", model.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("undefined constants `N`, `MAX`") && err.contains("brp.pm:7:1"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(text.contains("(s_ab'=!s_ab)"));
+    let bad = tmp(
+        "brp-bad.pm",
+        &text.replacen("(s_ab'=!s_ab)", "(s_ab'=s+1)", 1),
+    );
+    let out = verikit()
+        .args([
+            "prism",
+            "build",
+            bad.to_str().unwrap(),
+            "--const",
+            "N=16,MAX=2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("type error")
+            && err.contains("`s_ab` is bool")
+            && err.contains("brp-bad.pm:38:"),
+        "{err}"
+    );
+}
+
+/// `brp.pm` with N=16, MAX=2: PRISM's log says "Deadlocks detected and fixed in 35 states" and
+/// 677 states; without fixing, the first deadlock state and the count are reported (exit 2).
+#[test]
+fn real_model_deadlocks_as_prism() {
+    let Some(dir) = verikit_testkit::shared_path("prism/models/dtmcs/brp") else {
+        eprintln!("skipped: shared data missing");
+        return;
+    };
+    let model = dir.join("brp.pm");
+    let m = model.to_str().unwrap();
+    let (v, code, err) = json(&["prism", "build", m, "--const", "N=16,MAX=2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["deadlocks_fixed"], 35);
+    assert_eq!(v["states"], 677);
+    let out = verikit()
+        .args([
+            "prism",
+            "build",
+            m,
+            "--const",
+            "N=16,MAX=2",
+            "--no-fix-deadlocks",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("deadlock in state (s=") && err.contains("and 34 other states"),
+        "{err}"
+    );
+}
+
+/// A `system … endsystem` block with `|||` and `|[serve]|` (PRISM manual example) through the CLI.
+#[test]
+fn system_block_through_the_cli() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../prob/tests/models/system");
+    let (v, code, err) = json(&[
+        "prism",
+        "check",
+        dir.join("stations.prism").to_str().unwrap(),
+        dir.join("stations.props").to_str().unwrap(),
+        "--prop",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["states"], 54);
+    let x: f64 = v["verdict"].as_str().unwrap().parse().unwrap();
+    // Storm (hybrid engine): 0.10836028647751175.
+    assert!((x - 0.10836028647751175).abs() < 1e-6, "{x}");
+}
+
+/// QVBS `firewire.false` (delay=3, deadline=200): `Pmin=? [ F^{rew{"time"}<=deadline} … ]` = 1/2.
+#[test]
+fn reward_bounded_property_through_the_cli() {
+    let Some(dir) = verikit_testkit::shared_path("qvbs/mdp/firewire") else {
+        eprintln!("skipped: shared data missing");
+        return;
+    };
+    let (v, code, err) = json(&[
+        "prism",
+        "check",
+        dir.join("firewire.false.prism").to_str().unwrap(),
+        dir.join("firewire.false.props").to_str().unwrap(),
+        "--const",
+        "delay=3,deadline=200",
+        "--prop",
+        "deadline",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "0.5");
+}

@@ -339,6 +339,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
     let mut choice_action: Vec<u32> = Vec::new();
     let mut trans_rewards: Vec<Vec<f64>> = vec![Vec::new(); prog.rewards.len()];
     let mut fixed_deadlocks = Vec::new();
+    let mut first_deadlock: Option<String> = None;
 
     let guards: Vec<Vec<FastGuard>> = prog
         .modules
@@ -460,11 +461,10 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
             Ok(x)
         };
         if choices.is_empty() {
-            if !opts.fix_deadlocks {
-                return Err(ProbError::Input(Diagnostic::error(format!(
-                    "deadlock in state {} (no command is enabled); use --fix-deadlocks to add self-loops",
-                    describe_state(prog, &cur)
-                ))));
+            // Without fixing, exploration goes on to count every deadlock (as PRISM reports
+            // them), then fails below.
+            if !opts.fix_deadlocks && first_deadlock.is_none() {
+                first_deadlock = Some(describe_state(prog, &cur));
             }
             fixed_deadlocks.push(s as u32);
             // A fixed deadlock earns no transition reward.
@@ -562,6 +562,18 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 cols.len()
             );
         }
+    }
+    if let Some(first) = first_deadlock {
+        let others = fixed_deadlocks.len() - 1;
+        return Err(ProbError::Input(Diagnostic::error(format!(
+            "deadlock in state {first}{} (no command is enabled); use --fix-deadlocks to add \
+             self-loops",
+            if others > 0 {
+                format!(" and {others} other states")
+            } else {
+                String::new()
+            }
+        ))));
     }
     if !fixed_deadlocks.is_empty() {
         tracing::warn!(

@@ -524,14 +524,27 @@ pub fn eval_constants(
             })?;
             known.insert(d.name.clone(), v);
         } else if d.value.is_none() {
-            return Err(Diagnostic::at(
-                d.span,
+            // Name every undefined constant at once, as PRISM does.
+            let missing: Vec<&ConstDecl> = decls
+                .iter()
+                .filter(|c| c.value.is_none() && !overrides.iter().any(|(n, _)| *n == c.name))
+                .collect();
+            let names: Vec<String> = missing.iter().map(|c| format!("`{}`", c.name)).collect();
+            let example: Vec<String> = missing.iter().map(|c| format!("{}=…", c.name)).collect();
+            let diag = Diagnostic::error(if missing.len() > 1 {
+                format!(
+                    "undefined constants {} (give them with --const {})",
+                    names.join(", "),
+                    example.join(",")
+                )
+            } else {
                 format!(
                     "undefined constant `{}` (give it with --const {}=…)",
                     d.name, d.name
-                ),
-            )
-            .with_span(d.span, "no value"));
+                )
+            })
+            .with_span(d.span, "no value");
+            return Err(diag);
         } else {
             pending.push(d);
         }
