@@ -17,11 +17,12 @@ use crate::cdcl::Lit;
 use crate::numbers::{DRat, Num};
 use crate::simplex::{Bound, NONE};
 
-/// Rows with this many non-basic entries or more are not used for refinement. Measured on ten
-/// QF_IDL/QF_RDL/QF_LRA files with limits 8, 16, 24, 32, 64 and none: long rows help on
-/// RVpredict (fill-in) but add conflicts on sc (long explanations); 16–32 were best, with 24
-/// solving uart-40 in 1 588 conflicts (16: 4 672; none: 28 930).
-pub(crate) const MAX_ROW_LEN: usize = 24;
+/// Rows with this many non-basic entries or more are not used for refinement. Measured (user
+/// CPU seconds, eight QF_IDL/QF_RDL/QF_LRA files: sc-13, sc-15, uart-27, uart-40, RVpredict_13,
+/// simple_startup_7nodes, lpsat-goal-9, abz6_900) with no refinement / 8 / 16 / 24: 24.7 (one
+/// timeout) / 13.2 / 11.8 / 14.4. Long rows help on RVpredict (fill-in) and uart, short ones on
+/// sc (long explanations make weaker learned clauses); sc-15 is slower with any limit.
+pub(crate) const MAX_ROW_LEN: usize = 16;
 
 /// Sum of the row's minima (or maxima) of `c_j x_j`, with how many terms are unbounded.
 struct Side {
