@@ -592,6 +592,8 @@ impl<'a> Parser<'a> {
         Ok(Bound::Cmp(op, Box::new(e)))
     }
 
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
     fn prob_op(&mut self) -> PResult<Expr> {
         let (name, start) = match self.peek().clone() {
             Tok::Ident(n) => (n, self.bump().span),
@@ -624,6 +626,8 @@ impl<'a> Parser<'a> {
     /// PRISM's old-style filter inside an operator, `P=? [ F x=2 {x=0}{min} ]`: `{states}`
     /// optionally followed by `{min}` and/or `{max}` (PRISM manual, "Filters": equivalent to
     /// `filter(min, P=? [ F x=2 ], x=0)`; without `{min}`/`{max}` to `filter(state, …)`).
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
     fn old_filter(&mut self) -> PResult<Option<(String, Expr)>> {
         if !self.eat_sym("{") {
             return Ok(None);
@@ -676,6 +680,8 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
     fn time_bound(&mut self) -> PResult<TimeBound> {
         let mut tb = TimeBound::default();
         if self.is_sym("^") || self.is_sym("{") {
@@ -760,6 +766,8 @@ impl<'a> Parser<'a> {
         Ok(tb)
     }
 
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
     fn path(&mut self) -> PResult<PathFormula> {
         let temporal = |s: &str| matches!(s, "F" | "G" | "X");
         if let Tok::Ident(s) = self.peek().clone() {
@@ -802,6 +810,8 @@ impl<'a> Parser<'a> {
         })
     }
 
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
     fn reward_op(&mut self) -> PResult<Expr> {
         let (name, start) = match self.peek().clone() {
             Tok::Ident(n) => (n, self.bump().span),
@@ -883,6 +893,8 @@ impl<'a> Parser<'a> {
         Ok(Self::wrap_old_filter(e, old))
     }
 
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
     fn steady_op(&mut self) -> PResult<Expr> {
         let start = self.bump().span;
         let bound = self.bound()?;
@@ -900,6 +912,8 @@ impl<'a> Parser<'a> {
         Ok(Self::wrap_old_filter(e, old))
     }
 
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
     fn filter(&mut self) -> PResult<Expr> {
         let start = self.bump().span;
         self.expect_sym("(")?;
