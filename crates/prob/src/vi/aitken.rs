@@ -308,6 +308,109 @@ mod tests {
         }
     }
 
+    /// A random MDP component: every choice leaves the component with probability ≥ 0.05 (to a
+    /// constant), so the operator is a contraction with a unique fixpoint.
+    #[derive(Debug, Clone)]
+    struct RandomMdp {
+        /// choices[i] = list of (constant, [(successor, probability)]).
+        choices: Vec<Vec<(f64, Vec<(usize, f64)>)>>,
+        min: bool,
+    }
+
+    impl Bellman for RandomMdp {
+        fn apply(&self, x: &[f64], _upper: bool, out: &mut [f64]) {
+            for (i, cs) in self.choices.iter().enumerate() {
+                let vals = cs
+                    .iter()
+                    .map(|(b, row)| b + row.iter().map(|&(j, p)| p * x[j]).sum::<f64>());
+                out[i] = if self.min {
+                    vals.fold(f64::INFINITY, f64::min)
+                } else {
+                    vals.fold(f64::NEG_INFINITY, f64::max)
+                };
+            }
+        }
+    }
+
+    fn random_mdp() -> impl Strategy<Value = RandomMdp> {
+        (2usize..7, any::<bool>()).prop_flat_map(|(n, min)| {
+            let choice = (
+                0.0f64..2.0,
+                0.05f64..0.3,
+                proptest::collection::vec((0..n, 0.1f64..1.0), 1..4),
+            );
+            proptest::collection::vec(proptest::collection::vec(choice, 1..3), n).prop_map(
+                move |cs| RandomMdp {
+                    min,
+                    choices: cs
+                        .into_iter()
+                        .map(|cs| {
+                            cs.into_iter()
+                                .map(|(b, exit, succ)| {
+                                    let w: f64 = succ.iter().map(|s| s.1).sum();
+                                    let row = succ
+                                        .iter()
+                                        .map(|&(j, p)| (j, (1.0 - exit) * p / w))
+                                        .collect();
+                                    (b * exit, row)
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                },
+            )
+        })
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Whenever a certificate is issued, its bounds enclose the fixpoint (computed by a long
+        /// Jacobi iteration, an independent oracle: the contraction is ≤ 0.95 per step).
+        #[test]
+        fn certificates_enclose_the_fixpoint(m in random_mdp()) {
+            let n = m.choices.len();
+            let mut exact = vec![0.0; n];
+            let mut t = vec![0.0; n];
+            for _ in 0..3000 {
+                m.apply(&exact, false, &mut t);
+                std::mem::swap(&mut exact, &mut t);
+            }
+            // Gauss–Seidel-like lower iterate: Jacobi from 0 (a post-fixpoint), windows of 8.
+            let mut x = vec![0.0; n];
+            let mut snap = vec![0.0; n];
+            let mut delta = vec![0.0; n];
+            let mut prev = f64::NAN;
+            let mut s = Scratch::new(n);
+            for sweep in 1..400 {
+                m.apply(&x, false, &mut t);
+                for i in 0..n {
+                    x[i] = t[i].max(x[i]);
+                }
+                if sweep % 8 == 0 {
+                    let mut w: f64 = 0.0;
+                    for i in 0..n {
+                        delta[i] = x[i] - snap[i];
+                        snap[i] = x[i];
+                        w = w.max(delta[i]);
+                    }
+                    let rho = w / prev;
+                    prev = w;
+                    let a = Attempt { lo: &x, delta: &delta, rho, widen: 0.0, cap: f64::INFINITY, eps: 1e-6, own: 1e-6 };
+                    if let Some((l, u)) = certify(&m, &a, &mut s) {
+                        for i in 0..n {
+                            prop_assert!(l[i] <= exact[i] * (1.0 + 1e-9) + 1e-12, "{} > {}", l[i], exact[i]);
+                            prop_assert!(u[i] >= exact[i] * (1.0 - 1e-9) - 1e-12, "{} < {}", u[i], exact[i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_wrong_guess_is_rejected() {
         let w = Walk {
