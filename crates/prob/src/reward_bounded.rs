@@ -9,7 +9,8 @@
 //! transition reward of the choice taken). For an upper bound `≤ L` the product has states
 //! `(s, a)` with `0 ≤ a ≤ L` and one absorbing sink for paths whose reward exceeded `L`; the
 //! target is `ψ` at any level. For a lower bound `≥ N` the counter saturates at `N` and the target
-//! is `ψ` at level `N`. The unfolded model is then checked with the ordinary unbounded until.
+//! is `ψ` at level `N`. Target states and states outside `φ` are made absorbing (their value is
+//! fixed). The unfolded model is then checked with the ordinary unbounded until.
 
 use crate::error::ProbError;
 use crate::lang::typecheck::VarInfo;
@@ -110,8 +111,12 @@ pub fn unfold(
         let (s, a) = states[next];
         next += 1;
         let (s, a) = (s as usize, a as usize);
-        if a == levels {
-            // The sink: a self-loop.
+        // The sink, target states and states outside `φ` have values fixed by the until
+        // (1 or 0): a self-loop replaces their successors.
+        let stop = a == levels
+            || !phi.get(s).copied().unwrap_or(false)
+            || (psi.get(s).copied().unwrap_or(false) && (upper || a as i64 >= t));
+        if stop {
             cols.push((next - 1) as u32);
             vals.push(1.0);
             if interval {
