@@ -398,10 +398,26 @@ impl Simplex {
                     least[j] = 0;
                 }
             }
-            for (_, s) in sols.iter_mut() {
-                s.substitute(x, &def)?;
-            }
             sols.push((x, def));
+        }
+        // Back-substitution: a solution mentions only variables eliminated after it, whose
+        // own solutions are final by then.
+        let mut pos: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for (i, (x, _)) in sols.iter().enumerate() {
+            pos.insert(*x, i);
+        }
+        for i in (0..sols.len()).rev() {
+            let later: Vec<usize> = sols[i]
+                .1
+                .terms
+                .iter()
+                .filter_map(|t| pos.get(&t.0).copied())
+                .filter(|&j| j > i)
+                .collect();
+            for j in later {
+                let (y, def) = (sols[j].0, sols[j].1.clone());
+                sols[i].1.substitute(y, &def)?;
+            }
         }
         // Congruences of the solved variables against their bounds and values.
         let n = self.beta.len() as u32;
