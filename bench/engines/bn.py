@@ -11,7 +11,7 @@
 
 usage: VERIKIT_BIN=... PYTHONPATH=bench bench/.venv/bin/python bench/engines/bn.py \
            [--bbm-limit S] [--paper-limit S] [--models ID,ID,...] [--jobs N] [paper] [bbm] [rerun] [fp]
-Each named section (default: all three) is rerun and replaces its own section of bench/results/bn.md;
+Each named section (default: paper, bbm and fp) is rerun and replaces its own section of bench/results/bn.md;
 `--models` restricts the BBM sections to the given model ids (the other rows keep their last
 results, marked as such); `rerun` reruns the BBM models the attractor table shows unfinished.
 """
