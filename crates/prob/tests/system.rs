@@ -144,3 +144,58 @@ fn storm_recorded_answers() {
     }
     assert!(checked >= 15, "only {checked} rows");
 }
+
+use proptest::prelude::*;
+
+/// Random modules over shared actions `a`, `b` and unlabelled commands.
+fn random_model(kind: &str, mods: &[Vec<(u8, u8, u8, u8, u32)>]) -> String {
+    let mut s = format!("{kind}\n");
+    for (i, cmds) in mods.iter().enumerate() {
+        s.push_str(&format!("module M{i}\n x{i} : [0..2] init 0;\n"));
+        for &(act, g, t1, t2, w) in cmds {
+            let a = ["", "a", "b"][act as usize % 3];
+            let p = w as f64 / 10.0;
+            let (l, r) = if kind == "ctmc" {
+                (format!("{}", w), format!("{}", 10 - w))
+            } else {
+                (format!("{p}"), format!("{}", 1.0 - p))
+            };
+            s.push_str(&format!(
+                " [{a}] x{i}={} -> {l}:(x{i}'={}) + {r}:(x{i}'={});\n",
+                g % 3,
+                t1 % 3,
+                t2 % 3
+            ));
+        }
+        s.push_str("endmodule\n");
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    /// The system-term builder (forced by an empty hiding, which changes nothing) agrees with
+    /// the default composition's fast path: same states, transitions and probabilities.
+    #[test]
+    fn term_builder_matches_default_composition(
+        kind in prop::sample::select(vec!["dtmc", "mdp", "ctmc"]),
+        mods in proptest::collection::vec(
+            proptest::collection::vec((0u8..3, 0u8..3, 0u8..3, 0u8..3, 1u32..10), 1..4), 2..4),
+    ) {
+        let base = random_model(kind, &mods);
+        let names: Vec<String> = (0..mods.len()).map(|i| format!("M{i}")).collect();
+        let forced = format!("{base}system ({}) / {{}} endsystem\n", names.join(" || "));
+        let (m1, _) = load(&base).unwrap();
+        let (m2, _) = load(&forced).unwrap();
+        prop_assert_eq!(m1.num_states(), m2.num_states());
+        prop_assert_eq!(m1.num_transitions(), m2.num_transitions());
+        prop_assert_eq!(m1.num_choices(), m2.num_choices());
+        let prop = if kind == "mdp" {
+            "Pmax=? [ F<=3 x0=2 & x1=2 ]"
+        } else {
+            "P=? [ F<=3 x0=2 & x1=2 ]"
+        };
+        let (v1, v2) = (value(&base, prop), value(&forced, prop));
+        prop_assert!((v1 - v2).abs() < 1e-9, "{} vs {}", v1, v2);
+    }
+}
