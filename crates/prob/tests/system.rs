@@ -147,8 +147,11 @@ fn storm_recorded_answers() {
 
 use proptest::prelude::*;
 
+/// A random command: action (none, `a`, `b`), guard value, two targets and a weight.
+type RandomCommand = (u8, u8, u8, u8, u32);
+
 /// Random modules over shared actions `a`, `b` and unlabelled commands.
-fn random_model(kind: &str, mods: &[Vec<(u8, u8, u8, u8, u32)>]) -> String {
+fn random_model(kind: &str, mods: &[Vec<RandomCommand>]) -> String {
     let mut s = format!("{kind}\n");
     for (i, cmds) in mods.iter().enumerate() {
         s.push_str(&format!("module M{i}\n x{i} : [0..2] init 0;\n"));
