@@ -12,14 +12,17 @@
 //! languages are only one-way included when the union happens to be harmless (`F(d & XFc) | GFc`:
 //! the waiting state and the state of `GFc` become one state with a marked `c` loop).
 //!
-//! Only for small transition-based automata (the number of checks is bounded).
+//! Only for small automata (the number of checks is bounded). In a state-based automaton only
+//! states with the same acceptance marks are merged, so the result stays state-based.
 
 use crate::twa::{Edge, Twa};
 
 /// Largest automaton (states) whose pairs are tried.
-pub const MAX_STATES: usize = 8;
+pub const MAX_STATES: usize = 16;
 /// Largest number of emptiness checks per automaton.
-pub const MAX_CHECKS: usize = 40;
+pub const MAX_CHECKS: usize = 120;
+/// Work budget per automaton: the total size (states + edges) of the products checked.
+pub const MAX_WORK: usize = 60_000;
 
 /// `aut` with `t` merged into `s`.
 fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
@@ -36,7 +39,8 @@ fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
     init.sort_unstable();
     init.dedup();
     out.init = init;
-    out.state_based = false;
+    // State-based automata merge only states with the same marks, so they stay state-based.
+    out.state_based = aut.state_based && out.compute_state_based();
     // `t` is now unreachable; the caller's pruning removes it.
     out
 }
@@ -45,23 +49,28 @@ fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
 /// has an empty product with `neg` (an automaton of `¬φ`), simplifying after each kept merge with
 /// `simplify`. Returns `aut` itself when nothing was merged or the automaton is out of scope.
 pub fn merge_states(aut: &Twa, neg: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Twa {
-    if aut.state_based || aut.acc_false || aut.num_states() > MAX_STATES {
+    if aut.acc_false || aut.num_states() > MAX_STATES {
         return aut.clone();
     }
     let mut cur = aut.clone();
     let mut checks = 0;
+    let mut work = 0;
     'outer: loop {
         let n = cur.num_states() as u32;
         for s in 0..n {
             for t in s + 1..n {
-                if checks >= MAX_CHECKS {
+                if checks >= MAX_CHECKS || work >= MAX_WORK {
                     break 'outer;
+                }
+                if cur.state_based && cur.state_marks(s) != cur.state_marks(t) {
+                    continue;
                 }
                 checks += 1;
                 let m = merged(&cur, s, t);
                 let Ok(p) = crate::product::product(&m, neg) else {
                     break 'outer;
                 };
+                work += p.num_states() + p.num_edges();
                 if crate::emptiness::is_empty(&p) {
                     let r = simplify(&m);
                     if r.num_states() < cur.num_states() {

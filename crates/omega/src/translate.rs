@@ -306,8 +306,12 @@ fn absorb(a: &mut Arena, next: &[F]) -> Vec<F> {
 /// negation normal form, and (for formulas of tree size at most [`CONTAINMENT_MAX_SIZE`])
 /// simplified with the language-containment checks of [`crate::containment`] — and the smallest
 /// TGBA (states, then edges, then sets) is kept: the rewritings usually help, but not always (a
-/// small portfolio, as Spot's `--small` does with its own variants). With `opts.sba` the winner
-/// is then degeneralised by [`crate::postproc::to_sba`].
+/// small portfolio, as Spot's `--small` does with its own variants). The winner then goes
+/// through the fair-simulation reduction of [`crate::gba_reduce`] (small automata), the merges of
+/// [`crate::checked_merge`] (checked against an automaton of `¬f`), and competes with the
+/// deterministic automaton of [`crate::gf_guarantee`] when `f = GF g`. With `opts.sba` the
+/// candidates are degeneralised by [`crate::postproc::to_sba`] (then fair-reduced and merged
+/// again) and compared as state-based automata.
 pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
     if !(opts.simplify_formula && opts.postprocess) {
         return translate_once(arena, f, opts);
@@ -343,18 +347,33 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         }
     }
     best = fair_reduced(&best);
-    // Merges checked against the automaton of the negation, for small automata.
-    if best.num_states() > 2 && best.num_states() <= crate::checked_merge::MAX_STATES {
-        let nf = arena.not(f);
-        let neg_opts = Options {
-            wdba: false,
-            sba: false,
-            postprocess: false,
-            ..opts.clone()
-        };
-        if let Ok(neg) = translate(arena, nf, &neg_opts) {
-            let neg = crate::postproc::prune(&neg);
-            best = crate::checked_merge::merge_states(&best, &neg, &crate::postproc::simplify);
+    // Merges checked against an automaton of the negation, for small automata.
+    let in_scope =
+        |a: &Twa| a.num_states() > 2 && a.num_states() <= crate::checked_merge::MAX_STATES;
+    let mut neg: Option<Twa> = None;
+    let mut negation = |arena: &mut Arena| -> Option<Twa> {
+        if neg.is_none() {
+            let nf = arena.not(f);
+            let neg_opts = Options {
+                wdba: false,
+                sba: false,
+                postprocess: false,
+                ..opts.clone()
+            };
+            neg = translate(arena, nf, &neg_opts)
+                .ok()
+                .map(|n| crate::postproc::prune(&n));
+        }
+        neg.clone()
+    };
+    // The automaton before the merges: its degeneralisation may be the smaller one for `-B`.
+    let mut before_merges = None;
+    if in_scope(&best) {
+        if let Some(n) = negation(arena) {
+            let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
+            if key(&m) < key(&best) {
+                before_merges = Some(std::mem::replace(&mut best, m));
+            }
         }
     }
     // The deterministic automaton of `GF g` competes with the winner; with `opts.sba` the two are
@@ -366,10 +385,18 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     };
     if opts.sba {
         best = sba_of(&best);
-        if let Some(c) = gf {
+        for c in before_merges.into_iter().chain(gf) {
             let c = sba_of(&c);
             if key(&c) < key(&best) {
                 best = c;
+            }
+        }
+        if in_scope(&best) {
+            if let Some(n) = negation(arena) {
+                let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
+                if m.state_based && m.num_sets <= 1 && key(&m) < key(&best) {
+                    best = m;
+                }
             }
         }
     } else if let Some(c) = gf {
