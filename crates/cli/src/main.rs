@@ -180,6 +180,13 @@ fn main() {
             }),
         None => rx.recv().map_err(|_| false),
     };
+    // An engine that honours `ctx.deadline()` stops with a resource-limit error at the same
+    // moment the watchdog would fire: report it as the timeout it is.
+    let deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
+    let outcome = match outcome {
+        Ok(Err(e)) if deadline_passed && e.exit_code() == EXIT_LIMIT => Err(true),
+        other => other,
+    };
     let code = match outcome {
         Ok(Ok(r)) => {
             print_report(&ctx, &r);
