@@ -308,12 +308,15 @@ mod tests {
         }
     }
 
+    /// A choice: its constant and its (successor, probability) pairs.
+    type Choice = (f64, Vec<(usize, f64)>);
+
     /// A random MDP component: every choice leaves the component with probability ≥ 0.05 (to a
     /// constant), so the operator is a contraction with a unique fixpoint.
     #[derive(Debug, Clone)]
     struct RandomMdp {
-        /// choices[i] = list of (constant, [(successor, probability)]).
-        choices: Vec<Vec<(f64, Vec<(usize, f64)>)>>,
+        /// The choices of each member.
+        choices: Vec<Vec<Choice>>,
         min: bool,
     }
 
