@@ -18,7 +18,10 @@
 use crate::twa::{Edge, Twa};
 
 /// Largest automaton (states) whose pairs are tried.
-pub const MAX_STATES: usize = 16;
+pub const MAX_STATES: usize = 48;
+/// The bound the translation uses for its state-based Büchi automata (the merges are tried on the
+/// TGBA first; the second round on the degeneralised automaton is kept cheaper).
+pub const MAX_STATES_SBA: usize = 16;
 /// Largest number of emptiness checks per automaton.
 pub const MAX_CHECKS: usize = 120;
 /// Work budget per automaton: the total size (states + edges) of the products checked.

@@ -348,8 +348,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     }
     best = fair_reduced(&best);
     // Merges checked against an automaton of the negation, for small automata.
-    let in_scope =
-        |a: &Twa| a.num_states() > 2 && a.num_states() <= crate::checked_merge::MAX_STATES;
+    let in_scope = |a: &Twa, max: usize| a.num_states() > 2 && a.num_states() <= max;
     let mut neg: Option<Twa> = None;
     let mut negation = |arena: &mut Arena| -> Option<Twa> {
         if neg.is_none() {
@@ -368,7 +367,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     };
     // The automaton before the merges: its degeneralisation may be the smaller one for `-B`.
     let mut before_merges = None;
-    if in_scope(&best) {
+    if in_scope(&best, crate::checked_merge::MAX_STATES) {
         if let Some(n) = negation(arena) {
             let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
             if key(&m) < key(&best) {
@@ -391,7 +390,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
                 best = c;
             }
         }
-        if in_scope(&best) {
+        if in_scope(&best, crate::checked_merge::MAX_STATES_SBA) {
             if let Some(n) = negation(arena) {
                 let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
                 if m.state_based && m.num_sets <= 1 && key(&m) < key(&best) {
