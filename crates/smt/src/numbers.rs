@@ -21,52 +21,40 @@ pub enum Num {
     B(Box<BigRational>),
 }
 
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
+/// Binary GCD (shifts and subtractions, no divisions), for one unsigned word type.
+macro_rules! binary_gcd {
+    ($name:ident, $t:ty) => {
+        fn $name(mut a: $t, mut b: $t) -> $t {
+            if a == 0 {
+                return b;
+            }
+            if b == 0 {
+                return a;
+            }
+            let shift = (a | b).trailing_zeros();
+            a >>= a.trailing_zeros();
+            loop {
+                b >>= b.trailing_zeros();
+                if a > b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                b -= a;
+                if b == 0 {
+                    return a << shift;
+                }
+            }
         }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
+    };
 }
+binary_gcd!(gcd_u64, u64);
+binary_gcd!(gcd_u128, u128);
 
 fn gcd_i128(a: i128, b: i128) -> i128 {
     let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
     if let (Ok(x), Ok(y)) = (u64::try_from(ua), u64::try_from(ub)) {
         return gcd_u64(x, y) as i128;
     }
-    // binary GCD: shifts and subtractions instead of 128-bit divisions
-    let (mut a, mut b) = (ua, ub);
-    if a == 0 {
-        return b as i128;
-    }
-    if b == 0 {
-        return a as i128;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return (a << shift) as i128;
-        }
-    }
+    gcd_u128(ua, ub) as i128
 }
 
 impl Num {
