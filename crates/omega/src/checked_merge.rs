@@ -110,33 +110,12 @@ mod tests {
         let neg = translate(&mut a, nf, &raw).unwrap();
         let r = merge_states(&n, &neg, &crate::postproc::simplify);
         assert_eq!((n.num_states(), r.num_states()), (4, 3));
-        let mut words: Vec<Vec<u64>> = vec![vec![]];
-        let mut all = Vec::new();
-        for _ in 0..3 {
-            words = words
-                .into_iter()
-                .flat_map(|w| {
-                    (0..4u64).map(move |l| {
-                        let mut w = w.clone();
-                        w.push(l);
-                        w
-                    })
-                })
-                .collect();
-            all.extend(words.iter().cloned());
-        }
-        for p in all.iter().filter(|w| w.len() <= 2).chain([&vec![]]) {
-            for c in &all {
-                let w = crate::ltl::eval::Lasso {
-                    prefix: p.clone(),
-                    cycle: c.clone(),
-                };
-                assert_eq!(
-                    crate::accepts::accepts_lasso(&r, &w),
-                    crate::ltl::eval::holds(&a, f, &w),
-                    "{w:?}"
-                );
-            }
+        for w in crate::ltl::eval::Lasso::all(4, 2, 3) {
+            assert_eq!(
+                crate::accepts::accepts_lasso(&r, &w),
+                crate::ltl::eval::holds(&a, f, &w),
+                "{w:?}"
+            );
         }
     }
 }

@@ -50,6 +50,18 @@ fn from_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
     }
 }
 
+/// A random lasso word: a prefix of 0–3 and a cycle of 1–3 letters below `letters`.
+fn random_lasso(rng: &mut SmallRng, letters: u64) -> Lasso {
+    Lasso {
+        prefix: (0..rng.gen_range(0..4))
+            .map(|_| rng.gen_range(0..letters))
+            .collect(),
+        cycle: (0..rng.gen_range(1..4))
+            .map(|_| rng.gen_range(0..letters))
+            .collect(),
+    }
+}
+
 fn check(n: usize, seed: u64, sba: bool, nap: usize, max_size: usize) {
     check_with(n, seed, sba, nap, max_size, Weights::default(), |_, f| f);
 }
@@ -110,12 +122,7 @@ fn check_with(
         }
         // Random lasso words: membership agrees with the oracle.
         for _ in 0..12 {
-            let pl = rng.gen_range(0..4);
-            let cl = rng.gen_range(1..4);
-            let w = Lasso {
-                prefix: (0..pl).map(|_| rng.gen_range(0..1u64 << nap)).collect(),
-                cycle: (0..cl).map(|_| rng.gen_range(0..1u64 << nap)).collect(),
-            };
+            let w = random_lasso(&mut rng, 1u64 << nap);
             let expect = holds(&arena, f, &w);
             let got = accepts_lasso(&af, &to_aut_bits(&arena, &af, &w));
             assert_eq!(
@@ -174,14 +181,7 @@ fn simplifier_preserves_meaning_on_lassos() {
         let f = gen.formula_in(&mut arena, 2, 22);
         let g = verikit_omega::ltl::simplify::simplify(&mut arena, f);
         for _ in 0..20 {
-            let w = Lasso {
-                prefix: (0..rng.gen_range(0..4))
-                    .map(|_| rng.gen_range(0..8))
-                    .collect(),
-                cycle: (0..rng.gen_range(1..4))
-                    .map(|_| rng.gen_range(0..8))
-                    .collect(),
-            };
+            let w = random_lasso(&mut rng, 8);
             assert_eq!(
                 holds(&arena, f, &w),
                 holds(&arena, g, &w),
@@ -222,14 +222,7 @@ fn first_occurrence_rule_is_exact() {
             fired += 1;
         }
         for _ in 0..20 {
-            let w = Lasso {
-                prefix: (0..rng.gen_range(0..4))
-                    .map(|_| rng.gen_range(0..8))
-                    .collect(),
-                cycle: (0..rng.gen_range(1..4))
-                    .map(|_| rng.gen_range(0..8))
-                    .collect(),
-            };
+            let w = random_lasso(&mut rng, 8);
             assert_eq!(holds(&arena, f, &w), holds(&arena, g, &w));
         }
         let opts = Options {

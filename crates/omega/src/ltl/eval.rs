@@ -13,6 +13,37 @@ pub struct Lasso {
     pub cycle: Vec<u64>,
 }
 
+impl Lasso {
+    /// Every lasso over the letters `0..letters` with a prefix of at most `max_prefix` and a
+    /// non-empty cycle of at most `max_cycle` letters (for exhaustive checks on small alphabets).
+    pub fn all(letters: u64, max_prefix: usize, max_cycle: usize) -> Vec<Lasso> {
+        let mut by_len: Vec<Vec<Vec<u64>>> = vec![vec![vec![]]];
+        for len in 1..=max_prefix.max(max_cycle) {
+            let next = by_len[len - 1]
+                .iter()
+                .flat_map(|w| {
+                    (0..letters).map(move |l| {
+                        let mut w = w.clone();
+                        w.push(l);
+                        w
+                    })
+                })
+                .collect();
+            by_len.push(next);
+        }
+        let mut out = Vec::new();
+        for p in by_len[..=max_prefix].iter().flatten() {
+            for c in by_len[1..=max_cycle].iter().flatten() {
+                out.push(Lasso {
+                    prefix: p.clone(),
+                    cycle: c.clone(),
+                });
+            }
+        }
+        out
+    }
+}
+
 /// Whether `u v^ω` satisfies `f` (`cycle` must be non-empty; an empty cycle gives `false`).
 pub fn holds(a: &Arena, f: F, w: &Lasso) -> bool {
     if w.cycle.is_empty() {
@@ -154,6 +185,18 @@ fn fix(
 mod tests {
     use super::*;
     use crate::ltl::parse::parse;
+
+    #[test]
+    fn all_lassos_are_enumerated_once() {
+        let all = Lasso::all(4, 2, 3);
+        assert_eq!(all.len(), (1 + 4 + 16) * (4 + 16 + 64));
+        let distinct: std::collections::HashSet<_> =
+            all.iter().map(|w| (&w.prefix, &w.cycle)).collect();
+        assert_eq!(distinct.len(), all.len());
+        assert!(all
+            .iter()
+            .all(|w| !w.cycle.is_empty() && w.prefix.len() <= 2));
+    }
 
     fn h(f: &str, prefix: &[u64], cycle: &[u64]) -> bool {
         let mut a = Arena::new();
