@@ -3,7 +3,7 @@
 //! * models: every assertion is evaluated under the model in exact arithmetic, directly on the
 //!   elaborated terms (no CNF, no linearisation, no simplex involved);
 //! * theory conflicts: each explanation produced by the simplex (Dutertre & de Moura, CAV 2006,
-//!   Section 3: a row with the bounds of its variables) or by unate propagation comes with
+//!   Section 4.2: a row with the bounds of its variables) or by unate propagation comes with
 //!   Farkas coefficients; the checker rebuilds each literal's linear constraint over the problem
 //!   variables itself (including the integer tightening of a negated `t ≤ b` to `t ≥ ⌊b⌋ + 1`,
 //!   only when every variable is an integer and every coefficient is integral) and verifies that

@@ -1,10 +1,10 @@
 //! Integer feasibility on top of the rational simplex, as in Dutertre & de Moura, "A Fast
-//! Linear-Arithmetic Solver for DPLL(T)" (CAV 2006), Section 4: when the relaxation is feasible
+//! Linear-Arithmetic Solver for DPLL(T)" (CAV 2006), Section 6: when the relaxation is feasible
 //! but an integer variable has a fractional value `v`, branch and bound creates the atom
 //! `x ≤ ⌊v⌋` (its negation is `x ≥ ⌊v⌋ + 1`) and lets the SAT search decide it, so branches are
 //! ordinary literals that take part in learning and backjumping.
 //!
-//! Gomory cuts (Section 4 of the paper): once branch and bound has made 100 branches, every eighth
+//! Gomory cuts (Section 6 of the paper): once branch and bound has made 100 branches, every eighth
 //! integer final check (at most 500 cuts), if the fractional
 //! variable is basic and every non-basic variable of its row sits at one of its bounds, the mixed
 //! integer Gomory cut of that row is added as a lemma `bounds ⇒ cut` over a new atom (so it can be

@@ -1,5 +1,5 @@
 //! Linearisation (the preprocessing of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for
-//! DPLL(T)", CAV 2006, Section 3.1): every arithmetic term becomes `Σ a_i x_i + c` over problem
+//! DPLL(T)", CAV 2006, Section 3): every arithmetic term becomes `Σ a_i x_i + c` over problem
 //! variables; every atom `t ⋈ c` later gets one slack variable per distinct (normalised) linear
 //! term `t`, so atoms become bounds on a single variable.
 //!

@@ -1,16 +1,16 @@
 //! The general simplex of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)"
-//! (CAV 2006), Section 3: a fixed tableau `x_b = Σ a_bj x_j` built once from the slack
+//! (CAV 2006), Section 4: a fixed tableau `x_b = Σ a_bj x_j` built once from the slack
 //! definitions, bounds `l_j ≤ x_j ≤ u_j` asserted and retracted by the SAT search, and an
 //! assignment β that always satisfies the tableau and keeps every non-basic variable within its
 //! bounds.
 //!
-//! * `assert_upper`/`assert_lower` (Fig. 2): O(1) conflict detection against the opposite bound;
+//! * `assert_upper`/`assert_lower` (Fig. 4): O(1) conflict detection against the opposite bound;
 //!   non-basic variables are moved to the new bound (`update`).
 //! * `check` (Fig. 3): repairs violated basic variables by pivoting, choosing leaving and entering
 //!   variables by Bland's rule (after a bounded number of sparsity-guided pivots), and returns a
 //!   minimal explanation (the row's bounds) with its Farkas coefficients when a row cannot be
 //!   repaired.
-//! * Backtracking restores bounds only; the tableau and β stay (Section 3.2).
+//! * Backtracking restores bounds only; the tableau and β stay (Section 4.4).
 //! * Values are δ-rationals (Section 5), and `delta` computes a concrete δ for models.
 //! * Preprocessing (Section 3): `eliminate` removes, by Gaussian elimination, variables that
 //!   occur in no elementary atom (they are free, so the row that defines them is always
