@@ -9,8 +9,9 @@
 //! fast and more deterministic", TACAS'12, §4: level skipping ("jumping" over every set the edge
 //! carries), a level cache (re-entering a state at a level that already exists), SCC-aware levels
 //! (levels only matter inside an accepting SCC; they are reset on entering one), and the choice of
-//! the initial level), followed by simulation-based reduction of the result as Spot's
-//! post-processor does for `-B`.
+//! the initial level: level 0, the accepting copy, or the level skipping the sets that every edge
+//! entering the state inside its SCC carries), followed by simulation-based reduction of the
+//! result as Spot's post-processor does for `-B`.
 //!
 //! States are pairs `(q, l)` with `0 ≤ l ≤ k`: at level `l < k` the run waits for the set
 //! `order[l]`, level `k` is the accepting copy. Inside an accepting SCC an edge with marks `M`
@@ -24,10 +25,23 @@ use crate::postproc::scc_info;
 use crate::twa::Twa;
 use std::collections::{HashMap, VecDeque};
 
+/// The level at which a run enters an accepting (non-weak) SCC when no copy of the target exists
+/// yet (or, with `cache: false`, always).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// Level 0 (waiting for the first set of the order).
+    Zero,
+    /// The accepting copy (level `k`).
+    Accepting,
+    /// The level reached from 0 by skipping every set carried by *all* edges entering the state
+    /// from inside its SCC (Spot's initial-level choice: the run behaves as if it had just taken
+    /// one of those edges); `cache` says whether an existing copy is reused first.
+    Incoming { cache: bool },
+}
+
 /// Degeneralises `aut` with the given order of its acceptance sets (a permutation of
-/// `0..num_sets`); `enter_accepting` chooses the accepting copy (level `k`) rather than level 0
-/// when an accepting SCC is entered and no copy of the target exists yet.
-pub fn degeneralize_with(aut: &Twa, order: &[u32], enter_accepting: bool) -> Twa {
+/// `0..num_sets`); `enter` chooses the level at which an accepting SCC is entered.
+pub fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
     if aut.num_sets == 0 || aut.acc_false {
         return crate::postproc::degeneralize(aut);
     }
@@ -44,6 +58,23 @@ pub fn degeneralize_with(aut: &Twa, order: &[u32], enter_accepting: bool) -> Twa
             }
         }
     }
+    // Marks common to all edges entering a state from inside its SCC.
+    let mut common = vec![all; aut.num_states()];
+    for (s, es) in aut.states.iter().enumerate() {
+        for e in es {
+            if info.sccs.comp[s] == info.sccs.comp[e.dst as usize] && !e.label.is_false() {
+                common[e.dst as usize] &= e.marks;
+            }
+        }
+    }
+    let incoming_level = |q: u32| -> u32 {
+        let m = common[q as usize];
+        let mut l = 0;
+        while l < k && (m >> order[l as usize]) & 1 == 1 {
+            l += 1;
+        }
+        l
+    };
     // The level of a state entering its SCC (None: choose by cache / policy).
     let fixed = |q: u32| -> Option<u32> {
         let c = info.sccs.comp[q as usize] as usize;
@@ -67,10 +98,13 @@ pub fn degeneralize_with(aut: &Twa, order: &[u32], enter_accepting: bool) -> Twa
     };
     let entry = |levels: &[Vec<u32>], q: u32| -> u32 {
         fixed(q).unwrap_or_else(|| {
-            levels[q as usize]
-                .first()
-                .copied()
-                .unwrap_or(if enter_accepting { k } else { 0 })
+            let policy = match enter {
+                Entry::Zero => 0,
+                Entry::Accepting => k,
+                Entry::Incoming { cache: false } => return incoming_level(q),
+                Entry::Incoming { cache: true } => incoming_level(q),
+            };
+            levels[q as usize].first().copied().unwrap_or(policy)
         })
     };
     let mut init = Vec::new();
@@ -190,7 +224,12 @@ pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
     let small = aut.num_states() <= PORTFOLIO_STATES;
     let mut raw: Vec<Twa> = Vec::new();
     for order in orders(aut.num_sets, small) {
-        for enter in [true, false] {
+        for enter in [
+            Entry::Accepting,
+            Entry::Zero,
+            Entry::Incoming { cache: true },
+            Entry::Incoming { cache: false },
+        ] {
             raw.push(crate::postproc::prune(&degeneralize_with(
                 aut, &order, enter,
             )));
@@ -238,11 +277,56 @@ mod tests {
         t.add_edge(0, 1, t.tt(), 1);
         t.add_edge(1, 0, t.tt(), 2);
         t.init = vec![0];
-        for enter in [false, true] {
+        for enter in [
+            Entry::Zero,
+            Entry::Accepting,
+            Entry::Incoming { cache: true },
+            Entry::Incoming { cache: false },
+        ] {
             let d = degeneralize_with(&t, &[0, 1], enter);
             assert!(d.state_based && d.num_sets == 1);
             assert!(d.num_states() <= 3);
             assert!(crate::emptiness::accepting_lasso(&d).is_some());
+        }
+    }
+
+    /// `GFa & GF!a` as a TGBA (state 0 entered by `a` with set 0, state 1 by `!a` with set 1):
+    /// entering at the level that skips the common incoming marks needs three states (Spot's
+    /// size); every policy agrees with the TGBA on all short lassos.
+    #[test]
+    fn incoming_marks_choose_the_entry_level() {
+        let mut t = Twa::new(vec!["a".into()]);
+        t.add_state();
+        t.add_state();
+        t.num_sets = 2;
+        let a = t.ap_var(0);
+        t.add_edge(0, 0, a.clone(), 1);
+        t.add_edge(0, 1, a.not(), 2);
+        t.add_edge(1, 1, a.not(), 2);
+        t.add_edge(1, 0, a, 1);
+        t.init = vec![0];
+        let inc = crate::postproc::prune(&degeneralize_with(
+            &t,
+            &[0, 1],
+            Entry::Incoming { cache: true },
+        ));
+        assert_eq!(inc.num_states(), 3);
+        for enter in [
+            Entry::Zero,
+            Entry::Accepting,
+            Entry::Incoming { cache: true },
+            Entry::Incoming { cache: false },
+        ] {
+            for order in [[0, 1], [1, 0]] {
+                let d = degeneralize_with(&t, &order, enter);
+                for w in crate::ltl::eval::Lasso::all(2, 2, 3) {
+                    assert_eq!(
+                        crate::accepts::accepts_lasso(&d, &w),
+                        crate::accepts::accepts_lasso(&t, &w),
+                        "{enter:?} {order:?} {w:?}"
+                    );
+                }
+            }
         }
     }
 }
