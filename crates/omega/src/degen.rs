@@ -214,39 +214,55 @@ pub const PORTFOLIO_STATES: usize = 40;
 /// How many of the smallest raw degeneralisations [`best_sba`] simplifies.
 pub const SIMPLIFIED_CANDIDATES: usize = 3;
 
+/// How many of the smallest raw degeneralisations with the incoming-marks entry level
+/// ([`Entry::Incoming`]) [`best_sba`] simplifies, besides the others.
+pub const SIMPLIFIED_INCOMING: usize = 2;
+
 /// The smallest simplified state-based Büchi automaton among the degeneralisations of `aut` with
-/// the orders of [`orders`] and both entry policies: all are built, the
-/// [`SIMPLIFIED_CANDIDATES`] smallest are simplified.
+/// the orders of [`orders`] and the entry policies of [`Entry`]: all are built, the
+/// [`SIMPLIFIED_CANDIDATES`] smallest with level 0 or the accepting copy at entry and the
+/// [`SIMPLIFIED_INCOMING`] smallest with the incoming-marks level are simplified.
 pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
     if aut.num_sets == 0 || aut.acc_false {
         return None;
     }
     let small = aut.num_states() <= PORTFOLIO_STATES;
-    let mut raw: Vec<Twa> = Vec::new();
-    for order in orders(aut.num_sets, small) {
-        for enter in [
-            Entry::Accepting,
-            Entry::Zero,
-            Entry::Incoming { cache: true },
-            Entry::Incoming { cache: false },
-        ] {
-            raw.push(crate::postproc::prune(&degeneralize_with(
-                aut, &order, enter,
-            )));
-        }
-    }
-    raw.sort_by_key(|d| (d.num_states(), d.num_edges()));
+    // Two families of entry policies, each with its own candidates: the raw size does not predict
+    // the simplified size across families (an incoming-level automaton may be smaller raw and
+    // larger after simplification).
+    let families: [(&[Entry], usize); 2] = [
+        (&[Entry::Accepting, Entry::Zero], SIMPLIFIED_CANDIDATES),
+        (
+            &[
+                Entry::Incoming { cache: true },
+                Entry::Incoming { cache: false },
+            ],
+            SIMPLIFIED_INCOMING,
+        ),
+    ];
+    let orders = orders(aut.num_sets, small);
     let mut best: Option<Twa> = None;
-    for d in raw.iter().take(SIMPLIFIED_CANDIDATES) {
-        let d = simplify(d);
-        if !d.state_based || d.num_sets > 1 {
-            continue;
+    for (entries, take) in families {
+        let mut raw: Vec<Twa> = Vec::new();
+        for order in &orders {
+            for &enter in entries {
+                raw.push(crate::postproc::prune(&degeneralize_with(
+                    aut, order, enter,
+                )));
+            }
         }
-        let better = best
-            .as_ref()
-            .is_none_or(|b| (d.num_states(), d.num_edges()) < (b.num_states(), b.num_edges()));
-        if better {
-            best = Some(d);
+        raw.sort_by_key(|d| (d.num_states(), d.num_edges()));
+        for d in raw.iter().take(take) {
+            let d = simplify(d);
+            if !d.state_based || d.num_sets > 1 {
+                continue;
+            }
+            let better = best
+                .as_ref()
+                .is_none_or(|b| (d.num_states(), d.num_edges()) < (b.num_states(), b.num_edges()));
+            if better {
+                best = Some(d);
+            }
         }
     }
     best
