@@ -21,6 +21,7 @@
 //! The answer is the midpoint, hence within relative error ε when the bound was verified.
 
 pub mod aitken;
+pub mod sound_vi;
 
 use crate::lang::ast::Opt;
 use crate::model::Model;
@@ -383,7 +384,6 @@ impl Local {
         let mut verified = false;
         let mut interval = false;
         let mut extrapolated = false;
-        let mut tmp = vec![0.0f64; k];
         // Change of each member over the last window of sweeps.
         let mut delta = vec![0.0f64; k];
         let mut snap = vec![0.0f64; k];
@@ -487,18 +487,20 @@ impl Local {
             }
             let budget = ((local_sweeps - start) / 4).max(16);
             for _ in 0..budget {
+                // In place (Gauss–Seidel): if no value increases, the result u' is itself
+                // inductive — u'_i = B(w)_i at a vector w ≥ u', so B(u')_i ≤ u'_i.
                 let (mut all_le, mut all_ge) = (true, true);
                 for i in 0..k {
-                    tmp[i] = self.bell(i, &hi, &self.b_hi, min).min(cap);
+                    let t = self.bell(i, &hi, &self.b_hi, min).min(cap);
                     // A few ulps of slack: at an exact fixpoint B(u) = u up to rounding.
-                    if tmp[i] > hi[i] * (1.0 + 1e-14) {
+                    if t > hi[i] * (1.0 + 1e-14) {
                         all_le = false;
                     }
-                    if tmp[i] < hi[i] * (1.0 - 1e-14) {
+                    if t < hi[i] * (1.0 - 1e-14) {
                         all_ge = false;
                     }
+                    hi[i] = t;
                 }
-                hi.copy_from_slice(&tmp);
                 let crossed = hi.iter().zip(&lo).any(|(h, l)| h < l);
                 local_sweeps += 1;
                 if all_le {
@@ -541,13 +543,14 @@ impl Local {
             verified = true;
         }
         if verified {
-            // hi is inductive: keep iterating both bounds (Jacobi keeps hi inductive) until close.
+            // hi is an upper bound (x* ≤ hi): keep iterating both bounds until close. The upper one
+            // is updated in place (Gauss–Seidel): each new value min(hi_i, B(w)_i) is taken at a
+            // vector w ≥ x*, so it stays ≥ B(x*)_i = x*_i by monotonicity.
             while local_sweeps < p.max_sweeps && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h)) {
                 self.gs_lower(&mut lo, min);
                 for i in 0..k {
-                    tmp[i] = self.bell(i, &hi, &self.b_hi, min).min(hi[i]);
+                    hi[i] = self.bell(i, &hi, &self.b_hi, min).min(hi[i]);
                 }
-                hi.copy_from_slice(&tmp);
                 local_sweeps += 2;
             }
         }
