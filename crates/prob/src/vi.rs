@@ -516,8 +516,8 @@ impl Local {
             if local_sweeps >= p.max_sweeps {
                 break 'outer;
             }
-            if cap.is_finite() {
-                // The guess failed and an upper bound is known: interval iteration from it.
+            if cap.is_finite() && thresh < 0.1 * eps {
+                // The guess failed twice and an upper bound is known: interval iteration from it.
                 interval = true;
                 break 'outer;
             }
