@@ -9,7 +9,8 @@
 //!   iterate from below until the remaining error — estimated from the geometric decay of the
 //!   changes over windows of sweeps — is below ε, guess an upper bound (lower bound plus twice
 //!   the estimated error), and accept it only once it is verified inductive (B(u) ≤ u);
-//! * when the guess fails and an upper bound is known (probabilities: 1), interval iteration
+//! * when the guess fails, the lower iteration continues with a 4× smaller threshold; after the
+//!   third failure, if an upper bound is known (probabilities: 1), interval iteration
 //!   (Haddad & Monmege, "Interval iteration algorithm for MDPs and IMDPs", TCS 2018; Baier,
 //!   Klein, Leuschner, Parker, Wunderlich, CAV 2017) from that bound, stopping when
 //!   upper − lower ≤ 2·ε·lower; for rewards, further rounds with a smaller threshold.
