@@ -15,7 +15,8 @@
 //! Only for small automata (the number of checks is bounded). In a state-based automaton only
 //! states with the same acceptance marks are merged, so the result stays state-based.
 
-use crate::twa::{Edge, Twa};
+use crate::twa::{Edge, Marks, Twa};
+use biodivine_lib_bdd::BddValuation;
 
 /// Largest automaton (states) whose pairs are tried.
 pub const MAX_STATES: usize = 48;
@@ -23,9 +24,60 @@ pub const MAX_STATES: usize = 48;
 /// TGBA first; the second round on the degeneralised automaton is kept cheaper).
 pub const MAX_STATES_SBA: usize = 16;
 /// Largest number of emptiness checks per automaton.
-pub const MAX_CHECKS: usize = 120;
+pub const MAX_CHECKS: usize = 400;
 /// Work budget per automaton: the total size (states + edges) of the products checked.
-pub const MAX_WORK: usize = 60_000;
+pub const MAX_WORK: usize = 250_000;
+
+/// Largest number of refuting words (models of `¬φ` accepted by a rejected merge) kept and
+/// tried on each later candidate before its product is built.
+pub const MAX_WITNESSES: usize = 64;
+
+/// Work budget per automaton for trying the refuting words: the total size (states + edges) of
+/// the products of candidates with lasso words (no BDD labels, far cheaper per element than the
+/// products with the automaton of the negation).
+pub const MAX_WITNESS_WORK: usize = 20_000_000;
+
+/// Whether `aut` accepts the lasso word whose letters are `vals` (the first `plen` the prefix,
+/// the rest the cycle), by SCCs of the product of `aut` with the lasso, and the size of that
+/// product (states + edges).
+fn accepts_valuations(aut: &Twa, plen: usize, vals: &[BddValuation]) -> (bool, usize) {
+    let n = vals.len();
+    if n <= plen {
+        return (false, 0);
+    }
+    let next = |p: usize| if p + 1 < n { p + 1 } else { plen };
+    let ns = aut.num_states();
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut marks: Vec<Marks> = Vec::new();
+    for (s, es) in aut.states.iter().enumerate() {
+        for (p, val) in vals.iter().enumerate() {
+            for e in es {
+                if e.label.eval_in(val) {
+                    edges.push(((s * n + p) as u32, (e.dst as usize * n + next(p)) as u32));
+                    marks.push(e.marks);
+                }
+            }
+        }
+    }
+    let cost = ns * n + edges.len();
+    let g = verikit_graph::Csr::from_edges(ns * n, &edges);
+    let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
+    let reach = verikit_graph::reachable(&g, &init);
+    let sccs = verikit_graph::sccs(&g);
+    let mut acc = vec![(0 as Marks, false); sccs.len()];
+    for (&(a, b), &m) in edges.iter().zip(&marks) {
+        let c = sccs.comp[a as usize] as usize;
+        if reach[a as usize] && sccs.comp[b as usize] as usize == c {
+            acc[c].0 |= m;
+            acc[c].1 = true;
+        }
+    }
+    let all = aut.all_marks();
+    (
+        acc.iter().any(|&(m, e)| e && m & all == all) && !aut.acc_false,
+        cost,
+    )
+}
 
 /// `aut` with `t` merged into `s`.
 fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
@@ -52,29 +104,68 @@ fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
 /// has an empty product with `neg` (an automaton of `¬φ`), simplifying after each kept merge with
 /// `simplify`. Returns `aut` itself when nothing was merged or the automaton is out of scope.
 pub fn merge_states(aut: &Twa, neg: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Twa {
+    merge_states_within(aut, neg, simplify, MAX_CHECKS, MAX_WORK)
+}
+
+/// [`merge_states`] with explicit bounds on the number of emptiness checks and on the product
+/// work (states + edges of the products checked).
+pub fn merge_states_within(
+    aut: &Twa,
+    neg: &Twa,
+    simplify: &dyn Fn(&Twa) -> Twa,
+    max_checks: usize,
+    max_work: usize,
+) -> Twa {
     if aut.acc_false || aut.num_states() > MAX_STATES {
         return aut.clone();
     }
     let mut cur = aut.clone();
     let mut checks = 0;
     let mut work = 0;
+    let mut witness_work = 0;
+    // Refuting words as (prefix length, valuation of each letter of prefix and cycle).
+    let mut witnesses: Vec<(usize, Vec<BddValuation>)> = Vec::new();
     'outer: loop {
         let n = cur.num_states() as u32;
         for s in 0..n {
             for t in s + 1..n {
-                if checks >= MAX_CHECKS || work >= MAX_WORK {
+                if checks >= max_checks || work >= max_work || witness_work >= MAX_WITNESS_WORK {
                     break 'outer;
                 }
                 if cur.state_based && cur.state_marks(s) != cur.state_marks(t) {
                     continue;
                 }
-                checks += 1;
                 let m = merged(&cur, s, t);
+                // A word of `¬φ` that an earlier failed merge accepted refutes this one too
+                // when the merged automaton accepts it (no product needed).
+                let mut refuted = false;
+                for (plen, vals) in &witnesses {
+                    let (acc, cost) = accepts_valuations(&m, *plen, vals);
+                    witness_work += cost;
+                    if acc {
+                        refuted = true;
+                        break;
+                    }
+                }
+                if refuted {
+                    continue;
+                }
+                checks += 1;
                 let Ok(p) = crate::product::product(&m, neg) else {
                     break 'outer;
                 };
                 work += p.num_states() + p.num_edges();
-                if crate::emptiness::is_empty(&p) {
+                let lasso = crate::emptiness::accepting_lasso(&p);
+                if let Some(l) = &lasso {
+                    if witnesses.len() < MAX_WITNESSES {
+                        // The product's APs start with those of `m` (`product::ap_union`).
+                        let w = l.word(&p);
+                        let vals = w.prefix.iter().chain(&w.cycle);
+                        let vals = vals.map(|&b| cur.valuation(b)).collect();
+                        witnesses.push((w.prefix.len(), vals));
+                    }
+                }
+                if lasso.is_none() {
                     let r = simplify(&m);
                     if r.num_states() < cur.num_states() {
                         cur = r;
