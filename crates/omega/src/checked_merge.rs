@@ -20,9 +20,10 @@ use biodivine_lib_bdd::BddValuation;
 
 /// Largest automaton (states) whose pairs are tried.
 pub const MAX_STATES: usize = 48;
-/// The bound the translation uses for its state-based Büchi automata (the merges are tried on the
-/// TGBA first; the second round on the degeneralised automaton is kept cheaper).
-pub const MAX_STATES_SBA: usize = 16;
+/// The bound the translation uses for its state-based Büchi automata (the second round, on the
+/// degeneralised automaton; with the refuting words it costs about 1.1× the `-B` total of a
+/// 16-state bound).
+pub const MAX_STATES_SBA: usize = 48;
 /// Largest number of emptiness checks per automaton.
 pub const MAX_CHECKS: usize = 400;
 /// Work budget per automaton: the total size (states + edges) of the products checked.
