@@ -81,17 +81,9 @@ fn rec(a: &mut Arena, f: F, ck: &mut Checker, memo: &mut HashMap<F, F>) -> F {
         f
     } else {
         let kids: Vec<F> = a.children(f).iter().map(|&c| rec(a, c, ck, memo)).collect();
-        let rebuilt = match a.node(f).clone() {
-            Node::X(_) => a.x(kids[0]),
-            Node::Ev(_) => a.ev(kids[0]),
-            Node::Gl(_) => a.gl(kids[0]),
-            Node::And(_) => a.and(kids),
-            Node::Or(_) => a.or(kids),
-            Node::U(..) => a.u(kids[0], kids[1]),
-            Node::R(..) => a.r(kids[0], kids[1]),
-            Node::W(..) => a.w(kids[0], kids[1]),
-            Node::M(..) => a.m(kids[0], kids[1]),
-            _ => nnf(a, f),
+        let rebuilt = match a.node(f) {
+            Node::Not(_) | Node::Xor(..) | Node::Implies(..) | Node::Equiv(..) => nnf(a, f),
+            _ => a.with_children(f, kids),
         };
         synt_impl::rewrite_with(a, rebuilt, &mut |a: &mut Arena, p: F, o: F| {
             ck.implies(a, p, o)

@@ -158,22 +158,8 @@ pub fn prune_with(aut: &Twa, transient_all: bool) -> Twa {
             }
         }
     }
-    let mut kept_sets: Vec<usize> = (0..k).collect();
-    let mut i = 0;
-    while i < kept_sets.len() {
-        let mi = kept_sets[i];
-        let redundant = kept_sets.iter().any(|&mj| {
-            mj != mi
-                && inside
-                    .iter()
-                    .all(|&m| (m >> mj) & 1 == 0 || (m >> mi) & 1 == 1)
-        });
-        if redundant {
-            kept_sets.remove(i);
-        } else {
-            i += 1;
-        }
-    }
+    let mut kept_sets: Vec<u32> = (0..k as u32).collect();
+    drop_implied_sets(&mut kept_sets, &inside);
     let all_kept: Marks = kept_sets.iter().fold(0, |m, &i| m | (1 << i));
     let weak = inside.iter().all(|&m| m & all_kept == all_kept);
     let (new_sets, compress): (u32, Box<dyn Fn(Marks) -> Marks>) = if aut.acc_false {
@@ -625,4 +611,24 @@ pub fn to_sba(aut: &Twa) -> Twa {
         }
     }
     best
+}
+
+/// Removes from `sets` every acceptance set implied by another kept one on the edges `inside`
+/// (set `i` is implied by `j` when every edge marked `j` is also marked `i`), first ones first.
+pub(crate) fn drop_implied_sets(sets: &mut Vec<u32>, inside: &[Marks]) {
+    let mut i = 0;
+    while i < sets.len() {
+        let mi = sets[i];
+        let implied = sets.iter().any(|&mj| {
+            mj != mi
+                && inside
+                    .iter()
+                    .all(|&m| (m >> mj) & 1 == 0 || (m >> mi) & 1 == 1)
+        });
+        if implied {
+            sets.remove(i);
+        } else {
+            i += 1;
+        }
+    }
 }

@@ -46,21 +46,7 @@ fn essential_sets(aut: &Twa, info: &crate::postproc::SccInfo) -> Option<(Vec<Vec
             continue;
         }
         let mut ks: Vec<u32> = (0..k).collect();
-        let mut i = 0;
-        while i < ks.len() {
-            let mi = ks[i];
-            let implied = ks.iter().any(|&mj| {
-                mj != mi
-                    && inside[c]
-                        .iter()
-                        .all(|&m| (m >> mj) & 1 == 0 || (m >> mi) & 1 == 1)
-            });
-            if implied {
-                ks.remove(i);
-            } else {
-                i += 1;
-            }
-        }
+        crate::postproc::drop_implied_sets(&mut ks, &inside[c]);
         need = need.max(ks.len() as u32);
         kept[c] = ks;
     }

@@ -329,6 +329,28 @@ impl Arena {
         }
     }
 
+    /// The node `f` with its children replaced by `kids` (in `children` order), through the
+    /// simplifying constructors.
+    pub fn with_children(&mut self, f: F, kids: Vec<F>) -> F {
+        let n = match self.node(f) {
+            Node::True | Node::False | Node::Ap(_) => return f,
+            Node::Not(_) => Node::Not(kids[0]),
+            Node::X(_) => Node::X(kids[0]),
+            Node::Ev(_) => Node::Ev(kids[0]),
+            Node::Gl(_) => Node::Gl(kids[0]),
+            Node::And(_) => Node::And(kids),
+            Node::Or(_) => Node::Or(kids),
+            Node::Xor(..) => Node::Xor(kids[0], kids[1]),
+            Node::Implies(..) => Node::Implies(kids[0], kids[1]),
+            Node::Equiv(..) => Node::Equiv(kids[0], kids[1]),
+            Node::U(..) => Node::U(kids[0], kids[1]),
+            Node::R(..) => Node::R(kids[0], kids[1]),
+            Node::W(..) => Node::W(kids[0], kids[1]),
+            Node::M(..) => Node::M(kids[0], kids[1]),
+        };
+        self.rebuild(&n)
+    }
+
     /// The children of a node.
     pub fn children(&self, f: F) -> Vec<F> {
         match self.node(f) {

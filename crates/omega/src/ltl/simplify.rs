@@ -158,26 +158,11 @@ fn simp(a: &mut Arena, f: F, memo: &mut HashMap<F, F>) -> F {
     }
     // A rewriting cycle would revisit `f` before it is memoised: stop at `f` then.
     memo.insert(f, f);
-    let n = a.node(f).clone();
-    let r = match n {
+    let r = match a.node(f) {
         Node::True | Node::False | Node::Ap(_) | Node::Not(_) => f,
         _ => {
             let kids: Vec<F> = a.children(f).iter().map(|&c| simp(a, c, memo)).collect();
-            let rebuilt = match n {
-                Node::X(_) => a.x(kids[0]),
-                Node::Ev(_) => a.ev(kids[0]),
-                Node::Gl(_) => a.gl(kids[0]),
-                Node::And(_) => a.and(kids),
-                Node::Or(_) => a.or(kids),
-                Node::U(..) => a.u(kids[0], kids[1]),
-                Node::R(..) => a.r(kids[0], kids[1]),
-                Node::W(..) => a.w(kids[0], kids[1]),
-                Node::M(..) => a.m(kids[0], kids[1]),
-                Node::Xor(..) => a.xor(kids[0], kids[1]),
-                Node::Implies(..) => a.implies(kids[0], kids[1]),
-                Node::Equiv(..) => a.equiv(kids[0], kids[1]),
-                _ => f,
-            };
+            let rebuilt = a.with_children(f, kids);
             let mut top = rules(a, rebuilt);
             if top == rebuilt {
                 top = super::synt_impl::rewrite(a, rebuilt);
