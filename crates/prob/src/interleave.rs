@@ -9,37 +9,16 @@
 //! class ids of an initial partition; the pair of ids becomes the label of the product state.
 
 use crate::lang::ast::ModelType;
-use crate::model::{Layout, Model};
+use crate::model::Model;
 use crate::widen::bounds;
 use rustc_hash::FxHashMap as HashMap;
 
+/// An IMDP over `n` anonymous states, its choices still to be added.
 fn empty_imdp(n: usize) -> Model {
     Model {
-        model_type: ModelType::Imdp,
-        vars: Vec::new(),
-        layout: Layout::new(&[]),
         states: vec![0; n],
-        initial: Vec::new(),
-        row_choices: vec![0],
-        choice_start: vec![0],
-        cols: Vec::new(),
-        vals: Vec::new(),
-        upper: Vec::new(),
-        choice_action: Vec::new(),
-        actions: Vec::new(),
-        trans_rewards: Vec::new(),
-        fixed_deadlocks: Vec::new(),
+        ..Model::empty(ModelType::Imdp)
     }
-}
-
-fn push_choice(q: &mut Model, succ: impl Iterator<Item = (u32, f64, f64)>) {
-    for (d, l, u) in succ {
-        q.cols.push(d);
-        q.vals.push(l);
-        q.upper.push(u);
-    }
-    q.choice_start.push(q.cols.len() as u64);
-    q.choice_action.push(u32::MAX);
 }
 
 fn pair_ids(n: usize, key: impl Fn(usize) -> (u32, u32)) -> Vec<u32> {
@@ -60,24 +39,18 @@ pub fn interleave(l: &Model, ll: &[u32], r: &Model, lr: &[u32]) -> (Model, Vec<u
     for sl in 0..nl {
         for sr in 0..nr {
             for c in l.choices(sl) {
-                push_choice(
-                    &mut q,
-                    l.trans(c).map(|t| {
-                        let (lo, hi) = bounds(l, t);
-                        ((l.cols[t] as usize * nr + sr) as u32, lo, hi)
-                    }),
-                );
+                q.push_interval_choice(l.trans(c).map(|t| {
+                    let (lo, hi) = bounds(l, t);
+                    ((l.cols[t] as usize * nr + sr) as u32, lo, hi)
+                }));
             }
             for c in r.choices(sr) {
-                push_choice(
-                    &mut q,
-                    r.trans(c).map(|t| {
-                        let (lo, hi) = bounds(r, t);
-                        ((sl * nr + r.cols[t] as usize) as u32, lo, hi)
-                    }),
-                );
+                q.push_interval_choice(r.trans(c).map(|t| {
+                    let (lo, hi) = bounds(r, t);
+                    ((sl * nr + r.cols[t] as usize) as u32, lo, hi)
+                }));
             }
-            q.row_choices.push((q.choice_start.len() - 1) as u32);
+            q.end_state();
         }
     }
     for &a in &l.initial {
@@ -103,15 +76,12 @@ pub fn disjoint_union(a: &Model, la: &[u32], b: &Model, lb: &[u32]) -> (Model, V
     for (m, off) in [(a, 0usize), (b, na)] {
         for s in 0..m.num_states() {
             for c in m.choices(s) {
-                push_choice(
-                    &mut q,
-                    m.trans(c).map(|t| {
-                        let (lo, hi) = bounds(m, t);
-                        ((m.cols[t] as usize + off) as u32, lo, hi)
-                    }),
-                );
+                q.push_interval_choice(m.trans(c).map(|t| {
+                    let (lo, hi) = bounds(m, t);
+                    ((m.cols[t] as usize + off) as u32, lo, hi)
+                }));
             }
-            q.row_choices.push((q.choice_start.len() - 1) as u32);
+            q.end_state();
         }
     }
     q.initial = a

@@ -94,6 +94,45 @@ pub struct Model {
 }
 
 impl Model {
+    /// A model of the given type with no states, choices or variables yet: fill `states`
+    /// (`layout.words` words per state), then add each state's choices with
+    /// `push_interval_choice` and close the state with `end_state`.
+    pub fn empty(model_type: ModelType) -> Model {
+        Model {
+            model_type,
+            vars: Vec::new(),
+            layout: Layout::new(&[]),
+            states: Vec::new(),
+            initial: Vec::new(),
+            row_choices: vec![0],
+            choice_start: vec![0],
+            cols: Vec::new(),
+            vals: Vec::new(),
+            upper: Vec::new(),
+            choice_action: Vec::new(),
+            actions: Vec::new(),
+            trans_rewards: Vec::new(),
+            fixed_deadlocks: Vec::new(),
+        }
+    }
+
+    /// Appends an unlabelled choice with interval successors `(target, lower, upper)` to the
+    /// state being built.
+    pub fn push_interval_choice(&mut self, succ: impl IntoIterator<Item = (u32, f64, f64)>) {
+        for (d, l, u) in succ {
+            self.cols.push(d);
+            self.vals.push(l);
+            self.upper.push(u);
+        }
+        self.choice_start.push(self.cols.len() as u64);
+        self.choice_action.push(u32::MAX);
+    }
+
+    /// Closes the state being built: the choices pushed since the previous `end_state` are its.
+    pub fn end_state(&mut self) {
+        self.row_choices.push(self.choice_start.len() as u32 - 1);
+    }
+
     pub fn num_states(&self) -> usize {
         self.row_choices.len().saturating_sub(1)
     }

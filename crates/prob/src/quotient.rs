@@ -25,23 +25,14 @@ pub fn quotient(m: &Model, b: &Bisimulation) -> Model {
     }
     let w = m.layout.words;
     let mut q = Model {
-        model_type: match m.model_type {
-            ModelType::Dtmc | ModelType::Idtmc => ModelType::Idtmc,
-            _ => ModelType::Imdp,
-        },
         vars: m.vars.clone(),
         layout: m.layout.clone(),
         states: Vec::with_capacity(nc * w),
-        initial: Vec::new(),
-        row_choices: vec![0],
-        choice_start: vec![0],
-        cols: Vec::new(),
-        vals: Vec::new(),
-        upper: Vec::new(),
-        choice_action: Vec::new(),
         actions: m.actions.clone(),
-        trans_rewards: Vec::new(),
-        fixed_deadlocks: Vec::new(),
+        ..Model::empty(match m.model_type {
+            ModelType::Dtmc | ModelType::Idtmc => ModelType::Idtmc,
+            _ => ModelType::Imdp,
+        })
     };
     let f = |x: i64| x as f64 / ONE as f64;
     for &r in &rep {
@@ -49,15 +40,9 @@ pub fn quotient(m: &Model, b: &Bisimulation) -> Model {
         q.states.extend_from_slice(&m.states[r * w..(r + 1) * w]);
         let mins = cache.minimal(state_polytopes(m, &fc, &b.class, r));
         for p in mins {
-            for (c, l, u) in p.entries {
-                q.cols.push(c);
-                q.vals.push(f(l));
-                q.upper.push(f(u));
-            }
-            q.choice_start.push(q.cols.len() as u64);
-            q.choice_action.push(u32::MAX);
+            q.push_interval_choice(p.entries.into_iter().map(|(c, l, u)| (c, f(l), f(u))));
         }
-        q.row_choices.push(q.choice_start.len() as u32 - 1);
+        q.end_state();
     }
     let mut init: Vec<u32> = m.initial.iter().map(|&s| b.class[s as usize]).collect();
     init.sort_unstable();

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use verikit_prob::imdp_bisim::{bisimulation, label_partition, Bisimulation};
 use verikit_prob::lang::ast::ModelType;
-use verikit_prob::model::{Layout, Model};
+use verikit_prob::model::Model;
 use verikit_prob::polytope_lp::{contained_farkas, fixed, Polytope};
 use verikit_prob::quotient::quotient;
 use verikit_prob::robust_vi::{reach, Goal};
@@ -16,32 +16,15 @@ type Choice = Vec<(u32, f64, f64)>;
 
 fn imdp(states: &[Vec<Choice>]) -> Model {
     let mut m = Model {
-        model_type: ModelType::Imdp,
-        vars: Vec::new(),
-        layout: Layout::new(&[]),
         states: vec![0; states.len()],
         initial: vec![0],
-        row_choices: vec![0],
-        choice_start: vec![0],
-        cols: Vec::new(),
-        vals: Vec::new(),
-        upper: Vec::new(),
-        choice_action: Vec::new(),
-        actions: Vec::new(),
-        trans_rewards: Vec::new(),
-        fixed_deadlocks: Vec::new(),
+        ..Model::empty(ModelType::Imdp)
     };
     for cs in states {
         for c in cs {
-            for &(d, l, u) in c {
-                m.cols.push(d);
-                m.vals.push(l);
-                m.upper.push(u);
-            }
-            m.choice_start.push(m.cols.len() as u64);
-            m.choice_action.push(u32::MAX);
+            m.push_interval_choice(c.iter().copied());
         }
-        m.row_choices.push(m.choice_start.len() as u32 - 1);
+        m.end_state();
     }
     m
 }
