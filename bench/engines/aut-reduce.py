@@ -35,6 +35,20 @@ def totals(auts, m):
             for k in ("states", "transitions", "acc_sets", "accepting_states", "initial")}
 
 
+def translate(m, flags, path, n, label):
+    """Translates every formula of `path` with reduction method `m` (`none`: no reduction);
+    the automata, or None (reported on stderr) unless there is one per formula."""
+    args = ["--json", "-q", "ltl", "translate", "--stats", *flags]
+    if m != "none":
+        args += ["--reduce", m]
+    run = measure(verikit_cmd(*args, "-F", str(path)), timeout=1800)
+    auts = run.result.get("automata", [])
+    if len(auts) != n:
+        print(f"[aut-reduce] {label} {m}: failed: {run.stderr[:400]}", file=sys.stderr)
+        return run, None
+    return run, auts
+
+
 def pct(a, b):
     return f"{(a - b) / b * 100:+.1f} %"
 
@@ -63,13 +77,8 @@ def main() -> None:
                 "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         base = None
         for m in METHODS:
-            args = ["--json", "-q", "ltl", "translate", "--stats", *flag]
-            if m != "none":
-                args += ["--reduce", m]
-            run = measure(verikit_cmd(*args, "-F", str(f)), timeout=1800)
-            auts = run.result.get("automata", [])
-            if len(auts) != len(rows):
-                print(f"[aut-reduce] {kind} {m}: failed: {run.stderr[:400]}", file=sys.stderr)
+            run, auts = translate(m, flag, f, len(rows), kind)
+            if auts is None:
                 out.append(f"| {m} | failed | | | | | | | | | | |")
                 continue
             tot = totals(auts, m)
@@ -106,13 +115,8 @@ def main() -> None:
             "|---|---|---|---|---|---|---|---|---|---|"]
     ref = None
     for m in RAW_METHODS:
-        args = ["--json", "-q", "ltl", "translate", "--stats", "--no-postprocess"]
-        if m != "none":
-            args += ["--reduce", m]
-        run = measure(verikit_cmd(*args, "-F", str(g)), timeout=1800)
-        auts = run.result.get("automata", [])
-        if len(auts) != len(keep):
-            print(f"[aut-reduce] raw {m}: failed: {run.stderr[:400]}", file=sys.stderr)
+        run, auts = translate(m, ["--no-postprocess"], g, len(keep), "raw")
+        if auts is None:
             out.append(f"| {m} | failed | | | | | | | | |")
             continue
         tot = totals(auts, m)

@@ -231,22 +231,22 @@ def main() -> None:
             if sec.strip():
                 text = replace_section(text, demote(sec).rstrip("\n"))
         out.write_text(text)
-    if "bbm" in OPTS.sections:
-        base_bbm = text
 
-        def write_bbm(md: str) -> None:
-            out.write_text(replace_section(base_bbm, demote(md).rstrip("\n")))
-
-        text = replace_section(base_bbm, demote(bbm(write_bbm)).rstrip("\n"))
-        out.write_text(text)
-    if "rerun" in OPTS.sections:
-        base = text
+    def section(base: str, produce) -> str:
+        """Replaces one section of the page, rewriting the page whenever `produce` reports
+        progress (so a run cut short still leaves its rows)."""
 
         def write(md: str) -> None:
             out.write_text(replace_section(base, demote(md).rstrip("\n")))
 
-        text = replace_section(base, demote(bbm_rerun(write)).rstrip("\n"))
-        out.write_text(text)
+        new = replace_section(base, demote(produce(write)).rstrip("\n"))
+        out.write_text(new)
+        return new
+
+    if "bbm" in OPTS.sections:
+        text = section(text, bbm)
+    if "rerun" in OPTS.sections:
+        text = section(text, bbm_rerun)
     if "fp" in OPTS.sections:
         text = replace_section(text, demote(bbm_fp()).rstrip("\n"))
         out.write_text(text)
