@@ -204,6 +204,10 @@ struct Branches {
     lo: Vec<f64>,
     hi: Vec<f64>,
     vals: Vec<i64>,
+    /// Rewards earned along each branch (`nrew` per branch; `nrew` is 0 unless some update
+    /// earns rewards).
+    rew: Vec<f64>,
+    nrew: usize,
 }
 
 impl Branches {
@@ -211,15 +215,27 @@ impl Branches {
         self.lo.clear();
         self.hi.clear();
         self.vals.clear();
+        self.rew.clear();
     }
     fn len(&self) -> usize {
         self.lo.len()
     }
-    fn unit(&mut self, cur: &[i64]) {
+    fn unit(&mut self, cur: &[i64], nrew: usize) {
         self.clear();
         self.lo.push(1.0);
         self.hi.push(1.0);
         self.vals.extend_from_slice(cur);
+        self.nrew = nrew;
+        self.rew.resize(nrew, 0.0);
+    }
+    /// The expected reward `r` of the choice: Σ over branches of weight × reward.
+    fn expected_reward(&self, r: usize) -> f64 {
+        if self.nrew == 0 {
+            return 0.0;
+        }
+        (0..self.len())
+            .map(|b| self.lo[b] * self.rew.get(b * self.nrew + r).copied().unwrap_or(0.0))
+            .sum()
     }
 }
 
@@ -329,7 +345,21 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
             act_modules[a as usize].push(mi);
         }
     }
-    let trans_rew: Vec<bool> = prog.rewards.iter().map(|r| !r.trans.is_empty()).collect();
+    let mut trans_rew: Vec<bool> = prog.rewards.iter().map(|r| !r.trans.is_empty()).collect();
+    let mut update_rew = false;
+    for m in &prog.modules {
+        for c in &m.commands {
+            for u in &c.updates {
+                for (r, _) in &u.rewards {
+                    if let Some(x) = trans_rew.get_mut(*r as usize) {
+                        *x = true;
+                        update_rew = true;
+                    }
+                }
+            }
+        }
+    }
+    let nrew = if update_rew { prog.rewards.len() } else { 0 };
 
     let mut row_choices: Vec<u32> = vec![0];
     let mut choice_start: Vec<u64> = vec![0];
@@ -371,7 +401,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
         let s = next;
         next += 1;
         layout.unpack(&table.states[s * w..(s + 1) * w], &mut cur);
-        one.unit(&cur);
+        one.unit(&cur, nrew);
         let mut nch = 0usize;
         if let Some(sys) = &prog.system {
             for (a, br) in term_choices(sys, prog, &guards, &cur, s, &one, is_ctmc)? {
@@ -421,7 +451,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
             if lvl_a.is_empty() {
                 lvl_a.push(Branches::default());
             }
-            lvl_a[0].unit(&cur);
+            lvl_a[0].unit(&cur, nrew);
             let mut na = 1usize;
             for &mi in mods {
                 let mut nb = 0usize;
@@ -498,7 +528,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 choice_action.push(act.unwrap_or(u32::MAX));
                 for (r, has) in trans_rew.iter().enumerate() {
                     if *has {
-                        let x = state_rew(*act, r)?;
+                        let x = state_rew(*act, r)? + br.expected_reward(r);
                         trans_rewards[r].push(x);
                     }
                 }
@@ -534,6 +564,10 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                     let mut x = 0.0;
                     for (i, a) in acts.iter().take(nch).enumerate() {
                         let ri = state_rew(*a, r)?;
+                        let ui = choices[i].expected_reward(r);
+                        if ui != 0.0 {
+                            x += if is_ctmc { ui / total } else { ui / k };
+                        }
                         if ri != 0.0 {
                             x += if is_ctmc {
                                 ri * weights[i] / total
@@ -679,7 +713,10 @@ fn term_choices(
 /// variables it changes.
 fn product(prog: &Program, a: &Branches, b: &Branches, cur: &[i64]) -> Result<Branches, ProbError> {
     let n = cur.len();
-    let mut out = Branches::default();
+    let mut out = Branches {
+        nrew: a.nrew,
+        ..Branches::default()
+    };
     for i in 0..a.len() {
         for j in 0..b.len() {
             let (va, vb) = (&a.vals[i * n..(i + 1) * n], &b.vals[j * n..(j + 1) * n]);
@@ -700,6 +737,11 @@ fn product(prog: &Program, a: &Branches, b: &Branches, cur: &[i64]) -> Result<Br
             }
             out.lo.push(a.lo[i] * b.lo[j]);
             out.hi.push(a.hi[i] * b.hi[j]);
+            for r in 0..a.nrew {
+                let x = a.rew.get(i * a.nrew + r).copied().unwrap_or(0.0)
+                    + b.rew.get(j * b.nrew + r).copied().unwrap_or(0.0);
+                out.rew.push(x);
+            }
         }
     }
     Ok(out)
@@ -745,6 +787,9 @@ fn apply_command(
     let c = &prog.modules[mi].commands[ci];
     let nvars = cur.len();
     let mut assigned: Vec<(usize, i64)> = Vec::new();
+    let nrew = partial.nrew;
+    out.nrew = nrew;
+    let mut urew = vec![0.0; nrew];
     let mut sum = 0.0;
     let mut point = true;
     for u in &c.updates {
@@ -784,7 +829,19 @@ fn apply_command(
             }
             assigned.push((*v as usize, x));
         }
+        if nrew > 0 {
+            urew.iter_mut().for_each(|x| *x = 0.0);
+            for (r, e) in &u.rewards {
+                if let Some(x) = urew.get_mut(*r as usize) {
+                    *x += e.eval_f64(cur, usize::MAX)?;
+                }
+            }
+        }
         for p in 0..partial.len() {
+            for r in 0..nrew {
+                let x = partial.rew.get(p * nrew + r).copied().unwrap_or(0.0);
+                out.rew.push(x + urew[r]);
+            }
             let start = out.vals.len();
             out.vals
                 .extend_from_slice(&partial.vals[p * nvars..(p + 1) * nvars]);

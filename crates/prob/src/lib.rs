@@ -19,6 +19,7 @@ pub mod export;
 pub mod foxglynn;
 pub mod imdp_bisim;
 pub mod interleave;
+pub mod jani;
 pub mod lang;
 pub mod mec;
 pub mod model;

@@ -464,3 +464,198 @@ fn storm_recorded_answers() {
     eprintln!("compared {n} answers recorded from Storm");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A JANI instance of the QVBS index: the `.jani` file, its open constants and reference data.
+struct JaniInstance {
+    dir: std::path::PathBuf,
+    file: String,
+    /// Whether the family also ships a PRISM-language twin.
+    has_twin: bool,
+    consts: Vec<(String, String)>,
+    states: Option<u64>,
+    results: Vec<(String, serde_json::Value)>,
+}
+
+fn jani_instances(root: &Path, max_states: u64) -> Vec<JaniInstance> {
+    let mut out = Vec::new();
+    for fam in ["dtmc", "ctmc", "mdp"] {
+        let Ok(rd) = std::fs::read_dir(root.join(fam)) else {
+            continue;
+        };
+        let mut dirs: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        dirs.sort();
+        for d in dirs {
+            let Ok(text) = std::fs::read_to_string(d.join("index.json")) else {
+                continue;
+            };
+            let Ok(idx) = serde_json::from_str::<serde_json::Value>(&quote_bigints(&text)) else {
+                panic!("cannot parse {}", d.display())
+            };
+            for f in idx["files"].as_array().into_iter().flatten() {
+                let Some(file) = f["file"].as_str().filter(|x| x.ends_with(".jani")) else {
+                    continue;
+                };
+                let has_twin = f["original-file"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|o| {
+                        o.as_str().is_some_and(|o| {
+                            [".prism", ".pm", ".nm", ".sm"]
+                                .iter()
+                                .any(|e| o.ends_with(e))
+                        })
+                    });
+                for inst in f["open-parameter-values"].as_array().into_iter().flatten() {
+                    let states = inst["states"][0]["number"].as_u64();
+                    let storm_count = inst["states"][0]["note"].as_str() == Some("Storm");
+                    if states.is_none_or(|s| s > max_states) {
+                        continue;
+                    }
+                    let consts = inst["values"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|v| {
+                            (
+                                v["name"].as_str().unwrap_or("").to_string(),
+                                v["value"].to_string(),
+                            )
+                        })
+                        .collect();
+                    let results: Vec<(String, serde_json::Value)> = inst["results"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|r| {
+                            (
+                                r["property"].as_str().unwrap_or("").to_string(),
+                                r["value"].clone(),
+                            )
+                        })
+                        .collect();
+                    out.push(JaniInstance {
+                        dir: d.clone(),
+                        file: file.to_string(),
+                        has_twin,
+                        consts,
+                        states: states.filter(|_| storm_count),
+                        results,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check_jani_instance(inst: &JaniInstance, failures: &mut Vec<String>) -> usize {
+    let name = format!(
+        "{}/{} {:?}",
+        inst.dir.file_name().unwrap_or_default().to_string_lossy(),
+        inst.file,
+        inst.consts
+    );
+    let text = std::fs::read_to_string(inst.dir.join(&inst.file)).unwrap();
+    let t0 = std::time::Instant::now();
+    let jf = match verikit_prob::jani::parse_jani(&text) {
+        Ok(j) => j,
+        Err(e) => {
+            failures.push(format!("{name}: {e}"));
+            return 0;
+        }
+    };
+    let r = check_model(&jf.model, &inst.consts)
+        .map_err(verikit_prob::ProbError::from)
+        .and_then(|p| Ok((build(&p, &BuildOptions::default())?, p)));
+    let (model, prog) = match r {
+        Ok(x) => x,
+        Err(e) => {
+            failures.push(format!("{name}: {e}"));
+            return 0;
+        }
+    };
+    if let Some(s) = inst.states {
+        if model.num_states() as u64 != s {
+            failures.push(format!(
+                "{name}: {} states, reference {s}",
+                model.num_states()
+            ));
+        }
+    }
+    let mut checker = match Checker::new(
+        &model,
+        &prog,
+        &jf.props,
+        &inst.consts,
+        CheckOptions::default(),
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            failures.push(format!("{name}: {e}"));
+            return 0;
+        }
+    };
+    let mut checked = 0;
+    for (pname, v) in &inst.results {
+        let Some(want) = reference(v) else { continue };
+        let Some(p) = jf
+            .props
+            .properties
+            .iter()
+            .find(|p| p.name.as_deref() == Some(pname.as_str()))
+        else {
+            failures.push(format!("{name}: property {pname} not in the file"));
+            continue;
+        };
+        match checker.check(p, pname) {
+            Ok(r) => {
+                checked += 1;
+                if !agrees(&r.answer, &want) {
+                    failures.push(format!(
+                        "{name}: {pname} = {} but reference is {want}",
+                        r.answer
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {pname}: {e}")),
+        }
+    }
+    eprintln!(
+        "{name}: {} states, {:.2} s",
+        model.num_states(),
+        t0.elapsed().as_secs_f64()
+    );
+    checked
+}
+
+/// Every JANI-only QVBS instance (no PRISM-language twin) with a reference result that fits
+/// agrees within 1e-6, with Storm's state count.
+#[test]
+fn qvbs_jani_only_reference_results() {
+    let root = verikit_testkit::require_data!("qvbs");
+    let insts: Vec<JaniInstance> = jani_instances(&root, CI_MAX_STATES)
+        .into_iter()
+        .filter(|i| !i.has_twin && !i.results.is_empty())
+        .collect();
+    assert!(
+        insts.len() >= 3,
+        "too few JANI-only instances: {}",
+        insts.len()
+    );
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for inst in &insts {
+        checked += check_jani_instance(inst, &mut failures);
+    }
+    eprintln!(
+        "checked {checked} reference results on {} JANI-only instances",
+        insts.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

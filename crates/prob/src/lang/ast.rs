@@ -298,6 +298,9 @@ pub struct Update {
     /// `None` for the single-update form `guard -> (x'=1);` (probability/rate 1).
     pub prob: Option<ProbSpec>,
     pub assigns: Vec<Assign>,
+    /// Rewards earned when this update is taken, by reward-structure name (no PRISM syntax:
+    /// JANI's assignments to transient variables on edge destinations).
+    pub rewards: Vec<(String, Expr)>,
     pub span: Span,
 }
 

@@ -1102,6 +1102,7 @@ impl<'a> Parser<'a> {
             updates.push(Update {
                 prob,
                 assigns,
+                rewards: Vec::new(),
                 span: Span::new(ustart.start, self.prev_end()),
             });
             if !self.eat_sym("+") {

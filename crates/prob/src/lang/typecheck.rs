@@ -31,6 +31,8 @@ pub enum CProb {
 pub struct CUpdate {
     pub prob: CProb,
     pub assigns: Vec<(u32, CExpr)>,
+    /// Rewards earned by taking this update: (reward structure index, value).
+    pub rewards: Vec<(u32, CExpr)>,
     pub span: Span,
 }
 
@@ -695,9 +697,14 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
                                 value: ren(&a.value)?,
                             });
                         }
+                        let mut rewards = Vec::new();
+                        for (r, e) in &u.rewards {
+                            rewards.push((r.clone(), ren(e)?));
+                        }
                         updates.push(Update {
                             prob,
                             assigns,
+                            rewards,
                             span: u.span,
                         });
                     }
@@ -925,9 +932,21 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
                     }
                     assigns.push((vi, cv));
                 }
+                let mut rewards = Vec::new();
+                for (r, e) in &u.rewards {
+                    let ri = mf
+                        .rewards
+                        .iter()
+                        .position(|x| x.name.as_deref() == Some(r.as_str()))
+                        .ok_or_else(|| {
+                            Diagnostic::at(e.span, format!("unknown reward structure \"{r}\""))
+                        })?;
+                    rewards.push((ri as u32, expect(e, Type::Double, "a reward")?));
+                }
                 updates.push(CUpdate {
                     prob,
                     assigns,
+                    rewards,
                     span: u.span,
                 });
             }
