@@ -87,6 +87,8 @@ pub struct Simplex {
     /// Give up `check` (reporting `interrupted`) after this instant.
     pub deadline: Option<std::time::Instant>,
     pub interrupted: bool,
+    /// Length of the bound trail when fixed basic variables were last pivoted out at level 0.
+    pub(crate) fixed_scan_at: usize,
 }
 
 impl Simplex {
@@ -486,8 +488,63 @@ impl Simplex {
         self.row_of[xi as usize] = NONE;
     }
 
+    /// True if `x` has equal lower and upper bounds.
+    fn is_fixed(&self, x: u32) -> bool {
+        match (&self.lower[x as usize], &self.upper[x as usize]) {
+            (Some(l), Some(u)) => l.val == u.val,
+            _ => false,
+        }
+    }
+
+    /// Pivots every basic variable fixed by its bounds (`l = u`, typically the slack of an
+    /// asserted equation `Σ a x = c`) out of the basis, in favour of a non-fixed variable of its
+    /// row with the fewest column entries. A fixed basic variable is repaired only by pivoting
+    /// it out, so doing it once for all of them before the search starts replaces a long series
+    /// of Bland pivots; afterwards the fixed variables never re-enter (they cannot move). This is
+    /// how a solver that adds asserted equations as tableau rows without slacks starts (the rows
+    /// are then `x_b = Σ …` over the equation's own variables). Run at decision level 0 only, when
+    /// new bounds have been asserted there.
+    fn pivot_out_fixed(&mut self) {
+        let fixed: Vec<u32> = self
+            .basic_of
+            .iter()
+            .copied()
+            .filter(|&b| b != NONE && self.is_fixed(b))
+            .collect();
+        for xi in fixed {
+            let r = self.row_of[xi as usize];
+            if r == NONE {
+                continue;
+            }
+            let r = r as usize;
+            let mut best: Option<(usize, u32)> = None;
+            for (xj, _) in &self.rows[r] {
+                if self.is_fixed(*xj) {
+                    continue;
+                }
+                let key = (self.cols[*xj as usize].len(), *xj);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
+            }
+            let xj = match best {
+                Some((_, xj)) => xj,
+                None => continue,
+            };
+            let v = match &self.lower[xi as usize] {
+                Some(l) => l.val.clone(),
+                None => continue,
+            };
+            self.pivot_and_update(xi, xj, v);
+        }
+    }
+
     /// Check (Fig. 3 of the paper). Err: explanation of an infeasible row.
     pub fn check(&mut self) -> Result<(), Explanation> {
+        if self.trail_lim.is_empty() && self.trail.len() != self.fixed_scan_at {
+            self.fixed_scan_at = self.trail.len();
+            self.pivot_out_fixed();
+        }
         let mut local_pivots = 0u32;
         loop {
             let xi = loop {
