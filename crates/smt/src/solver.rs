@@ -7,6 +7,7 @@
 use crate::arith::Arith;
 use crate::cdcl::{Answer, Cdcl, Lit};
 use crate::check::{eval, CertChecker, Value};
+use crate::difference_logic::{DiffLogic, DlStats, DlTheory};
 use crate::linearize::Linearizer;
 use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
@@ -30,6 +31,11 @@ pub struct Solver {
     roots: Vec<Lit>,
     /// Number of roots when each scope was opened.
     root_lim: Vec<usize>,
+    /// The difference-logic solver, used while every atom is a difference atom.
+    dl: DiffLogic,
+    /// The simplex decides from now on (a non-difference atom appeared, or it was asked for).
+    dl_off: bool,
+    dl_used: bool,
 }
 
 /// Solver statistics (`--stats`).
@@ -46,6 +52,8 @@ pub struct SolverStats {
     pub nonzeros: usize,
     pub eliminated: u64,
     pub certificates_checked: u64,
+    #[serde(flatten)]
+    pub dl: DlStats,
 }
 
 impl Default for Solver {
@@ -68,6 +76,9 @@ impl Solver {
             core: Vec::new(),
             roots: Vec::new(),
             root_lim: Vec::new(),
+            dl: DiffLogic::new(),
+            dl_off: false,
+            dl_used: false,
         }
     }
 
@@ -81,6 +92,14 @@ impl Solver {
     pub fn set_deadline(&mut self, d: Option<Instant>) {
         self.sat.deadline = d;
         self.arith.simplex.deadline = d;
+    }
+
+    /// Lets the difference-logic solver decide checks whose atoms are all difference atoms
+    /// (default), or always uses the simplex (`false`; cannot be undone).
+    pub fn set_difference_logic(&mut self, on: bool) {
+        if !on {
+            self.dl_off = true;
+        }
     }
 
     pub fn declare(&mut self, name: &str, sort: Sort) -> TermId {
@@ -161,10 +180,27 @@ impl Solver {
             &mut relevant,
         );
         self.sat.set_decidable(&relevant);
-        let r = self.sat.solve(&mut self.arith, &assume);
+        if !self.dl_off && self.dl.sync(&self.arith).is_err() {
+            self.dl_off = true;
+        }
+        self.dl_used = !self.dl_off;
+        let r = if self.dl_used {
+            let mut th = DlTheory {
+                dl: &mut self.dl,
+                arith: &mut self.arith,
+            };
+            self.sat.solve(&mut th, &assume)
+        } else {
+            self.sat.solve(&mut self.arith, &assume)
+        };
         match r {
             Answer::Sat => {
                 let delta = self.arith.simplex.delta();
+                let dl_vals = if self.dl_used {
+                    Some(self.dl.model(self.terms.vars.len()))
+                } else {
+                    None
+                };
                 let mut m = Vec::with_capacity(self.terms.vars.len());
                 for (i, (_, s)) in self.terms.vars.iter().enumerate() {
                     let v = match s {
@@ -184,12 +220,14 @@ impl Solver {
                                     .unwrap_or(false),
                             )
                         }
-                        _ => Value::Num(self.arith.value_of(i as u32, &delta)),
+                        _ => Value::Num(match &dl_vals {
+                            Some(v) => v.get(i).cloned().unwrap_or(Num::ZERO),
+                            None => self.arith.value_of(i as u32, &delta),
+                        }),
                     };
                     m.push(v);
                 }
                 self.model = Some(m);
-                self.sat.cancel_until(&mut self.arith, 0);
             }
             Answer::Unsat => {
                 let failed = self.sat.core.clone();
@@ -201,6 +239,16 @@ impl Solver {
                 self.core.dedup();
             }
             Answer::Unknown => {}
+        }
+        // Back to the root with the theory that searched (an answer may leave levels open).
+        if self.dl_used {
+            let mut th = DlTheory {
+                dl: &mut self.dl,
+                arith: &mut self.arith,
+            };
+            self.sat.cancel_until(&mut th, 0);
+        } else {
+            self.sat.cancel_until(&mut self.arith, 0);
         }
         r
     }
@@ -258,6 +306,10 @@ impl Solver {
             nonzeros: self.arith.simplex.tableau_size().1,
             eliminated: self.arith.simplex.eliminated,
             certificates_checked: self.arith.checker.as_ref().map_or(0, |c| c.checked),
+            dl: DlStats {
+                dl_used: self.dl_used,
+                ..self.dl.stats.clone()
+            },
         }
     }
 }

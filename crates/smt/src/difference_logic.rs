@@ -1,0 +1,716 @@
+//! Difference-logic theory solver for QF_IDL and QF_RDL: the constraint graph of the asserted
+//! difference atoms `x − y ≤ c` with incremental negative-cycle detection and theory propagation,
+//! after Cotton & Maler, "Fast and Flexible Difference Constraint Propagation for DPLL(T)"
+//! (SAT 2006), Sections 3 (consistency by incremental potential maintenance) and 4 (theory
+//! propagation along shortest paths). It replaces the simplex of Dutertre & de Moura, "A Fast
+//! Linear-Arithmetic Solver for DPLL(T)" (CAV 2006), behind the same DPLL(T) interface (§2) when
+//! every atom is a difference atom, as Yices does with its dedicated difference-logic solver.
+//!
+//! * Atoms are those of `arith.rs` (one per normalised term and bound); a term `x − y` or `x`
+//!   (against the zero node) becomes the edge `x → y` with weight `c` for the literal `x − y ≤ c`,
+//!   and its negation the edge `y → x` with weight `−c − 1` over the integers or `−c − δ` over the
+//!   reals.
+//! * Weights are exact machine integers: rational bounds are scaled by the least common multiple
+//!   of their denominators, and a weight is the pair `(c, k)` meaning `c + k·δ`, compared
+//!   lexicographically (δ an infinitesimal, as in the paper's δ-rationals). Magnitudes are bounded
+//!   when atoms are imported (otherwise the caller keeps the simplex) and potentials are
+//!   recomputed if they ever drift towards the `i64` range.
+//! * Consistency: a potential `π` with `π(x) + w − π(y) ≥ 0` on every edge is kept; a new edge
+//!   that violates it is repaired by a Dijkstra-ordered relaxation from its target, each node at
+//!   most once; reaching the edge's source is a negative cycle, whose literals are the conflict
+//!   (its Farkas certificate has all multipliers 1). Backtracking removes edges only: the
+//!   potential stays valid.
+//! * Theory propagation: after an edge `u → v` is added, bounded Dijkstra searches over reduced
+//!   costs (backwards from `u`, forwards from `v`) find paths `x ⇝ u → v ⇝ y`; an unassigned
+//!   literal whose edge `x → y` weighs at least the path is implied, explained by the path's
+//!   literals. Literals implied this way add their edge without a new search.
+//! * Models: `x = (π(0) − π(x)) / scale`, with a concrete δ small enough for every asserted edge;
+//!   integral weights give integral potentials, so QF_IDL needs no branch and bound.
+
+use crate::arith::Arith;
+use crate::cdcl::{Final, Lit, Theory, Var};
+use crate::numbers::Num;
+use num_traits::ToPrimitive;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+const NONE: u32 = u32::MAX;
+/// The zero node (`x ≤ c` is `x − 0 ≤ c`).
+const ZERO: u32 = 0;
+/// Largest sum of absolute (scaled) bounds accepted: every path weight then fits an `i64` with
+/// a wide margin.
+const MAX_TOTAL_WEIGHT: i128 = 1 << 40;
+/// Potentials below this trigger a recomputation (they only decrease over a run).
+const DRIFT_LIMIT: i64 = -(1 << 61);
+
+/// A weight `c + k·δ`, ordered lexicographically.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct W(pub i64, pub i64);
+
+impl W {
+    #[inline]
+    fn add(self, o: W) -> W {
+        W(self.0 + o.0, self.1 + o.1)
+    }
+    #[inline]
+    fn sub(self, o: W) -> W {
+        W(self.0 - o.0, self.1 - o.1)
+    }
+    #[inline]
+    fn is_neg(self) -> bool {
+        self < W(0, 0)
+    }
+}
+
+/// A difference atom `u − v ≤ c` (or `<`): edge `u → v` weight `pos` when true, `v → u` weight
+/// `neg` when false.
+#[derive(Clone, Copy, Debug)]
+struct DAtom {
+    u: u32,
+    v: u32,
+    pos: W,
+    neg: W,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    from: u32,
+    to: u32,
+    w: W,
+    lit: Lit,
+}
+
+/// Counters shown by `--stats`.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct DlStats {
+    /// The difference-logic solver decided the last check (instead of the simplex).
+    pub dl_used: bool,
+    pub dl_nodes: usize,
+    pub dl_edges: u64,
+    pub dl_relaxations: u64,
+    pub dl_conflicts: u64,
+    pub dl_searches: u64,
+    pub dl_propagations: u64,
+}
+
+/// Why the atoms cannot be decided by the difference-logic solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsupported {
+    /// An atom is not of the form `x − y ⋈ c` or `x ⋈ c`.
+    NotDifference,
+    /// Integer and real variables are mixed.
+    MixedSorts,
+    /// Bounds too large for machine integers.
+    TooLarge,
+}
+
+#[derive(Default)]
+pub struct DiffLogic {
+    node_of_var: HashMap<u32, u32>,
+    /// Problem variable of every node (`NONE` for the zero node).
+    var_of_node: Vec<u32>,
+    /// Number of `Arith` atoms imported.
+    synced: usize,
+    /// Indexed like `Arith::atoms`.
+    atoms: Vec<DAtom>,
+    atom_of_bvar: Vec<u32>,
+    atom_val: Vec<i8>,
+    atom_trail: Vec<u32>,
+    node_atoms: Vec<Vec<u32>>,
+    edges: Vec<Edge>,
+    out: Vec<Vec<u32>>,
+    inc: Vec<Vec<u32>>,
+    pi: Vec<W>,
+    /// (edges, atom trail, pending) lengths at the start of each decision level.
+    lim: Vec<(usize, usize)>,
+    /// Scale of the bounds (common denominator).
+    scale: i64,
+    sort_int: Option<bool>,
+    total_weight: i128,
+    /// Edges whose consequences are still to be propagated.
+    pending: Vec<u32>,
+    /// Literals this solver implied (their edges need no search when asserted).
+    implied: Vec<bool>,
+    implied_list: Vec<Var>,
+    // search scratch
+    stamp: Vec<u32>,
+    cur_stamp: u32,
+    dist: Vec<W>,
+    pred: Vec<u32>,
+    done: Vec<u32>,
+    fwd: Search,
+    bwd: Search,
+    /// Settled-node limit of each propagation search (0: no propagation).
+    pub search_limit: usize,
+    pub stats: DlStats,
+}
+
+impl DiffLogic {
+    pub fn new() -> DiffLogic {
+        let mut d = DiffLogic {
+            scale: 1,
+            search_limit: 1_000_000,
+            ..DiffLogic::default()
+        };
+        d.add_node(NONE);
+        d
+    }
+
+    fn add_node(&mut self, var: u32) -> u32 {
+        let n = self.var_of_node.len() as u32;
+        self.var_of_node.push(var);
+        self.node_atoms.push(Vec::new());
+        self.out.push(Vec::new());
+        self.inc.push(Vec::new());
+        self.pi.push(W(0, 0));
+        self.stamp.push(0);
+        self.dist.push(W(0, 0));
+        self.pred.push(NONE);
+        self.done.push(0);
+        self.fwd.add_node();
+        self.bwd.add_node();
+        if var != NONE {
+            self.node_of_var.insert(var, n);
+        }
+        self.stats.dl_nodes = self.var_of_node.len();
+        n
+    }
+
+    fn node(&mut self, var: u32) -> u32 {
+        match self.node_of_var.get(&var) {
+            Some(&n) => n,
+            None => self.add_node(var),
+        }
+    }
+
+    /// Imports the atoms `arith` created since the last call. Fails (and changes nothing that
+    /// matters: the caller then uses the simplex for good) if one is not a difference atom.
+    pub fn sync(&mut self, arith: &Arith) -> Result<(), Unsupported> {
+        let new = &arith.atoms[self.synced.min(arith.atoms.len())..];
+        if new.is_empty() {
+            return Ok(());
+        }
+        // Shapes, sorts and the new common denominator first.
+        let mut shapes = Vec::with_capacity(new.len());
+        let mut scale = self.scale as i128;
+        for a in new {
+            let def = arith
+                .defs
+                .get(a.x as usize)
+                .ok_or(Unsupported::NotDifference)?;
+            let one = |c: &Num| *c == Num::ONE;
+            let m1 = |c: &Num| *c == Num::int(-1);
+            let (p, q) = match def.as_slice() {
+                [(p, c)] if one(c) => (*p, NONE),
+                [(p, c), (q, d)] if one(c) && m1(d) => (*p, *q),
+                [(p, c), (q, d)] if m1(c) && one(d) => (*q, *p),
+                _ => return Err(Unsupported::NotDifference),
+            };
+            let is_int = |v: u32| arith.var_is_int.get(v as usize).copied().unwrap_or(false);
+            let int = is_int(p);
+            if (q != NONE && is_int(q) != int) || self.sort_int.is_some_and(|s| s != int) {
+                return Err(Unsupported::MixedSorts);
+            }
+            self.sort_int = Some(int);
+            if int && (a.strict || !a.bound.is_integer()) {
+                return Err(Unsupported::NotDifference);
+            }
+            let (_, den) = a.bound.parts();
+            let den = den.to_i128().ok_or(Unsupported::TooLarge)?;
+            scale = num_integer::Integer::lcm(&scale, &den);
+            if scale > MAX_TOTAL_WEIGHT {
+                return Err(Unsupported::TooLarge);
+            }
+            shapes.push((p, q));
+        }
+        // Scaled bounds.
+        let mut cs = Vec::with_capacity(new.len());
+        let mut total = self.total_weight * (scale / self.scale as i128);
+        for a in new {
+            let (num, den) = a.bound.parts();
+            let num = num.to_i128().ok_or(Unsupported::TooLarge)?;
+            let den = den.to_i128().ok_or(Unsupported::TooLarge)?;
+            let c = num * (scale / den);
+            total += c.abs() + 1;
+            if total > MAX_TOTAL_WEIGHT {
+                return Err(Unsupported::TooLarge);
+            }
+            cs.push(c as i64);
+        }
+        // Commit: rescale what exists, then add the atoms.
+        let f = (scale / self.scale as i128) as i64;
+        if f != 1 {
+            for a in &mut self.atoms {
+                a.pos.0 *= f;
+                a.neg.0 *= f;
+            }
+            for e in &mut self.edges {
+                e.w.0 *= f;
+            }
+            for p in &mut self.pi {
+                p.0 *= f;
+            }
+            self.scale = scale as i64;
+        }
+        self.total_weight = total;
+        let int = self.sort_int == Some(true);
+        for (i, a) in new.iter().enumerate() {
+            let (p, q) = shapes[i];
+            let c = cs[i];
+            let u = self.node(p);
+            let v = if q == NONE { ZERO } else { self.node(q) };
+            let (pos, neg) = if int {
+                (W(c, 0), W(-c - 1, 0))
+            } else if a.strict {
+                (W(c, -1), W(-c, 0))
+            } else {
+                (W(c, 0), W(-c, -1))
+            };
+            let id = self.atoms.len() as u32;
+            self.atoms.push(DAtom { u, v, pos, neg });
+            self.atom_val.push(0);
+            let b = a.bvar as usize;
+            if self.atom_of_bvar.len() <= b {
+                self.atom_of_bvar.resize(b + 1, NONE);
+                self.implied.resize(2 * (b + 1), false);
+            }
+            self.atom_of_bvar[b] = id;
+            self.node_atoms[u as usize].push(id);
+            if v != u {
+                self.node_atoms[v as usize].push(id);
+            }
+        }
+        self.synced = arith.atoms.len();
+        Ok(())
+    }
+
+    fn level(&self) -> usize {
+        self.lim.len()
+    }
+
+    /// Adds the edge of a literal; Err: the literals of a negative cycle.
+    fn add_edge(&mut self, from: u32, to: u32, w: W, lit: Lit) -> Result<(), Vec<Lit>> {
+        self.stats.dl_edges += 1;
+        if from == to {
+            return if w.is_neg() { Err(vec![lit]) } else { Ok(()) };
+        }
+        let (f, t) = (from as usize, to as usize);
+        let g0 = self.pi[f].add(w).sub(self.pi[t]);
+        if g0.is_neg() {
+            self.relax(from, to, w, lit, g0)?;
+        }
+        let id = self.edges.len() as u32;
+        self.edges.push(Edge { from, to, w, lit });
+        self.out[f].push(id);
+        self.inc[t].push(id);
+        let pl = lit.idx();
+        if self.implied.get(pl).copied().unwrap_or(false) {
+            self.implied[pl] = false;
+        } else if self.search_limit > 0 {
+            self.pending.push(id);
+        }
+        Ok(())
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.cur_stamp = self.cur_stamp.wrapping_add(1);
+        if self.cur_stamp == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.done.iter_mut().for_each(|s| *s = 0);
+            self.fwd.clear_stamps();
+            self.bwd.clear_stamps();
+            self.cur_stamp = 1;
+        }
+        self.cur_stamp
+    }
+
+    /// Cotton–Maler relaxation after the edge `from → to` (weight `w`, not yet in the graph)
+    /// violates the potential by `g0 < 0`.
+    fn relax(&mut self, from: u32, to: u32, w: W, lit: Lit, g0: W) -> Result<(), Vec<Lit>> {
+        let st = self.next_stamp();
+        // γ values in `dist` (labelled when `stamp == st`); `done == st` marks settled nodes.
+        let mut changed: Vec<(u32, W)> = Vec::new();
+        let mut heap: BinaryHeap<Reverse<(W, u32)>> = BinaryHeap::new();
+        self.stamp[to as usize] = st;
+        self.dist[to as usize] = g0;
+        self.pred[to as usize] = NONE;
+        heap.push(Reverse((g0, to)));
+        let mut drift = false;
+        while let Some(Reverse((g, s))) = heap.pop() {
+            let su = s as usize;
+            if self.done[su] == st || self.dist[su] != g {
+                continue;
+            }
+            self.done[su] = st;
+            let np = self.pi[su].add(g);
+            changed.push((s, self.pi[su]));
+            self.pi[su] = np;
+            if np.0 < DRIFT_LIMIT {
+                drift = true;
+            }
+            self.stats.dl_relaxations += 1;
+            for k in 0..self.out[su].len() {
+                let e = self.edges[self.out[su][k] as usize];
+                let tu = e.to as usize;
+                if self.done[tu] == st {
+                    continue;
+                }
+                let ng = np.add(e.w).sub(self.pi[tu]);
+                if !ng.is_neg() {
+                    continue;
+                }
+                if e.to == from {
+                    // Negative cycle: from → to ⇝ s → from.
+                    let mut cyc = vec![lit, e.lit];
+                    let mut x = s;
+                    while x != to {
+                        let pe = self.edges[self.pred[x as usize] as usize];
+                        cyc.push(pe.lit);
+                        x = pe.from;
+                    }
+                    for (n, old) in changed.into_iter().rev() {
+                        self.pi[n as usize] = old;
+                    }
+                    self.stats.dl_conflicts += 1;
+                    return Err(cyc);
+                }
+                if self.stamp[tu] != st || ng < self.dist[tu] {
+                    self.stamp[tu] = st;
+                    self.dist[tu] = ng;
+                    self.pred[tu] = self.out[su][k];
+                    heap.push(Reverse((ng, e.to)));
+                }
+            }
+        }
+        if drift {
+            self.recompute_potentials(from, to, w);
+        }
+        Ok(())
+    }
+
+    /// Recomputes a feasible potential from scratch (Bellman–Ford from a virtual source) for the
+    /// active edges plus `from → to` (weight `w`): values are then bounded by the weights.
+    fn recompute_potentials(&mut self, from: u32, to: u32, w: W) {
+        let n = self.pi.len();
+        let mut p = vec![W(0, 0); n];
+        let mut all: Vec<(u32, u32, W)> = self.edges.iter().map(|e| (e.from, e.to, e.w)).collect();
+        all.push((from, to, w));
+        for _ in 0..n {
+            let mut any = false;
+            for &(a, b, w) in &all {
+                let c = p[a as usize].add(w);
+                if c < p[b as usize] {
+                    p[b as usize] = c;
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        self.pi = p;
+    }
+
+    /// Theory propagation around the new edge `id` (`u → v`): a Dijkstra search forwards from
+    /// `u` and one backwards from `v` over reduced costs, each keeping only the nodes whose
+    /// shortest path uses the new edge (ties go to paths without it), as Cotton & Maler restrict
+    /// propagation to the nodes the edge is relevant to. An unassigned literal whose edge `x → y`
+    /// weighs at least the path `x ⇝ u → v ⇝ y` is implied, explained by the path.
+    fn propagate_edge(&mut self, id: u32, arith: &mut Arith, out: &mut Vec<(Lit, Vec<Lit>)>) {
+        let e = self.edges[id as usize];
+        self.stats.dl_searches += 1;
+        let st = self.next_stamp();
+        let limit = self.search_limit;
+        self.fwd.run(
+            st,
+            e.from,
+            id,
+            &self.edges,
+            &self.out,
+            &self.pi,
+            true,
+            limit,
+        );
+        if self.fwd.reached.is_empty() {
+            return;
+        }
+        self.bwd
+            .run(st, e.to, id, &self.edges, &self.inc, &self.pi, false, limit);
+        let (pu, pv) = (self.pi[e.from as usize], self.pi[e.to as usize]);
+        for fi in 0..self.fwd.reached.len() {
+            let y = self.fwd.reached[fi];
+            let yu = y as usize;
+            // true distance u ⇝ y (through the new edge)
+            let dy = self.fwd.dist[yu].sub(pu).add(self.pi[yu]);
+            for k in 0..self.node_atoms[yu].len() {
+                let a = self.node_atoms[yu][k];
+                if self.atom_val[a as usize] != 0 {
+                    continue;
+                }
+                let at = self.atoms[a as usize];
+                // positive literal: edge at.u → at.v; negative: at.v → at.u.
+                let c1 = (at.v == y).then_some((at.u, at.pos, true));
+                let c2 = (at.u == y).then_some((at.v, at.neg, false));
+                for (x, c, positive) in c1.into_iter().chain(c2) {
+                    let xu = x as usize;
+                    if !self.bwd.is_reached(st, xu) {
+                        continue;
+                    }
+                    // true distance x ⇝ v (through the new edge), then the path x ⇝ y
+                    let dx = self.bwd.dist[xu].sub(self.pi[xu]).add(pv);
+                    if dx.add(dy).sub(e.w) > c {
+                        continue;
+                    }
+                    let bvar = arith.atoms[a as usize].bvar;
+                    let l = Lit::new(bvar, !positive);
+                    if self.implied.get(l.idx()).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let mut expl = vec![e.lit];
+                    let mut z = y;
+                    while z != e.to {
+                        let pe = self.edges[self.fwd.pred[z as usize] as usize];
+                        expl.push(pe.lit);
+                        z = pe.from;
+                    }
+                    let mut z = x;
+                    while z != e.from {
+                        let pe = self.edges[self.bwd.pred[z as usize] as usize];
+                        expl.push(pe.lit);
+                        z = pe.to;
+                    }
+                    if arith.checker.is_some() {
+                        let mut cert: Vec<(Lit, Num)> =
+                            expl.iter().map(|&l| (l, Num::ONE)).collect();
+                        cert.push((!l, Num::ONE));
+                        arith.certify(&cert);
+                    }
+                    self.implied[l.idx()] = true;
+                    self.implied_list.push(bvar);
+                    self.stats.dl_propagations += 1;
+                    out.push((l, expl));
+                }
+            }
+        }
+    }
+
+    /// Values of the problem variables under the current potentials (call with the model's
+    /// edges still asserted). Variables not in the graph are 0.
+    pub fn model(&self, num_vars: usize) -> Vec<Num> {
+        // δ: every asserted edge x → y needs (π(y) − π(x)) ≤ w numerically.
+        let mut delta = Num::ONE;
+        for e in &self.edges {
+            let diff =
+                e.w.sub(self.pi[e.to as usize].sub(self.pi[e.from as usize]));
+            if diff.0 > 0 && diff.1 < 0 {
+                let d = Num::int(diff.0).div(&Num::int(-diff.1));
+                if d < delta {
+                    delta = d;
+                }
+            }
+        }
+        let scale = Num::int(self.scale);
+        let z = self.pi[ZERO as usize];
+        let mut m = vec![Num::ZERO; num_vars];
+        for (n, &var) in self.var_of_node.iter().enumerate() {
+            if var == NONE || var as usize >= num_vars {
+                continue;
+            }
+            let d = z.sub(self.pi[n]);
+            let v = Num::int(d.0).add(&Num::int(d.1).mul(&delta)).div(&scale);
+            m[var as usize] = v;
+        }
+        m
+    }
+}
+
+/// One Dijkstra search of theory propagation over reduced costs, keeping the nodes whose
+/// shortest path from the source starts with (forwards) or ends with (backwards) a given edge.
+#[derive(Default)]
+struct Search {
+    label: Vec<u32>,
+    done: Vec<u32>,
+    dist: Vec<W>,
+    pred: Vec<u32>,
+    via: Vec<bool>,
+    /// Settled nodes whose shortest path uses the edge.
+    reached: Vec<u32>,
+    heap: BinaryHeap<Reverse<(W, bool, u32)>>,
+}
+
+impl Search {
+    fn add_node(&mut self) {
+        self.label.push(0);
+        self.done.push(0);
+        self.dist.push(W(0, 0));
+        self.pred.push(NONE);
+        self.via.push(false);
+    }
+    fn clear_stamps(&mut self) {
+        self.label.iter_mut().for_each(|s| *s = 0);
+        self.done.iter_mut().for_each(|s| *s = 0);
+    }
+    fn is_reached(&self, st: u32, x: usize) -> bool {
+        self.done[x] == st && self.via[x]
+    }
+
+    /// Searches from `src` along `adj` (out-edges when `forward`, in-edges otherwise), with the
+    /// edge `via_edge` marking paths through it; stops when no labelled node's path uses it or
+    /// `limit` nodes using it are settled.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        st: u32,
+        src: u32,
+        via_edge: u32,
+        edges: &[Edge],
+        adj: &[Vec<u32>],
+        pi: &[W],
+        forward: bool,
+        limit: usize,
+    ) {
+        self.reached.clear();
+        self.heap.clear();
+        let s0 = src as usize;
+        self.label[s0] = st;
+        self.dist[s0] = W(0, 0);
+        self.via[s0] = false;
+        self.pred[s0] = NONE;
+        self.heap.push(Reverse((W(0, 0), false, src)));
+        let mut open_via = 0usize;
+        let mut settled = 0usize;
+        while let Some(Reverse((d, v, s))) = self.heap.pop() {
+            let su = s as usize;
+            if self.done[su] == st || self.dist[su] != d || self.via[su] != v {
+                continue;
+            }
+            self.done[su] = st;
+            settled += 1;
+            if v {
+                open_via -= 1;
+                self.reached.push(s);
+            }
+            if settled >= limit {
+                break;
+            }
+            let ps = pi[su];
+            for &eid in &adj[su] {
+                let ed = &edges[eid as usize];
+                let (t, rc) = if forward {
+                    (ed.to, ps.add(ed.w).sub(pi[ed.to as usize]))
+                } else {
+                    (ed.from, pi[ed.from as usize].add(ed.w).sub(ps))
+                };
+                let tu = t as usize;
+                if self.done[tu] == st {
+                    continue;
+                }
+                let nd = d.add(rc);
+                let nv = v || eid == via_edge;
+                let labelled = self.label[tu] == st;
+                if !labelled || (nd, nv) < (self.dist[tu], self.via[tu]) {
+                    if labelled && self.via[tu] {
+                        open_via -= 1;
+                    }
+                    if nv {
+                        open_via += 1;
+                    }
+                    self.label[tu] = st;
+                    self.dist[tu] = nd;
+                    self.via[tu] = nv;
+                    self.pred[tu] = eid;
+                    self.heap.push(Reverse((nd, nv, t)));
+                }
+            }
+            if open_via == 0 {
+                break;
+            }
+        }
+    }
+}
+
+/// The difference-logic solver as the theory of the CDCL core. Literals fixed at decision level 0
+/// are also given to `arith`, so the simplex can take over (with the same root facts) if a later
+/// check brings a non-difference atom.
+pub struct DlTheory<'a> {
+    pub dl: &'a mut DiffLogic,
+    pub arith: &'a mut Arith,
+}
+
+impl Theory for DlTheory<'_> {
+    fn assert_lit(&mut self, lit: Lit) -> Result<(), Vec<Lit>> {
+        let dl = &mut *self.dl;
+        let a = match dl.atom_of_bvar.get(lit.var() as usize) {
+            Some(&a) if a != NONE => a,
+            _ => return Ok(()),
+        };
+        if dl.level() == 0 {
+            let _ = self.arith.assert_lit(lit);
+        }
+        if dl.atom_val[a as usize] != 0 {
+            return Ok(());
+        }
+        dl.atom_val[a as usize] = if lit.is_neg() { -1 } else { 1 };
+        dl.atom_trail.push(a);
+        let at = dl.atoms[a as usize];
+        let r = if lit.is_neg() {
+            dl.add_edge(at.v, at.u, at.neg, lit)
+        } else {
+            dl.add_edge(at.u, at.v, at.pos, lit)
+        };
+        if let Err(c) = &r {
+            if self.arith.checker.is_some() {
+                let cert: Vec<(Lit, Num)> = c.iter().map(|&l| (l, Num::ONE)).collect();
+                self.arith.certify(&cert);
+            }
+        }
+        r
+    }
+
+    fn propagate(&mut self, out: &mut Vec<(Lit, Vec<Lit>)>) {
+        let pending = std::mem::take(&mut self.dl.pending);
+        for &id in &pending {
+            self.dl.propagate_edge(id, self.arith, out);
+        }
+        let mut pending = pending;
+        pending.clear();
+        self.dl.pending = pending;
+    }
+
+    fn check(&mut self) -> Result<(), Vec<Lit>> {
+        Ok(())
+    }
+
+    fn final_check(&mut self, _num_vars: u32) -> Final {
+        Final::Sat
+    }
+
+    fn push_level(&mut self) {
+        let dl = &mut *self.dl;
+        dl.lim.push((dl.edges.len(), dl.atom_trail.len()));
+    }
+
+    fn pop_levels(&mut self, n: u32) {
+        let dl = &mut *self.dl;
+        let keep = dl.lim.len().saturating_sub(n as usize);
+        let (elen, alen) = dl.lim.get(keep).copied().unwrap_or((0, 0));
+        dl.lim.truncate(keep);
+        while dl.edges.len() > elen {
+            if let Some(e) = dl.edges.pop() {
+                dl.out[e.from as usize].pop();
+                dl.inc[e.to as usize].pop();
+            }
+        }
+        while dl.atom_trail.len() > alen {
+            if let Some(a) = dl.atom_trail.pop() {
+                dl.atom_val[a as usize] = 0;
+            }
+        }
+        dl.pending.clear();
+        for v in dl.implied_list.drain(..) {
+            let p = Lit::pos(v).idx();
+            dl.implied[p] = false;
+            dl.implied[p + 1] = false;
+        }
+    }
+}
