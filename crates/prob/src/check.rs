@@ -592,87 +592,36 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn unif_mul(&self, x: &[f64], y: &mut [f64], q: f64, absorbing: Option<&[bool]>) {
-        let m = self.model;
-        for s in 0..m.num_states() {
-            if absorbing.is_some_and(|a| a[s]) {
-                y[s] = x[s];
-                continue;
-            }
-            let mut acc = x[s];
-            for c in m.choices(s) {
-                for k in m.trans(c) {
-                    acc += m.vals[k] * (x[m.cols[k] as usize] - x[s]) / q;
-                }
-            }
-            y[s] = acc;
-        }
-    }
-
-    /// Σ_k Poisson(q·t)(k) · P^k x, with `mask` (if any) applied after every step and absorbing states.
-    fn transient_sum(
-        &mut self,
-        x0: Vec<f64>,
-        t: f64,
-        absorbing: Option<&[bool]>,
-        mask: Option<&[bool]>,
-    ) -> Vec<f64> {
+    /// Σ_k Poisson(q·t)(k) · P^k x over the uniformised chain ([`crate::uniformisation`]); the
+    /// `fixed` states keep their value of `x0`.
+    fn transient_sum(&mut self, x0: Vec<f64>, t: f64, fixed: Option<&[bool]>) -> Vec<f64> {
         let q = self.unif_rate();
         let fg = poisson(q * t, self.eps() * 1e-2);
-        let n = self.model.num_states();
-        let mut x = x0;
-        if let Some(mk) = mask {
-            for s in 0..n {
-                if !mk[s] {
-                    x[s] = 0.0;
-                }
-            }
-        }
-        let mut y = vec![0.0; n];
-        let mut acc = vec![0.0; n];
-        let right = fg.left + fg.weights.len();
-        for k in 0..right {
-            if k >= fg.left {
-                let w = fg.weights[k - fg.left];
-                for s in 0..n {
-                    acc[s] += w * x[s];
-                }
-            }
-            if k + 1 == right {
-                break;
-            }
-            self.unif_mul(&x, &mut y, q, absorbing);
-            if let Some(mk) = mask {
-                for s in 0..n {
-                    if !mk[s] {
-                        y[s] = 0.0;
-                    }
-                }
-            }
-            std::mem::swap(&mut x, &mut y);
-            // Steady-state detection: once P^k x no longer changes, the remaining weight applies to it.
-            if k + 1 >= fg.left && converged(&x, &y, self.eps() * 1e-3) {
-                let rest: f64 = fg.weights[(k + 1 - fg.left)..].iter().sum();
-                for s in 0..n {
-                    acc[s] += rest * x[s];
-                }
-                break;
-            }
-        }
-        acc
+        crate::uniformisation::transient(self.model, q, &fg, &x0, fixed, self.eps() * 1e-3)
     }
 
     fn ctmc_until(&mut self, phi: &[bool], psi: &[bool], t1: f64, t2: f64) -> R<Vec<f64>> {
         let n = self.model.num_states();
         let x = if t2.is_finite() {
-            let absorbing: Vec<bool> = (0..n).map(|s| psi[s] || !phi[s]).collect();
+            // Constant over time: ψ states (1), ¬φ states and states that cannot reach ψ
+            // through φ states (0).
+            self.preds();
+            let allowed: Vec<bool> = (0..n).map(|s| phi[s] && !psi[s]).collect();
+            let reach = match self.preds.as_ref() {
+                Some(p) => reach_exists(self.chain_ref(), p, &allowed, psi),
+                None => vec![true; n],
+            };
+            let constant: Vec<bool> = (0..n).map(|s| psi[s] || !phi[s] || !reach[s]).collect();
             let x0: Vec<f64> = psi.iter().map(|&b| b as u8 as f64).collect();
-            self.transient_sum(x0, t2 - t1, Some(&absorbing), None)
+            self.transient_sum(x0, t2 - t1, Some(&constant))
         } else {
             self.until(phi, psi, Opt::None)
         };
         if t1 > 0.0 {
-            Ok(self.transient_sum(x, t1, None, Some(phi)))
+            // Before the window the path must stay in φ: the ¬φ states are constant 0.
+            let x: Vec<f64> = (0..n).map(|s| if phi[s] { x[s] } else { 0.0 }).collect();
+            let not_phi: Vec<bool> = phi.iter().map(|b| !b).collect();
+            Ok(self.transient_sum(x, t1, Some(&not_phi)))
         } else {
             Ok(x)
         }
@@ -803,7 +752,7 @@ impl<'a> Checker<'a> {
                 let t = self.const_f64(e)?;
                 let sr = self.state_rewards(r)?;
                 if ctmc {
-                    return Ok(self.transient_sum(sr, t, None, None));
+                    return Ok(self.transient_sum(sr, t, None));
                 }
                 if t.fract() != 0.0 || t < 0.0 {
                     return Err(input(e.span, "step bounds must be non-negative integers"));
@@ -873,34 +822,7 @@ impl<'a> Checker<'a> {
     fn ctmc_cumulative(&mut self, rr: Vec<f64>, t: f64) -> Vec<f64> {
         let q = self.unif_rate();
         let fg = poisson(q * t, self.eps() * 1e-2);
-        let n = self.model.num_states();
-        let mut x = rr;
-        let mut y = vec![0.0; n];
-        let mut acc = vec![0.0; n];
-        let right = fg.left + fg.weights.len();
-        let mut cum = 0.0;
-        let mut used = 0.0;
-        for k in 0..right {
-            if k >= fg.left {
-                cum += fg.weights[k - fg.left];
-            }
-            let coef = (1.0 - cum).max(0.0) / q;
-            used += (1.0 - cum).max(0.0);
-            for s in 0..n {
-                acc[s] += coef * x[s];
-            }
-            self.unif_mul(&x, &mut y, q, None);
-            std::mem::swap(&mut x, &mut y);
-            if converged(&x, &y, self.eps() * 1e-3) {
-                // Σ_k (1 − F(k)) = q·t: the remaining coefficients all multiply the same vector.
-                let rest = ((q * t - used) / q).max(0.0);
-                for s in 0..n {
-                    acc[s] += rest * x[s];
-                }
-                break;
-            }
-        }
-        acc
+        crate::uniformisation::cumulative(self.model, q, &fg, &rr, t, self.eps() * 1e-3)
     }
 
     // ------------------------------------------------------------------ steady state
@@ -949,13 +871,6 @@ impl<'a> Checker<'a> {
         self.sound &= sol.sound;
         Ok(sol.values)
     }
-}
-
-/// True if `x` and `y` agree entry-wise up to a relative difference `tol`.
-fn converged(x: &[f64], y: &[f64], tol: f64) -> bool {
-    x.iter()
-        .zip(y)
-        .all(|(a, b)| (a - b).abs() <= tol * a.abs().max(b.abs()))
 }
 
 /// opt over the choices of `s` of (reward + Σ P·x).

@@ -32,6 +32,7 @@ pub mod robust_check;
 pub mod robust_vi;
 pub mod scheduler;
 pub mod steady;
+pub mod uniformisation;
 pub mod vi;
 pub mod widen;
 
