@@ -471,6 +471,8 @@ struct JaniInstance {
     file: String,
     /// Whether the family also ships a PRISM-language twin.
     has_twin: bool,
+    /// The twin: PRISM model, properties file and its constants (file and open parameters).
+    twin: Option<(String, String, Vec<(String, String)>)>,
     consts: Vec<(String, String)>,
     states: Option<u64>,
     results: Vec<(String, serde_json::Value)>,
@@ -492,27 +494,47 @@ fn jani_instances(root: &Path, max_states: u64) -> Vec<JaniInstance> {
                 panic!("cannot parse {}", d.display())
             };
             for f in idx["files"].as_array().into_iter().flatten() {
-                let Some(file) = f["file"].as_str().filter(|x| x.ends_with(".jani")) else {
+                let Some(file) = f["file"]
+                    .as_str()
+                    .filter(|x| x.ends_with(".jani") && d.join(x).exists())
+                else {
                     continue;
                 };
-                let has_twin = f["original-file"]
+                let orig: Vec<&str> = f["original-file"]
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .any(|o| {
-                        o.as_str().is_some_and(|o| {
-                            [".prism", ".pm", ".nm", ".sm"]
-                                .iter()
-                                .any(|e| o.ends_with(e))
-                        })
-                    });
+                    .filter_map(|o| o.as_str())
+                    .collect();
+                let pm = orig.iter().find(|o| {
+                    [".prism", ".pm", ".nm", ".sm"]
+                        .iter()
+                        .any(|e| o.ends_with(e))
+                });
+                let pp = orig.iter().find(|o| {
+                    [".props", ".prctl", ".pctl", ".csl"]
+                        .iter()
+                        .any(|e| o.ends_with(e))
+                });
+                let has_twin = pm.is_some();
+                let file_consts: Vec<(String, String)> = f["file-parameter-values"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|v| {
+                        (
+                            v["name"].as_str().unwrap_or("").to_string(),
+                            v["value"].to_string(),
+                        )
+                    })
+                    .collect();
                 for inst in f["open-parameter-values"].as_array().into_iter().flatten() {
                     let states = inst["states"][0]["number"].as_u64();
                     let storm_count = inst["states"][0]["note"].as_str() == Some("Storm");
                     if states.is_none_or(|s| s > max_states) {
                         continue;
                     }
-                    let consts = inst["values"]
+                    let consts: Vec<(String, String)> = inst["values"]
                         .as_array()
                         .into_iter()
                         .flatten()
@@ -534,10 +556,19 @@ fn jani_instances(root: &Path, max_states: u64) -> Vec<JaniInstance> {
                             )
                         })
                         .collect();
+                    let twin = match (pm, pp) {
+                        (Some(m), Some(p)) if d.join(m).exists() && d.join(p).exists() => {
+                            let mut c = file_consts.clone();
+                            c.extend(consts.iter().cloned());
+                            Some((m.to_string(), p.to_string(), c))
+                        }
+                        _ => None,
+                    };
                     out.push(JaniInstance {
                         dir: d.clone(),
                         file: file.to_string(),
                         has_twin,
+                        twin,
                         consts,
                         states: states.filter(|_| storm_count),
                         results,
@@ -659,3 +690,127 @@ fn qvbs_jani_only_reference_results() {
         failures.join("\n")
     );
 }
+
+/// PRISM/JANI twins (QVBS ships both for most families): the JANI translation builds the same
+/// number of states, transitions and choices as the PRISM model, every property both files name
+/// gets the same value, and the JANI answers agree with the QVBS references.
+#[test]
+fn qvbs_prism_jani_twins() {
+    let root = verikit_testkit::require_data!("qvbs");
+    let insts: Vec<JaniInstance> = jani_instances(&root, TWIN_MAX_STATES)
+        .into_iter()
+        .filter(|i| i.twin.is_some())
+        .collect();
+    assert!(insts.len() >= 20, "too few twins: {}", insts.len());
+    let mut failures = Vec::new();
+    let (mut compared, mut checked) = (0usize, 0usize);
+    for inst in &insts {
+        let Some((pm, pp, pconsts)) = &inst.twin else {
+            continue;
+        };
+        let name = format!(
+            "{}/{} {:?}",
+            inst.dir.file_name().unwrap_or_default().to_string_lossy(),
+            inst.file,
+            inst.consts
+        );
+        if JANI_TWIN_SKIP.iter().any(|s| inst.file.starts_with(s)) {
+            eprintln!("skip {name}: listed in JANI_TWIN_SKIP");
+            continue;
+        }
+        let t0 = std::time::Instant::now();
+        let jtext = std::fs::read_to_string(inst.dir.join(&inst.file)).unwrap();
+        let jf = match verikit_prob::jani::parse_jani(&jtext) {
+            Ok(j) => j,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let jr = check_model(&jf.model, &inst.consts)
+            .map_err(verikit_prob::ProbError::from)
+            .and_then(|p| Ok((build(&p, &BuildOptions::default())?, p)));
+        let (jm, jp) = match jr {
+            Ok(x) => x,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let ptext = std::fs::read_to_string(inst.dir.join(pm)).unwrap();
+        let mf = parse_model(&ptext).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let pprog = check_model(&mf, pconsts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let pmodel =
+            build(&pprog, &BuildOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let counts =
+            |m: &verikit_prob::Model| (m.num_states(), m.num_transitions(), m.num_choices());
+        if counts(&jm) != counts(&pmodel) {
+            failures.push(format!(
+                "{name}: JANI (states, transitions, choices) {:?}, PRISM {:?}",
+                counts(&jm),
+                counts(&pmodel)
+            ));
+            continue;
+        }
+        let pf = parse_properties(&std::fs::read_to_string(inst.dir.join(pp)).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut jc = Checker::new(&jm, &jp, &jf.props, &inst.consts, CheckOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut pc = Checker::new(&pmodel, &pprog, &pf, pconsts, CheckOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        for jprop in &jf.props.properties {
+            let Some(pname) = jprop.name.as_deref() else {
+                continue;
+            };
+            let Some(pprop) = pf
+                .properties
+                .iter()
+                .find(|p| p.name.as_deref() == Some(pname))
+            else {
+                continue;
+            };
+            let ja = match jc.check(jprop, pname) {
+                Ok(r) => r.answer,
+                Err(e) => {
+                    failures.push(format!("{name}: {pname}: JANI: {e}"));
+                    continue;
+                }
+            };
+            let Ok(pa) = pc.check(pprop, pname).map(|r| r.answer) else {
+                continue;
+            };
+            compared += 1;
+            if !agrees(&ja, &pa) {
+                failures.push(format!("{name}: {pname}: JANI {ja}, PRISM {pa}"));
+            }
+            if let Some(want) = inst
+                .results
+                .iter()
+                .find(|(n, _)| n == pname)
+                .and_then(|(_, v)| reference(v))
+            {
+                checked += 1;
+                if !agrees(&ja, &want) {
+                    failures.push(format!("{name}: {pname}: JANI {ja}, reference {want}"));
+                }
+            }
+        }
+        eprintln!("{name}: {:.2} s", t0.elapsed().as_secs_f64());
+    }
+    eprintln!(
+        "compared {compared} values of {} PRISM/JANI twins ({checked} against references)",
+        insts.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Largest twin (reference state count) compared here.
+const TWIN_MAX_STATES: u64 = 3_000;
+
+/// Twins not compared, with the reason (none).
+const JANI_TWIN_SKIP: &[&str] = &[];

@@ -1,4 +1,5 @@
-//! `verikit prism`: build PRISM-language models and check PCTL/CSL properties.
+//! `verikit prism`: build PRISM-language and JANI models and check PCTL/CSL properties (JANI
+//! files carry their properties).
 
 use crate::report::{read_input, write_output, CliError, Ctx, Report};
 use std::path::PathBuf;
@@ -11,7 +12,8 @@ use verikit_prob::{
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ModelArgs {
-    /// PRISM model file (`.prism`, `.pm`, `.nm`, `.sm`; `-` for standard input).
+    /// PRISM model file (`.prism`, `.pm`, `.nm`, `.sm`) or JANI model (`.jani`, with its
+    /// properties); `-` for standard input.
     pub model: PathBuf,
     /// Values for undefined constants, e.g. `N=3,K=2` (model and properties).
     #[arg(long = "const", value_name = "N=V,...")]
@@ -30,8 +32,9 @@ pub enum PrismCmd {
     Check {
         #[command(flatten)]
         model: ModelArgs,
-        /// Properties file (`.props`, `.pctl`, `.csl`).
-        props: PathBuf,
+        /// Properties file (`.props`, `.pctl`, `.csl`); not for JANI models, whose properties
+        /// are embedded.
+        props: Option<PathBuf>,
         /// Check only the property with this name or 1-based index.
         #[arg(long)]
         prop: Option<String>,
@@ -99,13 +102,24 @@ pub(crate) struct Built {
     pub(crate) prog: Program,
     pub(crate) model: Model,
     pub(crate) build_s: f64,
+    /// The embedded properties of a JANI model (`None` for PRISM input).
+    pub(crate) jani_props: Option<verikit_prob::PropertiesFile>,
 }
 
 pub(crate) fn load(a: &ModelArgs) -> Result<Built, CliError> {
     let src = read_input(&a.model)?;
     let ov = overrides(a)?;
     let t0 = Instant::now();
-    let mf = parse_model(&src.text).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let is_jani = a.model.extension().is_some_and(|e| e == "jani")
+        || verikit_prob::jani::looks_like_jani(&src.text);
+    let (mf, jani_props) = if is_jani {
+        let jf = verikit_prob::jani::parse_jani(&src.text)
+            .map_err(|e| CliError::from_error(e, Some(&src)))?;
+        (jf.model, Some(jf.props))
+    } else {
+        let mf = parse_model(&src.text).map_err(|e| CliError::from_error(e, Some(&src)))?;
+        (mf, None)
+    };
     let prog = check_model(&mf, &ov).map_err(|e| CliError::from_error(e, Some(&src)))?;
     let opts = BuildOptions {
         fix_deadlocks: !a.no_fix_deadlocks,
@@ -117,6 +131,7 @@ pub(crate) fn load(a: &ModelArgs) -> Result<Built, CliError> {
         prog,
         model,
         build_s: t0.elapsed().as_secs_f64(),
+        jani_props,
     })
 }
 
@@ -165,19 +180,18 @@ fn answer_json(a: &Answer) -> serde_json::Value {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check(
     b: &Built,
     props_src: &SourceFile,
+    pf: &verikit_prob::PropertiesFile,
     sel: Option<&str>,
     ov: &[(String, String)],
     eps: f64,
     export_scheduler: Option<(&std::path::Path, &[&std::path::Path])>,
     ctx: &Ctx,
 ) -> Result<Report, CliError> {
-    let pf =
-        parse_properties(&props_src.text).map_err(|e| CliError::from_error(e, Some(props_src)))?;
-    let props =
-        select_properties(&pf, sel).map_err(|e| CliError::from_error(e, Some(props_src)))?;
+    let props = select_properties(pf, sel).map_err(|e| CliError::from_error(e, Some(props_src)))?;
     for (n, _) in ov {
         if !b.prog.constants.iter().any(|(c, _)| c == n) && !pf.consts.iter().any(|c| &c.name == n)
         {
@@ -195,7 +209,7 @@ fn check(
     let mut checker = Checker::new(
         &b.model,
         &b.prog,
-        &pf,
+        pf,
         ov,
         CheckOptions {
             eps,
@@ -207,7 +221,10 @@ fn check(
     let mut lines = Vec::new();
     let t0 = Instant::now();
     for &p in &props {
-        let text = prop_text(props_src, p);
+        let text = match (&b.jani_props, &p.name) {
+            (Some(_), Some(n)) => n.clone(),
+            _ => prop_text(props_src, p),
+        };
         let r = checker
             .check(p, &text)
             .map_err(|e| CliError::from_error(e, Some(props_src)))?;
@@ -238,7 +255,10 @@ fn check(
         let sched = checker
             .scheduler(p)
             .map_err(|e| CliError::from_error(e, Some(props_src)))?;
-        let what = props_src.text.get(p.span.start..p.span.end).unwrap_or("");
+        let what = match (&b.jani_props, &p.name) {
+            (Some(_), Some(n)) => n.as_str(),
+            _ => props_src.text.get(p.span.start..p.span.end).unwrap_or(""),
+        };
         write_output(
             path,
             &verikit_prob::scheduler::write_scheduler(&b.model, &sched, what.trim()),
@@ -283,18 +303,51 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
             export_scheduler,
             widen,
         } => {
-            let props_src = read_input(&props)?;
             let ov = overrides(&model)?;
             let b = load(&model)?;
+            let (props_src, pf) = match (&b.jani_props, &props) {
+                (Some(_), Some(_)) => {
+                    return Err(CliError::Usage(
+                        "a JANI model carries its properties: give no properties file".into(),
+                    ))
+                }
+                (Some(pf), None) => (b.src.clone(), pf.clone()),
+                (None, None) => {
+                    return Err(CliError::Usage(
+                        "a PRISM model needs a properties file: prism check MODEL PROPS".into(),
+                    ))
+                }
+                (None, Some(pp)) => {
+                    let src = read_input(pp)?;
+                    let pf = parse_properties(&src.text)
+                        .map_err(|e| CliError::from_error(e, Some(&src)))?;
+                    (src, pf)
+                }
+            };
+            if b.jani_props.is_some() && widen.is_some() {
+                return Err(CliError::Usage(
+                    "--widen is supported for PRISM-language models only".into(),
+                ));
+            }
             if b.model.is_interval() || widen.is_some() {
                 let (sel, m) = (prop.as_deref(), b.model);
                 return super::prism_imdp::check(
                     &b.src, &b.prog, m, b.build_s, &props_src, sel, &ov, precision, widen, ctx,
                 );
             }
-            let inputs = [model.model.as_path(), props.as_path()];
+            let mut inputs = vec![model.model.as_path()];
+            inputs.extend(props.as_deref());
             let export = export_scheduler.as_deref().map(|p| (p, inputs.as_slice()));
-            check(&b, &props_src, prop.as_deref(), &ov, precision, export, ctx)
+            check(
+                &b,
+                &props_src,
+                &pf,
+                prop.as_deref(),
+                &ov,
+                precision,
+                export,
+                ctx,
+            )
         }
         PrismCmd::Build {
             model,
@@ -342,8 +395,10 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
         prog,
         model,
         build_s: t0.elapsed().as_secs_f64(),
+        jani_props: None,
     };
-    let r = check(&b, &props, None, &[], 1e-6, None, ctx)?;
+    let pf = parse_properties(&props.text).map_err(|e| CliError::from_error(e, Some(&props)))?;
+    let r = check(&b, &props, &pf, None, &[], 1e-6, None, ctx)?;
     let mut out = vec![(
         "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips".into(),
         r,

@@ -506,6 +506,25 @@ impl<'t, 'j> Tr<'t, 'j> {
                     span: e.span,
                 });
             }
+            if acc.steps {
+                // What every step earns regardless of its assignments.
+                let base = self.expr(e, &self.transient_scope(&HashMap::new()))?;
+                if const_value(&base) != Some(0.0) {
+                    if self.model_type == ModelType::Ctmc {
+                        return Err(err(
+                            e,
+                            "a CTMC reward accumulated on `steps` must come from transient \
+                             assignments",
+                        ));
+                    }
+                    items.push(RewardItem {
+                        action: None,
+                        guard: Expr::boolean(true, e.span),
+                        value: base,
+                        span: e.span,
+                    });
+                }
+            }
             mf.rewards.push(RewardStruct {
                 name: Some(name),
                 items,
@@ -780,18 +799,19 @@ impl<'t, 'j> Tr<'t, 'j> {
                 };
                 // Rewards earned on this destination: the reward expression with transient
                 // variables bound to their assigned values (initial values otherwise).
+                // The part every step earns whatever it assigns (`base`) is a state reward, so
+                // only what the assignments add is a destination reward.
                 let mut rewards = Vec::new();
-                for (rname, rexp) in &steps_rewards {
-                    let mut sc = Scope::global();
-                    for (tn, t) in &self.transients {
-                        let v = transient_vals
-                            .get(tn)
-                            .cloned()
-                            .unwrap_or_else(|| t.init.clone());
-                        sc.bind.insert(tn.clone(), v);
-                    }
-                    let v = self.expr(rexp, &sc)?;
-                    if !matches!(v.kind, ExprKind::Int(0)) {
+                for (rname, rexp) in steps_rewards.iter().filter(|_| !transient_vals.is_empty()) {
+                    let v = self.expr(rexp, &self.transient_scope(&transient_vals))?;
+                    let base = self.expr(rexp, &self.transient_scope(&HashMap::new()))?;
+                    let v = if const_value(&base) == Some(0.0) {
+                        v
+                    } else {
+                        let sp = v.span;
+                        bin(BinOp::Sub, v, base, sp)
+                    };
+                    if const_value(&v) != Some(0.0) {
                         rewards.push((rname.clone(), v));
                     }
                 }
@@ -825,6 +845,16 @@ impl<'t, 'j> Tr<'t, 'j> {
             }
         }
         Ok(out)
+    }
+
+    /// A scope binding every transient variable to its assigned value or else its initial value.
+    fn transient_scope(&self, assigned: &HashMap<String, Expr>) -> Scope<'static, 'static> {
+        let mut sc = Scope::global();
+        for (tn, t) in &self.transients {
+            let v = assigned.get(tn).cloned().unwrap_or_else(|| t.init.clone());
+            sc.bind.insert(tn.clone(), v);
+        }
+        sc
     }
 
     /// The value of transient variable `t` in a state: its location value, else its initial
@@ -1152,11 +1182,12 @@ impl<'t, 'j> Tr<'t, 'j> {
                         sp,
                     ))
                 } else {
+                    // The long-run average of what states and transitions earn.
                     let name = self.reward_name(
                         e,
                         Accum {
                             state: true,
-                            steps: false,
+                            steps: true,
                         },
                     );
                     Ok(ex(
@@ -1372,5 +1403,24 @@ impl<'t, 'j> Tr<'t, 'j> {
             "R" => Err(err(j, "the release operator `R` is not supported")),
             _ => Err(err(j, format!("expected a path formula, found `{op}`"))),
         }
+    }
+}
+
+/// The value of a constant numeric expression built from literals (`None` otherwise).
+fn const_value(e: &Expr) -> Option<f64> {
+    match &e.kind {
+        ExprKind::Int(i) => Some(*i as f64),
+        ExprKind::Real(r) => Some(*r),
+        ExprKind::Unary(UnOp::Neg, a) => Some(-const_value(a)?),
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (const_value(a)?, const_value(b)?);
+            match op {
+                BinOp::Add => Some(x + y),
+                BinOp::Sub => Some(x - y),
+                BinOp::Mul => Some(x * y),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
