@@ -2,7 +2,8 @@
 Boolean structure (and/or/not/=>/xor/ite, term-level ite, distinct, strict and non-strict bounds,
 equalities, mod/div by constants for integers).
 
-Usage: fuzz_smt.py [--rounds N] [--batch B] [--seed S]
+Usage: fuzz_smt.py [--rounds N] [--batch B] [--seed S] [--dl]
+(--dl: QF_RDL / QF_IDL formulas whose atoms are all difference atoms, for the difference-logic solver.)
 Each round writes one script with B formulas, each inside (push 1) … (check-sat) (pop 1), runs
 verikit once (with --check: every model is validated and every Farkas certificate checked) and
 asks z3 (Python API) about each formula separately. Every disagreement is written to
@@ -22,7 +23,7 @@ import z3
 from harness import ROOT, VERIKIT
 
 
-def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int) -> str:
+def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int, dl: bool = False) -> str:
     xs = [f"x{i}" for i in range(nvars)]
     bs = [f"b{i}" for i in range(nbools)]
 
@@ -37,6 +38,10 @@ def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int) -> str:
 
     def term(depth: int) -> str:
         r = rng.random()
+        if dl:  # difference logic: x, x - y, and ite over them
+            if depth > 0 and r < 0.08:
+                return f"(ite {formula(depth - 1)} {rng.choice(xs)} {rng.choice(xs)})"
+            return rng.choice(xs) if r < 0.3 else f"(- {rng.choice(xs)} {rng.choice(xs)})"
         if depth > 0 and r < 0.12:
             return f"(ite {formula(depth - 1)} {term(depth - 1)} {term(depth - 1)})"
         if ints and depth > 0 and r < 0.18:
@@ -57,7 +62,8 @@ def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int) -> str:
         if bs and rng.random() < 0.15:
             return rng.choice(bs)
         op = rng.choice(["<=", "<", ">=", ">", "=", "distinct"])
-        return f"({op} {term(depth)} {num() if rng.random() < 0.5 else term(depth)})"
+        rhs = num() if dl or rng.random() < 0.5 else term(depth)
+        return f"({op} {term(depth)} {rhs})"
 
     def formula(depth: int) -> str:
         if depth <= 0 or rng.random() < 0.3:
@@ -72,7 +78,7 @@ def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int) -> str:
         return f"({op} {' '.join(formula(depth - 1) for _ in range(rng.randint(2, 3)))})"
 
     body = [f"(assert {formula(3)})" for _ in range(rng.randint(1, 4))]
-    if ints:
+    if ints and not dl:
         # Branch and bound without cuts terminates on bounded integer problems only.
         body += [f"(assert (<= (- 20) {x} 20))" for x in xs]
     return "\n".join(body)
@@ -83,18 +89,19 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--batch", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dl", action="store_true", help="difference logic (QF_RDL / QF_IDL atoms only)")
     a = ap.parse_args()
     total = disagree = 0
     answers = {"sat": 0, "unsat": 0}
     for rnd in range(a.rounds):
         rng = random.Random(a.seed * 100003 + rnd)
         ints = rnd % 2 == 1
-        logic = "QF_LIA" if ints else "QF_LRA"
+        logic = ("QF_IDL" if ints else "QF_RDL") if a.dl else ("QF_LIA" if ints else "QF_LRA")
         sort = "Int" if ints else "Real"
         nv, nb = rng.randint(2, 4), rng.randint(0, 2)
         decls = "".join(f"(declare-fun x{i} () {sort})\n" for i in range(nv)) + "".join(
             f"(declare-fun b{i} () Bool)\n" for i in range(nb))
-        bodies = [gen_formula(rng, ints, nv, nb) for _ in range(a.batch)]
+        bodies = [gen_formula(rng, ints, nv, nb, a.dl) for _ in range(a.batch)]
         script = f"(set-logic {logic})\n{decls}" + "".join(f"(push 1)\n{b}\n(check-sat)\n(pop 1)\n" for b in bodies)
         try:
             p = subprocess.run([str(VERIKIT), "--json", "smt", "--check", "-"], input=script, capture_output=True,
