@@ -6,10 +6,12 @@
 //!
 //! * `assert_upper`/`assert_lower` (Fig. 4): O(1) conflict detection against the opposite bound;
 //!   non-basic variables are moved to the new bound (`update`).
-//! * `check` (Fig. 3): repairs violated basic variables by pivoting, choosing leaving and entering
-//!   variables by Bland's rule (after a bounded number of sparsity-guided pivots), and returns a
-//!   minimal explanation (the row's bounds) with its Farkas coefficients when a row cannot be
-//!   repaired.
+//! * `check` (Fig. 3): repairs violated basic variables by pivoting, choosing the leaving variable
+//!   with the shortest row and the entering variable with the sparsest column for a bounded
+//!   number of pivots, then both by Bland's rule (the paper's anti-cycling strategy), and returns
+//!   a minimal explanation (the row's bounds) with its Farkas coefficients when a row cannot be
+//!   repaired. Basic variables fixed at level 0 (slacks of asserted equations) are pivoted out
+//!   once before the search.
 //! * Backtracking restores bounds only; the tableau and β stay (Section 4.4).
 //! * Values are δ-rationals (Section 5), and `delta` computes a concrete δ for models.
 //! * Preprocessing (Section 3): `eliminate` removes, by Gaussian elimination, variables that
@@ -89,7 +91,11 @@ pub struct Simplex {
     pub interrupted: bool,
     /// Length of the bound trail when fixed basic variables were last pivoted out at level 0.
     pub(crate) fixed_scan_at: usize,
+    pub(crate) scratch_dirty: Vec<u32>,
 }
+
+/// Pivots of one `check` chosen by sparsity before switching to Bland's rule (anti-cycling).
+const BLAND_AFTER: u32 = 1000;
 
 impl Simplex {
     pub fn new() -> Simplex {
@@ -539,6 +545,34 @@ impl Simplex {
         }
     }
 
+    /// Removes from the dirty set the basic variables that no longer violate a bound and
+    /// returns the violated one with the shortest row (smallest index on ties), leaving the
+    /// others in the set. A short row makes a cheap pivot and, if it cannot be repaired, a short
+    /// explanation (a stronger learned clause).
+    fn sparsest_violated(&mut self) -> Option<u32> {
+        let mut cands = std::mem::take(&mut self.scratch_dirty);
+        cands.clear();
+        while let Some(x) = self.dirty.pop_first() {
+            if self.row_of[x as usize] != NONE && self.violated(x) {
+                cands.push(x);
+            }
+        }
+        let mut best: Option<(usize, u32)> = None;
+        for &x in &cands {
+            let key = (self.rows[self.row_of[x as usize] as usize].len(), x);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        for &x in &cands {
+            if best.is_none_or(|(_, b)| b != x) {
+                self.dirty.insert(x);
+            }
+        }
+        self.scratch_dirty = cands;
+        best.map(|(_, x)| x)
+    }
+
     /// Check (Fig. 3 of the paper). Err: explanation of an infeasible row.
     pub fn check(&mut self) -> Result<(), Explanation> {
         if self.trail_lim.is_empty() && self.trail.len() != self.fixed_scan_at {
@@ -547,14 +581,24 @@ impl Simplex {
         }
         let mut local_pivots = 0u32;
         loop {
-            let xi = loop {
-                match self.dirty.pop_first() {
-                    None => return Ok(()),
-                    Some(x) => {
-                        if self.row_of[x as usize] != NONE && self.violated(x) {
-                            break x;
+            // Leaving variable: the violated basic variable with the shortest row (fewest
+            // entries; smallest index on ties) during the first pivots of this check, then the
+            // smallest index (Bland's rule, which guarantees termination).
+            let xi = if local_pivots > BLAND_AFTER {
+                loop {
+                    match self.dirty.pop_first() {
+                        None => return Ok(()),
+                        Some(x) => {
+                            if self.row_of[x as usize] != NONE && self.violated(x) {
+                                break x;
+                            }
                         }
                     }
+                }
+            } else {
+                match self.sparsest_violated() {
+                    None => return Ok(()),
+                    Some(x) => x,
                 }
             };
             let r = self.row_of[xi as usize] as usize;
@@ -563,7 +607,7 @@ impl Simplex {
                 None => false,
             };
             // Entering variable: Bland (smallest index) after a budget of sparsest-column choices.
-            let bland = local_pivots > 1000;
+            let bland = local_pivots > BLAND_AFTER;
             let mut best: Option<(u32, usize)> = None;
             for (xj, a) in &self.rows[r] {
                 let j = *xj as usize;
