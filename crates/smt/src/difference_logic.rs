@@ -73,6 +73,13 @@ struct DAtom {
 }
 
 #[derive(Clone, Copy, Debug)]
+struct Adj {
+    node: u32,
+    w: W,
+    id: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
 struct Edge {
     from: u32,
     to: u32,
@@ -118,8 +125,9 @@ pub struct DiffLogic {
     atom_trail: Vec<u32>,
     node_atoms: Vec<Vec<u32>>,
     edges: Vec<Edge>,
-    out: Vec<Vec<u32>>,
-    inc: Vec<Vec<u32>>,
+    /// Active edges leaving / entering each node: (other end, weight, edge id).
+    out: Vec<Vec<Adj>>,
+    inc: Vec<Vec<Adj>>,
     pi: Vec<W>,
     /// (edges, atom trail, pending) lengths at the start of each decision level.
     lim: Vec<(usize, usize)>,
@@ -301,8 +309,8 @@ impl DiffLogic {
         }
         let id = self.edges.len() as u32;
         self.edges.push(Edge { from, to, w, lit });
-        self.out[f].push(id);
-        self.inc[t].push(id);
+        self.out[f].push(Adj { node: to, w, id });
+        self.inc[t].push(Adj { node: from, w, id });
         let pl = lit.idx();
         if self.implied.get(pl).copied().unwrap_or(false) {
             self.implied[pl] = false;
@@ -350,7 +358,8 @@ impl DiffLogic {
             }
             self.stats.dl_relaxations += 1;
             for k in 0..self.out[su].len() {
-                let e = self.edges[self.out[su][k] as usize];
+                let a = self.out[su][k];
+                let e = self.edges[a.id as usize];
                 let tu = e.to as usize;
                 if self.done[tu] == st {
                     continue;
@@ -377,7 +386,7 @@ impl DiffLogic {
                 if self.stamp[tu] != st || ng < self.dist[tu] {
                     self.stamp[tu] = st;
                     self.dist[tu] = ng;
-                    self.pred[tu] = self.out[su][k];
+                    self.pred[tu] = a.id;
                     heap.push(Reverse((ng, e.to)));
                 }
             }
@@ -421,21 +430,13 @@ impl DiffLogic {
         self.stats.dl_searches += 1;
         let st = self.next_stamp();
         let limit = self.search_limit;
-        self.fwd.run(
-            st,
-            e.from,
-            id,
-            &self.edges,
-            &self.out,
-            &self.pi,
-            true,
-            limit,
-        );
+        self.fwd
+            .run(st, e.from, id, &self.out, &self.pi, true, limit);
         if self.fwd.reached.is_empty() {
             return;
         }
         self.bwd
-            .run(st, e.to, id, &self.edges, &self.inc, &self.pi, false, limit);
+            .run(st, e.to, id, &self.inc, &self.pi, false, limit);
         let (pu, pv) = (self.pi[e.from as usize], self.pi[e.to as usize]);
         for fi in 0..self.fwd.reached.len() {
             let y = self.fwd.reached[fi];
@@ -563,8 +564,7 @@ impl Search {
         st: u32,
         src: u32,
         via_edge: u32,
-        edges: &[Edge],
-        adj: &[Vec<u32>],
+        adj: &[Vec<Adj>],
         pi: &[W],
         forward: bool,
         limit: usize,
@@ -594,17 +594,17 @@ impl Search {
                 break;
             }
             let ps = pi[su];
-            for &eid in &adj[su] {
-                let ed = &edges[eid as usize];
-                let (t, rc) = if forward {
-                    (ed.to, ps.add(ed.w).sub(pi[ed.to as usize]))
-                } else {
-                    (ed.from, pi[ed.from as usize].add(ed.w).sub(ps))
-                };
+            for a in &adj[su] {
+                let (t, eid) = (a.node, a.id);
                 let tu = t as usize;
                 if self.done[tu] == st {
                     continue;
                 }
+                let rc = if forward {
+                    ps.add(a.w).sub(pi[tu])
+                } else {
+                    pi[tu].add(a.w).sub(ps)
+                };
                 let nd = d.add(rc);
                 let nv = v || eid == via_edge;
                 let labelled = self.label[tu] == st;
