@@ -115,6 +115,12 @@ fn report(
             s.sat.decisions, s.sat.conflicts, s.sat.propagations, s.sat.theory_conflicts, s.sat.theory_propagations,
             s.pivots, s.branches, s.cuts, s.sat.restarts, s.atoms, s.rows, s.nonzeros, s.eliminated, time_s
         ));
+        if s.dl.dl_used {
+            text.push_str(&format!(
+                "; difference logic: nodes {} edges {} relaxations {} conflicts {} searches {} propagations {}\n",
+                s.dl.dl_nodes, s.dl.dl_edges, s.dl.dl_relaxations, s.dl.dl_conflicts, s.dl.dl_searches, s.dl.dl_propagations
+            ));
+        }
     }
     if out.timed_out {
         return Err(CliError::Limit(format!("timeout: {}", text.trim_end())));
