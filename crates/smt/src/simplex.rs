@@ -803,4 +803,48 @@ mod tests {
         assert!(s.assert_upper(x, DRat::num(n(2)), Lit(6)).is_ok());
         assert!(s.check().is_err());
     }
+
+    /// A chain of flux equations `s_i = x_i − x_{i+1} = 0` (all slacks fixed at level 0) with
+    /// `x_i ≤ 10`, then `x_0 ≥ 5`: the fixed slacks leave the basis at the first check and the
+    /// repaired assignment satisfies every row and bound; `x_n ≤ 4` then makes it infeasible.
+    #[test]
+    fn fixed_basic_variables_leave_the_basis() {
+        let m = 12;
+        let mut s = Simplex::new();
+        let xs: Vec<u32> = (0..=m).map(|_| s.new_var(false)).collect();
+        let slacks: Vec<u32> = (0..m)
+            .map(|i| s.add_row(&[(xs[i], n(1)), (xs[i + 1], n(-1))], false))
+            .collect();
+        let mut lit = 0u32;
+        let mut next = || {
+            lit += 2;
+            Lit(lit)
+        };
+        for &sl in &slacks {
+            assert!(s.assert_lower(sl, DRat::num(n(0)), next()).is_ok());
+            assert!(s.assert_upper(sl, DRat::num(n(0)), next()).is_ok());
+        }
+        for &x in &xs {
+            assert!(s.assert_upper(x, DRat::num(n(10)), next()).is_ok());
+        }
+        // Every row is satisfied (all values 0), yet the fixed slacks leave the basis.
+        assert!(s.check().is_ok());
+        assert!(slacks.iter().all(|&sl| !s.is_basic(sl)));
+        assert!(s.assert_lower(xs[0], DRat::num(n(5)), next()).is_ok());
+        assert!(s.check().is_ok());
+        for i in 0..m {
+            assert_eq!(s.value(xs[i]).sub(&s.value(xs[i + 1])), s.value(slacks[i]));
+            assert_eq!(s.value(slacks[i]), DRat::num(n(0)));
+        }
+        assert!(s.value(xs[m]) >= DRat::num(n(5)) && s.value(xs[m]) <= DRat::num(n(10)));
+        s.push_level();
+        assert!(s.assert_upper(xs[m], DRat::num(n(4)), Lit(1001)).is_ok());
+        let e = match s.check() {
+            Err(e) => e,
+            Ok(()) => panic!("x_0 ≥ 5 = x_n ≤ 4 must be infeasible"),
+        };
+        // Explanation: x_0 ≥ 5, x_n ≤ 4 and the equations in between (one side of each).
+        assert!(e.iter().any(|(l, _)| l.0 == 1001));
+        assert!(e.len() <= m + 2);
+    }
 }
