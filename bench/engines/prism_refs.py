@@ -1,5 +1,5 @@
-"""QVBS reference results at scale: every QVBS instance (PRISM-language file) with a reference result
-and more states than the CI test covers, run one at a time under a time cap, compared with the
+"""QVBS reference results at scale: every QVBS instance (PRISM-language file, or the JANI file of the
+families published only in JANI) with a reference result and more states than the CI test covers, run one at a time under a time cap, compared with the
 reference values (1e-6 relative) and the reference state counts.
 
     VERIKIT_BIN=... PYTHONPATH=bench python bench/engines/prism_refs.py [--cap 60] [--max-states 5e6]
@@ -36,7 +36,11 @@ def instances():
                 orig = [orig] if isinstance(orig, str) else orig
                 model = next((o for o in orig if o.endswith(MODEL_EXT)), None)
                 props = next((o for o in orig if o.endswith(PROPS_EXT)), None)
-                if not model or not props or not (idx.parent / model).exists():
+                jani = f.get("file", "")
+                if not model and jani.endswith(".jani") and (idx.parent / jani).exists():
+                    # JANI-only family: the properties are embedded.
+                    model, props = jani, None
+                elif not model or not props or not (idx.parent / model).exists():
                     continue
                 for inst in f.get("open-parameter-values", []):
                     results = inst.get("results") or []
@@ -89,7 +93,8 @@ def key(i) -> str:
 
 def check(i, cap: float, prop=None):
     d = Q / i["dir"]
-    cmd = verikit_cmd("--json", "--timeout", str(cap), "prism", "check", d / i["model"], d / i["props"])
+    files = [d / i["model"]] + ([d / i["props"]] if i["props"] else [])
+    cmd = verikit_cmd("--json", "--timeout", str(cap), "prism", "check", *files)
     if i["consts"]:
         cmd += ["--const", i["consts"]]
     if prop:
@@ -186,7 +191,8 @@ def write(rows, a) -> None:
         "## QVBS reference results beyond CI (`bench/engines/prism_refs.py`)",
         "",
         f"- machine: {machine()}; date {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {verikit_version()}",
-        f"- every QVBS PRISM-language instance with a reference result and more than {CI_MAX_STATES} states"
+        f"- every QVBS PRISM-language instance (and JANI instance of the JANI-only families coupon, beb,"
+        f" echoring, ctmc philosophers) with a reference result and more than {CI_MAX_STATES} states"
         f" (the CI test covers the smaller ones), one at a time, cap {a.cap:.0f} s each (`--timeout`);"
         f" instances with more than {a.max_states:.0f} reference states (or none given) are not run"
         " on this shared machine.",

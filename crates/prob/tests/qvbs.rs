@@ -465,6 +465,9 @@ fn storm_recorded_answers() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A PRISM-language twin: model file, properties file, constants.
+type Twin = (String, String, Vec<(String, String)>);
+
 /// A JANI instance of the QVBS index: the `.jani` file, its open constants and reference data.
 struct JaniInstance {
     dir: std::path::PathBuf,
@@ -472,7 +475,7 @@ struct JaniInstance {
     /// Whether the family also ships a PRISM-language twin.
     has_twin: bool,
     /// The twin: PRISM model, properties file and its constants (file and open parameters).
-    twin: Option<(String, String, Vec<(String, String)>)>,
+    twin: Option<Twin>,
     consts: Vec<(String, String)>,
     states: Option<u64>,
     results: Vec<(String, serde_json::Value)>,

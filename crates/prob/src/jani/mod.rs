@@ -67,7 +67,7 @@ fn field<'j>(j: &'j J, key: &str) -> Result<&'j J, Diagnostic> {
         .ok_or_else(|| err(j, format!("missing member \"{key}\"")))
 }
 
-fn str_of<'j>(j: &'j J) -> Result<&'j str, Diagnostic> {
+fn str_of(j: &J) -> Result<&str, Diagnostic> {
     j.as_str()
         .ok_or_else(|| err(j, format!("expected a string, found {}", j.kind())))
 }
@@ -749,25 +749,52 @@ impl<'t, 'j> Tr<'t, 'j> {
             for d in dests {
                 let mut assigns = Vec::new();
                 let mut transient_vals: HashMap<String, Expr> = HashMap::new();
+                // Assignment levels (`index`) run in increasing order; a level reads the values
+                // the lower levels assigned, so those are substituted into its expressions.
+                let mut levels: Vec<(i64, &J)> = Vec::new();
                 for asg in opt_arr(d, "assignments")? {
-                    if let Some(ix) = asg.get("index") {
-                        if !matches!(&ix.v, JVal::Num(n) if n.as_i64() == Some(0)) {
-                            return Err(unsupported(ix, "assignment indices"));
+                    let ix = match asg.get("index") {
+                        None => 0,
+                        Some(ix) => match &ix.v {
+                            JVal::Num(n) if n.as_i64().is_some() => n.as_i64().unwrap_or(0),
+                            _ => return Err(err(ix, "an assignment index must be an integer")),
+                        },
+                    };
+                    levels.push((ix, asg));
+                }
+                levels.sort_by_key(|(ix, _)| *ix);
+                // (JANI name, value, span) in first-assignment order.
+                let mut done: Vec<(String, Expr, Span)> = Vec::new();
+                let mut i = 0;
+                while i < levels.len() {
+                    let lvl = levels[i].0;
+                    let mut sc = Scope::of(a);
+                    for (n, v, _) in &done {
+                        sc.bind.insert(n.clone(), v.clone());
+                    }
+                    let mut this: Vec<(String, Expr, Span)> = Vec::new();
+                    while i < levels.len() && levels[i].0 == lvl {
+                        let asg = levels[i].1;
+                        let r = field(asg, "ref")?;
+                        let rn = str_of(r).map_err(|_| unsupported(r, "arrays"))?;
+                        let value = self.expr(field(asg, "value")?, &sc)?;
+                        this.push((rn.to_string(), value, asg.span));
+                        i += 1;
+                    }
+                    for (n, v, sp) in this {
+                        match done.iter_mut().find(|(x, _, _)| *x == n) {
+                            Some(slot) => *slot = (n, v, sp),
+                            None => done.push((n, v, sp)),
                         }
                     }
-                    let r = field(asg, "ref")?;
-                    let rn = str_of(r).map_err(|_| unsupported(r, "arrays"))?;
-                    let value = self.expr(field(asg, "value")?, &scope)?;
-                    if self.transients.contains_key(rn) {
-                        transient_vals.insert(rn.to_string(), value);
+                }
+                for (rn, value, span) in done {
+                    if self.transients.contains_key(&rn) {
+                        transient_vals.insert(rn, value);
                         continue;
                     }
-                    let var = a.rename.get(rn).cloned().unwrap_or_else(|| rn.to_string());
-                    assigns.push(Assign {
-                        var,
-                        span: asg.span,
-                        value,
-                    });
+                    let var = a.rename.get(&rn).cloned().unwrap_or_else(|| rn.clone());
+                    assigns.push(Assign { var, span, value });
                 }
                 let dl = field(d, "location")?;
                 let dn = str_of(dl)?;
