@@ -124,6 +124,8 @@ pub struct DiffLogic {
     atom_val: Vec<i8>,
     atom_trail: Vec<u32>,
     node_atoms: Vec<Vec<u32>>,
+    /// Number of unassigned atoms at each node.
+    free_atoms: Vec<u32>,
     edges: Vec<Edge>,
     /// Active edges leaving / entering each node: (other end, weight, edge id).
     out: Vec<Vec<Adj>>,
@@ -168,6 +170,7 @@ impl DiffLogic {
         let n = self.var_of_node.len() as u32;
         self.var_of_node.push(var);
         self.node_atoms.push(Vec::new());
+        self.free_atoms.push(0);
         self.out.push(Vec::new());
         self.inc.push(Vec::new());
         self.pi.push(W(0, 0));
@@ -284,8 +287,10 @@ impl DiffLogic {
             }
             self.atom_of_bvar[b] = id;
             self.node_atoms[u as usize].push(id);
+            self.free_atoms[u as usize] += 1;
             if v != u {
                 self.node_atoms[v as usize].push(id);
+                self.free_atoms[v as usize] += 1;
             }
         }
         self.synced = arith.atoms.len();
@@ -432,7 +437,12 @@ impl DiffLogic {
         let limit = self.search_limit;
         self.fwd
             .run(st, e.from, id, &self.out, &self.pi, true, limit);
-        if self.fwd.reached.is_empty() {
+        if !self
+            .fwd
+            .reached
+            .iter()
+            .any(|&y| self.free_atoms[y as usize] > 0)
+        {
             return;
         }
         self.bwd
@@ -441,6 +451,9 @@ impl DiffLogic {
         for fi in 0..self.fwd.reached.len() {
             let y = self.fwd.reached[fi];
             let yu = y as usize;
+            if self.free_atoms[yu] == 0 {
+                continue;
+            }
             // true distance u ⇝ y (through the new edge)
             let dy = self.fwd.dist[yu].sub(pu).add(self.pi[yu]);
             for k in 0..self.node_atoms[yu].len() {
@@ -653,6 +666,10 @@ impl Theory for DlTheory<'_> {
         dl.atom_val[a as usize] = if lit.is_neg() { -1 } else { 1 };
         dl.atom_trail.push(a);
         let at = dl.atoms[a as usize];
+        dl.free_atoms[at.u as usize] -= 1;
+        if at.v != at.u {
+            dl.free_atoms[at.v as usize] -= 1;
+        }
         let r = if lit.is_neg() {
             dl.add_edge(at.v, at.u, at.neg, lit)
         } else {
@@ -704,6 +721,11 @@ impl Theory for DlTheory<'_> {
         while dl.atom_trail.len() > alen {
             if let Some(a) = dl.atom_trail.pop() {
                 dl.atom_val[a as usize] = 0;
+                let at = dl.atoms[a as usize];
+                dl.free_atoms[at.u as usize] += 1;
+                if at.v != at.u {
+                    dl.free_atoms[at.v as usize] += 1;
+                }
             }
         }
         dl.pending.clear();
