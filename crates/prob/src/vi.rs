@@ -261,6 +261,131 @@ struct Local {
     val: Vec<f64>,
     b_lo: Vec<f64>,
     b_hi: Vec<f64>,
+    /// The same lower operator with every member padded to one shape, when that costs little.
+    padded: Option<Padded>,
+}
+
+/// A component's lower operator with every member padded to `cm` choices of `tm` transitions
+/// (extra choices repeat the member's first choice, which changes no minimum or maximum; extra
+/// transitions have probability 0 and point at a column of the same choice). The loops then
+/// have the same trip counts at every member, so a Gauss–Seidel sweep runs without mispredicted
+/// loop exits — on components with few, short choices (e.g. QVBS consensus) the cost of a sweep
+/// is dominated by those.
+struct Padded {
+    cm: usize,
+    tm: usize,
+    /// `k·cm` constants and `k·cm·tm` entries.
+    b: Vec<f64>,
+    col: Vec<u32>,
+    val: Vec<f64>,
+}
+
+/// Padding is used when it adds at most this factor to the entries.
+const PAD_LIMIT: f64 = 1.6;
+
+impl Padded {
+    fn new(l: &Local) -> Option<Padded> {
+        let k = l.first.len() - 1;
+        let (mut cm, mut tm) = (0usize, 0usize);
+        for i in 0..k {
+            let (a, e) = (l.first[i] as usize, l.first[i + 1] as usize);
+            cm = cm.max(e - a);
+            for c in a..e {
+                tm = tm.max((l.cstart[c + 1] - l.cstart[c]) as usize);
+            }
+        }
+        let cells = (k * cm.max(1) * tm.max(1)) as f64;
+        tracing::trace!(
+            "padding: {k} members, shape {cm}x{tm}, {cells} cells for {} entries",
+            l.col.len() + l.b_lo.len()
+        );
+        // Every constant must be finite (0·∞ would make a padded entry NaN).
+        if k == 0
+            || cells > PAD_LIMIT * (l.col.len() + l.b_lo.len()) as f64
+            || l.b_lo.iter().any(|b| !b.is_finite())
+        {
+            return None;
+        }
+        let mut p = Padded {
+            cm: cm.max(1),
+            tm: tm.max(1),
+            b: Vec::with_capacity(k * cm),
+            col: Vec::with_capacity(k * cm * tm),
+            val: Vec::with_capacity(k * cm * tm),
+        };
+        let (cm, tm) = (cm.max(1), tm.max(1));
+        for i in 0..k {
+            let (a, e) = (l.first[i] as usize, l.first[i + 1] as usize);
+            for j in 0..cm {
+                if a == e {
+                    // No choice: the operator's value is 0.
+                    p.b.push(0.0);
+                    p.col.extend(std::iter::repeat_n(i as u32, tm));
+                    p.val.extend(std::iter::repeat_n(0.0, tm));
+                    continue;
+                }
+                let c = if a + j < e { a + j } else { a };
+                p.b.push(l.b_lo[c]);
+                let (s0, s1) = (l.cstart[c] as usize, l.cstart[c + 1] as usize);
+                for t in 0..tm {
+                    if s0 + t < s1 {
+                        p.col.push(l.col[s0 + t]);
+                        p.val.push(l.val[s0 + t]);
+                    } else {
+                        // Probability 0 on the member itself (its lower value is finite).
+                        p.col.push(i as u32);
+                        p.val.push(0.0);
+                    }
+                }
+            }
+        }
+        Some(p)
+    }
+
+    /// One Gauss–Seidel sweep from below with shape `CM × TM` (0: the runtime shape).
+    fn gs_lower<const CM: usize, const TM: usize>(&self, lo: &mut [f64], min: bool) -> bool {
+        let cm = if CM == 0 { self.cm } else { CM };
+        let tm = if TM == 0 { self.tm } else { TM };
+        let mut changed = false;
+        for i in 0..lo.len() {
+            let mut best = if min {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            };
+            for j in 0..cm {
+                let c = i * cm + j;
+                let mut s = self.b[c];
+                let cols = &self.col[c * tm..(c + 1) * tm];
+                let vals = &self.val[c * tm..(c + 1) * tm];
+                for t in 0..tm {
+                    s += vals[t] * lo[cols[t] as usize];
+                }
+                if (min && s < best) || (!min && s > best) {
+                    best = s;
+                }
+            }
+            if best > lo[i] {
+                lo[i] = best;
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    fn sweep(&self, lo: &mut [f64], min: bool) -> bool {
+        match (self.cm, self.tm) {
+            (1, 1) => self.gs_lower::<1, 1>(lo, min),
+            (1, 2) => self.gs_lower::<1, 2>(lo, min),
+            (2, 1) => self.gs_lower::<2, 1>(lo, min),
+            (2, 2) => self.gs_lower::<2, 2>(lo, min),
+            (3, 1) => self.gs_lower::<3, 1>(lo, min),
+            (3, 2) => self.gs_lower::<3, 2>(lo, min),
+            (4, 1) => self.gs_lower::<4, 1>(lo, min),
+            (4, 2) => self.gs_lower::<4, 2>(lo, min),
+            _ => self.gs_lower::<0, 0>(lo, min),
+        }
+    }
 }
 
 impl Local {
@@ -283,6 +408,7 @@ impl Local {
             val: Vec::new(),
             b_lo: Vec::new(),
             b_hi: Vec::new(),
+            padded: None,
         };
         l.first.push(0);
         for &v in ordered {
@@ -305,6 +431,7 @@ impl Local {
             }
             l.first.push(l.b_lo.len() as u32);
         }
+        l.padded = Padded::new(&l);
         l
     }
 
@@ -350,6 +477,9 @@ impl Local {
 
     /// One Gauss–Seidel sweep from below; returns whether any value changed.
     fn gs_lower(&self, lo: &mut [f64], min: bool) -> bool {
+        if let Some(p) = &self.padded {
+            return p.sweep(lo, min);
+        }
         let mut changed = false;
         for i in 0..lo.len() {
             let old = lo[i];
