@@ -464,10 +464,19 @@ impl<'a> Checker<'a> {
         rb: &RewardBound,
         opt: Opt,
     ) -> R<Vec<f64>> {
-        if self.model.model_type == ModelType::Ctmc || self.model.is_interval() {
+        if self.model.model_type == ModelType::Ctmc {
+            // Rewards accumulate continuously in the state rewards of a CTMC: the unfolding
+            // below would be wrong there (Storm refuses these too).
             return Err(input(
                 rb.span,
-                "reward-bounded path formulas are supported on DTMCs and MDPs",
+                "reward-bounded path formulas are not supported on CTMCs (only on DTMCs and MDPs); \
+                 time bounds (`F<=t`) and reward operators (`R{\"r\"}=? [ C<=t ]`) are",
+            ));
+        }
+        if self.model.is_interval() {
+            return Err(input(
+                rb.span,
+                "reward-bounded path formulas are supported on DTMCs and MDPs, not on interval models",
             ));
         }
         let r = self.reward_index(&rb.rew)?;

@@ -77,6 +77,19 @@ fn syntax_forms_and_errors() {
     }
 }
 
+/// CTMCs refuse reward bounds with a message naming the model type.
+#[test]
+fn ctmc_reward_bounds_refused() {
+    let m = "ctmc\nmodule M\n x : [0..3] init 0;\n [a] x<3 -> 2:(x'=x+1);\nendmodule\n\
+             rewards \"r\" [a] true : 1; endrewards\n";
+    let e = check(m, &[], "P=? [ F^{rew{\"r\"}<=2} x=3 ]").unwrap_err();
+    assert!(e.contains("not supported on CTMCs"), "{e}");
+    // Time bounds on the same model are answered: Erlang(3, 2) by t = 1.
+    let p = check(m, &[], "P=? [ F<=1 x=3 ]").unwrap();
+    let want = 1.0 - (-2.0f64).exp() * (1.0 + 2.0 + 2.0);
+    assert!((p - want).abs() < 1e-6 * want, "{p} vs {want}");
+}
+
 /// A random MDP with integer step rewards 0..=2 on its choices (as transition rewards).
 fn mdp(n: usize, choices: &[Vec<(usize, usize, u32, u32)>]) -> String {
     let mut s = format!("mdp\nmodule M\n s : [0..{}] init 0;\n", n - 1);
