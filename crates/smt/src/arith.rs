@@ -72,6 +72,9 @@ pub struct Arith {
     pub(crate) row_seen: Vec<bool>,
     /// Theory propagation by bound refinement from rows (`bound_refinement.rs`).
     pub row_refinement: bool,
+    /// State of the integer reasoning of `lia.rs` (incremental Diophantine test at propagation
+    /// fixpoints, cuts from proofs).
+    pub(crate) lia: crate::lia::LiaState,
 }
 
 impl Arith {
@@ -413,7 +416,7 @@ impl Theory for Arith {
 
     fn check(&mut self) -> Result<(), Vec<Lit>> {
         match self.simplex.check() {
-            Ok(()) => Ok(()),
+            Ok(()) => crate::dioph::incremental::propagation_check(self),
             Err(e) => Err(self.conflict(e)),
         }
     }
@@ -433,6 +436,7 @@ impl Theory for Arith {
 
     fn pop_levels(&mut self, n: u32) {
         self.simplex.pop_levels(n);
+        self.lia.inc.backtrack(self.simplex.trail.len());
         let keep = self.atom_trail_lim.len().saturating_sub(n as usize);
         let lim = self.atom_trail_lim.get(keep).copied().unwrap_or(0);
         self.atom_trail_lim.truncate(keep);

@@ -21,6 +21,8 @@
 //! Conflicts are integer lemmas: valid for every integer point but not rational consequences, so
 //! they carry no Farkas certificate; `--check` still validates every model.
 
+pub(crate) mod incremental;
+
 use crate::cdcl::Lit;
 use crate::gcd::{int_lower, int_upper};
 use crate::numbers::Num;
@@ -29,13 +31,13 @@ use crate::simplex::{Simplex, NONE};
 /// `Σ terms + c = 0` (or, for a solution of `x`, `x = Σ terms + c`), with the fixed variables
 /// whose values it used, both sorted.
 #[derive(Clone, Debug)]
-struct Eq {
-    terms: Vec<(u32, i128)>,
-    c: i128,
-    why: Vec<u32>,
+pub(crate) struct Eq {
+    pub(crate) terms: Vec<(u32, i128)>,
+    pub(crate) c: i128,
+    pub(crate) why: Vec<u32>,
 }
 
-fn gcd(a: i128, b: i128) -> i128 {
+pub(crate) fn gcd(a: i128, b: i128) -> i128 {
     let (a, b) = (a.unsigned_abs(), b.unsigned_abs());
     if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
         let (mut a, mut b) = (a as u64, b as u64);
@@ -55,7 +57,7 @@ fn gcd(a: i128, b: i128) -> i128 {
     a
 }
 
-fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
+pub(crate) fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
@@ -75,12 +77,12 @@ fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
 }
 
 /// Coefficient magnitude bound: past it the test gives up (it is an optimisation only).
-const LIMIT: i128 = 1 << 100;
+pub(crate) const LIMIT: i128 = 1 << 100;
 
 impl Eq {
     /// Replaces `x` by `def` (`x = Σ def.terms + def.c`); true if `x` occurred. None on
     /// overflow.
-    fn substitute(&mut self, x: u32, def: &Eq) -> Option<bool> {
+    pub(crate) fn substitute(&mut self, x: u32, def: &Eq) -> Option<bool> {
         let p = match self.terms.binary_search_by_key(&x, |t| t.0) {
             Ok(p) => p,
             Err(_) => return Some(false),
@@ -148,7 +150,7 @@ pub(crate) enum DiophResult {
     },
 }
 
-fn to_int(n: &Num) -> Option<i128> {
+pub(crate) fn to_int(n: &Num) -> Option<i128> {
     match n {
         Num::S(a, 1) => Some(*a as i128),
         _ => None,
