@@ -166,6 +166,32 @@ impl Builder {
     }
 }
 
+/// Two orders of the acceptance sets that do not depend on how the sets happen to be numbered:
+/// the sets by how many edges inside accepting SCCs carry them, rarest first (ties by number),
+/// and the reverse. [`best_sba`] adds them to the rotations of [`orders`] beyond 3 sets.
+pub fn frequency_orders(aut: &Twa) -> [Vec<u32>; 2] {
+    let info = scc_info(aut);
+    let mut count = vec![0usize; aut.num_sets as usize];
+    for (s, es) in aut.states.iter().enumerate() {
+        let c = info.sccs.comp[s];
+        if !info.accepting[c as usize] {
+            continue;
+        }
+        for e in es {
+            if info.sccs.comp[e.dst as usize] == c && !e.label.is_false() {
+                for (i, n) in count.iter_mut().enumerate() {
+                    *n += ((e.marks >> i) & 1) as usize;
+                }
+            }
+        }
+    }
+    let mut by_count: Vec<u32> = (0..aut.num_sets).collect();
+    by_count.sort_by_key(|&i| (count[i as usize], i));
+    let mut rev = by_count.clone();
+    rev.reverse();
+    [by_count, rev]
+}
+
 /// Orders of the acceptance sets tried by [`best_sba`]: all permutations for up to 3 sets, the
 /// rotations of the identity and of its reverse beyond.
 fn orders(k: u32, small: bool) -> Vec<Vec<u32>> {
@@ -240,7 +266,14 @@ pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
             SIMPLIFIED_INCOMING,
         ),
     ];
-    let orders = orders(aut.num_sets, small);
+    let mut orders = orders(aut.num_sets, small);
+    if aut.num_sets > 3 {
+        for o in frequency_orders(aut) {
+            if !orders.contains(&o) {
+                orders.push(o);
+            }
+        }
+    }
     let mut best: Option<Twa> = None;
     for (entries, take) in families {
         let mut raw: Vec<Twa> = Vec::new();
@@ -280,6 +313,46 @@ mod tests {
             let mut s = o.clone();
             s.sort_unstable();
             assert_eq!(s, vec![0, 1, 2, 3, 4]);
+        }
+    }
+
+    /// Four sets on a cycle inside one SCC, carried by 3, 1, 2 and 4 edges: the frequency order
+    /// is 1, 2, 0, 3 (and its reverse), and degeneralising with it keeps the language.
+    #[test]
+    fn frequency_orders_sort_sets_by_use() {
+        let mut t = Twa::new(vec!["a".into()]);
+        for _ in 0..4 {
+            t.add_state();
+        }
+        t.num_sets = 4;
+        let a = t.ap_var(0);
+        t.add_edge(0, 1, t.tt(), 0b1001);
+        t.add_edge(1, 2, a.clone(), 0b1101);
+        t.add_edge(2, 3, t.tt(), 0b1011);
+        t.add_edge(3, 0, a.not(), 0b1100);
+        t.add_edge(3, 3, a.clone(), 0);
+        t.init = vec![0];
+        let [up, down] = frequency_orders(&t);
+        assert_eq!(up, vec![1, 2, 0, 3]);
+        assert_eq!(down, vec![3, 0, 2, 1]);
+        for order in [up, down] {
+            let d = degeneralize_with(&t, &order, Entry::Incoming { cache: true });
+            assert!(d.state_based && d.num_sets == 1);
+            for w in crate::ltl::eval::Lasso::all(2, 2, 4) {
+                assert_eq!(
+                    crate::accepts::accepts_lasso(&d, &w),
+                    crate::accepts::accepts_lasso(&t, &w),
+                    "{order:?} {w:?}"
+                );
+            }
+        }
+        let b = best_sba(&t, &crate::postproc::simplify).expect("a Büchi automaton");
+        for w in crate::ltl::eval::Lasso::all(2, 2, 4) {
+            assert_eq!(
+                crate::accepts::accepts_lasso(&b, &w),
+                crate::accepts::accepts_lasso(&t, &w),
+                "{w:?}"
+            );
         }
     }
 
