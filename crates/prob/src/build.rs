@@ -81,6 +81,18 @@ impl StateTable {
             i = (i + 1) & self.mask;
         }
     }
+    /// Re-inserts every state (after their encoding changed), keeping the capacity.
+    fn rehash(&mut self) {
+        let w = self.words;
+        self.table.iter_mut().for_each(|e| *e = EMPTY);
+        for ix in 0..self.len {
+            let mut i = Self::hash(&self.states[ix * w..(ix + 1) * w]) & self.mask;
+            while self.table[i] != EMPTY {
+                i = (i + 1) & self.mask;
+            }
+            self.table[i] = ix as u32;
+        }
+    }
     fn grow(&mut self) {
         let cap = self.table.len() * 2;
         let mut table = vec![EMPTY; cap];
@@ -304,10 +316,70 @@ fn initial_valuations(prog: &Program) -> Result<Vec<Vec<i64>>, ProbError> {
     }
 }
 
+/// The estimated memory (state table and sparse rows) a model with unbounded variables may use
+/// before exploration stops with a resource-limit error.
+const UNBOUNDED_MEMORY_BUDGET: usize = 4 << 30;
+
+/// Widens the ranges of unbounded variables so that `vals` fits (each widening at least doubles
+/// the range, so a variable is re-encoded O(log range) times), re-encoding every state found so
+/// far with the new bit layout.
+fn grow_ranges(
+    vals: &[i64],
+    unb: &[usize],
+    vars: &mut [crate::lang::typecheck::VarInfo],
+    layout: &mut Layout,
+    table: &mut StateTable,
+    key: &mut Vec<u64>,
+) -> Result<(), ProbError> {
+    let mut changed = false;
+    for &v in unb {
+        let (Some(&x), Some(info)) = (vals.get(v), vars.get_mut(v)) else {
+            continue;
+        };
+        if x >= info.lo && x <= info.hi {
+            continue;
+        }
+        if x.unsigned_abs() > 1 << 40 {
+            return Err(ProbError::Limit(format!(
+                "unbounded variable `{}` reached the value {x}, beyond the supported range ±2^40",
+                info.name
+            )));
+        }
+        let width = info.hi.saturating_sub(info.lo).saturating_add(1).max(1);
+        if x < info.lo {
+            info.lo = info.lo.saturating_sub(width).min(x);
+        }
+        if x > info.hi {
+            info.hi = info.hi.saturating_add(width).max(x);
+        }
+        changed = true;
+    }
+    if !changed {
+        return Ok(());
+    }
+    let new = Layout::new(vars);
+    let (ow, nw) = (layout.words, new.words);
+    let mut cur = vec![0i64; vars.len()];
+    let mut packed = vec![0u64; nw];
+    let mut states = Vec::with_capacity(table.len * nw);
+    for s in 0..table.len {
+        layout.unpack(&table.states[s * ow..(s + 1) * ow], &mut cur);
+        new.pack(&cur, &mut packed);
+        states.extend_from_slice(&packed);
+    }
+    table.words = nw;
+    table.states = states;
+    table.rehash();
+    *layout = new;
+    key.resize(nw, 0);
+    Ok(())
+}
+
 /// Builds the reachable state space of `prog`.
 pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
-    let layout = Layout::new(&prog.vars);
-    let w = layout.words;
+    let mut vars = prog.vars.clone();
+    let mut layout = Layout::new(&vars);
+    let unb: Vec<usize> = prog.unbounded.iter().map(|&v| v as usize).collect();
     let nvars = prog.vars.len();
     let mt = prog.model_type;
     let is_ctmc = mt == ModelType::Ctmc;
@@ -321,8 +393,8 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
     });
     let interval = matches!(mt, ModelType::Idtmc | ModelType::Imdp) || interval_syntax;
 
-    let mut table = StateTable::new(w);
-    let mut key = vec![0u64; w];
+    let mut table = StateTable::new(layout.words);
+    let mut key = vec![0u64; layout.words];
     let mut initial = Vec::new();
     for v in initial_valuations(prog)? {
         layout.pack(&v, &mut key);
@@ -400,6 +472,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
     while next < table.len {
         let s = next;
         next += 1;
+        let w = layout.words;
         layout.unpack(&table.states[s * w..(s + 1) * w], &mut cur);
         one.unit(&cur, nrew);
         let mut nch = 0usize;
@@ -519,7 +592,11 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 let act = &acts[ix];
                 entries.clear();
                 for b in 0..br.len() {
-                    layout.pack(&br.vals[b * nvars..(b + 1) * nvars], &mut key);
+                    let bv = &br.vals[b * nvars..(b + 1) * nvars];
+                    if !unb.is_empty() {
+                        grow_ranges(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
+                    }
+                    layout.pack(bv, &mut key);
                     let (t, _) = table.intern(&key);
                     entries.push((t, br.lo[b], br.hi[b]));
                 }
@@ -542,7 +619,11 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 weights.push(wsum);
                 total += wsum;
                 for b in 0..br.len() {
-                    layout.pack(&br.vals[b * nvars..(b + 1) * nvars], &mut key);
+                    let bv = &br.vals[b * nvars..(b + 1) * nvars];
+                    if !unb.is_empty() {
+                        grow_ranges(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
+                    }
+                    layout.pack(bv, &mut key);
                     let (t, _) = table.intern(&key);
                     if is_ctmc {
                         entries.push((t, br.lo[b], br.hi[b]));
@@ -581,9 +662,42 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
             }
         }
         row_choices.push(choice_start.len() as u32 - 1);
+        if !unb.is_empty() {
+            let bytes = table.states.len() * 8
+                + table.table.len() * 4
+                + cols.len() * 12
+                + choice_start.len() * 12
+                + row_choices.len() * 4;
+            if bytes > UNBOUNDED_MEMORY_BUDGET {
+                let names: Vec<String> = unb
+                    .iter()
+                    .filter_map(|&v| vars.get(v))
+                    .map(|v| format!("`{}` in [{}..{}]", v.name, v.lo, v.hi))
+                    .collect();
+                return Err(ProbError::Limit(format!(
+                    "the state space did not close within the memory budget of {} GiB                      ({} states found, {next} explored; unbounded variables {}): the model is                      probably infinite; bound the variables or give --max-states",
+                    UNBOUNDED_MEMORY_BUDGET >> 30,
+                    table.len,
+                    names.join(", ")
+                )));
+            }
+        }
         if table.len > opts.max_states {
+            let why = if unb.is_empty() {
+                String::new()
+            } else {
+                let names: Vec<String> = unb
+                    .iter()
+                    .filter_map(|&v| vars.get(v))
+                    .map(|v| format!("`{}` in [{}..{}]", v.name, v.lo, v.hi))
+                    .collect();
+                format!(
+                    " (unbounded variables {} so far: the state space may be infinite)",
+                    names.join(", ")
+                )
+            };
             return Err(ProbError::Limit(format!(
-                "more than {} states",
+                "more than {} states{why}",
                 opts.max_states
             )));
         }
@@ -622,7 +736,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
     };
     Ok(Model {
         model_type,
-        vars: prog.vars.clone(),
+        vars,
         layout,
         states: table.states,
         initial,
@@ -815,7 +929,7 @@ fn apply_command(
         for (v, e) in &u.assigns {
             let x = e.eval(cur, usize::MAX)?.as_int();
             let info = &prog.vars[*v as usize];
-            if x < info.lo || x > info.hi {
+            if (x < info.lo || x > info.hi) && !prog.unbounded.contains(v) {
                 return Err(ProbError::Input(Diagnostic::at(
                     u.span,
                     format!(

@@ -80,17 +80,57 @@ fn errors_are_located_and_named() {
     assert_eq!(&bad[sp.start..sp.end], "true", "{}", e.message);
 }
 
+/// An unbounded `int` variable is explored on the fly: the same die with `s : int` gives the
+/// same state space and values.
 #[test]
-fn unbounded_int_is_refused_by_name() {
+fn unbounded_int_is_explored() {
     let text = DIE.replacen(
         "{\n      \"kind\": \"bounded\",\n      \"base\": \"int\",\n      \"lower-bound\": 0,\n      \"upper-bound\": 7\n     }",
         "\"int\"",
         1,
     );
     assert_ne!(text, DIE, "sample layout changed");
-    let (m, at) = error_at(&text);
-    assert!(m.contains("unbounded `int`"), "{m}");
-    assert_eq!(at, "\"int\"");
+    let consts = [("k".to_string(), "4".to_string())];
+    let jf = parse_jani(&text).unwrap();
+    let prog = check_model(&jf.model, &consts).unwrap();
+    assert_eq!(prog.unbounded.len(), 1);
+    let m = build(&prog, &BuildOptions::default()).unwrap();
+    assert_eq!(m.num_states(), 19);
+    let v = values(&text, &consts);
+    assert!((num(&v[0].1) - 1.0 / 6.0).abs() < 1e-9, "{v:?}");
+    assert!((num(&v[1].1) - 11.0 / 3.0).abs() < 1e-6, "{v:?}");
+}
+
+/// A model whose unbounded counter never stops stops with a resource-limit error naming it.
+#[test]
+fn infinite_state_space_is_a_resource_limit() {
+    let src = "dtmc\nmodule m\n  x : int init 3;\n  [] true -> 0.5 : (x'=x+1) + 0.5 : (x'=x-1);\nendmodule\n";
+    let mf = verikit_prob::parse_model(src).unwrap();
+    let prog = check_model(&mf, &[]).unwrap();
+    let e = build(
+        &prog,
+        &BuildOptions {
+            max_states: 50_000,
+            ..BuildOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(verikit_diag::Reportable::is_resource_limit(&e), "{e}");
+    // A bounded walk on an unbounded variable closes: x in [-5, 5] reflected at the ends.
+    let src = "dtmc\nmodule m\n  x : int;\n  [] x>-5 & x<5 -> 0.5 : (x'=x+1) + 0.5 : (x'=x-1);\n  [] x=-5 | x=5 -> (x'=0);\nendmodule\n";
+    let mf = verikit_prob::parse_model(src).unwrap();
+    let prog = check_model(&mf, &[]).unwrap();
+    let m = build(&prog, &BuildOptions::default()).unwrap();
+    assert_eq!(m.num_states(), 11);
+    let mut vals = vec![0i64; 1];
+    let mut seen: Vec<i64> = (0..m.num_states())
+        .map(|s| {
+            m.valuation(s, &mut vals);
+            vals[0]
+        })
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(seen, (-5..=5).collect::<Vec<_>>());
 }
 
 #[test]

@@ -24,6 +24,10 @@ pub struct ModelArgs {
     /// Add self-loops to deadlock states (the default; kept for PRISM compatibility).
     #[arg(long, conflicts_with = "no_fix_deadlocks")]
     pub fix_deadlocks: bool,
+    /// Stop with a resource-limit error (exit 3) when the model has more states than this
+    /// (useful for models with unbounded `int` variables, whose state space may be infinite).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -121,9 +125,10 @@ pub(crate) fn load(a: &ModelArgs) -> Result<Built, CliError> {
         (mf, None)
     };
     let prog = check_model(&mf, &ov).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let defaults = BuildOptions::default();
     let opts = BuildOptions {
         fix_deadlocks: !a.no_fix_deadlocks,
-        ..BuildOptions::default()
+        max_states: a.max_states.unwrap_or(defaults.max_states),
     };
     let model = build(&prog, &opts).map_err(|e| CliError::from_error(e, Some(&src)))?;
     Ok(Built {

@@ -595,15 +595,8 @@ impl<'t, 'j> Tr<'t, 'j> {
                     self.bool_vars.push(uname.clone());
                     VarType::Bool
                 }
-                "int" => {
-                    return Err(err(
-                        tj,
-                        format!(
-                            "variable `{name}`: unbounded `int` state variables are not \
-                             supported; give it a bounded type"
-                        ),
-                    ))
-                }
+                // Explored on the fly: the builder grows the range as it finds values.
+                "int" => VarType::Unbounded,
                 "real" => return Err(unsupported(tj, "real-valued state variables")),
                 "clock" | "continuous" => return Err(unsupported(tj, "clocks")),
                 other => return Err(unsupported(tj, &format!("{other} type"))),

@@ -270,6 +270,9 @@ pub struct ConstDecl {
 pub enum VarType {
     Bool,
     Range(Expr, Expr),
+    /// `x : int` (PRISM) / JANI `int`: no declared bounds; the builder grows the variable's range
+    /// as it finds values.
+    Unbounded,
 }
 
 #[derive(Clone, Debug)]

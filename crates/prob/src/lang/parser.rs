@@ -1020,7 +1020,9 @@ impl<'a> Parser<'a> {
             let hi = self.expr()?;
             self.expect_sym("]")?;
             VarType::Range(lo, hi)
-        } else if self.is_kw("int") || self.is_kw("clock") || self.is_kw("double") {
+        } else if self.eat_kw("int") {
+            VarType::Unbounded
+        } else if self.is_kw("clock") || self.is_kw("double") {
             return Err(Diagnostic::at(
                 self.span(),
                 "unbounded variables are not supported; give a range `[lo..hi]`",

@@ -202,6 +202,9 @@ pub struct Program {
     /// The composition of a `system … endsystem` block; `None` for PRISM's default (all modules
     /// in `||`, also used when the block only uses `||`).
     pub system: Option<STerm>,
+    /// Variables declared without bounds (`x : int`): their range in `vars` is only the initial
+    /// value, and the builder grows it as it finds values.
+    pub unbounded: Vec<u32>,
 }
 
 /// Name resolution for [`compile`].
@@ -666,6 +669,7 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
                     let ty = match &v.ty {
                         VarType::Bool => VarType::Bool,
                         VarType::Range(a, b) => VarType::Range(ren(a)?, ren(b)?),
+                        VarType::Unbounded => VarType::Unbounded,
                     };
                     let init = match &v.init {
                         Some(i) => Some(ren(i)?),
@@ -738,6 +742,7 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
         formulas: &formulas,
     };
     let mut vars: Vec<VarInfo> = Vec::new();
+    let mut unbounded: Vec<u32> = Vec::new();
     let mut var_index: HashMap<String, u32> = HashMap::new();
     let decls = mf.globals.iter().map(|v| (v, None)).chain(
         modules
@@ -773,6 +778,23 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
                 const_int(b, "a range bound")?,
                 false,
             ),
+            VarType::Unbounded => {
+                if mf.init.is_some() {
+                    return Err(Diagnostic::at(
+                        v.span,
+                        format!(
+                            "unbounded variable `{}` cannot be used with `init … endinit`",
+                            v.name
+                        ),
+                    ));
+                }
+                let i = match &v.init {
+                    Some(e) => const_int(e, "the initial value of an unbounded variable")?,
+                    None => 0,
+                };
+                unbounded.push(vars.len() as u32);
+                (i, i, false)
+            }
         };
         if hi < lo || hi.saturating_sub(lo) > MAX_RANGE {
             return Err(Diagnostic::at(
@@ -1024,5 +1046,6 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
         formulas,
         var_index,
         system,
+        unbounded,
     })
 }
