@@ -736,3 +736,61 @@ impl Theory for DlTheory<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::W;
+    use crate::{run_script, RunOptions};
+
+    fn run(s: &str) -> crate::ScriptOutput {
+        run_script(
+            s,
+            RunOptions {
+                check: true,
+                deadline: None,
+            },
+        )
+    }
+
+    #[test]
+    fn weights_are_lexicographic() {
+        assert!(W(1, -1) < W(1, 0));
+        assert!(W(0, 5) < W(1, -100));
+        assert!(W(0, -1).is_neg() && !W(0, 0).is_neg() && W(-1, 7).is_neg());
+    }
+
+    #[test]
+    fn path_implies_atom_and_cycle_is_conflict() {
+        // x − y ≤ 1 and y − z ≤ 1 imply x − z ≤ 2 (propagated, with a checked certificate);
+        // then x − z ≥ 3 closes a negative cycle.
+        let out = run(
+            "(set-logic QF_IDL)(declare-fun x () Int)(declare-fun y () Int)
+             (declare-fun z () Int)(declare-fun b () Bool)
+             (assert (<= (- x y) 1))(assert (<= (- y z) 1))
+             (assert (or (not (<= (- x z) 2)) b))(check-sat)
+             (assert (>= (- x z) 3))(check-sat)",
+        );
+        assert_eq!(out.responses, vec!["sat", "unsat"]);
+        let s = &out.stats.dl;
+        assert!(s.dl_used && s.dl_propagations >= 1, "{s:?}");
+        for c in &out.checks {
+            assert!(c.certificate_failures.is_empty());
+        }
+        assert!(out.checks[0].certificates_checked > 0);
+    }
+
+    #[test]
+    fn real_bounds_are_scaled_exactly() {
+        // x ≤ 1/3, y − x ≥ 1/6, y ≤ 1/2: only y − x = 1/6 with x = 1/3, y = 1/2 fits.
+        let out = run(
+            "(set-logic QF_RDL)(declare-fun x () Real)(declare-fun y () Real)
+             (assert (<= x (/ 1 3)))(assert (>= (- y x) (/ 1 6)))(assert (<= y (/ 1 2)))
+             (assert (>= x (/ 1 3)))(check-sat)(get-value (x y))
+             (assert (> (- y x) (/ 1 6)))(check-sat)",
+        );
+        assert_eq!(out.responses[0], "sat");
+        assert_eq!(out.responses[1], "((x (/ 1.0 3.0)) (y (/ 1.0 2.0)))");
+        assert_eq!(out.responses[2], "unsat");
+        assert_eq!(out.checks[0].model_valid, Some(true));
+    }
+}
