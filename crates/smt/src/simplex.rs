@@ -6,12 +6,13 @@
 //!
 //! * `assert_upper`/`assert_lower` (Fig. 4): O(1) conflict detection against the opposite bound;
 //!   non-basic variables are moved to the new bound (`update`).
-//! * `check` (Fig. 3): repairs violated basic variables by pivoting, choosing the leaving variable
-//!   with the shortest row and the entering variable with the sparsest column for a bounded
-//!   number of pivots, then both by Bland's rule (the paper's anti-cycling strategy), and returns
-//!   a minimal explanation (the row's bounds) with its Farkas coefficients when a row cannot be
-//!   repaired. Basic variables fixed at level 0 (slacks of asserted equations) are pivoted out
-//!   once before the search.
+//! * `check` (Fig. 3): repairs violated basic variables by pivoting — leaving variable by Bland's
+//!   rule (smallest index), entering variable with the sparsest column for a bounded number of
+//!   pivots, then by Bland's rule (the paper's anti-cycling strategy) — and, when a row cannot be
+//!   repaired, returns the minimal explanation (the row's bounds) with its Farkas coefficients of
+//!   the shortest infeasible row among the violated ones (a shorter conflict is a stronger
+//!   learned clause). Basic variables fixed at level 0 (slacks of asserted equations) are pivoted
+//!   out once before the search.
 //! * Backtracking restores bounds only; the tableau and β stay (Section 4.4).
 //! * Values are δ-rationals (Section 5), and `delta` computes a concrete δ for models.
 //! * Preprocessing (Section 3): `eliminate` removes, by Gaussian elimination, variables that
@@ -91,10 +92,10 @@ pub struct Simplex {
     pub interrupted: bool,
     /// Length of the bound trail when fixed basic variables were last pivoted out at level 0.
     pub(crate) fixed_scan_at: usize,
-    pub(crate) scratch_dirty: Vec<u32>,
 }
 
-/// Pivots of one `check` chosen by sparsity before switching to Bland's rule (anti-cycling).
+/// Pivots of one `check` whose entering variable is the sparsest column before switching to
+/// Bland's rule (anti-cycling).
 const BLAND_AFTER: u32 = 1000;
 
 impl Simplex {
@@ -545,32 +546,39 @@ impl Simplex {
         }
     }
 
-    /// Removes from the dirty set the basic variables that no longer violate a bound and
-    /// returns the violated one with the shortest row (smallest index on ties), leaving the
-    /// others in the set. A short row makes a cheap pivot and, if it cannot be repaired, a short
-    /// explanation (a stronger learned clause).
-    fn sparsest_violated(&mut self) -> Option<u32> {
-        let mut cands = std::mem::take(&mut self.scratch_dirty);
-        cands.clear();
-        while let Some(x) = self.dirty.pop_first() {
-            if self.row_of[x as usize] != NONE && self.violated(x) {
-                cands.push(x);
+    /// True if basic `x`, violating its lower (`below`) or upper bound, has a non-basic variable
+    /// in its row that can move in the repairing direction.
+    fn repairable(&self, r: usize, below: bool) -> bool {
+        self.rows[r].iter().any(|(xj, a)| {
+            let j = *xj as usize;
+            if below == a.is_pos() {
+                self.upper[j].as_ref().is_none_or(|u| self.beta[j] < u.val)
+            } else {
+                self.lower[j].as_ref().is_none_or(|l| self.beta[j] > l.val)
             }
-        }
-        let mut best: Option<(usize, u32)> = None;
-        for &x in &cands {
-            let key = (self.rows[self.row_of[x as usize] as usize].len(), x);
-            if best.is_none_or(|b| key < b) {
-                best = Some(key);
+        })
+    }
+
+    /// Among the infeasible rows (violated basic variables that no pivot can repair) — `r` of
+    /// `xi` and those of the other violated variables waiting in the dirty set — the one with
+    /// the fewest entries: its explanation is the shortest conflict the tableau shows now.
+    fn shortest_infeasible_row(&self, r: usize, xi: u32, below: bool) -> (usize, u32, bool) {
+        let mut best = (self.rows[r].len(), r, xi, below);
+        for Reverse(x) in self.dirty.heap.iter() {
+            let x = *x;
+            let rx = self.row_of[x as usize];
+            if x == xi || rx == NONE || self.rows[rx as usize].len() >= best.0 {
+                continue;
             }
-        }
-        for &x in &cands {
-            if best.is_none_or(|(_, b)| b != x) {
-                self.dirty.insert(x);
+            let b = &self.beta[x as usize];
+            let bel = self.lower[x as usize].as_ref().is_some_and(|l| *b < l.val);
+            let abv = self.upper[x as usize].as_ref().is_some_and(|u| *b > u.val);
+            if !(bel || abv) || self.repairable(rx as usize, bel) {
+                continue;
             }
+            best = (self.rows[rx as usize].len(), rx as usize, x, bel);
         }
-        self.scratch_dirty = cands;
-        best.map(|(_, x)| x)
+        (best.1, best.2, best.3)
     }
 
     /// Check (Fig. 3 of the paper). Err: explanation of an infeasible row.
@@ -581,24 +589,15 @@ impl Simplex {
         }
         let mut local_pivots = 0u32;
         loop {
-            // Leaving variable: the violated basic variable with the shortest row (fewest
-            // entries; smallest index on ties) during the first pivots of this check, then the
-            // smallest index (Bland's rule, which guarantees termination).
-            let xi = if local_pivots > BLAND_AFTER {
-                loop {
-                    match self.dirty.pop_first() {
-                        None => return Ok(()),
-                        Some(x) => {
-                            if self.row_of[x as usize] != NONE && self.violated(x) {
-                                break x;
-                            }
+            // Leaving variable: the violated basic variable with the smallest index (Bland).
+            let xi = loop {
+                match self.dirty.pop_first() {
+                    None => return Ok(()),
+                    Some(x) => {
+                        if self.row_of[x as usize] != NONE && self.violated(x) {
+                            break x;
                         }
                     }
-                }
-            } else {
-                match self.sparsest_violated() {
-                    None => return Ok(()),
-                    Some(x) => x,
                 }
             };
             let r = self.row_of[xi as usize] as usize;
@@ -633,6 +632,7 @@ impl Simplex {
             match best {
                 None => {
                     self.dirty.insert(xi);
+                    let (r, xi, below) = self.shortest_infeasible_row(r, xi, below);
                     return Err(self.explain_row(r, xi, below));
                 }
                 Some((xj, _)) => {
@@ -846,5 +846,26 @@ mod tests {
         // Explanation: x_0 ≥ 5, x_n ≤ 4 and the equations in between (one side of each).
         assert!(e.iter().any(|(l, _)| l.0 == 1001));
         assert!(e.len() <= m + 2);
+    }
+
+    /// Two infeasible rows: `s1 = x + y + z ≥ 1` (checked first, smaller index) and
+    /// `s2 = x + w ≥ 1`, all of x, y, z, w ≤ 0. The conflict is the shorter row's.
+    #[test]
+    fn conflict_from_the_shortest_infeasible_row() {
+        let mut s = Simplex::new();
+        let v: Vec<u32> = (0..4).map(|_| s.new_var(false)).collect();
+        let s1 = s.add_row(&[(v[0], n(1)), (v[1], n(1)), (v[2], n(1))], false);
+        let s2 = s.add_row(&[(v[0], n(1)), (v[3], n(1))], false);
+        for (i, &x) in v.iter().enumerate() {
+            assert!(s
+                .assert_upper(x, DRat::num(n(0)), Lit(2 * i as u32))
+                .is_ok());
+        }
+        assert!(s.assert_lower(s1, DRat::num(n(1)), Lit(100)).is_ok());
+        assert!(s.assert_lower(s2, DRat::num(n(1)), Lit(102)).is_ok());
+        let e = s.check().unwrap_err();
+        let mut lits: Vec<u32> = e.iter().map(|(l, _)| l.0).collect();
+        lits.sort();
+        assert_eq!(lits, vec![0, 6, 102]);
     }
 }
