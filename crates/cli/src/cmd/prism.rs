@@ -386,6 +386,7 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
 
 const DIE: &str = include_str!("../../demo/prism/die.prism");
 const DIE_PROPS: &str = include_str!("../../demo/prism/die.props");
+const DIE_JANI: &str = include_str!("../../demo/prism/die.jani");
 
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
     let t0 = Instant::now();
@@ -408,6 +409,27 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
         "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips".into(),
         r,
     )];
+    // The same die in JANI, two synchronising automata, properties embedded.
+    let t0 = Instant::now();
+    let src = SourceFile::new("die.jani", DIE_JANI);
+    let jf = verikit_prob::jani::parse_jani(&src.text)
+        .map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let ov = [("k".to_string(), "1".to_string())];
+    let prog = check_model(&jf.model, &ov).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let model =
+        build(&prog, &BuildOptions::default()).map_err(|e| CliError::from_error(e, Some(&src)))?;
+    let b = Built {
+        src: src.clone(),
+        prog,
+        model,
+        build_s: t0.elapsed().as_secs_f64(),
+        jani_props: Some(jf.props.clone()),
+    };
+    let r = check(&b, &src, &jf.props, None, &ov, 1e-6, None, ctx)?;
+    out.push((
+        "Knuth-Yao die in JANI (two synchronising automata, embedded properties, k=1)".into(),
+        r,
+    ));
     out.extend(super::prism_imdp::demo(ctx)?);
     Ok(out)
 }
