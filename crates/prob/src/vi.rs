@@ -343,27 +343,31 @@ impl Padded {
     }
 
     /// One Gauss–Seidel sweep from below with shape `CM × TM` (0: the runtime shape).
-    fn gs_lower<const CM: usize, const TM: usize>(&self, lo: &mut [f64], min: bool) -> bool {
+    fn gs_lower<const CM: usize, const TM: usize, const MIN: bool>(&self, lo: &mut [f64]) -> bool {
         let cm = if CM == 0 { self.cm } else { CM };
         let tm = if TM == 0 { self.tm } else { TM };
         let mut changed = false;
-        for i in 0..lo.len() {
-            let mut best = if min {
+        let members = self.b.chunks_exact(cm).zip(
+            self.col
+                .chunks_exact(cm * tm)
+                .zip(self.val.chunks_exact(cm * tm)),
+        );
+        for (i, (bs, (cols, vals))) in members.enumerate() {
+            let mut best = if MIN {
                 f64::INFINITY
             } else {
                 f64::NEG_INFINITY
             };
-            for j in 0..cm {
-                let c = i * cm + j;
-                let mut s = self.b[c];
-                let cols = &self.col[c * tm..(c + 1) * tm];
-                let vals = &self.val[c * tm..(c + 1) * tm];
-                for t in 0..tm {
-                    s += vals[t] * lo[cols[t] as usize];
+            for ((&b, cs), vs) in bs
+                .iter()
+                .zip(cols.chunks_exact(tm))
+                .zip(vals.chunks_exact(tm))
+            {
+                let mut s = b;
+                for (&c, &v) in cs.iter().zip(vs) {
+                    s += v * lo[c as usize];
                 }
-                if (min && s < best) || (!min && s > best) {
-                    best = s;
-                }
+                best = if MIN { best.min(s) } else { best.max(s) };
             }
             if best > lo[i] {
                 lo[i] = best;
@@ -374,16 +378,24 @@ impl Padded {
     }
 
     fn sweep(&self, lo: &mut [f64], min: bool) -> bool {
+        if min {
+            self.sweep_opt::<true>(lo)
+        } else {
+            self.sweep_opt::<false>(lo)
+        }
+    }
+
+    fn sweep_opt<const MIN: bool>(&self, lo: &mut [f64]) -> bool {
         match (self.cm, self.tm) {
-            (1, 1) => self.gs_lower::<1, 1>(lo, min),
-            (1, 2) => self.gs_lower::<1, 2>(lo, min),
-            (2, 1) => self.gs_lower::<2, 1>(lo, min),
-            (2, 2) => self.gs_lower::<2, 2>(lo, min),
-            (3, 1) => self.gs_lower::<3, 1>(lo, min),
-            (3, 2) => self.gs_lower::<3, 2>(lo, min),
-            (4, 1) => self.gs_lower::<4, 1>(lo, min),
-            (4, 2) => self.gs_lower::<4, 2>(lo, min),
-            _ => self.gs_lower::<0, 0>(lo, min),
+            (1, 1) => self.gs_lower::<1, 1, MIN>(lo),
+            (1, 2) => self.gs_lower::<1, 2, MIN>(lo),
+            (2, 1) => self.gs_lower::<2, 1, MIN>(lo),
+            (2, 2) => self.gs_lower::<2, 2, MIN>(lo),
+            (3, 1) => self.gs_lower::<3, 1, MIN>(lo),
+            (3, 2) => self.gs_lower::<3, 2, MIN>(lo),
+            (4, 1) => self.gs_lower::<4, 1, MIN>(lo),
+            (4, 2) => self.gs_lower::<4, 2, MIN>(lo),
+            _ => self.gs_lower::<0, 0, MIN>(lo),
         }
     }
 }
