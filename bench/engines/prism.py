@@ -92,10 +92,14 @@ def record() -> None:
     print(f"wrote {out}", file=sys.stderr)
 
 
-def bench() -> None:
+def bench(only: list[str]) -> None:
+    """All rows, or (with `--only SUBSTR ...`) the matching rows into `prism-partial.md`, for
+    re-running the rows a change affects and merging them into the full table by hand."""
     t = Table("prism", "Probabilistic model checking: verikit prism vs Storm (stormpy, sparse engine)",
               tools=["verikit", "storm"])
     for e in BENCH:
+        if only and not any(o in f"{e[0]}/{e[1]}" for o in only):
+            continue
         name = f"{e[0]}/{e[1]} {e[3]}".strip()
         v = measure(verikit_cmd("--json", "-q", "prism", "check", *args_for(e)), timeout=300)
         s = measure(peer_python("prism_storm.py", *args_for(e)), timeout=300)
@@ -126,11 +130,13 @@ def bench() -> None:
                   "`agree` counts properties whose values agree within 1e-6 relative. Storm runs with its "
                   "default (non-sound) value iteration at precision 1e-6; verikit uses its sound "
                   "stopping criterion (optimistic value iteration, certified Aitken extrapolation, direct "
-                  "solves) at relative 1e-6.")
+                  "solves) at relative 1e-6.",
+            name="prism-partial" if only else None)
 
 
 if __name__ == "__main__":
     if "--record" in sys.argv:
         record()
     else:
-        bench()
+        only = sys.argv[sys.argv.index("--only") + 1:] if "--only" in sys.argv else []
+        bench(only)
