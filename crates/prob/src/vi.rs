@@ -22,6 +22,7 @@
 //! The answer is the midpoint, hence within relative error ε when the bound was verified.
 
 pub mod aitken;
+pub mod policy_certificate;
 pub mod sound_vi;
 
 use crate::lang::ast::Opt;
@@ -715,6 +716,12 @@ impl Local {
 
 /// Solves the problem (see the module documentation).
 pub fn solve(p: &Problem) -> Solution {
+    solve_with(p, true)
+}
+
+/// [`solve`], with the policy-iteration certificate ([`policy_certificate`]) tried first on each
+/// non-trivial component when `policy` is set (else value iteration only).
+fn solve_with(p: &Problem, policy: bool) -> Solution {
     let m = p.model;
     let n = m.num_states();
     // Classes.
@@ -850,6 +857,30 @@ pub fn solve(p: &Problem) -> Solution {
         // order the members by backward breadth-first distance from the exits.
         let ordered = exit_order(&q, comp, &sccs.comp);
         let local = Local::new(&q, &ordered, &sccs.comp, &mut pos, &lo, &hi);
+        if policy {
+            let c = policy_certificate::Component {
+                first: &local.first,
+                cstart: &local.cstart,
+                col: &local.col,
+                val: &local.val,
+                b_lo: &local.b_lo,
+                b_hi: &local.b_hi,
+            };
+            let cap = p.upper.unwrap_or(f64::INFINITY);
+            if let Some(cert) = policy_certificate::certify(&c, p.opt, cap, p.eps) {
+                tracing::debug!(
+                    "component of {} classes: policy iteration, {} solves",
+                    ordered.len(),
+                    cert.solves
+                );
+                for (i, &v) in ordered.iter().enumerate() {
+                    lo[v as usize] = cert.lo[i];
+                    hi[v as usize] = cert.hi[i];
+                }
+                sweeps += cert.solves;
+                continue;
+            }
+        }
         let (local_sweeps, ok) = local.iterate(p, &ordered, &mut lo, &mut hi);
         sound &= ok;
         sweeps += local_sweeps;
