@@ -809,7 +809,7 @@ impl Theory for DlTheory<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::W;
+    use super::{Throttle, W};
     use crate::{run_script, RunOptions};
 
     fn run(s: &str) -> crate::ScriptOutput {
@@ -820,6 +820,33 @@ mod tests {
                 deadline: None,
             },
         )
+    }
+
+    #[test]
+    fn throttle_follows_the_share_of_theory_conflicts() {
+        let mut t = Throttle::new();
+        // No conflict yet: every edge is searched.
+        assert!((0..100).all(|_| t.search()));
+        // Boolean conflicts only: the share decays below R0 and searches become rare.
+        for _ in 0..400 {
+            t.backjump();
+        }
+        let n = (0..10_000).filter(|_| t.search()).count();
+        assert!(n < 10, "{n} searches");
+        // Theory conflicts again: every edge is searched.
+        for _ in 0..400 {
+            t.theory_conflict = true;
+            t.backjump();
+        }
+        assert!((0..100).all(|_| t.search()));
+        // A quarter of theory conflicts: a few percent of the edges.
+        let mut t = Throttle::new();
+        for i in 0..2000 {
+            t.theory_conflict = i % 4 == 0;
+            t.backjump();
+        }
+        let n = (0..10_000).filter(|_| t.search()).count();
+        assert!((1..2_000).contains(&n), "{n} searches");
     }
 
     #[test]
