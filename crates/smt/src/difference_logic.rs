@@ -24,6 +24,9 @@
 //!   costs (backwards from `u`, forwards from `v`) find paths `x ⇝ u → v ⇝ y`; an unassigned
 //!   literal whose edge `x → y` weighs at least the path is implied, explained by the path's
 //!   literals. Literals implied this way add their edge without a new search.
+//! * Adaptive switch: searches are made after every new edge only while at least 40 % of the
+//!   recent conflicts are negative cycles of this solver; below that, on a steeply falling
+//!   fraction of the edges (see `Throttle`), as Z3 throttles theory propagation that does not pay.
 //! * Models: `x = (π(0) − π(x)) / scale`, with a concrete δ small enough for every asserted edge;
 //!   integral weights give integral potentials, so QF_IDL needs no branch and bound.
 
