@@ -17,6 +17,7 @@ pub mod dioph;
 pub mod elab;
 pub mod gcd;
 pub mod interp;
+pub mod ite_lifting;
 pub mod lia;
 pub mod linearize;
 pub mod numbers;

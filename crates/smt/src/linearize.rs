@@ -83,6 +83,8 @@ pub struct Linearizer {
     /// Definitional constraints of fresh variables, to be asserted (they hold in every scope).
     pub side: Vec<TermId>,
     fresh: u32,
+    /// Atoms with an `ite` on one side are first rewritten by pushing the relation to its leaves.
+    pub lift: crate::ite_lifting::IteLift,
 }
 
 impl Linearizer {

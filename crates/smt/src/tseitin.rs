@@ -154,32 +154,10 @@ impl Tseitin {
                 self.dep(g, &[c, a, b]);
                 g
             }
-            Op::Le | Op::Lt | Op::Eq => {
-                let la = cx.lin.lin(cx.terms, node.args[0]);
-                let lb = cx.lin.lin(cx.terms, node.args[1]);
-                let d = la.sub(&lb);
-                let rel = match node.op {
-                    Op::Le => Rel::Le,
-                    Op::Lt => Rel::Lt,
-                    _ => Rel::Eq,
-                };
-                cx.sync_vars();
-                let sat = &mut *cx.sat;
-                let r = cx.arith.constraint(&d, rel, &mut || sat.new_var());
-                match r {
-                    AtomLits::Const(true) => self.true_lit(cx),
-                    AtomLits::Const(false) => !self.true_lit(cx),
-                    AtomLits::Lit(l) => l,
-                    AtomLits::Both(x, y) => {
-                        let g = Lit::pos(cx.sat.new_var());
-                        cx.clause(&[!g, x]);
-                        cx.clause(&[!g, y]);
-                        cx.clause(&[g, !x, !y]);
-                        self.dep(g, &[x, y]);
-                        g
-                    }
-                }
-            }
+            Op::Le | Op::Lt | Op::Eq => match cx.lin.lift.lift_atom(cx.terms, t) {
+                Some(b) => self.lit_rec(cx, b),
+                None => self.atom_lit(cx, &node),
+            },
             Op::IsInt => {
                 let a = node.args[0];
                 let ti = cx.terms.mk(Op::ToInt, vec![a], Sort::Int);
@@ -192,5 +170,33 @@ impl Tseitin {
         };
         self.cache.insert(t, l);
         l
+    }
+
+    /// The literal of an arithmetic atom: bounds on the slack of its linear form.
+    fn atom_lit(&mut self, cx: &mut Ctx, node: &crate::terms::Node) -> Lit {
+        let la = cx.lin.lin(cx.terms, node.args[0]);
+        let lb = cx.lin.lin(cx.terms, node.args[1]);
+        let d = la.sub(&lb);
+        let rel = match node.op {
+            Op::Le => Rel::Le,
+            Op::Lt => Rel::Lt,
+            _ => Rel::Eq,
+        };
+        cx.sync_vars();
+        let sat = &mut *cx.sat;
+        let r = cx.arith.constraint(&d, rel, &mut || sat.new_var());
+        match r {
+            AtomLits::Const(true) => self.true_lit(cx),
+            AtomLits::Const(false) => !self.true_lit(cx),
+            AtomLits::Lit(l) => l,
+            AtomLits::Both(x, y) => {
+                let g = Lit::pos(cx.sat.new_var());
+                cx.clause(&[!g, x]);
+                cx.clause(&[!g, y]);
+                cx.clause(&[g, !x, !y]);
+                self.dep(g, &[x, y]);
+                g
+            }
+        }
     }
 }
