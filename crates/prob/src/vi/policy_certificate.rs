@@ -201,7 +201,8 @@ impl Component<'_> {
 }
 
 /// Policy iteration on the component for `opt` (`Opt::None`: one choice per member), certified as
-/// described in the module documentation. Returns bounds with hi − lo ≤ 2ε·lo at every member.
+/// described in the module documentation, from the first choice of each member. Returns bounds
+/// with hi − lo ≤ 2ε·lo at every member.
 pub fn certify(c: &Component, opt: Opt, cap: f64, eps: f64) -> Option<Certified> {
     let k = c.k();
     let max = opt == Opt::Max;
