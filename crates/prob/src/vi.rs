@@ -19,6 +19,10 @@
 //!   inductive bounds ([`aitken`]): on a slowly mixing component the extrapolated vector is
 //!   accurate long before the iterate is, so the sweeps stop early when the certificate holds.
 //!
+//! * when a component is not verified within a few sweeps, policy iteration with a certified
+//!   error bound ([`policy_certificate`]: sparse LU of the induced chain, residual × inductive
+//!   step bound); value iteration continues from its lower bound when that fails.
+//!
 //! The answer is the midpoint, hence within relative error ε when the bound was verified.
 
 pub mod aitken;
