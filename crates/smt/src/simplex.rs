@@ -7,7 +7,8 @@
 //! * `assert_upper`/`assert_lower` (Fig. 4): O(1) conflict detection against the opposite bound;
 //!   non-basic variables are moved to the new bound (`update`).
 //! * `check` (Fig. 3): repairs violated basic variables by pivoting — leaving variable by Bland's
-//!   rule (smallest index), entering variable with the sparsest column for a bounded number of
+//!   rule (smallest index), entering variable with the sparsest column (ties: the smallest
+//!   coefficient, which keeps numbers on the 64-bit path) for a bounded number of
 //!   pivots, then by Bland's rule (the paper's anti-cycling strategy) — and, when a row cannot be
 //!   repaired, returns the minimal explanation (the row's bounds) with its Farkas coefficients of
 //!   the shortest infeasible row among the violated ones (a shorter conflict is a stronger
@@ -97,6 +98,20 @@ pub struct Simplex {
 /// Pivots of one `check` whose entering variable is the sparsest column before switching to
 /// Bland's rule (anti-cycling).
 const BLAND_AFTER: u32 = 1000;
+
+/// Size of a coefficient: the bits of its numerator and denominator (the machine-word path
+/// holds both in 64 bits; a big rational counts beyond every machine-word one). Ties between
+/// equally sparse entering columns go to the smallest pivot element: pivoting divides the row
+/// by it and adds multiples of the row to the column's other rows, so a small element keeps
+/// the tableau on the 64-bit path (decision 0024).
+fn coeff_bits(a: &Num) -> u64 {
+    match a {
+        Num::S(n, d) => {
+            u64::from(128 - n.unsigned_abs().leading_zeros() - d.unsigned_abs().leading_zeros())
+        }
+        Num::B(b) => 128 + b.numer().bits() + b.denom().bits(),
+    }
+}
 
 impl Simplex {
     pub fn new() -> Simplex {
@@ -605,9 +620,10 @@ impl Simplex {
                 Some(l) => self.beta[xi as usize] < l.val,
                 None => false,
             };
-            // Entering variable: Bland (smallest index) after a budget of sparsest-column choices.
+            // Entering variable: Bland (smallest index) after a budget of sparsest-column choices
+            // (ties: the smallest coefficient).
             let bland = local_pivots > BLAND_AFTER;
-            let mut best: Option<(u32, usize)> = None;
+            let mut best: Option<(u32, (usize, u64))> = None;
             for (xj, a) in &self.rows[r] {
                 let j = *xj as usize;
                 let can_inc = self.upper[j].as_ref().is_none_or(|u| self.beta[j] < u.val);
@@ -619,9 +635,9 @@ impl Simplex {
                 };
                 if ok {
                     let key = if bland {
-                        *xj as usize
+                        (*xj as usize, 0)
                     } else {
-                        self.cols[j].len()
+                        (self.cols[j].len(), coeff_bits(a))
                     };
                     match best {
                         Some((bx, bk)) if (bk, bx) <= (key, *xj) => {}
