@@ -46,7 +46,8 @@ struct Instance {
     results: Vec<(String, serde_json::Value)>,
 }
 
-fn instances(root: &Path, max_states: u64) -> Vec<Instance> {
+/// Every `(model directory, file entry)` of the QVBS indices of the Markov families.
+fn index_entries(root: &Path) -> Vec<(std::path::PathBuf, serde_json::Value)> {
     let mut out = Vec::new();
     for fam in ["dtmc", "ctmc", "mdp"] {
         let Ok(rd) = std::fs::read_dir(root.join(fam)) else {
@@ -62,70 +63,103 @@ fn instances(root: &Path, max_states: u64) -> Vec<Instance> {
                 panic!("cannot parse {}", d.display())
             };
             for f in idx["files"].as_array().into_iter().flatten() {
-                let orig: Vec<String> = f["original-file"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|x| x.as_str().map(String::from))
-                    .collect();
-                let model = orig.iter().find(|o| {
-                    [".prism", ".pm", ".nm", ".sm"]
-                        .iter()
-                        .any(|e| o.ends_with(e))
-                });
-                let props = orig.iter().find(|o| {
-                    [".props", ".prctl", ".pctl", ".csl"]
-                        .iter()
-                        .any(|e| o.ends_with(e))
-                });
-                let (Some(model), Some(props)) = (model, props) else {
-                    continue;
-                };
-                if !d.join(model).exists() {
-                    continue;
-                }
-                for inst in f["open-parameter-values"].as_array().into_iter().flatten() {
-                    let states = inst["states"][0]["number"].as_u64();
-                    // Only Storm's counts are comparable (mcsta counts differently).
-                    let storm_count = inst["states"][0]["note"].as_str() == Some("Storm");
-                    if states.is_none_or(|s| s > max_states) {
-                        continue;
-                    }
-                    let consts = inst["values"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|v| {
-                            (
-                                v["name"].as_str().unwrap_or("").to_string(),
-                                v["value"].to_string(),
-                            )
-                        })
-                        .collect();
-                    let results: Vec<(String, serde_json::Value)> = inst["results"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|r| {
-                            (
-                                r["property"].as_str().unwrap_or("").to_string(),
-                                r["value"].clone(),
-                            )
-                        })
-                        .collect();
-                    if results.is_empty() {
-                        continue;
-                    }
-                    out.push(Instance {
-                        dir: d.clone(),
-                        model: model.clone(),
-                        props: props.clone(),
-                        consts,
-                        states: states.filter(|_| storm_count),
-                        results,
-                    });
-                }
+                out.push((d.clone(), f.clone()));
             }
+        }
+    }
+    out
+}
+
+/// The PRISM-language model and properties file among an index entry's original files.
+fn original_files(f: &serde_json::Value) -> (Option<String>, Option<String>) {
+    let orig: Vec<&str> = f["original-file"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o.as_str())
+        .collect();
+    let find = |exts: &[&str]| {
+        orig.iter()
+            .find(|o| exts.iter().any(|e| o.ends_with(e)))
+            .map(|o| o.to_string())
+    };
+    (
+        find(&[".prism", ".pm", ".nm", ".sm"]),
+        find(&[".props", ".prctl", ".pctl", ".csl"]),
+    )
+}
+
+/// `[{"name": n, "value": v}, …]` as `(n, v)` pairs (constants of an index entry).
+fn name_values(v: &serde_json::Value) -> Vec<(String, String)> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| {
+            (
+                v["name"].as_str().unwrap_or("").to_string(),
+                v["value"].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// One parameter instance of an index entry: its constants, Storm's state count (other tools
+/// count differently) and its reference results; `None` above `max_states` or without a count.
+type ParamInstance = (
+    Vec<(String, String)>,
+    Option<u64>,
+    Vec<(String, serde_json::Value)>,
+);
+
+fn param_instances(f: &serde_json::Value, max_states: u64) -> Vec<ParamInstance> {
+    let mut out = Vec::new();
+    for inst in f["open-parameter-values"].as_array().into_iter().flatten() {
+        let states = inst["states"][0]["number"].as_u64();
+        let storm_count = inst["states"][0]["note"].as_str() == Some("Storm");
+        if states.is_none_or(|s| s > max_states) {
+            continue;
+        }
+        let results = inst["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| {
+                (
+                    r["property"].as_str().unwrap_or("").to_string(),
+                    r["value"].clone(),
+                )
+            })
+            .collect();
+        out.push((
+            name_values(&inst["values"]),
+            states.filter(|_| storm_count),
+            results,
+        ));
+    }
+    out
+}
+
+fn instances(root: &Path, max_states: u64) -> Vec<Instance> {
+    let mut out = Vec::new();
+    for (d, f) in index_entries(root) {
+        let (Some(model), Some(props)) = original_files(&f) else {
+            continue;
+        };
+        if !d.join(&model).exists() {
+            continue;
+        }
+        for (consts, states, results) in param_instances(&f, max_states) {
+            if results.is_empty() {
+                continue;
+            }
+            out.push(Instance {
+                dir: d.clone(),
+                model: model.clone(),
+                props: props.clone(),
+                consts,
+                states,
+                results,
+            });
         }
     }
     out
@@ -483,101 +517,34 @@ struct JaniInstance {
 
 fn jani_instances(root: &Path, max_states: u64) -> Vec<JaniInstance> {
     let mut out = Vec::new();
-    for fam in ["dtmc", "ctmc", "mdp"] {
-        let Ok(rd) = std::fs::read_dir(root.join(fam)) else {
+    for (d, f) in index_entries(root) {
+        let Some(file) = f["file"]
+            .as_str()
+            .filter(|x| x.ends_with(".jani") && d.join(x).exists())
+        else {
             continue;
         };
-        let mut dirs: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-        dirs.sort();
-        for d in dirs {
-            let Ok(text) = std::fs::read_to_string(d.join("index.json")) else {
-                continue;
-            };
-            let Ok(idx) = serde_json::from_str::<serde_json::Value>(&quote_bigints(&text)) else {
-                panic!("cannot parse {}", d.display())
-            };
-            for f in idx["files"].as_array().into_iter().flatten() {
-                let Some(file) = f["file"]
-                    .as_str()
-                    .filter(|x| x.ends_with(".jani") && d.join(x).exists())
-                else {
-                    continue;
-                };
-                let orig: Vec<&str> = f["original-file"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|o| o.as_str())
-                    .collect();
-                let pm = orig.iter().find(|o| {
-                    [".prism", ".pm", ".nm", ".sm"]
-                        .iter()
-                        .any(|e| o.ends_with(e))
-                });
-                let pp = orig.iter().find(|o| {
-                    [".props", ".prctl", ".pctl", ".csl"]
-                        .iter()
-                        .any(|e| o.ends_with(e))
-                });
-                let has_twin = pm.is_some();
-                let file_consts: Vec<(String, String)> = f["file-parameter-values"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|v| {
-                        (
-                            v["name"].as_str().unwrap_or("").to_string(),
-                            v["value"].to_string(),
-                        )
-                    })
-                    .collect();
-                for inst in f["open-parameter-values"].as_array().into_iter().flatten() {
-                    let states = inst["states"][0]["number"].as_u64();
-                    let storm_count = inst["states"][0]["note"].as_str() == Some("Storm");
-                    if states.is_none_or(|s| s > max_states) {
-                        continue;
-                    }
-                    let consts: Vec<(String, String)> = inst["values"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|v| {
-                            (
-                                v["name"].as_str().unwrap_or("").to_string(),
-                                v["value"].to_string(),
-                            )
-                        })
-                        .collect();
-                    let results: Vec<(String, serde_json::Value)> = inst["results"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|r| {
-                            (
-                                r["property"].as_str().unwrap_or("").to_string(),
-                                r["value"].clone(),
-                            )
-                        })
-                        .collect();
-                    let twin = match (pm, pp) {
-                        (Some(m), Some(p)) if d.join(m).exists() && d.join(p).exists() => {
-                            let mut c = file_consts.clone();
-                            c.extend(consts.iter().cloned());
-                            Some((m.to_string(), p.to_string(), c))
-                        }
-                        _ => None,
-                    };
-                    out.push(JaniInstance {
-                        dir: d.clone(),
-                        file: file.to_string(),
-                        has_twin,
-                        twin,
-                        consts,
-                        states: states.filter(|_| storm_count),
-                        results,
-                    });
+        let (pm, pp) = original_files(&f);
+        let has_twin = pm.is_some();
+        let file_consts = name_values(&f["file-parameter-values"]);
+        for (consts, states, results) in param_instances(&f, max_states) {
+            let twin = match (&pm, &pp) {
+                (Some(m), Some(p)) if d.join(m).exists() && d.join(p).exists() => {
+                    let mut c = file_consts.clone();
+                    c.extend(consts.iter().cloned());
+                    Some((m.clone(), p.clone(), c))
                 }
-            }
+                _ => None,
+            };
+            out.push(JaniInstance {
+                dir: d.clone(),
+                file: file.to_string(),
+                has_twin,
+                twin,
+                consts,
+                states,
+                results,
+            });
         }
     }
     out
