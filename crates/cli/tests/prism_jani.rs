@@ -11,7 +11,7 @@ fn verikit() -> Command {
 
 fn die() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../prob/tests/models/jani/die.jani")
+        .join("demo/prism/die.jani")
         .display()
         .to_string()
 }

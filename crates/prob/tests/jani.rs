@@ -1,10 +1,11 @@
 //! JANI input: a hand-made model with synchronisation, transient rewards and embedded
-//! properties (exact values known), located errors, and totality of the reader.
+//! properties (exact values known; the same file is the CLI demo's JANI die), located errors, and
+//! totality of the reader.
 
 use verikit_prob::jani::parse_jani;
 use verikit_prob::{build, check_model, Answer, BuildOptions, CheckOptions, Checker};
 
-const DIE: &str = include_str!("models/jani/die.jani");
+const DIE: &str = include_str!("../../cli/demo/prism/die.jani");
 
 fn values(text: &str, consts: &[(String, String)]) -> Vec<(String, Answer)> {
     let jf = parse_jani(text).unwrap();
