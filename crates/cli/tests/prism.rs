@@ -1,5 +1,6 @@
 #![cfg(feature = "prism")]
-//! `verikit prism`: results, exit codes, located errors, exports.
+//! `verikit prism`: results, exit codes, located errors, exports; JANI models with embedded
+//! properties.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -413,4 +414,62 @@ fn reward_bounded_property_through_the_cli() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "0.5");
+}
+
+// JANI models: embedded properties, `--prop`, `--const`, located errors and exit codes.
+
+fn die() -> String {
+    demo("die.jani").display().to_string()
+}
+
+#[test]
+fn check_embedded_properties() {
+    let (v, code, err) = json(&["prism", "check", &die(), "--const", "k=3"]);
+    assert_eq!(code, 0, "{err}");
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4);
+    let flips = results.iter().find(|r| r["name"] == "flips").unwrap();
+    assert!((flips["result"].as_f64().unwrap() - 11.0 / 3.0).abs() < 1e-6);
+    assert_eq!(v["states"], 19);
+    let (v, code, _) = json(&["prism", "check", &die(), "--const", "k=3", "--prop", "one"]);
+    assert_eq!(code, 0);
+    assert!((v["verdict"].as_str().unwrap().parse::<f64>().unwrap() - 1.0 / 6.0).abs() < 1e-9);
+}
+
+#[test]
+fn build_jani() {
+    let (v, code, err) = json(&["prism", "build", &die(), "--const", "k=1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["transitions"], 26);
+}
+
+#[test]
+fn jani_errors() {
+    // Open constant: named and located in the JSON.
+    let out = verikit().args(["prism", "check", &die()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`k`") && err.contains("die.jani:"), "{err}");
+    // A properties file is refused for JANI input.
+    let (_, code, _) = json(&["prism", "check", &die(), &die(), "--const", "k=1"]);
+    assert_eq!(code, 2);
+    // A model type verikit does not read is refused by name with file:line:col.
+    let dir = std::env::temp_dir().join(format!("verikit-jani-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("ma.jani");
+    let text = std::fs::read_to_string(die())
+        .unwrap()
+        .replace("\"dtmc\"", "\"ma\"");
+    std::fs::write(&p, text).unwrap();
+    let out = verikit()
+        .args(["prism", "build", p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Markov automata") && err.contains("ma.jani:"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
