@@ -117,8 +117,8 @@ fn report(
         ));
         if s.dl.dl_used {
             text.push_str(&format!(
-                "; difference logic: nodes {} edges {} relaxations {} conflicts {} searches {} propagations {}\n",
-                s.dl.dl_nodes, s.dl.dl_edges, s.dl.dl_relaxations, s.dl.dl_conflicts, s.dl.dl_searches, s.dl.dl_propagations
+                "; difference logic: nodes {} edges {} relaxations {} conflicts {} searches {} skipped {} propagations {}\n",
+                s.dl.dl_nodes, s.dl.dl_edges, s.dl.dl_relaxations, s.dl.dl_conflicts, s.dl.dl_searches, s.dl.dl_skipped, s.dl.dl_propagations
             ));
         }
     }
