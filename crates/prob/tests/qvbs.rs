@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use verikit_prob::{
     build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
+    Property,
 };
 
 /// Quotes the huge `num`/`den` integers of QVBS result values so that serde_json accepts them.
@@ -182,6 +183,39 @@ fn reference(v: &serde_json::Value) -> Option<Answer> {
     }
 }
 
+/// Checks property `p` and compares its value with the reference `want`: a mismatch or an error
+/// is a failure, except that an unsupported operator goes to `unsupported` when one is given.
+/// Returns whether a value was compared.
+fn compare_with_reference(
+    checker: &mut Checker,
+    p: &Property,
+    pname: &str,
+    want: &Answer,
+    name: &str,
+    failures: &mut Vec<String>,
+    unsupported: Option<&mut Vec<String>>,
+) -> bool {
+    match checker.check(p, pname) {
+        Ok(r) => {
+            if !agrees(&r.answer, want) {
+                failures.push(format!(
+                    "{name}: {pname} = {} but reference is {want}",
+                    r.answer
+                ));
+            }
+            true
+        }
+        Err(e) => {
+            let msg = format!("{name}: {pname}: {e}");
+            match unsupported {
+                Some(u) if e.to_string().contains("not supported") => u.push(msg),
+                _ => failures.push(msg),
+            }
+            false
+        }
+    }
+}
+
 fn agrees(got: &Answer, want: &Answer) -> bool {
     match (got, want) {
         (Answer::Bool(a), Answer::Bool(b)) => a == b,
@@ -279,21 +313,15 @@ fn qvbs_reference_results() {
                 failures.push(format!("{name}: property {pname} not in the file"));
                 continue;
             };
-            match checker.check(p, pname) {
-                Ok(r) => {
-                    checked += 1;
-                    if !agrees(&r.answer, &want) {
-                        failures.push(format!(
-                            "{name}: {pname} = {} but reference is {want}",
-                            r.answer
-                        ));
-                    }
-                }
-                Err(e) if e.to_string().contains("not supported") => {
-                    unsupported.push(format!("{name}: {pname}: {e}"));
-                }
-                Err(e) => failures.push(format!("{name}: {pname}: {e}")),
-            }
+            checked += usize::from(compare_with_reference(
+                &mut checker,
+                p,
+                pname,
+                &want,
+                &name,
+                &mut failures,
+                Some(&mut unsupported),
+            ));
         }
         eprintln!("{name}: {:.2} s", t0.elapsed().as_secs_f64());
     }
@@ -609,18 +637,15 @@ fn check_jani_instance(inst: &JaniInstance, failures: &mut Vec<String>) -> usize
             failures.push(format!("{name}: property {pname} not in the file"));
             continue;
         };
-        match checker.check(p, pname) {
-            Ok(r) => {
-                checked += 1;
-                if !agrees(&r.answer, &want) {
-                    failures.push(format!(
-                        "{name}: {pname} = {} but reference is {want}",
-                        r.answer
-                    ));
-                }
-            }
-            Err(e) => failures.push(format!("{name}: {pname}: {e}")),
-        }
+        checked += usize::from(compare_with_reference(
+            &mut checker,
+            p,
+            pname,
+            &want,
+            &name,
+            failures,
+            None,
+        ));
     }
     eprintln!(
         "{name}: {} states, {:.2} s",
