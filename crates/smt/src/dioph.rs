@@ -380,19 +380,7 @@ impl Simplex {
                 let a = ak * s;
                 let sigma = next;
                 next = next.checked_add(1)?;
-                let mut terms: Vec<(u32, i128)> = eqs[i]
-                    .terms
-                    .iter()
-                    .filter(|t| t.0 != k)
-                    .map(|t| (t.0, -(t.1 * s).div_euclid(a)))
-                    .filter(|t| t.1 != 0)
-                    .collect();
-                terms.push((sigma, 1));
-                let def = Eq {
-                    terms,
-                    c: -(eqs[i].c.checked_mul(s)?).div_euclid(a),
-                    why: Vec::new(),
-                };
+                let def = sigma_definition(&eqs[i], k, s, a, sigma)?;
                 (k, def)
             };
             for (j, e) in eqs.iter_mut().enumerate() {
@@ -484,4 +472,24 @@ impl Simplex {
         }
         Some(branch.unwrap_or(Outcome::Consistent))
     }
+}
+/// Griggio's change of variables for the equation `e` on its variable `k`, whose coefficient is
+/// `s·a` (`s` = ±1, `a` > 1 the least absolute coefficient): `x_k = σ − Σ_{j≠k} ⌊s·a_j/a⌋ x_j −
+/// ⌊s·c/a⌋` with the fresh variable `σ`. A definition, so it has no reasons; `None` when `s·c`
+/// does not fit.
+pub(crate) fn sigma_definition(e: &Eq, k: u32, s: i128, a: i128, sigma: u32) -> Option<Eq> {
+    let c = e.c.checked_mul(s)?;
+    let mut terms: Vec<(u32, i128)> = e
+        .terms
+        .iter()
+        .filter(|t| t.0 != k)
+        .map(|t| (t.0, -(t.1 * s).div_euclid(a)))
+        .filter(|t| t.1 != 0)
+        .collect();
+    terms.push((sigma, 1));
+    Some(Eq {
+        terms,
+        c: -c.div_euclid(a),
+        why: Vec::new(),
+    })
 }

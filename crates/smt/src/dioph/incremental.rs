@@ -29,7 +29,7 @@
 
 use crate::arith::Arith;
 use crate::cdcl::Lit;
-use crate::dioph::{gcd, to_int, union, Eq};
+use crate::dioph::{gcd, sigma_definition, to_int, union, Eq};
 use crate::gcd::{int_lower, int_upper};
 use crate::numbers::Num;
 use crate::simplex::{Simplex, NONE};
@@ -193,22 +193,8 @@ impl Solved {
             }
             let sigma = self.next_sigma;
             self.next_sigma += 1;
-            let sc = match e.c.checked_mul(s) {
-                Some(c) => c,
-                None => return Added::Overflow,
-            };
-            let mut terms: Vec<(u32, i128)> = e
-                .terms
-                .iter()
-                .filter(|t| t.0 != k)
-                .map(|t| (t.0, -(t.1 * s).div_euclid(m)))
-                .filter(|t| t.1 != 0)
-                .collect();
-            terms.push((sigma, 1));
-            let def = Eq {
-                terms,
-                c: -sc.div_euclid(m),
-                why: Vec::new(),
+            let Some(def) = sigma_definition(&e, k, s, m, sigma) else {
+                return Added::Overflow;
             };
             if e.substitute(k, &def).is_none() {
                 return Added::Overflow;
