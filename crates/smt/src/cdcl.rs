@@ -72,6 +72,21 @@ pub trait Theory {
     fn interrupted(&self) -> bool {
         false
     }
+    /// Implied literals whose explanations are deferred: the core asks for one with
+    /// [`Theory::explain`] only when conflict analysis, clause minimisation or the final conflict
+    /// analysis needs the reason (most implied literals never need it).
+    fn propagate_lazy(&mut self, _out: &mut Vec<Lit>) {}
+    /// The explanation of a literal [`Theory::propagate_lazy`] implied at the current or an
+    /// earlier decision level and that is still assigned (or, when the core found it false right
+    /// away, of the literal just returned): true literals, all assigned before it, implying it.
+    fn explain(&mut self, _lit: Lit) -> Vec<Lit> {
+        Vec::new()
+    }
+    /// Preferred polarity of a decision on `v` (e.g. the literal the theory's current solution
+    /// already satisfies); `None` leaves the saved phase.
+    fn decide_phase(&mut self, _v: Var) -> Option<bool> {
+        None
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +94,9 @@ enum Reason {
     None,
     Clause(u32),
     Theory(u32),
+    /// Implied by the theory; the reason is asked for with `Theory::explain` when first needed
+    /// and then kept in `lazy_reasons`.
+    Lazy,
 }
 
 #[derive(Clone, Copy)]
@@ -131,6 +149,9 @@ pub struct Cdcl {
     th_head: usize,
     th_reasons: Vec<Vec<Lit>>,
     th_reason_lim: Vec<usize>,
+    /// Per variable: the reason clause of a `Reason::Lazy` literal once explained (empty before).
+    lazy_reasons: Vec<Vec<Lit>>,
+    lazy_buf: Vec<Lit>,
     activity: Vec<f64>,
     var_inc: f64,
     cla_inc: f32,
@@ -186,6 +207,8 @@ impl Cdcl {
             th_head: 0,
             th_reasons: Vec::new(),
             th_reason_lim: Vec::new(),
+            lazy_reasons: Vec::new(),
+            lazy_buf: Vec::new(),
             activity: Vec::new(),
             var_inc: 1.0,
             cla_inc: 1.0,
@@ -212,6 +235,7 @@ impl Cdcl {
         self.assigns.push(UNDEF);
         self.level.push(0);
         self.reason.push(Reason::None);
+        self.lazy_reasons.push(Vec::new());
         self.watches.push(Vec::new());
         self.watches.push(Vec::new());
         self.activity.push(0.0);
@@ -505,6 +529,28 @@ impl Cdcl {
                     }
                 }
             }
+            let mut lazy = std::mem::take(&mut self.lazy_buf);
+            lazy.clear();
+            th.propagate_lazy(&mut lazy);
+            for &l in &lazy {
+                match self.val(l) {
+                    0 => {}
+                    1 => {
+                        let mut c = vec![l];
+                        c.extend(th.explain(l).into_iter().map(|x| !x));
+                        self.stats.theory_conflicts += 1;
+                        self.lazy_buf = lazy;
+                        return Some(c);
+                    }
+                    _ => {
+                        self.lazy_reasons[l.var() as usize].clear();
+                        self.enqueue(l, Reason::Lazy);
+                        self.stats.theory_propagations += 1;
+                        any = true;
+                    }
+                }
+            }
+            self.lazy_buf = lazy;
             if any {
                 continue;
             }
@@ -596,11 +642,24 @@ impl Cdcl {
         confl
     }
 
-    fn reason_lits(&self, v: Var) -> Option<&[Lit]> {
+    /// The reason clause of an assigned variable (implied literal first), asking the theory for
+    /// a deferred explanation the first time it is needed.
+    fn reason_lits<T: Theory>(&mut self, th: &mut T, v: Var) -> Option<&[Lit]> {
         match self.reason[v as usize] {
             Reason::None => None,
             Reason::Clause(c) => Some(&self.clauses[c as usize].lits),
             Reason::Theory(i) => Some(&self.th_reasons[i as usize]),
+            Reason::Lazy => {
+                let vu = v as usize;
+                if self.lazy_reasons[vu].is_empty() {
+                    let l = Lit::new(v, self.assigns[vu] == 1);
+                    let expl = th.explain(l);
+                    let r = &mut self.lazy_reasons[vu];
+                    r.push(l);
+                    r.extend(expl.into_iter().map(|x| !x));
+                }
+                Some(&self.lazy_reasons[vu])
+            }
         }
     }
 
@@ -608,11 +667,17 @@ impl Cdcl {
         1 << (self.level[v as usize] & 31)
     }
 
-    fn lit_redundant(&mut self, p: Lit, levels: u32, toclear: &mut Vec<Lit>) -> bool {
+    fn lit_redundant<T: Theory>(
+        &mut self,
+        th: &mut T,
+        p: Lit,
+        levels: u32,
+        toclear: &mut Vec<Lit>,
+    ) -> bool {
         let mut stack = vec![p];
         let top = toclear.len();
         while let Some(q) = stack.pop() {
-            let rl: Vec<Lit> = match self.reason_lits(q.var()) {
+            let rl: Vec<Lit> = match self.reason_lits(th, q.var()) {
                 Some(r) => r.to_vec(),
                 None => return false,
             };
@@ -642,7 +707,7 @@ impl Cdcl {
 
     /// First-UIP analysis of a conflict at the current level. Returns the learnt clause (asserting
     /// literal first) and the backjump level.
-    fn analyze(&mut self, confl: Vec<Lit>) -> (Vec<Lit>, u32) {
+    fn analyze<T: Theory>(&mut self, th: &mut T, confl: Vec<Lit>) -> (Vec<Lit>, u32) {
         let dl = self.decision_level();
         let mut out = vec![Lit(0)];
         let mut path = 0;
@@ -679,7 +744,7 @@ impl Cdcl {
                 out[0] = !pl;
                 break;
             }
-            clause = match self.reason_lits(pl.var()) {
+            clause = match self.reason_lits(th, pl.var()) {
                 Some(r) => r.to_vec(),
                 None => Vec::new(),
             };
@@ -696,7 +761,7 @@ impl Cdcl {
         let mut kept = vec![out[0]];
         for &l in &out[1..] {
             if self.reason[l.var() as usize] == Reason::None
-                || !self.lit_redundant(l, levels, &mut toclear)
+                || !self.lit_redundant(th, l, levels, &mut toclear)
             {
                 kept.push(l);
             }
@@ -785,7 +850,7 @@ impl Cdcl {
             }
             (c, bt)
         } else {
-            self.analyze(confl)
+            self.analyze(th, confl)
         };
         self.cancel_until(th, bt);
         if learnt.len() == 1 {
@@ -843,8 +908,7 @@ impl Cdcl {
         }
     }
 
-    fn analyze_final<T: Theory>(&mut self, p: Lit, assumptions: &[Lit]) {
-        let _ = std::marker::PhantomData::<T>;
+    fn analyze_final<T: Theory>(&mut self, th: &mut T, p: Lit, assumptions: &[Lit]) {
         self.core.clear();
         self.core.push(!p);
         if self.decision_level() == 0 {
@@ -855,7 +919,7 @@ impl Cdcl {
         for i in (start..self.trail.len()).rev() {
             let x = self.trail[i].var();
             if self.seen[x as usize] != 0 {
-                match self.reason_lits(x) {
+                match self.reason_lits(th, x) {
                     None => {
                         let l = self.trail[i];
                         if assumptions.contains(&l) {
@@ -933,7 +997,7 @@ impl Cdcl {
                 match self.val(a) {
                     0 => self.new_decision_level(th),
                     1 => {
-                        self.analyze_final::<T>(!a, assumptions);
+                        self.analyze_final(th, !a, assumptions);
                         return Answer::Unsat;
                     }
                     _ => {
@@ -952,7 +1016,8 @@ impl Cdcl {
             if next.is_none() {
                 while let Some(v) = self.heap_pop() {
                     if self.assigns[v as usize] == UNDEF && self.decidable[v as usize] {
-                        next = Some(Lit::new(v, !self.polarity[v as usize]));
+                        let positive = th.decide_phase(v).unwrap_or(self.polarity[v as usize]);
+                        next = Some(Lit::new(v, !positive));
                         break;
                     }
                 }

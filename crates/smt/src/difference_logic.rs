@@ -103,6 +103,8 @@ pub struct DlStats {
     pub dl_propagations: u64,
     /// Propagation searches the adaptive switch left out.
     pub dl_skipped: u64,
+    /// Implied literals whose explanation the CDCL core asked for.
+    pub dl_explained: u64,
 }
 
 /// Why the atoms cannot be decided by the difference-logic solver.
@@ -136,8 +138,9 @@ pub struct DiffLogic {
     out: Vec<Vec<Adj>>,
     inc: Vec<Vec<Adj>>,
     pi: Vec<W>,
-    /// (edges, atom trail, pending) lengths at the start of each decision level.
-    lim: Vec<(usize, usize)>,
+    /// (edges, atom trail, explanation records, explanation arena) lengths at the start of each
+    /// decision level.
+    lim: Vec<(usize, usize, usize, usize)>,
     /// Scale of the bounds (common denominator).
     scale: i64,
     sort_int: Option<bool>,
@@ -147,6 +150,11 @@ pub struct DiffLogic {
     /// Literals this solver implied (their edges need no search when asserted).
     implied: Vec<bool>,
     implied_list: Vec<Var>,
+    /// Lazy explanations: the path edges of every implied literal (an arena of edge ids), one
+    /// `(start, end)` record per implication, and the latest record of each literal.
+    expl_edges: Vec<u32>,
+    expl_recs: Vec<(u32, u32)>,
+    rec_of_lit: Vec<u32>,
     // search scratch
     stamp: Vec<u32>,
     cur_stamp: u32,
@@ -292,6 +300,7 @@ impl DiffLogic {
             if self.atom_of_bvar.len() <= b {
                 self.atom_of_bvar.resize(b + 1, NONE);
                 self.implied.resize(2 * (b + 1), false);
+                self.rec_of_lit.resize(2 * (b + 1), NONE);
             }
             self.atom_of_bvar[b] = id;
             self.node_atoms[u as usize].push(id);
@@ -439,7 +448,7 @@ impl DiffLogic {
     /// shortest path uses the new edge (ties go to paths without it), as Cotton & Maler restrict
     /// propagation to the nodes the edge is relevant to. An unassigned literal whose edge `x → y`
     /// weighs at least the path `x ⇝ u → v ⇝ y` is implied, explained by the path.
-    fn propagate_edge(&mut self, id: u32, arith: &mut Arith, out: &mut Vec<(Lit, Vec<Lit>)>) {
+    fn propagate_edge(&mut self, id: u32, arith: &mut Arith, out: &mut Vec<Lit>) {
         let e = self.edges[id as usize];
         self.stats.dl_searches += 1;
         let st = self.next_stamp();
@@ -489,32 +498,54 @@ impl DiffLogic {
                     if self.implied.get(l.idx()).copied().unwrap_or(true) {
                         continue;
                     }
-                    let mut expl = vec![e.lit];
+                    // The path's edges (all older than `l`), turned into literals only if the
+                    // CDCL core asks for the explanation.
+                    let start = self.expl_edges.len() as u32;
+                    self.expl_edges.push(id);
                     let mut z = y;
                     while z != e.to {
-                        let pe = self.edges[self.fwd.pred[z as usize] as usize];
-                        expl.push(pe.lit);
-                        z = pe.from;
+                        let pid = self.fwd.pred[z as usize];
+                        self.expl_edges.push(pid);
+                        z = self.edges[pid as usize].from;
                     }
                     let mut z = x;
                     while z != e.from {
-                        let pe = self.edges[self.bwd.pred[z as usize] as usize];
-                        expl.push(pe.lit);
-                        z = pe.to;
+                        let pid = self.bwd.pred[z as usize];
+                        self.expl_edges.push(pid);
+                        z = self.edges[pid as usize].to;
                     }
+                    self.rec_of_lit[l.idx()] = self.expl_recs.len() as u32;
+                    self.expl_recs.push((start, self.expl_edges.len() as u32));
                     if arith.checker.is_some() {
                         let mut cert: Vec<(Lit, Num)> =
-                            expl.iter().map(|&l| (l, Num::ONE)).collect();
+                            self.explain(l).into_iter().map(|l| (l, Num::ONE)).collect();
                         cert.push((!l, Num::ONE));
                         arith.certify(&cert);
                     }
                     self.implied[l.idx()] = true;
                     self.implied_list.push(bvar);
                     self.stats.dl_propagations += 1;
-                    out.push((l, expl));
+                    out.push(l);
                 }
             }
         }
+    }
+
+    /// The explanation of a literal this solver implied (the literals of its path), from the
+    /// latest record of the literal: empty if there is none.
+    fn explain(&self, l: Lit) -> Vec<Lit> {
+        let r = match self.rec_of_lit.get(l.idx()) {
+            Some(&r) if r != NONE => r as usize,
+            _ => return Vec::new(),
+        };
+        let (a, b) = match self.expl_recs.get(r) {
+            Some(&(a, b)) => (a as usize, b as usize),
+            None => return Vec::new(),
+        };
+        self.expl_edges[a..b]
+            .iter()
+            .map(|&id| self.edges[id as usize].lit)
+            .collect()
     }
 
     /// Values of the problem variables under the current potentials (call with the model's
@@ -752,7 +783,9 @@ impl Theory for DlTheory<'_> {
         r
     }
 
-    fn propagate(&mut self, out: &mut Vec<(Lit, Vec<Lit>)>) {
+    fn propagate(&mut self, _out: &mut Vec<(Lit, Vec<Lit>)>) {}
+
+    fn propagate_lazy(&mut self, out: &mut Vec<Lit>) {
         let pending = std::mem::take(&mut self.dl.pending);
         for &id in &pending {
             if self.dl.throttle.search() {
@@ -766,6 +799,11 @@ impl Theory for DlTheory<'_> {
         self.dl.pending = pending;
     }
 
+    fn explain(&mut self, lit: Lit) -> Vec<Lit> {
+        self.dl.stats.dl_explained += 1;
+        self.dl.explain(lit)
+    }
+
     fn check(&mut self) -> Result<(), Vec<Lit>> {
         Ok(())
     }
@@ -776,15 +814,22 @@ impl Theory for DlTheory<'_> {
 
     fn push_level(&mut self) {
         let dl = &mut *self.dl;
-        dl.lim.push((dl.edges.len(), dl.atom_trail.len()));
+        dl.lim.push((
+            dl.edges.len(),
+            dl.atom_trail.len(),
+            dl.expl_recs.len(),
+            dl.expl_edges.len(),
+        ));
     }
 
     fn pop_levels(&mut self, n: u32) {
         let dl = &mut *self.dl;
         dl.throttle.backjump();
         let keep = dl.lim.len().saturating_sub(n as usize);
-        let (elen, alen) = dl.lim.get(keep).copied().unwrap_or((0, 0));
+        let (elen, alen, rlen, xlen) = dl.lim.get(keep).copied().unwrap_or((0, 0, 0, 0));
         dl.lim.truncate(keep);
+        dl.expl_recs.truncate(rlen);
+        dl.expl_edges.truncate(xlen);
         while dl.edges.len() > elen {
             if let Some(e) = dl.edges.pop() {
                 dl.out[e.from as usize].pop();
