@@ -17,7 +17,7 @@
 
 use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 /// The relation pushed to the leaves.
@@ -63,7 +63,7 @@ impl Pred {
     }
 }
 
-/// What is known of the leaves of an arithmetic term (a term other than `ite` is its own leaf).
+/// What is known of the leaves of an arithmetic term (through every nested `ite`).
 #[derive(Clone)]
 enum Leaves {
     /// Some leaf is not a constant, or there are more than [`MAX_TRACKED`] distinct values.
@@ -72,33 +72,82 @@ enum Leaves {
     Set(Rc<BTreeSet<Num>>),
 }
 
-/// Leaf values tracked per sub-term (beyond this only the tree shape is kept).
-const MAX_TRACKED: usize = 64;
-/// New lifted nodes allowed for one atom before it falls back to linearisation.
-const PER_ATOM: usize = 5_000;
-/// New lifted nodes allowed in total.
-const TOTAL: usize = 200_000;
+/// Leaf values tracked per region root (beyond this only the structure is kept).
+const MAX_TRACKED: usize = 256;
+/// Disjuncts one lifted atom may have before it falls back to linearisation.
+const PER_ATOM: usize = 20_000;
+/// Nodes (path conjunctions, value disjunctions, disjuncts of atoms) allowed in total.
+const TOTAL: usize = 4_000_000;
 
-#[derive(Default)]
+/// The flattened `ite` region below a root: its leaves grouped by constant value (with the
+/// Boolean "the selected leaf has this value") and its other leaves (with "the selected leaf is
+/// this term").
+struct Region {
+    sort: Sort,
+    values: Vec<(Num, TermId)>,
+    by_value: HashMap<Num, usize>,
+    others: Vec<(TermId, TermId)>,
+}
+
 pub struct IteLift {
+    /// Per term: occurrences as a branch of an arithmetic `ite` (saturated at 2).
+    ite_parents: Vec<u8>,
+    /// Per term: used as an argument of anything other than an `ite` branch.
+    other_use: Vec<bool>,
+    /// Terms scanned for the two tables above.
+    scanned: usize,
+    regions: HashMap<TermId, Rc<Region>>,
     leaves: HashMap<TermId, Leaves>,
-    memo: HashMap<(TermId, Pred), TermId>,
     /// Atoms rewritten into Boolean structure.
     pub lifted_atoms: u64,
     /// Atoms over `ite` trees left to linearisation because a size cap was hit.
     pub capped_atoms: u64,
+    /// Regions flattened.
+    pub regions_built: u64,
     nodes: usize,
+    per_atom: usize,
+    total: usize,
+    /// Atoms never lifted: the definitions `v = leaf` of the variable standing for an `ite` in
+    /// an arithmetic context (lifting them would walk the region again for every such variable).
+    no_lift: HashSet<TermId>,
+}
+
+impl Default for IteLift {
+    fn default() -> Self {
+        IteLift::new()
+    }
 }
 
 impl IteLift {
     pub fn new() -> IteLift {
-        IteLift::default()
+        IteLift::with_caps(PER_ATOM, TOTAL)
+    }
+
+    /// Lifting with other size caps (disjuncts per atom, nodes in total).
+    pub fn with_caps(per_atom: usize, total: usize) -> IteLift {
+        IteLift {
+            ite_parents: Vec::new(),
+            other_use: Vec::new(),
+            scanned: 0,
+            regions: HashMap::new(),
+            leaves: HashMap::new(),
+            lifted_atoms: 0,
+            capped_atoms: 0,
+            regions_built: 0,
+            nodes: 0,
+            per_atom,
+            total,
+            no_lift: HashSet::new(),
+        }
     }
 
     /// The Boolean term equivalent to the arithmetic atom `atom` (`=`, `<=`, `<` with an `ite`
     /// on one side) with the relation pushed to the leaves of the `ite` tree, or `None` when the
     /// atom is not of that shape or the rewrite would exceed its size caps.
     pub fn lift_atom(&mut self, terms: &mut Terms, atom: TermId) -> Option<TermId> {
+        if self.no_lift.contains(&atom) {
+            return None;
+        }
         let node = terms.node(atom);
         let rel = match node.op {
             Op::Eq => Rel::Eq,
@@ -118,7 +167,6 @@ impl IteLift {
             _ => return None,
         };
         let k = const_value(terms, other);
-        self.leaves_of(terms, tree);
         let pred = Pred {
             rel,
             other,
@@ -133,52 +181,196 @@ impl IteLift {
         r
     }
 
-    /// The leaf information of `root` (iteratively, post-order: `ite` trees may be deep).
-    fn leaves_of(&mut self, terms: &Terms, root: TermId) -> Leaves {
-        let mut stack = vec![(root, false)];
-        while let Some((t, expanded)) = stack.pop() {
-            if self.leaves.contains_key(&t) {
-                continue;
-            }
-            let node = terms.node(t);
-            if node.op != Op::Ite || !node.sort.is_arith() {
-                let l = match const_value(terms, t) {
-                    Some(c) => Leaves::Set(Rc::new(BTreeSet::from([c]))),
-                    None => Leaves::Many,
-                };
-                self.leaves.insert(t, l);
-                continue;
-            }
-            let (x, y) = (node.args[1], node.args[2]);
-            if !expanded {
-                stack.push((t, true));
-                stack.push((x, false));
-                stack.push((y, false));
-                continue;
-            }
-            let l = match (self.leaves.get(&x), self.leaves.get(&y)) {
-                (Some(Leaves::Set(s)), Some(Leaves::Set(u))) => {
-                    if Rc::ptr_eq(s, u) || s.is_superset(u) {
-                        Leaves::Set(s.clone())
-                    } else if u.is_superset(s) {
-                        Leaves::Set(u.clone())
-                    } else {
-                        let m: BTreeSet<Num> = s.union(u).cloned().collect();
-                        if m.len() > MAX_TRACKED {
-                            Leaves::Many
-                        } else {
-                            Leaves::Set(Rc::new(m))
-                        }
-                    }
-                }
-                _ => Leaves::Many,
-            };
-            self.leaves.insert(t, l);
+    /// The definition of a variable `v` standing for the arithmetic `ite` term `t` (the
+    /// linearisation of an `ite` under a sum, a product, `to_real`, …), as Yices does with one
+    /// variable per flattened `ite`: `sel → v = leaf` for every leaf of `t`'s region (leaves
+    /// with the same constant value share one implication; a shared `ite` leaf is linearised
+    /// by its own variable), and `min ≤ v ≤ max` when every leaf below `t` is a constant.
+    /// `None` past the size caps (the caller falls back to one variable per `ite` node).
+    pub fn define_var(&mut self, terms: &mut Terms, t: TermId, v: TermId) -> Option<Vec<TermId>> {
+        self.scan(terms);
+        self.prepare(terms, t)?;
+        let region = self.regions.get(&t)?.clone();
+        let mut defs = Vec::with_capacity(region.values.len() + region.others.len() + 2);
+        for (k, sel) in &region.values {
+            let kc = terms.mk_const(k.clone(), region.sort);
+            let eq = terms.mk(Op::Eq, vec![v, kc], Sort::Bool);
+            defs.push(terms.mk(Op::Implies, vec![*sel, eq], Sort::Bool));
         }
-        self.leaves.get(&root).cloned().unwrap_or(Leaves::Many)
+        for &(leaf, sel) in &region.others {
+            let eq = terms.mk(Op::Eq, vec![v, leaf], Sort::Bool);
+            self.no_lift.insert(eq);
+            defs.push(terms.mk(Op::Implies, vec![sel, eq], Sort::Bool));
+        }
+        if let Some(Leaves::Set(s)) = self.leaves.get(&t) {
+            if let (Some(lo), Some(hi)) = (s.first(), s.last()) {
+                let lo = terms.mk_const(lo.clone(), region.sort);
+                let hi = terms.mk_const(hi.clone(), region.sort);
+                defs.push(terms.mk(Op::Le, vec![lo, v], Sort::Bool));
+                defs.push(terms.mk(Op::Le, vec![v, hi], Sort::Bool));
+            }
+        }
+        self.nodes += defs.len();
+        Some(defs)
     }
 
-    /// The value of `pred` on every leaf of `t` when they all agree.
+    /// Brings the parent tables up to date with the term store.
+    fn scan(&mut self, terms: &Terms) {
+        let n = terms.len();
+        if self.scanned >= n {
+            return;
+        }
+        self.ite_parents.resize(n, 0);
+        self.other_use.resize(n, false);
+        for i in self.scanned..n {
+            let node = terms.node(TermId(i as u32));
+            let ite = node.op == Op::Ite && node.sort.is_arith();
+            for (j, &a) in node.args.iter().enumerate() {
+                let a = a.0 as usize;
+                if ite && j > 0 {
+                    if let Some(p) = self.ite_parents.get_mut(a) {
+                        *p = p.saturating_add(1).min(2);
+                    }
+                } else if let Some(u) = self.other_use.get_mut(a) {
+                    *u = true;
+                }
+            }
+        }
+        self.scanned = n;
+    }
+
+    /// An arithmetic `ite` that starts a region of its own: shared (two `ite` parents) or used
+    /// by anything else (an atom, a sum).
+    fn is_root(&self, t: TermId) -> bool {
+        let i = t.0 as usize;
+        self.ite_parents.get(i).is_none_or(|&p| p != 1) || self.other_use.get(i).is_none_or(|&u| u)
+    }
+
+    fn is_arith_ite(terms: &Terms, t: TermId) -> bool {
+        let n = terms.node(t);
+        n.op == Op::Ite && n.sort.is_arith()
+    }
+
+    /// Flattens the region of `root` and of every region root below it (iteratively,
+    /// post-order), with their leaf information. `None` past the total cap.
+    fn prepare(&mut self, terms: &mut Terms, root: TermId) -> Option<()> {
+        let mut stack = vec![root];
+        while let Some(&r) = stack.last() {
+            if self.leaves.contains_key(&r) {
+                stack.pop();
+                continue;
+            }
+            let region = match self.regions.get(&r) {
+                Some(g) => g.clone(),
+                None => {
+                    let g = Rc::new(self.flatten(terms, r)?);
+                    self.regions.insert(r, g.clone());
+                    g
+                }
+            };
+            let pending: Vec<TermId> = region
+                .others
+                .iter()
+                .map(|&(l, _)| l)
+                .filter(|&l| Self::is_arith_ite(terms, l) && !self.leaves.contains_key(&l))
+                .collect();
+            if !pending.is_empty() {
+                stack.extend(pending);
+                continue;
+            }
+            stack.pop();
+            let mut set: BTreeSet<Num> = region.values.iter().map(|(v, _)| v.clone()).collect();
+            let mut many = false;
+            for &(l, _) in &region.others {
+                match self.leaves.get(&l) {
+                    Some(Leaves::Set(s)) if Self::is_arith_ite(terms, l) => {
+                        set.extend(s.iter().cloned());
+                    }
+                    _ => many = true,
+                }
+                if many || set.len() > MAX_TRACKED {
+                    many = true;
+                    break;
+                }
+            }
+            let l = if many {
+                Leaves::Many
+            } else {
+                Leaves::Set(Rc::new(set))
+            };
+            self.leaves.insert(r, l);
+        }
+        Some(())
+    }
+
+    /// The region of `root`: every `ite` below it reached through non-root `ite` nodes, with
+    /// the conjunction of the conditions on the path to each leaf (prefixes shared).
+    fn flatten(&mut self, terms: &mut Terms, root: TermId) -> Option<Region> {
+        self.scan(terms);
+        let sort = terms.sort(root);
+        let tt = terms.mk_true();
+        let ff = terms.mk_false();
+        let mut value_paths: Vec<(Num, Vec<TermId>)> = Vec::new();
+        let mut by_value: HashMap<Num, usize> = HashMap::new();
+        let mut other_paths: Vec<(TermId, Vec<TermId>)> = Vec::new();
+        let mut by_other: HashMap<TermId, usize> = HashMap::new();
+        let mut stack = vec![(root, tt)];
+        let mut made = 0usize;
+        while let Some((t, p)) = stack.pop() {
+            if t == root || (Self::is_arith_ite(terms, t) && !self.is_root(t)) {
+                let node = terms.node(t);
+                if node.op == Op::Ite {
+                    let (c, x, y) = (node.args[0], node.args[1], node.args[2]);
+                    let nc = terms.mk_not(c);
+                    let px = and2(terms, p, c);
+                    let py = and2(terms, p, nc);
+                    made += 2;
+                    if py != ff {
+                        stack.push((y, py));
+                    }
+                    if px != ff {
+                        stack.push((x, px));
+                    }
+                    continue;
+                }
+            }
+            made += 1;
+            if let Some(v) = const_value(terms, t) {
+                let i = *by_value.entry(v.clone()).or_insert_with(|| {
+                    value_paths.push((v, Vec::new()));
+                    value_paths.len() - 1
+                });
+                value_paths[i].1.push(p);
+            } else {
+                let i = *by_other.entry(t).or_insert_with(|| {
+                    other_paths.push((t, Vec::new()));
+                    other_paths.len() - 1
+                });
+                other_paths[i].1.push(p);
+            }
+        }
+        self.nodes += made;
+        if self.nodes > self.total {
+            return None;
+        }
+        self.regions_built += 1;
+        let values = value_paths
+            .into_iter()
+            .map(|(v, ps)| (v, or_n(terms, ps)))
+            .collect();
+        let others = other_paths
+            .into_iter()
+            .map(|(l, ps)| (l, or_n(terms, ps)))
+            .collect();
+        Some(Region {
+            sort,
+            values,
+            by_value,
+            others,
+        })
+    }
+
+    /// The value of `pred` on every leaf of the region root `t` when they all agree.
     fn decided(&self, t: TermId, pred: &Pred) -> Option<bool> {
         match self.leaves.get(&t)? {
             Leaves::Set(s) => {
@@ -190,71 +382,93 @@ impl IteLift {
         }
     }
 
-    /// `pred` pushed through the `ite` tree `root` (whose leaves are known constants).
+    /// `pred` on the `ite` tree `root`: the disjunction, over the leaves of its region, of
+    /// "this leaf is selected and satisfies `pred`" (a shared `ite` leaf gets the atom
+    /// `leaf ⋈ other`, lifted again when the CNF conversion meets it).
     fn lift(&mut self, terms: &mut Terms, root: TermId, pred: &Pred) -> Option<TermId> {
-        let mut visited = 0usize;
-        let mut stack = vec![(root, false)];
-        while let Some((t, expanded)) = stack.pop() {
-            let key = (t, pred.clone());
-            if self.memo.contains_key(&key) {
-                continue;
+        self.scan(terms);
+        self.prepare(terms, root)?;
+        if let Some(b) = self.decided(root, pred) {
+            return Some(if b { terms.mk_true() } else { terms.mk_false() });
+        }
+        let region = self.regions.get(&root)?.clone();
+        let (tt, ff) = (terms.mk_true(), terms.mk_false());
+        let mut disj: Vec<TermId> = Vec::new();
+        let mut push = |terms: &mut Terms, sel: TermId, a: TermId| {
+            if a == tt {
+                disj.push(sel);
+            } else if a != ff {
+                disj.push(and2(terms, sel, a));
             }
-            if let Some(b) = self.decided(t, pred) {
-                let r = if b { terms.mk_true() } else { terms.mk_false() };
-                self.memo.insert(key, r);
-                continue;
+        };
+        match &pred.k {
+            Some(k) if pred.rel == Rel::Eq => {
+                if let Some(&i) = region.by_value.get(k) {
+                    push(terms, region.values[i].1, tt);
+                }
             }
-            let node = terms.node(t);
-            if node.op != Op::Ite {
-                // a leaf: the relation on it is an ordinary atom (lifted again if `other` is an
-                // `ite`, within the same caps)
-                let r = pred.atom(terms, t);
-                self.memo.insert(key, r);
-                continue;
-            }
-            let (c, x, y) = (node.args[0], node.args[1], node.args[2]);
-            if !expanded {
-                visited += 1;
-                if visited > PER_ATOM || self.nodes + visited > TOTAL {
+            _ => {
+                if region.values.len() + region.others.len() > self.per_atom {
                     return None;
                 }
-                stack.push((t, true));
-                stack.push((x, false));
-                stack.push((y, false));
-                continue;
+                for (v, sel) in &region.values {
+                    let a = match pred.holds(v) {
+                        Some(true) => tt,
+                        Some(false) => ff,
+                        None => {
+                            let vc = terms.mk_const(v.clone(), region.sort);
+                            pred.atom(terms, vc)
+                        }
+                    };
+                    push(terms, *sel, a);
+                }
             }
-            let rx = *self.memo.get(&(x, pred.clone()))?;
-            let ry = *self.memo.get(&(y, pred.clone()))?;
-            let r = bool_ite(terms, c, rx, ry);
-            self.nodes += 1;
-            self.memo.insert(key, r);
         }
-        self.memo.get(&(root, pred.clone())).copied()
+        for &(leaf, sel) in &region.others {
+            let a = match self.decided(leaf, pred) {
+                Some(true) => tt,
+                Some(false) => ff,
+                None => pred.atom(terms, leaf),
+            };
+            push(terms, sel, a);
+        }
+        self.nodes += disj.len() + 1;
+        if disj.len() > self.per_atom || self.nodes > self.total {
+            return None;
+        }
+        Some(or_n(terms, disj))
     }
 }
 
-/// `ite c x y` over Booleans, folded when a branch is a constant or both are equal.
-fn bool_ite(terms: &mut Terms, c: TermId, x: TermId, y: TermId) -> TermId {
-    let t = terms.mk_true();
-    let f = terms.mk_false();
-    if x == y {
-        x
-    } else if x == t && y == f {
+/// `p ∧ c`, folded when either is a constant.
+fn and2(terms: &mut Terms, p: TermId, c: TermId) -> TermId {
+    let (tt, ff) = (terms.mk_true(), terms.mk_false());
+    if p == tt {
         c
-    } else if x == f && y == t {
-        terms.mk_not(c)
-    } else if x == t {
-        terms.mk(Op::Or, vec![c, y], Sort::Bool)
-    } else if x == f {
-        let nc = terms.mk_not(c);
-        terms.mk(Op::And, vec![nc, y], Sort::Bool)
-    } else if y == t {
-        let nc = terms.mk_not(c);
-        terms.mk(Op::Or, vec![nc, x], Sort::Bool)
-    } else if y == f {
-        terms.mk(Op::And, vec![c, x], Sort::Bool)
+    } else if c == tt {
+        p
+    } else if p == ff || c == ff {
+        ff
+    } else if p == c {
+        p
     } else {
-        terms.mk(Op::Ite, vec![c, x, y], Sort::Bool)
+        terms.mk(Op::And, vec![p, c], Sort::Bool)
+    }
+}
+
+/// The disjunction of `ts` (false when empty, folded when one is true).
+fn or_n(terms: &mut Terms, mut ts: Vec<TermId>) -> TermId {
+    let (tt, ff) = (terms.mk_true(), terms.mk_false());
+    ts.retain(|&t| t != ff);
+    ts.sort();
+    ts.dedup();
+    if ts.contains(&tt) {
+        return tt;
+    }
+    match ts.len() {
+        0 => ff,
+        1 => ts[0],
+        _ => terms.mk(Op::Or, ts, Sort::Bool),
     }
 }
 
@@ -431,24 +645,49 @@ mod tests {
 
     #[test]
     fn deep_chain_lifts_and_cap_falls_back() {
-        // ite chains over distinct constants: 3000 deep lifts (within the per-atom cap); 60000
-        // deep exceeds it and is left to linearisation.
-        for (n, lifted) in [(3000i64, true), (6_000, false)] {
+        // ite chains over distinct constants: 6000 deep lifts into one disjunction of path
+        // conjunctions; with a per-atom cap of 1000 disjuncts the `<=` atom is left to
+        // linearisation, the `=` atom (one value) still lifts.
+        for (cap, lifted) in [(PER_ATOM, true), (1_000, false)] {
+            let n = 6_000i64;
             let mut terms = Terms::new();
             let mut t = terms.mk_const(Num::int(-1), Sort::Int);
+            let mut ps = Vec::new();
             for i in 0..n {
                 let p = terms.declare(&format!("p{i}"), Sort::Bool);
+                ps.push(p);
                 let c = terms.mk_const(Num::int(i), Sort::Int);
                 t = terms.mk(Op::Ite, vec![p, c, t], Sort::Int);
             }
             let k = terms.mk_const(Num::int(n / 2), Sort::Int);
-            let a = terms.mk(Op::Le, vec![t, k], Sort::Bool);
-            let mut lift = IteLift::new();
-            let b = lift.lift_atom(&mut terms, a);
+            let le = terms.mk(Op::Le, vec![t, k], Sort::Bool);
+            let eq = terms.mk(Op::Eq, vec![t, k], Sort::Bool);
+            let mut lift = IteLift::with_caps(cap, TOTAL);
+            let b = lift.lift_atom(&mut terms, le);
             assert_eq!(b.is_some(), lifted);
-            assert_eq!(lift.lifted_atoms + lift.capped_atoms, 1);
-            if let Some(b) = b {
-                assert_eq!(terms.node(b).sort, Sort::Bool);
+            let e = lift.lift_atom(&mut terms, eq).expect("one value lifts");
+            assert_eq!(lift.lifted_atoms + lift.capped_atoms, 2);
+            assert_eq!(lift.regions_built, 1);
+            // the outermost ite is the last one built: the largest true condition selects the
+            // value (the ones below it, every seventh, are shadowed)
+            for top in [
+                None,
+                Some(0usize),
+                Some(1),
+                Some(2_999),
+                Some(3_000),
+                Some(5_999),
+            ] {
+                let f = |i: u32| {
+                    let i = i as usize;
+                    Value::Bool(top.is_some_and(|j| i == j || i < j && i % 7 == 3))
+                };
+                let value = top.map_or(-1, |j| j as i64);
+                let mut m = HashMap::new();
+                assert_eq!(eval(&terms, e, &f, &mut m), Value::Bool(value == n / 2));
+                if let Some(b) = b {
+                    assert_eq!(eval(&terms, b, &f, &mut m), Value::Bool(value <= n / 2));
+                }
             }
         }
     }

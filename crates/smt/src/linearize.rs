@@ -109,7 +109,8 @@ impl Linearizer {
             }
             let node = terms.node(t).clone();
             let children: Vec<TermId> = match node.op {
-                Op::Ite => vec![node.args[1], node.args[2]],
+                // the leaves are linearised with the definitions of the fresh variable
+                Op::Ite => vec![],
                 Op::ToInt | Op::Abs | Op::IntDiv | Op::Mod => vec![node.args[0]],
                 Op::Const(_) | Op::Var(_) => vec![],
                 _ => node.args.to_vec(),
@@ -159,14 +160,19 @@ impl Linearizer {
                 }
                 Op::Ite => {
                     let v = self.fresh_var(terms, node.sort, "ite");
-                    let c = node.args[0];
-                    let e1 = terms.mk(Op::Eq, vec![v, node.args[1]], Sort::Bool);
-                    let e2 = terms.mk(Op::Eq, vec![v, node.args[2]], Sort::Bool);
-                    let i1 = terms.mk(Op::Implies, vec![c, e1], Sort::Bool);
-                    let nc = terms.mk_not(c);
-                    let i2 = terms.mk(Op::Implies, vec![nc, e2], Sort::Bool);
-                    self.side.push(i1);
-                    self.side.push(i2);
+                    match self.lift.define_var(terms, t, v) {
+                        Some(defs) => self.side.extend(defs),
+                        None => {
+                            let c = node.args[0];
+                            let e1 = terms.mk(Op::Eq, vec![v, node.args[1]], Sort::Bool);
+                            let e2 = terms.mk(Op::Eq, vec![v, node.args[2]], Sort::Bool);
+                            let i1 = terms.mk(Op::Implies, vec![c, e1], Sort::Bool);
+                            let nc = terms.mk_not(c);
+                            let i2 = terms.mk(Op::Implies, vec![nc, e2], Sort::Bool);
+                            self.side.push(i1);
+                            self.side.push(i2);
+                        }
+                    }
                     self.lin_of_var(terms, v)
                 }
                 Op::ToInt => {
