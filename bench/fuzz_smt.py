@@ -2,8 +2,10 @@
 Boolean structure (and/or/not/=>/xor/ite, term-level ite, distinct, strict and non-strict bounds,
 equalities, mod/div by constants for integers).
 
-Usage: fuzz_smt.py [--rounds N] [--batch B] [--seed S] [--dl]
-(--dl: QF_RDL / QF_IDL formulas whose atoms are all difference atoms, for the difference-logic solver.)
+Usage: fuzz_smt.py [--rounds N] [--batch B] [--seed S] [--dl] [--cases]
+(--dl: QF_RDL / QF_IDL formulas whose atoms are all difference atoms, for the difference-logic solver.
+--cases: each formula also defines some variables by cases over Booleans, `(=> (and b0 (not b1))
+(= x0 3))`, complete or not, sometimes contradicting, for the conditional definitions of the solver.)
 Each round writes one script with B formulas, each inside (push 1) … (check-sat) (pop 1), runs
 verikit once (with --check: every model is validated and every Farkas certificate checked) and
 asks z3 (Python API) about each formula separately. Every disagreement is written to
@@ -23,7 +25,38 @@ import z3
 from harness import ROOT, VERIKIT
 
 
-def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int, dl: bool = False) -> str:
+def gen_cases(rng: random.Random, ints: bool, xs: list[str], bs: list[str]) -> list[str]:
+    """Definitions of one variable by cases over one to three Booleans: one implication per
+    assignment (some left out, some values changed so that two cases contradict), grouped
+    in one `and`, spread over several assertions or written with `ite`."""
+    x = rng.choice(xs)
+    vs = rng.sample(bs, rng.randint(1, min(3, len(bs))))
+    base, coef = rng.randint(-3, 3), [rng.randint(-3, 3) for _ in vs]
+    affine = rng.random() < 0.6
+    cases = []
+    for m in range(1 << len(vs)):
+        if rng.random() < 0.1:
+            continue
+        v = base + sum(c for i, c in enumerate(coef) if m >> i & 1)
+        if not affine or rng.random() < 0.05:
+            v += rng.randint(-2, 2)
+        if not ints and rng.random() < 0.2:
+            val = f"(/ {v} 2)" if v >= 0 else f"(- (/ {-v} 2))"
+        else:
+            val = (str(v) if ints else f"{v}.0") if v >= 0 else (f"(- {-v})" if ints else f"(- {-v}.0)")
+        lits = [b if m >> i & 1 else f"(not {b})" for i, b in enumerate(vs)]
+        cond = lits[0] if len(lits) == 1 else f"(and {' '.join(lits)})"
+        eq = f"(= {x} {val})" if rng.random() < 0.5 else f"(= {val} {x})"
+        cases.append(f"(=> {cond} {eq})" if rng.random() < 0.8 else f"(or (not {cond}) {eq})")
+    if not cases:
+        return []
+    if rng.random() < 0.5:
+        return [f"(assert (and {' '.join(cases)}))"]
+    return [f"(assert {c})" for c in cases]
+
+
+def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int, dl: bool = False,
+                cases: bool = False) -> str:
     xs = [f"x{i}" for i in range(nvars)]
     bs = [f"b{i}" for i in range(nbools)]
 
@@ -78,6 +111,10 @@ def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int, dl: boo
         return f"({op} {' '.join(formula(depth - 1) for _ in range(rng.randint(2, 3)))})"
 
     body = [f"(assert {formula(3)})" for _ in range(rng.randint(1, 4))]
+    if cases and bs:
+        for _ in range(rng.randint(1, 3)):
+            body += gen_cases(rng, ints, xs, bs)
+        rng.shuffle(body)
     if ints and not dl:
         # Branch and bound without cuts terminates on bounded integer problems only.
         body += [f"(assert (<= (- 20) {x} 20))" for x in xs]
@@ -90,6 +127,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dl", action="store_true", help="difference logic (QF_RDL / QF_IDL atoms only)")
+    ap.add_argument("--cases", action="store_true", help="also variables defined by cases over Booleans")
     a = ap.parse_args()
     total = disagree = 0
     answers = {"sat": 0, "unsat": 0}
@@ -98,10 +136,10 @@ def main() -> None:
         ints = rnd % 2 == 1
         logic = ("QF_IDL" if ints else "QF_RDL") if a.dl else ("QF_LIA" if ints else "QF_LRA")
         sort = "Int" if ints else "Real"
-        nv, nb = rng.randint(2, 4), rng.randint(0, 2)
+        nv, nb = rng.randint(2, 4), rng.randint(2, 3) if a.cases else rng.randint(0, 2)
         decls = "".join(f"(declare-fun x{i} () {sort})\n" for i in range(nv)) + "".join(
             f"(declare-fun b{i} () Bool)\n" for i in range(nb))
-        bodies = [gen_formula(rng, ints, nv, nb, a.dl) for _ in range(a.batch)]
+        bodies = [gen_formula(rng, ints, nv, nb, a.dl, a.cases) for _ in range(a.batch)]
         script = f"(set-logic {logic})\n{decls}" + "".join(f"(push 1)\n{b}\n(check-sat)\n(pop 1)\n" for b in bodies)
         try:
             p = subprocess.run([str(VERIKIT), "--json", "smt", "--check", "-"], input=script, capture_output=True,

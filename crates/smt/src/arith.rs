@@ -369,6 +369,20 @@ impl Theory for Arith {
     fn propagate(&mut self, out: &mut Vec<(Lit, Vec<Lit>)>) {
         let nb = std::mem::take(&mut self.new_bounds);
         if self.row_refinement && !nb.is_empty() {
+            // At decision level 0 the simplex first makes the tableau feasible (or refutes the
+            // level-0 bounds): refinement would otherwise assert implied bounds on every row
+            // first, and the redundant bounded rows slow Check down (a MIP relaxation of 830
+            // rows: 4 200 pivots instead of 700). A conflict is reported as the propagation of
+            // the negation of one of its (true) literals.
+            if self.simplex.trail_lim.is_empty() {
+                if let Err(e) = self.simplex.check() {
+                    let c = self.conflict(e);
+                    if let Some((&l0, rest)) = c.split_first() {
+                        out.push((!l0, rest.to_vec()));
+                        return;
+                    }
+                }
+            }
             let changed: Vec<u32> = nb.iter().map(|(x, _, _)| *x).collect();
             self.refine_rows(&changed, out);
         }

@@ -12,6 +12,7 @@ pub mod arith;
 pub mod bound_refinement;
 pub mod cdcl;
 pub mod check;
+pub mod conditional_definitions;
 pub mod difference_logic;
 pub mod dioph;
 pub mod elab;

@@ -36,6 +36,8 @@ pub struct Solver {
     /// The simplex decides from now on (a non-difference atom appeared, or it was asked for).
     dl_off: bool,
     dl_used: bool,
+    /// Facts from conditional definitions (`conditional_definitions.rs`).
+    pub cond_defs: crate::conditional_definitions::CondDefs,
 }
 
 /// Solver statistics (`--stats`).
@@ -54,6 +56,8 @@ pub struct SolverStats {
     pub certificates_checked: u64,
     #[serde(flatten)]
     pub dl: DlStats,
+    #[serde(flatten)]
+    pub cond_defs: crate::conditional_definitions::CondDefStats,
 }
 
 impl Default for Solver {
@@ -79,6 +83,7 @@ impl Solver {
             dl: DiffLogic::new(),
             dl_off: false,
             dl_used: false,
+            cond_defs: crate::conditional_definitions::CondDefs::new(),
         }
     }
 
@@ -134,12 +139,28 @@ impl Solver {
                 None => self.sat.add_clause(&mut self.arith, &[l]),
             };
         }
+        let derived = self.cond_defs.process(&mut self.terms, t);
+        // The 0/1 variables' definitions hold in every scope; they are not roots for relevance:
+        // their atoms follow from the Booleans by propagation and are never decided.
+        for d in derived.definitions {
+            let l = self.lit(d);
+            self.sat.add_clause(&mut self.arith, &[l]);
+        }
+        for f in derived.facts {
+            let l = self.lit(f);
+            self.roots.push(l);
+            match guard {
+                Some(g) => self.sat.add_clause(&mut self.arith, &[!g, l]),
+                None => self.sat.add_clause(&mut self.arith, &[l]),
+            };
+        }
     }
 
     pub fn push(&mut self) {
         let a = Lit::pos(self.sat.new_var());
         self.scopes.push((a, self.assertions.len()));
         self.root_lim.push(self.roots.len());
+        self.cond_defs.push();
     }
 
     pub fn pop(&mut self, n: usize) {
@@ -151,6 +172,7 @@ impl Solver {
             if let Some(k) = self.root_lim.pop() {
                 self.roots.truncate(k);
             }
+            self.cond_defs.pop();
         }
         self.model = None;
     }
@@ -310,6 +332,7 @@ impl Solver {
                 dl_used: self.dl_used,
                 ..self.dl.stats.clone()
             },
+            cond_defs: self.cond_defs.stats.clone(),
         }
     }
 }
