@@ -2,7 +2,9 @@
 //! Linear-Arithmetic Solver for DPLL(T)" (CAV 2006), Section 6: when the relaxation is feasible
 //! but an integer variable has a fractional value `v`, branch and bound creates the atom
 //! `x ≤ ⌊v⌋` (its negation is `x ≥ ⌊v⌋ + 1`) and lets the SAT search decide it, so branches are
-//! ordinary literals that take part in learning and backjumping.
+//! ordinary literals that take part in learning and backjumping. The branch variable is the
+//! fractional integer variable with the narrowest domain (Yices's rule), ties broken by the most
+//! fractional value (decision 0121).
 //!
 //! Gomory cuts (Section 6 of the paper): once branch and bound has made 100 branches, every eighth
 //! integer final check (at most 500 cuts), if the fractional
@@ -177,18 +179,35 @@ fn congruence_branch(
     })
 }
 
-pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
-    // Branch on the fractional integer variable with the smallest index (deterministic, and
-    // avoids cycling between variables).
-    let mut pick = None;
+/// The variable to branch on: among the integer variables with a fractional value (or a
+/// non-zero δ part), the one with the narrowest domain — both bounds, by `u − l`, before one
+/// bound before none, as Yices selects its branch variable — and among equally wide ones the
+/// most fractional value (nearest to ½), then the smallest index. Decision 0121.
+fn branch_variable(th: &Arith) -> Option<u32> {
+    let half = Num::S(1, 2);
+    let mut best: Option<(u32, (u8, Num, Num))> = None;
     for &x in th.int_vars() {
-        let b = &th.simplex.beta[x as usize];
-        if !b.c.is_integer() || !b.k.is_zero() {
-            pick = Some(x);
-            break;
+        let xi = x as usize;
+        let b = &th.simplex.beta[xi];
+        if b.c.is_integer() && b.k.is_zero() {
+            continue;
+        }
+        let (class, width) = match (&th.simplex.lower[xi], &th.simplex.upper[xi]) {
+            (Some(l), Some(u)) => (0u8, u.val.c.sub(&l.val.c)),
+            (Some(_), None) | (None, Some(_)) => (1, Num::ZERO),
+            (None, None) => (2, Num::ZERO),
+        };
+        let frac = b.c.sub(&b.c.floor());
+        let key = (class, width, frac.sub(&half).abs());
+        if best.as_ref().is_none_or(|(_, k)| key < *k) {
+            best = Some((x, key));
         }
     }
-    let x = match pick {
+    best.map(|(x, _)| x)
+}
+
+pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
+    let x = match branch_variable(th) {
         None => return Final::Sat,
         Some(x) => x,
     };
@@ -250,5 +269,71 @@ pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
         new_vars: 1,
         clauses: Vec::new(),
         decide: Some(if up { !lit } else { lit }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numbers::DRat;
+
+    /// Three integer variables with fractional values: `x0` unbounded, `x1` in `[0, 10]`, `x2`
+    /// in `[0, 3]`. The narrowest domain wins (`x2`) whatever the index; with no bounds at all,
+    /// the value nearest to ½ wins; integral values are never picked.
+    #[test]
+    fn branch_variable_narrowest_domain_then_most_fractional() {
+        let mut th = Arith::new();
+        th.var_is_int = vec![true; 3];
+        let mut next = 0u32;
+        let mut alloc = || {
+            next += 1;
+            next
+        };
+        let xs: Vec<u32> = (0..3u32)
+            .map(|v| {
+                let lin = Lin {
+                    terms: vec![(v, Num::ONE)],
+                    c: Num::ZERO,
+                };
+                let _ = th.constraint(&lin, Rel::Le, &mut alloc);
+                th.int_vars()[v as usize]
+            })
+            .collect();
+        let set = |th: &mut Arith, vals: [Num; 3]| {
+            for (x, v) in xs.iter().zip(vals) {
+                th.simplex.beta[*x as usize] = DRat::num(v);
+            }
+        };
+        set(&mut th, [Num::S(1, 3), Num::S(1, 2), Num::S(1, 4)]);
+        assert_eq!(
+            branch_variable(&th),
+            Some(xs[1]),
+            "unbounded: most fractional"
+        );
+        set(&mut th, [Num::S(1, 3), Num::S(1, 3), Num::int(2)]);
+        assert_eq!(branch_variable(&th), Some(xs[0]), "ties: smallest index");
+        let mut lit = 100u32;
+        for (x, hi) in [(xs[1], 10), (xs[2], 3)] {
+            lit += 2;
+            assert!(th
+                .simplex
+                .assert_lower(x, DRat::num(Num::ZERO), Lit(lit))
+                .is_ok());
+            lit += 2;
+            assert!(th
+                .simplex
+                .assert_upper(x, DRat::num(Num::int(hi)), Lit(lit))
+                .is_ok());
+        }
+        set(&mut th, [Num::S(1, 2), Num::S(1, 2), Num::S(5, 2)]);
+        assert_eq!(branch_variable(&th), Some(xs[2]), "narrowest domain first");
+        set(&mut th, [Num::S(1, 2), Num::S(1, 2), Num::int(1)]);
+        assert_eq!(
+            branch_variable(&th),
+            Some(xs[1]),
+            "the next narrowest domain"
+        );
+        set(&mut th, [Num::int(7), Num::int(1), Num::int(1)]);
+        assert_eq!(branch_variable(&th), None, "all integral");
     }
 }
