@@ -82,11 +82,6 @@ pub trait Theory {
     fn explain(&mut self, _lit: Lit) -> Vec<Lit> {
         Vec::new()
     }
-    /// Preferred polarity of a decision on `v` (e.g. the literal the theory's current solution
-    /// already satisfies); `None` leaves the saved phase.
-    fn decide_phase(&mut self, _v: Var) -> Option<bool> {
-        None
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1016,8 +1011,7 @@ impl Cdcl {
             if next.is_none() {
                 while let Some(v) = self.heap_pop() {
                     if self.assigns[v as usize] == UNDEF && self.decidable[v as usize] {
-                        let positive = th.decide_phase(v).unwrap_or(self.polarity[v as usize]);
-                        next = Some(Lit::new(v, !positive));
+                        next = Some(Lit::new(v, !self.polarity[v as usize]));
                         break;
                     }
                 }
@@ -1092,6 +1086,54 @@ mod tests {
         fn pop_levels(&mut self, _: u32) {}
     }
 
+    /// A theory of implications `a → b` between literals, propagated lazily: `b` is implied with
+    /// the deferred explanation `[a]`.
+    struct LazyImplications {
+        imps: Vec<(Lit, Lit)>,
+        trail: Vec<Lit>,
+        lim: Vec<usize>,
+        head: usize,
+    }
+    impl Theory for LazyImplications {
+        fn assert_lit(&mut self, l: Lit) -> Result<(), Vec<Lit>> {
+            self.trail.push(l);
+            Ok(())
+        }
+        fn propagate(&mut self, _: &mut Vec<(Lit, Vec<Lit>)>) {}
+        fn propagate_lazy(&mut self, out: &mut Vec<Lit>) {
+            while self.head < self.trail.len() {
+                let l = self.trail[self.head];
+                self.head += 1;
+                out.extend(self.imps.iter().filter(|(a, _)| *a == l).map(|(_, b)| *b));
+            }
+        }
+        fn explain(&mut self, b: Lit) -> Vec<Lit> {
+            // Any true premise of `b` asserted before it would do; the first one found.
+            let pos = self.trail.iter().position(|&l| l == b);
+            let before = &self.trail[..pos.unwrap_or(self.trail.len())];
+            let a = self
+                .imps
+                .iter()
+                .find(|(a, c)| *c == b && before.contains(a));
+            a.map(|(a, _)| vec![*a]).unwrap_or_default()
+        }
+        fn check(&mut self) -> Result<(), Vec<Lit>> {
+            Ok(())
+        }
+        fn final_check(&mut self, _: u32) -> Final {
+            Final::Sat
+        }
+        fn push_level(&mut self) {
+            self.lim.push(self.trail.len());
+        }
+        fn pop_levels(&mut self, n: u32) {
+            let keep = self.lim.len() - n as usize;
+            self.trail.truncate(self.lim[keep]);
+            self.lim.truncate(keep);
+            self.head = self.head.min(self.trail.len());
+        }
+    }
+
     fn brute(n: u32, cls: &[Vec<Lit>]) -> bool {
         (0..1u32 << n).any(|m| {
             cls.iter()
@@ -1121,6 +1163,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn lazy_theory_implications_match_brute_force(seed in 0u64..300) {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let n = rng.gen_range(3..9u32);
+            let lit = |rng: &mut rand::rngs::SmallRng| Lit::new(rng.gen_range(0..n), rng.gen());
+            let cls: Vec<Vec<Lit>> = (0..rng.gen_range(1..20usize))
+                .map(|_| (0..3).map(|_| lit(&mut rng)).collect())
+                .collect();
+            let imps: Vec<(Lit, Lit)> = (0..rng.gen_range(1..12usize))
+                .map(|_| (lit(&mut rng), lit(&mut rng)))
+                .filter(|(a, b)| a.var() != b.var())
+                .collect();
+            let mut s = Cdcl::new();
+            let mut th = LazyImplications { imps: imps.clone(), trail: vec![], lim: vec![], head: 0 };
+            for _ in 0..n { s.new_var(); }
+            for c in &cls { s.add_clause(&mut th, c); }
+            let r = s.solve(&mut th, &[]);
+            let mut all = cls.clone();
+            all.extend(imps.iter().map(|&(a, b)| vec![!a, b]));
+            proptest::prop_assert_eq!(r == Answer::Sat, brute(n, &all));
+            if r == Answer::Sat {
+                for c in &all {
+                    proptest::prop_assert!(c.iter().any(|l| s.value(*l) == Some(true)));
+                }
+            }
+        }
+
         #[test]
         fn random_3sat_matches_brute_force(seed in 0u64..400) {
             use rand::{Rng, SeedableRng};

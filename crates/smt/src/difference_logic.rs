@@ -43,6 +43,8 @@ const ZERO: u32 = 0;
 /// Largest sum of absolute (scaled) bounds accepted: every path weight then fits an `i64` with
 /// a wide margin.
 const MAX_TOTAL_WEIGHT: i128 = 1 << 40;
+/// Largest number of nodes with a pair matrix of strongest edges (16 MiB at most).
+const MAX_DENSE_NODES: usize = 2048;
 /// Potentials below this trigger a recomputation (they only decrease over a run).
 const DRIFT_LIMIT: i64 = -(1 << 61);
 
@@ -88,6 +90,10 @@ struct Edge {
     to: u32,
     w: W,
     lit: Lit,
+    /// In the adjacency lists (false: a parallel edge at least as strong was active).
+    in_adj: bool,
+    /// The strongest active edge of the same pair before this one (restored on backtracking).
+    prev_best: u32,
 }
 
 /// Counters shown by `--stats`.
@@ -105,6 +111,8 @@ pub struct DlStats {
     pub dl_skipped: u64,
     /// Implied literals whose explanation the CDCL core asked for.
     pub dl_explained: u64,
+    /// Edges not added to the graph because a parallel edge at least as strong was active.
+    pub dl_dominated: u64,
 }
 
 /// Why the atoms cannot be decided by the difference-logic solver.
@@ -136,6 +144,12 @@ pub struct DiffLogic {
     edges: Vec<Edge>,
     /// Active edges leaving / entering each node: (other end, weight, edge id).
     out: Vec<Vec<Adj>>,
+    /// Per pair of nodes (`from · n + to`, while `n ≤ MAX_DENSE_NODES`): the strongest active
+    /// edge. Weaker parallel edges are never added to the adjacency lists, and an edge
+    /// superseded by a stronger one is `dead` (skipped by every search) until that one is popped.
+    best: Vec<u32>,
+    best_n: usize,
+    dead: Vec<bool>,
     inc: Vec<Vec<Adj>>,
     pi: Vec<W>,
     /// (edges, atom trail, explanation records, explanation arena) lengths at the start of each
@@ -167,6 +181,7 @@ pub struct DiffLogic {
     pub search_limit: usize,
     /// Adaptive throttle of the propagation searches (see [`Throttle`]).
     throttle: Throttle,
+
     pub stats: DlStats,
 }
 
@@ -176,6 +191,7 @@ impl DiffLogic {
             scale: 1,
             search_limit: 1_000_000,
             throttle: Throttle::new(),
+
             ..DiffLogic::default()
         };
         d.add_node(NONE);
@@ -325,12 +341,54 @@ impl DiffLogic {
             return if w.is_neg() { Err(vec![lit]) } else { Ok(()) };
         }
         let (f, t) = (from as usize, to as usize);
+        self.sync_best();
+        let id = self.edges.len() as u32;
+        let pair = if self.best_n > 0 {
+            f * self.best_n + t
+        } else {
+            usize::MAX
+        };
+        let prev = self.best.get(pair).copied().unwrap_or(NONE);
+        if prev != NONE && self.edges[prev as usize].w <= w {
+            // Dominated: the potential already satisfies it and it implies nothing new.
+            self.stats.dl_dominated += 1;
+            self.edges.push(Edge {
+                from,
+                to,
+                w,
+                lit,
+                in_adj: false,
+                prev_best: NONE,
+            });
+            self.dead.push(true);
+            let pl = lit.idx();
+            if self.implied.get(pl).copied().unwrap_or(false) {
+                self.implied[pl] = false;
+            } else if self.search_limit > 0 {
+                // Queued only so the adaptive switch sees every new edge in order; no search.
+                self.pending.push(id);
+            }
+            return Ok(());
+        }
         let g0 = self.pi[f].add(w).sub(self.pi[t]);
         if g0.is_neg() {
             self.relax(from, to, w, lit, g0)?;
         }
-        let id = self.edges.len() as u32;
-        self.edges.push(Edge { from, to, w, lit });
+        self.edges.push(Edge {
+            from,
+            to,
+            w,
+            lit,
+            in_adj: true,
+            prev_best: prev,
+        });
+        self.dead.push(false);
+        if pair != usize::MAX {
+            self.best[pair] = id;
+            if prev != NONE {
+                self.dead[prev as usize] = true;
+            }
+        }
         self.out[f].push(Adj { node: to, w, id });
         self.inc[t].push(Adj { node: from, w, id });
         let pl = lit.idx();
@@ -340,6 +398,41 @@ impl DiffLogic {
             self.pending.push(id);
         }
         Ok(())
+    }
+
+    /// Rebuilds the pair matrix when nodes were added since it was built (or drops it beyond
+    /// `MAX_DENSE_NODES`).
+    fn sync_best(&mut self) {
+        let n = self.pi.len();
+        if n == self.best_n || (self.best_n == 0 && n > MAX_DENSE_NODES) {
+            return;
+        }
+        self.best_n = if n > MAX_DENSE_NODES { 0 } else { n };
+        self.best.clear();
+        self.best.resize(self.best_n * self.best_n, NONE);
+        // Replay the active edges in stack order: each adjacency edge was the strongest of
+        // its pair when added.
+        for (id, e) in self.edges.iter_mut().enumerate() {
+            if !e.in_adj {
+                continue;
+            }
+            if self.best_n == 0 {
+                e.prev_best = NONE;
+                self.dead[id] = false;
+                continue;
+            }
+            let pair = e.from as usize * self.best_n + e.to as usize;
+            e.prev_best = self.best[pair];
+            self.best[pair] = id as u32;
+        }
+        if self.best_n == 0 {
+            return;
+        }
+        for id in 0..self.edges.len() {
+            let e = self.edges[id];
+            self.dead[id] =
+                !e.in_adj || self.best[e.from as usize * self.best_n + e.to as usize] != id as u32;
+        }
     }
 
     fn next_stamp(&mut self) -> u32 {
@@ -454,7 +547,7 @@ impl DiffLogic {
         let st = self.next_stamp();
         let limit = self.search_limit;
         self.fwd
-            .run(st, e.from, id, &self.out, &self.pi, true, limit);
+            .run(st, e.from, id, &self.out, &self.dead, &self.pi, true, limit);
         if !self
             .fwd
             .reached
@@ -464,7 +557,7 @@ impl DiffLogic {
             return;
         }
         self.bwd
-            .run(st, e.to, id, &self.inc, &self.pi, false, limit);
+            .run(st, e.to, id, &self.inc, &self.dead, &self.pi, false, limit);
         let (pu, pv) = (self.pi[e.from as usize], self.pi[e.to as usize]);
         for fi in 0..self.fwd.reached.len() {
             let y = self.fwd.reached[fi];
@@ -677,6 +770,7 @@ impl Search {
         src: u32,
         via_edge: u32,
         adj: &[Vec<Adj>],
+        dead: &[bool],
         pi: &[W],
         forward: bool,
         limit: usize,
@@ -708,6 +802,9 @@ impl Search {
             let ps = pi[su];
             for a in &adj[su] {
                 let (t, eid) = (a.node, a.id);
+                if dead[eid as usize] {
+                    continue;
+                }
                 let tu = t as usize;
                 if self.done[tu] == st {
                     continue;
@@ -763,6 +860,7 @@ impl Theory for DlTheory<'_> {
             return Ok(());
         }
         dl.atom_val[a as usize] = if lit.is_neg() { -1 } else { 1 };
+
         dl.atom_trail.push(a);
         let at = dl.atoms[a as usize];
         dl.free_atoms[at.u as usize] -= 1;
@@ -789,6 +887,9 @@ impl Theory for DlTheory<'_> {
         let pending = std::mem::take(&mut self.dl.pending);
         for &id in &pending {
             if self.dl.throttle.search() {
+                if !self.dl.edges[id as usize].in_adj {
+                    continue;
+                }
                 self.dl.propagate_edge(id, self.arith, out);
             } else {
                 self.dl.stats.dl_skipped += 1;
@@ -832,8 +933,18 @@ impl Theory for DlTheory<'_> {
         dl.expl_edges.truncate(xlen);
         while dl.edges.len() > elen {
             if let Some(e) = dl.edges.pop() {
-                dl.out[e.from as usize].pop();
-                dl.inc[e.to as usize].pop();
+                dl.dead.pop();
+                if e.in_adj {
+                    dl.out[e.from as usize].pop();
+                    dl.inc[e.to as usize].pop();
+                    if dl.best_n > 0 {
+                        let pair = e.from as usize * dl.best_n + e.to as usize;
+                        dl.best[pair] = e.prev_best;
+                        if e.prev_best != NONE {
+                            dl.dead[e.prev_best as usize] = false;
+                        }
+                    }
+                }
             }
         }
         while dl.atom_trail.len() > alen {
