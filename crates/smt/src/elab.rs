@@ -6,7 +6,7 @@
 use crate::numbers::Num;
 use crate::smtlib::{SExpr, SExprKind, TokenKind};
 use crate::terms::{Op, Sort, TermId, Terms};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use verikit_diag::{Diagnostic, Span};
 
 /// What a symbol means.

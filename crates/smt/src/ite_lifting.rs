@@ -1,23 +1,36 @@
-//! Lifting of arithmetic relations over term-level `ite` trees with constant leaves, a rewrite of
-//! the preprocessing step that precedes the simplex of Dutertre & de Moura, "A Fast
-//! Linear-Arithmetic Solver for DPLL(T)" (CAV 2006, Section 3: atoms become bounds on linear
-//! terms). Yices and z3 apply it before linearisation: an atom `(⋈ (ite c a b) k)` with a
-//! constant `k` becomes `(ite c (⋈ a k) (⋈ b k))`, recursively through nested `ite` whose leaves
-//! are constants, and folds to Boolean structure over the conditions instead of one fresh
-//! arithmetic variable with two equality atoms per `ite` (the encoding of `linearize`). A leaf
-//! that is not a constant (a variable, a linear term) becomes the ordinary atom `leaf ⋈ k`; the
-//! other side may be any term without a top-level `ite` (two `ite` sides are left to
-//! linearisation: pushing one into the other multiplies their sizes).
+//! Lifting of arithmetic relations over term-level `ite` trees, a rewrite of the preprocessing
+//! step that precedes the simplex of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for
+//! DPLL(T)" (CAV 2006, Section 3: atoms become bounds on linear terms). An atom `(⋈ t o)` whose
+//! side `t` is an `ite` becomes Boolean structure over the `ite` conditions instead of one fresh
+//! arithmetic variable with two equality atoms per `ite` node (decision 0028).
 //!
-//! Results are hash-consed per (sub-term, relation, constant), so a shared sub-term is lifted once
-//! per relation; each sub-term's set of leaf values (when small) decides the relation outright
-//! for whole sub-trees. Sizes are capped per atom and in total: past a cap the atom is linearised
-//! as before, so the rewrite changes the encoding, never the meaning. Models are still validated
-//! against the original assertions (the rewrite happens during CNF conversion only).
+//! `ite` terms are flattened into *regions*, as Yices's `ite` flattening does: a region starts at
+//! a root (an `ite` that is shared — two `ite` parents — or used by anything other than an `ite`
+//! branch: an atom, a sum) and extends through every non-root `ite` below it. Each node of a
+//! region gets the conjunction of the conditions on its path (prefixes shared), and its leaves are
+//! grouped: one Boolean per distinct constant value ("the selected leaf has value `k`", the
+//! disjunction of the paths to leaves of that value) and one per other leaf (a variable, a linear
+//! term, or a shared `ite` root). Then
+//!
+//! - `(= t k)` for a constant `k` is `val(t, k) ∨ ⋁ (sel(t, ℓ) ∧ (= ℓ k))` over the non-constant
+//!   leaves `ℓ`; a shared `ite` leaf's atom is lifted again in its own region, so a chain of
+//!   program-counter updates (`pc' = ite(pc = 3, 4, ite(pc = 4, 7, pc))`) costs one Boolean per
+//!   (region, compared value), not one walk of the whole tree per value;
+//! - `(<= t o)`, `(< t o)` and atoms with a non-constant `o` are the disjunction over all leaves;
+//! - a region whose leaves (through nested roots) are all constants decides the relation outright
+//!   when it holds or fails on all of them;
+//! - an `ite` in an arithmetic context (under `+`, `*`, `to_real`) gets one variable `v` per
+//!   region with `sel → v = leaf` per leaf and `min ≤ v ≤ max` when all leaves are constants.
+//!
+//! The encoding size is linear in the `ite` DAG plus the compared values; caps on the disjuncts
+//! per atom and on the nodes in total fall back to linearisation (one variable per `ite` node), so
+//! the rewrite changes the encoding, never the meaning. Models are still validated against the
+//! original assertions (the rewrite happens during CNF conversion only).
 
 use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// The relation pushed to the leaves.
@@ -129,15 +142,15 @@ impl IteLift {
             ite_parents: Vec::new(),
             other_use: Vec::new(),
             scanned: 0,
-            regions: HashMap::new(),
-            leaves: HashMap::new(),
+            regions: HashMap::default(),
+            leaves: HashMap::default(),
             lifted_atoms: 0,
             capped_atoms: 0,
             regions_built: 0,
             nodes: 0,
             per_atom,
             total,
-            no_lift: HashSet::new(),
+            no_lift: HashSet::default(),
         }
     }
 
@@ -311,9 +324,9 @@ impl IteLift {
         let tt = terms.mk_true();
         let ff = terms.mk_false();
         let mut value_paths: Vec<(Num, Vec<TermId>)> = Vec::new();
-        let mut by_value: HashMap<Num, usize> = HashMap::new();
+        let mut by_value: HashMap<Num, usize> = HashMap::default();
         let mut other_paths: Vec<(TermId, Vec<TermId>)> = Vec::new();
-        let mut by_other: HashMap<TermId, usize> = HashMap::new();
+        let mut by_other: HashMap<TermId, usize> = HashMap::default();
         let mut stack = vec![(root, tt)];
         let mut made = 0usize;
         while let Some((t, p)) = stack.pop() {
@@ -502,6 +515,7 @@ mod tests {
     use super::*;
     use crate::check::{eval, Value};
     use proptest::prelude::*;
+    use std::collections::HashMap;
 
     /// A random `ite` tree: `Leaf(v)` a constant, `IntVar(i)` an integer variable,
     /// `Node(c, a, b)` with `c` a Boolean variable index or an atom comparing a sub-tree with a
@@ -638,6 +652,49 @@ mod tests {
                         prop_assert!(ites != 1, "atom left");
                     }
                     stack.extend(n.args.iter().copied());
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// The definitions of a variable standing for an `ite` tree (one per region, with the
+        /// leaf bounds when all leaves are constants) hold exactly when the variable equals the
+        /// tree's value, under every assignment (brute force over a few candidate values).
+        #[test]
+        fn variable_definitions_are_exact(t in tree(), shared in tree()) {
+            let mut terms = Terms::new();
+            let mut vars: Vec<TermId> =
+                (0..4).map(|i| terms.declare(&format!("p{i}"), Sort::Bool)).collect();
+            vars.extend((0..2).map(|i| terms.declare(&format!("x{i}"), Sort::Int)));
+            let v = terms.declare("v", Sort::Int);
+            let tt = build(&mut terms, &vars, &t);
+            // a second tree sharing sub-terms with the first (so some become region roots)
+            let st = build(&mut terms, &vars, &shared);
+            let one = terms.mk_const(Num::ONE, Sort::Int);
+            let _sum = terms.mk(Op::Add, vec![st, one], Sort::Int);
+            prop_assume!(terms.node(tt).op == Op::Ite);
+            let mut lift = IteLift::new();
+            let defs = lift.define_var(&mut terms, tt, v).expect("within the caps");
+            for m in 0..16 * 9u32 {
+                let base = |i: u32| match i {
+                    0..=3 => Value::Bool((m % 16) >> i & 1 == 1),
+                    4 => Value::Num(Num::int([-1, 0, 2][(m / 16 % 3) as usize])),
+                    _ => Value::Num(Num::int([-1, 0, 2][(m / 48) as usize])),
+                };
+                let tv = match eval(&terms, tt, &base, &mut HashMap::new()) {
+                    Value::Num(n) => n,
+                    other => panic!("tree value {other:?}"),
+                };
+                for d in -2i64..=2 {
+                    let w = tv.add(&Num::int(d));
+                    let f = |i: u32| if i == 6 { Value::Num(w.clone()) } else { base(i) };
+                    let mut memo = HashMap::new();
+                    let all = defs
+                        .iter()
+                        .all(|&x| eval(&terms, x, &f, &mut memo) == Value::Bool(true));
+                    prop_assert_eq!(all, d == 0);
                 }
             }
         }

@@ -8,7 +8,8 @@
 
 use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 
 /// A linear form `Σ a_i x_i + c` (variables are indices of `Terms::vars`, sorted, non-zero).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -79,7 +80,7 @@ impl Lin {
 
 #[derive(Default)]
 pub struct Linearizer {
-    cache: HashMap<TermId, Lin>,
+    cache: FxHashMap<TermId, Lin>,
     /// Definitional constraints of fresh variables, to be asserted (they hold in every scope).
     pub side: Vec<TermId>,
     fresh: u32,

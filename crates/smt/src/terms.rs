@@ -3,7 +3,7 @@
 //! conversion and linearisation are computed once per distinct sub-term.
 
 use crate::numbers::Num;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct TermId(pub u32);
@@ -75,7 +75,7 @@ pub struct Node {
 #[derive(Default, Clone, Debug)]
 pub struct Terms {
     nodes: Vec<Node>,
-    map: HashMap<(Op, Box<[TermId]>, SortKey), TermId>,
+    map: FxHashMap<(Op, Box<[TermId]>, SortKey), TermId>,
     /// Declared constants: name and sort.
     pub vars: Vec<(String, Sort)>,
 }

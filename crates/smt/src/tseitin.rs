@@ -6,14 +6,14 @@ use crate::arith::{Arith, AtomLits, Rel};
 use crate::cdcl::{Cdcl, Lit, Var};
 use crate::linearize::Linearizer;
 use crate::terms::{Op, Sort, TermId, Terms};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 #[derive(Default)]
 pub struct Tseitin {
-    pub cache: HashMap<TermId, Lit>,
+    pub cache: FxHashMap<TermId, Lit>,
     true_lit: Option<Lit>,
     /// Variables whose definition mentions each defined variable (for relevance).
-    pub deps: HashMap<Var, Vec<Var>>,
+    pub deps: FxHashMap<Var, Vec<Var>>,
     /// Unit clauses asserted globally (definitions of fresh arithmetic variables).
     pub side_roots: Vec<Lit>,
 }
