@@ -43,7 +43,8 @@ def classify(kind: str, a: dict, r: dict, tgba: dict | None) -> str:
         return ("state structure, same number of sets: above the 48-state bound of the checked merges, "
                 "and Spot's automaton is structured differently")
     return ("state structure, same number of sets: Spot's automaton is structured differently (no single "
-            "state merge of verikit's automaton keeps the language within the checked merges' budget)")
+            "state merge of verikit's automaton keeps the language within the checked merges' budget; "
+            "docs/decisions/0130 and 0132 list what else was measured)")
 
 
 def main() -> None:
@@ -100,13 +101,14 @@ def main() -> None:
     med = statistics.median(all_times) if all_times else float("nan")
     lines = ["Sizes are numbers of states; Spot's are the recorded outputs of `ltl2tgba` (default options) and "
              "`ltl2tgba -B` on the same formulas.", "",
-             "Reductions in the pipeline (docs/decisions/0033, 0034 and 0130 have the step-by-step totals): formula "
+             "Reductions in the pipeline (docs/decisions/0033, 0034, 0130 and 0132 have the step-by-step totals): formula "
              "simplifier with Spot's basic, eventual/universal and syntactic-implication rewritings; a portfolio of "
              "three translations (simplified, NNF only, simplified with containment checks); Couvreur's tableau; "
              "useless states, SCC acceptance cleanup, one set per SCC where exact and sets shared across SCCs; "
              "bisimulation; iterated direct simulation and co-simulation; verified WDBA minimisation; the "
              "fair-simulation reduction of Juvekar–Piterman (≤ 30 states, ≤ 4 sets); state merges checked by "
-             "emptiness against the automaton of the negation (TGBA and -B ≤ 48 states, bounded product work); GF(guarantee) by a deterministic "
+             "emptiness against the automaton of the negation (TGBA and -B ≤ 48 states, bounded product work; a second greedy pass in "
+             "the reverse pair order on automata of ≤ 16 states); GF(guarantee) by a deterministic "
              "restart of the guarantee's WDBA; for -B a portfolio of SCC-aware degeneralisations (set orders, entry levels) "
              "followed by the same simplifications.", "",
              f"Load average when this was run: {os.getloadavg()[0]:.1f} on 2 cores shared with other builds "
