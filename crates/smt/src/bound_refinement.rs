@@ -94,15 +94,29 @@ impl Arith {
             if b == NONE || self.simplex.rows[ri].len() >= MAX_ROW_LEN {
                 continue;
             }
-            entries.clear();
-            entries.push((b, Num::int(-1)));
-            entries.extend(self.simplex.rows[ri].iter().cloned());
-            if !entries
-                .iter()
-                .any(|(v, _)| !self.var_atoms[*v as usize].is_empty())
-            {
+            // Before copying the row and summing its bounds: a row with no atom on any of its
+            // variables implies nothing, and neither does one with two unbounded terms on each
+            // side (`refine_row` would stop there after summing).
+            let sx = &self.simplex;
+            let row = &sx.rows[ri];
+            let mut has_atoms = !self.var_atoms[b as usize].is_empty();
+            // c_b = −1: the minimum uses b's upper bound, the maximum its lower bound.
+            let mut miss_lo = u32::from(sx.upper[b as usize].is_none());
+            let mut miss_hi = u32::from(sx.lower[b as usize].is_none());
+            for (v, c) in row {
+                let vi = *v as usize;
+                has_atoms |= !self.var_atoms[vi].is_empty();
+                let (l, u) = (sx.lower[vi].is_none(), sx.upper[vi].is_none());
+                let (ml, mh) = if c.is_pos() { (l, u) } else { (u, l) };
+                miss_lo += u32::from(ml);
+                miss_hi += u32::from(mh);
+            }
+            if !has_atoms || (miss_lo > 1 && miss_hi > 1) {
                 continue;
             }
+            entries.clear();
+            entries.push((b, Num::int(-1)));
+            entries.extend(row.iter().cloned());
             self.refine_row(&entries, out, &mut certs);
         }
         for c in certs {
