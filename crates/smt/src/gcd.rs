@@ -41,6 +41,48 @@ pub(crate) fn int_upper(u: &DRat) -> Num {
     }
 }
 
+/// Euclid's algorithm on machine words.
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `gcd(|a|, |b|)` of two integers, on machine words when both are small (the tests run over
+/// every integer row at every integer final check), through big integers otherwise.
+fn gcd(a: &Num, b: &Num) -> Num {
+    if let (Num::S(x, 1), Num::S(y, 1)) = (a, b) {
+        if let Ok(g) = i64::try_from(gcd_u64(x.unsigned_abs(), y.unsigned_abs())) {
+            return Num::int(g);
+        }
+    }
+    Num::gcd_int(a, b)
+}
+
+/// `lcm(a, b)` of two positive integers, on machine words when the result fits.
+fn lcm(a: &Num, b: &Num) -> Num {
+    if let (Num::S(x, 1), Num::S(y, 1)) = (a, b) {
+        let g = gcd_u64(x.unsigned_abs(), y.unsigned_abs());
+        if g != 0 {
+            if let Some(l) = (x.unsigned_abs() / g).checked_mul(y.unsigned_abs()) {
+                if let Ok(l) = i64::try_from(l) {
+                    return Num::int(l);
+                }
+            }
+        }
+    }
+    Num::lcm_int(a, b)
+}
+
+/// The denominator of a rational, as an integer `Num`.
+fn denominator(a: &Num) -> Num {
+    match a {
+        Num::S(_, d) => Num::int(*d),
+        Num::B(_) => Num::from_bigint(a.denom_big()),
+    }
+}
+
 impl Simplex {
     /// Integer bounds `[lo, hi]` of variable `x` (None where unbounded).
     pub(crate) fn int_bounds(&self, x: u32) -> (Option<Num>, Option<Num>) {
@@ -67,6 +109,17 @@ impl Simplex {
         None
     }
 
+    /// The integer value of `x` if its bounds fix it.
+    fn int_fixed(&self, x: u32) -> Option<Num> {
+        let i = x as usize;
+        let lo = int_lower(&self.lower[i].as_ref()?.val);
+        let hi = int_upper(&self.upper[i].as_ref()?.val);
+        (lo == hi).then_some(lo)
+    }
+
+    /// The tests on row `r` of basic variable `b`, in two passes over the row without
+    /// allocating (it runs over every integer row at every integer final check); the variables
+    /// of a conflict are collected only when there is one.
     fn gcd_test_row(&self, r: usize, b: u32) -> Option<Vec<u32>> {
         let row = &self.rows[r];
         if !self.is_int[b as usize] || row.iter().any(|(x, _)| !self.is_int[*x as usize]) {
@@ -76,65 +129,66 @@ impl Simplex {
         let mut den = Num::ONE;
         for (_, a) in row {
             if !a.is_integer() {
-                den = Num::lcm_int(&den, &Num::from_bigint(a.denom_big()));
+                den = lcm(&den, &denominator(a));
             }
         }
-        let entries = row
-            .iter()
-            .map(|(x, a)| (*x, a.mul(&den)))
-            .chain(std::iter::once((b, den.neg())));
+        let minus_den = den.neg();
+        let entries = || {
+            row.iter()
+                .map(|(x, a)| (*x, a.mul(&den)))
+                .chain(std::iter::once((b, minus_den.clone())))
+        };
+        // Pass 1: the constant of the fixed variables, the gcd and least coefficient of the
+        // free ones.
         let mut consts = Num::ZERO;
-        let mut fixed: Vec<u32> = Vec::new();
-        // Free variables: (variable, integer coefficient, bounds).
-        let mut free: Vec<(u32, Num, Option<Num>, Option<Num>)> = Vec::new();
-        for (x, c) in entries {
-            let (lo, hi) = self.int_bounds(x);
-            match (&lo, &hi) {
-                (Some(l), Some(h)) if l == h => {
-                    consts = consts.add(&c.mul(l));
-                    fixed.push(x);
-                }
-                _ => free.push((x, c, lo, hi)),
-            }
-        }
-        if free.is_empty() {
-            // Rationally consistent rows with all variables fixed are checked by the simplex.
-            return None;
-        }
         let mut g = Num::ZERO;
         let mut least: Option<Num> = None;
-        for (_, c, _, _) in &free {
-            let a = c.abs();
-            g = Num::gcd_int(&g, &a);
-            if least.as_ref().is_none_or(|m| a < *m) {
-                least = Some(a);
+        for (x, c) in entries() {
+            match self.int_fixed(x) {
+                Some(v) => consts = consts.add(&c.mul(&v)),
+                None => {
+                    let a = c.abs();
+                    g = gcd(&g, &a);
+                    if least.as_ref().is_none_or(|m| a < *m) {
+                        least = Some(a);
+                    }
+                }
             }
         }
-        if !consts.div(&g).is_integer() {
-            return Some(fixed);
-        }
+        // No free variable: rationally consistent rows with all variables fixed are checked by
+        // the simplex.
         let least = least?;
-        // Extended test: the free variables with the least coefficient, all bounded.
+        let fixed = || -> Vec<u32> {
+            entries()
+                .filter(|(x, _)| self.int_fixed(*x).is_some())
+                .map(|(x, _)| x)
+                .collect()
+        };
+        if !consts.div(&g).is_integer() {
+            return Some(fixed());
+        }
+        // Pass 2, the extended test: the free variables with the least coefficient, all bounded.
         let mut lo_sum = consts.clone();
         let mut hi_sum = consts;
         let mut g2 = Num::ZERO;
-        let mut used: Vec<u32> = Vec::new();
-        for (x, c, lo, hi) in &free {
+        for (x, c) in entries() {
+            if self.int_fixed(x).is_some() {
+                continue;
+            }
             if c.abs() == least {
-                let (l, h) = match (lo, hi) {
+                let (l, h) = match self.int_bounds(x) {
                     (Some(l), Some(h)) => (l, h),
                     _ => return None,
                 };
                 if c.is_pos() {
-                    lo_sum = lo_sum.add(&c.mul(l));
-                    hi_sum = hi_sum.add(&c.mul(h));
+                    lo_sum = lo_sum.add(&c.mul(&l));
+                    hi_sum = hi_sum.add(&c.mul(&h));
                 } else {
-                    lo_sum = lo_sum.add(&c.mul(h));
-                    hi_sum = hi_sum.add(&c.mul(l));
+                    lo_sum = lo_sum.add(&c.mul(&h));
+                    hi_sum = hi_sum.add(&c.mul(&l));
                 }
-                used.push(*x);
             } else {
-                g2 = Num::gcd_int(&g2, &c.abs());
+                g2 = gcd(&g2, &c.abs());
             }
         }
         if g2.is_zero() {
@@ -144,8 +198,13 @@ impl Simplex {
         let l1 = lo_sum.div(&g2).ceil();
         let u1 = hi_sum.div(&g2).floor();
         if u1 < l1 {
-            fixed.extend(used);
-            return Some(fixed);
+            let mut out = fixed();
+            out.extend(
+                entries()
+                    .filter(|(x, c)| self.int_fixed(*x).is_none() && c.abs() == least)
+                    .map(|(x, _)| x),
+            );
+            return Some(out);
         }
         None
     }
@@ -164,5 +223,33 @@ impl Simplex {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The machine-word gcd, lcm and denominator agree with the big-integer ones, also at
+        /// the word limits and past them.
+        #[test]
+        fn word_gcd_and_lcm_agree_with_big_integers(
+            x in prop_oneof![-1000i64..1000, any::<i64>()],
+            y in prop_oneof![-1000i64..1000, any::<i64>()],
+            d in 1i64..1000,
+        ) {
+            let (a, b) = (Num::int(x), Num::int(y));
+            prop_assert_eq!(gcd(&a, &b), Num::gcd_int(&a, &b));
+            let (pa, pb) = (a.abs(), b.abs());
+            if !pa.is_zero() && !pb.is_zero() {
+                prop_assert_eq!(lcm(&pa, &pb), Num::lcm_int(&pa, &pb));
+            }
+            let q = Num::int(x).div(&Num::int(d));
+            prop_assert_eq!(denominator(&q), Num::from_bigint(q.denom_big()));
+            let big = q.mul(&Num::int(i64::MAX)).mul(&Num::int(i64::MAX));
+            prop_assert_eq!(denominator(&big), Num::from_bigint(big.denom_big()));
+        }
     }
 }
