@@ -23,7 +23,12 @@
 //! * Theory propagation: after an edge `u → v` is added, bounded Dijkstra searches over reduced
 //!   costs (backwards from `u`, forwards from `v`) find paths `x ⇝ u → v ⇝ y`; an unassigned
 //!   literal whose edge `x → y` weighs at least the path is implied, explained by the path's
-//!   literals. Literals implied this way add their edge without a new search.
+//!   literals. Literals implied this way add their edge without a new search. Explanations are
+//!   lazy: an implication records its path as edge ids, and the literals are built only when the
+//!   CDCL core asks (`Theory::explain`, from conflict analysis or clause minimisation).
+//! * Parallel edges: an edge no weaker than an active edge of the same pair is not added to the
+//!   graph (it implies nothing new), and an edge superseded by a stronger parallel one is skipped
+//!   by the searches until that one is backtracked.
 //! * Adaptive switch: searches are made after every new edge only while at least 40 % of the
 //!   recent conflicts are negative cycles of this solver; below that, on a steeply falling
 //!   fraction of the edges (see `Throttle`), as Z3 throttles theory propagation that does not pay.
