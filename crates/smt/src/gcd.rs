@@ -64,12 +64,12 @@ fn gcd(a: &Num, b: &Num) -> Num {
 fn lcm(a: &Num, b: &Num) -> Num {
     if let (Num::S(x, 1), Num::S(y, 1)) = (a, b) {
         let g = gcd_u64(x.unsigned_abs(), y.unsigned_abs());
-        if g != 0 {
-            if let Some(l) = (x.unsigned_abs() / g).checked_mul(y.unsigned_abs()) {
-                if let Ok(l) = i64::try_from(l) {
-                    return Num::int(l);
-                }
-            }
+        let l = x
+            .unsigned_abs()
+            .checked_div(g)
+            .and_then(|q| q.checked_mul(y.unsigned_abs()));
+        if let Some(Ok(l)) = l.map(i64::try_from) {
+            return Num::int(l);
         }
     }
     Num::lcm_int(a, b)
