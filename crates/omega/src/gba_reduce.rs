@@ -406,8 +406,170 @@ fn init_rows(init: &[u32]) -> Vec<Vec<(usize, usize)>> {
 /// removals, each kept only if checked (see the module documentation). `None` if a game is
 /// too large.
 pub fn fair_reduce(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
+    if aut.num_sets <= 1 {
+        // One acceptance set: the checks are solved exactly by Zielonka's algorithm.
+        let merged = fair_merges_parity(aut, st)?;
+        let (r, lb) = crate::little_brothers::reduce(&merged, crate::sim_game::MAX_LOCS)?;
+        st.removals_tried += lb.candidates;
+        st.removals_kept += lb.kept;
+        return Some(r);
+    }
     let merged = fair_merges(aut, st)?;
     fair_little_brothers(&merged, st)
+}
+
+/// [`fair_merges`] for automata with at most one acceptance set: the same candidates and
+/// saturated game, each merge checked by solving the game reachable from the initial pairs with
+/// [`crate::zielonka`] (exact, no work budget). What the spoiler wins in a kept merge's game stays
+/// won in every later game (merges only add spoiler moves), so later solves stop there.
+fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
+    use crate::zielonka::Solver;
+    let n = aut.num_states();
+    let g0 = Game::build(aut, aut).ok()?;
+    let mut z0 = Solver::new(&g0);
+    z0.solve_all();
+    let mut cands = Vec::new();
+    'outer: for p in 0..n {
+        for q in p + 1..n {
+            if z0.simulates(p, q) && z0.simulates(q, p) {
+                cands.push((p as u32, q as u32));
+                if cands.len() == MAX_CANDIDATES {
+                    break 'outer;
+                }
+            }
+        }
+    }
+    drop(z0);
+    drop(g0);
+    if cands.is_empty() {
+        return Some(aut.clone());
+    }
+    let mut uf: Vec<u32> = (0..n as u32).collect();
+    for &(p, q) in &cands {
+        let (a, b) = (find(&mut uf, p), find(&mut uf, q));
+        uf[a.max(b) as usize] = a.min(b);
+    }
+    let cls: Vec<u32> = (0..n as u32).map(|s| find(&mut uf, s)).collect();
+    let mut mates: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for s in 0..n as u32 {
+        mates[cls[s as usize] as usize].push(s);
+    }
+    let mut sat = aut.clone();
+    let mut extras: Vec<Extra> = Vec::new();
+    for s in 0..n as u32 {
+        for &m in &mates[cls[s as usize] as usize] {
+            for e in &aut.states[m as usize] {
+                if e.label.is_false() {
+                    continue;
+                }
+                for &d in &mates[cls[e.dst as usize] as usize] {
+                    if m == s && d == e.dst {
+                        continue;
+                    }
+                    extras.push(Extra {
+                        s,
+                        idx: sat.states[s as usize].len() as u32,
+                        m,
+                        e_dst: e.dst,
+                        d,
+                    });
+                    sat.add_edge(s, d, e.label.clone(), e.marks);
+                }
+            }
+        }
+    }
+    let Ok(g) = Game::build(&sat, aut) else {
+        st.applied = false;
+        return Some(aut.clone());
+    };
+    let disabled: Vec<u32> = extras
+        .iter()
+        .flat_map(|x| g.edge_dups[x.s as usize][x.idx as usize].iter().copied())
+        .collect();
+    let mut by_state: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, x) in extras.iter().enumerate() {
+        by_state[x.s as usize].push(i);
+        if x.d != x.s {
+            by_state[x.d as usize].push(i);
+        }
+    }
+    let mut z = Solver::new(&g);
+    z.set_dead(&disabled, true);
+    let starts: Vec<(usize, usize)> = aut
+        .init
+        .iter()
+        .flat_map(|&i| aut.init.iter().map(move |&j| (i as usize, j as usize)))
+        .collect();
+    z.solve_from(&starts, false);
+    z.absorb_lost();
+    let mut group: Vec<u32> = (0..n as u32).collect();
+    let mut members: Vec<Vec<u32>> = (0..n as u32).map(|s| vec![s]).collect();
+    let mut enabled = vec![false; extras.len()];
+    for (p, q) in cands {
+        let (gp, gq) = (group[p as usize], group[q as usize]);
+        if gp == gq {
+            continue;
+        }
+        st.merges_tried += 1;
+        let mut tg = group.clone();
+        for &s in &members[gq as usize] {
+            tg[s as usize] = gp;
+        }
+        let mut newly = Vec::new();
+        let mut dups = Vec::new();
+        for &s in members[gp as usize].iter().chain(&members[gq as usize]) {
+            for &i in &by_state[s as usize] {
+                let x = extras[i];
+                if !enabled[i]
+                    && tg[x.s as usize] == tg[x.m as usize]
+                    && tg[x.d as usize] == tg[x.e_dst as usize]
+                {
+                    enabled[i] = true;
+                    newly.push(i);
+                    dups.extend_from_slice(&g.edge_dups[x.s as usize][x.idx as usize]);
+                }
+            }
+        }
+        z.set_dead(&dups, false);
+        z.solve_from(&starts, true);
+        let ok = aut.init.iter().all(|&i| {
+            aut.init
+                .iter()
+                .any(|&j| z.simulates(i as usize, j as usize))
+        });
+        if ok {
+            z.absorb_lost();
+            st.merges_kept += 1;
+            group = tg;
+            let moved = std::mem::take(&mut members[gq as usize]);
+            members[gp as usize].extend(moved);
+        } else {
+            z.set_dead(&dups, true);
+            for i in newly {
+                enabled[i] = false;
+            }
+        }
+    }
+    let mut idx = vec![u32::MAX; n];
+    let mut nc = 0u32;
+    let mut class = vec![0u32; n];
+    for s in 0..n {
+        let gs = group[s] as usize;
+        if idx[gs] == u32::MAX {
+            idx[gs] = nc;
+            nc += 1;
+        }
+        class[s] = idx[gs];
+    }
+    if nc as usize == n {
+        return Some(aut.clone());
+    }
+    let sat = saturate(aut, &group, &members);
+    let mut q = quotient(&sat, &class, nc as usize);
+    if aut.state_based {
+        q.state_based = q.compute_state_based();
+    }
+    Some(q)
 }
 
 fn find(uf: &mut [u32], x: u32) -> u32 {

@@ -25,6 +25,7 @@ pub mod gba_reduce;
 pub mod gf_guarantee;
 pub mod hoa;
 pub mod iterated_sim;
+pub mod little_brothers;
 pub mod ltl;
 pub mod postproc;
 pub mod product;
@@ -36,6 +37,7 @@ pub mod translate;
 pub mod twa;
 pub mod wdba;
 pub mod word;
+pub mod zielonka;
 
 pub use error::OmegaError;
 pub use twa::Twa;

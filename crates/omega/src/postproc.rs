@@ -590,12 +590,45 @@ pub fn sba_by_outgoing(aut: &Twa) -> Twa {
 
 /// The smaller of two state-based Büchi automata for `aut`: the level construction with accepting
 /// copies ([`degeneralize`]) and the transition-based levels followed by [`sba_by_outgoing`],
-/// each simplified.
+/// each simplified; when the result has more states than `aut`, the checked fair-simulation
+/// little-brother removals of [`crate::little_brothers`] (within [`LITTLE_BROTHERS_LOCS`]).
 pub fn to_sba(aut: &Twa) -> Twa {
     let a = simplify(&degeneralize(aut));
     if aut.num_sets == 0 || aut.acc_false || a.num_states() <= 1 {
         return a;
     }
+    let size = |x: &Twa| (x.num_states(), x.num_edges());
+    // The removals on the plain level construction first: when they reach the size of the
+    // generalized automaton, the portfolio of degeneralisations is not needed.
+    let mut reduced: Option<Twa> = None;
+    if a.num_states() > aut.num_states() && aut.num_sets > 1 {
+        let r = crate::little_brothers::reduce_passes(&a, LITTLE_BROTHERS_LOCS, &simplify);
+        if r.state_based && r.num_sets <= 1 && size(&r) < size(&a) {
+            if r.num_states() <= aut.num_states() {
+                return r;
+            }
+            reduced = Some(r);
+        }
+    }
+    let mut best = to_sba_levels(aut, a);
+    if best.num_states() > aut.num_states() && best.state_based && best.num_sets <= 1 {
+        let r = crate::little_brothers::reduce_passes(&best, LITTLE_BROTHERS_LOCS, &simplify);
+        if r.state_based && r.num_sets <= 1 && size(&r) < size(&best) {
+            best = r;
+        }
+    }
+    match reduced {
+        Some(r) if size(&r) < size(&best) => r,
+        _ => best,
+    }
+}
+
+/// Largest estimated game (locations) of the little-brother removals of [`to_sba`].
+pub const LITTLE_BROTHERS_LOCS: usize = 300_000;
+
+/// The smaller of `a` (the simplified [`degeneralize`] of `aut`), the portfolio of
+/// [`crate::degen::best_sba`] and the transition-based route.
+fn to_sba_levels(aut: &Twa, a: Twa) -> Twa {
     let size = |x: &Twa| (x.num_states(), x.num_edges());
     let mut best = a;
     if let Some(c) = crate::degen::best_sba(aut, &simplify) {
