@@ -29,6 +29,8 @@ const MAX_VARS: usize = 6;
 const MAX_AFFINE_VARS: usize = 4;
 /// Conjuncts of one case's condition.
 const MAX_CONDS: usize = 8;
+/// Cases of one variable that are analysed.
+const MAX_CASES: usize = 256;
 /// Nodes a condition may have to count as a small pure Boolean term.
 const PURE_BUDGET: usize = 100;
 /// Nodes explored per assertion.
@@ -75,6 +77,8 @@ pub struct CondDefStats {
 #[derive(Default)]
 pub struct CondDefs {
     cases: Vec<Case>,
+    /// Indices of the cases of each variable.
+    by_var: HashMap<TermId, Vec<usize>>,
     scope_lim: Vec<usize>,
     /// The 0/1 variable of each (Boolean variable, sort).
     zero_one: HashMap<(TermId, Sort), TermId>,
@@ -96,7 +100,13 @@ impl CondDefs {
 
     pub fn pop(&mut self) {
         if let Some(k) = self.scope_lim.pop() {
-            self.cases.truncate(k);
+            while self.cases.len() > k {
+                if let Some(c) = self.cases.pop() {
+                    if let Some(v) = self.by_var.get_mut(&c.x) {
+                        v.pop();
+                    }
+                }
+            }
         }
     }
 
@@ -108,21 +118,22 @@ impl CondDefs {
         if self.cases.len() == first_new {
             return out;
         }
-        let mut groups: HashMap<TermId, Vec<usize>> = HashMap::new();
-        for c in &self.cases[first_new..] {
-            groups.entry(c.x).or_default();
+        let mut touched: Vec<TermId> = Vec::new();
+        for i in first_new..self.cases.len() {
+            let x = self.cases[i].x;
+            self.by_var.entry(x).or_default().push(i);
+            touched.push(x);
         }
-        for (i, c) in self.cases.iter().enumerate() {
-            if let Some(g) = groups.get_mut(&c.x) {
-                g.push(i);
+        touched.sort();
+        touched.dedup();
+        for x in touched {
+            let idx = self.by_var.get(&x).cloned().unwrap_or_default();
+            // A table has at most 64 rows; many more cases are not a definition by cases.
+            if idx.len() <= MAX_CASES {
+                self.analyse(terms, x, &idx, &mut out);
             }
         }
-        let mut touched: Vec<(TermId, Vec<usize>)> = groups.into_iter().collect();
-        touched.sort();
-        for (x, idx) in touched {
-            self.analyse(terms, x, &idx, &mut out);
-        }
-        tracing::info!(
+        tracing::debug!(
             "conditional definitions: {} cases, {} tables, {} affine",
             self.cases.len(),
             self.stats.cond_def_tables,
@@ -220,10 +231,16 @@ impl CondDefs {
                     };
                     let Some((x, value)) = def else { continue };
                     let mut vars: Vec<TermId> = Vec::new();
+                    let mut pure = true;
                     for &c in &asm {
-                        if let Some(vs) = self.pure_vars(terms, c) {
-                            vars.extend(vs.iter().copied());
+                        match self.pure_vars(terms, c) {
+                            Some(vs) => vars.extend(vs.iter().copied()),
+                            // (a negated condition over the size budget)
+                            None => pure = false,
                         }
+                    }
+                    if !pure {
+                        continue;
                     }
                     vars.sort();
                     vars.dedup();

@@ -115,6 +115,12 @@ fn report(
             s.sat.decisions, s.sat.conflicts, s.sat.propagations, s.sat.theory_conflicts, s.sat.theory_propagations,
             s.pivots, s.branches, s.cuts, s.sat.restarts, s.atoms, s.rows, s.nonzeros, s.eliminated, time_s
         ));
+        if s.cond_defs.cond_def_tables > 0 {
+            text.push_str(&format!(
+                "; conditional definitions: tables {} affine {}\n",
+                s.cond_defs.cond_def_tables, s.cond_defs.cond_def_affine
+            ));
+        }
         if s.dl.dl_used {
             text.push_str(&format!(
                 "; difference logic: nodes {} edges {} relaxations {} conflicts {} searches {} skipped {} propagations {}\n",
