@@ -746,7 +746,11 @@ struct Search {
     via: Vec<bool>,
     /// Settled nodes whose shortest path uses the edge.
     reached: Vec<u32>,
-    heap: BinaryHeap<Reverse<(W, bool, u32)>>,
+    /// Indexed binary min-heap of the labelled, unsettled nodes by `(dist, via, node)`, with
+    /// each node's position (`NONE`: not in the heap): a label that improves moves its node up
+    /// instead of adding a second entry.
+    heap: Vec<u32>,
+    hpos: Vec<u32>,
 }
 
 impl Search {
@@ -756,6 +760,7 @@ impl Search {
         self.dist.push(W(0, 0));
         self.pred.push(NONE);
         self.via.push(false);
+        self.hpos.push(NONE);
     }
     fn clear_stamps(&mut self) {
         self.label.iter_mut().for_each(|s| *s = 0);
@@ -763,6 +768,74 @@ impl Search {
     }
     fn is_reached(&self, st: u32, x: usize) -> bool {
         self.done[x] == st && self.via[x]
+    }
+
+    #[inline]
+    fn less(&self, a: u32, b: u32) -> bool {
+        let (au, bu) = (a as usize, b as usize);
+        (self.dist[au], self.via[au], a) < (self.dist[bu], self.via[bu], b)
+    }
+
+    fn sift_up(&mut self, mut i: usize) {
+        let n = self.heap[i];
+        while i > 0 {
+            let p = (i - 1) / 2;
+            let pn = self.heap[p];
+            if !self.less(n, pn) {
+                break;
+            }
+            self.heap[i] = pn;
+            self.hpos[pn as usize] = i as u32;
+            i = p;
+        }
+        self.heap[i] = n;
+        self.hpos[n as usize] = i as u32;
+    }
+
+    /// Inserts `n` or, when it is already in the heap, restores the order after its key
+    /// decreased.
+    fn push_or_decrease(&mut self, n: u32) {
+        let i = match self.hpos[n as usize] {
+            NONE => {
+                self.heap.push(n);
+                self.heap.len() - 1
+            }
+            p => p as usize,
+        };
+        self.sift_up(i);
+    }
+
+    fn pop_min(&mut self) -> Option<u32> {
+        let top = *self.heap.first()?;
+        self.hpos[top as usize] = NONE;
+        let last = self.heap.pop()?;
+        if self.heap.is_empty() {
+            return Some(top);
+        }
+        let len = self.heap.len();
+        let mut i = 0;
+        loop {
+            let l = 2 * i + 1;
+            if l >= len {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < len && self.less(self.heap[r], self.heap[l]) {
+                r
+            } else {
+                l
+            };
+            let cn = self.heap[c];
+            if !self.less(cn, last) {
+                break;
+            }
+            self.heap[i] = cn;
+            self.hpos[cn as usize] = i as u32;
+            i = c;
+        }
+        self.heap[i] = last;
+        self.hpos[last as usize] = i as u32;
+        Some(top)
     }
 
     /// Searches from `src` along `adj` (out-edges when `forward`, in-edges otherwise), with the
@@ -781,20 +854,22 @@ impl Search {
         limit: usize,
     ) {
         self.reached.clear();
+        // Nodes left in the heap by the previous search (it may stop early).
+        for &n in &self.heap {
+            self.hpos[n as usize] = NONE;
+        }
         self.heap.clear();
         let s0 = src as usize;
         self.label[s0] = st;
         self.dist[s0] = W(0, 0);
         self.via[s0] = false;
         self.pred[s0] = NONE;
-        self.heap.push(Reverse((W(0, 0), false, src)));
+        self.push_or_decrease(src);
         let mut open_via = 0usize;
         let mut settled = 0usize;
-        while let Some(Reverse((d, v, s))) = self.heap.pop() {
+        while let Some(s) = self.pop_min() {
             let su = s as usize;
-            if self.done[su] == st || self.dist[su] != d || self.via[su] != v {
-                continue;
-            }
+            let (d, v) = (self.dist[su], self.via[su]);
             self.done[su] = st;
             settled += 1;
             if v {
@@ -833,7 +908,7 @@ impl Search {
                     self.dist[tu] = nd;
                     self.via[tu] = nv;
                     self.pred[tu] = eid;
-                    self.heap.push(Reverse((nd, nv, t)));
+                    self.push_or_decrease(t);
                 }
             }
             if open_via == 0 {
