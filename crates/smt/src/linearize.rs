@@ -93,6 +93,20 @@ impl Linearizer {
         Linearizer::default()
     }
 
+    /// An empty linearizer (no cached linear forms or `ite` regions) that goes on numbering
+    /// fresh variables after this one and keeps its counters, for a solver that rebuilds its
+    /// encoding of the assertions in scope.
+    pub fn renewed(&self) -> Linearizer {
+        let mut l = Linearizer {
+            fresh: self.fresh,
+            ..Linearizer::default()
+        };
+        l.lift.lifted_atoms = self.lift.lifted_atoms;
+        l.lift.capped_atoms = self.lift.capped_atoms;
+        l.lift.regions_built = self.lift.regions_built;
+        l
+    }
+
     fn fresh_var(&mut self, terms: &mut Terms, sort: Sort, what: &str) -> TermId {
         self.fresh += 1;
         terms.declare(&format!("{what}!{}", self.fresh), sort)

@@ -15,6 +15,10 @@ use crate::tseitin::{Ctx, Tseitin};
 use std::collections::HashMap;
 use std::time::Instant;
 
+/// A pop rebuilds the encoding once the SAT variables created inside popped scopes exceed the
+/// live ones by this many (see `Solver::pop`).
+const REBUILD_SLACK: u64 = 100;
+
 pub struct Solver {
     pub terms: Terms,
     lin: Linearizer,
@@ -38,6 +42,15 @@ pub struct Solver {
     dl_used: bool,
     /// Facts from conditional definitions (`conditional_definitions.rs`).
     pub cond_defs: crate::conditional_definitions::CondDefs,
+    /// The caller turned the difference-logic solver off (`set_difference_logic(false)`).
+    dl_user_off: bool,
+    /// SAT variables when each open scope was pushed.
+    scope_vars: Vec<u32>,
+    /// SAT variables created inside scopes popped since the last rebuild (an estimate of the
+    /// dead part of the encoding: a later assertion may reuse some of them through the caches).
+    dead_vars: u64,
+    /// Rebuilds of the encoding so far (`--stats`).
+    rebuilds: u64,
 }
 
 /// Solver statistics (`--stats`).
@@ -54,6 +67,8 @@ pub struct SolverStats {
     pub nonzeros: usize,
     pub eliminated: u64,
     pub certificates_checked: u64,
+    /// Pops that rebuilt the encoding of the assertions in scope.
+    pub rebuilds: u64,
     #[serde(flatten)]
     pub dl: DlStats,
     #[serde(flatten)]
@@ -84,6 +99,10 @@ impl Solver {
             dl_off: false,
             dl_used: false,
             cond_defs: crate::conditional_definitions::CondDefs::new(),
+            dl_user_off: false,
+            scope_vars: Vec::new(),
+            dead_vars: 0,
+            rebuilds: 0,
         }
     }
 
@@ -104,6 +123,7 @@ impl Solver {
     pub fn set_difference_logic(&mut self, on: bool) {
         if !on {
             self.dl_off = true;
+            self.dl_user_off = true;
         }
     }
 
@@ -160,6 +180,7 @@ impl Solver {
         let a = Lit::pos(self.sat.new_var());
         self.scopes.push((a, self.assertions.len()));
         self.root_lim.push(self.roots.len());
+        self.scope_vars.push(self.sat.num_vars());
         self.cond_defs.push();
     }
 
@@ -172,7 +193,71 @@ impl Solver {
             if let Some(k) = self.root_lim.pop() {
                 self.roots.truncate(k);
             }
+            if let Some(v) = self.scope_vars.pop() {
+                self.dead_vars += u64::from(self.sat.num_vars().saturating_sub(v));
+            }
             self.cond_defs.pop();
+        }
+        self.model = None;
+        // Everything a popped scope created stays in the SAT solver and the simplex (variables,
+        // clauses learned under its activation literal, atoms, tableau rows, bounds on its
+        // slacks), and every later check would pay for it: a long script of push/assert/
+        // check/pop blocks grew quadratically. Once the dead part outweighs the live part by
+        // `REBUILD_SLACK` variables, the assertions in scope are encoded again from scratch;
+        // the rebuild costs about as much as encoding the live part, so it is paid for by the
+        // dead variables that triggered it and each block's cost no longer depends on the
+        // number of blocks before it.
+        let live = u64::from(self.sat.num_vars()).saturating_sub(self.dead_vars);
+        if self.dead_vars > live + REBUILD_SLACK {
+            self.rebuild();
+        }
+    }
+
+    /// Encodes the assertions in scope again into fresh SAT, arithmetic and difference-logic
+    /// solvers (same scopes, same terms); statistics, certificate checking and the deadline
+    /// carry over. Learned clauses are dropped.
+    fn rebuild(&mut self) {
+        let scopes = std::mem::take(&mut self.scopes);
+        let assertions = std::mem::take(&mut self.assertions);
+        let mut arith = Arith::new();
+        arith.checker = self.arith.checker.take();
+        arith.row_refinement = self.arith.row_refinement;
+        arith.simplex.deadline = self.arith.simplex.deadline;
+        arith.simplex.pivots = self.arith.simplex.pivots;
+        arith.simplex.eliminated = self.arith.simplex.eliminated;
+        arith.branches = self.arith.branches;
+        arith.cuts = self.arith.cuts;
+        arith.int_checks = self.arith.int_checks;
+        self.arith = arith;
+        let mut sat = Cdcl::new();
+        sat.deadline = self.sat.deadline;
+        sat.stats = self.sat.stats.clone();
+        self.sat = sat;
+        let mut dl = DiffLogic::new();
+        dl.stats = self.dl.stats.clone();
+        self.dl = dl;
+        self.dl_off = self.dl_user_off;
+        self.lin = self.lin.renewed();
+        self.ts = Tseitin::new();
+        let mut cd = crate::conditional_definitions::CondDefs::new();
+        cd.stats = self.cond_defs.stats.clone();
+        self.cond_defs = cd;
+        self.roots.clear();
+        self.root_lim.clear();
+        self.scope_vars.clear();
+        self.dead_vars = 0;
+        self.rebuilds += 1;
+        let mut k = 0;
+        for (i, &t) in assertions.iter().enumerate() {
+            while k < scopes.len() && scopes[k].1 <= i {
+                self.push();
+                k += 1;
+            }
+            self.assert(t);
+        }
+        while k < scopes.len() {
+            self.push();
+            k += 1;
         }
         self.model = None;
     }
@@ -328,6 +413,7 @@ impl Solver {
             nonzeros: self.arith.simplex.tableau_size().1,
             eliminated: self.arith.simplex.eliminated,
             certificates_checked: self.arith.checker.as_ref().map_or(0, |c| c.checked),
+            rebuilds: self.rebuilds,
             dl: DlStats {
                 dl_used: self.dl_used,
                 ..self.dl.stats.clone()
