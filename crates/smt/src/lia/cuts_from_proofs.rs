@@ -228,7 +228,11 @@ mod tests {
             let mut proof = None;
             for r in &rows {
                 let aq: i128 = r.iter().zip(&q).map(|(a, q)| a * q).sum();
-                prop_assume!(aq % d == 0);
+                // Rows that do not hold at q/d are left out of the system (rejecting the
+                // whole case instead made the generator give up too often).
+                if aq % d != 0 {
+                    continue;
+                }
                 let terms: Vec<(u32, i128)> = r
                     .iter()
                     .enumerate()
