@@ -32,19 +32,19 @@ fn attractor(g: &Game, target: &[bool], blocked: &[bool], player: u8) -> Vec<boo
         Loc::Round => true,
     };
     let mut inset = vec![false; nl];
-    let mut cnt: Vec<u32> = g.succ.iter().map(|s| s.len() as u32).collect();
+    let mut cnt: Vec<u32> = (0..nl).map(|u| g.succ(u).len() as u32).collect();
     let mut stack = Vec::new();
     for u in 0..nl {
         if blocked[u] {
             continue;
         }
-        if target[u] || (!mine(u) && g.succ[u].is_empty()) {
+        if target[u] || (!mine(u) && g.succ(u).is_empty()) {
             inset[u] = true;
             stack.push(u);
         }
     }
     while let Some(w) = stack.pop() {
-        for &u in &g.pred[w] {
+        for &u in g.pred(w) {
             let u = u as usize;
             if inset[u] || blocked[u] {
                 continue;

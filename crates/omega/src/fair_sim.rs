@@ -121,7 +121,7 @@ fn rank_bounds(g: &Game, bound: Bound) -> Vec<u32> {
             let mut seen = vec![0u64; if bound == Bound::Successors { nn } else { 0 }];
             for u in 0..nl {
                 if g.kind[u] == Loc::Round && (g.q_marks[u] >> j) & 1 == 0 {
-                    let t = g.succ[u][0] as usize;
+                    let t = g.succ(u)[0] as usize;
                     for (i, c) in cnt.iter_mut().enumerate() {
                         if (g.p_marks[u] >> i) & 1 == 1 {
                             match bound {
@@ -376,7 +376,7 @@ impl Lifter {
     fn scan_min(&self, u: usize, c: usize) -> (u32, u32) {
         let mut b = INF;
         let mut cnt = 0;
-        for &w in &self.g.succ[u] {
+        for &w in self.g.succ(u) {
             let v = self.told[c][w as usize];
             if v < b {
                 b = v;
@@ -390,7 +390,9 @@ impl Lifter {
 
     fn candidate(&self, u: usize, c: usize) -> u32 {
         match self.g.kind[u] {
-            Loc::Spoiler => self.g.succ[u]
+            Loc::Spoiler => self
+                .g
+                .succ(u)
                 .iter()
                 .map(|&w| self.told[c][w as usize])
                 .max()
@@ -401,7 +403,7 @@ impl Lifter {
                     return INF;
                 }
                 let rc = self.reads(u, c);
-                let w = self.g.succ[u][0] as usize;
+                let w = self.g.succ(u)[0] as usize;
                 self.incr(u, c, self.told[rc][w])
             }
         }
@@ -443,8 +445,8 @@ impl Lifter {
             }
             self.lifts += 1;
             self.set(Field::Told, j, w, new);
-            for pi in 0..self.g.pred[w].len() {
-                let u = self.g.pred[w][pi] as usize;
+            for pi in 0..self.g.pred(w).len() {
+                let u = self.g.pred(w)[pi] as usize;
                 match self.g.kind[u] {
                     Loc::Spoiler => self.raise(u, j, new),
                     Loc::Duplicator => {

@@ -66,8 +66,12 @@ pub struct Game {
     /// Number of acceptance pairs (at least 1).
     pub k: usize,
     pub kind: Vec<Loc>,
-    pub succ: Vec<Vec<u32>>,
-    pub pred: Vec<Vec<u32>>,
+    /// Moves in compressed rows: the successors of `u` are `sdst[soff[u]..soff[u + 1]]` (in the
+    /// order they were added), its predecessors `pdst[poff[u]..poff[u + 1]]`.
+    soff: Vec<u32>,
+    sdst: Vec<u32>,
+    poff: Vec<u32>,
+    pdst: Vec<u32>,
     /// Marks of the spoiler's edge of a round location (`P`), 0 elsewhere.
     pub p_marks: Vec<Marks>,
     /// Marks of the duplicator's edge of a round location (`Q`), 0 elsewhere.
@@ -249,12 +253,16 @@ impl Game {
         }
         let k = spoiler.num_sets.max(1) as usize;
         let letters = Letters::new(spoiler, dup, force_bdd)?;
+        // Moves as (from, to) pairs, turned into compressed rows at the end.
+        let mut moves: Vec<(u32, u32)> = Vec::new();
         let mut g = Game {
             n,
             k,
             kind: vec![Loc::Spoiler; n * n],
-            succ: vec![Vec::new(); n * n],
-            pred: vec![Vec::new(); n * n],
+            soff: Vec::new(),
+            sdst: Vec::new(),
+            poff: Vec::new(),
+            pdst: Vec::new(),
             p_marks: vec![0; n * n],
             q_marks: vec![0; n * n],
             edge_dups: spoiler
@@ -286,12 +294,9 @@ impl Game {
                     for &s in &sets {
                         let d = g.kind.len() as u32;
                         g.kind.push(Loc::Duplicator);
-                        g.succ.push(Vec::new());
-                        g.pred.push(Vec::new());
                         g.p_marks.push(0);
                         g.q_marks.push(0);
-                        g.succ[from].push(d);
-                        g.pred[d as usize].push(from as u32);
+                        moves.push((from as u32, d));
                         g.edge_dups[p][ei].push(d);
                         let mut bits = s;
                         while bits != 0 {
@@ -307,9 +312,7 @@ impl Game {
                                     let r = g.kind.len() as u32;
                                     g.kind.push(Loc::Round);
                                     let to = e.dst as usize * n + f.dst as usize;
-                                    g.succ.push(vec![to as u32]);
-                                    g.pred.push(Vec::new());
-                                    g.pred[to].push(r);
+                                    moves.push((r, to as u32));
                                     g.p_marks.push(pm);
                                     g.q_marks.push(game_marks(dup, f.marks));
                                     g.dup_rounds[q][fi as usize].push(r);
@@ -317,22 +320,52 @@ impl Game {
                                     r
                                 }
                             };
-                            g.succ[d as usize].push(r);
-                            g.pred[r as usize].push(d);
+                            moves.push((d, r));
                         }
                     }
                 }
             }
         }
+        let nl = g.kind.len();
+        (g.soff, g.sdst) = rows(nl, moves.iter().copied());
+        (g.poff, g.pdst) = rows(nl, moves.iter().map(|&(a, b)| (b, a)));
         Ok(g)
+    }
+
+    /// The successors of location `u`.
+    pub fn succ(&self, u: usize) -> &[u32] {
+        &self.sdst[self.soff[u] as usize..self.soff[u + 1] as usize]
+    }
+
+    /// The predecessors of location `u`.
+    pub fn pred(&self, u: usize) -> &[u32] {
+        &self.pdst[self.poff[u] as usize..self.poff[u + 1] as usize]
     }
 
     pub fn num_locs(&self) -> usize {
         self.kind.len()
     }
     pub fn num_moves(&self) -> usize {
-        self.succ.iter().map(|s| s.len()).sum()
+        self.sdst.len()
     }
+}
+
+/// Compressed rows of `nl` locations from `(from, to)` pairs, keeping their order per row.
+fn rows(nl: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut off = vec![0u32; nl + 1];
+    for (a, _) in pairs.clone() {
+        off[a as usize + 1] += 1;
+    }
+    for i in 0..nl {
+        off[i + 1] += off[i];
+    }
+    let mut fill: Vec<u32> = off[..nl].to_vec();
+    let mut dst = vec![0u32; off[nl] as usize];
+    for (a, b) in pairs {
+        dst[fill[a as usize] as usize] = b;
+        fill[a as usize] += 1;
+    }
+    (off, dst)
 }
 
 #[cfg(test)]
@@ -405,9 +438,9 @@ pub(crate) mod tests {
                     .flatten()
                     .flatten()
                     .map(|&d| {
-                        g.succ[d as usize]
+                        g.succ(d as usize)
                             .iter()
-                            .map(|&r| g.succ[r as usize][0])
+                            .map(|&r| g.succ(r as usize)[0])
                             .collect()
                     })
                     .collect();

@@ -103,7 +103,7 @@ impl Solver {
             })
             .collect();
         let all: Vec<u32> = (0..nl as u32).collect();
-        let succ = |u: usize| g.succ[u].iter().copied();
+        let succ = |u: usize| g.succ(u).iter().copied();
         Solver::compact(g.n, nl, &all, &|u| g.kind[u], &|u| prio[u], &succ)
     }
 
