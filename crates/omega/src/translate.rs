@@ -384,6 +384,11 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     };
     if opts.sba {
         best = sba_of(&best);
+        // The automaton before the merges has more states than the merged one; its
+        // degeneralisation is only tried when it has at most as many states as the degeneralised
+        // winner (otherwise it never won on the 699 benchmark formulas, and on a 6-set formula it
+        // cost a second round of game-checked removals and the whole degeneralisation portfolio).
+        let before_merges = before_merges.filter(|c| c.num_states() <= best.num_states());
         for c in before_merges.into_iter().chain(gf) {
             let c = sba_of(&c);
             if key(&c) < key(&best) {
