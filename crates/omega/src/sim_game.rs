@@ -91,6 +91,9 @@ pub enum TooLarge {
     Degree,
     /// More than [`MAX_LOCS`] locations.
     Budget,
+    /// The two automata differ in their number of states, their APs or their number of sets
+    /// (the game pairs state `p` of one with state `q` of the other over the same alphabet).
+    Mismatch,
 }
 
 /// Edge labels as truth tables over all valuations (bit `v` = valuation `v`).
@@ -236,14 +239,22 @@ impl Game {
             && aut.num_states().saturating_mul(aut.num_states()) <= MAX_LOCS
     }
 
-    /// Builds `G_{spoiler, dup}`. Both automata have the same states, APs and number of sets;
-    /// edges with a false label are ignored (that is how removed edges are represented).
+    /// Builds `G_{spoiler, dup}`. Both automata must have the same number of states, the same
+    /// APs and the same number of sets ([`TooLarge::Mismatch`] otherwise; for two different
+    /// automata, build the game on their disjoint union); edges with a false label are ignored
+    /// (that is how removed edges are represented).
     pub fn build(spoiler: &Twa, dup: &Twa) -> Result<Game, TooLarge> {
         Game::build_with(spoiler, dup, false)
     }
 
     /// [`Game::build`], with letter classes computed by BDDs whatever the number of propositions.
     pub(crate) fn build_with(spoiler: &Twa, dup: &Twa, force_bdd: bool) -> Result<Game, TooLarge> {
+        if spoiler.num_states() != dup.num_states()
+            || spoiler.aps != dup.aps
+            || spoiler.num_sets != dup.num_sets
+        {
+            return Err(TooLarge::Mismatch);
+        }
         if dup.states.iter().any(|es| es.len() > 64) {
             return Err(TooLarge::Degree);
         }
@@ -389,6 +400,30 @@ pub(crate) mod tests {
             6,
             "1 Inf(0)",
         )
+    }
+
+    #[test]
+    fn mismatched_automata_are_refused() {
+        let a = sample();
+        let small = hoa("State: 0\n[t] 0 {0}\nState: 1\n[t] 1\n", 2, "1 Inf(0)");
+        assert_eq!(
+            super::Game::build(&a, &small).err(),
+            Some(super::TooLarge::Mismatch)
+        );
+        assert_eq!(
+            super::Game::build(&small, &a).err(),
+            Some(super::TooLarge::Mismatch)
+        );
+        let gen = hoa(
+            "State: 0\n[t] 0 {0}\nState: 1\n[t] 1 {1}\n",
+            2,
+            "2 Inf(0)&Inf(1)",
+        );
+        assert_eq!(
+            super::Game::build(&small, &gen).err(),
+            Some(super::TooLarge::Mismatch)
+        );
+        assert!(super::Game::build(&small, &small).is_ok());
     }
 
     #[test]
