@@ -101,7 +101,7 @@ def main() -> None:
     med = statistics.median(all_times) if all_times else float("nan")
     lines = ["Sizes are numbers of states; Spot's are the recorded outputs of `ltl2tgba` (default options) and "
              "`ltl2tgba -B` on the same formulas.", "",
-             "Reductions in the pipeline (docs/decisions/0033, 0034, 0130 and 0132 have the step-by-step totals): formula "
+             "Reductions in the pipeline (docs/decisions/0033, 0034, 0130, 0131 and 0132 have the step-by-step totals): formula "
              "simplifier with Spot's basic, eventual/universal and syntactic-implication rewritings; a portfolio of "
              "three translations (simplified, NNF only, simplified with containment checks); Couvreur's tableau; "
              "useless states, SCC acceptance cleanup, one set per SCC where exact and sets shared across SCCs; "
@@ -110,7 +110,9 @@ def main() -> None:
              "emptiness against the automaton of the negation (TGBA and -B ≤ 48 states, bounded product work; a second greedy pass in "
              "the reverse pair order on automata of ≤ 16 states); GF(guarantee) by a deterministic "
              "restart of the guarantee's WDBA; for -B a portfolio of SCC-aware degeneralisations (set orders, entry levels) "
-             "followed by the same simplifications.", "",
+             "followed by the same simplifications, and, when a degeneralisation has more states than the TGBA, "
+             "fair-simulation little-brother removals (CAV'06 §4.2) each checked by solving the one-set "
+             "fair-simulation game exactly with Zielonka's algorithm (decision 0131).", "",
              f"Load average when this was run: {os.getloadavg()[0]:.1f} on 2 cores shared with other builds "
              "(times are wall clock per formula inside verikit, so they are inflated by the load).", "",
              "The reason attached to each larger formula below is derived from the sizes: 'acceptance' when verikit "
