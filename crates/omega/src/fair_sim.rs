@@ -495,7 +495,7 @@ pub fn fair_simulation_with(aut: &crate::Twa, bound: Bound) -> Option<Vec<bool>>
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::sim_game::tests::{hoa, sample};
 
     #[test]
@@ -553,7 +553,7 @@ mod tests {
 
     /// A random automaton: `n` states, one or two APs, `k` acceptance sets, edges from a list of
     /// `(src, dst, label code, marks)`.
-    fn random_aut(n: usize, k: u32, edges: &[(usize, usize, u8, u64)]) -> Twa {
+    pub(crate) fn random_aut(n: usize, k: u32, edges: &[(usize, usize, u8, u64)]) -> Twa {
         let mut a = Twa::new(vec!["a".into(), "b".into()]);
         a.num_sets = k;
         for _ in 0..n {

@@ -444,40 +444,7 @@ fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
     if cands.is_empty() {
         return Some(aut.clone());
     }
-    let mut uf: Vec<u32> = (0..n as u32).collect();
-    for &(p, q) in &cands {
-        let (a, b) = (find(&mut uf, p), find(&mut uf, q));
-        uf[a.max(b) as usize] = a.min(b);
-    }
-    let cls: Vec<u32> = (0..n as u32).map(|s| find(&mut uf, s)).collect();
-    let mut mates: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for s in 0..n as u32 {
-        mates[cls[s as usize] as usize].push(s);
-    }
-    let mut sat = aut.clone();
-    let mut extras: Vec<Extra> = Vec::new();
-    for s in 0..n as u32 {
-        for &m in &mates[cls[s as usize] as usize] {
-            for e in &aut.states[m as usize] {
-                if e.label.is_false() {
-                    continue;
-                }
-                for &d in &mates[cls[e.dst as usize] as usize] {
-                    if m == s && d == e.dst {
-                        continue;
-                    }
-                    extras.push(Extra {
-                        s,
-                        idx: sat.states[s as usize].len() as u32,
-                        m,
-                        e_dst: e.dst,
-                        d,
-                    });
-                    sat.add_edge(s, d, e.label.clone(), e.marks);
-                }
-            }
-        }
-    }
+    let (sat, extras) = saturated_by_classes(aut, &cands);
     let Ok(g) = Game::build(&sat, aut) else {
         st.applied = false;
         return Some(aut.clone());
@@ -486,13 +453,7 @@ fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
         .iter()
         .flat_map(|x| g.edge_dups[x.s as usize][x.idx as usize].iter().copied())
         .collect();
-    let mut by_state: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, x) in extras.iter().enumerate() {
-        by_state[x.s as usize].push(i);
-        if x.d != x.s {
-            by_state[x.d as usize].push(i);
-        }
-    }
+    let by_state = extras_by_state(&extras, n);
     let mut z = Solver::new(&g);
     z.set_dead(&disabled, true);
     let starts: Vec<(usize, usize)> = aut
@@ -550,6 +511,13 @@ fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
             }
         }
     }
+    Some(merge_groups(aut, &group, &members))
+}
+
+/// The automaton with the accepted merges applied: groups renumbered, and the quotient taken of
+/// the saturated automaton (whose members of one group have identical edges).
+fn merge_groups(aut: &Twa, group: &[u32], members: &[Vec<u32>]) -> Twa {
+    let n = aut.num_states();
     let mut idx = vec![u32::MAX; n];
     let mut nc = 0u32;
     let mut class = vec![0u32; n];
@@ -562,14 +530,14 @@ fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
         class[s] = idx[gs];
     }
     if nc as usize == n {
-        return Some(aut.clone());
+        return aut.clone();
     }
-    let sat = saturate(aut, &group, &members);
+    let sat = saturate(aut, group, members);
     let mut q = quotient(&sat, &class, nc as usize);
     if aut.state_based {
         q.state_based = q.compute_state_based();
     }
-    Some(q)
+    q
 }
 
 fn find(uf: &mut [u32], x: u32) -> u32 {
@@ -597,30 +565,13 @@ struct Extra {
     d: u32,
 }
 
-fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
+/// The saturated spoiler automaton of candidate pairs: classes are the transitive closure of the
+/// pairs, and every state `s` gets, besides its own edges, the edges of every class mate `m`
+/// retargeted to every class mate of their target (the added edges listed as `Extra`s).
+fn saturated_by_classes(aut: &Twa, cands: &[(u32, u32)]) -> (Twa, Vec<Extra>) {
     let n = aut.num_states();
-    // The fair-simulation relation of N, from the game G_{N,N}.
-    let l0 = Lifter::new(Game::build(aut, aut).ok()?, Bound::Successors, &[]);
-    st.lifts += l0.lifts;
-    let mut cands = Vec::new();
-    for p in 0..n {
-        for q in p + 1..n {
-            if l0.simulates(p, q) && l0.simulates(q, p) {
-                cands.push((p as u32, q as u32));
-                if cands.len() == MAX_CANDIDATES {
-                    break;
-                }
-            }
-        }
-    }
-    drop(l0);
-    if cands.is_empty() {
-        return Some(aut.clone());
-    }
-    // Classes: transitive closure of the candidate pairs. S = N plus, for every state s, the
-    // edges of every class mate m retargeted to every class mate of their target.
     let mut uf: Vec<u32> = (0..n as u32).collect();
-    for &(p, q) in &cands {
+    for &(p, q) in cands {
         let (a, b) = (find(&mut uf, p), find(&mut uf, q));
         uf[a.max(b) as usize] = a.min(b);
     }
@@ -653,6 +604,44 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
             }
         }
     }
+    (sat, extras)
+}
+
+/// Extra edges by the states whose group decides whether they are kept (source and target).
+fn extras_by_state(extras: &[Extra], n: usize) -> Vec<Vec<usize>> {
+    let mut by_state: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, x) in extras.iter().enumerate() {
+        by_state[x.s as usize].push(i);
+        if x.d != x.s {
+            by_state[x.d as usize].push(i);
+        }
+    }
+    by_state
+}
+
+fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
+    let n = aut.num_states();
+    // The fair-simulation relation of N, from the game G_{N,N}.
+    let l0 = Lifter::new(Game::build(aut, aut).ok()?, Bound::Successors, &[]);
+    st.lifts += l0.lifts;
+    let mut cands = Vec::new();
+    for p in 0..n {
+        for q in p + 1..n {
+            if l0.simulates(p, q) && l0.simulates(q, p) {
+                cands.push((p as u32, q as u32));
+                if cands.len() == MAX_CANDIDATES {
+                    break;
+                }
+            }
+        }
+    }
+    drop(l0);
+    if cands.is_empty() {
+        return Some(aut.clone());
+    }
+    // Classes: transitive closure of the candidate pairs. S = N plus, for every state s, the
+    // edges of every class mate m retargeted to every class mate of their target.
+    let (sat, extras) = saturated_by_classes(aut, &cands);
     let Ok(g) = Game::build(&sat, aut) else {
         // The saturated game is over the budget: no merges (removals are still tried).
         st.applied = false;
@@ -663,13 +652,7 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
         .flat_map(|x| g.edge_dups[x.s as usize][x.idx as usize].iter().copied())
         .collect();
     // Extra edges by the states whose group decides whether they are in M.
-    let mut by_state: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, x) in extras.iter().enumerate() {
-        by_state[x.s as usize].push(i);
-        if x.d != x.s {
-            by_state[x.d as usize].push(i);
-        }
-    }
+    let by_state = extras_by_state(&extras, n);
     let mut lf = Lifter::new(g, Bound::Successors, &disabled);
     st.lifts += lf.lifts;
     lf.watch(&init_rows(&aut.init));
@@ -728,27 +711,7 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
         }
     }
     st.lifts += lf.lifts - lifts0;
-    // Renumber the groups and take the quotient (of the saturated automaton: identical members).
-    let mut idx = vec![u32::MAX; n];
-    let mut nc = 0u32;
-    let mut class = vec![0u32; n];
-    for s in 0..n {
-        let gs = group[s] as usize;
-        if idx[gs] == u32::MAX {
-            idx[gs] = nc;
-            nc += 1;
-        }
-        class[s] = idx[gs];
-    }
-    if nc as usize == n {
-        return Some(aut.clone());
-    }
-    let sat = saturate(aut, &group, &members);
-    let mut q = quotient(&sat, &class, nc as usize);
-    if aut.state_based {
-        q.state_based = q.compute_state_based();
-    }
-    Some(q)
+    Some(merge_groups(aut, &group, &members))
 }
 
 /// Little-brother removals. Candidate: an edge `e` of `s` whose letters are covered by other

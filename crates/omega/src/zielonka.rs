@@ -612,26 +612,7 @@ mod tests {
         assert_eq!(relation(&b), crate::fair_sim::fair_simulation(&b).unwrap());
     }
 
-    /// A random automaton with one acceptance set (or none).
-    fn random_aut(n: usize, k: u32, edges: &[(usize, usize, u8, u64)]) -> Twa {
-        let mut a = Twa::new(vec!["a".into(), "b".into()]);
-        a.num_sets = k;
-        for _ in 0..n {
-            a.add_state();
-        }
-        a.init = vec![0];
-        for &(s, d, l, m) in edges {
-            let label = match l % 5 {
-                0 => a.tt(),
-                1 => a.ap_var(0),
-                2 => a.ap_var(0).not(),
-                3 => a.ap_var(1),
-                _ => a.ap_var(0).and(&a.ap_var(1).not()),
-            };
-            a.add_edge((s % n) as u32, (d % n) as u32, label, m & a.all_marks());
-        }
-        a
-    }
+    use crate::fair_sim::tests::random_aut;
 
     type Edges = Vec<(usize, usize, u8, u64)>;
 

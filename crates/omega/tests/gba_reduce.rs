@@ -4,6 +4,9 @@
 //! witnesses of non-emptiness replayed by the evaluator, and complement-based inclusion on small
 //! automata.
 
+mod common;
+
+use common::conv;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts::accepts_lasso;
 use verikit_omega::complement::complement;
@@ -14,31 +17,6 @@ use verikit_omega::ltl::Arena;
 use verikit_omega::product::product;
 use verikit_omega::rand::{RandLtl, Weights};
 use verikit_omega::translate::{translate, Options};
-use verikit_omega::Twa;
-
-fn conv(arena: &Arena, aut: &Twa, w: &Lasso, to_aut: bool) -> Lasso {
-    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
-    let c = |b: &u64| {
-        let mut o = 0u64;
-        for (i, m) in map.iter().enumerate() {
-            if let Some(j) = m {
-                let (from, to) = if to_aut {
-                    (*j, i as u32)
-                } else {
-                    (i as u32, *j)
-                };
-                if (b >> from) & 1 == 1 {
-                    o |= 1 << to;
-                }
-            }
-        }
-        o
-    };
-    Lasso {
-        prefix: w.prefix.iter().map(c).collect(),
-        cycle: w.cycle.iter().map(c).collect(),
-    }
-}
 
 const METHODS: [Method; 4] = [
     Method::Direct,

@@ -5,6 +5,9 @@
 //! negation, witnesses replayed by the LTL evaluator, and random lasso words against the
 //! evaluator.
 
+mod common;
+
+use common::conv;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts::accepts_lasso;
 use verikit_omega::complement::complement;
@@ -15,31 +18,6 @@ use verikit_omega::product::product;
 use verikit_omega::rand::{RandLtl, Weights};
 use verikit_omega::translate::{translate, Options};
 use verikit_omega::{little_brothers, postproc, Twa};
-
-/// Lasso letters from the arena's AP numbering to the automaton's (or back).
-fn conv(arena: &Arena, aut: &Twa, w: &Lasso, to_aut: bool) -> Lasso {
-    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
-    let c = |b: &u64| {
-        let mut o = 0u64;
-        for (i, m) in map.iter().enumerate() {
-            if let Some(j) = m {
-                let (from, to) = if to_aut {
-                    (*j, i as u32)
-                } else {
-                    (i as u32, *j)
-                };
-                if (b >> from) & 1 == 1 {
-                    o |= 1 << to;
-                }
-            }
-        }
-        o
-    };
-    Lasso {
-        prefix: w.prefix.iter().map(c).collect(),
-        cycle: w.cycle.iter().map(c).collect(),
-    }
-}
 
 /// Random tiny Büchi automata (state- and transition-based marks, one AP): the reduced
 /// automaton and the input include each other (rank-based complementation).
