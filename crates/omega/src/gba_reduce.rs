@@ -472,25 +472,15 @@ fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
             continue;
         }
         st.merges_tried += 1;
-        let mut tg = group.clone();
-        for &s in &members[gq as usize] {
-            tg[s as usize] = gp;
-        }
-        let mut newly = Vec::new();
-        let mut dups = Vec::new();
-        for &s in members[gp as usize].iter().chain(&members[gq as usize]) {
-            for &i in &by_state[s as usize] {
-                let x = extras[i];
-                if !enabled[i]
-                    && tg[x.s as usize] == tg[x.m as usize]
-                    && tg[x.d as usize] == tg[x.e_dst as usize]
-                {
-                    enabled[i] = true;
-                    newly.push(i);
-                    dups.extend_from_slice(&g.edge_dups[x.s as usize][x.idx as usize]);
-                }
-            }
-        }
+        let (tg, newly, dups) = trial_merge(
+            &group,
+            &members,
+            (gp, gq),
+            &by_state,
+            &extras,
+            &mut enabled,
+            &g.edge_dups,
+        );
         z.set_dead(&dups, false);
         z.solve_from(&starts, true);
         let ok = aut.init.iter().all(|&i| {
@@ -607,6 +597,39 @@ fn saturated_by_classes(aut: &Twa, cands: &[(u32, u32)]) -> (Twa, Vec<Extra>) {
     (sat, extras)
 }
 
+/// A trial merge of groups `gq` into `gp`: the new grouping, and the extra edges it enables (the
+/// copies between members that are now in one group), with their game moves.
+fn trial_merge(
+    group: &[u32],
+    members: &[Vec<u32>],
+    (gp, gq): (u32, u32),
+    by_state: &[Vec<usize>],
+    extras: &[Extra],
+    enabled: &mut [bool],
+    edge_dups: &[Vec<Vec<u32>>],
+) -> (Vec<u32>, Vec<usize>, Vec<u32>) {
+    let mut tg = group.to_vec();
+    for &s in &members[gq as usize] {
+        tg[s as usize] = gp;
+    }
+    let mut newly = Vec::new();
+    let mut dups = Vec::new();
+    for &s in members[gp as usize].iter().chain(&members[gq as usize]) {
+        for &i in &by_state[s as usize] {
+            let x = extras[i];
+            if !enabled[i]
+                && tg[x.s as usize] == tg[x.m as usize]
+                && tg[x.d as usize] == tg[x.e_dst as usize]
+            {
+                enabled[i] = true;
+                newly.push(i);
+                dups.extend_from_slice(&edge_dups[x.s as usize][x.idx as usize]);
+            }
+        }
+    }
+    (tg, newly, dups)
+}
+
 /// Extra edges by the states whose group decides whether they are kept (source and target).
 fn extras_by_state(extras: &[Extra], n: usize) -> Vec<Vec<usize>> {
     let mut by_state: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -672,25 +695,15 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
             break;
         }
         st.merges_tried += 1;
-        let mut tg = group.clone();
-        for &s in &members[gq as usize] {
-            tg[s as usize] = gp;
-        }
-        let mut newly = Vec::new();
-        let mut dups = Vec::new();
-        for &s in members[gp as usize].iter().chain(&members[gq as usize]) {
-            for &i in &by_state[s as usize] {
-                let x = extras[i];
-                if !enabled[i]
-                    && tg[x.s as usize] == tg[x.m as usize]
-                    && tg[x.d as usize] == tg[x.e_dst as usize]
-                {
-                    enabled[i] = true;
-                    newly.push(i);
-                    dups.extend_from_slice(&lf.game().edge_dups[x.s as usize][x.idx as usize]);
-                }
-            }
-        }
+        let (tg, newly, dups) = trial_merge(
+            &group,
+            &members,
+            (gp, gq),
+            &by_state,
+            &extras,
+            &mut enabled,
+            &lf.game().edge_dups,
+        );
         let at = lf.lifts;
         lf.begin_limited(trial_budget);
         lf.enable(&dups);
