@@ -121,6 +121,12 @@ fn report(
                 s.cond_defs.cond_def_tables, s.cond_defs.cond_def_affine
             ));
         }
+        if s.rebuilds > 0 {
+            text.push_str(&format!(
+                "; incremental: encoding rebuilt on pop {} times\n",
+                s.rebuilds
+            ));
+        }
         if s.dl.dl_used {
             text.push_str(&format!(
                 "; difference logic: nodes {} edges {} relaxations {} conflicts {} searches {} skipped {} propagations {}\n",
