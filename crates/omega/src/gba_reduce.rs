@@ -444,16 +444,16 @@ fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
     if cands.is_empty() {
         return Some(aut.clone());
     }
-    let (sat, extras) = saturated_by_classes(aut, &cands);
-    let Ok(g) = Game::build(&sat, aut) else {
+    let Some(Saturated {
+        game: g,
+        extras,
+        disabled,
+        by_state,
+    }) = saturated_game(aut, &cands)
+    else {
         st.applied = false;
         return Some(aut.clone());
     };
-    let disabled: Vec<u32> = extras
-        .iter()
-        .flat_map(|x| g.edge_dups[x.s as usize][x.idx as usize].iter().copied())
-        .collect();
-    let by_state = extras_by_state(&extras, n);
     let mut z = Solver::new(&g);
     z.set_dead(&disabled, true);
     let starts: Vec<(usize, usize)> = aut
@@ -553,6 +553,34 @@ struct Extra {
     m: u32,
     e_dst: u32,
     d: u32,
+}
+
+/// The game of a saturated spoiler automaton against the automaton, with the extra edges'
+/// moves disabled (`disabled`) until a merge enables them, and the extra edges by the states
+/// whose group decides whether they are kept (`by_state`).
+struct Saturated {
+    game: Game,
+    extras: Vec<Extra>,
+    disabled: Vec<u32>,
+    by_state: Vec<Vec<usize>>,
+}
+
+/// `None` when the saturated game is over the budget (then no merges; the removals are still
+/// tried).
+fn saturated_game(aut: &Twa, cands: &[(u32, u32)]) -> Option<Saturated> {
+    let (sat, extras) = saturated_by_classes(aut, cands);
+    let game = Game::build(&sat, aut).ok()?;
+    let disabled = extras
+        .iter()
+        .flat_map(|x| game.edge_dups[x.s as usize][x.idx as usize].iter().copied())
+        .collect();
+    let by_state = extras_by_state(&extras, aut.num_states());
+    Some(Saturated {
+        game,
+        extras,
+        disabled,
+        by_state,
+    })
 }
 
 /// The saturated spoiler automaton of candidate pairs: classes are the transitive closure of the
@@ -662,20 +690,16 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
     if cands.is_empty() {
         return Some(aut.clone());
     }
-    // Classes: transitive closure of the candidate pairs. S = N plus, for every state s, the
-    // edges of every class mate m retargeted to every class mate of their target.
-    let (sat, extras) = saturated_by_classes(aut, &cands);
-    let Ok(g) = Game::build(&sat, aut) else {
-        // The saturated game is over the budget: no merges (removals are still tried).
+    let Some(Saturated {
+        game: g,
+        extras,
+        disabled,
+        by_state,
+    }) = saturated_game(aut, &cands)
+    else {
         st.applied = false;
         return Some(aut.clone());
     };
-    let disabled: Vec<u32> = extras
-        .iter()
-        .flat_map(|x| g.edge_dups[x.s as usize][x.idx as usize].iter().copied())
-        .collect();
-    // Extra edges by the states whose group decides whether they are in M.
-    let by_state = extras_by_state(&extras, n);
     let mut lf = Lifter::new(g, Bound::Successors, &disabled);
     st.lifts += lf.lifts;
     lf.watch(&init_rows(&aut.init));

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::conv;
+use common::{conv, tiny_buchi};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts::accepts_lasso;
 use verikit_omega::complement::complement;
@@ -154,30 +154,12 @@ fn reductions_preserve_language_sba() {
 /// occur): the reduced automaton and the input include each other, checked by complementation.
 #[test]
 fn reductions_preserve_language_random_automata() {
-    use verikit_omega::twa::Twa;
     let mut rng = SmallRng::seed_from_u64(99);
     let mut changed = 0;
     for k in 0..40 {
         let n = if k % 4 == 0 { 3 } else { 2 };
         // (the rank-based complement is exponential: keep these tiny)
-        let mut a = Twa::new(vec!["a".into()]);
-        a.num_sets = 1;
-        for _ in 0..n {
-            a.add_state();
-        }
-        for s in 0..n {
-            for _ in 0..rng.gen_range(1..4) {
-                let l = match rng.gen_range(0..3) {
-                    0 => a.tt(),
-                    1 => a.ap_var(0),
-                    _ => a.ap_var(0).not(),
-                };
-                let m = rng.gen_range(0..2u64);
-                let d = rng.gen_range(0..n);
-                a.add_edge(s, d, l, m);
-            }
-        }
-        a.init = vec![0];
+        let a = tiny_buchi(&mut rng, n, false);
         let ca = match complement(&a) {
             Ok(c) => c,
             Err(_) => continue,

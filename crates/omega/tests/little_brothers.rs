@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::conv;
+use common::{conv, tiny_buchi};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts::accepts_lasso;
 use verikit_omega::complement::complement;
@@ -17,7 +17,7 @@ use verikit_omega::ltl::Arena;
 use verikit_omega::product::product;
 use verikit_omega::rand::{RandLtl, Weights};
 use verikit_omega::translate::{translate, Options};
-use verikit_omega::{little_brothers, postproc, Twa};
+use verikit_omega::{little_brothers, postproc};
 
 /// Random tiny Büchi automata (state- and transition-based marks, one AP): the reduced
 /// automaton and the input include each other (rank-based complementation).
@@ -27,30 +27,7 @@ fn removals_keep_the_language_of_random_automata() {
     let (mut removed, mut tried) = (0, 0);
     for k in 0..60 {
         let n = if k % 4 == 0 { 3 } else { 2 };
-        let mut a = Twa::new(vec!["a".into()]);
-        a.num_sets = 1;
-        for _ in 0..n {
-            a.add_state();
-        }
-        let state_based = k % 2 == 0;
-        let acc: Vec<u64> = (0..n).map(|_| rng.gen_range(0..2u64)).collect();
-        for s in 0..n {
-            for _ in 0..rng.gen_range(1..4) {
-                let l = match rng.gen_range(0..3) {
-                    0 => a.tt(),
-                    1 => a.ap_var(0),
-                    _ => a.ap_var(0).not(),
-                };
-                let m = if state_based {
-                    acc[s as usize]
-                } else {
-                    rng.gen_range(0..2u64)
-                };
-                let d = rng.gen_range(0..n);
-                a.add_edge(s, d, l, m);
-            }
-        }
-        a.init = vec![0];
+        let mut a = tiny_buchi(&mut rng, n, k % 2 == 0);
         a.state_based = a.compute_state_based();
         let Some((r, st)) = little_brothers::reduce(&a, 1_000_000) else {
             panic!("#{k}: a tiny automaton was refused");
