@@ -598,24 +598,26 @@ pub fn to_sba(aut: &Twa) -> Twa {
         return a;
     }
     let size = |x: &Twa| (x.num_states(), x.num_edges());
+    // The removals on a state-based Büchi automaton larger than `aut`, when they make it smaller.
+    let removals = |x: &Twa| -> Option<Twa> {
+        if x.num_states() <= aut.num_states() || !x.state_based || x.num_sets > 1 {
+            return None;
+        }
+        let r = crate::little_brothers::reduce_passes(x, LITTLE_BROTHERS_LOCS, &simplify);
+        (r.state_based && r.num_sets <= 1 && size(&r) < size(x)).then_some(r)
+    };
     // The removals on the plain level construction first: when they reach the size of the
     // generalized automaton, the portfolio of degeneralisations is not needed.
-    let mut reduced: Option<Twa> = None;
-    if a.num_states() > aut.num_states() && aut.num_sets > 1 {
-        let r = crate::little_brothers::reduce_passes(&a, LITTLE_BROTHERS_LOCS, &simplify);
-        if r.state_based && r.num_sets <= 1 && size(&r) < size(&a) {
-            if r.num_states() <= aut.num_states() {
-                return r;
-            }
-            reduced = Some(r);
-        }
+    let reduced = if aut.num_sets > 1 { removals(&a) } else { None };
+    if let Some(r) = reduced
+        .as_ref()
+        .filter(|r| r.num_states() <= aut.num_states())
+    {
+        return r.clone();
     }
     let mut best = to_sba_levels(aut, a);
-    if best.num_states() > aut.num_states() && best.state_based && best.num_sets <= 1 {
-        let r = crate::little_brothers::reduce_passes(&best, LITTLE_BROTHERS_LOCS, &simplify);
-        if r.state_based && r.num_sets <= 1 && size(&r) < size(&best) {
-            best = r;
-        }
+    if let Some(r) = removals(&best) {
+        best = r;
     }
     match reduced {
         Some(r) if size(&r) < size(&best) => r,
