@@ -7,7 +7,8 @@ and is listed). PAR-2 = mean over files of the time, with 2 × limit for unsolve
 --record also writes tests/expected/smt-status.tsv with the peers' answers.
 --runs keeps every measured run in a JSON-lines file and reuses runs already there (same tool,
 file and limit), so the tools can be measured one at a time (one process at a time, one core)
-and the table written afterwards; --run-only measures the --tools without writing the table; --cached-only writes the table of
+and the table written afterwards; --run-only measures the --tools without writing the table; --peer-cpu measures the peers in CPU seconds
+under a CPU-time limit (kept in the runs file like wall runs, so use a separate runs file); --cached-only writes the table of
 the files already measured by every tool.
 """
 from __future__ import annotations
@@ -59,6 +60,8 @@ def main() -> None:
     ap.add_argument("--runs", default=None, help="JSON-lines file of runs to reuse and extend")
     ap.add_argument("--run-only", action="store_true")
     ap.add_argument("--cached-only", action="store_true", help="table of the files every tool has a run for")
+    ap.add_argument("--peer-cpu", action="store_true",
+                    help="peers: CPU seconds with a CPU-time limit instead of wall seconds (for loaded machines)")
     a = ap.parse_args()
     rows = []
     for line in (DATA / "smt" / "MANIFEST.tsv").read_text().splitlines()[1:]:
@@ -77,10 +80,12 @@ def main() -> None:
         rows = keep
     measure_tools = a.tools.split(",")
     cache = load_runs(a.runs)
+    peer_cpu = ["--cpu-limit", str(a.limit)] if a.peer_cpu else []
+    peer_wall = 10 * a.limit if a.peer_cpu else a.limit
     cmds = {
         "verikit": lambda p: (verikit_cmd("--json", "--timeout", str(a.limit), "smt", p), a.limit + 5),
-        "yices": lambda p: (peer_python("smt_native.py", "yices-smt2", p), a.limit),
-        "z3": lambda p: (peer_python("smt_native.py", "z3", p), a.limit),
+        "yices": lambda p: (peer_python("smt_native.py", *peer_cpu, "yices-smt2", p), peer_wall),
+        "z3": lambda p: (peer_python("smt_native.py", *peer_cpu, "z3", p), peer_wall),
     }
 
     def run(tool: str, path: str) -> Run:
