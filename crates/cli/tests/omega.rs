@@ -219,3 +219,35 @@ fn aut_reduce_rejects_unknown_method() {
     let out = verikit(&["ltl", "translate", "--reduce", "nope", "a"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `aut included`: `G(a -> Fb)` ⊆ `GFb | FG!a` holds; the converse does not, and its
+/// counterexample word is accepted by the first automaton and rejected by the second
+/// (`aut accepts`), and satisfies the first formula and not the second (`ltl check`).
+#[test]
+fn aut_included_answers_with_a_replayable_counterexample() {
+    let hoa =
+        |f: &str| String::from_utf8_lossy(&verikit(&["ltl", "translate", f]).stdout).to_string();
+    let x = tmp("incl-x.hoa", &hoa("G(a -> Fb)"));
+    let y = tmp("incl-y.hoa", &hoa("GFb | FG!a"));
+    let (xs, ys) = (x.to_str().unwrap(), y.to_str().unwrap());
+    assert_eq!(json(&["aut", "included", xs, ys])["verdict"], "included");
+    let r = json(&["aut", "included", ys, xs]);
+    assert_eq!(r["verdict"], "not-included");
+    let w = r["witness"].as_str().unwrap();
+    assert_eq!(json(&["aut", "accepts", ys, w])["verdict"], "accepted");
+    assert_eq!(json(&["aut", "accepts", xs, w])["verdict"], "rejected");
+    assert_eq!(
+        json(&["ltl", "check", "GFb | FG!a", w])["verdict"],
+        "satisfied"
+    );
+    assert_eq!(
+        json(&["ltl", "check", "G(a -> Fb)", w])["verdict"],
+        "violated"
+    );
+    let out = verikit(&["aut", "included", ys, xs]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("not-included"));
+    // A budget too small to decide: resource limit, exit 3.
+    let out = verikit(&["aut", "included", xs, ys, "--max-elements", "0"]);
+    assert_eq!(out.status.code(), Some(3));
+}

@@ -29,6 +29,7 @@ pub mod little_brothers;
 pub mod ltl;
 pub mod postproc;
 pub mod product;
+pub mod ramsey_inclusion;
 pub mod rand;
 pub mod scc_acc;
 pub mod scc_sets;

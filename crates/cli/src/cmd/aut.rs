@@ -1,6 +1,6 @@
 //! `verikit aut`: ω-automata in HOA v1 (generalized Büchi) — statistics, printing (HOA, DOT),
 //! simplification and degeneralisation, product, emptiness with an accepting lasso, membership of
-//! lasso words, complementation of small automata, simulation-based minimisation (`reduce`).
+//! lasso words, language inclusion with a counterexample word, complementation of small automata, simulation-based minimisation (`reduce`).
 
 use crate::report::{read_input, CliError, Ctx, Report};
 use clap::Subcommand;
@@ -8,7 +8,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use verikit_diag::SourceFile;
-use verikit_omega::{dot, emptiness, gba_reduce, hoa, postproc, Twa};
+use verikit_omega::{dot, emptiness, gba_reduce, hoa, postproc, ramsey_inclusion, Twa};
 
 #[derive(Subcommand, Debug)]
 pub enum AutCmd {
@@ -55,6 +55,15 @@ pub enum AutCmd {
         stats: bool,
         #[arg(long)]
         dot: bool,
+    },
+    /// Language inclusion L(A) ⊆ L(B) (Ramsey-based with subsumption, no complementation); a
+    /// "not-included" answer prints a lasso word accepted by A and rejected by B.
+    Included {
+        a: PathBuf,
+        b: PathBuf,
+        /// Give up (verdict "unknown", exit 3) after this many prefix and loop elements.
+        #[arg(long, default_value_t = 2_000_000)]
+        max_elements: usize,
     },
     /// Complement (rank-based, small automata only).
     Complement {
@@ -200,6 +209,41 @@ pub fn run(cmd: AutCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 Ok(r)
             } else {
                 Ok(output(&red, dot, r))
+            }
+        }
+        AutCmd::Included { a, b, max_elements } => {
+            let (x, _) = load(&a)?;
+            let (y, _) = load(&b)?;
+            let limits = ramsey_inclusion::Limits {
+                max_elements,
+                ..ramsey_inclusion::Limits::default()
+            };
+            let (r, st) = ramsey_inclusion::included(&x, &y, &limits);
+            let dt = t0.elapsed().as_secs_f64();
+            let stats = json!({"letters": st.letters, "prefixes": st.prefixes, "loops": st.loops});
+            match r {
+                ramsey_inclusion::Inclusion::Included => Ok(Report::with_verdict("included")
+                    .field("stats", stats)
+                    .field("time_s", dt)
+                    .line("included: every word accepted by A is accepted by B")
+                    .line(format!("time: {dt:.6} s"))),
+                ramsey_inclusion::Inclusion::NotIncluded(w) => {
+                    let both = Twa::new(verikit_omega::product::ap_union(&x.aps, &y.aps));
+                    let text = emptiness::word_text(&both, &w);
+                    Ok(Report::with_verdict("not-included")
+                        .field("witness", &text)
+                        .field("stats", stats)
+                        .field("time_s", dt)
+                        .line("not-included: A accepts a word that B rejects")
+                        .line(format!("word accepted by A, rejected by B: {text}"))
+                        .line(format!("time: {dt:.6} s")))
+                }
+                ramsey_inclusion::Inclusion::Unknown => Err(CliError::from_error(
+                    verikit_omega::OmegaError::Limit(format!(
+                        "inclusion undecided within {max_elements} elements (--max-elements)"
+                    )),
+                    None,
+                )),
             }
         }
         AutCmd::Complement { a, dot } => {
