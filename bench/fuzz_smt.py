@@ -2,7 +2,7 @@
 Boolean structure (and/or/not/=>/xor/ite, term-level ite, distinct, strict and non-strict bounds,
 equalities, mod/div by constants for integers).
 
-Usage: fuzz_smt.py [--rounds N] [--batch B] [--seed S] [--dl] [--cases]
+Usage: fuzz_smt.py [--rounds N] [--batch B] [--seed S] [--dl] [--cases] [--offsets]
 (--dl: QF_RDL / QF_IDL formulas whose atoms are all difference atoms, for the difference-logic solver.
 --cases: each formula also defines some variables by cases over Booleans, `(=> (and b0 (not b1))
 (= x0 3))`, complete or not, sometimes contradicting, for the conditional definitions of the solver.)
@@ -56,7 +56,7 @@ def gen_cases(rng: random.Random, ints: bool, xs: list[str], bs: list[str]) -> l
 
 
 def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int, dl: bool = False,
-                cases: bool = False) -> str:
+                cases: bool = False, offsets: bool = False) -> str:
     xs = [f"x{i}" for i in range(nvars)]
     bs = [f"b{i}" for i in range(nbools)]
 
@@ -75,6 +75,8 @@ def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int, dl: boo
             if depth > 0 and r < 0.08:
                 return f"(ite {formula(depth - 1)} {rng.choice(xs)} {rng.choice(xs)})"
             return rng.choice(xs) if r < 0.3 else f"(- {rng.choice(xs)} {rng.choice(xs)})"
+        if offsets and depth > 0 and r < 0.2:
+            return offset_ite(depth)
         if depth > 0 and r < 0.12:
             return f"(ite {formula(depth - 1)} {term(depth - 1)} {term(depth - 1)})"
         if ints and depth > 0 and r < 0.18:
@@ -90,6 +92,23 @@ def gen_formula(rng: random.Random, ints: bool, nvars: int, nbools: int, dl: boo
         if rng.random() < 0.5:
             parts.append(num())
         return parts[0] if len(parts) == 1 else f"(+ {' '.join(parts)})"
+
+    def offset_ite(depth: int) -> str:
+        # --offsets: an ite chain whose leaves are one term plus constants (mostly multiples of
+        # m), as the `x mod 2^k` encodings write them
+        base, m = term(depth - 1), rng.choice([1, 2, 4, 8])
+
+        def leaf() -> str:
+            v = m * rng.randint(-3, 3)
+            k = num(-3, 3) if rng.random() < 0.3 else (str(abs(v)) if ints else f"{abs(v)}.0")
+            k = f"(- {k})" if v < 0 and not k.startswith("(") else k
+            return f"(+ {base} {k})"
+
+        t = leaf()
+        for _ in range(rng.randint(1, 3)):
+            f = formula(depth - 1)
+            t = f"(ite {f} {leaf()} {t})" if rng.random() < 0.5 else f"(ite {f} {t} {leaf()})"
+        return t
 
     def atom(depth: int) -> str:
         if bs and rng.random() < 0.15:
@@ -128,6 +147,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dl", action="store_true", help="difference logic (QF_RDL / QF_IDL atoms only)")
     ap.add_argument("--cases", action="store_true", help="also variables defined by cases over Booleans")
+    ap.add_argument("--offsets", action="store_true",
+                    help="also ite chains whose leaves are one term plus constants (x mod 2^k encodings)")
     a = ap.parse_args()
     total = disagree = 0
     answers = {"sat": 0, "unsat": 0}
@@ -139,7 +160,7 @@ def main() -> None:
         nv, nb = rng.randint(2, 4), rng.randint(2, 3) if a.cases else rng.randint(0, 2)
         decls = "".join(f"(declare-fun x{i} () {sort})\n" for i in range(nv)) + "".join(
             f"(declare-fun b{i} () Bool)\n" for i in range(nb))
-        bodies = [gen_formula(rng, ints, nv, nb, a.dl, a.cases) for _ in range(a.batch)]
+        bodies = [gen_formula(rng, ints, nv, nb, a.dl, a.cases, a.offsets) for _ in range(a.batch)]
         script = f"(set-logic {logic})\n{decls}" + "".join(f"(push 1)\n{b}\n(check-sat)\n(pop 1)\n" for b in bodies)
         try:
             p = subprocess.run([str(VERIKIT), "--json", "smt", "--check", "-"], input=script, capture_output=True,
