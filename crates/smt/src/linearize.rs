@@ -8,7 +8,7 @@
 
 use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
 /// A linear form `Σ a_i x_i + c` (variables are indices of `Terms::vars`, sorted, non-zero).
@@ -77,6 +77,10 @@ impl Lin {
         }
     }
 }
+
+/// Most `ite` nodes and leaves of one tree examined by `Linearizer::common_base`.
+const BASE_NODES: usize = 2_000;
+const BASE_LEAVES: usize = 64;
 
 #[derive(Default)]
 pub struct Linearizer {
@@ -173,6 +177,11 @@ impl Linearizer {
                         _ => a, // rejected by the elaborator
                     }
                 }
+                Op::Ite if node.sort == Sort::Int && self.common_base(terms, t) => self
+                    .cache
+                    .get(&t)
+                    .cloned()
+                    .unwrap_or(Lin::constant(Num::ZERO)),
                 Op::Ite => {
                     let v = self.fresh_var(terms, node.sort, "ite");
                     match self.lift.define_var(terms, t, v) {
@@ -248,6 +257,102 @@ impl Linearizer {
             .get(&root)
             .cloned()
             .unwrap_or(Lin::constant(Num::ZERO))
+    }
+
+    /// An integer `ite` tree whose leaves are all `B + c_i`, for one non-constant linear part `B`
+    /// and constants `c_i`, equals `B + c_1 + g·z` with `g = gcd(c_i − c_1)`, where `z` is the
+    /// same tree over the constants `(c_i − c_1)/g` (defined by its own fresh variable). The
+    /// equation holds whatever the conditions are, so `t ≡ B + c_1 (mod g)` and
+    /// `B + min c_i ≤ t ≤ B + max c_i` are known before any condition is decided: the
+    /// modular-arithmetic encodings `ite(x < 2^k, x, x − 2^k)` then close by the Diophantine test
+    /// instead of by case analysis over the conditions. On success the linear form of `t` is
+    /// cached and `true` returned; trees over constants only, or with differing linear parts, are
+    /// left to the region encoding.
+    fn common_base(&mut self, terms: &mut Terms, t: TermId) -> bool {
+        let mut seen: FxHashSet<TermId> = FxHashSet::default();
+        let mut leaves: Vec<TermId> = Vec::new();
+        let mut inner = 0usize;
+        let mut stack = vec![t];
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            let n = terms.node(u);
+            if n.op == Op::Ite {
+                inner += 1;
+                if inner > BASE_NODES {
+                    return false;
+                }
+                stack.push(n.args[2]);
+                stack.push(n.args[1]);
+            } else {
+                leaves.push(u);
+                if leaves.len() > BASE_LEAVES {
+                    return false;
+                }
+            }
+        }
+        let Some(&l0) = leaves.first() else {
+            return false;
+        };
+        let first = self.lin(terms, l0);
+        if first.terms.is_empty() {
+            return false;
+        }
+        let mut offset: FxHashMap<TermId, Num> = FxHashMap::default();
+        offset.insert(l0, Num::ZERO);
+        let mut g = Num::ZERO;
+        for &l in &leaves[1..] {
+            let ll = self.lin(terms, l);
+            if ll.terms != first.terms {
+                return false;
+            }
+            let d = ll.c.sub(&first.c);
+            if !d.is_integer() {
+                return false;
+            }
+            g = Num::gcd_int(&g, &d);
+            offset.insert(l, d);
+        }
+        if g.is_zero() {
+            // every leaf is the same linear term
+            self.cache.insert(t, first);
+            return true;
+        }
+        // the tree over the offsets divided by g (post-order over the DAG)
+        let mut image: FxHashMap<TermId, TermId> = FxHashMap::default();
+        for (&l, d) in &offset {
+            let k = terms.mk_const(d.div(&g), Sort::Int);
+            image.insert(l, k);
+        }
+        let mut stack = vec![(t, false)];
+        while let Some((u, expanded)) = stack.pop() {
+            if image.contains_key(&u) {
+                continue;
+            }
+            let n = terms.node(u);
+            let (c, a, b) = (n.args[0], n.args[1], n.args[2]);
+            if !expanded {
+                stack.extend([(u, true), (a, false), (b, false)]);
+                continue;
+            }
+            let (Some(&ia), Some(&ib)) = (image.get(&a), image.get(&b)) else {
+                return false;
+            };
+            let iu = if ia == ib {
+                ia
+            } else {
+                terms.mk(Op::Ite, vec![c, ia, ib], Sort::Int)
+            };
+            image.insert(u, iu);
+        }
+        let Some(&z) = image.get(&t) else {
+            return false;
+        };
+        let lz = self.lin(terms, z);
+        let l = Lin::sum(&[first, lz.scale(&g)]);
+        self.cache.insert(t, l);
+        true
     }
 
     fn lin_of_var(&mut self, terms: &Terms, v: TermId) -> Lin {
