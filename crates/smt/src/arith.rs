@@ -56,6 +56,9 @@ pub struct Arith {
     atom_index: HashMap<(u32, bool, Num), u32>,
     atom_of_bvar: Vec<u32>,
     pub(crate) var_atoms: Vec<Vec<u32>>,
+    /// Per simplex variable, how many of its atoms are unassigned: a variable with none implies
+    /// nothing, so theory propagation skips it (and rows with no such variable).
+    pub(crate) open_atoms: Vec<u32>,
     pub(crate) atom_val: Vec<i8>,
     atom_trail: Vec<u32>,
     atom_trail_lim: Vec<usize>,
@@ -94,6 +97,7 @@ impl Arith {
         self.var_map.insert(v, x);
         self.defs.push(vec![(v, Num::ONE)]);
         self.var_atoms.push(Vec::new());
+        self.open_atoms.push(0);
         if is_int {
             self.int_vars.push(x);
         }
@@ -164,6 +168,7 @@ impl Arith {
                 self.slack_map.insert(key, s);
                 self.defs.push(norm.clone());
                 self.var_atoms.push(Vec::new());
+                self.open_atoms.push(0);
                 s
             }
         };
@@ -241,6 +246,7 @@ impl Arith {
         }
         self.atom_of_bvar[bvar as usize] = a;
         self.var_atoms[x as usize].push(a);
+        self.open_atoms[x as usize] += 1;
         self.atom_val.push(0);
         Lit::pos(bvar)
     }
@@ -349,6 +355,7 @@ impl Theory for Arith {
         self.atom_val[a as usize] = if lit.is_neg() { -1 } else { 1 };
         self.atom_trail.push(a);
         let atom = self.atoms[a as usize].clone();
+        self.open_atoms[atom.x as usize] -= 1;
         let (upper, val) = self.lit_bound(&atom, !lit.is_neg());
         let r = if upper {
             self.simplex.assert_upper(atom.x, val, lit)
@@ -396,6 +403,9 @@ impl Theory for Arith {
                 Some(b) if b.lit == cause => b.val,
                 _ => continue,
             };
+            if self.open_atoms[x as usize] == 0 {
+                continue;
+            }
             for i in 0..self.var_atoms[x as usize].len() {
                 let a = self.var_atoms[x as usize][i];
                 if self.atom_val[a as usize] != 0 {
@@ -429,6 +439,7 @@ impl Theory for Arith {
     }
 
     fn check(&mut self) -> Result<(), Vec<Lit>> {
+        crate::lia::TMP_CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match self.simplex.check() {
             Ok(()) => crate::dioph::incremental::propagation_check(self),
             Err(e) => Err(self.conflict(e)),
@@ -457,6 +468,7 @@ impl Theory for Arith {
         while self.atom_trail.len() > lim {
             if let Some(a) = self.atom_trail.pop() {
                 self.atom_val[a as usize] = 0;
+                self.open_atoms[self.atoms[a as usize].x as usize] += 1;
             }
         }
         self.new_bounds.clear();

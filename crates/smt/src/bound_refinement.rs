@@ -99,13 +99,13 @@ impl Arith {
             // side (`refine_row` would stop there after summing).
             let sx = &self.simplex;
             let row = &sx.rows[ri];
-            let mut has_atoms = !self.var_atoms[b as usize].is_empty();
+            let mut has_atoms = self.open_atoms[b as usize] > 0;
             // c_b = −1: the minimum uses b's upper bound, the maximum its lower bound.
             let mut miss_lo = u32::from(sx.upper[b as usize].is_none());
             let mut miss_hi = u32::from(sx.lower[b as usize].is_none());
             for (v, c) in row {
                 let vi = *v as usize;
-                has_atoms |= !self.var_atoms[vi].is_empty();
+                has_atoms |= self.open_atoms[vi] > 0;
                 let (l, u) = (sx.lower[vi].is_none(), sx.upper[vi].is_none());
                 let (ml, mh) = if c.is_pos() { (l, u) } else { (u, l) };
                 miss_lo += u32::from(ml);
@@ -152,7 +152,7 @@ impl Arith {
         }
         for (v, c) in entries {
             let vi = *v as usize;
-            if self.var_atoms[vi].is_empty() {
+            if self.open_atoms[vi] == 0 {
                 continue;
             }
             let (l, u) = (sx.lower[vi].as_ref(), sx.upper[vi].as_ref());

@@ -36,7 +36,7 @@ pub struct CheckRecord {
 }
 
 /// The outcome of a whole script.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ScriptOutput {
     /// Responses, one per line group, as the standard prints them.
     pub responses: Vec<String>,
@@ -216,8 +216,14 @@ impl Interp {
 
     /// Ends the script and returns all responses, checks and statistics.
     pub fn finish(mut self) -> ScriptOutput {
+        self.take_output()
+    }
+
+    /// The responses and statistics so far, leaving the interpreter in place (a command-line
+    /// caller about to exit may then skip freeing the solver's state).
+    pub fn take_output(&mut self) -> ScriptOutput {
         self.out.stats = self.solver.stats();
-        self.out
+        std::mem::take(&mut self.out)
     }
 
     fn elab(&mut self) -> Elab<'_> {

@@ -31,6 +31,11 @@ macro_rules! binary_gcd {
             if b == 0 {
                 return a;
             }
+            // Units are the common case (integer coefficients, unit denominators); the loop
+            // would take one round per bit of the other operand.
+            if a == 1 || b == 1 {
+                return 1;
+            }
             let shift = (a | b).trailing_zeros();
             a >>= a.trailing_zeros();
             loop {
@@ -175,12 +180,31 @@ impl Num {
         self.signum() < 0
     }
 
+    /// `self + o`: integers that stay in machine words inline, everything else out of line.
+    #[inline]
     pub fn add(&self, o: &Num) -> Num {
+        if let (Num::S(a, 1), Num::S(b, 1)) = (self, o) {
+            if let Some(s) = a.checked_add(*b) {
+                if s != i64::MIN {
+                    return Num::S(s, 1);
+                }
+            }
+        }
+        self.add_general(o)
+    }
+
+    #[inline(never)]
+    fn add_general(&self, o: &Num) -> Num {
         match (self, o) {
             (Num::S(a, 1), Num::S(b, 1)) => match a.checked_add(*b) {
                 Some(s) if s != i64::MIN => Num::S(s, 1),
                 _ => Num::from_i128(*a as i128 + *b as i128, 1),
             },
+            // An integer plus a fraction: gcd(a + c·b, b) = gcd(a, b) = 1, no reduction needed.
+            (Num::S(a, b), Num::S(c, 1)) | (Num::S(c, 1), Num::S(a, b)) => {
+                let (a, b, c) = (*a as i128, *b as i128, *c as i128);
+                Num::from_coprime_i128(a + c * b, b)
+            }
             (Num::S(a, b), Num::S(c, d)) => {
                 let (a, b, c, d) = (*a as i128, *b as i128, *c as i128, *d as i128);
                 if b == d {
@@ -191,32 +215,66 @@ impl Num {
                     // product of two i64 values fits i128.
                     let g = gcd_u64(b as u64, d as u64) as i128;
                     let t = a * (d / g) + c * (b / g);
-                    let g2 = if g == 1 {
-                        1
+                    if g == 1 {
+                        return Num::from_coprime_i128(t, b * d);
+                    }
+                    let g2 = gcd_u64(g as u64, (t.unsigned_abs() % g as u128) as u64) as i128;
+                    if g2 == 1 {
+                        Num::from_coprime_i128(t, (b / g) * d)
                     } else {
-                        gcd_u64(g as u64, (t.unsigned_abs() % g as u128) as u64) as i128
-                    };
-                    Num::from_coprime_i128(t / g2, (b / g) * (d / g2))
+                        Num::from_coprime_i128(t / g2, (b / g) * (d / g2))
+                    }
                 }
             }
             _ => Num::from_big(self.to_big() + o.to_big()),
         }
     }
+    #[inline]
     pub fn neg(&self) -> Num {
         match self {
             Num::S(a, b) => Num::S(-a, *b),
             Num::B(x) => Num::from_big(-(**x).clone()),
         }
     }
+    #[inline]
     pub fn sub(&self, o: &Num) -> Num {
         self.add(&o.neg())
     }
+    /// `self · o`: integers that stay in machine words inline, everything else out of line.
+    #[inline]
     pub fn mul(&self, o: &Num) -> Num {
+        if let (Num::S(a, 1), Num::S(c, 1)) = (self, o) {
+            if let Some(p) = a.checked_mul(*c) {
+                if p != i64::MIN {
+                    return Num::S(p, 1);
+                }
+            }
+        }
+        self.mul_general(o)
+    }
+
+    #[inline(never)]
+    fn mul_general(&self, o: &Num) -> Num {
         match (self, o) {
             (Num::S(a, 1), Num::S(c, 1)) => match a.checked_mul(*c) {
                 Some(p) if p != i64::MIN => Num::S(p, 1),
                 _ => Num::from_i128(*a as i128 * *c as i128, 1),
             },
+            (Num::S(1, 1), x) | (x, Num::S(1, 1)) => x.clone(),
+            (Num::S(-1, 1), x) | (x, Num::S(-1, 1)) => x.neg(),
+            // A fraction times an integer: one cross-reduction, (a·(c/g)) / (b/g) with
+            // g = gcd(c, b) is in lowest terms.
+            (Num::S(a, b), Num::S(c, 1)) | (Num::S(c, 1), Num::S(a, b)) => {
+                if *c == 0 {
+                    return Num::ZERO;
+                }
+                let g = gcd_u64(c.unsigned_abs(), *b as u64) as i64;
+                let (c1, b1) = (c / g, b / g);
+                match a.checked_mul(c1) {
+                    Some(x) if x != i64::MIN => Num::S(x, b1),
+                    _ => Num::from_coprime_i128(*a as i128 * c1 as i128, b1 as i128),
+                }
+            }
             (Num::S(a, b), Num::S(c, d)) => {
                 if *a == 0 || *c == 0 {
                     return Num::ZERO;
@@ -242,12 +300,12 @@ impl Num {
     }
     pub fn recip(&self) -> Num {
         match self {
-            Num::S(a, b) => {
-                if *a == 0 {
-                    return Num::ZERO;
-                }
-                Num::from_i128(*b as i128, *a as i128)
-            }
+            // Already in lowest terms: only the sign moves to the numerator.
+            Num::S(a, b) => match a.signum() {
+                0 => Num::ZERO,
+                1 => Num::S(*b, *a),
+                _ => Num::S(-*b, -*a),
+            },
             Num::B(x) => {
                 if x.is_zero() {
                     Num::ZERO
@@ -349,9 +407,10 @@ impl PartialOrd for Num {
     }
 }
 impl Ord for Num {
+    #[inline]
     fn cmp(&self, o: &Num) -> Ordering {
         match (self, o) {
-            (Num::S(a, 1), Num::S(c, 1)) => a.cmp(c),
+            (Num::S(a, b), Num::S(c, d)) if b == d => a.cmp(c),
             (Num::S(a, b), Num::S(c, d)) => {
                 (*a as i128 * *d as i128).cmp(&(*c as i128 * *b as i128))
             }

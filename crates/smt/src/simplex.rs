@@ -24,7 +24,6 @@
 
 use crate::cdcl::Lit;
 use crate::numbers::{DRat, Num};
-use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -58,6 +57,42 @@ impl DirtySet {
 
 pub const NONE: u32 = u32::MAX;
 
+/// The rows in which a non-basic variable occurs, unordered and without duplicates: a plain
+/// list (columns are short; a hash set cost a hash and a probe per insertion and removal, 5 %
+/// of a pivot-heavy profile).
+#[derive(Default, Clone, Debug)]
+pub(crate) struct Col(Vec<u32>);
+
+impl Col {
+    /// Adds row `r`, which must not be in the column yet.
+    fn insert(&mut self, r: u32) {
+        debug_assert!(!self.0.contains(&r));
+        self.0.push(r);
+    }
+    fn remove(&mut self, r: &u32) {
+        if let Some(p) = self.0.iter().position(|x| x == r) {
+            self.0.swap_remove(p);
+        }
+    }
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, u32> {
+        self.0.iter()
+    }
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> IntoIterator for &'a Col {
+    type Item = &'a u32;
+    type IntoIter = std::slice::Iter<'a, u32>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Bound {
     pub val: DRat,
@@ -76,7 +111,7 @@ pub struct Simplex {
     pub(crate) rows: Vec<Vec<(u32, Num)>>,
     pub(crate) basic_of: Vec<u32>,
     pub(crate) row_of: Vec<u32>,
-    pub(crate) cols: Vec<FxHashSet<u32>>,
+    pub(crate) cols: Vec<Col>,
     pub beta: Vec<DRat>,
     pub lower: Vec<Option<Bound>>,
     pub upper: Vec<Option<Bound>>,
@@ -132,7 +167,7 @@ impl Simplex {
         self.is_int.push(is_int);
         self.has_int |= is_int;
         self.row_of.push(NONE);
-        self.cols.push(FxHashSet::default());
+        self.cols.push(Col::default());
         self.beta.push(DRat::zero());
         self.lower.push(None);
         self.upper.push(None);
@@ -483,6 +518,8 @@ impl Simplex {
                 }
             };
             let (_, b) = row.swap_remove(pos);
+            // At most one reallocation for the fill-in of this row.
+            row.reserve(nr.len());
             for (k, (y, _)) in row.iter().enumerate() {
                 self.scratch[*y as usize] = k as u32;
             }
