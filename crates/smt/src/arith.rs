@@ -439,7 +439,6 @@ impl Theory for Arith {
     }
 
     fn check(&mut self) -> Result<(), Vec<Lit>> {
-        crate::lia::TMP_CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match self.simplex.check() {
             Ok(()) => crate::dioph::incremental::propagation_check(self),
             Err(e) => Err(self.conflict(e)),
