@@ -73,6 +73,11 @@ pub struct Arith {
     pub int_checks: u64,
     /// Scratch marks of rows visited by bound refinement.
     pub(crate) row_seen: Vec<bool>,
+    /// Buffers of bound refinement reused across calls (rows to visit, one row's entries).
+    pub(crate) refine_rows_buf: Vec<u32>,
+    pub(crate) refine_entries_buf: Vec<(u32, Num)>,
+    /// Variables whose bound changed, reused across `propagate` calls.
+    changed_buf: Vec<u32>,
     /// Theory propagation by bound refinement from rows (`bound_refinement.rs`).
     pub row_refinement: bool,
     /// State of the integer reasoning of `lia.rs` (incremental Diophantine test at propagation
@@ -390,8 +395,11 @@ impl Theory for Arith {
                     }
                 }
             }
-            let changed: Vec<u32> = nb.iter().map(|(x, _, _)| *x).collect();
+            let mut changed = std::mem::take(&mut self.changed_buf);
+            changed.clear();
+            changed.extend(nb.iter().map(|(x, _, _)| *x));
             self.refine_rows(&changed, out);
+            self.changed_buf = changed;
         }
         for (x, upper, cause) in nb {
             let cur = if upper {

@@ -41,7 +41,7 @@ impl Side {
     }
     fn add(&mut self, v: u32, b: Option<&Bound>, c: &Num) {
         match b {
-            Some(b) => self.sum = self.sum.add(&b.val.scale(c)),
+            Some(b) => self.sum.add_scaled(&b.val, c),
             None => {
                 self.missing += 1;
                 self.missing_var = v;
@@ -62,7 +62,8 @@ impl Arith {
     /// Refines bounds from the rows that contain one of `changed` (variables whose bound was
     /// just tightened) and reports the atoms they imply, each with its explanation.
     pub(crate) fn refine_rows(&mut self, changed: &[u32], out: &mut Vec<(Lit, Vec<Lit>)>) {
-        let mut rows: Vec<u32> = Vec::new();
+        let mut rows = std::mem::take(&mut self.refine_rows_buf);
+        rows.clear();
         {
             let sx = &self.simplex;
             if self.row_seen.len() < sx.rows.len() {
@@ -86,9 +87,9 @@ impl Arith {
                 self.row_seen[r as usize] = false;
             }
         }
-        let mut entries: Vec<(u32, Num)> = Vec::new();
+        let mut entries = std::mem::take(&mut self.refine_entries_buf);
         let mut certs: Vec<Vec<(Lit, Num)>> = Vec::new();
-        for r in rows {
+        for &r in &rows {
             let ri = r as usize;
             let b = self.simplex.basic_of[ri];
             if b == NONE || self.simplex.rows[ri].len() >= MAX_ROW_LEN {
@@ -119,6 +120,9 @@ impl Arith {
             entries.extend(row.iter().cloned());
             self.refine_row(&entries, out, &mut certs);
         }
+        entries.clear();
+        self.refine_rows_buf = rows;
+        self.refine_entries_buf = entries;
         for c in certs {
             self.certify(&c);
         }

@@ -448,6 +448,7 @@ impl DRat {
     pub fn num(c: Num) -> DRat {
         DRat { c, k: Num::ZERO }
     }
+    #[inline]
     pub fn add(&self, o: &DRat) -> DRat {
         DRat {
             c: self.c.add(&o.c),
@@ -458,6 +459,7 @@ impl DRat {
             },
         }
     }
+    #[inline]
     pub fn sub(&self, o: &DRat) -> DRat {
         DRat {
             c: self.c.sub(&o.c),
@@ -468,6 +470,7 @@ impl DRat {
             },
         }
     }
+    #[inline]
     pub fn scale(&self, a: &Num) -> DRat {
         DRat {
             c: self.c.mul(a),
@@ -476,6 +479,14 @@ impl DRat {
             } else {
                 self.k.mul(a)
             },
+        }
+    }
+    /// `self += a·o` in place (no temporary δ-rational).
+    #[inline]
+    pub fn add_scaled(&mut self, o: &DRat, a: &Num) {
+        self.c = self.c.add(&o.c.mul(a));
+        if !o.k.is_zero() {
+            self.k = self.k.add(&o.k.mul(a));
         }
     }
     /// Concrete value for a given δ.
