@@ -401,35 +401,36 @@ impl Theory for Arith {
             self.refine_rows(&changed, out);
             self.changed_buf = changed;
         }
-        for (x, upper, cause) in nb {
-            let cur = if upper {
-                self.simplex.upper[x as usize].clone()
-            } else {
-                self.simplex.lower[x as usize].clone()
-            };
-            let cur = match cur {
-                Some(b) if b.lit == cause => b.val,
-                _ => continue,
-            };
+        let mut nb = nb;
+        let mut certs: Vec<Explanation> = Vec::new();
+        for &(x, upper, cause) in &nb {
             if self.open_atoms[x as usize] == 0 {
                 continue;
             }
-            for i in 0..self.var_atoms[x as usize].len() {
-                let a = self.var_atoms[x as usize][i];
+            let cur = if upper {
+                &self.simplex.upper[x as usize]
+            } else {
+                &self.simplex.lower[x as usize]
+            };
+            let cur = match cur {
+                Some(b) if b.lit == cause => &b.val,
+                _ => continue,
+            };
+            for &a in &self.var_atoms[x as usize] {
                 if self.atom_val[a as usize] != 0 {
                     continue;
                 }
                 let atom = &self.atoms[a as usize];
                 let implied = if upper {
                     let (_, pv) = self.lit_bound(atom, true);
-                    if cur <= pv {
+                    if *cur <= pv {
                         Some(Lit::pos(atom.bvar))
                     } else {
                         None
                     }
                 } else {
                     let (_, nv) = self.lit_bound(atom, false);
-                    if cur >= nv {
+                    if *cur >= nv {
                         Some(!Lit::pos(atom.bvar))
                     } else {
                         None
@@ -437,12 +438,18 @@ impl Theory for Arith {
                 };
                 if let Some(l) = implied {
                     if self.checker.is_some() {
-                        let e = vec![(cause, Num::ONE), (!l, Num::ONE)];
-                        self.certify(&e);
+                        certs.push(vec![(cause, Num::ONE), (!l, Num::ONE)]);
                     }
                     out.push((l, vec![cause]));
                 }
             }
+        }
+        nb.clear();
+        if self.new_bounds.is_empty() {
+            self.new_bounds = nb;
+        }
+        for e in certs {
+            self.certify(&e);
         }
     }
 
