@@ -226,7 +226,7 @@ impl Num {
                     }
                 }
             }
-            _ => Num::from_big(self.to_big() + o.to_big()),
+            _ => big_op(self, o, |x, y| x + y),
         }
     }
     #[inline]
@@ -236,9 +236,24 @@ impl Num {
             Num::B(x) => Num::from_big(-(**x).clone()),
         }
     }
+    /// `-self`, reusing a big number's storage (its negation is as large, so it stays big).
+    #[inline]
+    pub fn into_neg(self) -> Num {
+        match self {
+            Num::S(a, b) => Num::S(-a, b),
+            Num::B(mut x) => {
+                let v = std::mem::replace(&mut *x, BigRational::zero());
+                *x = -v;
+                Num::B(x)
+            }
+        }
+    }
     #[inline]
     pub fn sub(&self, o: &Num) -> Num {
-        self.add(&o.neg())
+        match (self, o) {
+            (Num::S(..), Num::S(..)) => self.add(&o.neg()),
+            _ => big_op(self, o, |x, y| x - y),
+        }
     }
     /// `self · o`: integers that stay in machine words inline, everything else out of line.
     #[inline]
@@ -291,7 +306,7 @@ impl Num {
                 // i64 × i64 always fits i128, and the cross-reduced product is in lowest terms.
                 Num::from_coprime_i128(a1 as i128 * c1 as i128, b1 as i128 * d1 as i128)
             }
-            _ => Num::from_big(self.to_big() * o.to_big()),
+            _ => big_op(self, o, |x, y| x * y),
         }
     }
     /// `self / o`; `o` must be non-zero (callers check).
@@ -385,7 +400,9 @@ impl PartialEq for Num {
     fn eq(&self, o: &Num) -> bool {
         match (self, o) {
             (Num::S(a, b), Num::S(c, d)) => a == c && b == d,
-            _ => self.to_big() == o.to_big(),
+            (Num::B(x), Num::B(y)) => x == y,
+            // Both are in lowest terms and a big one never fits the small path.
+            _ => false,
         }
     }
 }
@@ -414,7 +431,9 @@ impl Ord for Num {
             (Num::S(a, b), Num::S(c, d)) => {
                 (*a as i128 * *d as i128).cmp(&(*c as i128 * *b as i128))
             }
-            _ => self.to_big().cmp(&o.to_big()),
+            (Num::B(x), Num::B(y)) => x.cmp(y),
+            (Num::B(x), Num::S(..)) => (**x).cmp(&o.to_big()),
+            (Num::S(..), Num::B(y)) => self.to_big().cmp(y),
         }
     }
 }
@@ -426,6 +445,19 @@ impl fmt::Display for Num {
             Num::B(x) => write!(f, "{x}"),
         }
     }
+}
+
+/// `f(x, y)` on big rationals without copying an operand that is already big (a small one is
+/// widened), normalised back to the small path when the result fits.
+#[inline(never)]
+fn big_op(x: &Num, y: &Num, f: impl Fn(&BigRational, &BigRational) -> BigRational) -> Num {
+    let r = match (x, y) {
+        (Num::B(a), Num::B(b)) => f(a, b),
+        (Num::B(a), _) => f(a, &y.to_big()),
+        (_, Num::B(b)) => f(&x.to_big(), b),
+        _ => f(&x.to_big(), &y.to_big()),
+    };
+    Num::from_big(r)
 }
 
 /// A δ-rational `c + k·δ` (δ a symbolic positive infinitesimal), ordered lexicographically.
@@ -557,6 +589,26 @@ mod tests {
                 prop_assert!(q.numer().gcd(q.denom()).is_one() && q.denom().is_positive());
                 prop_assert_eq!(matches!(r, Num::S(..)), matches!(Num::from_big(q), Num::S(..)));
             }
+        }
+    }
+
+    proptest! {
+        /// Operands beyond the machine-word path (products of two word-sized fractions) mixed
+        /// with small ones: every operation, comparison and equality as on `BigRational`.
+        #[test]
+        fn big_operands_match_bigrational(a in any::<i64>(), b in 1i64..i64::MAX, c in any::<i64>(), d in 1i64..i64::MAX, e in -9i64..9, f in 1i64..9, k in 0u8..4) {
+            let p = big(a, b) * big(c, d);
+            let q = if k % 2 == 0 { big(e, f) } else { big(a, b) * big(e, f) };
+            let (p, q) = if k >= 2 { (q, p) } else { (p, q) };
+            let (x, y) = (Num::from_big(p.clone()), Num::from_big(q.clone()));
+            for (r, want) in [(x.add(&y), &p + &q), (x.sub(&y), &p - &q), (x.mul(&y), &p * &q), (x.neg(), -p.clone()), (x.clone().into_neg(), -p.clone())] {
+                prop_assert_eq!(r.to_big(), want.clone());
+                prop_assert_eq!(matches!(r, Num::S(..)), matches!(Num::from_big(want), Num::S(..)));
+            }
+            prop_assert_eq!(x.cmp(&y), p.cmp(&q));
+            prop_assert_eq!(y.cmp(&x), q.cmp(&p));
+            prop_assert_eq!(x == y, p == q);
+            prop_assert_eq!(x.clone() == Num::from_big(p.clone()), true);
         }
     }
 

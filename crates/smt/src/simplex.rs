@@ -499,7 +499,7 @@ impl Simplex {
             if x == xj {
                 continue;
             }
-            nr.push((x, c.mul(&inv).neg()));
+            nr.push((x, c.mul(&inv).into_neg()));
         }
         nr.push((xi, inv));
         self.cols[xj as usize].remove(&(r as u32));
