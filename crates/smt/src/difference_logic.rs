@@ -29,6 +29,13 @@
 //! * Parallel edges: an edge no weaker than an active edge of the same pair is not added to the
 //!   graph (it implies nothing new), and an edge superseded by a stronger parallel one is skipped
 //!   by the searches until that one is backtracked.
+//! * Small graphs (at most [`MATRIX_LIMIT`] nodes, the zero node included) replace the
+//!   potentials and searches by the incremental all-pairs distance matrix of
+//!   `dl_floyd_warshall.rs`: a negative cycle is one lookup `d(v, u) + w < 0`, and propagation
+//!   scans the literals of the cells the new edge lowered (`d(x, y) ≤ c` implies `x − y ≤ c`),
+//!   after every edge, with the matrix's path as the explanation (recorded when implied). A
+//!   graph that grows beyond the limit (new atoms in an incremental script) moves to the
+//!   potentials and searches at decision level 0.
 //! * Adaptive switch: searches are made after every new edge only while at least 40 % of the
 //!   recent conflicts are negative cycles of this solver; below that, on a steeply falling
 //!   fraction of the edges (see `Throttle`), as Z3 throttles theory propagation that does not pay.
@@ -37,6 +44,7 @@
 
 use crate::arith::Arith;
 use crate::cdcl::{Final, Lit, Theory, Var};
+use crate::dl_floyd_warshall::FloydWarshall;
 use crate::numbers::Num;
 use num_traits::ToPrimitive;
 use std::cmp::Reverse;
@@ -52,6 +60,9 @@ const MAX_TOTAL_WEIGHT: i128 = 1 << 40;
 const MAX_DENSE_NODES: usize = 2048;
 /// Potentials below this trigger a recomputation (they only decrease over a run).
 const DRIFT_LIMIT: i64 = -(1 << 61);
+/// Largest number of nodes (variables plus the zero node) decided with the all-pairs distance
+/// matrix of `dl_floyd_warshall.rs`; larger graphs use the potentials and searches.
+pub const MATRIX_LIMIT: usize = 600;
 
 /// A weight `c + k·δ`, ordered lexicographically.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -59,15 +70,15 @@ pub struct W(pub i64, pub i64);
 
 impl W {
     #[inline]
-    fn add(self, o: W) -> W {
+    pub(crate) fn add(self, o: W) -> W {
         W(self.0 + o.0, self.1 + o.1)
     }
     #[inline]
-    fn sub(self, o: W) -> W {
+    pub(crate) fn sub(self, o: W) -> W {
         W(self.0 - o.0, self.1 - o.1)
     }
     #[inline]
-    fn is_neg(self) -> bool {
+    pub(crate) fn is_neg(self) -> bool {
         self < W(0, 0)
     }
 }
@@ -157,9 +168,9 @@ pub struct DiffLogic {
     dead: Vec<bool>,
     inc: Vec<Vec<Adj>>,
     pi: Vec<W>,
-    /// (edges, atom trail, explanation records, explanation arena) lengths at the start of each
-    /// decision level.
-    lim: Vec<(usize, usize, usize, usize)>,
+    /// (edges, atom trail, explanation records, explanation arena, matrix trail) lengths at the
+    /// start of each decision level.
+    lim: Vec<(usize, usize, usize, usize, usize)>,
     /// Scale of the bounds (common denominator).
     scale: i64,
     sort_int: Option<bool>,
@@ -186,21 +197,44 @@ pub struct DiffLogic {
     pub search_limit: usize,
     /// Adaptive throttle of the propagation searches (see [`Throttle`]).
     throttle: Throttle,
+    /// The all-pairs distance matrix deciding consistency and propagation while the graph has
+    /// at most `matrix_limit` nodes (`None`: potentials, relaxation and searches). The
+    /// adjacency lists, potentials and pair matrix above are not kept while it is on.
+    fw: Option<FloydWarshall>,
+    pub matrix_limit: usize,
+    /// Per matrix cell `x · n + y` (compressed rows: `fw_lit_start[c]..fw_lit_start[c + 1]` in
+    /// `fw_lits`): the literals whose edge is `x → y`, as `atom · 2 + negated`.
+    fw_lit_start: Vec<u32>,
+    fw_lits: Vec<u32>,
+    /// Cells lowered by the edges in `pending` (one range of `fw_cells` per pending edge).
+    fw_cells: Vec<u32>,
+    fw_ranges: Vec<(u32, u32)>,
 
     pub stats: DlStats,
 }
 
 impl DiffLogic {
     pub fn new() -> DiffLogic {
+        DiffLogic::with_matrix_limit(MATRIX_LIMIT)
+    }
+
+    /// A solver that uses the all-pairs matrix up to `limit` nodes (0: never).
+    pub fn with_matrix_limit(limit: usize) -> DiffLogic {
         let mut d = DiffLogic {
             scale: 1,
             search_limit: 1_000_000,
             throttle: Throttle::new(),
-
+            matrix_limit: limit,
+            fw: (limit > 0).then(|| FloydWarshall::new(1)),
             ..DiffLogic::default()
         };
         d.add_node(NONE);
         d
+    }
+
+    /// The all-pairs matrix decides (the graph is small enough).
+    pub fn uses_matrix(&self) -> bool {
+        self.fw.is_some()
     }
 
     fn add_node(&mut self, var: u32) -> u32 {
@@ -298,6 +332,9 @@ impl DiffLogic {
             for p in &mut self.pi {
                 p.0 *= f;
             }
+            if let Some(fw) = &mut self.fw {
+                fw.rescale(f);
+            }
             self.scale = scale as i64;
         }
         self.total_weight = total;
@@ -332,7 +369,68 @@ impl DiffLogic {
             }
         }
         self.synced = arith.atoms.len();
+        self.sync_matrix();
         Ok(())
+    }
+
+    /// After new atoms: grows the matrix to the node count and re-indexes the literals by cell,
+    /// or, beyond `matrix_limit` nodes, hands the graph to the potentials and searches (at
+    /// decision level 0 only, where atoms are imported).
+    fn sync_matrix(&mut self) {
+        let n = self.pi.len();
+        let Some(fw) = &mut self.fw else { return };
+        if n > self.matrix_limit && self.lim.is_empty() {
+            self.leave_matrix();
+            return;
+        }
+        fw.grow(n);
+        let n = fw.nodes();
+        let mut count = vec![0u32; n * n + 1];
+        for a in &self.atoms {
+            count[a.u as usize * n + a.v as usize] += 1;
+            count[a.v as usize * n + a.u as usize] += 1;
+        }
+        let mut start = Vec::with_capacity(n * n + 1);
+        let mut acc = 0u32;
+        for c in &count {
+            start.push(acc);
+            acc += c;
+        }
+        let mut fill = start.clone();
+        let mut lits = vec![0u32; acc as usize];
+        for (i, a) in self.atoms.iter().enumerate() {
+            for (c, neg) in [
+                (a.u as usize * n + a.v as usize, 0),
+                (a.v as usize * n + a.u as usize, 1),
+            ] {
+                lits[fill[c] as usize] = 2 * i as u32 + neg;
+                fill[c] += 1;
+            }
+        }
+        self.fw_lit_start = start;
+        self.fw_lits = lits;
+    }
+
+    /// Switches from the matrix to the potentials and searches: the active edges (all at
+    /// decision level 0) are added again, in order and with the same ids.
+    fn leave_matrix(&mut self) {
+        self.fw = None;
+        self.fw_lit_start = Vec::new();
+        self.fw_lits = Vec::new();
+        self.fw_cells.clear();
+        self.fw_ranges.clear();
+        let old = std::mem::take(&mut self.edges);
+        self.dead.clear();
+        self.out.iter_mut().for_each(Vec::clear);
+        self.inc.iter_mut().for_each(Vec::clear);
+        self.best.clear();
+        self.best_n = 0;
+        self.pi.iter_mut().for_each(|p| *p = W(0, 0));
+        for e in old {
+            // Consistent (they were accepted), so no cycle; a self-loop was never stored.
+            let _ = self.add_edge(e.from, e.to, e.w, e.lit);
+        }
+        self.pending.clear();
     }
 
     fn level(&self) -> usize {
@@ -344,6 +442,9 @@ impl DiffLogic {
         self.stats.dl_edges += 1;
         if from == to {
             return if w.is_neg() { Err(vec![lit]) } else { Ok(()) };
+        }
+        if self.fw.is_some() {
+            return self.add_edge_matrix(from, to, w, lit);
         }
         let (f, t) = (from as usize, to as usize);
         self.sync_best();
@@ -403,6 +504,117 @@ impl DiffLogic {
             self.pending.push(id);
         }
         Ok(())
+    }
+
+    /// [`DiffLogic::add_edge`] with the all-pairs matrix: a negative cycle is the new edge plus
+    /// the matrix's path back; otherwise the lowered cells are queued for propagation.
+    fn add_edge_matrix(&mut self, from: u32, to: u32, w: W, lit: Lit) -> Result<(), Vec<Lit>> {
+        let id = self.edges.len() as u32;
+        let Some(fw) = &mut self.fw else {
+            return Ok(());
+        };
+        if fw.add_edge(from, to, w, id).is_err() {
+            let mut ids = Vec::new();
+            let edges = &self.edges;
+            fw.path(
+                to,
+                from,
+                |i| {
+                    let e = &edges[i as usize];
+                    (e.from, e.to)
+                },
+                &mut ids,
+            );
+            let mut cyc = Vec::with_capacity(ids.len() + 1);
+            cyc.push(lit);
+            cyc.extend(ids.iter().map(|&i| edges[i as usize].lit));
+            self.stats.dl_conflicts += 1;
+            self.throttle.theory_conflict = true;
+            return Err(cyc);
+        }
+        if fw.changed.is_empty() {
+            self.stats.dl_dominated += 1;
+        }
+        self.stats.dl_relaxations += fw.changed.len() as u64;
+        self.edges.push(Edge {
+            from,
+            to,
+            w,
+            lit,
+            in_adj: false,
+            prev_best: NONE,
+        });
+        self.dead.push(true);
+        let pl = lit.idx();
+        if self.implied.get(pl).copied().unwrap_or(false) {
+            self.implied[pl] = false;
+        } else if self.search_limit > 0 {
+            let start = self.fw_cells.len() as u32;
+            self.fw_cells.extend_from_slice(&fw.changed);
+            self.pending.push(id);
+            self.fw_ranges.push((start, self.fw_cells.len() as u32));
+        }
+        Ok(())
+    }
+
+    /// Theory propagation with the matrix after an edge lowered the cells `fw_cells[s..e]`: an
+    /// unassigned literal whose edge `x → y` weighs at least `d(x, y)` is implied, explained by
+    /// the matrix's path `x ⇝ y` (recorded now: the cells may change before it is asked for).
+    fn propagate_cells(&mut self, s: usize, e: usize, arith: &mut Arith, out: &mut Vec<Lit>) {
+        self.stats.dl_searches += 1;
+        let Some(fw) = &self.fw else { return };
+        for i in s..e {
+            let c = self.fw_cells[i] as usize;
+            let (ls, le) = (
+                self.fw_lit_start[c] as usize,
+                self.fw_lit_start[c + 1] as usize,
+            );
+            if ls == le {
+                continue;
+            }
+            let d = fw.dist_at(c);
+            for k in ls..le {
+                let tag = self.fw_lits[k];
+                let a = (tag >> 1) as usize;
+                if self.atom_val[a] != 0 {
+                    continue;
+                }
+                let neg = tag & 1 == 1;
+                let at = self.atoms[a];
+                if d > if neg { at.neg } else { at.pos } {
+                    continue;
+                }
+                let bvar = arith.atoms[a].bvar;
+                let l = Lit::new(bvar, neg);
+                if self.implied.get(l.idx()).copied().unwrap_or(true) {
+                    continue;
+                }
+                let start = self.expl_edges.len() as u32;
+                let (x, y) = fw.pair(c);
+                let edges = &self.edges;
+                fw.path(
+                    x,
+                    y,
+                    |i| {
+                        let e = &edges[i as usize];
+                        (e.from, e.to)
+                    },
+                    &mut self.expl_edges,
+                );
+                self.rec_of_lit[l.idx()] = self.expl_recs.len() as u32;
+                self.expl_recs.push((start, self.expl_edges.len() as u32));
+                if arith.checker.is_some() {
+                    let mut cert: Vec<(Lit, Num)> =
+                        self.explain(l).into_iter().map(|l| (l, Num::ONE)).collect();
+                    cert.push((!l, Num::ONE));
+                    arith.certify(&cert);
+                }
+                self.implied[l.idx()] = true;
+                self.implied_list.push(bvar);
+                self.stats.dl_propagations += 1;
+                out.push(l);
+            }
+        }
     }
 
     /// Rebuilds the pair matrix when nodes were added since it was built (or drops it beyond
@@ -650,10 +862,19 @@ impl DiffLogic {
     /// edges still asserted). Variables not in the graph are 0.
     pub fn model(&self, num_vars: usize) -> Vec<Num> {
         // δ: every asserted edge x → y needs (π(y) − π(x)) ≤ w numerically.
+        let matrix_pi;
+        let pi: &[W] = match &self.fw {
+            Some(fw) => {
+                let mut p = fw.potentials();
+                p.resize(self.pi.len(), W(0, 0));
+                matrix_pi = p;
+                &matrix_pi
+            }
+            None => &self.pi,
+        };
         let mut delta = Num::ONE;
         for e in &self.edges {
-            let diff =
-                e.w.sub(self.pi[e.to as usize].sub(self.pi[e.from as usize]));
+            let diff = e.w.sub(pi[e.to as usize].sub(pi[e.from as usize]));
             if diff.0 > 0 && diff.1 < 0 {
                 let d = Num::int(diff.0).div(&Num::int(-diff.1));
                 if d < delta {
@@ -662,13 +883,13 @@ impl DiffLogic {
             }
         }
         let scale = Num::int(self.scale);
-        let z = self.pi[ZERO as usize];
+        let z = pi[ZERO as usize];
         let mut m = vec![Num::ZERO; num_vars];
         for (n, &var) in self.var_of_node.iter().enumerate() {
             if var == NONE || var as usize >= num_vars {
                 continue;
             }
-            let d = z.sub(self.pi[n]);
+            let d = z.sub(pi[n]);
             let v = Num::int(d.0).add(&Num::int(d.1).mul(&delta)).div(&scale);
             m[var as usize] = v;
         }
@@ -965,6 +1186,23 @@ impl Theory for DlTheory<'_> {
 
     fn propagate_lazy(&mut self, out: &mut Vec<Lit>) {
         let pending = std::mem::take(&mut self.dl.pending);
+        if self.dl.fw.is_some() {
+            // Propagation with the matrix is a scan of the lowered cells' literals, cheap enough
+            // to make after every edge: the adaptive switch only throttles the searches.
+            let ranges = std::mem::take(&mut self.dl.fw_ranges);
+            for &(s, e) in &ranges {
+                self.dl
+                    .propagate_cells(s as usize, e as usize, self.arith, out);
+            }
+            let mut ranges = ranges;
+            ranges.clear();
+            self.dl.fw_ranges = ranges;
+            self.dl.fw_cells.clear();
+            let mut pending = pending;
+            pending.clear();
+            self.dl.pending = pending;
+            return;
+        }
         for &id in &pending {
             if self.dl.throttle.search() {
                 if !self.dl.edges[id as usize].in_adj {
@@ -995,11 +1233,13 @@ impl Theory for DlTheory<'_> {
 
     fn push_level(&mut self) {
         let dl = &mut *self.dl;
+        let mark = dl.fw.as_ref().map_or(0, FloydWarshall::mark);
         dl.lim.push((
             dl.edges.len(),
             dl.atom_trail.len(),
             dl.expl_recs.len(),
             dl.expl_edges.len(),
+            mark,
         ));
     }
 
@@ -1007,8 +1247,13 @@ impl Theory for DlTheory<'_> {
         let dl = &mut *self.dl;
         dl.throttle.backjump();
         let keep = dl.lim.len().saturating_sub(n as usize);
-        let (elen, alen, rlen, xlen) = dl.lim.get(keep).copied().unwrap_or((0, 0, 0, 0));
+        let (elen, alen, rlen, xlen, mark) = dl.lim.get(keep).copied().unwrap_or((0, 0, 0, 0, 0));
         dl.lim.truncate(keep);
+        if let Some(fw) = &mut dl.fw {
+            fw.undo(mark);
+        }
+        dl.fw_cells.clear();
+        dl.fw_ranges.clear();
         dl.expl_recs.truncate(rlen);
         dl.expl_edges.truncate(xlen);
         while dl.edges.len() > elen {

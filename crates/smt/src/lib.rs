@@ -15,6 +15,7 @@ pub mod check;
 pub mod conditional_definitions;
 pub mod difference_logic;
 pub mod dioph;
+pub mod dl_floyd_warshall;
 pub mod elab;
 pub mod gcd;
 pub mod interp;
