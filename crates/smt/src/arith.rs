@@ -9,7 +9,7 @@ use crate::check::{AtomDef, CertChecker};
 use crate::linearize::Lin;
 use crate::numbers::{DRat, Num};
 use crate::simplex::{Explanation, Simplex, NONE};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A bound atom on a simplex variable: `x ≤ b` (`strict = false`) or `x < b` (`strict = true`).
 #[derive(Clone, Debug)]

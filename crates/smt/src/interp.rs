@@ -183,8 +183,10 @@ impl Interp {
         let base = self.text.len();
         self.text.push_str(chunk);
         let (mut forms, mut perr) = parse_script(chunk);
-        for f in forms.iter_mut() {
-            crate::smtlib::stream::shift_sexpr(f, base);
+        if base > 0 {
+            for f in forms.iter_mut() {
+                crate::smtlib::stream::shift_sexpr(f, base);
+            }
         }
         for f in &forms {
             match self.command(f) {
