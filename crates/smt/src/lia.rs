@@ -13,12 +13,16 @@
 //! learned and backtracked like any clause). The cut is valid for every integer point satisfying
 //! those bounds; it is not itself Farkas-certified (it is not a rational consequence).
 //!
-//! Before branching, the GCD tests (`gcd.rs`) and the Diophantine test (`dioph.rs`) run at the
+//! When the relaxation's solution has a fractional integer variable, integer patching
+//! (`lia/patch.rs`) first tries to reach an integral point by shifting non-basic variables inside
+//! their bounds; if it does, the final check answers sat without branching. Before branching, the
+//! GCD tests (`gcd.rs`) and the Diophantine test (`dioph.rs`) run at the
 //! final check; the incremental Diophantine test (`dioph/incremental.rs`) runs at every
 //! propagation fixpoint. Cuts from proofs (`lia/cuts_from_proofs.rs`, Dillig, Dillig & Aiken,
 //! CAV 2009) are implemented but off by default (`LiaState::proof_cut_every`).
 
 pub(crate) mod cuts_from_proofs;
+pub(crate) mod patch;
 
 use crate::arith::{Arith, AtomLits, Rel};
 use crate::cdcl::{Final, Lit};
@@ -36,6 +40,8 @@ pub(crate) struct LiaState {
     /// Cuts from proofs (`lia/cuts_from_proofs.rs`) are tried at every this-many-th integer
     /// final check; 0 (the default) never: measured without a consistent gain (decision 0027).
     pub(crate) proof_cut_every: u64,
+    /// Final checks answered by integer patching (`lia/patch.rs`).
+    pub(crate) patches: u64,
 }
 
 /// Size limits of the Diophantine test (`dioph.rs`) per final check.
@@ -207,11 +213,33 @@ fn branch_variable(th: &Arith) -> Option<u32> {
 }
 
 pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
+    if branch_variable(th).is_some() {
+        let mut undo = Vec::new();
+        if patch::patch(th, &mut undo) > 0 {
+            if branch_variable(th).is_none() {
+                th.lia.patches += 1;
+                return Final::Sat;
+            }
+            for (x, v) in undo.into_iter().rev() {
+                th.simplex.beta[x] = v;
+            }
+        }
+    }
     let x = match branch_variable(th) {
         None => return Final::Sat,
         Some(x) => x,
     };
     th.int_checks += 1;
+    if th.int_checks.is_power_of_two() || th.int_checks.is_multiple_of(256) {
+        tracing::debug!(
+            int_checks = th.int_checks,
+            branches = th.branches,
+            cuts = th.cuts,
+            patches = th.lia.patches,
+            pivots = th.simplex.pivots,
+            "integer final checks"
+        );
+    }
     if let Some(c) = th.simplex.gcd_test() {
         let c = if th.simplex.rows.len() <= DIOPH_MAX_MIN_ROWS {
             th.simplex.minimise(c, DIOPH_MAX_ROWS, DIOPH_MAX_STEPS)
