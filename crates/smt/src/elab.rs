@@ -103,10 +103,21 @@ pub struct Elab<'a> {
 fn numeric_literal(e: &SExpr, tk: &TokenKind) -> Option<(Num, bool)> {
     let _ = e;
     match tk {
-        TokenKind::Numeral(s) => Num::parse_decimal(s).map(|n| (n, false)),
+        TokenKind::Numeral(s) => small_numeral(s)
+            .or_else(|| Num::parse_decimal(s))
+            .map(|n| (n, false)),
         TokenKind::Decimal(s) => Num::parse_decimal(s).map(|n| (n, true)),
         _ => None,
     }
+}
+
+/// A numeral of at most 18 digits in machine words (the general parser goes through big
+/// integers; files such as pb2010 have tens of thousands of small numerals).
+pub(crate) fn small_numeral(s: &str) -> Option<Num> {
+    if s.is_empty() || s.len() > 18 || !s.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    s.parse::<i64>().ok().map(Num::int)
 }
 
 impl Elab<'_> {
@@ -220,8 +231,8 @@ impl Elab<'_> {
                         return Err(err(head.span, "expected a function symbol"));
                     }
                 }
-                let name = head.symbol().unwrap_or_default().to_string();
-                self.apply(&name, head.span, args, e.span)
+                let name = head.symbol().unwrap_or_default();
+                self.apply(name, head.span, args, e.span)
             }
         }
     }

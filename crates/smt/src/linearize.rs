@@ -9,7 +9,6 @@
 use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::BTreeMap;
 
 /// A linear form `Σ a_i x_i + c` (variables are indices of `Terms::vars`, sorted, non-zero).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -41,32 +40,70 @@ impl Lin {
         }
     }
     pub fn add(&self, o: &Lin) -> Lin {
-        let mut m: BTreeMap<u32, Num> = self.terms.iter().cloned().collect();
-        for (x, b) in &o.terms {
-            let e = m.entry(*x).or_insert(Num::ZERO);
-            *e = e.add(b);
+        let (a, b) = (&self.terms, &o.terms);
+        let sorted = |t: &[(u32, Num)]| t.windows(2).all(|w| w[0].0 < w[1].0);
+        if !sorted(a) || !sorted(b) {
+            return Lin::sum(&[self.clone(), o.clone()]);
+        }
+        // both term lists are sorted: merge them
+        let mut terms = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            if j == b.len() || (i < a.len() && a[i].0 < b[j].0) {
+                terms.push(a[i].clone());
+                i += 1;
+            } else if i == a.len() || b[j].0 < a[i].0 {
+                terms.push(b[j].clone());
+                j += 1;
+            } else {
+                let s = a[i].1.add(&b[j].1);
+                if !s.is_zero() {
+                    terms.push((a[i].0, s));
+                }
+                i += 1;
+                j += 1;
+            }
         }
         Lin {
-            terms: m.into_iter().filter(|(_, a)| !a.is_zero()).collect(),
+            terms,
             c: self.c.add(&o.c),
         }
     }
     pub fn sum(parts: &[Lin]) -> Lin {
-        let mut m: BTreeMap<u32, Num> = BTreeMap::new();
+        let mut all: Vec<(u32, Num)> =
+            Vec::with_capacity(parts.iter().map(|p| p.terms.len()).sum());
         let mut c = Num::ZERO;
         for p in parts {
-            for (x, b) in &p.terms {
-                let e = m.entry(*x).or_insert(Num::ZERO);
-                *e = e.add(b);
-            }
+            all.extend(p.terms.iter().cloned());
             c = c.add(&p.c);
         }
-        Lin {
-            terms: m.into_iter().filter(|(_, a)| !a.is_zero()).collect(),
-            c,
+        // stable: equal variables keep the order of the parts, as the sums did before
+        all.sort_by_key(|t| t.0);
+        let mut terms: Vec<(u32, Num)> = Vec::with_capacity(all.len());
+        for (x, a) in all {
+            match terms.last_mut() {
+                Some((y, b)) if *y == x => *b = b.add(&a),
+                _ => {
+                    if terms.last().is_some_and(|t| t.1.is_zero()) {
+                        terms.pop();
+                    }
+                    terms.push((x, a));
+                }
+            }
         }
+        if terms.last().is_some_and(|t| t.1.is_zero()) {
+            terms.pop();
+        }
+        Lin { terms, c }
     }
     pub fn sub(&self, o: &Lin) -> Lin {
+        if o.terms.is_empty() {
+            // `t − k`, the common atom shape: no scaled copy
+            return Lin {
+                terms: self.terms.clone(),
+                c: self.c.sub(&o.c),
+            };
+        }
         self.add(&o.scale(&Num::int(-1)))
     }
     pub fn as_const(&self) -> Option<&Num> {
@@ -368,5 +405,76 @@ fn get_const(terms: &Terms, t: TermId) -> Option<Num> {
         Op::Const(c) => Some(c.clone()),
         Op::Neg => get_const(terms, terms.node(t).args[0]).map(|c| c.neg()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    fn lin_of(terms: &[(u32, i64)], c: i64) -> Lin {
+        // sorted and non-zero, as every linear form is
+        let mut m: BTreeMap<u32, i64> = BTreeMap::new();
+        for &(x, a) in terms {
+            *m.entry(x).or_insert(0) += a;
+        }
+        Lin {
+            terms: m
+                .into_iter()
+                .filter(|(_, a)| *a != 0)
+                .map(|(x, a)| (x, Num::int(a)))
+                .collect(),
+            c: Num::int(c),
+        }
+    }
+
+    /// The reference: coefficients summed in a map.
+    fn reference(parts: &[(&Lin, i64)]) -> Lin {
+        let mut m: BTreeMap<u32, Num> = BTreeMap::new();
+        let mut c = Num::ZERO;
+        for (p, k) in parts {
+            let k = Num::int(*k);
+            for (x, a) in &p.terms {
+                let e = m.entry(*x).or_insert(Num::ZERO);
+                *e = e.add(&a.mul(&k));
+            }
+            c = c.add(&p.c.mul(&k));
+        }
+        Lin {
+            terms: m.into_iter().filter(|(_, a)| !a.is_zero()).collect(),
+            c,
+        }
+    }
+
+    fn form() -> impl Strategy<Value = Lin> {
+        (prop::collection::vec((0u32..6, -3i64..=3), 0..6), -5i64..=5)
+            .prop_map(|(t, c)| lin_of(&t, c))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+        #[test]
+        fn sums_agree_with_the_map_reference(a in form(), b in form(), c in form()) {
+            prop_assert_eq!(a.add(&b), reference(&[(&a, 1), (&b, 1)]));
+            prop_assert_eq!(a.sub(&b), reference(&[(&a, 1), (&b, -1)]));
+            prop_assert_eq!(
+                Lin::sum(&[a.clone(), b.clone(), c.clone()]),
+                reference(&[(&a, 1), (&b, 1), (&c, 1)])
+            );
+            // unsorted input (as a caller may build by hand) still sums correctly
+            let mut rev = a.clone();
+            rev.terms.reverse();
+            prop_assert_eq!(rev.add(&b), reference(&[(&a, 1), (&b, 1)]));
+        }
+    }
+
+    #[test]
+    fn small_numerals_match_the_general_parser() {
+        for s in ["0", "7", "0012", "123456789012345678", "999999999999999999"] {
+            assert_eq!(crate::elab::small_numeral(s), Num::parse_decimal(s), "{s}");
+        }
+        assert_eq!(crate::elab::small_numeral("1234567890123456789"), None);
     }
 }
