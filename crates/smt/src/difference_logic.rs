@@ -129,6 +129,8 @@ pub struct DlStats {
     pub dl_explained: u64,
     /// Edges not added to the graph because a parallel edge at least as strong was active.
     pub dl_dominated: u64,
+    /// The all-pairs distance matrix decided (a small graph), not the potentials and searches.
+    pub dl_matrix: bool,
 }
 
 /// Why the atoms cannot be decided by the difference-logic solver.
@@ -201,7 +203,7 @@ pub struct DiffLogic {
     /// at most `matrix_limit` nodes (`None`: potentials, relaxation and searches). The
     /// adjacency lists, potentials and pair matrix above are not kept while it is on.
     fw: Option<FloydWarshall>,
-    pub matrix_limit: usize,
+    matrix_limit: usize,
     /// Per matrix cell `x · n + y` (compressed rows: `fw_lit_start[c]..fw_lit_start[c + 1]` in
     /// `fw_lits`): the literals whose edge is `x → y`, as `atom · 2 + negated`.
     fw_lit_start: Vec<u32>,
@@ -235,6 +237,21 @@ impl DiffLogic {
     /// The all-pairs matrix decides (the graph is small enough).
     pub fn uses_matrix(&self) -> bool {
         self.fw.is_some()
+    }
+
+    /// The node limit of the all-pairs matrix.
+    pub fn matrix_limit(&self) -> usize {
+        self.matrix_limit
+    }
+
+    /// Uses the all-pairs matrix only up to `limit` nodes (0: never). Lowering the limit below
+    /// the current graph moves it to the potentials and searches (at decision level 0); a
+    /// solver that left the matrix does not return to it.
+    pub fn set_matrix_limit(&mut self, limit: usize) {
+        self.matrix_limit = limit;
+        if self.fw.is_some() && (limit == 0 || self.pi.len() > limit) && self.lim.is_empty() {
+            self.leave_matrix();
+        }
     }
 
     fn add_node(&mut self, var: u32) -> u32 {
@@ -384,6 +401,7 @@ impl DiffLogic {
             return;
         }
         fw.grow(n);
+        self.stats.dl_matrix = true;
         let n = fw.nodes();
         let mut count = vec![0u32; n * n + 1];
         for a in &self.atoms {
@@ -415,6 +433,7 @@ impl DiffLogic {
     /// decision level 0) are added again, in order and with the same ids.
     fn leave_matrix(&mut self) {
         self.fw = None;
+        self.stats.dl_matrix = false;
         self.fw_lit_start = Vec::new();
         self.fw_lits = Vec::new();
         self.fw_cells.clear();

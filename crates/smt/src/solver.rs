@@ -127,6 +127,12 @@ impl Solver {
         }
     }
 
+    /// Largest graph (difference-logic variables plus one) decided with the all-pairs distance
+    /// matrix (default `difference_logic::MATRIX_LIMIT`; 0: always the potentials and searches).
+    pub fn set_dl_matrix_limit(&mut self, limit: usize) {
+        self.dl.set_matrix_limit(limit);
+    }
+
     pub fn declare(&mut self, name: &str, sort: Sort) -> TermId {
         self.terms.declare(name, sort)
     }
@@ -233,7 +239,7 @@ impl Solver {
         sat.deadline = self.sat.deadline;
         sat.stats = self.sat.stats.clone();
         self.sat = sat;
-        let mut dl = DiffLogic::new();
+        let mut dl = DiffLogic::with_matrix_limit(self.dl.matrix_limit());
         dl.stats = self.dl.stats.clone();
         self.dl = dl;
         self.dl_off = self.dl_user_off;

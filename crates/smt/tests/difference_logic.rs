@@ -126,11 +126,23 @@ fn brute_force(p: &Problem) -> bool {
     })
 }
 
+/// Which solver decides: the simplex, or the difference-logic solver with the all-pairs matrix
+/// or with potentials and searches.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    Simplex,
+    Matrix,
+    Graph,
+}
+
 /// Asserts the problem into a solver; returns it after `check`.
-fn solve(p: &Problem, dl: bool) -> (Answer, Solver) {
+fn solve(p: &Problem, mode: Mode) -> (Answer, Solver) {
     let mut s = Solver::new();
     s.enable_certificates();
-    s.set_difference_logic(dl);
+    s.set_difference_logic(mode != Mode::Simplex);
+    if mode == Mode::Graph {
+        s.set_dl_matrix_limit(0);
+    }
     let sort = if p.int { Sort::Int } else { Sort::Real };
     let xs: Vec<TermId> = (0..p.nvars)
         .map(|i| s.declare(&format!("x{i}"), sort))
@@ -190,16 +202,21 @@ proptest! {
     #[test]
     fn agrees_with_brute_force_and_simplex(p in problem()) {
         let expect = brute_force(&p);
-        let (r, s) = solve(&p, true);
-        prop_assert!(s.stats().dl.dl_used);
-        prop_assert_eq!(r == Answer::Sat, expect, "difference logic");
-        prop_assert!(r != Answer::Unknown);
-        if r == Answer::Sat {
-            prop_assert_eq!(s.validate_model(&[]), Some(vec![]));
+        let mut r = Answer::Unknown;
+        for mode in [Mode::Matrix, Mode::Graph] {
+            let (rm, s) = solve(&p, mode);
+            prop_assert!(s.stats().dl.dl_used);
+            prop_assert_eq!(s.stats().dl.dl_matrix, mode == Mode::Matrix);
+            prop_assert_eq!(rm == Answer::Sat, expect, "difference logic {:?}", mode);
+            prop_assert!(rm != Answer::Unknown);
+            if rm == Answer::Sat {
+                prop_assert_eq!(s.validate_model(&[]), Some(vec![]));
+            }
+            let cert = s.certificates().expect("certificates on");
+            prop_assert!(cert.failures.is_empty(), "{:?}", cert.failures);
+            r = rm;
         }
-        let cert = s.certificates().expect("certificates on");
-        prop_assert!(cert.failures.is_empty(), "{:?}", cert.failures);
-        let (r2, s2) = solve(&p, false);
+        let (r2, s2) = solve(&p, Mode::Simplex);
         prop_assert!(!s2.stats().dl.dl_used);
         prop_assert_eq!(r2, r, "simplex");
     }
@@ -289,4 +306,49 @@ fn jobshop_with_checked_certificates() {
     assert_eq!(out.checks[0].model_valid, Some(true));
     assert!(out.checks[0].certificate_failures.is_empty());
     assert!(out.stats.dl.dl_used);
+}
+
+/// A graph that outgrows the matrix limit in an incremental run moves to the potentials and
+/// searches with its root-level edges, and answers stay right (with checked certificates).
+#[test]
+fn matrix_hands_a_growing_graph_to_the_searches() {
+    let mut s = Solver::new();
+    s.enable_certificates();
+    s.set_dl_matrix_limit(4);
+    let xs: Vec<TermId> = (0..6)
+        .map(|i| s.declare(&format!("x{i}"), Sort::Int))
+        .collect();
+    // x_i − x_{i+1} ≤ c
+    let diff = |s: &mut Solver, i: usize, j: usize, c: i64| {
+        let t = &mut s.terms;
+        let ny = t.mk(Op::Neg, vec![xs[j]], Sort::Int);
+        let lhs = t.mk(Op::Add, vec![xs[i], ny], Sort::Int);
+        let rhs = t.mk_const(Num::int(c), Sort::Int);
+        t.mk(Op::Le, vec![lhs, rhs], Sort::Bool)
+    };
+    let a = diff(&mut s, 0, 1, -1);
+    let b = diff(&mut s, 1, 2, -1);
+    s.assert(a);
+    s.assert(b);
+    assert_eq!(s.check(&[]), Answer::Sat);
+    assert!(s.stats().dl.dl_matrix);
+    // x2 − x0 ≤ 1 contradicts x0 < x1 < x2 only under the assumption.
+    let c = diff(&mut s, 2, 0, 1);
+    assert_eq!(s.check(&[c]), Answer::Unsat);
+    // New variables: 6 nodes > 4.
+    let d = diff(&mut s, 2, 3, -1);
+    let e = diff(&mut s, 3, 4, -1);
+    let f = diff(&mut s, 4, 5, 0);
+    s.assert(d);
+    s.assert(e);
+    s.assert(f);
+    assert_eq!(s.check(&[]), Answer::Sat);
+    assert!(s.stats().dl.dl_used && !s.stats().dl.dl_matrix);
+    assert_eq!(s.validate_model(&[]), Some(vec![]));
+    let g = diff(&mut s, 5, 0, 3);
+    assert_eq!(s.check(&[g]), Answer::Unsat);
+    let g = diff(&mut s, 5, 0, 4);
+    assert_eq!(s.check(&[g]), Answer::Sat);
+    let cert = s.certificates().expect("certificates on");
+    assert!(cert.failures.is_empty(), "{:?}", cert.failures);
 }
