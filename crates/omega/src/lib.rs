@@ -31,6 +31,7 @@ pub mod postproc;
 pub mod product;
 pub mod ramsey_inclusion;
 pub mod rand;
+pub mod redirect_merge;
 pub mod scc_acc;
 pub mod scc_sets;
 pub mod sim_game;

@@ -142,7 +142,7 @@ impl Prefixes<'_> {
         w: usize,
     ) {
         let bucket = &mut self.by_state[p as usize];
-        stats.work += (bucket.len() * w) as u64;
+        stats.work += (2 * bucket.len()).min(2 * bucket.len() * w) as u64;
         let elems = &*self.elems;
         if bucket.iter().any(|&i| subset(&elems[i].q, &q)) {
             return;
@@ -267,7 +267,10 @@ impl<'a> Search<'a> {
 
     /// Union of the rows `rows[r]` (`w` words each) over the states `r` of `set`.
     fn post_set(&self, rows: &[u64], set: &[u64], out: &mut [u64]) {
-        let w = self.w;
+        Self::post_rows(self.w, rows, set, out)
+    }
+
+    fn post_rows(w: usize, rows: &[u64], set: &[u64], out: &mut [u64]) {
         for (k, &word) in set.iter().enumerate() {
             let mut m = word;
             while m != 0 {
@@ -286,16 +289,15 @@ impl<'a> Search<'a> {
         let post = &self.b_post[l];
         let (post_reach, post_acc) = post.split_at(nb * w);
         let mut out = vec![0u64; 2 * nb * w];
+        let (out_reach, out_acc) = out.split_at_mut(nb * w);
         for r in 0..nb {
             let reach = &g[r * w..r * w + w];
             let acc = &g[nb * w + r * w..nb * w + r * w + w];
-            let mut row_r = vec![0u64; w];
-            let mut row_a = vec![0u64; w];
-            self.post_set(post_reach, reach, &mut row_r);
-            self.post_set(post_acc, reach, &mut row_a);
-            self.post_set(post_reach, acc, &mut row_a);
-            out[r * w..r * w + w].copy_from_slice(&row_r);
-            out[nb * w + r * w..nb * w + r * w + w].copy_from_slice(&row_a);
+            let row_r = &mut out_reach[r * w..r * w + w];
+            Self::post_rows(w, post_reach, reach, row_r);
+            let row_a = &mut out_acc[r * w..r * w + w];
+            Self::post_rows(w, post_acc, reach, row_a);
+            Self::post_rows(w, post_reach, acc, row_a);
         }
         self.stats.work += (4 * nb * w * w + nb * w) as u64;
         out
@@ -512,7 +514,8 @@ impl<'a> Search<'a> {
         letter: u32,
     ) -> Option<usize> {
         let bucket = buckets.entry((p, p2)).or_default();
-        self.stats.work += (bucket.len() * g.len()) as u64;
+        // Subset tests stop at the first differing word: count one word per comparison.
+        self.stats.work += 2 * bucket.len() as u64;
         if bucket.iter().any(|&i| {
             let e = &loops[i];
             e.mask & mask == mask && subset(&e.g, &g)

@@ -156,3 +156,48 @@ fn inclusions_between_automata_of_random_formulas() {
     }
     assert!(seen[0] > 10 && seen[1] > 2, "{seen:?}");
 }
+
+/// `Options::redirect_merges` on random formulas (ltlcross-style): the automaton has an empty
+/// product with the automaton of the negation, includes the default translation's automaton
+/// (so both have the language of the formula), is never larger, and agrees with the LTL
+/// evaluator on random lasso words.
+#[test]
+fn redirect_merges_keep_the_language_of_random_formulas() {
+    let mut arena = Arena::new();
+    let aps: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let mut gen = RandLtl::new(aps, 11, Weights::default());
+    let mut rng = SmallRng::seed_from_u64(11);
+    let with = Options {
+        redirect_merges: true,
+        ..Options::default()
+    };
+    let mut smaller = 0;
+    for _ in 0..40 {
+        let f = gen.formula_in(&mut arena, 14, 24);
+        let nf = arena.not(f);
+        let (Ok(d), Ok(r), Ok(n)) = (
+            translate(&mut arena, f, &Options::default()),
+            translate(&mut arena, f, &with),
+            translate(&mut arena, nf, &Options::default()),
+        ) else {
+            continue;
+        };
+        assert!(r.num_states() <= d.num_states());
+        smaller += (r.num_states() < d.num_states()) as usize;
+        assert!(is_empty(&product(&r, &n).unwrap()));
+        assert_eq!(included(&d, &r, &Limits::default()).0, Inclusion::Included);
+        for _ in 0..50 {
+            let w = verikit_omega::ltl::eval::Lasso {
+                prefix: (0..rng.gen_range(0..3))
+                    .map(|_| rng.gen_range(0..8))
+                    .collect(),
+                cycle: (0..rng.gen_range(1..4))
+                    .map(|_| rng.gen_range(0..8))
+                    .collect(),
+            };
+            let wa = conv(&arena, &r, &w, true);
+            assert_eq!(accepts_lasso(&r, &wa), holds(&arena, f, &w), "{w:?}");
+        }
+    }
+    eprintln!("redirect merges: {smaller} of 40 smaller");
+}

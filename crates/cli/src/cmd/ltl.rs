@@ -49,6 +49,10 @@ pub enum LtlCmd {
         /// Then minimise by simulation: direct | delayed | fair | fair+delayed.
         #[arg(long)]
         reduce: Option<String>,
+        /// Also try merges and redirects checked by language inclusion both ways (slower:
+        /// seconds on 40-state automata; sometimes fewer states).
+        #[arg(long)]
+        redirect_merges: bool,
     },
     /// Does the lasso word satisfy the formula? (Direct evaluation, no automaton.)
     Check {
@@ -140,6 +144,7 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Report, CliError> {
             no_postprocess,
             state_names,
             reduce,
+            redirect_merges,
         } => {
             let method = match &reduce {
                 Some(m) => Some(super::aut::parse_method(m)?),
@@ -149,6 +154,7 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Report, CliError> {
                 simplify_formula: !no_simplify,
                 postprocess: !no_postprocess,
                 sba,
+                redirect_merges,
                 ..Options::default()
             };
             let mut text = String::new();
