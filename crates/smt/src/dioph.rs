@@ -169,6 +169,15 @@ impl Simplex {
             }
             if let (Some(l), Some(u)) = (&self.lower[x], &self.upper[x]) {
                 if self.is_int[x] {
+                    // integer bounds without δ (the usual case) are compared in machine words
+                    if let (Num::S(a, 1), Num::S(0, _), Num::S(b, 1), Num::S(0, _)) =
+                        (&l.val.c, &l.val.k, &u.val.c, &u.val.k)
+                    {
+                        if a == b {
+                            *f = Some(*a as i128);
+                        }
+                        continue;
+                    }
                     let (l, u) = (int_lower(&l.val), int_upper(&u.val));
                     if l == u {
                         *f = Some(to_int(&l)?);
@@ -191,8 +200,10 @@ impl Simplex {
             let mut den: i128 = 1;
             for (_, a) in row {
                 if let Num::S(_, d) = a {
-                    let d = *d as i128;
-                    den = den.checked_mul(d / gcd(den, d))?;
+                    if *d != 1 {
+                        let d = *d as i128;
+                        den = den.checked_mul(d / gcd(den, d))?;
+                    }
                 } else {
                     return None;
                 }
@@ -211,7 +222,7 @@ impl Simplex {
                     Num::S(p, d) => (p as i128, d as i128),
                     Num::B(_) => return None,
                 };
-                let c = p.checked_mul(den / d)?;
+                let c = if den == d { p } else { p.checked_mul(den / d)? };
                 match fixed[x as usize] {
                     Some(v) => {
                         e.c = e.c.checked_add(c.checked_mul(v)?)?;
