@@ -4,7 +4,10 @@
 //! term `t`, so atoms become bounds on a single variable.
 //!
 //! Term-level `ite`, `to_int`, `div`, `mod` and `abs` are replaced by fresh variables with
-//! definitional side constraints (returned as Boolean terms for the CNF conversion).
+//! definitional side constraints (returned as Boolean terms for the CNF conversion). An integer
+//! `ite` tree whose leaves share one linear part `B` (`ite(c, x, x − 16)`) becomes `B + c₁ + g·z`
+//! with `z` a tree over constants, so its congruence modulo `g` holds before any case split
+//! (decision 0028).
 
 use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
