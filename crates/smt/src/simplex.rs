@@ -24,6 +24,7 @@
 
 use crate::cdcl::Lit;
 use crate::numbers::{DRat, Num};
+use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -57,24 +58,21 @@ impl DirtySet {
 
 pub const NONE: u32 = u32::MAX;
 
-/// The rows in which a non-basic variable occurs, unordered and without duplicates: a plain
-/// list (columns are short; a hash set cost a hash and a probe per insertion and removal, 5 %
-/// of a pivot-heavy profile).
+/// The rows in which a non-basic variable occurs, without duplicates. A hash set: its
+/// iteration order decides the order in which bound refinement visits rows and so the order of
+/// theory propagations; a plain list (5 % cheaper on pivot-heavy profiles) changed the search
+/// enough to lose miplib vpm2-20 (3 033 theory conflicts → none solved in 60 s, decision 0127).
 #[derive(Default, Clone, Debug)]
-pub(crate) struct Col(Vec<u32>);
+pub(crate) struct Col(FxHashSet<u32>);
 
 impl Col {
-    /// Adds row `r`, which must not be in the column yet.
     fn insert(&mut self, r: u32) {
-        debug_assert!(!self.0.contains(&r));
-        self.0.push(r);
+        self.0.insert(r);
     }
     fn remove(&mut self, r: &u32) {
-        if let Some(p) = self.0.iter().position(|x| x == r) {
-            self.0.swap_remove(p);
-        }
+        self.0.remove(r);
     }
-    pub(crate) fn iter(&self) -> std::slice::Iter<'_, u32> {
+    pub(crate) fn iter(&self) -> std::collections::hash_set::Iter<'_, u32> {
         self.0.iter()
     }
     pub(crate) fn len(&self) -> usize {
@@ -87,7 +85,7 @@ impl Col {
 
 impl<'a> IntoIterator for &'a Col {
     type Item = &'a u32;
-    type IntoIter = std::slice::Iter<'a, u32>;
+    type IntoIter = std::collections::hash_set::Iter<'a, u32>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
