@@ -474,7 +474,10 @@ fn big_op(x: &Num, y: &Num, f: impl Fn(&BigRational, &BigRational) -> BigRationa
 /// GCD, no allocation), else num-bigint's.
 fn big_gcd(x: &BigInt, y: &BigInt) -> BigInt {
     match (x.magnitude().to_u128(), y.magnitude().to_u128()) {
-        (Some(p), Some(q)) => BigInt::from(gcd_u128(p, q)),
+        (Some(p), Some(q)) => match (u64::try_from(p), u64::try_from(q)) {
+            (Ok(p), Ok(q)) => BigInt::from(gcd_u64(p, q)),
+            _ => BigInt::from(gcd_u128(p, q)),
+        },
         _ => BigInt::from(x.magnitude().gcd(y.magnitude())),
     }
 }
