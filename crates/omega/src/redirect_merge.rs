@@ -13,8 +13,11 @@
 //! that an earlier candidate accepted (the product lassos) must still be rejected; those words
 //! are evaluated on the redirected graph without building the automaton.
 //!
-//! The search costs seconds on 40-state automata (decision 0133), so the translation runs it
-//! only on request ([`crate::translate::Options::redirect_merges`]).
+//! Every step is bounded by counted work ([`Budget`]: products and their sizes, inclusion checks
+//! and their work, word products, rounds of merges), never by wall time, so the result does not
+//! depend on the machine. Even so the search costs seconds on the largest random formulas
+//! (decision 0133), so the translation runs it only on request
+//! ([`crate::translate::Options::redirect_merges`]).
 
 use crate::ltl::eval::Lasso;
 use crate::ramsey_inclusion::{included, Inclusion, Limits};
@@ -77,7 +80,7 @@ impl WordTable {
     }
 
     /// Whether [`redirected`]`(aut, p, q)` accepts the word: SCCs of its product with the lasso.
-    fn accepted_by_redirect(&self, aut: &Twa, p: u32, q: u32) -> bool {
+    fn accepted_by_redirect(&self, aut: &Twa, p: u32, q: u32, work: &mut usize) -> bool {
         let n = self.len;
         if n <= self.plen || aut.acc_false {
             return false;
@@ -95,6 +98,7 @@ impl WordTable {
                 }
             }
         }
+        *work += ns * n + edges.len();
         let g = verikit_graph::Csr::from_edges(ns * n, &edges);
         let init: Vec<u32> = aut
             .init
@@ -116,29 +120,50 @@ impl WordTable {
     }
 }
 
-/// Budgets of [`reduce`].
+/// Budgets of [`reduce`]: counted work, never wall time, so that the result of a translation
+/// does not depend on the machine or its load.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     /// Products with the automaton of the negation, in total.
     pub max_products: usize,
+    /// Total size (states + edges) of those products.
+    pub max_product_work: usize,
     /// Inclusion checks, in total.
     pub max_inclusions: usize,
     /// Limits of each inclusion check.
     pub inclusion: Limits,
+    /// Total work of the inclusion checks (machine words, [`crate::ramsey_inclusion::Stats`]).
+    pub max_inclusion_work: u64,
     /// Refuting words kept (each side).
     pub max_words: usize,
+    /// Total size (edges) of the products of candidates with refuting words.
+    pub max_word_work: usize,
+    /// Calls of [`crate::checked_merge::merge_states`], in total (the first one included when
+    /// [`Budget::merge_first`] is set).
+    pub max_merge_rounds: usize,
+    /// Run the checked merges on the starting automaton first (off when it is already the
+    /// result of [`crate::checked_merge::merge_states`]).
+    pub merge_first: bool,
 }
 
 impl Default for Budget {
+    /// The budgets the translation uses: the last gap to Spot (decision 0133) needs 4 redirects,
+    /// 5 rounds of merges, 109 products (0.2 M elements), 35 inclusion checks (0.25 G words) and
+    /// 17 M word-product edges from its raw tableau.
     fn default() -> Self {
         Budget {
-            max_products: 2_000,
-            max_inclusions: 400,
+            max_products: 160,
+            max_product_work: 300_000,
+            max_inclusions: 60,
             inclusion: Limits {
                 max_elements: 200_000,
                 ..Limits::default()
             },
+            max_inclusion_work: 320_000_000,
             max_words: 128,
+            max_word_work: 24_000_000,
+            max_merge_rounds: 6,
+            merge_first: true,
         }
     }
 }
@@ -148,8 +173,14 @@ impl Default for Budget {
 pub struct Stats {
     pub redirects: usize,
     pub products: usize,
+    pub product_work: usize,
     pub inclusions: usize,
+    pub inclusion_work: u64,
     pub refuted_by_words: usize,
+    pub word_work: usize,
+    pub merge_rounds: usize,
+    /// Whether a budget stopped the search.
+    pub out_of_budget: bool,
 }
 
 struct Words {
@@ -167,17 +198,56 @@ pub fn reduce(
     simplify: &dyn Fn(&Twa) -> Twa,
     budget: &Budget,
 ) -> (Twa, Stats) {
+    reduce_unless_seen(aut, neg, simplify, budget, &[])
+}
+
+/// Whether `a` and `b` are the same automaton (same APs, initial states, and edges in the same
+/// order with equal labels and marks).
+fn same(a: &Twa, b: &Twa) -> bool {
+    a.aps == b.aps
+        && a.init == b.init
+        && a.num_sets == b.num_sets
+        && a.acc_false == b.acc_false
+        && a.states.len() == b.states.len()
+        && a.states.iter().zip(&b.states).all(|(x, y)| {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(e, f)| e.dst == f.dst && e.marks == f.marks && e.label == f.label)
+        })
+}
+
+/// [`reduce`], stopping (with the automaton reached so far) as soon as the search reaches one of
+/// the automata of `seen` after a round of merges: the search is deterministic, so from there it
+/// would repeat an earlier search (the translation passes the start of its first search, which
+/// the merges of the raw tableau often reproduce).
+pub fn reduce_unless_seen(
+    aut: &Twa,
+    neg: &Twa,
+    simplify: &dyn Fn(&Twa) -> Twa,
+    budget: &Budget,
+    seen: &[Twa],
+) -> (Twa, Stats) {
     let mut stats = Stats::default();
     let mut cur = aut.clone();
     let mut words = Words {
         pos: Vec::new(),
         neg: Vec::new(),
     };
+    let mut merge = budget.merge_first;
     loop {
-        if cur.num_states() > 2 && cur.num_states() <= crate::checked_merge::MAX_STATES {
+        if merge
+            && cur.num_states() > 2
+            && cur.num_states() <= crate::checked_merge::MAX_STATES
+            && stats.merge_rounds < budget.max_merge_rounds
+        {
+            stats.merge_rounds += 1;
             let m = crate::checked_merge::merge_states(&cur, neg, simplify);
             if (m.num_states(), m.num_edges()) < (cur.num_states(), cur.num_edges()) {
                 cur = m;
+            }
+            if seen.iter().any(|a| same(a, &cur)) {
+                break;
             }
         }
         if cur.num_states() <= 1 || cur.num_states() > MAX_STATES || cur.acc_false {
@@ -187,6 +257,7 @@ pub fn reduce(
             Some(r) => {
                 stats.redirects += 1;
                 cur = r;
+                merge = true;
             }
             None => break,
         }
@@ -209,20 +280,29 @@ fn redirect_once(
     let mut negt: Vec<WordTable> = words.neg.iter().map(|w| WordTable::new(cur, w)).collect();
     for p in 0..n {
         for q in (0..n).filter(|&q| q != p) {
-            if pos.iter().any(|t| !t.accepted_by_redirect(cur, p, q))
-                || negt.iter().any(|t| t.accepted_by_redirect(cur, p, q))
+            if stats.products >= budget.max_products
+                || stats.inclusions >= budget.max_inclusions
+                || stats.product_work >= budget.max_product_work
+                || stats.inclusion_work >= budget.max_inclusion_work
+                || stats.word_work >= budget.max_word_work
+            {
+                stats.out_of_budget = true;
+                return None;
+            }
+            let ww = &mut stats.word_work;
+            if pos.iter().any(|t| !t.accepted_by_redirect(cur, p, q, ww))
+                || negt.iter().any(|t| t.accepted_by_redirect(cur, p, q, ww))
             {
                 stats.refuted_by_words += 1;
                 continue;
             }
-            if stats.products >= budget.max_products || stats.inclusions >= budget.max_inclusions {
-                return None;
-            }
             let m = redirected(cur, p, q);
             stats.products += 1;
             let Ok(prod) = crate::product::product(&m, neg) else {
+                stats.out_of_budget = true;
                 return None;
             };
+            stats.product_work += prod.num_states() + prod.num_edges();
             if let Some(l) = crate::emptiness::accepting_lasso(&prod) {
                 if words.neg.len() < budget.max_words {
                     // The product's APs start with those of `m` (`product::ap_union`).
@@ -233,7 +313,16 @@ fn redirect_once(
                 continue;
             }
             stats.inclusions += 1;
-            match included(cur, &m, &budget.inclusion).0 {
+            let limits = Limits {
+                max_work: budget
+                    .inclusion
+                    .max_work
+                    .min(budget.max_inclusion_work - stats.inclusion_work),
+                ..budget.inclusion
+            };
+            let (answer, ist) = included(cur, &m, &limits);
+            stats.inclusion_work += ist.work;
+            match answer {
                 Inclusion::Included => {}
                 Inclusion::NotIncluded(w) => {
                     if words.pos.len() < budget.max_words {
