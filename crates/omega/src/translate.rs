@@ -382,6 +382,9 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
             }
         }
     }
+    // The winner before the redirect merges: with `opts.sba` it competes after degeneralisation
+    // (a redirected TGBA with fewer states may degeneralise into a larger Büchi automaton).
+    let mut before_redirects = None;
     if opts.redirect_merges && best.num_states() > 2 {
         if let Some(n) = negation(arena) {
             let raw = Options {
@@ -420,7 +423,8 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
                     t0.elapsed().as_secs_f64()
                 );
                 if key(&m) < key(&best) {
-                    best = m;
+                    let old = std::mem::replace(&mut best, m);
+                    before_redirects.get_or_insert(old);
                 }
             }
         }
@@ -439,7 +443,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         // winner (otherwise it never won on the 699 benchmark formulas, and on a 6-set formula it
         // cost a second round of game-checked removals and the whole degeneralisation portfolio).
         let before_merges = before_merges.filter(|c| c.num_states() <= best.num_states());
-        for c in before_merges.into_iter().chain(gf) {
+        for c in before_merges.into_iter().chain(before_redirects).chain(gf) {
             let c = sba_of(&c);
             if key(&c) < key(&best) {
                 best = c;

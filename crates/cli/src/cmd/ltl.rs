@@ -49,8 +49,9 @@ pub enum LtlCmd {
         /// Then minimise by simulation: direct | delayed | fair | fair+delayed.
         #[arg(long)]
         reduce: Option<String>,
-        /// Also try merges and redirects checked by language inclusion both ways (slower:
-        /// seconds on 40-state automata; sometimes fewer states).
+        /// Also try merges and redirects checked by language inclusion both ways, within
+        /// counted work budgets (about 3x the CPU time, seconds on the largest automata;
+        /// sometimes fewer states).
         #[arg(long)]
         redirect_merges: bool,
     },
