@@ -44,39 +44,36 @@ def classify(kind: str, a: dict, r: dict, tgba: dict | None) -> str:
                 "and Spot's automaton is structured differently")
     return ("state structure, same number of sets: Spot's automaton is structured differently (no single "
             "state merge of verikit's automaton keeps the language, and every redirect that keeps it inside the "
-            "formula loses a model, shown by inclusion counterexamples; the opt-in --redirect-merges reaches fewer "
-            "states from the raw tableau but takes seconds; docs/decisions/0130, 0132 and 0133)")
+            "formula loses a model, shown by inclusion counterexamples; docs/decisions/0130, 0132 and 0133)")
 
 
 REDIRECT_SAMPLE = 530  # the whole random set: within its counted budgets the option finishes it (decision 0133)
 
 
 def redirect_merges_note(rows: list[dict], tmp: Path) -> list[str]:
-    """The opt-in `--redirect-merges` (decision 0133) against the default on the first random formulas (TGBA)."""
+    """The default against `--no-redirect-merges` (decision 0133) on the random formulas (TGBA)."""
     rows = rows[:REDIRECT_SAMPLE]
     if not rows:
         return []
     f = tmp / "redirect-sample.ltl"
     f.write_text("".join(r["formula"] + "\n" for r in rows))
     res = {}
-    for name, flag in (("default", []), ("redirect", ["--redirect-merges"])):
+    for name, flag in (("default", ["--no-redirect-merges"]), ("redirect", [])):
         run = measure(verikit_cmd("--json", "-q", "ltl", "translate", "--stats", *flag, "-F", str(f)), timeout=900)
         auts = run.result.get("automata", [])
         if len(auts) != len(rows):
-            return ["", f"`--redirect-merges` sample: verikit failed ({name}): {run.stderr[:200]}"]
+            return ["", f"`--no-redirect-merges` sample: verikit failed ({name}): {run.stderr[:200]}"]
         res[name] = auts
     d, r = res["default"], res["redirect"]
     spot = sum(int(x["tgba_states"]) for x in rows)
     smaller = [(a["states"], b["states"]) for a, b in zip(d, r) if b["states"] < a["states"]]
-    return ["", f"Opt-in `ltl translate --redirect-merges` (merges and redirects checked by Ramsey-based inclusion both "
-            f"ways, decision 0133), TGBA, {len(rows)} random formulas (one process for all): default {sum(a['states'] for a in d)} "
-            f"states, with redirects {sum(a['states'] for a in r)} (Spot {spot}); smaller on {len(smaller)} formulas "
-            f"({', '.join(f'{x} → {y}' for x, y in smaller)}), larger on "
+    return ["", f"Redirect merges (merges and redirects checked by Ramsey-based inclusion both ways, on by default, "
+            f"decision 0133), TGBA, {len(rows)} random formulas (one process for all): `--no-redirect-merges` "
+            f"{sum(a['states'] for a in d)} states, default {sum(a['states'] for a in r)} (Spot {spot}); smaller on "
+            f"{len(smaller)} formulas ({', '.join(f'{x} → {y}' for x, y in smaller)}), larger on "
             f"{sum(1 for a, b in zip(d, r) if b['states'] > a['states'])}; time "
             f"{sum(a['time_s'] for a in d):.2f} s → {sum(a['time_s'] for a in r):.2f} s, max per formula "
-            f"{max(a['time_s'] for a in r):.2f} s. Off by default: on the one formula larger than Spot it reaches "
-            f"34 states (Spot 36), but it multiplies the CPU time of the random set by about 3 and takes seconds on "
-            f"the largest formulas (decision 0133)."]
+            f"{max(a['time_s'] for a in r):.2f} s."]
 
 
 def main() -> None:

@@ -252,10 +252,10 @@ fn aut_included_answers_with_a_replayable_counterexample() {
     assert_eq!(out.status.code(), Some(3));
 }
 
-/// `ltl translate --redirect-merges` keeps the language: its automaton and the default one
-/// include each other (`aut included`).
+/// The redirect merges of `ltl translate` keep the language: the default automaton and the one
+/// of `--no-redirect-merges` include each other (`aut included`).
 #[test]
-fn translate_with_redirect_merges_has_the_same_language() {
+fn translate_with_and_without_redirect_merges_has_the_same_language() {
     let f = "(a U b) | G(c -> Xb) | F(d & XFc)";
     let hoa = |extra: &[&str]| {
         let mut args = vec!["ltl", "translate"];
@@ -266,7 +266,7 @@ fn translate_with_redirect_merges_has_the_same_language() {
         String::from_utf8_lossy(&out.stdout).to_string()
     };
     let d = tmp("redir-d.hoa", &hoa(&[]));
-    let r = tmp("redir-r.hoa", &hoa(&["--redirect-merges"]));
+    let r = tmp("redir-r.hoa", &hoa(&["--no-redirect-merges"]));
     let (ds, rs) = (d.to_str().unwrap(), r.to_str().unwrap());
     assert_eq!(json(&["aut", "included", ds, rs])["verdict"], "included");
     assert_eq!(json(&["aut", "included", rs, ds])["verdict"], "included");

@@ -16,8 +16,8 @@
 //! Every step is bounded by counted work ([`Budget`]: products and their sizes, inclusion checks
 //! and their work, word products, rounds of merges), never by wall time, so the result does not
 //! depend on the machine. Even so the search costs seconds on the largest random formulas
-//! (decision 0133), so the translation runs it only on request
-//! ([`crate::translate::Options::redirect_merges`]).
+//! (decision 0133); the translation runs it by default and skips it when
+//! [`crate::translate::Options::redirect_merges`] is off (`ltl translate --no-redirect-merges`).
 
 use crate::ltl::eval::Lasso;
 use crate::ramsey_inclusion::{included, Inclusion, Limits};
