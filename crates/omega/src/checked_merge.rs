@@ -61,23 +61,36 @@ fn accepts_valuations(aut: &Twa, plen: usize, vals: &[BddValuation]) -> (bool, u
         }
     }
     let cost = ns * n + edges.len();
-    let g = verikit_graph::Csr::from_edges(ns * n, &edges);
     let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
-    let reach = verikit_graph::reachable(&g, &init);
+    (
+        has_accepting_cycle(ns * n, &edges, &marks, &init, aut.all_marks()) && !aut.acc_false,
+        cost,
+    )
+}
+
+/// Whether the graph of `nodes` nodes and `edges` (each with its `marks`) has, reachable from
+/// `init`, a strongly connected component with an inner edge whose inner edges' marks cover
+/// `all`: the acceptance test of the products of an automaton with a lasso word (here and in
+/// [`crate::redirect_merge`]).
+pub(crate) fn has_accepting_cycle(
+    nodes: usize,
+    edges: &[(u32, u32)],
+    marks: &[Marks],
+    init: &[u32],
+    all: Marks,
+) -> bool {
+    let g = verikit_graph::Csr::from_edges(nodes, edges);
+    let reach = verikit_graph::reachable(&g, init);
     let sccs = verikit_graph::sccs(&g);
     let mut acc = vec![(0 as Marks, false); sccs.len()];
-    for (&(a, b), &m) in edges.iter().zip(&marks) {
+    for (&(a, b), &m) in edges.iter().zip(marks) {
         let c = sccs.comp[a as usize] as usize;
         if reach[a as usize] && sccs.comp[b as usize] as usize == c {
             acc[c].0 |= m;
             acc[c].1 = true;
         }
     }
-    let all = aut.all_marks();
-    (
-        acc.iter().any(|&(m, e)| e && m & all == all) && !aut.acc_false,
-        cost,
-    )
+    acc.iter().any(|&(m, e)| e && m & all == all)
 }
 
 /// `aut` with `t` merged into `s`.

@@ -99,24 +99,12 @@ impl WordTable {
             }
         }
         *work += ns * n + edges.len();
-        let g = verikit_graph::Csr::from_edges(ns * n, &edges);
         let init: Vec<u32> = aut
             .init
             .iter()
             .map(|&i| (ren(i) as usize * n) as u32)
             .collect();
-        let reach = verikit_graph::reachable(&g, &init);
-        let sccs = verikit_graph::sccs(&g);
-        let mut acc = vec![(0 as Marks, false); sccs.len()];
-        for (&(a, b), &m) in edges.iter().zip(&marks) {
-            let c = sccs.comp[a as usize] as usize;
-            if reach[a as usize] && sccs.comp[b as usize] as usize == c {
-                acc[c].0 |= m;
-                acc[c].1 = true;
-            }
-        }
-        let all = aut.all_marks();
-        acc.iter().any(|&(m, e)| e && m & all == all)
+        crate::checked_merge::has_accepting_cycle(ns * n, &edges, &marks, &init, aut.all_marks())
     }
 }
 

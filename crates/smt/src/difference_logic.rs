@@ -477,19 +477,7 @@ impl DiffLogic {
         if prev != NONE && self.edges[prev as usize].w <= w {
             // Dominated: the potential already satisfies it and it implies nothing new.
             self.stats.dl_dominated += 1;
-            self.edges.push(Edge {
-                from,
-                to,
-                w,
-                lit,
-                in_adj: false,
-                prev_best: NONE,
-            });
-            self.dead.push(true);
-            let pl = lit.idx();
-            if self.implied.get(pl).copied().unwrap_or(false) {
-                self.implied[pl] = false;
-            } else if self.search_limit > 0 {
+            if self.push_inactive_edge(from, to, w, lit) {
                 // Queued only so the adaptive switch sees every new edge in order; no search.
                 self.pending.push(id);
             }
@@ -516,13 +504,37 @@ impl DiffLogic {
         }
         self.out[f].push(Adj { node: to, w, id });
         self.inc[t].push(Adj { node: from, w, id });
-        let pl = lit.idx();
-        if self.implied.get(pl).copied().unwrap_or(false) {
-            self.implied[pl] = false;
-        } else if self.search_limit > 0 {
+        if self.wants_propagation(lit) {
             self.pending.push(id);
         }
         Ok(())
+    }
+
+    /// Whether the new edge of `lit` is queued for propagation: not when `lit` was itself implied
+    /// (its consequences were derived with it) nor when the searches are off.
+    fn wants_propagation(&mut self, lit: Lit) -> bool {
+        let pl = lit.idx();
+        if self.implied.get(pl).copied().unwrap_or(false) {
+            self.implied[pl] = false;
+            false
+        } else {
+            self.search_limit > 0
+        }
+    }
+
+    /// Records an edge kept out of the adjacency lists (dominated, or held by the matrix) and
+    /// says whether it is queued for propagation ([`DiffLogic::wants_propagation`]).
+    fn push_inactive_edge(&mut self, from: u32, to: u32, w: W, lit: Lit) -> bool {
+        self.edges.push(Edge {
+            from,
+            to,
+            w,
+            lit,
+            in_adj: false,
+            prev_best: NONE,
+        });
+        self.dead.push(true);
+        self.wants_propagation(lit)
     }
 
     /// [`DiffLogic::add_edge`] with the all-pairs matrix: a negative cycle is the new edge plus
@@ -551,25 +563,16 @@ impl DiffLogic {
             self.throttle.theory_conflict = true;
             return Err(cyc);
         }
-        if fw.changed.is_empty() {
+        let lowered = fw.changed.len();
+        if lowered == 0 {
             self.stats.dl_dominated += 1;
         }
-        self.stats.dl_relaxations += fw.changed.len() as u64;
-        self.edges.push(Edge {
-            from,
-            to,
-            w,
-            lit,
-            in_adj: false,
-            prev_best: NONE,
-        });
-        self.dead.push(true);
-        let pl = lit.idx();
-        if self.implied.get(pl).copied().unwrap_or(false) {
-            self.implied[pl] = false;
-        } else if self.search_limit > 0 {
+        self.stats.dl_relaxations += lowered as u64;
+        if self.push_inactive_edge(from, to, w, lit) {
             let start = self.fw_cells.len() as u32;
-            self.fw_cells.extend_from_slice(&fw.changed);
+            if let Some(fw) = &self.fw {
+                self.fw_cells.extend_from_slice(&fw.changed);
+            }
             self.pending.push(id);
             self.fw_ranges.push((start, self.fw_cells.len() as u32));
         }
