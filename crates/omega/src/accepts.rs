@@ -5,8 +5,9 @@
 
 use crate::error::OmegaError;
 use crate::ltl::eval::Lasso;
-use crate::twa::Twa;
+use crate::twa::{Marks, Twa};
 use crate::word::Word;
+use biodivine_lib_bdd::BddValuation;
 
 /// True if `aut` accepts (a word compatible with) `word`.
 pub fn accepts(aut: &Twa, word: &Word) -> Result<bool, OmegaError> {
@@ -18,36 +19,66 @@ pub fn accepts(aut: &Twa, word: &Word) -> Result<bool, OmegaError> {
 /// True if `aut` accepts the valuation lasso `u v^ω` (bit `i` of a letter = `aut.aps[i]`).
 /// Runs a direct search on (state, position) pairs without building BDD products.
 pub fn accepts_lasso(aut: &Twa, w: &Lasso) -> bool {
-    if w.cycle.is_empty() || aut.acc_false {
-        return false;
+    let vals: Vec<_> = w
+        .prefix
+        .iter()
+        .chain(w.cycle.iter())
+        .map(|&b| aut.valuation(b))
+        .collect();
+    accepts_valuations(aut, w.prefix.len(), &vals).0
+}
+
+/// Whether `aut` accepts the lasso word whose letters are `vals` (the first `plen` the prefix,
+/// the rest the cycle), by SCCs of the product of `aut` with the lasso, and the size of that
+/// product (states + edges).
+pub(crate) fn accepts_valuations(aut: &Twa, plen: usize, vals: &[BddValuation]) -> (bool, usize) {
+    let n = vals.len();
+    if n <= plen {
+        return (false, 0);
     }
-    let n = w.prefix.len() + w.cycle.len();
-    let letters: Vec<u64> = w.prefix.iter().chain(w.cycle.iter()).copied().collect();
-    let vals: Vec<_> = letters.iter().map(|&b| aut.valuation(b)).collect();
-    let next = |i: usize| if i + 1 < n { i + 1 } else { w.prefix.len() };
-    // Product graph over (state, position).
+    let next = |p: usize| if p + 1 < n { p + 1 } else { plen };
     let ns = aut.num_states();
-    let id = |s: u32, p: usize| s as usize * n + p;
-    let mut t = Twa::new(Vec::new());
-    for _ in 0..ns * n {
-        t.add_state();
-    }
-    t.num_sets = aut.num_sets;
-    for s in 0..ns {
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut marks: Vec<Marks> = Vec::new();
+    for (s, es) in aut.states.iter().enumerate() {
         for (p, val) in vals.iter().enumerate() {
-            for e in &aut.states[s] {
+            for e in es {
                 if e.label.eval_in(val) {
-                    let tt = t.tt();
-                    t.add_edge(
-                        id(s as u32, p) as u32,
-                        id(e.dst, next(p)) as u32,
-                        tt,
-                        e.marks,
-                    );
+                    edges.push(((s * n + p) as u32, (e.dst as usize * n + next(p)) as u32));
+                    marks.push(e.marks);
                 }
             }
         }
     }
-    t.init = aut.init.iter().map(|&i| id(i, 0) as u32).collect();
-    !crate::emptiness::is_empty(&t)
+    let cost = ns * n + edges.len();
+    let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
+    (
+        has_accepting_cycle(ns * n, &edges, &marks, &init, aut.all_marks()) && !aut.acc_false,
+        cost,
+    )
+}
+
+/// Whether the graph of `nodes` nodes and `edges` (each with its `marks`) has, reachable from
+/// `init`, a strongly connected component with an inner edge whose inner edges' marks cover
+/// `all`: the acceptance test of the products of an automaton with a lasso word (here and in
+/// [`crate::redirect_merge`], whose products follow redirected edges).
+pub(crate) fn has_accepting_cycle(
+    nodes: usize,
+    edges: &[(u32, u32)],
+    marks: &[Marks],
+    init: &[u32],
+    all: Marks,
+) -> bool {
+    let g = verikit_graph::Csr::from_edges(nodes, edges);
+    let reach = verikit_graph::reachable(&g, init);
+    let sccs = verikit_graph::sccs(&g);
+    let mut acc = vec![(0 as Marks, false); sccs.len()];
+    for (&(a, b), &m) in edges.iter().zip(marks) {
+        let c = sccs.comp[a as usize] as usize;
+        if reach[a as usize] && sccs.comp[b as usize] as usize == c {
+            acc[c].0 |= m;
+            acc[c].1 = true;
+        }
+    }
+    acc.iter().any(|&(m, e)| e && m & all == all)
 }

@@ -15,7 +15,7 @@
 //! Only for small automata (the number of checks is bounded). In a state-based automaton only
 //! states with the same acceptance marks are merged, so the result stays state-based.
 
-use crate::twa::{Edge, Marks, Twa};
+use crate::twa::{Edge, Twa};
 use biodivine_lib_bdd::BddValuation;
 
 /// Largest automaton (states) whose pairs are tried.
@@ -37,61 +37,6 @@ pub const MAX_WITNESSES: usize = 64;
 /// the products of candidates with lasso words (no BDD labels, far cheaper per element than the
 /// products with the automaton of the negation).
 pub const MAX_WITNESS_WORK: usize = 20_000_000;
-
-/// Whether `aut` accepts the lasso word whose letters are `vals` (the first `plen` the prefix,
-/// the rest the cycle), by SCCs of the product of `aut` with the lasso, and the size of that
-/// product (states + edges).
-fn accepts_valuations(aut: &Twa, plen: usize, vals: &[BddValuation]) -> (bool, usize) {
-    let n = vals.len();
-    if n <= plen {
-        return (false, 0);
-    }
-    let next = |p: usize| if p + 1 < n { p + 1 } else { plen };
-    let ns = aut.num_states();
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    let mut marks: Vec<Marks> = Vec::new();
-    for (s, es) in aut.states.iter().enumerate() {
-        for (p, val) in vals.iter().enumerate() {
-            for e in es {
-                if e.label.eval_in(val) {
-                    edges.push(((s * n + p) as u32, (e.dst as usize * n + next(p)) as u32));
-                    marks.push(e.marks);
-                }
-            }
-        }
-    }
-    let cost = ns * n + edges.len();
-    let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
-    (
-        has_accepting_cycle(ns * n, &edges, &marks, &init, aut.all_marks()) && !aut.acc_false,
-        cost,
-    )
-}
-
-/// Whether the graph of `nodes` nodes and `edges` (each with its `marks`) has, reachable from
-/// `init`, a strongly connected component with an inner edge whose inner edges' marks cover
-/// `all`: the acceptance test of the products of an automaton with a lasso word (here and in
-/// [`crate::redirect_merge`]).
-pub(crate) fn has_accepting_cycle(
-    nodes: usize,
-    edges: &[(u32, u32)],
-    marks: &[Marks],
-    init: &[u32],
-    all: Marks,
-) -> bool {
-    let g = verikit_graph::Csr::from_edges(nodes, edges);
-    let reach = verikit_graph::reachable(&g, init);
-    let sccs = verikit_graph::sccs(&g);
-    let mut acc = vec![(0 as Marks, false); sccs.len()];
-    for (&(a, b), &m) in edges.iter().zip(marks) {
-        let c = sccs.comp[a as usize] as usize;
-        if reach[a as usize] && sccs.comp[b as usize] as usize == c {
-            acc[c].0 |= m;
-            acc[c].1 = true;
-        }
-    }
-    acc.iter().any(|&(m, e)| e && m & all == all)
-}
 
 /// `aut` with `t` merged into `s`.
 fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
@@ -246,7 +191,7 @@ fn greedy(
             // when the merged automaton accepts it (no product needed).
             let mut refuted = false;
             for (plen, vals) in known.witnesses.iter() {
-                let (acc, cost) = accepts_valuations(&m, *plen, vals);
+                let (acc, cost) = crate::accepts::accepts_valuations(&m, *plen, vals);
                 witness_work += cost;
                 if acc {
                     refuted = true;

@@ -428,17 +428,7 @@ fn fair_merges_parity(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
     let g0 = Game::build(aut, aut).ok()?;
     let mut z0 = Solver::new(&g0);
     z0.solve_all();
-    let mut cands = Vec::new();
-    'outer: for p in 0..n {
-        for q in p + 1..n {
-            if z0.simulates(p, q) && z0.simulates(q, p) {
-                cands.push((p as u32, q as u32));
-                if cands.len() == MAX_CANDIDATES {
-                    break 'outer;
-                }
-            }
-        }
-    }
+    let cands = mutual_pairs(n, |p, q| z0.simulates(p, q));
     drop(z0);
     drop(g0);
     if cands.is_empty() {
@@ -658,6 +648,23 @@ fn trial_merge(
     (tg, newly, dups)
 }
 
+/// The merge candidates of the fair merges: the pairs `p < q` of states that simulate each other
+/// (`sim(p, q)`: `q` simulates `p`), at most [`MAX_CANDIDATES`].
+fn mutual_pairs(n: usize, sim: impl Fn(usize, usize) -> bool) -> Vec<(u32, u32)> {
+    let mut cands = Vec::new();
+    for p in 0..n {
+        for q in p + 1..n {
+            if sim(p, q) && sim(q, p) {
+                cands.push((p as u32, q as u32));
+                if cands.len() == MAX_CANDIDATES {
+                    return cands;
+                }
+            }
+        }
+    }
+    cands
+}
+
 /// Extra edges by the states whose group decides whether they are kept (source and target).
 fn extras_by_state(extras: &[Extra], n: usize) -> Vec<Vec<usize>> {
     let mut by_state: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -675,17 +682,7 @@ fn fair_merges(aut: &Twa, st: &mut ReduceStats) -> Option<Twa> {
     // The fair-simulation relation of N, from the game G_{N,N}.
     let l0 = Lifter::new(Game::build(aut, aut).ok()?, Bound::Successors, &[]);
     st.lifts += l0.lifts;
-    let mut cands = Vec::new();
-    for p in 0..n {
-        for q in p + 1..n {
-            if l0.simulates(p, q) && l0.simulates(q, p) {
-                cands.push((p as u32, q as u32));
-                if cands.len() == MAX_CANDIDATES {
-                    break;
-                }
-            }
-        }
-    }
+    let cands = mutual_pairs(n, |p, q| l0.simulates(p, q));
     drop(l0);
     if cands.is_empty() {
         return Some(aut.clone());

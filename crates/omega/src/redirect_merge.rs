@@ -104,7 +104,7 @@ impl WordTable {
             .iter()
             .map(|&i| (ren(i) as usize * n) as u32)
             .collect();
-        crate::checked_merge::has_accepting_cycle(ns * n, &edges, &marks, &init, aut.all_marks())
+        crate::accepts::has_accepting_cycle(ns * n, &edges, &marks, &init, aut.all_marks())
     }
 }
 

@@ -584,7 +584,9 @@ impl DiffLogic {
     /// the matrix's path `x ⇝ y` (recorded now: the cells may change before it is asked for).
     fn propagate_cells(&mut self, s: usize, e: usize, arith: &mut Arith, out: &mut Vec<Lit>) {
         self.stats.dl_searches += 1;
-        let Some(fw) = &self.fw else { return };
+        // Taken out for the loop (and put back after it) so that the propagations can be recorded
+        // through `&mut self`.
+        let Some(fw) = self.fw.take() else { return };
         for i in s..e {
             let c = self.fw_cells[i] as usize;
             let (ls, le) = (
@@ -623,20 +625,35 @@ impl DiffLogic {
                     },
                     &mut self.expl_edges,
                 );
-                self.rec_of_lit[l.idx()] = self.expl_recs.len() as u32;
-                self.expl_recs.push((start, self.expl_edges.len() as u32));
-                if arith.checker.is_some() {
-                    let mut cert: Vec<(Lit, Num)> =
-                        self.explain(l).into_iter().map(|l| (l, Num::ONE)).collect();
-                    cert.push((!l, Num::ONE));
-                    arith.certify(&cert);
-                }
-                self.implied[l.idx()] = true;
-                self.implied_list.push(bvar);
-                self.stats.dl_propagations += 1;
-                out.push(l);
+                self.record_implied(l, bvar, start, arith, out);
             }
         }
+        self.fw = Some(fw);
+    }
+
+    /// Records `l` (of the Boolean variable `bvar`) as implied, explained by the path pushed on
+    /// `expl_edges` from `start`: its explanation record, the checker's certificate (the path's
+    /// literals and `¬l` form a negative cycle), and the propagation itself.
+    fn record_implied(
+        &mut self,
+        l: Lit,
+        bvar: Var,
+        start: u32,
+        arith: &mut Arith,
+        out: &mut Vec<Lit>,
+    ) {
+        self.rec_of_lit[l.idx()] = self.expl_recs.len() as u32;
+        self.expl_recs.push((start, self.expl_edges.len() as u32));
+        if arith.checker.is_some() {
+            let mut cert: Vec<(Lit, Num)> =
+                self.explain(l).into_iter().map(|l| (l, Num::ONE)).collect();
+            cert.push((!l, Num::ONE));
+            arith.certify(&cert);
+        }
+        self.implied[l.idx()] = true;
+        self.implied_list.push(bvar);
+        self.stats.dl_propagations += 1;
+        out.push(l);
     }
 
     /// Rebuilds the pair matrix when nodes were added since it was built (or drops it beyond
@@ -846,18 +863,7 @@ impl DiffLogic {
                         self.expl_edges.push(pid);
                         z = self.edges[pid as usize].to;
                     }
-                    self.rec_of_lit[l.idx()] = self.expl_recs.len() as u32;
-                    self.expl_recs.push((start, self.expl_edges.len() as u32));
-                    if arith.checker.is_some() {
-                        let mut cert: Vec<(Lit, Num)> =
-                            self.explain(l).into_iter().map(|l| (l, Num::ONE)).collect();
-                        cert.push((!l, Num::ONE));
-                        arith.certify(&cert);
-                    }
-                    self.implied[l.idx()] = true;
-                    self.implied_list.push(bvar);
-                    self.stats.dl_propagations += 1;
-                    out.push(l);
+                    self.record_implied(l, bvar, start, arith, out);
                 }
             }
         }

@@ -19,9 +19,19 @@
 //! integer point, but not a rational consequence, so it carries no Farkas certificate; `--check`
 //! still validates every model.
 
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::One;
+
 use crate::cdcl::Lit;
 use crate::numbers::{DRat, Num};
 use crate::simplex::{Simplex, NONE};
+
+/// The inverse of `a` modulo `p > 1`, if `gcd(a, p) = 1` (the integer layer's congruences).
+pub(crate) fn inverse_mod(a: &BigInt, p: &BigInt) -> Option<BigInt> {
+    let e = a.mod_floor(p).extended_gcd(p);
+    e.gcd.is_one().then(|| e.x.mod_floor(p))
+}
 
 /// The least integer satisfying the lower bound `l` (a δ-rational: `c + kδ`, δ infinitesimal).
 pub(crate) fn int_lower(l: &DRat) -> Num {

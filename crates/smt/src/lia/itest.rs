@@ -21,7 +21,7 @@ use num_traits::{One, Zero};
 
 use crate::arith::Arith;
 use crate::cdcl::Lit;
-use crate::gcd::{int_lower, int_upper};
+use crate::gcd::{int_lower, int_upper, inverse_mod};
 use crate::simplex::NONE;
 
 /// What the test found on one row.
@@ -43,12 +43,6 @@ const MAX_ROW_LEN: usize = 64;
 fn to_int(n: &crate::numbers::Num) -> Option<BigInt> {
     let (a, b) = n.parts();
     b.is_one().then_some(a)
-}
-
-/// `a⁻¹ mod p` for `gcd(a, p) = 1`, `p > 1`.
-fn inverse(a: &BigInt, p: &BigInt) -> Option<BigInt> {
-    let e = a.mod_floor(p).extended_gcd(p);
-    e.gcd.is_one().then(|| e.x.mod_floor(p))
 }
 
 /// Runs the test on every all-integer row, returning the first conflict, or else up to `max`
@@ -122,7 +116,7 @@ pub(crate) fn itest(th: &Arith, max: usize) -> Vec<ITest> {
             if p <= BigInt::one() {
                 continue;
             }
-            let Some(inv) = inverse(&(c / &d), &p) else {
+            let Some(inv) = inverse_mod(&(c / &d), &p) else {
                 continue;
             };
             let res = ((-&k / &d) * inv).mod_floor(&p);

@@ -17,24 +17,15 @@
 //! the model).
 
 use crate::arith::Arith;
+use crate::gcd::inverse_mod;
 use crate::numbers::{DRat, Num};
 use crate::simplex::NONE;
-use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 
 /// At most this many row entries are examined per call (the patch runs at every integer final
 /// check).
 const MAX_WORK: usize = 20_000;
-
-/// The inverse of `p` modulo `q > 1`, if `gcd(p, q) = 1`.
-fn inverse_mod(p: &BigInt, q: &BigInt) -> Option<BigInt> {
-    let e = p.mod_floor(q).extended_gcd(q);
-    if !e.gcd.is_one() {
-        return None;
-    }
-    Some(e.x.mod_floor(q))
-}
 
 /// The two integer shifts `d` nearest to 0 (one ≥ 0, one < 0) with `f + a·d` integral.
 fn shifts(f: &Num, a: &Num) -> Option<[Num; 2]> {
