@@ -5,6 +5,14 @@
 //! [`SourceFile`] with `file:line:col` and a caret snippet (via `codespan-reporting`). Parsers never
 //! panic on user input; they return a `Diagnostic` instead.
 
+pub mod answer;
+pub mod budget;
+pub mod params;
+
+pub use answer::{Answer, Verdict};
+pub use budget::{Budget, Exhausted, Ticker};
+pub use params::{Param, Params};
+
 use std::fmt;
 use std::path::Path;
 
@@ -264,6 +272,12 @@ pub trait Reportable: std::error::Error {
     /// True if the error is a resource limit (memory, size bound), reported with exit code 3.
     fn is_resource_limit(&self) -> bool {
         false
+    }
+}
+
+impl Reportable for Exhausted {
+    fn is_resource_limit(&self) -> bool {
+        true
     }
 }
 
