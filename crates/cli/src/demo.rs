@@ -1,31 +1,40 @@
 //! `verikit demo`: one real example of every engine, from files embedded in the binary. Each
 //! domain's `cmd` module provides `demo(ctx)`, returning titled reports.
 
-use crate::report::{CliError, Ctx, Report};
+use crate::report::{CliError, Ctx, Output};
 use std::time::Instant;
+use verikit_diag::Answer;
 
-type DemoFn = fn(&Ctx) -> Result<Vec<(String, Report)>, CliError>;
+type DemoFn = fn(&Ctx) -> Result<Vec<(String, Output)>, CliError>;
+
+/// Each group's `demo` returns titled answers (or legacy reports).
+fn outputs<T: Into<Output>>(v: Vec<(String, T)>) -> Vec<(String, Output)> {
+    v.into_iter().map(|(t, r)| (t, r.into())).collect()
+}
 
 fn engines() -> Vec<(&'static str, DemoFn)> {
     [
         #[cfg(feature = "nfa")]
-        ("nfa", crate::cmd::nfa::demo as DemoFn),
+        ("nfa", (|c| crate::cmd::nfa::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "smt")]
-        ("smt", crate::cmd::smt::demo as DemoFn),
+        ("smt", (|c| crate::cmd::smt::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "omega")]
-        ("ltl", crate::cmd::ltl::demo as DemoFn),
+        ("ltl", (|c| crate::cmd::ltl::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "omega")]
-        ("aut", crate::cmd::aut::demo as DemoFn),
+        ("aut", (|c| crate::cmd::aut::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "bn")]
-        ("bn", crate::cmd::bn::demo as DemoFn),
+        ("bn", (|c| crate::cmd::bn::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "prism")]
-        ("prism", crate::cmd::prism::demo as DemoFn),
+        (
+            "prism",
+            (|c| crate::cmd::prism::demo(c).map(outputs)) as DemoFn,
+        ),
     ]
     .into_iter()
     .collect()
 }
 
-pub fn run(ctx: &Ctx) -> Result<Report, CliError> {
+pub fn run(ctx: &Ctx) -> Result<Answer, CliError> {
     let mut text = String::new();
     let mut items = Vec::new();
     let mut failed = 0usize;
@@ -37,8 +46,8 @@ pub fn run(ctx: &Ctx) -> Result<Report, CliError> {
                     if i > 0 {
                         text.push('\n');
                     }
-                    text.push_str(&format!("== {engine}: {title} ==\n{}", r.text));
-                    if !r.text.ends_with('\n') {
+                    text.push_str(&format!("== {engine}: {title} ==\n{}", r.text()));
+                    if !r.text().ends_with('\n') {
                         text.push('\n');
                     }
                     let mut j = r.to_json();
@@ -67,10 +76,7 @@ pub fn run(ctx: &Ctx) -> Result<Report, CliError> {
             "{failed} demo engine(s) failed:\n{text}"
         )));
     }
-    Ok(Report {
-        verdict: None,
-        fields: Default::default(),
-        text,
-    }
-    .field("demos", items))
+    let mut a = Answer::new().detail("demos", items);
+    a.text = text;
+    Ok(a)
 }

@@ -18,8 +18,9 @@ mod demo;
 mod report;
 
 use clap::{Args, Parser, Subcommand};
-use report::{CliError, Ctx, Report, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
+use report::{CliError, Ctx, Output, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
 use std::time::{Duration, Instant};
+use verikit_diag::{Answer, Budget, Param, Params, Verdict};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,7 +33,7 @@ struct Cli {
     #[command(flatten)]
     global: Global,
     #[command(subcommand)]
-    cmd: Cmd,
+    cmd: Option<Cmd>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -49,6 +50,17 @@ struct Global {
     /// More detail on stderr (repeat for more).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
+    /// Tuning parameter KEY=VALUE (repeatable, or comma-separated; `--help-params` lists them).
+    #[arg(short = 'x', global = true, value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    params: Vec<String>,
+    /// List every tuning parameter with its default, range and meaning, then exit.
+    #[arg(long, global = true)]
+    help_params: bool,
+}
+
+/// Every engine's tuning-parameter table (`-x key=value`), by engine name.
+fn param_tables() -> Vec<(&'static str, &'static [Param])> {
+    vec![]
 }
 
 #[derive(Subcommand, Debug)]
@@ -80,21 +92,21 @@ enum Cmd {
     Demo,
 }
 
-fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Report, CliError> {
+fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
     match cmd {
         #[cfg(feature = "nfa")]
-        Cmd::Nfa(c) => cmd::nfa::run(c, ctx),
+        Cmd::Nfa(c) => cmd::nfa::run(c, ctx).map(Output::from),
         #[cfg(feature = "smt")]
-        Cmd::Smt(a) => cmd::smt::run(a, ctx),
+        Cmd::Smt(a) => cmd::smt::run(a, ctx).map(Output::from),
         #[cfg(feature = "omega")]
-        Cmd::Ltl(c) => cmd::ltl::run(c, ctx),
+        Cmd::Ltl(c) => cmd::ltl::run(c, ctx).map(Output::from),
         #[cfg(feature = "omega")]
-        Cmd::Aut(c) => cmd::aut::run(c, ctx),
+        Cmd::Aut(c) => cmd::aut::run(c, ctx).map(Output::from),
         #[cfg(feature = "bn")]
-        Cmd::Bn(c) => cmd::bn::run(c, ctx),
+        Cmd::Bn(c) => cmd::bn::run(c, ctx).map(Output::from),
         #[cfg(feature = "prism")]
-        Cmd::Prism(c) => cmd::prism::run(c, ctx),
-        Cmd::Demo => demo::run(ctx),
+        Cmd::Prism(c) => cmd::prism::run(c, ctx).map(Output::from),
+        Cmd::Demo => demo::run(ctx).map(Output::from),
     }
 }
 
@@ -130,36 +142,75 @@ fn emit(text: &str) {
     }
 }
 
-fn print_report(ctx: &Ctx, r: &Report) {
+fn print_output(ctx: &Ctx, r: &Output) {
     if ctx.json {
         emit(&format!("{}\n", r.to_json()));
-    } else if !r.text.is_empty() {
-        if r.text.ends_with('\n') {
-            emit(&r.text);
-        } else {
-            emit(&format!("{}\n", r.text));
+    } else {
+        let t = r.text();
+        if !t.is_empty() {
+            if t.ends_with('\n') {
+                emit(t);
+            } else {
+                emit(&format!("{t}\n"));
+            }
         }
     }
 }
 
+fn usage_exit(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    std::process::exit(report::EXIT_INPUT);
+}
+
+/// How long after the deadline the watchdog waits for an engine to stop by itself.
+const GRACE: Duration = Duration::from_millis(500);
+
 fn main() {
     let cli = Cli::parse();
     init_tracing(&cli.global);
-    let ctx = Ctx {
-        json: cli.global.json,
-        timeout: cli.global.timeout,
-        start: Instant::now(),
+    let tables = param_tables();
+    if cli.global.help_params {
+        let mut out = String::from("Tuning parameters (-x KEY=VALUE):\n");
+        for (engine, table) in &tables {
+            out.push_str(&format!("{engine}:\n"));
+            for p in table.iter() {
+                out.push_str(&format!("{p}\n"));
+            }
+        }
+        if tables.is_empty() {
+            out.push_str("  (none)\n");
+        }
+        emit(&out);
+        std::process::exit(EXIT_OK);
+    }
+    let Some(cmd) = cli.cmd else {
+        usage_exit("a subcommand is required (try `verikit --help`)");
     };
-    if let Some(t) = ctx.timeout {
+    if let Some(t) = cli.global.timeout {
         if !(t.is_finite() && t > 0.0) {
-            eprintln!("error: --timeout must be a positive number of seconds");
-            std::process::exit(report::EXIT_INPUT);
+            usage_exit("--timeout must be a positive number of seconds");
         }
     }
-    // The command runs on a worker thread with a large stack; the main thread enforces --timeout.
+    let params = Params::parse(&cli.global.params).unwrap_or_else(|e| usage_exit(&e));
+    let known: Vec<&[Param]> = tables.iter().map(|(_, t)| *t).collect();
+    if let Err(e) = params.validate(&known) {
+        usage_exit(&e);
+    }
+    let start = Instant::now();
+    let ctx = Ctx {
+        json: cli.global.json,
+        quiet: cli.global.quiet,
+        timeout: cli.global.timeout,
+        budget: Budget::from_secs(cli.global.timeout),
+        params,
+        start,
+        sink: Default::default(),
+    };
+    // The command runs on a worker thread with a large stack; the main thread is the watchdog:
+    // at the deadline every engine sees the budget run out and returns what it has; if one does
+    // not within GRACE, the watchdog prints the batch items computed so far and exits.
     let (tx, rx) = std::sync::mpsc::channel();
     let wctx = ctx.clone();
-    let cmd = cli.cmd;
     let spawned = std::thread::Builder::new()
         .name("verikit-worker".into())
         .stack_size(512 << 20)
@@ -171,17 +222,16 @@ fn main() {
         eprintln!("internal error: cannot start worker thread: {e}");
         std::process::exit(EXIT_INTERNAL);
     }
-    let outcome = match ctx.timeout {
-        Some(t) => rx
-            .recv_timeout(Duration::from_secs_f64(t))
-            .map_err(|e| match e {
-                std::sync::mpsc::RecvTimeoutError::Timeout => true,
-                std::sync::mpsc::RecvTimeoutError::Disconnected => false,
-            }),
+    let wait = ctx.budget.remaining().and_then(|r| r.checked_add(GRACE));
+    let outcome = match wait {
+        Some(w) => rx.recv_timeout(w).map_err(|e| match e {
+            std::sync::mpsc::RecvTimeoutError::Timeout => true,
+            std::sync::mpsc::RecvTimeoutError::Disconnected => false,
+        }),
         None => rx.recv().map_err(|_| false),
     };
-    // An engine that honours `ctx.deadline()` stops with a resource-limit error at the same
-    // moment the watchdog would fire: report it as the timeout it is.
+    // An engine that honours the budget stops with a resource-limit error at the deadline:
+    // report it as the timeout it is.
     let deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
     let outcome = match outcome {
         Ok(Err(e)) if deadline_passed && e.exit_code() == EXIT_LIMIT => Err(true),
@@ -189,8 +239,8 @@ fn main() {
     };
     let code = match outcome {
         Ok(Ok(r)) => {
-            print_report(&ctx, &r);
-            EXIT_OK
+            print_output(&ctx, &r);
+            r.exit_code()
         }
         Ok(Err(e)) => {
             if ctx.json {
@@ -208,14 +258,16 @@ fn main() {
             e.exit_code()
         }
         Err(true) => {
+            ctx.budget.cancel();
             let t = ctx.timeout.unwrap_or_default();
+            let done = ctx.sink.take();
             if ctx.json {
-                emit(&format!(
-                    "{}\n",
-                    serde_json::json!({"verdict": "timeout", "timeout_s": t})
-                ));
+                let mut a = Answer::decision(Verdict::Timeout).detail("timeout_s", t);
+                a.results = done;
+                emit(&format!("{}\n", a.to_json()));
             } else {
-                emit(&format!("timeout: no answer within {t} s\n"));
+                // Items already computed were printed as they finished.
+                emit(&format!("timeout: no (further) answer within {t} s\n"));
             }
             EXIT_LIMIT
         }

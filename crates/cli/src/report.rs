@@ -4,8 +4,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::Read;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use verikit_diag::{Diagnostic, Reportable, SourceFile};
+use verikit_diag::{
+    Answer, Budget, Diagnostic, Exhausted, Params, Reportable, SourceFile, Verdict,
+};
 
 /// Exit codes (documented in the README).
 pub const EXIT_OK: i32 = 0;
@@ -18,20 +21,103 @@ pub const EXIT_LIMIT: i32 = 3;
 pub struct Ctx {
     /// `--json`: print one JSON object instead of text.
     pub json: bool,
-    /// `--timeout` in seconds, if any (the CLI enforces it; long-running engines may also use it).
+    /// `-q`: no progress or warnings on stderr.
+    #[allow(dead_code)] // read by the groups' progress bars as they move to `Answer`
+    pub quiet: bool,
+    /// `--timeout` in seconds, if any.
     pub timeout: Option<f64>,
+    /// The one budget every engine polls (`--timeout`; cancelled by the watchdog).
+    pub budget: Budget,
+    /// `-x key=value` tuning parameters (validated against the engines' tables).
+    #[allow(dead_code)] // read by the engines' option builders as they publish `PARAMS`
+    pub params: Params,
     /// When the command started.
     pub start: Instant,
+    /// Batch items already computed, kept so a hard timeout can still print them.
+    pub sink: Sink,
 }
 
+#[allow(dead_code)] // `stream`/`finish_batch` serve the batch commands as they move to `Answer`
 impl Ctx {
     pub fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }
     /// The instant after which the command must give up, if `--timeout` was given.
     pub fn deadline(&self) -> Option<Instant> {
-        self.timeout
-            .map(|t| self.start + std::time::Duration::from_secs_f64(t.max(0.0)))
+        self.budget.deadline()
+    }
+    /// Reports one batch item as soon as it is computed: its text is printed (and flushed) now;
+    /// in `--json` mode it is kept for the final object. Returns the item for the caller's batch.
+    pub fn stream(&self, item: Answer) -> Answer {
+        if !self.json && !item.text.is_empty() {
+            crate::emit(&item.text);
+        }
+        if let Ok(mut v) = self.sink.0.lock() {
+            v.push(item.clone());
+        }
+        item
+    }
+    /// The final answer of a streamed batch: `summary` plus every streamed item (whose text was
+    /// already printed).
+    pub fn finish_batch(&self, mut summary: Answer) -> Answer {
+        summary.results = self.sink.take();
+        summary
+    }
+}
+
+/// Items of a batch computed so far (shared with the watchdog).
+#[derive(Clone, Debug, Default)]
+pub struct Sink(Arc<Mutex<Vec<Answer>>>);
+
+impl Sink {
+    pub fn take(&self) -> Vec<Answer> {
+        self.0
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+    }
+}
+
+/// What a command returns: an [`Answer`] (the target), or a legacy [`Report`] while the command
+/// groups move to `Answer`.
+#[derive(Clone, Debug)]
+pub enum Output {
+    Answer(Answer),
+    Legacy(Report),
+}
+
+impl From<Answer> for Output {
+    fn from(a: Answer) -> Self {
+        Output::Answer(a)
+    }
+}
+
+impl From<Report> for Output {
+    fn from(r: Report) -> Self {
+        Output::Legacy(r)
+    }
+}
+
+impl Output {
+    pub fn to_json(&self) -> Value {
+        match self {
+            Output::Answer(a) => a.to_json(),
+            Output::Legacy(r) => r.to_json(),
+        }
+    }
+    pub fn text(&self) -> &str {
+        match self {
+            Output::Answer(a) => &a.text,
+            Output::Legacy(r) => &r.text,
+        }
+    }
+    /// Exit code of a completed command: a `timeout` verdict exits like a timeout.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Output::Answer(a) if a.verdict == Some(Verdict::Timeout) => EXIT_LIMIT,
+            Output::Legacy(r) if r.verdict.as_deref() == Some("timeout") => EXIT_LIMIT,
+            _ => EXIT_OK,
+        }
     }
 }
 
@@ -137,6 +223,12 @@ impl CliError {
             None => Diagnostic::error(e.to_string()),
         };
         CliError::Input(Box::new(d), file.map(|f| Box::new(f.clone())))
+    }
+}
+
+impl From<Exhausted> for CliError {
+    fn from(e: Exhausted) -> Self {
+        CliError::Limit(e.to_string())
     }
 }
 
