@@ -74,7 +74,11 @@ impl Params {
 
     /// The value of `p`: the user's, parsed, or the documented default.
     pub fn get<T: FromStr>(&self, p: &Param) -> Result<T, String> {
-        let raw = self.map.get(p.name).map(String::as_str).unwrap_or(p.default);
+        let raw = self
+            .map
+            .get(p.name)
+            .map(String::as_str)
+            .unwrap_or(p.default);
         raw.parse::<T>().map_err(|_| {
             format!(
                 "-x {}={raw}: expected a value in {} ({})",
