@@ -96,7 +96,7 @@ impl Budget {
     /// absurdly large values are rejected by the caller; here they mean "no deadline".
     pub fn from_secs(secs: Option<f64>) -> Budget {
         match secs {
-            Some(s) if s.is_finite() && s >= 0.0 && s < 1e12 => {
+            Some(s) if s.is_finite() && (0.0..1e12).contains(&s) => {
                 Budget::with_timeout(Duration::from_secs_f64(s))
             }
             _ => Budget::unlimited(),

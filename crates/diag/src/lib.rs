@@ -5,9 +5,11 @@
 //! [`SourceFile`] with `file:line:col` and a caret snippet (via `codespan-reporting`). Parsers never
 //! panic on user input; they return a `Diagnostic` instead.
 
-pub mod answer;
-pub mod budget;
-pub mod params;
+#![warn(unreachable_pub)]
+
+mod answer;
+mod budget;
+mod params;
 
 pub use answer::{Answer, Verdict};
 pub use budget::{Budget, Exhausted, Ticker};

@@ -2,6 +2,8 @@
 //! connected components (iterative Tarjan, so deep graphs cannot overflow the stack), and forward
 //! and backward reachability. Vertices are `0..n` as `u32`.
 
+#![warn(unreachable_pub)]
+
 /// Compressed sparse row adjacency: the successors of `v` are `targets[offsets[v]..offsets[v+1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Csr {

@@ -3,6 +3,8 @@
 //! numbered variables. This crate holds the one AST, its evaluation, and one infix parser whose
 //! identifier resolution is left to the caller (each format names variables differently).
 
+#![warn(unreachable_pub)]
+
 use std::fmt;
 use verikit_diag::{Diagnostic, Span};
 

@@ -6,6 +6,8 @@
 //! * [`assert_parser_total`] feeds a parser garbage, every truncation of a valid input, random byte
 //!   mutations and binary noise, and fails if it panics.
 
+#![warn(unreachable_pub)]
+
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
