@@ -14,7 +14,6 @@ pub mod build;
 pub mod check;
 pub mod error;
 pub mod exact_chain;
-pub mod exact_lp;
 pub mod export;
 pub mod foxglynn;
 pub mod imdp_bisim;

@@ -21,14 +21,15 @@
 //! checked against every constraint), a "not contained" answer by a Farkas certificate of
 //! infeasibility `(y, α, β)` from the dual LP (`y + Σ_k α_k lo_{i,k} − Σ_k β_k hi_{i,k} ≤ 0` for
 //! every other polytope `i` and `y + Σ α_k lo_{0,k} − Σ β_k hi_{0,k} > 0`; rounding in the rows is
-//! repaired by lowering the free `y`). When neither certificate checks, the LP is decided by an
-//! exact simplex ([`crate::exact_lp`]). [`LpStats`] counts which route decided.
+//! repaired by lowering the free `y`). When neither certificate checks, the LP is decided by the
+//! exact simplex of `verikit-num` (`exact_lp`), whose infeasibility answers carry a Farkas
+//! certificate as well. Both kinds of certificate are checked by the one Farkas verifier of
+//! `verikit-num` on the same exact rows ([`containment_rows`]); the weights by
+//! `exact_lp::satisfies`. [`LpStats`] counts which route decided.
 
-use crate::exact_lp::{feasible_point, Cmp};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
-use num_bigint::BigInt;
-use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use verikit_num::exact_lp::{self, Cmp, Feasibility, Row};
+use verikit_num::Num;
 
 /// Fixed-point unit: probability 1.
 pub const ONE: i64 = 1_000_000_000_000;
@@ -49,35 +50,42 @@ pub struct LpStats {
     pub exact: usize,
 }
 
-fn int(x: i64) -> BigRational {
-    BigRational::from_integer(BigInt::from(x))
+fn int(x: i64) -> Num {
+    Num::int(x)
 }
 
-fn rat(x: f64) -> Option<BigRational> {
-    BigRational::from_float(x)
+/// The containment LP over `λ` on the integer (fixed-point) data, exactly: `Σ λ_i = 1`, and for
+/// every class `k` of `ks`, `Σ λ_i lo_{i,k} ≥ lo_{0,k}` and `Σ λ_i hi_{i,k} ≤ hi_{0,k}` (`λ ≥ 0`
+/// is implicit). Row `0` is the equation, then a `≥` and a `≤` row per class.
+pub fn containment_rows(p0: &Polytope, others: &[&Polytope], ks: &[u32]) -> Vec<Row> {
+    let mut rows = vec![Row::new(vec![Num::ONE; others.len()], Cmp::Eq, Num::ONE)];
+    for &k in ks {
+        let (l0, u0) = p0.get(k);
+        rows.push(Row::new(
+            others.iter().map(|p| int(p.get(k).0)).collect(),
+            Cmp::Ge,
+            int(l0),
+        ));
+        rows.push(Row::new(
+            others.iter().map(|p| int(p.get(k).1)).collect(),
+            Cmp::Le,
+            int(u0),
+        ));
+    }
+    rows
 }
 
-/// Exact check of weights λ: non-negative after clamping, normalised to sum 1, and
-/// `Σ λ_i lo_{i,k} ≥ lo_{0,k}`, `Σ λ_i hi_{i,k} ≤ hi_{0,k}` for every class `k`.
+/// Exact check of weights λ: non-negative after clamping, normalised to sum 1, and satisfying
+/// the containment rows.
 fn certify_primal(p0: &Polytope, others: &[&Polytope], ks: &[u32], lam: &[f64]) -> bool {
-    let l: Option<Vec<BigRational>> = lam.iter().map(|&x| rat(x.max(0.0))).collect();
+    let l: Option<Vec<Num>> = lam.iter().map(|&x| Num::from_f64(x.max(0.0))).collect();
     let Some(l) = l else { return false };
-    let sum: BigRational = l.iter().sum();
-    if !sum.is_positive() {
+    let sum = l.iter().fold(Num::ZERO, |s, x| s.add(x));
+    if !sum.is_pos() {
         return false;
     }
-    let l: Vec<BigRational> = l.into_iter().map(|x| x / &sum).collect();
-    ks.iter().all(|&k| {
-        let (l0, u0) = p0.get(k);
-        let mut lo = BigRational::zero();
-        let mut hi = BigRational::zero();
-        for (x, p) in l.iter().zip(others) {
-            let (a, b) = p.get(k);
-            lo += x * int(a);
-            hi += x * int(b);
-        }
-        lo >= int(l0) && hi <= int(u0)
-    })
+    let l: Vec<Num> = l.into_iter().map(|x| x.div(&sum)).collect();
+    exact_lp::satisfies(&containment_rows(p0, others, ks), others.len(), &l)
 }
 
 /// A Farkas certificate that no λ exists, from the dual LP, checked exactly.
@@ -107,57 +115,54 @@ fn certify_dual(p0: &Polytope, others: &[&Polytope], ks: &[u32]) -> bool {
         return false;
     };
     let v = |x| sol.var_value(x);
-    // Exact check on the integer data (y scaled by ONE so that every term is an integer multiple).
-    let Some(yq) = rat(v(y)) else { return false };
-    let yq = yq * int(ONE);
-    let a: Option<Vec<BigRational>> = al.iter().map(|&x| rat(v(x).max(0.0))).collect();
-    let b: Option<Vec<BigRational>> = be.iter().map(|&x| rat(v(x).max(0.0))).collect();
+    // The certificate in the rows' orientation (y scaled by ONE so that every term is an integer
+    // multiple): −y·ONE on the equation, −α_k on the `≥` rows, β_k on the `≤` rows.
+    let Some(yq) = Num::from_f64(v(y)) else {
+        return false;
+    };
+    let a: Option<Vec<Num>> = al.iter().map(|&x| Num::from_f64(v(x).max(0.0))).collect();
+    let b: Option<Vec<Num>> = be.iter().map(|&x| Num::from_f64(v(x).max(0.0))).collect();
     let (Some(a), Some(b)) = (a, b) else {
         return false;
     };
-    let row_val = |p: &Polytope| -> BigRational {
-        let mut r = yq.clone();
-        for (j, &k) in ks.iter().enumerate() {
-            let (lo, hi) = p.get(k);
-            r += &a[j] * int(lo) - &b[j] * int(hi);
-        }
-        r
-    };
-    let worst = others
-        .iter()
-        .map(|p| row_val(p))
-        .max()
-        .unwrap_or_else(BigRational::zero);
-    let shift = if worst.is_positive() {
-        worst
-    } else {
-        BigRational::zero()
-    };
-    row_val(p0) - shift > BigRational::zero()
+    let mut cert = vec![yq.mul(&int(ONE)).neg()];
+    for (aj, bj) in a.iter().zip(&b) {
+        cert.push(aj.neg());
+        cert.push(bj.clone());
+    }
+    // Rounding repair: lower y (raise the equation's multiplier) until every column of the
+    // combination is non-negative.
+    let rows = containment_rows(p0, others, ks);
+    let worst = (0..others.len())
+        .map(|i| {
+            rows.iter()
+                .zip(&cert)
+                .fold(Num::ZERO, |s, (r, c)| s.add(&r.coeffs[i].mul(c)))
+        })
+        .min()
+        .unwrap_or(Num::ZERO);
+    if worst.is_neg() {
+        cert[0] = cert[0].sub(&worst);
+    }
+    exact_lp::verify_certificate(&rows, others.len(), &cert).is_ok()
 }
 
 /// The containment LP decided exactly; the weights if some convex combination is contained.
 fn exact_contained(p0: &Polytope, others: &[&Polytope], ks: &[u32]) -> Option<Vec<f64>> {
-    let mut rows = vec![(
-        vec![BigRational::one(); others.len()],
-        Cmp::Eq,
-        BigRational::one(),
-    )];
-    for &k in ks {
-        let (l0, u0) = p0.get(k);
-        rows.push((
-            others.iter().map(|p| int(p.get(k).0)).collect(),
-            Cmp::Ge,
-            int(l0),
-        ));
-        rows.push((
-            others.iter().map(|p| int(p.get(k).1)).collect(),
-            Cmp::Le,
-            int(u0),
-        ));
+    let rows = containment_rows(p0, others, ks);
+    match exact_lp::solve(&rows, others.len()) {
+        Feasibility::Feasible(x) => {
+            debug_assert!(exact_lp::satisfies(&rows, others.len(), &x));
+            Some(x.iter().map(Num::to_f64).collect())
+        }
+        Feasibility::Infeasible(y) => {
+            if let Err(e) = exact_lp::verify_certificate(&rows, others.len(), &y) {
+                tracing::error!("exact LP infeasibility certificate rejected: {e}");
+                debug_assert!(false, "exact LP certificate rejected: {e}");
+            }
+            None
+        }
     }
-    let x = feasible_point(&rows, others.len())?;
-    Some(x.iter().map(|v| v.to_f64().unwrap_or(0.0)).collect())
 }
 
 /// Converts a probability to fixed point.

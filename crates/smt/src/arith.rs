@@ -4,10 +4,10 @@
 //! the split `t < c ∨ t > c`, and integer reasoning through `lia.rs`. This is the solver of
 //! Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006), Sections 3–5.
 
-use crate::cdcl::{Final, Lit, Theory, Var};
+use verikit_sat::{Final, Lit, Theory, Var};
 use crate::check::{AtomDef, CertChecker};
 use crate::linearize::Lin;
-use crate::numbers::{DRat, Num};
+use verikit_num::{DRat, Num};
 use crate::simplex::{Explanation, Simplex, NONE};
 use rustc_hash::FxHashMap as HashMap;
 

@@ -13,8 +13,8 @@
 //! row's coefficients as Farkas multipliers (checked by `--check`).
 
 use crate::arith::Arith;
-use crate::cdcl::Lit;
-use crate::numbers::{DRat, Num};
+use verikit_sat::Lit;
+use verikit_num::{DRat, Num};
 use crate::simplex::{Bound, NONE};
 
 /// Rows with this many non-basic entries or more are not used for refinement. Measured (user
@@ -255,10 +255,10 @@ impl Arith {
 #[cfg(test)]
 mod tests {
     use crate::arith::{AtomLits, Rel};
-    use crate::cdcl::{Lit, Theory};
+    use verikit_sat::{Lit, Theory};
     use crate::check::CertChecker;
     use crate::linearize::Lin;
-    use crate::numbers::Num;
+    use verikit_num::Num;
     use proptest::prelude::*;
 
     fn lin(terms: &[(u32, i64)], c: i64) -> Lin {

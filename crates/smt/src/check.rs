@@ -6,12 +6,13 @@
 //!   Section 4.2: a row with the bounds of its variables) or by unate propagation comes with
 //!   Farkas coefficients; the checker rebuilds each literal's linear constraint over the problem
 //!   variables itself (including the integer tightening of a negated `t ≤ b` to `t ≥ ⌊b⌋ + 1`,
-//!   only when every variable is an integer and every coefficient is integral) and verifies that
-//!   the positive combination cancels all variables and yields `0 < 0` or `0 ≤ −c`.
+//!   only when every variable is an integer and every coefficient is integral) and the one
+//!   Farkas verifier of `verikit-num` checks that the positive combination cancels all variables
+//!   and yields `0 < 0` or `0 ≤ −c`.
 
-use crate::numbers::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use verikit_num::{Constraint, Num};
 
 /// A literal's atom as the checker sees it.
 #[derive(Clone, Debug)]
@@ -50,9 +51,9 @@ impl CertChecker {
 }
 
 /// `Σ c x ≤ r` (or `<` when strict), as the checker derives it from a literal.
-fn constraint(a: &AtomDef) -> (Vec<(u32, Num)>, Num, bool) {
+fn constraint(a: &AtomDef) -> Constraint {
     let neg_t = |l: &[(u32, Num)]| l.iter().map(|(x, c)| (*x, c.neg())).collect::<Vec<_>>();
-    if a.positive {
+    let (lin, rhs, strict) = if a.positive {
         (a.lin.clone(), a.bound.clone(), a.strict)
     } else if a.strict {
         // ¬(t < b): t ≥ b  →  -t ≤ -b
@@ -65,17 +66,18 @@ fn constraint(a: &AtomDef) -> (Vec<(u32, Num)>, Num, bool) {
         } else {
             (neg_t(&a.lin), a.bound.neg(), true)
         }
-    }
+    };
+    Constraint { lin, rhs, strict }
 }
 
-/// Checks a Farkas certificate; Err describes why it is not one.
+/// Checks a Farkas certificate; Err describes why it is not one. Every literal must be an
+/// arithmetic atom with a positive coefficient; the combination itself is checked by the one
+/// Farkas verifier of `verikit-num`.
 pub fn farkas(atoms: &[Option<AtomDef>], lambda: &[Num]) -> Result<(), String> {
     if atoms.len() != lambda.len() {
         return Err("certificate length mismatch".into());
     }
-    let mut sum: BTreeMap<u32, Num> = BTreeMap::new();
-    let mut rhs = Num::ZERO;
-    let mut strict = false;
+    let mut cs = Vec::with_capacity(atoms.len());
     for (a, l) in atoms.iter().zip(lambda) {
         let a = a
             .as_ref()
@@ -83,28 +85,9 @@ pub fn farkas(atoms: &[Option<AtomDef>], lambda: &[Num]) -> Result<(), String> {
         if !l.is_pos() {
             return Err(format!("non-positive Farkas coefficient {l}"));
         }
-        let (c, r, s) = constraint(a);
-        for (x, k) in c {
-            let e = sum.entry(x).or_insert(Num::ZERO);
-            *e = e.add(&k.mul(l));
-        }
-        rhs = rhs.add(&r.mul(l));
-        strict |= s;
+        cs.push(constraint(a));
     }
-    if let Some((x, k)) = sum.iter().find(|(_, k)| !k.is_zero()) {
-        return Err(format!(
-            "combination leaves variable #{x} with coefficient {k}"
-        ));
-    }
-    // 0 ≤ rhs (or 0 < rhs) must be false
-    if rhs.is_neg() || (rhs.is_zero() && strict) {
-        Ok(())
-    } else {
-        Err(format!(
-            "combination yields 0 {} {rhs}, which is not a contradiction",
-            if strict { "<" } else { "≤" }
-        ))
-    }
+    verikit_num::farkas::verify(&cs, lambda).map_err(|e| e.to_string())
 }
 
 /// A value of a term under a model.

@@ -19,7 +19,7 @@
 //! Definitions are collected from every assertion (kept per `push` scope), and a variable's table
 //! is rebuilt whenever an assertion adds a case for it.
 
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use std::collections::HashMap;
 

@@ -43,9 +43,9 @@
 //!   integral weights give integral potentials, so QF_IDL needs no branch and bound.
 
 use crate::arith::Arith;
-use crate::cdcl::{Final, Lit, Theory, Var};
+use verikit_sat::{Final, Lit, Theory, Var};
 use crate::dl_floyd_warshall::FloydWarshall;
-use crate::numbers::Num;
+use verikit_num::Num;
 use num_traits::ToPrimitive;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};

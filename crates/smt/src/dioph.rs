@@ -23,9 +23,9 @@
 
 pub(crate) mod incremental;
 
-use crate::cdcl::Lit;
+use verikit_sat::Lit;
 use crate::gcd::{int_lower, int_upper};
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::simplex::{Simplex, NONE};
 
 /// `Σ terms + c = 0` (or, for a solution of `x`, `x = Σ terms + c`), with the fixed variables

@@ -3,7 +3,7 @@
 //! numerals/decimals, `to_real`/`to_int`/`is_int`, `div`/`mod`/`abs`, and the rejection of
 //! non-linear products.
 
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::smtlib::{SExpr, SExprKind, TokenKind};
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::FxHashMap as HashMap;

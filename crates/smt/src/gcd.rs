@@ -23,8 +23,8 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::One;
 
-use crate::cdcl::Lit;
-use crate::numbers::{DRat, Num};
+use verikit_sat::Lit;
+use verikit_num::{DRat, Num};
 use crate::simplex::{Simplex, NONE};
 
 /// The inverse of `a` modulo `p > 1`, if `gcd(a, p) = 1` (the integer layer's congruences).

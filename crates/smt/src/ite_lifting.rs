@@ -27,7 +27,7 @@
 //! the rewrite changes the encoding, never the meaning. Models are still validated against the
 //! original assertions (the rewrite happens during CNF conversion only).
 
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
@@ -751,7 +751,7 @@ mod tests {
 
     #[test]
     fn solver_models_and_values_of_lifted_ites() {
-        use crate::cdcl::Answer;
+        use verikit_sat::Answer;
         use crate::solver::Solver;
         let mut s = Solver::new();
         let p = s.declare("p", Sort::Bool);

@@ -27,10 +27,10 @@ pub(crate) mod itest;
 pub(crate) mod patch;
 
 use crate::arith::{Arith, AtomLits, Rel};
-use crate::cdcl::{Final, Lit};
+use verikit_sat::{Final, Lit};
 use crate::dioph::DiophResult;
 use crate::linearize::Lin;
-use crate::numbers::Num;
+use verikit_num::Num;
 
 /// The integer reasoning's own state inside the arithmetic solver.
 #[derive(Default)]
@@ -359,7 +359,7 @@ pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
     let lit: Lit = th.branch_atom(x, fl, num_vars);
     // Prefer the side nearer to the current value.
     let frac = v.sub(&v.floor());
-    let up = frac > crate::numbers::Num::S(1, 2);
+    let up = frac > verikit_num::Num::S(1, 2);
     Final::Lemmas {
         new_vars: 1,
         clauses: Vec::new(),
@@ -370,7 +370,7 @@ pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numbers::DRat;
+    use verikit_num::DRat;
 
     /// Three integer variables with fractional values: `x0` unbounded, `x1` in `[0, 10]`, `x2`
     /// in `[0, 3]`. The narrowest domain wins (`x2`) whatever the index; with no bounds at all,

@@ -3,14 +3,14 @@
 //!
 //! Pipeline: `smtlib` (lexer, S-expressions with spans) → `elab` (sorted, hash-consed `terms`)
 //! → `interp` (commands) → `solver` (API) → `tseitin` (CNF) + `linearize` (linear forms, one
-//! slack per distinct term) → `cdcl` (SAT core) with the theory `arith` (atoms, unate
-//! propagation) over `simplex` (tableau, bounds, Check, explanations) and `lia` (branch and bound),
-//! all in exact `numbers` (rationals with a small-number path, δ-rationals). `check` validates
-//! models and Farkas certificates independently.
+//! slack per distinct term) → the CDCL core of `verikit-sat` with the theory `arith` (atoms,
+//! unate propagation) over `simplex` (tableau, bounds, Check, explanations) and `lia` (branch and
+//! bound), all in the exact rationals of `verikit-num` (a small-number path, δ-rationals). `check`
+//! validates models independently and rebuilds each theory explanation's constraints for the
+//! Farkas verifier of `verikit-num`.
 
 pub mod arith;
 pub mod bound_refinement;
-pub mod cdcl;
 pub mod check;
 pub mod conditional_definitions;
 pub mod difference_logic;
@@ -22,14 +22,16 @@ pub mod interp;
 pub mod ite_lifting;
 pub mod lia;
 pub mod linearize;
-pub mod numbers;
 pub mod simplex;
 pub mod smtlib;
 pub mod solver;
 pub mod terms;
 pub mod tseitin;
 
-pub use cdcl::Answer;
+pub use verikit_sat::Answer;
+
+// `interp` names the SAT core by its former module path.
+use verikit_sat as cdcl;
 pub use interp::{run_script, CheckRecord, Interp, ResponseSink, RunOptions, ScriptOutput};
 pub use solver::{Solver, SolverStats};
 

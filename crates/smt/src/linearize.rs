@@ -9,7 +9,7 @@
 //! with `z` a tree over constants, so its congruence modulo `g` holds before any case split
 //! (decision 0028).
 
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -22,8 +22,8 @@
 //!   remaining variables for models and is put back as a basic variable if an atom on it
 //!   appears later (incremental use).
 
-use crate::cdcl::Lit;
-use crate::numbers::{DRat, Num};
+use verikit_sat::Lit;
+use verikit_num::{DRat, Num};
 use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -5,11 +5,11 @@
 //! `assert`, `check`, read `model_value`.
 
 use crate::arith::Arith;
-use crate::cdcl::{Answer, Cdcl, Lit};
+use verikit_sat::{Answer, Cdcl, Lit};
 use crate::check::{eval, CertChecker, Value};
 use crate::difference_logic::{DiffLogic, DlStats, DlTheory};
 use crate::linearize::Linearizer;
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use crate::tseitin::{Ctx, Tseitin};
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ pub struct Solver {
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct SolverStats {
     #[serde(flatten)]
-    pub sat: crate::cdcl::Stats,
+    pub sat: verikit_sat::Stats,
     pub pivots: u64,
     pub branches: u64,
     pub cuts: u64,
@@ -114,7 +114,7 @@ impl Solver {
         self.arith.checker.as_ref()
     }
     pub fn set_deadline(&mut self, d: Option<Instant>) {
-        self.sat.deadline = d;
+        self.sat.set_deadline(d);
         self.arith.simplex.deadline = d;
     }
 
@@ -236,7 +236,7 @@ impl Solver {
         arith.int_checks = self.arith.int_checks;
         self.arith = arith;
         let mut sat = Cdcl::new();
-        sat.deadline = self.sat.deadline;
+        sat.set_budget(self.sat.budget().clone());
         sat.stats = self.sat.stats.clone();
         self.sat = sat;
         let mut dl = DiffLogic::with_matrix_limit(self.dl.matrix_limit());

@@ -2,7 +2,7 @@
 //! QF_LRA, QF_RDL, QF_LIA, QF_IDL use). Structurally equal terms share one `TermId`, so CNF
 //! conversion and linearisation are computed once per distinct sub-term.
 
-use crate::numbers::Num;
+use verikit_num::Num;
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

@@ -28,10 +28,10 @@
 //! consequences, so they carry no Farkas certificate; `--check` still validates every model.
 
 use crate::arith::Arith;
-use crate::cdcl::Lit;
+use verikit_sat::Lit;
 use crate::dioph::{gcd, sigma_definition, to_int, union, Eq};
 use crate::gcd::{int_lower, int_upper};
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::simplex::{Simplex, NONE};
 use std::collections::HashMap;
 

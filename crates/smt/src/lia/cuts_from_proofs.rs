@@ -26,11 +26,11 @@
 //! every model.
 
 use crate::arith::{Arith, AtomLits, Rel};
-use crate::cdcl::Final;
+use verikit_sat::Final;
 use crate::dioph::incremental::{int_def, Added, Solved, SIGMA_BASE};
 use crate::dioph::{gcd, to_int, Eq};
 use crate::linearize::Lin;
-use crate::numbers::Num;
+use verikit_num::Num;
 use crate::simplex::NONE;
 use std::collections::HashMap;
 

@@ -20,7 +20,7 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use crate::arith::Arith;
-use crate::cdcl::Lit;
+use verikit_sat::Lit;
 use crate::gcd::{int_lower, int_upper, inverse_mod};
 use crate::simplex::NONE;
 
@@ -40,7 +40,7 @@ pub(crate) enum ITest {
 /// Rows longer than this are skipped (long rows rarely have a period and cost the most).
 const MAX_ROW_LEN: usize = 64;
 
-fn to_int(n: &crate::numbers::Num) -> Option<BigInt> {
+fn to_int(n: &verikit_num::Num) -> Option<BigInt> {
     let (a, b) = n.parts();
     b.is_one().then_some(a)
 }
@@ -177,7 +177,7 @@ pub(crate) fn itest(th: &Arith, max: usize) -> Vec<ITest> {
 /// `β(x_b)` exceeds the rounded bound, the lemma `bounds ⇒ x_b ≤ ⌊Σ max⌋` (over a new atom if
 /// needed) cuts the current point off. Up to `max` such lemmas.
 pub(crate) fn rounded_row_bounds(th: &Arith, max: usize) -> Vec<ITest> {
-    use crate::numbers::DRat;
+    use verikit_num::DRat;
     let sx = &th.simplex;
     let mut out = Vec::new();
     for r in 0..sx.rows.len() {
@@ -254,9 +254,9 @@ pub(crate) fn rounded_row_bounds(th: &Arith, max: usize) -> Vec<ITest> {
 mod tests {
     use super::*;
     use crate::arith::{AtomLits, Rel};
-    use crate::cdcl::Theory;
+    use verikit_sat::Theory;
     use crate::linearize::Lin;
-    use crate::numbers::Num;
+    use verikit_num::Num;
 
     fn lin(terms: &[(u32, i64)], c: i64) -> Lin {
         Lin {

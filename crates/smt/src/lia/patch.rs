@@ -18,7 +18,7 @@
 
 use crate::arith::Arith;
 use crate::gcd::inverse_mod;
-use crate::numbers::{DRat, Num};
+use verikit_num::{DRat, Num};
 use crate::simplex::NONE;
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -130,7 +130,7 @@ pub(crate) fn patch(th: &mut Arith, undo: &mut Vec<(usize, DRat)>) -> usize {
 mod tests {
     use super::*;
     use crate::arith::{AtomLits, Rel};
-    use crate::cdcl::Theory;
+    use verikit_sat::Theory;
     use crate::linearize::Lin;
 
     /// `2x + y = 1`: Check makes `x = ½ − ½·y` basic with `y = 0`, so `x = ½`; the patch shifts

@@ -68,11 +68,13 @@ impl Num {
     pub const ZERO: Num = Num::S(0, 1);
     pub const ONE: Num = Num::S(1, 1);
 
+    #[inline]
     pub fn int(n: i64) -> Num {
         Num::S(n, 1)
     }
 
     /// `n / d` reduced, for `d > 0` and `n > i64::MIN`, entirely in machine words.
+    #[inline]
     fn from_i64(n: i64, d: i64) -> Num {
         if d == 1 {
             return Num::S(n, 1);
@@ -114,6 +116,7 @@ impl Num {
         }
     }
 
+    #[inline]
     pub fn from_big(r: BigRational) -> Num {
         if let (Some(n), Some(d)) = (r.numer().to_i64(), r.denom().to_i64()) {
             if n != i64::MIN && d > 0 {
@@ -134,6 +137,19 @@ impl Num {
         Num::from_big(BigRational::from_integer(n))
     }
 
+    /// The exact value of a finite float (`None` for NaN and infinities).
+    pub fn from_f64(x: f64) -> Option<Num> {
+        BigRational::from_float(x).map(Num::from_big)
+    }
+
+    /// The nearest float (approximately, for big values; `0.0` if it cannot be represented).
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Num::S(n, d) => *n as f64 / *d as f64,
+            Num::B(b) => b.to_f64().unwrap_or(0.0),
+        }
+    }
+
     /// Parses an SMT-LIB numeral or decimal (`12`, `3.25`).
     pub fn parse_decimal(s: &str) -> Option<Num> {
         let (ip, fp) = match s.split_once('.') {
@@ -152,15 +168,18 @@ impl Num {
         Some(Num::from_big(BigRational::new(n, d)))
     }
 
+    #[inline]
     pub fn is_zero(&self) -> bool {
         matches!(self, Num::S(0, _))
     }
+    #[inline]
     pub fn is_integer(&self) -> bool {
         match self {
             Num::S(_, d) => *d == 1,
             Num::B(b) => b.is_integer(),
         }
     }
+    #[inline]
     pub fn signum(&self) -> i32 {
         match self {
             Num::S(n, _) => n.signum() as i32,
@@ -175,9 +194,11 @@ impl Num {
             }
         }
     }
+    #[inline]
     pub fn is_pos(&self) -> bool {
         self.signum() > 0
     }
+    #[inline]
     pub fn is_neg(&self) -> bool {
         self.signum() < 0
     }
@@ -320,9 +341,11 @@ impl Num {
         }
     }
     /// `self / o`; `o` must be non-zero (callers check).
+    #[inline]
     pub fn div(&self, o: &Num) -> Num {
         self.mul(&o.recip())
     }
+    #[inline]
     pub fn recip(&self) -> Num {
         match self {
             // Already in lowest terms: only the sign moves to the numerator.
@@ -340,6 +363,7 @@ impl Num {
             }
         }
     }
+    #[inline]
     pub fn abs(&self) -> Num {
         if self.is_neg() {
             self.neg()
@@ -347,12 +371,14 @@ impl Num {
             self.clone()
         }
     }
+    #[inline]
     pub fn floor(&self) -> Num {
         match self {
             Num::S(a, b) => Num::S(a.div_euclid(*b), 1),
             Num::B(x) => Num::from_big(x.floor()),
         }
     }
+    #[inline]
     pub fn ceil(&self) -> Num {
         match self {
             Num::S(a, b) => {
@@ -407,6 +433,7 @@ impl Num {
 }
 
 impl PartialEq for Num {
+    #[inline]
     fn eq(&self, o: &Num) -> bool {
         match (self, o) {
             (Num::S(a, b), Num::S(c, d)) => a == c && b == d,
@@ -418,6 +445,7 @@ impl PartialEq for Num {
 }
 impl Eq for Num {}
 impl std::hash::Hash for Num {
+    #[inline]
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         match self {
             Num::S(a, b) => {
@@ -429,6 +457,7 @@ impl std::hash::Hash for Num {
     }
 }
 impl PartialOrd for Num {
+    #[inline]
     fn partial_cmp(&self, o: &Num) -> Option<Ordering> {
         Some(self.cmp(o))
     }
@@ -545,15 +574,18 @@ pub struct DRat {
 }
 
 impl DRat {
+    #[inline]
     pub fn zero() -> DRat {
         DRat {
             c: Num::ZERO,
             k: Num::ZERO,
         }
     }
+    #[inline]
     pub fn new(c: Num, k: Num) -> DRat {
         DRat { c, k }
     }
+    #[inline]
     pub fn num(c: Num) -> DRat {
         DRat { c, k: Num::ZERO }
     }
@@ -599,6 +631,7 @@ impl DRat {
         }
     }
     /// Concrete value for a given δ.
+    #[inline]
     pub fn at(&self, delta: &Num) -> Num {
         if self.k.is_zero() {
             self.c.clone()
@@ -608,11 +641,13 @@ impl DRat {
     }
 }
 impl PartialOrd for DRat {
+    #[inline]
     fn partial_cmp(&self, o: &DRat) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
 impl Ord for DRat {
+    #[inline]
     fn cmp(&self, o: &DRat) -> Ordering {
         self.c.cmp(&o.c).then_with(|| self.k.cmp(&o.k))
     }

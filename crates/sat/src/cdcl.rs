@@ -7,8 +7,12 @@
 //! assumptions with final-conflict analysis (unsat cores), and the theory hooks: assert a literal,
 //! check, propagate (with an explanation per implied literal), backtrack, and a final check that may
 //! add atoms and lemmas (branch and bound).
+//!
+//! The search polls a [`Budget`] (every 256 conflicts and after every final check) and answers
+//! [`Answer::Unknown`] when it runs out; [`Cdcl::exhausted`] tells why.
 
 use std::time::Instant;
+use verikit_diag::{Budget, Exhausted};
 
 pub type Var = u32;
 
@@ -82,6 +86,25 @@ pub trait Theory {
     fn explain(&mut self, _lit: Lit) -> Vec<Lit> {
         Vec::new()
     }
+}
+
+/// The empty theory: plain SAT.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTheory;
+
+impl Theory for NoTheory {
+    fn assert_lit(&mut self, _: Lit) -> Result<(), Vec<Lit>> {
+        Ok(())
+    }
+    fn propagate(&mut self, _: &mut Vec<(Lit, Vec<Lit>)>) {}
+    fn check(&mut self) -> Result<(), Vec<Lit>> {
+        Ok(())
+    }
+    fn final_check(&mut self, _: u32) -> Final {
+        Final::Sat
+    }
+    fn push_level(&mut self) {}
+    fn pop_levels(&mut self, _: u32) {}
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +184,9 @@ pub struct Cdcl {
     /// Assumption literals failing in the last `solve` (subset of the assumptions).
     pub core: Vec<Lit>,
     pub stats: Stats,
-    pub deadline: Option<Instant>,
+    budget: Budget,
+    /// Why the last `solve` stopped with `Unknown` because of the budget.
+    exhausted: Option<Exhausted>,
     max_learnts: usize,
 }
 
@@ -216,13 +241,30 @@ impl Cdcl {
             pending_decision: None,
             core: Vec::new(),
             stats: Stats::default(),
-            deadline: None,
+            budget: Budget::unlimited(),
+            exhausted: None,
             max_learnts: 4000,
         }
     }
 
     pub fn num_vars(&self) -> u32 {
         self.assigns.len() as u32
+    }
+
+    /// The budget the search polls (unlimited by default).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+    /// A budget with only this deadline (`None`: no limit).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.budget = Budget::unlimited().until(deadline);
+    }
+    /// Why the last [`Cdcl::solve`] answered `Unknown` because of the budget, if it did.
+    pub fn exhausted(&self) -> Option<Exhausted> {
+        self.exhausted
     }
 
     pub fn new_var(&mut self) -> Var {
@@ -274,6 +316,26 @@ impl Cdcl {
         } else {
             None
         }
+    }
+
+    /// The problem clauses as the core holds them (learned clauses left out): the stored
+    /// clauses plus the facts fixed at level 0 as unit clauses. Clauses are simplified as they
+    /// were added (satisfied ones dropped, false literals removed), so the result is
+    /// equisatisfiable with everything added, not identical to it. For exporting (DIMACS) and
+    /// for measuring other backends on the same CNFs.
+    pub fn problem_clauses(&self) -> Vec<Vec<Lit>> {
+        let root_end = self.trail_lim.first().copied().unwrap_or(self.trail.len());
+        let mut out: Vec<Vec<Lit>> = self.trail[..root_end].iter().map(|&l| vec![l]).collect();
+        out.extend(
+            self.clauses
+                .iter()
+                .filter(|c| !c.learnt && !c.deleted)
+                .map(|c| c.lits.clone()),
+        );
+        if !self.ok {
+            out.push(Vec::new());
+        }
+        out
     }
 
     // ---------------- heap ----------------
@@ -943,6 +1005,7 @@ impl Cdcl {
     /// the failing assumptions.
     pub fn solve<T: Theory>(&mut self, th: &mut T, assumptions: &[Lit]) -> Answer {
         self.core.clear();
+        self.exhausted = None;
         if !self.ok {
             return Answer::Unsat;
         }
@@ -963,11 +1026,10 @@ impl Cdcl {
                 }
                 conflicts_this_restart += 1;
                 if self.stats.conflicts.is_multiple_of(256) {
-                    if let Some(d) = self.deadline {
-                        if Instant::now() >= d {
-                            self.cancel_until(th, 0);
-                            return Answer::Unknown;
-                        }
+                    if let Err(e) = self.budget.check() {
+                        self.exhausted = Some(e);
+                        self.cancel_until(th, 0);
+                        return Answer::Unknown;
                     }
                 }
                 continue;
@@ -1053,11 +1115,10 @@ impl Cdcl {
                             }
                         }
                     }
-                    if let Some(d) = self.deadline {
-                        if Instant::now() >= d {
-                            self.cancel_until(th, 0);
-                            return Answer::Unknown;
-                        }
+                    if let Err(e) = self.budget.check() {
+                        self.exhausted = Some(e);
+                        self.cancel_until(th, 0);
+                        return Answer::Unknown;
                     }
                 }
             }
@@ -1068,23 +1129,6 @@ impl Cdcl {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The empty theory.
-    struct NoTheory;
-    impl Theory for NoTheory {
-        fn assert_lit(&mut self, _: Lit) -> Result<(), Vec<Lit>> {
-            Ok(())
-        }
-        fn propagate(&mut self, _: &mut Vec<(Lit, Vec<Lit>)>) {}
-        fn check(&mut self) -> Result<(), Vec<Lit>> {
-            Ok(())
-        }
-        fn final_check(&mut self, _: u32) -> Final {
-            Final::Sat
-        }
-        fn push_level(&mut self) {}
-        fn pop_levels(&mut self, _: u32) {}
-    }
 
     /// A theory of implications `a → b` between literals, propagated lazily: `b` is implied with
     /// the deferred explanation `[a]`.
@@ -1187,6 +1231,30 @@ mod tests {
             if r == Answer::Sat {
                 for c in &all {
                     proptest::prop_assert!(c.iter().any(|l| s.value(*l) == Some(true)));
+                }
+            }
+        }
+
+        #[test]
+        fn problem_clauses_are_equisatisfiable(seed in 0u64..300) {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let n = rng.gen_range(2..9u32);
+            let cls: Vec<Vec<Lit>> = (0..rng.gen_range(1..30usize))
+                .map(|_| (0..rng.gen_range(1..4)).map(|_| Lit::new(rng.gen_range(0..n), rng.gen())).collect())
+                .collect();
+            let mut s = Cdcl::new();
+            let mut th = NoTheory;
+            for _ in 0..n { s.new_var(); }
+            for c in &cls { s.add_clause(&mut th, c); }
+            let pc = s.problem_clauses();
+            proptest::prop_assert_eq!(brute(n, &pc), brute(n, &cls));
+            // Every model of the exported clauses is one of the originals (nothing was weakened
+            // beyond level-0 simplification).
+            for m in 0..1u32 << n {
+                let sat = |c: &Vec<Lit>| c.iter().any(|l| ((m >> l.var()) & 1 == 1) != l.is_neg());
+                if pc.iter().all(sat) {
+                    proptest::prop_assert!(cls.iter().all(sat));
                 }
             }
         }

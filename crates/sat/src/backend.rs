@@ -1,0 +1,95 @@
+//! One interface for engines that need a plain SAT solver (no theory): add clauses, solve under
+//! assumptions within a [`Budget`], read the model, read the failed assumptions. The own CDCL
+//! serves it ([`CdclBackend`]); with the cargo feature `cadical`, CaDiCaL does too
+//! (`crate::cadical::CadicalBackend`). Decision 0200 records which is the default and why.
+
+use crate::cdcl::{Answer, Cdcl, Lit, NoTheory, Var};
+use verikit_diag::{Budget, Exhausted};
+
+/// A plain incremental SAT solver.
+pub trait SatBackend {
+    /// A short name for statistics (`cdcl`, `cadical`).
+    fn name(&self) -> &'static str;
+    /// A fresh variable.
+    fn new_var(&mut self) -> Var;
+    /// Number of variables so far (literals of larger variables create them).
+    fn num_vars(&self) -> u32;
+    /// Adds a clause (permanently).
+    fn add_clause(&mut self, lits: &[Lit]);
+    /// Decides the clauses under the assumptions, polling `budget`; `Unknown` when it ran out.
+    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> Answer;
+    /// The value of a literal in the model of the last `Sat` answer (`None` before one, or for
+    /// a variable the solver never saw).
+    fn model_value(&self, lit: Lit) -> Option<bool>;
+    /// After `Unsat` under assumptions: a subset of the assumptions that is already
+    /// unsatisfiable with the clauses (empty when the clauses alone are).
+    fn failed_assumptions(&self) -> Vec<Lit>;
+    /// Why the last `solve` answered `Unknown`, if the budget was the reason.
+    fn exhausted(&self) -> Option<Exhausted>;
+}
+
+/// The own CDCL core ([`Cdcl`]) with the empty theory.
+#[derive(Default)]
+pub struct CdclBackend {
+    sat: Cdcl,
+    /// Model of the last `Sat` answer, one entry per variable.
+    model: Vec<bool>,
+}
+
+impl CdclBackend {
+    pub fn new() -> CdclBackend {
+        CdclBackend::default()
+    }
+    /// Search statistics of the core.
+    pub fn stats(&self) -> &crate::cdcl::Stats {
+        &self.sat.stats
+    }
+    fn ensure_var(&mut self, v: Var) {
+        while self.sat.num_vars() <= v {
+            self.sat.new_var();
+        }
+    }
+}
+
+impl SatBackend for CdclBackend {
+    fn name(&self) -> &'static str {
+        "cdcl"
+    }
+    fn new_var(&mut self) -> Var {
+        self.sat.new_var()
+    }
+    fn num_vars(&self) -> u32 {
+        self.sat.num_vars()
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        if let Some(max) = lits.iter().map(|l| l.var()).max() {
+            self.ensure_var(max);
+        }
+        self.sat.add_clause(&mut NoTheory, lits);
+    }
+    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> Answer {
+        if let Some(max) = assumptions.iter().map(|l| l.var()).max() {
+            self.ensure_var(max);
+        }
+        self.model.clear();
+        self.sat.set_budget(budget.clone());
+        let r = self.sat.solve(&mut NoTheory, assumptions);
+        if r == Answer::Sat {
+            self.model = (0..self.sat.num_vars())
+                .map(|v| self.sat.value(Lit::pos(v)) == Some(true))
+                .collect();
+            self.sat.cancel_until(&mut NoTheory, 0);
+        }
+        r
+    }
+    fn model_value(&self, lit: Lit) -> Option<bool> {
+        let v = *self.model.get(lit.var() as usize)?;
+        Some(v != lit.is_neg())
+    }
+    fn failed_assumptions(&self) -> Vec<Lit> {
+        self.sat.core.clone()
+    }
+    fn exhausted(&self) -> Option<Exhausted> {
+        self.sat.exhausted()
+    }
+}

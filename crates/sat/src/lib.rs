@@ -1,0 +1,18 @@
+//! The SAT kernel. `cdcl`: the own conflict-driven clause-learning core with the DPLL(T) theory
+//! interface ([`Theory`]: assertions, eager and lazy propagation with explanations asked for on
+//! demand, final checks that add lemmas), restarts, assumptions and unsat cores, polling a
+//! [`verikit_diag::Budget`]. `backend`: [`SatBackend`], the one interface for engines that need a
+//! plain SAT solver, served by the own core ([`CdclBackend`]) and, with the opt-in cargo feature
+//! `cadical`, by CaDiCaL (`CadicalBackend`). `dimacs`: the DIMACS CNF reader ([`dimacs::parse`]).
+
+mod backend;
+#[cfg(feature = "cadical")]
+mod cadical;
+mod cdcl;
+pub mod dimacs;
+
+pub use backend::{CdclBackend, SatBackend};
+#[cfg(feature = "cadical")]
+pub use cadical::CadicalBackend;
+pub use cdcl::{Answer, Cdcl, Final, Lit, NoTheory, Stats, Theory, Var};
+pub use dimacs::Cnf;

@@ -1,0 +1,131 @@
+//! The [`SatBackend`] of the own CDCL against brute force, with every model replayed on the
+//! clauses and every failed-assumption set re-checked; pigeonhole formulas; the budget.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use verikit_diag::{Budget, Exhausted};
+use verikit_sat::{Answer, CdclBackend, Cnf, Lit, SatBackend};
+
+fn brute(n: u32, cls: &[Vec<Lit>], fixed: &[Lit]) -> bool {
+    (0..1u32 << n).any(|m| {
+        let val = |l: &Lit| ((m >> l.var()) & 1 == 1) != l.is_neg();
+        fixed.iter().all(val) && cls.iter().all(|c| c.iter().any(val))
+    })
+}
+
+fn random_cnf(seed: u64) -> (u32, Vec<Vec<Lit>>, Vec<Lit>) {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let n = rng.gen_range(1..11u32);
+    let m = rng.gen_range(0..50usize);
+    let cls = (0..m)
+        .map(|_| {
+            let k = rng.gen_range(1..5);
+            (0..k)
+                .map(|_| Lit::new(rng.gen_range(0..n), rng.gen()))
+                .collect()
+        })
+        .collect();
+    let assumptions = (0..rng.gen_range(0..4))
+        .map(|_| Lit::new(rng.gen_range(0..n), rng.gen()))
+        .collect();
+    (n, cls, assumptions)
+}
+
+/// Solves with a backend and checks the answer independently: a model satisfies every clause and
+/// assumption; a failed-assumption set is a subset of the assumptions that is unsatisfiable with
+/// the clauses (by brute force).
+fn check_backend<B: SatBackend>(mut b: B, n: u32, cls: &[Vec<Lit>], assumptions: &[Lit]) -> Answer {
+    for _ in 0..n {
+        b.new_var();
+    }
+    for c in cls {
+        b.add_clause(c);
+    }
+    let r = b.solve(assumptions, &Budget::unlimited());
+    match r {
+        Answer::Sat => {
+            let cnf = Cnf { num_vars: n, clauses: cls.to_vec() };
+            assert!(cnf.satisfied_by(|v| b.model_value(Lit::pos(v)) == Some(true)));
+            for a in assumptions {
+                assert_eq!(b.model_value(*a), Some(true));
+            }
+        }
+        Answer::Unsat => {
+            let core = b.failed_assumptions();
+            assert!(core.iter().all(|l| assumptions.contains(l)));
+            assert!(!brute(n, cls, &core));
+        }
+        Answer::Unknown => panic!("unknown without a budget"),
+    }
+    r
+}
+
+proptest! {
+    #[test]
+    fn cdcl_backend_matches_brute_force(seed in 0u64..600) {
+        let (n, cls, assumptions) = random_cnf(seed);
+        let r = check_backend(CdclBackend::new(), n, &cls, &assumptions);
+        prop_assert_eq!(r == Answer::Sat, brute(n, &cls, &assumptions));
+    }
+}
+
+#[cfg(feature = "cadical")]
+proptest! {
+    #[test]
+    fn cadical_backend_matches_brute_force(seed in 0u64..300) {
+        let (n, cls, assumptions) = random_cnf(seed);
+        let r = check_backend(verikit_sat::CadicalBackend::new(), n, &cls, &assumptions);
+        prop_assert_eq!(r == Answer::Sat, brute(n, &cls, &assumptions));
+    }
+}
+
+/// `holes + 1` pigeons in `holes` holes.
+fn pigeonhole(holes: u32) -> Cnf {
+    let p = |i: u32, j: u32| Lit::pos(i * holes + j);
+    let mut clauses: Vec<Vec<Lit>> = (0..=holes).map(|i| (0..holes).map(|j| p(i, j)).collect()).collect();
+    for j in 0..holes {
+        for a in 0..=holes {
+            for b in a + 1..=holes {
+                clauses.push(vec![!p(a, j), !p(b, j)]);
+            }
+        }
+    }
+    Cnf { num_vars: (holes + 1) * holes, clauses }
+}
+
+#[test]
+fn pigeonhole_is_unsat_and_incremental_use_works() {
+    for h in 1..6 {
+        let cnf = pigeonhole(h);
+        let mut b = CdclBackend::new();
+        for c in &cnf.clauses {
+            b.add_clause(c);
+        }
+        assert_eq!(b.solve(&[], &Budget::unlimited()), Answer::Unsat, "php {h}");
+    }
+    // Incremental: x ∨ y, then assume ¬x, ¬y (core both), then add ¬x and solve again.
+    let mut b = CdclBackend::new();
+    let (x, y) = (Lit::pos(b.new_var()), Lit::pos(b.new_var()));
+    b.add_clause(&[x, y]);
+    assert_eq!(b.solve(&[!x, !y], &Budget::unlimited()), Answer::Unsat);
+    let mut core = b.failed_assumptions();
+    core.sort();
+    assert_eq!(core, vec![!x, !y]);
+    b.add_clause(&[!x]);
+    assert_eq!(b.solve(&[], &Budget::unlimited()), Answer::Sat);
+    assert_eq!(b.model_value(y), Some(true));
+    assert_eq!(b.model_value(x), Some(false));
+}
+
+#[test]
+fn a_cancelled_budget_stops_the_search() {
+    let cnf = pigeonhole(9);
+    let mut b = CdclBackend::new();
+    for c in &cnf.clauses {
+        b.add_clause(c);
+    }
+    let budget = Budget::unlimited();
+    budget.cancel();
+    assert_eq!(b.solve(&[], &budget), Answer::Unknown);
+    assert_eq!(b.exhausted(), Some(Exhausted::Cancelled));
+}
