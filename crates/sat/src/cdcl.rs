@@ -21,24 +21,30 @@ pub type Var = u32;
 pub struct Lit(pub u32);
 
 impl Lit {
+    #[inline]
     pub fn new(v: Var, negated: bool) -> Lit {
         Lit(2 * v + negated as u32)
     }
+    #[inline]
     pub fn pos(v: Var) -> Lit {
         Lit(2 * v)
     }
+    #[inline]
     pub fn var(self) -> Var {
         self.0 >> 1
     }
+    #[inline]
     pub fn is_neg(self) -> bool {
         self.0 & 1 == 1
     }
+    #[inline]
     pub fn idx(self) -> usize {
         self.0 as usize
     }
 }
 impl std::ops::Not for Lit {
     type Output = Lit;
+    #[inline]
     fn not(self) -> Lit {
         Lit(self.0 ^ 1)
     }
@@ -247,6 +253,7 @@ impl Cdcl {
         }
     }
 
+    #[inline]
     pub fn num_vars(&self) -> u32 {
         self.assigns.len() as u32
     }
@@ -285,6 +292,7 @@ impl Cdcl {
     }
 
     /// Value of a literal: Some(true/false) or None.
+    #[inline]
     pub fn value(&self, l: Lit) -> Option<bool> {
         let a = self.assigns[l.var() as usize];
         if a == UNDEF {
@@ -293,6 +301,7 @@ impl Cdcl {
             Some((a == 0) ^ l.is_neg())
         }
     }
+    #[inline]
     fn val(&self, l: Lit) -> u8 {
         // 0 true, 1 false, 2 undef
         let a = self.assigns[l.var() as usize];
@@ -302,13 +311,16 @@ impl Cdcl {
             a ^ (l.is_neg() as u8)
         }
     }
+    #[inline]
     pub fn is_ok(&self) -> bool {
         self.ok
     }
+    #[inline]
     pub fn decision_level(&self) -> u32 {
         self.trail_lim.len() as u32
     }
     /// Root-level value (only facts fixed at level 0).
+    #[inline]
     pub fn root_value(&self, l: Lit) -> Option<bool> {
         let v = self.value(l)?;
         if self.level[l.var() as usize] == 0 {
