@@ -319,13 +319,17 @@ mod tests {
             planes.push((e, Num::ZERO));
         }
         let k = planes.len();
-        (0u32..1 << k).filter(|s| s.count_ones() as usize == n).any(|s| {
-            let chosen: Vec<&(Vec<Num>, Num)> =
-                (0..k).filter(|i| s >> i & 1 == 1).map(|i| &planes[i]).collect();
-            let m = chosen.iter().map(|p| p.0.clone()).collect();
-            let v = chosen.iter().map(|p| p.1.clone()).collect();
-            solve_square(m, v).is_some_and(|x| satisfies(rows, n, &x))
-        })
+        (0u32..1 << k)
+            .filter(|s| s.count_ones() as usize == n)
+            .any(|s| {
+                let chosen: Vec<&(Vec<Num>, Num)> = (0..k)
+                    .filter(|i| s >> i & 1 == 1)
+                    .map(|i| &planes[i])
+                    .collect();
+                let m = chosen.iter().map(|p| p.0.clone()).collect();
+                let v = chosen.iter().map(|p| p.1.clone()).collect();
+                solve_square(m, v).is_some_and(|x| satisfies(rows, n, &x))
+            })
     }
 
     fn arb_rows() -> impl Strategy<Value = (usize, Vec<Row>)> {

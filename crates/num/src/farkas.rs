@@ -131,7 +131,11 @@ mod tests {
         assert_eq!(verify(&lt, &[Num::ONE, Num::ONE]), Ok(()));
         // A strict constraint with multiplier zero does not make the sum strict.
         assert!(verify(
-            &[c(&[(0, 1)], 1, false), c(&[(0, -1)], -1, false), c(&[], 0, true)],
+            &[
+                c(&[(0, 1)], 1, false),
+                c(&[(0, -1)], -1, false),
+                c(&[], 0, true)
+            ],
             &[Num::ONE, Num::ONE, Num::ZERO]
         )
         .is_err());

@@ -4,9 +4,7 @@
 
 use crate::backend::SatBackend;
 use crate::cdcl::{Answer, Lit, Var};
-use rustsat::solvers::{
-    ControlSignal, Solve, SolveIncremental, SolverResult, Terminate,
-};
+use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit as RLit, TernaryVal};
 use std::cell::Cell;
 use std::rc::Rc;

@@ -118,8 +118,10 @@ pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
         };
         for (at, tok) in tokens(line, base) {
             let n: i64 = tok.parse().map_err(|_| {
-                Diagnostic::error(format!("`{tok}` is not a literal (a non-zero integer or 0)"))
-                    .with_span(span(at, tok), "here")
+                Diagnostic::error(format!(
+                    "`{tok}` is not a literal (a non-zero integer or 0)"
+                ))
+                .with_span(span(at, tok), "here")
             })?;
             if n == 0 {
                 cnf.clauses.push(std::mem::take(&mut clause));
@@ -141,14 +143,14 @@ pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
         }
     }
     let Some((_, ncl, hdr_at)) = header else {
-        return Err(Diagnostic::error("missing `p cnf <variables> <clauses>` header")
-            .with_span(Span::point(0), "expected here"));
+        return Err(
+            Diagnostic::error("missing `p cnf <variables> <clauses>` header")
+                .with_span(Span::point(0), "expected here"),
+        );
     };
     if !clause.is_empty() {
-        return Err(
-            Diagnostic::error("last clause is not terminated by `0`")
-                .with_span(Span::new(clause_start, offset), "this clause"),
-        );
+        return Err(Diagnostic::error("last clause is not terminated by `0`")
+            .with_span(Span::new(clause_start, offset), "this clause"));
     }
     if cnf.clauses.len() as u64 != ncl {
         return Err(Diagnostic::error(format!(
@@ -205,6 +207,10 @@ mod tests {
 
     #[test]
     fn parser_is_total() {
-        verikit_testkit::assert_parser_total(&[SAMPLE, "p cnf 5 3\n1 2 0 -3 4 0\n5 -1 0\n"], 3000, parse);
+        verikit_testkit::assert_parser_total(
+            &[SAMPLE, "p cnf 5 3\n1 2 0 -3 4 0\n5 -1 0\n"],
+            3000,
+            parse,
+        );
     }
 }

@@ -44,7 +44,10 @@ fn check_backend<B: SatBackend>(mut b: B, n: u32, cls: &[Vec<Lit>], assumptions:
     let r = b.solve(assumptions, &Budget::unlimited());
     match r {
         Answer::Sat => {
-            let cnf = Cnf { num_vars: n, clauses: cls.to_vec() };
+            let cnf = Cnf {
+                num_vars: n,
+                clauses: cls.to_vec(),
+            };
             assert!(cnf.satisfied_by(|v| b.model_value(Lit::pos(v)) == Some(true)));
             for a in assumptions {
                 assert_eq!(b.model_value(*a), Some(true));
@@ -82,7 +85,9 @@ proptest! {
 /// `holes + 1` pigeons in `holes` holes.
 fn pigeonhole(holes: u32) -> Cnf {
     let p = |i: u32, j: u32| Lit::pos(i * holes + j);
-    let mut clauses: Vec<Vec<Lit>> = (0..=holes).map(|i| (0..holes).map(|j| p(i, j)).collect()).collect();
+    let mut clauses: Vec<Vec<Lit>> = (0..=holes)
+        .map(|i| (0..holes).map(|j| p(i, j)).collect())
+        .collect();
     for j in 0..holes {
         for a in 0..=holes {
             for b in a + 1..=holes {
@@ -90,7 +95,10 @@ fn pigeonhole(holes: u32) -> Cnf {
             }
         }
     }
-    Cnf { num_vars: (holes + 1) * holes, clauses }
+    Cnf {
+        num_vars: (holes + 1) * holes,
+        clauses,
+    }
 }
 
 #[test]

@@ -4,12 +4,12 @@
 //! the split `t < c ∨ t > c`, and integer reasoning through `lia.rs`. This is the solver of
 //! Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006), Sections 3–5.
 
-use verikit_sat::{Final, Lit, Theory, Var};
 use crate::check::{AtomDef, CertChecker};
 use crate::linearize::Lin;
-use verikit_num::{DRat, Num};
 use crate::simplex::{Explanation, Simplex, NONE};
 use rustc_hash::FxHashMap as HashMap;
+use verikit_num::{DRat, Num};
+use verikit_sat::{Final, Lit, Theory, Var};
 
 /// A bound atom on a simplex variable: `x ≤ b` (`strict = false`) or `x < b` (`strict = true`).
 #[derive(Clone, Debug)]

@@ -13,9 +13,9 @@
 //! row's coefficients as Farkas multipliers (checked by `--check`).
 
 use crate::arith::Arith;
-use verikit_sat::Lit;
-use verikit_num::{DRat, Num};
 use crate::simplex::{Bound, NONE};
+use verikit_num::{DRat, Num};
+use verikit_sat::Lit;
 
 /// Rows with this many non-basic entries or more are not used for refinement. Measured (user
 /// CPU seconds, eight QF_IDL/QF_RDL/QF_LRA files: sc-13, sc-15, uart-27, uart-40, RVpredict_13,
@@ -255,11 +255,11 @@ impl Arith {
 #[cfg(test)]
 mod tests {
     use crate::arith::{AtomLits, Rel};
-    use verikit_sat::{Lit, Theory};
     use crate::check::CertChecker;
     use crate::linearize::Lin;
-    use verikit_num::Num;
     use proptest::prelude::*;
+    use verikit_num::Num;
+    use verikit_sat::{Lit, Theory};
 
     fn lin(terms: &[(u32, i64)], c: i64) -> Lin {
         Lin {

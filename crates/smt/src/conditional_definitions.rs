@@ -19,9 +19,9 @@
 //! Definitions are collected from every assertion (kept per `push` scope), and a variable's table
 //! is rebuilt whenever an assertion adds a case for it.
 
-use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use std::collections::HashMap;
+use verikit_num::Num;
 
 /// Boolean variables a condition may range over (the table is one 64-bit word).
 const MAX_VARS: usize = 6;

@@ -43,12 +43,12 @@
 //!   integral weights give integral potentials, so QF_IDL needs no branch and bound.
 
 use crate::arith::Arith;
-use verikit_sat::{Final, Lit, Theory, Var};
 use crate::dl_floyd_warshall::FloydWarshall;
-use verikit_num::Num;
 use num_traits::ToPrimitive;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use verikit_num::Num;
+use verikit_sat::{Final, Lit, Theory, Var};
 
 const NONE: u32 = u32::MAX;
 /// The zero node (`x ≤ c` is `x − 0 ≤ c`).

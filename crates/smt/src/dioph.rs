@@ -23,10 +23,10 @@
 
 pub(crate) mod incremental;
 
-use verikit_sat::Lit;
 use crate::gcd::{int_lower, int_upper};
-use verikit_num::Num;
 use crate::simplex::{Simplex, NONE};
+use verikit_num::Num;
+use verikit_sat::Lit;
 
 /// `Σ terms + c = 0` (or, for a solution of `x`, `x = Σ terms + c`), with the fixed variables
 /// whose values it used, both sorted.

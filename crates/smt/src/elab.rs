@@ -3,11 +3,11 @@
 //! numerals/decimals, `to_real`/`to_int`/`is_int`, `div`/`mod`/`abs`, and the rejection of
 //! non-linear products.
 
-use verikit_num::Num;
 use crate::smtlib::{SExpr, SExprKind, TokenKind};
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::FxHashMap as HashMap;
 use verikit_diag::{Diagnostic, Span};
+use verikit_num::Num;
 
 /// What a symbol means.
 #[derive(Clone, Debug)]

@@ -23,9 +23,9 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::One;
 
-use verikit_sat::Lit;
-use verikit_num::{DRat, Num};
 use crate::simplex::{Simplex, NONE};
+use verikit_num::{DRat, Num};
+use verikit_sat::Lit;
 
 /// The inverse of `a` modulo `p > 1`, if `gcd(a, p) = 1` (the integer layer's congruences).
 pub(crate) fn inverse_mod(a: &BigInt, p: &BigInt) -> Option<BigInt> {

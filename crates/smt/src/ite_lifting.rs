@@ -27,11 +27,11 @@
 //! the rewrite changes the encoding, never the meaning. Models are still validated against the
 //! original assertions (the rewrite happens during CNF conversion only).
 
-use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
 use std::rc::Rc;
+use verikit_num::Num;
 
 /// The relation pushed to the leaves.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -751,8 +751,8 @@ mod tests {
 
     #[test]
     fn solver_models_and_values_of_lifted_ites() {
-        use verikit_sat::Answer;
         use crate::solver::Solver;
+        use verikit_sat::Answer;
         let mut s = Solver::new();
         let p = s.declare("p", Sort::Bool);
         let q = s.declare("q", Sort::Bool);

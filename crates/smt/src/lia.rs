@@ -27,10 +27,10 @@ pub(crate) mod itest;
 pub(crate) mod patch;
 
 use crate::arith::{Arith, AtomLits, Rel};
-use verikit_sat::{Final, Lit};
 use crate::dioph::DiophResult;
 use crate::linearize::Lin;
 use verikit_num::Num;
+use verikit_sat::{Final, Lit};
 
 /// The integer reasoning's own state inside the arithmetic solver.
 #[derive(Default)]

@@ -9,9 +9,9 @@
 //! with `z` a tree over constants, so its congruence modulo `g` holds before any case split
 //! (decision 0028).
 
-use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::{FxHashMap, FxHashSet};
+use verikit_num::Num;
 
 /// A linear form `Σ a_i x_i + c` (variables are indices of `Terms::vars`, sorted, non-zero).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

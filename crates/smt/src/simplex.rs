@@ -22,11 +22,11 @@
 //!   remaining variables for models and is put back as a basic variable if an atom on it
 //!   appears later (incremental use).
 
-use verikit_sat::Lit;
-use verikit_num::{DRat, Num};
 use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use verikit_num::{DRat, Num};
+use verikit_sat::Lit;
 
 /// A set of variables popped smallest first: a binary heap with a membership flag per variable
 /// (cheaper than an ordered tree for the many inserts of `update`).

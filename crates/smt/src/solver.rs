@@ -5,15 +5,15 @@
 //! `assert`, `check`, read `model_value`.
 
 use crate::arith::Arith;
-use verikit_sat::{Answer, Cdcl, Lit};
 use crate::check::{eval, CertChecker, Value};
 use crate::difference_logic::{DiffLogic, DlStats, DlTheory};
 use crate::linearize::Linearizer;
-use verikit_num::Num;
 use crate::terms::{Op, Sort, TermId, Terms};
 use crate::tseitin::{Ctx, Tseitin};
 use std::collections::HashMap;
 use std::time::Instant;
+use verikit_num::Num;
+use verikit_sat::{Answer, Cdcl, Lit};
 
 /// A pop rebuilds the encoding once the SAT variables created inside popped scopes exceed the
 /// live ones by this many (see `Solver::pop`).

@@ -2,8 +2,8 @@
 //! QF_LRA, QF_RDL, QF_LIA, QF_IDL use). Structurally equal terms share one `TermId`, so CNF
 //! conversion and linearisation are computed once per distinct sub-term.
 
-use verikit_num::Num;
 use rustc_hash::FxHashMap;
+use verikit_num::Num;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct TermId(pub u32);

@@ -3,10 +3,10 @@
 //! DPLL(T) (Dutertre & de Moura, CAV 2006, Section 2) sees a propositional abstraction.
 
 use crate::arith::{Arith, AtomLits, Rel};
-use verikit_sat::{Cdcl, Lit, Var};
 use crate::linearize::Linearizer;
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::FxHashMap;
+use verikit_sat::{Cdcl, Lit, Var};
 
 #[derive(Default)]
 pub struct Tseitin {

@@ -3,8 +3,8 @@
 //! through scripts (push/pop, check-sat-assuming, fallback to the simplex).
 
 use proptest::prelude::*;
-use verikit_sat::Answer;
 use verikit_num::Num;
+use verikit_sat::Answer;
 use verikit_smt::terms::{Op, Sort, TermId};
 use verikit_smt::{run_script, RunOptions, Solver};
 

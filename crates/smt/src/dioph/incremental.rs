@@ -28,12 +28,12 @@
 //! consequences, so they carry no Farkas certificate; `--check` still validates every model.
 
 use crate::arith::Arith;
-use verikit_sat::Lit;
 use crate::dioph::{gcd, sigma_definition, to_int, union, Eq};
 use crate::gcd::{int_lower, int_upper};
-use verikit_num::Num;
 use crate::simplex::{Simplex, NONE};
 use std::collections::HashMap;
+use verikit_num::Num;
+use verikit_sat::Lit;
 
 /// Columns above this are the fresh variables `σ` of unimodular changes.
 pub(crate) const SIGMA_BASE: u32 = 1 << 31;

@@ -26,13 +26,13 @@
 //! every model.
 
 use crate::arith::{Arith, AtomLits, Rel};
-use verikit_sat::Final;
 use crate::dioph::incremental::{int_def, Added, Solved, SIGMA_BASE};
 use crate::dioph::{gcd, to_int, Eq};
 use crate::linearize::Lin;
-use verikit_num::Num;
 use crate::simplex::NONE;
 use std::collections::HashMap;
+use verikit_num::Num;
+use verikit_sat::Final;
 
 /// Terms with more variables or larger coefficients are not used (they slow the simplex more
 /// than they help, as for Gomory cuts).

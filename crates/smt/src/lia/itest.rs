@@ -20,9 +20,9 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use crate::arith::Arith;
-use verikit_sat::Lit;
 use crate::gcd::{int_lower, int_upper, inverse_mod};
 use crate::simplex::NONE;
+use verikit_sat::Lit;
 
 /// What the test found on one row.
 pub(crate) enum ITest {
@@ -254,9 +254,9 @@ pub(crate) fn rounded_row_bounds(th: &Arith, max: usize) -> Vec<ITest> {
 mod tests {
     use super::*;
     use crate::arith::{AtomLits, Rel};
-    use verikit_sat::Theory;
     use crate::linearize::Lin;
     use verikit_num::Num;
+    use verikit_sat::Theory;
 
     fn lin(terms: &[(u32, i64)], c: i64) -> Lin {
         Lin {

@@ -18,10 +18,10 @@
 
 use crate::arith::Arith;
 use crate::gcd::inverse_mod;
-use verikit_num::{DRat, Num};
 use crate::simplex::NONE;
 use num_integer::Integer;
 use num_traits::{One, Zero};
+use verikit_num::{DRat, Num};
 
 /// At most this many row entries are examined per call (the patch runs at every integer final
 /// check).
@@ -130,8 +130,8 @@ pub(crate) fn patch(th: &mut Arith, undo: &mut Vec<(usize, DRat)>) -> usize {
 mod tests {
     use super::*;
     use crate::arith::{AtomLits, Rel};
-    use verikit_sat::Theory;
     use crate::linearize::Lin;
+    use verikit_sat::Theory;
 
     /// `2x + y = 1`: Check makes `x = ½ − ½·y` basic with `y = 0`, so `x = ½`; the patch shifts
     /// `y` by an odd amount, after which every row still holds, every bound is satisfied and
