@@ -30,9 +30,9 @@ pub mod tseitin;
 
 pub use verikit_sat::Answer;
 
-// `interp` names the SAT core by its former module path.
 pub use interp::{run_script, CheckRecord, Interp, ResponseSink, RunOptions, ScriptOutput};
 pub use solver::{Solver, SolverStats};
+// `interp` names the SAT core by its former module path.
 use verikit_sat as cdcl;
 
 use verikit_diag::{Diagnostic, Reportable};
