@@ -291,19 +291,25 @@ mod tests {
             let p = (c..n).find(|&r| !m[r][c].is_zero())?;
             m.swap(c, p);
             v.swap(c, p);
-            for r in 0..n {
-                if r != c && !m[r][c].is_zero() {
-                    let f = m[r][c].div(&m[c][c]);
-                    for k in 0..n {
-                        let d = f.mul(&m[c][k]);
-                        m[r][k] = m[r][k].sub(&d);
-                    }
-                    let d = f.mul(&v[c]);
-                    v[r] = v[r].sub(&d);
+            let (prow, pv) = (m[c].clone(), v[c].clone());
+            for r in (0..n).filter(|&r| r != c) {
+                if m[r][c].is_zero() {
+                    continue;
                 }
+                let f = m[r][c].div(&prow[c]);
+                for (x, p) in m[r].iter_mut().zip(&prow) {
+                    *x = x.sub(&f.mul(p));
+                }
+                v[r] = v[r].sub(&f.mul(&pv));
             }
         }
-        Some((0..n).map(|i| v[i].div(&m[i][i])).collect())
+        Some(
+            m.iter()
+                .zip(&v)
+                .enumerate()
+                .map(|(i, (row, b))| b.div(&row[i]))
+                .collect(),
+        )
     }
 
     /// Brute force: `{x ≥ 0 | rows}` is pointed, so it is non-empty iff one of its vertices

@@ -97,7 +97,7 @@ pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
             }
             let vars: u32 = match toks[2].1.parse() {
                 Ok(v) if v <= MAX_VARS => v,
-                Ok(_) | Err(_) => {
+                _ => {
                     return Err(Diagnostic::error(format!(
                         "variable count must be an integer from 0 to {MAX_VARS}"
                     ))
