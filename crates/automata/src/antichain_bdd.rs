@@ -19,7 +19,7 @@
 use crate::hkc_bdd::{SymNfa, SymOutcome, SymSystem};
 use crate::macrostate::is_subset;
 use crate::nfa::State;
-use biodivine_lib_bdd::Bdd;
+use verikit_bdd::Bdd;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -50,7 +50,7 @@ fn coreachable(a: &SymNfa) -> FixedBitSet {
 
 /// Whether `h ∧ g` is satisfiable, by a dry run of the conjunction (no result BDD is built).
 fn meets_guard(h: &Bdd, g: &Bdd) -> bool {
-    Bdd::check_binary_op(usize::MAX, h, g, biodivine_lib_bdd::op_function::and)
+    Bdd::check_binary_op(usize::MAX, h, g, verikit_bdd::op_function::and)
         .map_or_else(|| !h.and(g).is_false(), |(nonempty, _)| nonempty)
 }
 
@@ -96,7 +96,7 @@ impl<'a> Sets<'a> {
         }
         let mut order: Vec<u32> = groups.keys().copied().collect();
         order.sort_unstable();
-        let mut blocks: Vec<(Bdd, Vec<State>)> = vec![(self.sys.vars.mk_true(), Vec::new())];
+        let mut blocks: Vec<(Bdd, Vec<State>)> = vec![(self.sys.dict.tt(), Vec::new())];
         for gid in order {
             let g = &self.sys.guards[gid as usize];
             let targets = &groups[&gid];
@@ -144,7 +144,7 @@ struct Node {
 /// word accepted by `A` and rejected by `B`.
 pub fn included(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
     let useful = coreachable(a);
-    let vars = sys.vars.variables();
+    let vars = sys.dict.vars().variables();
     let mut sets = Sets {
         sys,
         b,
@@ -221,7 +221,7 @@ pub fn included(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
             p,
             y0,
             usize::MAX,
-            &|| sys.vars.mk_true(),
+            &|| sys.dict.tt(),
             &sets,
             &mut nodes,
             &mut alive,

@@ -4,8 +4,8 @@
 //! automata, after Bonchi and Pous, POPL 2013, whose symbolic version represents letters as BDDs).
 //!
 //! The automata are `.mata` `@NFA-bits` automata: each transition is labelled by a Boolean formula
-//! over bit atoms, which is turned into a BDD (biodivine-lib-bdd) over the atoms of both automata,
-//! joined by name. No mintermisation: the successors of a pair of macrostates `(X, Y)` are computed
+//! over bit atoms, which is turned into a BDD by the shared kernel (`verikit-bdd`: one dictionary
+//! in which the atoms of both automata are registered by name, one `BoolExpr` conversion). No mintermisation: the successors of a pair of macrostates `(X, Y)` are computed
 //! by refining the letter space `{0,1}^k` by the guards of the transitions leaving `X ∪ Y`; every
 //! block of the refinement (a BDD) leads to one successor pair, and one satisfying valuation of the
 //! block is the concrete letter recorded for counterexample words. The line-4 test is HKC's
@@ -18,7 +18,7 @@
 use crate::mata::{MataAut, MataKind};
 use crate::nfa::State;
 use crate::AutomataError;
-use biodivine_lib_bdd::{Bdd, BddVariable, BddVariableSet};
+use verikit_bdd::{Bdd, BddDict, BddError, Limits};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -35,31 +35,13 @@ pub struct SymNfa {
     pub edges: Vec<(State, BoolExpr, State)>,
 }
 
-/// Automata over shared atoms and the BDD variable set of those atoms.
+/// Automata over shared atoms and the BDD dictionary of those atoms (variable `i` is `atoms[i]`).
 pub struct SymSystem {
     pub atoms: Vec<String>,
-    pub vars: BddVariableSet,
+    pub dict: BddDict,
     /// The distinct guards of all automata.
     pub guards: Vec<Bdd>,
     pub auts: Vec<SymNfa>,
-}
-
-fn to_bdd(e: &BoolExpr, vars: &BddVariableSet, v: &[BddVariable]) -> Bdd {
-    match e {
-        BoolExpr::Const(true) => vars.mk_true(),
-        BoolExpr::Const(false) => vars.mk_false(),
-        BoolExpr::Var(i) => vars.mk_var(v[*i as usize]),
-        BoolExpr::Not(x) => to_bdd(x, vars, v).not(),
-        BoolExpr::And(xs) => xs
-            .iter()
-            .fold(vars.mk_true(), |acc, x| acc.and(&to_bdd(x, vars, v))),
-        BoolExpr::Or(xs) => xs
-            .iter()
-            .fold(vars.mk_false(), |acc, x| acc.or(&to_bdd(x, vars, v))),
-        BoolExpr::Xor(x, y) => to_bdd(x, vars, v).xor(&to_bdd(y, vars, v)),
-        BoolExpr::Imp(x, y) => to_bdd(x, vars, v).imp(&to_bdd(y, vars, v)),
-        BoolExpr::Iff(x, y) => to_bdd(x, vars, v).iff(&to_bdd(y, vars, v)),
-    }
 }
 
 /// Builds symbolic automata from parsed `@NFA-bits` sections, joining their atoms by name.
@@ -69,26 +51,25 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
             "the symbolic algorithm needs `@NFA-bits` automata".into(),
         ));
     }
-    let mut atoms: Vec<String> = Vec::new();
-    let mut index: FxHashMap<String, u32> = FxHashMap::default();
+    // One dictionary for all automata: each automaton's atoms are registered once, by name.
+    let too_many = |e: BddError| AutomataError::Limit(format!("too many atoms: {e}"));
+    let mut dict = BddDict::default();
+    for a in auts {
+        dict = dict
+            .extend(a.atoms.iter().map(String::as_str))
+            .map_err(too_many)?;
+    }
     let maps: Vec<Vec<u32>> = auts
         .iter()
         .map(|a| {
             a.atoms
                 .iter()
-                .map(|name| {
-                    *index.entry(name.clone()).or_insert_with(|| {
-                        atoms.push(name.clone());
-                        atoms.len() as u32 - 1
-                    })
-                })
+                .map(|name| dict.var_of(name).map_or(u32::MAX, |v| v.to_index() as u32))
                 .collect()
         })
         .collect();
-    let k = u16::try_from(atoms.len())
-        .map_err(|_| AutomataError::Limit(format!("{} atoms exceed 65535", atoms.len())))?;
-    let vars = BddVariableSet::new_anonymous(k);
-    let v = vars.variables();
+    let atoms = dict.names().to_vec();
+    let unlimited = Limits::unlimited();
     let mut out = Vec::new();
     let mut table: Vec<Bdd> = Vec::new();
     let mut ids: FxHashMap<Bdd, u32> = FxHashMap::default();
@@ -106,15 +87,16 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
         let guards: Vec<(u32, bool)> = formulas
             .iter()
             .map(|f| {
-                let g = to_bdd(f, &vars, &v);
+                let g = verikit_bdd::from_expr(f, dict.vars(), &|i| dict.ap(i as usize), &unlimited)
+                    .map_err(too_many)?;
                 let empty = g.is_false();
                 let id = *ids.entry(g.clone()).or_insert_with(|| {
                     table.push(g);
                     table.len() as u32 - 1
                 });
-                (id, empty)
+                Ok((id, empty))
             })
-            .collect();
+            .collect::<Result<_, AutomataError>>()?;
         let mut adj = vec![Vec::new(); n];
         let mut edges = Vec::new();
         for &(s, l, t) in &a.transitions {
@@ -138,7 +120,7 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
     }
     Ok(SymSystem {
         atoms,
-        vars,
+        dict,
         guards: table,
         auts: out,
     })
@@ -229,7 +211,7 @@ pub fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
             &b.out[(q - off) as usize]
         }
     };
-    let v = sys.vars.variables();
+    let v = sys.dict.vars().variables();
     // Explored pairs with their parent (pair index, letter) for counterexample words.
     let mut pairs: Vec<Explored> = Vec::new();
     let mut seen: FxHashMap<(Vec<State>, Vec<State>), ()> = FxHashMap::default();
@@ -291,7 +273,7 @@ pub fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
         let mut order: Vec<u32> = groups.keys().copied().collect();
         order.sort_unstable();
         let mut blocks: Vec<(Bdd, Vec<State>, Vec<State>)> =
-            vec![(sys.vars.mk_true(), Vec::new(), Vec::new())];
+            vec![(sys.dict.tt(), Vec::new(), Vec::new())];
         for gid in order {
             let g = &sys.guards[gid as usize];
             let (tx, ty) = &groups[&gid];
