@@ -11,6 +11,9 @@
 //! attractor states into cycles (the paper's `D(·)`), and [`Symbolic::count_cycles`] counts them
 //! exactly without listing, by minimal period: the states `x` with `f^p(x) = x` are found with the
 //! composed functions `f^p`, and each cycle of length `p` contributes `p` such states.
+//!
+//! Update functions (and their compositions) become BDDs through the shared kernel's conversion
+//! (`verikit_bdd::from_expr`) over this module's interleaved variables.
 
 use crate::error::BnError;
 use crate::network::step;
@@ -18,6 +21,8 @@ use biodivine_lib_bdd::{Bdd, BddNode, BddPartialValuation, BddVariable, BddVaria
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use std::time::Instant;
+use verikit_bdd::BddError;
+use verikit_diag::Budget;
 use verikit_logic::BoolExpr;
 
 /// Limits for one run.
@@ -132,46 +137,35 @@ impl Symbolic {
         Ok(s)
     }
 
-    /// The BDD of a formula whose variable `v` is replaced by `leaf(v)`.
+    /// The BDD of a formula whose variable `v` is replaced by `leaf(v)` (variables beyond the
+    /// network are false), by the shared kernel's conversion within this run's limits.
     pub fn expr(&self, e: &BoolExpr, leaf: &dyn Fn(u32) -> Bdd) -> Result<Bdd, BnError> {
-        let r = match e {
-            BoolExpr::Const(b) => {
-                if *b {
-                    self.vars.mk_true()
-                } else {
-                    self.vars.mk_false()
-                }
+        let limits = verikit_bdd::Limits::new(
+            Some(self.limits.node_limit),
+            Budget::unlimited().until(self.limits.deadline),
+        );
+        let leaf = |v: u32| {
+            if (v as usize) < self.n {
+                leaf(v)
+            } else {
+                self.vars.mk_false()
             }
-            BoolExpr::Var(v) => {
-                if (*v as usize) < self.n {
-                    leaf(*v)
-                } else {
-                    self.vars.mk_false()
-                }
-            }
-            BoolExpr::Not(a) => self.expr(a, leaf)?.not(),
-            BoolExpr::And(xs) => {
-                let mut acc = self.vars.mk_true();
-                for a in xs {
-                    acc = acc.and(&self.expr(a, leaf)?);
-                    self.limits.check(&acc)?;
-                }
-                acc
-            }
-            BoolExpr::Or(xs) => {
-                let mut acc = self.vars.mk_false();
-                for a in xs {
-                    acc = acc.or(&self.expr(a, leaf)?);
-                    self.limits.check(&acc)?;
-                }
-                acc
-            }
-            BoolExpr::Xor(a, b) => self.expr(a, leaf)?.xor(&self.expr(b, leaf)?),
-            BoolExpr::Imp(a, b) => self.expr(a, leaf)?.imp(&self.expr(b, leaf)?),
-            BoolExpr::Iff(a, b) => self.expr(a, leaf)?.iff(&self.expr(b, leaf)?),
         };
-        self.limits.check(&r)?;
-        Ok(r)
+        verikit_bdd::from_expr(e, &self.vars, &leaf, &limits).map_err(|err| match err {
+            BddError::NodeLimit {
+                nodes: Some(nodes),
+                limit,
+            } => BnError::Limit(format!(
+                "a decision diagram grew to {nodes} nodes, over the limit of {limit} nodes (raise it with --node-limit, or try another --method)"
+            )),
+            BddError::NodeLimit { limit, nodes: None } => BnError::Limit(format!(
+                "a decision diagram exceeded the limit of {limit} nodes (raise it with --node-limit, or try another --method)"
+            )),
+            BddError::Exhausted(_) => BnError::Timeout,
+            BddError::TooManyVariables(n) => BnError::Limit(format!(
+                "the network has {n} variables; the symbolic engine handles at most {MAX_VARS}"
+            )),
+        })
     }
 
     /// `a ∧ b`, failing cleanly when the result would exceed the node limit.
