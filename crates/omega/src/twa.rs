@@ -1,5 +1,6 @@
 //! Transition-based ω-automata (Spot's "TωA"): explicit states, edges labelled by BDDs over the
-//! atomic propositions (`biodivine-lib-bdd`, one BDD variable per AP, variable `i` = AP `i`), and
+//! atomic propositions (a `verikit-bdd` dictionary, one BDD variable per AP, variable `i` = AP
+//! `i`; automata derived from one another share their dictionary), and
 //! generalized Büchi acceptance `Inf(0)&…&Inf(k-1)` on edges (`k = 0` is `t`: every run accepts;
 //! [`Twa::acc_false`] is `f`: no run accepts).
 //!
@@ -9,8 +10,8 @@
 //! from any outgoing edge ([`Twa::state_marks`]) while every transition-based algorithm (emptiness,
 //! product) works unchanged.
 
-use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet};
-use std::collections::HashMap;
+use verikit_bdd::{Bdd, BddDict, BddValuation, Limits, TextStyle};
+use verikit_logic::BoolExpr;
 
 /// A set of acceptance marks (bit `i` = mark `i`); at most 64 sets.
 pub type Marks = u64;
@@ -29,7 +30,9 @@ pub struct Edge {
 pub struct Twa {
     /// Atomic proposition names; BDD variable `i` is `aps[i]`.
     pub aps: Vec<String>,
-    pub vars: BddVariableSet,
+    /// The BDD dictionary of the labels (its names are `aps`); shared by the automata built from
+    /// this one.
+    pub vars: BddDict,
     /// Outgoing edges of each state.
     pub states: Vec<Vec<Edge>>,
     /// Initial states (HOA allows several `Start:` lines).
@@ -48,7 +51,7 @@ pub struct Twa {
 impl Twa {
     /// An automaton with no states over the given atomic propositions.
     pub fn new(aps: Vec<String>) -> Twa {
-        let vars = BddVariableSet::new_anonymous(aps.len() as u16);
+        let vars = BddDict::new(aps.iter().cloned());
         Twa {
             aps,
             vars,
@@ -87,14 +90,19 @@ impl Twa {
         }
     }
     pub fn tt(&self) -> Bdd {
-        self.vars.mk_true()
+        self.vars.tt()
     }
     pub fn ff(&self) -> Bdd {
-        self.vars.mk_false()
+        self.vars.ff()
     }
-    /// The BDD of atomic proposition `i`.
+    /// The BDD of atomic proposition `i` (false beyond the APs).
     pub fn ap_var(&self, i: usize) -> Bdd {
-        self.vars.mk_var(BddVariable::from_index(i))
+        self.vars.ap(i)
+    }
+    /// The label of a Boolean formula over AP indices (variables beyond the APs are false).
+    pub fn label_of(&self, e: &BoolExpr) -> Bdd {
+        verikit_bdd::from_expr(e, self.vars.vars(), &|v| self.ap_var(v as usize), &Limits::unlimited())
+            .unwrap_or_else(|_| self.ff())
     }
     /// The marks of a state of a state-based automaton (those of its first edge).
     pub fn state_marks(&self, s: u32) -> Marks {
@@ -123,53 +131,23 @@ impl Twa {
 
     /// Label as a HOA expression over AP indices (`t`, `f`, `0&!1 | 2`).
     pub fn label_hoa(&self, label: &Bdd) -> String {
-        self.label_text(label, &|i| i.to_string(), "&", " | ", "t", "f")
+        self.label_text(label, &|i| i.to_string(), TextStyle::HOA)
     }
     /// Label as a Spot Boolean formula over AP names (`a & !b | c`).
     pub fn label_formula(&self, label: &Bdd) -> String {
         self.label_text(
             label,
-            &|i| crate::ltl::print::ap_text(&self.aps[i]),
-            " & ",
-            " | ",
-            "1",
-            "0",
+            &|i| {
+                self.aps
+                    .get(i)
+                    .map_or_else(|| i.to_string(), |a| crate::ltl::print::ap_text(a))
+            },
+            TextStyle::SPOT,
         )
     }
-    fn label_text(
-        &self,
-        label: &Bdd,
-        name: &dyn Fn(usize) -> String,
-        and: &str,
-        or: &str,
-        t: &str,
-        f: &str,
-    ) -> String {
-        if label.is_true() {
-            return t.into();
-        }
-        if label.is_false() {
-            return f.into();
-        }
-        let cubes = label.to_optimized_dnf();
-        let mut parts = Vec::new();
-        for c in &cubes {
-            let mut lits: Vec<(usize, bool)> = c
-                .to_values()
-                .into_iter()
-                .map(|(v, b)| (v.to_index(), b))
-                .collect();
-            lits.sort_unstable();
-            if lits.is_empty() {
-                return t.into();
-            }
-            let s: Vec<String> = lits
-                .iter()
-                .map(|&(i, b)| if b { name(i) } else { format!("!{}", name(i)) })
-                .collect();
-            parts.push(s.join(and));
-        }
-        parts.join(or)
+    fn label_text(&self, label: &Bdd, name: &dyn Fn(usize) -> String, style: TextStyle) -> String {
+        // Unlimited: printing cannot run out.
+        verikit_bdd::to_text(label, name, style, &Limits::unlimited()).unwrap_or_default()
     }
 
     /// A letter (valuation bits) printed as a Spot Boolean formula over all APs.
@@ -191,39 +169,18 @@ impl Twa {
     }
 
     /// Translates a label of `from` (same AP names, possibly other order) into this automaton's
-    /// variables. Every AP of `from` must be among this automaton's APs.
+    /// variables, by the dictionaries (a relabelling, or only a new variable count when `from`'s
+    /// APs are a prefix of these). APs of `from` that this automaton lacks are quantified away.
     pub fn import_label(&self, from: &Twa, label: &Bdd) -> Bdd {
-        let index: HashMap<&str, usize> = self
-            .aps
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.as_str(), i))
-            .collect();
-        let map: Vec<Option<usize>> = from
-            .aps
-            .iter()
-            .map(|s| index.get(s.as_str()).copied())
-            .collect();
-        if label.is_true() {
-            return self.tt();
-        }
-        if label.is_false() {
-            return self.ff();
-        }
-        let mut out = self.ff();
-        for c in label.to_dnf() {
-            let mut pv = BddPartialValuation::empty();
-            for (v, b) in c.to_values() {
-                if let Some(Some(j)) = map.get(v.to_index()) {
-                    pv.set_value(BddVariable::from_index(*j), b);
-                }
-            }
-            out = out.or(&self.vars.mk_conjunctive_clause(&pv));
-        }
-        out
+        // Unlimited: the import cannot run out.
+        self.vars
+            .import(&from.vars, label, &Limits::unlimited())
+            .unwrap_or_else(|_| self.ff())
     }
 
-    /// A copy over a larger AP list (`aps` must contain all of this automaton's APs).
+    /// A copy over a larger AP list (`aps` must contain all of this automaton's APs). When `aps`
+    /// extends this automaton's APs, the labels keep their nodes (only their variable count
+    /// changes).
     pub fn with_aps(&self, aps: Vec<String>) -> Twa {
         let mut t = Twa::new(aps);
         t.init = self.init.clone();

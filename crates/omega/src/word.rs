@@ -159,28 +159,7 @@ impl Word {
     }
 }
 
-/// A Boolean expression over AP indices of `t` as a BDD.
-pub fn bool_to_bdd(t: &Twa, e: &BoolExpr) -> biodivine_lib_bdd::Bdd {
-    match e {
-        BoolExpr::Const(b) => {
-            if *b {
-                t.tt()
-            } else {
-                t.ff()
-            }
-        }
-        BoolExpr::Var(v) => {
-            if (*v as usize) < t.aps.len() {
-                t.ap_var(*v as usize)
-            } else {
-                t.ff()
-            }
-        }
-        BoolExpr::Not(x) => bool_to_bdd(t, x).not(),
-        BoolExpr::And(xs) => xs.iter().fold(t.tt(), |acc, x| acc.and(&bool_to_bdd(t, x))),
-        BoolExpr::Or(xs) => xs.iter().fold(t.ff(), |acc, x| acc.or(&bool_to_bdd(t, x))),
-        BoolExpr::Xor(a, b) => bool_to_bdd(t, a).xor(&bool_to_bdd(t, b)),
-        BoolExpr::Imp(a, b) => bool_to_bdd(t, a).imp(&bool_to_bdd(t, b)),
-        BoolExpr::Iff(a, b) => bool_to_bdd(t, a).iff(&bool_to_bdd(t, b)),
-    }
+/// A Boolean expression over AP indices of `t` as a BDD (the shared kernel's conversion).
+pub fn bool_to_bdd(t: &Twa, e: &BoolExpr) -> verikit_bdd::Bdd {
+    t.label_of(e)
 }
