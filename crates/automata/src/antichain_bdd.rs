@@ -19,11 +19,11 @@
 use crate::hkc_bdd::{SymNfa, SymOutcome, SymSystem};
 use crate::macrostate::is_subset;
 use crate::nfa::State;
-use verikit_bdd::Bdd;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::rc::Rc;
+use verikit_bdd::Bdd;
 
 /// States of `a` from which an accepting state is reachable.
 fn coreachable(a: &SymNfa) -> FixedBitSet {

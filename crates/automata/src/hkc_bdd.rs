@@ -18,10 +18,10 @@
 use crate::mata::{MataAut, MataKind};
 use crate::nfa::State;
 use crate::AutomataError;
-use verikit_bdd::{Bdd, BddDict, BddError, Limits};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+use verikit_bdd::{Bdd, BddDict, BddError, Limits};
 use verikit_logic::BoolExpr;
 
 /// An NFA whose transitions carry BDD guards over shared bit atoms.
@@ -87,8 +87,9 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
         let guards: Vec<(u32, bool)> = formulas
             .iter()
             .map(|f| {
-                let g = verikit_bdd::from_expr(f, dict.vars(), &|i| dict.ap(i as usize), &unlimited)
-                    .map_err(too_many)?;
+                let g =
+                    verikit_bdd::from_expr(f, dict.vars(), &|i| dict.ap(i as usize), &unlimited)
+                        .map_err(too_many)?;
                 let empty = g.is_false();
                 let id = *ids.entry(g.clone()).or_insert_with(|| {
                     table.push(g);

@@ -264,7 +264,14 @@ impl BddDict {
             memo.insert(p, r.clone());
             Ok(r)
         }
-        go(self, b, b.root_pointer(), target, limits, &mut HashMap::new())
+        go(
+            self,
+            b,
+            b.root_pointer(),
+            target,
+            limits,
+            &mut HashMap::new(),
+        )
     }
 }
 

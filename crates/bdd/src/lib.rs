@@ -93,12 +93,8 @@ impl Limits {
         op: fn(Option<bool>, Option<bool>) -> Option<bool>,
     ) -> Result<Bdd, BddError> {
         let r = match self.nodes {
-            Some(limit) => {
-                Bdd::binary_op_with_limit(limit, a, b, op).ok_or(BddError::NodeLimit {
-                    limit,
-                    nodes: None,
-                })?
-            }
+            Some(limit) => Bdd::binary_op_with_limit(limit, a, b, op)
+                .ok_or(BddError::NodeLimit { limit, nodes: None })?,
             None => Bdd::binary_op(a, b, op),
         };
         self.budget.check()?;

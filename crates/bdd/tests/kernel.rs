@@ -1,7 +1,9 @@
 //! The kernel against `BoolExpr` evaluation (the oracle) on every valuation of small formulas.
 
 use proptest::prelude::*;
-use verikit_bdd::{from_expr, to_expr, to_text, BddDict, BddError, BddValuation, Limits, TextStyle};
+use verikit_bdd::{
+    from_expr, to_expr, to_text, BddDict, BddError, BddValuation, Limits, TextStyle,
+};
 use verikit_diag::Budget;
 use verikit_logic::BoolExpr;
 
@@ -111,7 +113,11 @@ fn extension_keeps_variables_and_lifts() {
     // Combines with BDDs of the extension directly, no re-encoding.
     let z = y.and(&ab.ap(2));
     assert!(!z.is_false());
-    assert!(ab.import(&a, &x, &Limits::unlimited()).unwrap().iff(&y).is_true());
+    assert!(ab
+        .import(&a, &x, &Limits::unlimited())
+        .unwrap()
+        .iff(&y)
+        .is_true());
     // Same dictionary: nothing new.
     assert!(a.extend(["b"]).unwrap().same(&a));
     let j = dict(&["b", "d"]).join(&a).unwrap();
@@ -134,10 +140,19 @@ fn out_of_range_literals_are_false_and_text_constants() {
     let d = BddDict::anonymous(2);
     assert!(d.ap(7).is_false());
     let l = Limits::unlimited();
-    assert_eq!(to_text(&d.tt(), &|i| i.to_string(), TextStyle::HOA, &l).unwrap(), "t");
-    assert_eq!(to_text(&d.ff(), &|i| i.to_string(), TextStyle::SPOT, &l).unwrap(), "0");
+    assert_eq!(
+        to_text(&d.tt(), &|i| i.to_string(), TextStyle::HOA, &l).unwrap(),
+        "t"
+    );
+    assert_eq!(
+        to_text(&d.ff(), &|i| i.to_string(), TextStyle::SPOT, &l).unwrap(),
+        "0"
+    );
     let x = d.ap(0).and(&d.ap(1).not());
-    assert_eq!(to_text(&x, &|i| i.to_string(), TextStyle::HOA, &l).unwrap(), "0&!1");
+    assert_eq!(
+        to_text(&x, &|i| i.to_string(), TextStyle::HOA, &l).unwrap(),
+        "0&!1"
+    );
     assert_eq!(to_expr(&d.ff(), &l).unwrap(), BoolExpr::Const(false));
     assert_eq!(to_expr(&d.tt(), &l).unwrap(), BoolExpr::Const(true));
 }
@@ -169,13 +184,27 @@ fn node_limit_stops_growth() {
     let from = BddDict::new(names.clone());
     let interleaved = BoolExpr::And(
         (0..12)
-            .map(|i| BoolExpr::Iff(Box::new(BoolExpr::Var(2 * i)), Box::new(BoolExpr::Var(2 * i + 1))))
+            .map(|i| {
+                BoolExpr::Iff(
+                    Box::new(BoolExpr::Var(2 * i)),
+                    Box::new(BoolExpr::Var(2 * i + 1)),
+                )
+            })
             .collect(),
     );
-    let small = from_expr(&interleaved, from.vars(), &|v| from.ap(v as usize), &Limits::unlimited()).unwrap();
+    let small = from_expr(
+        &interleaved,
+        from.vars(),
+        &|v| from.ap(v as usize),
+        &Limits::unlimited(),
+    )
+    .unwrap();
     assert!(small.size() < 100);
     // Target order: even names first, then odd names: the same function needs 2^12 nodes.
-    let to_names: Vec<String> = (0..12).map(|i| format!("v{}", 2 * i)).chain((0..12).map(|i| format!("v{}", 2 * i + 1))).collect();
+    let to_names: Vec<String> = (0..12)
+        .map(|i| format!("v{}", 2 * i))
+        .chain((0..12).map(|i| format!("v{}", 2 * i + 1)))
+        .collect();
     let to = BddDict::new(to_names);
     let got = to.import(&from, &small, &Limits::new(Some(500), Budget::unlimited()));
     assert!(matches!(got, Err(BddError::NodeLimit { .. })), "{got:?}");
@@ -188,11 +217,17 @@ fn cancelled_budget_stops_conversion() {
     budget.cancel();
     let l = Limits::new(None, budget);
     let got = from_expr(&wide(4), d.vars(), &|v| d.ap(v as usize), &l);
-    assert!(matches!(got, Err(BddError::Exhausted(verikit_diag::Exhausted::Cancelled))));
+    assert!(matches!(
+        got,
+        Err(BddError::Exhausted(verikit_diag::Exhausted::Cancelled))
+    ));
 }
 
 #[test]
 fn too_many_names_is_an_error() {
     let names = (0..verikit_bdd::MAX_VARS + 1).map(|i| i.to_string());
-    assert!(matches!(BddDict::try_new(names), Err(BddError::TooManyVariables(_))));
+    assert!(matches!(
+        BddDict::try_new(names),
+        Err(BddError::TooManyVariables(_))
+    ));
 }

@@ -101,8 +101,13 @@ impl Twa {
     }
     /// The label of a Boolean formula over AP indices (variables beyond the APs are false).
     pub fn label_of(&self, e: &BoolExpr) -> Bdd {
-        verikit_bdd::from_expr(e, self.vars.vars(), &|v| self.ap_var(v as usize), &Limits::unlimited())
-            .unwrap_or_else(|_| self.ff())
+        verikit_bdd::from_expr(
+            e,
+            self.vars.vars(),
+            &|v| self.ap_var(v as usize),
+            &Limits::unlimited(),
+        )
+        .unwrap_or_else(|_| self.ff())
     }
     /// The marks of a state of a state-based automaton (those of its first edge).
     pub fn state_marks(&self, s: u32) -> Marks {
