@@ -11,6 +11,8 @@
 //! - [`Limits`]: a node limit and a [`Budget`] polled by every operation of this crate, which
 //!   return a [`BddError`] instead of growing without bound.
 
+#![warn(unreachable_pub)]
+
 mod convert;
 mod dict;
 mod text;
