@@ -110,6 +110,7 @@ fn extension_keeps_variables_and_lifts() {
     let x = a.ap(0).and(&a.ap(1).not());
     let y = ab.lift(&x);
     assert_eq!(y.num_vars(), 3);
+    assert_eq!(y.size(), x.size(), "lifting keeps the nodes");
     // Combines with BDDs of the extension directly, no re-encoding.
     let z = y.and(&ab.ap(2));
     assert!(!z.is_false());
@@ -122,6 +123,27 @@ fn extension_keeps_variables_and_lifts() {
     assert!(a.extend(["b"]).unwrap().same(&a));
     let j = dict(&["b", "d"]).join(&a).unwrap();
     assert_eq!(j.names(), &["b", "d", "a"]);
+}
+
+#[test]
+fn order_preserving_import_relabels() {
+    // `b` and `d` keep their relative order in the target: the nodes are reused.
+    let from = dict(&["b", "d"]);
+    let to = dict(&["a", "b", "c", "d"]);
+    let x = from.ap(0).xor(&from.ap(1));
+    let y = to.import(&from, &x, &Limits::unlimited()).unwrap();
+    assert_eq!(y.size(), x.size());
+    assert!(y.iff(&to.ap(1).xor(&to.ap(3))).is_true());
+    // The reverse order needs a rebuild, with the same function.
+    let rev = dict(&["d", "b"]);
+    let z = rev
+        .import(
+            &from,
+            &from.ap(0).and(&from.ap(1).not()),
+            &Limits::unlimited(),
+        )
+        .unwrap();
+    assert!(z.iff(&rev.ap(1).and(&rev.ap(0).not())).is_true());
 }
 
 #[test]

@@ -80,7 +80,12 @@ fn dependencies_point_down_the_tiers() {
         }
     }
     // The shape the map describes: the kernels exist, the CLI is the only binary crate's tier.
-    for k in ["verikit-diag", "verikit-logic", "verikit-graph"] {
+    for k in [
+        "verikit-diag",
+        "verikit-logic",
+        "verikit-graph",
+        "verikit-bdd",
+    ] {
         if tier.get(k).map(String::as_str) != Some("kernel") {
             problems.push(format!("{k} must be a kernel"));
         }
