@@ -263,7 +263,7 @@ mod tests {
             postprocess: false,
             ..Options::default()
         };
-        let neg = crate::postproc::prune(&translate(&mut a, nf, &raw).unwrap());
+        let neg = crate::prune::prune(&translate(&mut a, nf, &raw).unwrap());
         let n = translate(&mut a, f, &Options::default()).unwrap();
         assert_eq!(n.num_states(), 13);
         assert!(crate::emptiness::is_empty(

@@ -10,20 +10,28 @@
 use crate::error::OmegaError;
 use crate::twa::Twa;
 use std::collections::{HashMap, VecDeque};
+use verikit_diag::Budget;
 
 /// Limits of the construction.
 pub const MAX_STATES_IN: usize = 8;
 pub const MAX_APS: usize = 8;
 pub const MAX_STATES_OUT: usize = 20_000;
 
+/// The complement of `aut` (no budget: [`complement_within`]).
 pub fn complement(aut: &Twa) -> Result<Twa, OmegaError> {
+    complement_within(aut, &Budget::unlimited())
+}
+
+/// The complement of `aut`; [`OmegaError::Exhausted`] when `budget` runs out (polled per
+/// complement state).
+pub fn complement_within(aut: &Twa, budget: &Budget) -> Result<Twa, OmegaError> {
     let nap = aut.aps.len();
     if nap > MAX_APS {
         return Err(OmegaError::Limit(format!(
             "complementation is limited to {MAX_APS} atomic propositions"
         )));
     }
-    let b = crate::postproc::degeneralize(&crate::postproc::simplify(aut));
+    let b = crate::degen::degeneralize(&crate::postproc::simplify(aut));
     let empty_lang = b.acc_false || crate::emptiness::is_empty(&b);
     let mut out = Twa::new(aut.aps.clone());
     out.state_based = true;
@@ -73,6 +81,7 @@ pub fn complement(aut: &Twa) -> Result<Twa, OmegaError> {
     todo.push_back(init);
     let mut order: Vec<St> = Vec::new();
     while let Some(st) = todo.pop_front() {
+        budget.check()?;
         let src = ids[&st];
         order.push(st.clone());
         let (f, o) = st;

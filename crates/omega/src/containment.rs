@@ -5,28 +5,33 @@
 //!
 //! Papers: Somenzi, Bloem, "Efficient Büchi automata from LTL formulae", CAV'00, §3 (the
 //! implication-based rewritings); A. Duret-Lutz, "Manipulating LTL formulas using Spot 1.0",
-//! ATVA'13, §3.3 ("language containment checks"). Each check translates `p ∧ ¬o` with the
-//! tableau of [`crate::translate`] (without post-processing) and tests emptiness
-//! ([`crate::emptiness`]); the checks are exact, so the rewritten formula is equivalent. A budget
-//! bounds the number of translations per formula, and only small operands are compared.
+//! ATVA'13, §3.3 ("language containment checks"). Each check asks the caller's emptiness test
+//! whether `p ∧ ¬o` has no model (the translation passes its tableau, without post-processing,
+//! and [`crate::emptiness`]; this module does not call the translation back); the checks are
+//! exact, so the rewritten formula is equivalent. A budget bounds the number of checks per
+//! formula, and only small operands are compared.
 
 use crate::ltl::ast::{Arena, Node, F};
 use crate::ltl::simplify::{nnf, simplify};
 use crate::ltl::synt_impl;
-use crate::translate::{translate, Options};
 use std::collections::HashMap;
+
+/// Whether a formula has no model: `true` only when proved (a check that fails or gives up
+/// answers `false`).
+pub type IsEmpty<'a> = dyn FnMut(&mut Arena, F) -> bool + 'a;
 
 /// Translations allowed per formula.
 pub const BUDGET: usize = 48;
 /// Largest operand (tree size) compared by a translation.
 pub const MAX_OPERAND: usize = 24;
 
-struct Checker {
+struct Checker<'a, 'b> {
     cache: HashMap<(F, F), bool>,
     budget: usize,
+    is_empty: &'a mut IsEmpty<'b>,
 }
 
-impl Checker {
+impl Checker<'_, '_> {
     fn implies(&mut self, a: &mut Arena, p: F, o: F) -> bool {
         if synt_impl::implies(a, p, o, synt_impl::DEPTH) {
             return true;
@@ -40,29 +45,21 @@ impl Checker {
         self.budget -= 1;
         let no = a.not(o);
         let q = a.and2(p, no);
-        let opts = Options {
-            postprocess: false,
-            wdba: false,
-            sba: false,
-            max_states: 400,
-            ..Options::default()
-        };
-        let r = match translate(a, q, &opts) {
-            Ok(aut) => crate::emptiness::is_empty(&aut),
-            Err(_) => false,
-        };
+        let r = (self.is_empty)(a, q);
         self.cache.insert((p, o), r);
         r
     }
 }
 
 /// `f` (any formula) simplified, then rewritten bottom-up with containment-checked
-/// implications, then simplified again. The result is equivalent to `f`.
-pub fn simplify_by_containment(a: &mut Arena, f: F) -> F {
+/// implications (`p ⇒ o` iff `is_empty(p ∧ ¬o)`), then simplified again. The result is
+/// equivalent to `f` when `is_empty` only answers `true` for formulas without models.
+pub fn simplify_by_containment(a: &mut Arena, f: F, is_empty: &mut IsEmpty<'_>) -> F {
     let g = simplify(a, f);
     let mut ck = Checker {
         cache: HashMap::new(),
         budget: BUDGET,
+        is_empty,
     };
     let mut memo = HashMap::new();
     let h = rec(a, g, &mut ck, &mut memo);
@@ -103,7 +100,18 @@ mod tests {
         // (X p0 U p1) | !X(p0 U (p0 & p1)) is valid (not syntactically).
         let mut a = Arena::new();
         let f = parse("G(p0 -> Fp1) & ((Xp0 U p1) | !X(p0 U (p0 & p1)))", &mut a).unwrap();
-        let g = simplify_by_containment(&mut a, f);
+        let mut is_empty = |a: &mut Arena, q: F| {
+            let opts = crate::translate::Options {
+                postprocess: false,
+                wdba: false,
+                sba: false,
+                max_states: 400,
+                ..crate::translate::Options::default()
+            };
+            crate::translate::translate(a, q, &opts)
+                .is_ok_and(|aut| crate::emptiness::is_empty(&aut))
+        };
+        let g = simplify_by_containment(&mut a, f, &mut is_empty);
         assert_eq!(to_string(&a, g), "G(Fp1 | !p0)");
     }
 }

@@ -1,7 +1,10 @@
-//! SCC-aware degeneralisation of a transition-based generalized Büchi automaton into a
-//! state-based Büchi automaton, with level skipping, a level cache, a choice of the level at which
-//! an SCC is entered, and a choice of the order of the acceptance sets; [`best_sba`] tries a small
-//! portfolio of these choices and keeps the smallest result after simplification.
+//! Degeneralisation of a transition-based generalized Büchi automaton into a state-based Büchi
+//! automaton: the plain level construction [`degeneralize`] (levels reset when an edge leaves an
+//! SCC, a level cache), the transition-based levels [`degeneralize_tba`] with
+//! [`sba_by_outgoing`] (guessing whether the edge leaving a state is marked), and the SCC-aware
+//! [`degeneralize_with`] with level skipping, a level cache, a choice of the level at which an
+//! SCC is entered, and a choice of the order of the acceptance sets; [`best_sba`] tries a small
+//! portfolio of these choices and keeps the smallest result after the caller's simplification.
 //!
 //! Paper: the counter construction of P. Gastin, D. Oddoux, "Fast LTL to Büchi automata
 //! translation", CAV'01, §4 (degeneralisation with a level counter), with the improvements of
@@ -21,7 +24,8 @@
 //! a run enters an accepting SCC is irrelevant to acceptance (it is crossed finitely often), so any
 //! existing copy of the target may be reused.
 
-use crate::postproc::scc_info;
+use crate::prune::prune;
+use crate::scc_info::scc_info;
 use crate::twa::Twa;
 use std::collections::{HashMap, VecDeque};
 
@@ -43,7 +47,7 @@ pub enum Entry {
 /// `0..num_sets`); `enter` chooses the level at which an accepting SCC is entered.
 pub fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
     if aut.num_sets == 0 || aut.acc_false {
-        return crate::postproc::degeneralize(aut);
+        return degeneralize(aut);
     }
     let k = aut.num_sets;
     let all = aut.all_marks();
@@ -279,9 +283,7 @@ pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
         let mut raw: Vec<Twa> = Vec::new();
         for order in &orders {
             for &enter in entries {
-                raw.push(crate::postproc::prune(&degeneralize_with(
-                    aut, order, enter,
-                )));
+                raw.push(prune(&degeneralize_with(aut, order, enter)));
             }
         }
         raw.sort_by_key(|d| (d.num_states(), d.num_edges()));
@@ -299,6 +301,222 @@ pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
         }
     }
     best
+}
+
+/// Degeneralisation into a state-based Büchi automaton (one acceptance set, the marks of a state
+/// on all its outgoing edges). Automata with no acceptance set (`t`) stay as they are, marked
+/// state-based.
+pub fn degeneralize(aut: &Twa) -> Twa {
+    if aut.num_sets == 0 || aut.acc_false {
+        let mut a = aut.clone();
+        a.state_based = true;
+        for es in &mut a.states {
+            for e in es {
+                e.marks = 0;
+            }
+        }
+        return a;
+    }
+    if aut.num_sets == 1 && aut.compute_state_based() {
+        let mut a = aut.clone();
+        a.state_based = true;
+        return a;
+    }
+    let k = aut.num_sets;
+    let info = scc_info(aut);
+    // Weak automata (every cycle of an accepting SCC is accepting): mark the states of accepting
+    // SCCs, no copies needed.
+    let all = aut.all_marks();
+    let weak = aut.states.iter().enumerate().all(|(s, es)| {
+        let c = info.sccs.comp[s] as usize;
+        !info.accepting[c]
+            || es
+                .iter()
+                .all(|e| info.sccs.comp[e.dst as usize] as usize != c || e.marks & all == all)
+    });
+    if weak {
+        let mut a = aut.clone();
+        a.num_sets = 1;
+        a.state_based = true;
+        for (s, es) in a.states.iter_mut().enumerate() {
+            let m = if info.accepting[info.sccs.comp[s] as usize] {
+                1
+            } else {
+                0
+            };
+            for e in es {
+                e.marks = m;
+            }
+        }
+        return a;
+    }
+    let mut out = Twa::new(aut.aps.clone());
+    out.vars = aut.vars.clone();
+    out.num_sets = 1;
+    out.state_based = true;
+    out.name = aut.name.clone();
+    let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut todo: VecDeque<(u32, u32)> = VecDeque::new();
+    let get = |ids: &mut HashMap<(u32, u32), u32>,
+               out: &mut Twa,
+               todo: &mut VecDeque<(u32, u32)>,
+               key: (u32, u32)|
+     -> u32 {
+        if let Some(&id) = ids.get(&key) {
+            return id;
+        }
+        let id = out.add_state();
+        let base = aut.state_names.get(key.0 as usize).cloned().flatten();
+        out.state_names[id as usize] = base.map(|b| {
+            if key.1 == k {
+                format!("{b} (acc)")
+            } else {
+                format!("{b} ({})", key.1)
+            }
+        });
+        ids.insert(key, id);
+        todo.push_back(key);
+        id
+    };
+    let mut init = Vec::new();
+    for &i in &aut.init {
+        init.push(get(&mut ids, &mut out, &mut todo, (i, 0)));
+    }
+    out.init = init;
+    while let Some((q, l)) = todo.pop_front() {
+        let src = ids[&(q, l)];
+        let acc = if l == k { 1 } else { 0 };
+        let cq = info.sccs.comp[q as usize];
+        for e in &aut.states[q as usize] {
+            let nl = if info.sccs.comp[e.dst as usize] != cq || !info.accepting[cq as usize] {
+                // Entering another SCC (finitely often on any run): any level is sound; reuse a
+                // level at which the target already exists (Spot's "level cache").
+                (0..=k)
+                    .find(|&l| ids.contains_key(&(e.dst, l)))
+                    .unwrap_or(0)
+            } else {
+                let mut nl = if l == k { 0 } else { l };
+                while nl < k && (e.marks >> nl) & 1 == 1 {
+                    nl += 1;
+                }
+                nl
+            };
+            let dst = get(&mut ids, &mut out, &mut todo, (e.dst, nl));
+            out.add_edge(src, dst, e.label.clone(), acc);
+        }
+    }
+    out
+}
+
+/// Degeneralisation into a *transition-based* Büchi automaton: states `(q, level)` without an
+/// accepting copy; the edge that completes a round of all marks carries mark 0.
+pub fn degeneralize_tba(aut: &Twa) -> Twa {
+    if aut.num_sets <= 1 || aut.acc_false {
+        return aut.clone();
+    }
+    let k = aut.num_sets;
+    let info = scc_info(aut);
+    let mut out = Twa::new(aut.aps.clone());
+    out.vars = aut.vars.clone();
+    out.num_sets = 1;
+    out.name = aut.name.clone();
+    let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut todo: VecDeque<(u32, u32)> = VecDeque::new();
+    let get = |ids: &mut HashMap<(u32, u32), u32>,
+               out: &mut Twa,
+               todo: &mut VecDeque<(u32, u32)>,
+               key: (u32, u32)|
+     -> u32 {
+        if let Some(&id) = ids.get(&key) {
+            return id;
+        }
+        let id = out.add_state();
+        ids.insert(key, id);
+        todo.push_back(key);
+        id
+    };
+    let mut init = Vec::new();
+    for &i in &aut.init {
+        init.push(get(&mut ids, &mut out, &mut todo, (i, 0)));
+    }
+    out.init = init;
+    while let Some((q, l)) = todo.pop_front() {
+        let src = ids[&(q, l)];
+        let cq = info.sccs.comp[q as usize];
+        for e in &aut.states[q as usize] {
+            let (nl, m) = if info.sccs.comp[e.dst as usize] != cq || !info.accepting[cq as usize] {
+                (
+                    (0..k).find(|&l| ids.contains_key(&(e.dst, l))).unwrap_or(0),
+                    0,
+                )
+            } else {
+                let mut nl = l;
+                while nl < k && (e.marks >> nl) & 1 == 1 {
+                    nl += 1;
+                }
+                if nl == k {
+                    nl = 0;
+                    while nl < k - 1 && (e.marks >> nl) & 1 == 1 {
+                        nl += 1;
+                    }
+                    (nl, 1)
+                } else {
+                    (nl, 0)
+                }
+            };
+            let dst = get(&mut ids, &mut out, &mut todo, (e.dst, nl));
+            out.add_edge(src, dst, e.label.clone(), m);
+        }
+    }
+    out
+}
+
+/// A state-based Büchi automaton from a transition-based one (one set) by guessing, on entering a
+/// state, whether the edge that will leave it is marked: `(q, 1)` keeps the marked edges of `q`
+/// and is accepting, `(q, 0)` keeps the unmarked ones.
+pub fn sba_by_outgoing(aut: &Twa) -> Twa {
+    if aut.num_sets != 1 || aut.acc_false {
+        return degeneralize(aut);
+    }
+    let n = aut.num_states();
+    let has = |q: usize, b: bool| aut.states[q].iter().any(|e| (e.marks & 1 == 1) == b);
+    let mut out = Twa::new(aut.aps.clone());
+    out.vars = aut.vars.clone();
+    out.num_sets = 1;
+    out.state_based = true;
+    out.name = aut.name.clone();
+    let mut id = vec![[u32::MAX; 2]; n];
+    for (q, slot) in id.iter_mut().enumerate() {
+        for b in [false, true] {
+            if has(q, b) {
+                slot[b as usize] = out.add_state();
+            }
+        }
+    }
+    for q in 0..n {
+        for e in &aut.states[q] {
+            let b = e.marks & 1 == 1;
+            let src = id[q][b as usize];
+            for t in id[e.dst as usize] {
+                if t != u32::MAX {
+                    out.add_edge(src, t, e.label.clone(), b as u64);
+                }
+            }
+        }
+    }
+    let mut init = Vec::new();
+    for &i in &aut.init {
+        for t in id[i as usize] {
+            if t != u32::MAX {
+                init.push(t);
+            }
+        }
+    }
+    if out.num_states() == 0 {
+        out.add_state();
+    }
+    out.init = init;
+    out
 }
 
 #[cfg(test)]
@@ -394,7 +612,7 @@ mod tests {
         t.add_edge(1, 1, a.not(), 2);
         t.add_edge(1, 0, a, 1);
         t.init = vec![0];
-        let inc = crate::postproc::prune(&degeneralize_with(
+        let inc = prune(&degeneralize_with(
             &t,
             &[0, 1],
             Entry::Incoming { cache: true },

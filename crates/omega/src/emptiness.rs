@@ -7,6 +7,7 @@
 
 use crate::twa::{Marks, Twa};
 use std::collections::VecDeque;
+use verikit_diag::{Budget, Exhausted};
 
 /// One step of a run: the source state and the index of the edge taken in its edge list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,12 +63,25 @@ pub fn is_empty(aut: &Twa) -> bool {
 
 /// An accepting lasso, or `None` if the language is empty.
 pub fn accepting_lasso(aut: &Twa) -> Option<Lasso> {
+    accepting_lasso_within(aut, &Budget::unlimited()).unwrap_or(None)
+}
+
+/// [`accepting_lasso`] polling `budget` between its linear-time phases (SCCs, the search of
+/// the lasso): `Err` when it ran out.
+pub fn accepting_lasso_within(aut: &Twa, budget: &Budget) -> Result<Option<Lasso>, Exhausted> {
     if aut.acc_false {
-        return None;
+        return Ok(None);
     }
+    budget.check()?;
     let g = aut.graph();
     let reach = verikit_graph::reachable(&g, &aut.init);
     let sccs = verikit_graph::sccs(&g);
+    budget.check()?;
+    Ok(lasso_in(aut, &reach, &sccs))
+}
+
+/// The accepting lasso through the first accepting reachable SCC, if any.
+fn lasso_in(aut: &Twa, reach: &[bool], sccs: &verikit_graph::Sccs) -> Option<Lasso> {
     let all = aut.all_marks();
     let n = sccs.len();
     let mut marks = vec![0 as Marks; n];

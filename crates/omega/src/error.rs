@@ -13,6 +13,9 @@ pub enum OmegaError {
     /// A size bound was exceeded.
     #[error("{0}")]
     Limit(String),
+    /// The caller's [`verikit_diag::Budget`] ran out (deadline, cancellation, work or memory).
+    #[error("{0}")]
+    Exhausted(#[from] verikit_diag::Exhausted),
 }
 
 impl OmegaError {
@@ -28,10 +31,10 @@ impl Reportable for OmegaError {
     fn diagnostic(&self) -> Option<&Diagnostic> {
         match self {
             OmegaError::Syntax(d) | OmegaError::Unsupported(d) => Some(d),
-            OmegaError::Limit(_) => None,
+            OmegaError::Limit(_) | OmegaError::Exhausted(_) => None,
         }
     }
     fn is_resource_limit(&self) -> bool {
-        matches!(self, OmegaError::Limit(_))
+        matches!(self, OmegaError::Limit(_) | OmegaError::Exhausted(_))
     }
 }

@@ -46,6 +46,7 @@
 //! lifting with the smaller bound does less work on losing locations.
 
 use crate::sim_game::{Game, Loc};
+use verikit_diag::Budget;
 
 /// The rank `∞`.
 pub const INF: u32 = u32::MAX;
@@ -108,6 +109,52 @@ pub struct Lifter {
     failed: bool,
     /// Lift count at which the current trial gives up (counts as failed).
     limit: u64,
+    /// The caller's budget, polled every [`POLL_LIFTS`] lifts.
+    budget: Budget,
+    /// The budget ran out: the ranks are not a fixed point (a trial fails, a first solve is
+    /// unusable).
+    exhausted: bool,
+}
+
+/// Lifts between two polls of the caller's budget.
+const POLL_LIFTS: u64 = 4096;
+
+/// Largest number of merge / removal candidates checked per automaton and pass (by the checked
+/// reductions of [`crate::fair_merge`] and [`crate::little_brothers`]).
+pub const MAX_CANDIDATES: usize = 2000;
+
+/// Work budget of one checked merge or removal, in lifts per game location (a trial over the
+/// budget is rejected, which is sound: the automaton is left as it was).
+pub const TRIAL_LIFTS_PER_LOC: u64 = 8;
+
+/// Work budget of all the trials of one phase (merges or removals), in multiples of the lifts
+/// of the initial solve (at least [`MIN_PHASE_LIFTS`]); candidates beyond it are not tried.
+pub const PHASE_LIFTS_FACTOR: u64 = 32;
+pub const MIN_PHASE_LIFTS: u64 = 2_000_000;
+
+/// True if every initial state is fair-simulated by an initial state (the spoiler's and the
+/// duplicator's automata have the same initial states) after a trial that did not fail.
+pub fn init_simulated(l: &Lifter, init: &[u32]) -> bool {
+    !l.failed()
+        && init
+            .iter()
+            .all(|&i| init.iter().any(|&j| l.simulates(i as usize, j as usize)))
+}
+
+/// Work budgets of one trial and of one phase's trials (see [`TRIAL_LIFTS_PER_LOC`]).
+pub fn trial_budgets(lf: &Lifter) -> (u64, u64) {
+    let g = lf.game();
+    let trial = TRIAL_LIFTS_PER_LOC * (g.num_locs() * g.k) as u64;
+    let phase = (PHASE_LIFTS_FACTOR * lf.lifts).max(MIN_PHASE_LIFTS);
+    (trial, phase)
+}
+
+/// The watched rows of [`init_simulated`] ([`Lifter::watch`]): for every initial state `i`, the
+/// pairs `(i, j)`.
+pub fn init_rows(init: &[u32]) -> Vec<Vec<(usize, usize)>> {
+    init.iter()
+        .map(|&i| init.iter().map(|&j| (i as usize, j as usize)).collect())
+        .collect()
 }
 
 /// `max_j` bound per ranking `j`, as a rank value (`(bound + 1)·k − 1`).
@@ -147,6 +194,12 @@ fn rank_bounds(g: &Game, bound: Bound) -> Vec<u32> {
 impl Lifter {
     /// Solves `g` with the given duplicator locations disabled (spoiler moves to be added later).
     pub fn new(g: Game, bound: Bound, disabled_dups: &[u32]) -> Lifter {
+        Lifter::with_budget(g, bound, disabled_dups, &Budget::unlimited())
+    }
+
+    /// [`Lifter::new`] polling `budget`: when it runs out the lifter stops, [`Lifter::exhausted`]
+    /// is set, and every later trial fails.
+    pub fn with_budget(g: Game, bound: Bound, disabled_dups: &[u32], budget: &Budget) -> Lifter {
         let k = g.k;
         let nl = g.num_locs();
         let mut disabled = vec![false; nl];
@@ -170,6 +223,8 @@ impl Lifter {
             alive: Vec::new(),
             failed: false,
             limit: u64::MAX,
+            budget: budget.clone(),
+            exhausted: false,
             g,
         };
         for c in 0..k {
@@ -269,9 +324,14 @@ impl Lifter {
         }
     }
 
-    /// True if the current trial stopped because a watched row was lost.
+    /// True if the current trial stopped because a watched row was lost (or a budget ran out).
     pub fn failed(&self) -> bool {
         self.failed
+    }
+
+    /// True once the caller's budget ran out (the ranks are then not a fixed point).
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
     }
 
     /// Keeps the changes of the trial.
@@ -431,6 +491,14 @@ impl Lifter {
 
     fn run(&mut self) {
         while let Some((w, j)) = self.work.pop() {
+            if self.lifts % POLL_LIFTS == 0 && !self.exhausted && self.budget.check().is_err() {
+                self.exhausted = true;
+            }
+            if self.exhausted {
+                self.failed = self.log.is_some();
+                self.work.push((w, j));
+                return;
+            }
             if self.failed || (self.lifts >= self.limit && self.log.is_some()) {
                 self.failed = true;
                 self.work.push((w, j));

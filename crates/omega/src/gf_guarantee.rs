@@ -42,7 +42,7 @@ pub fn from_terminal(d: &Twa) -> Option<Twa> {
     if d.num_sets != 1 || d.acc_false || d.init.len() != 1 || !d.is_deterministic() {
         return None;
     }
-    let info = crate::postproc::scc_info(d);
+    let info = crate::scc_info::scc_info(d);
     let n = d.num_states();
     let sink: Vec<bool> = (0..n)
         .map(|s| info.accepting[info.sccs.comp[s] as usize])

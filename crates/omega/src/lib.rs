@@ -10,6 +10,7 @@
 //! the same marks; [`twa::Twa::state_based`] records it).
 
 pub mod accepts;
+pub mod bisim;
 pub mod checked_merge;
 pub mod complement;
 pub mod containment;
@@ -20,6 +21,7 @@ pub mod direct_sim;
 pub mod dot;
 pub mod emptiness;
 pub mod error;
+pub mod fair_merge;
 pub mod fair_sim;
 pub mod gba_reduce;
 pub mod gf_guarantee;
@@ -29,10 +31,13 @@ pub mod little_brothers;
 pub mod ltl;
 pub mod postproc;
 pub mod product;
+pub mod prune;
+pub mod quotient;
 pub mod ramsey_inclusion;
 pub mod rand;
 pub mod redirect_merge;
 pub mod scc_acc;
+pub mod scc_info;
 pub mod scc_sets;
 pub mod sim_game;
 pub mod translate;

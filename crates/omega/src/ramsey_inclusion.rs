@@ -40,6 +40,7 @@ use crate::ltl::eval::Lasso;
 use crate::twa::{Marks, Twa};
 use biodivine_lib_bdd::Bdd;
 use std::collections::{HashMap, VecDeque};
+use verikit_diag::Budget;
 
 /// Bounds on the search.
 #[derive(Clone, Copy, Debug)]
@@ -48,7 +49,8 @@ pub struct Limits {
     pub max_letters: usize,
     /// Largest number of prefix and loop elements created.
     pub max_elements: usize,
-    /// Largest number of machine words touched by graph compositions and subsumption tests.
+    /// Largest number of machine words touched by graph compositions and subsumption tests
+    /// (counted with [`Budget::spend`] on a child of the caller's budget).
     pub max_work: u64,
 }
 
@@ -83,8 +85,9 @@ pub struct Stats {
 }
 
 /// Decides `L(a) ⊆ L(b)`. The words of a counterexample are valuations over
-/// `product::ap_union(&a.aps, &b.aps)` (bit `i` = AP `i` of that list).
-pub fn included(a: &Twa, b: &Twa, limits: &Limits) -> (Inclusion, Stats) {
+/// `product::ap_union(&a.aps, &b.aps)` (bit `i` = AP `i` of that list). [`Inclusion::Unknown`]
+/// when a limit is reached or `budget` runs out (polled with the counted work).
+pub fn included(a: &Twa, b: &Twa, limits: &Limits, budget: &Budget) -> (Inclusion, Stats) {
     let aps = crate::product::ap_union(&a.aps, &b.aps);
     let a2 = if aps == a.aps {
         a.clone()
@@ -92,7 +95,7 @@ pub fn included(a: &Twa, b: &Twa, limits: &Limits) -> (Inclusion, Stats) {
         a.with_aps(aps.clone())
     };
     let b1 = if b.num_sets > 1 && !b.acc_false {
-        crate::postproc::degeneralize_tba(b)
+        crate::degen::degeneralize_tba(b)
     } else {
         b.clone()
     };
@@ -101,7 +104,7 @@ pub fn included(a: &Twa, b: &Twa, limits: &Limits) -> (Inclusion, Stats) {
     } else {
         b1.with_aps(aps.clone())
     };
-    Search::new(&a2, &b2, limits).map_or((Inclusion::Unknown, Stats::default()), |mut s| {
+    Search::new(&a2, &b2, limits, budget).map_or((Inclusion::Unknown, Stats::default()), |mut s| {
         let r = s.run();
         (r, s.stats)
     })
@@ -159,6 +162,10 @@ impl Prefixes<'_> {
 struct Search<'a> {
     a: &'a Twa,
     limits: Limits,
+    /// Counts `stats.work` against `limits.max_work` (a child of the caller's budget).
+    work: Budget,
+    /// `stats.work` already spent on `work`.
+    spent: u64,
     /// Representative valuation of each letter.
     reps: Vec<u64>,
     /// `a_succ[l][p]`: edges `(dst, marks)` of `A` from `p` reading letter `l`.
@@ -176,7 +183,7 @@ fn subset(x: &[u64], y: &[u64]) -> bool {
 }
 
 impl<'a> Search<'a> {
-    fn new(a: &'a Twa, b: &Twa, limits: &Limits) -> Option<Search<'a>> {
+    fn new(a: &'a Twa, b: &Twa, limits: &Limits, budget: &Budget) -> Option<Search<'a>> {
         // Letters: atoms of the labels of both automata.
         let mut labels: Vec<Bdd> = Vec::new();
         for es in a.states.iter().chain(&b.states) {
@@ -247,6 +254,8 @@ impl<'a> Search<'a> {
         Some(Search {
             a,
             limits: *limits,
+            work: budget.sub(None).with_work_limit(limits.max_work),
+            spent: 0,
             stats: Stats {
                 letters: reps.len(),
                 ..Stats::default()
@@ -260,9 +269,11 @@ impl<'a> Search<'a> {
         })
     }
 
-    fn over_budget(&self) -> bool {
-        self.stats.prefixes + self.stats.loops > self.limits.max_elements
-            || self.stats.work > self.limits.max_work
+    fn over_budget(&mut self) -> bool {
+        let new = self.stats.work - self.spent;
+        self.spent = self.stats.work;
+        let out = self.work.spend(new).is_err();
+        self.stats.prefixes + self.stats.loops > self.limits.max_elements || out
     }
 
     /// Union of the rows `rows[r]` (`w` words each) over the states `r` of `set`.
@@ -384,7 +395,7 @@ impl<'a> Search<'a> {
             return Inclusion::Included;
         }
         let full = a.all_marks();
-        let info = crate::postproc::scc_info(a);
+        let info = crate::scc_info::scc_info(a);
         let comp = |s: u32| info.sccs.comp[s as usize] as usize;
         let nletters = self.reps.len();
         // Prefix antichains, by state of A.
@@ -598,7 +609,7 @@ mod tests {
         ];
         for (x, y, expected) in cases {
             let (ax, ay) = (aut(x), aut(y));
-            let (r, _) = included(&ax, &ay, &Limits::default());
+            let (r, _) = included(&ax, &ay, &Limits::default(), &Budget::unlimited());
             match r {
                 Inclusion::Included => assert!(expected, "{x} ⊆ {y}"),
                 Inclusion::NotIncluded(w) => {

@@ -13,15 +13,18 @@
 //! that an earlier candidate accepted (the product lassos) must still be rejected; those words
 //! are evaluated on the redirected graph without building the automaton.
 //!
-//! Every step is bounded by counted work ([`Budget`]: products and their sizes, inclusion checks
-//! and their work, word products, rounds of merges), never by wall time, so the result does not
-//! depend on the machine. Even so the search costs seconds on the largest random formulas
+//! Every step is bounded by counted work ([`Limits`]: products and their sizes, inclusion checks
+//! and their work, word products, rounds of merges, each total counted with [`Budget::spend`] on
+//! a child of the caller's budget), never by wall time, so the result does not depend on the
+//! machine; the caller's deadline or cancellation stops the search with the automaton reached so
+//! far (every step kept was checked). Even so the search costs seconds on the largest random formulas
 //! (decision 0133); the translation runs it by default and skips it when
 //! [`crate::translate::Options::redirect_merges`] is off (`ltl translate --no-redirect-merges`).
 
 use crate::ltl::eval::Lasso;
-use crate::ramsey_inclusion::{included, Inclusion, Limits};
+use crate::ramsey_inclusion::{included, Inclusion};
 use crate::twa::{Marks, Twa};
+use verikit_diag::Budget;
 
 /// Largest automaton (states) on which redirects are tried.
 pub const MAX_STATES: usize = 64;
@@ -108,10 +111,10 @@ impl WordTable {
     }
 }
 
-/// Budgets of [`reduce`]: counted work, never wall time, so that the result of a translation
+/// Limits of [`reduce`]: counted work, never wall time, so that the result of a translation
 /// does not depend on the machine or its load.
 #[derive(Clone, Copy, Debug)]
-pub struct Budget {
+pub struct Limits {
     /// Products with the automaton of the negation, in total.
     pub max_products: usize,
     /// Total size (states + edges) of those products.
@@ -119,7 +122,7 @@ pub struct Budget {
     /// Inclusion checks, in total.
     pub max_inclusions: usize,
     /// Limits of each inclusion check.
-    pub inclusion: Limits,
+    pub inclusion: crate::ramsey_inclusion::Limits,
     /// Total work of the inclusion checks (machine words, [`crate::ramsey_inclusion::Stats`]).
     pub max_inclusion_work: u64,
     /// Refuting words kept (each side).
@@ -127,25 +130,25 @@ pub struct Budget {
     /// Total size (edges) of the products of candidates with refuting words.
     pub max_word_work: usize,
     /// Calls of [`crate::checked_merge::merge_states`], in total (the first one included when
-    /// [`Budget::merge_first`] is set).
+    /// [`Limits::merge_first`] is set).
     pub max_merge_rounds: usize,
     /// Run the checked merges on the starting automaton first (off when it is already the
     /// result of [`crate::checked_merge::merge_states`]).
     pub merge_first: bool,
 }
 
-impl Default for Budget {
+impl Default for Limits {
     /// The budgets the translation uses: the last gap to Spot (decision 0133) needs 4 redirects,
     /// 5 rounds of merges, 109 products (0.2 M elements), 35 inclusion checks (0.25 G words) and
     /// 17 M word-product edges from its raw tableau.
     fn default() -> Self {
-        Budget {
+        Limits {
             max_products: 160,
             max_product_work: 300_000,
             max_inclusions: 60,
-            inclusion: Limits {
+            inclusion: crate::ramsey_inclusion::Limits {
                 max_elements: 200_000,
-                ..Limits::default()
+                ..crate::ramsey_inclusion::Limits::default()
             },
             max_inclusion_work: 320_000_000,
             max_words: 128,
@@ -176,17 +179,72 @@ struct Words {
     neg: Vec<Lasso>,
 }
 
+/// One counted total of the search: a child of the caller's budget with its own work counter.
+struct Meter {
+    budget: Budget,
+    limit: u64,
+}
+
+impl Meter {
+    fn new(parent: &Budget, limit: u64) -> Meter {
+        Meter {
+            budget: parent.sub(None).with_work_limit(limit),
+            limit,
+        }
+    }
+    fn spend(&self, units: u64) {
+        // Over the limit is noticed by `reached` before the next step.
+        let _ = self.budget.spend(units);
+    }
+    /// The total reached its limit, or the caller's budget ran out.
+    fn reached(&self) -> bool {
+        self.budget.work_done() >= self.limit || self.budget.check().is_err()
+    }
+    fn left(&self) -> u64 {
+        self.limit.saturating_sub(self.budget.work_done())
+    }
+}
+
+/// The counted totals of one search (see [`Limits`]).
+struct Meters {
+    products: Meter,
+    product_work: Meter,
+    inclusions: Meter,
+    inclusion_work: Meter,
+    word_work: Meter,
+}
+
+impl Meters {
+    fn new(budget: &Budget, l: &Limits) -> Meters {
+        Meters {
+            products: Meter::new(budget, l.max_products as u64),
+            product_work: Meter::new(budget, l.max_product_work as u64),
+            inclusions: Meter::new(budget, l.max_inclusions as u64),
+            inclusion_work: Meter::new(budget, l.max_inclusion_work),
+            word_work: Meter::new(budget, l.max_word_work as u64),
+        }
+    }
+    fn any_reached(&self) -> bool {
+        self.products.reached()
+            || self.inclusions.reached()
+            || self.product_work.reached()
+            || self.inclusion_work.reached()
+            || self.word_work.reached()
+    }
+}
+
 /// Alternates the checked merges of [`crate::checked_merge::merge_states`] and checked
 /// redirects on `aut` (an automaton of `φ`; `neg` an automaton of `¬φ`), simplifying with
-/// `simplify` after each kept step, until neither applies or a budget runs out. The result has
-/// the language of `aut`.
+/// `simplify` after each kept step, until neither applies, a limit is reached or `budget` runs
+/// out. The result has the language of `aut`.
 pub fn reduce(
     aut: &Twa,
     neg: &Twa,
     simplify: &dyn Fn(&Twa) -> Twa,
+    limits: &Limits,
     budget: &Budget,
 ) -> (Twa, Stats) {
-    reduce_unless_seen(aut, neg, simplify, budget, &[])
+    reduce_unless_seen(aut, neg, simplify, limits, budget, &[])
 }
 
 /// Whether `a` and `b` are the same automaton (same APs, initial states, and edges in the same
@@ -213,21 +271,27 @@ pub fn reduce_unless_seen(
     aut: &Twa,
     neg: &Twa,
     simplify: &dyn Fn(&Twa) -> Twa,
+    limits: &Limits,
     budget: &Budget,
     seen: &[Twa],
 ) -> (Twa, Stats) {
     let mut stats = Stats::default();
+    let meters = Meters::new(budget, limits);
     let mut cur = aut.clone();
     let mut words = Words {
         pos: Vec::new(),
         neg: Vec::new(),
     };
-    let mut merge = budget.merge_first;
+    let mut merge = limits.merge_first;
     loop {
+        if budget.check().is_err() {
+            stats.out_of_budget = true;
+            break;
+        }
         if merge
             && cur.num_states() > 2
             && cur.num_states() <= crate::checked_merge::MAX_STATES
-            && stats.merge_rounds < budget.max_merge_rounds
+            && stats.merge_rounds < limits.max_merge_rounds
         {
             stats.merge_rounds += 1;
             let m = crate::checked_merge::merge_states(&cur, neg, simplify);
@@ -241,7 +305,7 @@ pub fn reduce_unless_seen(
         if cur.num_states() <= 1 || cur.num_states() > MAX_STATES || cur.acc_false {
             break;
         }
-        match redirect_once(&cur, neg, simplify, budget, &mut words, &mut stats) {
+        match redirect_once(&cur, neg, simplify, limits, &meters, &mut words, &mut stats) {
             Some(r) => {
                 stats.redirects += 1;
                 cur = r;
@@ -259,7 +323,8 @@ fn redirect_once(
     cur: &Twa,
     neg: &Twa,
     simplify: &dyn Fn(&Twa) -> Twa,
-    budget: &Budget,
+    limits: &Limits,
+    meters: &Meters,
     words: &mut Words,
     stats: &mut Stats,
 ) -> Option<Twa> {
@@ -268,31 +333,32 @@ fn redirect_once(
     let mut negt: Vec<WordTable> = words.neg.iter().map(|w| WordTable::new(cur, w)).collect();
     for p in 0..n {
         for q in (0..n).filter(|&q| q != p) {
-            if stats.products >= budget.max_products
-                || stats.inclusions >= budget.max_inclusions
-                || stats.product_work >= budget.max_product_work
-                || stats.inclusion_work >= budget.max_inclusion_work
-                || stats.word_work >= budget.max_word_work
-            {
+            if meters.any_reached() {
                 stats.out_of_budget = true;
                 return None;
             }
+            let ww0 = stats.word_work;
             let ww = &mut stats.word_work;
-            if pos.iter().any(|t| !t.accepted_by_redirect(cur, p, q, ww))
-                || negt.iter().any(|t| t.accepted_by_redirect(cur, p, q, ww))
-            {
+            let refuted = pos.iter().any(|t| !t.accepted_by_redirect(cur, p, q, ww))
+                || negt.iter().any(|t| t.accepted_by_redirect(cur, p, q, ww));
+            meters.word_work.spend((stats.word_work - ww0) as u64);
+            if refuted {
                 stats.refuted_by_words += 1;
                 continue;
             }
             let m = redirected(cur, p, q);
             stats.products += 1;
+            meters.products.spend(1);
             let Ok(prod) = crate::product::product(&m, neg) else {
                 stats.out_of_budget = true;
                 return None;
             };
             stats.product_work += prod.num_states() + prod.num_edges();
+            meters
+                .product_work
+                .spend((prod.num_states() + prod.num_edges()) as u64);
             if let Some(l) = crate::emptiness::accepting_lasso(&prod) {
-                if words.neg.len() < budget.max_words {
+                if words.neg.len() < limits.max_words {
                     // The product's APs start with those of `m` (`product::ap_union`).
                     let w = l.word(&prod);
                     negt.push(WordTable::new(cur, &w));
@@ -301,19 +367,18 @@ fn redirect_once(
                 continue;
             }
             stats.inclusions += 1;
-            let limits = Limits {
-                max_work: budget
-                    .inclusion
-                    .max_work
-                    .min(budget.max_inclusion_work - stats.inclusion_work),
-                ..budget.inclusion
+            meters.inclusions.spend(1);
+            let inclusion = crate::ramsey_inclusion::Limits {
+                max_work: limits.inclusion.max_work.min(meters.inclusion_work.left()),
+                ..limits.inclusion
             };
-            let (answer, ist) = included(cur, &m, &limits);
+            let (answer, ist) = included(cur, &m, &inclusion, &meters.inclusion_work.budget);
             stats.inclusion_work += ist.work;
+            meters.inclusion_work.spend(ist.work);
             match answer {
                 Inclusion::Included => {}
                 Inclusion::NotIncluded(w) => {
-                    if words.pos.len() < budget.max_words {
+                    if words.pos.len() < limits.max_words {
                         pos.push(WordTable::new(cur, &w));
                         words.pos.push(w);
                     }
@@ -352,9 +417,15 @@ mod tests {
             postprocess: false,
             ..Options::default()
         };
-        let neg = crate::postproc::prune(&translate(&mut a, nf, &raw).unwrap());
+        let neg = crate::prune::prune(&translate(&mut a, nf, &raw).unwrap());
         let start = crate::postproc::simplify(&translate(&mut a, f, &raw).unwrap());
-        let (r, st) = reduce(&start, &neg, &crate::postproc::simplify, &Budget::default());
+        let (r, st) = reduce(
+            &start,
+            &neg,
+            &crate::postproc::simplify,
+            &Limits::default(),
+            &Budget::unlimited(),
+        );
         assert!(r.num_states() <= 34, "{} {st:?}", r.num_states());
         assert!(st.redirects > 0);
         assert!(crate::emptiness::is_empty(
@@ -362,7 +433,13 @@ mod tests {
         ));
         let default = translate(&mut a, f, &Options::default()).unwrap();
         assert_eq!(
-            included(&default, &r, &Limits::default()).0,
+            included(
+                &default,
+                &r,
+                &crate::ramsey_inclusion::Limits::default(),
+                &Budget::unlimited()
+            )
+            .0,
             Inclusion::Included
         );
         for w in crate::ltl::eval::Lasso::all(16, 1, 2) {

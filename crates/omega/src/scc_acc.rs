@@ -9,7 +9,7 @@
 //! avoids every all-marks edge lies inside one SCC of the component without those edges; when no
 //! such SCC sees all marks, that cycle is rejecting both before and after, and a cycle through an
 //! all-marks edge is accepting both before and after. The edges of such a component keep all marks
-//! when they had them and lose them otherwise, so [`crate::postproc::prune`] can then merge the
+//! when they had them and lose them otherwise, so [`crate::prune::prune`] can then merge the
 //! sets and bisimulation/simulation see fewer distinctions.
 
 use crate::twa::Twa;
@@ -21,7 +21,7 @@ pub fn simplify_marks(aut: &Twa) -> Twa {
         return aut.clone();
     }
     let all = aut.all_marks();
-    let info = crate::postproc::scc_info(aut);
+    let info = crate::scc_info::scc_info(aut);
     let n = aut.num_states();
     let mut out = aut.clone();
     let mut changed = false;

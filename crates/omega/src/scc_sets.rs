@@ -24,7 +24,7 @@ use crate::twa::{Marks, Twa};
 
 /// The essential sets of the components and the resulting number of sets, or `None` when no
 /// component can use fewer sets than the automaton has.
-fn essential_sets(aut: &Twa, info: &crate::postproc::SccInfo) -> Option<(Vec<Vec<u32>>, u32)> {
+fn essential_sets(aut: &Twa, info: &crate::scc_info::SccInfo) -> Option<(Vec<Vec<u32>>, u32)> {
     let k = aut.num_sets;
     let n_c = info.sccs.len();
     let mut inside: Vec<Vec<Marks>> = vec![Vec::new(); n_c];
@@ -46,7 +46,7 @@ fn essential_sets(aut: &Twa, info: &crate::postproc::SccInfo) -> Option<(Vec<Vec
             continue;
         }
         let mut ks: Vec<u32> = (0..k).collect();
-        crate::postproc::drop_implied_sets(&mut ks, &inside[c]);
+        drop_implied_sets(&mut ks, &inside[c]);
         need = need.max(ks.len() as u32);
         kept[c] = ks;
     }
@@ -62,7 +62,7 @@ pub fn share_sets(aut: &Twa) -> Twa {
     if aut.num_sets < 2 || aut.acc_false {
         return aut.clone();
     }
-    let info = crate::postproc::scc_info(aut);
+    let info = crate::scc_info::scc_info(aut);
     let Some((kept, need)) = essential_sets(aut, &info) else {
         return aut.clone();
     };
@@ -91,6 +91,26 @@ pub fn share_sets(aut: &Twa) -> Twa {
     }
     out.state_based = aut.state_based && out.compute_state_based();
     out
+}
+
+/// Removes from `sets` every acceptance set implied by another kept one on the edges `inside`
+/// (set `i` is implied by `j` when every edge marked `j` is also marked `i`), first ones first.
+pub(crate) fn drop_implied_sets(sets: &mut Vec<u32>, inside: &[Marks]) {
+    let mut i = 0;
+    while i < sets.len() {
+        let mi = sets[i];
+        let implied = sets.iter().any(|&mj| {
+            mj != mi
+                && inside
+                    .iter()
+                    .all(|&m| (m >> mj) & 1 == 0 || (m >> mi) & 1 == 1)
+        });
+        if implied {
+            sets.remove(i);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -44,6 +44,17 @@ use std::collections::HashMap;
 /// above it letter classes are computed with BDDs.
 pub const TABLE_APS: usize = 8;
 
+/// How a fair-simulation game of this module is solved by the checked reductions
+/// ([`crate::fair_merge`], [`crate::little_brothers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameSolver {
+    /// Rank lifting ([`crate::fair_sim`], Juvekar–Piterman Fig. 1): any number of acceptance
+    /// sets, incremental re-lifting, each check within a work budget.
+    RankLifting,
+    /// Zielonka's algorithm ([`crate::zielonka`]): at most one acceptance set, exact.
+    Zielonka,
+}
+
 /// Largest number of game locations built (the memory budget of the game-based reductions).
 pub const MAX_LOCS: usize = 4_000_000;
 

@@ -23,6 +23,7 @@ use crate::ltl::synt_impl::implies;
 use crate::twa::{Marks, Twa, MAX_SETS};
 use biodivine_lib_bdd::Bdd;
 use std::collections::{BTreeMap, HashMap};
+use verikit_diag::Budget;
 
 /// Options of the translation.
 #[derive(Clone, Debug)]
@@ -45,6 +46,11 @@ pub struct Options {
     /// tableau pipeline is larger than Spot's automaton; the cost is about 3× the CPU time of the
     /// random set and up to 6 s of CPU on the largest automata (decision 0133).
     pub redirect_merges: bool,
+    /// Polled by the tableau (per state) and between the steps of the portfolio. When it runs out
+    /// during the first tableau the translation fails with [`OmegaError::Exhausted`]; after that,
+    /// the remaining optional steps are skipped and the best automaton so far is returned (it has
+    /// the language of the formula, and is state-based Büchi with `sba`).
+    pub budget: Budget,
 }
 
 impl Default for Options {
@@ -56,6 +62,7 @@ impl Default for Options {
             wdba: true,
             max_states: 200_000,
             redirect_merges: true,
+            budget: Budget::unlimited(),
         }
     }
 }
@@ -331,8 +338,11 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         ..opts.clone()
     };
     let key = |a: &Twa| (a.num_states(), a.num_edges(), a.num_sets);
+    let budget = &opts.budget;
+    // The optional steps run only while the budget lasts.
+    let live = || budget.check().is_ok();
     let mut best = translate_once(arena, f, &tgba)?;
-    if best.num_states() > 1 {
+    if best.num_states() > 1 && live() {
         let plain = Options {
             simplify_formula: false,
             ..tgba.clone()
@@ -344,9 +354,21 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         }
     }
     // Third variant: the formula simplified with language-containment checks.
-    if best.num_states() > 1 && arena.tree_size(f) <= CONTAINMENT_MAX_SIZE {
+    if best.num_states() > 1 && arena.tree_size(f) <= CONTAINMENT_MAX_SIZE && live() {
         let simplified = crate::ltl::simplify::simplify(arena, f);
-        let g = crate::containment::simplify_by_containment(arena, f);
+        // Implications decided by the emptiness of the tableau of `p ∧ ¬o`.
+        let mut is_empty = |a: &mut Arena, q: F| {
+            let o = Options {
+                postprocess: false,
+                wdba: false,
+                sba: false,
+                max_states: 400,
+                budget: budget.clone(),
+                ..Options::default()
+            };
+            translate(a, q, &o).is_ok_and(|aut| crate::emptiness::is_empty(&aut))
+        };
+        let g = crate::containment::simplify_by_containment(arena, f, &mut is_empty);
         if g != simplified {
             if let Ok(c) = translate_once(arena, g, &tgba) {
                 if key(&c) < key(&best) {
@@ -355,7 +377,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
             }
         }
     }
-    best = fair_reduced(&best);
+    best = fair_reduced(&best, budget);
     // Merges checked against an automaton of the negation, for small automata.
     let in_scope = |a: &Twa, max: usize| a.num_states() > 2 && a.num_states() <= max;
     let mut neg: Option<Twa> = None;
@@ -370,13 +392,13 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
             };
             neg = translate(arena, nf, &neg_opts)
                 .ok()
-                .map(|n| crate::postproc::prune(&n));
+                .map(|n| crate::prune::prune(&n));
         }
         neg.clone()
     };
     // The automaton before the merges: its degeneralisation may be the smaller one for `-B`.
     let mut before_merges = None;
-    if in_scope(&best, crate::checked_merge::MAX_STATES) {
+    if in_scope(&best, crate::checked_merge::MAX_STATES) && live() {
         if let Some(n) = negation(arena) {
             let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
             if key(&m) < key(&best) {
@@ -387,7 +409,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     // The winner before the redirect merges: with `opts.sba` it competes after degeneralisation
     // (a redirected TGBA with fewer states may degeneralise into a larger Büchi automaton).
     let mut before_redirects = None;
-    if opts.redirect_merges && best.num_states() > 2 {
+    if opts.redirect_merges && best.num_states() > 2 && live() {
         if let Some(n) = negation(arena) {
             let raw = Options {
                 postprocess: false,
@@ -405,10 +427,10 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
                 if s.num_states() > crate::redirect_merge::MAX_STATES {
                     continue;
                 }
-                let budget = crate::redirect_merge::Budget {
+                let limits = crate::redirect_merge::Limits {
                     // The winner went through the checked merges already.
                     merge_first: k > 0,
-                    ..crate::redirect_merge::Budget::default()
+                    ..crate::redirect_merge::Limits::default()
                 };
                 let t0 = std::time::Instant::now();
                 let seen = if k > 0 {
@@ -416,8 +438,9 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
                 } else {
                     &[]
                 };
-                let (m, st) =
-                    crate::redirect_merge::reduce_unless_seen(&s, &n, simplify, &budget, seen);
+                let (m, st) = crate::redirect_merge::reduce_unless_seen(
+                    &s, &n, simplify, &limits, budget, seen,
+                );
                 tracing::debug!(
                     "redirect merges from start {k}: {} -> {} states, {st:?}, {:.3} s",
                     s.num_states(),
@@ -433,25 +456,28 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     }
     // The deterministic automaton of `GF g` competes with the winner; with `opts.sba` the two are
     // compared after degeneralisation (a smaller TGBA may degeneralise into a larger automaton).
-    let gf = if best.num_states() > 1 {
+    let gf = if best.num_states() > 1 && live() {
         gf_guarantee(arena, f, &tgba)
     } else {
         None
     };
     if opts.sba {
-        best = sba_of(&best);
+        best = sba_of(&best, budget);
         // The automaton before the merges has more states than the merged one; its
         // degeneralisation is only tried when it has at most as many states as the degeneralised
         // winner (otherwise it never won on the 699 benchmark formulas, and on a 6-set formula it
         // cost a second round of game-checked removals and the whole degeneralisation portfolio).
         let before_merges = before_merges.filter(|c| c.num_states() <= best.num_states());
         for c in before_merges.into_iter().chain(before_redirects).chain(gf) {
-            let c = sba_of(&c);
+            if !live() {
+                break;
+            }
+            let c = sba_of(&c, budget);
             if key(&c) < key(&best) {
                 best = c;
             }
         }
-        if in_scope(&best, crate::checked_merge::MAX_STATES_SBA) {
+        if in_scope(&best, crate::checked_merge::MAX_STATES_SBA) && live() {
             if let Some(n) = negation(arena) {
                 let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
                 if m.state_based && m.num_sets <= 1 && key(&m) < key(&best) {
@@ -470,9 +496,9 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
 /// The state-based Büchi automaton of [`crate::postproc::to_sba`], then the fair-simulation
 /// reduction (which keeps state-based automata state-based; checked, the result is kept only if
 /// it is still a state-based Büchi automaton and smaller).
-fn sba_of(aut: &Twa) -> Twa {
-    let b = crate::postproc::to_sba(aut);
-    let r = fair_reduced(&b);
+fn sba_of(aut: &Twa, budget: &Budget) -> Twa {
+    let b = crate::postproc::to_sba(aut, budget);
+    let r = fair_reduced(&b, budget);
     if r.state_based && r.num_sets <= 1 {
         r
     } else {
@@ -496,7 +522,7 @@ fn gf_guarantee(arena: &mut Arena, f: F, opts: &Options) -> Option<Twa> {
     }
     let d = translate_once(arena, fg, opts).ok()?;
     let r = crate::gf_guarantee::from_terminal(&d)?;
-    Some(fair_reduced(&crate::postproc::simplify(&r)))
+    Some(fair_reduced(&crate::postproc::simplify(&r), &opts.budget))
 }
 
 /// Largest automaton (states) given to the fair-simulation reduction of the translation.
@@ -510,11 +536,15 @@ pub const FAIR_MAX_SETS: u32 = 4;
 /// simplifications of [`crate::postproc`], kept when smaller. It merges states that only
 /// simulation *up to acceptance* relates (e.g. `F(d & XFc) | GFc`: the waiting state and the
 /// state of `GFc`), which the direct simulation of the post-processor cannot.
-fn fair_reduced(aut: &Twa) -> Twa {
-    if aut.num_states() <= 1 || aut.num_states() > FAIR_MAX_STATES || aut.num_sets > FAIR_MAX_SETS {
+fn fair_reduced(aut: &Twa, budget: &Budget) -> Twa {
+    if aut.num_states() <= 1
+        || aut.num_states() > FAIR_MAX_STATES
+        || aut.num_sets > FAIR_MAX_SETS
+        || budget.check().is_err()
+    {
         return aut.clone();
     }
-    let (r, _) = crate::gba_reduce::reduce(aut, crate::gba_reduce::Method::Fair);
+    let (r, _) = crate::gba_reduce::reduce(aut, crate::gba_reduce::Method::Fair, budget);
     let r = crate::postproc::simplify(&r);
     let key = |a: &Twa| (a.num_states(), a.num_edges(), a.num_sets);
     if key(&r) < key(aut) {
@@ -558,6 +588,7 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
     order.push(g);
     let mut k = 0;
     while k < order.len() {
+        opts.budget.check()?;
         if order.len() > opts.max_states {
             return Err(OmegaError::Limit(format!(
                 "the translation exceeds {} states",
@@ -629,7 +660,11 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
     } else {
         aut
     };
-    if opts.postprocess && opts.wdba && !(aut.num_states() == 1 && aut.is_deterministic()) {
+    if opts.postprocess
+        && opts.wdba
+        && !(aut.num_states() == 1 && aut.is_deterministic())
+        && opts.budget.check().is_ok()
+    {
         let nf = tab.arena.not(original);
         // Any automaton of the negation will do for the check: skip its post-processing.
         let neg_opts = Options {
@@ -638,8 +673,13 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
             postprocess: false,
             ..opts.clone()
         };
-        let neg = crate::postproc::prune(&translate(&mut *tab.arena, nf, &neg_opts)?);
-        if let Some(d) = crate::wdba::minimize_obligation(&aut, &neg) {
+        let neg = match translate(&mut *tab.arena, nf, &neg_opts) {
+            Ok(n) => Some(crate::prune::prune(&n)),
+            // Out of budget: the minimisation is optional, keep the automaton.
+            Err(OmegaError::Exhausted(_)) => None,
+            Err(e) => return Err(e),
+        };
+        if let Some(d) = neg.and_then(|neg| crate::wdba::minimize_obligation(&aut, &neg)) {
             let d = crate::postproc::simplify(&d);
             if d.num_states() <= aut.num_states() {
                 aut = d;
@@ -648,9 +688,9 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
     }
     if opts.sba {
         aut = if opts.postprocess {
-            crate::postproc::to_sba(&aut)
+            crate::postproc::to_sba(&aut, &opts.budget)
         } else {
-            crate::postproc::degeneralize(&aut)
+            crate::degen::degeneralize(&aut)
         };
     }
     Ok(aut)

@@ -152,7 +152,7 @@ pub fn minimize_obligation(a: &Twa, neg: &Twa) -> Option<Twa> {
     }
     d.state_based = true;
     // Reduce: bisimulation keeps accepting/rejecting states apart through the marks.
-    let d = crate::postproc::merge_bisimilar(&d);
+    let d = crate::bisim::merge_bisimilar(&d);
     // Verify L(d) ⊆ L(a): d ⊗ neg empty.
     let p = crate::product::product(&d, neg).ok()?;
     if !crate::emptiness::is_empty(&p) {
@@ -185,7 +185,7 @@ fn complement_weak_deterministic(d: &Twa) -> Twa {
             c.add_edge(s as u32, sink, rest, m);
         }
     }
-    let info = crate::postproc::scc_info(&c);
+    let info = crate::scc_info::scc_info(&c);
     for s in 0..c.num_states() {
         let comp = info.sccs.comp[s] as usize;
         let accepting = info.accepting[comp];

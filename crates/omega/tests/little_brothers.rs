@@ -16,8 +16,9 @@ use verikit_omega::ltl::eval::{holds, Lasso};
 use verikit_omega::ltl::Arena;
 use verikit_omega::product::product;
 use verikit_omega::rand::{RandLtl, Weights};
+use verikit_omega::sim_game::GameSolver;
 use verikit_omega::translate::{translate, Options};
-use verikit_omega::{little_brothers, postproc};
+use verikit_omega::{degen, little_brothers, postproc};
 
 /// Random tiny Büchi automata (state- and transition-based marks, one AP): the reduced
 /// automaton and the input include each other (rank-based complementation).
@@ -29,7 +30,12 @@ fn removals_keep_the_language_of_random_automata() {
         let n = if k % 4 == 0 { 3 } else { 2 };
         let mut a = tiny_buchi(&mut rng, n, k % 2 == 0);
         a.state_based = a.compute_state_based();
-        let Some((r, st)) = little_brothers::reduce(&a, 1_000_000) else {
+        let Some((r, st)) = little_brothers::reduce(
+            &a,
+            GameSolver::Zielonka,
+            1_000_000,
+            &verikit_diag::Budget::unlimited(),
+        ) else {
             panic!("#{k}: a tiny automaton was refused");
         };
         tried += st.candidates;
@@ -96,10 +102,15 @@ fn removals_keep_the_language_of_degeneralised_formulas() {
         let raw = translate(&mut arena, f, &raw_opts).unwrap();
         let tgba = translate(&mut arena, f, &Options::default()).unwrap();
         let an = translate(&mut arena, nf, &Options::default()).unwrap();
-        let d_raw = postproc::degeneralize(&raw);
-        let d = postproc::simplify(&postproc::degeneralize(&tgba));
+        let d_raw = degen::degeneralize(&raw);
+        let d = postproc::simplify(&degen::degeneralize(&tgba));
         let mut reduced = Vec::new();
-        if let Some((r, st)) = little_brothers::reduce(&d_raw, 400_000) {
+        if let Some((r, st)) = little_brothers::reduce(
+            &d_raw,
+            GameSolver::Zielonka,
+            400_000,
+            &verikit_diag::Budget::unlimited(),
+        ) {
             kept += st.kept;
             candidates += st.candidates;
             reduced.push(r);
@@ -108,6 +119,7 @@ fn removals_keep_the_language_of_degeneralised_formulas() {
             &d,
             400_000,
             &postproc::simplify,
+            &verikit_diag::Budget::unlimited(),
         ));
         for r in reduced {
             assert!(r.num_sets <= 1, "#{k} {text}");

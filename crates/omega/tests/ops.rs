@@ -8,7 +8,8 @@ use verikit_omega::ltl::Arena;
 use verikit_omega::rand::{RandLtl, Weights};
 use verikit_omega::translate::{translate, Options};
 use verikit_omega::{
-    complement::complement, emptiness, postproc, product::product, word::parse_word, OmegaError,
+    complement::complement, degen, emptiness, postproc, product::product, word::parse_word,
+    OmegaError,
 };
 
 fn random_word(rng: &mut SmallRng, nap: u32) -> Lasso {
@@ -52,7 +53,7 @@ fn complement_of_small_automata() {
         arena.ap_id("b");
         let f = gen.formula_in(&mut arena, 2, 8);
         let a = translate(&mut arena, f, &Options::default()).unwrap();
-        if postproc::degeneralize(&a).num_states() > 3 {
+        if degen::degeneralize(&a).num_states() > 3 {
             continue;
         }
         let c = match complement(&a) {
@@ -125,11 +126,11 @@ fn products_and_degeneralisation_preserve_languages() {
         let af = translate(&mut arena, f, &raw).unwrap();
         let ag = translate(&mut arena, g, &Options::default()).unwrap();
         let p = product(&af, &ag).unwrap();
-        let d = postproc::simplify(&postproc::degeneralize(&p));
+        let d = postproc::simplify(&degen::degeneralize(&p));
         assert!(d.state_based && d.num_sets <= 1);
-        let s = postproc::to_sba(&p);
+        let s = postproc::to_sba(&p, &verikit_diag::Budget::unlimited());
         assert!(s.state_based && s.num_sets <= 1);
-        let t = postproc::sba_by_outgoing(&postproc::degeneralize_tba(&p));
+        let t = degen::sba_by_outgoing(&degen::degeneralize_tba(&p));
         assert!(t.state_based && t.num_sets <= 1);
         for _ in 0..10 {
             let w = random_word(&mut rng, 2);

@@ -18,7 +18,7 @@ use verikit_omega::product::{ap_union, product};
 use verikit_omega::ramsey_inclusion::{included, Inclusion, Limits};
 use verikit_omega::rand::{RandLtl, Weights};
 use verikit_omega::translate::{translate, Options};
-use verikit_omega::{postproc, Twa};
+use verikit_omega::{degen, postproc, Twa};
 
 /// A random automaton with `n` states over the APs `aps`, `k` acceptance sets, one to three
 /// edges per state with literal or `true` labels and random marks.
@@ -49,7 +49,7 @@ fn random_gba(rng: &mut SmallRng, aps: &[&str], n: u32, k: u32) -> Twa {
 /// `None` when `b`'s state-based Büchi automaton has more than 3 states (the rank-based
 /// complement grows too fast beyond) or is beyond the complementation's limits.
 fn oracle(a: &Twa, b: &Twa) -> Option<bool> {
-    if postproc::degeneralize(&postproc::simplify(b)).num_states() > 3 {
+    if degen::degeneralize(&postproc::simplify(b)).num_states() > 3 {
         return None;
     }
     let c = complement(b).ok()?;
@@ -59,7 +59,7 @@ fn oracle(a: &Twa, b: &Twa) -> Option<bool> {
 /// Compares with the oracle; `None` when the oracle is out of its limits.
 fn check(a: &Twa, b: &Twa) -> Option<bool> {
     let expected = oracle(a, b)?;
-    let (r, _) = included(a, b, &Limits::default());
+    let (r, _) = included(a, b, &Limits::default(), &verikit_diag::Budget::unlimited());
     match r {
         Inclusion::Included => assert!(expected, "claimed included"),
         Inclusion::NotIncluded(w) => {
@@ -138,9 +138,15 @@ fn inclusions_between_automata_of_random_formulas() {
             continue;
         };
         let lim = Limits::default();
-        assert_eq!(included(&afg, &af, &lim).0, Inclusion::Included);
-        assert_eq!(included(&af, &aforg, &lim).0, Inclusion::Included);
-        match included(&af, &ag, &lim).0 {
+        assert_eq!(
+            included(&afg, &af, &lim, &verikit_diag::Budget::unlimited()).0,
+            Inclusion::Included
+        );
+        assert_eq!(
+            included(&af, &aforg, &lim, &verikit_diag::Budget::unlimited()).0,
+            Inclusion::Included
+        );
+        match included(&af, &ag, &lim, &verikit_diag::Budget::unlimited()).0 {
             Inclusion::Included => {
                 seen[1] += 1;
                 assert!(is_empty(&product(&af, &ang).unwrap()));
@@ -185,7 +191,16 @@ fn redirect_merges_keep_the_language_of_random_formulas() {
         assert!(r.num_states() <= d.num_states());
         smaller += (r.num_states() < d.num_states()) as usize;
         assert!(is_empty(&product(&r, &n).unwrap()));
-        assert_eq!(included(&d, &r, &Limits::default()).0, Inclusion::Included);
+        assert_eq!(
+            included(
+                &d,
+                &r,
+                &Limits::default(),
+                &verikit_diag::Budget::unlimited()
+            )
+            .0,
+            Inclusion::Included
+        );
         for _ in 0..50 {
             let w = verikit_omega::ltl::eval::Lasso {
                 prefix: (0..rng.gen_range(0..3))

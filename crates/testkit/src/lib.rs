@@ -5,6 +5,10 @@
 //! * [`expected`] finds `tests/expected/`, the results recorded from peer tools.
 //! * [`assert_parser_total`] feeds a parser garbage, every truncation of a valid input, random byte
 //!   mutations and binary noise, and fails if it panics.
+//! * [`import_graph`] builds the file-level import graph of a crate and fails on import cycles
+//!   that are not on an explicit allow-list.
+
+pub mod import_graph;
 
 #![warn(unreachable_pub)]
 

@@ -138,7 +138,7 @@ pub fn run(cmd: AutCmd, _ctx: &Ctx) -> Result<Report, CliError> {
             let (aut, _) = load(&a)?;
             let mut s = postproc::simplify(&aut);
             if sba {
-                s = postproc::to_sba(&s);
+                s = postproc::to_sba(&s, &verikit_diag::Budget::unlimited());
             }
             Ok(output(
                 &s,
@@ -197,7 +197,7 @@ pub fn run(cmd: AutCmd, _ctx: &Ctx) -> Result<Report, CliError> {
         AutCmd::Reduce { a, sim, stats, dot } => {
             let method = parse_method(&sim)?;
             let (aut, _) = load(&a)?;
-            let (red, st) = gba_reduce::reduce(&aut, method);
+            let (red, st) = gba_reduce::reduce(&aut, method, &verikit_diag::Budget::unlimited());
             let dt = t0.elapsed().as_secs_f64();
             let mut r = Report::with_verdict("reduced")
                 .field("method", method.name())
@@ -218,7 +218,8 @@ pub fn run(cmd: AutCmd, _ctx: &Ctx) -> Result<Report, CliError> {
                 max_elements,
                 ..ramsey_inclusion::Limits::default()
             };
-            let (r, st) = ramsey_inclusion::included(&x, &y, &limits);
+            let (r, st) =
+                ramsey_inclusion::included(&x, &y, &limits, &verikit_diag::Budget::unlimited());
             let dt = t0.elapsed().as_secs_f64();
             let stats = json!({"letters": st.letters, "prefixes": st.prefixes, "loops": st.loops});
             match r {
@@ -359,7 +360,11 @@ pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
     };
     let raw = verikit_omega::translate::translate(&mut arena2, phi2, &opts)
         .map_err(|e| CliError::from_error(e, None))?;
-    let (_, st) = gba_reduce::reduce(&raw, gba_reduce::Method::FairDelayed);
+    let (_, st) = gba_reduce::reduce(
+        &raw,
+        gba_reduce::Method::FairDelayed,
+        &verikit_diag::Budget::unlimited(),
+    );
     let mut r2 = Report::with_verdict("reduced")
         .field("reduction", &st)
         .field("time_s", st.time_s);

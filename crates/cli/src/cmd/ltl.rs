@@ -169,7 +169,11 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Report, CliError> {
                     .map_err(|e| CliError::from_error(e, Some(&file)))?;
                 let mut red_stats = None;
                 if let Some(m) = method {
-                    let (r, st) = verikit_omega::gba_reduce::reduce(&aut, m);
+                    let (r, st) = verikit_omega::gba_reduce::reduce(
+                        &aut,
+                        m,
+                        &verikit_diag::Budget::unlimited(),
+                    );
                     aut = r;
                     red_stats = Some(st);
                 }

@@ -1,0 +1,43 @@
+//! SCC information of an automaton: its strongly connected components (by `verikit-graph`'s
+//! Tarjan), the marks inside each, which contain a cycle, and which are accepting. Shared by the
+//! acceptance cleanups, degeneralisations, WDBA minimisation and the inclusion checks.
+
+use crate::twa::{Marks, Twa};
+
+/// SCC information of an automaton.
+pub struct SccInfo {
+    pub sccs: verikit_graph::Sccs,
+    /// Union of marks on edges inside each SCC.
+    pub marks: Vec<Marks>,
+    /// True if the SCC contains an edge (a cycle).
+    pub nontrivial: Vec<bool>,
+    /// True if some cycle of the SCC is accepting.
+    pub accepting: Vec<bool>,
+}
+
+pub fn scc_info(aut: &Twa) -> SccInfo {
+    let g = aut.graph();
+    let sccs = verikit_graph::sccs(&g);
+    let n = sccs.len();
+    let mut marks = vec![0u64; n];
+    let mut nontrivial = vec![false; n];
+    for (s, es) in aut.states.iter().enumerate() {
+        let c = sccs.comp[s] as usize;
+        for e in es {
+            if !e.label.is_false() && sccs.comp[e.dst as usize] as usize == c {
+                marks[c] |= e.marks;
+                nontrivial[c] = true;
+            }
+        }
+    }
+    let all = aut.all_marks();
+    let accepting = (0..n)
+        .map(|c| nontrivial[c] && !aut.acc_false && marks[c] & all == all)
+        .collect();
+    SccInfo {
+        sccs,
+        marks,
+        nontrivial,
+        accepting,
+    }
+}
