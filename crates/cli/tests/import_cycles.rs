@@ -9,11 +9,48 @@ use verikit_testkit::import_graph::{assert_no_import_cycles, AllowedCycle};
 const PRE_EXISTING: &str = "pre-existing, to be removed";
 
 /// Deliberate or not-yet-removed cycles: every file of a found cycle must be in one entry.
-const ALLOWED: &[AllowedCycle] = &[];
+const ALLOWED: &[AllowedCycle] = &[
+    AllowedCycle {
+        krate: "automata",
+        files: &["lrt.rs", "simulation.rs"],
+        reason: PRE_EXISTING,
+    },
+    AllowedCycle {
+        krate: "boolnet",
+        files: &["sampling.rs", "symbolic.rs"],
+        reason: PRE_EXISTING,
+    },
+    AllowedCycle {
+        krate: "cli",
+        files: &["cmd/prism.rs", "cmd/prism_imdp.rs"],
+        reason: PRE_EXISTING,
+    },
+    // `simplify` calls the implication rewritings of `synt_impl`, which call `simplify::nnf`
+    // (NNF belongs in a module below both).
+    AllowedCycle {
+        krate: "omega",
+        files: &["ltl/simplify.rs", "ltl/synt_impl.rs"],
+        reason: PRE_EXISTING,
+    },
+    AllowedCycle {
+        krate: "prob",
+        files: &["check.rs", "prop_env.rs"],
+        reason: PRE_EXISTING,
+    },
+    AllowedCycle {
+        krate: "smt",
+        files: &["arith.rs", "dioph/incremental.rs", "lia.rs"],
+        reason: PRE_EXISTING,
+    },
+    AllowedCycle {
+        krate: "smt",
+        files: &["difference_logic.rs", "dl_floyd_warshall.rs"],
+        reason: PRE_EXISTING,
+    },
+];
 
 #[test]
 fn no_import_cycles_outside_the_allow_list() {
-    let _ = PRE_EXISTING;
     let found = assert_no_import_cycles(&verikit_testkit::repo_root().join("crates"), ALLOWED);
     for (krate, files) in &found {
         eprintln!("allowed import cycle in {krate}: {}", files.join(" ↔ "));

@@ -11,6 +11,7 @@ use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts::accepts_lasso;
 use verikit_omega::complement::complement;
 use verikit_omega::emptiness::{accepting_lasso, is_empty};
+use verikit_diag::Budget;
 use verikit_omega::gba_reduce::{reduce, Method};
 use verikit_omega::ltl::eval::{holds, Lasso};
 use verikit_omega::ltl::Arena;
@@ -62,7 +63,7 @@ fn check(
             })
             .collect();
         for (mi, m) in METHODS.iter().enumerate() {
-            let (r, st) = reduce(&af, *m);
+            let (r, st) = reduce(&af, *m, &Budget::unlimited());
             times[mi] += st.time_s;
             totals[1 + mi] += r.num_states();
             assert!(
@@ -165,7 +166,7 @@ fn reductions_preserve_language_random_automata() {
             Err(_) => continue,
         };
         for m in METHODS {
-            let (r, _) = reduce(&a, m);
+            let (r, _) = reduce(&a, m, &Budget::unlimited());
             if r.num_states() < a.num_states() || r.num_edges() < a.num_edges() {
                 changed += 1;
             }

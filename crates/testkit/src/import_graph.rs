@@ -74,7 +74,7 @@ pub fn import_graph(src: &Path) -> ImportGraph {
     // Tokens (test code removed) and the paths each file mentions.
     let mut excluded: BTreeSet<Vec<String>> = BTreeSet::new();
     let mut per_file: Vec<Vec<Vec<String>>> = Vec::new();
-    let mut uses_per_file: Vec<Vec<Vec<String>>> = Vec::new();
+    let mut uses_per_file: Vec<Vec<(Vec<String>, bool)>> = Vec::new();
     for (f, p) in files.iter().zip(&paths) {
         let text = std::fs::read_to_string(p).unwrap_or_default();
         let toks = tokenize(&strip(&text));
@@ -91,7 +91,10 @@ pub fn import_graph(src: &Path) -> ImportGraph {
     // Re-exports: module file index -> item name -> absolute path.
     let mut reexports: Vec<HashMap<String, Vec<String>>> = vec![HashMap::new(); files.len()];
     for (i, uses) in uses_per_file.iter().enumerate() {
-        for u in uses {
+        for (u, public) in uses {
+            if !public {
+                continue;
+            }
             if let Some(abs) = absolute(&files[i].module, u, &by_module, true) {
                 if let Some(last) = u.last() {
                     if last != "*" && last != "self" {
@@ -112,7 +115,7 @@ pub fn import_graph(src: &Path) -> ImportGraph {
         }
         let all = uses_per_file[i]
             .iter()
-            .map(|u| (u, true))
+            .map(|(u, _)| (u, true))
             .chain(per_file[i].iter().map(|u| (u, false)));
         for (u, in_use) in all {
             let Some(abs) = absolute(&f.module, u, &by_module, in_use) else {
@@ -470,16 +473,22 @@ fn drop_test_items(toks: &[Tok]) -> (Vec<Tok>, Vec<String>) {
     (out, test_mods)
 }
 
-/// The paths of `use` trees (expanded, `crate::{a, b::c}` → `crate::a`, `crate::b::c`) and the
-/// other paths starting with `crate`, `super` or `self` followed by `::`.
-fn paths_in(toks: &[Tok]) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+/// The paths of `use` trees (expanded, `crate::{a, b::c}` → `crate::a`, `crate::b::c`), each
+/// with whether the `use` is a re-export (`pub use`, `pub(…) use`), and the other paths starting
+/// with `crate`, `super` or `self` followed by `::`.
+#[allow(clippy::type_complexity)]
+fn paths_in(toks: &[Tok]) -> (Vec<(Vec<String>, bool)>, Vec<Vec<String>>) {
     let mut uses = Vec::new();
     let mut others = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         if is_ident(toks.get(i), "use") {
+            let public = i > 0
+                && (is_ident(toks.get(i - 1), "pub") || toks.get(i - 1) == Some(&Tok::P(')')));
             let mut j = i + 1;
-            use_tree(toks, &mut j, Vec::new(), &mut uses);
+            let mut tree = Vec::new();
+            use_tree(toks, &mut j, Vec::new(), &mut tree);
+            uses.extend(tree.into_iter().map(|u| (u, public)));
             i = j;
             continue;
         }
