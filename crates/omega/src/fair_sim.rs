@@ -116,7 +116,7 @@ pub struct Lifter {
     exhausted: bool,
 }
 
-/// Lifts between two polls of the caller's budget.
+/// Lifts between two polls of the caller's budget (a power of two).
 const POLL_LIFTS: u64 = 4096;
 
 /// Largest number of merge / removal candidates checked per automaton and pass (by the checked
@@ -491,7 +491,8 @@ impl Lifter {
 
     fn run(&mut self) {
         while let Some((w, j)) = self.work.pop() {
-            if self.lifts % POLL_LIFTS == 0 && !self.exhausted && self.budget.check().is_err() {
+            if self.lifts & (POLL_LIFTS - 1) == 0 && !self.exhausted && self.budget.check().is_err()
+            {
                 self.exhausted = true;
             }
             if self.exhausted {

@@ -10,7 +10,9 @@ use verikit_omega::ltl::Arena;
 use verikit_omega::ramsey_inclusion::{included, Inclusion, Limits};
 use verikit_omega::sim_game::GameSolver;
 use verikit_omega::translate::{translate, Options};
-use verikit_omega::{complement, emptiness, little_brothers, postproc, redirect_merge, OmegaError, Twa};
+use verikit_omega::{
+    complement, emptiness, little_brothers, postproc, redirect_merge, OmegaError, Twa,
+};
 
 fn cancelled() -> Budget {
     let b = Budget::unlimited();
@@ -42,7 +44,10 @@ fn translation_stops_with_exhausted() {
     };
     match translate(&mut a, f, &opts) {
         Err(OmegaError::Exhausted(Exhausted::Cancelled)) => {}
-        other => panic!("expected a cancelled translation, got {:?}", other.map(|t| t.num_states())),
+        other => panic!(
+            "expected a cancelled translation, got {:?}",
+            other.map(|t| t.num_states())
+        ),
     }
     // The same formula with an unlimited budget translates.
     assert!(translate(&mut a, f, &Options::default()).is_ok());
@@ -53,11 +58,19 @@ fn reductions_return_their_input_when_cancelled() {
     let t = postproc::simplify(&aut("G(a -> F b) & GF c & F(d U e)", &raw()));
     for m in [Method::Fair, Method::Delayed, Method::FairDelayed] {
         let (r, _) = reduce(&t, m, &cancelled());
-        assert_eq!((r.num_states(), r.num_edges()), (t.num_states(), t.num_edges()), "{m:?}");
+        assert_eq!(
+            (r.num_states(), r.num_edges()),
+            (t.num_states(), t.num_edges()),
+            "{m:?}"
+        );
     }
     for solver in [GameSolver::RankLifting, GameSolver::Zielonka] {
         let one = verikit_omega::degen::degeneralize(&t);
-        let input = if solver == GameSolver::Zielonka { &one } else { &t };
+        let input = if solver == GameSolver::Zielonka {
+            &one
+        } else {
+            &t
+        };
         match little_brothers::reduce(input, solver, 1_000_000, &cancelled()) {
             None => {}
             Some((r, st)) => {

@@ -8,10 +8,10 @@ mod common;
 
 use common::{conv, tiny_buchi};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
+use verikit_diag::Budget;
 use verikit_omega::accepts::accepts_lasso;
 use verikit_omega::complement::complement;
 use verikit_omega::emptiness::{accepting_lasso, is_empty};
-use verikit_diag::Budget;
 use verikit_omega::gba_reduce::{reduce, Method};
 use verikit_omega::ltl::eval::{holds, Lasso};
 use verikit_omega::ltl::Arena;

@@ -8,9 +8,9 @@
 //! * [`import_graph`] builds the file-level import graph of a crate and fails on import cycles
 //!   that are not on an explicit allow-list.
 
-pub mod import_graph;
-
 #![warn(unreachable_pub)]
+
+pub mod import_graph;
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
