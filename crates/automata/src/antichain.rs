@@ -20,9 +20,10 @@ use crate::nfa::{Letter, Nfa, State};
 use crate::Outcome;
 use fixedbitset::FixedBitSet;
 use std::collections::VecDeque;
+use verikit_diag::{Budget, Exhausted};
 
 /// Backward antichain universality (CAV'06 Algorithm 1).
-pub fn universal_backward(a: &Nfa) -> Outcome {
+pub fn universal_backward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     let n = a.num_states();
     let nl = a.num_letters() as Letter;
     // Start = Init, F = {Loc \ Fin}.
@@ -47,7 +48,7 @@ pub fn universal_backward(a: &Nfa) -> Outcome {
             .find(|&i| init.is_subset(&sets[i as usize]))
     };
     if let Some(hit) = found(&frontier, &sets) {
-        return Outcome::fails(word_rev(&parents, hit), 1, 1);
+        return Ok(Outcome::fails(word_rev(&parents, hit), 1, 1));
     }
     // Complement scratch: Loc \ s'.
     while !frontier.is_empty() {
@@ -57,6 +58,7 @@ pub fn universal_backward(a: &Nfa) -> Outcome {
                 continue;
             }
             explored += 1;
+            budget.spend(sets.len() as u64)?;
             for sigma in 0..nl {
                 // cpre_σ(s') = Loc \ pre_σ(Loc \ s').
                 let sp = &sets[fi as usize];
@@ -90,24 +92,24 @@ pub fn universal_backward(a: &Nfa) -> Outcome {
         next.retain(|&i| alive[i as usize]);
         if let Some(hit) = found(&next, &sets) {
             let size = alive.iter().filter(|&&b| b).count();
-            return Outcome::fails(word_rev(&parents, hit), size, explored);
+            return Ok(Outcome::fails(word_rev(&parents, hit), size, explored));
         }
         frontier = next;
     }
     let size = alive.iter().filter(|&&b| b).count();
-    Outcome::holds(size, explored)
+    Ok(Outcome::holds(size, explored))
 }
 
 /// The default universality check: a short forward run (most non-universal automata reject a
 /// short word, which the forward search meets first), then the backward algorithm, which is several
 /// times faster on universal automata (see `bench/results/nfa-grids.md` and decision 0011).
-pub fn universal_auto(a: &Nfa) -> Outcome {
+pub fn universal_auto(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     // A small constant: the rejected words of non-universal random automata are met within a
     // few dozen sets, and on universal ones the wasted forward work stays negligible.
-    let budget = 128;
-    match universal_forward_bounded(a, budget) {
-        Some(o) => o,
-        None => universal_backward(a),
+    let bound = 128;
+    match universal_forward_bounded(a, bound, budget)? {
+        Some(o) => Ok(o),
+        None => universal_backward(a, budget),
     }
 }
 
@@ -127,12 +129,17 @@ fn word_rev(parents: &[Parent], mut node: u32) -> Vec<Letter> {
 }
 
 /// Forward antichain universality (CAV'06 Theorem 3): minimal sets of the subset construction.
-pub fn universal_forward(a: &Nfa) -> Outcome {
-    universal_forward_bounded(a, usize::MAX).unwrap_or_else(|| Outcome::holds(0, 0))
+pub fn universal_forward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+    Ok(universal_forward_bounded(a, usize::MAX, budget)?.unwrap_or_else(|| Outcome::holds(0, 0)))
 }
 
-/// The forward algorithm stopped after `budget` sets have been expanded (`None` then).
-pub fn universal_forward_bounded(a: &Nfa, budget: usize) -> Option<Outcome> {
+/// The forward algorithm stopped after `bound` sets have been expanded (`None` then).
+pub fn universal_forward_bounded(
+    a: &Nfa,
+    bound: usize,
+    budget: &Budget,
+) -> Result<Option<Outcome>, Exhausted> {
+    let mut ticker = budget.ticker(64);
     let nl = a.num_letters() as Letter;
     let mut store = SetStore::new(a);
     let start = store.intern(a.initial());
@@ -142,7 +149,7 @@ pub fn universal_forward_bounded(a: &Nfa, budget: usize) -> Option<Outcome> {
         letter: Letter::MAX,
     }];
     if !store.accepting(start) {
-        return Some(Outcome::fails(Vec::new(), 1, 0));
+        return Ok(Some(Outcome::fails(Vec::new(), 1, 0)));
     }
     let mut alive = vec![true];
     let mut queue: VecDeque<u32> = VecDeque::from([0]);
@@ -152,9 +159,10 @@ pub fn universal_forward_bounded(a: &Nfa, budget: usize) -> Option<Outcome> {
         if !alive[ni as usize] {
             continue;
         }
-        if explored >= budget {
-            return None;
+        if explored >= bound {
+            return Ok(None);
         }
+        ticker.tick()?;
         explored += 1;
         for sigma in 0..nl {
             let t = store.post(nodes[ni as usize], sigma);
@@ -164,11 +172,11 @@ pub fn universal_forward_bounded(a: &Nfa, budget: usize) -> Option<Outcome> {
                     parent: ni,
                     letter: sigma,
                 });
-                return Some(Outcome::fails(
+                return Ok(Some(Outcome::fails(
                     word_to(&parents, (nodes.len() - 1) as u32),
                     live_nodes.len(),
                     explored,
-                ));
+                )));
             }
             let ts = store.get(t);
             if live_nodes
@@ -195,7 +203,7 @@ pub fn universal_forward_bounded(a: &Nfa, budget: usize) -> Option<Outcome> {
             queue.push_back(id);
         }
     }
-    Some(Outcome::holds(live_nodes.len(), explored))
+    Ok(Some(Outcome::holds(live_nodes.len(), explored)))
 }
 
 /// Antichain inclusion `L(A) ⊆ L(B)` over `Q_A × 2^{Q_B}`, forward, with a counterexample word.
@@ -212,18 +220,23 @@ pub fn universal_forward_bounded(a: &Nfa, budget: usize) -> Option<Outcome> {
 /// alone can be catastrophically slow when the inclusion holds: it builds large macrostates that
 /// breadth-first search never needs, e.g. seconds instead of 30 ms on Tabakov–Vardi automata
 /// with 150 states, |Σ| = 2, d = 1.25).
-pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
-    included_auto(a, b, true)
+pub fn included(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+    included_auto(a, b, true, budget)
 }
 
 /// The strategy of [`included`] with or without ignoring useless states.
-pub fn included_auto(a: &Nfa, b: &Nfa, prune: bool) -> Outcome {
-    let budget = 2 * (a.num_states() + b.num_states()).max(64);
-    match included_with(a, b, Order::Dfs, prune, budget) {
+pub fn included_auto(
+    a: &Nfa,
+    b: &Nfa,
+    prune: bool,
+    budget: &Budget,
+) -> Result<Outcome, Exhausted> {
+    let bound = 2 * (a.num_states() + b.num_states()).max(64);
+    Ok(match included_with(a, b, Order::Dfs, prune, bound, budget)? {
         Some(o) => o,
-        None => included_with(a, b, Order::Bfs, prune, usize::MAX)
+        None => included_with(a, b, Order::Bfs, prune, usize::MAX, budget)?
             .unwrap_or_else(|| Outcome::holds(0, 0)),
-    }
+    })
 }
 
 /// Exploration order of the antichain inclusion check.
@@ -267,14 +280,16 @@ fn word_to_final(a: &Nfa, p: State) -> Vec<Letter> {
 /// [`included`] with an explicit exploration order; `prune: false` keeps useless states (the
 /// SETTA'17 random-automata experiments have no accepting states and turn this pruning off, which
 /// would otherwise answer at once).
-/// Returns `None` if `budget` pairs were expanded without an answer.
+/// Returns `None` if `bound` pairs were expanded without an answer.
 pub fn included_with(
     a: &Nfa,
     b: &Nfa,
     order: Order,
     prune: bool,
-    budget: usize,
-) -> Option<Outcome> {
+    bound: usize,
+    budget: &Budget,
+) -> Result<Option<Outcome>, Exhausted> {
+    let mut ticker = budget.ticker(256);
     // Useful states: co-reachable ones (unreachable ones are never visited).
     let useful_a = if prune {
         a.coreachable()
@@ -359,11 +374,11 @@ pub fn included_with(
     };
     for &p in a.initial() {
         if let Some(bad) = push!(p, init_b, ROOT, Letter::MAX) {
-            return Some(Outcome::fails(
+            return Ok(Some(Outcome::fails(
                 witness(&parents, &pstate, &pset, bad),
                 chains.iter().map(Vec::len).sum(),
                 0,
-            ));
+            )));
         }
     }
     loop {
@@ -375,9 +390,10 @@ pub fn included_with(
         if !alive[ni as usize] {
             continue;
         }
-        if explored >= budget {
-            return None;
+        if explored >= bound {
+            return Ok(None);
         }
+        ticker.tick()?;
         explored += 1;
         if explored >= next_report {
             next_report += 1_000_000;
@@ -397,14 +413,14 @@ pub fn included_with(
             for &p2 in succ_a {
                 if let Some(bad) = push!(p2, y2, ni, sigma) {
                     let size = chains.iter().map(Vec::len).sum();
-                    return Some(Outcome::fails(
+                    return Ok(Some(Outcome::fails(
                         witness(&parents, &pstate, &pset, bad),
                         size,
                         explored,
-                    ));
+                    )));
                 }
             }
         }
     }
-    Some(Outcome::holds(chains.iter().map(Vec::len).sum(), explored))
+    Ok(Some(Outcome::holds(chains.iter().map(Vec::len).sum(), explored)))
 }

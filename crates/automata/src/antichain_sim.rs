@@ -40,13 +40,21 @@ fn below(sim: &Simulation, y_small: &[State], y_big: &[State]) -> bool {
 }
 
 /// `L(A) ⊆ L(B)` by antichains with simulation subsumption.
-pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
+pub fn included(
+    a: &Nfa,
+    b: &Nfa,
+    budget: &verikit_diag::Budget,
+) -> Result<Outcome, verikit_diag::Exhausted> {
+    let mut ticker = budget.ticker(256);
     let u = a.disjoint_union(b);
     let off = a.num_states() as State;
     // Similarity (the measured-fastest algorithm); the identity, a simulation too (the plain
     // antichain subsumption), when the relation exceeds the memory budget.
-    let sim =
-        crate::simulation::preorder(&u).unwrap_or_else(|_| Simulation::identity(u.num_states()));
+    let sim = match crate::simulation::preorder(&u, crate::lrt::MEMORY_BUDGET, budget) {
+        Ok(s) => s,
+        Err(crate::AutomataError::Exhausted(e)) => return Err(e),
+        Err(_) => Simulation::identity(u.num_states()),
+    };
     let nl = a.num_letters() as Letter;
     // Macrostates are sets of union states (all in the B part).
     let mut store = SetStore::new(&u);
@@ -143,13 +151,14 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
             &mut alive,
             &mut queue,
         ) {
-            return Outcome::fails(word_to(&parents, bad), 0, 0);
+            return Ok(Outcome::fails(word_to(&parents, bad), 0, 0));
         }
     }
     while let Some(ni) = queue.pop_front() {
         if !alive[ni as usize] {
             continue;
         }
+        ticker.tick()?;
         explored += 1;
         let p = pstate[ni as usize];
         let y = pset[ni as usize];
@@ -173,15 +182,15 @@ pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
                     &mut alive,
                     &mut queue,
                 ) {
-                    return Outcome::fails(
+                    return Ok(Outcome::fails(
                         word_to(&parents, bad),
                         alive.iter().filter(|&&x| x).count(),
                         explored,
-                    );
+                    ));
                 }
             }
         }
     }
     let size = alive.iter().filter(|&&x| x).count();
-    Outcome::holds(size, explored)
+    Ok(Outcome::holds(size, explored))
 }

@@ -142,6 +142,18 @@ pub fn write(nfa: &Nfa) -> String {
             lines.push(format!("{},{init_name}->[{dst}]", nfa.alphabet.name(a)));
         }
     }
+    // The format has no alphabet declaration: letters without a transition get self-loops on an
+    // unreachable state, so they stay in Σ (they matter for universality and inclusion).
+    let mut used = vec![false; nfa.num_letters()];
+    for (_, a, _) in nfa.transitions() {
+        if let Some(u) = used.get_mut(a as usize) {
+            *u = true;
+        }
+    }
+    let sink = format!("[{}]", nfa.num_states() + 2);
+    for (a, _) in used.iter().enumerate().filter(|(_, u)| !**u) {
+        lines.push(format!("{},{sink}->{sink}", nfa.alphabet.name(a as u32)));
+    }
     lines.sort();
     lines.dedup();
     for l in lines {

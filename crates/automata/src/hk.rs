@@ -59,6 +59,11 @@ impl Relation for UnionFind {
 }
 
 /// `L(A) = L(B)` by HK (`memo`: memoised `todo`).
-pub fn equivalent(a: &Nfa, b: &Nfa, memo: bool) -> Outcome {
-    run(a, b, memo, UnionFind::default())
+pub fn equivalent(
+    a: &Nfa,
+    b: &Nfa,
+    memo: bool,
+    budget: &verikit_diag::Budget,
+) -> Result<Outcome, verikit_diag::Exhausted> {
+    run(a, b, memo, UnionFind::default(), budget)
 }

@@ -79,7 +79,12 @@ impl Relation for Congruence {
 }
 
 /// `L(A) = L(B)` by HKC (`memo`: memoised `todo`).
-pub fn equivalent(a: &Nfa, b: &Nfa, memo: bool) -> Outcome {
+pub fn equivalent(
+    a: &Nfa,
+    b: &Nfa,
+    memo: bool,
+    budget: &verikit_diag::Budget,
+) -> Result<Outcome, verikit_diag::Exhausted> {
     let n = a.num_states() + b.num_states();
     run(
         a,
@@ -90,5 +95,6 @@ pub fn equivalent(a: &Nfa, b: &Nfa, memo: bool) -> Outcome {
             r: Vec::new(),
             z: FixedBitSet::with_capacity(n),
         },
+        budget,
     )
 }

@@ -46,10 +46,12 @@ pub mod replay;
 pub mod saturation;
 pub mod simulation;
 pub mod subset;
+pub mod task;
 pub mod timbuk;
 
-pub use nfa::{reconcile, Alphabet, Letter, Nfa, NfaBuilder, Reconciliation, State};
+pub use nfa::{reconcile, Alphabet, BitLetters, Letter, Nfa, NfaBuilder, Reconciliation, State};
 
+pub use verikit_diag::{Budget, Exhausted};
 use verikit_diag::{Diagnostic, Reportable};
 
 /// Errors of this crate.
@@ -64,6 +66,12 @@ pub enum AutomataError {
     /// A size bound was exceeded.
     #[error("{0}")]
     Limit(String),
+    /// The budget (deadline, cancellation, work) ran out.
+    #[error("{0}")]
+    Exhausted(#[from] Exhausted),
+    /// An invariant of verikit itself failed (a bug, e.g. a witness that does not replay).
+    #[error("{0}")]
+    Internal(String),
 }
 
 impl Reportable for AutomataError {
@@ -74,7 +82,7 @@ impl Reportable for AutomataError {
         }
     }
     fn is_resource_limit(&self) -> bool {
-        matches!(self, AutomataError::Limit(_))
+        matches!(self, AutomataError::Limit(_) | AutomataError::Exhausted(_))
     }
 }
 
@@ -123,13 +131,13 @@ pub enum UnivAlgo {
     Subset,
 }
 
-/// `L(A) = Σ*`.
-pub fn universal(a: &Nfa, algo: UnivAlgo) -> Outcome {
+/// `L(A) = Σ*`, within `budget`.
+pub fn universal(a: &Nfa, algo: UnivAlgo, budget: &Budget) -> Result<Outcome, Exhausted> {
     match algo {
-        UnivAlgo::Auto => antichain::universal_auto(a),
-        UnivAlgo::Backward => antichain::universal_backward(a),
-        UnivAlgo::Forward => antichain::universal_forward(a),
-        UnivAlgo::Subset => subset::universal(a),
+        UnivAlgo::Auto => antichain::universal_auto(a, budget),
+        UnivAlgo::Backward => antichain::universal_backward(a, budget),
+        UnivAlgo::Forward => antichain::universal_forward(a, budget),
+        UnivAlgo::Subset => subset::universal_within(a, budget),
     }
 }
 
@@ -144,12 +152,18 @@ pub enum Preprocess {
 }
 
 /// `(A, B)` after preprocessing (same languages); [`AutomataError::Limit`] when the simulation
-/// relation exceeds its memory budget.
-pub fn preprocess(a: &Nfa, b: &Nfa, pre: Preprocess) -> Result<(Nfa, Nfa), AutomataError> {
+/// relation exceeds `memory` bytes, [`AutomataError::Exhausted`] when the budget runs out.
+pub fn preprocess(
+    a: &Nfa,
+    b: &Nfa,
+    pre: Preprocess,
+    memory: usize,
+    budget: &Budget,
+) -> Result<(Nfa, Nfa), AutomataError> {
     match pre {
         Preprocess::None => Ok((a.clone(), b.clone())),
         Preprocess::Bisim => Ok((bisim::reduce(a), bisim::reduce(b))),
-        Preprocess::Sim => saturation::saturate_pair(a, b),
+        Preprocess::Sim => saturation::saturate_pair(a, b, memory, budget),
     }
 }
 
@@ -168,17 +182,17 @@ pub enum InclAlgo {
     Subset,
 }
 
-/// `L(A) ⊆ L(B)` (same alphabet).
-pub fn included(a: &Nfa, b: &Nfa, algo: InclAlgo) -> Outcome {
+/// `L(A) ⊆ L(B)` (same alphabet), within `budget`.
+pub fn included(a: &Nfa, b: &Nfa, algo: InclAlgo, budget: &Budget) -> Result<Outcome, Exhausted> {
     match algo {
-        InclAlgo::Antichain => antichain::included(a, b),
-        InclAlgo::AntichainNoPrune => antichain::included_auto(a, b, false),
-        InclAlgo::AntichainSim => antichain_sim::included(a, b),
+        InclAlgo::Antichain => antichain::included(a, b, budget),
+        InclAlgo::AntichainNoPrune => antichain::included_auto(a, b, false, budget),
+        InclAlgo::AntichainSim => antichain_sim::included(a, b, budget),
         InclAlgo::Hkc => {
             // A word accepted by exactly one of A ⊕ B and B is in L(A) ∖ L(B).
-            hkc::equivalent(&a.disjoint_union(b), b, true)
+            hkc::equivalent(&a.disjoint_union(b), b, true, budget)
         }
-        InclAlgo::Subset => subset::included(a, b),
+        InclAlgo::Subset => subset::included_within(a, b, budget),
     }
 }
 
@@ -203,19 +217,24 @@ pub enum EquivAlgo {
     Subset,
 }
 
-/// `L(A) = L(B)` (same alphabet).
-pub fn equivalent(a: &Nfa, b: &Nfa, algo: EquivAlgo) -> Outcome {
-    match algo {
-        EquivAlgo::Naive { memo } => naive::equivalent(a, b, memo),
-        EquivAlgo::Hk { memo } => hk::equivalent(a, b, memo),
-        EquivAlgo::Hkc { memo } => hkc::equivalent(a, b, memo),
+/// `L(A) = L(B)` (same alphabet), within `budget`.
+pub fn equivalent(
+    a: &Nfa,
+    b: &Nfa,
+    algo: EquivAlgo,
+    budget: &Budget,
+) -> Result<Outcome, Exhausted> {
+    Ok(match algo {
+        EquivAlgo::Naive { memo } => naive::equivalent(a, b, memo, budget)?,
+        EquivAlgo::Hk { memo } => hk::equivalent(a, b, memo, budget)?,
+        EquivAlgo::Hkc { memo } => hkc::equivalent(a, b, memo, budget)?,
         EquivAlgo::Antichain | EquivAlgo::AntichainNoPrune => {
             let prune = algo == EquivAlgo::Antichain;
-            let ab = antichain::included_auto(a, b, prune);
+            let ab = antichain::included_auto(a, b, prune, budget)?;
             if !ab.holds {
-                return ab;
+                return Ok(ab);
             }
-            let ba = antichain::included_auto(b, a, prune);
+            let ba = antichain::included_auto(b, a, prune, budget)?;
             Outcome {
                 size: ab.size + ba.size,
                 explored: ab.explored + ba.explored,
@@ -223,17 +242,17 @@ pub fn equivalent(a: &Nfa, b: &Nfa, algo: EquivAlgo) -> Outcome {
             }
         }
         EquivAlgo::AntichainSim => {
-            let ab = antichain_sim::included(a, b);
+            let ab = antichain_sim::included(a, b, budget)?;
             if !ab.holds {
-                return ab;
+                return Ok(ab);
             }
-            let ba = antichain_sim::included(b, a);
+            let ba = antichain_sim::included(b, a, budget)?;
             Outcome {
                 size: ab.size + ba.size,
                 explored: ab.explored + ba.explored,
                 ..ba
             }
         }
-        EquivAlgo::Subset => subset::equivalent(a, b),
-    }
+        EquivAlgo::Subset => subset::equivalent_within(a, b, budget)?,
+    })
 }

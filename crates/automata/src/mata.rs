@@ -10,7 +10,7 @@
 //! files are mintermised together (see [`crate::minterm`]), as mata does for automata it compares.
 
 use crate::minterm::{mintermise, MAX_ATOMS};
-use crate::nfa::{Alphabet, Letter, Nfa, NfaBuilder, State};
+use crate::nfa::{Alphabet, BitLetters, Letter, Nfa, NfaBuilder, State};
 use crate::AutomataError;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -405,14 +405,25 @@ pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
             }
             let m = mintermise(&all, names.len())
                 .ok_or_else(|| AutomataError::Limit("too many bit atoms to mintermise".into()))?;
-            let mut alphabet = Alphabet::new();
-            for (c, &r) in m.representative.iter().enumerate() {
-                let mut n = cube_name(r, &names);
-                if m.class_size[c] > 1 {
-                    let _ = write!(n, "+{}", m.class_size[c] - 1);
-                }
-                alphabet.intern(&n);
-            }
+            let letter_names: Vec<String> = m
+                .representative
+                .iter()
+                .enumerate()
+                .map(|(c, &r)| {
+                    let mut n = cube_name(r, &names);
+                    if m.class_size.get(c).is_some_and(|&s| s > 1) {
+                        let _ = write!(n, "+{}", m.class_size[c] - 1);
+                    }
+                    n
+                })
+                .collect();
+            let alphabet = Alphabet::with_bits(
+                &letter_names,
+                BitLetters {
+                    atoms: names.clone(),
+                    class: m.class.clone(),
+                },
+            );
             for (ai, a) in auts.iter().enumerate() {
                 if !crate::nfa::fits(a.state_names.len(), alphabet.len()) {
                     return Err(too_big(a.state_names.len(), alphabet.len()));
@@ -464,29 +475,145 @@ pub fn parse_nfa(text: &str) -> Result<Nfa, AutomataError> {
         .ok_or_else(|| AutomataError::Invalid("no automaton".into()))
 }
 
-/// Writes an NFA as `@NFA-explicit` (states named by their names, letters by their names).
+/// Writes an NFA in `.mata`: as `@NFA-bits` when its alphabet came from `@NFA-bits` (so the atoms
+/// and every letter, with or without transitions, survive), else as `@NFA-explicit` with the whole
+/// alphabet declared in `%Alphabet-enum` (letters without transitions belong to `Σ` too).
 pub fn write(nfa: &Nfa) -> String {
-    let mut s = String::from("@NFA-explicit\n%Alphabet-auto\n");
-    let name = |q: State| sanitize(&nfa.state_name(q));
-    s.push_str("%Initial");
-    for &q in nfa.initial() {
-        let _ = write!(s, " {}", name(q));
+    match nfa.alphabet.bits() {
+        Some(bits) => write_bits(nfa, bits),
+        None => write_explicit(nfa),
     }
-    s.push_str("\n%Final");
-    for &q in nfa.finals() {
-        let _ = write!(s, " {}", name(q));
+}
+
+/// Writes an NFA as `@NFA-explicit`, the alphabet declared in `%Alphabet-enum`.
+pub fn write_explicit(nfa: &Nfa) -> String {
+    let mut s = String::from("@NFA-explicit\n%Alphabet-enum");
+    for n in nfa.alphabet.names() {
+        let _ = write!(s, " {}", sanitize(n));
     }
     s.push('\n');
+    let names = state_labels(nfa);
+    write_states(&mut s, nfa, &names);
     for (src, a, dst) in nfa.transitions() {
         let _ = writeln!(
             s,
             "{} {} {}",
-            name(src),
+            names[src as usize],
             sanitize(nfa.alphabet.name(a)),
-            name(dst)
+            names[dst as usize]
         );
     }
     s
+}
+
+fn write_states(s: &mut String, nfa: &Nfa, names: &[String]) {
+    s.push_str("%Initial");
+    for &q in nfa.initial() {
+        let _ = write!(s, " {}", names[q as usize]);
+    }
+    s.push_str("\n%Final");
+    for &q in nfa.finals() {
+        let _ = write!(s, " {}", names[q as usize]);
+    }
+    s.push('\n');
+    // States without transitions are mentioned, so the state count survives.
+    let mut used = vec![false; nfa.num_states()];
+    for (p, _, q) in nfa.transitions() {
+        used[p as usize] = true;
+        used[q as usize] = true;
+    }
+    for (q, u) in used.iter().enumerate() {
+        if !u {
+            let _ = writeln!(s, "{}", names[q]);
+        }
+    }
+}
+
+/// Writes an NFA over a bit-vector alphabet as `@NFA-bits`: the letters of each `(source, target)`
+/// pair become one formula over the atoms (a Shannon expansion of their vectors).
+fn write_bits(nfa: &Nfa, bits: &BitLetters) -> String {
+    let mut s = String::from("@NFA-bits\n");
+    let names = state_labels(nfa);
+    write_states(&mut s, nfa, &names);
+    let mut groups: Vec<((State, State), Vec<Letter>)> = Vec::new();
+    let mut index: FxHashMap<(State, State), usize> = FxHashMap::default();
+    for (p, a, q) in nfa.transitions() {
+        let i = *index.entry((p, q)).or_insert_with(|| {
+            groups.push(((p, q), Vec::new()));
+            groups.len() - 1
+        });
+        groups[i].1.push(a);
+    }
+    let mut formulas: FxHashMap<Vec<Letter>, String> = FxHashMap::default();
+    for ((p, q), letters) in groups {
+        let f = formulas.entry(letters).or_insert_with_key(|letters| {
+            let mut on = vec![false; nfa.num_letters()];
+            for &l in letters {
+                if let Some(x) = on.get_mut(l as usize) {
+                    *x = true;
+                }
+            }
+            let table: Vec<bool> = bits
+                .class
+                .iter()
+                .map(|&c| on.get(c as usize).copied().unwrap_or(false))
+                .collect();
+            shannon(&table, &bits.atoms)
+        });
+        let _ = writeln!(s, "{} {} {}", names[p as usize], f, names[q as usize]);
+    }
+    s
+}
+
+/// A formula for the truth table `t` over the first `log2 |t|` atoms (vector index bit `i` = atom
+/// `i`): Shannon expansion on the highest atom, skipping atoms the function does not depend on.
+fn shannon(t: &[bool], atoms: &[String]) -> String {
+    if t.iter().all(|&b| b) {
+        return "\\true".to_string();
+    }
+    if !t.iter().any(|&b| b) {
+        return "\\false".to_string();
+    }
+    let half = t.len() / 2;
+    let var = half.trailing_zeros() as usize;
+    let (lo, hi) = t.split_at(half);
+    if lo == hi {
+        return shannon(lo, atoms);
+    }
+    let name = atoms.get(var).map_or("?", String::as_str);
+    let lo_f = lo.iter().any(|&b| b).then(|| shannon(lo, atoms));
+    let hi_f = hi.iter().any(|&b| b).then(|| shannon(hi, atoms));
+    let conj = |lit: String, f: Option<String>| match f {
+        Some(f) if f == "\\true" => lit,
+        Some(f) => format!("({lit} & {f})"),
+        None => String::new(),
+    };
+    let parts: Vec<String> = [conj(format!("!{name}"), lo_f), conj(name.to_string(), hi_f)]
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() == 1 {
+        parts.into_iter().next().unwrap_or_default()
+    } else {
+        format!("({})", parts.join(" | "))
+    }
+}
+
+/// State names for writing: the automaton's own when they are unique tokens the parser reads back
+/// as state names, else `q0`, `q1`, ….
+fn state_labels(nfa: &Nfa) -> Vec<String> {
+    let own: Vec<String> = (0..nfa.num_states() as State)
+        .map(|q| sanitize(&nfa.state_name(q)))
+        .collect();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let usable = own.iter().all(|n| {
+        !n.starts_with(['%', '@']) && !is_formula_syntax(n) && seen.insert(n.as_str())
+    });
+    if usable {
+        own
+    } else {
+        (0..nfa.num_states()).map(|q| format!("q{q}")).collect()
+    }
 }
 
 fn sanitize(n: &str) -> String {

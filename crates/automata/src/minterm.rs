@@ -25,6 +25,8 @@ pub struct Minterms {
     pub representative: Vec<u64>,
     /// For each letter, how many bit vectors it stands for.
     pub class_size: Vec<u64>,
+    /// For each bit vector (bit `i` = atom `i`), its letter.
+    pub class: Vec<u32>,
 }
 
 fn table(e: &BoolExpr, k: usize, words: usize) -> Vec<u64> {
@@ -162,6 +164,7 @@ pub fn mintermise(formulas: &[BoolExpr], k: usize) -> Option<Minterms> {
         cover,
         representative,
         class_size,
+        class,
     })
 }
 

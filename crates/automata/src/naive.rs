@@ -24,6 +24,11 @@ impl Relation for Plain {
 }
 
 /// `L(A) = L(B)` by the naive algorithm (`memo`: memoised `todo`).
-pub fn equivalent(a: &Nfa, b: &Nfa, memo: bool) -> Outcome {
-    run(a, b, memo, Plain::default())
+pub fn equivalent(
+    a: &Nfa,
+    b: &Nfa,
+    memo: bool,
+    budget: &verikit_diag::Budget,
+) -> Result<Outcome, verikit_diag::Exhausted> {
+    run(a, b, memo, Plain::default(), budget)
 }

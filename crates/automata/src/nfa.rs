@@ -10,6 +10,7 @@
 
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 pub type State = u32;
 pub type Letter = u32;
@@ -28,6 +29,18 @@ pub fn fits(states: usize, letters: usize) -> bool {
 pub struct Alphabet {
     names: Vec<String>,
     index: FxHashMap<String, Letter>,
+    bits: Option<Arc<BitLetters>>,
+}
+
+/// What the letters of a mintermised `@NFA-bits` alphabet stand for: each letter is a class of bit
+/// vectors over `atoms`. Kept so that writers can give the automaton back as `@NFA-bits` with the
+/// same alphabet (letters without transitions included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BitLetters {
+    /// Atom names; bit `i` of a vector is atom `i`.
+    pub atoms: Vec<String>,
+    /// For each bit vector `0..2^atoms`, its letter.
+    pub class: Vec<Letter>,
 }
 
 impl Alphabet {
@@ -41,11 +54,24 @@ impl Alphabet {
         }
         a
     }
-    /// The letter called `name`, added if new.
+    /// A bit-vector alphabet: letter `l` is named `names[l]` and stands for the vectors `v` with
+    /// `bits.class[v] == l`.
+    pub fn with_bits<S: AsRef<str>>(names: &[S], bits: BitLetters) -> Self {
+        let mut a = Alphabet::from_names(names);
+        a.bits = Some(Arc::new(bits));
+        a
+    }
+    /// The bit vectors behind the letters, for an alphabet read from `@NFA-bits`.
+    pub fn bits(&self) -> Option<&BitLetters> {
+        self.bits.as_deref()
+    }
+    /// The letter called `name`, added if new (a new letter stands for no bit vector, so the
+    /// alphabet stops being a bit-vector alphabet).
     pub fn intern(&mut self, name: &str) -> Letter {
         if let Some(&l) = self.index.get(name) {
             return l;
         }
+        self.bits = None;
         let l = self.names.len() as Letter;
         self.names.push(name.to_string());
         self.index.insert(name.to_string(), l);

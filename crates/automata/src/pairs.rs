@@ -9,6 +9,7 @@
 //! Both automata are embedded in their disjoint union so that one macrostate table serves both
 //! sides (HKC's congruence closure relates sets of the union).
 
+use verikit_diag::{Budget, Exhausted};
 use crate::macrostate::{word_to, Parent, SetStore, ROOT};
 use crate::nfa::{Letter, Nfa, State};
 use crate::Outcome;
@@ -31,7 +32,14 @@ pub trait Relation {
 }
 
 /// Runs Algorithm 1 with relation `rel`; `memo` enables memoisation of `todo`.
-pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
+pub fn run<R: Relation>(
+    a: &Nfa,
+    b: &Nfa,
+    memo: bool,
+    mut rel: R,
+    budget: &Budget,
+) -> Result<Outcome, Exhausted> {
+    let mut ticker = budget.ticker(256);
     let u = a.disjoint_union(b);
     let off = a.num_states() as State;
     let nl = u.num_letters() as Letter;
@@ -54,6 +62,7 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
     let mut next_report = 100_000usize;
     let mut explored = 0usize;
     while let Some(ni) = todo.pop_front() {
+        ticker.tick()?;
         let (x, y) = nx[ni as usize];
         if rel.needs_todo() {
             todo_pairs.clear();
@@ -63,7 +72,7 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
             continue;
         }
         if store.accepting(x) != store.accepting(y) {
-            return Outcome::fails(word_to(&parents, ni), rel.size(), explored);
+            return Ok(Outcome::fails(word_to(&parents, ni), rel.size(), explored));
         }
         explored += 1;
         if explored >= next_report {
@@ -89,5 +98,5 @@ pub fn run<R: Relation>(a: &Nfa, b: &Nfa, memo: bool, mut rel: R) -> Outcome {
         }
         rel.insert(x, y, &store);
     }
-    Outcome::holds(rel.size(), explored)
+    Ok(Outcome::holds(rel.size(), explored))
 }

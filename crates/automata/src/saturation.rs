@@ -14,6 +14,7 @@
 //! conversely; both results are automata over the saturated union, with `A`'s or `B`'s (saturated)
 //! initial states.
 
+use verikit_diag::Budget;
 use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::simulation::Simulation;
 use crate::AutomataError;
@@ -66,16 +67,22 @@ pub fn saturate_with(a: &Nfa, sim: &Simulation) -> Nfa {
 }
 
 /// `a` saturated with respect to its similarity ([`crate::simulation::preorder`]).
-pub fn saturate(a: &Nfa) -> Result<Nfa, AutomataError> {
-    let sim = crate::simulation::preorder(a)?;
+/// [`AutomataError::Limit`] when the relation exceeds `memory` bytes.
+pub fn saturate(a: &Nfa, memory: usize, budget: &Budget) -> Result<Nfa, AutomataError> {
+    let sim = crate::simulation::preorder(a, memory, budget)?;
     Ok(saturate_with(a, &sim))
 }
 
 /// `A` and `B` (same alphabet) saturated with respect to the similarity of `A ⊕ B`: two automata
 /// over the same saturated union, one with `A`'s initial states and one with `B`'s.
-pub fn saturate_pair(a: &Nfa, b: &Nfa) -> Result<(Nfa, Nfa), AutomataError> {
+pub fn saturate_pair(
+    a: &Nfa,
+    b: &Nfa,
+    memory: usize,
+    budget: &Budget,
+) -> Result<(Nfa, Nfa), AutomataError> {
     let u = a.disjoint_union(b);
-    let sim = crate::simulation::preorder(&u)?;
+    let sim = crate::simulation::preorder(&u, memory, budget)?;
     let off = a.num_states() as State;
     let with_initial = |init: Vec<State>| -> Nfa {
         let mut bld = NfaBuilder::with_states(u.alphabet.clone(), u.num_states());
@@ -107,7 +114,7 @@ mod tests {
                 initial: 0,
                 seed,
             });
-            let s = saturate(&a).unwrap();
+            let s = saturate(&a, crate::lrt::MEMORY_BUDGET, &Budget::unlimited()).unwrap();
             assert!(s.num_transitions() >= a.num_transitions());
             assert!(crate::subset::equivalent(&a, &s).holds, "seed {seed}");
             // Initial set and successor sets are downward closed.

@@ -14,6 +14,7 @@
 //! automata (decision 0014), the algorithm behind [`preorder`] (used by [`reduce`], saturation and
 //! antichains with simulation).
 
+use verikit_diag::{Budget, Exhausted};
 use crate::bisim::quotient;
 use crate::nfa::{Letter, Nfa, State};
 use crate::AutomataError;
@@ -55,8 +56,15 @@ impl Simulation {
     }
 }
 
-/// Computes the simulation preorder of `a`.
+/// Computes the simulation preorder of `a` (the unbudgeted test oracle; a budget nobody else
+/// holds never runs out).
 pub fn simulation(a: &Nfa) -> Simulation {
+    simulation_within(a, &Budget::unlimited()).unwrap_or_else(|_| Simulation::identity(a.num_states()))
+}
+
+/// [`simulation`] within `budget`.
+pub fn simulation_within(a: &Nfa, budget: &Budget) -> Result<Simulation, Exhausted> {
+    let mut ticker = budget.ticker(64);
     let n = a.num_states();
     let nl = a.num_letters() as Letter;
     // Letters each state can read.
@@ -88,6 +96,7 @@ pub fn simulation(a: &Nfa) -> Simulation {
     let mut queue: std::collections::VecDeque<State> = (0..n as State).collect();
     let mut allowed = FixedBitSet::with_capacity(n);
     while let Some(x2) = queue.pop_front() {
+        ticker.tick()?;
         queued[x2 as usize] = false;
         for l in 0..nl {
             let preds = a.pre(x2, l);
@@ -111,32 +120,38 @@ pub fn simulation(a: &Nfa) -> Simulation {
             }
         }
     }
-    Simulation { rows }
+    Ok(Simulation { rows })
 }
 
 /// Similarity by the algorithm measured fastest (decision 0014, `bench/results/nfa-sim.md`): the
 /// bit-parallel fixed point of this module — on the ARMC and email-filter automata its median time
 /// is below Holík–Šimáček's ([`crate::holik_simacek`]) and LRT's ([`crate::lrt`]), which stay
 /// selectable (`nfa reduce --method sim-hs | sim-lrt`). [`AutomataError::Limit`] when the relation
-/// exceeds the memory budget.
-pub fn preorder(a: &Nfa) -> Result<Simulation, AutomataError> {
+/// exceeds `memory` bytes, [`AutomataError::Exhausted`] when the budget runs out.
+pub fn preorder(a: &Nfa, memory: usize, budget: &Budget) -> Result<Simulation, AutomataError> {
+    check_memory(a, memory)?;
+    Ok(simulation_within(a, budget)?)
+}
+
+/// [`AutomataError::Limit`] when the simulation relation of `a` would exceed `memory` bytes.
+pub fn check_memory(a: &Nfa, memory: usize) -> Result<(), AutomataError> {
     let n = a.num_states();
     let need = crate::lrt::relation_bytes(n);
-    if need > crate::lrt::MEMORY_BUDGET {
+    if need > memory {
         return Err(AutomataError::Limit(format!(
             "the simulation relation of {n} states needs {} MiB (budget {} MiB)",
             need >> 20,
-            crate::lrt::MEMORY_BUDGET >> 20
+            memory >> 20
         )));
     }
-    Ok(simulation(a))
+    Ok(())
 }
 
 /// Quotient by simulation equivalence (`x ≾ y` and `y ≾ x`): same language, at most as many states
 /// as the bisimulation quotient. The relation is computed by [`preorder`];
 /// [`AutomataError::Limit`] when even the relation exceeds the memory budget.
-pub fn reduce(a: &Nfa) -> Result<Nfa, AutomataError> {
-    let sim = preorder(a)?;
+pub fn reduce(a: &Nfa, memory: usize, budget: &Budget) -> Result<Nfa, AutomataError> {
+    let sim = preorder(a, memory, budget)?;
     Ok(reduce_by(a, &sim))
 }
 

@@ -6,6 +6,7 @@
 //! Deliberately simple and independent of the other modules (`BTreeSet` macrostates, no antichain
 //! pruning, no shared caches): it is the oracle the property tests compare every algorithm with.
 
+use verikit_diag::{Budget, Exhausted};
 use crate::nfa::{Letter, Nfa};
 use crate::Outcome;
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -26,7 +27,13 @@ fn accepting(a: &Nfa, s: &Set) -> bool {
 
 /// Explores pairs of macrostates `(post_w(I_A), post_w(I_B))` breadth first and returns the first
 /// word `w` whose pair is `bad`, or the number of pairs explored.
-fn search(a: &Nfa, b: &Nfa, bad: impl Fn(bool, bool) -> bool) -> Outcome {
+fn search(
+    a: &Nfa,
+    b: &Nfa,
+    bad: impl Fn(bool, bool) -> bool,
+    budget: &Budget,
+) -> Result<Outcome, Exhausted> {
+    let mut ticker = budget.ticker(64);
     let nl = a.num_letters().max(b.num_letters()) as Letter;
     let start = (
         a.initial().iter().copied().collect::<Set>(),
@@ -50,9 +57,10 @@ fn search(a: &Nfa, b: &Nfa, bad: impl Fn(bool, bool) -> bool) -> Outcome {
             w
         };
     while let Some(i) = queue.pop_front() {
+        ticker.tick()?;
         let (x, y) = order[i].clone();
         if bad(accepting(a, &x), accepting(b, &y)) {
-            return Outcome::fails(word(&order, &seen, i), seen.len(), i + 1);
+            return Ok(Outcome::fails(word(&order, &seen, i), seen.len(), i + 1));
         }
         for l in 0..nl {
             let x2 = if (l as usize) < a.num_letters() {
@@ -73,23 +81,44 @@ fn search(a: &Nfa, b: &Nfa, bad: impl Fn(bool, bool) -> bool) -> Outcome {
             }
         }
     }
-    Outcome::holds(seen.len(), seen.len())
+    Ok(Outcome::holds(seen.len(), seen.len()))
 }
 
-/// `L(A) = Σ*` by determinisation.
+/// The test-oracle form: a budget nobody else holds has no deadline, no work limit and cannot be
+/// cancelled, so the search always completes.
+fn complete(r: Result<Outcome, Exhausted>) -> Outcome {
+    r.unwrap_or_else(|_| Outcome::holds(0, 0))
+}
+
+/// `L(A) = Σ*` by determinisation (the unbudgeted test oracle).
 pub fn universal(a: &Nfa) -> Outcome {
-    // Pair A with itself and look at the first component only.
-    search(a, a, |x, _| !x)
+    complete(universal_within(a, &Budget::unlimited()))
 }
 
-/// `L(A) ⊆ L(B)` by determinising both.
+/// `L(A) ⊆ L(B)` by determinising both (the unbudgeted test oracle).
 pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
-    search(a, b, |x, y| x && !y)
+    complete(included_within(a, b, &Budget::unlimited()))
 }
 
-/// `L(A) = L(B)` by determinising both.
+/// `L(A) = L(B)` by determinising both (the unbudgeted test oracle).
 pub fn equivalent(a: &Nfa, b: &Nfa) -> Outcome {
-    search(a, b, |x, y| x != y)
+    complete(equivalent_within(a, b, &Budget::unlimited()))
+}
+
+/// [`universal`] within `budget`.
+pub fn universal_within(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+    // Pair A with itself and look at the first component only.
+    search(a, a, |x, _| !x, budget)
+}
+
+/// [`included`] within `budget`.
+pub fn included_within(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+    search(a, b, |x, y| x && !y, budget)
+}
+
+/// [`equivalent`] within `budget`.
+pub fn equivalent_within(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+    search(a, b, |x, y| x != y, budget)
 }
 
 /// The reachable part of the subset construction of `A` as a DFA (macrostates numbered in breadth

@@ -79,6 +79,10 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
                             )
                             .with_note("only word automata (arities 0 and 1) are supported"));
                         }
+                        // Declared letters belong to Σ even without a transition.
+                        if ar == 1 {
+                            alphabet.intern(name);
+                        }
                         arity.insert(name.to_string(), ar);
                     }
                 }

@@ -53,7 +53,7 @@ fn armc_inclusion_matches_names_and_libmata() {
             Some(want),
             "{name}: libmata's recorded answer"
         );
-        let r = included(&a, &b, InclAlgo::Antichain);
+        let r = included(&a, &b, InclAlgo::Antichain, &Budget::unlimited()).unwrap();
         assert_eq!(r.holds, want, "{name}: antichain");
         if let Some(w) = &r.witness {
             assert!(
@@ -63,7 +63,7 @@ fn armc_inclusion_matches_names_and_libmata() {
         }
         // The simulation variant on the smaller problems (its simulation is quadratic).
         if a.num_states() + b.num_states() <= 1500 {
-            let r = included(&a, &b, InclAlgo::AntichainSim);
+            let r = included(&a, &b, InclAlgo::AntichainSim, &Budget::unlimited()).unwrap();
             assert_eq!(r.holds, want, "{name}: antichain+simulation");
             if let Some(w) = &r.witness {
                 assert!(
@@ -84,7 +84,7 @@ fn email_filter_parses_and_reduces() {
         assert!(a.num_letters() >= 2, "aut{i}: mintermised letters");
         let r = bisim::reduce(&a);
         assert!(
-            equivalent(&a, &r, EquivAlgo::Antichain).holds,
+            equivalent(&a, &r, EquivAlgo::Antichain, &Budget::unlimited()).unwrap().holds,
             "aut{i}: bisimulation quotient"
         );
     }
@@ -110,7 +110,7 @@ fn email_filter_inclusion_matches_libmata() {
             &dir.join(format!("{r}.mata")),
         );
         for algo in [InclAlgo::Antichain, InclAlgo::Subset] {
-            let res = included(&a, &b, algo);
+            let res = included(&a, &b, algo, &Budget::unlimited()).unwrap();
             assert_eq!(res.holds, want, "{l} ⊆ {r} ({algo:?})");
             if let Some(w) = &res.witness {
                 assert!(

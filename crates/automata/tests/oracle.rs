@@ -41,7 +41,7 @@ proptest! {
     fn universality_agrees(a in (1usize..=3).prop_flat_map(|k| arb_nfa(6, k))) {
         let oracle = subset::universal(&a);
         for algo in [UnivAlgo::Auto, UnivAlgo::Backward, UnivAlgo::Forward, UnivAlgo::Subset] {
-            let r = universal(&a, algo);
+            let r = universal(&a, algo, &Budget::unlimited()).unwrap();
             prop_assert_eq!(r.holds, oracle.holds, "{:?}", algo);
             if let Some(w) = &r.witness {
                 prop_assert!(check(Claim::NotUniversal, &a, None, w).2, "{:?} witness {:?}", algo, w);
@@ -53,7 +53,7 @@ proptest! {
     fn inclusion_agrees((a, b) in pair()) {
         let oracle = subset::included(&a, &b);
         for algo in [InclAlgo::Antichain, InclAlgo::AntichainNoPrune, InclAlgo::AntichainSim, InclAlgo::Hkc, InclAlgo::Subset] {
-            let r = included(&a, &b, algo);
+            let r = included(&a, &b, algo, &Budget::unlimited()).unwrap();
             prop_assert_eq!(r.holds, oracle.holds, "{:?}", algo);
             if let Some(w) = &r.witness {
                 prop_assert!(check(Claim::NotIncluded, &a, Some(&b), w).2, "{:?} witness {:?}", algo, w);
@@ -71,7 +71,7 @@ proptest! {
             EquivAlgo::Antichain, EquivAlgo::AntichainNoPrune, EquivAlgo::AntichainSim, EquivAlgo::Subset,
         ];
         for algo in algos {
-            let r = equivalent(&a, &b, algo);
+            let r = equivalent(&a, &b, algo, &Budget::unlimited()).unwrap();
             prop_assert_eq!(r.holds, oracle.holds, "{:?}", algo);
             if let Some(w) = &r.witness {
                 prop_assert!(check(Claim::NotEquivalent, &a, Some(&b), w).2, "{:?} witness {:?}", algo, w);
@@ -84,7 +84,7 @@ proptest! {
         let bis = bisim::reduce(&a);
         prop_assert!(bis.num_states() <= a.num_states());
         prop_assert!(subset::equivalent(&a, &bis).holds);
-        let sim = simulation::reduce(&a).unwrap();
+        let sim = simulation::reduce(&a, lrt::MEMORY_BUDGET, &Budget::unlimited()).unwrap();
         prop_assert!(sim.num_states() <= bis.num_states().max(1) || a.num_states() == 0);
         prop_assert!(subset::equivalent(&a, &sim).holds);
         let rev = a.reverse().reverse();
@@ -130,16 +130,16 @@ proptest! {
         let incl = subset::included(&a, &b);
         let eq = subset::equivalent(&a, &b);
         for pre in [Preprocess::Sim, Preprocess::Bisim] {
-            let (a2, b2) = preprocess(&a, &b, pre).unwrap();
+            let (a2, b2) = preprocess(&a, &b, pre, lrt::MEMORY_BUDGET, &Budget::unlimited()).unwrap();
             for algo in [InclAlgo::Antichain, InclAlgo::Hkc] {
-                let r = included(&a2, &b2, algo);
+                let r = included(&a2, &b2, algo, &Budget::unlimited()).unwrap();
                 prop_assert_eq!(r.holds, incl.holds, "{:?} {:?}", pre, algo);
                 if let Some(w) = &r.witness {
                     prop_assert!(check(Claim::NotIncluded, &a, Some(&b), w).2);
                 }
             }
             for algo in [EquivAlgo::Hkc { memo: true }, EquivAlgo::Hk { memo: true }, EquivAlgo::Antichain] {
-                let r = equivalent(&a2, &b2, algo);
+                let r = equivalent(&a2, &b2, algo, &Budget::unlimited()).unwrap();
                 prop_assert_eq!(r.holds, eq.holds, "{:?} {:?}", pre, algo);
                 if let Some(w) = &r.witness {
                     prop_assert!(check(Claim::NotEquivalent, &a, Some(&b), w).2);
@@ -197,7 +197,7 @@ fn theorem5_family() {
         }
         let a = b.build();
         for algo in [UnivAlgo::Backward, UnivAlgo::Forward] {
-            let r = universal(&a, algo);
+            let r = universal(&a, algo, &Budget::unlimited()).unwrap();
             assert!(r.holds);
         }
     }

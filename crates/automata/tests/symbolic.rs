@@ -45,7 +45,7 @@ proptest! {
     fn symbolic_hkc_agrees_with_explicit((ta, tb) in (arb_bits(4), arb_bits(4))) {
         let (ma, mb) = (mata::parse(&ta).unwrap(), mata::parse(&tb).unwrap());
         let explicit = mata::build(&[ma.clone(), mb.clone()]).unwrap();
-        let expected = equivalent(&explicit[0], &explicit[1], EquivAlgo::Subset).holds;
+        let expected = equivalent(&explicit[0], &explicit[1], EquivAlgo::Subset, &Budget::unlimited()).unwrap().holds;
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
         let got = hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[1]);
         prop_assert_eq!(got.holds, expected, "{}\n---\n{}", ta, tb);
@@ -71,7 +71,7 @@ fn email_filter_pairs() {
             mata::parse(&read(y)).unwrap(),
         );
         let explicit = mata::build(&[ma.clone(), mb.clone()]).unwrap();
-        let expected = equivalent(&explicit[0], &explicit[1], EquivAlgo::Hkc { memo: true }).holds;
+        let expected = equivalent(&explicit[0], &explicit[1], EquivAlgo::Hkc { memo: true }, &Budget::unlimited()).unwrap().holds;
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
         let got = hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[1]);
         assert_eq!(got.holds, expected, "{x} vs {y}");
@@ -93,8 +93,8 @@ proptest! {
     fn symbolic_inclusion_agrees_with_explicit((ta, tb) in (arb_bits(4), arb_bits(4))) {
         let (ma, mb) = (mata::parse(&ta).unwrap(), mata::parse(&tb).unwrap());
         let explicit = mata::build(&[ma.clone(), mb.clone()]).unwrap();
-        let expected = included(&explicit[0], &explicit[1], InclAlgo::Subset).holds;
-        prop_assert_eq!(included(&explicit[0], &explicit[1], InclAlgo::Antichain).holds, expected);
+        let expected = included(&explicit[0], &explicit[1], InclAlgo::Subset, &Budget::unlimited()).unwrap().holds;
+        prop_assert_eq!(included(&explicit[0], &explicit[1], InclAlgo::Antichain, &Budget::unlimited()).unwrap().holds, expected);
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
         let got = antichain_bdd::included(&sys, &sys.auts[0], &sys.auts[1]);
         prop_assert_eq!(got.holds, expected, "{}\n---\n{}", ta, tb);
@@ -127,7 +127,7 @@ fn email_filter_inclusions() {
         let explicit = mata::build(&[ma.clone(), mb.clone()]).unwrap();
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
         for (i, j) in [(0, 1), (1, 0)] {
-            let expected = included(&explicit[i], &explicit[j], InclAlgo::Antichain).holds;
+            let expected = included(&explicit[i], &explicit[j], InclAlgo::Antichain, &Budget::unlimited()).unwrap().holds;
             let got = antichain_bdd::included(&sys, &sys.auts[i], &sys.auts[j]);
             assert_eq!(got.holds, expected, "{x} vs {y} ({i} ⊆ {j})");
             if let Some(w) = &got.witness {
