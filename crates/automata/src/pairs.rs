@@ -39,7 +39,7 @@ pub fn run<R: Relation>(
     mut rel: R,
     budget: &Budget,
 ) -> Result<Outcome, Exhausted> {
-    let mut ticker = budget.ticker(256);
+    let mut ticker = budget.ticker(16);
     let u = a.disjoint_union(b);
     let off = a.num_states() as State;
     let nl = u.num_letters() as Letter;

@@ -120,8 +120,21 @@ const P_GEN_MAX_STATES: Param = Param {
     doc: "largest automaton `nfa gen` draws",
 };
 
+const P_GEN_MAX_LETTERS: Param = Param {
+    name: "nfa.gen-max-letters",
+    default: "100000",
+    range: "1..=16777216",
+    doc: "largest alphabet `nfa gen` draws",
+};
+
 /// The tuning parameters of the nfa engine (`-x key=value`).
-pub const PARAMS: &[Param] = &[P_AUTO_LETTERS, P_AUTO_DENSITY, P_SIM_MEMORY, P_GEN_MAX_STATES];
+pub const PARAMS: &[Param] = &[
+    P_AUTO_LETTERS,
+    P_AUTO_DENSITY,
+    P_SIM_MEMORY,
+    P_GEN_MAX_STATES,
+    P_GEN_MAX_LETTERS,
+];
 
 fn param<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     params: &Params,
@@ -797,10 +810,15 @@ pub fn generate(p: &gen::TvParams, params: &Params) -> Result<Produced, Automata
         ));
     }
     let max_states: usize = param(params, &P_GEN_MAX_STATES, 1, crate::nfa::MAX_SLOTS)?;
+    let max_letters: usize = param(params, &P_GEN_MAX_LETTERS, 1, 1 << 24)?;
     let transitions = (p.states as f64) * (p.letters as f64) * p.density.min(p.states as f64);
-    if p.states > max_states || !crate::nfa::fits(p.states, p.letters) || transitions > 5e8 {
+    if p.states > max_states
+        || p.letters > max_letters
+        || !crate::nfa::fits(p.states, p.letters)
+        || transitions > 5e8
+    {
         return Err(AutomataError::Limit(format!(
-            "{} states × {} letters at density {} exceeds the generator's limits ({max_states} states, 5·10^8 transitions)",
+            "{} states × {} letters at density {} exceeds the generator's limits ({max_states} states, {max_letters} letters, 5·10^8 transitions; -x nfa.gen-max-states / nfa.gen-max-letters)",
             p.states, p.letters, p.density
         )));
     }

@@ -60,7 +60,10 @@ struct Global {
 
 /// Every engine's tuning-parameter table (`-x key=value`), by engine name.
 fn param_tables() -> Vec<(&'static str, &'static [Param])> {
-    vec![]
+    vec![
+        #[cfg(feature = "nfa")]
+        ("nfa", verikit_automata::task::PARAMS),
+    ]
 }
 
 #[derive(Subcommand, Debug)]
