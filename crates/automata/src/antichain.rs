@@ -225,18 +225,15 @@ pub fn included(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted>
 }
 
 /// The strategy of [`included`] with or without ignoring useless states.
-pub fn included_auto(
-    a: &Nfa,
-    b: &Nfa,
-    prune: bool,
-    budget: &Budget,
-) -> Result<Outcome, Exhausted> {
+pub fn included_auto(a: &Nfa, b: &Nfa, prune: bool, budget: &Budget) -> Result<Outcome, Exhausted> {
     let bound = 2 * (a.num_states() + b.num_states()).max(64);
-    Ok(match included_with(a, b, Order::Dfs, prune, bound, budget)? {
-        Some(o) => o,
-        None => included_with(a, b, Order::Bfs, prune, usize::MAX, budget)?
-            .unwrap_or_else(|| Outcome::holds(0, 0)),
-    })
+    Ok(
+        match included_with(a, b, Order::Dfs, prune, bound, budget)? {
+            Some(o) => o,
+            None => included_with(a, b, Order::Bfs, prune, usize::MAX, budget)?
+                .unwrap_or_else(|| Outcome::holds(0, 0)),
+        },
+    )
 }
 
 /// Exploration order of the antichain inclusion check.
@@ -422,5 +419,8 @@ pub fn included_with(
             }
         }
     }
-    Ok(Some(Outcome::holds(chains.iter().map(Vec::len).sum(), explored)))
+    Ok(Some(Outcome::holds(
+        chains.iter().map(Vec::len).sum(),
+        explored,
+    )))
 }

@@ -606,9 +606,9 @@ fn state_labels(nfa: &Nfa) -> Vec<String> {
         .map(|q| sanitize(&nfa.state_name(q)))
         .collect();
     let mut seen = rustc_hash::FxHashSet::default();
-    let usable = own.iter().all(|n| {
-        !n.starts_with(['%', '@']) && !is_formula_syntax(n) && seen.insert(n.as_str())
-    });
+    let usable = own
+        .iter()
+        .all(|n| !n.starts_with(['%', '@']) && !is_formula_syntax(n) && seen.insert(n.as_str()));
     if usable {
         own
     } else {

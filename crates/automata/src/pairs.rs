@@ -9,12 +9,12 @@
 //! Both automata are embedded in their disjoint union so that one macrostate table serves both
 //! sides (HKC's congruence closure relates sets of the union).
 
-use verikit_diag::{Budget, Exhausted};
 use crate::macrostate::{word_to, Parent, SetStore, ROOT};
 use crate::nfa::{Letter, Nfa, State};
 use crate::Outcome;
 use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
+use verikit_diag::{Budget, Exhausted};
 
 /// The line-4 test of Algorithm 1 and the update of `R` on line 11.
 pub trait Relation {

@@ -14,11 +14,11 @@
 //! conversely; both results are automata over the saturated union, with `A`'s or `B`'s (saturated)
 //! initial states.
 
-use verikit_diag::Budget;
 use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::simulation::Simulation;
 use crate::AutomataError;
 use fixedbitset::FixedBitSet;
+use verikit_diag::Budget;
 
 /// `below[q]` = the states `q' ≾ q`, sorted.
 fn below(sim: &Simulation, n: usize) -> Vec<Vec<State>> {

@@ -14,11 +14,11 @@
 //! automata (decision 0014), the algorithm behind [`preorder`] (used by [`reduce`], saturation and
 //! antichains with simulation).
 
-use verikit_diag::{Budget, Exhausted};
 use crate::bisim::quotient;
 use crate::nfa::{Letter, Nfa, State};
 use crate::AutomataError;
 use fixedbitset::FixedBitSet;
+use verikit_diag::{Budget, Exhausted};
 
 /// The largest simulation, as rows `sim[x]` = the states that simulate `x`.
 #[derive(Clone, Debug)]
@@ -59,7 +59,8 @@ impl Simulation {
 /// Computes the simulation preorder of `a` (the unbudgeted test oracle; a budget nobody else
 /// holds never runs out).
 pub fn simulation(a: &Nfa) -> Simulation {
-    simulation_within(a, &Budget::unlimited()).unwrap_or_else(|_| Simulation::identity(a.num_states()))
+    simulation_within(a, &Budget::unlimited())
+        .unwrap_or_else(|_| Simulation::identity(a.num_states()))
 }
 
 /// [`simulation`] within `budget`.

@@ -6,10 +6,10 @@
 //! Deliberately simple and independent of the other modules (`BTreeSet` macrostates, no antichain
 //! pruning, no shared caches): it is the oracle the property tests compare every algorithm with.
 
-use verikit_diag::{Budget, Exhausted};
 use crate::nfa::{Letter, Nfa};
 use crate::Outcome;
 use std::collections::{BTreeSet, HashMap, VecDeque};
+use verikit_diag::{Budget, Exhausted};
 
 type Set = BTreeSet<u32>;
 

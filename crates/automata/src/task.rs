@@ -17,7 +17,9 @@ use crate::{
 };
 use serde_json::{json, Value};
 use std::time::Instant;
-use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Param, Params, SourceFile, Span, Verdict};
+use verikit_diag::{
+    Answer, Budget, Diagnostic, Exhausted, Param, Params, SourceFile, Span, Verdict,
+};
 
 /// A named choice with its one-line documentation (for `--help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +34,10 @@ const fn c(name: &'static str, doc: &'static str) -> Choice {
 
 /// `univ --algo`.
 pub const UNIV_ALGOS: &[Choice] = &[
-    c("auto", "a short forward antichain run, then backward antichains"),
+    c(
+        "auto",
+        "a short forward antichain run, then backward antichains",
+    ),
     c("backward", "backward antichains (CPre, CAV'06 Algorithm 1)"),
     c("forward", "forward antichains (Post, CAV'06 Theorem 3)"),
     c("subset", "subset construction"),
@@ -44,18 +49,30 @@ pub const INCL_ALGOS: &[Choice] = &[
     c("antichain", "forward antichains over Q_A × 2^Q_B"),
     c("antichain-sim", "antichains with simulation subsumption"),
     c("hkc", "HKC on A ∪ B against B"),
-    c("antichain-bdd", "symbolic antichains: `@NFA-bits` letters as BDDs, no mintermisation"),
+    c(
+        "antichain-bdd",
+        "symbolic antichains: `@NFA-bits` letters as BDDs, no mintermisation",
+    ),
     c("symbolic", "same as antichain-bdd"),
     c("subset", "subset construction"),
 ];
 
 /// `equiv --algo`.
 pub const EQUIV_ALGOS: &[Choice] = &[
-    c("auto", "HKC for small alphabets and dense automata, else antichains (-x nfa.auto-*)"),
+    c(
+        "auto",
+        "HKC for small alphabets and dense automata, else antichains (-x nfa.auto-*)",
+    ),
     c("antichain", "two antichain inclusions"),
-    c("antichain-sim", "two antichain inclusions with simulation subsumption"),
+    c(
+        "antichain-sim",
+        "two antichain inclusions with simulation subsumption",
+    ),
     c("hkc", "HKC (bisimulation up to congruence)"),
-    c("hkc-bdd", "symbolic HKC: `@NFA-bits` letters as BDDs, no mintermisation"),
+    c(
+        "hkc-bdd",
+        "symbolic HKC: `@NFA-bits` letters as BDDs, no mintermisation",
+    ),
     c("symbolic", "same as hkc-bdd"),
     c("hk", "Hopcroft–Karp"),
     c("naive", "the naive pair algorithm"),
@@ -65,18 +82,33 @@ pub const EQUIV_ALGOS: &[Choice] = &[
 /// `--pre`.
 pub const PRE_CHOICES: &[Choice] = &[
     c("none", "no preprocessing"),
-    c("bisim", "quotient both automata by bisimilarity (Paige–Tarjan)"),
-    c("sim", "saturate both automata w.r.t. the similarity of A ⊕ B"),
+    c(
+        "bisim",
+        "quotient both automata by bisimilarity (Paige–Tarjan)",
+    ),
+    c(
+        "sim",
+        "saturate both automata w.r.t. the similarity of A ⊕ B",
+    ),
 ];
 
 /// `reduce --method`.
 pub const REDUCE_METHODS: &[Choice] = &[
     c("bisim", "quotient by bisimilarity (Paige–Tarjan)"),
-    c("sim", "quotient by simulation equivalence (fastest simulation algorithm)"),
+    c(
+        "sim",
+        "quotient by simulation equivalence (fastest simulation algorithm)",
+    ),
     c("sim-hs", "as sim, simulation by Holík–Šimáček"),
     c("sim-lrt", "as sim, simulation by LRT"),
-    c("sim-fixpoint", "as sim, simulation by the plain fixed point"),
-    c("saturate", "saturate w.r.t. similarity: same states, more transitions"),
+    c(
+        "sim-fixpoint",
+        "as sim, simulation by the plain fixed point",
+    ),
+    c(
+        "saturate",
+        "saturate w.r.t. similarity: same states, more transitions",
+    ),
 ];
 
 /// `--from`.
@@ -89,7 +121,10 @@ pub const INPUT_FORMATS: &[Choice] = &[
 
 /// `--to`.
 pub const OUTPUT_FORMATS: &[Choice] = &[
-    c("mata", ".mata (@NFA-bits for @NFA-bits input, else @NFA-explicit)"),
+    c(
+        "mata",
+        ".mata (@NFA-bits for @NFA-bits input, else @NFA-explicit)",
+    ),
     c("ba", "RABIT/VATA BA"),
     c("timbuk", "VATA Timbuk word automata"),
     c("dot", "Graphviz"),
@@ -186,8 +221,20 @@ pub fn looks_like(name: &str, text: &str) -> Option<&'static str> {
         Some("an SMT-LIB script (`verikit smt`)")
     } else if matches!(
         word,
-        "dtmc" | "ctmc" | "mdp" | "pta" | "pomdp" | "idtmc" | "imdp" | "probabilistic"
-            | "stochastic" | "nondeterministic" | "module" | "const" | "formula" | "global"
+        "dtmc"
+            | "ctmc"
+            | "mdp"
+            | "pta"
+            | "pomdp"
+            | "idtmc"
+            | "imdp"
+            | "probabilistic"
+            | "stochastic"
+            | "nondeterministic"
+            | "module"
+            | "const"
+            | "formula"
+            | "global"
     ) {
         Some("a PRISM model (`verikit prism`)")
     } else if first.replace(' ', "").starts_with("targets,factors") {
@@ -268,7 +315,9 @@ pub fn parse(src: &SourceFile, from: Option<&str>) -> Result<Parsed, AutomataErr
 
 fn with_file(e: AutomataError, src: &SourceFile) -> AutomataError {
     match e {
-        AutomataError::Parse(d) if d.file.is_none() => AutomataError::Parse(d.with_source(src.clone())),
+        AutomataError::Parse(d) if d.file.is_none() => {
+            AutomataError::Parse(d.with_source(src.clone()))
+        }
         e => e,
     }
 }
@@ -334,6 +383,17 @@ pub struct CheckOptions {
 }
 
 impl CheckOptions {
+    /// Options with algorithm `algo`, preprocessing `pre`, input format `from` and `-x` `params`
+    /// (memoisation and pruning on).
+    pub fn new(algo: &str, pre: &str, from: Option<&str>, params: &Params) -> CheckOptions {
+        CheckOptions {
+            algo: algo.to_string(),
+            pre: pre.to_string(),
+            from: from.map(str::to_string),
+            params: params.clone(),
+            ..CheckOptions::default()
+        }
+    }
     fn algo(&self) -> &str {
         if self.algo.is_empty() {
             "auto"
@@ -412,7 +472,11 @@ fn decision(
     let mut r = Answer::decision(Verdict::from_bool(out.holds))
         .detail(
             "relation",
-            if out.holds { q.relation.0 } else { q.relation.1 },
+            if out.holds {
+                q.relation.0
+            } else {
+                q.relation.1
+            },
         )
         .detail("algorithm", algo)
         .input("a", describe(a))
@@ -466,8 +530,7 @@ fn decision(
         ));
     }
     let dt = t0.elapsed().as_secs_f64();
-    Ok(r
-        .time("total_s", dt)
+    Ok(r.time("total_s", dt)
         .time("check_s", check_s)
         .line(format!("algorithm: {algo}; time: {dt:.4} s")))
 }
@@ -480,7 +543,9 @@ pub fn univ(
 ) -> Result<Answer, AutomataError> {
     let t0 = Instant::now();
     let (v, rec) = load(&[src], opts.from.as_deref())?;
-    let n = v.first().ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    let n = v
+        .first()
+        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
     let (algo, name) = match opts.algo() {
         "auto" => (UnivAlgo::Auto, "antichain-auto"),
         "backward" => (UnivAlgo::Backward, "antichain-backward"),
@@ -490,7 +555,16 @@ pub fn univ(
     };
     let t1 = Instant::now();
     match crate::universal(n, algo, budget) {
-        Ok(out) => decision(UNIV, n, None, &out, name, &rec, t0, t1.elapsed().as_secs_f64()),
+        Ok(out) => decision(
+            UNIV,
+            n,
+            None,
+            &out,
+            name,
+            &rec,
+            t0,
+            t1.elapsed().as_secs_f64(),
+        ),
         Err(e) => Ok(timeout_answer(UNIV, e, name, t0)),
     }
 }
@@ -524,7 +598,16 @@ pub fn incl(
         Ok(crate::included(&p, &q, algo, budget)?)
     };
     match run() {
-        Ok(out) => decision(INCL, x, Some(y), &out, &name, &rec, t0, t1.elapsed().as_secs_f64()),
+        Ok(out) => decision(
+            INCL,
+            x,
+            Some(y),
+            &out,
+            &name,
+            &rec,
+            t0,
+            t1.elapsed().as_secs_f64(),
+        ),
         Err(AutomataError::Exhausted(e)) => Ok(timeout_answer(INCL, e, &name, t0)),
         Err(e) => Err(e),
     }
@@ -574,9 +657,18 @@ pub fn equiv(
     };
     let memo = !opts.no_memo;
     let (algo, name) = match choice {
-        "hkc" => (EquivAlgo::Hkc { memo }, if memo { "hkc" } else { "hkc-nomemo" }),
-        "hk" => (EquivAlgo::Hk { memo }, if memo { "hk" } else { "hk-nomemo" }),
-        "naive" => (EquivAlgo::Naive { memo }, if memo { "naive" } else { "naive-nomemo" }),
+        "hkc" => (
+            EquivAlgo::Hkc { memo },
+            if memo { "hkc" } else { "hkc-nomemo" },
+        ),
+        "hk" => (
+            EquivAlgo::Hk { memo },
+            if memo { "hk" } else { "hk-nomemo" },
+        ),
+        "naive" => (
+            EquivAlgo::Naive { memo },
+            if memo { "naive" } else { "naive-nomemo" },
+        ),
         "subset" => (EquivAlgo::Subset, "subset"),
         "antichain-sim" => (EquivAlgo::AntichainSim, "antichain-sim"),
         _ if opts.no_prune => (EquivAlgo::AntichainNoPrune, "antichain-noprune"),
@@ -590,7 +682,16 @@ pub fn equiv(
     };
     match run() {
         // The witness is replayed on the automata as read, not as preprocessed.
-        Ok(out) => decision(EQUIV, x, Some(y), &out, &name, &rec, t0, t1.elapsed().as_secs_f64()),
+        Ok(out) => decision(
+            EQUIV,
+            x,
+            Some(y),
+            &out,
+            &name,
+            &rec,
+            t0,
+            t1.elapsed().as_secs_f64(),
+        ),
         Err(AutomataError::Exhausted(e)) => Ok(timeout_answer(EQUIV, e, &name, t0)),
         Err(e) => Err(e),
     }
@@ -639,7 +740,11 @@ fn symbolic(
     let mut r = Answer::decision(Verdict::from_bool(out.holds))
         .detail(
             "relation",
-            if out.holds { q.relation.0 } else { q.relation.1 },
+            if out.holds {
+                q.relation.0
+            } else {
+                q.relation.1
+            },
         )
         .detail("algorithm", algo)
         .input("a", sdesc(sa))
@@ -695,8 +800,7 @@ fn symbolic(
         ));
     }
     let dt = t0.elapsed().as_secs_f64();
-    Ok(r
-        .time("total_s", dt)
+    Ok(r.time("total_s", dt)
         .time("check_s", check_s)
         .line(format!("algorithm: {algo}; time: {dt:.4} s")))
 }
@@ -728,7 +832,9 @@ pub fn reduce(
 ) -> Result<Produced, AutomataError> {
     let t0 = Instant::now();
     let (v, _) = load(&[src], opts.from.as_deref())?;
-    let n = v.first().ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    let n = v
+        .first()
+        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
     let mem = opts.sim_memory()?;
     let red = match method {
         "bisim" => bisim::reduce(n),
@@ -760,7 +866,9 @@ pub fn reduce(
 /// `convert`: the automaton as read (onto its own alphabet).
 pub fn convert(src: &SourceFile, from: Option<&str>) -> Result<Produced, AutomataError> {
     let (mut v, _) = load(&[src], from)?;
-    let nfa = v.pop().ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    let nfa = v
+        .pop()
+        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
     Ok(Produced {
         answer: Answer::new().input("a", describe(&nfa)),
         nfa,
@@ -770,7 +878,9 @@ pub fn convert(src: &SourceFile, from: Option<&str>) -> Result<Produced, Automat
 /// `info`: sizes, alphabet and density.
 pub fn info(src: &SourceFile, from: Option<&str>) -> Result<Answer, AutomataError> {
     let (v, _) = load(&[src], from)?;
-    let n = v.first().ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    let n = v
+        .first()
+        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
     Ok(Answer::new()
         .input("a", describe(n))
         .detail("density", n.density())
@@ -827,6 +937,38 @@ pub fn generate(p: &gen::TvParams, params: &Params) -> Result<Produced, Automata
         .input("nfa", describe(&nfa))
         .time("total_s", t0.elapsed().as_secs_f64());
     Ok(Produced { answer, nfa })
+}
+
+/// The tour of `verikit demo`: inclusion both ways between "ends with ab" and "has an a" (the
+/// second fails with a replayed counterexample), universality of "no bb" by backward antichains,
+/// and equivalence of "ends with ab" with itself after bisimulation quotients.
+pub fn demo(
+    ends_ab: &SourceFile,
+    has_a: &SourceFile,
+    no_bb: &SourceFile,
+    budget: &Budget,
+) -> Result<Vec<(String, Answer)>, AutomataError> {
+    let none = Params::default();
+    let o = |algo: &str, pre: &str| CheckOptions::new(algo, pre, None, &none);
+    let ac = o("antichain", "none");
+    Ok(vec![
+        (
+            "incl ends-ab.mata has-a.mata (antichains)".into(),
+            incl(ends_ab, has_a, &ac, budget)?,
+        ),
+        (
+            "incl has-a.mata ends-ab.mata (antichains)".into(),
+            incl(has_a, ends_ab, &ac, budget)?,
+        ),
+        (
+            "univ no-bb.mata (backward antichains, CPre)".into(),
+            univ(no_bb, &o("backward", "none"), budget)?,
+        ),
+        (
+            "equiv ends-ab.mata with itself, bisimulation quotients (HKC)".into(),
+            equiv(ends_ab, ends_ab, &o("hkc", "bisim"), budget)?,
+        ),
+    ])
 }
 
 #[cfg(test)]

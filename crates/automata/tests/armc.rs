@@ -84,7 +84,9 @@ fn email_filter_parses_and_reduces() {
         assert!(a.num_letters() >= 2, "aut{i}: mintermised letters");
         let r = bisim::reduce(&a);
         assert!(
-            equivalent(&a, &r, EquivAlgo::Antichain, &Budget::unlimited()).unwrap().holds,
+            equivalent(&a, &r, EquivAlgo::Antichain, &Budget::unlimited())
+                .unwrap()
+                .holds,
             "aut{i}: bisimulation quotient"
         );
     }

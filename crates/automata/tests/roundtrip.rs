@@ -38,11 +38,19 @@ fn sorted_names(n: &Nfa) -> Vec<String> {
 
 /// Same alphabet (by name) and same language, by HKC and by the subset oracle; universality too.
 fn assert_same(before: &Nfa, after: &Nfa, writer: &str) {
-    assert_eq!(sorted_names(before), sorted_names(after), "{writer}: alphabet");
+    assert_eq!(
+        sorted_names(before),
+        sorted_names(after),
+        "{writer}: alphabet"
+    );
     let (x, y, _) = reconcile(before, after);
     let hkc = equivalent(&x, &y, EquivAlgo::Hkc { memo: true }, &Budget::unlimited()).unwrap();
     let oracle = subset::equivalent(&x, &y);
-    assert!(oracle.holds, "{writer}: language changed ({:?})", oracle.witness);
+    assert!(
+        oracle.holds,
+        "{writer}: language changed ({:?})",
+        oracle.witness
+    );
     assert!(hkc.holds, "{writer}: HKC disagrees with the oracle");
     assert_eq!(
         subset::universal(before).holds,
@@ -53,11 +61,15 @@ fn assert_same(before: &Nfa, after: &Nfa, writer: &str) {
 
 fn writers() -> Vec<(&'static str, fn(&Nfa) -> String, fn(&str) -> Nfa)> {
     vec![
-        ("mata", mata::write, |t| mata::parse_nfa(t).expect("mata reads its own output")),
+        ("mata", mata::write, |t| {
+            mata::parse_nfa(t).expect("mata reads its own output")
+        }),
         ("mata-explicit", mata::write_explicit, |t| {
             mata::parse_nfa(t).expect("mata reads its own output")
         }),
-        ("ba", ba::write, |t| ba::parse(t).expect("BA reads its own output")),
+        ("ba", ba::write, |t| {
+            ba::parse(t).expect("BA reads its own output")
+        }),
         ("timbuk", timbuk::write, |t| {
             timbuk::parse(t).expect("Timbuk reads its own output")
         }),
@@ -66,7 +78,8 @@ fn writers() -> Vec<(&'static str, fn(&Nfa) -> String, fn(&str) -> Nfa)> {
 
 /// A random `@NFA-bits` text over atoms `a1..a3` (labels: literals, conjunctions, disjunctions).
 fn arb_bits() -> impl Strategy<Value = String> {
-    let lit = (1u32..=3, any::<bool>()).prop_map(|(i, pos)| format!("{}a{i}", if pos { "" } else { "!" }));
+    let lit = (1u32..=3, any::<bool>())
+        .prop_map(|(i, pos)| format!("{}a{i}", if pos { "" } else { "!" }));
     let label = prop_oneof![
         lit.clone(),
         (lit.clone(), lit.clone()).prop_map(|(x, y)| format!("({x} & {y})")),
@@ -100,8 +113,15 @@ fn assert_bits_round_trip(text: &str) {
     assert_eq!(back.kind, mata::MataKind::Bits, "written as:\n{written}");
     let v = mata::build(&[orig, back]).expect("joint mintermisation");
     let (a, b) = (&v[0], &v[1]);
-    assert!(subset::equivalent(a, b).holds, "{text}\nwritten as:\n{written}");
-    assert!(equivalent(a, b, EquivAlgo::Hkc { memo: true }, &Budget::unlimited()).unwrap().holds);
+    assert!(
+        subset::equivalent(a, b).holds,
+        "{text}\nwritten as:\n{written}"
+    );
+    assert!(
+        equivalent(a, b, EquivAlgo::Hkc { memo: true }, &Budget::unlimited())
+            .unwrap()
+            .holds
+    );
     let after = mata::parse_nfa(&written).expect("written automaton builds");
     assert_eq!(
         subset::universal(&before).holds,

@@ -71,7 +71,14 @@ fn email_filter_pairs() {
             mata::parse(&read(y)).unwrap(),
         );
         let explicit = mata::build(&[ma.clone(), mb.clone()]).unwrap();
-        let expected = equivalent(&explicit[0], &explicit[1], EquivAlgo::Hkc { memo: true }, &Budget::unlimited()).unwrap().holds;
+        let expected = equivalent(
+            &explicit[0],
+            &explicit[1],
+            EquivAlgo::Hkc { memo: true },
+            &Budget::unlimited(),
+        )
+        .unwrap()
+        .holds;
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
         let got = hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[1]);
         assert_eq!(got.holds, expected, "{x} vs {y}");
@@ -127,7 +134,14 @@ fn email_filter_inclusions() {
         let explicit = mata::build(&[ma.clone(), mb.clone()]).unwrap();
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
         for (i, j) in [(0, 1), (1, 0)] {
-            let expected = included(&explicit[i], &explicit[j], InclAlgo::Antichain, &Budget::unlimited()).unwrap().holds;
+            let expected = included(
+                &explicit[i],
+                &explicit[j],
+                InclAlgo::Antichain,
+                &Budget::unlimited(),
+            )
+            .unwrap()
+            .holds;
             let got = antichain_bdd::included(&sys, &sys.auts[i], &sys.auts[j]);
             assert_eq!(got.holds, expected, "{x} vs {y} ({i} ⊆ {j})");
             if let Some(w) = &got.witness {

@@ -314,7 +314,9 @@ fn listed_values(sub: &str) -> Vec<(String, Vec<String>)> {
     let mut opts: Vec<(String, Vec<String>)> = Vec::new();
     for line in text.lines() {
         let t = line.trim();
-        if t.starts_with("--") || (t.starts_with('-') && t.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic())) {
+        if t.starts_with("--")
+            || (t.starts_with('-') && t.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic()))
+        {
             let name = t
                 .split([' ', ','])
                 .find(|w| w.starts_with("--"))
@@ -342,12 +344,24 @@ fn help_lists_exactly_the_accepted_values() {
     let dir = tmp_dir("help");
     let bits_a = dir.join("a.mata");
     let bits_b = dir.join("b.mata");
-    std::fs::write(&bits_a, "@NFA-bits\n%Initial q0\n%Final q1\nq0 a1 q1\nq1 \\true q1\n").unwrap();
+    std::fs::write(
+        &bits_a,
+        "@NFA-bits\n%Initial q0\n%Final q1\nq0 a1 q1\nq1 \\true q1\n",
+    )
+    .unwrap();
     std::fs::write(&bits_b, "@NFA-bits\n%Initial p\n%Final p\np (a1 | a2) p\n").unwrap();
     let inputs = [
-        ("mata", dir.join("x.txt"), "@NFA-explicit\n%Initial q\n%Final q\nq a q\n"),
+        (
+            "mata",
+            dir.join("x.txt"),
+            "@NFA-explicit\n%Initial q\n%Final q\nq a q\n",
+        ),
         ("ba", dir.join("y.txt"), "[0]\na,[0]->[0]\n[0]\n"),
-        ("timbuk", dir.join("z.txt"), "Ops x:0 a:1\nAutomaton A\nStates q\nFinal States q\nTransitions\nx -> q\na(q) -> q\n"),
+        (
+            "timbuk",
+            dir.join("z.txt"),
+            "Ops x:0 a:1\nAutomaton A\nStates q\nFinal States q\nTransitions\nx -> q\na(q) -> q\n",
+        ),
         ("regex", dir.join("w.txt"), "(a|b)*\n"),
     ];
     for (_, p, t) in &inputs {
@@ -359,10 +373,47 @@ fn help_lists_exactly_the_accepted_values() {
     // Values the engine implements (the accepted set), per subcommand and option.
     let accepted: &[(&str, &str, &[&str])] = &[
         ("univ", "--algo", &["auto", "backward", "forward", "subset"]),
-        ("incl", "--algo", &["auto", "antichain", "antichain-sim", "hkc", "antichain-bdd", "symbolic", "subset"]),
+        (
+            "incl",
+            "--algo",
+            &[
+                "auto",
+                "antichain",
+                "antichain-sim",
+                "hkc",
+                "antichain-bdd",
+                "symbolic",
+                "subset",
+            ],
+        ),
         ("incl", "--pre", &["none", "bisim", "sim"]),
-        ("equiv", "--algo", &["auto", "antichain", "antichain-sim", "hkc", "hkc-bdd", "symbolic", "hk", "naive", "subset"]),
-        ("reduce", "--method", &["bisim", "sim", "sim-hs", "sim-lrt", "sim-fixpoint", "saturate"]),
+        (
+            "equiv",
+            "--algo",
+            &[
+                "auto",
+                "antichain",
+                "antichain-sim",
+                "hkc",
+                "hkc-bdd",
+                "symbolic",
+                "hk",
+                "naive",
+                "subset",
+            ],
+        ),
+        (
+            "reduce",
+            "--method",
+            &[
+                "bisim",
+                "sim",
+                "sim-hs",
+                "sim-lrt",
+                "sim-fixpoint",
+                "saturate",
+            ],
+        ),
         ("convert", "--from", &["mata", "ba", "timbuk", "regex"]),
         ("convert", "--to", &["mata", "ba", "timbuk", "dot"]),
         ("info", "--from", &["mata", "ba", "timbuk", "regex"]),
@@ -417,9 +468,21 @@ fn verdict_lines_are_unambiguous() {
 fn wrong_kind_of_file_is_named() {
     let dir = tmp_dir("kind");
     for (name, text, kind) in [
-        ("a.hoa", "HOA: v1\nStates: 1\nStart: 0\nAP: 0\n--BODY--\nState: 0\n--END--\n", "HOA"),
-        ("b.smt2", "(set-logic QF_LRA)\n(declare-fun x () Real)\n(check-sat)\n", "SMT-LIB"),
-        ("c.pm", "dtmc\n\nmodule m\n  s : [0..1] init 0;\n  [] s=0 -> (s'=1);\nendmodule\n", "PRISM"),
+        (
+            "a.hoa",
+            "HOA: v1\nStates: 1\nStart: 0\nAP: 0\n--BODY--\nState: 0\n--END--\n",
+            "HOA",
+        ),
+        (
+            "b.smt2",
+            "(set-logic QF_LRA)\n(declare-fun x () Real)\n(check-sat)\n",
+            "SMT-LIB",
+        ),
+        (
+            "c.pm",
+            "dtmc\n\nmodule m\n  s : [0..1] init 0;\n  [] s=0 -> (s'=1);\nendmodule\n",
+            "PRISM",
+        ),
         ("d.bnet", "targets, factors\nx, !x\n", "Boolean network"),
     ] {
         let p = dir.join(name);
@@ -427,7 +490,10 @@ fn wrong_kind_of_file_is_named() {
         let out = run(&["nfa", "univ", p.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{name}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("looks like") && err.contains(kind), "{name}: {err}");
+        assert!(
+            err.contains("looks like") && err.contains(kind),
+            "{name}: {err}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -458,8 +524,22 @@ fn extreme_numeric_options_are_refused_cleanly() {
         (&["nfa", "gen", "-n", "4", "--initial", "4294967295"], 2),
         (&["nfa", "gen", "-n", "4", "--initial", "99999999999"], 2),
         (&["-x", "nfa.gen-max-states=0", "nfa", "gen", "-n", "4"], 2),
-        (&["-x", "nfa.sim-memory-mib=1e30", "nfa", "reduce", "--method", "sim", nb], 2),
-        (&["-x", "nfa.auto-hkc-max-letters=-1", "nfa", "equiv", nb, nb], 2),
+        (
+            &[
+                "-x",
+                "nfa.sim-memory-mib=1e30",
+                "nfa",
+                "reduce",
+                "--method",
+                "sim",
+                nb,
+            ],
+            2,
+        ),
+        (
+            &["-x", "nfa.auto-hkc-max-letters=-1", "nfa", "equiv", nb, nb],
+            2,
+        ),
         (&["--timeout", "1e20", "nfa", "univ", nb], 0),
         (&["--timeout", "1e19", "nfa", "equiv", nb, nb], 0),
         (&["--timeout", "1e20", "nfa", "incl", nb, nb], 0),
@@ -484,7 +564,10 @@ fn hard_input_times_out() {
         return;
     };
     let name = "true-IBakery5PUnrEnc-FbOneOne-Nondet-Partial-A-1";
-    let (l, r) = (dir.join(format!("{name}-lhs.mata")), dir.join(format!("{name}-rhs.mata")));
+    let (l, r) = (
+        dir.join(format!("{name}-lhs.mata")),
+        dir.join(format!("{name}-rhs.mata")),
+    );
     if !l.exists() {
         eprintln!("skipping: {name} missing");
         return;
@@ -505,4 +588,37 @@ fn hard_input_times_out() {
         assert!(v["algorithm"].is_string(), "{algo}: {v}");
         assert!(secs < 2.0, "{algo}: {secs} s ({v})");
     }
+}
+
+/// Issue 18 item 4: `convert` and `reduce` of an `@NFA-bits` automaton keep its alphabet, so a
+/// letter without a transition (`!a1`) still makes it non-universal afterwards.
+#[test]
+fn convert_and_reduce_keep_bits_alphabet() {
+    let dir = tmp_dir("bits");
+    let a = dir.join("a.mata");
+    std::fs::write(&a, "@NFA-bits\n%Initial q0\n%Final q0\nq0 a1 q0\n").unwrap();
+    let (v, _) = json(&["nfa", "univ", a.to_str().unwrap()]);
+    assert_eq!(v["verdict"], "false");
+    for (cmd, to) in [
+        ("convert", "mata"),
+        ("reduce", "mata"),
+        ("convert", "ba"),
+        ("reduce", "timbuk"),
+    ] {
+        let out_path = dir.join(format!("{cmd}.{to}"));
+        let out = run(&[
+            "nfa",
+            cmd,
+            "--to",
+            to,
+            "-o",
+            out_path.to_str().unwrap(),
+            a.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{cmd} --to {to}");
+        let (v, _) = json(&["nfa", "univ", "--from", to, out_path.to_str().unwrap()]);
+        assert_eq!(v["verdict"], "false", "{cmd} --to {to}");
+        assert_eq!(v["replay"]["confirmed"], true);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

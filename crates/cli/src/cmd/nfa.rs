@@ -17,91 +17,113 @@ fn values(table: &'static [Choice]) -> PossibleValuesParser {
 #[derive(Subcommand, Debug)]
 pub enum NfaCmd {
     /// Is L(A) = Σ*? A "false" answer prints a rejected word.
-    Univ {
-        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
-        a: PathBuf,
-        #[arg(long, default_value = "auto", value_parser = values(task::UNIV_ALGOS))]
-        algo: String,
-        #[command(flatten)]
-        check: CheckArgs,
-    },
+    Univ(UnivArgs),
     /// Is L(A) ⊆ L(B)? A "false" answer prints a word accepted by A and rejected by B.
-    Incl {
-        /// The automaton A (.mata, BA, Timbuk or regex; `-` for standard input).
-        a: PathBuf,
-        /// The automaton B.
-        b: PathBuf,
-        #[arg(long, default_value = "auto", value_parser = values(task::INCL_ALGOS))]
-        algo: String,
-        #[command(flatten)]
-        check: CheckArgs,
-    },
+    Incl(InclArgs),
     /// Is L(A) = L(B)? A "false" answer prints a word accepted by exactly one of them.
-    Equiv {
-        /// The automaton A (.mata, BA, Timbuk or regex; `-` for standard input).
-        a: PathBuf,
-        /// The automaton B.
-        b: PathBuf,
-        #[arg(long, default_value = "auto", value_parser = values(task::EQUIV_ALGOS))]
-        algo: String,
-        /// Turn off memoisation of the todo list (naive, hk, hkc).
-        #[arg(long)]
-        no_memo: bool,
-        /// Quotient both automata by bisimilarity first (same as `--pre bisim`).
-        #[arg(long)]
-        bisim: bool,
-        #[command(flatten)]
-        check: CheckArgs,
-    },
+    Equiv(EquivArgs),
     /// Random NFA in the Tabakov–Vardi model (one initial state).
-    Gen {
-        /// Number of states |Q|.
-        #[arg(long, short = 'n')]
-        states: usize,
-        /// Number of letters |Σ|.
-        #[arg(long, short = 'k', default_value_t = 2)]
-        letters: usize,
-        /// Transition density r (transitions per state and letter).
-        #[arg(long, short = 'r', default_value_t = 2.0)]
-        density: f64,
-        /// Final-state density f (fraction of accepting states).
-        #[arg(long, short = 'f', default_value_t = 1.0)]
-        final_density: f64,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// The initial state.
-        #[arg(long, default_value_t = 0)]
-        initial: u32,
-        #[command(flatten)]
-        output: OutputOpts,
-    },
+    Gen(GenArgs),
     /// Reduce an automaton: quotient by bisimilarity or by simulation equivalence.
-    Reduce {
-        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
-        a: PathBuf,
-        #[arg(long, default_value = "bisim", value_parser = values(task::REDUCE_METHODS))]
-        method: String,
-        #[command(flatten)]
-        input: InputOpts,
-        #[command(flatten)]
-        output: OutputOpts,
-    },
+    Reduce(ReduceArgs),
     /// Convert between .mata, BA, Timbuk, regular expressions (input) and DOT (output).
-    Convert {
-        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
-        a: PathBuf,
-        #[command(flatten)]
-        input: InputOpts,
-        #[command(flatten)]
-        output: OutputOpts,
-    },
+    Convert(ConvertArgs),
     /// Size, alphabet and density of an automaton.
-    Info {
-        /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
-        a: PathBuf,
-        #[command(flatten)]
-        input: InputOpts,
-    },
+    Info(InfoArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct UnivArgs {
+    /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
+    a: PathBuf,
+    #[arg(long, default_value = "auto", value_parser = values(task::UNIV_ALGOS))]
+    algo: String,
+    #[command(flatten)]
+    input: InputOpts,
+}
+
+#[derive(Args, Debug)]
+pub struct InclArgs {
+    /// The automaton A (.mata, BA, Timbuk or regex; `-` for standard input).
+    a: PathBuf,
+    /// The automaton B.
+    b: PathBuf,
+    #[arg(long, default_value = "auto", value_parser = values(task::INCL_ALGOS))]
+    algo: String,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct EquivArgs {
+    /// The automaton A (.mata, BA, Timbuk or regex; `-` for standard input).
+    a: PathBuf,
+    /// The automaton B.
+    b: PathBuf,
+    #[arg(long, default_value = "auto", value_parser = values(task::EQUIV_ALGOS))]
+    algo: String,
+    /// Turn off memoisation of the todo list (naive, hk, hkc).
+    #[arg(long)]
+    no_memo: bool,
+    /// Quotient both automata by bisimilarity first (same as `--pre bisim`).
+    #[arg(long)]
+    bisim: bool,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Number of states |Q|.
+    #[arg(long, short = 'n')]
+    states: usize,
+    /// Number of letters |Σ|.
+    #[arg(long, short = 'k', default_value_t = 2)]
+    letters: usize,
+    /// Transition density r (transitions per state and letter).
+    #[arg(long, short = 'r', default_value_t = 2.0)]
+    density: f64,
+    /// Final-state density f (fraction of accepting states).
+    #[arg(long, short = 'f', default_value_t = 1.0)]
+    final_density: f64,
+    /// Seed of the random generator.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The initial state.
+    #[arg(long, default_value_t = 0)]
+    initial: u32,
+    #[command(flatten)]
+    output: OutputOpts,
+}
+
+#[derive(Args, Debug)]
+pub struct ReduceArgs {
+    /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
+    a: PathBuf,
+    #[arg(long, default_value = "bisim", value_parser = values(task::REDUCE_METHODS))]
+    method: String,
+    #[command(flatten)]
+    input: InputOpts,
+    #[command(flatten)]
+    output: OutputOpts,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
+    a: PathBuf,
+    #[command(flatten)]
+    input: InputOpts,
+    #[command(flatten)]
+    output: OutputOpts,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
+    a: PathBuf,
+    #[command(flatten)]
+    input: InputOpts,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -142,74 +164,54 @@ fn err(e: AutomataError) -> CliError {
     }
 }
 
-fn options(algo: String, check: CheckArgs, no_memo: bool, ctx: &Ctx) -> CheckOptions {
+/// The options of a decision: `algo`, the check flags and the `-x` parameters.
+fn opts(ctx: &Ctx, algo: &str, c: &CheckArgs, no_memo: bool) -> CheckOptions {
+    let o = CheckOptions::new(algo, &c.pre, c.input.from.as_deref(), &ctx.params);
     CheckOptions {
-        algo,
-        pre: check.pre,
         no_memo,
-        no_prune: check.no_prune,
-        from: check.input.from,
-        params: ctx.params.clone(),
+        no_prune: c.no_prune,
+        ..o
     }
 }
 
 /// Prints the produced automaton (or writes it to `-o`), the answer's lines as `#` comments.
 fn emit(p: Produced, out: &OutputOpts, inputs: &[&Path]) -> Result<Answer, CliError> {
     let text = task::write(&p.nfa, &out.to).map_err(err)?;
-    let mut a = p.answer;
-    match &out.output {
-        Some(path) => {
-            write_output(path, &text, inputs)?;
-            Ok(a.detail("output", path.display().to_string())
-                .line(format!("wrote {}", path.display())))
-        }
-        None => {
-            let notes: String = a.text.lines().map(|l| format!("# {l}\n")).collect();
-            a.text = if notes.is_empty() || out.to == "dot" {
-                text.clone()
-            } else {
-                format!("{text}{notes}")
-            };
-            Ok(a.detail("automaton", text))
-        }
+    let a = p.answer;
+    if let Some(path) = &out.output {
+        write_output(path, &text, inputs)?;
+        let shown = path.display().to_string();
+        return Ok(a.detail("output", &shown).line(format!("wrote {shown}")));
     }
+    let notes: String = a.text.lines().map(|l| format!("# {l}\n")).collect();
+    let mut a = a.detail("automaton", &text);
+    a.text = if out.to == "dot" { text } else { text + &notes };
+    Ok(a)
 }
 
 pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
-    let read = |p: &Path| -> Result<SourceFile, CliError> { read_input(p) };
-    let budget = &ctx.budget;
+    let bud = &ctx.budget;
+    let plain =
+        |algo: &str, i: &InputOpts| CheckOptions::new(algo, "none", i.from.as_deref(), &ctx.params);
     match cmd {
-        NfaCmd::Univ { a, algo, check } => {
-            let opts = options(algo, check, false, ctx);
-            task::univ(&read(&a)?, &opts, budget).map_err(err)
+        NfaCmd::Univ(x) => {
+            let o = plain(&x.algo, &x.input);
+            task::univ(&read_input(&x.a)?, &o, bud).map_err(err)
         }
-        NfaCmd::Incl { a, b, algo, check } => {
-            let opts = options(algo, check, false, ctx);
-            task::incl(&read(&a)?, &read(&b)?, &opts, budget).map_err(err)
+        NfaCmd::Incl(x) => {
+            let (a, b) = (read_input(&x.a)?, read_input(&x.b)?);
+            task::incl(&a, &b, &opts(ctx, &x.algo, &x.check, false), bud).map_err(err)
         }
-        NfaCmd::Equiv {
-            a,
-            b,
-            algo,
-            no_memo,
-            bisim,
-            mut check,
-        } => {
-            if bisim {
-                check.pre = "bisim".into();
+        NfaCmd::Equiv(mut x) => {
+            if x.bisim {
+                x.check.pre = "bisim".into();
             }
-            let opts = options(algo, check, no_memo, ctx);
-            task::equiv(&read(&a)?, &read(&b)?, &opts, budget).map_err(err)
+            let (a, b) = (read_input(&x.a)?, read_input(&x.b)?);
+            task::equiv(&a, &b, &opts(ctx, &x.algo, &x.check, x.no_memo), bud).map_err(err)
         }
-        NfaCmd::Gen {
-            states,
-            letters,
-            density,
-            final_density,
-            seed,
-            initial,
-            output,
-        } => {
+        NfaCmd::Gen(g) => {
+            let (states, letters, density, seed) = (g.states, g.letters, g.density, g.seed);
+            let (final_density, initial) = (g.final_density, g.initial);
             let p = TvParams {
                 states,
                 letters,
@@ -218,27 +220,19 @@ pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
                 initial,
                 seed,
             };
-            emit(task::generate(&p, &ctx.params).map_err(err)?, &output, &[])
+            let produced = task::generate(&p, &ctx.params).map_err(err)?;
+            emit(produced, &g.output, &[])
         }
-        NfaCmd::Reduce {
-            a,
-            method,
-            input,
-            output,
-        } => {
-            let opts = CheckOptions {
-                from: input.from,
-                params: ctx.params.clone(),
-                ..CheckOptions::default()
-            };
-            let p = task::reduce(&read(&a)?, &method, &opts, budget).map_err(err)?;
-            emit(p, &output, &[&a])
+        NfaCmd::Reduce(x) => {
+            let o = plain("auto", &x.input);
+            let p = task::reduce(&read_input(&x.a)?, &x.method, &o, bud).map_err(err)?;
+            emit(p, &x.output, &[&x.a])
         }
-        NfaCmd::Convert { a, input, output } => {
-            let p = task::convert(&read(&a)?, input.from.as_deref()).map_err(err)?;
-            emit(p, &output, &[&a])
+        NfaCmd::Convert(x) => {
+            let p = task::convert(&read_input(&x.a)?, x.input.from.as_deref()).map_err(err)?;
+            emit(p, &x.output, &[&x.a])
         }
-        NfaCmd::Info { a, input } => task::info(&read(&a)?, input.from.as_deref()).map_err(err),
+        NfaCmd::Info(x) => task::info(&read_input(&x.a)?, x.input.from.as_deref()).map_err(err),
     }
 }
 
@@ -249,37 +243,6 @@ const DEMO: [(&str, &str); 3] = [
 ];
 
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let [ends_ab, has_a, no_bb] = DEMO.map(|(n, t)| SourceFile::new(n, t));
-    let opts = |algo: &str| CheckOptions {
-        algo: algo.into(),
-        ..CheckOptions::default()
-    };
-    let b = &ctx.budget;
-    Ok(vec![
-        (
-            "incl ends-ab.mata has-a.mata (antichains)".to_string(),
-            task::incl(&ends_ab, &has_a, &opts("antichain"), b).map_err(err)?,
-        ),
-        (
-            "incl has-a.mata ends-ab.mata (antichains)".to_string(),
-            task::incl(&has_a, &ends_ab, &opts("antichain"), b).map_err(err)?,
-        ),
-        (
-            "univ no-bb.mata (backward antichains, CPre)".to_string(),
-            task::univ(&no_bb, &opts("backward"), b).map_err(err)?,
-        ),
-        (
-            "equiv ends-ab.mata vs itself after bisimulation (HKC)".to_string(),
-            task::equiv(
-                &ends_ab,
-                &ends_ab,
-                &CheckOptions {
-                    pre: "bisim".into(),
-                    ..opts("hkc")
-                },
-                b,
-            )
-            .map_err(err)?,
-        ),
-    ])
+    let [x, y, z] = DEMO.map(|(n, t)| SourceFile::new(n, t));
+    task::demo(&x, &y, &z, &ctx.budget).map_err(err)
 }
