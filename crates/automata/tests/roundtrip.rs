@@ -59,7 +59,10 @@ fn assert_same(before: &Nfa, after: &Nfa, writer: &str) {
     );
 }
 
-fn writers() -> Vec<(&'static str, fn(&Nfa) -> String, fn(&str) -> Nfa)> {
+/// A writer and the reader of its output, by name.
+type Writer = (&'static str, fn(&Nfa) -> String, fn(&str) -> Nfa);
+
+fn writers() -> Vec<Writer> {
     vec![
         ("mata", mata::write, |t| {
             mata::parse_nfa(t).expect("mata reads its own output")
