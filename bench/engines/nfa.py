@@ -58,7 +58,7 @@ def armc() -> None:
         extra = {"expected": "true" if s.startswith("true-") else "false"}
         v, m = runs["verikit"], runs["libmata"]
         if v.ok and m.ok:
-            vc, mc = v.result.get("check_s"), m.result.get("check_s")
+            vc, mc = field(v.result, "check_s"), field(m.result, "check_s")
             if isinstance(vc, (int, float)) and isinstance(mc, (int, float)) and mc > 0:
                 extra["check-only ratio"] = f"{vc / mc:.3f}"
                 extra["verikit check s"] = f"{vc:.4f}"
@@ -104,6 +104,18 @@ def summarise(times: list[float | None]) -> str:
     return s
 
 
+def field(result: dict, key: str, default=None):
+    """A value of a verikit answer (top level, or under "times"/"stats" as `--json` prints them
+    now) or of a peer's flat result."""
+    if key in result:
+        return result[key]
+    for section in ("times", "stats"):
+        sec = result.get(section)
+        if isinstance(sec, dict) and key in sec:
+            return sec[key]
+    return default
+
+
 def run_check(cmd: list[str], spent: dict[str, float] | None = None, key: str = "") -> float | None:
     t0 = time.monotonic()
     r = measure(cmd, timeout=TIMEOUT)
@@ -111,7 +123,7 @@ def run_check(cmd: list[str], spent: dict[str, float] | None = None, key: str = 
         spent[key] = spent.get(key, 0.0) + time.monotonic() - t0
     if not r.ok:
         return None
-    c = r.result.get("check_s")
+    c = field(r.result, "check_s")
     return float(c) if isinstance(c, (int, float)) else r.time_s
 
 
@@ -218,10 +230,10 @@ def cav_table1(tmp: Path, out: list[str]) -> None:
                     continue
                 r = measure(verikit_cmd("--json", "nfa", "univ", "--algo", k, a), timeout=TIMEOUT)
                 if r.ok:
-                    res[k].append(float(r.result.get("check_s", r.time_s)))
+                    res[k].append(float(field(r.result, "check_s", r.time_s)))
                     if k == "backward" and r.verdict == "true":
                         universal += 1
-                        sizes_ac.append(int(r.result.get("size", 0)))
+                        sizes_ac.append(int(field(r.result, "size", 0)))
                 else:
                     res[k].append(None)
             for k in names:
@@ -361,7 +373,7 @@ def pre_bench() -> None:
         cells = []
         for al, pre in combos:
             r = measure(verikit_cmd("--json", "nfa", "incl", "--algo", al, "--pre", pre, lhs, rhs), timeout=30)
-            if r.ok and isinstance(r.result.get("check_s"), (int, float)):
+            if r.ok and isinstance(field(r.result, "check_s"), (int, float)):
                 c = float(r.result["check_s"])
                 totals[(al, pre)] += c
                 cells.append(f"{c:.4f}")
