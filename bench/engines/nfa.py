@@ -116,6 +116,10 @@ def field(result: dict, key: str, default=None):
     return default
 
 
+def size_of(d) -> str:
+    return f"{d['states']} ({d['transitions']})" if isinstance(d, dict) and "states" in d else "-"
+
+
 def run_check(cmd: list[str], spent: dict[str, float] | None = None, key: str = "") -> float | None:
     t0 = time.monotonic()
     r = measure(cmd, timeout=TIMEOUT)
@@ -304,10 +308,10 @@ def sim_bench() -> None:
                             timeout=120)
                 if r.rc != 0 or not r.result:
                     break
-                ts.append(r.result["time_s"])
+                ts.append(field(r.result, "total_s", r.result.get("time_s")))
                 last = r.result
             res[m] = (statistics.median(ts) if ts else None, last)
-        size = lambda d, k: f"{d[k]['states']} ({d[k]['transitions']})" if d.get(k) else "-"
+        size = lambda d, k: size_of(d.get(k, {}).get("a", d.get(k)))
         res["sim"] = res["sim-hs"]
         t = {m: res[m][0] for m in res}
         ratio = t["sim-fixpoint"] / t["sim"] if t["sim"] and t["sim-fixpoint"] else None
@@ -374,7 +378,7 @@ def pre_bench() -> None:
         for al, pre in combos:
             r = measure(verikit_cmd("--json", "nfa", "incl", "--algo", al, "--pre", pre, lhs, rhs), timeout=30)
             if r.ok and isinstance(field(r.result, "check_s"), (int, float)):
-                c = float(r.result["check_s"])
+                c = float(field(r.result, "check_s"))
                 totals[(al, pre)] += c
                 cells.append(f"{c:.4f}")
             else:
