@@ -278,11 +278,17 @@ impl<'a> Engine<'a> {
 /// The simulation preorder of `a` (Holík–Šimáček); [`AutomataError::Limit`] above
 /// [`MEMORY_BUDGET`].
 pub fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
-    simulation_within(a, MEMORY_BUDGET)
+    simulation_within(a, MEMORY_BUDGET, &verikit_diag::Budget::unlimited())
 }
 
-/// [`simulation`] with an explicit memory budget in bytes.
-pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataError> {
+/// [`simulation`] with an explicit memory budget in bytes, polling `poll` (deadline,
+/// cancellation) in the refinement loop.
+pub fn simulation_within(
+    a: &Nfa,
+    budget: usize,
+    poll: &verikit_diag::Budget,
+) -> Result<Simulation, AutomataError> {
+    let mut ticker = poll.ticker(64);
     let n = a.num_states();
     let nl = a.num_letters();
     if n == 0 {
@@ -402,6 +408,7 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
     }
     let mut steps = 0usize;
     while let Some((b, l)) = e.queue.pop() {
+        ticker.tick()?;
         e.process(b, l)?;
         steps += 1;
     }
@@ -466,7 +473,7 @@ mod tests {
             seed: 7,
         });
         assert!(matches!(
-            simulation_within(&a, 100),
+            simulation_within(&a, 100, &verikit_diag::Budget::unlimited()),
             Err(AutomataError::Limit(_))
         ));
     }

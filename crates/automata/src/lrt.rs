@@ -101,11 +101,17 @@ pub(crate) fn initial_rows(a: &Nfa) -> Vec<FixedBitSet> {
 /// The simulation preorder of `a` by LRT; [`AutomataError::Limit`] when the relation and the
 /// counters would exceed [`MEMORY_BUDGET`].
 pub fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
-    simulation_within(a, MEMORY_BUDGET)
+    simulation_within(a, MEMORY_BUDGET, &verikit_diag::Budget::unlimited())
 }
 
-/// [`simulation`] with an explicit memory budget in bytes.
-pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataError> {
+/// [`simulation`] with an explicit memory budget in bytes, polling `poll` (deadline,
+/// cancellation) in the refinement loop.
+pub fn simulation_within(
+    a: &Nfa,
+    budget: usize,
+    poll: &verikit_diag::Budget,
+) -> Result<Simulation, AutomataError> {
+    let mut ticker = poll.ticker(64);
     let n = a.num_states();
     let need = relation_bytes(n).saturating_add(counter_bytes(a));
     if need > budget {
@@ -172,6 +178,7 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
     }
     let mut removed = 0usize;
     while let Some((l, j)) = work.pop() {
+        ticker.tick()?;
         let slot = base[l as usize] + j as usize;
         let batch = std::mem::take(&mut remove[slot]);
         let u2 = cod[l as usize][j as usize];
@@ -211,20 +218,19 @@ pub fn simulation_within(a: &Nfa, budget: usize) -> Result<Simulation, AutomataE
     Ok(Simulation::from_rows(rows))
 }
 
-/// LRT when its counters fit in [`MEMORY_BUDGET`], else the counter-free fixed point of
-/// [`crate::simulation::simulation`]; [`AutomataError::Limit`] when even the relation does not fit.
-pub fn simulation_or_fixpoint(a: &Nfa) -> Result<Simulation, AutomataError> {
-    let n = a.num_states();
-    if relation_bytes(n) > MEMORY_BUDGET {
-        return Err(AutomataError::Limit(format!(
-            "the simulation relation of {n} states needs {} MiB (budget {} MiB)",
-            relation_bytes(n) >> 20,
-            MEMORY_BUDGET >> 20
-        )));
-    }
-    match simulation(a) {
+/// LRT when its counters fit in `memory` bytes, else the counter-free fixed point of
+/// [`crate::simulation::simulation_within`]; [`AutomataError::Limit`] when even the relation does
+/// not fit, [`AutomataError::Exhausted`] when `poll` runs out.
+pub fn simulation_or_fixpoint(
+    a: &Nfa,
+    memory: usize,
+    poll: &verikit_diag::Budget,
+) -> Result<Simulation, AutomataError> {
+    crate::simulation::check_memory(a, memory)?;
+    match simulation_within(a, memory, poll) {
         Ok(s) => Ok(s),
-        Err(_) => Ok(crate::simulation::simulation(a)),
+        Err(AutomataError::Exhausted(e)) => Err(e.into()),
+        Err(_) => Ok(crate::simulation::simulation_within(a, poll)?),
     }
 }
 
@@ -269,7 +275,7 @@ mod tests {
             seed: 7,
         });
         assert!(matches!(
-            simulation_within(&a, 100),
+            simulation_within(&a, 100, &verikit_diag::Budget::unlimited()),
             Err(AutomataError::Limit(_))
         ));
     }

@@ -843,8 +843,8 @@ pub fn reduce(
             simulation::check_memory(n, mem)?;
             simulation::reduce_by(n, &simulation::simulation_within(n, budget)?)
         }
-        "sim-hs" => simulation::reduce_by(n, &holik_simacek::simulation_within(n, mem)?),
-        "sim-lrt" => simulation::reduce_by(n, &lrt::simulation_or_fixpoint(n)?),
+        "sim-hs" => simulation::reduce_by(n, &holik_simacek::simulation_within(n, mem, budget)?),
+        "sim-lrt" => simulation::reduce_by(n, &lrt::simulation_or_fixpoint(n, mem, budget)?),
         "saturate" => saturation::saturate(n, mem, budget)?,
         x => return Err(unknown("reduction method", x, REDUCE_METHODS)),
     };
