@@ -1,7 +1,7 @@
 //! `BoolExpr` → BDD: the one conversion of the workspace (automaton labels, `@NFA-bits` guards,
 //! Boolean-network update functions and their compositions).
 
-use crate::{BddError, Limits};
+use crate::limits::{BddError, Limits};
 use biodivine_lib_bdd::{op_function, Bdd, BddVariableSet};
 use verikit_logic::BoolExpr;
 

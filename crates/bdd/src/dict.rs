@@ -6,14 +6,10 @@
 //! extensions once [`BddDict::lift`] has adjusted its variable count (no node changes). Between
 //! unrelated dictionaries, [`BddDict::import`] maps a BDD by name.
 
-use crate::{BddError, Limits};
+use crate::limits::{BddError, Limits, MAX_VARS};
 use biodivine_lib_bdd::{Bdd, BddNode, BddPointer, BddVariable, BddVariableSet};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The most variables a dictionary holds (biodivine-lib-bdd numbers variables with 16 bits and
-/// uses the largest number for its terminals).
-pub const MAX_VARS: usize = u16::MAX as usize - 1;
 
 #[derive(Debug)]
 struct Inner {

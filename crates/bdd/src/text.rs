@@ -1,7 +1,7 @@
 //! BDD → `BoolExpr` and BDD → text, through a greedily minimised DNF (biodivine-lib-bdd's
 //! `to_optimized_dnf`): cubes in the library's order, literals by variable number.
 
-use crate::{BddError, Limits};
+use crate::limits::{BddError, Limits};
 use biodivine_lib_bdd::{Bdd, BddPartialValuation};
 use verikit_logic::BoolExpr;
 
