@@ -1,6 +1,6 @@
 //! The crate's error type: located input errors and resource limits.
 
-use verikit_diag::{Diagnostic, Reportable};
+use verikit_diag::{Diagnostic, Exhausted, Reportable};
 
 /// Everything that can go wrong in the Boolean-network engine.
 #[derive(Debug, thiserror::Error)]
@@ -31,5 +31,14 @@ impl Reportable for BnError {
     }
     fn is_resource_limit(&self) -> bool {
         matches!(self, BnError::Limit(_) | BnError::Timeout)
+    }
+}
+
+/// The error for a budget that ran out: a deadline or cancellation is a timeout, counted work or
+/// memory a resource limit.
+pub fn exhausted(e: Exhausted) -> BnError {
+    match e {
+        Exhausted::Timeout | Exhausted::Cancelled => BnError::Timeout,
+        Exhausted::Work | Exhausted::Memory => BnError::Limit(e.to_string()),
     }
 }

@@ -11,6 +11,7 @@ pub mod aeon;
 pub mod bnet;
 pub mod bruteforce;
 pub mod decomposition;
+pub mod enumerate;
 pub mod error;
 pub mod generate;
 pub mod leaf_removal;
@@ -19,11 +20,13 @@ pub mod network;
 pub mod sampling;
 pub mod sbml;
 pub mod symbolic;
+pub mod task;
 
 pub use error::BnError;
 pub use network::{InputMode, Network};
 pub use num_bigint::BigUint;
 pub use symbolic::{Cycle, Detect, Limits};
+pub use task::PARAMS;
 
 use symbolic::Symbolic;
 use verikit_diag::Diagnostic;
@@ -226,14 +229,10 @@ pub fn fixed_points(
     let all: Vec<usize> = (0..sym.n).collect();
     let fp = sym.fixed_points(&sym.vars.mk_true(), &all)?;
     let count = sym.card(&fp, sym.n);
-    let mut out = Vec::new();
-    let mut rest = fp;
-    while out.len() < limit {
-        let Some(w) = rest.sat_witness() else { break };
-        let s: Vec<bool> = all.iter().map(|&i| w.value(symbolic::x(i))).collect();
-        rest = rest.and_not(&sym.cube(&s, &all));
-        out.push(symbolic::unpermute_state(&s, &order));
-    }
+    let mut out: Vec<Vec<bool>> = enumerate::states(&fp, &all, sym.n, limit, &sym.limits.budget)?
+        .iter()
+        .map(|s| symbolic::unpermute_state(s, &order))
+        .collect();
     out.sort();
     Ok((count, out))
 }

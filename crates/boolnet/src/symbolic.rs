@@ -20,7 +20,6 @@ use crate::network::step;
 use biodivine_lib_bdd::{Bdd, BddNode, BddPartialValuation, BddVariable, BddVariableSet};
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
-use std::time::Instant;
 use verikit_bdd::BddError;
 use verikit_diag::Budget;
 use verikit_logic::BoolExpr;
@@ -30,25 +29,25 @@ use verikit_logic::BoolExpr;
 pub struct Limits {
     /// Largest BDD (in nodes) any operation may produce.
     pub node_limit: usize,
-    /// Give up after this instant.
-    pub deadline: Option<Instant>,
+    /// The time budget (deadline, cancellation) polled between BDD operations.
+    pub budget: Budget,
 }
+
+/// The default of [`Limits::node_limit`] (`--node-limit`).
+pub const DEFAULT_NODE_LIMIT: usize = 20_000_000;
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            node_limit: 20_000_000,
-            deadline: None,
+            node_limit: DEFAULT_NODE_LIMIT,
+            budget: Budget::unlimited(),
         }
     }
 }
 
 impl Limits {
     pub fn check_time(&self) -> Result<(), BnError> {
-        match self.deadline {
-            Some(d) if Instant::now() >= d => Err(BnError::Timeout),
-            _ => Ok(()),
-        }
+        self.budget.check().map_err(crate::error::exhausted)
     }
     pub fn check(&self, b: &Bdd) -> Result<(), BnError> {
         if b.size() > self.node_limit {
@@ -142,7 +141,7 @@ impl Symbolic {
     pub fn expr(&self, e: &BoolExpr, leaf: &dyn Fn(u32) -> Bdd) -> Result<Bdd, BnError> {
         let limits = verikit_bdd::Limits::new(
             Some(self.limits.node_limit),
-            Budget::unlimited().until(self.limits.deadline),
+            self.limits.budget.clone(),
         );
         let leaf = |v: u32| {
             if (v as usize) < self.n {

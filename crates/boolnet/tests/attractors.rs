@@ -375,7 +375,7 @@ fn resource_limit_is_an_error() {
         leaf_removal: false,
         limits: Limits {
             node_limit: 200,
-            deadline: None,
+            ..Limits::default()
         },
         ..Options::default()
     };

@@ -63,6 +63,10 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
     vec![
         #[cfg(feature = "nfa")]
         ("nfa", verikit_automata::task::PARAMS),
+        #[cfg(feature = "smt")]
+        ("smt", verikit_smt::PARAMS),
+        #[cfg(feature = "bn")]
+        ("bn", verikit_boolnet::PARAMS),
     ]
 }
 

@@ -564,7 +564,7 @@ mod tests {
             &text,
             crate::interp::RunOptions {
                 check: true,
-                deadline: None,
+                ..Default::default()
             },
         )
     }
@@ -599,7 +599,7 @@ mod tests {
             text,
             crate::interp::RunOptions {
                 check: true,
-                deadline: None,
+                ..Default::default()
             },
         );
         assert_eq!(out.responses, vec!["unsat", "sat"]);

@@ -1329,7 +1329,7 @@ mod tests {
             s,
             RunOptions {
                 check: true,
-                deadline: None,
+                ..Default::default()
             },
         )
     }

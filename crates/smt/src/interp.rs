@@ -1,8 +1,12 @@
 //! The SMT-LIB 2.6 command interpreter (the standard's Section 4): executes a script and collects
 //! the responses exactly as the standard prints them (`sat`, `unsat`, `unknown`, `success`,
-//! `unsupported`, models as `define-fun`s, `(error "…")`). After an error the interpreter goes
-//! on with the next command (`:error-behavior continued-execution`); only an unreadable rest of
-//! the file (a lexical or parenthesis error) stops it.
+//! `unsupported`, models as `define-fun`s, `(error "…")`). What happens after an error is
+//! [`OnError`]: a script read from a file stops at its first error (`:error-behavior
+//! immediate-exit`, as Yices does, so that an `assert` dropped by an error never turns into an
+//! answer for a different problem); an interactive session goes on with the next command
+//! (`continued-execution`, as the standard asks). An unreadable rest of the input (a lexical or
+//! parenthesis error) stops both. After an unsupported `set-logic` (QF_BV, …) every `check-sat`
+//! answers `unknown`, its reason naming the logic, until a supported logic is set.
 
 use crate::cdcl::Answer;
 use crate::check::Value;
@@ -11,21 +15,71 @@ use crate::smtlib::{parse_script, SExpr, SExprKind, TokenKind};
 use crate::solver::{Solver, SolverStats};
 use crate::terms::{Sort, TermId};
 use std::collections::HashMap;
-use std::time::Instant;
-use verikit_diag::{line_col, Diagnostic};
+use verikit_diag::{line_col, Budget, Diagnostic};
+
+/// What the interpreter does after a command fails (SMT-LIB `:error-behavior`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnError {
+    /// Go on with the next command, the failed one having no effect (`continued-execution`,
+    /// the standard's behaviour for interactive sessions).
+    #[default]
+    Continue,
+    /// Stop at the first error (`immediate-exit`): nothing after it is executed or printed.
+    Stop,
+}
+
+/// Tuning of the solver behind the interpreter (the `-x smt.…` parameters of [`crate::PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Let the difference-logic solver decide checks whose atoms are all difference atoms.
+    pub difference_logic: bool,
+    /// Largest constraint graph (in nodes) the all-pairs distance matrix serves.
+    pub dl_matrix_nodes: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            difference_logic: true,
+            dl_matrix_nodes: crate::difference_logic::MATRIX_LIMIT,
+        }
+    }
+}
 
 /// How to run a script.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Validate models and Farkas certificates.
     pub check: bool,
-    pub deadline: Option<Instant>,
+    /// The time budget of the whole script (a `check-sat` that runs out answers `unknown`).
+    pub budget: Budget,
+    /// What to do after an error.
+    pub on_error: OnError,
+    /// Solver tuning.
+    pub tuning: Tuning,
+}
+
+/// A fresh solver set up as `opts` asks.
+fn new_solver(opts: &RunOptions) -> Solver {
+    let mut solver = Solver::new();
+    if opts.check {
+        solver.enable_certificates();
+    }
+    solver.set_deadline(opts.budget.deadline());
+    solver.set_dl_matrix_limit(opts.tuning.dl_matrix_nodes);
+    if !opts.tuning.difference_logic {
+        solver.set_difference_logic(false);
+    }
+    solver
 }
 
 /// One `check-sat`/`check-sat-assuming` and what was verified about it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct CheckRecord {
     pub answer: String,
+    /// Why an `unknown` answer is unknown (`timeout`, `incomplete`, an unsupported logic).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Model of a `sat` answer: (name, sort, SMT-LIB value).
     pub model: Option<Vec<(String, String, String)>>,
     /// `--check`: the model satisfies every assertion in scope.
@@ -61,6 +115,11 @@ pub struct Interp {
     env: Env,
     caps: LogicCaps,
     logic: Option<String>,
+    /// The last `set-logic` named a logic this solver does not decide: `check-sat` answers
+    /// `unknown` with this reason.
+    unsupported: Option<String>,
+    /// The reason of the last `unknown` answer (`get-info :reason-unknown`).
+    reason_unknown: Option<String>,
     produce_cores: bool,
     print_success: bool,
     silent: bool,
@@ -93,11 +152,7 @@ fn escape_string(s: &str) -> String {
 
 impl Interp {
     pub fn new(opts: RunOptions) -> Interp {
-        let mut solver = Solver::new();
-        if opts.check {
-            solver.enable_certificates();
-        }
-        solver.set_deadline(opts.deadline);
+        let solver = new_solver(&opts);
         Interp {
             text: String::new(),
             sink: None,
@@ -109,6 +164,8 @@ impl Interp {
                 reals: true,
             },
             logic: None,
+            unsupported: None,
+            reason_unknown: None,
             produce_cores: false,
             print_success: false,
             silent: false,
@@ -195,7 +252,13 @@ impl Interp {
                     self.stopped = true;
                     break;
                 }
-                Err(d) => self.error(d),
+                Err(d) => {
+                    self.error(d);
+                    if self.opts.on_error == OnError::Stop {
+                        self.stopped = true;
+                        break;
+                    }
+                }
             }
             if self.out.timed_out {
                 self.stopped = true;
@@ -271,12 +334,14 @@ impl Interp {
                     "QF_LIA" | "QF_IDL" => LogicCaps { ints: true, reals: false },
                     "QF_LIRA" | "ALL" => LogicCaps { ints: true, reals: true },
                     _ => {
+                        self.unsupported = Some(format!("unsupported logic {l}"));
                         return Err(err(
                             args[0].span,
                             format!("unsupported logic `{l}` (supported: QF_LRA, QF_RDL, QF_LIA, QF_IDL, QF_LIRA)"),
-                        ))
+                        ));
                     }
                 };
+                self.unsupported = None;
                 self.logic = Some(l.to_string());
                 self.success();
             }
@@ -360,8 +425,22 @@ impl Interp {
                     ":name" => "(:name \"verikit\")".to_string(),
                     ":version" => format!("(:version \"{}\")", env!("CARGO_PKG_VERSION")),
                     ":authors" => "(:authors \"the verikit developers\")".to_string(),
-                    ":error-behavior" => "(:error-behavior continued-execution)".to_string(),
-                    ":reason-unknown" => "(:reason-unknown timeout)".to_string(),
+                    ":error-behavior" => match self.opts.on_error {
+                        OnError::Continue => "(:error-behavior continued-execution)".to_string(),
+                        OnError::Stop => "(:error-behavior immediate-exit)".to_string(),
+                    },
+                    ":reason-unknown" => match self.reason_unknown.as_deref() {
+                        Some(r @ ("timeout" | "incomplete" | "memout")) => {
+                            format!("(:reason-unknown {r})")
+                        }
+                        Some(r) => format!("(:reason-unknown \"{}\")", escape_string(r)),
+                        None => {
+                            return Err(err(
+                                f.span,
+                                "no reason available (the last check-sat did not answer unknown)",
+                            ))
+                        }
+                    },
                     ":all-statistics" => {
                         let s = self.solver.stats();
                         format!(
@@ -664,18 +743,15 @@ impl Interp {
             }
             "reset" | "reset-assertions" => {
                 let keep_logic = name == "reset-assertions";
-                let mut solver = Solver::new();
-                if self.opts.check {
-                    solver.enable_certificates();
-                }
-                solver.set_deadline(self.opts.deadline);
-                self.solver = solver;
+                self.solver = new_solver(&self.opts);
                 self.env = Env::new();
                 self.named = vec![Vec::new()];
                 self.decls = vec![Vec::new()];
                 self.last = None;
+                self.reason_unknown = None;
                 if !keep_logic {
                     self.logic = None;
+                    self.unsupported = None;
                     self.caps = LogicCaps {
                         ints: true,
                         reals: true,
@@ -714,9 +790,40 @@ impl Interp {
     }
 
     fn do_check(&mut self, assume: Vec<TermId>, user: Vec<TermId>) {
+        if let Some(reason) = self.unsupported.clone() {
+            // Nothing of an unsupported logic was asserted: any answer but `unknown` would be
+            // about a different problem.
+            self.last = Some(Answer::Unknown);
+            self.last_assumptions = user;
+            self.reason_unknown = Some(reason.clone());
+            self.out.checks.push(CheckRecord {
+                answer: "unknown".into(),
+                reason: Some(reason),
+                model: None,
+                model_valid: None,
+                certificates_checked: 0,
+                certificate_failures: Vec::new(),
+            });
+            self.respond("unknown".into());
+            return;
+        }
         let before = self.solver.certificates().map_or(0, |c| c.checked);
         let before_fail = self.solver.certificates().map_or(0, |c| c.failures.len());
+        let t0 = std::time::Instant::now();
         let r = self.solver.check(&assume);
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            // Progress with -v: the search's effort after every check-sat.
+            let st = self.solver.stats();
+            tracing::debug!(
+                "check-sat {}: {r:?} after {:.3} s — {} conflicts, {} restarts, {} decisions, {} pivots so far",
+                self.out.checks.len() + 1,
+                t0.elapsed().as_secs_f64(),
+                st.sat.conflicts,
+                st.sat.restarts,
+                st.sat.decisions,
+                st.pivots
+            );
+        }
         self.last = Some(r);
         self.last_assumptions = user;
         let ans = match r {
@@ -724,15 +831,19 @@ impl Interp {
             Answer::Unsat => "unsat",
             Answer::Unknown => "unknown",
         };
+        let mut reason = None;
         if r == Answer::Unknown {
-            if let Some(d) = self.opts.deadline {
-                if Instant::now() >= d {
-                    self.out.timed_out = true;
-                }
+            if self.opts.budget.check().is_err() {
+                self.out.timed_out = true;
+                reason = Some("timeout".to_string());
+            } else {
+                reason = Some("incomplete".to_string());
             }
         }
+        self.reason_unknown = reason.clone();
         let mut rec = CheckRecord {
             answer: ans.to_string(),
+            reason,
             model: None,
             model_valid: None,
             certificates_checked: 0,

@@ -25,12 +25,16 @@ pub mod linearize;
 pub mod simplex;
 pub mod smtlib;
 pub mod solver;
+pub mod task;
 pub mod terms;
 pub mod tseitin;
 
 pub use verikit_sat::Answer;
 
-pub use interp::{run_script, CheckRecord, Interp, ResponseSink, RunOptions, ScriptOutput};
+pub use interp::{
+    run_script, CheckRecord, Interp, OnError, ResponseSink, RunOptions, ScriptOutput, Tuning,
+};
+pub use task::{Outcome, SmtTask, PARAMS};
 pub use solver::{Solver, SolverStats};
 // `interp` names the SAT core by its former module path.
 use verikit_sat as cdcl;

@@ -3,7 +3,7 @@
 //! a small time budget; instances that exceed it are listed as skipped (too slow), never counted
 //! as passes.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use verikit_smt::{run_script, RunOptions};
 
 const BUDGET: Duration = Duration::from_millis(400);
@@ -60,7 +60,8 @@ fn shared_smt_data_answers_match_status_and_check() {
                     &text,
                     RunOptions {
                         check: true,
-                        deadline: Some(Instant::now() + BUDGET),
+                        budget: verikit_diag::Budget::with_timeout(BUDGET),
+                        ..Default::default()
                     },
                 );
                 if !out.errors.is_empty() {

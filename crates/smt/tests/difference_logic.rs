@@ -227,7 +227,7 @@ fn answers(script: &str) -> Vec<String> {
         script,
         RunOptions {
             check: true,
-            deadline: None,
+            ..Default::default()
         },
     );
     for c in &out.checks {
@@ -299,7 +299,7 @@ fn jobshop_with_checked_certificates() {
         &text,
         RunOptions {
             check: true,
-            deadline: None,
+            ..Default::default()
         },
     );
     assert_eq!(out.responses, vec!["sat".to_string()]);

@@ -13,7 +13,7 @@ fn run(s: &str) -> ScriptOutput {
         s,
         RunOptions {
             check: true,
-            deadline: None,
+            ..Default::default()
         },
     )
 }

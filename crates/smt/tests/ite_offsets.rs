@@ -191,7 +191,7 @@ fn solve(text: &str) -> (String, Option<bool>, usize) {
         text,
         RunOptions {
             check: true,
-            deadline: None,
+            ..Default::default()
         },
     );
     assert!(out.errors.is_empty(), "{:?}", out.errors);

@@ -113,7 +113,7 @@ fn solve(text: &str) -> (String, Option<bool>) {
         text,
         RunOptions {
             check: true,
-            deadline: None,
+            ..Default::default()
         },
     );
     assert!(out.errors.is_empty(), "{:?}", out.errors);

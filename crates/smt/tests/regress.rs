@@ -22,7 +22,7 @@ fn regression_scripts_answer_their_status() {
             &text,
             RunOptions {
                 check: true,
-                deadline: None,
+                ..Default::default()
             },
         );
         assert!(out.errors.is_empty(), "{}: {:?}", p.display(), out.errors);

@@ -8,7 +8,7 @@ fn run(s: &str) -> Vec<String> {
         s,
         RunOptions {
             check: true,
-            deadline: None,
+            ..Default::default()
         },
     )
     .responses
@@ -38,7 +38,7 @@ fn push_pop_and_get_value() {
 fn strict_inequalities_use_delta() {
     let out = run_script(
         "(set-logic QF_LRA)(declare-fun x () Real)(assert (< 0 x))(assert (< x (/ 1 1000)))(check-sat)(get-model)",
-        RunOptions { check: true, deadline: None },
+        RunOptions { check: true, ..Default::default() },
     );
     assert_eq!(out.responses[0], "sat");
     assert_eq!(out.checks[0].model_valid, Some(true));
@@ -120,7 +120,7 @@ fn parser_is_total() {
             s,
             RunOptions {
                 check: true,
-                deadline: None,
+                ..Default::default()
             },
         );
         if out.errors.is_empty() {
