@@ -246,33 +246,28 @@ pub fn validate_gen(p: &GenParams) -> Result<(), String> {
     Ok(())
 }
 
-/// A random network like the paper's (parameters validated), with its answer: the `.bnet` text
-/// when `to_stdout`, else a one-line summary.
-pub fn generate(p: GenParams) -> Result<(Network, String), String> {
+/// A random network like the paper's (parameters validated): its `.bnet` text and the answer
+/// (the text itself, or a summary naming the file `written` it goes to).
+pub fn generate(p: GenParams, written: Option<&str>) -> Result<(String, Answer), String> {
     validate_gen(&p)?;
-    let net = crate::generate::random(p);
-    let text = crate::bnet::write(&net);
-    Ok((net, text))
-}
-
-/// The answer of `gen`: its parameters, and the model text (`written`: the file it went to).
-pub fn gen_answer(p: &GenParams, text: String, written: Option<&str>) -> Answer {
-    let mut a = Answer::new()
+    let text = crate::bnet::write(&crate::generate::random(p));
+    let a = Answer::new()
         .detail("nodes", p.nodes)
         .detail("non_leaves", p.core)
         .detail("k", p.k)
         .detail("seed", p.seed);
-    match written {
+    let a = match written {
         Some(path) => a.line(format!(
             "wrote {path} ({} nodes, {} non-leaves, K={}, seed {})",
             p.nodes, p.core, p.k, p.seed
         )),
         None => {
-            a = a.detail("bnet", &text);
-            a.text = text;
+            let mut a = a.detail("bnet", &text);
+            a.text = text.clone();
             a
         }
-    }
+    };
+    Ok((text, a))
 }
 
 /// The model written in the format `output`'s extension names (`.aeon`; `.bnet` otherwise, and
@@ -282,4 +277,38 @@ pub fn write(net: &Network, output: Option<&str>) -> String {
         Some(p) if p.to_ascii_lowercase().ends_with(".aeon") => crate::aeon::write(net),
         _ => crate::bnet::write(net),
     }
+}
+
+/// Command-line words of the option enums (`--method`, `--detect`, `--inputs`, `--format`).
+macro_rules! words {
+    ($t:ty, $what:literal, $($w:literal => $v:expr),+) => {
+        impl std::str::FromStr for $t {
+            type Err = String;
+            fn from_str(s: &str) -> Result<$t, String> {
+                match s {
+                    $($w => Ok($v),)+
+                    _ => Err(format!(concat!("unknown ", $what, " `{}` (one of: {})"), s, [$($w),+].join(", "))),
+                }
+            }
+        }
+    };
+}
+words!(Method, "method", "decomposition" => Method::Decomposition, "monolithic" => Method::Monolithic, "bruteforce" => Method::BruteForce);
+words!(Detect, "detect routine", "periods" => Detect::Periods, "gfp" => Detect::Gfp);
+words!(InputMode, "input mode", "free" => InputMode::Free, "zero" => InputMode::Zero, "one" => InputMode::One);
+words!(Format, "format", "bnet" => Format::Bnet, "aeon" => Format::Aeon, "sbml" => Format::Sbml);
+
+/// `convert`: the model in the format `output`'s extension names, and the answer (the text itself
+/// when it goes to standard output).
+pub fn convert(net: &Network, output: Option<&str>) -> (String, Answer) {
+    let text = write(net, output);
+    let a = match output {
+        Some(p) => Answer::new().detail("output", p).line(format!("wrote {p}")),
+        None => {
+            let mut a = Answer::new().detail("bnet", &text);
+            a.text = text.clone();
+            a
+        }
+    };
+    (text, a)
 }

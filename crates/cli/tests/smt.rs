@@ -81,7 +81,11 @@ fn data_file_matches_status() {
     assert_eq!(rc, 0, "{out}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
     assert_eq!(v["result"], v["status"]);
-    let want = if v["status"] == "sat" { "true" } else { "false" };
+    let want = if v["status"] == "sat" {
+        "true"
+    } else {
+        "false"
+    };
     assert_eq!(v["verdict"], want);
 }
 

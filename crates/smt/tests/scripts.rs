@@ -130,3 +130,47 @@ fn parser_is_total() {
         }
     });
 }
+
+/// Issue 18 item 6: with `OnError::Stop` (a script from a file) nothing runs after the first
+/// error, so an `assert` dropped by an error never becomes an answer for a different problem.
+#[test]
+fn stop_at_first_error_answers_nothing_after_it() {
+    let script = "(set-logic QF_LIA)(declare-fun x () Int)(assert (> x 0))\n(assert (< (* x x) 0))(check-sat)(get-info :error-behavior)";
+    let out = run_script(
+        script,
+        RunOptions {
+            on_error: verikit_smt::OnError::Stop,
+            ..Default::default()
+        },
+    );
+    assert_eq!(out.responses.len(), 1, "{:?}", out.responses);
+    assert!(out.responses[0].starts_with("(error \"line 2 column 12"));
+    assert!(out.checks.is_empty());
+    let out = run_script(
+        "(get-info :error-behavior)",
+        RunOptions {
+            on_error: verikit_smt::OnError::Stop,
+            ..Default::default()
+        },
+    );
+    assert_eq!(out.responses, vec!["(:error-behavior immediate-exit)"]);
+}
+
+/// After an unsupported logic nothing the script means can be asserted: `check-sat` answers
+/// `unknown` (reason named) until a supported logic is set.
+#[test]
+fn unsupported_logic_answers_unknown() {
+    let out = run_script(
+        "(set-logic QF_BV)(declare-fun a () (_ BitVec 8))(assert (= a #x01))(check-sat)(get-info :reason-unknown)(reset)(set-logic QF_LIA)(check-sat)",
+        RunOptions::default(),
+    );
+    let answers: Vec<&str> = out.checks.iter().map(|c| c.answer.as_str()).collect();
+    assert_eq!(answers, vec!["unknown", "sat"]);
+    assert_eq!(
+        out.checks[0].reason.as_deref(),
+        Some("unsupported logic QF_BV")
+    );
+    assert!(out
+        .responses
+        .contains(&"(:reason-unknown \"unsupported logic QF_BV\")".to_string()));
+}

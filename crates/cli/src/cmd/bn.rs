@@ -3,8 +3,10 @@
 //! The tasks themselves are `verikit_boolnet::task`.
 
 use crate::report::{read_input, write_output, CliError, Ctx};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use verikit_boolnet::generate::GenParams;
 use verikit_boolnet::{task, BnError, Detect, Format, InputMode, Limits, Method, Network, Options};
 use verikit_diag::{Answer, SourceFile};
@@ -13,10 +15,8 @@ use verikit_diag::{Answer, SourceFile};
 pub enum BnCmd {
     /// All attractors under the synchronous semantics, each printed as its cycle of states.
     Attractors {
-        /// The model (.bnet, .aeon, SBML-qual .sbml/.xml; `-` for standard input).
-        model: PathBuf,
-        #[arg(long, value_enum, default_value_t = MethodArg::Decomposition)]
-        method: MethodArg,
+        #[arg(long, default_value = "decomposition", value_parser = words::<Method>(&["decomposition", "monolithic", "bruteforce"]))]
+        method: Method,
         /// Apply leaf removal (Algorithm 2) around the symbolic methods (the default).
         #[arg(long, overrides_with = "no_leaf_removal")]
         leaf_removal: bool,
@@ -25,8 +25,8 @@ pub enum BnCmd {
         no_leaf_removal: bool,
         /// The Detect routine: `periods` (f^p(x)=x period by period, states reaching the attractors found dropped)
         /// or `gfp` (the paper's monolithic greatest fixed point of X ∩ Image(X)).
-        #[arg(long, value_enum, default_value_t = DetectArg::Periods)]
-        detect: DetectArg,
+        #[arg(long, default_value = "periods", value_parser = words::<Detect>(&["periods", "gfp"]))]
+        detect: Detect,
         /// List at most N attractors (the counts are always exact).
         #[arg(long, default_value_t = 100)]
         limit: usize,
@@ -35,7 +35,6 @@ pub enum BnCmd {
     },
     /// Fixed points (steady states; the same for synchronous and asynchronous semantics).
     FixedPoints {
-        model: PathBuf,
         /// List at most N fixed points (the count is always exact).
         #[arg(long, default_value_t = 100)]
         limit: usize,
@@ -43,11 +42,7 @@ pub enum BnCmd {
         common: CommonOpts,
     },
     /// Variables, inputs, regulations, the dependency graph's SCC blocks and their credits.
-    Info {
-        model: PathBuf,
-        #[command(flatten)]
-        common: CommonOpts,
-    },
+    Info(CommonOpts),
     /// A random network like the paper's (n nodes, few non-leaf nodes, K regulators per node).
     Gen {
         /// Number of nodes (1 to 32000).
@@ -70,7 +65,6 @@ pub enum BnCmd {
     },
     /// Convert a model to .bnet or .aeon.
     Convert {
-        model: PathBuf,
         /// Output file (.bnet or .aeon); standard output (.bnet) if omitted.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
@@ -81,66 +75,49 @@ pub enum BnCmd {
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonOpts {
+    /// The model (.bnet, .aeon, SBML-qual .sbml/.xml; `-` for standard input).
+    model: PathBuf,
     /// How inputs (variables without a function, or with f(x)=x) behave.
-    #[arg(long, value_enum, default_value_t = InputsArg::Free)]
-    inputs: InputsArg,
+    #[arg(long, default_value = "free", value_parser = words::<InputMode>(&["free", "zero", "one"]))]
+    inputs: InputMode,
     /// The input format (default: from the file extension; .bnet otherwise).
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    #[arg(long, value_parser = words::<Format>(&["bnet", "aeon", "sbml"]))]
+    format: Option<Format>,
     /// Largest decision diagram allowed, in nodes (exceeding it is a resource limit, exit 3).
     #[arg(long, default_value_t = verikit_boolnet::symbolic::DEFAULT_NODE_LIMIT)]
     node_limit: usize,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum MethodArg {
-    Decomposition,
-    Monolithic,
-    Bruteforce,
+/// An option value among `names`, parsed into the library's type.
+fn words<T>(names: &'static [&'static str]) -> impl TypedValueParser<Value = T>
+where
+    T: FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum DetectArg {
-    Periods,
-    Gfp,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum InputsArg {
-    Free,
-    Zero,
-    One,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum FormatArg {
-    Bnet,
-    Aeon,
-    Sbml,
-}
-
-fn load(path: &Path, c: &CommonOpts) -> Result<(Network, SourceFile), CliError> {
-    let src = read_input(path)?;
-    let format = c.format.map(|f| match f {
-        FormatArg::Bnet => Format::Bnet,
-        FormatArg::Aeon => Format::Aeon,
-        FormatArg::Sbml => Format::Sbml,
-    });
-    let net = task::load(&src.text, &path.to_string_lossy(), format)
+fn load(c: &CommonOpts) -> Result<(Network, SourceFile), CliError> {
+    let src = read_input(&c.model)?;
+    let net = task::load(&src.text, &c.model.to_string_lossy(), c.format)
         .map_err(|d| fail(&src)(BnError::from(d)))?;
     Ok((net, src))
 }
 
-fn inputs(c: &CommonOpts) -> InputMode {
-    match c.inputs {
-        InputsArg::Free => InputMode::Free,
-        InputsArg::Zero => InputMode::Zero,
-        InputsArg::One => InputMode::One,
-    }
+fn limits(ctx: &Ctx, node_limit: usize) -> Limits {
+    let budget = ctx.budget.clone();
+    Limits { node_limit, budget }
 }
 
-fn limits(ctx: &Ctx, c: &CommonOpts) -> Limits {
-    Limits { node_limit: c.node_limit, budget: ctx.budget.clone() }
+/// Writes a produced model to `output` (never over an input), or leaves it in the answer's text.
+fn save(
+    output: Option<&Path>,
+    inputs: &[&Path],
+    (text, a): (String, Answer),
+) -> Result<Answer, CliError> {
+    if let Some(p) = output {
+        write_output(p, &text, inputs)?;
+    }
+    Ok(a)
 }
 
 fn fail(src: &SourceFile) -> impl Fn(BnError) -> CliError + '_ {
@@ -149,67 +126,64 @@ fn fail(src: &SourceFile) -> impl Fn(BnError) -> CliError + '_ {
 
 pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
-        BnCmd::Attractors { model, method, leaf_removal: _, no_leaf_removal, detect, limit, common } => {
-            let (net, src) = load(&model, &common)?;
-            let mut opts = Options {
-                method: match method {
-                    MethodArg::Decomposition => Method::Decomposition,
-                    MethodArg::Monolithic => Method::Monolithic,
-                    MethodArg::Bruteforce => Method::BruteForce,
-                },
-                inputs: inputs(&common),
-                leaf_removal: !no_leaf_removal,
-                detect: match detect {
-                    DetectArg::Periods => Detect::Periods,
-                    DetectArg::Gfp => Detect::Gfp,
-                },
-                limit,
-                limits: limits(ctx, &common),
-                ..Options::default()
-            };
+        BnCmd::Attractors {
+            method,
+            no_leaf_removal,
+            detect,
+            limit,
+            common,
+            ..
+        } => {
+            let (net, src) = load(&common)?;
+            let mut opts = Options::default();
+            (opts.method, opts.detect, opts.limit) = (method, detect, limit);
+            (opts.inputs, opts.leaf_removal) = (common.inputs, !no_leaf_removal);
+            opts.limits = limits(ctx, common.node_limit);
             task::apply_params(&mut opts, &ctx.params).map_err(CliError::Usage)?;
             task::attractors(&net, &opts).map_err(fail(&src))
         }
-        BnCmd::FixedPoints { model, limit, common } => {
-            let (net, src) = load(&model, &common)?;
-            task::fixed_points(&net, inputs(&common), limit, limits(ctx, &common)).map_err(fail(&src))
+        BnCmd::FixedPoints { limit, common } => {
+            let (net, src) = load(&common)?;
+            let limits = limits(ctx, common.node_limit);
+            task::fixed_points(&net, common.inputs, limit, limits).map_err(fail(&src))
         }
-        BnCmd::Info { model, common } => Ok(task::info(&load(&model, &common)?.0, inputs(&common))),
-        BnCmd::Gen { nodes, non_leaves, k, module, seed, output } => {
-            let p = GenParams { nodes, core: non_leaves, k, module, seed };
-            let (_, text) = task::generate(p).map_err(CliError::Usage)?;
-            let written = output.as_ref().map(|p| p.display().to_string());
-            if let Some(path) = &output {
-                write_output(path, &text, &[])?;
-            }
-            Ok(task::gen_answer(&p, text, written.as_deref()))
+        BnCmd::Info(common) => Ok(task::info(&load(&common)?.0, common.inputs)),
+        BnCmd::Gen {
+            nodes,
+            non_leaves,
+            k,
+            module,
+            seed,
+            output,
+        } => {
+            let p = GenParams {
+                nodes,
+                core: non_leaves,
+                k,
+                module,
+                seed,
+            };
+            let name = output.as_ref().map(|p| p.display().to_string());
+            let made = task::generate(p, name.as_deref()).map_err(CliError::Usage)?;
+            save(output.as_deref(), &[], made)
         }
-        BnCmd::Convert { model, output, common } => {
-            let (net, _src) = load(&model, &common)?;
-            let name = output.as_ref().map(|p| p.to_string_lossy().into_owned());
-            let text = task::write(&net, name.as_deref());
-            match output {
-                Some(p) => {
-                    write_output(&p, &text, &[&model])?;
-                    Ok(Answer::new()
-                        .detail("output", p.display().to_string())
-                        .line(format!("wrote {}", p.display())))
-                }
-                None => {
-                    let mut a = Answer::new().detail("bnet", &text);
-                    a.text = text;
-                    Ok(a)
-                }
-            }
+        BnCmd::Convert { output, common } => {
+            let name = output.as_ref().map(|p| p.display().to_string());
+            let made = task::convert(&load(&common)?.0, name.as_deref());
+            save(output.as_deref(), &[&common.model], made)
         }
     }
 }
 
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let src = SourceFile::new("demo/bn/example5.bnet", include_str!("../../demo/bn/example5.bnet"));
+    let src = SourceFile::new(
+        "demo/bn/example5.bnet",
+        include_str!("../../demo/bn/example5.bnet"),
+    );
     let net = task::load(&src.text, &src.name, None).map_err(|d| fail(&src)(BnError::from(d)))?;
+    let limits = limits(ctx, verikit_boolnet::symbolic::DEFAULT_NODE_LIMIT);
     let opts = Options {
-        limits: Limits { budget: ctx.budget.clone(), ..Limits::default() },
+        limits,
         ..Options::default()
     };
     let a = task::attractors(&net, &opts).map_err(fail(&src))?;

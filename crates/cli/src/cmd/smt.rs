@@ -89,11 +89,21 @@ const DEMO_LIA: &str = include_str!("../../demo/smt/knapsack.smt2");
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
     let mut v = Vec::new();
     for (title, text) in [
-        ("QF_LRA scheduling with a strict deadline (sat, model checked)", DEMO_LRA),
-        ("QF_LIA knapsack bound (unsat, Farkas certificates checked)", DEMO_LIA),
+        (
+            "QF_LRA scheduling with a strict deadline (sat, model checked)",
+            DEMO_LRA,
+        ),
+        (
+            "QF_LIA knapsack bound (unsat, Farkas certificates checked)",
+            DEMO_LIA,
+        ),
     ] {
         let src = SourceFile::new(title, text);
-        let args = SmtArgs { file: None, stats: true, check: true };
+        let args = SmtArgs {
+            file: None,
+            stats: true,
+            check: true,
+        };
         let task = task(&args, ctx)?;
         let t0 = std::time::Instant::now();
         let mut interp = task.interp(true, None);
