@@ -330,9 +330,18 @@ impl Interp {
                     return Err(err(f.span, "the logic is already set"));
                 }
                 self.caps = match l {
-                    "QF_LRA" | "QF_RDL" => LogicCaps { ints: false, reals: true },
-                    "QF_LIA" | "QF_IDL" => LogicCaps { ints: true, reals: false },
-                    "QF_LIRA" | "ALL" => LogicCaps { ints: true, reals: true },
+                    "QF_LRA" | "QF_RDL" => LogicCaps {
+                        ints: false,
+                        reals: true,
+                    },
+                    "QF_LIA" | "QF_IDL" => LogicCaps {
+                        ints: true,
+                        reals: false,
+                    },
+                    "QF_LIRA" | "ALL" => LogicCaps {
+                        ints: true,
+                        reals: true,
+                    },
                     _ => {
                         self.unsupported = Some(format!("unsupported logic {l}"));
                         return Err(err(
@@ -429,18 +438,18 @@ impl Interp {
                         OnError::Continue => "(:error-behavior continued-execution)".to_string(),
                         OnError::Stop => "(:error-behavior immediate-exit)".to_string(),
                     },
-                    ":reason-unknown" => match self.reason_unknown.as_deref() {
-                        Some(r @ ("timeout" | "incomplete" | "memout")) => {
-                            format!("(:reason-unknown {r})")
-                        }
-                        Some(r) => format!("(:reason-unknown \"{}\")", escape_string(r)),
-                        None => {
-                            return Err(err(
+                    ":reason-unknown" => {
+                        match self.reason_unknown.as_deref() {
+                            Some(r @ ("timeout" | "incomplete" | "memout")) => {
+                                format!("(:reason-unknown {r})")
+                            }
+                            Some(r) => format!("(:reason-unknown \"{}\")", escape_string(r)),
+                            None => return Err(err(
                                 f.span,
                                 "no reason available (the last check-sat did not answer unknown)",
-                            ))
+                            )),
                         }
-                    },
+                    }
                     ":all-statistics" => {
                         let s = self.solver.stats();
                         format!(
