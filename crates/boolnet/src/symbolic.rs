@@ -139,10 +139,8 @@ impl Symbolic {
     /// The BDD of a formula whose variable `v` is replaced by `leaf(v)` (variables beyond the
     /// network are false), by the shared kernel's conversion within this run's limits.
     pub fn expr(&self, e: &BoolExpr, leaf: &dyn Fn(u32) -> Bdd) -> Result<Bdd, BnError> {
-        let limits = verikit_bdd::Limits::new(
-            Some(self.limits.node_limit),
-            self.limits.budget.clone(),
-        );
+        let limits =
+            verikit_bdd::Limits::new(Some(self.limits.node_limit), self.limits.budget.clone());
         let leaf = |v: u32| {
             if (v as usize) < self.n {
                 leaf(v)

@@ -34,8 +34,8 @@ pub use verikit_sat::Answer;
 pub use interp::{
     run_script, CheckRecord, Interp, OnError, ResponseSink, RunOptions, ScriptOutput, Tuning,
 };
-pub use task::{Outcome, SmtTask, PARAMS};
 pub use solver::{Solver, SolverStats};
+pub use task::{Outcome, SmtTask, PARAMS};
 // `interp` names the SAT core by its former module path.
 use verikit_sat as cdcl;
 
