@@ -39,17 +39,17 @@ fn paper_figure_1_and_quotient_roundtrip() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["verdict"], "minimised");
-    assert_eq!(v["states"], 3);
-    assert_eq!(v["transitions"], 6);
-    assert_eq!(v["quotient_states"], 3);
+    assert_eq!(v["verdict"], "true");
+    assert_eq!(v["input"]["states"], 3);
+    assert_eq!(v["input"]["transitions"], 6);
+    assert_eq!(v["stats"]["quotient_states"], 3);
     // Only the strictly minimal action b survives at x=0: 2 + 1 + 1 transitions.
-    assert_eq!(v["quotient_transitions"], 4);
+    assert_eq!(v["stats"]["quotient_transitions"], 4);
     // The written quotient is itself minimal.
     let (w, code) = json(&["prism", "bisim", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{w}");
-    assert_eq!(w["states"], 3);
-    assert_eq!(w["quotient_states"], 3);
+    assert_eq!(w["input"]["states"], 3);
+    assert_eq!(w["stats"]["quotient_states"], 3);
     let tra = tmp("fig1-q.tra");
     let (_, code) = json(&[
         "prism",
@@ -77,10 +77,10 @@ fn widened_dining_philosophers_match_paper_table_1() {
     let (v, code) = json(&["prism", "bisim", p.to_str().unwrap(), "--widen", "0.01"]);
     assert_eq!(code, 0, "{v}");
     // Table 1 of the paper: Dining-Phils-LR-nofair-3: 956 states, 3048 intervals -> 172, 509.
-    assert_eq!(v["states"], 956);
-    assert_eq!(v["transitions"], 3048);
-    assert_eq!(v["quotient_states"], 172);
-    assert_eq!(v["quotient_transitions"], 509);
+    assert_eq!(v["input"]["states"], 956);
+    assert_eq!(v["input"]["transitions"], 3048);
+    assert_eq!(v["stats"]["quotient_states"], 172);
+    assert_eq!(v["stats"]["quotient_transitions"], 509);
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn check_prism_robot_example_under_exists_forall() {
     };
     let (v, code) = json(&["prism", "check", &model, &props, "--const", "delta=0.1"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["model_type"], "IMDP");
+    assert_eq!(v["input"]["model_type"], "IMDP");
     let r = v["results"].as_array().unwrap();
     // Pmaxmin, Pmaxmax, Rminmax, Rminmin (worked out by hand from the model).
     let want = [0.4, 0.6, 1.225, 1.0 + 0.1 / 0.9 + 0.1];
@@ -144,7 +144,7 @@ fn check_widened_by_zero_matches_storm() {
             "prism", "check", &model, &props, "--const", "K=4", "--widen", "0", "--prop", name,
         ]);
         assert_eq!(code, 0, "{v}");
-        assert_eq!(v["model_type"], "IMDP");
+        assert_eq!(v["input"]["model_type"], "IMDP");
         let got = v["results"][0]["result"].as_f64().unwrap();
         assert!((got - want).abs() <= 1e-5 * want, "{name}: {got}");
     }
@@ -177,7 +177,7 @@ fn bisim_with_properties_agrees_on_quotient() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["labels"], "props");
     assert_eq!(v["agree"], true, "{v}");
-    assert!(v["quotient_states"].as_u64().unwrap() < 272);
+    assert!(v["stats"]["quotient_states"].as_u64().unwrap() < 272);
     // Without the properties' propositions in the initial partition the quotient is wrong,
     // and the report says so.
     let (w, code) = json(&[
@@ -193,7 +193,7 @@ fn bisim_with_properties_agrees_on_quotient() {
     ]);
     assert_eq!(code, 0, "{w}");
     assert_eq!(w["agree"], false, "{w}");
-    assert_eq!(w["quotient_states"], 1);
+    assert_eq!(w["stats"]["quotient_states"], 1);
     // Named labels and reward structures.
     let (x, code) = json(&[
         "prism",

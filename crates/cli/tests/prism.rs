@@ -44,8 +44,8 @@ fn die_results_are_exact_sixths() {
     let p = demo("die.props");
     let (v, code, err) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["states"], 13);
-    assert_eq!(v["transitions"], 20);
+    assert_eq!(v["input"]["states"], 13);
+    assert_eq!(v["input"]["transitions"], 20);
     let res = v["results"].as_array().unwrap();
     let get = |n: &str| res.iter().find(|r| r["name"] == n).unwrap()["result"].clone();
     assert!((get("one").as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-6);
@@ -68,7 +68,7 @@ fn select_property_by_name_and_index() {
         "one_bounded",
     ]);
     assert_eq!(code, 0);
-    assert_eq!(v["verdict"], "0.125");
+    assert_eq!(v["result"], 0.125);
     let (v, code, _) = json(&[
         "prism",
         "check",
@@ -113,7 +113,7 @@ fn undefined_constant_is_named_and_const_option_works() {
         "N=2",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["verdict"], "0.25");
+    assert_eq!(v["result"], 0.25);
 }
 
 #[test]
@@ -156,7 +156,7 @@ fn deadlocks_fixed_by_default_or_reported() {
     );
     let (v, code, _) = json(&["prism", "build", m.to_str().unwrap()]);
     assert_eq!(code, 0);
-    assert_eq!(v["deadlocks_fixed"], 1);
+    assert_eq!(v["input"]["deadlocks_fixed"], 1);
     let out = verikit()
         .args(["prism", "build", m.to_str().unwrap(), "--no-fix-deadlocks"])
         .output()
@@ -267,7 +267,7 @@ fn export_scheduler_for_pmax() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["verdict"], "0.5");
+    assert_eq!(v["result"], 0.5);
     let text = std::fs::read_to_string(&out).unwrap();
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(rows.len(), 4, "{text}");
@@ -355,8 +355,8 @@ fn real_model_deadlocks_as_prism() {
     let m = model.to_str().unwrap();
     let (v, code, err) = json(&["prism", "build", m, "--const", "N=16,MAX=2"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["deadlocks_fixed"], 35);
-    assert_eq!(v["states"], 677);
+    assert_eq!(v["input"]["deadlocks_fixed"], 35);
+    assert_eq!(v["input"]["states"], 677);
     let out = verikit()
         .args([
             "prism",
@@ -389,8 +389,8 @@ fn system_block_through_the_cli() {
         "1",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["states"], 54);
-    let x: f64 = v["verdict"].as_str().unwrap().parse().unwrap();
+    assert_eq!(v["input"]["states"], 54);
+    let x: f64 = v["result"].as_f64().unwrap();
     // Storm (hybrid engine): 0.10836028647751175.
     assert!((x - 0.10836028647751175).abs() < 1e-6, "{x}");
 }
@@ -413,7 +413,7 @@ fn reward_bounded_property_through_the_cli() {
         "deadline",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["verdict"], "0.5");
+    assert_eq!(v["result"], 0.5);
 }
 
 // JANI models: embedded properties, `--prop`, `--const`, located errors and exit codes.
@@ -430,17 +430,17 @@ fn check_embedded_properties() {
     assert_eq!(results.len(), 4);
     let flips = results.iter().find(|r| r["name"] == "flips").unwrap();
     assert!((flips["result"].as_f64().unwrap() - 11.0 / 3.0).abs() < 1e-6);
-    assert_eq!(v["states"], 19);
+    assert_eq!(v["input"]["states"], 19);
     let (v, code, _) = json(&["prism", "check", &die(), "--const", "k=3", "--prop", "one"]);
     assert_eq!(code, 0);
-    assert!((v["verdict"].as_str().unwrap().parse::<f64>().unwrap() - 1.0 / 6.0).abs() < 1e-9);
+    assert!((v["result"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-9);
 }
 
 #[test]
 fn build_jani() {
     let (v, code, err) = json(&["prism", "build", &die(), "--const", "k=1"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["transitions"], 26);
+    assert_eq!(v["input"]["transitions"], 26);
 }
 
 #[test]
@@ -472,4 +472,103 @@ fn jani_errors() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// Budgets: `--timeout` stops the work in time, and results computed before it are kept.
+
+fn timed(args: &[&str]) -> (serde_json::Value, i32, f64) {
+    let t0 = std::time::Instant::now();
+    let (v, code, _) = json(args);
+    (v, code, t0.elapsed().as_secs_f64())
+}
+
+#[test]
+fn hard_model_answers_timeout_within_two_seconds() {
+    let Some(dir) = verikit_testkit::shared_path("qvbs/mdp/consensus") else {
+        eprintln!("skipped: shared data missing");
+        return;
+    };
+    let m = dir.join("consensus.10.prism");
+    let p = dir.join("consensus.props");
+    let (v, code, secs) = timed(&[
+        "--timeout",
+        "1",
+        "prism",
+        "check",
+        m.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--const",
+        "K=16",
+    ]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "timeout", "{v}");
+    assert!(secs < 2.0, "took {secs} s");
+}
+
+#[test]
+fn results_before_a_timeout_are_printed() {
+    let m = tmp(
+        "chain.prism",
+        "dtmc\nmodule m\n s : [0..2000] init 0;\n [] s<2000 -> 0.5:(s'=s+1) + 0.5:(s'=max(0,s-1));\n\
+         [] s=2000 -> (s'=s);\nendmodule\n",
+    );
+    let p = tmp(
+        "chain.props",
+        "\"quick\": P=? [ F<=1 s=1 ];\n\"slow\": P=? [ F<=2000000000 s=2000 ];\n\"after\": P=? [ X s=1 ];\n",
+    );
+    let (v, code, secs) = timed(&[
+        "--timeout",
+        "1",
+        "prism",
+        "check",
+        m.to_str().unwrap(),
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "timeout", "{v}");
+    let r = v["results"].as_array().unwrap();
+    assert_eq!(r.len(), 3, "{v}");
+    assert_eq!(r[0]["result"], 0.5, "{v}");
+    assert_eq!(r[1]["verdict"], "timeout", "{v}");
+    assert_eq!(r[2]["verdict"], "timeout", "{v}");
+    assert!(secs < 2.0, "took {secs} s");
+    // Text mode: the first result is printed before the timeout.
+    let out = verikit()
+        .args(["--timeout", "1", "prism", "check"])
+        .args([m.to_str().unwrap(), p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Result \"quick\": 0.5"), "{text}");
+    assert!(text.contains("Result \"slow\": timeout"), "{text}");
+    assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn several_props_inline_property_and_validation_before_building() {
+    let m = demo("die.prism");
+    let p = demo("die.props");
+    let (m, p) = (m.to_str().unwrap(), p.to_str().unwrap());
+    let (v, code, err) = json(&["prism", "check", m, p, "--prop", "one_bounded,5"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["results"].as_array().unwrap().len(), 2, "{v}");
+    let (v2, code, _) = json(&["prism", "check", m, p, "--prop", "one_bounded", "--prop", "5"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["results"], v2["results"].clone(), "{v2}");
+    let (v, code, err) = json(&["prism", "check", m, "--pf", "P=? [ F s=7 & d=6 ]"]);
+    assert_eq!(code, 0, "{err}");
+    assert!((v["result"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-9, "{v}");
+    // An unknown property name or label is reported before the model is built: even a model
+    // that cannot be built within the limit answers the property error (exit 2).
+    let big = tmp(
+        "big.prism",
+        "dtmc\nmodule m\n s : [0..100000000] init 0;\n [] true -> (s'=min(s+1,100000000));\nendmodule\n",
+    );
+    let big = big.to_str().unwrap();
+    let (_, code, err) = json(&["prism", "check", big, "--pf", "P=? [ F \"nolabel\" ]", "--max-states", "10"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nolabel"), "{err}");
+    let (_, code, err) = json(&["prism", "check", big, p, "--prop", "nope", "--max-states", "10"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nope"), "{err}");
 }

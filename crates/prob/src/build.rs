@@ -10,13 +10,18 @@ use crate::lang::ast::ModelType;
 use crate::lang::expr::CExpr;
 use crate::lang::typecheck::{CProb, Program, STerm};
 use crate::model::{Layout, Model};
-use verikit_diag::Diagnostic;
+use crate::progress::Progress;
+use verikit_diag::{Budget, Diagnostic, Span};
 
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
     /// Add self-loops to deadlock states (as PRISM does by default) instead of failing.
     pub fix_deadlocks: bool,
     pub max_states: usize,
+    /// Polled once per explored state (deadline, cancellation, work: one unit per state).
+    pub budget: Budget,
+    /// Told the number of states explored and found, now and then.
+    pub progress: Progress,
 }
 
 impl Default for BuildOptions {
@@ -24,8 +29,58 @@ impl Default for BuildOptions {
         BuildOptions {
             fix_deadlocks: true,
             max_states: (u32::MAX - 2) as usize,
+            budget: Budget::unlimited(),
+            progress: Progress::none(),
         }
     }
+}
+
+/// A reward value as PRISM accepts it: finite and non-negative; otherwise an error located at
+/// the reward's expression.
+fn checked_reward(x: f64, span: Span, prog: &Program, cur: &[i64]) -> Result<f64, ProbError> {
+    if x.is_finite() && x >= 0.0 {
+        return Ok(x);
+    }
+    let what = if x.is_nan() {
+        "NaN"
+    } else if x.is_infinite() {
+        "not finite"
+    } else {
+        "negative"
+    };
+    Err(ProbError::Input(
+        Diagnostic::at(
+            span,
+            format!(
+                "reward evaluates to {x} ({what}) in state {}: rewards must be finite and \
+                 non-negative (as in PRISM)",
+                describe_state(prog, cur)
+            ),
+        )
+        .with_span(span, "this reward"),
+    ))
+}
+
+/// Checks the state rewards of every structure in the state `cur` (items with a constant
+/// valid value are skipped by the caller's `needs_check`).
+fn check_state_rewards(
+    prog: &Program,
+    needs_check: &[(usize, usize)],
+    cur: &[i64],
+    s: usize,
+) -> Result<(), ProbError> {
+    for &(r, i) in needs_check {
+        let (Some((g, v)), Some(&sp)) = (
+            prog.rewards[r].state.get(i),
+            prog.rewards[r].state_spans.get(i),
+        ) else {
+            continue;
+        };
+        if g.eval_bool(cur, s)? {
+            checked_reward(v.eval_f64(cur, s)?, sp, prog, cur)?;
+        }
+    }
+    Ok(())
 }
 
 /// Interning of packed states.
@@ -468,12 +523,29 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
     let mut entries: Vec<(u32, f64, f64)> = Vec::new();
     let mut next = 0usize;
     let mut last_log = std::time::Instant::now();
+    // State-reward items whose value is not a valid constant are checked in every state.
+    let state_rew_checks: Vec<(usize, usize)> = prog
+        .rewards
+        .iter()
+        .enumerate()
+        .flat_map(|(r, rs)| {
+            rs.state.iter().enumerate().filter_map(move |(i, (_, v))| {
+                let valid = v
+                    .constant()
+                    .is_some_and(|c| c.as_f64().is_finite() && c.as_f64() >= 0.0);
+                (!valid).then_some((r, i))
+            })
+        })
+        .collect();
+    let mut ticker = opts.budget.ticker(256);
 
     while next < table.len {
+        ticker.tick()?;
         let s = next;
         next += 1;
         let w = layout.words;
         layout.unpack(&table.states[s * w..(s + 1) * w], &mut cur);
+        check_state_rewards(prog, &state_rew_checks, &cur, s)?;
         one.unit(&cur, nrew);
         let mut nch = 0usize;
         if let Some(sys) = &prog.system {
@@ -556,9 +628,11 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
         // Emit choices.
         let state_rew = |choice_act: Option<u32>, r: usize| -> Result<f64, ProbError> {
             let mut x = 0.0;
-            for (act, g, v) in &prog.rewards[r].trans {
+            let rs = &prog.rewards[r];
+            for (i, (act, g, v)) in rs.trans.iter().enumerate() {
                 if *act == choice_act && g.eval_bool(&cur, s)? {
-                    x += v.eval_f64(&cur, s)?;
+                    let sp = rs.trans_spans.get(i).copied().unwrap_or_default();
+                    x += checked_reward(v.eval_f64(&cur, s)?, sp, prog, &cur)?;
                 }
             }
             Ok(x)
@@ -701,14 +775,13 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 opts.max_states
             )));
         }
-        if last_log.elapsed().as_secs() >= 5 {
+        if last_log.elapsed().as_millis() >= 200 {
             last_log = std::time::Instant::now();
-            tracing::info!(
-                "explored {} states, {} found, {} transitions",
-                next,
+            opts.progress.report(&format!(
+                "building: {next} states explored, {} found, {} transitions",
                 table.len,
                 cols.len()
-            );
+            ));
         }
     }
     if let Some(first) = first_deadlock {
@@ -722,12 +795,6 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 String::new()
             }
         ))));
-    }
-    if !fixed_deadlocks.is_empty() {
-        tracing::warn!(
-            "deadlocks detected and fixed in {} states",
-            fixed_deadlocks.len()
-        );
     }
     let model_type = match mt {
         ModelType::Mdp if interval => ModelType::Imdp,
@@ -947,7 +1014,7 @@ fn apply_command(
             urew.iter_mut().for_each(|x| *x = 0.0);
             for (r, e) in &u.rewards {
                 if let Some(x) = urew.get_mut(*r as usize) {
-                    *x += e.eval_f64(cur, usize::MAX)?;
+                    *x += checked_reward(e.eval_f64(cur, usize::MAX)?, u.span, prog, cur)?;
                 }
             }
         }

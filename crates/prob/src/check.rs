@@ -18,13 +18,20 @@ use crate::precomp::{prob1, reach_exists, reach_forall, Preds};
 use crate::prop_env::{initial_answer, input, Names, StateFormulas};
 use crate::vi::{solve, Problem};
 use std::sync::Arc;
-use verikit_diag::{Diagnostic, Span};
+use crate::progress::Progress;
+use std::cell::Cell;
+use verikit_diag::{Budget, Diagnostic, Exhausted, Span};
 
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
     /// Relative precision of numerical results.
     pub eps: f64,
     pub max_sweeps: usize,
+    /// Polled in the numerical loops; when it runs out, the property answers
+    /// [`ProbError::Exhausted`].
+    pub budget: Budget,
+    /// Told the progress of long iterations.
+    pub progress: Progress,
 }
 
 impl Default for CheckOptions {
@@ -32,6 +39,8 @@ impl Default for CheckOptions {
         CheckOptions {
             eps: 1e-6,
             max_sweeps: 1_000_000,
+            budget: Budget::unlimited(),
+            progress: Progress::none(),
         }
     }
 }
@@ -64,6 +73,10 @@ pub struct PropertyResult {
     pub init_range: Option<(f64, f64)>,
     /// False if an iterative method stopped without a verified error bound.
     pub sound: bool,
+    /// Interval MDPs: some operator lets nature cooperate with the controller (`Pmaxmax`,
+    /// `Pminmin`, or a bound `P~p`, which holds for every scheduler and every nature), outside
+    /// the ∃σ∀π semantics that alternating bisimulation preserves.
+    pub cooperative_nature: bool,
     pub time_s: f64,
 }
 
@@ -76,6 +89,8 @@ pub struct Checker<'a> {
     embedded: Option<Model>,
     exit: Option<Vec<f64>>,
     sound: bool,
+    /// Set when the budget ran out during the current property.
+    exhausted: Cell<Option<Exhausted>>,
 }
 
 type R<T> = Result<T, ProbError>;
@@ -100,6 +115,7 @@ impl<'a> Checker<'a> {
             embedded: None,
             exit: None,
             sound: true,
+            exhausted: Cell::new(None),
         })
     }
 
@@ -107,6 +123,7 @@ impl<'a> Checker<'a> {
     pub fn check(&mut self, prop: &Property, text: &str) -> R<PropertyResult> {
         let t0 = std::time::Instant::now();
         self.sound = true;
+        self.opts.budget.check()?;
         let (answer, init_range) = match &prop.expr.kind {
             ExprKind::Filter { .. } => {
                 let (c, t) = self.compile(&prop.expr)?;
@@ -125,12 +142,16 @@ impl<'a> Checker<'a> {
                 initial_answer(self.model, &c, t)?
             }
         };
+        if let Some(e) = self.exhausted.take() {
+            return Err(ProbError::Exhausted(e));
+        }
         Ok(PropertyResult {
             name: prop.name.clone(),
             text: text.to_string(),
             answer,
             init_range,
             sound: self.sound,
+            cooperative_nature: false,
             time_s: t0.elapsed().as_secs_f64(),
         })
     }
@@ -495,9 +516,11 @@ impl<'a> Checker<'a> {
             embedded: None,
             exit: None,
             sound: true,
+            exhausted: Cell::new(None),
         };
         let x = sub.until(&u.phi, &u.psi, opt);
         self.sound &= sub.sound;
+        self.note(sub.exhausted.take());
         Ok(u.project(&x))
     }
 
@@ -546,8 +569,11 @@ impl<'a> Checker<'a> {
             upper: Some(1.0),
             eps,
             max_sweeps,
+            budget: &self.opts.budget,
+            progress: &self.opts.progress,
         });
         self.sound &= sol.sound;
+        self.note(sol.exhausted);
         sol.values
     }
 
@@ -558,6 +584,9 @@ impl<'a> Checker<'a> {
         let mut x: Vec<f64> = psi.iter().map(|&b| b as u8 as f64).collect();
         let mut y = x.clone();
         for _ in 0..k {
+            if self.poll() {
+                break;
+            }
             for s in 0..n {
                 y[s] = if psi[s] {
                     1.0
@@ -578,6 +607,9 @@ impl<'a> Checker<'a> {
         let n = m.num_states();
         let mut y = x.clone();
         for _ in 0..k {
+            if self.poll() {
+                break;
+            }
             for s in 0..n {
                 y[s] = if phi[s] {
                     step_opt(m, s, &x, opt, None)
@@ -606,7 +638,35 @@ impl<'a> Checker<'a> {
     fn transient_sum(&mut self, x0: Vec<f64>, t: f64, fixed: Option<&[bool]>) -> Vec<f64> {
         let q = self.unif_rate();
         let fg = poisson(q * t, self.eps() * 1e-2);
-        crate::uniformisation::transient(self.model, q, &fg, &x0, fixed, self.eps() * 1e-3)
+        let tol = self.eps() * 1e-3;
+        let r = crate::uniformisation::transient(self.model, q, &fg, &x0, fixed, tol, &self.opts.budget);
+        self.unwrap_budget(r, x0.len())
+    }
+
+    /// Notes that the budget ran out (the property then answers `Exhausted`).
+    fn note(&self, e: Option<Exhausted>) {
+        if let Some(e) = e {
+            self.exhausted.set(Some(e));
+        }
+    }
+
+    /// Polls the budget; true (and noted) when it ran out.
+    fn poll(&self) -> bool {
+        match self.opts.budget.check() {
+            Ok(()) => false,
+            Err(e) => {
+                self.note(Some(e));
+                true
+            }
+        }
+    }
+
+    /// The vector, or zeros of length `n` with the exhaustion noted.
+    fn unwrap_budget(&self, r: Result<Vec<f64>, Exhausted>, n: usize) -> Vec<f64> {
+        r.unwrap_or_else(|e| {
+            self.note(Some(e));
+            vec![0.0; n]
+        })
     }
 
     fn ctmc_until(&mut self, phi: &[bool], psi: &[bool], t1: f64, t2: f64) -> R<Vec<f64>> {
@@ -823,15 +883,21 @@ impl<'a> Checker<'a> {
             upper: None,
             eps,
             max_sweeps,
+            budget: &self.opts.budget,
+            progress: &self.opts.progress,
         });
         self.sound &= sol.sound;
+        self.note(sol.exhausted);
         sol.values
     }
 
     fn ctmc_cumulative(&mut self, rr: Vec<f64>, t: f64) -> Vec<f64> {
         let q = self.unif_rate();
         let fg = poisson(q * t, self.eps() * 1e-2);
-        crate::uniformisation::cumulative(self.model, q, &fg, &rr, t, self.eps() * 1e-3)
+        let tol = self.eps() * 1e-3;
+        let n = rr.len();
+        let r = crate::uniformisation::cumulative(self.model, q, &fg, &rr, (t, tol), &self.opts.budget);
+        self.unwrap_budget(r, n)
     }
 
     // ------------------------------------------------------------------ steady state
@@ -876,8 +942,11 @@ impl<'a> Checker<'a> {
             upper: Some(maxv),
             eps,
             max_sweeps,
+            budget: &self.opts.budget,
+            progress: &self.opts.progress,
         });
         self.sound &= sol.sound;
+        self.note(sol.exhausted);
         Ok(sol.values)
     }
 }

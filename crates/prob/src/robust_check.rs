@@ -4,9 +4,10 @@
 //! controller (strategy σ) picks an action, then nature (π) picks a feasible distribution of the
 //! action's intervals, independently at every step (the paper's dynamic approach).
 //!
-//! * `P≥p [ψ]` holds iff `max_σ min_π Pr(ψ) ≥ p` (and dually `P≤p` with `min_σ max_π`), i.e. a
-//!   controller exists that achieves the bound against every nature, as in (∃σ∀). `Pmax=?` /
-//!   `Pmin=?` are the controller's optimum against an adversarial nature; PRISM's explicit forms
+//! * `P≥p [ψ]` holds iff `min_σ min_π Pr(ψ) ≥ p` (and dually `P≤p` with `max_σ max_π`): as in
+//!   PRISM, a bound holds for every scheduler and every resolution of the uncertainty, as on
+//!   plain MDPs. `Pmax=?` / `Pmin=?` (and `Pmax≥p`) are the controller's optimum against an
+//!   adversarial nature, the paper's ∃σ∀π; PRISM's explicit forms
 //!   `Pmaxmin`, `Pminmax`, `Pmaxmax`, `Pminmin` (controller, then nature) are honoured. For an
 //!   IDTMC (no controller) `Pmin`/`Pmax` name nature's choice, as in PRISM.
 //! * Nature's inner problem over `{ h | l ≤ h ≤ u, Σh = 1 }` is solved exactly by sorting the
@@ -29,7 +30,7 @@ use crate::model::Model;
 use crate::prop_env::{initial_answer, input, Names, StateFormulas};
 use crate::widen::bounds;
 use std::sync::Arc;
-use verikit_diag::Span;
+use verikit_diag::{Budget, Exhausted, Span};
 
 type R<T> = Result<T, ProbError>;
 
@@ -305,6 +306,8 @@ pub struct Solved {
     pub values: Vec<f64>,
     pub sound: bool,
     pub sweeps: usize,
+    /// Set when the budget ran out (`values` are then lower bounds).
+    pub exhausted: Option<Exhausted>,
 }
 
 /// Least fixpoint of the robust Bellman operator on `maybe` with the other states at `fixed`,
@@ -320,8 +323,8 @@ pub fn solve_lfp(
     rew: Option<&[f64]>,
     dir: Dir,
     upper: Option<f64>,
-    eps: f64,
-    max_sweeps: usize,
+    (eps, max_sweeps): (f64, usize),
+    budget: &Budget,
 ) -> Solved {
     let n = m.num_states();
     let mut lo: Vec<f64> = (0..n)
@@ -337,6 +340,7 @@ pub fn solve_lfp(
             values: lo,
             sound: true,
             sweeps: 0,
+            exhausted: None,
         };
     }
     let mut buf = Vec::new();
@@ -346,6 +350,16 @@ pub fn solve_lfp(
     let mut slack = eps;
     while sweeps < max_sweeps {
         sweeps += 1;
+        if sweeps % 16 == 0 {
+            if let Err(e) = budget.check() {
+                return Solved {
+                    values: lo,
+                    sound: false,
+                    sweeps,
+                    exhausted: Some(e),
+                };
+            }
+        }
         let mut delta: f64 = 0.0;
         for &s in order {
             let s = s as usize;
@@ -367,6 +381,7 @@ pub fn solve_lfp(
                     values: midpoint(&lo, h, maybe),
                     sound: true,
                     sweeps,
+                    exhausted: None,
                 };
             }
         }
@@ -400,6 +415,7 @@ pub fn solve_lfp(
                             values: midpoint(&lo, h, maybe),
                             sound: true,
                             sweeps,
+                            exhausted: None,
                         };
                     }
                 }
@@ -415,6 +431,7 @@ pub fn solve_lfp(
         values: lo,
         sound: false,
         sweeps,
+        exhausted: None,
     }
 }
 
@@ -454,6 +471,18 @@ pub fn until(
     eps: f64,
     max_sweeps: usize,
 ) -> Solved {
+    until_within(m, phi, psi, dir, (eps, max_sweeps), &Budget::unlimited())
+}
+
+/// [`until`] within a budget.
+pub fn until_within(
+    m: &Model,
+    phi: &[bool],
+    psi: &[bool],
+    dir: Dir,
+    (eps, max_sweeps): (f64, usize),
+    budget: &Budget,
+) -> Solved {
     let n = m.num_states();
     let feas: Vec<bool> = (0..m.num_choices()).map(|c| feasible(m, c)).collect();
     let allowed: Vec<bool> = (0..n).map(|s| phi[s] && !psi[s]).collect();
@@ -473,8 +502,8 @@ pub fn until(
         None,
         dir,
         Some(1.0),
-        eps,
-        max_sweeps,
+        (eps, max_sweeps),
+        budget,
     );
     for x in r.values.iter_mut() {
         *x = x.clamp(0.0, 1.0);
@@ -489,8 +518,8 @@ pub fn reach_reward(
     target: &[bool],
     rew: &[f64],
     dir: Dir,
-    eps: f64,
-    max_sweeps: usize,
+    (eps, max_sweeps): (f64, usize),
+    budget: &Budget,
 ) -> Result<Solved, String> {
     let n = m.num_states();
     let feas: Vec<bool> = (0..m.num_choices()).map(|c| feasible(m, c)).collect();
@@ -527,8 +556,8 @@ pub fn reach_reward(
         Some(rew),
         dir,
         None,
-        eps,
-        max_sweeps,
+        (eps, max_sweeps),
+        budget,
     ))
 }
 
@@ -583,11 +612,13 @@ fn steps(
     dir: Dir,
     rew: Option<&[f64]>,
     active: &dyn Fn(usize) -> bool,
-) -> Vec<f64> {
+    budget: &Budget,
+) -> Result<Vec<f64>, Exhausted> {
     let feas: Vec<bool> = (0..m.num_choices()).map(|c| feasible(m, c)).collect();
     let mut y = x.clone();
     let mut buf = Vec::new();
     for _ in 0..k {
+        budget.check()?;
         for s in 0..m.num_states() {
             if active(s) {
                 y[s] = bellman(m, &feas, s, &x, rew, dir, &mut buf).unwrap_or(0.0);
@@ -597,7 +628,7 @@ fn steps(
         }
         std::mem::swap(&mut x, &mut y);
     }
-    x
+    Ok(x)
 }
 
 /// Checks properties of an interval model (or of a DTMC/MDP, read as point intervals).
@@ -609,6 +640,7 @@ pub struct RobustChecker<'a> {
     opts: CheckOptions,
     names: Arc<Names>,
     sound: bool,
+    cooperative: bool,
 }
 
 impl<'a> RobustChecker<'a> {
@@ -628,6 +660,7 @@ impl<'a> RobustChecker<'a> {
             opts,
             names,
             sound: true,
+            cooperative: false,
         })
     }
 
@@ -635,6 +668,7 @@ impl<'a> RobustChecker<'a> {
     pub fn check(&mut self, prop: &Property, text: &str) -> R<PropertyResult> {
         let t0 = std::time::Instant::now();
         self.sound = true;
+        self.cooperative = false;
         let (c, t) = self.compile(&prop.expr)?;
         let m = self.model;
         let (answer, init_range) = if matches!(prop.expr.kind, ExprKind::Filter { .. }) {
@@ -654,6 +688,7 @@ impl<'a> RobustChecker<'a> {
             answer,
             init_range,
             sound: self.sound,
+            cooperative_nature: self.cooperative,
             time_s: t0.elapsed().as_secs_f64(),
         })
     }
@@ -767,7 +802,7 @@ impl<'a> RobustChecker<'a> {
                 Err(input(e.span, format!("unknown label \"{l}\"")))
             }
             ExprKind::Prob { opt, bound, path } => {
-                let dir = self.direction(*opt, bound, e.span)?;
+                let dir = self.direction_noted(*opt, bound, e.span)?;
                 let v: Vec<f64> = self
                     .prob(dir, path)?
                     .into_iter()
@@ -781,7 +816,7 @@ impl<'a> RobustChecker<'a> {
                 bound,
                 path,
             } => {
-                let dir = self.direction(*opt, bound, e.span)?;
+                let dir = self.direction_noted(*opt, bound, e.span)?;
                 let v = self.reward(rew, dir, path, e.span)?;
                 self.bounded(v, bound)
             }
@@ -827,11 +862,18 @@ impl<'a> RobustChecker<'a> {
             Bound::Cmp(op, _) => Some(matches!(op, CmpOp::Ge | CmpOp::Gt)),
             Bound::Query => None,
         };
-        // The controller maximises for `max` and for lower bounds (∃σ∀π Pr ≥ p).
+        // A bound without `min`/`max` holds for every scheduler and every resolution of the
+        // uncertainty (PRISM): `P≥p` compares the minimum over both with p, `P≤p` the maximum.
+        if let (Opt::None, Some(ge), None) = (opt, from_bound, self.nature_word(sp)) {
+            return Ok(Dir {
+                ctrl_max: !ge,
+                nature_max: !ge,
+            });
+        }
         let ctrl_max = match (opt, from_bound) {
             (Opt::Max, _) => true,
             (Opt::Min, _) => false,
-            (Opt::None, Some(ge)) => ge,
+            (Opt::None, Some(ge)) => !ge,
             // A point DTMC has no choice to resolve.
             (Opt::None, None) if !nondet && !self.model.is_interval() => true,
             (Opt::None, None) => {
@@ -851,15 +893,20 @@ impl<'a> RobustChecker<'a> {
             (Some(nm), _) => nm,
             // An interval MDP: nature is adversarial to the controller.
             _ if nondet => !ctrl_max,
-            // Without a controller `Pmin`/`Pmax` name nature's direction, and a bound is
-            // checked against every nature.
-            (None, Opt::None) => !ctrl_max,
+            // Without a controller `Pmin`/`Pmax` name nature's direction.
             (None, _) => ctrl_max,
         };
         Ok(Dir {
             ctrl_max,
             nature_max,
         })
+    }
+
+    /// [`Self::direction`], noting a nature that cooperates with the controller.
+    fn direction_noted(&mut self, opt: Opt, bound: &Bound, sp: Span) -> R<Dir> {
+        let d = self.direction(opt, bound, sp)?;
+        self.cooperative |= self.model.model_type.nondeterministic() && d.ctrl_max == d.nature_max;
+        Ok(d)
     }
 
     fn bounded(&mut self, v: Vec<f64>, bound: &Bound) -> R<Option<(CExpr, Type)>> {
@@ -906,7 +953,7 @@ impl<'a> RobustChecker<'a> {
             PathFormula::Next(e) => {
                 let set = self.states(e)?;
                 let x: Vec<f64> = set.iter().map(|&b| b as u8 as f64).collect();
-                Ok(steps(m, x, 1, dir, None, &|_| true))
+                Ok(steps(m, x, 1, dir, None, &|_| true, &self.opts.budget)?)
             }
             PathFormula::Globally(e, tb) => {
                 let not_e = Expr::new(ExprKind::Unary(UnOp::Not, e.clone()), e.span);
@@ -935,10 +982,14 @@ impl<'a> RobustChecker<'a> {
                 let x = match k2 {
                     Some(k2) => {
                         let x0: Vec<f64> = psi.iter().map(|&b| b as u8 as f64).collect();
-                        steps(m, x0, (k2 - k1) as usize, dir, None, &|s| phi[s] && !psi[s])
+                        steps(m, x0, (k2 - k1) as usize, dir, None, &|s| phi[s] && !psi[s], &self.opts.budget)?
                     }
                     None => {
-                        let r = until(m, &phi, &psi, dir, self.opts.eps, self.opts.max_sweeps);
+                        let lim = (self.opts.eps, self.opts.max_sweeps);
+                        let r = until_within(m, &phi, &psi, dir, lim, &self.opts.budget);
+                        if let Some(e) = r.exhausted {
+                            return Err(ProbError::Exhausted(e));
+                        }
                         self.sound &= r.sound;
                         r.values
                     }
@@ -949,7 +1000,7 @@ impl<'a> RobustChecker<'a> {
                 // The first k1 steps stay in phi.
                 let mut x = x;
                 for _ in 0..k1 {
-                    x = steps(m, x, 1, dir, None, &|s| phi[s]);
+                    x = steps(m, x, 1, dir, None, &|s| phi[s], &self.opts.budget)?;
                     for (s, v) in x.iter_mut().enumerate() {
                         if !phi[s] {
                             *v = 0.0;
@@ -1014,8 +1065,12 @@ impl<'a> RobustChecker<'a> {
                 if cr.iter().any(|&x| x < 0.0) {
                     return Err(input(sp, "negative rewards are not supported"));
                 }
-                let s = reach_reward(m, &target, &cr, dir, self.opts.eps, self.opts.max_sweeps)
+                let lim = (self.opts.eps, self.opts.max_sweeps);
+                let s = reach_reward(m, &target, &cr, dir, lim, &self.opts.budget)
                     .map_err(|msg| input(sp, msg))?;
+                if let Some(e) = s.exhausted {
+                    return Err(ProbError::Exhausted(e));
+                }
                 self.sound &= s.sound;
                 Ok(s.values)
             }
@@ -1026,7 +1081,7 @@ impl<'a> RobustChecker<'a> {
                 }
                 let cr = self.choice_rewards(r)?;
                 let x = vec![0.0; m.num_states()];
-                Ok(steps(m, x, k as usize, dir, Some(&cr), &|_| true))
+                Ok(steps(m, x, k as usize, dir, Some(&cr), &|_| true, &self.opts.budget)?)
             }
             RewardPath::Inst(e) => {
                 let k = self.const_f64(e)?;
@@ -1034,7 +1089,7 @@ impl<'a> RobustChecker<'a> {
                     return Err(input(e.span, "step bounds must be non-negative integers"));
                 }
                 let x = self.state_rewards(r)?;
-                Ok(steps(m, x, k as usize, dir, None, &|_| true))
+                Ok(steps(m, x, k as usize, dir, None, &|_| true, &self.opts.budget)?)
             }
             RewardPath::Steady => Err(input(
                 sp,

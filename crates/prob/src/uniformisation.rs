@@ -16,6 +16,7 @@
 
 use crate::foxglynn::Poisson;
 use crate::model::Model;
+use verikit_diag::{Budget, Exhausted};
 
 /// Rows per slice of the sliced-ELLPACK layout.
 const C: usize = 4;
@@ -168,20 +169,23 @@ pub fn transient(
     x0: &[f64],
     fixed: Option<&[bool]>,
     tol: f64,
-) -> Vec<f64> {
+    budget: &Budget,
+) -> Result<Vec<f64>, Exhausted> {
     let u = Uniformised::new(m, q, fixed, x0);
     let total: f64 = fg.weights.iter().sum();
     let mut out: Vec<f64> = x0.iter().map(|&v| total * v).collect();
     let nl = u.len();
     if u.live.is_empty() {
-        return out;
+        return Ok(out);
     }
     let mut x = u.gather(x0);
     let mut y = vec![0.0; nl];
     let mut acc = vec![0.0; nl];
     let right = fg.left + fg.weights.len();
     let mut steps = 0usize;
+    let mut ticker = budget.ticker(16);
     for k in 0..right {
+        ticker.tick()?;
         if k >= fg.left {
             let w = fg.weights[k - fg.left];
             for (a, &v) in acc.iter_mut().zip(&x) {
@@ -218,12 +222,19 @@ pub fn transient(
     for (i, &s) in u.live.iter().enumerate() {
         out[s as usize] = acc[i];
     }
-    out
+    Ok(out)
 }
 
 /// Σ_k (1 − F(k))/q·P^k·rr with F the Poisson distribution function of q·t: the expected reward
 /// accumulated up to time t for reward rates `rr`; steady-state detection at relative `tol`.
-pub fn cumulative(m: &Model, q: f64, fg: &Poisson, rr: &[f64], t: f64, tol: f64) -> Vec<f64> {
+pub fn cumulative(
+    m: &Model,
+    q: f64,
+    fg: &Poisson,
+    rr: &[f64],
+    (t, tol): (f64, f64),
+    budget: &Budget,
+) -> Result<Vec<f64>, Exhausted> {
     let u = Uniformised::new(m, q, None, rr);
     let n = u.len();
     let mut x = u.gather(rr);
@@ -232,7 +243,9 @@ pub fn cumulative(m: &Model, q: f64, fg: &Poisson, rr: &[f64], t: f64, tol: f64)
     let right = fg.left + fg.weights.len();
     let (mut cum, mut used) = (0.0, 0.0);
     let mut steps = 0usize;
+    let mut ticker = budget.ticker(16);
     for k in 0..right {
+        ticker.tick()?;
         if k >= fg.left {
             cum += fg.weights[k - fg.left];
         }
@@ -264,7 +277,7 @@ pub fn cumulative(m: &Model, q: f64, fg: &Poisson, rr: &[f64], t: f64, tol: f64)
     for (i, &s) in u.live.iter().enumerate() {
         out[s as usize] = acc[i];
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -300,10 +313,10 @@ mod tests {
         let q = max_exit(&m);
         for t in [0.1, 1.0, 7.5] {
             let fg = poisson(q * t, 1e-12);
-            let x = transient(&m, q, &fg, &[0.0, 1.0], None, 0.0);
+            let x = transient(&m, q, &fg, &[0.0, 1.0], None, 0.0, &Budget::unlimited()).unwrap();
             let want = a / (a + b) * (1.0 - (-(a + b) * t).exp());
             assert!((x[0] - want).abs() < 1e-9, "t={t}: {} vs {want}", x[0]);
-            let c = cumulative(&m, q, &fg, &[0.0, 1.0], t, 0.0);
+            let c = cumulative(&m, q, &fg, &[0.0, 1.0], (t, 0.0), &Budget::unlimited()).unwrap();
             let want = a / (a + b) * (t - (1.0 - (-(a + b) * t).exp()) / (a + b));
             assert!((c[0] - want).abs() < 1e-8, "t={t}: {} vs {want}", c[0]);
         }
@@ -367,7 +380,7 @@ mod tests {
             let fg = poisson(q * t, 1e-12);
             let fixed = &fixed_bits[..n];
             let x0 = &x0[..n];
-            let got = transient(&m, q, &fg, x0, Some(fixed), 0.0);
+            let got = transient(&m, q, &fg, x0, Some(fixed), 0.0, &Budget::unlimited()).unwrap();
             let want = dense_oracle(&rates, q, &fg, x0, fixed);
             for s in 0..n {
                 prop_assert!((got[s] - want[s]).abs() < 1e-9, "state {s}: {} vs {}", got[s], want[s]);

@@ -31,6 +31,8 @@ pub mod sound_vi;
 
 use crate::lang::ast::Opt;
 use crate::model::Model;
+use crate::progress::Progress;
+use verikit_diag::{Budget, Exhausted};
 
 pub struct Problem<'a> {
     pub model: &'a Model,
@@ -49,6 +51,10 @@ pub struct Problem<'a> {
     pub upper: Option<f64>,
     pub eps: f64,
     pub max_sweeps: usize,
+    /// Polled every few sweeps; when it runs out the solution is cut short (`exhausted`).
+    pub budget: &'a Budget,
+    /// Told the sweeps done and the current error bound now and then.
+    pub progress: &'a Progress,
 }
 
 pub struct Solution {
@@ -56,6 +62,8 @@ pub struct Solution {
     pub sweeps: usize,
     /// False if some component stopped without a verified bound (iteration limit).
     pub sound: bool,
+    /// Set when the budget ran out: `values` are then lower bounds only.
+    pub exhausted: Option<Exhausted>,
 }
 
 const DENSE_LIMIT: usize = 600;
@@ -551,6 +559,7 @@ impl Local {
             min,
             cap,
         };
+        let mut last_report = std::time::Instant::now();
         'outer: loop {
             // Phase 1: Gauss–Seidel from below. Asymptotically the error is e_k = c·μ^k·ψ for the
             // dominant eigenpair (μ, ψ) of the sweep operator, so the change over a window of m
@@ -568,6 +577,23 @@ impl Local {
                 local_sweeps += 1;
                 if local_sweeps >= p.max_sweeps {
                     break 'outer;
+                }
+                if local_sweeps.is_multiple_of(WINDOW) {
+                    if p.budget.check().is_err() {
+                        break 'outer;
+                    }
+                    if p.progress.is_active() && last_report.elapsed().as_millis() >= 200 {
+                        last_report = std::time::Instant::now();
+                        let err = delta
+                            .iter()
+                            .zip(&lo)
+                            .map(|(d, l)| d / l.abs().max(1e-300))
+                            .fold(0.0f64, f64::max);
+                        p.progress.report(&format!(
+                            "value iteration: {local_sweeps} sweeps on {k} states, relative \
+                             change {err:.2e} (target {eps:.0e})"
+                        ));
+                    }
                 }
                 if !changed {
                     // A fixpoint up to rounding.
@@ -684,7 +710,10 @@ impl Local {
             // of Pmax are collapsed; for Pmin they have value 0 and are precomputed), so the
             // greatest fixpoint is the least.
             hi.iter_mut().for_each(|h| *h = cap);
-            while local_sweeps < p.max_sweeps && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h)) {
+            while local_sweeps < p.max_sweeps
+                && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h))
+                && (local_sweeps % 64 != 0 || p.budget.check().is_ok())
+            {
                 self.gs_lower(&mut lo, min);
                 for i in 0..k {
                     hi[i] = self.bell(i, &hi, &self.b_hi, min).min(hi[i]);
@@ -697,7 +726,10 @@ impl Local {
             // hi is an upper bound (x* ≤ hi): keep iterating both bounds until close. The upper one
             // is updated in place (Gauss–Seidel): each new value min(hi_i, B(w)_i) is taken at a
             // vector w ≥ x*, so it stays ≥ B(x*)_i = x*_i by monotonicity.
-            while local_sweeps < p.max_sweeps && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h)) {
+            while local_sweeps < p.max_sweeps
+                && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h))
+                && (local_sweeps % 64 != 0 || p.budget.check().is_ok())
+            {
                 self.gs_lower(&mut lo, min);
                 for i in 0..k {
                     hi[i] = self.bell(i, &hi, &self.b_hi, min).min(hi[i]);
@@ -830,7 +862,12 @@ fn solve_with(p: &Problem, policy: bool) -> Solution {
     };
     // Position of each class inside its component (set per component).
     let mut pos = vec![0u32; nc];
+    let mut exhausted = None;
     for comp in &sccs.members {
+        if let Err(e) = p.budget.check() {
+            exhausted = Some(e);
+            break;
+        }
         // Trivial component: a single class without a self-loop is solved by one update.
         if comp.len() == 1 {
             let v = comp[0] as usize;
@@ -910,6 +947,9 @@ fn solve_with(p: &Problem, policy: bool) -> Solution {
         sound &= ok;
         sweeps += local_sweeps;
     }
+    if exhausted.is_none() {
+        exhausted = p.budget.check().err();
+    }
     let mut values = p.fixed.to_vec();
     for s in 0..n {
         if class[s] != u32::MAX {
@@ -925,5 +965,6 @@ fn solve_with(p: &Problem, policy: bool) -> Solution {
         values,
         sweeps,
         sound,
+        exhausted,
     }
 }

@@ -1,14 +1,12 @@
 //! `verikit prism`: build PRISM-language and JANI models and check PCTL/CSL properties (JANI
-//! files carry their properties).
+//! files carry their properties). The work is `verikit_prob::task`'s; this file reads files and
+//! arguments.
 
-use crate::report::{read_input, write_output, CliError, Ctx, Report};
-use std::path::PathBuf;
-use std::time::Instant;
-use verikit_diag::SourceFile;
-use verikit_prob::{
-    build, check_model, parse_const_overrides, parse_model, parse_properties, select_properties,
-    Answer, BuildOptions, CheckOptions, Checker, Model, Program,
-};
+use crate::report::{read_input, write_output, CliError, Ctx};
+use std::path::{Path, PathBuf};
+use verikit_diag::{Answer, SourceFile};
+use verikit_prob::task::{self, Built, CheckRequest, Prepared};
+use verikit_prob::{parse_const_overrides, BuildOptions, CheckOptions, PropertiesFile};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ModelArgs {
@@ -32,16 +30,20 @@ pub struct ModelArgs {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum PrismCmd {
-    /// Build a model and check properties: prints each result, the state/transition counts and times.
+    /// Build a model and check properties: prints each result as soon as it is computed, then
+    /// the state/transition counts and times.
     Check {
         #[command(flatten)]
         model: ModelArgs,
         /// Properties file (`.props`, `.pctl`, `.csl`); not for JANI models, whose properties
         /// are embedded.
         props: Option<PathBuf>,
-        /// Check only the property with this name or 1-based index.
-        #[arg(long)]
-        prop: Option<String>,
+        /// A property given inline, e.g. `--pf 'P=? [ F "done" ]'` (instead of a file).
+        #[arg(long, value_name = "PROPERTY", conflicts_with = "props")]
+        pf: Option<String>,
+        /// Check only these properties, by name or 1-based index (repeatable; comma lists).
+        #[arg(long, value_name = "NAME,...")]
+        prop: Vec<String>,
         /// Relative precision of numerical results.
         #[arg(long, default_value_t = 1e-6)]
         precision: f64,
@@ -75,23 +77,6 @@ pub enum PrismCmd {
     Bisim(super::prism_imdp::BisimArgs),
 }
 
-/// A property's source text, trimmed, as results are labelled with it.
-pub(crate) fn prop_text(src: &SourceFile, p: &verikit_prob::Property) -> String {
-    src.text
-        .get(p.span.start..p.span.end)
-        .unwrap_or("")
-        .trim()
-        .to_string()
-}
-
-/// A result's label: the property's name in quotes, else its text.
-pub(crate) fn result_label(r: &verikit_prob::PropertyResult, text: &str) -> String {
-    r.name
-        .clone()
-        .map(|n| format!("\"{n}\""))
-        .unwrap_or_else(|| text.to_string())
-}
-
 pub(crate) fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
     let mut out = Vec::new();
     for c in &a.consts {
@@ -100,259 +85,136 @@ pub(crate) fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError
     Ok(out)
 }
 
-/// A parsed, checked and built model (shared with the interval-model commands).
-pub(crate) struct Built {
+/// A model file read, parsed and type-checked (not built yet).
+pub(crate) struct Loaded {
     pub(crate) src: SourceFile,
-    pub(crate) prog: Program,
-    pub(crate) model: Model,
-    pub(crate) build_s: f64,
-    /// The embedded properties of a JANI model (`None` for PRISM input).
-    pub(crate) jani_props: Option<verikit_prob::PropertiesFile>,
+    pub(crate) prepared: Prepared,
+    pub(crate) ov: Vec<(String, String)>,
 }
 
-pub(crate) fn load(a: &ModelArgs) -> Result<Built, CliError> {
+pub(crate) fn prepare(a: &ModelArgs) -> Result<Loaded, CliError> {
     let src = read_input(&a.model)?;
     let ov = overrides(a)?;
-    let t0 = Instant::now();
-    let is_jani = a.model.extension().is_some_and(|e| e == "jani")
-        || verikit_prob::jani::looks_like_jani(&src.text);
-    let (mf, jani_props) = if is_jani {
-        let jf = verikit_prob::jani::parse_jani(&src.text)
-            .map_err(|e| CliError::from_error(e, Some(&src)))?;
-        (jf.model, Some(jf.props))
-    } else {
-        let mf = parse_model(&src.text).map_err(|e| CliError::from_error(e, Some(&src)))?;
-        (mf, None)
-    };
-    let prog = check_model(&mf, &ov).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let defaults = BuildOptions::default();
+    let ext = a.model.extension().and_then(|e| e.to_str());
+    let jani = task::is_jani(ext, &src.text);
+    let prepared = task::prepare(&src.text, jani, &ov).map_err(|e| in_file(e, &src))?;
+    Ok(Loaded { src, prepared, ov })
+}
+
+pub(crate) fn build(l: Loaded, a: &ModelArgs, ctx: &Ctx) -> Result<(SourceFile, Built), CliError> {
     let opts = BuildOptions {
         fix_deadlocks: !a.no_fix_deadlocks,
-        max_states: a.max_states.unwrap_or(defaults.max_states),
+        max_states: a.max_states.unwrap_or(BuildOptions::default().max_states),
+        budget: ctx.budget.clone(),
+        ..BuildOptions::default()
     };
-    let model = build(&prog, &opts).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    Ok(Built {
-        src,
-        prog,
-        model,
-        build_s: t0.elapsed().as_secs_f64(),
-        jani_props,
-    })
-}
-
-fn model_fields(r: Report, b: &Built) -> Report {
-    let m = &b.model;
-    r.field("model_type", m.model_type.name())
-        .field("states", m.num_states())
-        .field("initial_states", m.initial.len())
-        .field("transitions", m.num_transitions())
-        .field("choices", m.num_choices())
-        .field("deadlocks_fixed", m.fixed_deadlocks.len())
-        .field("build_s", b.build_s)
-        .field("states_per_s", m.num_states() as f64 / b.build_s.max(1e-9))
-}
-
-fn model_lines(mut r: Report, b: &Built) -> Report {
-    let m = &b.model;
-    r = r.line(format!("Type:        {}", m.model_type.name()));
-    r = r.line(format!(
-        "States:      {} ({} initial)",
-        m.num_states(),
-        m.initial.len()
-    ));
-    r = r.line(format!("Transitions: {}", m.num_transitions()));
-    if m.model_type.nondeterministic() {
-        r = r.line(format!("Choices:     {}", m.num_choices()));
-    }
-    if !m.fixed_deadlocks.is_empty() {
-        r = r.line(format!(
+    let b = task::build_model(l.prepared, &opts).map_err(|e| in_file(e, &l.src))?;
+    if !b.model.fixed_deadlocks.is_empty() && !ctx.quiet {
+        eprintln!(
             "Warning: deadlocks detected and fixed in {} states",
-            m.fixed_deadlocks.len()
-        ));
+            b.model.fixed_deadlocks.len()
+        );
     }
-    r.line(format!(
-        "Time for model construction: {:.3} seconds",
-        b.build_s
-    ))
+    Ok((l.src, b))
 }
 
-fn answer_json(a: &Answer) -> serde_json::Value {
-    match a {
-        Answer::Bool(b) => serde_json::Value::Bool(*b),
-        Answer::Num(x) if x.is_finite() => serde_json::json!(x),
-        Answer::Num(x) if x.is_infinite() => serde_json::Value::String("Infinity".into()),
-        Answer::Num(_) => serde_json::Value::String("NaN".into()),
+pub(crate) fn in_file(e: verikit_prob::ProbError, src: &SourceFile) -> CliError {
+    if e.is_timeout() {
+        return CliError::Limit(e.to_string());
     }
+    CliError::from_error(e, Some(src))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    b: &Built,
-    props_src: &SourceFile,
-    pf: &verikit_prob::PropertiesFile,
-    sel: Option<&str>,
-    ov: &[(String, String)],
-    eps: f64,
-    export_scheduler: Option<(&std::path::Path, &[&std::path::Path])>,
-    ctx: &Ctx,
-) -> Result<Report, CliError> {
-    let props = select_properties(pf, sel).map_err(|e| CliError::from_error(e, Some(props_src)))?;
-    for (n, _) in ov {
-        if !b.prog.constants.iter().any(|(c, _)| c == n) && !pf.consts.iter().any(|c| &c.name == n)
-        {
-            tracing::warn!("--const {n} names no constant of the model or the properties");
-        }
-    }
-    if props.is_empty() {
-        return Err(CliError::Usage(
-            "the properties file has no properties".into(),
-        ));
-    }
-    if !(eps > 0.0 && eps < 1.0) {
-        return Err(CliError::Usage("--precision must be in (0, 1)".into()));
-    }
-    let mut checker = Checker::new(
-        &b.model,
-        &b.prog,
-        pf,
-        ov,
-        CheckOptions {
-            eps,
-            ..CheckOptions::default()
-        },
-    )
-    .map_err(|e| CliError::from_error(e, Some(props_src)))?;
-    let mut results = Vec::new();
-    let mut lines = Vec::new();
-    let t0 = Instant::now();
-    for &p in &props {
-        let text = match (&b.jani_props, &p.name) {
-            (Some(_), Some(n)) => n.clone(),
-            _ => prop_text(props_src, p),
-        };
-        let r = checker
-            .check(p, &text)
-            .map_err(|e| CliError::from_error(e, Some(props_src)))?;
-        let label = result_label(&r, &text);
-        let mut line = format!("{label}: {}", r.answer);
-        if let Some((lo, hi)) = r.init_range {
-            line.push_str(&format!(
-                " (first initial state; range over initial states [{lo}, {hi}])"
-            ));
-        }
-        if !r.sound {
-            line.push_str(" (warning: iteration limit reached, error bound not verified)");
-        }
-        line.push_str(&format!("  [{:.3} s]", r.time_s));
-        lines.push(line);
-        results.push(serde_json::json!({
-            "name": r.name, "property": text, "result": answer_json(&r.answer),
-            "init_range": r.init_range.map(|(a, b)| vec![a, b]), "sound": r.sound, "time_s": r.time_s,
-        }));
-    }
-    let mut sched_line = None;
-    if let Some((path, inputs)) = export_scheduler {
-        let [p] = props.as_slice() else {
+/// The properties to check: a file, an inline `--pf`, or a JANI model's own.
+pub(crate) fn read_props(
+    file: Option<&Path>,
+    inline: Option<&str>,
+    jani: Option<&PropertiesFile>,
+    model_src: &SourceFile,
+) -> Result<(SourceFile, PropertiesFile), CliError> {
+    let src = match (file, inline, jani) {
+        (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => {
             return Err(CliError::Usage(
-                "--export-scheduler needs exactly one property (use --prop)".into(),
-            ));
-        };
-        let sched = checker
-            .scheduler(p)
-            .map_err(|e| CliError::from_error(e, Some(props_src)))?;
-        let what = match (&b.jani_props, &p.name) {
-            (Some(_), Some(n)) => n.as_str(),
-            _ => props_src.text.get(p.span.start..p.span.end).unwrap_or(""),
-        };
-        write_output(
-            path,
-            &verikit_prob::scheduler::write_scheduler(&b.model, &sched, what.trim()),
-            inputs,
-        )?;
-        sched_line = Some(path.display().to_string());
-    }
-    let check_s = t0.elapsed().as_secs_f64();
-    let verdict = if results.len() == 1 {
-        match &results[0]["result"] {
-            serde_json::Value::Bool(b) => b.to_string(),
-            v => v.to_string().trim_matches('"').to_string(),
+                "a JANI model carries its properties: give no properties".into(),
+            ))
         }
-    } else {
-        "checked".to_string()
+        (_, _, Some(pf)) => return Ok((model_src.clone(), pf.clone())),
+        (Some(p), _, None) => read_input(p)?,
+        (None, Some(t), None) => SourceFile::new("<--pf>", t),
+        (None, None, None) => {
+            return Err(CliError::Usage(
+                "a PRISM model needs properties: prism check MODEL PROPS (or --pf PROPERTY)"
+                    .into(),
+            ))
+        }
     };
-    let mut r = Report::with_verdict(verdict);
-    for l in &lines {
-        r = r.line(format!("Result {l}"));
-    }
-    r = model_lines(r, b);
-    r = r.line(format!("Time for model checking: {check_s:.3} seconds"));
-    if let Some(f) = &sched_line {
-        r = r
-            .line(format!("Scheduler written to {f}"))
-            .field("scheduler", f.clone());
-    }
-    r = model_fields(r, b)
-        .field("results", results)
-        .field("check_s", check_s)
-        .field("time_s", ctx.elapsed());
-    Ok(r)
+    let pf = task::parse_props(&src.text).map_err(|e| in_file(e, &src))?;
+    Ok((src, pf))
 }
 
-pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
+pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
         PrismCmd::Check {
             model,
             props,
+            pf,
             prop,
             precision,
             export_scheduler,
             widen,
         } => {
-            let ov = overrides(&model)?;
-            let b = load(&model)?;
-            let (props_src, pf) = match (&b.jani_props, &props) {
-                (Some(_), Some(_)) => {
-                    return Err(CliError::Usage(
-                        "a JANI model carries its properties: give no properties file".into(),
-                    ))
-                }
-                (Some(pf), None) => (b.src.clone(), pf.clone()),
-                (None, None) => {
-                    return Err(CliError::Usage(
-                        "a PRISM model needs a properties file: prism check MODEL PROPS".into(),
-                    ))
-                }
-                (None, Some(pp)) => {
-                    let src = read_input(pp)?;
-                    let pf = parse_properties(&src.text)
-                        .map_err(|e| CliError::from_error(e, Some(&src)))?;
-                    (src, pf)
-                }
-            };
-            if b.jani_props.is_some() && widen.is_some() {
+            // Model and properties are parsed, and the selection validated, before building.
+            let l = prepare(&model)?;
+            let jani = l.prepared.jani_props.clone();
+            let (psrc, pfile) = read_props(props.as_deref(), pf.as_deref(), jani.as_ref(), &l.src)?;
+            if jani.is_some() && widen.is_some() {
                 return Err(CliError::Usage(
                     "--widen is supported for PRISM-language models only".into(),
                 ));
             }
-            if b.model.is_interval() || widen.is_some() {
-                let (sel, m) = (prop.as_deref(), b.model);
-                return super::prism_imdp::check(
-                    &b.src, &b.prog, m, b.build_s, &props_src, sel, &ov, precision, widen, ctx,
-                );
+            let selected = task::select(&pfile, &prop).map_err(|e| in_file(e, &psrc))?;
+            let ov = l.ov.clone();
+            let req = CheckRequest {
+                props_src: &psrc.text,
+                pf: &pfile,
+                selected: &selected,
+                overrides: &ov,
+                opts: CheckOptions {
+                    eps: precision,
+                    budget: ctx.budget.clone(),
+                    ..CheckOptions::default()
+                },
+                widen,
+            };
+            task::validate(&l.prepared.prog, &req).map_err(|e| in_file(e, &psrc))?;
+            for (n, _) in &ov {
+                let known = l.prepared.prog.constants.iter().any(|(c, _)| c == n)
+                    || pfile.consts.iter().any(|c| &c.name == n);
+                if !known && !ctx.quiet {
+                    eprintln!("Warning: --const {n} names no constant of the model or the properties");
+                }
             }
-            let mut inputs = vec![model.model.as_path()];
-            inputs.extend(props.as_deref());
-            let export = export_scheduler.as_deref().map(|p| (p, inputs.as_slice()));
-            check(
-                &b,
-                &props_src,
-                &pf,
-                prop.as_deref(),
-                &ov,
-                precision,
-                export,
-                ctx,
-            )
+            let (_, b) = build(l, &model, ctx)?;
+            let summary = task::check(&b, &req, &mut |a| {
+                ctx.stream(a);
+            })
+            .map_err(|e| in_file(e, &psrc))?;
+            let mut summary = ctx.finish_batch(summary);
+            if let Some(path) = &export_scheduler {
+                let [i] = selected.as_slice() else {
+                    return Err(CliError::Usage(
+                        "--export-scheduler needs exactly one property (use --prop)".into(),
+                    ));
+                };
+                let text = task::scheduler(&b, &req, *i).map_err(|e| in_file(e, &psrc))?;
+                let mut inputs = vec![model.model.as_path()];
+                inputs.extend(props.as_deref());
+                write_output(path, &text, &inputs)?;
+                summary = summary
+                    .line(format!("Scheduler written to {}", path.display()))
+                    .detail("scheduler", path.display().to_string());
+            }
+            Ok(summary.time("total_s", ctx.elapsed()))
         }
         PrismCmd::Build {
             model,
@@ -361,75 +223,77 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Report, CliError> {
             export_lab,
             export_dot,
         } => {
-            let b = load(&model)?;
+            let (src, b) = build(prepare(&model)?, &model, ctx)?;
             let inputs = [model.model.as_path()];
+            let m = &b.model;
             if let Some(p) = &export_tra {
-                write_output(p, &verikit_prob::export::tra(&b.model), &inputs)?;
+                write_output(p, &verikit_prob::export::tra(m), &inputs)?;
             }
             if let Some(p) = &export_sta {
-                write_output(p, &verikit_prob::export::sta(&b.model), &inputs)?;
+                write_output(p, &verikit_prob::export::sta(m), &inputs)?;
             }
             if let Some(p) = &export_lab {
-                let lab = verikit_prob::export::lab(&b.model, &b.prog)
-                    .map_err(|e| CliError::from_error(e, Some(&b.src)))?;
+                let lab = verikit_prob::export::lab(m, &b.prog).map_err(|e| in_file(e.into(), &src))?;
                 write_output(p, &lab, &inputs)?;
             }
             if let Some(p) = &export_dot {
-                write_output(p, &verikit_prob::export::dot(&b.model), &inputs)?;
+                write_output(p, &verikit_prob::export::dot(m), &inputs)?;
             }
-            let r = model_lines(Report::with_verdict("built"), &b);
-            Ok(model_fields(r, &b).field("time_s", ctx.elapsed()))
+            let a = task::model_lines(task::model_input(Answer::new(), m), m, b.build_s);
+            Ok(a.time("build_s", b.build_s).time("total_s", ctx.elapsed()))
         }
         PrismCmd::Bisim(a) => super::prism_imdp::bisim(a, ctx),
     }
 }
 
-const DIE: &str = include_str!("../../demo/prism/die.prism");
-const DIE_PROPS: &str = include_str!("../../demo/prism/die.props");
-const DIE_JANI: &str = include_str!("../../demo/prism/die.jani");
+const DEMOS: [(&str, &str, &str, &str, &str); 2] = [
+    (
+        "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips",
+        "die.prism",
+        include_str!("../../demo/prism/die.prism"),
+        include_str!("../../demo/prism/die.props"),
+        "",
+    ),
+    (
+        "Knuth-Yao die in JANI (two synchronising automata, embedded properties, k=1)",
+        "die.jani",
+        include_str!("../../demo/prism/die.jani"),
+        "",
+        "k=1",
+    ),
+];
 
-pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Report)>, CliError> {
-    let t0 = Instant::now();
-    let src = SourceFile::new("die.prism", DIE);
-    let props = SourceFile::new("die.props", DIE_PROPS);
-    let mf = parse_model(&src.text).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let prog = check_model(&mf, &[]).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let model =
-        build(&prog, &BuildOptions::default()).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let b = Built {
-        src,
-        prog,
-        model,
-        build_s: t0.elapsed().as_secs_f64(),
-        jani_props: None,
-    };
-    let pf = parse_properties(&props.text).map_err(|e| CliError::from_error(e, Some(&props)))?;
-    let r = check(&b, &props, &pf, None, &[], 1e-6, None, ctx)?;
-    let mut out = vec![(
-        "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips".into(),
-        r,
-    )];
-    // The same die in JANI, two synchronising automata, properties embedded.
-    let t0 = Instant::now();
-    let src = SourceFile::new("die.jani", DIE_JANI);
-    let jf = verikit_prob::jani::parse_jani(&src.text)
-        .map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let ov = [("k".to_string(), "1".to_string())];
-    let prog = check_model(&jf.model, &ov).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let model =
-        build(&prog, &BuildOptions::default()).map_err(|e| CliError::from_error(e, Some(&src)))?;
-    let b = Built {
-        src: src.clone(),
-        prog,
-        model,
-        build_s: t0.elapsed().as_secs_f64(),
-        jani_props: Some(jf.props.clone()),
-    };
-    let r = check(&b, &src, &jf.props, None, &ov, 1e-6, None, ctx)?;
-    out.push((
-        "Knuth-Yao die in JANI (two synchronising automata, embedded properties, k=1)".into(),
-        r,
-    ));
-    out.extend(super::prism_imdp::demo(ctx)?);
+pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
+    let mut out = Vec::new();
+    for (title, name, text, props, consts) in DEMOS {
+        let src = SourceFile::new(name, text);
+        let ov = parse_const_overrides(consts).map_err(CliError::from)?;
+        let jani = task::is_jani(None, text);
+        let p = task::prepare(text, jani, &ov).map_err(|e| in_file(e, &src))?;
+        let jp = p.jani_props.clone();
+        let b = task::build_model(p, &BuildOptions::default()).map_err(|e| in_file(e, &src))?;
+        let inline = (!jani).then_some(props);
+        let (psrc, pf) = read_props(None, inline, jp.as_ref(), &src)?;
+        let sel: Vec<usize> = (0..pf.properties.len()).collect();
+        let req = CheckRequest {
+            props_src: &psrc.text,
+            pf: &pf,
+            selected: &sel,
+            overrides: &ov,
+            opts: CheckOptions::default(),
+            widen: None,
+        };
+        let mut items = Vec::new();
+        let mut a = task::check(&b, &req, &mut |i| items.push(i)).map_err(|e| in_file(e, &psrc))?;
+        let mut all = Answer::new();
+        for i in items {
+            all.push_result(i);
+        }
+        all.text.push_str(&a.text);
+        a.text = all.text;
+        a.results = all.results;
+        out.push((title.to_string(), a));
+    }
+    out.extend(super::prism_imdp::demo()?);
     Ok(out)
 }

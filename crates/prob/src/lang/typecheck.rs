@@ -58,6 +58,9 @@ pub struct CRewards {
     pub state: Vec<(CExpr, CExpr)>,
     /// `(action, guard, value)`; action `None` is `[]`.
     pub trans: Vec<(Option<u32>, CExpr, CExpr)>,
+    /// Where each value of `state` and of `trans` is written (for build-time errors).
+    pub state_spans: Vec<Span>,
+    pub trans_spans: Vec<Span>,
 }
 
 /// A resolved `system … endsystem` term (PRISM manual, "Process Algebra Operators"); actions
@@ -1012,15 +1015,26 @@ pub fn check_model(mf: &ModelFile, overrides: &[(String, String)]) -> Result<Pro
             name: r.name.clone(),
             state: vec![],
             trans: vec![],
+            state_spans: vec![],
+            trans_spans: vec![],
         };
         for it in &r.items {
             let g = expect(&it.guard, Type::Bool, "a reward guard")?;
             let v = expect(&it.value, Type::Double, "a reward")?;
             match &it.action {
-                None => cr.state.push((g, v)),
-                Some(None) => cr.trans.push((None, g, v)),
+                None => {
+                    cr.state.push((g, v));
+                    cr.state_spans.push(it.value.span);
+                }
+                Some(None) => {
+                    cr.trans.push((None, g, v));
+                    cr.trans_spans.push(it.value.span);
+                }
                 Some(Some(a)) => match action_ix.get(a) {
-                    Some(&ix) => cr.trans.push((Some(ix), g, v)),
+                    Some(&ix) => {
+                        cr.trans.push((Some(ix), g, v));
+                        cr.trans_spans.push(it.value.span);
+                    }
                     // An action no module uses never fires: the item contributes nothing.
                     None => tracing::warn!("reward item for unused action `{a}`"),
                 },
