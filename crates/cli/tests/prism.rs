@@ -577,3 +577,61 @@ fn several_props_inline_property_and_validation_before_building() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("nope"), "{err}");
 }
+
+const EXP_MODEL: &str = "dtmc\nconst int N;\nconst double p;\nmodule m\n s : [0..N] init 0;\n\
+ [] s<N -> p:(s'=s+1) + 1-p:(s'=s);\n [] s=N -> (s'=s);\nendmodule\nlabel \"done\" = s=N;\n";
+
+#[test]
+fn constant_ranges_give_one_row_per_combination_and_export_results() {
+    let m = tmp("exp.prism", EXP_MODEL);
+    let out = std::env::temp_dir().join(format!("verikit-exp-{}.csv", std::process::id()));
+    let spec = format!("{}:csv", out.display());
+    let (v, code, err) = json(&[
+        "prism",
+        "check",
+        m.to_str().unwrap(),
+        "--pf",
+        "P=? [ F<=N \"done\" ]",
+        "--const",
+        "N=1:1:3,p=0.5",
+        "--export-results",
+        &spec,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let r = v["results"].as_array().unwrap();
+    let got: Vec<f64> = r.iter().map(|x| x["result"].as_f64().unwrap()).collect();
+    assert_eq!(got, [0.5, 0.25, 0.125], "{v}");
+    assert_eq!(r[2]["constants"]["N"], "3");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(csv.contains("N,p,Result\n1,0.5,0.5\n2,0.5,0.25\n3,0.5,0.125\n"), "{csv}");
+    // Text: each row labelled with its constants, and PRISM's table at the end.
+    let o = verikit()
+        .args(["prism", "check", m.to_str().unwrap(), "--pf", "P=? [ F<=N \"done\" ]"])
+        .args(["--const", "N=2:2:4", "--const", "p=0.5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("[N=4,p=0.5] Result"), "{text}");
+    assert!(text.contains("N\tp\tResult\n2\t0.5\t0.25\n4\t0.5\t0.0625"), "{text}");
+}
+
+#[test]
+fn test_option_checks_result_annotations() {
+    let m = tmp("t.prism", EXP_MODEL);
+    let good = tmp(
+        "good.props",
+        "// RESULT (N=2): 0.25\n// RESULT (N=3): 1/8\n\"a\": P=? [ F<=N \"done\" ];\n// RESULT: true\nP>=1 [ F \"done\" ];\n",
+    );
+    let bad = tmp("bad.props", "// RESULT: 0.3\nP=? [ F<=N \"done\" ];\n");
+    let (m, good, bad) = (m.to_str().unwrap(), good.to_str().unwrap(), bad.to_str().unwrap());
+    let (v, code, err) = json(&["prism", "check", m, good, "--const", "N=2:3,p=0.5", "--test"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    let r = v["results"].as_array().unwrap();
+    assert_eq!(r.len(), 4);
+    assert!(r.iter().all(|x| x["test"] == true), "{v}");
+    let (v, code, _) = json(&["prism", "check", m, bad, "--const", "N=2,p=0.5", "--test"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["results"][0]["test"], false, "{v}");
+}

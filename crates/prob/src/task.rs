@@ -6,7 +6,7 @@
 
 use crate::check::{Answer as Value, CheckOptions, Checker, PropertyResult};
 use crate::error::ProbError;
-use crate::lang::ast::{ExprKind, PropertiesFile, Property, RewardRef};
+use crate::lang::ast::{Expr, ExprKind, PathFormula, PropertiesFile, Property, RewardPath, RewardRef};
 use crate::lang::typecheck::{check_model, Program};
 use crate::model::Model;
 use crate::robust_check::RobustChecker;
@@ -123,6 +123,8 @@ pub struct CheckRequest<'a> {
     pub opts: CheckOptions,
     /// Widen every probability p to `[p−ε, p+ε]` and check the interval model.
     pub widen: Option<f64>,
+    /// Compare each result with the property's `// RESULT:` annotation (PRISM's `-test`).
+    pub test: bool,
 }
 
 /// Validates the selected properties against the program before the model is built: names of
@@ -146,7 +148,7 @@ pub fn validate(prog: &Program, req: &CheckRequest) -> Result<(), ProbError> {
         let Some(p) = req.pf.properties.get(i) else {
             continue;
         };
-        p.expr.walk(&mut |e| match &e.kind {
+        visit(&p.expr, &mut |e| match &e.kind {
             ExprKind::Label(l) if !known_label(l) && bad.is_none() => {
                 bad = Some(Diagnostic::at(e.span, format!("unknown label \"{l}\"")));
             }
@@ -165,6 +167,45 @@ pub fn validate(prog: &Program, req: &CheckRequest) -> Result<(), ProbError> {
     match bad {
         Some(d) => Err(ProbError::Input(d)),
         None => Ok(()),
+    }
+}
+
+/// Calls `f` on every sub-expression of `e`, inside P/R/S operators and filters too.
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    let mut go = |x: &Expr| visit(x, f);
+    match &e.kind {
+        ExprKind::Unary(_, a) => go(a),
+        ExprKind::Binary(_, a, b) => {
+            go(a);
+            go(b)
+        }
+        ExprKind::Ite(a, b, c) => {
+            go(a);
+            go(b);
+            go(c)
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(go),
+        ExprKind::Prob { path, .. } => match path.as_ref() {
+            PathFormula::Next(a) | PathFormula::Globally(a, _) => go(a),
+            PathFormula::Until(a, b, _) => {
+                go(a);
+                go(b)
+            }
+        },
+        ExprKind::Reward { path, .. } => {
+            if let RewardPath::Reach(a) = path.as_ref() {
+                go(a)
+            }
+        }
+        ExprKind::Steady { expr, .. } => go(expr),
+        ExprKind::Filter { prop, states, .. } => {
+            go(prop);
+            if let Some(s) = states {
+                go(s)
+            }
+        }
+        _ => {}
     }
 }
 
@@ -307,7 +348,7 @@ pub fn check(
         )?)
     };
     let t0 = Instant::now();
-    let (mut timed_out, mut any_false) = (false, false);
+    let (mut timed_out, mut any_false, mut test_failed) = (false, false, false);
     let mut single = None;
     for &i in req.selected {
         let Some(p) = req.pf.properties.get(i) else {
@@ -324,11 +365,26 @@ pub fn check(
         };
         match r {
             Ok(r) => {
-                any_false |= r.answer == Value::Bool(false);
+                let mut it = item(&r, &label(p, &text), interval);
+                if req.test {
+                    let (pass, line) = test_result(req, i, &r.answer);
+                    test_failed |= pass == Some(false);
+                    it = it.detail("test", pass).line(line);
+                } else {
+                    any_false |= r.answer == Value::Bool(false);
+                }
+                if !req.overrides.is_empty() {
+                    let c: serde_json::Map<String, serde_json::Value> = req
+                        .overrides
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone().into()))
+                        .collect();
+                    it = it.detail("constants", c);
+                }
                 if req.selected.len() == 1 {
                     single = Some(value_json(&r.answer));
                 }
-                emit(item(&r, &label(p, &text), interval));
+                emit(it);
             }
             Err(e) if e.is_timeout() => {
                 timed_out = true;
@@ -340,7 +396,7 @@ pub fn check(
     let check_s = t0.elapsed().as_secs_f64();
     let verdict = if timed_out {
         Verdict::Timeout
-    } else if any_false {
+    } else if any_false || test_failed {
         Verdict::False
     } else {
         Verdict::True
@@ -365,6 +421,51 @@ pub fn check(
         .time("build_s", b.build_s)
         .time("check_s", check_s);
     Ok(a)
+}
+
+/// Compares a result with the annotation of property `i` whose constant condition holds:
+/// `Some(pass)`, or `None` without one; and the line for people.
+fn test_result(req: &CheckRequest, i: usize, got: &Value) -> (Option<bool>, String) {
+    let same = |a: &str, b: &str| {
+        a == b
+            || matches!((a.parse::<f64>(), b.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
+    };
+    let holds = |cond: &[(String, String)]| {
+        cond.iter().all(|(k, v)| {
+            req.overrides
+                .iter()
+                .any(|(n, x)| n == k && same(x, v))
+        })
+    };
+    let all = expected_results(req.props_src, req.pf, i);
+    match all.iter().find(|(c, _)| holds(c)) {
+        None => (None, "  Testing result: no RESULT annotation applies".into()),
+        Some((_, e)) => {
+            let ok = result_matches(got, e);
+            let word = if ok { "PASS" } else { "FAIL" };
+            (Some(ok), format!("  Testing result: {word} (expected {e})"))
+        }
+    }
+}
+
+/// PRISM's results table of one property over constant combinations: a tab-separated (or,
+/// `csv`, comma-separated) header of the varying constants and `Result`, then one row each.
+pub fn results_table(rows: &[(Vec<(String, String)>, String)], csv: bool) -> String {
+    let sep = if csv { "," } else { "\t" };
+    let mut out = String::new();
+    if let Some((c, _)) = rows.first() {
+        let mut head: Vec<&str> = c.iter().map(|(k, _)| k.as_str()).collect();
+        head.push("Result");
+        out.push_str(&head.join(sep));
+        out.push('\n');
+    }
+    for (c, v) in rows {
+        let mut cells: Vec<&str> = c.iter().map(|(_, x)| x.as_str()).collect();
+        cells.push(v);
+        out.push_str(&cells.join(sep));
+        out.push('\n');
+    }
+    out
 }
 
 /// An optimal memoryless scheduler of one `Pmin`/`Pmax` property of an MDP, as text
@@ -628,5 +729,138 @@ pub fn quotient_text(red: &crate::quotient::Reduction, tra: bool) -> String {
         crate::quotient::interval_tra(&red.quotient)
     } else {
         crate::quotient::to_prism(&red.quotient, &red.labels)
+    }
+}
+
+/// Expands PRISM's constant ranges (`N=16:16:64`, `p=0.1:0.1:0.3`, `K=1:3`: start, step, end)
+/// into every combination, the first constant varying slowest (PRISM's order). Constants
+/// without a range keep their value.
+pub fn expand_consts(
+    overrides: &[(String, String)],
+) -> Result<Vec<Vec<(String, String)>>, ProbError> {
+    let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for (name, v) in overrides {
+        let parts: Vec<&str> = v.split(':').map(str::trim).collect();
+        let values: Vec<String> = match parts.as_slice() {
+            [_] => vec![v.trim().to_string()],
+            [a, b] | [a, _, b] => {
+                let step = if parts.len() == 3 { parts[1] } else { "1" };
+                let bad = || {
+                    ProbError::Input(Diagnostic::error(format!(
+                        "bad range `{name}={v}` (expected START:STEP:END with STEP > 0)"
+                    )))
+                };
+                let ints = [a, step, b].iter().all(|x| x.parse::<i64>().is_ok());
+                let (x0, dx, x1) = (
+                    a.parse::<f64>().map_err(|_| bad())?,
+                    step.parse::<f64>().map_err(|_| bad())?,
+                    b.parse::<f64>().map_err(|_| bad())?,
+                );
+                if !(dx > 0.0 && x0.is_finite() && x1.is_finite()) {
+                    return Err(bad());
+                }
+                let n = ((x1 - x0) / dx + 1e-9).floor();
+                if !(0.0..=100_000.0).contains(&n) {
+                    return Err(bad());
+                }
+                (0..=n as usize)
+                    .map(|i| {
+                        let x = x0 + i as f64 * dx;
+                        if ints {
+                            format!("{}", x.round() as i64)
+                        } else {
+                            format!("{}", (x * 1e12).round() / 1e12)
+                        }
+                    })
+                    .collect()
+            }
+            _ => {
+                return Err(ProbError::Input(Diagnostic::error(format!(
+                    "bad constant value `{name}={v}`"
+                ))))
+            }
+        };
+        let mut next = Vec::with_capacity(combos.len() * values.len());
+        for c in &combos {
+            for x in &values {
+                let mut c = c.clone();
+                c.push((name.clone(), x.clone()));
+                next.push(c);
+            }
+        }
+        combos = next;
+    }
+    Ok(combos)
+}
+
+/// The `// RESULT: value` annotations before property `i` (PRISM's `-test` convention), each
+/// with its constant condition (`// RESULT (N=2,K=3): 0.5`).
+pub fn expected_results(src: &str, pf: &PropertiesFile, i: usize) -> Vec<(Vec<(String, String)>, String)> {
+    let start = if i == 0 {
+        0
+    } else {
+        pf.properties.get(i - 1).map_or(0, |p| p.span.end)
+    };
+    let end = pf.properties.get(i).map_or(0, |p| p.span.start);
+    let Some(text) = src.get(start..end) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("//") else {
+            continue;
+        };
+        let Some(rest) = rest.trim().strip_prefix("RESULT") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let (cond, value) = match rest.strip_prefix('(') {
+            Some(r) => match r.split_once(')') {
+                Some((c, v)) => (c, v),
+                None => continue,
+            },
+            None => ("", rest),
+        };
+        let Some(value) = value.trim().strip_prefix(':') else {
+            continue;
+        };
+        let cond = cond
+            .split(',')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect();
+        out.push((cond, value.trim().to_string()));
+    }
+    out
+}
+
+/// Does `got` match PRISM's expected-result text (`true`/`false`, a number up to relative
+/// `1e-5` or absolute `1e-8`, `Infinity`, or `?` for anything)?
+pub fn result_matches(got: &Value, expected: &str) -> bool {
+    let e = expected.split_whitespace().next().unwrap_or("");
+    match got {
+        Value::Bool(b) => e.eq_ignore_ascii_case(if *b { "true" } else { "false" }),
+        Value::Num(x) => {
+            if e == "?" {
+                return true;
+            }
+            if e.eq_ignore_ascii_case("infinity") || e.eq_ignore_ascii_case("inf") {
+                return x.is_infinite() && *x > 0.0;
+            }
+            if e.eq_ignore_ascii_case("nan") {
+                return x.is_nan();
+            }
+            let want = match e.split_once('/') {
+                Some((a, b)) => match (a.parse::<f64>(), b.parse::<f64>()) {
+                    (Ok(a), Ok(b)) => a / b,
+                    _ => return false,
+                },
+                None => match e.parse::<f64>() {
+                    Ok(w) => w,
+                    Err(_) => return false,
+                },
+            };
+            x == &want || (x - want).abs() <= 1e-5 * want.abs().max(x.abs()) || (x - want).abs() <= 1e-8
+        }
     }
 }

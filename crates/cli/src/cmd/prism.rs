@@ -4,7 +4,7 @@
 
 use crate::report::{read_input, write_output, CliError, Ctx};
 use std::path::{Path, PathBuf};
-use verikit_diag::{Answer, SourceFile};
+use verikit_diag::{Answer, SourceFile, Verdict};
 use verikit_prob::task::{self, Built, CheckRequest, Prepared};
 use verikit_prob::{parse_const_overrides, BuildOptions, CheckOptions, PropertiesFile};
 
@@ -28,33 +28,45 @@ pub struct ModelArgs {
     pub max_states: Option<usize>,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Properties file (`.props`, `.pctl`, `.csl`); not for JANI models, whose properties
+    /// are embedded.
+    props: Option<PathBuf>,
+    /// A property given inline, e.g. `--pf 'P=? [ F "done" ]'` (instead of a file).
+    #[arg(long, value_name = "PROPERTY", conflicts_with = "props")]
+    pf: Option<String>,
+    /// Check only these properties, by name or 1-based index (repeatable; comma lists).
+    #[arg(long, value_name = "NAME,...")]
+    prop: Vec<String>,
+    /// Relative precision of numerical results.
+    #[arg(long, default_value_t = 1e-6)]
+    precision: f64,
+    /// Write an optimal memoryless scheduler (`state choice action` per line) for the checked
+    /// Pmin/Pmax property of an unbounded F/U on an MDP (select one property with --prop).
+    #[arg(long, value_name = "FILE")]
+    export_scheduler: Option<PathBuf>,
+    /// Widen every probability p to [max(0,p-EPS), min(1,p+EPS)] and check the interval model.
+    #[arg(long, value_name = "EPS")]
+    widen: Option<f64>,
+    /// Compare every result with the `// RESULT: value` annotation before its property
+    /// (PRISM's -test); the verdict is false if one differs.
+    #[arg(long)]
+    test: bool,
+    /// Write the results as PRISM's tables (one per property, a row per --const combination);
+    /// `FILE:csv` for comma-separated values.
+    #[arg(long, value_name = "FILE[:csv]")]
+    export_results: Option<String>,
+}
+
 #[derive(clap::Subcommand, Debug)]
 pub enum PrismCmd {
     /// Build a model and check properties: prints each result as soon as it is computed, then
-    /// the state/transition counts and times.
-    Check {
-        #[command(flatten)]
-        model: ModelArgs,
-        /// Properties file (`.props`, `.pctl`, `.csl`); not for JANI models, whose properties
-        /// are embedded.
-        props: Option<PathBuf>,
-        /// A property given inline, e.g. `--pf 'P=? [ F "done" ]'` (instead of a file).
-        #[arg(long, value_name = "PROPERTY", conflicts_with = "props")]
-        pf: Option<String>,
-        /// Check only these properties, by name or 1-based index (repeatable; comma lists).
-        #[arg(long, value_name = "NAME,...")]
-        prop: Vec<String>,
-        /// Relative precision of numerical results.
-        #[arg(long, default_value_t = 1e-6)]
-        precision: f64,
-        /// Write an optimal memoryless scheduler (`state choice action` per line) for the checked
-        /// Pmin/Pmax property of an unbounded F/U on an MDP (select one property with --prop).
-        #[arg(long, value_name = "FILE")]
-        export_scheduler: Option<PathBuf>,
-        /// Widen every probability p to [max(0,p-EPS), min(1,p+EPS)] and check the interval model.
-        #[arg(long, value_name = "EPS")]
-        widen: Option<f64>,
-    },
+    /// the state/transition counts and times. `--const N=1:2:9` (start:step:end) runs an
+    /// experiment over every combination.
+    Check(CheckArgs),
     /// Build a model, print its size, and optionally export it.
     Build {
         #[command(flatten)]
@@ -152,70 +164,83 @@ pub(crate) fn read_props(
     Ok((src, pf))
 }
 
+/// `prism check`: properties parsed and validated first, then one build and check per
+/// combination of the constants' ranges, each result streamed.
+fn check(c: CheckArgs, ctx: &Ctx) -> Result<Answer, CliError> {
+    let combos = task::expand_consts(&overrides(&c.model)?).map_err(|e| CliError::from_error(e, None))?;
+    let src = read_input(&c.model.model)?;
+    let jani = task::is_jani(c.model.model.extension().and_then(|e| e.to_str()), &src.text);
+    if jani && c.widen.is_some() {
+        return Err(CliError::Usage("--widen is supported for PRISM-language models only".into()));
+    }
+    let mut rows: Vec<(String, Vec<(Vec<(String, String)>, String)>)> = Vec::new();
+    let (mut verdicts, mut summary) = (Vec::new(), Answer::new());
+    for ov in &combos {
+        let l = Loaded {
+            prepared: task::prepare(&src.text, jani, ov).map_err(|e| in_file(e, &src))?,
+            src: src.clone(),
+            ov: ov.clone(),
+        };
+        let jp = l.prepared.jani_props.clone();
+        let (psrc, pf) = read_props(c.props.as_deref(), c.pf.as_deref(), jp.as_ref(), &src)?;
+        let selected = task::select(&pf, &c.prop).map_err(|e| in_file(e, &psrc))?;
+        let opts = CheckOptions { eps: c.precision, budget: ctx.budget.clone(), ..Default::default() };
+        let (props_src, widen, test) = (psrc.text.as_str(), c.widen, c.test);
+        let req = CheckRequest { props_src, pf: &pf, selected: &selected, overrides: ov, opts, widen, test };
+        task::validate(&l.prepared.prog, &req).map_err(|e| in_file(e, &psrc))?;
+        let b = build(l, &c.model, ctx)?.1;
+        rows.resize(selected.len(), Default::default());
+        let mut k = 0;
+        let s = task::check(&b, &req, &mut |mut a| {
+            let v = a.detail.get("result").map_or("timeout".into(), |x| x.to_string());
+            if let Some(r) = rows.get_mut(k) {
+                r.0 = a.detail.get("property").and_then(|p| p.as_str()).unwrap_or("").into();
+                r.1.push((ov.clone(), v.trim_matches('"').to_string()));
+            }
+            k += 1;
+            if combos.len() > 1 {
+                let cs: Vec<String> = ov.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                a.text = format!("[{}] {}", cs.join(","), a.text);
+            }
+            ctx.stream(a);
+        })
+        .map_err(|e| in_file(e, &psrc))?;
+        verdicts.push(Answer::decision(s.verdict.unwrap_or(Verdict::True)));
+        summary = s;
+        if let Some(path) = c.export_scheduler.as_deref() {
+            let [i] = selected.as_slice() else {
+                return Err(CliError::Usage("--export-scheduler needs exactly one property (use --prop)".into()));
+            };
+            let text = task::scheduler(&b, &req, *i).map_err(|e| in_file(e, &psrc))?;
+            let inputs: Vec<&Path> = [Some(c.model.model.as_path()), c.props.as_deref()].into_iter().flatten().collect();
+            write_output(path, &text, &inputs)?;
+            summary = summary.line(format!("Scheduler written to {}", path.display()));
+        }
+        if summary.verdict == Some(Verdict::Timeout) {
+            break;
+        }
+    }
+    if let Some(spec) = &c.export_results {
+        let (path, csv) = match spec.strip_suffix(":csv") {
+            Some(p) => (p, true),
+            None => (spec.as_str(), false),
+        };
+        let mut out = String::new();
+        for (name, r) in &rows {
+            out.push_str(&format!("{name}:\n{}\n", task::results_table(r, csv)));
+        }
+        write_output(Path::new(path), &out, &[c.model.model.as_path()])?;
+    }
+    for (name, r) in rows.iter().filter(|_| combos.len() > 1) {
+        summary = summary.line(format!("Results of {name}:\n{}", task::results_table(r, false).trim_end()));
+    }
+    summary.verdict = Answer::combined_verdict(&verdicts);
+    Ok(ctx.finish_batch(summary).time("total_s", ctx.elapsed()))
+}
+
 pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
-        PrismCmd::Check {
-            model,
-            props,
-            pf,
-            prop,
-            precision,
-            export_scheduler,
-            widen,
-        } => {
-            // Model and properties are parsed, and the selection validated, before building.
-            let l = prepare(&model)?;
-            let jani = l.prepared.jani_props.clone();
-            let (psrc, pfile) = read_props(props.as_deref(), pf.as_deref(), jani.as_ref(), &l.src)?;
-            if jani.is_some() && widen.is_some() {
-                return Err(CliError::Usage(
-                    "--widen is supported for PRISM-language models only".into(),
-                ));
-            }
-            let selected = task::select(&pfile, &prop).map_err(|e| in_file(e, &psrc))?;
-            let ov = l.ov.clone();
-            let req = CheckRequest {
-                props_src: &psrc.text,
-                pf: &pfile,
-                selected: &selected,
-                overrides: &ov,
-                opts: CheckOptions {
-                    eps: precision,
-                    budget: ctx.budget.clone(),
-                    ..CheckOptions::default()
-                },
-                widen,
-            };
-            task::validate(&l.prepared.prog, &req).map_err(|e| in_file(e, &psrc))?;
-            for (n, _) in &ov {
-                let known = l.prepared.prog.constants.iter().any(|(c, _)| c == n)
-                    || pfile.consts.iter().any(|c| &c.name == n);
-                if !known && !ctx.quiet {
-                    eprintln!("Warning: --const {n} names no constant of the model or the properties");
-                }
-            }
-            let (_, b) = build(l, &model, ctx)?;
-            let summary = task::check(&b, &req, &mut |a| {
-                ctx.stream(a);
-            })
-            .map_err(|e| in_file(e, &psrc))?;
-            let mut summary = ctx.finish_batch(summary);
-            if let Some(path) = &export_scheduler {
-                let [i] = selected.as_slice() else {
-                    return Err(CliError::Usage(
-                        "--export-scheduler needs exactly one property (use --prop)".into(),
-                    ));
-                };
-                let text = task::scheduler(&b, &req, *i).map_err(|e| in_file(e, &psrc))?;
-                let mut inputs = vec![model.model.as_path()];
-                inputs.extend(props.as_deref());
-                write_output(path, &text, &inputs)?;
-                summary = summary
-                    .line(format!("Scheduler written to {}", path.display()))
-                    .detail("scheduler", path.display().to_string());
-            }
-            Ok(summary.time("total_s", ctx.elapsed()))
-        }
+        PrismCmd::Check(c) => check(c, ctx),
         PrismCmd::Build {
             model,
             export_tra,
@@ -282,6 +307,7 @@ pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
             overrides: &ov,
             opts: CheckOptions::default(),
             widen: None,
+            test: false,
         };
         let mut items = Vec::new();
         let mut a = task::check(&b, &req, &mut |i| items.push(i)).map_err(|e| in_file(e, &psrc))?;

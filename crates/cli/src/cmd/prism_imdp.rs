@@ -60,6 +60,7 @@ pub fn bisim(a: BisimArgs, ctx: &Ctx) -> Result<Answer, CliError> {
                 ..CheckOptions::default()
             },
             widen: None,
+            test: false,
         }),
         widen: a.widen,
     };
@@ -94,6 +95,7 @@ pub fn demo() -> Result<Vec<(String, Answer)>, CliError> {
             overrides: &[],
             opts: CheckOptions::default(),
             widen: None,
+            test: false,
         }),
         widen: None,
     };
