@@ -67,6 +67,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("smt", verikit_smt::PARAMS),
         #[cfg(feature = "bn")]
         ("bn", verikit_boolnet::PARAMS),
+        #[cfg(feature = "prism")]
+        ("prism", verikit_prob::PARAMS),
     ]
 }
 

@@ -552,17 +552,31 @@ fn several_props_inline_property_and_validation_before_building() {
     let (v, code, err) = json(&["prism", "check", m, p, "--prop", "one_bounded,5"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["results"].as_array().unwrap().len(), 2, "{v}");
-    let (v2, code, _) = json(&["prism", "check", m, p, "--prop", "one_bounded", "--prop", "5"]);
+    let (v2, code, _) = json(&[
+        "prism",
+        "check",
+        m,
+        p,
+        "--prop",
+        "one_bounded",
+        "--prop",
+        "5",
+    ]);
     assert_eq!(code, 0);
     let facts = |v: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value)> {
         let r = v["results"].as_array().unwrap();
-        r.iter().map(|x| (x["name"].clone(), x["result"].clone())).collect()
+        r.iter()
+            .map(|x| (x["name"].clone(), x["result"].clone()))
+            .collect()
     };
     assert_eq!(facts(&v), facts(&v2), "{v2}");
     assert_eq!(facts(&v)[0].1, 0.125);
     let (v, code, err) = json(&["prism", "check", m, "--pf", "P=? [ F s=7 & d=6 ]"]);
     assert_eq!(code, 0, "{err}");
-    assert!((v["result"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-9, "{v}");
+    assert!(
+        (v["result"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-9,
+        "{v}"
+    );
     // An unknown property name or label is reported before the model is built: even a model
     // that cannot be built within the limit answers the property error (exit 2).
     let big = tmp(
@@ -570,10 +584,27 @@ fn several_props_inline_property_and_validation_before_building() {
         "dtmc\nmodule m\n s : [0..100000000] init 0;\n [] true -> (s'=min(s+1,100000000));\nendmodule\n",
     );
     let big = big.to_str().unwrap();
-    let (_, code, err) = json(&["prism", "check", big, "--pf", "P=? [ F \"nolabel\" ]", "--max-states", "10"]);
+    let (_, code, err) = json(&[
+        "prism",
+        "check",
+        big,
+        "--pf",
+        "P=? [ F \"nolabel\" ]",
+        "--max-states",
+        "10",
+    ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("nolabel"), "{err}");
-    let (_, code, err) = json(&["prism", "check", big, p, "--prop", "nope", "--max-states", "10"]);
+    let (_, code, err) = json(&[
+        "prism",
+        "check",
+        big,
+        p,
+        "--prop",
+        "nope",
+        "--max-states",
+        "10",
+    ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("nope"), "{err}");
 }
@@ -603,16 +634,28 @@ fn constant_ranges_give_one_row_per_combination_and_export_results() {
     assert_eq!(got, [0.5, 0.25, 0.125], "{v}");
     assert_eq!(r[2]["constants"]["N"], "3");
     let csv = std::fs::read_to_string(&out).unwrap();
-    assert!(csv.contains("N,p,Result\n1,0.5,0.5\n2,0.5,0.25\n3,0.5,0.125\n"), "{csv}");
+    assert!(
+        csv.contains("N,p,Result\n1,0.5,0.5\n2,0.5,0.25\n3,0.5,0.125\n"),
+        "{csv}"
+    );
     // Text: each row labelled with its constants, and PRISM's table at the end.
     let o = verikit()
-        .args(["prism", "check", m.to_str().unwrap(), "--pf", "P=? [ F<=N \"done\" ]"])
+        .args([
+            "prism",
+            "check",
+            m.to_str().unwrap(),
+            "--pf",
+            "P=? [ F<=N \"done\" ]",
+        ])
         .args(["--const", "N=2:2:4", "--const", "p=0.5"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("[N=4,p=0.5] Result"), "{text}");
-    assert!(text.contains("N\tp\tResult\n2\t0.5\t0.25\n4\t0.5\t0.0625"), "{text}");
+    assert!(
+        text.contains("N\tp\tResult\n2\t0.5\t0.25\n4\t0.5\t0.0625"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -623,8 +666,20 @@ fn test_option_checks_result_annotations() {
         "// RESULT (N=2): 0.25\n// RESULT (N=3): 1/8\n\"a\": P=? [ F<=N \"done\" ];\n// RESULT: true\nP>=1 [ F \"done\" ];\n",
     );
     let bad = tmp("bad.props", "// RESULT: 0.3\nP=? [ F<=N \"done\" ];\n");
-    let (m, good, bad) = (m.to_str().unwrap(), good.to_str().unwrap(), bad.to_str().unwrap());
-    let (v, code, err) = json(&["prism", "check", m, good, "--const", "N=2:3,p=0.5", "--test"]);
+    let (m, good, bad) = (
+        m.to_str().unwrap(),
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+    );
+    let (v, code, err) = json(&[
+        "prism",
+        "check",
+        m,
+        good,
+        "--const",
+        "N=2:3,p=0.5",
+        "--test",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "true", "{v}");
     let r = v["results"].as_array().unwrap();

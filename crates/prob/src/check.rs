@@ -15,11 +15,11 @@ use crate::lang::typecheck::Program;
 use crate::mec::mecs;
 use crate::model::Model;
 use crate::precomp::{prob1, reach_exists, reach_forall, Preds};
+use crate::progress::Progress;
 use crate::prop_env::{initial_answer, input, Names, StateFormulas};
 use crate::vi::{solve, Problem};
-use std::sync::Arc;
-use crate::progress::Progress;
 use std::cell::Cell;
+use std::sync::Arc;
 use verikit_diag::{Budget, Diagnostic, Exhausted, Span};
 
 #[derive(Clone, Debug)]
@@ -639,7 +639,15 @@ impl<'a> Checker<'a> {
         let q = self.unif_rate();
         let fg = poisson(q * t, self.eps() * 1e-2);
         let tol = self.eps() * 1e-3;
-        let r = crate::uniformisation::transient(self.model, q, &fg, &x0, fixed, tol, &self.opts.budget);
+        let r = crate::uniformisation::transient(
+            self.model,
+            q,
+            &fg,
+            &x0,
+            fixed,
+            tol,
+            &self.opts.budget,
+        );
         self.unwrap_budget(r, x0.len())
     }
 
@@ -896,7 +904,8 @@ impl<'a> Checker<'a> {
         let fg = poisson(q * t, self.eps() * 1e-2);
         let tol = self.eps() * 1e-3;
         let n = rr.len();
-        let r = crate::uniformisation::cumulative(self.model, q, &fg, &rr, (t, tol), &self.opts.budget);
+        let r =
+            crate::uniformisation::cumulative(self.model, q, &fg, &rr, (t, tol), &self.opts.budget);
         self.unwrap_budget(r, n)
     }
 

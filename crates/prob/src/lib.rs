@@ -79,3 +79,15 @@ pub fn select_properties<'p>(
         }
     }
 }
+
+/// `-x prism.max-sweeps=N`: value-iteration sweeps per component (point and interval models)
+/// before the result is reported as not verified.
+pub const MAX_SWEEPS: verikit_diag::Param = verikit_diag::Param {
+    name: "prism.max-sweeps",
+    default: "1000000",
+    range: "1..=1000000000",
+    doc: "value-iteration sweeps per component before a result is reported unverified",
+};
+
+/// The tuning parameters of the PRISM engine (`verikit --help-params`).
+pub const PARAMS: &[verikit_diag::Param] = &[MAX_SWEEPS];

@@ -982,7 +982,15 @@ impl<'a> RobustChecker<'a> {
                 let x = match k2 {
                     Some(k2) => {
                         let x0: Vec<f64> = psi.iter().map(|&b| b as u8 as f64).collect();
-                        steps(m, x0, (k2 - k1) as usize, dir, None, &|s| phi[s] && !psi[s], &self.opts.budget)?
+                        steps(
+                            m,
+                            x0,
+                            (k2 - k1) as usize,
+                            dir,
+                            None,
+                            &|s| phi[s] && !psi[s],
+                            &self.opts.budget,
+                        )?
                     }
                     None => {
                         let lim = (self.opts.eps, self.opts.max_sweeps);
@@ -1081,7 +1089,15 @@ impl<'a> RobustChecker<'a> {
                 }
                 let cr = self.choice_rewards(r)?;
                 let x = vec![0.0; m.num_states()];
-                Ok(steps(m, x, k as usize, dir, Some(&cr), &|_| true, &self.opts.budget)?)
+                Ok(steps(
+                    m,
+                    x,
+                    k as usize,
+                    dir,
+                    Some(&cr),
+                    &|_| true,
+                    &self.opts.budget,
+                )?)
             }
             RewardPath::Inst(e) => {
                 let k = self.const_f64(e)?;
@@ -1089,7 +1105,15 @@ impl<'a> RobustChecker<'a> {
                     return Err(input(e.span, "step bounds must be non-negative integers"));
                 }
                 let x = self.state_rewards(r)?;
-                Ok(steps(m, x, k as usize, dir, None, &|_| true, &self.opts.budget)?)
+                Ok(steps(
+                    m,
+                    x,
+                    k as usize,
+                    dir,
+                    None,
+                    &|_| true,
+                    &self.opts.budget,
+                )?)
             }
             RewardPath::Steady => Err(input(
                 sp,

@@ -6,7 +6,9 @@
 
 use crate::check::{Answer as Value, CheckOptions, Checker, PropertyResult};
 use crate::error::ProbError;
-use crate::lang::ast::{Expr, ExprKind, PathFormula, PropertiesFile, Property, RewardPath, RewardRef};
+use crate::lang::ast::{
+    Expr, ExprKind, PathFormula, PropertiesFile, Property, RewardPath, RewardRef,
+};
 use crate::lang::typecheck::{check_model, Program};
 use crate::model::Model;
 use crate::robust_check::RobustChecker;
@@ -141,7 +143,11 @@ pub fn validate(prog: &Program, req: &CheckRequest) -> Result<(), ProbError> {
         matches!(l, "init" | "deadlock")
             || prog.labels.iter().any(|(n, _)| n == l)
             || req.pf.labels.iter().any(|n| n.name == l)
-            || req.pf.properties.iter().any(|p| p.name.as_deref() == Some(l))
+            || req
+                .pf
+                .properties
+                .iter()
+                .any(|p| p.name.as_deref() == Some(l))
     };
     let mut bad = None;
     for &i in req.selected {
@@ -299,9 +305,7 @@ pub fn model_lines(mut a: Answer, m: &Model, build_s: f64) -> Answer {
     if m.model_type.nondeterministic() {
         a = a.line(format!("Choices:     {}", m.num_choices()));
     }
-    a.line(format!(
-        "Time for model construction: {build_s:.3} seconds"
-    ))
+    a.line(format!("Time for model construction: {build_s:.3} seconds"))
 }
 
 /// Checks the selected properties on a built model: each result is passed to `emit` as soon as
@@ -427,19 +431,18 @@ pub fn check(
 /// `Some(pass)`, or `None` without one; and the line for people.
 fn test_result(req: &CheckRequest, i: usize, got: &Value) -> (Option<bool>, String) {
     let same = |a: &str, b: &str| {
-        a == b
-            || matches!((a.parse::<f64>(), b.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
+        a == b || matches!((a.parse::<f64>(), b.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
     };
     let holds = |cond: &[(String, String)]| {
-        cond.iter().all(|(k, v)| {
-            req.overrides
-                .iter()
-                .any(|(n, x)| n == k && same(x, v))
-        })
+        cond.iter()
+            .all(|(k, v)| req.overrides.iter().any(|(n, x)| n == k && same(x, v)))
     };
     let all = expected_results(req.props_src, req.pf, i);
     match all.iter().find(|(c, _)| holds(c)) {
-        None => (None, "  Testing result: no RESULT annotation applies".into()),
+        None => (
+            None,
+            "  Testing result: no RESULT annotation applies".into(),
+        ),
         Some((_, e)) => {
             let ok = result_matches(got, e);
             let word = if ok { "PASS" } else { "FAIL" };
@@ -470,23 +473,13 @@ pub fn results_table(rows: &[(Vec<(String, String)>, String)], csv: bool) -> Str
 
 /// An optimal memoryless scheduler of one `Pmin`/`Pmax` property of an MDP, as text
 /// (`state choice action` per line).
-pub fn scheduler(
-    b: &Built,
-    req: &CheckRequest,
-    prop: usize,
-) -> Result<String, ProbError> {
+pub fn scheduler(b: &Built, req: &CheckRequest, prop: usize) -> Result<String, ProbError> {
     let p = req
         .pf
         .properties
         .get(prop)
         .ok_or_else(|| ProbError::Input(Diagnostic::error("no such property")))?;
-    let mut c = Checker::new(
-        &b.model,
-        &b.prog,
-        req.pf,
-        req.overrides,
-        req.opts.clone(),
-    )?;
+    let mut c = Checker::new(&b.model, &b.prog, req.pf, req.overrides, req.opts.clone())?;
     let sched = c.scheduler(p)?;
     let what = text_of(req.props_src, p, b.jani_props.is_some());
     Ok(crate::scheduler::write_scheduler(&b.model, &sched, &what))
@@ -511,10 +504,7 @@ pub struct BisimOutcome {
 }
 
 /// The initial partition asked for by `labels` (and the properties).
-fn initial_partition(
-    b: &Built,
-    req: &BisimRequest,
-) -> Result<(Vec<u32>, String), ProbError> {
+fn initial_partition(b: &Built, req: &BisimRequest) -> Result<(Vec<u32>, String), ProbError> {
     let spec = req
         .labels
         .map(str::to_string)
@@ -570,10 +560,7 @@ fn initial_partition(
             }
         }
     }
-    Ok((
-        crate::imdp_bisim::partition_by(m.num_states(), &keys),
-        spec,
-    ))
+    Ok((crate::imdp_bisim::partition_by(m.num_states(), &keys), spec))
 }
 
 /// Robust results of the selected properties on `model`.
@@ -582,14 +569,8 @@ fn robust_results(
     prog: &Program,
     c: &CheckRequest,
 ) -> Result<Vec<PropertyResult>, ProbError> {
-    let mut checker = RobustChecker::new(
-        model,
-        prog,
-        c.pf,
-        c.props_src,
-        c.overrides,
-        c.opts.clone(),
-    )?;
+    let mut checker =
+        RobustChecker::new(model, prog, c.pf, c.props_src, c.overrides, c.opts.clone())?;
     let mut out = Vec::new();
     for &i in c.selected {
         if let Some(p) = c.pf.properties.get(i) {
@@ -795,7 +776,11 @@ pub fn expand_consts(
 
 /// The `// RESULT: value` annotations before property `i` (PRISM's `-test` convention), each
 /// with its constant condition (`// RESULT (N=2,K=3): 0.5`).
-pub fn expected_results(src: &str, pf: &PropertiesFile, i: usize) -> Vec<(Vec<(String, String)>, String)> {
+pub fn expected_results(
+    src: &str,
+    pf: &PropertiesFile,
+    i: usize,
+) -> Vec<(Vec<(String, String)>, String)> {
     let start = if i == 0 {
         0
     } else {
@@ -860,7 +845,224 @@ pub fn result_matches(got: &Value, expected: &str) -> bool {
                     Err(_) => return false,
                 },
             };
-            x == &want || (x - want).abs() <= 1e-5 * want.abs().max(x.abs()) || (x - want).abs() <= 1e-8
+            x == &want
+                || (x - want).abs() <= 1e-5 * want.abs().max(x.abs())
+                || (x - want).abs() <= 1e-8
         }
     }
+}
+
+/// Which input an error is about (for rendering it against the right file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Model,
+    Props,
+}
+
+/// An error and the input it is about.
+#[derive(Debug)]
+pub struct Located(pub ProbError, pub Origin);
+
+fn at<T>(r: Result<T, ProbError>, o: Origin) -> Result<T, Located> {
+    r.map_err(|e| Located(e, o))
+}
+
+/// `FILE` or `FILE:csv` of `--export-results`: the path and whether CSV is asked for.
+pub fn export_target(spec: &str) -> (&str, bool) {
+    match spec.strip_suffix(":csv") {
+        Some(p) => (p, true),
+        None => (spec, false),
+    }
+}
+
+/// The whole of `verikit prism check`.
+#[derive(Clone, Debug, Default)]
+pub struct CheckSpec {
+    /// `--const` values; ranges `START:STEP:END` make an experiment over every combination.
+    pub overrides: Vec<(String, String)>,
+    /// Property names or 1-based indices (comma lists); none: all.
+    pub selectors: Vec<String>,
+    /// Precision, budget and progress of checking.
+    pub check: CheckOptions,
+    pub build: BuildOptions,
+    pub widen: Option<f64>,
+    pub test: bool,
+    /// Also compute the scheduler of the (one) selected property.
+    pub scheduler: bool,
+    /// Also write the results as PRISM's tables (`Some(csv)`).
+    pub export_results: Option<bool>,
+}
+
+/// What [`run_check`] produced besides the streamed answers.
+pub struct CheckOutcome {
+    pub answer: Answer,
+    pub scheduler: Option<String>,
+    pub results_table: Option<String>,
+    /// Deadlock states fixed with self-loops (for a warning).
+    pub deadlocks_fixed: usize,
+    /// Warnings for people (deadlocks fixed, a `--const` that names no constant).
+    pub warnings: Vec<String>,
+}
+
+/// `verikit prism check`: for each combination of the constants, parses the model and the
+/// properties (a file's text, or `None` for a JANI model's own), selects and validates the
+/// properties before building, builds, and checks; each property's answer goes to `emit` as
+/// soon as it is computed (labelled with its constants in an experiment). Stops after a
+/// combination that timed out.
+pub fn run_check(
+    model_text: &str,
+    jani: bool,
+    props_text: Option<&str>,
+    spec: &CheckSpec,
+    emit: &mut dyn FnMut(Answer),
+) -> Result<CheckOutcome, Located> {
+    use Origin::{Model as M, Props as P};
+    if jani && spec.widen.is_some() {
+        let e = Diagnostic::error("--widen is supported for PRISM-language models only");
+        return Err(Located(e.into(), M));
+    }
+    if jani && props_text.is_some() {
+        let e = Diagnostic::error("a JANI model carries its properties: give no properties");
+        return Err(Located(e.into(), M));
+    }
+    let combos = at(expand_consts(&spec.overrides), M)?;
+    let mut rows: Vec<(String, Vec<(Vec<(String, String)>, String)>)> = Vec::new();
+    let (mut verdicts, mut summary) = (Vec::new(), Answer::new());
+    let (mut scheduler, mut deadlocks_fixed, mut warnings) = (None, 0, Vec::new());
+    for ov in &combos {
+        let prepared = at(prepare(model_text, jani, ov), M)?;
+        let pf = match (&prepared.jani_props, props_text) {
+            (Some(pf), _) => pf.clone(),
+            (None, Some(t)) => at(parse_props(t), P)?,
+            (None, None) => {
+                let e = Diagnostic::error("a PRISM model needs properties (a file or --pf)");
+                return Err(Located(e.into(), P));
+            }
+        };
+        let o = if jani { M } else { P };
+        if warnings.is_empty() {
+            for (n, _) in ov {
+                let known = prepared.prog.constants.iter().any(|(c, _)| c == n)
+                    || pf.consts.iter().any(|c| &c.name == n);
+                if !known {
+                    warnings.push(format!(
+                        "--const {n} names no constant of the model or the properties"
+                    ));
+                }
+            }
+        }
+        let selected = at(select(&pf, &spec.selectors), o)?;
+        let req = CheckRequest {
+            props_src: if jani {
+                model_text
+            } else {
+                props_text.unwrap_or("")
+            },
+            pf: &pf,
+            selected: &selected,
+            overrides: ov,
+            opts: spec.check.clone(),
+            widen: spec.widen,
+            test: spec.test,
+        };
+        at(validate(&prepared.prog, &req), o)?;
+        let b = at(build_model(prepared, &spec.build), M)?;
+        deadlocks_fixed = b.model.fixed_deadlocks.len();
+        if deadlocks_fixed > 0 && !warnings.iter().any(|w: &String| w.starts_with("deadlocks")) {
+            warnings.push(format!(
+                "deadlocks detected and fixed in {deadlocks_fixed} states"
+            ));
+        }
+        rows.resize(selected.len(), Default::default());
+        let mut k = 0;
+        let s = at(
+            check(&b, &req, &mut |mut a| {
+                let v = a
+                    .detail
+                    .get("result")
+                    .map_or("timeout".into(), |x| x.to_string());
+                if let Some(r) = rows.get_mut(k) {
+                    let name = a.detail.get("property").and_then(|p| p.as_str());
+                    r.0 = name.unwrap_or("").to_string();
+                    r.1.push((ov.clone(), v.trim_matches('"').to_string()));
+                }
+                k += 1;
+                if combos.len() > 1 {
+                    let cs: Vec<String> = ov.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                    a.text = format!("[{}] {}", cs.join(","), a.text);
+                }
+                emit(a);
+            }),
+            o,
+        )?;
+        verdicts.push(Answer::decision(s.verdict.unwrap_or(Verdict::True)));
+        summary = s;
+        if spec.scheduler {
+            let [i] = selected.as_slice() else {
+                let e = Diagnostic::error("--export-scheduler needs exactly one property (--prop)");
+                return Err(Located(e.into(), o));
+            };
+            scheduler = Some(at(self::scheduler(&b, &req, *i), o)?);
+        }
+        if summary.verdict == Some(Verdict::Timeout) {
+            break;
+        }
+    }
+    for (name, r) in rows.iter().filter(|_| combos.len() > 1) {
+        let t = results_table(r, false);
+        summary = summary.line(format!("Results of {name}:\n{}", t.trim_end()));
+    }
+    summary.verdict = Answer::combined_verdict(&verdicts);
+    let results_table = spec.export_results.map(|csv| {
+        rows.iter()
+            .map(|(name, r)| format!("{name}:\n{}\n", results_table(r, csv)))
+            .collect()
+    });
+    Ok(CheckOutcome {
+        answer: summary,
+        scheduler,
+        results_table,
+        deadlocks_fixed,
+        warnings,
+    })
+}
+
+/// The whole of `verikit prism bisim` (see [`bisim`]): the properties, if any, are parsed and
+/// validated before the model is built.
+pub fn run_bisim(
+    model_text: &str,
+    jani: bool,
+    props_text: Option<&str>,
+    spec: &CheckSpec,
+    labels: Option<&str>,
+) -> Result<BisimOutcome, Located> {
+    use Origin::{Model as M, Props as P};
+    let prepared = at(prepare(model_text, jani, &spec.overrides), M)?;
+    let pf = match props_text {
+        Some(t) => Some(at(parse_props(t), P)?),
+        None => None,
+    };
+    let selected = match &pf {
+        Some(pf) => at(select(pf, &spec.selectors), P)?,
+        None => Vec::new(),
+    };
+    let check = pf.as_ref().map(|pf| CheckRequest {
+        props_src: props_text.unwrap_or(""),
+        pf,
+        selected: &selected,
+        overrides: &spec.overrides,
+        opts: spec.check.clone(),
+        widen: None,
+        test: false,
+    });
+    if let Some(c) = &check {
+        at(validate(&prepared.prog, c), P)?;
+    }
+    let b = at(build_model(prepared, &spec.build), M)?;
+    let req = BisimRequest {
+        labels,
+        check,
+        widen: spec.widen,
+    };
+    at(bisim(b, &req), if props_text.is_some() { P } else { M })
 }

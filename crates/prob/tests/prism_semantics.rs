@@ -112,7 +112,8 @@ endmodule\nrewards\n [a] true : 1/0;\nendrewards\n";
     assert!(msg.contains("inf"), "{msg}");
     assert!(msg.contains("m.prism:8:"), "{msg}");
     // Rates that are NaN are refused too.
-    let rate = "ctmc\nmodule m\n s : [0..1] init 0;\n [] s=0 -> 0/0:(s'=1);\n [] s=1 -> 1:(s'=0);\n\
+    let rate =
+        "ctmc\nmodule m\n s : [0..1] init 0;\n [] s=0 -> 0/0:(s'=1);\n [] s=1 -> 1:(s'=0);\n\
 endmodule\n";
     let msg = build_error(rate);
     assert!(msg.contains("m.prism:4:"), "{msg}");

@@ -4,9 +4,9 @@
 
 use crate::report::{read_input, write_output, CliError, Ctx};
 use std::path::{Path, PathBuf};
-use verikit_diag::{Answer, SourceFile, Verdict};
-use verikit_prob::task::{self, Built, CheckRequest, Prepared};
-use verikit_prob::{parse_const_overrides, BuildOptions, CheckOptions, PropertiesFile};
+use verikit_diag::{Answer, SourceFile};
+use verikit_prob::task::{self, CheckSpec, Located, Origin};
+use verikit_prob::{parse_const_overrides, BuildOptions, CheckOptions};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ModelArgs {
@@ -89,236 +89,181 @@ pub enum PrismCmd {
     Bisim(super::prism_imdp::BisimArgs),
 }
 
-pub(crate) fn overrides(a: &ModelArgs) -> Result<Vec<(String, String)>, CliError> {
-    let mut out = Vec::new();
+/// The `--const` values, the build options and the budget, as the library takes them.
+pub(crate) fn spec(a: &ModelArgs, ctx: &Ctx, eps: f64) -> Result<CheckSpec, CliError> {
+    let mut overrides = Vec::new();
     for c in &a.consts {
-        out.extend(parse_const_overrides(c).map_err(CliError::from)?);
+        overrides.extend(parse_const_overrides(c).map_err(CliError::from)?);
     }
-    Ok(out)
-}
-
-/// A model file read, parsed and type-checked (not built yet).
-pub(crate) struct Loaded {
-    pub(crate) src: SourceFile,
-    pub(crate) prepared: Prepared,
-    pub(crate) ov: Vec<(String, String)>,
-}
-
-pub(crate) fn prepare(a: &ModelArgs) -> Result<Loaded, CliError> {
-    let src = read_input(&a.model)?;
-    let ov = overrides(a)?;
-    let ext = a.model.extension().and_then(|e| e.to_str());
-    let jani = task::is_jani(ext, &src.text);
-    let prepared = task::prepare(&src.text, jani, &ov).map_err(|e| in_file(e, &src))?;
-    Ok(Loaded { src, prepared, ov })
-}
-
-pub(crate) fn build(l: Loaded, a: &ModelArgs, ctx: &Ctx) -> Result<(SourceFile, Built), CliError> {
-    let opts = BuildOptions {
+    let budget = ctx.budget.clone();
+    let max_states = a.max_states.unwrap_or(BuildOptions::default().max_states);
+    let build = BuildOptions {
         fix_deadlocks: !a.no_fix_deadlocks,
-        max_states: a.max_states.unwrap_or(BuildOptions::default().max_states),
-        budget: ctx.budget.clone(),
-        ..BuildOptions::default()
+        max_states,
+        budget: budget.clone(),
+        ..Default::default()
     };
-    let b = task::build_model(l.prepared, &opts).map_err(|e| in_file(e, &l.src))?;
-    if !b.model.fixed_deadlocks.is_empty() && !ctx.quiet {
-        eprintln!(
-            "Warning: deadlocks detected and fixed in {} states",
-            b.model.fixed_deadlocks.len()
-        );
-    }
-    Ok((l.src, b))
+    let p = &verikit_prob::MAX_SWEEPS;
+    let max_sweeps = ctx.params.get_in(p, 1, 1_000_000_000).map_err(CliError::Usage)?;
+    let check = CheckOptions {
+        eps,
+        budget,
+        max_sweeps,
+        ..CheckOptions::default()
+    };
+    Ok(CheckSpec {
+        overrides,
+        build,
+        check,
+        ..CheckSpec::default()
+    })
 }
 
-pub(crate) fn in_file(e: verikit_prob::ProbError, src: &SourceFile) -> CliError {
-    if e.is_timeout() {
-        return CliError::Limit(e.to_string());
-    }
-    CliError::from_error(e, Some(src))
-}
-
-/// The properties to check: a file, an inline `--pf`, or a JANI model's own.
-pub(crate) fn read_props(
-    file: Option<&Path>,
+/// The model's text, whether it is JANI, and the properties' source (`None` for JANI).
+pub(crate) fn inputs(
+    model: &Path,
+    props: Option<&Path>,
     inline: Option<&str>,
-    jani: Option<&PropertiesFile>,
-    model_src: &SourceFile,
-) -> Result<(SourceFile, PropertiesFile), CliError> {
-    let src = match (file, inline, jani) {
-        (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => {
-            return Err(CliError::Usage(
-                "a JANI model carries its properties: give no properties".into(),
-            ))
-        }
-        (_, _, Some(pf)) => return Ok((model_src.clone(), pf.clone())),
-        (Some(p), _, None) => read_input(p)?,
-        (None, Some(t), None) => SourceFile::new("<--pf>", t),
-        (None, None, None) => {
-            return Err(CliError::Usage(
-                "a PRISM model needs properties: prism check MODEL PROPS (or --pf PROPERTY)"
-                    .into(),
-            ))
-        }
+) -> Result<(SourceFile, bool, Option<SourceFile>), CliError> {
+    let src = read_input(model)?;
+    let jani = task::is_jani(model.extension().and_then(|e| e.to_str()), &src.text);
+    let props = match (props, inline) {
+        (Some(p), _) => Some(read_input(p)?),
+        (None, Some(t)) => Some(SourceFile::new("<--pf>", t)),
+        (None, None) => None,
     };
-    let pf = task::parse_props(&src.text).map_err(|e| in_file(e, &src))?;
-    Ok((src, pf))
+    Ok((src, jani, props))
 }
 
-/// `prism check`: properties parsed and validated first, then one build and check per
-/// combination of the constants' ranges, each result streamed.
+/// A library error rendered against the file it is about.
+pub(crate) fn located(e: Located, model: &SourceFile, props: Option<&SourceFile>) -> CliError {
+    if e.0.is_timeout() {
+        return CliError::Limit(e.0.to_string());
+    }
+    let f = match e.1 {
+        Origin::Props => props.unwrap_or(model),
+        Origin::Model => model,
+    };
+    CliError::from_error(e.0, Some(f))
+}
+
+/// A warning on stderr, unless `-q`.
+fn warn(w: &str, ctx: &Ctx) {
+    if !ctx.quiet {
+        eprintln!("Warning: {w}");
+    }
+}
+
+pub(crate) fn warn_deadlocks(n: usize, ctx: &Ctx) {
+    if n > 0 {
+        warn(&format!("deadlocks detected and fixed in {n} states"), ctx);
+    }
+}
+
 fn check(c: CheckArgs, ctx: &Ctx) -> Result<Answer, CliError> {
-    let combos = task::expand_consts(&overrides(&c.model)?).map_err(|e| CliError::from_error(e, None))?;
-    let src = read_input(&c.model.model)?;
-    let jani = task::is_jani(c.model.model.extension().and_then(|e| e.to_str()), &src.text);
-    if jani && c.widen.is_some() {
-        return Err(CliError::Usage("--widen is supported for PRISM-language models only".into()));
+    let (src, jani, props) = inputs(&c.model.model, c.props.as_deref(), c.pf.as_deref())?;
+    let mut spec = spec(&c.model, ctx, c.precision)?;
+    spec.selectors = c.prop.clone();
+    spec.widen = c.widen;
+    spec.test = c.test;
+    spec.scheduler = c.export_scheduler.is_some();
+    let export = c.export_results.as_deref().map(task::export_target);
+    spec.export_results = export.map(|e| e.1);
+    let ptext = props.as_ref().map(|p| p.text.as_str());
+    let out = task::run_check(&src.text, jani, ptext, &spec, &mut |a| {
+        ctx.stream(a);
+    })
+    .map_err(|e| located(e, &src, props.as_ref()))?;
+    out.warnings.iter().for_each(|w| warn(w, ctx));
+    let mut a = ctx.finish_batch(out.answer);
+    let inputs = [
+        c.model.model.as_path(),
+        c.props.as_deref().unwrap_or(Path::new("-")),
+    ];
+    if let (Some(path), Some(text)) = (&c.export_scheduler, &out.scheduler) {
+        write_output(path, text, &inputs)?;
+        a = a.line(format!("Scheduler written to {}", path.display()));
     }
-    let mut rows: Vec<(String, Vec<(Vec<(String, String)>, String)>)> = Vec::new();
-    let (mut verdicts, mut summary) = (Vec::new(), Answer::new());
-    for ov in &combos {
-        let l = Loaded {
-            prepared: task::prepare(&src.text, jani, ov).map_err(|e| in_file(e, &src))?,
-            src: src.clone(),
-            ov: ov.clone(),
-        };
-        let jp = l.prepared.jani_props.clone();
-        let (psrc, pf) = read_props(c.props.as_deref(), c.pf.as_deref(), jp.as_ref(), &src)?;
-        let selected = task::select(&pf, &c.prop).map_err(|e| in_file(e, &psrc))?;
-        let opts = CheckOptions { eps: c.precision, budget: ctx.budget.clone(), ..Default::default() };
-        let (props_src, widen, test) = (psrc.text.as_str(), c.widen, c.test);
-        let req = CheckRequest { props_src, pf: &pf, selected: &selected, overrides: ov, opts, widen, test };
-        task::validate(&l.prepared.prog, &req).map_err(|e| in_file(e, &psrc))?;
-        let b = build(l, &c.model, ctx)?.1;
-        rows.resize(selected.len(), Default::default());
-        let mut k = 0;
-        let s = task::check(&b, &req, &mut |mut a| {
-            let v = a.detail.get("result").map_or("timeout".into(), |x| x.to_string());
-            if let Some(r) = rows.get_mut(k) {
-                r.0 = a.detail.get("property").and_then(|p| p.as_str()).unwrap_or("").into();
-                r.1.push((ov.clone(), v.trim_matches('"').to_string()));
-            }
-            k += 1;
-            if combos.len() > 1 {
-                let cs: Vec<String> = ov.iter().map(|(n, v)| format!("{n}={v}")).collect();
-                a.text = format!("[{}] {}", cs.join(","), a.text);
-            }
-            ctx.stream(a);
-        })
-        .map_err(|e| in_file(e, &psrc))?;
-        verdicts.push(Answer::decision(s.verdict.unwrap_or(Verdict::True)));
-        summary = s;
-        if let Some(path) = c.export_scheduler.as_deref() {
-            let [i] = selected.as_slice() else {
-                return Err(CliError::Usage("--export-scheduler needs exactly one property (use --prop)".into()));
-            };
-            let text = task::scheduler(&b, &req, *i).map_err(|e| in_file(e, &psrc))?;
-            let inputs: Vec<&Path> = [Some(c.model.model.as_path()), c.props.as_deref()].into_iter().flatten().collect();
-            write_output(path, &text, &inputs)?;
-            summary = summary.line(format!("Scheduler written to {}", path.display()));
-        }
-        if summary.verdict == Some(Verdict::Timeout) {
-            break;
-        }
+    if let (Some((path, _)), Some(text)) = (export, &out.results_table) {
+        write_output(Path::new(path), text, &inputs)?;
     }
-    if let Some(spec) = &c.export_results {
-        let (path, csv) = match spec.strip_suffix(":csv") {
-            Some(p) => (p, true),
-            None => (spec.as_str(), false),
-        };
-        let mut out = String::new();
-        for (name, r) in &rows {
-            out.push_str(&format!("{name}:\n{}\n", task::results_table(r, csv)));
-        }
-        write_output(Path::new(path), &out, &[c.model.model.as_path()])?;
-    }
-    for (name, r) in rows.iter().filter(|_| combos.len() > 1) {
-        summary = summary.line(format!("Results of {name}:\n{}", task::results_table(r, false).trim_end()));
-    }
-    summary.verdict = Answer::combined_verdict(&verdicts);
-    Ok(ctx.finish_batch(summary).time("total_s", ctx.elapsed()))
+    Ok(a.time("total_s", ctx.elapsed()))
 }
 
 pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Answer, CliError> {
-    match cmd {
-        PrismCmd::Check(c) => check(c, ctx),
-        PrismCmd::Build {
-            model,
-            export_tra,
-            export_sta,
-            export_lab,
-            export_dot,
-        } => {
-            let (src, b) = build(prepare(&model)?, &model, ctx)?;
-            let inputs = [model.model.as_path()];
-            let m = &b.model;
-            if let Some(p) = &export_tra {
-                write_output(p, &verikit_prob::export::tra(m), &inputs)?;
-            }
-            if let Some(p) = &export_sta {
-                write_output(p, &verikit_prob::export::sta(m), &inputs)?;
-            }
-            if let Some(p) = &export_lab {
-                let lab = verikit_prob::export::lab(m, &b.prog).map_err(|e| in_file(e.into(), &src))?;
-                write_output(p, &lab, &inputs)?;
-            }
-            if let Some(p) = &export_dot {
-                write_output(p, &verikit_prob::export::dot(m), &inputs)?;
-            }
-            let a = task::model_lines(task::model_input(Answer::new(), m), m, b.build_s);
-            Ok(a.time("build_s", b.build_s).time("total_s", ctx.elapsed()))
+    let PrismCmd::Build {
+        model,
+        export_tra,
+        export_sta,
+        export_lab,
+        export_dot,
+    } = cmd
+    else {
+        return match cmd {
+            PrismCmd::Check(c) => check(c, ctx),
+            PrismCmd::Bisim(a) => super::prism_imdp::bisim(a, ctx),
+            PrismCmd::Build { .. } => unreachable!("handled below"),
+        };
+    };
+    let (src, jani, _) = inputs(&model.model, None, None)?;
+    let spec = spec(&model, ctx, 1e-6)?;
+    let build = task::prepare(&src.text, jani, &spec.overrides)
+        .and_then(|p| task::build_model(p, &spec.build));
+    let build = build.map_err(|e| located(Located(e, Origin::Model), &src, None))?;
+    warn_deadlocks(build.model.fixed_deadlocks.len(), ctx);
+    let (m, inputs) = (&build.model, [model.model.as_path()]);
+    let lab = || {
+        verikit_prob::export::lab(m, &build.prog).map_err(|e| CliError::from_error(e, Some(&src)))
+    };
+    for (path, text) in [
+        (&export_tra, Some(verikit_prob::export::tra(m))),
+        (&export_sta, Some(verikit_prob::export::sta(m))),
+        (&export_lab, export_lab.as_ref().map(|_| lab()).transpose()?),
+        (&export_dot, Some(verikit_prob::export::dot(m))),
+    ] {
+        if let (Some(p), Some(t)) = (path, text) {
+            write_output(p, &t, &inputs)?;
         }
-        PrismCmd::Bisim(a) => super::prism_imdp::bisim(a, ctx),
     }
+    let a = task::model_lines(task::model_input(Answer::new(), m), m, build.build_s);
+    Ok(a.time("build_s", build.build_s)
+        .time("total_s", ctx.elapsed()))
 }
 
-const DEMOS: [(&str, &str, &str, &str, &str); 2] = [
-    (
-        "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips",
-        "die.prism",
-        include_str!("../../demo/prism/die.prism"),
-        include_str!("../../demo/prism/die.props"),
-        "",
-    ),
-    (
-        "Knuth-Yao die in JANI (two synchronising automata, embedded properties, k=1)",
-        "die.jani",
-        include_str!("../../demo/prism/die.jani"),
-        "",
-        "k=1",
-    ),
-];
+const DIE: &str = include_str!("../../demo/prism/die.prism");
+const DIE_PROPS: &str = include_str!("../../demo/prism/die.props");
+const DIE_JANI: &str = include_str!("../../demo/prism/die.jani");
 
 pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
     let mut out = Vec::new();
-    for (title, name, text, props, consts) in DEMOS {
+    for (title, name, text, props, consts) in [
+        (
+            "Knuth-Yao die (DTMC): P=? [F s=7 & d=k], expected coin flips",
+            "die.prism",
+            DIE,
+            Some(DIE_PROPS),
+            "",
+        ),
+        (
+            "Knuth-Yao die in JANI (two synchronising automata, embedded properties, k=1)",
+            "die.jani",
+            DIE_JANI,
+            None,
+            "k=1",
+        ),
+    ] {
         let src = SourceFile::new(name, text);
-        let ov = parse_const_overrides(consts).map_err(CliError::from)?;
-        let jani = task::is_jani(None, text);
-        let p = task::prepare(text, jani, &ov).map_err(|e| in_file(e, &src))?;
-        let jp = p.jani_props.clone();
-        let b = task::build_model(p, &BuildOptions::default()).map_err(|e| in_file(e, &src))?;
-        let inline = (!jani).then_some(props);
-        let (psrc, pf) = read_props(None, inline, jp.as_ref(), &src)?;
-        let sel: Vec<usize> = (0..pf.properties.len()).collect();
-        let req = CheckRequest {
-            props_src: &psrc.text,
-            pf: &pf,
-            selected: &sel,
-            overrides: &ov,
-            opts: CheckOptions::default(),
-            widen: None,
-            test: false,
+        let spec = CheckSpec {
+            overrides: parse_const_overrides(consts)?,
+            ..CheckSpec::default()
         };
         let mut items = Vec::new();
-        let mut a = task::check(&b, &req, &mut |i| items.push(i)).map_err(|e| in_file(e, &psrc))?;
-        let mut all = Answer::new();
-        for i in items {
-            all.push_result(i);
-        }
-        all.text.push_str(&a.text);
-        a.text = all.text;
-        a.results = all.results;
-        out.push((title.to_string(), a));
+        let o = task::run_check(text, props.is_none(), props, &spec, &mut |i| items.push(i))
+            .map_err(|e| located(e, &src, None))?;
+        let mut a = o.answer;
+        let summary = std::mem::take(&mut a.text);
+        items.into_iter().for_each(|i| a.push_result(i));
+        out.push((title.to_string(), a.line(summary.trim_end())));
     }
     out.extend(super::prism_imdp::demo()?);
     Ok(out)

@@ -1,12 +1,11 @@
 //! `verikit prism bisim`: alternating probabilistic bisimulation of interval MDPs (SETTA 2017);
 //! the work is `verikit_prob::task::bisim`'s.
 
-use super::prism::{build, in_file, prepare, read_props, ModelArgs};
+use super::prism::{inputs, located, spec, warn_deadlocks, ModelArgs};
 use crate::report::{write_output, CliError, Ctx};
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
-use verikit_prob::task::{self, BisimRequest, CheckRequest};
-use verikit_prob::{BuildOptions, CheckOptions};
+use verikit_prob::task::{self, CheckSpec};
 
 #[derive(clap::Args, Debug)]
 pub struct BisimArgs {
@@ -36,39 +35,16 @@ pub struct BisimArgs {
 }
 
 pub fn bisim(a: BisimArgs, ctx: &Ctx) -> Result<Answer, CliError> {
-    let l = prepare(&a.model)?;
-    let ov = l.ov.clone();
-    let props = match &a.props {
-        Some(p) => Some(read_props(Some(p), None, None, &l.src)?),
-        None => None,
-    };
-    let selected = match &props {
-        Some((s, pf)) => task::select(pf, &a.prop).map_err(|e| in_file(e, s))?,
-        None => Vec::new(),
-    };
-    let (src, b) = build(l, &a.model, ctx)?;
-    let req = BisimRequest {
-        labels: a.labels.as_deref(),
-        check: props.as_ref().map(|(s, pf)| CheckRequest {
-            props_src: &s.text,
-            pf,
-            selected: &selected,
-            overrides: &ov,
-            opts: CheckOptions {
-                eps: a.precision,
-                budget: ctx.budget.clone(),
-                ..CheckOptions::default()
-            },
-            widen: None,
-            test: false,
-        }),
-        widen: a.widen,
-    };
-    let psrc = props.as_ref().map_or(&src, |p| &p.0);
-    let out = task::bisim(b, &req).map_err(|e| in_file(e, psrc))?;
+    let (src, jani, props) = inputs(&a.model.model, a.props.as_deref(), None)?;
+    let mut spec = spec(&a.model, ctx, a.precision)?;
+    spec.selectors = a.prop.clone();
+    spec.widen = a.widen;
+    let ptext = props.as_ref().map(|p| p.text.as_str());
+    let out = task::run_bisim(&src.text, jani, ptext, &spec, a.labels.as_deref())
+        .map_err(|e| located(e, &src, props.as_ref()))?;
+    warn_deadlocks(out.reduction.model.fixed_deadlocks.len(), ctx);
     if let Some(p) = &a.out {
-        let tra = p.extension().is_some_and(|e| e == "tra");
-        let text = task::quotient_text(&out.reduction, tra);
+        let text = task::quotient_text(&out.reduction, p.extension().is_some_and(|e| e == "tra"));
         write_output(p, &text, &[a.model.model.as_path()])?;
     }
     Ok(out.answer.time("total_s", ctx.elapsed()))
@@ -80,29 +56,16 @@ const FIG1_PROPS: &str = include_str!("../../demo/prism/fig1.props");
 /// `verikit demo`: the paper's Fig. 1 IMDP — its coarsest alternating bisimulation (the two
 /// copies of s merge: a is dominated by b) and robust values on model and quotient.
 pub fn demo() -> Result<Vec<(String, Answer)>, CliError> {
-    let src = SourceFile::new("fig1.prism", FIG1);
-    let props = SourceFile::new("fig1.props", FIG1_PROPS);
-    let p = task::prepare(FIG1, false, &[]).map_err(|e| in_file(e, &src))?;
-    let b = task::build_model(p, &BuildOptions::default()).map_err(|e| in_file(e, &src))?;
-    let pf = task::parse_props(FIG1_PROPS).map_err(|e| in_file(e, &props))?;
-    let sel: Vec<usize> = (0..pf.properties.len()).collect();
-    let req = BisimRequest {
-        labels: Some("all"),
-        check: Some(CheckRequest {
-            props_src: FIG1_PROPS,
-            pf: &pf,
-            selected: &sel,
-            overrides: &[],
-            opts: CheckOptions::default(),
-            widen: None,
-            test: false,
-        }),
-        widen: None,
-    };
-    let out = task::bisim(b, &req).map_err(|e| in_file(e, &props))?;
-    Ok(vec![(
-        "Interval MDP of SETTA'17 Fig. 1: alternating bisimulation quotient, robust Pmax [F t]"
-            .into(),
-        out.answer,
-    )])
+    let src = SourceFile::new("fig1.props", FIG1_PROPS);
+    let out = task::run_bisim(
+        FIG1,
+        false,
+        Some(FIG1_PROPS),
+        &CheckSpec::default(),
+        Some("all"),
+    )
+    .map_err(|e| located(e, &SourceFile::new("fig1.prism", FIG1), Some(&src)))?;
+    let title =
+        "Interval MDP of SETTA'17 Fig. 1: alternating bisimulation quotient, robust Pmax [F t]";
+    Ok(vec![(title.into(), out.answer)])
 }
