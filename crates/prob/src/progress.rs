@@ -5,9 +5,11 @@
 use std::fmt;
 use std::sync::Arc;
 
+type Sink = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// A sink for progress messages, cheap to clone.
 #[derive(Clone, Default)]
-pub struct Progress(Option<Arc<dyn Fn(&str) + Send + Sync>>);
+pub struct Progress(Option<Sink>);
 
 impl Progress {
     /// Reports nothing.

@@ -330,7 +330,7 @@ pub fn check(
     };
     let interval = model.is_interval();
     enum Engine<'a> {
-        Point(Checker<'a>),
+        Point(Box<Checker<'a>>),
         Robust(RobustChecker<'a>),
     }
     let mut engine = if interval {
@@ -343,13 +343,13 @@ pub fn check(
             req.opts.clone(),
         )?)
     } else {
-        Engine::Point(Checker::new(
+        Engine::Point(Box::new(Checker::new(
             model,
             &b.prog,
             req.pf,
             req.overrides,
             req.opts.clone(),
-        )?)
+        )?))
     };
     let t0 = Instant::now();
     let (mut timed_out, mut any_false, mut test_failed) = (false, false, false);
@@ -852,6 +852,9 @@ pub fn result_matches(got: &Value, expected: &str) -> bool {
     }
 }
 
+/// One row of a results table: the constants and the value.
+type Row = (Vec<(String, String)>, String);
+
 /// Which input an error is about (for rendering it against the right file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -926,7 +929,7 @@ pub fn run_check(
         return Err(Located(e.into(), M));
     }
     let combos = at(expand_consts(&spec.overrides), M)?;
-    let mut rows: Vec<(String, Vec<(Vec<(String, String)>, String)>)> = Vec::new();
+    let mut rows: Vec<(String, Vec<Row>)> = Vec::new();
     let (mut verdicts, mut summary) = (Vec::new(), Answer::new());
     let (mut scheduler, mut deadlocks_fixed, mut warnings) = (None, 0, Vec::new());
     for ov in &combos {

@@ -712,7 +712,7 @@ impl Local {
             hi.iter_mut().for_each(|h| *h = cap);
             while local_sweeps < p.max_sweeps
                 && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h))
-                && (local_sweeps % 64 != 0 || p.budget.check().is_ok())
+                && (!local_sweeps.is_multiple_of(64) || p.budget.check().is_ok())
             {
                 self.gs_lower(&mut lo, min);
                 for i in 0..k {
@@ -728,7 +728,7 @@ impl Local {
             // vector w ≥ x*, so it stays ≥ B(x*)_i = x*_i by monotonicity.
             while local_sweeps < p.max_sweeps
                 && !lo.iter().zip(&hi).all(|(&l, &h)| close(l, h))
-                && (local_sweeps % 64 != 0 || p.budget.check().is_ok())
+                && (!local_sweeps.is_multiple_of(64) || p.budget.check().is_ok())
             {
                 self.gs_lower(&mut lo, min);
                 for i in 0..k {

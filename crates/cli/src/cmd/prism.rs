@@ -104,7 +104,10 @@ pub(crate) fn spec(a: &ModelArgs, ctx: &Ctx, eps: f64) -> Result<CheckSpec, CliE
         ..Default::default()
     };
     let p = &verikit_prob::MAX_SWEEPS;
-    let max_sweeps = ctx.params.get_in(p, 1, 1_000_000_000).map_err(CliError::Usage)?;
+    let max_sweeps = ctx
+        .params
+        .get_in(p, 1, 1_000_000_000)
+        .map_err(CliError::Usage)?;
     let check = CheckOptions {
         eps,
         budget,
