@@ -18,7 +18,7 @@ mod demo;
 mod report;
 
 use clap::{Args, Parser, Subcommand};
-use report::{CliError, Ctx, Output, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
+use report::{emit, CliError, Ctx, Output, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
 use std::time::{Duration, Instant};
 use verikit_diag::{Answer, Budget, Param, Params, Verdict};
 
@@ -136,19 +136,6 @@ fn init_tracing(g: &Global) {
         .with_target(false)
         .without_time()
         .try_init();
-}
-
-/// Prints to stdout; a closed pipe (`verikit … | head`) ends the output quietly instead of panicking.
-fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(text.as_bytes())
-        .and_then(|_| out.flush())
-        .is_err()
-    {
-        std::process::exit(EXIT_OK);
-    }
 }
 
 fn print_output(ctx: &Ctx, r: &Output) {

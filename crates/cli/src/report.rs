@@ -50,7 +50,7 @@ impl Ctx {
     /// in `--json` mode it is kept for the final object. Returns the item for the caller's batch.
     pub fn stream(&self, item: Answer) -> Answer {
         if !self.json && !item.text.is_empty() {
-            crate::emit(&item.text);
+            emit(&item.text);
         }
         if let Ok(mut v) = self.sink.0.lock() {
             v.push(item.clone());
@@ -264,4 +264,17 @@ pub fn write_output(path: &Path, contents: &str, inputs: &[&Path]) -> Result<(),
     }
     std::fs::write(path, contents)
         .map_err(|e| CliError::Usage(format!("cannot write `{}`: {e}", path.display())))
+}
+
+/// Prints to stdout; a closed pipe (`verikit … | head`) ends the output quietly instead of panicking.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
+        std::process::exit(EXIT_OK);
+    }
 }

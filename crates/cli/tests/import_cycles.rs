@@ -20,6 +20,13 @@ const ALLOWED: &[AllowedCycle] = &[
         files: &["sampling.rs", "symbolic.rs"],
         reason: PRE_EXISTING,
     },
+    // `lib.rs` still holds the engine's entry points (`attractors`, `fixed_points`, `parse`) that
+    // `task` composes into answers; they belong in a module of their own below `task`.
+    AllowedCycle {
+        krate: "boolnet",
+        files: &["lib.rs", "task.rs"],
+        reason: PRE_EXISTING,
+    },
     AllowedCycle {
         krate: "cli",
         files: &["cmd/prism.rs", "cmd/prism_imdp.rs"],

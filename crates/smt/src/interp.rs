@@ -8,7 +8,6 @@
 //! parenthesis error) stops both. After an unsupported `set-logic` (QF_BV, …) every `check-sat`
 //! answers `unknown`, its reason naming the logic, until a supported logic is set.
 
-use crate::cdcl::Answer;
 use crate::check::Value;
 use crate::elab::{err, parse_sort, Binding, Elab, Env, LogicCaps};
 use crate::smtlib::{parse_script, SExpr, SExprKind, TokenKind};
@@ -16,6 +15,7 @@ use crate::solver::{Solver, SolverStats};
 use crate::terms::{Sort, TermId};
 use std::collections::HashMap;
 use verikit_diag::{line_col, Budget, Diagnostic};
+use verikit_sat::Answer;
 
 /// What the interpreter does after a command fails (SMT-LIB `:error-behavior`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub enum OnError {
     Stop,
 }
 
-/// Tuning of the solver behind the interpreter (the `-x smt.…` parameters of [`crate::PARAMS`]).
+/// Tuning of the solver behind the interpreter (the `-x smt.…` parameters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Let the difference-logic solver decide checks whose atoms are all difference atoms.

@@ -36,8 +36,6 @@ pub use interp::{
 };
 pub use solver::{Solver, SolverStats};
 pub use task::{Outcome, SmtTask, PARAMS};
-// `interp` names the SAT core by its former module path.
-use verikit_sat as cdcl;
 
 use verikit_diag::{Diagnostic, Reportable};
 

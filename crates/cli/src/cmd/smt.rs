@@ -49,7 +49,7 @@ fn finish(outcome: Outcome, src: &SourceFile, ctx: &Ctx) -> Result<Answer, CliEr
         Outcome::Done(a) => Ok(a),
         Outcome::Failed(a, d) => {
             if !ctx.json {
-                crate::emit(&a.text);
+                crate::report::emit(&a.text);
             }
             Err(CliError::from_error(SmtError::Input(d), Some(src)))
         }
