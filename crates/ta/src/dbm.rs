@@ -1,0 +1,460 @@
+//! Difference bound matrices (DBMs): the zone representation of the zone-graph engine.
+//!
+//! Seed: Bengtsson & Yi, "Timed Automata: Semantics, Algorithms and Tools" (ACAC 2003), §4
+//! (canonical form by Floyd–Warshall, incremental closure after one constraint, `up`, `down`,
+//! reset, free, inclusion); bounds encoded as TChecker and UPPAAL do.
+//!
+//! Entry `(i, j)` of a `dim × dim` matrix bounds `x_i − x_j` (`x_0 = 0`). A bound `(c, ≺)` is one
+//! `i32`: `c << 1 | 1` for `≤` and `c << 1` for `<`, so integer order is bound order
+//! (`(c,<) < (c,≤) < (c+1,<)`), and [`INF`] is `< ∞`. Constants are kept within [`MAX_CONST`] so
+//! sums never overflow.
+
+use std::fmt;
+
+/// An encoded bound `(value, strictness)`.
+pub type Bound = i32;
+
+/// `< ∞`: no constraint.
+pub const INF: Bound = i32::MAX & !1;
+/// Largest absolute constant a model may use (sums of two bounds stay far from overflow).
+pub const MAX_CONST: i64 = (1 << 28) - 1;
+/// `(0, ≤)`.
+pub const LE_ZERO: Bound = 1;
+/// `(0, <)`.
+pub const LT_ZERO: Bound = 0;
+
+/// `(c, ≤)`.
+pub fn le(c: i32) -> Bound {
+    (c << 1) | 1
+}
+/// `(c, <)`.
+pub fn lt(c: i32) -> Bound {
+    c << 1
+}
+/// The constant of a (finite) bound.
+pub fn value(b: Bound) -> i32 {
+    b >> 1
+}
+/// True for a non-strict (`≤`) bound.
+pub fn is_le(b: Bound) -> bool {
+    b & 1 == 1
+}
+/// The sum of two bounds (`∞` absorbs).
+pub fn add(a: Bound, b: Bound) -> Bound {
+    if a == INF || b == INF {
+        INF
+    } else {
+        ((value(a) + value(b)) << 1) | (a & b & 1)
+    }
+}
+
+/// A zone over `dim − 1` clocks, as a row-major `dim × dim` matrix of bounds.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Dbm {
+    dim: usize,
+    m: Vec<Bound>,
+}
+
+impl Dbm {
+    /// The zone `{0}` (every clock zero).
+    pub fn zero(dim: usize) -> Dbm {
+        Dbm {
+            dim,
+            m: vec![LE_ZERO; dim * dim],
+        }
+    }
+
+    /// All non-negative valuations.
+    pub fn universe(dim: usize) -> Dbm {
+        let mut m = vec![INF; dim * dim];
+        for i in 0..dim {
+            m[i * dim + i] = LE_ZERO;
+            m[i] = LE_ZERO; // row 0: 0 - x_i <= 0
+        }
+        Dbm { dim, m }
+    }
+
+    /// Number of rows (clocks + 1).
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// The bound on `x_i − x_j`.
+    #[inline]
+    pub fn get(&self, i: usize, j: usize) -> Bound {
+        self.m[i * self.dim + j]
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, j: usize, b: Bound) {
+        self.m[i * self.dim + j] = b;
+    }
+
+    /// The raw matrix (row-major).
+    pub fn raw(&self) -> &[Bound] {
+        &self.m
+    }
+
+    /// Sets a bound directly (the caller re-closes with [`Dbm::close`]).
+    pub fn set_raw(&mut self, i: usize, j: usize, b: Bound) {
+        self.set(i, j, b);
+    }
+
+    /// True if the (canonical) zone is empty.
+    pub fn is_empty(&self) -> bool {
+        self.get(0, 0) < LE_ZERO
+    }
+
+    /// Makes the matrix empty (a negative diagonal entry).
+    fn mark_empty(&mut self) {
+        self.set(0, 0, LT_ZERO);
+    }
+
+    /// Canonical form by Floyd–Warshall; returns false (and marks the zone empty) on a negative cycle.
+    pub fn close(&mut self) -> bool {
+        let d = self.dim;
+        for k in 0..d {
+            for i in 0..d {
+                let ik = self.m[i * d + k];
+                if ik == INF {
+                    continue;
+                }
+                for j in 0..d {
+                    let s = add(ik, self.m[k * d + j]);
+                    if s < self.m[i * d + j] {
+                        self.m[i * d + j] = s;
+                    }
+                }
+            }
+        }
+        for i in 0..d {
+            if self.m[i * d + i] < LE_ZERO {
+                self.mark_empty();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Intersects with `x_i − x_j ≺ b` and restores the canonical form in O(dim²) (the zone must be
+    /// canonical and non-empty). Returns false if the result is empty.
+    pub fn constrain(&mut self, i: usize, j: usize, b: Bound) -> bool {
+        if b >= self.get(i, j) {
+            return true;
+        }
+        if add(self.get(j, i), b) < LE_ZERO {
+            self.mark_empty();
+            return false;
+        }
+        self.set(i, j, b);
+        let d = self.dim;
+        for k in 0..d {
+            let ki = self.get(k, i);
+            if ki == INF {
+                continue;
+            }
+            let kib = add(ki, b);
+            for l in 0..d {
+                let s = add(kib, self.get(j, l));
+                if s < self.get(k, l) {
+                    self.set(k, l, s);
+                }
+            }
+        }
+        true
+    }
+
+    /// Future: lets time elapse (removes the upper bounds of the clocks).
+    pub fn up(&mut self) {
+        for i in 1..self.dim {
+            self.set(i, 0, INF);
+        }
+    }
+
+    /// Past: the valuations from which some delay leads into the zone (result canonical).
+    pub fn down(&mut self) {
+        for j in 1..self.dim {
+            let mut b = LE_ZERO;
+            for i in 1..self.dim {
+                b = b.min(self.get(i, j));
+            }
+            self.set(0, j, b);
+        }
+    }
+
+    /// Assigns the constant `c ≥ 0` to clock `x` (canonical in, canonical out).
+    pub fn reset(&mut self, x: usize, c: i32) {
+        for j in 0..self.dim {
+            if j != x {
+                self.set(x, j, add(le(c), self.get(0, j)));
+                self.set(j, x, add(self.get(j, 0), le(-c)));
+            }
+        }
+    }
+
+    /// Forgets clock `x` (any non-negative value; canonical in, canonical out).
+    pub fn free(&mut self, x: usize) {
+        for j in 0..self.dim {
+            if j != x {
+                self.set(x, j, INF);
+                self.set(j, x, self.get(j, 0));
+            }
+        }
+        self.set(0, x, LE_ZERO);
+    }
+
+    /// Intersection (canonical result; false if empty).
+    pub fn intersect(&mut self, other: &Dbm) -> bool {
+        for (a, &b) in self.m.iter_mut().zip(&other.m) {
+            if b < *a {
+                *a = b;
+            }
+        }
+        self.close()
+    }
+
+    /// Zone inclusion `self ⊆ other` (both canonical).
+    pub fn is_subset(&self, other: &Dbm) -> bool {
+        self.m.iter().zip(&other.m).all(|(a, b)| a <= b)
+    }
+
+    /// The constraints as text, `x1<=10 && x1-x2<3` (clock names by index `1..dim`).
+    pub fn describe(&self, names: &[String]) -> String {
+        if self.is_empty() {
+            return "false".into();
+        }
+        let name = |i: usize| -> String {
+            names
+                .get(i.wrapping_sub(1))
+                .cloned()
+                .unwrap_or_else(|| format!("x{i}"))
+        };
+        let mut out: Vec<String> = Vec::new();
+        for i in 0..self.dim {
+            for j in 0..self.dim {
+                let b = self.get(i, j);
+                if i == j || b == INF {
+                    continue;
+                }
+                let op = if is_le(b) { "<=" } else { "<" };
+                let c = value(b);
+                if i == 0 {
+                    // 0 - x_j ≺ c  ⇔  x_j ≻ -c
+                    if b == LE_ZERO {
+                        continue;
+                    }
+                    let op = if is_le(b) { ">=" } else { ">" };
+                    out.push(format!("{}{}{}", name(j), op, -c));
+                } else if j == 0 {
+                    out.push(format!("{}{}{}", name(i), op, c));
+                } else {
+                    out.push(format!("{}-{}{}{}", name(i), name(j), op, c));
+                }
+            }
+        }
+        if out.is_empty() {
+            "true".into()
+        } else {
+            out.join(" && ")
+        }
+    }
+}
+
+impl fmt::Debug for Dbm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = (1..self.dim).map(|i| format!("x{i}")).collect();
+        write!(f, "Dbm({})", self.describe(&names))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Property tests against a brute-force oracle: zones over two clocks are compared as sets of
+    //! valuations on the grid of multiples of 1/6 (enough to separate zones with integer bounds
+    //! over two clocks), delays searched on the grid of multiples of 1/12.
+    use super::*;
+    use proptest::prelude::*;
+
+    const S: i64 = 12; // scale: a value v stands for v / S
+    const GRID: i64 = 2; // valuations are multiples of GRID / S = 1/6
+    // Constants are within -3..=4, so every region of two clocks has a representative below 10.
+    const MAXV: i64 = 10 * S;
+
+    fn holds(b: Bound, diff: i64) -> bool {
+        if b == INF {
+            return true;
+        }
+        let c = value(b) as i64 * S;
+        if is_le(b) {
+            diff <= c
+        } else {
+            diff < c
+        }
+    }
+
+    /// Membership straight from the matrix (no closure assumed).
+    fn member(z: &Dbm, v: &[i64]) -> bool {
+        let d = z.dim();
+        (0..d).all(|i| (0..d).all(|j| holds(z.get(i, j), v[i] - v[j])))
+    }
+
+    fn points(dim: usize) -> Vec<Vec<i64>> {
+        let mut out = vec![vec![0i64]];
+        for _ in 1..dim {
+            let mut next = Vec::new();
+            for p in &out {
+                let mut x = 0;
+                while x <= MAXV {
+                    let mut q = p.clone();
+                    q.push(x);
+                    next.push(q);
+                    x += GRID;
+                }
+            }
+            out = next;
+        }
+        out
+    }
+
+    fn set_of(z: &Dbm) -> Vec<bool> {
+        points(z.dim()).iter().map(|v| member(z, v)).collect()
+    }
+
+    /// A random (not necessarily canonical) zone over two clocks with constants in -3..=4.
+    fn arb_zone() -> impl Strategy<Value = Dbm> {
+        proptest::collection::vec((0usize..3, 0usize..3, -3i32..=4, any::<bool>()), 0..6).prop_map(
+            |cs| {
+                let mut z = Dbm::universe(3);
+                for (i, j, c, strict) in cs {
+                    if i != j {
+                        let b = if strict { lt(c) } else { le(c) };
+                        if b < z.get(i, j) {
+                            z.set_raw(i, j, b);
+                        }
+                    }
+                }
+                z.close();
+                z
+            },
+        )
+    }
+
+    fn arb_bound() -> impl Strategy<Value = Bound> {
+        (-3i32..=4, any::<bool>()).prop_map(|(c, s)| if s { lt(c) } else { le(c) })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn closure_keeps_the_set(cs in proptest::collection::vec((0usize..3, 0usize..3, -3i32..=4, any::<bool>()), 0..6)) {
+            let mut raw = Dbm::universe(3);
+            for (i, j, c, strict) in cs {
+                if i != j {
+                    let b = if strict { lt(c) } else { le(c) };
+                    if b < raw.get(i, j) { raw.set_raw(i, j, b); }
+                }
+            }
+            let before = set_of(&raw);
+            let mut z = raw.clone();
+            let nonempty = z.close();
+            if nonempty {
+                prop_assert_eq!(set_of(&z), before);
+            } else {
+                prop_assert!(before.iter().all(|b| !b));
+                prop_assert!(z.is_empty());
+            }
+        }
+
+        #[test]
+        fn emptiness_matches(z in arb_zone()) {
+            prop_assert_eq!(z.is_empty(), set_of(&z).iter().all(|b| !b));
+        }
+
+        #[test]
+        fn constrain_is_intersection(z in arb_zone(), i in 0usize..3, j in 0usize..3, b in arb_bound()) {
+            prop_assume!(i != j && !z.is_empty());
+            let mut c = z.clone();
+            let ok = c.constrain(i, j, b);
+            let pts = points(3);
+            for v in &pts {
+                let want = member(&z, v) && holds(b, v[i] - v[j]);
+                if ok { prop_assert_eq!(member(&c, v), want); } else { prop_assert!(!want); }
+            }
+            if ok {
+                // incremental closure = full closure
+                let mut full = c.clone();
+                full.close();
+                prop_assert_eq!(full, c);
+            }
+        }
+
+        #[test]
+        #[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
+        fn up_and_down_are_delays(z in arb_zone()) {
+            prop_assume!(!z.is_empty());
+            let mut u = z.clone();
+            u.up();
+            let mut dn = z.clone();
+            dn.down();
+            let mut closed = dn.clone();
+            closed.close();
+            prop_assert_eq!(&closed, &dn, "down keeps the canonical form");
+            for v in points(3).into_iter().step_by(3) {
+                let fut = (0..=2 * MAXV).any(|d| {
+                    let w: Vec<i64> = v.iter().enumerate().map(|(k, x)| if k == 0 { 0 } else { x - d }).collect();
+                    w.iter().all(|&x| x >= 0) && member(&z, &w)
+                });
+                prop_assert_eq!(member(&u, &v), fut, "up at {:?}", v);
+                let past = (0..=2 * MAXV).any(|d| {
+                    let w: Vec<i64> = v.iter().enumerate().map(|(k, x)| if k == 0 { 0 } else { x + d }).collect();
+                    member(&z, &w)
+                });
+                prop_assert_eq!(member(&dn, &v), past, "down at {:?}", v);
+            }
+        }
+
+        #[test]
+        fn reset_and_free(z in arb_zone(), x in 1usize..3, c in 0i32..3) {
+            prop_assume!(!z.is_empty());
+            let mut r = z.clone();
+            r.reset(x, c);
+            let mut f = z.clone();
+            f.free(x);
+            for v in &points(3) {
+                // some w equal to v except at x is in z
+                let fr = (0..=MAXV + 5 * S).any(|t| {
+                    let mut w = v.clone();
+                    w[x] = t;
+                    member(&z, &w)
+                });
+                let img = v[x] == c as i64 * S && fr;
+                prop_assert_eq!(member(&r, v), img, "reset at {:?}", v);
+                prop_assert_eq!(member(&f, v), fr, "free at {:?}", v);
+            }
+        }
+
+        #[test]
+        fn intersection_and_inclusion(a in arb_zone(), b in arb_zone()) {
+            let sa = set_of(&a);
+            let sb = set_of(&b);
+            let mut i = a.clone();
+            let ne = i.intersect(&b);
+            let si: Vec<bool> = sa.iter().zip(&sb).map(|(x, y)| *x && *y).collect();
+            prop_assert_eq!(ne, si.iter().any(|x| *x));
+            if ne { prop_assert_eq!(set_of(&i), si); }
+            if !a.is_empty() && !b.is_empty() {
+                let subset = sa.iter().zip(&sb).all(|(x, y)| !*x || *y);
+                prop_assert_eq!(a.is_subset(&b), subset);
+            }
+        }
+    }
+
+    #[test]
+    fn encoding_orders_bounds() {
+        assert!(lt(3) < le(3) && le(3) < lt(4) && le(1000) < INF);
+        assert_eq!(add(le(2), lt(3)), lt(5));
+        assert_eq!(add(le(2), le(-3)), le(-1));
+        assert_eq!(add(INF, le(1)), INF);
+    }
+}

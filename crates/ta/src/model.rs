@@ -1,0 +1,466 @@
+//! The resolved network of timed automata: processes, locations, edges, synchronisation vectors,
+//! bounded integer variables and clocks; evaluation of integer expressions and execution of
+//! statements on a discrete valuation (shared by the zone-graph engine and the trace checker).
+
+use crate::expr::BinOp;
+use verikit_diag::Span;
+
+/// A block of variables (a scalar is a block of size 1): clocks or integers.
+#[derive(Clone, Debug)]
+pub struct VarBlock {
+    pub name: String,
+    /// Index of the first element (integers: position in the valuation; clocks: DBM index ≥ 1).
+    pub first: u32,
+    pub size: u32,
+    pub span: Span,
+}
+
+/// One bounded integer (an array element counts as one).
+#[derive(Clone, Debug)]
+pub struct IntVar {
+    pub name: String,
+    pub min: i32,
+    pub max: i32,
+    pub init: i32,
+}
+
+/// A resolved integer expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(i64),
+    Var(u32),
+    /// Element of an integer array: `first + index` when `index < size`.
+    Elem {
+        first: u32,
+        size: u32,
+        index: Box<Expr>,
+    },
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+}
+
+/// Why an evaluation failed: the transition carrying it is disabled (as in TChecker, where such a
+/// state is not built).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    IndexOutOfBounds,
+    DivisionByZero,
+    Overflow,
+    OutOfRange,
+    LoopLimit,
+}
+
+fn ck(v: Option<i64>) -> Result<i64, EvalError> {
+    v.ok_or(EvalError::Overflow)
+}
+
+impl Expr {
+    pub fn eval(&self, ints: &[i32]) -> Result<i64, EvalError> {
+        Ok(match self {
+            Expr::Const(c) => *c,
+            Expr::Var(v) => i64::from(*ints.get(*v as usize).ok_or(EvalError::IndexOutOfBounds)?),
+            Expr::Elem { first, size, index } => {
+                let i = index.eval(ints)?;
+                if i < 0 || i >= i64::from(*size) {
+                    return Err(EvalError::IndexOutOfBounds);
+                }
+                i64::from(
+                    *ints
+                        .get(*first as usize + i as usize)
+                        .ok_or(EvalError::IndexOutOfBounds)?,
+                )
+            }
+            Expr::Neg(e) => ck(e.eval(ints)?.checked_neg())?,
+            Expr::Not(e) => i64::from(e.eval(ints)? == 0),
+            Expr::Bin(op, a, b) => {
+                let x = a.eval(ints)?;
+                // short-circuit as C does
+                match op {
+                    BinOp::And if x == 0 => return Ok(0),
+                    BinOp::Or if x != 0 => return Ok(1),
+                    _ => {}
+                }
+                let y = b.eval(ints)?;
+                match op {
+                    BinOp::Or | BinOp::And => i64::from(y != 0),
+                    BinOp::Eq => i64::from(x == y),
+                    BinOp::Ne => i64::from(x != y),
+                    BinOp::Lt => i64::from(x < y),
+                    BinOp::Le => i64::from(x <= y),
+                    BinOp::Gt => i64::from(x > y),
+                    BinOp::Ge => i64::from(x >= y),
+                    BinOp::Add => ck(x.checked_add(y))?,
+                    BinOp::Sub => ck(x.checked_sub(y))?,
+                    BinOp::Mul => ck(x.checked_mul(y))?,
+                    BinOp::Div => {
+                        if y == 0 {
+                            return Err(EvalError::DivisionByZero);
+                        }
+                        ck(x.checked_div(y))?
+                    }
+                    BinOp::Mod => {
+                        if y == 0 {
+                            return Err(EvalError::DivisionByZero);
+                        }
+                        ck(x.checked_rem(y))?
+                    }
+                }
+            }
+        })
+    }
+
+    /// An interval containing every value the expression can take when each variable ranges over
+    /// its declared domain (used for the static clock bounds).
+    pub fn range(&self, vars: &[IntVar]) -> (i64, i64) {
+        const BIG: i64 = 1 << 40;
+        let clamp = |(a, b): (i64, i64)| (a.clamp(-BIG, BIG), b.clamp(-BIG, BIG));
+        clamp(match self {
+            Expr::Const(c) => (*c, *c),
+            Expr::Var(v) => vars
+                .get(*v as usize)
+                .map_or((-BIG, BIG), |x| (i64::from(x.min), i64::from(x.max))),
+            Expr::Elem { first, size, .. } => {
+                let mut lo = BIG;
+                let mut hi = -BIG;
+                for k in *first..first + size {
+                    if let Some(x) = vars.get(k as usize) {
+                        lo = lo.min(i64::from(x.min));
+                        hi = hi.max(i64::from(x.max));
+                    }
+                }
+                if lo > hi {
+                    (-BIG, BIG)
+                } else {
+                    (lo, hi)
+                }
+            }
+            Expr::Neg(e) => {
+                let (a, b) = e.range(vars);
+                (-b, -a)
+            }
+            Expr::Not(_) => (0, 1),
+            Expr::Bin(op, a, b) => {
+                let (a0, a1) = a.range(vars);
+                let (b0, b1) = b.range(vars);
+                match op {
+                    BinOp::Add => (a0 + b0, a1 + b1),
+                    BinOp::Sub => (a0 - b1, a1 - b0),
+                    BinOp::Mul => {
+                        let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                        (
+                            c.iter().copied().min().unwrap_or(-BIG),
+                            c.iter().copied().max().unwrap_or(BIG),
+                        )
+                    }
+                    BinOp::Div | BinOp::Mod => {
+                        let m = a0.abs().max(a1.abs());
+                        (-m, m)
+                    }
+                    _ => (0, 1),
+                }
+            }
+        })
+    }
+
+    /// True if the expression reads no variable.
+    pub fn is_const(&self) -> bool {
+        match self {
+            Expr::Const(_) => true,
+            Expr::Var(_) | Expr::Elem { .. } => false,
+            Expr::Neg(e) | Expr::Not(e) => e.is_const(),
+            Expr::Bin(_, a, b) => a.is_const() && b.is_const(),
+        }
+    }
+}
+
+/// A clock reference: `x` or `x[i]` (DBM index `first + i`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockRef {
+    pub first: u32,
+    pub size: u32,
+    pub index: Option<Expr>,
+}
+
+impl ClockRef {
+    /// The DBM index of the clock.
+    pub fn resolve(&self, ints: &[i32]) -> Result<usize, EvalError> {
+        match &self.index {
+            None => Ok(self.first as usize),
+            Some(e) => {
+                let i = e.eval(ints)?;
+                if i < 0 || i >= i64::from(self.size) {
+                    Err(EvalError::IndexOutOfBounds)
+                } else {
+                    Ok(self.first as usize + i as usize)
+                }
+            }
+        }
+    }
+    /// Every DBM index the reference may denote.
+    pub fn all(&self) -> std::ops::Range<usize> {
+        match &self.index {
+            None => self.first as usize..self.first as usize + 1,
+            Some(_) => self.first as usize..(self.first + self.size) as usize,
+        }
+    }
+}
+
+/// Comparison of a clock constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Eq,
+    Ge,
+    Gt,
+}
+
+/// `x − y ⋈ bound` (`y` absent: `x ⋈ bound`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockAtom {
+    pub x: ClockRef,
+    pub y: Option<ClockRef>,
+    pub cmp: Cmp,
+    pub bound: Expr,
+}
+
+/// A guard or invariant: integer conditions and a conjunction of clock constraints.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Guard {
+    pub ints: Vec<Expr>,
+    pub clocks: Vec<ClockAtom>,
+}
+
+impl Guard {
+    /// Evaluates the integer part.
+    pub fn ints_hold(&self, ints: &[i32]) -> Result<bool, EvalError> {
+        for e in &self.ints {
+            if e.eval(ints)? == 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// An integer left-hand side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntLv {
+    pub first: u32,
+    pub size: u32,
+    pub index: Option<Expr>,
+}
+
+/// A resolved statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Nop,
+    Int(IntLv, Expr),
+    /// `x = e`: the clock gets the (non-negative) value of `e`.
+    Clock(ClockRef, Expr),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    While(Expr, Vec<Stmt>),
+}
+
+/// Iterations after which a `while` loop is taken as diverging (the transition is disabled).
+pub const LOOP_LIMIT: u32 = 100_000;
+
+/// Executes statements: integers are updated in place (range-checked), clock assignments are
+/// appended to `resets` as `(DBM index, value)` in execution order.
+pub fn exec(
+    stmts: &[Stmt],
+    vars: &[IntVar],
+    ints: &mut [i32],
+    resets: &mut Vec<(usize, i64)>,
+) -> Result<(), EvalError> {
+    for s in stmts {
+        match s {
+            Stmt::Nop => {}
+            Stmt::Int(lv, e) => {
+                let v = e.eval(ints)?;
+                let k = match &lv.index {
+                    None => lv.first as usize,
+                    Some(i) => {
+                        let i = i.eval(ints)?;
+                        if i < 0 || i >= i64::from(lv.size) {
+                            return Err(EvalError::IndexOutOfBounds);
+                        }
+                        lv.first as usize + i as usize
+                    }
+                };
+                let var = vars.get(k).ok_or(EvalError::IndexOutOfBounds)?;
+                if v < i64::from(var.min) || v > i64::from(var.max) {
+                    return Err(EvalError::OutOfRange);
+                }
+                if let Some(slot) = ints.get_mut(k) {
+                    *slot = v as i32;
+                }
+            }
+            Stmt::Clock(x, e) => {
+                let k = x.resolve(ints)?;
+                let v = e.eval(ints)?;
+                if !(0..=crate::dbm::MAX_CONST).contains(&v) {
+                    return Err(EvalError::OutOfRange);
+                }
+                resets.push((k, v));
+            }
+            Stmt::If(c, t, e) => {
+                if c.eval(ints)? != 0 {
+                    exec(t, vars, ints, resets)?;
+                } else {
+                    exec(e, vars, ints, resets)?;
+                }
+            }
+            Stmt::While(c, b) => {
+                let mut n = 0;
+                while c.eval(ints)? != 0 {
+                    n += 1;
+                    if n > LOOP_LIMIT {
+                        return Err(EvalError::LoopLimit);
+                    }
+                    exec(b, vars, ints, resets)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[derive(Clone, Debug)]
+pub struct Location {
+    pub name: String,
+    pub initial: bool,
+    pub committed: bool,
+    pub urgent: bool,
+    pub labels: Vec<u32>,
+    pub invariant: Guard,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub src: u32,
+    pub tgt: u32,
+    pub event: u32,
+    pub guard: Guard,
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Process {
+    pub name: String,
+    pub locations: Vec<Location>,
+    pub edges: Vec<Edge>,
+    /// Outgoing edge ids per location.
+    pub out: Vec<Vec<u32>>,
+}
+
+/// A synchronisation vector: `(process, event, weak)` per participant.
+#[derive(Clone, Debug)]
+pub struct Sync {
+    pub parts: Vec<(u32, u32, bool)>,
+    pub span: Span,
+}
+
+/// A network of timed automata.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    pub name: String,
+    pub events: Vec<String>,
+    /// Clock names by DBM index − 1 (array elements as `x[i]`).
+    pub clocks: Vec<String>,
+    pub clock_blocks: Vec<VarBlock>,
+    pub ints: Vec<IntVar>,
+    pub int_blocks: Vec<VarBlock>,
+    pub labels: Vec<String>,
+    pub processes: Vec<Process>,
+    pub syncs: Vec<Sync>,
+    /// `synced[p][e]`: event `e` of process `p` occurs in some synchronisation vector (so it never
+    /// moves alone).
+    pub synced: Vec<Vec<bool>>,
+}
+
+impl Model {
+    /// Number of DBM rows (clocks + 1).
+    pub fn dim(&self) -> usize {
+        self.clocks.len() + 1
+    }
+    /// The id of a label, if some location carries it.
+    pub fn label(&self, name: &str) -> Option<u32> {
+        self.labels.iter().position(|l| l == name).map(|i| i as u32)
+    }
+    /// Initial integer valuation.
+    pub fn initial_ints(&self) -> Vec<i32> {
+        self.ints.iter().map(|v| v.init).collect()
+    }
+    /// Initial location tuples (TChecker allows several initial locations per process).
+    pub fn initial_locations(&self) -> Vec<Vec<u32>> {
+        let mut out: Vec<Vec<u32>> = vec![Vec::new()];
+        for p in &self.processes {
+            let inits: Vec<u32> = p
+                .locations
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.initial)
+                .map(|(i, _)| i as u32)
+                .collect();
+            let mut next = Vec::new();
+            for t in &out {
+                for &l in &inits {
+                    let mut u = t.clone();
+                    u.push(l);
+                    next.push(u);
+                }
+            }
+            out = next;
+        }
+        out
+    }
+    /// `Process:location` names of a location tuple.
+    pub fn location_names(&self, locs: &[u32]) -> Vec<String> {
+        locs.iter()
+            .zip(&self.processes)
+            .map(|(&l, p)| {
+                let n = p.locations.get(l as usize).map_or("?", |l| l.name.as_str());
+                format!("{}.{}", p.name, n)
+            })
+            .collect()
+    }
+    /// `process:src->tgt:event` of an edge.
+    pub fn edge_name(&self, p: u32, e: u32) -> String {
+        let Some(proc_) = self.processes.get(p as usize) else {
+            return "?".into();
+        };
+        let Some(edge) = proc_.edges.get(e as usize) else {
+            return "?".into();
+        };
+        let loc = |l: u32| {
+            proc_
+                .locations
+                .get(l as usize)
+                .map_or("?", |x| x.name.as_str())
+        };
+        format!(
+            "{}:{}->{}:{}",
+            proc_.name,
+            loc(edge.src),
+            loc(edge.tgt),
+            self.events
+                .get(edge.event as usize)
+                .map_or("?", |s| s.as_str())
+        )
+    }
+    /// True if some clock constraint compares two clocks.
+    pub fn has_diagonals(&self) -> bool {
+        self.processes.iter().any(|p| {
+            p.locations
+                .iter()
+                .any(|l| l.invariant.clocks.iter().any(|a| a.y.is_some()))
+                || p.edges
+                    .iter()
+                    .any(|e| e.guard.clocks.iter().any(|a| a.y.is_some()))
+        })
+    }
+}

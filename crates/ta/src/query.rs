@@ -1,0 +1,248 @@
+//! The label-reachability query as TChecker's `tck-reach -l`: runs the search, rebuilds the
+//! symbolic and concrete traces of a hit, and builds the [`Answer`] every command prints.
+
+use crate::concrete_trace::{concretize, TimedTrace};
+use crate::model::Model;
+use crate::reach::{reach, Algo, Search, Stats};
+use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
+use serde_json::{json, Value};
+use std::time::Instant;
+use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Verdict};
+
+/// How to search.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub search: Search,
+    pub algo: Algo,
+    pub extrapolation: Extrapolation,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            search: Search::Bfs,
+            algo: Algo::Covreach,
+            extrapolation: Extrapolation::LuLocal,
+        }
+    }
+}
+
+/// One step of the symbolic trace.
+#[derive(Clone, Debug)]
+pub struct SymbolicStep {
+    /// The move that led here (`None` for the initial state).
+    pub transition: Option<Transition>,
+    pub discrete: Discrete,
+    /// The zone as constraints (`x1<=10 && …`).
+    pub zone: String,
+}
+
+/// The result of a label query.
+#[derive(Clone, Debug)]
+pub struct ReachResult {
+    /// `Some(true)` reachable, `Some(false)` unreachable, `None` budget exhausted.
+    pub reachable: Option<bool>,
+    pub stats: Stats,
+    pub exhausted: Option<Exhausted>,
+    pub symbolic: Vec<SymbolicStep>,
+    pub timed: Option<TimedTrace>,
+    /// Label ids of the query.
+    pub labels: Vec<u32>,
+    pub seconds: f64,
+}
+
+/// Resolves label names (comma-separated lists allowed); an unknown label is an error.
+pub fn resolve_labels(model: &Model, labels: &[String]) -> Result<Vec<u32>, Diagnostic> {
+    let mut out = Vec::new();
+    for l in labels.iter().flat_map(|s| s.split(',')) {
+        let l = l.trim();
+        if l.is_empty() {
+            continue;
+        }
+        match model.label(l) {
+            Some(id) => {
+                if !out.contains(&id) {
+                    out.push(id)
+                }
+            }
+            None => {
+                return Err(Diagnostic::error(format!(
+                    "unknown label `{l}` (no location of the model carries it)"
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Is a state whose locations carry all `labels` reachable? (No labels: explore everything.)
+pub fn check_labels(
+    model: &Model,
+    labels: &[String],
+    opts: Options,
+    budget: &Budget,
+) -> Result<ReachResult, Diagnostic> {
+    let t0 = Instant::now();
+    if model.has_diagonals() {
+        return Err(Diagnostic::error(
+            "diagonal clock constraints (`x - y # c`) are not supported: ExtraLU+ and ExtraM are unsound with them",
+        ));
+    }
+    let ids = resolve_labels(model, labels)?;
+    let mut zg = ZoneGraph::new(model, opts.extrapolation);
+    let out = reach(&mut zg, &ids, opts.search, opts.algo, budget);
+    let mut symbolic = Vec::new();
+    let mut timed = None;
+    if let Some(hit) = out.hit {
+        let path = out.path(hit);
+        let mut moves = Vec::new();
+        for (t, d, z) in &path {
+            if let Some(t) = t {
+                moves.push(t.clone());
+            }
+            symbolic.push(SymbolicStep {
+                transition: t.clone(),
+                discrete: (*d).clone(),
+                zone: z.describe(&model.clocks),
+            });
+        }
+        let init = path.first().map(|p| p.1.clone()).unwrap_or_default();
+        timed = Some(concretize(&zg, &init, &moves).map_err(|e| {
+            Diagnostic::error(format!("internal error: concrete trace reconstruction failed: {e}"))
+        })?);
+    }
+    let reachable = if out.hit.is_some() {
+        Some(true)
+    } else if out.exhausted.is_some() {
+        None
+    } else {
+        Some(false)
+    };
+    Ok(ReachResult {
+        reachable,
+        stats: out.stats,
+        exhausted: out.exhausted,
+        symbolic,
+        timed,
+        labels: ids,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+fn state_json(model: &Model, d: &Discrete) -> Value {
+    let n = model.processes.len();
+    let locs: Vec<u32> = d.iter().take(n).map(|&l| l as u32).collect();
+    let ints: serde_json::Map<String, Value> = model
+        .ints
+        .iter()
+        .zip(d.iter().skip(n))
+        .map(|(v, x)| (v.name.clone(), json!(x)))
+        .collect();
+    json!({"locations": model.location_names(&locs), "ints": ints})
+}
+
+fn move_names(model: &Model, t: &Transition) -> Vec<String> {
+    t.iter().map(|&(p, e)| model.edge_name(p, e)).collect()
+}
+
+/// The answer printed by `verikit ta reach`.
+pub fn to_answer(model: &Model, r: &ReachResult, opts: Options) -> Answer {
+    let (verdict, word) = match (r.reachable, r.exhausted) {
+        (Some(true), _) => (Verdict::True, "reachable"),
+        (Some(false), _) => (Verdict::False, "unreachable"),
+        (None, Some(e)) if e.verdict_word() == "timeout" => (Verdict::Timeout, "unknown"),
+        (None, _) => (Verdict::Unknown, "unknown"),
+    };
+    let labels: Vec<&str> = r
+        .labels
+        .iter()
+        .filter_map(|&l| model.labels.get(l as usize).map(|s| s.as_str()))
+        .collect();
+    let mut a = Answer::decision(verdict)
+        .detail("result", word)
+        .detail("labels", &labels)
+        .detail(
+            "search",
+            match opts.search {
+                Search::Bfs => "bfs",
+                Search::Dfs => "dfs",
+            },
+        )
+        .detail(
+            "algo",
+            match opts.algo {
+                Algo::Reach => "reach",
+                Algo::Covreach => "covreach",
+            },
+        )
+        .detail("extrapolation", opts.extrapolation.name())
+        .input("processes", model.processes.len())
+        .input("clocks", model.clocks.len())
+        .input("ints", model.ints.len())
+        .input(
+            "locations",
+            model.processes.iter().map(|p| p.locations.len()).sum::<usize>(),
+        )
+        .input(
+            "edges",
+            model.processes.iter().map(|p| p.edges.len()).sum::<usize>(),
+        )
+        .stat("visited", r.stats.visited)
+        .stat("stored", r.stats.stored)
+        .stat("covered", r.stats.covered)
+        .stat("transitions", r.stats.transitions)
+        .stat("discrete_states", r.stats.discrete)
+        .time("total_s", r.seconds);
+    if let Some(e) = r.exhausted {
+        a = a.detail("reason", e.to_string());
+    }
+    let head = if labels.is_empty() {
+        format!("{word}: full exploration (no labels)")
+    } else {
+        format!("{word}: {}", labels.join(","))
+    };
+    a = a.line(format!("{verdict}: {head}")).line(format!(
+        "visited {} stored {} covered {} transitions {}",
+        r.stats.visited, r.stats.stored, r.stats.covered, r.stats.transitions
+    ));
+    if let Some(tt) = &r.timed {
+        let symbolic: Vec<Value> = r
+            .symbolic
+            .iter()
+            .map(|s| {
+                let mut v = state_json(model, &s.discrete);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("zone".into(), json!(s.zone));
+                    if let Some(t) = &s.transition {
+                        o.insert("move".into(), json!(move_names(model, t)));
+                    }
+                }
+                v
+            })
+            .collect();
+        let timed: Vec<Value> = tt
+            .steps
+            .iter()
+            .map(|s| json!({"delay": s.delay.to_string(), "move": move_names(model, &s.transition)}))
+            .collect();
+        a = a.witness(json!({"symbolic": symbolic, "timed": timed}));
+        a = a.line("timed trace:");
+        for s in &tt.steps {
+            a = a.line(format!(
+                "  delay {}; {}",
+                s.delay,
+                move_names(model, &s.transition).join(" | ")
+            ));
+        }
+        if let Some(last) = r.symbolic.last() {
+            let n = model.processes.len();
+            let locs: Vec<u32> = last.discrete.iter().take(n).map(|&l| l as u32).collect();
+            a = a.line(format!(
+                "  reached ({}) with {}",
+                model.location_names(&locs).join(", "),
+                last.zone
+            ));
+        }
+    }
+    a
+}

@@ -1,0 +1,325 @@
+//! The zone graph of a network of timed automata: discrete transitions of the product
+//! (asynchronous edges, synchronisation vectors with weak `?` participants, committed locations)
+//! and their effect on zones (guard, updates, target invariant, time elapse unless a location is
+//! urgent or committed, extrapolation).
+//!
+//! Seed: Bengtsson & Yi, "Timed Automata: Semantics, Algorithms and Tools" (2003), §3–§4
+//! (symbolic semantics, `succ(l, Z) = up(reset(Z ∧ g)) ∧ I(l')`); the product and weak
+//! synchronisation follow TChecker's semantics (`doc/file-format.md`).
+
+use crate::dbm::{le, lt, Dbm, MAX_CONST};
+use crate::extra_lu::extra_lu_plus;
+use crate::extra_m::extra_m;
+use crate::lu_bounds::LuBounds;
+use crate::model::{exec, ClockAtom, Cmp, EvalError, Guard, Model};
+
+/// Which abstraction is applied to every zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extrapolation {
+    /// ExtraLU+ with per-location LU bounds (TChecker's default).
+    LuLocal,
+    /// ExtraLU+ with global LU bounds.
+    LuGlobal,
+    /// ExtraM with global bounds `M = max(L, U)`.
+    MGlobal,
+}
+
+impl Extrapolation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Extrapolation::LuLocal => "extraLU+l",
+            Extrapolation::LuGlobal => "extraLU+g",
+            Extrapolation::MGlobal => "extraM",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Extrapolation> {
+        match s {
+            "extraLU+l" | "extralu+l" => Some(Extrapolation::LuLocal),
+            "extraLU+g" | "extralu+g" => Some(Extrapolation::LuGlobal),
+            "extraM" | "extram" | "extraM+g" => Some(Extrapolation::MGlobal),
+            _ => None,
+        }
+    }
+}
+
+/// One discrete move: `(process, edge)` per participating process, in process order.
+pub type Transition = Vec<(u32, u32)>;
+
+/// A discrete state: location per process, then the integer valuation.
+pub type Discrete = Vec<i32>;
+
+/// The zone graph of a model under one extrapolation.
+pub struct ZoneGraph<'m> {
+    pub model: &'m Model,
+    lu: LuBounds,
+    extrapolation: Extrapolation,
+    scratch_l: Vec<i32>,
+    scratch_u: Vec<i32>,
+}
+
+/// Constrains `z` by one clock atom (bound evaluated on `ints`); false if the zone becomes empty.
+pub fn constrain_atom(z: &mut Dbm, a: &ClockAtom, ints: &[i32]) -> Result<bool, EvalError> {
+    let x = a.x.resolve(ints)?;
+    let y = match &a.y {
+        Some(y) => y.resolve(ints)?,
+        None => 0,
+    };
+    if x >= z.dim() || y >= z.dim() {
+        return Err(EvalError::IndexOutOfBounds);
+    }
+    let c = a.bound.eval(ints)?;
+    if c.abs() > MAX_CONST {
+        return Err(EvalError::Overflow);
+    }
+    let c = c as i32;
+    Ok(match a.cmp {
+        Cmp::Lt => z.constrain(x, y, lt(c)),
+        Cmp::Le => z.constrain(x, y, le(c)),
+        Cmp::Ge => z.constrain(y, x, le(-c)),
+        Cmp::Gt => z.constrain(y, x, lt(-c)),
+        Cmp::Eq => z.constrain(x, y, le(c)) && z.constrain(y, x, le(-c)),
+    })
+}
+
+/// Constrains `z` by the clock part of a guard; false if empty or if a bound fails to evaluate.
+pub fn constrain_guard(z: &mut Dbm, g: &Guard, ints: &[i32]) -> bool {
+    for a in &g.clocks {
+        match constrain_atom(z, a, ints) {
+            Ok(true) => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+impl<'m> ZoneGraph<'m> {
+    pub fn new(model: &'m Model, extrapolation: Extrapolation) -> ZoneGraph<'m> {
+        let dim = model.dim();
+        ZoneGraph {
+            model,
+            lu: LuBounds::compute(model),
+            extrapolation,
+            scratch_l: vec![0; dim],
+            scratch_u: vec![0; dim],
+        }
+    }
+
+    /// The static bounds in use.
+    pub fn bounds(&self) -> &LuBounds {
+        &self.lu
+    }
+
+    fn nproc(&self) -> usize {
+        self.model.processes.len()
+    }
+
+    /// True if some location of the tuple is urgent or committed (time cannot elapse).
+    pub fn is_urgent(&self, locs: &[i32]) -> bool {
+        locs.iter().zip(&self.model.processes).any(|(&l, p)| {
+            p.locations
+                .get(l as usize)
+                .is_some_and(|l| l.urgent || l.committed)
+        })
+    }
+
+    /// True if the locations carry every label of `labels`.
+    pub fn has_labels(&self, locs: &[i32], labels: &[u32]) -> bool {
+        labels.iter().all(|lab| {
+            locs.iter().zip(&self.model.processes).any(|(&l, p)| {
+                p.locations
+                    .get(l as usize)
+                    .is_some_and(|l| l.labels.contains(lab))
+            })
+        })
+    }
+
+    /// Constrains `z` by the invariants of the locations (integer parts on `ints`); false if empty
+    /// or violated.
+    pub fn constrain_invariant(&self, z: &mut Dbm, locs: &[i32], ints: &[i32]) -> bool {
+        for (&l, p) in locs.iter().zip(&self.model.processes) {
+            let Some(loc) = p.locations.get(l as usize) else {
+                return false;
+            };
+            if !matches!(loc.invariant.ints_hold(ints), Ok(true)) {
+                return false;
+            }
+            if !constrain_guard(z, &loc.invariant, ints) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Applies the extrapolation chosen for the graph.
+    pub fn extrapolate(&mut self, z: &mut Dbm, locs: &[i32]) {
+        match self.extrapolation {
+            Extrapolation::LuLocal => {
+                self.lu
+                    .local(locs, &mut self.scratch_l, &mut self.scratch_u);
+                extra_lu_plus(z, &self.scratch_l, &self.scratch_u);
+            }
+            Extrapolation::LuGlobal => extra_lu_plus(z, &self.lu.global_l, &self.lu.global_u),
+            Extrapolation::MGlobal => {
+                for x in 0..self.scratch_l.len() {
+                    self.scratch_l[x] = self.lu.global_l[x].max(self.lu.global_u[x]);
+                }
+                extra_m(z, &self.scratch_l);
+            }
+        }
+    }
+
+    /// Time elapse within the invariant, unless urgent.
+    fn delay(&self, z: &mut Dbm, locs: &[i32], ints: &[i32]) -> bool {
+        if self.is_urgent(locs) {
+            return true;
+        }
+        z.up();
+        self.constrain_invariant(z, locs, ints)
+    }
+
+    /// The initial states (one per tuple of initial locations), extrapolated.
+    pub fn initial(&mut self) -> Vec<(Discrete, Dbm)> {
+        let ints = self.model.initial_ints();
+        let mut out = Vec::new();
+        for locs in self.model.initial_locations() {
+            let locs: Vec<i32> = locs.iter().map(|&l| l as i32).collect();
+            let mut z = Dbm::zero(self.model.dim());
+            if !self.constrain_invariant(&mut z, &locs, &ints) || !self.delay(&mut z, &locs, &ints)
+            {
+                continue;
+            }
+            self.extrapolate(&mut z, &locs);
+            let mut d = locs.clone();
+            d.extend_from_slice(&ints);
+            out.push((d, z));
+        }
+        out
+    }
+
+    /// The discrete moves enabled by the locations (guards not yet evaluated).
+    pub fn transitions(&self, locs: &[i32], out: &mut Vec<Transition>) {
+        out.clear();
+        let m = self.model;
+        let committed = locs.iter().zip(&m.processes).any(|(&l, p)| {
+            p.locations
+                .get(l as usize)
+                .is_some_and(|l| l.committed)
+        });
+        let in_committed = |p: u32| {
+            m.processes
+                .get(p as usize)
+                .and_then(|pr| pr.locations.get(*locs.get(p as usize)? as usize))
+                .is_some_and(|l| l.committed)
+        };
+        for (pi, p) in m.processes.iter().enumerate() {
+            let Some(edges) = locs.get(pi).and_then(|&l| p.out.get(l as usize)) else {
+                continue;
+            };
+            if committed && !in_committed(pi as u32) {
+                continue;
+            }
+            for &e in edges {
+                let ev = p.edges[e as usize].event as usize;
+                if !m.synced[pi][ev] {
+                    out.push(vec![(pi as u32, e)]);
+                }
+            }
+        }
+        'sync: for s in &m.syncs {
+            // candidate edges per participant; a weak participant without one stays out
+            let mut choices: Vec<Vec<(u32, u32)>> = Vec::with_capacity(s.parts.len());
+            for &(p, ev, weak) in &s.parts {
+                let proc_ = &m.processes[p as usize];
+                let Some(edges) = locs.get(p as usize).and_then(|&l| proc_.out.get(l as usize))
+                else {
+                    continue 'sync;
+                };
+                let c: Vec<(u32, u32)> = edges
+                    .iter()
+                    .filter(|&&e| proc_.edges[e as usize].event == ev)
+                    .map(|&e| (p, e))
+                    .collect();
+                if c.is_empty() {
+                    if weak {
+                        continue;
+                    }
+                    continue 'sync;
+                }
+                choices.push(c);
+            }
+            if choices.is_empty() {
+                continue;
+            }
+            let mut combos: Vec<Transition> = vec![Vec::new()];
+            for c in &choices {
+                let mut next = Vec::with_capacity(combos.len() * c.len());
+                for t in &combos {
+                    for &pe in c {
+                        let mut u = t.clone();
+                        u.push(pe);
+                        next.push(u);
+                    }
+                }
+                combos = next;
+            }
+            for mut t in combos {
+                t.sort_unstable();
+                if committed && !t.iter().any(|&(p, _)| in_committed(p)) {
+                    continue;
+                }
+                out.push(t);
+            }
+        }
+    }
+
+    /// The discrete effect of a transition: target locations + integers and the clock resets, or
+    /// `None` if an integer guard fails or an update is out of range / ill-defined.
+    pub fn discrete_step(&self, disc: &[i32], t: &Transition) -> Option<(Discrete, Vec<(usize, i64)>)> {
+        let n = self.nproc();
+        let src_ints = disc.get(n..)?;
+        for &(p, e) in t {
+            let edge = self.model.processes.get(p as usize)?.edges.get(e as usize)?;
+            if !matches!(edge.guard.ints_hold(src_ints), Ok(true)) {
+                return None;
+            }
+        }
+        let mut next = disc.to_vec();
+        let mut resets = Vec::new();
+        for &(p, e) in t {
+            let edge = &self.model.processes[p as usize].edges[e as usize];
+            next[p as usize] = edge.tgt as i32;
+            exec(&edge.stmts, &self.model.ints, &mut next[n..], &mut resets).ok()?;
+        }
+        Some((next, resets))
+    }
+
+    /// The successor of `(disc, z)` by `t`, not extrapolated; `None` if disabled or empty.
+    pub fn successor_exact(&self, disc: &[i32], z: &Dbm, t: &Transition) -> Option<(Discrete, Dbm)> {
+        let n = self.nproc();
+        let (next, resets) = self.discrete_step(disc, t)?;
+        let src_ints = &disc[n..];
+        let mut z = z.clone();
+        for &(p, e) in t {
+            let edge = &self.model.processes[p as usize].edges[e as usize];
+            if !constrain_guard(&mut z, &edge.guard, src_ints) {
+                return None;
+            }
+        }
+        for &(x, c) in &resets {
+            z.reset(x, c as i32);
+        }
+        let (locs, ints) = next.split_at(n);
+        if !self.constrain_invariant(&mut z, locs, ints) || !self.delay(&mut z, locs, ints) {
+            return None;
+        }
+        Some((next, z))
+    }
+
+    /// The extrapolated successor.
+    pub fn successor(&mut self, disc: &[i32], z: &Dbm, t: &Transition) -> Option<(Discrete, Dbm)> {
+        let (next, mut z) = self.successor_exact(disc, z, t)?;
+        let n = self.nproc();
+        self.extrapolate(&mut z, &next[..n]);
+        Some((next, z))
+    }
+}
