@@ -29,6 +29,8 @@ fn engines() -> Vec<(&'static str, DemoFn)> {
             "prism",
             (|c| crate::cmd::prism::demo(c).map(outputs)) as DemoFn,
         ),
+        #[cfg(feature = "ta")]
+        ("ta", (|c| crate::cmd::ta::demo(c).map(outputs)) as DemoFn),
     ]
     .into_iter()
     .collect()

@@ -97,6 +97,10 @@ enum Cmd {
     #[cfg(feature = "prism")]
     #[command(subcommand)]
     Prism(cmd::prism::PrismCmd),
+    /// Timed automata (TChecker .tck): zone-graph reachability of location labels, timed traces.
+    #[cfg(feature = "ta")]
+    #[command(subcommand)]
+    Ta(cmd::ta::TaCmd),
     /// Run one real example of every engine from files embedded in the binary.
     Demo,
 }
@@ -115,6 +119,8 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         Cmd::Bn(c) => cmd::bn::run(c, ctx).map(Output::from),
         #[cfg(feature = "prism")]
         Cmd::Prism(c) => cmd::prism::run(c, ctx).map(Output::from),
+        #[cfg(feature = "ta")]
+        Cmd::Ta(c) => cmd::ta::run(c, ctx).map(Output::from),
         Cmd::Demo => demo::run(ctx).map(Output::from),
     }
 }

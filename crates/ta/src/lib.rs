@@ -12,6 +12,7 @@
 //! SETTA'17 Wang, Li, Yuen, S05 — nested timed automata) frame the engine; this first phase
 //! implements the classic zone-graph algorithms they build on (modules cite their sources).
 
+mod alu;
 mod concrete_trace;
 pub mod dbm;
 mod expr;

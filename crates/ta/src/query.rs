@@ -173,6 +173,7 @@ pub fn to_answer(model: &Model, r: &ReachResult, opts: Options) -> Answer {
             match opts.algo {
                 Algo::Reach => "reach",
                 Algo::Covreach => "covreach",
+                Algo::AluCovreach => "alu-covreach",
             },
         )
         .detail("extrapolation", opts.extrapolation.name())

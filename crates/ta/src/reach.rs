@@ -9,6 +9,7 @@
 //! the new one are removed (also from the waiting list). A node is tested against the query when
 //! it is taken from the waiting list.
 
+use crate::alu::is_alu_le;
 use crate::dbm::Dbm;
 use crate::zone_graph::{Discrete, Transition, ZoneGraph};
 use rustc_hash::FxHashMap;
@@ -22,11 +23,14 @@ pub enum Search {
     Dfs,
 }
 
-/// `reach` (no covering: only equal nodes are merged) or `covreach` (zone inclusion).
+/// `reach` (no covering: only equal nodes are merged), `covreach` (covering by zone inclusion)
+/// or `alu-covreach` (covering by the aLU abstraction of the stored zone, as TChecker's default
+/// `covreach`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algo {
     Reach,
     Covreach,
+    AluCovreach,
 }
 
 /// Statistics named as TChecker's.
@@ -101,7 +105,7 @@ struct Store {
 
 impl Store {
     /// Inserts a node unless it is covered (or, for `reach`, equal to a stored one).
-    fn insert(&mut self, d: Discrete, z: Dbm, parent: Option<(u32, Transition)>) {
+    fn insert(&mut self, zg: &ZoneGraph<'_>, d: Discrete, z: Dbm, parent: Option<(u32, Transition)>) {
         let next_id = self.discrete.len() as u32;
         let did = match self.index.get(&d) {
             Some(&k) => k,
@@ -115,15 +119,24 @@ impl Store {
         };
         let nodes = &mut self.nodes;
         let list = &mut self.passed[did as usize];
+        let n = zg.model.processes.len();
+        let (l, u) = match self.algo {
+            Algo::AluCovreach => zg.cover_bounds(&self.discrete[did as usize][..n]),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let covers = |small: &Dbm, big: &Dbm| match self.algo {
+            Algo::AluCovreach => is_alu_le(small, big, &l, &u),
+            _ => small.is_subset(big),
+        };
         match self.algo {
-            Algo::Covreach => {
-                if list.iter().any(|&k| z.is_subset(&nodes[k as usize].zone)) {
+            Algo::Covreach | Algo::AluCovreach => {
+                if list.iter().any(|&k| covers(&z, &nodes[k as usize].zone)) {
                     self.stats.covered += 1;
                     return;
                 }
                 let before = list.len();
                 list.retain(|&k| {
-                    let keep = !nodes[k as usize].zone.is_subset(&z);
+                    let keep = !covers(&nodes[k as usize].zone, &z);
                     if !keep {
                         nodes[k as usize].active = false;
                     }
@@ -173,7 +186,7 @@ pub fn reach(
     let mut exhausted = None;
     let mut hit = None;
     for (d, z) in zg.initial() {
-        st.insert(d, z, None);
+        st.insert(zg, d, z, None);
     }
     let mut trans = Vec::new();
     let mut succs: Vec<(Transition, Discrete, Dbm)> = Vec::new();
@@ -207,7 +220,7 @@ pub fn reach(
         }
         st.stats.transitions += succs.len() as u64;
         for (t, nd, nz) in succs.drain(..) {
-            st.insert(nd, nz, Some((id, t)));
+            st.insert(zg, nd, nz, Some((id, t)));
         }
     }
     st.stats.stored = st.passed.iter().map(|l| l.len() as u64).sum();

@@ -168,6 +168,26 @@ impl<'m> ZoneGraph<'m> {
         }
     }
 
+    /// The `L`, `U` bounds matching the extrapolation, for aLU covering of a location tuple.
+    pub fn cover_bounds(&self, locs: &[i32]) -> (Vec<i32>, Vec<i32>) {
+        let dim = self.model.dim();
+        match self.extrapolation {
+            Extrapolation::LuLocal => {
+                let mut l = vec![0; dim];
+                let mut u = vec![0; dim];
+                self.lu.local(locs, &mut l, &mut u);
+                (l, u)
+            }
+            Extrapolation::LuGlobal => (self.lu.global_l.clone(), self.lu.global_u.clone()),
+            Extrapolation::MGlobal => {
+                let m: Vec<i32> = (0..dim)
+                    .map(|x| self.lu.global_l[x].max(self.lu.global_u[x]))
+                    .collect();
+                (m.clone(), m)
+            }
+        }
+    }
+
     /// Time elapse within the invariant, unless urgent.
     fn delay(&self, z: &mut Dbm, locs: &[i32], ints: &[i32]) -> bool {
         if self.is_urgent(locs) {

@@ -111,6 +111,16 @@ fn verdicts_agree_with_tchecker() {
         let res = check_labels(&model, &r.labels, opts, &Budget::unlimited()).unwrap();
         let want = r.verdict == "reachable";
         assert_eq!(res.reachable, Some(want), "{} {:?}", r.model, r.labels);
+        // aLU covering (coarser) and DFS give the same verdict
+        for (algo, search) in [(Algo::AluCovreach, Search::Bfs), (Algo::Covreach, Search::Dfs)] {
+            let o = Options { algo, search, ..opts };
+            let other = check_labels(&model, &r.labels, o, &Budget::unlimited()).unwrap();
+            assert_eq!(other.reachable, Some(want), "{} {:?} {algo:?} {search:?}", r.model, r.labels);
+            if let Some(t) = &other.timed {
+                replay(&model, t, &other.labels)
+                    .unwrap_or_else(|e| panic!("{}: trace does not replay: {e}", r.model));
+            }
+        }
         checked += 1;
         if let Some(t) = &res.timed {
             replay(&model, t, &res.labels)

@@ -14,3 +14,5 @@ pub mod prism;
 pub mod prism_imdp;
 #[cfg(feature = "smt")]
 pub mod smt;
+#[cfg(feature = "ta")]
+pub mod ta;
