@@ -42,9 +42,16 @@ pub fn is_le(b: Bound) -> bool {
 /// The sum of two bounds (`∞` absorbs).
 pub fn add(a: Bound, b: Bound) -> Bound {
     if a == INF || b == INF {
+        return INF;
+    }
+    // Sums of model constants stay far below the limits; saturate anyway so that no input can
+    // overflow (a sum at or above ∞ is ∞, a hugely negative one stays hugely negative).
+    const LIM: i64 = (1 << 30) - 1;
+    let s = i64::from(value(a)) + i64::from(value(b));
+    if s >= LIM {
         INF
     } else {
-        ((value(a) + value(b)) << 1) | (a & b & 1)
+        ((s.max(-LIM) as i32) << 1) | (a & b & 1)
     }
 }
 

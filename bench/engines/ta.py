@@ -1,0 +1,101 @@
+"""Timed-automata reachability (verikit ta reach) against TChecker -> bench/results/ta.md.
+
+Every TChecker model/query of the shared data's EXPECTED.tsv with a `covreach/bfs` row: verikit runs
+`ta reach MODEL --labels … --algo covreach --search bfs --extrapolation extraLU+l` (TChecker's
+covreach settings) and is compared with TChecker's verdict, stored-state count and time as recorded
+in EXPECTED.tsv (tcheckerpy `tck_reach`, same machine type; not re-run here). Rows TChecker could
+not decide (timeout, `error`) are run too, with the same limit.
+
+usage: VERIKIT_BIN=... PYTHONPATH=bench python3 bench/engines/ta.py [--limit S] [--max-peer S]
+"""
+
+import argparse
+import csv
+import json
+import math
+from pathlib import Path
+
+from harness import DATA, Run, Table, measure, verikit_cmd, verikit_version
+
+ARGS = argparse.ArgumentParser()
+ARGS.add_argument("--limit", type=float, default=60.0, help="seconds per verikit run")
+ARGS.add_argument("--max-peer", type=float, default=math.inf,
+                  help="skip rows TChecker needed longer than this (seconds)")
+OPTS = ARGS.parse_args()
+
+TA = DATA / "ta"
+
+
+def rows() -> list[dict]:
+    with open(TA / "EXPECTED.tsv", newline="") as f:
+        out = [r for r in csv.DictReader(f, delimiter="\t")
+               if r["format"] == "tchecker" and r["algorithm"] == "covreach/bfs"]
+    return out
+
+
+def labels_of(query: str) -> list[str]:
+    q = query.removeprefix("labels=")
+    return [] if q.startswith("(none)") else q.split(",")
+
+
+def peer_run(r: dict) -> Run:
+    verdict = {"reachable": "true", "unreachable": "false", "-": "false"}.get(r["verdict"])
+    try:
+        t = float(r["time_s"])
+    except ValueError:
+        t = math.nan
+    ok = verdict is not None and not math.isnan(t)
+    res = {"verdict": verdict, "time_s": t} if ok else {}
+    return Run(t if ok else OPTS.limit, math.nan, 0 if ok else 1, r["verdict"] == "timeout", "", "", res)
+
+
+def stored_of(note: str) -> str:
+    for part in note.replace(";", " ").split():
+        if part.startswith("stored="):
+            return part.removeprefix("stored=")
+    return ""
+
+
+def main() -> None:
+    t = Table("ta", "Timed automata: verikit ta reach vs TChecker (covreach, BFS, ExtraLU+ local)",
+              tools=["verikit", "tchecker"])
+    skipped = 0
+    for r in rows():
+        try:
+            peer_t = float(r["time_s"])
+        except ValueError:
+            peer_t = math.inf
+        if peer_t > OPTS.max_peer:
+            skipped += 1
+            continue
+        model = TA / r["model"]
+        labels = labels_of(r["query"])
+        cmd = ["--json", "-q", "--timeout", str(OPTS.limit), "ta", "reach", str(model),
+               "--algo", "covreach", "--search", "bfs", "--extrapolation", "extraLU+l"]
+        if labels:
+            cmd += ["--labels", ",".join(labels)]
+        run = measure(verikit_cmd(*cmd), timeout=OPTS.limit + 5)
+        # verikit's in-process time (parse + search), like tcheckerpy's recorded time
+        tot = run.result.get("times", {}).get("total_s")
+        if isinstance(tot, (int, float)):
+            run.result["time_s"] = tot
+        stored = run.result.get("stats", {}).get("stored", "")
+        name = r["model"].removeprefix("tchecker/") + (f" [{','.join(labels)}]" if labels and len(labels) <= 2
+                                                       else f" [{len(labels)} labels]" if labels else " [full]")
+        t.add(name, {"verikit": run, "tchecker": peer_run(r)},
+              {"stored": stored, "tchecker stored": stored_of(r["note"])})
+    notes = (
+        "TChecker's verdicts, stored counts and times are the ones recorded in the shared data's "
+        "`EXPECTED.tsv` (tcheckerpy 2026.8.17.9.56.0 `tck_reach` covreach, BFS, 60 s CPU limit; a "
+        "`timeout`/`error` there means TChecker gave no verdict); they were not re-run for this page. "
+        "verikit's time is its own `times.total_s` (parsing + search + trace, inside the process). "
+        "`true` = labels reachable (or, for full explorations without labels, `false`). "
+        f"verikit limit {OPTS.limit:.0f} s per run."
+        + (f" {skipped} rows skipped (TChecker over {OPTS.max_peer} s)." if skipped else "")
+    )
+    t.write(versions={"verikit": verikit_version(), "tchecker": "tcheckerpy 2026.8.17.9.56.0 (recorded)"},
+            notes=notes, extra_cols=["stored", "tchecker stored"])
+
+
+if __name__ == "__main__":
+    main()

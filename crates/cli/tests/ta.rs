@@ -1,0 +1,94 @@
+#![cfg(feature = "ta")]
+//! `verikit ta` end to end: verdicts, JSON shape, witnesses, located errors, exit codes, timeout.
+
+use std::process::Command;
+
+fn verikit(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(args)
+        .output()
+        .expect("spawn verikit");
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        v,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/fischer2.tck");
+
+#[test]
+fn mutual_exclusion_holds_and_single_entry_is_reachable() {
+    let (code, v, err) = verikit(&["--json", "ta", "reach", DEMO, "--labels", "cs1,cs2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["result"], "unreachable");
+    // TChecker's covreach/bfs on the same model stores 18 nodes
+    assert_eq!(v["stats"]["stored"], 18);
+    assert!(v["witness"].is_null());
+
+    let (code, v, err) = verikit(&["--json", "ta", "reach", DEMO, "-l", "cs1", "--search", "dfs"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true");
+    assert_eq!(v["result"], "reachable");
+    let timed = v["witness"]["timed"].as_array().expect("timed trace");
+    let symbolic = v["witness"]["symbolic"].as_array().expect("symbolic trace");
+    assert_eq!(timed.len() + 1, symbolic.len());
+    let last = symbolic.last().unwrap();
+    assert!(last["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l == "P1.cs"));
+    // entering cs needs x1 > 10 after the last reset: some delay is positive
+    assert!(timed.iter().any(|s| s["delay"] != "0"));
+}
+
+#[test]
+fn every_algorithm_and_extrapolation_agrees() {
+    for algo in ["reach", "covreach", "alu-covreach"] {
+        for ex in ["extraLU+l", "extraLU+g", "extraM"] {
+            let (code, v, err) = verikit(&[
+                "--json", "ta", "reach", DEMO, "--labels", "cs1,cs2", "--algo", algo,
+                "--extrapolation", ex,
+            ]);
+            assert_eq!(code, 0, "{algo} {ex}: {err}");
+            assert_eq!(v["verdict"], "false", "{algo} {ex}");
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_located() {
+    let dir = std::env::temp_dir().join(format!("verikit-ta-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.tck");
+    std::fs::write(
+        &f,
+        "system:s\nevent:a\nprocess:P\nlocation:P:l0{initial:}\nedge:P:l0:l1:a\n",
+    )
+    .unwrap();
+    let (code, _, err) = verikit(&["ta", "reach", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.tck:5:11"), "{err}");
+    assert!(err.contains("undeclared location"), "{err}");
+    let (code, _, err) = verikit(&["ta", "reach", DEMO, "--labels", "nosuch"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown label"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hard_model_times_out() {
+    let Some(m) = verikit_testkit::shared_path("ta/tchecker/ticktac-benchmarks/fischer/fischer_10_10_10.tck")
+    else {
+        return;
+    };
+    let (code, v, err) = verikit(&[
+        "--json", "--timeout", "1", "ta", "reach", m.to_str().unwrap(), "--labels", "cs1,cs2",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout");
+    assert!(v["stats"]["visited"].as_u64().unwrap_or(0) > 0, "{v}");
+}
