@@ -29,7 +29,8 @@ TA = DATA / "ta"
 def rows() -> list[dict]:
     with open(TA / "EXPECTED.tsv", newline="") as f:
         out = [r for r in csv.DictReader(f, delimiter="\t")
-               if r["format"] == "tchecker" and r["algorithm"] == "covreach/bfs"]
+               if r["format"] == "tchecker" and r["algorithm"] == "covreach/bfs"
+               and r["tool"].startswith("tcheckerpy")]
     return out
 
 

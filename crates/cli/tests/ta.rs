@@ -28,7 +28,9 @@ fn mutual_exclusion_holds_and_single_entry_is_reachable() {
     assert_eq!(v["stats"]["stored"], 18);
     assert!(v["witness"].is_null());
 
-    let (code, v, err) = verikit(&["--json", "ta", "reach", DEMO, "-l", "cs1", "--search", "dfs"]);
+    let (code, v, err) = verikit(&[
+        "--json", "ta", "reach", DEMO, "-l", "cs1", "--search", "dfs",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "true");
     assert_eq!(v["result"], "reachable");
@@ -50,8 +52,16 @@ fn every_algorithm_and_extrapolation_agrees() {
     for algo in ["reach", "covreach", "alu-covreach"] {
         for ex in ["extraLU+l", "extraLU+g", "extraM"] {
             let (code, v, err) = verikit(&[
-                "--json", "ta", "reach", DEMO, "--labels", "cs1,cs2", "--algo", algo,
-                "--extrapolation", ex,
+                "--json",
+                "ta",
+                "reach",
+                DEMO,
+                "--labels",
+                "cs1,cs2",
+                "--algo",
+                algo,
+                "--extrapolation",
+                ex,
             ]);
             assert_eq!(code, 0, "{algo} {ex}: {err}");
             assert_eq!(v["verdict"], "false", "{algo} {ex}");
@@ -81,12 +91,20 @@ fn bad_input_is_located() {
 
 #[test]
 fn a_hard_model_times_out() {
-    let Some(m) = verikit_testkit::shared_path("ta/tchecker/ticktac-benchmarks/fischer/fischer_10_10_10.tck")
+    let Some(m) =
+        verikit_testkit::shared_path("ta/tchecker/ticktac-benchmarks/fischer/fischer_10_10_10.tck")
     else {
         return;
     };
     let (code, v, err) = verikit(&[
-        "--json", "--timeout", "1", "ta", "reach", m.to_str().unwrap(), "--labels", "cs1,cs2",
+        "--json",
+        "--timeout",
+        "1",
+        "ta",
+        "reach",
+        m.to_str().unwrap(),
+        "--labels",
+        "cs1,cs2",
     ]);
     assert_eq!(code, 3, "{err}");
     assert_eq!(v["verdict"], "timeout");

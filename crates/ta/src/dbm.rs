@@ -284,7 +284,7 @@ mod tests {
 
     const S: i64 = 12; // scale: a value v stands for v / S
     const GRID: i64 = 2; // valuations are multiples of GRID / S = 1/6
-    // Constants are within -3..=4, so every region of two clocks has a representative below 10.
+                         // Constants are within -3..=4, so every region of two clocks has a representative below 10.
     const MAXV: i64 = 10 * S;
 
     fn holds(b: Bound, diff: i64) -> bool {

@@ -83,8 +83,11 @@ impl LuBounds {
                     record(a, model, &mut l[s], &mut u[s]);
                 }
             }
-            let resets: Vec<Vec<bool>> =
-                p.edges.iter().map(|e| definitely_reset(&e.stmts, dim)).collect();
+            let resets: Vec<Vec<bool>> = p
+                .edges
+                .iter()
+                .map(|e| definitely_reset(&e.stmts, dim))
+                .collect();
             // fixed point: propagate backwards along edges for clocks the edge does not reset
             let mut changed = true;
             while changed {

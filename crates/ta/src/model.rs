@@ -144,10 +144,15 @@ impl Expr {
                 let (a0, a1) = a.range(vars);
                 let (b0, b1) = b.range(vars);
                 match op {
-                    BinOp::Add => (a0 + b0, a1 + b1),
-                    BinOp::Sub => (a0 - b1, a1 - b0),
+                    BinOp::Add => (a0.saturating_add(b0), a1.saturating_add(b1)),
+                    BinOp::Sub => (a0.saturating_sub(b1), a1.saturating_sub(b0)),
                     BinOp::Mul => {
-                        let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                        let c = [
+                            a0.saturating_mul(b0),
+                            a0.saturating_mul(b1),
+                            a1.saturating_mul(b0),
+                            a1.saturating_mul(b1),
+                        ];
                         (
                             c.iter().copied().min().unwrap_or(-BIG),
                             c.iter().copied().max().unwrap_or(BIG),

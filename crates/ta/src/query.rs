@@ -108,7 +108,9 @@ pub fn check_labels(
         }
         let init = path.first().map(|p| p.1.clone()).unwrap_or_default();
         timed = Some(concretize(&zg, &init, &moves).map_err(|e| {
-            Diagnostic::error(format!("internal error: concrete trace reconstruction failed: {e}"))
+            Diagnostic::error(format!(
+                "internal error: concrete trace reconstruction failed: {e}"
+            ))
         })?);
     }
     let reachable = if out.hit.is_some() {
@@ -182,7 +184,11 @@ pub fn to_answer(model: &Model, r: &ReachResult, opts: Options) -> Answer {
         .input("ints", model.ints.len())
         .input(
             "locations",
-            model.processes.iter().map(|p| p.locations.len()).sum::<usize>(),
+            model
+                .processes
+                .iter()
+                .map(|p| p.locations.len())
+                .sum::<usize>(),
         )
         .input(
             "edges",
@@ -224,7 +230,9 @@ pub fn to_answer(model: &Model, r: &ReachResult, opts: Options) -> Answer {
         let timed: Vec<Value> = tt
             .steps
             .iter()
-            .map(|s| json!({"delay": s.delay.to_string(), "move": move_names(model, &s.transition)}))
+            .map(
+                |s| json!({"delay": s.delay.to_string(), "move": move_names(model, &s.transition)}),
+            )
             .collect();
         a = a.witness(json!({"symbolic": symbolic, "timed": timed}));
         a = a.line("timed trace:");

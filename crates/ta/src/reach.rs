@@ -105,7 +105,13 @@ struct Store {
 
 impl Store {
     /// Inserts a node unless it is covered (or, for `reach`, equal to a stored one).
-    fn insert(&mut self, zg: &ZoneGraph<'_>, d: Discrete, z: Dbm, parent: Option<(u32, Transition)>) {
+    fn insert(
+        &mut self,
+        zg: &ZoneGraph<'_>,
+        d: Discrete,
+        z: Dbm,
+        parent: Option<(u32, Transition)>,
+    ) {
         let next_id = self.discrete.len() as u32;
         let did = match self.index.get(&d) {
             Some(&k) => k,

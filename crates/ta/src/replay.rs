@@ -124,7 +124,9 @@ pub fn replay(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<(), S
                 .and_then(|pr| pr.edges.get(e as usize))
                 .ok_or(format!("step {k}: unknown edge"))?;
             if run.locs.get(p as usize) != Some(&edge.src) {
-                return Err(format!("step {k}: edge does not leave the current location"));
+                return Err(format!(
+                    "step {k}: edge does not leave the current location"
+                ));
             }
             events.push((p, edge.event));
         }
@@ -198,9 +200,9 @@ fn sync_matches(model: &Model, locs: &[u32], events: &[(u32, u32)]) -> bool {
                     return moves;
                 }
                 let can = model.processes.get(p as usize).is_some_and(|pr| {
-                    pr.edges.iter().any(|ed| {
-                        Some(&ed.src) == locs.get(p as usize) && ed.event == e
-                    })
+                    pr.edges
+                        .iter()
+                        .any(|ed| Some(&ed.src) == locs.get(p as usize) && ed.event == e)
                 });
                 moves == can
             })

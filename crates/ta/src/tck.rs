@@ -38,9 +38,7 @@ fn split_fields(s: &str, base: usize, allow_assign: bool) -> Vec<Field<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
     for i in 0..=b.len() {
-        let at_sep = i < b.len()
-            && b[i] == b':'
-            && !(allow_assign && b.get(i + 1) == Some(&b'='));
+        let at_sep = i < b.len() && b[i] == b':' && !(allow_assign && b.get(i + 1) == Some(&b'='));
         if i == b.len() || at_sep {
             let piece = &s[start..i];
             let lead = piece.len() - piece.trim_start().len();
@@ -245,10 +243,8 @@ impl Builder {
                         format!("{n}[{k}]")
                     });
                 }
-                self.symbols.insert(
-                    n.to_string(),
-                    Sym::Clock(self.model.clock_blocks.len()),
-                );
+                self.symbols
+                    .insert(n.to_string(), Sym::Clock(self.model.clock_blocks.len()));
                 self.model.clock_blocks.push(VarBlock {
                     name: n.to_string(),
                     first,
@@ -264,8 +260,7 @@ impl Builder {
                 let init = integer(&fields[4], "initial value")?;
                 let n = ident(&fields[5], "variable name")?;
                 self.check_fresh(n, fields[5].span)?;
-                if !(1..=MAX_VARS).contains(&size)
-                    || self.model.ints.len() as i64 + size > MAX_VARS
+                if !(1..=MAX_VARS).contains(&size) || self.model.ints.len() as i64 + size > MAX_VARS
                 {
                     return Err(Diagnostic::at(fields[1].span, "invalid int array size"));
                 }
@@ -393,10 +388,7 @@ impl Builder {
             }
             "sync" => {
                 if fields.len() < 2 {
-                    return Err(Diagnostic::at(
-                        kw.span,
-                        "`sync` expects `sync:P@e:Q@f…`",
-                    ));
+                    return Err(Diagnostic::at(kw.span, "`sync` expects `sync:P@e:Q@f…`"));
                 }
                 let mut parts: Vec<(u32, u32, bool)> = Vec::new();
                 for f in &fields[1..] {
@@ -681,7 +673,10 @@ impl Builder {
                     let index = match idx {
                         Some(i) => Some(self.int_expr(i)?),
                         None if blk.size != 1 => {
-                            return Err(Diagnostic::at(span, format!("`{n}` is an array: index it")))
+                            return Err(Diagnostic::at(
+                                span,
+                                format!("`{n}` is an array: index it"),
+                            ))
                         }
                         None => None,
                     };
@@ -741,7 +736,7 @@ fn parse_attrs(s: &str, base: usize) -> Result<Vec<Attr<'_>>, Diagnostic> {
         return Ok(Vec::new());
     }
     let pieces = split_fields(s, base, true);
-    if pieces.len() % 2 != 0 {
+    if pieces.len() % 2 == 1 {
         let last = &pieces[pieces.len() - 1];
         return Err(Diagnostic::at(
             last.span,
@@ -794,7 +789,11 @@ mod tests {
         assert!(e.message.contains("undeclared location"));
         let bad = "system:s\nclock:1:x\nevent:a\nprocess:P\nlocation:P:l{initial:}\nedge:P:l:l:a{provided: x != 1}\n";
         let e = parse_tck(bad).unwrap_err();
-        assert!(e.message.contains("unsupported clock constraint"), "{}", e.message);
+        assert!(
+            e.message.contains("unsupported clock constraint"),
+            "{}",
+            e.message
+        );
         let bad = "system:s\nprocess:P\nlocation:P:l{initial}\n";
         assert!(parse_tck(bad).is_err());
     }

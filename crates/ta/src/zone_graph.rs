@@ -220,11 +220,10 @@ impl<'m> ZoneGraph<'m> {
     pub fn transitions(&self, locs: &[i32], out: &mut Vec<Transition>) {
         out.clear();
         let m = self.model;
-        let committed = locs.iter().zip(&m.processes).any(|(&l, p)| {
-            p.locations
-                .get(l as usize)
-                .is_some_and(|l| l.committed)
-        });
+        let committed = locs
+            .iter()
+            .zip(&m.processes)
+            .any(|(&l, p)| p.locations.get(l as usize).is_some_and(|l| l.committed));
         let in_committed = |p: u32| {
             m.processes
                 .get(p as usize)
@@ -250,7 +249,9 @@ impl<'m> ZoneGraph<'m> {
             let mut choices: Vec<Vec<(u32, u32)>> = Vec::with_capacity(s.parts.len());
             for &(p, ev, weak) in &s.parts {
                 let proc_ = &m.processes[p as usize];
-                let Some(edges) = locs.get(p as usize).and_then(|&l| proc_.out.get(l as usize))
+                let Some(edges) = locs
+                    .get(p as usize)
+                    .and_then(|&l| proc_.out.get(l as usize))
                 else {
                     continue 'sync;
                 };
@@ -294,11 +295,20 @@ impl<'m> ZoneGraph<'m> {
 
     /// The discrete effect of a transition: target locations + integers and the clock resets, or
     /// `None` if an integer guard fails or an update is out of range / ill-defined.
-    pub fn discrete_step(&self, disc: &[i32], t: &Transition) -> Option<(Discrete, Vec<(usize, i64)>)> {
+    pub fn discrete_step(
+        &self,
+        disc: &[i32],
+        t: &Transition,
+    ) -> Option<(Discrete, Vec<(usize, i64)>)> {
         let n = self.nproc();
         let src_ints = disc.get(n..)?;
         for &(p, e) in t {
-            let edge = self.model.processes.get(p as usize)?.edges.get(e as usize)?;
+            let edge = self
+                .model
+                .processes
+                .get(p as usize)?
+                .edges
+                .get(e as usize)?;
             if !matches!(edge.guard.ints_hold(src_ints), Ok(true)) {
                 return None;
             }
@@ -314,7 +324,12 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The successor of `(disc, z)` by `t`, not extrapolated; `None` if disabled or empty.
-    pub fn successor_exact(&self, disc: &[i32], z: &Dbm, t: &Transition) -> Option<(Discrete, Dbm)> {
+    pub fn successor_exact(
+        &self,
+        disc: &[i32],
+        z: &Dbm,
+        t: &Transition,
+    ) -> Option<(Discrete, Dbm)> {
         let n = self.nproc();
         let (next, resets) = self.discrete_step(disc, t)?;
         let src_ints = &disc[n..];

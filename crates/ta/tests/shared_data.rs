@@ -34,7 +34,10 @@ fn every_shared_tck_parses() {
             panic!(
                 "{}: {}",
                 f.display(),
-                d.render(&verikit_diag::SourceFile::new(f.display().to_string(), text))
+                d.render(&verikit_diag::SourceFile::new(
+                    f.display().to_string(),
+                    text
+                ))
             );
         }
     }
@@ -111,11 +114,31 @@ fn verdicts_agree_with_tchecker() {
         let res = check_labels(&model, &r.labels, opts, &Budget::unlimited()).unwrap();
         let want = r.verdict == "reachable";
         assert_eq!(res.reachable, Some(want), "{} {:?}", r.model, r.labels);
-        // aLU covering (coarser) and DFS give the same verdict
-        for (algo, search) in [(Algo::AluCovreach, Search::Bfs), (Algo::Covreach, Search::Dfs)] {
-            let o = Options { algo, search, ..opts };
+        // aLU covering (coarser) and DFS give the same verdict (on the small rows: DFS with
+        // covering can expand far more nodes than BFS)
+        let small = r.time.is_some_and(|t| t < 0.05);
+        let others: &[(Algo, Search)] = if small {
+            &[
+                (Algo::AluCovreach, Search::Bfs),
+                (Algo::Covreach, Search::Dfs),
+            ]
+        } else {
+            &[(Algo::AluCovreach, Search::Bfs)]
+        };
+        for &(algo, search) in others {
+            let o = Options {
+                algo,
+                search,
+                ..opts
+            };
             let other = check_labels(&model, &r.labels, o, &Budget::unlimited()).unwrap();
-            assert_eq!(other.reachable, Some(want), "{} {:?} {algo:?} {search:?}", r.model, r.labels);
+            assert_eq!(
+                other.reachable,
+                Some(want),
+                "{} {:?} {algo:?} {search:?}",
+                r.model,
+                r.labels
+            );
             if let Some(t) = &other.timed {
                 replay(&model, t, &other.labels)
                     .unwrap_or_else(|e| panic!("{}: trace does not replay: {e}", r.model));
@@ -135,10 +158,7 @@ fn verdicts_agree_with_tchecker() {
                 std::cmp::Ordering::Less => smaller += 1,
                 std::cmp::Ordering::Greater => larger += 1,
             }
-            eprintln!(
-                "{:<80} stored {:>7} tchecker {:>7}",
-                r.model, ours, theirs
-            );
+            eprintln!("{:<80} stored {:>7} tchecker {:>7}", r.model, ours, theirs);
             if let Some(&rv) = reach_visited.get(&(r.model.clone(), r.labels.clone())) {
                 assert!(
                     ours <= rv,

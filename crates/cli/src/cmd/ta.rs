@@ -42,7 +42,12 @@ pub enum AlgoArg {
     AluCovreach,
 }
 
-fn reach(src: &SourceFile, labels: &[String], opts: Options, ctx: &Ctx) -> Result<Answer, CliError> {
+fn reach(
+    src: &SourceFile,
+    labels: &[String],
+    opts: Options,
+    ctx: &Ctx,
+) -> Result<Answer, CliError> {
     let model = parse_tck(&src.text).map_err(|d| CliError::from_error(d, Some(src)))?;
     let r = check_labels(&model, labels, opts, &ctx.budget)
         .map_err(|d| CliError::from_error(d, Some(src)))?;
