@@ -11,7 +11,7 @@ use crate::lu_bounds::NO_BOUND;
 
 /// `z ⊆ a≼LU(zp)` for the bounds `l`, `u` (indexed by DBM index; index 0 ignored).
 #[allow(clippy::needless_range_loop)] // x, y index the matrix and both bound arrays
-pub fn is_alu_le(z: &Dbm, zp: &Dbm, l: &[i32], u: &[i32]) -> bool {
+pub(crate) fn is_alu_le(z: &Dbm, zp: &Dbm, l: &[i32], u: &[i32]) -> bool {
     let d = z.dim();
     for x in 0..d {
         let ux = if x == 0 { 0 } else { u[x] };

@@ -39,7 +39,7 @@ fn rat(v: i32) -> BigRational {
 
 /// Builds the concrete trace of a path given by its initial discrete state and transitions.
 #[allow(clippy::needless_range_loop)] // clock indices address the zones and the valuation
-pub fn concretize(
+pub(crate) fn concretize(
     zg: &ZoneGraph<'_>,
     initial: &Discrete,
     path: &[Transition],

@@ -12,35 +12,35 @@
 use std::fmt;
 
 /// An encoded bound `(value, strictness)`.
-pub type Bound = i32;
+pub(crate) type Bound = i32;
 
 /// `< ∞`: no constraint.
-pub const INF: Bound = i32::MAX & !1;
+pub(crate) const INF: Bound = i32::MAX & !1;
 /// Largest absolute constant a model may use (sums of two bounds stay far from overflow).
-pub const MAX_CONST: i64 = (1 << 28) - 1;
+pub(crate) const MAX_CONST: i64 = (1 << 28) - 1;
 /// `(0, ≤)`.
-pub const LE_ZERO: Bound = 1;
+pub(crate) const LE_ZERO: Bound = 1;
 /// `(0, <)`.
-pub const LT_ZERO: Bound = 0;
+pub(crate) const LT_ZERO: Bound = 0;
 
 /// `(c, ≤)`.
-pub fn le(c: i32) -> Bound {
+pub(crate) fn le(c: i32) -> Bound {
     (c << 1) | 1
 }
 /// `(c, <)`.
-pub fn lt(c: i32) -> Bound {
+pub(crate) fn lt(c: i32) -> Bound {
     c << 1
 }
 /// The constant of a (finite) bound.
-pub fn value(b: Bound) -> i32 {
+pub(crate) fn value(b: Bound) -> i32 {
     b >> 1
 }
 /// True for a non-strict (`≤`) bound.
-pub fn is_le(b: Bound) -> bool {
+pub(crate) fn is_le(b: Bound) -> bool {
     b & 1 == 1
 }
 /// The sum of two bounds (`∞` absorbs).
-pub fn add(a: Bound, b: Bound) -> Bound {
+pub(crate) fn add(a: Bound, b: Bound) -> Bound {
     if a == INF || b == INF {
         return INF;
     }
@@ -57,14 +57,14 @@ pub fn add(a: Bound, b: Bound) -> Bound {
 
 /// A zone over `dim − 1` clocks, as a row-major `dim × dim` matrix of bounds.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Dbm {
+pub(crate) struct Dbm {
     dim: usize,
     m: Vec<Bound>,
 }
 
 impl Dbm {
     /// The zone `{0}` (every clock zero).
-    pub fn zero(dim: usize) -> Dbm {
+    pub(crate) fn zero(dim: usize) -> Dbm {
         Dbm {
             dim,
             m: vec![LE_ZERO; dim * dim],
@@ -72,7 +72,7 @@ impl Dbm {
     }
 
     /// All non-negative valuations.
-    pub fn universe(dim: usize) -> Dbm {
+    pub(crate) fn universe(dim: usize) -> Dbm {
         let mut m = vec![INF; dim * dim];
         for i in 0..dim {
             m[i * dim + i] = LE_ZERO;
@@ -82,13 +82,13 @@ impl Dbm {
     }
 
     /// Number of rows (clocks + 1).
-    pub fn dim(&self) -> usize {
+    pub(crate) fn dim(&self) -> usize {
         self.dim
     }
 
     /// The bound on `x_i − x_j`.
     #[inline]
-    pub fn get(&self, i: usize, j: usize) -> Bound {
+    pub(crate) fn get(&self, i: usize, j: usize) -> Bound {
         self.m[i * self.dim + j]
     }
 
@@ -98,17 +98,17 @@ impl Dbm {
     }
 
     /// The raw matrix (row-major).
-    pub fn raw(&self) -> &[Bound] {
+    pub(crate) fn raw(&self) -> &[Bound] {
         &self.m
     }
 
     /// Sets a bound directly (the caller re-closes with [`Dbm::close`]).
-    pub fn set_raw(&mut self, i: usize, j: usize, b: Bound) {
+    pub(crate) fn set_raw(&mut self, i: usize, j: usize, b: Bound) {
         self.set(i, j, b);
     }
 
     /// True if the (canonical) zone is empty.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.get(0, 0) < LE_ZERO
     }
 
@@ -118,7 +118,7 @@ impl Dbm {
     }
 
     /// Canonical form by Floyd–Warshall; returns false (and marks the zone empty) on a negative cycle.
-    pub fn close(&mut self) -> bool {
+    pub(crate) fn close(&mut self) -> bool {
         let d = self.dim;
         for k in 0..d {
             for i in 0..d {
@@ -145,7 +145,7 @@ impl Dbm {
 
     /// Intersects with `x_i − x_j ≺ b` and restores the canonical form in O(dim²) (the zone must be
     /// canonical and non-empty). Returns false if the result is empty.
-    pub fn constrain(&mut self, i: usize, j: usize, b: Bound) -> bool {
+    pub(crate) fn constrain(&mut self, i: usize, j: usize, b: Bound) -> bool {
         if b >= self.get(i, j) {
             return true;
         }
@@ -172,14 +172,14 @@ impl Dbm {
     }
 
     /// Future: lets time elapse (removes the upper bounds of the clocks).
-    pub fn up(&mut self) {
+    pub(crate) fn up(&mut self) {
         for i in 1..self.dim {
             self.set(i, 0, INF);
         }
     }
 
     /// Past: the valuations from which some delay leads into the zone (result canonical).
-    pub fn down(&mut self) {
+    pub(crate) fn down(&mut self) {
         for j in 1..self.dim {
             let mut b = LE_ZERO;
             for i in 1..self.dim {
@@ -190,7 +190,7 @@ impl Dbm {
     }
 
     /// Assigns the constant `c ≥ 0` to clock `x` (canonical in, canonical out).
-    pub fn reset(&mut self, x: usize, c: i32) {
+    pub(crate) fn reset(&mut self, x: usize, c: i32) {
         for j in 0..self.dim {
             if j != x {
                 self.set(x, j, add(le(c), self.get(0, j)));
@@ -200,7 +200,7 @@ impl Dbm {
     }
 
     /// Forgets clock `x` (any non-negative value; canonical in, canonical out).
-    pub fn free(&mut self, x: usize) {
+    pub(crate) fn free(&mut self, x: usize) {
         for j in 0..self.dim {
             if j != x {
                 self.set(x, j, INF);
@@ -211,7 +211,7 @@ impl Dbm {
     }
 
     /// Intersection (canonical result; false if empty).
-    pub fn intersect(&mut self, other: &Dbm) -> bool {
+    pub(crate) fn intersect(&mut self, other: &Dbm) -> bool {
         for (a, &b) in self.m.iter_mut().zip(&other.m) {
             if b < *a {
                 *a = b;
@@ -221,12 +221,12 @@ impl Dbm {
     }
 
     /// Zone inclusion `self ⊆ other` (both canonical).
-    pub fn is_subset(&self, other: &Dbm) -> bool {
+    pub(crate) fn is_subset(&self, other: &Dbm) -> bool {
         self.m.iter().zip(&other.m).all(|(a, b)| a <= b)
     }
 
     /// The constraints as text, `x1<=10 && x1-x2<3` (clock names by index `1..dim`).
-    pub fn describe(&self, names: &[String]) -> String {
+    pub(crate) fn describe(&self, names: &[String]) -> String {
         if self.is_empty() {
             return "false".into();
         }

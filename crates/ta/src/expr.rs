@@ -9,7 +9,7 @@
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
+pub(crate) enum BinOp {
     Or,
     And,
     Eq,
@@ -26,13 +26,13 @@ pub enum BinOp {
 }
 
 impl BinOp {
-    pub fn is_cmp(self) -> bool {
+    pub(crate) fn is_cmp(self) -> bool {
         matches!(
             self,
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
         )
     }
-    pub fn text(self) -> &'static str {
+    pub(crate) fn text(self) -> &'static str {
         match self {
             BinOp::Or => "||",
             BinOp::And => "&&",
@@ -53,7 +53,7 @@ impl BinOp {
 
 /// An unresolved expression.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Ast {
+pub(crate) enum Ast {
     Int(i64, Span),
     Name(String, Span),
     Index(String, Span, Box<Ast>),
@@ -63,7 +63,7 @@ pub enum Ast {
 }
 
 impl Ast {
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match self {
             Ast::Int(_, s) | Ast::Name(_, s) | Ast::Neg(_, s) | Ast::Not(_, s) => *s,
             Ast::Index(_, s, i) => s.join(i.span()),
@@ -74,7 +74,7 @@ impl Ast {
 
 /// An unresolved statement.
 #[derive(Clone, Debug, PartialEq)]
-pub enum StmtAst {
+pub(crate) enum StmtAst {
     Nop,
     Assign(Ast, Ast),
     If(Ast, Vec<StmtAst>, Vec<StmtAst>),
@@ -154,7 +154,7 @@ fn lex(text: &str, base: usize) -> Result<Vec<(Tok, Span)>, Diagnostic> {
 }
 
 /// Parses an expression occupying all of `text` (which starts at byte `base` of the file).
-pub fn parse_expr(text: &str, base: usize) -> Result<Ast, Diagnostic> {
+pub(crate) fn parse_expr(text: &str, base: usize) -> Result<Ast, Diagnostic> {
     let mut p = Lexer {
         toks: lex(text, base)?,
         pos: 0,
@@ -166,7 +166,7 @@ pub fn parse_expr(text: &str, base: usize) -> Result<Ast, Diagnostic> {
 }
 
 /// Parses a `;`-separated statement sequence occupying all of `text`.
-pub fn parse_stmts(text: &str, base: usize) -> Result<Vec<StmtAst>, Diagnostic> {
+pub(crate) fn parse_stmts(text: &str, base: usize) -> Result<Vec<StmtAst>, Diagnostic> {
     let mut p = Lexer {
         toks: lex(text, base)?,
         pos: 0,
@@ -304,7 +304,7 @@ impl Lexer {
         r
     }
 
-    pub fn expr(&mut self) -> Result<Ast, Diagnostic> {
+    pub(crate) fn expr(&mut self) -> Result<Ast, Diagnostic> {
         self.enter()?;
         let r = self.binary(0);
         self.depth -= 1;

@@ -11,7 +11,7 @@ use crate::dbm::{le, lt, Dbm, INF, LE_ZERO};
 use crate::lu_bounds::NO_BOUND;
 
 /// Applies Extra⁺_LU in place (`z` canonical and non-empty; `l`, `u` indexed by DBM index).
-pub fn extra_lu_plus(z: &mut Dbm, l: &[i32], u: &[i32]) {
+pub(crate) fn extra_lu_plus(z: &mut Dbm, l: &[i32], u: &[i32]) {
     let d = z.dim();
     let row0: Vec<i32> = (0..d).map(|j| z.get(0, j)).collect();
     // lower bound of x_j above U_j (always true for a clock without bounds)

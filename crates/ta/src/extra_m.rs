@@ -9,7 +9,7 @@ use crate::dbm::{le, lt, Dbm, INF, LE_ZERO};
 use crate::lu_bounds::NO_BOUND;
 
 /// Applies Extra_M in place (`z` canonical and non-empty; `m` indexed by DBM index).
-pub fn extra_m(z: &mut Dbm, m: &[i32]) {
+pub(crate) fn extra_m(z: &mut Dbm, m: &[i32]) {
     let d = z.dim();
     let mut changed = false;
     for i in 0..d {

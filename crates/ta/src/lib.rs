@@ -12,9 +12,11 @@
 //! SETTA'17 Wang, Li, Yuen, S05 — nested timed automata) frame the engine; this first phase
 //! implements the classic zone-graph algorithms they build on (modules cite their sources).
 
+#![warn(unreachable_pub)]
+
 mod alu;
 mod concrete_trace;
-pub mod dbm;
+mod dbm;
 mod expr;
 mod extra_lu;
 mod extra_m;
@@ -27,12 +29,16 @@ mod tck;
 mod zone_graph;
 
 pub use concrete_trace::{TimedStep, TimedTrace};
-pub use model::Model;
+pub use expr::BinOp;
+pub use model::{
+    ClockAtom, ClockRef, Cmp, Edge, EvalError, Expr, Guard, IntLv, IntVar, Location, Model,
+    Process, Stmt, Sync, VarBlock,
+};
 pub use query::{check_labels, resolve_labels, to_answer, Options, ReachResult, SymbolicStep};
 pub use reach::{Algo, Search, Stats};
 pub use replay::replay;
 pub use tck::parse_tck;
-pub use zone_graph::{Extrapolation, ZoneGraph};
+pub use zone_graph::{Discrete, Extrapolation, Transition};
 
 use verikit_diag::Param;
 

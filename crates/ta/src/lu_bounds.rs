@@ -13,15 +13,15 @@ use crate::dbm::MAX_CONST;
 use crate::model::{ClockAtom, Cmp, Model, Stmt};
 
 /// No constraint on the clock (`−∞`).
-pub const NO_BOUND: i32 = i32::MIN;
+pub(crate) const NO_BOUND: i32 = i32::MIN;
 
 /// Per-location `L`/`U` bounds, indexed `[process][location][dbm index]` (index 0 unused).
 #[derive(Clone, Debug)]
-pub struct LuBounds {
-    pub local_l: Vec<Vec<Vec<i32>>>,
-    pub local_u: Vec<Vec<Vec<i32>>>,
-    pub global_l: Vec<i32>,
-    pub global_u: Vec<i32>,
+pub(crate) struct LuBounds {
+    pub(crate) local_l: Vec<Vec<Vec<i32>>>,
+    pub(crate) local_u: Vec<Vec<Vec<i32>>>,
+    pub(crate) global_l: Vec<i32>,
+    pub(crate) global_u: Vec<i32>,
 }
 
 fn raise(slot: &mut i32, v: i32) {
@@ -64,7 +64,7 @@ fn definitely_reset(stmts: &[Stmt], dim: usize) -> Vec<bool> {
 
 impl LuBounds {
     /// Computes the bounds (the model must have no diagonal constraints).
-    pub fn compute(model: &Model) -> LuBounds {
+    pub(crate) fn compute(model: &Model) -> LuBounds {
         let dim = model.dim();
         let mut local_l = Vec::new();
         let mut local_u = Vec::new();
@@ -132,7 +132,7 @@ impl LuBounds {
     }
 
     /// The bounds of a location tuple (maximum over the processes), written into `l` and `u`.
-    pub fn local(&self, locs: &[i32], l: &mut [i32], u: &mut [i32]) {
+    pub(crate) fn local(&self, locs: &[i32], l: &mut [i32], u: &mut [i32]) {
         l.fill(NO_BOUND);
         u.fill(NO_BOUND);
         for (p, &loc) in locs.iter().enumerate() {

@@ -269,11 +269,11 @@ pub enum Stmt {
 }
 
 /// Iterations after which a `while` loop is taken as diverging (the transition is disabled).
-pub const LOOP_LIMIT: u32 = 100_000;
+pub(crate) const LOOP_LIMIT: u32 = 100_000;
 
 /// Executes statements: integers are updated in place (range-checked), clock assignments are
 /// appended to `resets` as `(DBM index, value)` in execution order.
-pub fn exec(
+pub(crate) fn exec(
     stmts: &[Stmt],
     vars: &[IntVar],
     ints: &mut [i32],

@@ -50,29 +50,29 @@ pub struct Stats {
 
 /// A node of the search tree (kept after removal, so parent chains stay valid).
 #[derive(Clone, Debug)]
-pub struct Node {
-    pub discrete: u32,
-    pub zone: Dbm,
-    pub parent: Option<(u32, Transition)>,
+pub(crate) struct Node {
+    pub(crate) discrete: u32,
+    pub(crate) zone: Dbm,
+    pub(crate) parent: Option<(u32, Transition)>,
     active: bool,
 }
 
 /// The outcome of a search.
 #[derive(Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// A node satisfying the query, with the search tree to trace it back.
-    pub hit: Option<u32>,
-    pub stats: Stats,
+    pub(crate) hit: Option<u32>,
+    pub(crate) stats: Stats,
     /// Set when the budget ran out (the answer is then unknown unless `hit` is set).
-    pub exhausted: Option<Exhausted>,
-    pub nodes: Vec<Node>,
-    pub discrete: Vec<Discrete>,
+    pub(crate) exhausted: Option<Exhausted>,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) discrete: Vec<Discrete>,
 }
 
 impl Outcome {
     /// The path from an initial node to `node`: the initial discrete state and zone, then
     /// `(transition, discrete state, zone)` per step.
-    pub fn path(&self, node: u32) -> Vec<(Option<Transition>, &Discrete, &Dbm)> {
+    pub(crate) fn path(&self, node: u32) -> Vec<(Option<Transition>, &Discrete, &Dbm)> {
         let mut out = Vec::new();
         let mut cur = Some(node);
         while let Some(n) = cur {
@@ -171,7 +171,7 @@ impl Store {
 /// Explores the zone graph until a node whose locations carry all `labels` is taken from the
 /// waiting list (or the graph is exhausted, or the budget runs out). With no labels the whole
 /// graph is explored.
-pub fn reach(
+pub(crate) fn reach(
     zg: &mut ZoneGraph<'_>,
     labels: &[u32],
     search: Search,

@@ -49,8 +49,8 @@ pub type Transition = Vec<(u32, u32)>;
 pub type Discrete = Vec<i32>;
 
 /// The zone graph of a model under one extrapolation.
-pub struct ZoneGraph<'m> {
-    pub model: &'m Model,
+pub(crate) struct ZoneGraph<'m> {
+    pub(crate) model: &'m Model,
     lu: LuBounds,
     extrapolation: Extrapolation,
     scratch_l: Vec<i32>,
@@ -58,7 +58,7 @@ pub struct ZoneGraph<'m> {
 }
 
 /// Constrains `z` by one clock atom (bound evaluated on `ints`); false if the zone becomes empty.
-pub fn constrain_atom(z: &mut Dbm, a: &ClockAtom, ints: &[i32]) -> Result<bool, EvalError> {
+pub(crate) fn constrain_atom(z: &mut Dbm, a: &ClockAtom, ints: &[i32]) -> Result<bool, EvalError> {
     let x = a.x.resolve(ints)?;
     let y = match &a.y {
         Some(y) => y.resolve(ints)?,
@@ -82,7 +82,7 @@ pub fn constrain_atom(z: &mut Dbm, a: &ClockAtom, ints: &[i32]) -> Result<bool, 
 }
 
 /// Constrains `z` by the clock part of a guard; false if empty or if a bound fails to evaluate.
-pub fn constrain_guard(z: &mut Dbm, g: &Guard, ints: &[i32]) -> bool {
+pub(crate) fn constrain_guard(z: &mut Dbm, g: &Guard, ints: &[i32]) -> bool {
     for a in &g.clocks {
         match constrain_atom(z, a, ints) {
             Ok(true) => {}
@@ -93,7 +93,7 @@ pub fn constrain_guard(z: &mut Dbm, g: &Guard, ints: &[i32]) -> bool {
 }
 
 impl<'m> ZoneGraph<'m> {
-    pub fn new(model: &'m Model, extrapolation: Extrapolation) -> ZoneGraph<'m> {
+    pub(crate) fn new(model: &'m Model, extrapolation: Extrapolation) -> ZoneGraph<'m> {
         let dim = model.dim();
         ZoneGraph {
             model,
@@ -105,7 +105,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The static bounds in use.
-    pub fn bounds(&self) -> &LuBounds {
+    pub(crate) fn bounds(&self) -> &LuBounds {
         &self.lu
     }
 
@@ -114,7 +114,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// True if some location of the tuple is urgent or committed (time cannot elapse).
-    pub fn is_urgent(&self, locs: &[i32]) -> bool {
+    pub(crate) fn is_urgent(&self, locs: &[i32]) -> bool {
         locs.iter().zip(&self.model.processes).any(|(&l, p)| {
             p.locations
                 .get(l as usize)
@@ -123,7 +123,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// True if the locations carry every label of `labels`.
-    pub fn has_labels(&self, locs: &[i32], labels: &[u32]) -> bool {
+    pub(crate) fn has_labels(&self, locs: &[i32], labels: &[u32]) -> bool {
         labels.iter().all(|lab| {
             locs.iter().zip(&self.model.processes).any(|(&l, p)| {
                 p.locations
@@ -135,7 +135,7 @@ impl<'m> ZoneGraph<'m> {
 
     /// Constrains `z` by the invariants of the locations (integer parts on `ints`); false if empty
     /// or violated.
-    pub fn constrain_invariant(&self, z: &mut Dbm, locs: &[i32], ints: &[i32]) -> bool {
+    pub(crate) fn constrain_invariant(&self, z: &mut Dbm, locs: &[i32], ints: &[i32]) -> bool {
         for (&l, p) in locs.iter().zip(&self.model.processes) {
             let Some(loc) = p.locations.get(l as usize) else {
                 return false;
@@ -151,7 +151,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// Applies the extrapolation chosen for the graph.
-    pub fn extrapolate(&mut self, z: &mut Dbm, locs: &[i32]) {
+    pub(crate) fn extrapolate(&mut self, z: &mut Dbm, locs: &[i32]) {
         match self.extrapolation {
             Extrapolation::LuLocal => {
                 self.lu
@@ -169,7 +169,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The `L`, `U` bounds matching the extrapolation, for aLU covering of a location tuple.
-    pub fn cover_bounds(&self, locs: &[i32]) -> (Vec<i32>, Vec<i32>) {
+    pub(crate) fn cover_bounds(&self, locs: &[i32]) -> (Vec<i32>, Vec<i32>) {
         let dim = self.model.dim();
         match self.extrapolation {
             Extrapolation::LuLocal => {
@@ -198,7 +198,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The initial states (one per tuple of initial locations), extrapolated.
-    pub fn initial(&mut self) -> Vec<(Discrete, Dbm)> {
+    pub(crate) fn initial(&mut self) -> Vec<(Discrete, Dbm)> {
         let ints = self.model.initial_ints();
         let mut out = Vec::new();
         for locs in self.model.initial_locations() {
@@ -217,7 +217,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The discrete moves enabled by the locations (guards not yet evaluated).
-    pub fn transitions(&self, locs: &[i32], out: &mut Vec<Transition>) {
+    pub(crate) fn transitions(&self, locs: &[i32], out: &mut Vec<Transition>) {
         out.clear();
         let m = self.model;
         let committed = locs
@@ -295,7 +295,7 @@ impl<'m> ZoneGraph<'m> {
 
     /// The discrete effect of a transition: target locations + integers and the clock resets, or
     /// `None` if an integer guard fails or an update is out of range / ill-defined.
-    pub fn discrete_step(
+    pub(crate) fn discrete_step(
         &self,
         disc: &[i32],
         t: &Transition,
@@ -324,7 +324,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The successor of `(disc, z)` by `t`, not extrapolated; `None` if disabled or empty.
-    pub fn successor_exact(
+    pub(crate) fn successor_exact(
         &self,
         disc: &[i32],
         z: &Dbm,
@@ -351,7 +351,7 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The extrapolated successor.
-    pub fn successor(&mut self, disc: &[i32], z: &Dbm, t: &Transition) -> Option<(Discrete, Dbm)> {
+    pub(crate) fn successor(&mut self, disc: &[i32], z: &Dbm, t: &Transition) -> Option<(Discrete, Dbm)> {
         let (next, mut z) = self.successor_exact(disc, z, t)?;
         let n = self.nproc();
         self.extrapolate(&mut z, &next[..n]);
