@@ -95,6 +95,7 @@ def main() -> None:
         "`EXPECTED.tsv` (tcheckerpy 2026.8.17.9.56.0 `tck_reach` covreach, BFS, 60 s CPU limit; a "
         "`timeout`/`error` there means TChecker gave no verdict); they were not re-run for this page. "
         "verikit's time is the CPU time (user + system) of its process, start-up included. "
+        "The data's README does not say whether TChecker's recorded `time_s` is CPU or wall-clock time (its runs were limited to 60 s of CPU on a shared 2-core machine), so the ratios are indicative; an earlier run of this script that used verikit's in-process wall-clock time (`times.total_s`) under the same load gave a median ratio of 0.46. "
         "`true` = labels reachable (or, for full explorations without labels, `false`). "
         f"verikit limit {OPTS.limit:.0f} s per run (wall clock). Machine load (1/5/15-min averages) "
         f"at the start {load_start[0]:.1f}/{load_start[1]:.1f}/{load_start[2]:.1f}, at the end "
