@@ -9,7 +9,7 @@
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BinOp {
+pub enum BinOp {
     Or,
     And,
     Eq,
@@ -26,13 +26,13 @@ pub(crate) enum BinOp {
 }
 
 impl BinOp {
-    pub(crate) fn is_cmp(self) -> bool {
+    pub fn is_cmp(self) -> bool {
         matches!(
             self,
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
         )
     }
-    pub(crate) fn text(self) -> &'static str {
+    pub fn text(self) -> &'static str {
         match self {
             BinOp::Or => "||",
             BinOp::And => "&&",

@@ -104,11 +104,6 @@ impl<'m> ZoneGraph<'m> {
         }
     }
 
-    /// The static bounds in use.
-    pub(crate) fn bounds(&self) -> &LuBounds {
-        &self.lu
-    }
-
     fn nproc(&self) -> usize {
         self.model.processes.len()
     }
@@ -351,7 +346,12 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The extrapolated successor.
-    pub(crate) fn successor(&mut self, disc: &[i32], z: &Dbm, t: &Transition) -> Option<(Discrete, Dbm)> {
+    pub(crate) fn successor(
+        &mut self,
+        disc: &[i32],
+        z: &Dbm,
+        t: &Transition,
+    ) -> Option<(Discrete, Dbm)> {
         let (next, mut z) = self.successor_exact(disc, z, t)?;
         let n = self.nproc();
         self.extrapolate(&mut z, &next[..n]);
