@@ -1,4 +1,4 @@
-"""SAT backends of verikit-sat on the same CNFs (decision 0200): CPU time (user + system of the
+"""SAT backends of verikit-sat on the same CNFs (decision 0008): CPU time (user + system of the
 process, from wait4) of the `sat_backend` example per backend and file, every model replayed.
 
     python3 bench/sat_backends.py OUT_DIR [CNF…]

@@ -164,7 +164,7 @@ def bbm_rerun(write) -> str:
                 t.add(short_name(m), {"verikit": done[m]})
         solved = sum(1 for _, r, _ in t.rows if r["verikit"].ok)
         notes = (f"{solved} of the {len(t.rows)} models rerun complete within {BBM_LIMIT:.0f} s with decomposition "
-                 f"and leaf removal (Algorithm 2, the default since decision 0042); {OPTS.jobs} run(s) at a time, "
+                 f"and leaf removal (Algorithm 2, the default since decision 0402); {OPTS.jobs} run(s) at a time, "
                  "smallest models first.")
         if len(done) < len(todo):
             notes += (" Not rerun (the run was cut short): "

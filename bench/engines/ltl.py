@@ -47,11 +47,11 @@ def classify(kind: str, a: dict, r: dict, tgba: dict | None) -> str:
             "formula loses a model, shown by inclusion counterexamples; docs/decisions/0130, 0132 and 0133)")
 
 
-REDIRECT_SAMPLE = 530  # the whole random set: within its counted budgets the option finishes it (decision 0133)
+REDIRECT_SAMPLE = 530  # the whole random set: within its counted budgets the option finishes it (decision 0333)
 
 
 def redirect_merges_note(rows: list[dict], tmp: Path) -> list[str]:
-    """The default against `--no-redirect-merges` (decision 0133) on the random formulas (TGBA)."""
+    """The default against `--no-redirect-merges` (decision 0333) on the random formulas (TGBA)."""
     rows = rows[:REDIRECT_SAMPLE]
     if not rows:
         return []
@@ -68,7 +68,7 @@ def redirect_merges_note(rows: list[dict], tmp: Path) -> list[str]:
     spot = sum(int(x["tgba_states"]) for x in rows)
     smaller = [(a["states"], b["states"]) for a, b in zip(d, r) if b["states"] < a["states"]]
     return ["", f"Redirect merges (merges and redirects checked by Ramsey-based inclusion both ways, on by default, "
-            f"decision 0133), TGBA, {len(rows)} random formulas (one process for all): `--no-redirect-merges` "
+            f"decision 0333), TGBA, {len(rows)} random formulas (one process for all): `--no-redirect-merges` "
             f"{sum(a['states'] for a in d)} states, default {sum(a['states'] for a in r)} (Spot {spot}); smaller on "
             f"{len(smaller)} formulas ({', '.join(f'{x} → {y}' for x, y in smaller)}), larger on "
             f"{sum(1 for a, b in zip(d, r) if b['states'] > a['states'])}; time "
@@ -139,12 +139,12 @@ def main() -> None:
              "emptiness against the automaton of the negation (TGBA and -B ≤ 48 states, bounded product work; a second greedy pass in "
              "the reverse pair order on automata of ≤ 16 states); then merges alternated with redirects (edges into "
              "one state sent to another), each proved exact by emptiness against the negation and Ramsey-based "
-             "inclusion, from the winner and from the raw tableau, ≤ 64 states, counted work budgets (decision 0133); "
+             "inclusion, from the winner and from the raw tableau, ≤ 64 states, counted work budgets (decision 0333); "
              "GF(guarantee) by a deterministic "
              "restart of the guarantee's WDBA; for -B a portfolio of SCC-aware degeneralisations (set orders, entry levels) "
              "followed by the same simplifications, and, when a degeneralisation has more states than the TGBA, "
              "fair-simulation little-brother removals (CAV'06 §4.2) each checked by solving the one-set "
-             "fair-simulation game exactly with Zielonka's algorithm (decision 0131).", "",
+             "fair-simulation game exactly with Zielonka's algorithm (decision 0331).", "",
              f"Load average when this was run: {os.getloadavg()[0]:.1f} on 2 cores shared with other builds "
              "(times are wall clock per formula inside verikit, so they are inflated by the load).", "",
              "The reason attached to each larger formula below is derived from the sizes: 'acceptance' when verikit "

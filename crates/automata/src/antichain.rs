@@ -102,7 +102,7 @@ pub fn universal_backward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted
 
 /// The default universality check: a short forward run (most non-universal automata reject a
 /// short word, which the forward search meets first), then the backward algorithm, which is several
-/// times faster on universal automata (see `bench/results/nfa-grids.md` and decision 0011).
+/// times faster on universal automata (see `bench/results/nfa-grids.md` and decision 0101).
 pub fn universal_auto(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     // A small constant: the rejected words of non-universal random automata are met within a
     // few dozen sets, and on universal ones the wasted forward work stays negligible.

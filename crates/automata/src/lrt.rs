@@ -5,7 +5,7 @@
 //! by libvata/libmata). "On Equivalence Checking of Nondeterministic Finite Automata" (Fu, Deng,
 //! Jansen, Zhang, SETTA 2017) uses this simulation (Section 2, Definition 1; Sections 3.5–3.6) for
 //! the preprocessing and for antichains with simulation subsumption that it evaluates. Kept for
-//! comparison (`nfa reduce --method sim-lrt`); decision 0014 measures it against
+//! comparison (`nfa reduce --method sim-lrt`); decision 0104 measures it against
 //! [`crate::holik_simacek`] and the fixed point.
 //!
 //! `Sim(u)` (the states simulating `u`) starts at the states with compatible acceptance and

@@ -11,7 +11,7 @@
 //! the Ranzato–Tapparo or Holík–Šimáček algorithm the paper uses: it is meant for automata of up to
 //! a few thousand states (its relation is an `n × n` bit matrix). It is the test oracle of
 //! [`crate::holik_simacek`] and [`crate::lrt`], and, being the fastest of the three on the measured
-//! automata (decision 0014), the algorithm behind [`preorder`] (used by [`reduce`], saturation and
+//! automata (decision 0104), the algorithm behind [`preorder`] (used by [`reduce`], saturation and
 //! antichains with simulation).
 
 use crate::bisim::quotient;
@@ -124,7 +124,7 @@ pub fn simulation_within(a: &Nfa, budget: &Budget) -> Result<Simulation, Exhaust
     Ok(Simulation { rows })
 }
 
-/// Similarity by the algorithm measured fastest (decision 0014, `bench/results/nfa-sim.md`): the
+/// Similarity by the algorithm measured fastest (decision 0104, `bench/results/nfa-sim.md`): the
 /// bit-parallel fixed point of this module — on the ARMC and email-filter automata its median time
 /// is below Holík–Šimáček's ([`crate::holik_simacek`]) and LRT's ([`crate::lrt`]), which stay
 /// selectable (`nfa reduce --method sim-hs | sim-lrt`). [`AutomataError::Limit`] when the relation

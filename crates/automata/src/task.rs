@@ -643,7 +643,7 @@ pub fn equiv(
     };
     let choice = if choice == "auto" {
         // SETTA'17 §4.3 and §6: HKC when the alphabet is small and the automata dense, antichains
-        // otherwise (thresholds measured on our grids, decision 0011).
+        // otherwise (thresholds measured on our grids, decision 0101).
         let max_letters: usize = param(&opts.params, &P_AUTO_LETTERS, 0, 1_000_000)?;
         let min_density: f64 = param(&opts.params, &P_AUTO_DENSITY, 0.0, 1e9)?;
         let d = x.density().max(y.density());

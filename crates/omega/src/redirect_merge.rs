@@ -18,7 +18,7 @@
 //! a child of the caller's budget), never by wall time, so the result does not depend on the
 //! machine; the caller's deadline or cancellation stops the search with the automaton reached so
 //! far (every step kept was checked). Even so the search costs seconds on the largest random formulas
-//! (decision 0133); the translation runs it by default and skips it when
+//! (decision 0333); the translation runs it by default and skips it when
 //! [`crate::translate::Options::redirect_merges`] is off (`ltl translate --no-redirect-merges`).
 
 use crate::ltl::eval::Lasso;
@@ -138,7 +138,7 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// The budgets the translation uses: the last gap to Spot (decision 0133) needs 4 redirects,
+    /// The budgets the translation uses: the last gap to Spot (decision 0333) needs 4 redirects,
     /// 5 rounds of merges, 109 products (0.2 M elements), 35 inclusion checks (0.25 G words) and
     /// 17 M word-product edges from its raw tableau.
     fn default() -> Self {

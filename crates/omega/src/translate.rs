@@ -44,7 +44,7 @@ pub struct Options {
     /// budgets of [`crate::redirect_merge::Budget::default`]. On by default (as Spot's `--high`
     /// spends effort on size): it removes the last formula of the shared benchmark where the
     /// tableau pipeline is larger than Spot's automaton; the cost is about 3× the CPU time of the
-    /// random set and up to 6 s of CPU on the largest automata (decision 0133).
+    /// random set and up to 6 s of CPU on the largest automata (decision 0333).
     pub redirect_merges: bool,
     /// Polled by the tableau (per state) and between the steps of the portfolio. When it runs out
     /// during the first tableau the translation fails with [`OmegaError::Exhausted`]; after that,

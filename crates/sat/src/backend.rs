@@ -1,7 +1,7 @@
 //! One interface for engines that need a plain SAT solver (no theory): add clauses, solve under
 //! assumptions within a [`Budget`], read the model, read the failed assumptions. The own CDCL
 //! serves it ([`CdclBackend`]); with the cargo feature `cadical`, CaDiCaL does too
-//! (`crate::cadical::CadicalBackend`). Decision 0200 records which is the default and why.
+//! (`crate::cadical::CadicalBackend`). Decision 0008 records which is the default and why.
 
 use crate::cdcl::{Answer, Cdcl, Lit, NoTheory, Var};
 use verikit_diag::{Budget, Exhausted};

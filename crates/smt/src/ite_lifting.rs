@@ -2,7 +2,7 @@
 //! step that precedes the simplex of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for
 //! DPLL(T)" (CAV 2006, Section 3: atoms become bounds on linear terms). An atom `(⋈ t o)` whose
 //! side `t` is an `ite` becomes Boolean structure over the `ite` conditions instead of one fresh
-//! arithmetic variable with two equality atoms per `ite` node (decision 0028).
+//! arithmetic variable with two equality atoms per `ite` node (decision 0208).
 //!
 //! `ite` terms are flattened into *regions*, as Yices's `ite` flattening does: a region starts at
 //! a root (an `ite` that is shared — two `ite` parents — or used by anything other than an `ite`

@@ -4,7 +4,7 @@
 //! `x ≤ ⌊v⌋` (its negation is `x ≥ ⌊v⌋ + 1`) and lets the SAT search decide it, so branches are
 //! ordinary literals that take part in learning and backjumping. The branch variable is the
 //! fractional integer variable with the narrowest domain (Yices's rule), ties broken by the most
-//! fractional value (decision 0121).
+//! fractional value (decision 0221).
 //!
 //! Gomory cuts (Section 6 of the paper): once branch and bound has made 100 branches, every eighth
 //! integer final check (at most 500 cuts), if the fractional
@@ -40,7 +40,7 @@ pub(crate) struct LiaState {
     /// Cuts from proofs made so far.
     pub(crate) proof: cuts_from_proofs::ProofCuts,
     /// Cuts from proofs (`lia/cuts_from_proofs.rs`) are tried at every this-many-th integer
-    /// final check; 0 (the default) never: measured without a consistent gain (decision 0027).
+    /// final check; 0 (the default) never: measured without a consistent gain (decision 0207).
     pub(crate) proof_cut_every: u64,
     /// Final checks answered by integer patching (`lia/patch.rs`).
     pub(crate) patches: u64,
@@ -194,7 +194,7 @@ fn congruence_branch(
 
 /// Strengthenings per final check from each part of the integrality test (`lia/itest.rs`).
 const ITEST_MAX: usize = 8;
-/// Lemmas from rounded row bounds over a whole run. Measured (decision 0125, update): on
+/// Lemmas from rounded row bounds over a whole run. Measured (decision 0225, update): on
 /// tightrhombus-283-245-2 (two rows, huge coefficients) every rounded bound moves the vertex by
 /// less than one and the lemmas never end (3 712 theory conflicts against 707 with branching
 /// alone); with this budget 1 421, while cut_lemma_03_004 needs 86 and cut_lemma_02_001 about 200.
@@ -250,7 +250,7 @@ fn integrality_test(th: &mut Arith, num_vars: u32) -> Option<Final> {
 /// The variable to branch on: among the integer variables with a fractional value (or a
 /// non-zero δ part), the one with the narrowest domain — both bounds, by `u − l`, before one
 /// bound before none, as Yices selects its branch variable — and among equally wide ones the
-/// most fractional value (nearest to ½), then the smallest index. Decision 0121.
+/// most fractional value (nearest to ½), then the smallest index. Decision 0221.
 fn branch_variable(th: &Arith) -> Option<u32> {
     let half = Num::S(1, 2);
     let mut best: Option<(u32, (u8, Num, Num))> = None;

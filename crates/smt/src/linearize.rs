@@ -7,7 +7,7 @@
 //! definitional side constraints (returned as Boolean terms for the CNF conversion). An integer
 //! `ite` tree whose leaves share one linear part `B` (`ite(c, x, x − 16)`) becomes `B + c₁ + g·z`
 //! with `z` a tree over constants, so its congruence modulo `g` holds before any case split
-//! (decision 0028).
+//! (decision 0208).
 
 use crate::terms::{Op, Sort, TermId, Terms};
 use rustc_hash::{FxHashMap, FxHashSet};

@@ -61,7 +61,7 @@ pub const NONE: u32 = u32::MAX;
 /// The rows in which a non-basic variable occurs, without duplicates. A hash set: its
 /// iteration order decides the order in which bound refinement visits rows and so the order of
 /// theory propagations; a plain list (5 % cheaper on pivot-heavy profiles) changed the search
-/// enough to lose miplib vpm2-20 (3 033 theory conflicts → none solved in 60 s, decision 0127).
+/// enough to lose miplib vpm2-20 (3 033 theory conflicts → none solved in 60 s, decision 0227).
 #[derive(Default, Clone, Debug)]
 pub(crate) struct Col(FxHashSet<u32>);
 
@@ -135,7 +135,7 @@ pub struct Simplex {
 const BLAND_AFTER: u32 = 1000;
 
 /// The same budget when some variable is an integer: the sparsest-column rule stalls on the
-/// degenerate vertices of integer problems (decision 0122: QF_LIA 50 → 53 of 55 files at 20 s,
+/// degenerate vertices of integer problems (decision 0222: QF_LIA 50 → 53 of 55 files at 20 s,
 /// none worse), while the real-only families (clock_synchro) need the longer budget.
 const BLAND_AFTER_INT: u32 = 100;
 
@@ -143,7 +143,7 @@ const BLAND_AFTER_INT: u32 = 100;
 /// holds both in 64 bits; a big rational counts beyond every machine-word one). Ties between
 /// equally sparse entering columns go to the smallest pivot element: pivoting divides the row
 /// by it and adds multiples of the row to the column's other rows, so a small element keeps
-/// the tableau on the 64-bit path (decision 0024).
+/// the tableau on the 64-bit path (decision 0204).
 fn coeff_bits(a: &Num) -> u64 {
     match a {
         Num::S(n, d) => {

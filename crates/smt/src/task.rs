@@ -24,7 +24,7 @@ const DL_MATRIX_NODES: Param = Param {
     name: "smt.dl-matrix-nodes",
     default: "600",
     range: "0..=100000",
-    doc: "largest difference-logic graph (nodes) decided by the incremental all-pairs distance matrix (decision 0120)",
+    doc: "largest difference-logic graph (nodes) decided by the incremental all-pairs distance matrix (decision 0220)",
 };
 
 /// The solver tuning `params` ask for (unknown keys are the caller's to reject).

@@ -16,7 +16,7 @@
 //!
 //! Not the engine's default: on QVBS consensus it needs about as many iterations as the
 //! Gauss–Seidel criterion of [`crate::vi`] needs sweeps, at twice the work per iteration
-//! (decision 0053).
+//! (decision 0503).
 //!
 //! The iteration stops when the bounds are within relative ε (u − l ≤ 2ε·l at every member);
 //! values are non-negative (probabilities, non-negative rewards), so lower bounds are clamped at 0

@@ -9,7 +9,7 @@
 //! is an integer `t` and `p·d ≡ −t (mod q)`. The shift is taken only if `x_j` and every basic
 //! variable of its column stay within their bounds and no integral integer basic variable of
 //! the column becomes fractional, so the assignment stays a solution of the relaxation
-//! (Z3's `patch_basic_columns` does the same; decision 0125). The patch is kept only when it
+//! (Z3's `patch_basic_columns` does the same; decision 0225). The patch is kept only when it
 //! reaches an integral point (the final check then answers sat without branching); otherwise the
 //! assignment is put back as it was, so branch and bound sees the vertex Check found (patched
 //! but still fractional points led branch and bound elsewhere, measured worse on slacks 45-34).
