@@ -1,9 +1,11 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-// Parsing never panics; what parses is printed and parses back to an isomorphic automaton.
+// Parsing never panics (one automaton or a stream); what parses is printed and parses back to an
+// isomorphic automaton.
 fuzz_target!(|data: &[u8]| {
     if let Ok(s) = std::str::from_utf8(data) {
+        let _ = verikit_omega::hoa::parse::parse_stream(s);
         if let Ok(a) = verikit_omega::hoa::parse(s) {
             if a.num_states() < 1000 {
                 let text = verikit_omega::hoa::to_hoa(&a);

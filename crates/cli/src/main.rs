@@ -69,6 +69,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("bn", verikit_boolnet::PARAMS),
         #[cfg(feature = "prism")]
         ("prism", verikit_prob::PARAMS),
+        #[cfg(feature = "omega")]
+        ("omega", verikit_omega::PARAMS),
     ]
 }
 
@@ -112,9 +114,9 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         #[cfg(feature = "smt")]
         Cmd::Smt(a) => cmd::smt::run(a, ctx).map(Output::from),
         #[cfg(feature = "omega")]
-        Cmd::Ltl(c) => cmd::ltl::run(c, ctx).map(Output::from),
+        Cmd::Ltl(c) => cmd::ltl::run(c, ctx),
         #[cfg(feature = "omega")]
-        Cmd::Aut(c) => cmd::aut::run(c, ctx).map(Output::from),
+        Cmd::Aut(c) => cmd::aut::run(c, ctx),
         #[cfg(feature = "bn")]
         Cmd::Bn(c) => cmd::bn::run(c, ctx).map(Output::from),
         #[cfg(feature = "prism")]

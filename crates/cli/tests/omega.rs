@@ -84,23 +84,29 @@ fn translate_then_check_the_hoa_with_aut_commands() {
     let s = json(&["aut", "stats", fp]);
     assert_eq!(s["stats"]["acc_sets"], 2);
     let e = json(&["aut", "is-empty", fp]);
-    assert_eq!(e["verdict"], "nonempty");
+    assert_eq!(
+        (&e["verdict"], &e["result"]),
+        (&"false".into(), &"nonempty".into())
+    );
     // Replay the witness with the direct LTL evaluator.
     let w = e["witness"].as_str().unwrap().to_string();
     let c = json(&["ltl", "check", "GFa & GFb", &w]);
-    assert_eq!(c["verdict"], "satisfied", "witness {w}");
+    assert_eq!(c["verdict"], "true", "witness {w}");
+    assert_eq!(c["result"], "satisfied", "witness {w}");
+    let yes = json(&["aut", "accepts", fp, "a & !b; cycle{a & b}"]);
     assert_eq!(
-        json(&["aut", "accepts", fp, "a; cycle{a & b}"])["verdict"],
-        "accepted"
+        (&yes["verdict"], &yes["result"]),
+        (&"true".into(), &"accepted".into())
     );
+    let no = json(&["aut", "accepts", fp, "cycle{a & !b; !a & !b}"]);
     assert_eq!(
-        json(&["aut", "accepts", fp, "cycle{a & !b; !b}"])["verdict"],
-        "rejected"
+        (&no["verdict"], &no["result"]),
+        (&"false".into(), &"rejected".into())
     );
     // SBA output.
     let b = json(&["ltl", "translate", "-B", "--stats", "GFa & GFb"]);
-    assert_eq!(b["automata"][0]["acc_sets"], 1);
-    assert_eq!(b["automata"][0]["state_based"], true);
+    assert_eq!(b["stats"]["acc_sets"], 1);
+    assert_eq!(b["stats"]["state_based"], true);
 }
 
 #[test]
@@ -113,9 +119,10 @@ fn product_with_the_negation_is_empty_and_complement_works() {
     let out = verikit(&["aut", "product", p.to_str().unwrap(), n.to_str().unwrap()]);
     assert!(out.status.success());
     let prod = tmp("prod.hoa", &String::from_utf8_lossy(&out.stdout));
+    let e = json(&["aut", "is-empty", prod.to_str().unwrap()]);
     assert_eq!(
-        json(&["aut", "is-empty", prod.to_str().unwrap()])["verdict"],
-        "empty"
+        (&e["verdict"], &e["result"]),
+        (&"true".into(), &"empty".into())
     );
     let small = String::from_utf8_lossy(&verikit(&["ltl", "translate", "GFa"]).stdout).to_string();
     let s = tmp("gfa.hoa", &small);
@@ -126,13 +133,15 @@ fn product_with_the_negation_is_empty_and_complement_works() {
         String::from_utf8_lossy(&out.stderr)
     );
     let c = tmp("cgfa.hoa", &String::from_utf8_lossy(&out.stdout));
+    let yes = json(&["aut", "accepts", c.to_str().unwrap(), "a; cycle{!a}"]);
     assert_eq!(
-        json(&["aut", "accepts", c.to_str().unwrap(), "a; cycle{!a}"])["verdict"],
-        "accepted"
+        (&yes["verdict"], &yes["result"]),
+        (&"true".into(), &"accepted".into())
     );
+    let no = json(&["aut", "accepts", c.to_str().unwrap(), "cycle{a; !a}"]);
     assert_eq!(
-        json(&["aut", "accepts", c.to_str().unwrap(), "cycle{a; !a}"])["verdict"],
-        "rejected"
+        (&no["verdict"], &no["result"]),
+        (&"false".into(), &"rejected".into())
     );
     let dot = verikit(&["aut", "print", "--dot", s.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&dot.stdout).starts_with("digraph"));
@@ -159,10 +168,16 @@ fn demo_model_checks_the_arbiter() {
     let d = json(&["demo"]);
     let items = d["demos"].as_array().unwrap();
     let aut = items.iter().find(|i| i["engine"] == "aut").unwrap();
-    assert_eq!(aut["verdict"], "violated");
-    let cex = aut["counterexample"].as_str().unwrap();
+    assert_eq!(
+        (&aut["verdict"], &aut["result"]),
+        (&"false".into(), &"violated".into())
+    );
+    let cex = aut["witness"].as_str().unwrap();
     let c = json(&["ltl", "check", "G(req -> F grant)", cex]);
-    assert_eq!(c["verdict"], "violated");
+    assert_eq!(
+        (&c["verdict"], &c["result"]),
+        (&"false".into(), &"violated".into())
+    );
 }
 
 #[test]
@@ -176,7 +191,8 @@ fn aut_reduce_keeps_the_language_and_reports_the_papers_columns() {
     let n = tmp("reduce-neg.hoa", &String::from_utf8_lossy(&neg.stdout));
     for m in ["direct", "delayed", "fair", "fair+delayed"] {
         let j = json(&["aut", "reduce", "--sim", m, "--stats", a.to_str().unwrap()]);
-        assert_eq!(j["verdict"], "reduced", "{m}: {j}");
+        assert!(j.get("verdict").is_none(), "{m}: {j}");
+        assert_eq!(j["method"], m, "{m}: {j}");
         let st = &j["reduction"];
         let (b, af) = (&st["before"], &st["after"]);
         for col in [
@@ -200,15 +216,27 @@ fn aut_reduce_keeps_the_language_and_reports_the_papers_columns() {
         let p = verikit(&["aut", "product", r.to_str().unwrap(), n.to_str().unwrap()]);
         let ph = tmp("reduce-prod.hoa", &String::from_utf8_lossy(&p.stdout));
         let e = json(&["aut", "is-empty", ph.to_str().unwrap()]);
-        assert_eq!(e["verdict"], "empty", "{m}");
+        assert_eq!(
+            (&e["verdict"], &e["result"]),
+            (&"true".into(), &"empty".into()),
+            "{m}"
+        );
         // ... and it still accepts a word of the formula (membership replayed by the binary).
         let acc = json(&["aut", "accepts", r.to_str().unwrap(), "cycle{a & b & c}"]);
-        assert_eq!(acc["verdict"], "accepted", "{m}");
+        assert_eq!(
+            (&acc["verdict"], &acc["result"]),
+            (&"true".into(), &"accepted".into()),
+            "{m}"
+        );
         let rej = json(&["aut", "accepts", r.to_str().unwrap(), "cycle{a & !b & c}"]);
-        assert_eq!(rej["verdict"], "rejected", "{m}");
+        assert_eq!(
+            (&rej["verdict"], &rej["result"]),
+            (&"false".into(), &"rejected".into()),
+            "{m}"
+        );
     }
     let j = json(&["ltl", "translate", "--stats", "--reduce", "fair+delayed", f]);
-    assert!(j["automata"][0]["reduction"]["after"]["states"].is_u64());
+    assert!(j["reduction"]["after"]["states"].is_u64());
 }
 
 #[test]
@@ -230,23 +258,40 @@ fn aut_included_answers_with_a_replayable_counterexample() {
     let x = tmp("incl-x.hoa", &hoa("G(a -> Fb)"));
     let y = tmp("incl-y.hoa", &hoa("GFb | FG!a"));
     let (xs, ys) = (x.to_str().unwrap(), y.to_str().unwrap());
-    assert_eq!(json(&["aut", "included", xs, ys])["verdict"], "included");
-    let r = json(&["aut", "included", ys, xs]);
-    assert_eq!(r["verdict"], "not-included");
-    let w = r["witness"].as_str().unwrap();
-    assert_eq!(json(&["aut", "accepts", ys, w])["verdict"], "accepted");
-    assert_eq!(json(&["aut", "accepts", xs, w])["verdict"], "rejected");
+    let i = json(&["aut", "included", xs, ys]);
     assert_eq!(
-        json(&["ltl", "check", "GFb | FG!a", w])["verdict"],
-        "satisfied"
+        (&i["verdict"], &i["relation"]),
+        (&"true".into(), &"included".into())
     );
+    let r = json(&["aut", "included", ys, xs]);
     assert_eq!(
-        json(&["ltl", "check", "G(a -> Fb)", w])["verdict"],
-        "violated"
+        (&r["verdict"], &r["relation"]),
+        (&"false".into(), &"not-included".into())
+    );
+    let w = r["witness"].as_str().unwrap();
+    let yes = json(&["aut", "accepts", ys, w]);
+    assert_eq!(
+        (&yes["verdict"], &yes["result"]),
+        (&"true".into(), &"accepted".into())
+    );
+    let no = json(&["aut", "accepts", xs, w]);
+    assert_eq!(
+        (&no["verdict"], &no["result"]),
+        (&"false".into(), &"rejected".into())
+    );
+    let sat = json(&["ltl", "check", "GFb | FG!a", w]);
+    assert_eq!(
+        (&sat["verdict"], &sat["result"]),
+        (&"true".into(), &"satisfied".into())
+    );
+    let vio = json(&["ltl", "check", "G(a -> Fb)", w]);
+    assert_eq!(
+        (&vio["verdict"], &vio["result"]),
+        (&"false".into(), &"violated".into())
     );
     let out = verikit(&["aut", "included", ys, xs]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("not-included"));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("false: L(A) ⊄ L(B)"));
     // A budget too small to decide: resource limit, exit 3.
     let out = verikit(&["aut", "included", xs, ys, "--max-elements", "0"]);
     assert_eq!(out.status.code(), Some(3));
@@ -268,6 +313,201 @@ fn translate_with_and_without_redirect_merges_has_the_same_language() {
     let d = tmp("redir-d.hoa", &hoa(&[]));
     let r = tmp("redir-r.hoa", &hoa(&["--no-redirect-merges"]));
     let (ds, rs) = (d.to_str().unwrap(), r.to_str().unwrap());
-    assert_eq!(json(&["aut", "included", ds, rs])["verdict"], "included");
-    assert_eq!(json(&["aut", "included", rs, ds])["verdict"], "included");
+    for (x, y) in [(ds, rs), (rs, ds)] {
+        let j = json(&["aut", "included", x, y]);
+        assert_eq!(
+            (&j["verdict"], &j["relation"]),
+            (&"true".into(), &"included".into())
+        );
+    }
+}
+
+/// Issue 18 item 5: `ltl check` and `aut accepts` share one semantics for lasso words (Spot's: a
+/// letter is one full valuation). An under-specified letter, a contradictory one and an unknown
+/// proposition are located errors (exit 2) in both; on full valuations they agree.
+#[test]
+fn check_and_accepts_agree_on_letters() {
+    let gfa = tmp(
+        "agree-gfa.hoa",
+        &String::from_utf8_lossy(&verikit(&["ltl", "translate", "GFa"]).stdout),
+    );
+    let g = gfa.to_str().unwrap();
+    for (word, what) in [
+        ("cycle{b}", "unknown atomic proposition `b`"),
+        ("cycle{1}", "leaves `a` open"),
+        ("cycle{a & !a}", "contradictory"),
+        ("cycle{a | !a}", "leaves `a` open"),
+    ] {
+        for args in [
+            vec!["ltl", "check", "GFa", word],
+            vec!["aut", "accepts", g, word],
+        ] {
+            let out = verikit(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(
+                err.contains(what) && err.contains("<word>:1:"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    for (word, want) in [
+        ("cycle{a}", "true"),
+        ("a; cycle{!a}", "false"),
+        ("!a; cycle{a; !a}", "true"),
+    ] {
+        let c = json(&["ltl", "check", "GFa", word]);
+        let a = json(&["aut", "accepts", g, word]);
+        assert_eq!(
+            (&c["verdict"], &a["verdict"]),
+            (&want.into(), &want.into()),
+            "{word}"
+        );
+    }
+}
+
+/// Issue 18 item 9: a HOA stream is answered automaton by automaton (`ltl translate -F f.ltl |
+/// aut stats -`); a bad automaton in the middle is reported by position and the others are
+/// still answered; `ltl translate -F` with a bad line reports it (file:line) and goes on.
+#[test]
+fn streams_are_answered_per_item_and_survive_bad_items() {
+    let f = tmp("three.ltl", "GFa\nG(a U)\na U b\n");
+    let out = verikit(&["ltl", "translate", "-F", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("three.ltl:2:6"), "{err}");
+    let hoa = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(hoa.matches("HOA: v1").count(), 2, "{hoa}");
+    let s = tmp("two.hoa", &hoa);
+    let j = json(&["aut", "stats", s.to_str().unwrap()]);
+    let items = j["results"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "{j}");
+    for (item, f) in items.iter().zip(["GFa", "a U b"]) {
+        let one = json(&["ltl", "translate", "--stats", f]);
+        assert_eq!(item["stats"]["states"], one["stats"]["states"], "{f}");
+        assert_eq!(item["stats"]["edges"], one["stats"]["edges"], "{f}");
+    }
+    // The same stream through standard input, with a bad automaton in the middle.
+    let (first, second) = hoa.split_at(hoa.find("--END--").unwrap() + 8);
+    let bad = format!(
+        "{first}HOA: v1\nStates: 1\nAcceptance: 0 t\n--BODY--\nState: 0\n[0] 3\n--END--\n{second}"
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(["aut", "stats", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(bad.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("automaton 2") && err.contains("<stdin>:"),
+        "{err}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("states:")).count(),
+        2,
+        "{text}"
+    );
+    let j = json(&[
+        "aut",
+        "stats",
+        tmp("bad-stream.hoa", &bad).to_str().unwrap(),
+    ]);
+    assert_eq!(j["verdict"], "error");
+    let v: Vec<_> = j["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["verdict"].clone())
+        .collect();
+    assert_eq!(
+        v,
+        vec![
+            serde_json::Value::Null,
+            "error".into(),
+            serde_json::Value::Null
+        ]
+    );
+}
+
+/// Issue 18 item 10 and the budget test of the group: `ltl translate -F` prints each automaton as
+/// soon as it is computed and, at the deadline, answers `timeout` (exit 3) for what did not
+/// finish, keeping the results already computed.
+#[test]
+fn formula_batches_stream_and_time_out() {
+    let file = verikit_testkit::require_data!("ltl/random.ltl");
+    let f = file.to_str().unwrap();
+    let t = std::time::Instant::now();
+    let out = verikit(&["--timeout", "1", "ltl", "translate", "--stats", "-F", f]);
+    let dt = t.elapsed().as_secs_f64();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dt < 2.0, "{dt} s");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("states: ") && text.contains("timeout"),
+        "{text}"
+    );
+    let j = json(&["--timeout", "1", "ltl", "translate", "--stats", "-F", f]);
+    assert_eq!(j["verdict"], "timeout");
+    let done = j["results"].as_array().unwrap();
+    assert!(!done.is_empty() && done.len() < 530, "{}", done.len());
+    assert!(done.iter().all(|r| r["stats"]["states"].is_u64()));
+}
+
+/// Issue 18 item 15: `ltl rand` drops duplicates and constant formulas, as `randltl` does.
+#[test]
+fn rand_drops_duplicates_and_constants() {
+    for args in [
+        vec!["ltl", "rand", "--ap", "1", "--size", "1..2", "-n", "30"],
+        vec![
+            "ltl", "rand", "--ap", "2", "--size", "2..6", "-n", "300", "--seed", "3",
+        ],
+    ] {
+        let out = verikit(&args);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut uniq = lines.clone();
+        uniq.sort();
+        uniq.dedup();
+        assert_eq!(uniq.len(), lines.len(), "{args:?}: duplicates in\n{text}");
+        assert!(
+            !lines.iter().any(|l| *l == "0" || *l == "1"),
+            "{args:?}: a constant in\n{text}"
+        );
+        assert!(!lines.is_empty());
+    }
+    // Size 1..2 over one proposition has five non-constant formulas: asking for 30 gives those.
+    let out = verikit(&["ltl", "rand", "--ap", "1", "--size", "1..2", "-n", "30"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5);
+}
+
+/// Issue 18 item 8 through the binary: `States: 0` is printed back as `States: 0`.
+#[test]
+fn zero_state_automaton_round_trips() {
+    let h = tmp(
+        "zero.hoa",
+        "HOA: v1\nStates: 0\nAP: 0\nAcceptance: 0 t\n--BODY--\n--END--\n",
+    );
+    let out = verikit(&["aut", "print", h.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("States: 0\n"));
+    let e = json(&["aut", "is-empty", h.to_str().unwrap()]);
+    assert_eq!(
+        (&e["verdict"], &e["result"]),
+        (&"true".into(), &"empty".into())
+    );
 }

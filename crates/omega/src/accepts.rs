@@ -1,7 +1,7 @@
 //! Membership of lasso words: `A` accepts the word `u; cycle{v}` iff the product of `A` with the
-//! lasso-shaped automaton of the word is non-empty (letters that are partial Boolean formulas
-//! mean "some word compatible with them", as in Spot's `autfilt --accept-word`; for full
-//! valuations this is exact membership of `u v^ω`).
+//! lasso of the word has an accepting cycle. Letters are full valuations of `A`'s propositions
+//! (the one semantics of [`crate::word`], shared with `ltl check`); partial, contradictory and
+//! unknown-proposition letters are rejected by [`Word::lasso`].
 
 use crate::error::OmegaError;
 use crate::ltl::eval::Lasso;
@@ -9,11 +9,9 @@ use crate::twa::{Marks, Twa};
 use crate::word::Word;
 use biodivine_lib_bdd::BddValuation;
 
-/// True if `aut` accepts (a word compatible with) `word`.
+/// True if `aut` accepts `word`, whose letters must be full valuations of `aut`'s propositions.
 pub fn accepts(aut: &Twa, word: &Word) -> Result<bool, OmegaError> {
-    let w = word.to_twa();
-    let p = crate::product::product(aut, &w)?;
-    Ok(!crate::emptiness::is_empty(&p))
+    Ok(accepts_lasso(aut, &word.lasso(&aut.aps)?))
 }
 
 /// True if `aut` accepts the valuation lasso `u v^ω` (bit `i` of a letter = `aut.aps[i]`).

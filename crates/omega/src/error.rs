@@ -25,6 +25,16 @@ impl OmegaError {
     pub fn unsupported(d: Diagnostic) -> Self {
         OmegaError::Unsupported(Box::new(d))
     }
+    /// Names the text the error's span points into (a command-line argument), unless it is
+    /// already named.
+    pub fn in_source(mut self, name: &str, text: &str) -> Self {
+        if let OmegaError::Syntax(d) | OmegaError::Unsupported(d) = &mut self {
+            if d.file.is_none() {
+                d.file = Some(Box::new(verikit_diag::SourceFile::new(name, text)));
+            }
+        }
+        self
+    }
 }
 
 impl Reportable for OmegaError {

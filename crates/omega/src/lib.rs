@@ -40,6 +40,7 @@ pub mod scc_acc;
 pub mod scc_info;
 pub mod scc_sets;
 pub mod sim_game;
+pub mod task;
 pub mod translate;
 pub mod twa;
 pub mod wdba;
@@ -47,4 +48,5 @@ pub mod word;
 pub mod zielonka;
 
 pub use error::OmegaError;
+pub use task::PARAMS;
 pub use twa::Twa;

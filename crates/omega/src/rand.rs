@@ -184,3 +184,54 @@ impl RandLtl {
         }
     }
 }
+
+/// How many draws [`RandLtl::unique`] makes for one new formula before giving up (Spot's
+/// `randltl` gives up the same way when the size range has too few distinct formulas).
+pub const MAX_TRIALS: usize = 100_000;
+
+impl RandLtl {
+    /// Up to `count` formulas of tree size in `lo..=hi`, as Spot's `randltl` outputs them: each
+    /// one distinct from the previous ones (after `simplify`, if given) and not a constant
+    /// (`1`, `0`). Stops early — returning what it has and the reason — when `max_trials` draws
+    /// in a row ([`MAX_TRIALS`] by default) give nothing new or when `budget` runs out.
+    pub fn unique(
+        &mut self,
+        arena: &mut Arena,
+        count: usize,
+        (lo, hi): (usize, usize),
+        simplify: Option<fn(&mut Arena, F) -> F>,
+        max_trials: usize,
+        budget: &verikit_diag::Budget,
+    ) -> (Vec<F>, Option<String>) {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut found = None;
+            for _ in 0..max_trials {
+                if let Err(e) = budget.check() {
+                    return (out, Some(e.to_string()));
+                }
+                let mut f = self.formula_in(arena, lo, hi);
+                if let Some(s) = simplify {
+                    f = s(arena, f);
+                }
+                if !arena.is_true(f) && !arena.is_false(f) && seen.insert(f) {
+                    found = Some(f);
+                    break;
+                }
+            }
+            match found {
+                Some(f) => out.push(f),
+                None => {
+                    return (
+                        out,
+                        Some(format!(
+                            "no new non-constant formula in {max_trials} draws (the size range has too few)"
+                        )),
+                    )
+                }
+            }
+        }
+        (out, None)
+    }
+}

@@ -253,4 +253,61 @@ fn parser_is_total() {
         3000,
         parse,
     );
+    let stream = format!("{GFA_TRANS}{GFA_STATE}{IMPLICIT}");
+    verikit_testkit::assert_parser_total(&[&stream], 2000, |s| {
+        let v = verikit_omega::hoa::parse::parse_stream(s);
+        v.into_iter().collect::<Result<Vec<_>, _>>()
+    });
+}
+
+/// Issue 18 item 8: `States: 0` is an automaton with no state, written back as `States: 0`.
+#[test]
+fn zero_states_read_and_written_as_zero() {
+    let text = "HOA: v1\nStates: 0\nAP: 1 \"a\"\nAcceptance: 0 t\n--BODY--\n--END--\n";
+    let a = parse(text).unwrap();
+    assert_eq!(a.num_states(), 0);
+    assert!(a.init.is_empty());
+    let out = to_hoa(&a);
+    assert!(
+        out.contains("States: 0\n") && !out.contains("Start:"),
+        "{out}"
+    );
+    let b = parse(&out).unwrap();
+    assert_eq!(b.num_states(), 0);
+    assert!(accepting_lasso(&b).is_none());
+    assert!(!b.is_complete());
+    // A start state out of range of `States: 0` is an error, not a new state.
+    let bad = "HOA: v1\nStates: 0\nStart: 0\nAcceptance: 0 t\n--BODY--\n--END--\n";
+    assert!(parse(bad).is_err());
+}
+
+/// Issue 18 item 9: every automaton of a stream is read; a bad one in the middle (a parse error
+/// or a lexical error) is reported in its slot, located, and the ones after it are still read.
+#[test]
+fn streams_keep_going_after_a_bad_automaton() {
+    use verikit_omega::hoa::parse_stream;
+    let bad_body = GFA_TRANS.replace("[!0] 0", "[!0] 7");
+    let bad_lex = GFA_TRANS.replace("[!0] 0", "[!0] 0 #");
+    for bad in [bad_body, bad_lex] {
+        let text = format!("{GFA_TRANS}{bad}{GFA_STATE}");
+        let r = parse_stream(&text);
+        assert_eq!(r.len(), 3, "{text}");
+        assert_eq!(r[0].as_ref().unwrap().num_states(), 1);
+        let at = match &r[1] {
+            Err(OmegaError::Syntax(d)) => d.span.map(|s| s.start).unwrap(),
+            other => panic!("expected a located error, got {other:?}"),
+        };
+        assert!(
+            at > GFA_TRANS.len() && at < GFA_TRANS.len() + GFA_TRANS.len(),
+            "{at}"
+        );
+        assert_eq!(r[2].as_ref().unwrap().num_states(), 2);
+        assert!(parse_all(&text).is_err());
+    }
+    // An automaton cut before its `--END--` ends where the next `HOA:` starts.
+    let cut = GFA_TRANS.replace("--END--\n", "");
+    let r = parse_stream(&format!("{cut}{GFA_STATE}"));
+    assert_eq!(r.len(), 2);
+    assert!(r[0].is_err() && r[1].is_ok());
+    assert!(parse_stream("  /* nothing */ \n").is_empty());
 }

@@ -85,14 +85,29 @@ fn words_in_spot_syntax() {
     let mut arena = Arena::new();
     let f = verikit_omega::ltl::parse::parse("a U G b", &mut arena).unwrap();
     let a = translate(&mut arena, f, &Options::default()).unwrap();
-    let yes = parse_word("a & !b; a; cycle{b}").unwrap();
-    let no = parse_word("a & !b; !a & !b; cycle{b}").unwrap();
+    let yes = parse_word("a & !b; a & !b; cycle{b & !a}").unwrap();
+    let no = parse_word("a & !b; !a & !b; cycle{b & a}").unwrap();
     assert!(accepts(&a, &yes).unwrap());
     assert!(!accepts(&a, &no).unwrap());
-    // Partial letters: some compatible word is accepted.
-    assert!(accepts(&a, &parse_word("cycle{b}").unwrap()).unwrap());
-    // Unknown propositions are unconstrained in the automaton.
-    assert!(accepts(&a, &parse_word("c; cycle{b & c}").unwrap()).unwrap());
+    // One semantics (Spot's: a letter is a full valuation): partial letters, contradictory
+    // letters and unknown propositions are rejected with a located error, never guessed.
+    for (bad, at) in [
+        ("cycle{b}", 6),
+        ("a; cycle{b & !a}", 0),
+        ("a & !b; cycle{a & !a & b}", 14),
+        ("a & !b; cycle{a | b}", 14),
+        ("c; cycle{b & c}", 0),
+    ] {
+        match accepts(&a, &parse_word(bad).unwrap()) {
+            Err(OmegaError::Syntax(d)) => assert_eq!(d.span.map(|s| s.start), Some(at), "{bad}"),
+            other => panic!("{bad}: expected a located error, got {other:?}"),
+        }
+    }
+    assert!(accepts(
+        &a,
+        &parse_word("a & !b; cycle{(a | !a) & b & !!a}").unwrap()
+    )
+    .unwrap());
     for bad in [
         "a; b",
         "a;; cycle{b}",

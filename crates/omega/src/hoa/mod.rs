@@ -6,5 +6,5 @@
 pub mod parse;
 pub mod print;
 
-pub use parse::{parse, parse_all};
+pub use parse::{parse, parse_all, parse_stream};
 pub use print::to_hoa;

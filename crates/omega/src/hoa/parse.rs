@@ -28,11 +28,26 @@ enum Tok {
 }
 
 fn lex(text: &str) -> Result<Vec<(Tok, Span)>, OmegaError> {
-    let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
+    while i < text.len() {
+        let (toks, end) = lex_one(text, i)?;
+        out.extend(toks);
+        i = end;
+    }
+    Ok(out)
+}
+
+/// Lexes from byte `i` to the end of one automaton: through its `--END--` or `--ABORT--`, or up
+/// to (not including) the `HOA:` that starts the next one. Returns the tokens and where it stopped.
+fn lex_one(text: &str, mut i: usize) -> Result<(Vec<(Tok, Span)>, usize), OmegaError> {
+    let b = text.as_bytes();
+    let mut out: Vec<(Tok, Span)> = Vec::new();
     let err = |sp: Span, m: String| OmegaError::syntax(Diagnostic::at(sp, m));
     while i < b.len() {
+        if matches!(out.last(), Some((Tok::End | Tok::Abort, _))) {
+            break;
+        }
         let c = b[i];
         if c.is_ascii_whitespace() {
             i += 1;
@@ -131,6 +146,9 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, OmegaError> {
             }
             let word = text[start..i].to_string();
             if i < b.len() && b[i] == b':' {
+                if word == "HOA" && !out.is_empty() {
+                    return Ok((out, start));
+                }
                 i += 1;
                 out.push((Tok::Header(word), Span::new(start, i)));
             } else {
@@ -149,7 +167,7 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, OmegaError> {
             format!("unexpected character `{ch}` in HOA input"),
         ));
     }
-    Ok(out)
+    Ok((out, i))
 }
 
 struct P<'t> {
@@ -368,18 +386,58 @@ pub fn parse(text: &str) -> Result<Twa, OmegaError> {
     parse_one(&mut p)
 }
 
-/// Parses every automaton of a HOA text (one after the other).
+/// Parses every automaton of a HOA text (one after the other); the first error stops it.
 pub fn parse_all(text: &str) -> Result<Vec<Twa>, OmegaError> {
-    let toks = lex(text)?;
-    let mut p = P { text, toks, pos: 0 };
-    let mut out = Vec::new();
-    while p.pos < p.toks.len() {
-        out.push(parse_one(&mut p)?);
-    }
+    let out: Vec<Twa> = parse_stream(text).into_iter().collect::<Result<_, _>>()?;
     if out.is_empty() {
-        return Err(p.err("no automaton in the input (expected `HOA: v1`)"));
+        return Err(OmegaError::syntax(Diagnostic::at(
+            Span::point(text.len()),
+            "no automaton in the input (expected `HOA: v1`)",
+        )));
     }
     Ok(out)
+}
+
+/// Parses a stream of automata as Spot's tools read one: every automaton is parsed on its own,
+/// so a bad one (reported in its slot, with a located diagnostic) does not stop the ones after
+/// it. An automaton ends at its `--END--` or `--ABORT--`, or where the next `HOA:` starts; after
+/// a lexical error the reader resumes after the next `--END--`/`--ABORT--`. Blank or
+/// comment-only input gives an empty vector.
+pub fn parse_stream(text: &str) -> Vec<Result<Twa, OmegaError>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        match lex_one(text, i) {
+            Ok((toks, end)) => {
+                if toks.is_empty() {
+                    break;
+                }
+                let mut p = P { text, toks, pos: 0 };
+                let r = parse_one(&mut p).and_then(|a| match p.toks.get(p.pos) {
+                    None => Ok(a),
+                    Some((t, sp)) => Err(OmegaError::syntax(Diagnostic::at(
+                        *sp,
+                        format!("unexpected `{}` after `--END--`", show(t)),
+                    ))),
+                });
+                out.push(r);
+                i = end.max(i + 1);
+            }
+            Err(e) => {
+                out.push(Err(e));
+                let rest = &text[i..];
+                let stop = ["--END--", "--ABORT--"]
+                    .iter()
+                    .filter_map(|m| rest.find(m).map(|k| k + m.len()))
+                    .min();
+                match stop {
+                    Some(k) => i += k,
+                    None => break,
+                }
+            }
+        }
+    }
+    out
 }
 
 fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
@@ -721,9 +779,6 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     for (s, sp) in starts {
         ensure(&mut aut, s, sp)?;
         aut.init.push(s as u32);
-    }
-    if aut.num_states() == 0 {
-        aut.add_state();
     }
     aut.state_based = state_based_seen && !trans_marks_seen;
     Ok(aut)

@@ -2,8 +2,14 @@
 //!
 //! Operators: `!`/`~`, `X`, `F`/`<>`, `G`/`[]`, `U`, `R`/`V`, `W`, `M`, `&`/`&&`/`/\`,
 //! `|`/`||`/`\/`, `xor`/`^`, `->`/`=>`/`-->`, `<->`/`<=>`/`<-->`, constants `true`/`false`/`1`/`0`,
-//! atomic propositions `[a-zA-Z_][a-zA-Z0-9_.]*` or double-quoted. As in Spot, `GFa` is `G(F(a))`:
-//! a leading run of `F`, `G`, `X` followed by a lowercase letter, a digit or `_` is split off.
+//! Spin's `[]`/`<>`/`()`, Wring's `+` and postfix `=0`/`=1`, the UTF-8 symbols, `/* comments */`,
+//! atomic propositions as Spot's scanner reads them (`spot/parsetl/scantl.ll`, documented in
+//! Spot's `doc/tl/tl.pdf`): a name of letters, digits, `_` and `.` that does not start with a
+//! digit, nor with `F`, `G` or `X` unless a digit follows (`GFa` is `G(F(a))`, `FB` is `F(B)`,
+//! `GFP_0.b_c` is `G(F(P_0.b_c))`, but `F0` and `X1` are propositions); right after a proposition
+//! or `)`, a name cannot start with a binary-operator letter (`aUb` is a proposition, `(a)Ub` is
+//! `a U b`); a tie between a name and an operator or constant goes to the operator (`U`, `xor`,
+//! `true`, case-insensitive `FALSE`); other names are double-quoted (`\` escapes).
 //! Precedence, loosest first (Spot's `parsetl.yy`): `->` `<->` (right associative), `|`, `xor`,
 //! `&`, then `U R W M` (right associative), then the prefix operators `F G X`, then `!`.
 //! Errors are located diagnostics (byte spans); deep nesting is an error, not a stack overflow.
@@ -31,6 +37,10 @@ enum Tok {
     True,
     False,
     Ap(String),
+    /// Wring's postfix `=0` (negation of a proposition).
+    PostNeg,
+    /// Wring's postfix `=1`.
+    PostPos,
 }
 
 impl Tok {
@@ -54,13 +64,168 @@ impl Tok {
             Tok::True => "true".into(),
             Tok::False => "false".into(),
             Tok::Ap(s) => s.clone(),
+            Tok::PostNeg => "=0".into(),
+            Tok::PostPos => "=1".into(),
         }
     }
 }
 
+/// What the lexer expects next, as Spot's scanner tracks it: after an atomic proposition or a
+/// closing parenthesis (`AfterProp`) an identifier starting with a binary-operator letter is
+/// that operator (`aUb` is one proposition, but `(a)Ub` is `a U b`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Initial,
+    AfterProp,
+}
+
+/// Fixed-spelling tokens, longest match first among equal starts (Spot's scanner, LTL subset).
+const FIXED: &[(&str, Tok)] = &[
+    ("<-->", Tok::Equiv),
+    ("<->", Tok::Equiv),
+    ("<=>", Tok::Equiv),
+    ("↔", Tok::Equiv),
+    ("⇔", Tok::Equiv),
+    ("-->", Tok::Implies),
+    ("->", Tok::Implies),
+    ("=>", Tok::Implies),
+    ("→", Tok::Implies),
+    ("⟶", Tok::Implies),
+    ("⇒", Tok::Implies),
+    ("⟹", Tok::Implies),
+    ("&&", Tok::And),
+    ("/\\", Tok::And),
+    ("∧", Tok::And),
+    ("∩", Tok::And),
+    ("&", Tok::And),
+    ("||", Tok::Or),
+    ("\\/", Tok::Or),
+    ("∨", Tok::Or),
+    ("∪", Tok::Or),
+    ("|", Tok::Or),
+    ("+", Tok::Or),
+    ("^", Tok::Xor),
+    ("⊕", Tok::Xor),
+    ("xor", Tok::Xor),
+    ("!", Tok::Not),
+    ("~", Tok::Not),
+    ("¬", Tok::Not),
+    ("()", Tok::X),
+    ("○", Tok::X),
+    ("◯", Tok::X),
+    ("X", Tok::X),
+    ("<>", Tok::Ev),
+    ("◇", Tok::Ev),
+    ("⋄", Tok::Ev),
+    ("♢", Tok::Ev),
+    ("F", Tok::Ev),
+    ("[]", Tok::Gl),
+    ("□", Tok::Gl),
+    ("⬜", Tok::Gl),
+    ("◻", Tok::Gl),
+    ("G", Tok::Gl),
+    ("U", Tok::U),
+    ("R", Tok::R),
+    ("V", Tok::R),
+    ("W", Tok::W),
+    ("M", Tok::M),
+    ("=0", Tok::PostNeg),
+    ("\u{305}", Tok::PostNeg),
+    ("\u{304}", Tok::PostNeg),
+    ("=1", Tok::PostPos),
+    ("(", Tok::LParen),
+    (")", Tok::RParen),
+    ("1", Tok::True),
+    ("0", Tok::False),
+];
+
+/// Spellings of PSL/SERE and past operators that Spot reads and this LTL kernel does not.
+const UNSUPPORTED: &[&str] = &[
+    "[]->",
+    "[]=>",
+    "|->",
+    "|=>",
+    "<>->",
+    "<>=>",
+    "□→",
+    "□⇒",
+    "◇→",
+    "◇⇒",
+    "↦",
+    "⤇",
+    "##",
+    "[*",
+    "[+]",
+    "[:",
+    "[=",
+    "[->",
+    "{",
+    "}",
+    ";",
+    ":",
+    "*",
+    "Ⓧ",
+    "first_match",
+    "S",
+];
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
+}
+
+/// Length of the atomic proposition Spot's scanner reads at the start of `s` in `mode`
+/// (0 if none). After a proposition, names cannot start with a binary-operator letter and
+/// their second character cannot be `F`, `G` or `X` (so `p=0UFXp=1` reads as Wring's
+/// `p U FXp`); elsewhere a name cannot start with `F`, `G` or `X` unless a digit follows
+/// (`F0`, `X1` are propositions; `FB` is `F(B)`).
+fn prop_len(s: &[u8], mode: Mode) -> usize {
+    let Some(&c0) = s.first() else { return 0 };
+    let run = |from: usize| from + s[from..].iter().take_while(|&&c| is_ident(c)).count();
+    let first_ok = c0.is_ascii_alphabetic() || c0 == b'_' || c0 == b'.';
+    match mode {
+        Mode::Initial => {
+            if !first_ok {
+                0
+            } else if !matches!(c0, b'F' | b'G' | b'X') {
+                run(1)
+            } else if s.get(1).is_some_and(u8::is_ascii_digit) {
+                run(2)
+            } else {
+                0
+            }
+        }
+        Mode::AfterProp => {
+            if !first_ok || matches!(c0, b'F' | b'G' | b'X' | b'M' | b'R' | b'U' | b'V' | b'W') {
+                0
+            } else if s
+                .get(1)
+                .is_some_and(|&c| is_ident(c) && !matches!(c, b'F' | b'G' | b'X'))
+            {
+                run(2)
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// The case-insensitive constants `true` / `false` at the start of `s`.
+fn word_constant(s: &str) -> Option<(Tok, usize)> {
+    for (w, t) in [("true", Tok::True), ("false", Tok::False)] {
+        if s.len() >= w.len() && s.is_char_boundary(w.len()) && s[..w.len()].eq_ignore_ascii_case(w)
+        {
+            return Some((t, w.len()));
+        }
+    }
+    None
+}
+
+/// Splits a formula into tokens by Spot's scanner rules (`spot/parsetl/scantl.ll`, restricted to
+/// LTL): the longest match wins, and on a tie an operator or constant beats a proposition name.
 fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    let mut mode = Mode::Initial;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -69,126 +234,145 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
             continue;
         }
         let rest = &text[i..];
-        let sym: &[(&str, Tok)] = &[
-            ("<-->", Tok::Equiv),
-            ("<->", Tok::Equiv),
-            ("<=>", Tok::Equiv),
-            ("-->", Tok::Implies),
-            ("->", Tok::Implies),
-            ("=>", Tok::Implies),
-            ("&&", Tok::And),
-            ("||", Tok::Or),
-            ("/\\", Tok::And),
-            ("\\/", Tok::Or),
-            ("[]", Tok::Gl),
-            ("<>", Tok::Ev),
-            ("&", Tok::And),
-            ("|", Tok::Or),
-            ("^", Tok::Xor),
-            ("!", Tok::Not),
-            ("~", Tok::Not),
-            ("(", Tok::LParen),
-            (")", Tok::RParen),
-        ];
-        if let Some((s, t)) = sym.iter().find(|(s, _)| rest.starts_with(s)) {
-            out.push((t.clone(), Span::new(i, i + s.len())));
-            i += s.len();
+        if rest.starts_with("/*") {
+            i = skip_comment(text, i)?;
             continue;
         }
         if c == b'"' {
-            match text[i + 1..].find('"') {
-                Some(j) => {
-                    let name = &text[i + 1..i + 1 + j];
-                    out.push((Tok::Ap(name.to_string()), Span::new(i, i + j + 2)));
-                    i += j + 2;
-                    continue;
-                }
-                None => {
-                    return Err(Diagnostic::at(
-                        Span::new(i, i + 1),
-                        "unterminated quoted atomic proposition",
-                    )
-                    .with_span(Span::new(i, i + 1), "this `\"` is never closed"))
-                }
-            }
-        }
-        if c.is_ascii_digit() {
-            let mut j = i;
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            let t = match &text[i..j] {
-                "0" => Tok::False,
-                "1" => Tok::True,
-                s => {
-                    return Err(Diagnostic::at(
-                        Span::new(i, j),
-                        format!("unexpected number `{s}` (only 0 and 1 are constants)"),
-                    ))
-                }
-            };
-            out.push((t, Span::new(i, j)));
-            i = j;
+            let (name, end) = quoted(text, i)?;
+            out.push((Tok::Ap(name), Span::new(i, end)));
+            i = end;
+            mode = Mode::AfterProp;
             continue;
         }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let mut j = i;
-            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b'.') {
-                j += 1;
+        // The longest fixed spelling, then the constants spelled as words, then a name.
+        let mut best: Option<(Tok, usize)> = FIXED
+            .iter()
+            .filter(|(s, _)| rest.starts_with(s))
+            .max_by_key(|(s, _)| s.len())
+            .map(|(s, t)| (t.clone(), s.len()));
+        if let Some((t, n)) = word_constant(rest) {
+            if best.as_ref().is_none_or(|b| n > b.1) {
+                best = Some((t, n));
             }
-            let word = &text[i..j];
-            let kw = match word {
-                "U" => Some(Tok::U),
-                "R" | "V" => Some(Tok::R),
-                "W" => Some(Tok::W),
-                "M" => Some(Tok::M),
-                "X" => Some(Tok::X),
-                "F" => Some(Tok::Ev),
-                "G" => Some(Tok::Gl),
-                "xor" => Some(Tok::Xor),
-                "true" => Some(Tok::True),
-                "false" => Some(Tok::False),
-                _ => None,
-            };
-            if let Some(t) = kw {
-                out.push((t, Span::new(i, j)));
-                i = j;
-                continue;
+        }
+        if let Some(u) = UNSUPPORTED
+            .iter()
+            .filter(|s| rest.starts_with(*s))
+            .max_by_key(|s| s.len())
+        {
+            if best.as_ref().is_none_or(|b| u.len() > b.1) && u.len() >= prop_len(&b[i..], mode) {
+                return Err(Diagnostic::at(
+                    Span::new(i, i + u.len()),
+                    format!("`{u}` (a PSL, SERE or past-time operator) is not supported"),
+                )
+                .with_span(
+                    Span::new(i, i + u.len()),
+                    "only LTL operators are supported",
+                ));
             }
-            // Split a leading run of F/G/X operators: `GFa`, `XXp0`, `FG_x`.
-            let prefix = word
-                .bytes()
-                .take_while(|&ch| matches!(ch, b'F' | b'G' | b'X'))
-                .count();
-            let after = word.as_bytes().get(prefix).copied();
-            let split = prefix > 0
-                && match after {
-                    None => true,
-                    Some(ch) => ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == b'_',
+        }
+        // `X[n]`, `F[n..m]`, `G[n..m]` (Spot's bounded operators) are not supported; `X[]` is `XG`.
+        if let Some((Tok::X | Tok::Ev | Tok::Gl, 1)) = &best {
+            let after = rest[1..].trim_start();
+            if after.starts_with('[') && !after.starts_with("[]") && prop_len(&b[i..], mode) == 0 {
+                return Err(Diagnostic::at(
+                    Span::new(i, i + 1),
+                    format!("bounded `{}[…]` operators are not supported", &rest[..1]),
+                ));
+            }
+        }
+        if c.is_ascii_digit() && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+            let j = i + b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            return Err(Diagnostic::at(
+                Span::new(i, j),
+                format!(
+                    "unexpected number `{}` (only 0 and 1 are constants)",
+                    &text[i..j]
+                ),
+            ));
+        }
+        let plen = prop_len(&b[i..], mode);
+        match best {
+            Some((t, n)) if n >= plen => {
+                mode = match t {
+                    Tok::RParen => Mode::AfterProp,
+                    Tok::PostNeg | Tok::PostPos => mode,
+                    _ => Mode::Initial,
                 };
-            if split {
-                for k in 0..prefix {
-                    let t = match b[i + k] {
-                        b'F' => Tok::Ev,
-                        b'G' => Tok::Gl,
-                        _ => Tok::X,
-                    };
-                    out.push((t, Span::new(i + k, i + k + 1)));
-                }
-                i += prefix;
-                continue;
+                out.push((t, Span::new(i, i + n)));
+                i += n;
             }
-            out.push((Tok::Ap(word.to_string()), Span::new(i, j)));
-            i = j;
-            continue;
+            _ if plen > 0 => {
+                out.push((
+                    Tok::Ap(text[i..i + plen].to_string()),
+                    Span::new(i, i + plen),
+                ));
+                i += plen;
+                mode = Mode::AfterProp;
+            }
+            _ => {
+                let ch = rest.chars().next().unwrap_or('?');
+                let what = if ch.is_ascii_digit() {
+                    "a number (only 0 and 1 are constants)".to_string()
+                } else {
+                    format!("`{ch}`")
+                };
+                return Err(Diagnostic::at(
+                    Span::new(i, i + ch.len_utf8()),
+                    format!("unexpected {what} in an LTL formula"),
+                ));
+            }
         }
-        let ch = rest.chars().next().unwrap_or('?');
-        return Err(Diagnostic::at(
-            Span::new(i, i + ch.len_utf8()),
-            format!("unexpected character `{ch}` in an LTL formula"),
-        ));
     }
     Ok(out)
+}
+
+/// Skips a (nested) `/* … */` comment starting at `i`; returns the index after it.
+fn skip_comment(text: &str, start: usize) -> Result<usize, Diagnostic> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < b.len() {
+        if b[i..].starts_with(b"/*") {
+            depth += 1;
+            i += 2;
+        } else if b[i..].starts_with(b"*/") {
+            depth -= 1;
+            i += 2;
+            if depth == 0 {
+                return Ok(i);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    Err(
+        Diagnostic::at(Span::new(start, start + 2), "unclosed comment")
+            .with_span(Span::new(start, start + 2), "this `/*` is never closed"),
+    )
+}
+
+/// A double-quoted proposition starting at `start` (`\x` stands for `x`): its name and end.
+fn quoted(text: &str, start: usize) -> Result<(String, usize), Diagnostic> {
+    let mut name = String::new();
+    let mut chars = text[start + 1..].char_indices();
+    while let Some((k, ch)) = chars.next() {
+        match ch {
+            '"' => return Ok((name, start + 1 + k + 1)),
+            '\\' => {
+                if let Some((_, n)) = chars.next() {
+                    name.push(n);
+                }
+            }
+            _ => name.push(ch),
+        }
+    }
+    Err(Diagnostic::at(
+        Span::new(start, start + 1),
+        "unterminated quoted atomic proposition",
+    )
+    .with_span(Span::new(start, start + 1), "this `\"` is never closed"))
 }
 
 const MAX_DEPTH: usize = 400;
@@ -347,7 +531,20 @@ impl Parser<'_> {
             }
             Tok::True => Ok(self.arena.tt()),
             Tok::False => Ok(self.arena.ff()),
-            Tok::Ap(name) => Ok(self.arena.ap(&name)),
+            Tok::Ap(name) => {
+                let a = self.arena.ap(&name);
+                match self.peek() {
+                    Some(Tok::PostNeg) => {
+                        self.pos += 1;
+                        Ok(self.arena.not(a))
+                    }
+                    Some(Tok::PostPos) => {
+                        self.pos += 1;
+                        Ok(a)
+                    }
+                    _ => Ok(a),
+                }
+            }
             Tok::LParen => {
                 let f = self.implies()?;
                 if self.peek() == Some(&Tok::RParen) {

@@ -14,24 +14,32 @@ pub fn to_string(a: &Arena, f: F) -> String {
     s
 }
 
-/// How an atomic proposition name is written.
+/// How an atomic proposition name is written: bare when Spot's printer writes it bare (a name of
+/// letters, digits, `_` and `.` not starting with a digit or with `F`, `G`, `X`, and not a lone
+/// binary-operator letter nor `true`/`false` in any case), and also quoted when it is `V` or
+/// `xor`, which Spot's scanner would read as operators; quoted names escape `"` and `\`.
 pub fn ap_text(name: &str) -> String {
-    let plain = !name.is_empty()
-        && name
-            .bytes()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
-        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
-        && !matches!(
-            name.as_bytes()[0],
-            b'F' | b'G' | b'X' | b'U' | b'R' | b'W' | b'M' | b'V'
-        )
-        && !matches!(name, "true" | "false" | "xor");
+    let b = name.as_bytes();
+    let plain = b.first().is_some_and(|&c| {
+        (c.is_ascii_alphabetic() || c == b'_' || c == b'.') && !matches!(c, b'F' | b'G' | b'X')
+    }) && b
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+        && !matches!(name, "U" | "W" | "M" | "R" | "S" | "V" | "xor")
+        && !name.eq_ignore_ascii_case("true")
+        && !name.eq_ignore_ascii_case("false");
     if plain {
-        name.to_string()
-    } else {
-        format!("\"{name}\"")
+        return name.to_string();
     }
+    let mut o = String::from("\"");
+    for c in name.chars() {
+        if c == '"' || c == '\\' {
+            o.push('\\');
+        }
+        o.push(c);
+    }
+    o.push('"');
+    o
 }
 
 fn is_atomic_or_unary(a: &Arena, f: F) -> bool {
@@ -57,14 +65,16 @@ fn operand(a: &Arena, f: F, s: &mut String) {
     }
 }
 
-/// `X`, `F` or `G` and its operand. An operand that starts with an uppercase letter is separated by
-/// a space: `FJ` would read back as the proposition `FJ`, `F J` reads as `F(J)`.
+/// `X`, `F` or `G` and its operand, without a space (`FB` reads back as `F(B)` in Spot's syntax);
+/// a constant operand is parenthesised as Spot does (`X(1)`: `X1` is a proposition).
 fn temporal_unary(op: char, a: &Arena, x: F, s: &mut String) {
     s.push(op);
-    let at = s.len();
-    operand(a, x, s);
-    if s[at..].starts_with(|c: char| c.is_ascii_uppercase()) && matches!(a.node(x), Node::Ap(_)) {
-        s.insert(at, ' ');
+    if matches!(a.node(x), Node::True | Node::False) {
+        s.push('(');
+        go(a, x, s);
+        s.push(')');
+    } else {
+        operand(a, x, s);
     }
 }
 

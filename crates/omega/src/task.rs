@@ -1,0 +1,697 @@
+//! The `ltl` and `aut` commands as library calls. Each entry point takes parsed inputs, options
+//! and a [`Budget`], and returns the one [`Answer`] the CLI prints: decision commands answer
+//! `true`/`false` with their own words as details (`result`: `satisfied`/`violated`,
+//! `empty`/`nonempty`, `accepted`/`rejected`; `relation`: `included`/`not-included`) and the word
+//! that explains a `false` (or a non-empty language) under `witness`; commands that produce an
+//! automaton or formulas have no verdict. Input policies live here too: formula files as Spot's
+//! `-F` reads them ([`formula_lines`]), HOA streams automaton by automaton ([`read_automata`]),
+//! one semantics for lasso words ([`crate::word`]), and the tuning parameters ([`PARAMS`]).
+
+use crate::error::OmegaError;
+use crate::ltl::{parse::parse, print::to_string, simplify::simplify, Arena, F};
+use crate::rand::{RandLtl, Weights};
+use crate::twa::Twa;
+use crate::word::Word;
+use crate::{dot, emptiness, gba_reduce, hoa, postproc, product, ramsey_inclusion, translate};
+use std::time::Instant;
+use verikit_diag::{Answer, Budget, Diagnostic, Param, Params, Reportable, Span, Verdict};
+
+/// The tuning parameters of the `ltl` and `aut` commands (`-x key=value`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "omega.max-states",
+        default: "200000",
+        range: "1..=100000000",
+        doc: "ltl translate gives up beyond this many tableau states",
+    },
+    Param {
+        name: "omega.wdba",
+        default: "true",
+        range: "true|false",
+        doc: "ltl translate tries WDBA minimisation of obligation formulas",
+    },
+    Param {
+        name: "omega.included-max-letters",
+        default: "4096",
+        range: "1..=1000000",
+        doc: "aut included gives up beyond this many letters (atoms of the labels)",
+    },
+    Param {
+        name: "omega.included-max-work",
+        default: "4000000000",
+        range: "1..=10^15",
+        doc: "aut included gives up beyond this many machine words of graph work",
+    },
+    Param {
+        name: "omega.rand-max-trials",
+        default: "100000",
+        range: "1..=100000000",
+        doc: "ltl rand gives up after this many draws without a new non-constant formula",
+    },
+];
+
+fn param<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    params: &Params,
+    name: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
+    match PARAMS.iter().find(|p| p.name == name) {
+        Some(p) => params.get_in(p, lo, hi),
+        None => Err(format!("unknown parameter {name}")),
+    }
+}
+
+/// Translation options with the `omega.*` parameters applied.
+pub fn translate_options(
+    params: &Params,
+    base: translate::Options,
+) -> Result<translate::Options, String> {
+    let wdba = match PARAMS.iter().find(|p| p.name == "omega.wdba") {
+        Some(p) => params.get::<bool>(p)?,
+        None => base.wdba,
+    };
+    Ok(translate::Options {
+        max_states: param(params, "omega.max-states", 1, 100_000_000)?,
+        wdba,
+        ..base
+    })
+}
+
+/// Inclusion limits with the `omega.included-*` parameters applied.
+pub fn inclusion_limits(
+    params: &Params,
+    max_elements: usize,
+) -> Result<ramsey_inclusion::Limits, String> {
+    Ok(ramsey_inclusion::Limits {
+        max_elements,
+        max_letters: param(params, "omega.included-max-letters", 1, 1_000_000)?,
+        max_work: param(params, "omega.included-max-work", 1, 1_000_000_000_000_000)?,
+    })
+}
+
+/// The formulas of a formula file as Spot's tools read `-F`: one per line, blank lines and lines
+/// starting with `#` skipped; each with its byte offset in the file.
+pub fn formula_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut off = 0;
+    for line in text.split('\n') {
+        let t = line.trim_end_matches('\r');
+        if !t.trim().is_empty() && !t.trim_start().starts_with('#') {
+            out.push((off, t));
+        }
+        off += line.len() + 1;
+    }
+    out
+}
+
+/// Parses a formula that starts at byte `offset` of its file (error spans are file positions).
+pub fn parse_formula(text: &str, offset: usize, arena: &mut Arena) -> Result<F, OmegaError> {
+    parse(text, arena).map_err(|mut d| {
+        if let Some(sp) = d.span.as_mut() {
+            *sp = Span::new(sp.start + offset, sp.end + offset);
+        }
+        OmegaError::syntax(d)
+    })
+}
+
+/// `ltl parse` / `ltl simplify` of one formula.
+pub fn print_formula(text: &str, offset: usize, simp: bool) -> Result<Answer, OmegaError> {
+    let mut arena = Arena::new();
+    let mut f = parse_formula(text, offset, &mut arena)?;
+    if simp {
+        f = simplify(&mut arena, f);
+    }
+    let s = to_string(&arena, f);
+    Ok(Answer::new().detail("formula", &s).line(s))
+}
+
+/// How a produced automaton is shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Show {
+    /// HOA v1.
+    #[default]
+    Hoa,
+    /// GraphViz DOT.
+    Dot,
+    /// Only its statistics.
+    Stats,
+}
+
+impl Show {
+    /// From the `--dot` and `--stats` flags.
+    pub fn from_flags(dot: bool, stats: bool) -> Show {
+        match (dot, stats) {
+            (true, _) => Show::Dot,
+            (_, true) => Show::Stats,
+            _ => Show::Hoa,
+        }
+    }
+}
+
+/// Runs a batch (the formulas of a file, the automata of a stream; `names` = singular and plural)
+/// as Spot's tools do: each item's result goes to `emit` (with its 1-based position) as soon as
+/// it is computed, a bad item's error too, and the others still run; once `budget` is spent the
+/// remaining items are not started. The summary answers `timeout` (with `unfinished`) if some
+/// items did not finish, else `error` (with the `error` message) if some were bad.
+pub fn batch<I: FnOnce() -> Result<Answer, OmegaError>>(
+    items: impl IntoIterator<Item = I>,
+    (what, whats): (&str, &str),
+    budget: &Budget,
+    mut emit: impl FnMut(usize, Result<Answer, OmegaError>),
+) -> Answer {
+    let t0 = Instant::now();
+    let (mut n, mut bad, mut left) = (0usize, 0usize, 0usize);
+    for item in items {
+        n += 1;
+        if budget.check().is_err() {
+            left += 1;
+            continue;
+        }
+        match item() {
+            Err(e) if e.is_resource_limit() && budget.check().is_err() => left += 1,
+            Err(e) => {
+                bad += 1;
+                emit(n, Err(e));
+            }
+            Ok(a) => emit(n, Ok(a.detail("position", n))),
+        }
+    }
+    let sum = Answer::new().input(whats, n);
+    let sum = if left > 0 {
+        sum.with_verdict(Verdict::Timeout)
+            .detail("unfinished", left)
+            .line(format!("timeout: {left} of {n} {whats} not finished"))
+    } else if bad > 0 {
+        let one = if bad == 1 { what } else { whats };
+        sum.with_verdict(Verdict::Error)
+            .detail("error", format!("{bad} {one} of {n} could not be read"))
+    } else {
+        sum
+    };
+    sum.time("total_s", t0.elapsed().as_secs_f64())
+}
+
+/// Sizes and properties of an automaton (the `stats` section).
+fn with_stats(a: Answer, t: &Twa) -> Answer {
+    a.stat("states", t.num_states())
+        .stat("edges", t.num_edges())
+        .stat("acc_sets", t.num_sets)
+        .stat("aps", &t.aps)
+        .stat("initial_states", t.init.len())
+        .stat("deterministic", t.is_deterministic())
+        .stat("complete", t.is_complete())
+        .stat("state_based", t.state_based)
+}
+
+/// Sizes of an input automaton (the `input` section).
+fn with_input(a: Answer, t: &Twa) -> Answer {
+    a.input("states", t.num_states())
+        .input("edges", t.num_edges())
+        .input("acc_sets", t.num_sets)
+        .input("aps", t.aps.len())
+}
+
+/// An answer producing automaton `t`: HOA (always in JSON), statistics, text as `show` asks.
+fn automaton(a: Answer, t: &Twa, show: Show) -> Answer {
+    let mut a = with_stats(a.detail("hoa", hoa::to_hoa(t)), t);
+    match show {
+        Show::Hoa => a.text.push_str(&hoa::to_hoa(t)),
+        Show::Dot => a.text.push_str(&dot::to_dot(t)),
+        Show::Stats => {}
+    }
+    a
+}
+
+/// Reads a `--sim` / `--reduce` method name.
+pub fn method(s: &str) -> Result<gba_reduce::Method, String> {
+    gba_reduce::Method::parse(s)
+        .ok_or_else(|| format!("unknown simulation `{s}` (direct, delayed, fair or fair+delayed)"))
+}
+
+/// What `ltl translate` does with each formula.
+#[derive(Clone, Debug, Default)]
+pub struct TranslateJob {
+    pub options: translate::Options,
+    /// Then minimise by simulation (`--reduce`).
+    pub reduce: Option<gba_reduce::Method>,
+    pub show: Show,
+    /// Keep the state names (the formula each state stands for).
+    pub state_names: bool,
+}
+
+/// `ltl translate` of one formula (at byte `offset` of its file): the automaton and its answer.
+pub fn translate_formula(
+    text: &str,
+    offset: usize,
+    job: &TranslateJob,
+    budget: &Budget,
+) -> Result<(Twa, Answer), OmegaError> {
+    let mut arena = Arena::new();
+    let phi = parse_formula(text, offset, &mut arena)?;
+    budget
+        .check()
+        .map_err(|e| OmegaError::Limit(e.to_string()))?;
+    let t = Instant::now();
+    let opts = translate::Options {
+        budget: budget.clone(),
+        ..job.options.clone()
+    };
+    let mut aut = translate::translate(&mut arena, phi, &opts)?;
+    let mut a = Answer::new().detail("formula", text);
+    if let Some(m) = job.reduce {
+        let (r, st) = gba_reduce::reduce(&aut, m, budget);
+        aut = r;
+        a = a.detail("reduction", &st);
+    }
+    let dt = t.elapsed().as_secs_f64();
+    aut.name = Some(to_string(&arena, phi));
+    if !job.state_names {
+        aut.state_names.iter_mut().for_each(|n| *n = None);
+    }
+    let mut a = automaton(a, &aut, job.show).time("translate_s", dt);
+    if job.show == Show::Stats {
+        a = a.line(format!(
+            "states: {}, edges: {}, acceptance sets: {}, time: {dt:.6} s  {text}",
+            aut.num_states(),
+            aut.num_edges(),
+            aut.num_sets
+        ));
+        a.detail.remove("hoa");
+    }
+    Ok((aut, a))
+}
+
+/// `ltl check` on the command line's texts: errors point into `<formula>` or `<word>`.
+pub fn check(formula: &str, word: &str) -> Result<Answer, OmegaError> {
+    let mut arena = Arena::new();
+    let phi =
+        parse_formula(formula, 0, &mut arena).map_err(|e| e.in_source("<formula>", formula))?;
+    check_word(&arena, phi, &crate::word::parse_word(word)?)
+}
+
+/// `ltl check`: does the lasso word satisfy the formula? (Direct evaluation, no automaton.) The
+/// word's letters must be full valuations of the formula's propositions.
+pub fn check_word(arena: &Arena, phi: F, word: &Word) -> Result<Answer, OmegaError> {
+    let lasso = word.lasso(arena.aps())?;
+    let sat = crate::ltl::eval::holds(arena, phi, &lasso);
+    let (f, w) = (to_string(arena, phi), word.to_text());
+    let (res, verb) = if sat {
+        ("satisfied", "satisfies")
+    } else {
+        ("violated", "violates")
+    };
+    Ok(Answer::decision(Verdict::from_bool(sat))
+        .detail("result", res)
+        .detail("formula", &f)
+        .detail("word", &w)
+        .line(format!(
+            "{}: the word {w} {verb} {f}",
+            Verdict::from_bool(sat)
+        )))
+}
+
+/// Reads `--ap`: a number `n` (`p0`, …, `p{n-1}`) or a comma-separated list of names.
+pub fn parse_aps(spec: &str) -> Result<Vec<String>, String> {
+    let aps: Vec<String> = match spec.trim().parse::<usize>() {
+        Ok(n) if n <= 64 => (0..n).map(|i| format!("p{i}")).collect(),
+        Ok(n) => return Err(format!("--ap {n}: at most 64 propositions")),
+        Err(_) => spec
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    };
+    if aps.is_empty() {
+        return Err("--ap needs at least one proposition".into());
+    }
+    Ok(aps)
+}
+
+/// Reads `--size`: `N` or `MIN..MAX`, with `1 <= MIN <= MAX <= 10000`.
+pub fn parse_size(spec: &str) -> Result<(usize, usize), String> {
+    let (lo, hi) = match spec.split_once("..") {
+        Some((a, b)) => (a.trim().parse::<usize>(), b.trim().parse::<usize>()),
+        None => (spec.trim().parse::<usize>(), spec.trim().parse::<usize>()),
+    };
+    match (lo, hi) {
+        (Ok(lo), Ok(hi)) if lo >= 1 && lo <= hi && hi <= 10_000 => Ok((lo, hi)),
+        (Ok(_), Ok(_)) => Err(format!("--size `{spec}`: need 1 <= MIN <= MAX <= 10000")),
+        _ => Err(format!("--size `{spec}`: expected N or MIN..MAX")),
+    }
+}
+
+/// What `ltl rand` generates.
+#[derive(Clone, Debug)]
+pub struct RandJob {
+    pub aps: Vec<String>,
+    pub size: (usize, usize),
+    pub count: usize,
+    pub seed: u64,
+    pub weights: Weights,
+    pub simplify: bool,
+}
+
+impl RandJob {
+    /// From the `--ap`, `--size` and `--weights` texts and (count, seed, simplify).
+    pub fn parse(
+        aps: &str,
+        size: &str,
+        weights: &str,
+        (count, seed, simplify): (usize, u64, bool),
+    ) -> Result<RandJob, String> {
+        Ok(RandJob {
+            aps: parse_aps(aps)?,
+            size: parse_size(size)?,
+            weights: Weights::parse(weights).map_err(|m| format!("--weights: {m}"))?,
+            count,
+            seed,
+            simplify,
+        })
+    }
+}
+
+/// `ltl rand`: distinct, non-constant random formulas, as Spot's `randltl` outputs them. If the
+/// budget runs out the formulas made so far are kept and the verdict is `timeout`.
+pub fn rand_formulas(job: &RandJob, params: &Params, budget: &Budget) -> Result<Answer, String> {
+    let trials = param(params, "omega.rand-max-trials", 1, 100_000_000)?;
+    let mut gen = RandLtl::new(job.aps.clone(), job.seed, job.weights.clone());
+    let mut arena = Arena::new();
+    let simp: Option<fn(&mut Arena, F) -> F> = job.simplify.then_some(simplify);
+    let (fs, stop) = gen.unique(&mut arena, job.count, job.size, simp, trials, budget);
+    let out: Vec<String> = fs.iter().map(|&f| to_string(&arena, f)).collect();
+    let mut a = Answer::new().detail("formulas", &out);
+    a.text = out.iter().map(|s| format!("{s}\n")).collect();
+    if let Some(why) = stop {
+        if budget.check().is_err() {
+            a = a.with_verdict(Verdict::Timeout);
+        } else {
+            tracing::warn!("ltl rand: {} of {} formulas: {why}", out.len(), job.count);
+        }
+        a = a.detail("stopped", why);
+    }
+    Ok(a)
+}
+
+/// Every automaton of a HOA text (see [`hoa::parse::parse_stream`]); an input without any
+/// automaton is an error.
+pub fn read_automata(text: &str) -> Vec<Result<Twa, OmegaError>> {
+    let v = hoa::parse::parse_stream(text);
+    if v.is_empty() {
+        return vec![Err(OmegaError::syntax(Diagnostic::at(
+            Span::point(text.len()),
+            "no automaton in the input (expected `HOA: v1`)",
+        )))];
+    }
+    v
+}
+
+/// The one automaton of a HOA text (the operands of `product` and `included`).
+pub fn read_automaton(text: &str) -> Result<Twa, OmegaError> {
+    let mut v = read_automata(text);
+    if v.len() > 1 {
+        return Err(OmegaError::syntax(Diagnostic::at(
+            Span::point(0),
+            format!(
+                "this command takes one automaton per file; the input holds {}",
+                v.len()
+            ),
+        )));
+    }
+    v.pop().unwrap_or_else(|| {
+        Err(OmegaError::syntax(Diagnostic::error(
+            "no automaton in the input",
+        )))
+    })
+}
+
+/// A one-automaton `aut` command.
+#[derive(Clone, Debug)]
+pub enum AutOp {
+    /// States, edges, acceptance sets, properties.
+    Stats,
+    /// The automaton again.
+    Print,
+    /// Useless states, acceptance cleanup, bisimulation quotient; `sba` degeneralises.
+    Simplify { sba: bool },
+    /// Emptiness with an accepting lasso.
+    IsEmpty,
+    /// Membership of a lasso word (full valuations).
+    Accepts(Word),
+    /// Simulation-based minimisation; `stats` shows the paper's columns instead of the automaton.
+    Reduce {
+        method: gba_reduce::Method,
+        stats: bool,
+    },
+    /// Rank-based complementation (small automata).
+    Complement,
+}
+
+/// Runs a one-automaton `aut` command.
+pub fn aut_unary(a: &Twa, op: &AutOp, show: Show, budget: &Budget) -> Result<Answer, OmegaError> {
+    let t0 = Instant::now();
+    let ans = match op {
+        AutOp::Stats => with_stats(Answer::new(), a).line(format!(
+            "states: {}\nedges: {}\nacceptance sets: {}\natomic propositions: {}\ninitial states: {}\ndeterministic: {}\ncomplete: {}\nstate-based: {}",
+            a.num_states(), a.num_edges(), a.num_sets, a.aps.len(), a.init.len(),
+            a.is_deterministic(), a.is_complete(), a.state_based
+        )),
+        AutOp::Print => automaton(Answer::new(), a, show),
+        AutOp::Simplify { sba } => {
+            let mut s = postproc::simplify(a);
+            if *sba {
+                s = postproc::to_sba(&s, budget);
+            }
+            automaton(with_input(Answer::new(), a), &s, show)
+        }
+        AutOp::IsEmpty => is_empty(a, budget)?,
+        AutOp::Accepts(w) => {
+            let ok = crate::accepts::accepts(a, w)?;
+            let (v, w) = (Verdict::from_bool(ok), w.to_text());
+            let (res, verb) = if ok {
+                ("accepted", "accepts")
+            } else {
+                ("rejected", "rejects")
+            };
+            with_input(Answer::decision(v), a)
+                .detail("result", res)
+                .detail("word", &w)
+                .line(format!("{v}: the automaton {verb} {w}"))
+        }
+        AutOp::Reduce { method, stats } => {
+            let (red, st) = gba_reduce::reduce(a, *method, budget);
+            let r = with_input(Answer::new(), a)
+                .detail("method", method.name())
+                .detail("reduction", &st);
+            if *stats {
+                let mut r = with_stats(r.detail("hoa", hoa::to_hoa(&red)), &red);
+                r.text = reduce_table(*method, &st);
+                r
+            } else {
+                automaton(r, &red, show)
+            }
+        }
+        AutOp::Complement => {
+            let c = crate::complement::complement_within(a, budget)?;
+            automaton(with_input(Answer::new(), a), &c, show)
+        }
+    };
+    Ok(ans.time("total_s", t0.elapsed().as_secs_f64()))
+}
+
+fn is_empty(a: &Twa, budget: &Budget) -> Result<Answer, OmegaError> {
+    let dt = Instant::now();
+    let run = emptiness::accepting_lasso_within(a, budget)
+        .map_err(|e| OmegaError::Limit(e.to_string()))?;
+    let dt = dt.elapsed().as_secs_f64();
+    let ans = with_input(Answer::decision(Verdict::from_bool(run.is_none())), a);
+    Ok(match run {
+        None => ans
+            .detail("result", "empty")
+            .line("true: L(A) = ∅ (the automaton accepts no word)")
+            .line(format!("time: {dt:.6} s")),
+        Some(l) => {
+            let w = l.word_text(a);
+            let (ps, cs) = l.states_text();
+            ans.detail("result", "nonempty")
+                .witness(&w)
+                .detail("run", run_states(&ps, &cs))
+                .line("false: L(A) ≠ ∅ (the automaton accepts a word)")
+                .line(format!("accepted word: {w}"))
+                .line(format!("run: prefix states {ps:?}, cycle states {cs:?}"))
+                .line(format!("time: {dt:.6} s"))
+        }
+    })
+}
+
+/// The states of an accepting run, as `{"prefix_states": …, "cycle_states": …}`.
+fn run_states(ps: &[u32], cs: &[u32]) -> std::collections::BTreeMap<&'static str, Vec<u32>> {
+    [
+        ("prefix_states", ps.to_vec()),
+        ("cycle_states", cs.to_vec()),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// A two-automaton `aut` command.
+#[derive(Clone, Debug)]
+pub enum AutPair {
+    /// Synchronous product (intersection).
+    Product,
+    /// `L(A) ⊆ L(B)` by the Ramsey-based test with subsumption.
+    Included(ramsey_inclusion::Limits),
+}
+
+/// Runs a two-automaton `aut` command. An inclusion test that reaches its limits or the budget
+/// is a resource limit ([`OmegaError::Limit`]).
+pub fn aut_binary(
+    a: &Twa,
+    b: &Twa,
+    op: &AutPair,
+    show: Show,
+    budget: &Budget,
+) -> Result<Answer, OmegaError> {
+    let t0 = Instant::now();
+    let ans = match op {
+        AutPair::Product => automaton(Answer::new(), &product::product(a, b)?, show),
+        AutPair::Included(limits) => {
+            let (r, st) = ramsey_inclusion::included(a, b, limits, budget);
+            let ans = Answer::new()
+                .input("a_states", a.num_states())
+                .input("b_states", b.num_states())
+                .stat("letters", st.letters)
+                .stat("prefixes", st.prefixes)
+                .stat("loops", st.loops);
+            match r {
+                ramsey_inclusion::Inclusion::Included => ans
+                    .with_verdict(Verdict::True)
+                    .detail("relation", "included")
+                    .line("true: L(A) ⊆ L(B) (every word accepted by A is accepted by B)"),
+                ramsey_inclusion::Inclusion::NotIncluded(w) => {
+                    let both = Twa::new(product::ap_union(&a.aps, &b.aps));
+                    let text = emptiness::word_text(&both, &w);
+                    ans.with_verdict(Verdict::False)
+                        .detail("relation", "not-included")
+                        .witness(&text)
+                        .line("false: L(A) ⊄ L(B) (A accepts a word that B rejects)")
+                        .line(format!("word accepted by A, rejected by B: {text}"))
+                }
+                ramsey_inclusion::Inclusion::Unknown => {
+                    budget
+                        .check()
+                        .map_err(|e| OmegaError::Limit(e.to_string()))?;
+                    return Err(OmegaError::Limit(format!(
+                        "inclusion undecided within {} elements (--max-elements), {} letters or {} words of work (-x omega.included-*)",
+                        limits.max_elements, limits.max_letters, limits.max_work
+                    )));
+                }
+            }
+        }
+    };
+    let dt = t0.elapsed().as_secs_f64();
+    let ans = ans.time("total_s", dt);
+    Ok(if matches!(op, AutPair::Included(_)) {
+        ans.line(format!("time: {dt:.6} s"))
+    } else {
+        ans
+    })
+}
+
+/// Model checking by automata: the system satisfies `spec` iff `system ⊗ A(¬spec)` is empty;
+/// a `false` answer carries a lasso word of the system that violates `spec`.
+pub fn model_check(system: &Twa, spec: &str) -> Result<Answer, OmegaError> {
+    let t0 = Instant::now();
+    let mut arena = Arena::new();
+    let phi = parse_formula(spec, 0, &mut arena)?;
+    let neg = arena.not(phi);
+    let aneg = translate::translate(&mut arena, neg, &translate::Options::default())?;
+    let p = product::product(system, &aneg)?;
+    let run = emptiness::accepting_lasso(&p);
+    let dt = t0.elapsed().as_secs_f64();
+    let a = Answer::decision(Verdict::from_bool(run.is_none()))
+        .input("system_states", system.num_states())
+        .stat("negation_states", aneg.num_states())
+        .stat("product_states", p.num_states())
+        .time("total_s", dt);
+    Ok(match run {
+        None => a
+            .detail("result", "holds")
+            .line(format!("true: every run of the system satisfies {spec}")),
+        Some(l) => {
+            let w = l.word_text(&p);
+            a.detail("result", "violated")
+                .witness(&w)
+                .line(format!("false: the system has a run violating {spec}"))
+                .line(format!("counterexample (lasso): {w}"))
+                .line(format!(
+                    "(system ⊗ A(¬spec): {} states; A(¬spec) has {} states)",
+                    p.num_states(),
+                    aneg.num_states()
+                ))
+        }
+    }
+    .line(format!("time: {dt:.6} s")))
+}
+
+/// The `aut reduce --stats` table: the paper's columns before and after.
+pub fn reduce_table(method: gba_reduce::Method, st: &gba_reduce::ReduceStats) -> String {
+    let row = |name: &str, s: &gba_reduce::Sizes| {
+        format!(
+            "{name:<8} {:>7} {:>7} {:>5} {:>10} {:>5}\n",
+            s.states, s.transitions, s.acc_sets, s.accepting_states, s.initial
+        )
+    };
+    let mut t = format!(
+        "reduced ({}{})\n{:<8} {:>7} {:>7} {:>5} {:>10} {:>5}\n",
+        method.name(),
+        if st.applied {
+            ""
+        } else {
+            "; a game exceeded the size budget, not fully reduced"
+        },
+        "",
+        "states",
+        "trans",
+        "fair",
+        "acc-states",
+        "init"
+    );
+    t.push_str(&row("before", &st.before));
+    t.push_str(&row("after", &st.after));
+    t.push_str(&format!(
+        "merges kept {}/{}, edge removals kept {}/{}, delayed merges {}\npasses {}, rank lifts {}, candidates over the work budget {}\ntime: {:.6} s\n",
+        st.merges_kept, st.merges_tried, st.removals_kept, st.removals_tried,
+        st.delayed_classes_merged, st.passes, st.lifts, st.over_budget, st.time_s
+    ));
+    t
+}
+
+/// The `ltl` demo: the automaton of `spec` and a word it accepts.
+pub fn demo_translate(spec: &str, budget: &Budget) -> Result<Answer, OmegaError> {
+    let (aut, mut a) = translate_formula(spec, 0, &TranslateJob::default(), budget)?;
+    if let Some(w) = emptiness::accepting_lasso(&aut).map(|l| l.word_text(&aut)) {
+        a = a
+            .line(format!("an accepted word (witness of non-emptiness): {w}"))
+            .witness(w);
+    }
+    Ok(a)
+}
+
+/// The `aut reduce` demo: the Juvekar–Piterman reduction of the raw tableau of `formula`.
+pub fn demo_reduce(formula: &str) -> Result<Answer, OmegaError> {
+    let raw = translate::Options {
+        postprocess: false,
+        simplify_formula: false,
+        wdba: false,
+        ..Default::default()
+    };
+    let mut arena = Arena::new();
+    let phi = parse_formula(formula, 0, &mut arena)?;
+    let aut = translate::translate(&mut arena, phi, &raw)?;
+    let op = AutOp::Reduce {
+        method: gba_reduce::Method::FairDelayed,
+        stats: true,
+    };
+    aut_unary(&aut, &op, Show::Stats, &Budget::unlimited())
+}
