@@ -48,8 +48,8 @@ pub fn run(ctx: &Ctx) -> Result<Answer, CliError> {
                     if i > 0 {
                         text.push('\n');
                     }
-                    text.push_str(&format!("== {engine}: {title} ==\n{}", r.text()));
-                    if !r.text().ends_with('\n') {
+                    text.push_str(&format!("== {engine}: {title} ==\n{}", r.text));
+                    if !r.text.ends_with('\n') {
                         text.push('\n');
                     }
                     let mut j = r.to_json();

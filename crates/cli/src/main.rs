@@ -1,5 +1,5 @@
 //! `verikit`: the command-line front end. Each subcommand group lives in `cmd/<group>.rs` and only
-//! parses arguments, calls its library crate and builds a [`report::Report`]; this file handles the
+//! parses arguments, calls its library crate and returns its `Answer`; this file handles the
 //! global options (`--json`, `--timeout`, `-q`, `-v`), printing, and exit codes.
 
 mod cmd;
@@ -11,7 +11,8 @@ mod demo;
         feature = "smt",
         feature = "omega",
         feature = "bn",
-        feature = "prism"
+        feature = "prism",
+        feature = "ta"
     )),
     allow(dead_code)
 )]
@@ -150,7 +151,7 @@ fn print_output(ctx: &Ctx, r: &Output) {
     if ctx.json {
         emit(&format!("{}\n", r.to_json()));
     } else {
-        let t = r.text();
+        let t = &r.text;
         if !t.is_empty() {
             if t.ends_with('\n') {
                 emit(t);
@@ -244,7 +245,7 @@ fn main() {
     let code = match outcome {
         Ok(Ok(r)) => {
             print_output(&ctx, &r);
-            r.exit_code()
+            report::exit_code(&r)
         }
         Ok(Err(e)) => {
             if ctx.json {

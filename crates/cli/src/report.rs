@@ -1,7 +1,5 @@
 //! What every subcommand returns, how it is printed, and how errors map to exit codes.
 
-use serde::Serialize;
-use serde_json::{Map, Value};
 use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -78,91 +76,16 @@ impl Sink {
     }
 }
 
-/// What a command returns: an [`Answer`] (the target), or a legacy [`Report`] while the command
-/// groups move to `Answer`.
-#[derive(Clone, Debug)]
-pub enum Output {
-    Answer(Answer),
-    Legacy(Report),
-}
+/// What a command returns: the one [`Answer`].
+pub type Output = Answer;
 
-impl From<Answer> for Output {
-    fn from(a: Answer) -> Self {
-        Output::Answer(a)
-    }
-}
-
-impl From<Report> for Output {
-    fn from(r: Report) -> Self {
-        Output::Legacy(r)
-    }
-}
-
-impl Output {
-    pub fn to_json(&self) -> Value {
-        match self {
-            Output::Answer(a) => a.to_json(),
-            Output::Legacy(r) => r.to_json(),
-        }
-    }
-    pub fn text(&self) -> &str {
-        match self {
-            Output::Answer(a) => &a.text,
-            Output::Legacy(r) => &r.text,
-        }
-    }
-    /// Exit code of a completed command: a `timeout` verdict exits like a timeout.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Output::Answer(a) if a.verdict == Some(Verdict::Timeout) => EXIT_LIMIT,
-            Output::Legacy(r) if r.verdict.as_deref() == Some("timeout") => EXIT_LIMIT,
-            _ => EXIT_OK,
-        }
-    }
-}
-
-/// The result of one command: a verdict (for decision commands), machine fields, and the text shown
-/// to a person. In `--json` mode the CLI prints `{"verdict": …, fields…}`; otherwise `text`.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    pub verdict: Option<String>,
-    pub fields: Map<String, Value>,
-    pub text: String,
-}
-
-impl Report {
-    pub fn new() -> Self {
-        Report::default()
-    }
-    pub fn with_verdict(verdict: impl Into<String>) -> Self {
-        Report {
-            verdict: Some(verdict.into()),
-            ..Report::default()
-        }
-    }
-    /// Adds a JSON field (values that fail to serialise become `null`).
-    pub fn field(mut self, key: &str, value: impl Serialize) -> Self {
-        self.fields.insert(
-            key.to_string(),
-            serde_json::to_value(value).unwrap_or(Value::Null),
-        );
-        self
-    }
-    /// Appends a line of human-readable text.
-    pub fn line(mut self, s: impl AsRef<str>) -> Self {
-        self.text.push_str(s.as_ref());
-        self.text.push('\n');
-        self
-    }
-    pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        if let Some(v) = &self.verdict {
-            m.insert("verdict".into(), Value::String(v.clone()));
-        }
-        for (k, v) in &self.fields {
-            m.insert(k.clone(), v.clone());
-        }
-        Value::Object(m)
+/// Exit code of a completed command: a `timeout` verdict exits like a timeout, an `error` verdict
+/// (a batch with a rejected item: the other items are still answered) like bad input.
+pub fn exit_code(a: &Answer) -> i32 {
+    match a.verdict {
+        Some(Verdict::Timeout) => EXIT_LIMIT,
+        Some(Verdict::Error) => EXIT_INPUT,
+        _ => EXIT_OK,
     }
 }
 

@@ -1,0 +1,272 @@
+//! Every command prints through the one `Answer` type: with `--json`, stdout is exactly one JSON
+//! object; a decision command's `verdict` is one of `true | false | unknown | timeout | error`;
+//! `input`, `stats` and `times` are objects, `results` an array of answers of the same shape, and a
+//! `false` verdict of a command that promises a witness carries one under `witness`.
+//!
+//! The table below must name every subcommand `--help` lists: a new command without a row fails.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::process::Command;
+
+const VERDICTS: [&str; 5] = ["true", "false", "unknown", "timeout", "error"];
+
+/// (group, command, arguments after it, is a decision command, a false verdict carries a witness)
+type Row = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    bool,
+    bool,
+);
+
+fn rows() -> Vec<Row> {
+    vec![
+        #[cfg(feature = "nfa")]
+        ("nfa", "univ", &["demo/nfa/has-a.mata"], true, true),
+        #[cfg(feature = "nfa")]
+        (
+            "nfa",
+            "incl",
+            &["demo/nfa/has-a.mata", "demo/nfa/ends-ab.mata"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "nfa")]
+        (
+            "nfa",
+            "equiv",
+            &["demo/nfa/ends-ab.mata", "demo/nfa/has-a.mata"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "nfa")]
+        (
+            "nfa",
+            "gen",
+            &["-n", "5", "-k", "2", "--seed", "3"],
+            false,
+            false,
+        ),
+        #[cfg(feature = "nfa")]
+        ("nfa", "reduce", &["demo/nfa/has-a.mata"], false, false),
+        #[cfg(feature = "nfa")]
+        (
+            "nfa",
+            "convert",
+            &["demo/nfa/has-a.mata", "--to", "ba"],
+            false,
+            false,
+        ),
+        #[cfg(feature = "nfa")]
+        ("nfa", "info", &["demo/nfa/has-a.mata"], false, false),
+        #[cfg(feature = "smt")]
+        ("smt", "", &["demo/smt/knapsack.smt2"], true, false),
+        #[cfg(feature = "omega")]
+        ("ltl", "parse", &["G F a"], false, false),
+        #[cfg(feature = "omega")]
+        ("ltl", "simplify", &["G F (a & X a)"], false, false),
+        #[cfg(feature = "omega")]
+        ("ltl", "translate", &["G (a -> F b)"], false, false),
+        #[cfg(feature = "omega")]
+        ("ltl", "check", &["G F a", "cycle{!a}"], true, false),
+        #[cfg(feature = "omega")]
+        ("ltl", "rand", &["-n", "3", "--seed", "2"], false, false),
+        #[cfg(feature = "omega")]
+        ("aut", "stats", &["demo/omega/arbiter.hoa"], false, false),
+        #[cfg(feature = "omega")]
+        ("aut", "print", &["demo/omega/arbiter.hoa"], false, false),
+        #[cfg(feature = "omega")]
+        ("aut", "simplify", &["demo/omega/arbiter.hoa"], false, false),
+        #[cfg(feature = "omega")]
+        (
+            "aut",
+            "product",
+            &["demo/omega/arbiter.hoa", "demo/omega/arbiter.hoa"],
+            false,
+            false,
+        ),
+        #[cfg(feature = "omega")]
+        ("aut", "is-empty", &["demo/omega/arbiter.hoa"], true, true),
+        #[cfg(feature = "omega")]
+        (
+            "aut",
+            "accepts",
+            &["demo/omega/arbiter.hoa", "cycle{req & !grant}"],
+            true,
+            false,
+        ),
+        #[cfg(feature = "omega")]
+        ("aut", "reduce", &["demo/omega/arbiter.hoa"], false, false),
+        #[cfg(feature = "omega")]
+        (
+            "aut",
+            "included",
+            &["demo/omega/arbiter.hoa", "demo/omega/arbiter.hoa"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "omega")]
+        (
+            "aut",
+            "complement",
+            &["demo/omega/arbiter.hoa"],
+            false,
+            false,
+        ),
+        #[cfg(feature = "bn")]
+        ("bn", "attractors", &["demo/bn/example5.bnet"], false, false),
+        #[cfg(feature = "bn")]
+        (
+            "bn",
+            "fixed-points",
+            &["demo/bn/example5.bnet"],
+            false,
+            false,
+        ),
+        #[cfg(feature = "bn")]
+        ("bn", "info", &["demo/bn/example5.bnet"], false, false),
+        #[cfg(feature = "bn")]
+        ("bn", "gen", &["-n", "12", "--seed", "4"], false, false),
+        #[cfg(feature = "bn")]
+        ("bn", "convert", &["demo/bn/example5.bnet"], false, false),
+        #[cfg(feature = "prism")]
+        (
+            "prism",
+            "check",
+            &["demo/prism/die.prism", "demo/prism/die.props"],
+            false,
+            false,
+        ),
+        #[cfg(feature = "prism")]
+        ("prism", "build", &["demo/prism/die.prism"], false, false),
+        #[cfg(feature = "prism")]
+        ("prism", "bisim", &["demo/prism/fig1.prism"], false, false),
+        #[cfg(feature = "ta")]
+        (
+            "ta",
+            "reach",
+            &["demo/ta/fischer2.tck", "--labels", "cs1,cs2"],
+            true,
+            true,
+        ),
+        ("demo", "", &[], false, false),
+    ]
+}
+
+fn verikit() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_verikit"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+/// The subcommands `verikit <group> --help` lists.
+fn listed(group: &str) -> BTreeSet<String> {
+    let out = verikit().args([group, "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut in_cmds = false;
+    let mut names = BTreeSet::new();
+    for line in text.lines() {
+        if line.starts_with("Commands:") {
+            in_cmds = true;
+            continue;
+        }
+        if in_cmds {
+            if !line.starts_with("  ") {
+                break;
+            }
+            if let Some(name) = line.split_whitespace().next() {
+                if name != "help" && !line.starts_with("   ") {
+                    names.insert(name.to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+fn check_shape(v: &Value, what: &str, decision: bool, needs_witness: bool) {
+    let o = v
+        .as_object()
+        .unwrap_or_else(|| panic!("{what}: not a JSON object: {v}"));
+    match o.get("verdict") {
+        Some(Value::String(s)) => assert!(
+            VERDICTS.contains(&s.as_str()),
+            "{what}: verdict {s:?} is not one of {VERDICTS:?}"
+        ),
+        Some(other) => panic!("{what}: verdict is not a string: {other}"),
+        None => assert!(
+            !decision,
+            "{what}: a decision command without a verdict: {v}"
+        ),
+    }
+    for k in ["input", "stats", "times"] {
+        if let Some(x) = o.get(k) {
+            assert!(x.is_object(), "{what}: `{k}` is not an object: {x}");
+        }
+    }
+    if needs_witness && o.get("verdict").and_then(Value::as_str) == Some("false") {
+        assert!(
+            o.contains_key("witness"),
+            "{what}: false without a witness: {v}"
+        );
+    }
+    if let Some(r) = o.get("results") {
+        let items = r
+            .as_array()
+            .unwrap_or_else(|| panic!("{what}: `results` is not an array"));
+        for (i, item) in items.iter().enumerate() {
+            check_shape(item, &format!("{what} results[{i}]"), false, needs_witness);
+        }
+    }
+}
+
+#[test]
+fn every_command_prints_one_answer() {
+    let table = rows();
+    // Every listed subcommand has a row.
+    let mut groups: BTreeSet<&str> = table.iter().map(|r| r.0).collect();
+    groups.remove("demo");
+    groups.remove("smt");
+    for g in groups {
+        let have: BTreeSet<String> = table
+            .iter()
+            .filter(|r| r.0 == g)
+            .map(|r| r.1.to_string())
+            .collect();
+        for cmd in listed(g) {
+            assert!(
+                have.contains(&cmd),
+                "`verikit {g} {cmd}` has no row in the JSON schema test"
+            );
+        }
+    }
+    for (group, cmd, args, decision, needs_witness) in table {
+        let mut c = verikit();
+        c.arg("--json").arg("-q").arg(group);
+        if !cmd.is_empty() {
+            c.arg(cmd);
+        }
+        c.args(args);
+        let out = c.output().unwrap();
+        let what = format!("verikit --json {group} {cmd} {}", args.join(" "));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{what}: exit {:?}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut values = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
+        let first = values
+            .next()
+            .unwrap_or_else(|| panic!("{what}: no JSON on stdout"))
+            .unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e}):\n{text}"));
+        assert!(
+            values.next().is_none(),
+            "{what}: more than one JSON value on stdout:\n{text}"
+        );
+        check_shape(&first, &what, decision, needs_witness);
+    }
+}
