@@ -111,20 +111,20 @@ enum Cmd {
 fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
     match cmd {
         #[cfg(feature = "nfa")]
-        Cmd::Nfa(c) => cmd::nfa::run(c, ctx).map(Output::from),
+        Cmd::Nfa(c) => cmd::nfa::run(c, ctx),
         #[cfg(feature = "smt")]
-        Cmd::Smt(a) => cmd::smt::run(a, ctx).map(Output::from),
+        Cmd::Smt(a) => cmd::smt::run(a, ctx),
         #[cfg(feature = "omega")]
         Cmd::Ltl(c) => cmd::ltl::run(c, ctx),
         #[cfg(feature = "omega")]
         Cmd::Aut(c) => cmd::aut::run(c, ctx),
         #[cfg(feature = "bn")]
-        Cmd::Bn(c) => cmd::bn::run(c, ctx).map(Output::from),
+        Cmd::Bn(c) => cmd::bn::run(c, ctx),
         #[cfg(feature = "prism")]
-        Cmd::Prism(c) => cmd::prism::run(c, ctx).map(Output::from),
+        Cmd::Prism(c) => cmd::prism::run(c, ctx),
         #[cfg(feature = "ta")]
-        Cmd::Ta(c) => cmd::ta::run(c, ctx).map(Output::from),
-        Cmd::Demo => demo::run(ctx).map(Output::from),
+        Cmd::Ta(c) => cmd::ta::run(c, ctx),
+        Cmd::Demo => demo::run(ctx),
     }
 }
 

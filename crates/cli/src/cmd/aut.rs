@@ -92,7 +92,7 @@ pub fn batch<I: FnOnce() -> Result<Answer, OmegaError>>(
     let msg = sum.detail.get("error").and_then(|m| m.as_str());
     match (sum.verdict, msg) {
         (Some(Verdict::Error), Some(m)) if !ctx.json => Err(CliError::Usage(m.to_string())),
-        _ => Ok(ctx.finish_batch(sum).into()),
+        _ => Ok(ctx.finish_batch(sum)),
     }
 }
 
@@ -114,9 +114,7 @@ fn each(ctx: &Ctx, path: &Path, op: AutOp, dot: bool) -> Result<Output, CliError
         let a = auts
             .remove(0)
             .map_err(|e| CliError::from_error(e, Some(&src)))?;
-        return task::aut_unary(&a, &op, show, &ctx.budget)
-            .map(Output::from)
-            .map_err(err);
+        return task::aut_unary(&a, &op, show, &ctx.budget).map_err(err);
     }
     let items = auts
         .into_iter()
@@ -126,9 +124,7 @@ fn each(ctx: &Ctx, path: &Path, op: AutOp, dot: bool) -> Result<Output, CliError
 
 fn pair(ctx: &Ctx, a: &Path, b: &Path, op: AutPair, show: Show) -> Result<Output, CliError> {
     let (a, b) = (load_one(a)?, load_one(b)?);
-    task::aut_binary(&a, &b, &op, show, &ctx.budget)
-        .map(Output::from)
-        .map_err(err)
+    task::aut_binary(&a, &b, &op, show, &ctx.budget).map_err(err)
 }
 
 pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
@@ -139,9 +135,7 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
         AutCmd::IsEmpty { a } => each(ctx, &a, AutOp::IsEmpty, false),
         AutCmd::Accepts { a, word } => {
             let op = AutOp::Accepts(verikit_omega::word::parse_word(&word).map_err(err)?);
-            task::aut_unary(&load_one(&a)?, &op, Show::Stats, &ctx.budget)
-                .map(Output::from)
-                .map_err(err)
+            task::aut_unary(&load_one(&a)?, &op, Show::Stats, &ctx.budget).map_err(err)
         }
         AutCmd::Reduce { a, sim, stats, dot } => {
             each(ctx, &a, AutOp::Reduce { method: sim, stats }, dot)

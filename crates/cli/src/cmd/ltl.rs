@@ -105,9 +105,7 @@ fn each(
 ) -> Result<Output, CliError> {
     if let Some(text) = &src.formula {
         let file = SourceFile::new("<formula>", text.clone());
-        return f(text, 0)
-            .map(Output::from)
-            .map_err(|e| CliError::from_error(e, Some(&file)));
+        return f(text, 0).map_err(|e| CliError::from_error(e, Some(&file)));
     }
     let file = read_input(src.file.as_deref().unwrap_or(std::path::Path::new("-")))?;
     let (lines, f) = (task::formula_lines(&file.text), &f);
@@ -139,13 +137,11 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
                 task::translate_formula(f, off, &job, budget).map(|x| x.1)
             })
         }
-        LtlCmd::Check { formula, word } => {
-            task::check(&formula, &word).map(Output::from).map_err(err)
-        }
+        LtlCmd::Check { formula, word } => task::check(&formula, &word).map_err(err),
         LtlCmd::Rand(r) => {
             let job = RandJob::parse(&r.ap, &r.size, &r.weights, (r.count, r.seed, r.simplify));
             let a = task::rand_formulas(&job.map_err(usage)?, &ctx.params, &ctx.budget);
-            a.map(Output::from).map_err(usage)
+            a.map_err(usage)
         }
     }
 }
