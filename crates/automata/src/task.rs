@@ -592,23 +592,41 @@ pub fn incl(
     let [x, y] = v.as_slice() else {
         return Err(AutomataError::Internal("two automata expected".into()));
     };
+    let run = |p: &Nfa, q: &Nfa| crate::included(p, q, algo, budget);
+    decide_pair(INCL, (x, y), &rec, pre, &name, opts, budget, t0, run)
+}
+
+/// Preprocesses `x`, `y` and runs `decide` on the result; the witness is replayed on the automata
+/// as read, not as preprocessed. A budget that runs out answers `timeout`.
+#[allow(clippy::too_many_arguments)]
+fn decide_pair(
+    q: Question,
+    (x, y): (&Nfa, &Nfa),
+    rec: &Reconciliation,
+    pre: Preprocess,
+    name: &str,
+    opts: &CheckOptions,
+    budget: &Budget,
+    t0: Instant,
+    decide: impl Fn(&Nfa, &Nfa) -> Result<Outcome, Exhausted>,
+) -> Result<Answer, AutomataError> {
     let t1 = Instant::now();
     let run = || -> Result<Outcome, AutomataError> {
-        let (p, q) = crate::preprocess(x, y, pre, opts.sim_memory()?, budget)?;
-        Ok(crate::included(&p, &q, algo, budget)?)
+        let (px, py) = crate::preprocess(x, y, pre, opts.sim_memory()?, budget)?;
+        Ok(decide(&px, &py)?)
     };
     match run() {
         Ok(out) => decision(
-            INCL,
+            q,
             x,
             Some(y),
             &out,
-            &name,
-            &rec,
+            name,
+            rec,
             t0,
             t1.elapsed().as_secs_f64(),
         ),
-        Err(AutomataError::Exhausted(e)) => Ok(timeout_answer(INCL, e, &name, t0)),
+        Err(AutomataError::Exhausted(e)) => Ok(timeout_answer(q, e, name, t0)),
         Err(e) => Err(e),
     }
 }
@@ -675,26 +693,8 @@ pub fn equiv(
         _ => (EquivAlgo::Antichain, "antichain"),
     };
     let name = format!("{name}{}", pre_suffix(pre));
-    let t1 = Instant::now();
-    let run = || -> Result<Outcome, AutomataError> {
-        let (p, q) = crate::preprocess(x, y, pre, opts.sim_memory()?, budget)?;
-        Ok(crate::equivalent(&p, &q, algo, budget)?)
-    };
-    match run() {
-        // The witness is replayed on the automata as read, not as preprocessed.
-        Ok(out) => decision(
-            EQUIV,
-            x,
-            Some(y),
-            &out,
-            &name,
-            &rec,
-            t0,
-            t1.elapsed().as_secs_f64(),
-        ),
-        Err(AutomataError::Exhausted(e)) => Ok(timeout_answer(EQUIV, e, &name, t0)),
-        Err(e) => Err(e),
-    }
+    let run = |p: &Nfa, q: &Nfa| crate::equivalent(p, q, algo, budget);
+    decide_pair(EQUIV, (x, y), &rec, pre, &name, opts, budget, t0, run)
 }
 
 /// Symbolic checks over two `@NFA-bits` automata: equivalence by HKC or inclusion by antichains,
