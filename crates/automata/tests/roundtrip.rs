@@ -2,32 +2,13 @@
 //! Timbuk; DOT is output only) and read back has the same alphabet and the same language, decided
 //! by the crate's own equivalence and cross-checked with the subset-construction oracle.
 
+mod common;
+
 use proptest::prelude::*;
 use verikit_automata::*;
 
 fn arb_nfa(max_states: usize, letters: usize) -> impl Strategy<Value = Nfa> {
-    (1..=max_states).prop_flat_map(move |n| {
-        let edges = proptest::collection::vec(
-            (0..n as u32, 0..letters as u32, 0..n as u32),
-            0..(2 * n * letters),
-        );
-        let inits = proptest::collection::vec(0..n as u32, 0..3);
-        let finals = proptest::collection::vec(0..n as u32, 0..n + 1);
-        (Just(n), edges, inits, finals).prop_map(move |(n, edges, inits, finals)| {
-            let names: Vec<String> = (0..letters).map(|i| format!("l{i}")).collect();
-            let mut b = NfaBuilder::with_states(Alphabet::from_names(&names), n);
-            for q in inits {
-                b.add_initial(q);
-            }
-            for q in finals {
-                b.add_final(q);
-            }
-            for (s, l, t) in edges {
-                b.add_transition(s, l, t);
-            }
-            b.build()
-        })
-    })
+    common::arb_nfa(max_states, letters, 2)
 }
 
 fn sorted_names(n: &Nfa) -> Vec<String> {
