@@ -65,15 +65,7 @@ pub fn merge_bisimilar(aut: &Twa) -> Twa {
         class = new_class;
         nclasses = reps.len();
         if stable {
-            let mut out = Twa::new(aut.aps.clone());
-            out.vars = aut.vars.clone();
-            out.num_sets = aut.num_sets;
-            out.acc_false = aut.acc_false;
-            out.name = aut.name.clone();
-            for &r in &reps {
-                let id = out.add_state();
-                out.state_names[id as usize] = aut.state_names.get(r).cloned().flatten();
-            }
+            let mut out = aut.quotient_shell(&reps);
             for (c, &r) in reps.iter().enumerate() {
                 // Keep the representative's edge order.
                 let sig = signature(aut, r, &class);

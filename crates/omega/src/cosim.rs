@@ -139,15 +139,7 @@ pub fn reduce(aut: &Twa) -> Twa {
     for k in &order {
         into[k.1 as usize].push(*k);
     }
-    let mut out = Twa::new(aut.aps.clone());
-    out.vars = aut.vars.clone();
-    out.num_sets = aut.num_sets;
-    out.acc_false = aut.acc_false;
-    out.name = aut.name.clone();
-    for &r in &reps {
-        let id = out.add_state();
-        out.state_names[id as usize] = aut.state_names.get(r).cloned().flatten();
-    }
+    let mut out = aut.quotient_shell(&reps);
     for k in &order {
         let (c1, d, m1) = *k;
         let mut l = merged[k].clone();

@@ -131,15 +131,7 @@ pub fn reduce(aut: &Twa) -> Twa {
     let (class, reps) = preorder_classes(&sim, n);
     let nc = reps.len();
     let csim = |a: u32, b: u32| sim[reps[a as usize] * n + reps[b as usize]];
-    let mut out = Twa::new(aut.aps.clone());
-    out.vars = aut.vars.clone();
-    out.num_sets = aut.num_sets;
-    out.acc_false = aut.acc_false;
-    out.name = aut.name.clone();
-    for &r in &reps {
-        let id = out.add_state();
-        out.state_names[id as usize] = aut.state_names.get(r).cloned().flatten();
-    }
+    let mut out = aut.quotient_shell(&reps);
     // Edges of all members, merged per (class of target, marks).
     let mut merged: Vec<HashMap<(u32, u64), biodivine_lib_bdd::Bdd>> = vec![HashMap::new(); nc];
     let mut order: Vec<Vec<(u32, u64)>> = vec![Vec::new(); nc];

@@ -65,6 +65,22 @@ impl Twa {
         }
     }
 
+    /// An automaton with this one's propositions (sharing its BDD dictionary), acceptance and name,
+    /// one state per representative in `reps` (named as the representative), and no edges: the
+    /// start of a quotient, whose state `i` stands for the class of `reps[i]`.
+    pub fn quotient_shell(&self, reps: &[usize]) -> Twa {
+        let mut out = Twa::new(self.aps.clone());
+        out.vars = self.vars.clone();
+        out.num_sets = self.num_sets;
+        out.acc_false = self.acc_false;
+        out.name = self.name.clone();
+        for &r in reps {
+            let id = out.add_state();
+            out.state_names[id as usize] = self.state_names.get(r).cloned().flatten();
+        }
+        out
+    }
+
     pub fn add_state(&mut self) -> u32 {
         self.states.push(Vec::new());
         self.state_names.push(None);
