@@ -211,8 +211,11 @@ pub fn attractor_states(
     let mut fam: Vec<Option<Family>> = vec![None; blocks.len()];
     let t0 = Instant::now();
     let mut last_report = Instant::now();
+    let progress = sym.limits.budget.progress();
+    progress.phase("attractor blocks", Some(blocks.len() as u64));
     for (bi, b) in blocks.iter().enumerate() {
         sym.limits.check_time()?;
+        progress.set(bi as u64);
         let vars = b.closure.clone();
         let f = if b.parents.is_empty() {
             // Elementary block: a network of its own (lines 5–7).

@@ -4,6 +4,7 @@
 
 mod cmd;
 mod demo;
+mod progress;
 // Some report helpers serve only some engines; a build with a subset of the features must not warn.
 #[cfg_attr(
     not(all(
@@ -227,6 +228,7 @@ fn main() {
         eprintln!("internal error: cannot start worker thread: {e}");
         std::process::exit(EXIT_INTERNAL);
     }
+    let display = progress::Display::start(ctx.budget.progress(), ctx.quiet, cli.global.verbose);
     let wait = ctx.budget.remaining().and_then(|r| r.checked_add(GRACE));
     let outcome = match wait {
         Some(w) => rx.recv_timeout(w).map_err(|e| match e {
@@ -238,6 +240,7 @@ fn main() {
     // An engine that honours the budget stops with a resource-limit error at the deadline:
     // report it as the timeout it is.
     let deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
+    display.stop();
     let outcome = match outcome {
         Ok(Err(e)) if deadline_passed && e.exit_code() == EXIT_LIMIT => Err(true),
         other => other,

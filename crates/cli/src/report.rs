@@ -20,7 +20,6 @@ pub struct Ctx {
     /// `--json`: print one JSON object instead of text.
     pub json: bool,
     /// `-q`: no progress or warnings on stderr.
-    #[allow(dead_code)] // read by the groups' progress bars as they move to `Answer`
     pub quiet: bool,
     /// `--timeout` in seconds, if any.
     pub timeout: Option<f64>,
@@ -47,6 +46,7 @@ impl Ctx {
     /// Reports one batch item as soon as it is computed: its text is printed (and flushed) now;
     /// in `--json` mode it is kept for the final object. Returns the item for the caller's batch.
     pub fn stream(&self, item: Answer) -> Answer {
+        self.budget.progress().add(1);
         if !self.json && !item.text.is_empty() {
             emit(&item.text);
         }

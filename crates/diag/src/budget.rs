@@ -7,6 +7,7 @@
 //! [`Budget::sub`] makes a child with a tighter deadline or work limit that still sees the parent's
 //! cancellation (a portfolio member, one formula of a batch).
 
+use crate::progress::Progress;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -63,6 +64,7 @@ pub struct Budget {
     work_limit: Option<u64>,
     work_base: u64,
     memory_limit: Option<usize>,
+    progress: Progress,
 }
 
 impl Default for Budget {
@@ -84,6 +86,7 @@ impl Budget {
             work_limit: None,
             work_base: 0,
             memory_limit: None,
+            progress: Progress::new(),
         }
     }
 
@@ -131,8 +134,21 @@ impl Budget {
         let mut b = Budget::unlimited();
         b.parent = Some(self.shared.clone());
         b.memory_limit = self.memory_limit;
+        b.progress = self.progress.clone();
         b.deadline = self.deadline;
         b.until(timeout.and_then(|t| Instant::now().checked_add(t)))
+    }
+
+    /// Reports progress to `progress` (shared with clones and children made after this call).
+    pub fn with_progress(mut self, progress: Progress) -> Budget {
+        self.progress = progress;
+        self
+    }
+
+    /// Where the engine reports what it is doing (see [`Progress`]); nobody reads it unless the
+    /// caller attached a watched record with [`Budget::with_progress`].
+    pub fn progress(&self) -> &Progress {
+        &self.progress
     }
 
     /// Cancels this budget, its clones and its children.
@@ -217,12 +233,13 @@ pub struct Ticker<'a> {
 }
 
 impl Ticker<'_> {
-    /// Counts one step; every `every` steps polls the budget.
+    /// Counts one step; every `every` steps polls the budget and adds the steps to its progress.
     #[inline]
     pub fn tick(&mut self) -> Result<(), Exhausted> {
         self.left -= 1;
         if self.left == 0 {
             self.left = self.every;
+            self.budget.progress.add(u64::from(self.every));
             return self.budget.check();
         }
         Ok(())

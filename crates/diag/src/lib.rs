@@ -10,10 +10,12 @@
 mod answer;
 mod budget;
 mod params;
+mod progress;
 
 pub use answer::{Answer, Verdict};
 pub use budget::{Budget, Exhausted, Ticker};
 pub use params::{Param, Params};
+pub use progress::{Progress, Snapshot};
 
 use std::fmt;
 use std::path::Path;

@@ -10,7 +10,6 @@ use crate::lang::ast::ModelType;
 use crate::lang::expr::CExpr;
 use crate::lang::typecheck::{CProb, Program, STerm};
 use crate::model::{Layout, Model};
-use crate::progress::Progress;
 use verikit_diag::{Budget, Diagnostic, Span};
 
 #[derive(Clone, Debug)]
@@ -19,9 +18,8 @@ pub struct BuildOptions {
     pub fix_deadlocks: bool,
     pub max_states: usize,
     /// Polled once per explored state (deadline, cancellation, work: one unit per state).
+    /// Also told the number of states explored and found (`budget.progress()`).
     pub budget: Budget,
-    /// Told the number of states explored and found, now and then.
-    pub progress: Progress,
 }
 
 impl Default for BuildOptions {
@@ -30,7 +28,6 @@ impl Default for BuildOptions {
             fix_deadlocks: true,
             max_states: (u32::MAX - 2) as usize,
             budget: Budget::unlimited(),
-            progress: Progress::none(),
         }
     }
 }
@@ -523,6 +520,8 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
     let mut entries: Vec<(u32, f64, f64)> = Vec::new();
     let mut next = 0usize;
     let mut last_log = std::time::Instant::now();
+    let progress = opts.budget.progress();
+    progress.phase("building states", None);
     // State-reward items whose value is not a valid constant are checked in every state.
     let state_rew_checks: Vec<(usize, usize)> = prog
         .rewards
@@ -775,13 +774,10 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 opts.max_states
             )));
         }
-        if last_log.elapsed().as_millis() >= 200 {
+        progress.set(next as u64);
+        if progress.wanted() && last_log.elapsed().as_millis() >= 200 {
             last_log = std::time::Instant::now();
-            opts.progress.report(&format!(
-                "building: {next} states explored, {} found, {} transitions",
-                table.len,
-                cols.len()
-            ));
+            progress.detail(&format!("{} found, {} transitions", table.len, cols.len()));
         }
     }
     if let Some(first) = first_deadlock {

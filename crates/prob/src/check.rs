@@ -15,7 +15,6 @@ use crate::lang::typecheck::Program;
 use crate::mec::mecs;
 use crate::model::Model;
 use crate::precomp::{prob1, reach_exists, reach_forall, Preds};
-use crate::progress::Progress;
 use crate::prop_env::{initial_answer, input, Names, StateFormulas};
 use crate::vi::{solve, Problem};
 use std::cell::Cell;
@@ -29,9 +28,8 @@ pub struct CheckOptions {
     pub max_sweeps: usize,
     /// Polled in the numerical loops; when it runs out, the property answers
     /// [`ProbError::Exhausted`].
+    /// Also told the progress of long iterations (`budget.progress()`).
     pub budget: Budget,
-    /// Told the progress of long iterations.
-    pub progress: Progress,
 }
 
 impl Default for CheckOptions {
@@ -40,7 +38,6 @@ impl Default for CheckOptions {
             eps: 1e-6,
             max_sweeps: 1_000_000,
             budget: Budget::unlimited(),
-            progress: Progress::none(),
         }
     }
 }
@@ -570,7 +567,6 @@ impl<'a> Checker<'a> {
             eps,
             max_sweeps,
             budget: &self.opts.budget,
-            progress: &self.opts.progress,
         });
         self.sound &= sol.sound;
         self.note(sol.exhausted);
@@ -892,7 +888,6 @@ impl<'a> Checker<'a> {
             eps,
             max_sweeps,
             budget: &self.opts.budget,
-            progress: &self.opts.progress,
         });
         self.sound &= sol.sound;
         self.note(sol.exhausted);
@@ -952,7 +947,6 @@ impl<'a> Checker<'a> {
             eps,
             max_sweeps,
             budget: &self.opts.budget,
-            progress: &self.opts.progress,
         });
         self.sound &= sol.sound;
         self.note(sol.exhausted);

@@ -24,7 +24,6 @@ pub mod mec;
 pub mod model;
 pub mod polytope_lp;
 pub mod precomp;
-pub mod progress;
 mod prop_env;
 pub mod quotient;
 pub mod reward_bounded;

@@ -31,7 +31,6 @@ pub mod sound_vi;
 
 use crate::lang::ast::Opt;
 use crate::model::Model;
-use crate::progress::Progress;
 use verikit_diag::{Budget, Exhausted};
 
 pub struct Problem<'a> {
@@ -51,10 +50,9 @@ pub struct Problem<'a> {
     pub upper: Option<f64>,
     pub eps: f64,
     pub max_sweeps: usize,
-    /// Polled every few sweeps; when it runs out the solution is cut short (`exhausted`).
+    /// Polled every few sweeps; when it runs out the solution is cut short (`exhausted`). Also
+    /// told the sweeps done and the current error bound (`budget.progress()`).
     pub budget: &'a Budget,
-    /// Told the sweeps done and the current error bound now and then.
-    pub progress: &'a Progress,
 }
 
 pub struct Solution {
@@ -560,6 +558,7 @@ impl Local {
             cap,
         };
         let mut last_report = std::time::Instant::now();
+        p.budget.progress().phase("value iteration (sweeps)", None);
         'outer: loop {
             // Phase 1: Gauss–Seidel from below. Asymptotically the error is e_k = c·μ^k·ψ for the
             // dominant eigenpair (μ, ψ) of the sweep operator, so the change over a window of m
@@ -582,16 +581,17 @@ impl Local {
                     if p.budget.check().is_err() {
                         break 'outer;
                     }
-                    if p.progress.is_active() && last_report.elapsed().as_millis() >= 200 {
+                    let progress = p.budget.progress();
+                    progress.set(local_sweeps as u64);
+                    if progress.wanted() && last_report.elapsed().as_millis() >= 200 {
                         last_report = std::time::Instant::now();
                         let err = delta
                             .iter()
                             .zip(&lo)
                             .map(|(d, l)| d / l.abs().max(1e-300))
                             .fold(0.0f64, f64::max);
-                        p.progress.report(&format!(
-                            "value iteration: {local_sweeps} sweeps on {k} states, relative \
-                             change {err:.2e} (target {eps:.0e})"
+                        progress.detail(&format!(
+                            "{k} states, relative change {err:.2e}, target {eps:.0e}"
                         ));
                     }
                 }

@@ -194,6 +194,7 @@ pub struct Cdcl {
     /// Why the last `solve` stopped with `Unknown` because of the budget.
     exhausted: Option<Exhausted>,
     max_learnts: usize,
+    report_progress: bool,
 }
 
 impl Default for Cdcl {
@@ -250,6 +251,7 @@ impl Cdcl {
             budget: Budget::unlimited(),
             exhausted: None,
             max_learnts: 4000,
+            report_progress: false,
         }
     }
 
@@ -261,6 +263,11 @@ impl Cdcl {
     /// The budget the search polls (unlimited by default).
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
+    }
+    /// Reports the conflicts (and restarts) of the search into the budget's progress record.
+    /// Off by default: a caller that runs many searches (IC3, BMC) reports its own phases.
+    pub fn report_progress(&mut self, on: bool) {
+        self.report_progress = on;
     }
     pub fn budget(&self) -> &Budget {
         &self.budget
@@ -1038,6 +1045,13 @@ impl Cdcl {
                 }
                 conflicts_this_restart += 1;
                 if self.stats.conflicts.is_multiple_of(256) {
+                    if self.report_progress {
+                        let progress = self.budget.progress();
+                        progress.set(self.stats.conflicts);
+                        if progress.wanted() {
+                            progress.detail(&format!("{} restarts", self.stats.restarts));
+                        }
+                    }
                     if let Err(e) = self.budget.check() {
                         self.exhausted = Some(e);
                         self.cancel_until(th, 0);

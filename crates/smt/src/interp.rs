@@ -65,7 +65,7 @@ fn new_solver(opts: &RunOptions) -> Solver {
     if opts.check {
         solver.enable_certificates();
     }
-    solver.set_deadline(opts.budget.deadline());
+    solver.set_budget(&opts.budget);
     solver.set_dl_matrix_limit(opts.tuning.dl_matrix_nodes);
     if !opts.tuning.difference_logic {
         solver.set_difference_logic(false);

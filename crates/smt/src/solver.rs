@@ -13,6 +13,7 @@ use crate::tseitin::{Ctx, Tseitin};
 use std::collections::HashMap;
 use std::time::Instant;
 use verikit_num::Num;
+use verikit_diag::Budget;
 use verikit_sat::{Answer, Cdcl, Lit};
 
 /// A pop rebuilds the encoding once the SAT variables created inside popped scopes exceed the
@@ -116,6 +117,12 @@ impl Solver {
     pub fn set_deadline(&mut self, d: Option<Instant>) {
         self.sat.set_deadline(d);
         self.arith.simplex.deadline = d;
+    }
+    /// The budget the search polls (deadline, cancellation) and reports its conflicts to.
+    pub fn set_budget(&mut self, budget: &Budget) {
+        self.arith.simplex.deadline = budget.deadline();
+        self.sat.set_budget(budget.clone());
+        self.sat.report_progress(true);
     }
 
     /// Lets the difference-logic solver decide checks whose atoms are all difference atoms
@@ -237,6 +244,7 @@ impl Solver {
         self.arith = arith;
         let mut sat = Cdcl::new();
         sat.set_budget(self.sat.budget().clone());
+        sat.report_progress(true);
         sat.stats = self.sat.stats.clone();
         self.sat = sat;
         let mut dl = DiffLogic::with_matrix_limit(self.dl.matrix_limit());
@@ -274,6 +282,10 @@ impl Solver {
 
     /// Checks satisfiability of the assertions together with the Boolean `assumptions`.
     pub fn check(&mut self, assumptions: &[TermId]) -> Answer {
+        self.sat
+            .budget()
+            .progress()
+            .phase("SMT search: conflicts", None);
         self.model = None;
         self.core.clear();
         let mut assume: Vec<Lit> = self.scopes.iter().map(|s| s.0).collect();

@@ -189,6 +189,7 @@ pub(crate) fn reach(
         waiting: VecDeque::new(),
     };
     let mut ticker = budget.ticker(256);
+    budget.progress().phase("zone graph: nodes visited", None);
     let mut exhausted = None;
     let mut hit = None;
     for (d, z) in zg.initial() {

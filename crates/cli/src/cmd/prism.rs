@@ -101,7 +101,6 @@ pub(crate) fn spec(a: &ModelArgs, ctx: &Ctx, eps: f64) -> Result<CheckSpec, CliE
         fix_deadlocks: !a.no_fix_deadlocks,
         max_states,
         budget: budget.clone(),
-        ..Default::default()
     };
     let p = &verikit_prob::MAX_SWEEPS;
     let max_sweeps = ctx
@@ -112,7 +111,6 @@ pub(crate) fn spec(a: &ModelArgs, ctx: &Ctx, eps: f64) -> Result<CheckSpec, CliE
         eps,
         budget,
         max_sweeps,
-        ..CheckOptions::default()
     };
     Ok(CheckSpec {
         overrides,
