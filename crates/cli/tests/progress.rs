@@ -40,5 +40,9 @@ fn verbose_run_reports_states_built_on_stderr() {
 fn quiet_run_prints_nothing_on_stderr() {
     let out = run("-q");
     assert_eq!(out.status.code(), Some(3), "a timeout");
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -104,7 +104,11 @@ impl Progress {
 
 impl fmt::Display for Snapshot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.phase.is_empty() { "working" } else { &self.phase })?;
+        f.write_str(if self.phase.is_empty() {
+            "working"
+        } else {
+            &self.phase
+        })?;
         if self.done > 0 || self.total.is_some() {
             write!(f, ": {}", self.done)?;
             if let Some(t) = self.total {

@@ -12,8 +12,8 @@ use crate::terms::{Op, Sort, TermId, Terms};
 use crate::tseitin::{Ctx, Tseitin};
 use std::collections::HashMap;
 use std::time::Instant;
-use verikit_num::Num;
 use verikit_diag::Budget;
+use verikit_num::Num;
 use verikit_sat::{Answer, Cdcl, Lit};
 
 /// A pop rebuilds the encoding once the SAT variables created inside popped scopes exceed the
