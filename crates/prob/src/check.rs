@@ -226,6 +226,9 @@ impl<'a> Checker<'a> {
                 if let Some((_, c)) = self.prog.labels.iter().find(|(n, _)| n == l) {
                     return Ok(Some((c.clone(), Type::Bool)));
                 }
+                if let Some(pe) = self.names.properties.get(l).cloned() {
+                    return Ok(Some(self.compile(&pe)?));
+                }
                 Err(input(e.span, format!("unknown label \"{l}\"")))
             }
             ExprKind::Prob { opt, bound, path } => {
@@ -257,7 +260,60 @@ impl<'a> Checker<'a> {
             ExprKind::Filter { op, prop, states } => {
                 self.filter(e.span, op, prop, states.as_deref())
             }
+            ExprKind::Ctl { forall, path } => {
+                let v = self.ctl(*forall, path, e.span)?;
+                Ok(vec_b(v))
+            }
             _ => Ok(None),
+        }
+    }
+
+    /// `A [ path ]` / `E [ path ]` on the underlying graph ([`crate::ctl`]); `G`, `W` and `R`
+    /// by duality (`A [ G φ ] = ¬E [ F ¬φ ]`, `A [ ¬π ] = ¬E [ π ]`).
+    fn ctl(&mut self, forall: bool, path: &PathFormula, sp: Span) -> R<Vec<bool>> {
+        let bounded = |tb: &TimeBound| {
+            if tb.is_none() {
+                Ok(())
+            } else {
+                Err(input(
+                    sp,
+                    "bounded temporal operators inside CTL's A/E are not supported (PRISM's \
+                     non-probabilistic checker has none either)",
+                ))
+            }
+        };
+        match path {
+            PathFormula::Not(inner) => Ok(self
+                .ctl(!forall, inner, sp)?
+                .into_iter()
+                .map(|b| !b)
+                .collect()),
+            PathFormula::Globally(e, tb) => {
+                bounded(tb)?;
+                let not_e = Expr::new(ExprKind::Unary(UnOp::Not, e.clone()), e.span);
+                let f = PathFormula::Until(
+                    Box::new(Expr::boolean(true, e.span)),
+                    Box::new(not_e),
+                    TimeBound::default(),
+                );
+                Ok(self.ctl(!forall, &f, sp)?.into_iter().map(|b| !b).collect())
+            }
+            PathFormula::Next(e) => {
+                let set = self.states(e)?;
+                self.prepare_chain();
+                Ok(crate::ctl::next(self.chain_ref(), &set, forall))
+            }
+            PathFormula::Until(l, r, tb) => {
+                bounded(tb)?;
+                let phi = self.states(l)?;
+                let psi = self.states(r)?;
+                self.preds();
+                let m = self.chain_ref();
+                let Some(p) = self.preds.as_ref() else {
+                    return Ok(vec![false; m.num_states()]);
+                };
+                Ok(crate::ctl::until(m, p, &phi, &psi, forall))
+            }
         }
     }
 
@@ -408,6 +464,18 @@ impl<'a> Checker<'a> {
                 );
                 Ok(self
                     .prob(flipped, &f, sp)?
+                    .into_iter()
+                    .map(|x| 1.0 - x)
+                    .collect())
+            }
+            PathFormula::Not(inner) => {
+                let flipped = match opt {
+                    Opt::Min => Opt::Max,
+                    Opt::Max => Opt::Min,
+                    Opt::None => Opt::None,
+                };
+                Ok(self
+                    .prob(flipped, inner, sp)?
                     .into_iter()
                     .map(|x| 1.0 - x)
                     .collect())
@@ -846,7 +914,57 @@ impl<'a> Checker<'a> {
                 let rr = self.rate_rewards(r)?;
                 self.steady(&rr, sp)
             }
+            RewardPath::Total => {
+                if ctmc {
+                    return Err(input(
+                        sp,
+                        "total rewards `C` are supported on DTMCs and MDPs, not on CTMCs",
+                    ));
+                }
+                let rew = self.choice_rewards(r)?;
+                Ok(self.total_reward(&rew, opt))
+            }
         }
+    }
+
+    /// `R=? [ C ]` ([`crate::total_reward`]): the minimum (or a DTMC's value) is the reward to
+    /// reach the zero-reward end components; the maximum is infinite from positive-reward end
+    /// components' ancestors and solved with the zero-reward ones collapsed elsewhere.
+    fn total_reward(&mut self, rew: &[f64], opt: Opt) -> Vec<f64> {
+        if opt != Opt::Max || !self.model.model_type.nondeterministic() {
+            let z = crate::total_reward::zero_reward_ec_states(self.model, rew);
+            return self.reach_reward(&z, rew, opt);
+        }
+        self.preds();
+        let eps = self.eps();
+        let max_sweeps = self.opts.max_sweeps;
+        let m = self.chain_ref();
+        let Some(p) = self.preds.as_ref() else {
+            return vec![];
+        };
+        let t = crate::total_reward::max_total(m, p, rew);
+        let fixed: Vec<f64> = t
+            .infinite
+            .iter()
+            .map(|&inf| if inf { f64::INFINITY } else { 0.0 })
+            .collect();
+        let sol = solve(&Problem {
+            model: m,
+            maybe: &t.maybe,
+            fixed: &fixed,
+            reward: Some(rew),
+            opt,
+            collapse: Some(&t.collapse),
+            allowed_choice: None,
+            upper: None,
+            eps,
+            max_sweeps,
+            budget: &self.opts.budget,
+            progress: &self.opts.progress,
+        });
+        self.sound &= sol.sound;
+        self.note(sol.exhausted);
+        sol.values
     }
 
     fn reach_reward(&mut self, target: &[bool], rew: &[f64], opt: Opt) -> Vec<f64> {

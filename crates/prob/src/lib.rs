@@ -12,6 +12,7 @@
 
 pub mod build;
 pub mod check;
+mod ctl;
 pub mod error;
 pub mod exact_chain;
 pub mod export;
@@ -32,6 +33,7 @@ pub mod robust_vi;
 pub mod scheduler;
 pub mod steady;
 pub mod task;
+mod total_reward;
 pub mod uniformisation;
 pub mod vi;
 pub mod widen;

@@ -51,6 +51,8 @@ pub(crate) struct Names {
     pub(crate) consts: HashMap<String, Value>,
     pub(crate) formulas: HashMap<String, Expr>,
     pub(crate) labels: HashMap<String, Expr>,
+    /// Named properties (`"p1": …`), which other properties may use as `"p1"`.
+    pub(crate) properties: HashMap<String, Expr>,
     pub(crate) var_types: Vec<Type>,
 }
 
@@ -73,6 +75,7 @@ impl Names {
             .iter()
             .map(|l| (l.name.clone(), l.expr.clone()))
             .collect();
+        let properties = property_references(prog, props, &labels)?;
         let var_types = prog
             .vars
             .iter()
@@ -82,9 +85,78 @@ impl Names {
             consts,
             formulas,
             labels,
+            properties,
             var_types,
         }))
     }
+}
+
+/// The named properties, after checking that references between them (`"p1"` inside another
+/// property, where no label of that name exists) form no cycle; a cycle is refused at the
+/// reference that closes it, as PRISM refuses cyclic property references.
+fn property_references(
+    prog: &Program,
+    props: &PropertiesFile,
+    labels: &HashMap<String, Expr>,
+) -> R<HashMap<String, Expr>> {
+    let named: HashMap<String, Expr> = props
+        .properties
+        .iter()
+        .filter_map(|p| Some((p.name.clone()?, p.expr.clone())))
+        .collect();
+    let is_ref = |l: &str| {
+        named.contains_key(l)
+            && !labels.contains_key(l)
+            && !prog.labels.iter().any(|(n, _)| n == l)
+            && !matches!(l, "init" | "deadlock")
+    };
+    // The references of each named property, with their spans.
+    let refs: HashMap<&str, Vec<(String, Span)>> = named
+        .iter()
+        .map(|(n, e)| {
+            let mut out = Vec::new();
+            e.walk_deep(&mut |x| {
+                if let ExprKind::Label(l) = &x.kind {
+                    if is_ref(l) {
+                        out.push((l.clone(), x.span));
+                    }
+                }
+            });
+            (n.as_str(), out)
+        })
+        .collect();
+    // Depth-first search for a cycle (0 = new, 1 = on the stack, 2 = done).
+    fn dfs(
+        n: &str,
+        refs: &HashMap<&str, Vec<(String, Span)>>,
+        mark: &mut HashMap<String, u8>,
+    ) -> Result<(), Diagnostic> {
+        mark.insert(n.to_string(), 1);
+        for (m, sp) in refs.get(n).map(|v| v.as_slice()).unwrap_or(&[]) {
+            match mark.get(m.as_str()).copied().unwrap_or(0) {
+                1 => {
+                    return Err(Diagnostic::at(
+                        *sp,
+                        format!("cyclic reference to property \"{m}\" (from \"{n}\")"),
+                    ))
+                }
+                0 => dfs(m, refs, mark)?,
+                _ => {}
+            }
+        }
+        mark.insert(n.to_string(), 2);
+        Ok(())
+    }
+    let mut mark = HashMap::new();
+    // In file order, so the error names the first cycle a reader meets.
+    for p in &props.properties {
+        if let Some(n) = &p.name {
+            if mark.get(n.as_str()).copied().unwrap_or(0) == 0 {
+                dfs(n, &refs, &mut mark).map_err(ProbError::Input)?;
+            }
+        }
+    }
+    Ok(named)
 }
 
 /// Compilation of property expressions over a built model; `special` resolves what plain

@@ -708,6 +708,17 @@ impl<'a> RobustChecker<'a> {
         Ok(out)
     }
 
+    fn collect_path_atoms(&mut self, p: &PathFormula, out: &mut Vec<Vec<f64>>) -> R<()> {
+        match p {
+            PathFormula::Next(a) | PathFormula::Globally(a, _) => self.collect_atoms(a, out),
+            PathFormula::Until(a, b, _) => {
+                self.collect_atoms(a, out)?;
+                self.collect_atoms(b, out)
+            }
+            PathFormula::Not(inner) => self.collect_path_atoms(inner, out),
+        }
+    }
+
     fn collect_atoms(&mut self, e: &Expr, out: &mut Vec<Vec<f64>>) -> R<()> {
         if !has_operator(e) {
             if !matches!(
@@ -723,15 +734,7 @@ impl<'a> RobustChecker<'a> {
                 if let Bound::Cmp(_, b) = bound {
                     self.collect_atoms(b, out)?;
                 }
-                match path.as_ref() {
-                    PathFormula::Next(a) | PathFormula::Globally(a, _) => {
-                        self.collect_atoms(a, out)
-                    }
-                    PathFormula::Until(a, b, _) => {
-                        self.collect_atoms(a, out)?;
-                        self.collect_atoms(b, out)
-                    }
-                }
+                self.collect_path_atoms(path, out)
             }
             ExprKind::Reward { rew, path, .. } => {
                 let r = self.reward_index(rew)?;
@@ -799,6 +802,9 @@ impl<'a> RobustChecker<'a> {
                 if let Some((_, c)) = self.prog.labels.iter().find(|(n, _)| n == l) {
                     return Ok(Some((c.clone(), Type::Bool)));
                 }
+                if let Some(pe) = self.names.properties.get(l).cloned() {
+                    return Ok(Some(self.compile(&pe)?));
+                }
                 Err(input(e.span, format!("unknown label \"{l}\"")))
             }
             ExprKind::Prob { opt, bound, path } => {
@@ -827,6 +833,11 @@ impl<'a> RobustChecker<'a> {
             ExprKind::Filter { op, prop, states } => {
                 self.filter(e.span, op, prop, states.as_deref())
             }
+            ExprKind::Ctl { .. } => Err(input(
+                e.span,
+                "CTL's A/E are not supported on interval models (their graph depends on how \
+                 the intervals are resolved)",
+            )),
             _ => Ok(None),
         }
     }
@@ -968,6 +979,11 @@ impl<'a> RobustChecker<'a> {
                     .map(|x| 1.0 - x)
                     .collect())
             }
+            PathFormula::Not(inner) => Ok(self
+                .prob(dir.flip(), inner)?
+                .into_iter()
+                .map(|x| 1.0 - x)
+                .collect()),
             PathFormula::Until(l, r, tb) => {
                 if let Some(rb) = tb.reward_bound {
                     return Err(input(rb, "reward-bounded path formulas are not supported"));
@@ -1119,6 +1135,10 @@ impl<'a> RobustChecker<'a> {
                 sp,
                 "long-run rewards `S` are not supported on interval models",
             )),
+            RewardPath::Total => Err(input(
+                sp,
+                "total rewards `C` are not supported on interval models",
+            )),
         }
     }
 }
@@ -1129,7 +1149,8 @@ fn has_operator(e: &Expr) -> bool {
         ExprKind::Prob { .. }
         | ExprKind::Reward { .. }
         | ExprKind::Steady { .. }
-        | ExprKind::Filter { .. } => true,
+        | ExprKind::Filter { .. }
+        | ExprKind::Ctl { .. } => true,
         ExprKind::Unary(_, a) => has_operator(a),
         ExprKind::Binary(_, a, b) => has_operator(a) || has_operator(b),
         ExprKind::Ite(a, b, c) => has_operator(a) || has_operator(b) || has_operator(c),

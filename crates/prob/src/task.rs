@@ -6,9 +6,7 @@
 
 use crate::check::{Answer as Value, CheckOptions, Checker, PropertyResult};
 use crate::error::ProbError;
-use crate::lang::ast::{
-    Expr, ExprKind, PathFormula, PropertiesFile, Property, RewardPath, RewardRef,
-};
+use crate::lang::ast::{Expr, ExprKind, PropertiesFile, Property, RewardRef};
 use crate::lang::typecheck::{check_model, Program};
 use crate::model::Model;
 use crate::robust_check::RobustChecker;
@@ -178,41 +176,7 @@ pub fn validate(prog: &Program, req: &CheckRequest) -> Result<(), ProbError> {
 
 /// Calls `f` on every sub-expression of `e`, inside P/R/S operators and filters too.
 fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    let mut go = |x: &Expr| visit(x, f);
-    match &e.kind {
-        ExprKind::Unary(_, a) => go(a),
-        ExprKind::Binary(_, a, b) => {
-            go(a);
-            go(b)
-        }
-        ExprKind::Ite(a, b, c) => {
-            go(a);
-            go(b);
-            go(c)
-        }
-        ExprKind::Call(_, args) => args.iter().for_each(go),
-        ExprKind::Prob { path, .. } => match path.as_ref() {
-            PathFormula::Next(a) | PathFormula::Globally(a, _) => go(a),
-            PathFormula::Until(a, b, _) => {
-                go(a);
-                go(b)
-            }
-        },
-        ExprKind::Reward { path, .. } => {
-            if let RewardPath::Reach(a) = path.as_ref() {
-                go(a)
-            }
-        }
-        ExprKind::Steady { expr, .. } => go(expr),
-        ExprKind::Filter { prop, states, .. } => {
-            go(prop);
-            if let Some(s) = states {
-                go(s)
-            }
-        }
-        _ => {}
-    }
+    e.walk_deep(f)
 }
 
 /// A property's label in results: its name in quotes, else its text.

@@ -125,6 +125,11 @@ pub enum PathFormula {
     Until(Box<Expr>, Box<Expr>, TimeBound),
     /// `G e` with its bound.
     Globally(Box<Expr>, TimeBound),
+    /// The complement of a path formula: weak until `a W b` is read as
+    /// `!((a & !b) U (!a & !b))` and release `a R b` as `!(!a U !b)`, bounds kept, as PRISM
+    /// does (`ExpressionTemporal.convertToUntilForm`). `P=?` of it is one minus `P=?` of the
+    /// inner formula with min and max exchanged.
+    Not(Box<PathFormula>),
 }
 
 #[derive(Clone, Debug)]
@@ -137,6 +142,8 @@ pub enum RewardPath {
     Inst(Box<Expr>),
     /// `S` (long-run average)
     Steady,
+    /// `C` without a bound: the total reward accumulated along the whole path.
+    Total,
 }
 
 #[derive(Clone, Debug)]
@@ -180,6 +187,12 @@ pub enum ExprKind {
         prop: Box<Expr>,
         states: Option<Box<Expr>>,
     },
+    /// CTL's path quantifiers `A [ … ]` (`forall`) and `E [ … ]` over the paths of the model's
+    /// underlying graph (every choice, every transition of positive probability).
+    Ctl {
+        forall: bool,
+        path: Box<PathFormula>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -211,6 +224,52 @@ impl Expr {
             }
             ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk(f)),
             _ => {}
+        }
+    }
+    /// Visits every sub-expression (pre-order), inside P/R/S operators, CTL quantifiers and
+    /// filters too.
+    pub fn walk_deep(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Unary(_, a) => a.walk_deep(f),
+            ExprKind::Binary(_, a, b) => {
+                a.walk_deep(f);
+                b.walk_deep(f)
+            }
+            ExprKind::Ite(a, b, c) => {
+                a.walk_deep(f);
+                b.walk_deep(f);
+                c.walk_deep(f)
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk_deep(f)),
+            ExprKind::Prob { path, .. } | ExprKind::Ctl { path, .. } => path.walk_deep(f),
+            ExprKind::Reward { path, .. } => {
+                if let RewardPath::Reach(a) = path.as_ref() {
+                    a.walk_deep(f)
+                }
+            }
+            ExprKind::Steady { expr, .. } => expr.walk_deep(f),
+            ExprKind::Filter { prop, states, .. } => {
+                prop.walk_deep(f);
+                if let Some(s) = states {
+                    s.walk_deep(f)
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl PathFormula {
+    /// Visits the state formulas of the path formula ([`Expr::walk_deep`]).
+    pub fn walk_deep(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            PathFormula::Next(a) | PathFormula::Globally(a, _) => a.walk_deep(f),
+            PathFormula::Until(a, b, _) => {
+                a.walk_deep(f);
+                b.walk_deep(f)
+            }
+            PathFormula::Not(inner) => inner.walk_deep(f),
         }
     }
 }

@@ -316,12 +316,20 @@ fn call(f: Func, v: &[Value], sp: Span) -> EvalResult {
                 v.get(1).copied().unwrap_or(I(0)),
             );
             match (a, b) {
-                (I(x), I(y)) if y >= 0 => {
-                    match u32::try_from(y).ok().and_then(|y| x.checked_pow(y)) {
-                        Some(r) => I(r),
-                        None => return Err(Diagnostic::at(sp, "integer overflow in pow")),
-                    }
+                // Integer base and exponent give an integer (PRISM's typing); a negative
+                // exponent has no integer value and PRISM refuses it.
+                (I(_), I(y)) if y < 0 => {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!(
+                            "negative exponent {y} in an integer power (write a double, e.g. 2.0)"
+                        ),
+                    ))
                 }
+                (I(x), I(y)) => match u32::try_from(y).ok().and_then(|y| x.checked_pow(y)) {
+                    Some(r) => I(r),
+                    None => return Err(Diagnostic::at(sp, "integer overflow in pow")),
+                },
                 _ => D(a.as_f64().powf(b.as_f64())),
             }
         }

@@ -424,7 +424,7 @@ impl<'a> Parser<'a> {
         }
     }
     fn mul(&mut self) -> PResult<Expr> {
-        let mut a = self.unary()?;
+        let mut a = self.power()?;
         loop {
             let op = match self.peek() {
                 Tok::Sym("*") => BinOp::Mul,
@@ -432,9 +432,25 @@ impl<'a> Parser<'a> {
                 _ => return Ok(a),
             };
             self.bump();
-            let b = self.unary()?;
+            let b = self.power()?;
             a = Self::bin(op, a, b);
         }
+    }
+    /// `a ^ b`, PRISM's power operator (the same as `pow(a, b)`): it binds tighter than `*` and
+    /// `/` but less tightly than unary minus (PRISM's `Expression.Precedence`: TIMES_DIVIDE <
+    /// POW < UNARY_MINUS), so `-2^2` is `(-2)^2`; `2^3^2` is `2^(3^2)`.
+    fn power(&mut self) -> PResult<Expr> {
+        let a = self.unary()?;
+        // `^{` starts a reward bound (`F^{rew{"r"}<=b}`), never a power.
+        if self.is_sym("^") && !matches!(self.peek_at(1), Tok::Sym("{")) {
+            self.bump();
+            self.enter()?;
+            let b = self.power()?;
+            self.depth -= 1;
+            let sp = a.span.join(b.span);
+            return Ok(Expr::new(ExprKind::Call(Func::Pow, vec![a, b]), sp));
+        }
+        Ok(a)
     }
     fn unary(&mut self) -> PResult<Expr> {
         if self.is_sym("-") {
@@ -497,6 +513,7 @@ impl<'a> Parser<'a> {
                     self.steady_op()
                 }
                 "filter" if matches!(self.peek_at(1), Tok::Sym("(")) => self.filter(),
+                "A" | "E" if matches!(self.peek_at(1), Tok::Sym("[")) => self.ctl_op(),
                 "func" if matches!(self.peek_at(1), Tok::Sym("(")) => {
                     self.bump();
                     self.bump();
@@ -588,7 +605,7 @@ impl<'a> Parser<'a> {
             _ => return self.err("`=?` or a bound like `>=0.5`"),
         };
         self.bump();
-        let e = self.unary()?;
+        let e = self.power()?;
         Ok(Bound::Cmp(op, Box::new(e)))
     }
 
@@ -714,7 +731,7 @@ impl<'a> Parser<'a> {
                 _ => return self.err("a reward bound `<=b`, `<b`, `>=b` or `>b`"),
             };
             self.bump();
-            let bound = Box::new(self.unary()?);
+            let bound = Box::new(self.power()?);
             if caret {
                 if self.is_sym(",") {
                     return Err(Diagnostic::at(
@@ -738,17 +755,17 @@ impl<'a> Parser<'a> {
             Tok::Sym("<=") | Tok::Sym("<") => {
                 let strict = self.is_sym("<");
                 self.bump();
-                tb.upper = Some((Box::new(self.unary()?), strict));
+                tb.upper = Some((Box::new(self.power()?), strict));
             }
             Tok::Sym(">=") | Tok::Sym(">") => {
                 let strict = self.is_sym(">");
                 self.bump();
-                tb.lower = Some((Box::new(self.unary()?), strict));
+                tb.lower = Some((Box::new(self.power()?), strict));
             }
             Tok::Sym("=") => {
                 // `F=T`: exactly at time T, i.e. `[T,T]`.
                 self.bump();
-                let t = self.unary()?;
+                let t = self.power()?;
                 tb.lower = Some((Box::new(t.clone()), false));
                 tb.upper = Some((Box::new(t), false));
             }
@@ -794,12 +811,54 @@ impl<'a> Parser<'a> {
             return Ok(PathFormula::Until(Box::new(lhs), Box::new(rhs), tb));
         }
         if self.is_kw("W") || self.is_kw("R") {
-            return Err(Diagnostic::at(
-                self.span(),
-                "weak until and release are not supported",
-            ));
+            let weak = self.is_kw("W");
+            self.bump();
+            let tb = self.time_bound()?;
+            if tb.reward.is_some() {
+                return Err(Diagnostic::at(
+                    tb.reward_bound.unwrap_or(lhs.span),
+                    "reward bounds on `W`/`R` are not supported",
+                ));
+            }
+            let rhs = self.expr()?;
+            return Ok(Self::weak_or_release(weak, lhs, rhs, tb));
         }
         self.err("`U` (or a path formula `F`, `G`, `X`)")
+    }
+
+    /// `a W b` as `!((a & !b) U (!a & !b))` and `a R b` as `!(!a U !b)`, keeping the bounds
+    /// (PRISM's reduction to until form).
+    fn weak_or_release(weak: bool, a: Expr, b: Expr, tb: TimeBound) -> PathFormula {
+        let not = |e: &Expr| Expr::new(ExprKind::Unary(UnOp::Not, Box::new(e.clone())), e.span);
+        let (l, r) = if weak {
+            (
+                Self::bin(BinOp::And, a.clone(), not(&b)),
+                Self::bin(BinOp::And, not(&a), not(&b)),
+            )
+        } else {
+            (not(&a), not(&b))
+        };
+        PathFormula::Not(Box::new(PathFormula::Until(Box::new(l), Box::new(r), tb)))
+    }
+
+    /// `A [ path ]` / `E [ path ]`: CTL's path quantifiers.
+    // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    #[inline(never)]
+    fn ctl_op(&mut self) -> PResult<Expr> {
+        let (forall, start) = match self.peek().clone() {
+            Tok::Ident(n) => (n == "A", self.bump().span),
+            _ => return self.err("`A` or `E`"),
+        };
+        self.expect_sym("[")?;
+        let path = self.path()?;
+        self.expect_sym("]")?;
+        Ok(Expr::new(
+            ExprKind::Ctl {
+                forall,
+                path: Box::new(path),
+            },
+            Span::new(start.start, self.prev_end()),
+        ))
     }
 
     /// The inside of `{…}` naming a reward structure: `"name"` or an index expression.
@@ -862,10 +921,7 @@ impl<'a> Parser<'a> {
                 if self.eat_sym("<=") {
                     RewardPath::Cumul(Box::new(self.expr()?))
                 } else {
-                    return Err(Diagnostic::at(
-                        psp,
-                        "total rewards `C` without a bound are not supported",
-                    ));
+                    RewardPath::Total
                 }
             }
             Tok::Ident(s) if s == "I" => {
@@ -877,7 +933,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 RewardPath::Steady
             }
-            _ => return self.err("`F`, `C<=`, `I=` or `S`"),
+            _ => return self.err("`F`, `C`, `C<=`, `I=` or `S`"),
         };
         let old = self.old_filter()?;
         self.expect_sym("]")?;
@@ -1229,7 +1285,7 @@ impl<'a> Parser<'a> {
             rewards: vec![],
             system: None,
         };
-        let mut type_seen: Option<Span> = None;
+        let mut type_seen = false;
         loop {
             let sp = self.span();
             let t = match self.peek().clone() {
@@ -1246,11 +1302,11 @@ impl<'a> Parser<'a> {
                 _ => None,
             };
             if let Some(ty) = ty {
-                if type_seen.is_some() {
+                if type_seen {
                     return Err(Diagnostic::at(sp, "the model type is given twice"));
                 }
                 self.bump();
-                type_seen = Some(sp);
+                type_seen = true;
                 mf.model_type = ty;
                 continue;
             }
@@ -1299,12 +1355,8 @@ impl<'a> Parser<'a> {
         if let Some((t, sp)) = &mf.system {
             Self::check_system(&mf, t, *sp)?;
         }
-        if type_seen.is_none() {
-            return Err(Diagnostic::at(
-                Span::point(0),
-                "missing model type (`dtmc`, `ctmc`, `mdp`, …)",
-            ));
-        }
+        // Without a type keyword PRISM reads the model as an MDP (`ModulesFile()` in PRISM's
+        // grammar: "note default is MDP"); `mf.model_type` starts as `Mdp`.
         if mf.modules.is_empty() {
             return Err(Diagnostic::at(self.span(), "the model has no modules"));
         }

@@ -402,7 +402,8 @@ fn compile_d(
         ExprKind::Prob { .. }
         | ExprKind::Reward { .. }
         | ExprKind::Steady { .. }
-        | ExprKind::Filter { .. } => {
+        | ExprKind::Filter { .. }
+        | ExprKind::Ctl { .. } => {
             return Err(Diagnostic::at(
                 sp,
                 "probabilistic operators are only allowed in properties",
