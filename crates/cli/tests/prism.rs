@@ -690,3 +690,45 @@ fn test_option_checks_result_annotations() {
     assert_eq!(v["verdict"], "false", "{v}");
     assert_eq!(v["results"][0]["test"], false, "{v}");
 }
+
+/// Issue 18 item 13 through the CLI: a model without a type keyword (an MDP, as in PRISM), `^`,
+/// `W`/`R`, CTL `A`/`E`, total rewards and property references in one properties file.
+#[test]
+fn prism_language_coverage_through_the_cli() {
+    let m = tmp(
+        "cov.prism",
+        "module m\n x : [0..2^2] init 0;\n [a] x<4 -> 0.5:(x'=x+1) + 0.5:(x'=4);\n \
+         [b] x<4 -> (x'=x);\n [] x=4 -> (x'=4);\nendmodule\nrewards \"r\"\n [a] true : 1;\nendrewards\n",
+    );
+    let p = tmp(
+        "cov.props",
+        "\"reach\": Pmax=? [ x<2 W x=4 ];\n\"twice\": 2 * \"reach\";\n\"ctl\": E [ G x<4 ];\n\
+         \"total\": R{\"r\"}max=? [ C ];\n\"rel\": Pmin=? [ x=4 R x<=4 ];\n",
+    );
+    let (v, code, err) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["input"]["model_type"], "MDP");
+    let res = v["results"].as_array().unwrap();
+    let get = |n: &str| res.iter().find(|r| r["name"] == n).unwrap()["result"].clone();
+    // Looping on b keeps x<2 forever (W holds); `a` reaches 4 with x<2 before or fails at x=2.
+    assert_eq!(get("reach").as_f64(), Some(1.0));
+    assert_eq!(get("twice").as_f64(), Some(2.0));
+    assert_eq!(get("ctl"), serde_json::Value::Bool(true));
+    // Rmax [ C ]: a earns 1 per step, at most 4 steps before x=4: 1 + 1/2 + 1/4 + 1/8.
+    assert!(
+        (get("total").as_f64().unwrap() - 1.875).abs() < 1e-6,
+        "{}",
+        get("total")
+    );
+    assert_eq!(get("rel").as_f64(), Some(1.0));
+    // A cycle of references is a located error (exit 2).
+    let p = tmp("cyc.props", "\"a\": \"b\";\n\"b\": \"a\" | true;\n");
+    let out = verikit()
+        .args(["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cyc.props:"), "{err}");
+    assert!(err.contains("cyclic reference"), "{err}");
+}

@@ -377,11 +377,16 @@ pub fn check(
         a = a.detail("widen", w);
     }
     a = model_input(a, model);
-    if interval {
+    if interval && model.model_type.nondeterministic() {
         a = a.line(
             "Robust semantics: Pmax/Pmin optimise the controller against an adversarial nature \
              unless the operator names nature's direction; bounds P~p hold for every scheduler \
              and nature",
+        );
+    } else if interval {
+        a = a.line(
+            "Interval semantics: Pmin/Pmax are the minimum/maximum over every resolution of the \
+             intervals; bounds P~p hold for every resolution",
         );
     }
     a = model_lines(a, model, b.build_s)

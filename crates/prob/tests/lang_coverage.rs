@@ -363,3 +363,14 @@ fn ctl_quantifiers_on_the_underlying_graph() {
     let msg = prop_error(&lang_model("until.prism"), "A [ F<=3 x=4 ]");
     assert!(msg.contains("bounded"), "{msg}");
 }
+
+/// The parsers stay total (no panic, a located error or a result) on mutations of the new
+/// syntax: `^`, `W`/`R`, `A`/`E`, `C`, property references, a model without a type.
+#[test]
+fn parsers_are_total_on_the_new_syntax() {
+    let props = "\"p\": Pmax=? [ x<=1 W<=2^2 x=3 ];\n\"q\": 2^-\"p\" + A [ x>0 R !(x=2) ];\n\
+                 R{\"r\"}min=? [ C ];\nE [ X x^2>1 ] & !E [ \"q\" U x=3 ];\n";
+    verikit_testkit::assert_parser_total(&[props], 2000, parse_properties);
+    let model = lang_model("notype.prism") + "const double c = (-2)^0.5^2;\n";
+    verikit_testkit::assert_parser_total(&[model.as_str()], 2000, verikit_prob::parse_model);
+}

@@ -65,7 +65,9 @@ pub struct CheckArgs {
 pub enum PrismCmd {
     /// Build a model and check properties: prints each result as soon as it is computed, then
     /// the state/transition counts and times. `--const N=1:2:9` (start:step:end) runs an
-    /// experiment over every combination.
+    /// experiment over every combination. Properties: P (X, U, F, G, W, R, bounded), R (F, C,
+    /// C<=k, I=k, S), S, CTL's A/E, filters, `"name"` for a named property; a model without a
+    /// type keyword is an MDP, as in PRISM.
     Check(CheckArgs),
     /// Build a model, print its size, and optionally export it.
     Build {
