@@ -960,7 +960,6 @@ impl<'a> Checker<'a> {
             eps,
             max_sweeps,
             budget: &self.opts.budget,
-            progress: &self.opts.progress,
         });
         self.sound &= sol.sound;
         self.note(sol.exhausted);
