@@ -8,11 +8,16 @@
         t.add(problem.name, runs)
     t.write(versions={...}, notes="...")
 
-`measure` runs one process with a wall-clock limit and records wall time, peak RSS (from wait4) and
-stdout. Both verikit (`--json`) and the peer scripts in `bench/peers/` print a JSON object whose
-`"verdict"` is the answer and whose optional `"time_s"` is the time spent inside the tool (parsing and
-solving, without interpreter start-up and imports); the table uses `time_s` when every tool reports it,
-else wall time. Ratios are verikit / peer (below 1 means verikit is faster).
+`measure` runs one process with a wall-clock limit and records wall time, peak RSS (from wait4),
+stdout, and the CPU time (user + system) of the process (`Run.cpu_s`, also from wait4: the
+measure to prefer on a shared, loaded machine). The peer scripts in `bench/peers/` print a JSON
+object whose `"verdict"` is the answer and whose optional `"time_s"` is the time spent inside the
+tool (parsing and solving, without interpreter start-up and imports). verikit's `--json` answers
+carry `"verdict"` in true/false/unknown/timeout/error with the command's own words as detail fields
+(`"result": "sat"`, counts, values) and seconds under `"times"`: each engine script maps them to
+the answer it compares with the peers and sets `time_s` (usually to `Run.cpu_s`). The table uses
+`time_s` when a tool reports it, else wall time (`Table(..., times=...)` says which in the page).
+Ratios are verikit / peer (below 1 means verikit is faster).
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ class Run:
     stdout: str
     stderr: str
     result: dict = field(default_factory=dict)
+    # CPU seconds (user + system) of the process and the children it waited for, from wait4
+    cpu_s: float = float("nan")
 
     @property
     def verdict(self) -> str:
@@ -105,11 +112,12 @@ def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env
         except BrokenPipeError:
             pass
     timed_out = False
-    status, peak = 0, float("nan")
+    status, peak, cpu = 0, float("nan"), float("nan")
     while True:
         pid, status, ru = os.wait4(p.pid, os.WNOHANG)
         if pid == p.pid:
             peak = ru.ru_maxrss / 1024.0  # Linux reports KiB
+            cpu = ru.ru_utime + ru.ru_stime
             break
         if time.perf_counter() - t0 > timeout:
             timed_out = True
@@ -119,6 +127,7 @@ def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env
                 pass
             _, status, ru = os.wait4(p.pid, 0)
             peak = ru.ru_maxrss / 1024.0
+            cpu = ru.ru_utime + ru.ru_stime
             break
         time.sleep(0.002)
     wall = time.perf_counter() - t0
@@ -127,7 +136,7 @@ def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env
         r.join(timeout=5)
     out = b"".join(chunks["out"]).decode(errors="replace")
     err = b"".join(chunks["err"]).decode(errors="replace")
-    return Run(wall, peak, p.returncode, timed_out, out, err, _last_json(out))
+    return Run(wall, peak, p.returncode, timed_out, out, err, _last_json(out), cpu)
 
 
 def machine() -> str:
@@ -148,6 +157,11 @@ def machine() -> str:
     return f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cores{mem}"
 
 
+def load_avg() -> str:
+    """The machine's 1/5/15-minute load averages, as `uptime` shows them."""
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def fmt_t(x: float) -> str:
     return f"{x:.4f}" if x < 10 else f"{x:.1f}"
 
@@ -155,10 +169,13 @@ def fmt_t(x: float) -> str:
 class Table:
     """Per-input rows of runs; writes `bench/results/<engine>.md`."""
 
-    def __init__(self, engine: str, title: str, tools: list[str], baseline: str = "verikit"):
+    def __init__(self, engine: str, title: str, tools: list[str], baseline: str = "verikit",
+                 times: str = "seconds inside each tool (`time_s`) when reported, else wall clock"):
         self.engine, self.title, self.tools, self.base = engine, title, tools, baseline
+        self.times = times
         self.rows: list[tuple[str, dict[str, Run], dict]] = []
         self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        self.load_start = load_avg()
 
     def add(self, name: str, runs: dict[str, Run], extra: dict | None = None) -> None:
         self.rows.append((name, runs, extra or {}))
@@ -178,11 +195,11 @@ class Table:
         extra_cols = extra_cols or []
         peers = [t for t in self.tools if t != self.base]
         lines = [f"# {self.title}", "",
-                 f"- machine: {machine()}", f"- date: {self.started}"]
+                 f"- machine: {machine()}", f"- date: {self.started}",
+                 f"- load (1/5/15-min averages, `uptime`): {self.load_start} at the start, {load_avg()} at the end"]
         for k, v in (versions or {}).items():
             lines.append(f"- {k}: {v}")
-        lines.append("- times: seconds inside each tool (`time_s`) when reported, else wall clock; "
-                     "ratio = verikit / peer (< 1: verikit faster)")
+        lines.append(f"- times: {self.times}; ratio = {self.base} / peer (< 1: {self.base} faster)")
         lines.append("")
         lines.append("## Summary")
         lines.append("")

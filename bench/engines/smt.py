@@ -7,8 +7,11 @@ and is listed). PAR-2 = mean over files of the time, with 2 × limit for unsolve
 --record also writes tests/expected/smt-status.tsv with the peers' answers.
 --runs keeps every measured run in a JSON-lines file and reuses runs already there (same tool,
 file and limit), so the tools can be measured one at a time (one process at a time, one core)
-and the table written afterwards; --run-only measures the --tools without writing the table; --peer-cpu measures the peers in CPU seconds
-under a CPU-time limit, --verikit-cpu verikit likewise (kept in the runs file like wall runs, so use a
+and the table written afterwards; --run-only measures the --tools without writing the table.
+verikit's time is the CPU time (user + system) of its whole process, start-up included, under a
+wall-clock `--timeout`; --peer-cpu measures the peers in CPU seconds
+under a CPU-time limit (without it: the wall time of the solver process), --verikit-cpu verikit
+under a CPU-time limit too (plain SMT-LIB output through bench/peers/smt_native.py) (kept in the runs file like wall runs, so use a
 separate runs file); --cached-only writes the table of
 the files already measured by every tool.
 """
@@ -22,6 +25,18 @@ import sys
 from collections import defaultdict
 
 from harness import DATA, ROOT, VENV_PY, Run, Table, measure, peer_python, verikit_cmd
+
+
+def verikit_answer(r: Run) -> Run:
+    """verikit's `--json` answer in the peers' terms: the SMT-LIB response (`"result"`: sat / unsat /
+    unknown) as the verdict (its own `verdict` is true / false / unknown / timeout / error), and as
+    `time_s` the CPU seconds of the whole process (start-up and parsing included)."""
+    res = r.result
+    if res.get("verdict") in ("true", "false", "unknown") and isinstance(res.get("result"), str):
+        res["verdict"] = res["result"]
+    if "time_s" not in res and r.cpu_s == r.cpu_s:
+        res["time_s"] = r.cpu_s
+    return r
 
 
 def load_runs(path: str | None) -> dict[tuple[str, str, float], Run]:
@@ -99,6 +114,8 @@ def main() -> None:
             return cache[key]
         cmd, limit = cmds[tool](str(DATA / "smt" / path))
         r = measure(cmd, timeout=limit)
+        if tool == "verikit" and not a.verikit_cpu:
+            verikit_answer(r)
         save_run(a.runs, tool, path, a.limit, r)
         cache[key] = r
         return r
@@ -112,7 +129,9 @@ def main() -> None:
     tools = [t for t in ["verikit", "yices", "z3"] if t in measure_tools]
     if a.cached_only:
         rows = [r for r in rows if all((t, r[0], float(a.limit)) in cache for t in tools)]
-    t = Table("smt", "SMT-LIB linear arithmetic: verikit smt vs yices-smt2 and z3", tools=tools)
+    t = Table("smt", "SMT-LIB linear arithmetic: verikit smt vs yices-smt2 and z3", tools=tools,
+              times="CPU seconds (user + system) of each solver process, start-up and parsing included"
+              if a.peer_cpu else "verikit: CPU seconds of its process; peers: wall seconds of the solver process")
     fam: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     wrong = []
     rec = []
