@@ -30,9 +30,11 @@ ARGS.add_argument("--bbm-limit", type=float, default=60.0)
 ARGS.add_argument("--paper-limit", type=float, default=20.0)
 ARGS.add_argument("--models", default="")
 ARGS.add_argument("--jobs", type=int, default=1, help="BBM models run at once (rerun section)")
+ARGS.add_argument("--limit", type=int, default=0, help="only the first N BBM models (0 = all; for trying the script)")
 OPTS = ARGS.parse_args()
 BBM_LIMIT = OPTS.bbm_limit
 PAPER_LIMIT = OPTS.paper_limit
+CPU = "CPU seconds (user + system) of each verikit process, start-up included (limits are wall clock)"
 ONLY = {m.strip() for m in OPTS.models.split(",") if m.strip()}
 
 # (id, nodes, non-leaves) from the paper's Table 1.
@@ -48,15 +50,27 @@ CONFIGS = {
 }
 
 
+def counted(r: Run, key: str) -> Run:
+    """verikit's `--json` answer in the table's terms: the answer is the count (`attractor_count`,
+    `fixed_point_count`; the command has no true/false `verdict` of its own, only `timeout` /
+    `error`), the time the CPU seconds (user + system) of the whole process, start-up included."""
+    res = r.result
+    if res.get("verdict") in (None, "true") and isinstance(res.get(key), int):
+        res["verdict"] = str(res[key])
+    res["time_s"] = r.cpu_s
+    return r
+
+
 def attractors(model: Path, extra: list[str], limit: float) -> Run:
-    return measure(verikit_cmd("--json", "-q", "--timeout", str(limit), "bn", "attractors", str(model),
-                               "--limit", "10", *extra), timeout=limit + 5)
+    return counted(measure(verikit_cmd("--json", "-q", "--timeout", str(limit), "bn", "attractors", str(model),
+                                       "--limit", "10", *extra), timeout=limit + 5), "attractor_count")
 
 
 def paper(tmp: Path) -> str:
-    t = Table("bn", "Random networks like SETTA'17 Table 1", tools=list(CONFIGS), baseline="decomp+leaf")
+    t = Table("bn", "Random networks like SETTA'17 Table 1", tools=list(CONFIGS), baseline="decomp+leaf",
+              times=CPU)
     core = Table("bn", "The same networks with leaves removed (non-leaf core only)",
-                 tools=["decomp", "mono-gfp"], baseline="decomp")
+                 tools=["decomp", "mono-gfp"], baseline="decomp", times=CPU)
     for pid, n, m in PAPER:
         full, small = tmp / f"paper{pid}.bnet", tmp / f"paper{pid}-core.bnet"
         measure(verikit_cmd("-q", "bn", "gen", "-n", str(n), "--non-leaves", str(m), "--seed", str(pid), "-o", str(full)))
@@ -74,7 +88,8 @@ def paper(tmp: Path) -> str:
 
 
 def bbm_models() -> list[Path]:
-    return sorted(p for p in (DATA / "bn" / "bbm").iterdir() if (p / "model.bnet").is_file())
+    models = sorted(p for p in (DATA / "bn" / "bbm").iterdir() if (p / "model.bnet").is_file())
+    return models[:OPTS.limit] if OPTS.limit else models
 
 
 def short_name(m: Path) -> str:
@@ -119,7 +134,7 @@ def bbm(write=None) -> str:
     rows: list[tuple[str, Run]] = []
 
     def section() -> str:
-        t = Table("bn", f"{BBM_TITLE} (limit {BBM_LIMIT:.0f} s)", tools=["verikit"])
+        t = Table("bn", f"{BBM_TITLE} (limit {BBM_LIMIT:.0f} s)", tools=["verikit"], times=CPU)
         for short, r in rows:
             t.add(short, {"verikit": r})
         solved = sum(1 for _, r, _ in t.rows if r["verikit"].ok)
@@ -158,7 +173,7 @@ def bbm_rerun(write) -> str:
     done: dict[Path, Run] = {}
 
     def section() -> str:
-        t = Table("bn", f"{RERUN_TITLE} (limit {BBM_LIMIT:.0f} s)", tools=["verikit"])
+        t = Table("bn", f"{RERUN_TITLE} (limit {BBM_LIMIT:.0f} s)", tools=["verikit"], times=CPU)
         for m in todo:
             if m in done:
                 t.add(short_name(m), {"verikit": done[m]})
@@ -187,10 +202,13 @@ def bbm_fp() -> str:
             continue
         name, answer, secs = line.split("\t")
         expected[name] = (answer, float(secs))
-    fp = Table("bn", "Fixed points of every BBM model: verikit vs biodivine-aeon", tools=["verikit", "aeon"])
+    fp = Table("bn", "Fixed points of every BBM model: verikit vs biodivine-aeon", tools=["verikit", "aeon"],
+               times="verikit: CPU seconds (user + system) of its process, start-up included; AEON: its "
+                     "recorded time inside the tool")
     for m in bbm_models():
-        runs = {"verikit": measure(verikit_cmd("--json", "-q", "--timeout", "20", "bn", "fixed-points",
-                                               str(m / "model.bnet"), "--limit", "0"), timeout=25)}
+        runs = {"verikit": counted(measure(verikit_cmd("--json", "-q", "--timeout", "20", "bn", "fixed-points",
+                                                       str(m / "model.bnet"), "--limit", "0"), timeout=25),
+                                   "fixed_point_count")}
         if m.name in expected:
             ans, secs = expected[m.name]
             ok = ans not in ("timeout", "error")
