@@ -139,6 +139,26 @@ def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env
     return Run(wall, peak, p.returncode, timed_out, out, err, _last_json(out), cpu)
 
 
+def ltl_automata(result: dict) -> list[dict]:
+    """The automata of one `verikit --json ltl translate --stats -F FILE` answer, one per formula in
+    file order, flattened to what the LTL scripts compare: the sizes of `"stats"` (states, edges,
+    acc_sets, …), `time_s` = the formula's `times.translate_s` (parsing excluded), `formula`, and
+    `reduction` when `--reduce` printed one. Items without stats (a formula that failed) are skipped,
+    so a short list means a failure."""
+    out = []
+    for item in result.get("results", []):
+        st = item.get("stats")
+        if not isinstance(st, dict):
+            continue
+        a = dict(st)
+        a["time_s"] = float(item.get("times", {}).get("translate_s", float("nan")))
+        a["formula"] = item.get("formula")
+        if "reduction" in item:
+            a["reduction"] = item["reduction"]
+        out.append(a)
+    return out
+
+
 def machine() -> str:
     cpu = "unknown CPU"
     try:
