@@ -4,7 +4,11 @@
     bench/run.sh prism --record   # record Storm's answers on small instances -> tests/expected/prism-storm.tsv
 
 Both tools build the same PRISM file with the same constants and check the same properties file;
-each reports build and check time measured inside the tool.
+each reports build and check time measured inside the tool (wall clock). The table's times are CPU
+seconds: verikit's whole process (start-up included), Storm's build + check inside its Python process
+(`cpu_s` of bench/peers/prism_storm.py: interpreter start-up and imports excluded).
+
+    bench/run.sh prism --limit N  # only the first N rows (for trying the script) -> prism-partial.md
 """
 import json
 import sys
@@ -64,6 +68,31 @@ def args_for(entry):
     return a + (["--const", c] if c else [])
 
 
+def verikit_answer(run):
+    """verikit's `--json` answer flattened to the fields the table reads: sizes from `"input"`,
+    build/check seconds from `"times"`, states per second of the build; `time_s` = CPU seconds of
+    the whole process."""
+    res = run.result
+    inp, times = res.get("input", {}), res.get("times", {})
+    for k in ("states", "transitions"):
+        if k in inp:
+            res[k] = inp[k]
+    for k in ("build_s", "check_s"):
+        if isinstance(times.get(k), (int, float)):
+            res[k] = times[k]
+    if res.get("states") and res.get("build_s"):
+        res["states_per_s"] = res["states"] / res["build_s"]
+    res["time_s"] = run.cpu_s
+    return run
+
+
+def storm_answer(run):
+    """Storm's CPU seconds of build + check as its time (like verikit's, a CPU measure)."""
+    if isinstance(run.result.get("cpu_s"), (int, float)):
+        run.result["time_s"] = run.result["cpu_s"]
+    return run
+
+
 def values(run, verikit: bool) -> dict:
     if verikit:
         return {r["name"]: r["result"] for r in run.result.get("results", [])}
@@ -92,17 +121,19 @@ def record() -> None:
     print(f"wrote {out}", file=sys.stderr)
 
 
-def bench(only: list[str]) -> None:
+def bench(only: list[str], limit: int = 0) -> None:
     """All rows, or (with `--only SUBSTR ...`) the matching rows into `prism-partial.md`, for
     re-running the rows a change affects and merging them into the full table by hand."""
     t = Table("prism", "Probabilistic model checking: verikit prism vs Storm (stormpy, sparse engine)",
-              tools=["verikit", "storm"])
-    for e in BENCH:
+              tools=["verikit", "storm"],
+              times="CPU seconds: verikit's whole process (start-up included), Storm's build + check "
+                    "inside its process (interpreter start-up and imports excluded)")
+    for e in BENCH[:limit] if limit else BENCH:
         if only and not any(o in f"{e[0]}/{e[1]}" for o in only):
             continue
         name = f"{e[0]}/{e[1]} {e[3]}".strip()
-        v = measure(verikit_cmd("--json", "-q", "prism", "check", *args_for(e)), timeout=300)
-        s = measure(peer_python("prism_storm.py", *args_for(e)), timeout=300)
+        v = verikit_answer(measure(verikit_cmd("--json", "-q", "prism", "check", *args_for(e)), timeout=300))
+        s = storm_answer(measure(peer_python("prism_storm.py", *args_for(e)), timeout=300))
         vv, sv = values(v, True), values(s, False)
         # Values are compared per property below (within 1e-6); the table's verdict is just "checked".
         for r in (v, s):
@@ -131,12 +162,13 @@ def bench(only: list[str]) -> None:
                   "default (non-sound) value iteration at precision 1e-6; verikit uses its sound "
                   "stopping criterion (optimistic value iteration, certified Aitken extrapolation, direct "
                   "solves) at relative 1e-6.",
-            name="prism-partial" if only else None)
+            name="prism-partial" if only or limit else None)
 
 
 if __name__ == "__main__":
     if "--record" in sys.argv:
         record()
     else:
+        limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
         only = sys.argv[sys.argv.index("--only") + 1:] if "--only" in sys.argv else []
-        bench(only)
+        bench(only, limit)
