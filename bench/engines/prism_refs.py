@@ -99,7 +99,22 @@ def check(i, cap: float, prop=None):
         cmd += ["--const", i["consts"]]
     if prop:
         cmd += ["--prop", prop]
-    return measure(cmd, timeout=cap + 30)
+    return flat(measure(cmd, timeout=cap + 30))
+
+
+def flat(r):
+    """verikit's `--json` answer with the fields this script reads at the top level: `states` (from
+    `"input"`), `build_s` / `check_s` (from `"times"`), `cpu_s` (CPU seconds of the process); a
+    decided answer (`verdict` true / false) is shown as "checked"."""
+    res = r.result
+    if "states" in res.get("input", {}):
+        res["states"] = res["input"]["states"]
+    for k in ("build_s", "check_s"):
+        if k in res.get("times", {}):
+            res[k] = res["times"][k]
+    if res.get("verdict") in ("true", "false"):
+        res["verdict"] = "checked"
+    return r
 
 
 def run_one(i, cap: float) -> dict:
@@ -114,8 +129,10 @@ def run_one(i, cap: float) -> dict:
         # referenced properties one by one (each under the cap).
         merged = {"results": [], "error": res.get("error") or ("whole file: timeout" if slow else None)}
         t0 = time.perf_counter()
+        cpu = 0.0
         for pname in i["results"]:
             rp = check(i, cap, pname)
+            cpu += rp.cpu_s
             if rp.ok:
                 merged["results"] += rp.result.get("results", [])
                 for f in ("states", "build_s"):
@@ -125,9 +142,10 @@ def run_one(i, cap: float) -> dict:
                                           "error": str(rp.result.get("error") or rp.verdict)})
         res = merged
         r.wall_s = time.perf_counter() - t0
+        r.cpu_s = cpu
         verdict = "per property"
     row = {"key": key(i), "states_ref": i["states"], "storm_count": i["storm_count"],
-           "verdict": verdict, "wall_s": round(r.wall_s, 2), "peak_mb": round(r.peak_mb),
+           "verdict": verdict, "wall_s": round(r.wall_s, 2), "cpu_s": round(r.cpu_s, 2), "peak_mb": round(r.peak_mb),
            "states": res.get("states"), "build_s": res.get("build_s"), "check_s": res.get("check_s")}
     if not r.ok:
         err = (r.stderr.strip().splitlines() or [""])[0] if verdict != "timeout" else ""
@@ -182,7 +200,7 @@ def main() -> None:
 
 def write(rows, a) -> None:
     ran = [r for r in rows if r["verdict"] != "not run (size)"]
-    # The verdict is "checked", or the value itself when the file has a single property.
+    # The verdict is "checked" (see `flat`), "per property", or timeout / error.
     finished = [r for r in ran if r["verdict"] not in ("timeout", "error", "?")]
     vals = [c for r in ran for c in r["cmp"]]
     agree = sum(1 for c in vals if c[3] == "agree")
