@@ -89,11 +89,22 @@ def _last_json(text: str) -> dict:
     return {}
 
 
-def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env: dict | None = None) -> Run:
-    """Runs `cmd`, killing its process group after `timeout` seconds; peak RSS comes from wait4."""
+def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env: dict | None = None,
+            cpu_limit: float | None = None) -> Run:
+    """Runs `cmd`, killing its process group after `timeout` seconds; peak RSS and CPU time come from
+    wait4. With `cpu_limit`, the process is also stopped after that many CPU seconds (RLIMIT_CPU)
+    and such a run counts as timed out: the limit to use on a loaded machine."""
+    preexec = None
+    if cpu_limit is not None:
+        secs = int(cpu_limit) + 1
+
+        def preexec() -> None:
+            import resource
+            resource.setrlimit(resource.RLIMIT_CPU, (secs, secs + 1))
+
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec,
                          start_new_session=True, env={**os.environ, **(env or {})})
     chunks: dict[str, list[bytes]] = {"out": [], "err": []}
 
@@ -132,6 +143,8 @@ def measure(cmd: list[str], timeout: float = 60.0, stdin: str | None = None, env
         time.sleep(0.002)
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
+    if cpu_limit is not None and (cpu > cpu_limit or p.returncode in (-signal.SIGXCPU, -signal.SIGKILL)):
+        timed_out = True
     for r in readers:
         r.join(timeout=5)
     out = b"".join(chunks["out"]).decode(errors="replace")
