@@ -49,7 +49,7 @@ def classify(kind: str, a: dict, r: dict, tgba: dict | None) -> str:
                 "and Spot's automaton is structured differently")
     return ("state structure, same number of sets: Spot's automaton is structured differently (no single "
             "state merge of verikit's automaton keeps the language, and every redirect that keeps it inside the "
-            "formula loses a model, shown by inclusion counterexamples; docs/decisions/0130, 0132 and 0133)")
+            "formula loses a model, shown by inclusion counterexamples; docs/decisions/0330, 0332 and 0333)")
 
 
 REDIRECT_SAMPLE = 530  # the whole random set: within its counted budgets the option finishes it (decision 0333)
@@ -137,7 +137,7 @@ def main() -> None:
     med = statistics.median(all_times) if all_times else float("nan")
     lines = ["Sizes are numbers of states; Spot's are the recorded outputs of `ltl2tgba` (default options) and "
              "`ltl2tgba -B` on the same formulas.", "",
-             "Reductions in the pipeline (docs/decisions/0033, 0034, 0130, 0131, 0132 and 0133 have the step-by-step totals): formula "
+             "Reductions in the pipeline (docs/decisions/0303, 0304, 0330, 0331, 0332 and 0333 have the step-by-step totals): formula "
              "simplifier with Spot's basic, eventual/universal and syntactic-implication rewritings; a portfolio of "
              "three translations (simplified, NNF only, simplified with containment checks); Couvreur's tableau; "
              "useless states, SCC acceptance cleanup, one set per SCC where exact and sets shared across SCCs; "
@@ -158,7 +158,7 @@ def main() -> None:
              "parsing included." + (f" Only the first {LIMIT} formulas of each set (`--limit`)." if LIMIT else ""), "",
              "The reason attached to each larger formula below is derived from the sizes: 'acceptance' when verikit "
              "uses more acceptance sets than Spot, 'state structure' when the sets agree (Spot's automaton is structured "
-             "differently: docs/decisions/0130 lists what was measured against these formulas), "
+             "differently: docs/decisions/0330 lists what was measured against these formulas), "
              "'degeneralisation' when only the Büchi automaton is larger.", ""]
     for kind in ("tgba", "ba"):
         o, sp, nl, ns = totals[kind]
