@@ -55,8 +55,10 @@ def counted(r: Run, key: str) -> Run:
     `fixed_point_count`; the command has no true/false `verdict` of its own, only `timeout` /
     `error`), the time the CPU seconds (user + system) of the whole process, start-up included."""
     res = r.result
-    if res.get("verdict") in (None, "true") and isinstance(res.get(key), int):
-        res["verdict"] = str(res[key])
+    n = res.get(key)
+    # counts beyond 64 bits are printed as decimal strings
+    if res.get("verdict") in (None, "true") and (isinstance(n, int) or (isinstance(n, str) and n.isdigit())):
+        res["verdict"] = str(n)
     res["time_s"] = r.cpu_s
     return r
 
