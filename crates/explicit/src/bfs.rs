@@ -1,0 +1,264 @@
+//! Breadth-first state-space generation (DiVinE's reachability; BEEM's state and transition
+//! counts): states are numbered in BFS order, so the visited table doubles as the queue and a
+//! parent index per state gives a shortest counterexample trace. Deadlocks (no successor),
+//! violated `assert`s and evaluation errors are found on the way.
+
+use crate::bytecode::EvalError;
+use crate::model::Model;
+use crate::state_store::StateStore;
+use crate::successors::{Generator, Label};
+use std::time::Instant;
+use verikit_diag::{Budget, Exhausted};
+
+/// What the search looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The whole state space (counts; the first deadlock and evaluation error are kept).
+    Explore,
+    /// Stop at the first deadlock (or evaluation error).
+    Deadlock,
+    /// Stop at the first violated assertion (or evaluation error).
+    Assert,
+}
+
+/// What went wrong in the last state of a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    Deadlock,
+    /// `assert` of `process` in state `state` is false.
+    Assert {
+        process: String,
+        state: String,
+    },
+    /// A transition's guard or effect failed to evaluate.
+    Eval {
+        error: EvalError,
+        transition: u32,
+    },
+}
+
+/// A path of the state space: `states[0]` is initial, `labels[i]` leads from `states[i]` to
+/// `states[i + 1]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    pub states: Vec<Vec<u8>>,
+    pub labels: Vec<Label>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub trace: Trace,
+}
+
+/// The result of a BFS run; counts are those reached when it stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Exploration {
+    pub states: u64,
+    pub transitions: u64,
+    pub deadlocks: u64,
+    pub eval_errors: u64,
+    /// BFS levels completed (the depth of the last state expanded).
+    pub depth: u32,
+    /// Every reachable state was expanded.
+    pub complete: bool,
+    pub stopped: Option<Exhausted>,
+    /// The first violation found (or, for [`Goal::Explore`], the first deadlock or error).
+    pub violation: Option<Violation>,
+    pub memory_bytes: usize,
+    pub seconds: f64,
+}
+
+/// The first state of the model.
+pub(crate) fn initial(m: &Model) -> Vec<u8> {
+    m.init.clone()
+}
+
+/// Is some assertion false in `st`? Returns the process and state names.
+pub(crate) fn failed_assert(m: &Model, st: &[u8]) -> Result<Option<(String, String)>, EvalError> {
+    let mut scratch = st.to_vec();
+    let mut stack = Vec::new();
+    for (pi, p) in m.procs.iter().enumerate() {
+        let s = st.get(pi).copied().unwrap_or(0) as usize;
+        for a in p.asserts.get(s).map_or(&[][..], |v| v) {
+            stack.clear();
+            if a.exec(&mut scratch, &mut stack)? == 0 {
+                return Ok(Some((
+                    p.name.clone(),
+                    p.states.get(s).cloned().unwrap_or_default(),
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Rebuilds the path to state `target` from parent links, regenerating each step's label.
+fn trace_to(store: &StateStore, parents: &[u32], target: u32, m: &Model) -> Trace {
+    let mut ids = vec![target];
+    let mut cur = target;
+    while cur != 0 {
+        cur = parents.get(cur as usize).copied().unwrap_or(0);
+        ids.push(cur);
+    }
+    ids.reverse();
+    let mut g = Generator::new(m);
+    let mut t = Trace::default();
+    for w in ids.windows(2) {
+        let (a, b) = (store.get(w[0]), store.get(w[1]));
+        let mut found = None;
+        g.successors(
+            a,
+            |s, l| {
+                if found.is_none() && s == b {
+                    found = Some(l.clone());
+                }
+            },
+            |_, _| {},
+        );
+        t.states.push(a.to_vec());
+        t.labels.push(found.unwrap_or_default());
+    }
+    t.states.push(store.get(target).to_vec());
+    t
+}
+
+/// Explores the state space breadth-first within the budget.
+pub fn bfs(m: &Model, goal: Goal, budget: &Budget) -> Exploration {
+    let t0 = Instant::now();
+    let mut store = StateStore::new(m.state_size());
+    let mut parents: Vec<u32> = Vec::new();
+    let mut depth_of_next_level = 1u32;
+    let mut level_end = 1u32;
+    let mut r = Exploration::default();
+    let init = initial(m);
+    store.insert(&init);
+    parents.push(0);
+    let mut g = Generator::new(m);
+    let mut i: u32 = 0;
+    let mut first_error: Option<(EvalError, u32, u32)> = None;
+    let mut last_report = Instant::now();
+    let finish = |r: &mut Exploration, store: &StateStore| {
+        r.states = store.len() as u64;
+        r.seconds = t0.elapsed().as_secs_f64();
+        r.memory_bytes = store.memory() + store.len() * 4;
+    };
+    while (i as usize) < store.len() {
+        if i == level_end {
+            level_end = store.len() as u32;
+            r.depth = depth_of_next_level;
+            depth_of_next_level += 1;
+        }
+        if i % 1024 == 0 {
+            let mem = store.memory() + parents.capacity() * 4;
+            if let Err(e) = budget.check_memory(mem) {
+                r.stopped = Some(e);
+                finish(&mut r, &store);
+                return r;
+            }
+            if last_report.elapsed().as_secs() >= 2 {
+                last_report = Instant::now();
+                tracing::info!(
+                    "mc: {} states, {} queued, {:.0} states/s, {} MiB",
+                    store.len(),
+                    store.len() - i as usize,
+                    store.len() as f64 / t0.elapsed().as_secs_f64().max(1e-9),
+                    mem >> 20
+                );
+            }
+        }
+        let cur = store.get(i).to_vec();
+        if goal == Goal::Assert {
+            match failed_assert(m, &cur) {
+                Ok(None) => {}
+                Ok(Some((process, state))) => {
+                    r.violation = Some(Violation {
+                        kind: ViolationKind::Assert { process, state },
+                        trace: trace_to(&store, &parents, i, m),
+                    });
+                    finish(&mut r, &store);
+                    return r;
+                }
+                Err(error) => {
+                    r.eval_errors += 1;
+                    r.violation = Some(Violation {
+                        kind: ViolationKind::Eval {
+                            error,
+                            transition: u32::MAX,
+                        },
+                        trace: trace_to(&store, &parents, i, m),
+                    });
+                    finish(&mut r, &store);
+                    return r;
+                }
+            }
+        }
+        let mut n_succ = 0u64;
+        let mut err_here = None;
+        g.successors(
+            &cur,
+            |s, _| {
+                n_succ += 1;
+                let (_, new) = store.insert(s);
+                if new {
+                    parents.push(i);
+                }
+            },
+            |e, t| {
+                if err_here.is_none() {
+                    err_here = Some((e, t));
+                }
+                r.eval_errors += 1;
+            },
+        );
+        r.transitions += n_succ;
+        if let Some((e, t)) = err_here {
+            if first_error.is_none() {
+                first_error = Some((e, t, i));
+            }
+            if goal != Goal::Explore {
+                r.violation = Some(Violation {
+                    kind: ViolationKind::Eval {
+                        error: e,
+                        transition: t,
+                    },
+                    trace: trace_to(&store, &parents, i, m),
+                });
+                finish(&mut r, &store);
+                return r;
+            }
+        }
+        if n_succ == 0 {
+            r.deadlocks += 1;
+            if r.violation.is_none() && goal != Goal::Assert {
+                r.violation = Some(Violation {
+                    kind: ViolationKind::Deadlock,
+                    trace: trace_to(&store, &parents, i, m),
+                });
+                if goal == Goal::Deadlock {
+                    finish(&mut r, &store);
+                    return r;
+                }
+            }
+        }
+        if i % 256 == 0 {
+            if let Err(e) = budget.check() {
+                r.stopped = Some(e);
+                finish(&mut r, &store);
+                return r;
+            }
+        }
+        i += 1;
+    }
+    if let (Some((error, transition, at)), true) = (first_error, goal == Goal::Explore) {
+        if r.violation.is_none() {
+            r.violation = Some(Violation {
+                kind: ViolationKind::Eval { error, transition },
+                trace: trace_to(&store, &parents, at, m),
+            });
+        }
+    }
+    r.complete = true;
+    finish(&mut r, &store);
+    r
+}

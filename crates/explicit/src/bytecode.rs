@@ -1,0 +1,255 @@
+//! Expressions and effects compiled once per model to a small stack bytecode over the packed
+//! state (no syntax tree is walked per transition). DVE semantics (DiVinE's interpreter): values
+//! are computed as 32-bit integers; storing into a `byte` keeps the low 8 bits and into an `int`
+//! the low 16 bits (two's complement); division or remainder by zero and an array index out of
+//! bounds are evaluation errors, reported with the offending expression, never ignored.
+
+use crate::dve_ast::{BinOp, UnOp};
+use verikit_diag::Span;
+
+/// Width of a stored value: 1 = unsigned byte, 2 = signed 16-bit little-endian.
+pub(crate) type Width = u8;
+
+#[derive(Clone, Debug)]
+pub(crate) enum Op {
+    Const(i32),
+    Load {
+        off: u32,
+        w: Width,
+    },
+    /// Pops an index.
+    LoadIdx {
+        off: u32,
+        w: Width,
+        len: u32,
+    },
+    InState {
+        off: u32,
+        st: u8,
+    },
+    Un(UnOp),
+    /// A non-short-circuit binary operator.
+    Bin(BinOp),
+    /// If the top is 0, jump keeping it; else pop it.
+    JzKeep(u32),
+    /// If the top is non-0, replace it by 1 and jump; else pop it.
+    JnzOne(u32),
+    /// Normalises the top to 0/1.
+    Bool,
+    /// Pops a value and stores it.
+    Store {
+        off: u32,
+        w: Width,
+    },
+    /// Pops an index, then a value, and stores it.
+    StoreIdx {
+        off: u32,
+        w: Width,
+        len: u32,
+    },
+}
+
+/// What went wrong while evaluating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalErrorKind {
+    DivisionByZero,
+    IndexOutOfBounds,
+    /// A value outside the range of the variable it is assigned to.
+    OutOfRange,
+}
+
+impl EvalErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvalErrorKind::DivisionByZero => "division by zero",
+            EvalErrorKind::IndexOutOfBounds => "array index out of bounds",
+            EvalErrorKind::OutOfRange => "value out of the variable's range",
+        }
+    }
+}
+
+/// An evaluation error and the expression it happened in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalError {
+    pub kind: EvalErrorKind,
+    pub span: Span,
+}
+
+/// A compiled expression or statement list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Prog {
+    pub(crate) ops: Vec<Op>,
+    /// The source span of each op (for evaluation errors).
+    pub(crate) spans: Vec<Span>,
+}
+
+#[inline]
+pub(crate) fn load(st: &[u8], off: usize, w: Width) -> i32 {
+    if w == 1 {
+        st.get(off).map_or(0, |&b| i32::from(b))
+    } else {
+        match (st.get(off), st.get(off + 1)) {
+            (Some(&a), Some(&b)) => i32::from(i16::from_le_bytes([a, b])),
+            _ => 0,
+        }
+    }
+}
+
+#[inline]
+pub(crate) fn store(st: &mut [u8], off: usize, w: Width, v: i32) {
+    if w == 1 {
+        if let Some(b) = st.get_mut(off) {
+            *b = v as u8;
+        }
+    } else {
+        let [a, b] = (v as i16).to_le_bytes();
+        if let Some(x) = st.get_mut(off) {
+            *x = a;
+        }
+        if let Some(x) = st.get_mut(off + 1) {
+            *x = b;
+        }
+    }
+}
+
+/// Does `v` fit a variable of width `w` (byte 0..=255, int -32768..=32767)?
+#[inline]
+pub(crate) fn fits(v: i32, w: Width) -> bool {
+    if w == 1 {
+        (0..=255).contains(&v)
+    } else {
+        (-32768..=32767).contains(&v)
+    }
+}
+
+pub(crate) fn bin(op: BinOp, a: i32, b: i32) -> Option<i32> {
+    Some(match op {
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div => {
+            if b == 0 {
+                return None;
+            }
+            a.wrapping_div(b)
+        }
+        BinOp::Mod => {
+            if b == 0 {
+                return None;
+            }
+            a.wrapping_rem(b)
+        }
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Shl => a.wrapping_shl(b as u32),
+        BinOp::Shr => a.wrapping_shr(b as u32),
+        BinOp::Lt => i32::from(a < b),
+        BinOp::Le => i32::from(a <= b),
+        BinOp::Gt => i32::from(a > b),
+        BinOp::Ge => i32::from(a >= b),
+        BinOp::Eq => i32::from(a == b),
+        BinOp::Ne => i32::from(a != b),
+        BinOp::BitAnd => a & b,
+        BinOp::BitXor => a ^ b,
+        BinOp::BitOr => a | b,
+        BinOp::And => i32::from(a != 0 && b != 0),
+        BinOp::Or => i32::from(a != 0 || b != 0),
+        BinOp::Imply => i32::from(a == 0 || b != 0),
+    })
+}
+
+pub(crate) fn un(op: UnOp, a: i32) -> i32 {
+    match op {
+        UnOp::Neg => a.wrapping_neg(),
+        UnOp::Not => i32::from(a == 0),
+        UnOp::BitNot => !a,
+    }
+}
+
+impl Prog {
+    pub(crate) fn push(&mut self, op: Op, span: Span) {
+        self.ops.push(op);
+        self.spans.push(span);
+    }
+
+    fn fail(&self, pc: usize, kind: EvalErrorKind) -> EvalError {
+        EvalError {
+            kind,
+            span: self.spans.get(pc).copied().unwrap_or_default(),
+        }
+    }
+
+    /// Runs the program on `st` (stores write into it) with `stack` as the operand stack (values
+    /// already on it are operands of the first stores). Returns the top of the stack (0 if empty).
+    pub(crate) fn exec(&self, st: &mut [u8], stack: &mut Vec<i32>) -> Result<i32, EvalError> {
+        let mut pc = 0;
+        while let Some(op) = self.ops.get(pc) {
+            pc += 1;
+            match *op {
+                Op::Const(c) => stack.push(c),
+                Op::Load { off, w } => stack.push(load(st, off as usize, w)),
+                Op::LoadIdx { off, w, len } => {
+                    let i = stack.pop().unwrap_or(0);
+                    if i < 0 || i as u32 >= len {
+                        return Err(self.fail(pc - 1, EvalErrorKind::IndexOutOfBounds));
+                    }
+                    stack.push(load(st, off as usize + i as usize * w as usize, w));
+                }
+                Op::InState { off, st: s } => {
+                    stack.push(i32::from(st.get(off as usize) == Some(&s)))
+                }
+                Op::Un(u) => {
+                    let a = stack.pop().unwrap_or(0);
+                    stack.push(un(u, a));
+                }
+                Op::Bin(b) => {
+                    let y = stack.pop().unwrap_or(0);
+                    let x = stack.pop().unwrap_or(0);
+                    match bin(b, x, y) {
+                        Some(v) => stack.push(v),
+                        None => return Err(self.fail(pc - 1, EvalErrorKind::DivisionByZero)),
+                    }
+                }
+                Op::JzKeep(t) => {
+                    if stack.last().copied().unwrap_or(0) == 0 {
+                        pc = t as usize;
+                    } else {
+                        stack.pop();
+                    }
+                }
+                Op::JnzOne(t) => {
+                    if stack.last().copied().unwrap_or(0) != 0 {
+                        if let Some(x) = stack.last_mut() {
+                            *x = 1;
+                        }
+                        pc = t as usize;
+                    } else {
+                        stack.pop();
+                    }
+                }
+                Op::Bool => {
+                    if let Some(x) = stack.last_mut() {
+                        *x = i32::from(*x != 0);
+                    }
+                }
+                Op::Store { off, w } => {
+                    let v = stack.pop().unwrap_or(0);
+                    if !fits(v, w) {
+                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
+                    }
+                    store(st, off as usize, w, v);
+                }
+                Op::StoreIdx { off, w, len } => {
+                    let i = stack.pop().unwrap_or(0);
+                    let v = stack.pop().unwrap_or(0);
+                    if i < 0 || i as u32 >= len {
+                        return Err(self.fail(pc - 1, EvalErrorKind::IndexOutOfBounds));
+                    }
+                    if !fits(v, w) {
+                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
+                    }
+                    store(st, off as usize + i as usize * w as usize, w, v);
+                }
+            }
+        }
+        Ok(stack.pop().unwrap_or(0))
+    }
+}

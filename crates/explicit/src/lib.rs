@@ -1,0 +1,37 @@
+//! Explicit-state model checking of DVE models, the language of DiVinE (Barnat, Brim, Černá,
+//! Moravec, Ročkai, Šimeček — "DiVinE: a tool for distributed verification", CAV 2006) and of the
+//! BEEM benchmark set.
+//!
+//! Pipeline: [`parse_dve`] (`dve_parse`, the syntax of `dve_ast`) → [`compile`] (`model`: the
+//! packed state layout, names resolved, guards and effects compiled to `bytecode`) →
+//! [`Generator`] (`successors`: DiVinE's interleaving semantics with rendezvous and buffered
+//! channels, committed states and property processes) → `bfs` (full state-space generation,
+//! deadlocks, assertions, shortest traces) or `nested_dfs` (accepting cycles of the product with
+//! a Büchi automaton: either the model's own property process or the automaton of ¬φ from
+//! `verikit-omega`, built by `ltl_product`). `state_store` is the visited-state table. `replay`
+//! checks traces and lassos on the syntax tree with its own interpreter, independent of the
+//! compiled code. `task` turns a run into the `Answer` the CLI prints.
+
+#![warn(unreachable_pub)]
+
+mod bfs;
+mod bytecode;
+mod dve_ast;
+mod dve_parse;
+mod model;
+mod state_store;
+mod successors;
+
+pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
+pub use bytecode::{EvalError, EvalErrorKind};
+pub use dve_ast::{
+    BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, SyncAst, TransAst, Ty, UnOp, VarDecl,
+};
+pub use dve_parse::parse_dve;
+pub use model::{compile, Model};
+pub use successors::{Generator, Label};
+
+use verikit_diag::Param;
+
+/// Tuning parameters of the explicit-state engine (none yet: the choices are command options).
+pub const PARAMS: &[Param] = &[];

@@ -1,0 +1,364 @@
+//! The successor generator of a compiled DVE model (DiVinE's asynchronous semantics): one process
+//! moves, or a sender and a receiver move together over a rendezvous channel; buffered channels
+//! are FIFO queues inside the state; while some process is in a committed state only committed
+//! processes move (a rendezvous needs one committed partner); with a property process
+//! (`system async property P`) every system step is paired with one enabled step of `P`, whose
+//! guard reads the state before the step; `system sync` moves every process at once.
+
+use crate::bytecode::{load, store, EvalError, Prog};
+use crate::model::{Model, SyncC};
+
+/// Which transitions produced a successor: process transition ids (a rendezvous has two), and the
+/// property process's transition.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Label {
+    pub trans: Vec<u32>,
+    pub property: Option<u32>,
+}
+
+/// Reusable buffers for successor generation.
+pub struct Generator<'m> {
+    pub(crate) m: &'m Model,
+    cur: Vec<u8>,
+    next: Vec<u8>,
+    stack: Vec<i32>,
+    /// System successors of the current state before pairing with the property process.
+    sys: Vec<(Vec<u8>, Label)>,
+    pool: Vec<Vec<u8>>,
+}
+
+impl<'m> Generator<'m> {
+    pub fn new(m: &'m Model) -> Generator<'m> {
+        Generator {
+            m,
+            cur: Vec::new(),
+            next: Vec::new(),
+            stack: Vec::with_capacity(32),
+            sys: Vec::new(),
+            pool: Vec::new(),
+        }
+    }
+
+    fn guard(&mut self, g: &Option<Prog>) -> Result<bool, EvalError> {
+        match g {
+            None => Ok(true),
+            Some(p) => {
+                self.stack.clear();
+                Ok(p.exec(&mut self.cur, &mut self.stack)? != 0)
+            }
+        }
+    }
+
+    fn committed(&self) -> bool {
+        self.m.procs.iter().enumerate().any(|(pi, p)| {
+            Some(pi as u32) != self.m.property
+                && p.commit
+                    .get(self.cur[pi] as usize)
+                    .copied()
+                    .unwrap_or(false)
+        })
+    }
+
+    fn is_committed(&self, pi: usize) -> bool {
+        self.m
+            .procs
+            .get(pi)
+            .and_then(|p| p.commit.get(self.cur[pi] as usize))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    fn emit(&mut self, label: Label) {
+        let mut buf = self.pool.pop().unwrap_or_default();
+        buf.clear();
+        buf.extend_from_slice(&self.next);
+        self.sys.push((buf, label));
+    }
+
+    /// Computes the successors of `state` and calls `out` on each. Evaluation errors (division by
+    /// zero, index out of bounds) in a transition are passed to `on_error` and that transition
+    /// yields no successor.
+    pub fn successors(
+        &mut self,
+        state: &[u8],
+        mut out: impl FnMut(&[u8], &Label),
+        mut on_error: impl FnMut(EvalError, u32),
+    ) {
+        self.cur.clear();
+        self.cur.extend_from_slice(state);
+        for (b, _) in self.sys.drain(..) {
+            self.pool.push(b);
+        }
+        if self.m.synchronous {
+            self.sync_system(&mut on_error);
+        } else {
+            self.async_system(&mut on_error);
+        }
+        let sys = std::mem::take(&mut self.sys);
+        match self.m.property {
+            None => {
+                for (s, l) in &sys {
+                    out(s, l);
+                }
+            }
+            Some(pp) => {
+                let p = &self.m.procs[pp as usize];
+                let ps = self.cur[pp as usize] as usize;
+                let ids: Vec<u32> = p.by_state.get(ps).cloned().unwrap_or_default();
+                let mut enabled = Vec::new();
+                for id in ids {
+                    let t = &self.m.trans[id as usize];
+                    match self.guard(&t.guard) {
+                        Ok(true) => enabled.push(id),
+                        Ok(false) => {}
+                        Err(e) => on_error(e, id),
+                    }
+                }
+                for (s, l) in &sys {
+                    for &id in &enabled {
+                        let t = &self.m.trans[id as usize];
+                        self.next.clear();
+                        self.next.extend_from_slice(s);
+                        self.stack.clear();
+                        if let Err(e) = t.effect.exec(&mut self.next, &mut self.stack) {
+                            on_error(e, id);
+                            continue;
+                        }
+                        self.next[pp as usize] = t.to;
+                        let lab = Label {
+                            trans: l.trans.clone(),
+                            property: Some(id),
+                        };
+                        out(&self.next, &lab);
+                    }
+                }
+            }
+        }
+        self.sys = sys;
+    }
+
+    fn async_system(&mut self, on_error: &mut impl FnMut(EvalError, u32)) {
+        let m = self.m;
+        let committed = self.committed();
+        for (pi, p) in m.procs.iter().enumerate() {
+            if Some(pi as u32) == m.property {
+                continue;
+            }
+            let s = self.cur[pi] as usize;
+            let Some(ids) = p.by_state.get(s) else {
+                continue;
+            };
+            for &id in ids {
+                let t = &m.trans[id as usize];
+                let rendezvous_send = matches!(&t.sync, SyncC::Send { chan, .. }
+                    if m.chans[*chan as usize].capacity == 0);
+                if committed && !rendezvous_send && !self.is_committed(pi) {
+                    continue;
+                }
+                match self.guard(&t.guard) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(e) => {
+                        on_error(e, id);
+                        continue;
+                    }
+                }
+                match &t.sync {
+                    SyncC::None => {
+                        if let Err(e) = self.apply(id, None, &[]) {
+                            on_error(e, id);
+                        }
+                    }
+                    SyncC::Send { chan, values } => {
+                        let ch = &m.chans[*chan as usize];
+                        // Values are computed in the state before the step.
+                        let mut vals = Vec::with_capacity(values.len());
+                        let mut bad = None;
+                        for v in values {
+                            self.stack.clear();
+                            match v.exec(&mut self.cur, &mut self.stack) {
+                                Ok(x) => vals.push(x),
+                                Err(e) => {
+                                    bad = Some(e);
+                                    break;
+                                }
+                            }
+                        }
+                        if let Some(e) = bad {
+                            on_error(e, id);
+                            continue;
+                        }
+                        if ch.capacity == 0 {
+                            for &rid in &m.receivers[*chan as usize] {
+                                let r = &m.trans[rid as usize];
+                                let rp = r.proc as usize;
+                                if rp == pi || self.cur[rp] != r.from {
+                                    continue;
+                                }
+                                if committed && !self.is_committed(pi) && !self.is_committed(rp) {
+                                    continue;
+                                }
+                                match self.guard(&r.guard) {
+                                    Ok(true) => {}
+                                    Ok(false) => continue,
+                                    Err(e) => {
+                                        on_error(e, rid);
+                                        continue;
+                                    }
+                                }
+                                if let Err(e) = self.apply(id, Some(rid), &vals) {
+                                    on_error(e, id);
+                                }
+                            }
+                        } else {
+                            let off = ch.off as usize;
+                            let count = self.cur[off] as u32;
+                            if count < ch.capacity {
+                                if let Err(e) = self.apply(id, None, &vals) {
+                                    on_error(e, id);
+                                }
+                            }
+                        }
+                    }
+                    SyncC::Recv { chan, .. } => {
+                        let ch = &m.chans[*chan as usize];
+                        if ch.capacity > 0 && self.cur[ch.off as usize] > 0 {
+                            if let Err(e) = self.apply(id, None, &[]) {
+                                on_error(e, id);
+                            }
+                        }
+                        // Rendezvous receives are taken with their sender.
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies transition `id` (with rendezvous partner `rid` receiving `vals`, or sending `vals`
+    /// into / receiving from a buffered channel) to a copy of the current state and emits it.
+    fn apply(&mut self, id: u32, rid: Option<u32>, vals: &[i32]) -> Result<(), EvalError> {
+        let m = self.m;
+        let t = &m.trans[id as usize];
+        self.next.clear();
+        self.next.extend_from_slice(&self.cur);
+        match (&t.sync, rid) {
+            (SyncC::Send { .. }, Some(rid)) => {
+                if let SyncC::Recv { targets, .. } = &m.trans[rid as usize].sync {
+                    for (k, tg) in targets.iter().enumerate() {
+                        self.stack.clear();
+                        self.stack.push(vals.get(k).copied().unwrap_or(0));
+                        tg.exec(&mut self.next, &mut self.stack)?;
+                    }
+                }
+            }
+            (SyncC::Send { chan, .. }, None) => {
+                let ch = &m.chans[*chan as usize];
+                let off = ch.off as usize;
+                let count = self.next[off] as usize;
+                let mut at = off + 1 + count * ch.item_size();
+                for (k, &w) in ch.fields.iter().enumerate() {
+                    store(&mut self.next, at, w, vals.get(k).copied().unwrap_or(0));
+                    at += w as usize;
+                }
+                self.next[off] += 1;
+            }
+            (SyncC::Recv { chan, targets }, _) => {
+                let ch = &m.chans[*chan as usize];
+                let off = ch.off as usize;
+                let item = ch.item_size();
+                let mut at = off + 1;
+                let mut got = Vec::with_capacity(ch.fields.len());
+                for &w in &ch.fields {
+                    got.push(load(&self.next, at, w));
+                    at += w as usize;
+                }
+                let count = self.next[off] as usize;
+                // Shift the queue.
+                self.next
+                    .copy_within(off + 1 + item..off + 1 + count * item, off + 1);
+                let end = off + 1 + count * item;
+                self.next[end - item..end].fill(0);
+                self.next[off] -= 1;
+                for (k, tg) in targets.iter().enumerate() {
+                    self.stack.clear();
+                    self.stack.push(got.get(k).copied().unwrap_or(0));
+                    tg.exec(&mut self.next, &mut self.stack)?;
+                }
+            }
+            _ => {}
+        }
+        self.stack.clear();
+        t.effect.exec(&mut self.next, &mut self.stack)?;
+        self.next[t.proc as usize] = t.to;
+        let mut trans = vec![id];
+        if let Some(rid) = rid {
+            let r = &m.trans[rid as usize];
+            self.stack.clear();
+            r.effect.exec(&mut self.next, &mut self.stack)?;
+            self.next[r.proc as usize] = r.to;
+            trans.push(rid);
+        }
+        self.emit(Label {
+            trans,
+            property: None,
+        });
+        Ok(())
+    }
+
+    /// `system sync`: every (non-property) process takes one enabled transition, all guards read
+    /// the state before the step and the effects apply in process order.
+    fn sync_system(&mut self, on_error: &mut impl FnMut(EvalError, u32)) {
+        let m = self.m;
+        let mut choices: Vec<Vec<u32>> = Vec::new();
+        for (pi, p) in m.procs.iter().enumerate() {
+            if Some(pi as u32) == m.property {
+                continue;
+            }
+            let mut en = Vec::new();
+            for &id in p.by_state.get(self.cur[pi] as usize).map_or(&[][..], |v| v) {
+                match self.guard(&m.trans[id as usize].guard) {
+                    Ok(true) => en.push(id),
+                    Ok(false) => {}
+                    Err(e) => on_error(e, id),
+                }
+            }
+            if en.is_empty() {
+                return;
+            }
+            choices.push(en);
+        }
+        let mut pick = vec![0usize; choices.len()];
+        'outer: loop {
+            self.next.clear();
+            self.next.extend_from_slice(&self.cur);
+            let mut ok = true;
+            let mut trans = Vec::with_capacity(pick.len());
+            for (k, &c) in pick.iter().enumerate() {
+                let id = choices[k][c];
+                let t = &m.trans[id as usize];
+                self.stack.clear();
+                if let Err(e) = t.effect.exec(&mut self.next, &mut self.stack) {
+                    on_error(e, id);
+                    ok = false;
+                    break;
+                }
+                self.next[t.proc as usize] = t.to;
+                trans.push(id);
+            }
+            if ok {
+                self.emit(Label {
+                    trans,
+                    property: None,
+                });
+            }
+            for k in (0..pick.len()).rev() {
+                pick[k] += 1;
+                if pick[k] < choices[k].len() {
+                    continue 'outer;
+                }
+                pick[k] = 0;
+            }
+            break;
+        }
+    }
+}
