@@ -149,7 +149,7 @@ pub fn bfs(m: &Model, goal: Goal, budget: &Budget) -> Exploration {
             r.depth = depth_of_next_level;
             depth_of_next_level += 1;
         }
-        if i % 1024 == 0 {
+        if i & 1023 == 0 {
             let mem = store.memory() + parents.capacity() * 4;
             if let Err(e) = budget.check_memory(mem) {
                 r.stopped = Some(e);
@@ -241,7 +241,7 @@ pub fn bfs(m: &Model, goal: Goal, budget: &Budget) -> Exploration {
                 }
             }
         }
-        if i % 256 == 0 {
+        if i & 255 == 0 {
             if let Err(e) = budget.check() {
                 r.stopped = Some(e);
                 finish(&mut r, &store);

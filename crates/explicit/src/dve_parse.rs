@@ -132,6 +132,22 @@ pub fn parse_dve(text: &str) -> Result<DveAst, Diagnostic> {
     p.file()
 }
 
+/// Parses one DVE expression (a state predicate of an LTL proposition).
+pub fn parse_dve_expr(text: &str) -> Result<Expr, Diagnostic> {
+    let toks = lex(text)?;
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        text,
+        depth: 0,
+    };
+    let e = p.expr()?;
+    if *p.peek() != Tok::Eof {
+        return p.err("end of the expression");
+    }
+    Ok(e)
+}
+
 impl Parser<'_> {
     fn peek(&self) -> &Tok {
         self.toks.get(self.pos).map_or(&Tok::Eof, |t| &t.0)

@@ -18,18 +18,27 @@ mod bfs;
 mod bytecode;
 mod dve_ast;
 mod dve_parse;
+mod ltl_product;
 mod model;
+mod nested_dfs;
+mod replay;
 mod state_store;
 mod successors;
+mod task;
 
 pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
 pub use bytecode::{EvalError, EvalErrorKind};
 pub use dve_ast::{
     BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, SyncAst, TransAst, Ty, UnOp, VarDecl,
 };
-pub use dve_parse::parse_dve;
-pub use model::{compile, Model};
+pub use dve_parse::{parse_dve, parse_dve_expr};
+pub use model::{compile, DecodedState, Model};
+pub use nested_dfs::{CycleSearch, Lasso};
+pub use replay::{replay_automaton_lasso, replay_property_lasso, replay_trace};
 pub use successors::{Generator, Label};
+pub use task::{
+    check, decode_product, info, load_model, ltl_search, property_search, Check, LtlRun, McError,
+};
 
 use verikit_diag::Param;
 

@@ -644,3 +644,104 @@ pub fn compile(ast: DveAst) -> Result<Model, Diagnostic> {
     m.init = init;
     Ok(m)
 }
+
+impl Model {
+    /// Compiles a state predicate (names resolve to globals, constants, `P.s` and `P->v`).
+    pub(crate) fn compile_predicate(&self, e: &Expr) -> Result<Prog, Diagnostic> {
+        let sc = Scope {
+            m: self,
+            proc: None,
+            locals: Some(&[]),
+        };
+        let mut p = Prog::default();
+        compile_expr(&sc, e, &mut p)?;
+        Ok(p)
+    }
+
+    /// The source span of a transition.
+    pub(crate) fn transition_span(&self, id: u32) -> Option<Span> {
+        self.trans.get(id as usize).map(|t| t.span)
+    }
+
+    /// Is process `p` in an accepting state in `st`?
+    pub(crate) fn accepting(&self, p: u32, st: &[u8]) -> bool {
+        self.procs
+            .get(p as usize)
+            .and_then(|pr| pr.accept.get(st.get(p as usize).copied()? as usize))
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+/// A packed state decoded by name: process states, variables (`x` global, `P.x` local; arrays
+/// as lists) and buffered channels' queues. Witness traces are lists of these.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DecodedState {
+    pub processes: std::collections::BTreeMap<String, String>,
+    pub vars: std::collections::BTreeMap<String, Vec<i64>>,
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub channels: std::collections::BTreeMap<String, Vec<Vec<i64>>>,
+}
+
+impl Model {
+    /// Decodes a packed state.
+    pub fn decode(&self, st: &[u8]) -> DecodedState {
+        use crate::bytecode::load;
+        let mut d = DecodedState::default();
+        let read = |s: &Slot| -> Vec<i64> {
+            (0..s.len.unwrap_or(1))
+                .map(|k| i64::from(load(st, s.off as usize + k as usize * s.w as usize, s.w)))
+                .collect()
+        };
+        for (pi, p) in self.procs.iter().enumerate() {
+            let s = st.get(pi).copied().unwrap_or(0) as usize;
+            d.processes
+                .insert(p.name.clone(), p.states.get(s).cloned().unwrap_or_default());
+            for l in &p.locals {
+                d.vars.insert(format!("{}.{}", p.name, l.name), read(l));
+            }
+        }
+        for g in &self.globals {
+            d.vars.insert(g.name.clone(), read(g));
+        }
+        for c in self.chans.iter().filter(|c| c.capacity > 0) {
+            let off = c.off as usize;
+            let n = st.get(off).copied().unwrap_or(0) as usize;
+            let mut q = Vec::new();
+            let mut at = off + 1;
+            for _ in 0..n {
+                let mut item = Vec::new();
+                for &w in &c.fields {
+                    item.push(i64::from(load(st, at, w)));
+                    at += w as usize;
+                }
+                q.push(item);
+            }
+            d.channels.insert(c.name.clone(), q);
+        }
+        d
+    }
+
+    /// A one-line description of a transition label.
+    pub fn describe(&self, l: &crate::successors::Label) -> String {
+        let one = |id: u32| {
+            self.trans
+                .get(id as usize)
+                .map(|t| {
+                    let p = &self.procs[t.proc as usize];
+                    format!(
+                        "{}: {} -> {}",
+                        p.name,
+                        p.states.get(t.from as usize).map_or("?", |s| s),
+                        p.states.get(t.to as usize).map_or("?", |s| s)
+                    )
+                })
+                .unwrap_or_default()
+        };
+        let mut parts: Vec<String> = l.trans.iter().map(|&t| one(t)).collect();
+        if let Some(p) = l.property {
+            parts.push(one(p));
+        }
+        parts.join(" | ")
+    }
+}

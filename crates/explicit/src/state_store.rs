@@ -60,12 +60,6 @@ impl StateStore {
         (i, true)
     }
 
-    /// Looks a state up.
-    pub(crate) fn find(&self, st: &[u8]) -> Option<u32> {
-        let h = hash(st);
-        self.table.find(h, |&i| self.get(i) == st).copied()
-    }
-
     /// Bytes in use (arena and table).
     pub(crate) fn memory(&self) -> usize {
         self.arena.capacity() + self.table.capacity() * (std::mem::size_of::<u32>() + 1)

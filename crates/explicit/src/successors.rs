@@ -3,7 +3,9 @@
 //! are FIFO queues inside the state; while some process is in a committed state only committed
 //! processes move (a rendezvous needs one committed partner); with a property process
 //! (`system async property P`) every system step is paired with one enabled step of `P`, whose
-//! guard reads the state before the step; `system sync` moves every process at once.
+//! guard reads the state before the step; `system sync` moves every process at once. For LTL
+//! (`stutter`), a state without system successor repeats (DiVinE's and SPIN's convention: a
+//! deadlock is an infinite run that stays put).
 
 use crate::bytecode::{load, store, EvalError, Prog};
 use crate::model::{Model, SyncC};
@@ -25,6 +27,9 @@ pub struct Generator<'m> {
     /// System successors of the current state before pairing with the property process.
     sys: Vec<(Vec<u8>, Label)>,
     pool: Vec<Vec<u8>>,
+    /// A state without system successor gets one stuttering step (the LTL semantics: every
+    /// run is infinite; a deadlock repeats forever).
+    pub(crate) stutter: bool,
 }
 
 impl<'m> Generator<'m> {
@@ -36,6 +41,7 @@ impl<'m> Generator<'m> {
             stack: Vec::with_capacity(32),
             sys: Vec::new(),
             pool: Vec::new(),
+            stutter: false,
         }
     }
 
@@ -93,6 +99,11 @@ impl<'m> Generator<'m> {
             self.sync_system(&mut on_error);
         } else {
             self.async_system(&mut on_error);
+        }
+        if self.stutter && self.sys.is_empty() {
+            self.next.clear();
+            self.next.extend_from_slice(&self.cur);
+            self.emit(Label::default());
         }
         let sys = std::mem::take(&mut self.sys);
         match self.m.property {

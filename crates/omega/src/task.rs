@@ -695,3 +695,22 @@ pub fn demo_reduce(formula: &str) -> Result<Answer, OmegaError> {
     };
     aut_unary(&aut, &op, Show::Stats, &Budget::unlimited())
 }
+
+/// The state-based Büchi automaton of ¬`spec` (Spot syntax; propositions may be double-quoted),
+/// for model checkers that build the product with their own state space (`verikit-explicit`):
+/// a state `q` is accepting iff `aut.state_marks(q) == aut.all_marks()` (and `aut.acc_false` is
+/// unset). Errors point into `spec`.
+pub fn negation_buchi(spec: &str, budget: &Budget) -> Result<Twa, OmegaError> {
+    let mut arena = Arena::new();
+    let phi = parse_formula(spec, 0, &mut arena)?;
+    let neg = arena.not(phi);
+    translate::translate(
+        &mut arena,
+        neg,
+        &translate::Options {
+            sba: true,
+            budget: budget.clone(),
+            ..translate::Options::default()
+        },
+    )
+}

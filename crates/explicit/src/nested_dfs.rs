@@ -1,0 +1,180 @@
+//! Nested depth-first search for accepting cycles (Courcoubetis, Vardi, Wolper, Yannakakis 1992,
+//! in the colour formulation of Schwoon and Esparza, TACAS 2005: cyan = on the blue stack, a red
+//! search from each accepting state in post-order, a cycle reported as soon as either search
+//! reaches a cyan state). Sequential, as DiVinE's `NestedDFS` (CAV'06 §2); iterative, with the
+//! budget polled, and the lasso (stem + cycle) read off the two stacks.
+
+use crate::state_store::StateStore;
+use std::time::Instant;
+use verikit_diag::{Budget, Exhausted};
+
+/// A state graph with accepting states (a product with a Büchi automaton).
+pub(crate) trait BuchiGraph {
+    fn initial(&mut self) -> Vec<u8>;
+    fn width(&self) -> usize;
+    /// Appends the successors of `s` to `out`.
+    fn successors(&mut self, s: &[u8], out: &mut Vec<Vec<u8>>);
+    fn accepting(&self, s: &[u8]) -> bool;
+}
+
+/// An accepting lasso: `stem` leads from the initial state to `cycle[0]`; the cycle returns from
+/// its last state to `cycle[0]` and contains an accepting state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lasso {
+    pub stem: Vec<Vec<u8>>,
+    pub cycle: Vec<Vec<u8>>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CycleSearch {
+    pub lasso: Option<Lasso>,
+    pub states: u64,
+    pub transitions: u64,
+    pub stopped: Option<Exhausted>,
+    pub memory_bytes: usize,
+    pub seconds: f64,
+}
+
+const WHITE: u8 = 0;
+const CYAN: u8 = 1;
+const BLUE: u8 = 2;
+const RED: u8 = 3;
+
+struct Frame {
+    state: u32,
+    succs: Vec<u32>,
+    next: usize,
+}
+
+pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch {
+    let t0 = Instant::now();
+    let mut store = StateStore::new(g.width());
+    let mut color: Vec<u8> = Vec::new();
+    let mut r = CycleSearch::default();
+    let mut buf = Vec::new();
+    let mut expand =
+        |store: &mut StateStore, color: &mut Vec<u8>, g: &mut dyn BuchiGraph, s: u32| {
+            buf.clear();
+            let st = store.get(s).to_vec();
+            g.successors(&st, &mut buf);
+            let mut ids = Vec::with_capacity(buf.len());
+            for b in &buf {
+                let (i, new) = store.insert(b);
+                if new {
+                    color.push(WHITE);
+                }
+                ids.push(i);
+            }
+            ids
+        };
+    let init = g.initial();
+    store.insert(&init);
+    color.push(WHITE);
+    let mut blue: Vec<Frame> = Vec::new();
+    color[0] = CYAN;
+    let s0 = expand(&mut store, &mut color, g, 0);
+    r.transitions += s0.len() as u64;
+    blue.push(Frame {
+        state: 0,
+        succs: s0,
+        next: 0,
+    });
+    let mut ticks = 0u32;
+    let finish = |r: &mut CycleSearch, store: &StateStore| {
+        r.states = store.len() as u64;
+        r.memory_bytes = store.memory() + store.len();
+        r.seconds = t0.elapsed().as_secs_f64();
+    };
+    let lasso_of = |store: &StateStore, blue: &[Frame], red: &[u32], target: u32| {
+        let ids: Vec<u32> = blue.iter().map(|f| f.state).collect();
+        let k = ids.iter().position(|&x| x == target).unwrap_or(0);
+        let stem = ids[..k].iter().map(|&i| store.get(i).to_vec()).collect();
+        let mut cycle: Vec<Vec<u8>> = ids[k..].iter().map(|&i| store.get(i).to_vec()).collect();
+        cycle.extend(red.iter().map(|&i| store.get(i).to_vec()));
+        Lasso { stem, cycle }
+    };
+    while let Some(top) = blue.last_mut() {
+        ticks += 1;
+        if ticks & 1023 == 0 {
+            if let Err(e) = budget.check_memory(store.memory() + color.len()) {
+                r.stopped = Some(e);
+                finish(&mut r, &store);
+                return r;
+            }
+        }
+        if top.next < top.succs.len() {
+            let t = top.succs[top.next];
+            top.next += 1;
+            let s = top.state;
+            let c = color[t as usize];
+            if c == CYAN && (g.accepting(store.get(s)) || g.accepting(store.get(t))) {
+                r.lasso = Some(lasso_of(&store, &blue, &[], t));
+                finish(&mut r, &store);
+                return r;
+            }
+            if c == WHITE {
+                color[t as usize] = CYAN;
+                let ss = expand(&mut store, &mut color, g, t);
+                r.transitions += ss.len() as u64;
+                blue.push(Frame {
+                    state: t,
+                    succs: ss,
+                    next: 0,
+                });
+            }
+            continue;
+        }
+        // Post-order: red search from an accepting state.
+        let s = top.state;
+        if g.accepting(store.get(s)) {
+            let mut red: Vec<Frame> = Vec::new();
+            let ss = expand(&mut store, &mut color, g, s);
+            red.push(Frame {
+                state: s,
+                succs: ss,
+                next: 0,
+            });
+            while let Some(rt) = red.last_mut() {
+                ticks += 1;
+                if ticks & 1023 == 0 {
+                    if let Err(e) = budget.check_memory(store.memory() + color.len()) {
+                        r.stopped = Some(e);
+                        finish(&mut r, &store);
+                        return r;
+                    }
+                }
+                if rt.next < rt.succs.len() {
+                    let t = rt.succs[rt.next];
+                    rt.next += 1;
+                    match color[t as usize] {
+                        CYAN => {
+                            // red[0] is the seed, already the last blue state.
+                            let path: Vec<u32> = red.iter().skip(1).map(|f| f.state).collect();
+                            r.lasso = Some(lasso_of(&store, &blue, &path, t));
+                            finish(&mut r, &store);
+                            return r;
+                        }
+                        BLUE => {
+                            color[t as usize] = RED;
+                            let ss = expand(&mut store, &mut color, g, t);
+                            red.push(Frame {
+                                state: t,
+                                succs: ss,
+                                next: 0,
+                            });
+                        }
+                        _ => {}
+                    }
+                } else {
+                    red.pop();
+                }
+            }
+            color[s as usize] = RED;
+        } else {
+            color[s as usize] = BLUE;
+        }
+        blue.pop();
+    }
+    finish(&mut r, &store);
+    r
+}

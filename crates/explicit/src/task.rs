@@ -1,0 +1,377 @@
+//! `verikit mc` as library calls: a DVE source and a question (state space, deadlock, assertions,
+//! the model's property process, or an LTL formula over state predicates) and a `Budget` → the
+//! `Answer`. The orchestrator: the algorithm modules never import it.
+
+use crate::bfs::{bfs, Exploration, Goal, Trace, ViolationKind};
+use crate::dve_ast::Expr;
+use crate::dve_parse::{parse_dve, parse_dve_expr};
+use crate::ltl_product::{split_product, AutomatonGraph, PropertyGraph, MAX_APS};
+use crate::model::{compile, DecodedState, Model};
+use crate::nested_dfs::{nested_dfs, CycleSearch};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Reportable, SourceFile, Span, Verdict};
+use verikit_omega::{task::negation_buchi, Twa};
+
+/// What `mc check` asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Is a deadlock (a state without successor) reachable?
+    Deadlock,
+    /// Is a state violating an `assert` reachable?
+    Assert,
+    /// Does the model (with its property process, a negative claim) have an accepting cycle?
+    Property,
+    /// Does every infinite run satisfy the LTL formula? Propositions are defined by
+    /// `aps` (name = DVE expression) or, when not defined, are DVE expressions themselves
+    /// (double-quoted in the formula: `G("P_0.CS" -> F "x > 0")`).
+    Ltl {
+        formula: String,
+        aps: Vec<(String, String)>,
+    },
+}
+
+/// Errors of `mc`: bad input (located in the model or in the formula) or a resource limit.
+#[derive(Debug)]
+pub enum McError {
+    Input(Box<Diagnostic>),
+    Limit(String),
+}
+
+impl fmt::Display for McError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McError::Input(d) => write!(f, "{}", d.message),
+            McError::Limit(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for McError {}
+
+impl Reportable for McError {
+    fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            McError::Input(d) => Some(d),
+            McError::Limit(_) => None,
+        }
+    }
+    fn is_resource_limit(&self) -> bool {
+        matches!(self, McError::Limit(_))
+    }
+}
+
+impl From<Diagnostic> for McError {
+    fn from(d: Diagnostic) -> Self {
+        McError::Input(Box::new(d))
+    }
+}
+
+/// Parses and compiles a DVE model.
+pub fn load_model(text: &str) -> Result<Model, Diagnostic> {
+    compile(parse_dve(text)?)
+}
+
+fn location(src: &SourceFile, span: Span) -> String {
+    let (l, c) = src.line_col(span.start);
+    format!("{}:{l}:{c}", src.name)
+}
+
+fn limit(what: &str, e: Exhausted, states: u64, transitions: u64) -> McError {
+    McError::Limit(format!(
+        "{e} during {what} after {states} states and {transitions} transitions"
+    ))
+}
+
+fn trace_json(m: &Model, t: &Trace) -> Value {
+    let mut steps = Vec::new();
+    for (k, s) in t.states.iter().enumerate() {
+        let mut o = json!({ "state": m.decode(s) });
+        if k > 0 {
+            if let Some(l) = t.labels.get(k - 1) {
+                o["transition"] = json!(m.describe(l));
+            }
+        }
+        steps.push(o);
+    }
+    json!(steps)
+}
+
+fn stats(a: Answer, r: &Exploration) -> Answer {
+    a.stat("states", r.states)
+        .stat("transitions", r.transitions)
+        .stat("deadlocks", r.deadlocks)
+        .stat("evaluation_errors", r.eval_errors)
+        .stat("bfs_depth", r.depth)
+        .stat("memory_bytes", r.memory_bytes)
+        .time("explore_s", r.seconds)
+}
+
+fn input(a: Answer, m: &Model, src: &SourceFile) -> Answer {
+    a.input("file", &src.name)
+        .input("processes", m.num_processes())
+        .input("state_bytes", m.state_size())
+}
+
+/// `mc info`: the whole state space (states, transitions, deadlocks, evaluation errors, time,
+/// memory). A timeout answers `timeout` with the counts reached.
+pub fn info(m: &Model, src: &SourceFile, budget: &Budget) -> Result<Answer, McError> {
+    let r = bfs(m, Goal::Explore, budget);
+    if let Some(e @ (Exhausted::Memory | Exhausted::Work)) = r.stopped {
+        return Err(limit("state-space generation", e, r.states, r.transitions));
+    }
+    let mut a = if r.stopped.is_some() {
+        Answer::decision(Verdict::Timeout).detail("complete", false)
+    } else {
+        Answer::new().detail("complete", true)
+    };
+    a = stats(input(a, m, src), &r).line(format!(
+        "{}states: {}, transitions: {}, deadlocks: {}, time: {:.3} s, memory: {:.1} MiB",
+        if r.stopped.is_some() {
+            "(incomplete: time limit) "
+        } else {
+            ""
+        },
+        r.states,
+        r.transitions,
+        r.deadlocks,
+        r.seconds,
+        r.memory_bytes as f64 / (1u64 << 20) as f64
+    ));
+    if let Some(v) = &r.violation {
+        if let ViolationKind::Eval { error, transition } = v.kind {
+            let msg = format!(
+                "{} evaluation error(s); the first: {} at {} (transition at {})",
+                r.eval_errors,
+                error.kind.as_str(),
+                location(src, error.span),
+                m.transition_span(transition)
+                    .map_or_else(|| "?".to_string(), |s| location(src, s))
+            );
+            a = a.detail("evaluation_error", &msg).line(msg);
+        }
+    }
+    Ok(a)
+}
+
+/// `mc check`.
+pub fn check(m: &Model, src: &SourceFile, q: &Check, budget: &Budget) -> Result<Answer, McError> {
+    match q {
+        Check::Deadlock => safety(m, src, Goal::Deadlock, budget),
+        Check::Assert => safety(m, src, Goal::Assert, budget),
+        Check::Property => {
+            let Some(p) = m.property else {
+                return Err(Diagnostic::error(
+                    "the model has no property process (`system async property P;`): give --ltl, --deadlock or --assert",
+                )
+                .into());
+            };
+            let mut g = PropertyGraph::new(m, p);
+            let r = nested_dfs(&mut g, budget);
+            let what = format!("property process {}", m.property_process().unwrap_or("?"));
+            cycle_answer(m, src, &what, &r, |s| json!({ "state": m.decode(s) }))
+        }
+        Check::Ltl { formula, aps } => {
+            let run = ltl_search(m, formula, aps, budget)?;
+            cycle_answer(m, src, formula, &run.search, |s| {
+                let (d, q) = decode_product(m, s);
+                json!({ "state": d, "automaton": q })
+            })
+            .map(|a| a.stat("negation_states", run.automaton.num_states()))
+        }
+    }
+}
+
+fn safety(m: &Model, src: &SourceFile, goal: Goal, budget: &Budget) -> Result<Answer, McError> {
+    let r = bfs(m, goal, budget);
+    let what = if goal == Goal::Deadlock {
+        "deadlock"
+    } else {
+        "assertion"
+    };
+    if let Some(e @ (Exhausted::Memory | Exhausted::Work)) = r.stopped {
+        return Err(limit(
+            &format!("the {what} search"),
+            e,
+            r.states,
+            r.transitions,
+        ));
+    }
+    let a = match (&r.violation, r.stopped) {
+        (Some(v), _) => {
+            let (word, line) = match &v.kind {
+                ViolationKind::Deadlock => (
+                    "deadlock",
+                    format!(
+                        "false: a deadlock is reachable ({} steps)",
+                        v.trace.labels.len()
+                    ),
+                ),
+                ViolationKind::Assert { process, state } => (
+                    "assertion-violated",
+                    format!(
+                        "false: the assertion of {process} in state {state} is violated ({} steps)",
+                        v.trace.labels.len()
+                    ),
+                ),
+                ViolationKind::Eval { error, .. } => (
+                    "evaluation-error",
+                    format!(
+                        "false: {} at {} ({} steps)",
+                        error.kind.as_str(),
+                        location(src, error.span),
+                        v.trace.labels.len()
+                    ),
+                ),
+            };
+            let mut a = Answer::decision(Verdict::False)
+                .detail("result", word)
+                .witness(json!({ "trace": trace_json(m, &v.trace) }))
+                .line(line);
+            for (k, l) in v.trace.labels.iter().enumerate() {
+                a = a.line(format!("  {:>4}. {}", k + 1, m.describe(l)));
+            }
+            a
+        }
+        (None, Some(_)) => Answer::decision(Verdict::Timeout)
+            .detail("result", "unknown")
+            .line(format!(
+                "timeout: no {what} found in the {} states explored",
+                r.states
+            )),
+        (None, None) => Answer::decision(Verdict::True)
+            .detail(
+                "result",
+                if goal == Goal::Deadlock {
+                    "deadlock-free"
+                } else {
+                    "assertions-hold"
+                },
+            )
+            .line(format!(
+                "true: no {what} violation in the {} reachable states",
+                r.states
+            )),
+    };
+    Ok(stats(input(a, m, src).detail("check", what), &r))
+}
+
+fn cycle_answer(
+    m: &Model,
+    src: &SourceFile,
+    what: &str,
+    r: &CycleSearch,
+    show: impl Fn(&[u8]) -> Value,
+) -> Result<Answer, McError> {
+    if let Some(e @ (Exhausted::Memory | Exhausted::Work)) = r.stopped {
+        return Err(limit(
+            "the accepting-cycle search",
+            e,
+            r.states,
+            r.transitions,
+        ));
+    }
+    let a = match (&r.lasso, r.stopped) {
+        (Some(l), _) => Answer::decision(Verdict::False)
+            .detail("result", "violated")
+            .witness(json!({
+                "stem": l.stem.iter().map(|s| show(s)).collect::<Vec<_>>(),
+                "cycle": l.cycle.iter().map(|s| show(s)).collect::<Vec<_>>(),
+            }))
+            .line(format!(
+                "false: {what} is violated: an accepting cycle (lasso: stem {} states, cycle {} states)",
+                l.stem.len(),
+                l.cycle.len()
+            )),
+        (None, Some(_)) => Answer::decision(Verdict::Timeout)
+            .detail("result", "unknown")
+            .line(format!("timeout after {} product states", r.states)),
+        (None, None) => Answer::decision(Verdict::True)
+            .detail("result", "holds")
+            .line(format!(
+                "true: {what} holds (no accepting cycle among {} product states)",
+                r.states
+            )),
+    };
+    Ok(input(a, m, src)
+        .detail("check", "ltl")
+        .detail("property", what)
+        .stat("product_states", r.states)
+        .stat("product_transitions", r.transitions)
+        .stat("memory_bytes", r.memory_bytes)
+        .time("search_s", r.seconds))
+}
+
+/// An LTL search: the automaton of ¬φ, the propositions' expressions, the nested DFS result.
+pub struct LtlRun {
+    pub automaton: Twa,
+    /// The DVE expression of each automaton proposition.
+    pub aps: BTreeMap<String, Expr>,
+    pub search: CycleSearch,
+}
+
+/// Model × A(¬φ) by nested DFS. Errors in the formula or in a proposition are located in the
+/// text they come from (`<formula>`, `<ap NAME>`).
+pub fn ltl_search(
+    m: &Model,
+    formula: &str,
+    aps: &[(String, String)],
+    budget: &Budget,
+) -> Result<LtlRun, McError> {
+    let aut = negation_buchi(formula, budget).map_err(|e| match e.diagnostic() {
+        Some(d) => McError::Input(Box::new(
+            d.clone()
+                .with_source(SourceFile::new("<formula>", formula.to_string())),
+        )),
+        None if e.is_resource_limit() => McError::Limit(e.to_string()),
+        None => McError::Input(Box::new(Diagnostic::error(format!(
+            "LTL formula `{formula}`: {e}"
+        )))),
+    })?;
+    if aut.aps.len() > MAX_APS {
+        return Err(Diagnostic::error(format!(
+            "the formula has {} propositions; at most {MAX_APS} are supported",
+            aut.aps.len()
+        ))
+        .into());
+    }
+    let mut exprs = BTreeMap::new();
+    let mut progs = Vec::new();
+    for ap in &aut.aps {
+        let (name, text) = match aps.iter().find(|(n, _)| n == ap) {
+            Some((n, t)) => (format!("<ap {n}>"), t.clone()),
+            None => ("<formula>".to_string(), ap.clone()),
+        };
+        let located = |d: Diagnostic| {
+            McError::Input(Box::new(
+                d.with_note(format!("in the proposition `{ap}`"))
+                    .with_source(SourceFile::new(name.clone(), text.clone())),
+            ))
+        };
+        let e = parse_dve_expr(&text).map_err(located)?;
+        let p = m.compile_predicate(&e).map_err(located)?;
+        exprs.insert(ap.clone(), e);
+        progs.push(p);
+    }
+    let mut g = AutomatonGraph::new(m, &aut, progs);
+    let search = nested_dfs(&mut g, budget);
+    Ok(LtlRun {
+        automaton: aut,
+        aps: exprs,
+        search,
+    })
+}
+
+/// The model's property-process search (BEEM's `.prop<k>.dve`).
+pub fn property_search(m: &Model, budget: &Budget) -> Option<CycleSearch> {
+    let p = m.property?;
+    let mut g = PropertyGraph::new(m, p);
+    Some(nested_dfs(&mut g, budget))
+}
+
+/// A product state of [`ltl_search`] decoded: the model state and the automaton state.
+pub fn decode_product(m: &Model, s: &[u8]) -> (DecodedState, u32) {
+    let (sys, q) = split_product(s);
+    (m.decode(sys), q)
+}
