@@ -31,6 +31,8 @@ fn engines() -> Vec<(&'static str, DemoFn)> {
         ),
         #[cfg(feature = "ta")]
         ("ta", (|c| crate::cmd::ta::demo(c).map(outputs)) as DemoFn),
+        #[cfg(feature = "mc")]
+        ("mc", (|c| crate::cmd::mc::demo(c).map(outputs)) as DemoFn),
     ]
     .into_iter()
     .collect()

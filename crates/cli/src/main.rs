@@ -13,7 +13,8 @@ mod progress;
         feature = "omega",
         feature = "bn",
         feature = "prism",
-        feature = "ta"
+        feature = "ta",
+        feature = "mc"
     )),
     allow(dead_code)
 )]
@@ -73,6 +74,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("prism", verikit_prob::PARAMS),
         #[cfg(feature = "omega")]
         ("omega", verikit_omega::PARAMS),
+        #[cfg(feature = "mc")]
+        ("mc", verikit_explicit::PARAMS),
     ]
 }
 
@@ -105,6 +108,11 @@ enum Cmd {
     #[cfg(feature = "ta")]
     #[command(subcommand)]
     Ta(cmd::ta::TaCmd),
+    /// Explicit-state model checking of DVE (DiVinE/BEEM) models: state spaces, deadlocks,
+    /// assertions, LTL by nested DFS.
+    #[cfg(feature = "mc")]
+    #[command(subcommand)]
+    Mc(cmd::mc::McCmd),
     /// Run one real example of every engine from files embedded in the binary.
     Demo,
 }
@@ -125,6 +133,8 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         Cmd::Prism(c) => cmd::prism::run(c, ctx),
         #[cfg(feature = "ta")]
         Cmd::Ta(c) => cmd::ta::run(c, ctx),
+        #[cfg(feature = "mc")]
+        Cmd::Mc(c) => cmd::mc::run(c, ctx),
         Cmd::Demo => demo::run(ctx),
     }
 }

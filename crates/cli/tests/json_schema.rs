@@ -151,6 +151,20 @@ fn rows() -> Vec<Row> {
             // `false` is "unreachable": no trace to show (a `true` answer carries the trace).
             false,
         ),
+        #[cfg(feature = "mc")]
+        (
+            "mc",
+            "check",
+            &[
+                "demo/mc/peterson2.dve",
+                "--ltl",
+                "G(\"P_0.idle\" -> F \"P_0.cs\")",
+            ],
+            true,
+            true,
+        ),
+        #[cfg(feature = "mc")]
+        ("mc", "info", &["demo/mc/peterson2.dve"], false, false),
         ("demo", "", &[], false, false),
     ]
 }

@@ -34,10 +34,13 @@ pub use dve_ast::{
 pub use dve_parse::{parse_dve, parse_dve_expr};
 pub use model::{compile, DecodedState, Model};
 pub use nested_dfs::{CycleSearch, Lasso};
-pub use replay::{replay_automaton_lasso, replay_property_lasso, replay_trace};
+pub use replay::{
+    reference_state_count, replay_automaton_lasso, replay_property_lasso, replay_trace,
+};
 pub use successors::{Generator, Label};
 pub use task::{
-    check, decode_product, info, load_model, ltl_search, property_search, Check, LtlRun, McError,
+    check, decode_product, info, load_model, ltl_search, parse_ap_defs, property_search, Check,
+    LtlRun, McError,
 };
 
 use verikit_diag::Param;

@@ -463,3 +463,28 @@ pub fn replay_automaton_lasso(
     }
     Ok(())
 }
+
+/// The number of reachable states by the reference interpreter (a brute-force oracle for tests),
+/// or `None` beyond `limit` states or for models it does not cover.
+pub fn reference_state_count(ast: &DveAst, limit: usize) -> Option<usize> {
+    if ast.synchronous {
+        return None;
+    }
+    let it = Interp::new(ast).ok()?;
+    let init = it.initial().ok()?;
+    let mut seen = std::collections::HashSet::new();
+    let key = |s: &St| format!("{s:?}");
+    seen.insert(key(&init));
+    let mut queue = vec![init];
+    while let Some(s) = queue.pop() {
+        for t in it.successors(&s, false) {
+            if seen.insert(key(&t)) {
+                if seen.len() > limit {
+                    return None;
+                }
+                queue.push(t);
+            }
+        }
+    }
+    Some(seen.len())
+}

@@ -17,6 +17,8 @@ use verikit_omega::{task::negation_buchi, Twa};
 /// What `mc check` asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Check {
+    /// The model's property process if it has one, else [`Check::Deadlock`].
+    Default,
     /// Is a deadlock (a state without successor) reachable?
     Deadlock,
     /// Is a state violating an `assert` reachable?
@@ -66,6 +68,16 @@ impl From<Diagnostic> for McError {
     fn from(d: Diagnostic) -> Self {
         McError::Input(Box::new(d))
     }
+}
+
+/// Reads `--ap NAME=EXPR` definitions.
+pub fn parse_ap_defs(defs: &[String]) -> Result<Vec<(String, String)>, String> {
+    defs.iter()
+        .map(|a| match a.split_once('=') {
+            Some((n, e)) if !n.trim().is_empty() => Ok((n.trim().to_string(), e.to_string())),
+            _ => Err(format!("--ap `{a}`: expected NAME=EXPR")),
+        })
+        .collect()
 }
 
 /// Parses and compiles a DVE model.
@@ -158,7 +170,8 @@ pub fn info(m: &Model, src: &SourceFile, budget: &Budget) -> Result<Answer, McEr
 /// `mc check`.
 pub fn check(m: &Model, src: &SourceFile, q: &Check, budget: &Budget) -> Result<Answer, McError> {
     match q {
-        Check::Deadlock => safety(m, src, Goal::Deadlock, budget),
+        Check::Default if m.property.is_some() => check(m, src, &Check::Property, budget),
+        Check::Default | Check::Deadlock => safety(m, src, Goal::Deadlock, budget),
         Check::Assert => safety(m, src, Goal::Assert, budget),
         Check::Property => {
             let Some(p) = m.property else {

@@ -6,6 +6,8 @@ pub mod aut;
 pub mod bn;
 #[cfg(feature = "omega")]
 pub mod ltl;
+#[cfg(feature = "mc")]
+pub mod mc;
 #[cfg(feature = "nfa")]
 pub mod nfa;
 #[cfg(feature = "prism")]

@@ -1,0 +1,113 @@
+//! `verikit mc`: explicit-state model checking of DVE (DiVinE) models.
+
+use crate::report::{read_input, CliError, Ctx};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use verikit_diag::{Answer, Budget, SourceFile};
+use verikit_explicit::{check, info, load_model, parse_ap_defs, Check};
+
+#[derive(Args, Debug)]
+pub struct Limits {
+    /// Stop (exit 3, with the counts reached) beyond this many MiB of visited states.
+    #[arg(long, value_name = "MIB")]
+    max_memory: Option<usize>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum McCmd {
+    /// Check `--ltl φ`, `--deadlock` (none reachable) or `--assert`; by default the model's
+    /// property process, else deadlocks. `true` = holds; `false` has a shortest trace or a lasso.
+    Check {
+        /// The model (`.dve`; `-` for standard input).
+        model: PathBuf,
+        /// LTL (Spot syntax) over `--ap` names or quoted DVE expressions: `G("P_0.cs" -> F "x>0")`.
+        #[arg(long, conflicts_with_all = ["deadlock", "assert"])]
+        ltl: Option<String>,
+        /// A proposition of the formula: `NAME=DVE-EXPRESSION` (repeatable).
+        #[arg(long = "ap", value_name = "NAME=EXPR", requires = "ltl")]
+        aps: Vec<String>,
+        /// Is a deadlock reachable?
+        #[arg(long, conflicts_with = "assert")]
+        deadlock: bool,
+        /// Is an assertion violated?
+        #[arg(long)]
+        assert: bool,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Generate the whole state space: states, transitions, deadlocks, time, memory.
+    Info {
+        /// The model (`.dve`; `-` for standard input).
+        model: PathBuf,
+        #[command(flatten)]
+        limits: Limits,
+    },
+}
+
+fn budget(ctx: &Ctx, l: &Limits) -> Budget {
+    let b = ctx.budget.clone();
+    l.max_memory.map_or(b.clone(), |m| {
+        b.with_memory_limit(m.saturating_mul(1 << 20))
+    })
+}
+
+fn run_check(src: &SourceFile, q: Check, b: &Budget) -> Result<Answer, CliError> {
+    let m = load_model(&src.text).map_err(|d| CliError::from_error(d, Some(src)))?;
+    check(&m, src, &q, b).map_err(|e| CliError::from_error(e, Some(src)))
+}
+
+pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
+    match cmd {
+        McCmd::Check {
+            model,
+            ltl,
+            aps,
+            deadlock,
+            assert,
+            limits,
+        } => {
+            let src = read_input(&model)?;
+            let defs = parse_ap_defs(&aps).map_err(CliError::Usage)?;
+            let q = match (ltl, deadlock, assert) {
+                (Some(formula), _, _) => Check::Ltl { formula, aps: defs },
+                (None, true, _) => Check::Deadlock,
+                (None, _, true) => Check::Assert,
+                _ => Check::Default,
+            };
+            run_check(&src, q, &budget(ctx, &limits))
+        }
+        McCmd::Info { model, limits } => {
+            let src = read_input(&model)?;
+            let m = load_model(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
+            info(&m, &src, &budget(ctx, &limits)).map_err(|e| CliError::from_error(e, Some(&src)))
+        }
+    }
+}
+
+pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
+    let src = SourceFile::new(
+        "demo/mc/peterson2.dve",
+        include_str!("../../demo/mc/peterson2.dve"),
+    );
+    let ltl = |f: &str| Check::Ltl {
+        formula: f.into(),
+        aps: Vec::new(),
+    };
+    [
+        (
+            "Peterson's algorithm, two processes: no deadlock",
+            Some(Check::Deadlock),
+        ),
+        (
+            "Peterson: mutual exclusion",
+            ltl("G !(\"P_0.cs\" && \"P_1.cs\")"),
+        ),
+        (
+            "Peterson: P_0 may stay idle, G(P_0.idle -> F P_0.cs) fails",
+            ltl("G(\"P_0.idle\" -> F \"P_0.cs\")"),
+        ),
+    ]
+    .into_iter()
+    .map(|(t, q)| Ok((t.to_string(), run_check(&src, q, &ctx.budget)?)))
+    .collect()
+}

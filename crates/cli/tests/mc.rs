@@ -1,0 +1,130 @@
+#![cfg(feature = "mc")]
+//! `verikit mc` end to end: verdicts, JSON shape, witnesses, located errors, exit codes, timeout
+//! and memory limit.
+
+use std::process::Command;
+use std::time::Instant;
+
+fn verikit(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(args)
+        .output()
+        .expect("spawn verikit");
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        v,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/mc/peterson2.dve");
+
+fn beem(rel: &str) -> Option<String> {
+    verikit_testkit::shared_path(&format!("beem/{rel}")).map(|p| p.display().to_string())
+}
+
+#[test]
+fn demo_model_deadlock_free_mutex_holds_liveness_fails_with_lasso() {
+    let (code, v, err) = verikit(&["--json", "mc", "check", DEMO, "--deadlock"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true");
+    assert_eq!(v["result"], "deadlock-free");
+    let (code, v, err) = verikit(&[
+        "--json",
+        "mc",
+        "check",
+        DEMO,
+        "--ltl",
+        "G!(cs0 && cs1)",
+        "--ap",
+        "cs0=P_0.cs",
+        "--ap",
+        "cs1=P_1.cs",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    let (code, v, err) = verikit(&[
+        "--json",
+        "mc",
+        "check",
+        DEMO,
+        "--ltl",
+        "G(\"P_0.idle\" -> F \"P_0.cs\")",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["result"], "violated");
+    assert!(!v["witness"]["cycle"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn info_counts_equal_beem_and_deadlock_trace_is_shortest() {
+    let Some(m) = beem("bakery/bakery.1.dve") else {
+        return;
+    };
+    let (code, v, err) = verikit(&["--json", "mc", "info", &m]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["stats"]["states"], 1506);
+    assert_eq!(v["stats"]["transitions"], 2697);
+    assert_eq!(v["stats"]["deadlocks"], 4);
+    let (code, v, err) = verikit(&["--json", "mc", "check", &m, "--deadlock"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["result"], "deadlock");
+    let trace = v["witness"]["trace"].as_array().unwrap();
+    assert!(trace.len() > 1);
+    assert!(trace[1]["transition"].is_string());
+    // default question of a .prop file: its property process
+    let Some(p) = beem("bakery/bakery.1.prop2.dve") else {
+        return;
+    };
+    let (code, v, err) = verikit(&["--json", "mc", "check", &p]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false", "BEEM: G(wait0 -> F cs0) is violated");
+}
+
+#[test]
+fn bad_input_is_located() {
+    let dir = std::env::temp_dir().join(format!("verikit-mc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.dve");
+    std::fs::write(&f, "byte x;\nprocess P { state s; init s;\n trans s -> s { effect y = 1; }; }\nsystem async;\n").unwrap();
+    let (code, _, err) = verikit(&["mc", "info", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.dve:3:") && err.contains("unknown variable `y`"),
+        "{err}"
+    );
+    std::fs::write(&f, "byte x;\ntypedef t;\n").unwrap();
+    let (code, _, err) = verikit(&["mc", "info", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.dve:2:1") && err.contains("unsupported construct `typedef`"),
+        "{err}"
+    );
+    let (code, _, err) = verikit(&["mc", "check", DEMO, "--ltl", "G(\"P_9.cs\")"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown process `P_9`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn timeout_and_memory_limit_exit_3_with_counts() {
+    let Some(m) = beem("anderson/anderson.3.dve") else {
+        return;
+    };
+    let t = Instant::now();
+    let (code, v, err) = verikit(&["--json", "--timeout", "1", "mc", "info", &m]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout");
+    assert!(v["stats"]["states"].as_u64().unwrap() > 0);
+    assert!(
+        t.elapsed().as_secs() < 30,
+        "the timeout was not honoured promptly"
+    );
+    let (code, v, err) = verikit(&["--json", "mc", "info", &m, "--max-memory", "8"]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "resource-limit");
+    assert!(v["error"].as_str().unwrap().contains("states"), "{v}");
+}
