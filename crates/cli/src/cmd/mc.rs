@@ -96,7 +96,7 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
     [
         (
             "Peterson's algorithm, two processes: no deadlock",
-            Some(Check::Deadlock),
+            Check::Deadlock,
         ),
         (
             "Peterson: mutual exclusion",
