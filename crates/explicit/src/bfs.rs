@@ -4,9 +4,10 @@
 //! violated `assert`s and evaluation errors are found on the way.
 
 use crate::bytecode::EvalError;
+use crate::model::Label;
 use crate::model::Model;
 use crate::state_store::StateStore;
-use crate::successors::{Generator, Label};
+use crate::successors::Generator;
 use std::time::Instant;
 use verikit_diag::{Budget, Exhausted};
 

@@ -32,12 +32,12 @@ pub use dve_ast::{
     BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, SyncAst, TransAst, Ty, UnOp, VarDecl,
 };
 pub use dve_parse::{parse_dve, parse_dve_expr};
-pub use model::{compile, DecodedState, Model};
+pub use model::{compile, DecodedState, Label, Model};
 pub use nested_dfs::{CycleSearch, Lasso};
 pub use replay::{
     reference_state_count, replay_automaton_lasso, replay_property_lasso, replay_trace,
 };
-pub use successors::{Generator, Label};
+pub use successors::Generator;
 pub use task::{
     check, decode_product, info, load_model, ltl_search, parse_ap_defs, property_search, Check,
     LtlRun, McError,

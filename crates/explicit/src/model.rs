@@ -8,6 +8,14 @@ use crate::dve_ast::*;
 use rustc_hash::FxHashMap;
 use verikit_diag::{Diagnostic, Span};
 
+/// Which transitions produced a successor: process transition ids (a rendezvous has two), and the
+/// property process's transition.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Label {
+    pub trans: Vec<u32>,
+    pub property: Option<u32>,
+}
+
 /// A variable's place in the packed state.
 #[derive(Clone, Debug)]
 pub(crate) struct Slot {
@@ -723,7 +731,7 @@ impl Model {
     }
 
     /// A one-line description of a transition label.
-    pub fn describe(&self, l: &crate::successors::Label) -> String {
+    pub fn describe(&self, l: &Label) -> String {
         let one = |id: u32| {
             self.trans
                 .get(id as usize)

@@ -8,15 +8,7 @@
 //! deadlock is an infinite run that stays put).
 
 use crate::bytecode::{load, store, EvalError, Prog};
-use crate::model::{Model, SyncC};
-
-/// Which transitions produced a successor: process transition ids (a rendezvous has two), and the
-/// property process's transition.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Label {
-    pub trans: Vec<u32>,
-    pub property: Option<u32>,
-}
+use crate::model::{Label, Model, SyncC};
 
 /// Reusable buffers for successor generation.
 pub struct Generator<'m> {
