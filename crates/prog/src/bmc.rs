@@ -1,0 +1,348 @@
+//! Bounded model checking with unwinding assertions (Biere, Cimatti, Clarke, Zhu, "Symbolic model
+//! checking without BDDs", TACAS 1999, applied to programs as in CBMC): the automaton is unwound
+//! into a DAG in which each back edge (of a depth-first search from the initial location) may be
+//! taken at most `k` times; the DAG is encoded as one formula over path conditions and merged
+//! variable values (`ite` at join points), and the solver is asked whether the error location is
+//! reachable. A model gives the counterexample (the values of the nondeterministic calls in
+//! execution order). When the error is unreachable and neither the unwinding bound nor a cut
+//! recursive call is reachable either, the unwinding covers every execution and the program is
+//! safe. `k` grows until an answer or the budget runs out.
+
+use crate::cfa::{Atom, Cfa, Lin, Loc, Op, Var};
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+use verikit_diag::{Budget, Exhausted};
+use verikit_num::Num;
+use verikit_smt::{Answer, Solver, Sort, TermId, TermOp, Value};
+
+const CHUNK: usize = 64;
+
+/// Values of all variables, chunked and shared between states (cheap clones).
+#[derive(Clone)]
+struct Vals(Vec<Rc<Vec<TermId>>>);
+
+impl Vals {
+    fn get(&self, x: Var) -> Option<TermId> {
+        self.0
+            .get(x / CHUNK)
+            .and_then(|c| c.get(x % CHUNK))
+            .copied()
+    }
+    fn set(&mut self, x: Var, t: TermId) {
+        if let Some(c) = self.0.get_mut(x / CHUNK) {
+            if let Some(slot) = Rc::make_mut(c).get_mut(x % CHUNK) {
+                *slot = t;
+            }
+        }
+    }
+}
+
+/// The outcome of one bounded check.
+pub(crate) enum BmcResult {
+    /// The error is reachable: values of the nondeterministic calls in order, and the path length.
+    Counterexample(Vec<i128>, usize),
+    /// Every execution was covered and none reaches the error.
+    Safe,
+    /// The error is unreachable within the bound, which does not cover every execution
+    /// (`cut`: a cut recursive call is reachable, so deeper unwinding alone cannot finish).
+    Bounded { cut: bool },
+}
+
+struct Enc<'a> {
+    cfa: &'a Cfa,
+    s: Solver,
+    zero: TermId,
+}
+
+fn num(k: i128) -> Num {
+    let a = Num::parse_decimal(&k.unsigned_abs().to_string()).unwrap_or(Num::ZERO);
+    if k < 0 {
+        a.neg()
+    } else {
+        a
+    }
+}
+
+impl Enc<'_> {
+    fn lin(&mut self, l: &Lin, vals: &Vals) -> TermId {
+        let mut args = Vec::new();
+        for (&x, &c) in &l.coeffs {
+            let v = vals.get(x).unwrap_or(self.zero);
+            if c == 1 {
+                args.push(v);
+            } else {
+                let k = self.s.terms.mk_const(num(c), Sort::Int);
+                args.push(self.s.terms.mk(TermOp::Mul, vec![k, v], Sort::Int));
+            }
+        }
+        if l.konst != 0 || args.is_empty() {
+            args.push(self.s.terms.mk_const(num(l.konst), Sort::Int));
+        }
+        if args.len() == 1 {
+            args.pop().unwrap_or(self.zero)
+        } else {
+            self.s.terms.mk(TermOp::Add, args, Sort::Int)
+        }
+    }
+    fn atom(&mut self, a: &Atom, vals: &Vals) -> TermId {
+        let t = self.lin(&a.lin, vals);
+        let op = if a.eq { TermOp::Eq } else { TermOp::Le };
+        self.s.terms.mk(op, vec![t, self.zero], Sort::Bool)
+    }
+    fn and(&mut self, mut xs: Vec<TermId>) -> TermId {
+        match xs.len() {
+            0 => self.s.terms.mk_true(),
+            1 => xs.pop().unwrap_or(self.zero),
+            _ => self.s.terms.mk(TermOp::And, xs, Sort::Bool),
+        }
+    }
+    fn or(&mut self, mut xs: Vec<TermId>) -> TermId {
+        match xs.len() {
+            0 => self.s.terms.mk_false(),
+            1 => xs.pop().unwrap_or(self.zero),
+            _ => self.s.terms.mk(TermOp::Or, xs, Sort::Bool),
+        }
+    }
+}
+
+/// Back edges of a depth-first search from `init`, and a topological index of the locations in
+/// the graph without them.
+fn back_edges(cfa: &Cfa) -> (Vec<bool>, Vec<usize>) {
+    let out = cfa.out_edges();
+    let mut back = vec![false; cfa.edges.len()];
+    let mut color = vec![0u8; cfa.nlocs];
+    let mut post = Vec::new();
+    let mut stack: Vec<(Loc, usize)> = vec![(cfa.init, 0)];
+    if let Some(c) = color.get_mut(cfa.init) {
+        *c = 1;
+    }
+    while let Some(top) = stack.last_mut() {
+        let (l, i) = (top.0, top.1);
+        top.1 += 1;
+        match out.get(l).and_then(|o| o.get(i)).copied() {
+            Some(e) => {
+                let to = cfa.edges.get(e).map(|e| e.to).unwrap_or(l);
+                match color.get(to).copied() {
+                    Some(0) => {
+                        if let Some(c) = color.get_mut(to) {
+                            *c = 1;
+                        }
+                        stack.push((to, 0));
+                    }
+                    Some(1) => {
+                        if let Some(b) = back.get_mut(e) {
+                            *b = true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None => {
+                if let Some(c) = color.get_mut(l) {
+                    *c = 2;
+                }
+                post.push(l);
+                stack.pop();
+            }
+        }
+    }
+    let mut topo = vec![usize::MAX; cfa.nlocs];
+    for (i, &l) in post.iter().rev().enumerate() {
+        if let Some(t) = topo.get_mut(l) {
+            *t = i;
+        }
+    }
+    (back, topo)
+}
+
+/// One bounded check with back edges taken at most `k` times.
+pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcResult, Exhausted> {
+    let mut s = Solver::new();
+    s.set_deadline(budget.deadline());
+    let zero = s.terms.mk_const(Num::ZERO, Sort::Int);
+    let mut enc = Enc { cfa, s, zero };
+    let (back, topo) = back_edges(cfa);
+    let out = cfa.out_edges();
+    // Initial values: one symbolic constant per variable.
+    let mut init_vals = Vec::new();
+    for (i, v) in cfa.vars.iter().enumerate() {
+        init_vals.push(enc.s.declare(&format!("{}@init#{i}", v.name), Sort::Int));
+    }
+    let chunks: Vec<Rc<Vec<TermId>>> = init_vals
+        .chunks(CHUNK)
+        .map(|c| Rc::new(c.to_vec()))
+        .collect();
+    let tt = enc.s.terms.mk_true();
+    // Pending incoming contributions per DAG node (count, loc) ordered topologically.
+    let mut pending: BTreeMap<(usize, usize, Loc), Vec<(TermId, Vals)>> = BTreeMap::new();
+    pending.insert(
+        (0, topo.get(cfa.init).copied().unwrap_or(0), cfa.init),
+        vec![(tt, Vals(chunks))],
+    );
+    let mut err_pcs = Vec::new();
+    let mut incomplete_pcs = Vec::new();
+    let mut cut_pcs = Vec::new();
+    // nondet havoc instances: (pc, term) in DAG order
+    let mut nondets: Vec<(TermId, TermId)> = Vec::new();
+    let mut fresh = 0usize;
+    let mut ticker = budget.ticker(64);
+    while let Some(((c, _, l), ins)) = pending.pop_first() {
+        ticker.tick()?;
+        // Merge the incoming states.
+        let (pc, vals) = merge(&mut enc, ins);
+        if l == cfa.error {
+            err_pcs.push(pc);
+            continue;
+        }
+        if l == cfa.cut {
+            cut_pcs.push(pc);
+            continue;
+        }
+        for &e in out.get(l).into_iter().flatten() {
+            let Some(edge) = cfa.edges.get(e) else {
+                continue;
+            };
+            let mut pc2 = pc;
+            let mut v2 = vals.clone();
+            match &edge.op {
+                Op::Assume(atoms) => {
+                    let mut xs = vec![pc];
+                    for a in atoms {
+                        xs.push(enc.atom(a, &vals));
+                    }
+                    pc2 = enc.and(xs);
+                }
+                Op::Assign(asg) => {
+                    let ts: Vec<(Var, TermId)> =
+                        asg.iter().map(|(x, t)| (*x, enc.lin(t, &vals))).collect();
+                    for (x, t) in ts {
+                        v2.set(x, t);
+                    }
+                }
+                Op::Havoc { vars, nondet } => {
+                    for &x in vars {
+                        fresh += 1;
+                        let t = enc
+                            .s
+                            .declare(&format!("{}@{fresh}", cfa.var_name(x)), Sort::Int);
+                        v2.set(x, t);
+                        if *nondet {
+                            nondets.push((pc, t));
+                        }
+                    }
+                }
+            }
+            let nc = if back.get(e).copied().unwrap_or(false) {
+                c + 1
+            } else {
+                c
+            };
+            if nc > k {
+                incomplete_pcs.push(pc2);
+                continue;
+            }
+            let key = (
+                nc,
+                topo.get(edge.to).copied().unwrap_or(usize::MAX),
+                edge.to,
+            );
+            pending.entry(key).or_default().push((pc2, v2));
+        }
+    }
+    let err = enc.or(err_pcs);
+    enc.s.push();
+    enc.s.assert(err);
+    let ans = enc.s.check(&[]);
+    budget.check()?;
+    match ans {
+        Answer::Sat => {
+            let mut memo = HashMap::new();
+            let mut values = Vec::new();
+            for (pc, t) in &nondets {
+                if let Some(Value::Bool(true)) = enc.s.model_value(*pc, &mut memo) {
+                    if let Some(Value::Num(n)) = enc.s.model_value(*t, &mut memo) {
+                        values.push(num_to_i128(&n));
+                    }
+                }
+            }
+            Ok(BmcResult::Counterexample(values, k))
+        }
+        Answer::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
+        Answer::Unsat => {
+            let cut = enc.or(cut_pcs);
+            let inc = enc.or(incomplete_pcs);
+            let any = enc.or(vec![cut, inc]);
+            enc.s.pop(1);
+            enc.s.push();
+            enc.s.assert(any);
+            match enc.s.check(&[]) {
+                Answer::Unsat => Ok(BmcResult::Safe),
+                Answer::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
+                Answer::Sat => {
+                    enc.s.pop(1);
+                    enc.s.push();
+                    enc.s.assert(cut);
+                    let cut_hit = matches!(enc.s.check(&[]), Answer::Sat);
+                    Ok(BmcResult::Bounded { cut: cut_hit })
+                }
+            }
+        }
+    }
+}
+
+fn merge(enc: &mut Enc<'_>, mut ins: Vec<(TermId, Vals)>) -> (TermId, Vals) {
+    if ins.len() == 1 {
+        if let Some(x) = ins.pop() {
+            return x;
+        }
+    }
+    let pcs: Vec<TermId> = ins.iter().map(|i| i.0).collect();
+    let pc = enc.or(pcs);
+    let Some((_, first)) = ins.first() else {
+        let f = enc.s.terms.mk_false();
+        return (f, Vals(Vec::new()));
+    };
+    let mut vals = first.clone();
+    let nchunks = first.0.len();
+    for ci in 0..nchunks {
+        let same = ins
+            .iter()
+            .all(|(_, v)| match (v.0.get(ci), first.0.get(ci)) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                _ => true,
+            });
+        if same {
+            continue;
+        }
+        let len = first.0.get(ci).map(|c| c.len()).unwrap_or(0);
+        for j in 0..len {
+            let x = ci * CHUNK + j;
+            let ts: Vec<TermId> = ins
+                .iter()
+                .map(|(_, v)| v.get(x).unwrap_or(enc.zero))
+                .collect();
+            if ts.iter().all(|t| Some(t) == ts.first()) {
+                continue;
+            }
+            // ite(pc_1, v_1, ite(pc_2, v_2, … v_n))
+            let mut acc = ts.last().copied().unwrap_or(enc.zero);
+            for i in (0..ins.len().saturating_sub(1)).rev() {
+                let (p, t) = (ins.get(i).map(|x| x.0), ts.get(i).copied());
+                if let (Some(p), Some(t)) = (p, t) {
+                    if t != acc {
+                        acc = enc.s.terms.mk(TermOp::Ite, vec![p, t, acc], Sort::Int);
+                    }
+                }
+            }
+            vals.set(x, acc);
+        }
+    }
+    let _ = enc.cfa;
+    (pc, vals)
+}
+
+/// An integer model value as `i128` (the model of an integer term is integral).
+fn num_to_i128(n: &Num) -> i128 {
+    let (p, _) = n.parts();
+    p.to_string().parse::<i128>().unwrap_or(0)
+}

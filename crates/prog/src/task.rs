@@ -1,0 +1,234 @@
+//! `verikit prog` as library calls: a task (`.yml`) or a C file → lowering → engine → `Answer`,
+//! with the counterexample replayed by gcc; `to_chc` and `dump_cfa` for the emitters.
+
+use crate::bmc::{check_bound, BmcResult};
+use crate::cfa::Cfa;
+use crate::lower::LowerOptions;
+use crate::replay::{replay_with_gcc, Replay};
+use crate::svtask::read_task;
+use crate::{load_c, ProgError};
+use std::path::{Path, PathBuf};
+use verikit_diag::{Answer, Budget, Exhausted, Param, Params, SourceFile, Verdict};
+
+/// The tuning parameters of `verikit prog`.
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "prog.wrap",
+        default: "false",
+        range: "true|false",
+        doc: "signed arithmetic wraps around (two's complement) instead of computing on unbounded integers",
+    },
+    Param {
+        name: "prog.max-bound",
+        default: "200",
+        range: "1..100000",
+        doc: "largest unwinding bound (loop iterations and recursion depth) bounded model checking tries",
+    },
+];
+
+/// Which engine decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Bounded model checking with unwinding assertions.
+    Bmc,
+    /// Every available engine in turn.
+    Portfolio,
+}
+
+/// Options of `verify`.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    pub engine: Engine,
+    pub wrap: bool,
+    pub max_bound: usize,
+    /// Replay counterexamples with gcc (scratch directory).
+    pub replay_dir: Option<PathBuf>,
+}
+
+impl VerifyOptions {
+    /// Options with the engine and the `-x` parameters.
+    pub fn from_params(engine: Engine, params: &Params) -> Result<VerifyOptions, String> {
+        let [wrap, bound] = PARAMS else {
+            return Err("parameter table".into());
+        };
+        let wrap = match params.raw(wrap.name) {
+            None => false,
+            Some("true") | Some("1") => true,
+            Some("false") | Some("0") => false,
+            Some(v) => return Err(format!("prog.wrap: expected true or false, got `{v}`")),
+        };
+        let max_bound = params.get_in::<usize>(bound, 1, 100_000)?;
+        Ok(VerifyOptions {
+            engine,
+            wrap,
+            max_bound,
+            replay_dir: None,
+        })
+    }
+}
+
+fn unknown(reason: &str) -> Answer {
+    Answer::decision(Verdict::Unknown).detail("reason", reason)
+}
+
+/// Resolves a task or C path: the C file and, for a task, the expected verdict (or an answer
+/// when the task has no `unreach-call` property).
+fn resolve(path: &Path) -> Result<(PathBuf, Option<bool>, Option<Answer>), ProgError> {
+    let is_yml = path.extension().is_some_and(|e| e == "yml" || e == "yaml");
+    if !is_yml {
+        return Ok((path.to_path_buf(), None, None));
+    }
+    let src = SourceFile::read(path).map_err(|d| ProgError::Input(Box::new(d)))?;
+    let task = read_task(path, &src)?;
+    match task.unreach_call() {
+        Some(expected) => Ok((task.input, expected, None)),
+        None => {
+            let props: Vec<String> = task.properties.iter().map(|p| p.name.clone()).collect();
+            let a = unknown(&format!(
+                "only unreach-call is checked; the task's properties are {}",
+                props.join(", ")
+            ));
+            Ok((task.input, None, Some(a)))
+        }
+    }
+}
+
+/// Verifies `unreach-call` for a task or C file.
+pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
+    let (c_file, expected, early) = resolve(path)?;
+    let base = |a: Answer| {
+        let a = a.input("file", c_file.display().to_string());
+        match expected {
+            Some(e) => a.input("expected_verdict", e),
+            None => a,
+        }
+    };
+    if let Some(a) = early {
+        return Ok(base(a));
+    }
+    let lower = |rec: usize| LowerOptions {
+        wrap: opts.wrap,
+        max_recursion: rec,
+        ..LowerOptions::default()
+    };
+    let first = match load_c(&c_file, lower(1)) {
+        Ok(c) => c,
+        Err(ProgError::Unsupported(why)) => return Ok(base(unknown(&why))),
+        Err(e) => return Err(e),
+    };
+    let recursive = first.cuts > 0;
+    let mut cfa = first;
+    let (nlocs, nedges, nvars) = (cfa.nlocs, cfa.edges.len(), cfa.vars.len());
+    let mut k = 1usize;
+    let mut reached = 0usize;
+    loop {
+        if recursive && k > 1 {
+            cfa = match load_c(&c_file, lower(k)) {
+                Ok(c) => c,
+                Err(ProgError::Unsupported(why)) => {
+                    return Ok(base(
+                        unknown(&format!("recursion deeper than {}: {why}", k - 1))
+                            .stat("bound", reached),
+                    ))
+                }
+                Err(e) => return Err(e),
+            };
+        }
+        match check_bound(&cfa, k, budget) {
+            Err(e) => {
+                let a = Answer::decision(if e == Exhausted::Cancelled || e == Exhausted::Timeout {
+                    Verdict::Timeout
+                } else {
+                    Verdict::Unknown
+                })
+                .detail(
+                    "reason",
+                    format!(
+                        "{}; no counterexample up to bound {reached}",
+                        e.verdict_word()
+                    ),
+                )
+                .stat("bound", reached);
+                return Ok(base(
+                    a.stat("locations", nlocs)
+                        .stat("edges", nedges)
+                        .stat("variables", nvars),
+                ));
+            }
+            Ok(BmcResult::Counterexample(values, bound)) => {
+                let mut a = Answer::decision(Verdict::False)
+                    .detail("engine", "bmc")
+                    .witness(serde_json::json!({ "nondet": values.iter().map(|v| v.to_string()).collect::<Vec<_>>(), "bound": bound }))
+                    .stat("bound", bound);
+                if let Some(dir) = &opts.replay_dir {
+                    let r = replay_with_gcc(&c_file, &values, dir);
+                    a = a.detail(
+                        "replay",
+                        match r {
+                            Replay::Reached => "reach_error reached".to_string(),
+                            Replay::NotReached(w) => format!("not reached ({w})"),
+                            Replay::Failed(w) => format!("failed: {w}"),
+                        },
+                    );
+                }
+                return Ok(base(
+                    a.stat("locations", nlocs)
+                        .stat("edges", nedges)
+                        .stat("variables", nvars),
+                ));
+            }
+            Ok(BmcResult::Safe) => {
+                let a = Answer::decision(Verdict::True)
+                    .detail("engine", "bmc")
+                    .detail("proof", format!("complete unwinding: at bound {k} no execution reaches the error, the unwinding bound or a cut recursive call"))
+                    .stat("bound", k);
+                return Ok(base(
+                    a.stat("locations", nlocs)
+                        .stat("edges", nedges)
+                        .stat("variables", nvars),
+                ));
+            }
+            Ok(BmcResult::Bounded { cut }) => {
+                reached = k;
+                let _ = cut;
+                if k >= opts.max_bound {
+                    let a = unknown(&format!("no counterexample up to bound {k} (prog.max-bound), and the unwinding is not complete"))
+                        .stat("bound", k);
+                    return Ok(base(a));
+                }
+                k = (k * 2).min(opts.max_bound);
+            }
+        }
+    }
+}
+
+/// The automaton of a C file as Graphviz DOT.
+pub fn dump_cfa(c_file: &Path, wrap: bool) -> Result<String, ProgError> {
+    let cfa = load_c(
+        c_file,
+        LowerOptions {
+            wrap,
+            ..LowerOptions::default()
+        },
+    )?;
+    Ok(cfa.to_dot())
+}
+
+/// The CHC (SMT-LIB HORN) encoding of a C file (recursion inlined to `depth`).
+pub fn to_chc_text(c_file: &Path, wrap: bool, depth: usize) -> Result<String, ProgError> {
+    let cfa: Cfa = load_c(
+        c_file,
+        LowerOptions {
+            wrap,
+            max_recursion: depth,
+            ..LowerOptions::default()
+        },
+    )?;
+    crate::chc::to_chc(&cfa).ok_or_else(|| {
+        ProgError::Unsupported(format!(
+            "automaton too large for the CHC emitter ({} locations × {} variables)",
+            cfa.nlocs,
+            cfa.vars.len()
+        ))
+    })
+}
