@@ -14,7 +14,8 @@ mod progress;
         feature = "bn",
         feature = "prism",
         feature = "ta",
-        feature = "mc"
+        feature = "mc",
+        feature = "prog"
     )),
     allow(dead_code)
 )]
@@ -76,6 +77,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("omega", verikit_omega::PARAMS),
         #[cfg(feature = "mc")]
         ("mc", verikit_explicit::PARAMS),
+        #[cfg(feature = "prog")]
+        ("prog", verikit_prog::PARAMS),
     ]
 }
 
@@ -113,6 +116,10 @@ enum Cmd {
     #[cfg(feature = "mc")]
     #[command(subcommand)]
     Mc(cmd::mc::McCmd),
+    /// C programs (SV-COMP conventions): unreach-call by bounded model checking, CFA, CHC.
+    #[cfg(feature = "prog")]
+    #[command(subcommand)]
+    Prog(cmd::prog::ProgCmd),
     /// Run one real example of every engine from files embedded in the binary.
     Demo,
 }
@@ -135,6 +142,8 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         Cmd::Ta(c) => cmd::ta::run(c, ctx),
         #[cfg(feature = "mc")]
         Cmd::Mc(c) => cmd::mc::run(c, ctx),
+        #[cfg(feature = "prog")]
+        Cmd::Prog(c) => cmd::prog::run(c, ctx),
         Cmd::Demo => demo::run(ctx),
     }
 }

@@ -10,6 +10,8 @@ mod bmc;
 mod cfa;
 mod chc;
 mod front;
+mod impact;
+mod invariant_check;
 mod lower;
 mod replay;
 mod svtask;
@@ -17,10 +19,11 @@ mod task;
 
 pub use cfa::{Atom, Cfa, Edge, IntTy, Lin, Loc, Op, Var, VarInfo};
 pub use chc::{to_chc, MAX_CHC_SIZE};
+pub use invariant_check::{check_invariant, Invariant};
 pub use lower::LowerOptions;
 pub use replay::{harness_source, replay_with_gcc, Replay};
 pub use svtask::{read_task, Property, SvTask};
-pub use task::{dump_cfa, to_chc_text, verify, Engine, VerifyOptions, PARAMS};
+pub use task::{dump_cfa, impact_invariant, to_chc_text, verify, Engine, VerifyOptions, PARAMS};
 
 use std::path::Path;
 use verikit_diag::{Diagnostic, Reportable, SourceFile};
@@ -58,4 +61,13 @@ pub fn load_c(path: &Path, opts: LowerOptions) -> Result<Cfa, ProgError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     lower::lower(&unit, &pre, &name, opts)
+}
+
+/// Parses and lowers already-preprocessed C text (no gcc): the parser entry point of the fuzz
+/// target and the totality test; `name` is the file name the line markers refer to.
+pub fn lower_preprocessed(text: &str, name: &str, opts: LowerOptions) -> Result<Cfa, ProgError> {
+    let src = SourceFile::new(name, text);
+    let pre = front::Preprocessed::new(text.to_string(), name);
+    let unit = front::parse(&pre, &src)?;
+    lower::lower(&unit, &pre, name, opts)
 }

@@ -156,6 +156,7 @@ struct Lower<'a> {
 }
 
 const DNF_CAP: usize = 256;
+const SMALL_DNF: usize = 16;
 
 /// Lowers a parsed translation unit to an automaton for `main`.
 pub(crate) fn lower(
@@ -270,6 +271,13 @@ impl<'a> Lower<'a> {
         self.emit(Op::Assume(r))
     }
     fn assume(&mut self, c: &Cond) -> Result<(), ProgError> {
+        if let Cond::And(cs) = c {
+            // A conjunction is assumed conjunct by conjunct (no DNF product).
+            for x in cs {
+                self.assume(x)?;
+            }
+            return Ok(());
+        }
         let d = c.dnf(DNF_CAP)?;
         let n = self.new_loc();
         for conj in d {
@@ -278,18 +286,66 @@ impl<'a> Lower<'a> {
         self.cur = n;
         Ok(())
     }
-    /// Branches on `c`: returns (true location, false location).
+    /// Branches on `c`: returns (true location, false location). Small conditions become one
+    /// edge per disjunct of `c` and of `¬c`; larger ones a cascade of atom tests (linear size).
     fn branch(&mut self, c: Cond) -> Result<(Loc, Loc), ProgError> {
         let from = self.cur;
         let t = self.new_loc();
         let f = self.new_loc();
-        for conj in c.dnf(DNF_CAP)? {
-            self.edge(from, t, Op::Assume(conj))?;
-        }
-        for conj in c.not()?.dnf(DNF_CAP)? {
-            self.edge(from, f, Op::Assume(conj))?;
+        let small = (
+            c.dnf(SMALL_DNF),
+            c.clone().not().and_then(|n| n.dnf(SMALL_DNF)),
+        );
+        if let (Ok(pos), Ok(neg)) = small {
+            for conj in pos {
+                self.edge(from, t, Op::Assume(conj))?;
+            }
+            for conj in neg {
+                self.edge(from, f, Op::Assume(conj))?;
+            }
+        } else {
+            self.cascade(&c, from, t, f)?;
         }
         Ok((t, f))
+    }
+    fn cascade(&mut self, c: &Cond, from: Loc, t: Loc, f: Loc) -> Result<(), ProgError> {
+        match c {
+            Cond::Atom(a) => {
+                let pos = Cond::Atom(a.clone());
+                for conj in pos.dnf(DNF_CAP)? {
+                    self.edge(from, t, Op::Assume(conj))?;
+                }
+                for conj in Cond::Atom(a.clone()).not()?.dnf(DNF_CAP)? {
+                    self.edge(from, f, Op::Assume(conj))?;
+                }
+            }
+            Cond::And(cs) | Cond::Or(cs) => {
+                let and = matches!(c, Cond::And(_));
+                if cs.is_empty() {
+                    self.edge(from, if and { t } else { f }, Op::Assume(Vec::new()))?;
+                    return Ok(());
+                }
+                let mut cur = from;
+                for (i, x) in cs.iter().enumerate() {
+                    let next = if i + 1 == cs.len() {
+                        if and {
+                            t
+                        } else {
+                            f
+                        }
+                    } else {
+                        self.new_loc()
+                    };
+                    if and {
+                        self.cascade(x, cur, next, f)?;
+                    } else {
+                        self.cascade(x, cur, t, next)?;
+                    }
+                    cur = next;
+                }
+            }
+        }
+        Ok(())
     }
     fn assign(&mut self, x: Var, lin: Lin) -> Result<(), ProgError> {
         self.emit(Op::Assign(vec![(x, lin)]))
@@ -1088,6 +1144,15 @@ impl<'a> Lower<'a> {
                 let c = self.cond(e)?;
                 self.cond_value(c)
             }
+            B::BitwiseAnd | B::BitwiseOr
+                if boolish(&b.node.lhs)
+                    && boolish(&b.node.rhs)
+                    && pure(&b.node.lhs)
+                    && pure(&b.node.rhs) =>
+            {
+                let c = self.cond(e)?;
+                self.cond_value(c)
+            }
             B::Assign => {
                 let x = self.lvalue(&b.node.lhs)?;
                 let v = self.expr(&b.node.rhs)?;
@@ -1132,6 +1197,21 @@ impl<'a> Lower<'a> {
             Expression::BinaryOperator(b) => {
                 let op = b.node.operator.node.clone();
                 match op {
+                    B::BitwiseAnd | B::BitwiseOr
+                        if boolish(&b.node.lhs)
+                            && boolish(&b.node.rhs)
+                            && pure(&b.node.lhs)
+                            && pure(&b.node.rhs) =>
+                    {
+                        // `&`/`|` of 0/1 values are the logical connectives (both sides evaluated).
+                        let l = self.cond(&b.node.lhs)?;
+                        let r = self.cond(&b.node.rhs)?;
+                        Ok(if op == B::BitwiseAnd {
+                            Cond::And(vec![l, r])
+                        } else {
+                            Cond::Or(vec![l, r])
+                        })
+                    }
                     B::LogicalAnd | B::LogicalOr => {
                         let l = self.cond(&b.node.lhs)?;
                         if pure(&b.node.rhs) {
@@ -1532,6 +1612,31 @@ fn pure(e: &Node<Expression>) -> bool {
                 && pure(&c.node.then_expression)
                 && pure(&c.node.else_expression)
         }
+        _ => false,
+    }
+}
+
+/// Whether an expression is syntactically 0/1-valued (comparisons, `!`, `&&`, `||`, `&`/`|` of
+/// such, the constants 0 and 1).
+fn boolish(e: &Node<Expression>) -> bool {
+    use BinaryOperator as B;
+    match &e.node {
+        Expression::Constant(c) => {
+            matches!(&c.node, Constant::Integer(i) if &*i.number == "0" || &*i.number == "1")
+        }
+        Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Negate,
+        Expression::BinaryOperator(b) => match b.node.operator.node {
+            B::Less
+            | B::Greater
+            | B::LessOrEqual
+            | B::GreaterOrEqual
+            | B::Equals
+            | B::NotEquals
+            | B::LogicalAnd
+            | B::LogicalOr => true,
+            B::BitwiseAnd | B::BitwiseOr => boolish(&b.node.lhs) && boolish(&b.node.rhs),
+            _ => false,
+        },
         _ => false,
     }
 }

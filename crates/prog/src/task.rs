@@ -3,6 +3,8 @@
 
 use crate::bmc::{check_bound, BmcResult};
 use crate::cfa::Cfa;
+use crate::impact::{impact, ImpactResult};
+use crate::invariant_check::check_invariant;
 use crate::lower::LowerOptions;
 use crate::replay::{replay_with_gcc, Replay};
 use crate::svtask::read_task;
@@ -31,6 +33,8 @@ pub const PARAMS: &[Param] = &[
 pub enum Engine {
     /// Bounded model checking with unwinding assertions.
     Bmc,
+    /// Lazy abstraction with interpolants (McMillan, CAV 2006).
+    Impact,
     /// Every available engine in turn.
     Portfolio,
 }
@@ -119,6 +123,61 @@ pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answ
     let recursive = first.cuts > 0;
     let mut cfa = first;
     let (nlocs, nedges, nvars) = (cfa.nlocs, cfa.edges.len(), cfa.vars.len());
+    let sizes = |a: Answer| {
+        a.stat("locations", nlocs)
+            .stat("edges", nedges)
+            .stat("variables", nvars)
+    };
+    // IMPACT first where unwinding alone cannot finish (loops); BMC decides acyclic programs.
+    let run_impact =
+        opts.engine == Engine::Impact || (opts.engine == Engine::Portfolio && !cfa.is_acyclic());
+    let mut impact_note = None;
+    if run_impact {
+        let sub = if opts.engine == Engine::Impact {
+            budget.clone()
+        } else {
+            budget.sub(budget.remaining().map(|r| r / 2))
+        };
+        match impact(&cfa, &sub) {
+            Ok(ImpactResult::Safe(inv)) => match check_invariant(&cfa, &inv) {
+                Ok(()) => {
+                    let text: Vec<serde_json::Value> = inv
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, d)| !d.is_empty())
+                        .map(|(l, d)| serde_json::json!({ "location": l, "invariant": show_dnf(&cfa, d) }))
+                        .collect();
+                    let a = Answer::decision(Verdict::True)
+                        .detail("engine", "impact")
+                        .detail("proof", "inductive invariant, checked by the SMT solver (initiation, consecution on every edge, safety)")
+                        .witness(serde_json::json!({ "invariants": text }));
+                    return Ok(base(sizes(a)));
+                }
+                Err(why) => {
+                    impact_note = Some(format!("impact invariant rejected by the checker: {why}"))
+                }
+            },
+            Ok(ImpactResult::FeasiblePath) => {
+                impact_note =
+                    Some("impact: a path to the error is feasible over the rationals".into())
+            }
+            Ok(ImpactResult::GaveUp(why)) => impact_note = Some(format!("impact gave up: {why}")),
+            Err(e) => impact_note = Some(format!("impact: {}", e.verdict_word())),
+        }
+        if opts.engine == Engine::Impact {
+            let reason = impact_note.unwrap_or_default();
+            let v = if budget.check().is_err() {
+                Verdict::Timeout
+            } else {
+                Verdict::Unknown
+            };
+            return Ok(base(sizes(Answer::decision(v).detail("reason", reason))));
+        }
+    }
+    let with_note = |a: Answer| match &impact_note {
+        Some(n) => a.detail("impact", n.clone()),
+        None => a,
+    };
     let mut k = 1usize;
     let mut reached = 0usize;
     loop {
@@ -149,11 +208,7 @@ pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answ
                     ),
                 )
                 .stat("bound", reached);
-                return Ok(base(
-                    a.stat("locations", nlocs)
-                        .stat("edges", nedges)
-                        .stat("variables", nvars),
-                ));
+                return Ok(base(with_note(sizes(a))));
             }
             Ok(BmcResult::Counterexample(values, bound)) => {
                 let mut a = Answer::decision(Verdict::False)
@@ -171,22 +226,14 @@ pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answ
                         },
                     );
                 }
-                return Ok(base(
-                    a.stat("locations", nlocs)
-                        .stat("edges", nedges)
-                        .stat("variables", nvars),
-                ));
+                return Ok(base(with_note(sizes(a))));
             }
             Ok(BmcResult::Safe) => {
                 let a = Answer::decision(Verdict::True)
                     .detail("engine", "bmc")
                     .detail("proof", format!("complete unwinding: at bound {k} no execution reaches the error, the unwinding bound or a cut recursive call"))
                     .stat("bound", k);
-                return Ok(base(
-                    a.stat("locations", nlocs)
-                        .stat("edges", nedges)
-                        .stat("variables", nvars),
-                ));
+                return Ok(base(with_note(sizes(a))));
             }
             Ok(BmcResult::Bounded { cut }) => {
                 reached = k;
@@ -231,4 +278,31 @@ pub fn to_chc_text(c_file: &Path, wrap: bool, depth: usize) -> Result<String, Pr
             cfa.vars.len()
         ))
     })
+}
+
+fn show_dnf(cfa: &Cfa, d: &[Vec<crate::cfa::Atom>]) -> String {
+    let name = |x: usize| cfa.var_name(x);
+    d.iter()
+        .map(|c| {
+            if c.is_empty() {
+                "true".to_string()
+            } else {
+                c.iter()
+                    .map(|a| a.show(&name))
+                    .collect::<Vec<_>>()
+                    .join(" && ")
+            }
+        })
+        .map(|c| format!("({c})"))
+        .collect::<Vec<_>>()
+        .join(" || ")
+}
+
+/// IMPACT alone on an automaton: the invariant when it proves the error unreachable (for
+/// callers that check it themselves, as the tests do with [`crate::check_invariant`]).
+pub fn impact_invariant(cfa: &Cfa, budget: &Budget) -> Option<crate::invariant_check::Invariant> {
+    match impact(cfa, budget) {
+        Ok(ImpactResult::Safe(inv)) => Some(inv),
+        _ => None,
+    }
 }

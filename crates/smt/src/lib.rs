@@ -31,13 +31,13 @@ pub mod tseitin;
 
 pub use verikit_sat::Answer;
 
+pub use check::Value;
 pub use interp::{
     run_script, CheckRecord, Interp, OnError, ResponseSink, RunOptions, ScriptOutput, Tuning,
 };
-pub use check::Value;
 pub use solver::{Solver, SolverStats};
-pub use terms::{Op as TermOp, Sort, TermId, Terms};
 pub use task::{Outcome, SmtTask, PARAMS};
+pub use terms::{Op as TermOp, Sort, TermId, Terms};
 
 use verikit_diag::{Diagnostic, Reportable};
 

@@ -14,6 +14,8 @@ pub mod nfa;
 pub mod prism;
 #[cfg(feature = "prism")]
 pub mod prism_imdp;
+#[cfg(feature = "prog")]
+pub mod prog;
 #[cfg(feature = "smt")]
 pub mod smt;
 #[cfg(feature = "ta")]

@@ -1,0 +1,139 @@
+"""Program verification (verikit prog verify) on the shared SV-COMP tasks, and z3's Spacer on the
+CHC that verikit emits for each C task -> bench/results/prog.md.
+
+Every task of ../shared/data/sv with an `unreach-call` property: verikit runs
+`prog verify TASK.yml --timeout L` (portfolio: IMPACT where the program has loops, then BMC);
+`prog to-chc FILE.c` writes the program's Horn clauses (recursion inlined to depth 1, deeper calls
+count as errors, so Spacer's `sat` is a proof of safety and `unsat` is only a bug when the
+program is not recursive) and `z3 -T:L` solves them (Spacer is z3's default HORN engine).
+CPU times of the child processes; PAR-2 counts an unsolved task as twice the limit.
+
+usage: VERIKIT_BIN=target/release/verikit python3 bench/prog.py [--limit S] [--only SUBSTR]
+"""
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data"))
+SV = DATA / "sv"
+VERIKIT = os.environ.get("VERIKIT_BIN", str(ROOT / "target" / "release" / "verikit"))
+Z3 = os.environ.get("Z3_BIN", str(ROOT / "bench" / ".venv" / "bin" / "z3"))
+
+ARGS = argparse.ArgumentParser()
+ARGS.add_argument("--limit", type=float, default=5.0, help="seconds per run")
+ARGS.add_argument("--only", default="", help="only tasks whose path contains this")
+OPTS = ARGS.parse_args()
+
+
+def cpu_run(cmd: list[str], limit: float) -> tuple[float, int, str, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 5)
+        code, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        code, out, err = -9, "", "killed"
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, code, out, err
+
+
+def tasks() -> list[tuple[Path, bool]]:
+    out = []
+    for yml in sorted(SV.glob("*/*.yml")):
+        if OPTS.only and OPTS.only not in str(yml):
+            continue
+        text = yml.read_text()
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if "unreach-call.prp" in line and i + 1 < len(lines) and "expected_verdict" in lines[i + 1]:
+                out.append((yml, lines[i + 1].split(":")[1].strip() == "true"))
+    return out
+
+
+def main() -> None:
+    rows = []
+    work = ROOT / "bench" / ".work" / "prog"
+    work.mkdir(parents=True, exist_ok=True)
+    limit = OPTS.limit
+    for yml, expected in tasks():
+        cpu, code, out, err = cpu_run([VERIKIT, "--json", "--timeout", str(limit), "prog", "verify", str(yml)], limit)
+        try:
+            v = json.loads(out)
+        except json.JSONDecodeError:
+            v = {"verdict": "error"}
+        verdict = v.get("verdict", "error")
+        reason = v.get("reason", "") or v.get("engine", "")
+        c_file = Path(v.get("input", {}).get("file", yml.with_suffix(".c")))
+        chc = work / (yml.parent.name + "__" + yml.stem + ".smt2")
+        _, ccode, cout, cerr = cpu_run([VERIKIT, "prog", "to-chc", str(c_file)], 60)
+        z3_verdict, z3_cpu, recursive = "no-chc", None, "; a recursive call beyond" in cout
+        if ccode == 0 and cout.strip():
+            chc.write_text(cout)
+            z3_cpu, zcode, zout, _ = cpu_run([Z3, f"-T:{int(limit)}", str(chc)], limit)
+            word = zout.strip().splitlines()[0] if zout.strip() else "error"
+            z3_verdict = {"sat": "true", "unsat": "false"}.get(word, "timeout" if word in ("timeout", "unknown") else word)
+            if z3_verdict == "false" and recursive:
+                z3_verdict = "unknown"  # the cut recursive call counts as an error
+        rows.append(dict(task=f"{yml.parent.name}/{yml.stem}", expected=expected, verdict=verdict,
+                         cpu=cpu, reason=reason, z3=z3_verdict, z3_cpu=z3_cpu))
+        print(f"{rows[-1]['task']}\t{expected}\t{verdict}\t{cpu:.2f}\t{z3_verdict}\t{z3_cpu}", flush=True)
+    write(rows, limit)
+
+
+def solved(verdict: str, expected: bool) -> bool:
+    return verdict == ("true" if expected else "false")
+
+
+def wrong(verdict: str, expected: bool) -> bool:
+    return verdict in ("true", "false") and not solved(verdict, expected)
+
+
+def write(rows: list[dict], limit: float) -> None:
+    up = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    lines = ["# Program verification: verikit prog verify and z3/Spacer on verikit's CHC", ""]
+    lines.append(f"Run of `python3 bench/prog.py --limit {limit:g}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+                 f"{platform.machine()} with {os.cpu_count()} cores, **shared with other builds and heavily loaded** "
+                 f"(`uptime` at the end: `{up}`). Times are CPU seconds of the child process. PAR-2 counts an "
+                 f"unsolved task as {2 * limit:g} s. Spacer solves the CHC that `verikit prog to-chc` writes for the "
+                 "task's C file (recursion inlined to depth 1, a deeper call counted as an error; `no-chc` where the "
+                 "front end answers `unknown` or the clauses would be too large).")
+    lines.append("")
+    dirs = sorted({r["task"].split("/")[0] for r in rows})
+    lines += ["| directory | tasks | verikit solved (true+false) | verikit wrong | Spacer solved | Spacer wrong |", "|---|---:|---:|---:|---:|---:|"]
+    for d in dirs + ["all"]:
+        rs = [r for r in rows if d == "all" or r["task"].startswith(d + "/")]
+        vs = sum(solved(r["verdict"], r["expected"]) for r in rs)
+        vt = sum(r["verdict"] == "true" and r["expected"] for r in rs)
+        vw = sum(wrong(r["verdict"], r["expected"]) for r in rs)
+        zs = sum(solved(r["z3"], r["expected"]) for r in rs)
+        zw = sum(wrong(r["z3"], r["expected"]) for r in rs)
+        lines.append(f"| {d} | {len(rs)} | {vs} ({vt}+{vs - vt}) | {vw} | {zs} | {zw} |")
+    par2_v = sum(r["cpu"] if solved(r["verdict"], r["expected"]) else 2 * limit for r in rows)
+    par2_z = sum((r["z3_cpu"] or 0) if solved(r["z3"], r["expected"]) else 2 * limit for r in rows)
+    both = [r for r in rows if solved(r["verdict"], r["expected"]) and solved(r["z3"], r["expected"])]
+    ratios = [r["cpu"] / max(r["z3_cpu"], 1e-3) for r in both]
+    lines += ["", f"PAR-2: verikit {par2_v:.1f} s, Spacer {par2_z:.1f} s. "
+              f"On the {len(both)} tasks both solve: median CPU verikit {statistics.median([r['cpu'] for r in both]) if both else float('nan'):.3f} s, "
+              f"Spacer {statistics.median([r['z3_cpu'] for r in both]) if both else float('nan'):.3f} s, "
+              f"median ratio verikit/Spacer {statistics.median(ratios) if ratios else float('nan'):.2f}.", ""]
+    lines += ["| task | expected | verikit | CPU s | engine / reason | Spacer | CPU s | ratio |", "|---|---|---|---:|---|---|---:|---:|"]
+    for r in rows:
+        zc = f"{r['z3_cpu']:.2f}" if r["z3_cpu"] is not None else "–"
+        ratio = f"{r['cpu'] / max(r['z3_cpu'], 1e-3):.2f}" if r["z3_cpu"] is not None and solved(r["verdict"], r["expected"]) and solved(r["z3"], r["expected"]) else ""
+        reason = str(r["reason"]).replace("|", "/")[:70]
+        lines.append(f"| {r['task']} | {str(r['expected']).lower()} | {r['verdict']} | {r['cpu']:.2f} | {reason} | {r['z3']} | {zc} | {ratio} |")
+    out = ROOT / "bench" / "results" / "prog.md"
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
