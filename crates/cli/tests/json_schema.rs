@@ -165,6 +165,10 @@ fn rows() -> Vec<Row> {
         ),
         #[cfg(feature = "mc")]
         ("mc", "info", &["demo/mc/peterson2.dve"], false, false),
+        #[cfg(feature = "prog")]
+        ("prog", "verify", &["demo/prog/off_by_one.c"], true, true),
+        #[cfg(feature = "prog")]
+        ("prog", "to-chc", &["demo/prog/count_up.c"], false, false),
         ("demo", "", &[], false, false),
     ]
 }

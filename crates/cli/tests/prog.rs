@@ -1,0 +1,119 @@
+#![cfg(feature = "prog")]
+//! `verikit prog` end to end: verdicts, witnesses replayed by gcc, unsupported constructs,
+//! located errors, CHC output, DOT, and a timeout on a hard real task.
+
+use std::process::Command;
+
+fn verikit(args: &[&str]) -> (i32, serde_json::Value, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(args)
+        .output()
+        .expect("spawn verikit");
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        v,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/prog");
+
+fn gcc() -> bool {
+    Command::new("gcc").arg("--version").output().is_ok()
+}
+
+#[test]
+fn safe_loop_is_proved_and_the_bug_is_found_and_replayed() {
+    if !gcc() {
+        eprintln!("skipping: gcc is not installed");
+        return;
+    }
+    let safe = format!("{DEMO}/count_up.c");
+    for engine in ["portfolio", "impact", "bmc"] {
+        let (code, v, _, err) = verikit(&["--json", "prog", "verify", &safe, "--engine", engine]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(v["verdict"], "true", "{engine}: {v}");
+    }
+    let (_, v, _, _) = verikit(&["--json", "prog", "verify", &safe, "--engine", "impact"]);
+    assert_eq!(v["engine"], "impact");
+    assert!(v["witness"]["invariants"].as_array().is_some_and(|a| !a.is_empty()));
+
+    let bug = format!("{DEMO}/off_by_one.c");
+    let (code, v, _, err) = verikit(&["--json", "prog", "verify", &bug]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["replay"], "reach_error reached", "{v}");
+    assert_eq!(v["witness"]["nondet"], serde_json::json!(["100"]));
+}
+
+#[test]
+fn tasks_outside_the_subset_or_property_answer_unknown() {
+    let Some(sv) = verikit_testkit::shared_path("sv") else {
+        eprintln!("skipping: ../shared/data/sv is missing");
+        return;
+    };
+    if !gcc() {
+        return;
+    }
+    let arr = sv.join("array-cav19/array_init_nondet_vars.yml");
+    let (code, v, _, err) = verikit(&["--json", "prog", "verify", arr.to_str().unwrap_or("")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "unknown");
+    assert!(v["reason"].as_str().unwrap_or("").contains("array"), "{v}");
+    let ovf = sv.join("recursive-simple/sum_non.yml");
+    let (code, v, _, _) = verikit(&["--json", "prog", "verify", ovf.to_str().unwrap_or("")]);
+    assert_eq!(code, 0);
+    assert_eq!(v["verdict"], "unknown");
+    assert!(v["reason"].as_str().unwrap_or("").contains("only unreach-call"), "{v}");
+}
+
+#[test]
+fn timeout_on_a_hard_task_is_prompt() {
+    let Some(sv) = verikit_testkit::shared_path("sv") else {
+        eprintln!("skipping: ../shared/data/sv is missing");
+        return;
+    };
+    if !gcc() {
+        return;
+    }
+    let hard = sv.join("recursive/Ackermann03.yml");
+    let (code, v, _, err) = verikit(&["--json", "--timeout", "1", "prog", "verify", hard.to_str().unwrap_or("")]);
+    assert_eq!(code, 3, "{err} {v}");
+    assert_eq!(v["verdict"], "timeout");
+}
+
+#[test]
+fn bad_input_is_a_located_error() {
+    if !gcc() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("verikit-prog-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let c = dir.join("bad.c");
+    std::fs::write(&c, "int main(void) {\n  int x = ;\n  return 0;\n}\n").expect("write");
+    let (code, _, _, err) = verikit(&["prog", "verify", c.to_str().unwrap_or("")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.c:2:"), "{err}");
+    let y = dir.join("bad.yml");
+    std::fs::write(&y, "format_version: '2.0'\ninput_files: [\n").expect("write");
+    let (code, _, _, err) = verikit(&["prog", "verify", y.to_str().unwrap_or("")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.yml:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn chc_and_dot_are_written() {
+    if !gcc() {
+        return;
+    }
+    let safe = format!("{DEMO}/count_up.c");
+    let (code, _, out, err) = verikit(&["prog", "to-chc", &safe]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(set-logic HORN)") && out.contains("(check-sat)"), "{out}");
+    let (code, _, out, err) = verikit(&["prog", "verify", &safe, "--dump-cfa"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("digraph cfa"), "{out}");
+}
