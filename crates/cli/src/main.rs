@@ -116,7 +116,7 @@ enum Cmd {
     #[cfg(feature = "mc")]
     #[command(subcommand)]
     Mc(cmd::mc::McCmd),
-    /// C programs (SV-COMP conventions): unreach-call by bounded model checking, CFA, CHC.
+    /// C programs (SV-COMP conventions): unreach-call by IMPACT and bounded model checking, CFA, CHC.
     #[cfg(feature = "prog")]
     #[command(subcommand)]
     Prog(cmd::prog::ProgCmd),

@@ -158,7 +158,7 @@ fn back_edges(cfa: &Cfa) -> (Vec<bool>, Vec<usize>) {
 /// One bounded check with back edges taken at most `k` times.
 pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcResult, Exhausted> {
     let mut s = Solver::new();
-    s.set_deadline(budget.deadline());
+    s.set_budget(budget);
     let zero = s.terms.mk_const(Num::ZERO, Sort::Int);
     let mut enc = Enc { cfa, s, zero };
     let (back, topo) = back_edges(cfa);
