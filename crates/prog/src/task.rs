@@ -99,6 +99,26 @@ fn resolve(path: &Path) -> Result<(PathBuf, Option<bool>, Option<Answer>), ProgE
 
 /// Verifies `unreach-call` for a task or C file.
 pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
+    let (p, o, b) = (path.to_path_buf(), opts.clone(), budget.clone());
+    big_stack(move || verify_inner(&p, &o, &b))
+}
+
+/// Stack for the front end and the engines: deeply nested C expressions (the `xcsp` tasks' long
+/// `|` chains) recurse deeply in the parser, the lowering and the solver's term walks.
+const STACK: usize = 1 << 30;
+
+fn big_stack<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ProgError> + Send + 'static,
+) -> Result<T, ProgError> {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .map_err(|e| ProgError::Tool(format!("cannot start the verification thread: {e}")))?
+        .join()
+        .map_err(|_| ProgError::Tool("internal error: the verification thread panicked".into()))?
+}
+
+fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
     let (c_file, expected, early) = resolve(path)?;
     let base = |a: Answer| {
         let a = a.input("file", c_file.display().to_string());
@@ -251,6 +271,11 @@ pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answ
 
 /// The automaton of a C file as Graphviz DOT.
 pub fn dump_cfa(c_file: &Path, wrap: bool) -> Result<String, ProgError> {
+    let c_file = c_file.to_path_buf();
+    big_stack(move || dump_cfa_inner(&c_file, wrap))
+}
+
+fn dump_cfa_inner(c_file: &Path, wrap: bool) -> Result<String, ProgError> {
     let cfa = load_c(
         c_file,
         LowerOptions {
@@ -263,6 +288,11 @@ pub fn dump_cfa(c_file: &Path, wrap: bool) -> Result<String, ProgError> {
 
 /// The CHC (SMT-LIB HORN) encoding of a C file (recursion inlined to `depth`).
 pub fn to_chc_text(c_file: &Path, wrap: bool, depth: usize) -> Result<String, ProgError> {
+    let c_file = c_file.to_path_buf();
+    big_stack(move || to_chc_inner(&c_file, wrap, depth))
+}
+
+fn to_chc_inner(c_file: &Path, wrap: bool, depth: usize) -> Result<String, ProgError> {
     let cfa: Cfa = load_c(
         c_file,
         LowerOptions {

@@ -103,7 +103,8 @@ fn sv_unreach_call_never_wrong_and_counterexamples_replay() {
     eprintln!("solved {solved_true} true + {solved_false} false of {with_prop}");
     assert!(wrong.is_empty(), "wrong verdicts: {wrong:#?}");
     assert_eq!(with_prop, 115);
-    // Floors at what was measured (1 s per task on a loaded 2-core machine, below it for slack).
+    // Floors below what was measured (13 true + 15 false at 1 s per task on a loaded 2-core
+    // machine), with slack for load.
     assert!(
         solved_true >= FLOOR_TRUE,
         "solved true {solved_true} < {FLOOR_TRUE}"
@@ -114,5 +115,5 @@ fn sv_unreach_call_never_wrong_and_counterexamples_replay() {
     );
 }
 
-const FLOOR_TRUE: usize = 0;
-const FLOOR_FALSE: usize = 0;
+const FLOOR_TRUE: usize = 10;
+const FLOOR_FALSE: usize = 12;
