@@ -33,6 +33,8 @@ fn engines() -> Vec<(&'static str, DemoFn)> {
         ("ta", (|c| crate::cmd::ta::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "mc")]
         ("mc", (|c| crate::cmd::mc::demo(c).map(outputs)) as DemoFn),
+        #[cfg(feature = "aig")]
+        ("aig", (|c| crate::cmd::aig::demo(c).map(outputs)) as DemoFn),
     ]
     .into_iter()
     .collect()

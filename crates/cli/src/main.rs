@@ -15,7 +15,8 @@ mod progress;
         feature = "prism",
         feature = "ta",
         feature = "mc",
-        feature = "prog"
+        feature = "prog",
+        feature = "aig"
     )),
     allow(dead_code)
 )]
@@ -79,6 +80,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("mc", verikit_explicit::PARAMS),
         #[cfg(feature = "prog")]
         ("prog", verikit_prog::PARAMS),
+        #[cfg(feature = "aig")]
+        ("hw", verikit_hw::PARAMS),
     ]
 }
 
@@ -120,6 +123,10 @@ enum Cmd {
     #[cfg(feature = "prog")]
     #[command(subcommand)]
     Prog(cmd::prog::ProgCmd),
+    /// Hardware model checking of AIGER circuits (.aag/.aig): BMC, k-induction, IC3/PDR.
+    #[cfg(feature = "aig")]
+    #[command(subcommand)]
+    Aig(cmd::aig::AigCmd),
     /// Run one real example of every engine from files embedded in the binary.
     Demo,
 }
@@ -144,6 +151,8 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         Cmd::Mc(c) => cmd::mc::run(c, ctx),
         #[cfg(feature = "prog")]
         Cmd::Prog(c) => cmd::prog::run(c, ctx),
+        #[cfg(feature = "aig")]
+        Cmd::Aig(c) => cmd::aig::run(c, ctx),
         Cmd::Demo => demo::run(ctx),
     }
 }

@@ -169,6 +169,18 @@ fn rows() -> Vec<Row> {
         ("prog", "verify", &["demo/prog/off_by_one.c"], true, true),
         #[cfg(feature = "prog")]
         ("prog", "to-chc", &["demo/prog/count_up.c"], false, false),
+        #[cfg(feature = "aig")]
+        ("aig", "check", &["demo/aig/counter.aag"], true, true),
+        #[cfg(feature = "aig")]
+        ("aig", "info", &["demo/aig/ring.aag"], false, false),
+        #[cfg(feature = "aig")]
+        (
+            "aig",
+            "convert",
+            &["demo/aig/ring.aag", "-o", "../../target/ring-schema.aig"],
+            false,
+            false,
+        ),
         ("demo", "", &[], false, false),
     ]
 }

@@ -8,7 +8,7 @@
 //! check, propagate (with an explanation per implied literal), backtrack, and a final check that may
 //! add atoms and lemmas (branch and bound).
 //!
-//! The search polls a [`Budget`] (every 256 conflicts and after every final check) and answers
+//! The search polls a [`Budget`] (every 16 conflicts and after every final check) and answers
 //! [`Answer::Unknown`] when it runs out; [`Cdcl::exhausted`] tells why.
 
 use std::time::Instant;
@@ -1044,8 +1044,8 @@ impl Cdcl {
                     return Answer::Unsat;
                 }
                 conflicts_this_restart += 1;
-                if self.stats.conflicts.is_multiple_of(256) {
-                    if self.report_progress {
+                if self.stats.conflicts.is_multiple_of(16) {
+                    if self.report_progress && self.stats.conflicts.is_multiple_of(256) {
                         let progress = self.budget.progress();
                         progress.set(self.stats.conflicts);
                         if progress.wanted() {

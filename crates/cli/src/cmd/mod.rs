@@ -1,5 +1,7 @@
 //! One module per subcommand group; each exposes a clap type, `run` and `demo`.
 
+#[cfg(feature = "aig")]
+pub mod aig;
 #[cfg(feature = "omega")]
 pub mod aut;
 #[cfg(feature = "bn")]

@@ -1,0 +1,152 @@
+"""Hardware model checking (verikit aig check) against ABC -> bench/results/hw.md.
+
+For the circuits of ../shared/data/aiger (every `--every`-th row of EXPECTED.tsv, default all):
+verikit `aig check FILE` (the portfolio: BMC, then IC3) and ABC's `pdr` under AIGER 1.9 semantics
+(`read; logic; undc; strash; zero; fold; pdr -T L`: uninitialised latches made free inputs, then
+constraints folded in), each with the same limit. `.aag` files are converted to binary AIGER by
+`verikit aig convert` first (this ABC build cannot read ASCII AIGER). Times are CPU seconds
+(user + system, from wait4) of each process; PAR-2 counts an unsolved run as twice the limit.
+
+usage: python3 bench/engines/hw.py [--limit S] [--every N] [--abc berkeley-abc]
+"""
+
+import argparse
+import csv
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent
+ROOT = BENCH.parent
+DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data")).resolve() / "aiger"
+VERIKIT = Path(os.environ.get("VERIKIT_BIN", ROOT / "target" / "release" / "verikit"))
+
+ARGS = argparse.ArgumentParser()
+ARGS.add_argument("--limit", type=float, default=10.0)
+ARGS.add_argument("--every", type=int, default=1)
+ARGS.add_argument("--abc", default="berkeley-abc")
+OPTS = ARGS.parse_args()
+
+
+def run(cmd, limit):
+    """(stdout, cpu seconds, timed out) of one process, killed after `limit` s of wall time."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    timed_out = False
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid == p.pid:
+            break
+        if time.monotonic() - t0 > limit + 2:
+            timed_out = True
+            os.killpg(p.pid, signal.SIGKILL)
+            _, status, ru = os.wait4(p.pid, 0)
+            break
+        time.sleep(0.005)
+    out = p.stdout.read().decode(errors="replace")
+    return out, ru.ru_utime + ru.ru_stime, timed_out
+
+
+def verikit(f):
+    out, cpu, to = run([str(VERIKIT), "--json", "--timeout", str(OPTS.limit), "aig", "check", str(f)],
+                       OPTS.limit)
+    m = re.search(r'"result":\s*"(safe|unsafe)"', out)
+    return (m.group(1) if m and not to else "–"), cpu
+
+
+def abc(f):
+    script = f"read {f}; logic; undc; strash; zero; fold; pdr -T {int(OPTS.limit)}"
+    out, cpu, to = run([OPTS.abc, "-c", script], OPTS.limit)
+    if to:
+        return "–", cpu
+    if "Property proved" in out:
+        return "safe", cpu
+    if re.search(r"Output \d+ of miter .* was asserted|was asserted in frame|Counter-example", out):
+        return "unsafe", cpu
+    return "–", cpu
+
+
+def main():
+    rows = list(csv.DictReader(open(DATA / "EXPECTED.tsv"), delimiter="\t"))[:: OPTS.every]
+    tmp = Path(tempfile.mkdtemp())
+    table = []
+    for r in rows:
+        f = DATA / r["file"]
+        g = f
+        if f.suffix == ".aag":
+            g = tmp / (f.stem + ".aig")
+            subprocess.run([str(VERIKIT), "aig", "convert", str(f), "-o", str(g)], check=True,
+                           stdout=subprocess.DEVNULL)
+        v, vt = verikit(f)
+        a, at = abc(g)
+        table.append((r["file"], r["expected"], v, vt, a, at))
+        print(f"{r['file']}\t{r['expected']}\tverikit={v} {vt:.2f}s\tabc={a} {at:.2f}s", flush=True)
+    write(table)
+
+
+def par2(ts, solved, limit):
+    return sum(t if s else 2 * limit for t, s in zip(ts, solved)) / max(1, len(ts))
+
+
+def write(table):
+    L = OPTS.limit
+    vs = [v != "–" for _, _, v, _, _, _ in table]
+    ab = [a != "–" for _, _, _, _, a, _ in table]
+    wrong_v = sum(1 for _, e, v, *_ in table if v != "–" and v != e)
+    wrong_a = sum(1 for _, e, _, _, a, _ in table if a != "–" and a != e)
+    both = [(vt / at) for _, _, v, vt, a, at in table if v != "–" and a != "–" and at > 0]
+    cpu = open("/proc/cpuinfo").read()
+    model = re.search(r"model name\s*:\s*(.*)", cpu)
+    up = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True).stdout.strip()
+    abcv = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "berkeley-abc"],
+                          capture_output=True, text=True).stdout.strip()
+    lines = [
+        "# Hardware model checking: verikit `aig check` vs ABC `pdr`",
+        "",
+        f"- machine: {platform.system()} {platform.machine()}, {model.group(1) if model else '?'}, "
+        f"{os.cpu_count()} cores — shared with other jobs and loaded while this ran",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load at the end: `{up}`",
+        f"- verikit {rev} (portfolio: BMC then IC3, default parameters); ABC (Debian berkeley-abc {abcv}): "
+        "`read; logic; undc; strash; zero; fold; pdr -T L`",
+        f"- inputs: every {OPTS.every}. row of `aiger/EXPECTED.tsv` ({len(table)} circuits); "
+        f"limit L = {L:g} s per tool and circuit; times are CPU seconds (user + system)",
+        "- PAR-2: mean time with every unsolved run counted as 2·L; ratio = verikit / ABC on circuits both solved",
+        "",
+        "## Summary",
+        "",
+        "| | verikit | ABC pdr |",
+        "|---|---|---|",
+        f"| solved | {sum(vs)} | {sum(ab)} |",
+        f"| solved safe / unsafe | {sum(1 for x in table if x[2] == 'safe')} / {sum(1 for x in table if x[2] == 'unsafe')} "
+        f"| {sum(1 for x in table if x[4] == 'safe')} / {sum(1 for x in table if x[4] == 'unsafe')} |",
+        f"| wrong (vs EXPECTED.tsv) | {wrong_v} | {wrong_a} |",
+        f"| PAR-2 (s) | {par2([x[3] for x in table], vs, L):.2f} | {par2([x[5] for x in table], ab, L):.2f} |",
+        "",
+        (f"Both solved {len(both)} circuits; CPU-time ratio verikit/ABC: median {statistics.median(both):.2f}, "
+         f"min {min(both):.2f}, max {max(both):.2f}." if both else "No circuit solved by both."),
+        f"Verdicts agree with each other on every circuit both solved: "
+        f"{all(x[2] == x[4] for x in table if x[2] != '–' and x[4] != '–')}.",
+        "",
+        "## Per circuit",
+        "",
+        "| circuit | expected | verikit | CPU s | ABC pdr | CPU s | ratio |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for f, e, v, vt, a, at in table:
+        ratio = f"{vt / at:.2f}" if v != "–" and a != "–" and at > 0 else "–"
+        lines.append(f"| {f} | {e} | {v} | {vt:.2f} | {a} | {at:.2f} | {ratio} |")
+    out = BENCH / "results" / "hw.md"
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+
+
+main()

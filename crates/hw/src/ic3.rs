@@ -1,0 +1,636 @@
+//! IC3 / property-directed reachability: A. R. Bradley, *SAT-based model checking without
+//! unrolling* (VMCAI 2011), as refined by N. Eén, A. Mishchenko, R. Brayton, *Efficient
+//! implementation of property directed reachability* (FMCAD 2011). Not a seed paper: the SAT-based
+//! safety engine the CAV'06 hardware papers (C12, C19, C27) are measured against today.
+//!
+//! * Frames `F_0 = Init`, `F_1 ⊇ F_2 ⊇ …` kept in delta form (a clause lives in the highest frame it
+//!   is known to hold in), in one incremental solver over one copy of the transition relation;
+//!   each frame has an activation literal, and the invariant constraints hold in the current state.
+//! * Proof obligations in a queue ordered by frame; a blocked obligation is re-enqueued one frame
+//!   higher (finding deeper counterexamples without restarting).
+//! * Predecessors are *lifted* by SAT (Eén et al. §III-C): the full predecessor state, its inputs
+//!   and the negation of the successor cube (or of the bad/constraint condition) are unsatisfiable
+//!   together, and the failed-assumption core is the lifted cube.
+//! * Blocked cubes are generalised with the failed-assumption core of the relative-induction query,
+//!   then by dropping literals one at a time (Bradley's MIC, bounded by `hw.ic3-drop-tries`),
+//!   always keeping the cube disjoint from the initial states, and pushed to the highest frame
+//!   where they are still relatively inductive.
+//! * Clause propagation after each frame; an empty delta frame is a fixpoint, and its higher frames
+//!   are the inductive invariant returned.
+
+use crate::outcome::{Outcome, Proof};
+use crate::unroll::{coi_latches, Unroller};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use verikit_aiger::{Aig, Reset, Witness};
+use verikit_diag::{Budget, Exhausted};
+use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
+
+/// Tuning of IC3.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ic3Options {
+    /// Literal-dropping attempts per blocked cube after the core (0: core only).
+    pub(crate) drop_tries: usize,
+    /// Re-enqueue blocked obligations one frame higher.
+    pub(crate) requeue: bool,
+}
+
+/// A cube over latch indices: `2·j + 1` means latch `j` is 0, `2·j` latch `j` is 1. Sorted.
+type Cube = Vec<u32>;
+
+struct Obligation {
+    cube: Cube,
+    frame: usize,
+    /// Input values (all inputs of the circuit) taking the cube's states to the successor's cube
+    /// (or making them bad).
+    inputs: Vec<bool>,
+    /// The obligation this one is a predecessor of (toward the bad state).
+    next: Option<usize>,
+}
+
+enum Stop {
+    Cex(Witness, usize),
+    Out(Exhausted),
+}
+
+struct Ic3<'a> {
+    aig: &'a Aig,
+    prop: usize,
+    opts: Ic3Options,
+    budget: &'a Budget,
+    coi: Vec<usize>,
+    // main solver
+    sat: CdclBackend,
+    un: Unroller<'a>,
+    cur: Vec<Lit>,  // per coi position
+    next: Vec<Lit>, // per coi position
+    act0: Lit,
+    acts: Vec<Lit>, // acts[i] for frame i (index 0 unused)
+    bad_lit: Lit,
+    // lifting solver
+    lsat: CdclBackend,
+    lun: Unroller<'a>,
+    lcur: Vec<Lit>,
+    lnext: Vec<Lit>,
+    lbad: Lit,
+    lcons: Vec<Lit>,
+    /// latch index -> coi position
+    pos: Vec<Option<usize>>,
+    frames: Vec<Vec<Cube>>, // delta frames; frames[0] unused
+    obls: Vec<Obligation>,
+    queries: u64,
+}
+
+fn neg_lit(l: Lit, value_is_one: bool) -> Lit {
+    if value_is_one {
+        l
+    } else {
+        !l
+    }
+}
+
+impl<'a> Ic3<'a> {
+    fn new(aig: &'a Aig, prop: usize, bad: u32, opts: Ic3Options, budget: &'a Budget) -> Ic3<'a> {
+        let mut roots = vec![bad];
+        roots.extend(&aig.constraints);
+        let coi = coi_latches(aig, &roots);
+        let mut pos = vec![None; aig.latches.len()];
+        for (p, &j) in coi.iter().enumerate() {
+            if let Some(x) = pos.get_mut(j) {
+                *x = Some(p);
+            }
+        }
+        let mut sat = CdclBackend::new();
+        let mut un = Unroller::new(aig, &mut sat, false);
+        let cur: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 0, j)).collect();
+        let next: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 1, j)).collect();
+        for &c in &aig.constraints {
+            let l = un.lit(&mut sat, 0, c);
+            sat.add_clause(&[l]);
+        }
+        let bad_lit = un.lit(&mut sat, 0, bad);
+        let act0 = Lit::pos(sat.new_var());
+        for (p, &j) in coi.iter().enumerate() {
+            match aig.latches.get(j).map(|l| l.reset) {
+                Some(Reset::Zero) => sat.add_clause(&[!act0, !cur[p]]),
+                Some(Reset::One) => sat.add_clause(&[!act0, cur[p]]),
+                _ => {}
+            }
+        }
+        let mut lsat = CdclBackend::new();
+        let mut lun = Unroller::new(aig, &mut lsat, false);
+        let lcur: Vec<Lit> = coi.iter().map(|&j| lun.latch(&mut lsat, 0, j)).collect();
+        let lnext: Vec<Lit> = coi.iter().map(|&j| lun.latch(&mut lsat, 1, j)).collect();
+        let lbad = lun.lit(&mut lsat, 0, bad);
+        let lcons: Vec<Lit> = aig
+            .constraints
+            .iter()
+            .map(|&c| lun.lit(&mut lsat, 0, c))
+            .collect();
+        Ic3 {
+            aig,
+            prop,
+            opts,
+            budget,
+            coi,
+            sat,
+            un,
+            cur,
+            next,
+            act0,
+            acts: vec![act0],
+            bad_lit,
+            lsat,
+            lun,
+            lcur,
+            lnext,
+            lbad,
+            lcons,
+            pos,
+            frames: vec![Vec::new()],
+            obls: Vec::new(),
+            queries: 0,
+        }
+    }
+
+    fn k(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    fn new_frame(&mut self) {
+        let a = Lit::pos(self.sat.new_var());
+        self.acts.push(a);
+        self.frames.push(Vec::new());
+    }
+
+    /// Assumptions selecting frame `i` (`F_0 = Init`; `F_i` = deltas `i..=k`).
+    fn frame_assumptions(&self, i: usize) -> Vec<Lit> {
+        if i == 0 {
+            vec![self.act0]
+        } else {
+            self.acts.iter().skip(i).copied().collect()
+        }
+    }
+
+    fn latch_of(&self, c: u32) -> (usize, bool) {
+        ((c >> 1) as usize, c & 1 == 0)
+    }
+
+    fn intersects_init(&self, cube: &Cube) -> bool {
+        cube.iter().all(|&c| {
+            let (p, one) = self.latch_of(c);
+            match self.coi.get(p).and_then(|&j| self.aig.latches.get(j)).map(|l| l.reset) {
+                Some(Reset::Zero) => !one,
+                Some(Reset::One) => one,
+                _ => true,
+            }
+        })
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<bool, Stop> {
+        self.queries += 1;
+        // easy queries end before the solver's own poll (every few conflicts)
+        self.budget.check().map_err(Stop::Out)?;
+        match self.sat.solve(assumptions, self.budget) {
+            Answer::Sat => Ok(true),
+            Answer::Unsat => Ok(false),
+            Answer::Unknown => Err(Stop::Out(self.sat.exhausted().unwrap_or(Exhausted::Timeout))),
+        }
+    }
+
+    /// Relative induction: is `F_i ∧ ¬cube ∧ T ∧ cube'` unsatisfiable? `Ok(None)` if so, with the
+    /// core (a sub-cube of `cube` whose primed literals failed) in `core`; `Ok(Some(..))` gives the
+    /// predecessor state (coi values) and inputs.
+    #[allow(clippy::type_complexity)]
+    fn relative(
+        &mut self,
+        i: usize,
+        cube: &Cube,
+        with_not_cube: bool,
+        core: &mut Cube,
+    ) -> Result<Option<(Vec<bool>, Vec<bool>)>, Stop> {
+        let mut assumptions = self.frame_assumptions(i);
+        let tmp = if with_not_cube {
+            let t = Lit::pos(self.sat.new_var());
+            let mut cl: Vec<Lit> = vec![!t];
+            for &c in cube {
+                let (p, one) = self.latch_of(c);
+                if let Some(&l) = self.cur.get(p) {
+                    cl.push(!neg_lit(l, one));
+                }
+            }
+            self.sat.add_clause(&cl);
+            assumptions.push(t);
+            Some(t)
+        } else {
+            None
+        };
+        let first = assumptions.len();
+        for &c in cube {
+            let (p, one) = self.latch_of(c);
+            if let Some(&l) = self.next.get(p) {
+                assumptions.push(neg_lit(l, one));
+            }
+        }
+        let r = self.solve(&assumptions);
+        let out = match r {
+            Ok(true) => {
+                let s = self.state();
+                let inp = self.inputs(0);
+                Ok(Some((s, inp)))
+            }
+            Ok(false) => {
+                let failed = self.sat.failed_assumptions();
+                core.clear();
+                for (&c, a) in cube.iter().zip(assumptions.iter().skip(first)) {
+                    if failed.contains(a) {
+                        core.push(c);
+                    }
+                }
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        };
+        if let Some(t) = tmp {
+            self.sat.add_clause(&[!t]);
+        }
+        out
+    }
+
+    fn state(&self) -> Vec<bool> {
+        self.cur
+            .iter()
+            .map(|&l| self.sat.model_value(l).unwrap_or(false))
+            .collect()
+    }
+
+    fn inputs(&self, frame: usize) -> Vec<bool> {
+        (0..self.aig.inputs.len())
+            .map(|j| self.un.input_value(&self.sat, frame, j))
+            .collect()
+    }
+
+    /// Lifts a predecessor `state` (with `inputs`) of `target` (`None`: of the bad states) to a
+    /// cube all of whose states, with these inputs, satisfy the constraints and step into
+    /// `target` (or are bad).
+    fn lift(&mut self, state: &[bool], inputs: &[bool], target: Option<&Cube>) -> Result<Cube, Stop> {
+        let act = Lit::pos(self.lsat.new_var());
+        let mut cl = vec![!act];
+        cl.extend(self.lcons.iter().map(|&c| !c));
+        match target {
+            None => cl.push(!self.lbad),
+            Some(t) => {
+                for &c in t {
+                    let (p, one) = self.latch_of(c);
+                    if let Some(&l) = self.lnext.get(p) {
+                        cl.push(!neg_lit(l, one));
+                    }
+                }
+            }
+        }
+        self.lsat.add_clause(&cl);
+        let mut assumptions = vec![act];
+        for (j, &v) in inputs.iter().enumerate() {
+            if let Some(&il) = self.aig.inputs.get(j) {
+                if let Some(x) = self.lun.known(0, il >> 1) {
+                    assumptions.push(neg_lit(x, v));
+                }
+            }
+        }
+        let first = assumptions.len();
+        for (p, &v) in state.iter().enumerate() {
+            if let Some(&l) = self.lcur.get(p) {
+                assumptions.push(neg_lit(l, v));
+            }
+        }
+        self.budget.check().map_err(Stop::Out)?;
+        let r = self.lsat.solve(&assumptions, self.budget);
+        self.lsat.add_clause(&[!act]);
+        let full: Cube = state
+            .iter()
+            .enumerate()
+            .map(|(p, &v)| 2 * p as u32 + u32::from(!v))
+            .collect();
+        match r {
+            Answer::Unsat => {
+                let failed = self.lsat.failed_assumptions();
+                let cube: Cube = full
+                    .iter()
+                    .zip(assumptions.iter().skip(first))
+                    .filter(|(_, a)| failed.contains(a))
+                    .map(|(&c, _)| c)
+                    .collect();
+                Ok(cube)
+            }
+            Answer::Sat => Ok(full),
+            Answer::Unknown => Err(Stop::Out(self.lsat.exhausted().unwrap_or(Exhausted::Timeout))),
+        }
+    }
+
+    /// Makes a generalised cube disjoint from Init again by adding back a literal of `orig`
+    /// (which is disjoint from Init) that contradicts the reset value.
+    fn fix_init(&self, g: &mut Cube, orig: &Cube) {
+        if !self.intersects_init(g) {
+            return;
+        }
+        for &c in orig {
+            let single = vec![c];
+            if !self.intersects_init(&single) {
+                g.push(c);
+                g.sort_unstable();
+                g.dedup();
+                return;
+            }
+        }
+    }
+
+    fn generalise(&mut self, i: usize, cube: &Cube, core: Cube) -> Result<Cube, Stop> {
+        let mut g = if core.is_empty() { cube.clone() } else { core };
+        self.fix_init(&mut g, cube);
+        let mut tries = 0;
+        let mut idx = 0;
+        while idx < g.len() && tries < self.opts.drop_tries {
+            if g.len() <= 1 {
+                break;
+            }
+            let mut cand = g.clone();
+            cand.remove(idx);
+            if self.intersects_init(&cand) {
+                idx += 1;
+                continue;
+            }
+            tries += 1;
+            let mut c2 = Vec::new();
+            if self.relative(i - 1, &cand, true, &mut c2)?.is_none() {
+                let mut ng = if c2.is_empty() { cand.clone() } else { c2 };
+                self.fix_init(&mut ng, &cand);
+                g = ng;
+            } else {
+                idx += 1;
+            }
+        }
+        Ok(g)
+    }
+
+    fn add_clause(&mut self, cube: &Cube, frame: usize) {
+        let Some(&act) = self.acts.get(frame) else {
+            return;
+        };
+        let mut cl = vec![!act];
+        for &c in cube {
+            let (p, one) = self.latch_of(c);
+            if let Some(&l) = self.cur.get(p) {
+                cl.push(!neg_lit(l, one));
+            }
+        }
+        self.sat.add_clause(&cl);
+        if let Some(f) = self.frames.get_mut(frame) {
+            f.push(cube.clone());
+        }
+    }
+
+    /// The counterexample through obligation `ob`, whose first state is `init_state`
+    /// (coi values), reached with `first_inputs` (if a predecessor was found in `Init`).
+    fn cex(&self, init_state: &[bool], first_inputs: Option<Vec<bool>>, ob: usize) -> Stop {
+        let mut inputs = Vec::new();
+        if let Some(f) = first_inputs {
+            inputs.push(f);
+        }
+        let mut at = Some(ob);
+        while let Some(o) = at.and_then(|i| self.obls.get(i)) {
+            inputs.push(o.inputs.clone());
+            at = o.next;
+        }
+        let depth = inputs.len().saturating_sub(1);
+        let latches = self
+            .aig
+            .latches
+            .iter()
+            .enumerate()
+            .map(|(j, l)| {
+                Some(match l.reset {
+                    Reset::Zero => false,
+                    Reset::One => true,
+                    Reset::Uninit => self
+                        .pos
+                        .get(j)
+                        .copied()
+                        .flatten()
+                        .and_then(|p| init_state.get(p).copied())
+                        .unwrap_or(false),
+                })
+            })
+            .collect();
+        Stop::Cex(
+            Witness {
+                props: vec![('b', self.prop)],
+                latches,
+                inputs: inputs.into_iter().map(|v| v.into_iter().map(Some).collect()).collect(),
+            },
+            depth,
+        )
+    }
+
+    /// A state of `cube` inside Init: the cube's values, reset values elsewhere, 0 for free ones.
+    fn init_state_in(&self, cube: &Cube) -> Vec<bool> {
+        let mut s: Vec<bool> = self
+            .coi
+            .iter()
+            .map(|&j| self.aig.latches.get(j).is_some_and(|l| l.reset == Reset::One))
+            .collect();
+        for &c in cube {
+            let (p, one) = self.latch_of(c);
+            if let Some(x) = s.get_mut(p) {
+                *x = one;
+            }
+        }
+        s
+    }
+
+    fn block(&mut self, root: usize) -> Result<(), Stop> {
+        let mut q: BinaryHeap<Reverse<(usize, usize)>> = BinaryHeap::new();
+        if let Some(o) = self.obls.get(root) {
+            q.push(Reverse((o.frame, root)));
+        }
+        let mut ticker = 0u32;
+        while let Some(Reverse((frame, id))) = q.pop() {
+            ticker += 1;
+            if ticker.is_multiple_of(64) {
+                self.budget.check().map_err(Stop::Out)?;
+            }
+            let cube = match self.obls.get(id) {
+                Some(o) => o.cube.clone(),
+                None => continue,
+            };
+            if self.intersects_init(&cube) {
+                let s = self.init_state_in(&cube);
+                return Err(self.cex(&s, None, id));
+            }
+            if frame == 0 {
+                continue;
+            }
+            let mut core = Vec::new();
+            match self.relative(frame - 1, &cube, true, &mut core)? {
+                Some((s, inp)) => {
+                    if frame - 1 == 0 {
+                        return Err(self.cex(&s, Some(inp), id));
+                    }
+                    let pc = self.lift(&s, &inp, Some(&cube))?;
+                    self.obls.push(Obligation {
+                        cube: pc,
+                        frame: frame - 1,
+                        inputs: inp,
+                        next: Some(id),
+                    });
+                    q.push(Reverse((frame - 1, self.obls.len() - 1)));
+                    q.push(Reverse((frame, id)));
+                }
+                None => {
+                    let g = self.generalise(frame, &cube, core)?;
+                    // push forward
+                    let mut f = frame;
+                    while f < self.k() {
+                        let mut c2 = Vec::new();
+                        if self.relative(f, &g, true, &mut c2)?.is_some() {
+                            break;
+                        }
+                        f += 1;
+                    }
+                    self.add_clause(&g, f);
+                    if self.opts.requeue && f < self.k() {
+                        q.push(Reverse((f + 1, id)));
+                        if let Some(o) = self.obls.get_mut(id) {
+                            o.frame = f + 1;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Propagates clauses forward; `Some(invariant)` at a fixpoint.
+    fn propagate(&mut self) -> Result<Option<Vec<Cube>>, Stop> {
+        for i in 1..self.k() {
+            let clauses = self.frames.get_mut(i).map(std::mem::take).unwrap_or_default();
+            let mut keep = Vec::new();
+            for c in clauses {
+                let mut core = Vec::new();
+                if self.relative(i, &c, false, &mut core)?.is_none() {
+                    self.add_clause(&c, i + 1);
+                } else {
+                    keep.push(c);
+                }
+            }
+            let empty = keep.is_empty();
+            if let Some(f) = self.frames.get_mut(i) {
+                *f = keep;
+            }
+            if empty {
+                let inv: Vec<Cube> = self.frames.iter().skip(i + 1).flatten().cloned().collect();
+                return Ok(Some(inv));
+            }
+        }
+        Ok(None)
+    }
+
+    fn run(&mut self) -> Result<Vec<Cube>, Stop> {
+        // depth 0: Init ∧ C ∧ bad
+        let mut a = vec![self.act0, self.bad_lit];
+        if self.solve(&a)? {
+            let s = self.state();
+            let inp = self.inputs(0);
+            self.obls.clear();
+            return Err(self.cex_direct(&s, inp));
+        }
+        self.new_frame();
+        loop {
+            self.budget.check().map_err(Stop::Out)?;
+            loop {
+                a = self.frame_assumptions(self.k());
+                a.push(self.bad_lit);
+                if !self.solve(&a)? {
+                    break;
+                }
+                let s = self.state();
+                let inp = self.inputs(0);
+                let cube = self.lift(&s, &inp, None)?;
+                self.obls.push(Obligation {
+                    cube,
+                    frame: self.k(),
+                    inputs: inp,
+                    next: None,
+                });
+                let id = self.obls.len() - 1;
+                self.block(id)?;
+            }
+            self.new_frame();
+            if let Some(inv) = self.propagate()? {
+                return Ok(inv);
+            }
+        }
+    }
+
+    fn cex_direct(&self, s: &[bool], inp: Vec<bool>) -> Stop {
+        let w = self.cex(s, None, usize::MAX);
+        match w {
+            Stop::Cex(mut w, _) => {
+                w.inputs = vec![inp.into_iter().map(Some).collect()];
+                Stop::Cex(w, 0)
+            }
+            other => other,
+        }
+    }
+}
+
+pub(crate) fn ic3(aig: &Aig, prop: usize, opts: Ic3Options, budget: &Budget) -> (Outcome, Ic3Stats) {
+    let Some(&bad) = aig.properties().get(prop) else {
+        return (
+            Outcome::Unknown {
+                reason: format!("no safety property {prop}"),
+            },
+            Ic3Stats::default(),
+        );
+    };
+    let mut e = Ic3::new(aig, prop, bad, opts, budget);
+    let r = e.run();
+    let stats = Ic3Stats {
+        frames: e.k(),
+        queries: e.queries,
+        obligations: e.obls.len(),
+        clauses: e.frames.iter().map(|f| f.len()).sum(),
+    };
+    let out = match r {
+        Ok(inv) => {
+            let clauses = inv
+                .iter()
+                .map(|cube| {
+                    cube.iter()
+                        .filter_map(|&c| {
+                            let (p, one) = e.latch_of(c);
+                            let lit = e.aig.latches.get(*e.coi.get(p)?)?.lit;
+                            // clause ¬cube: latch is 0 where the cube says 1
+                            Some(if one { lit ^ 1 } else { lit })
+                        })
+                        .collect()
+                })
+                .collect();
+            Outcome::Safe(Proof::Invariant(clauses))
+        }
+        Err(Stop::Cex(witness, depth)) => Outcome::Unsafe { witness, depth },
+        Err(Stop::Out(why)) => Outcome::Exhausted {
+            why,
+            reached: format!("IC3: frame {} ({} clauses)", stats.frames, stats.clauses),
+        },
+    };
+    (out, stats)
+}
+
+/// Counters of an IC3 run.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Ic3Stats {
+    pub(crate) frames: usize,
+    pub(crate) queries: u64,
+    pub(crate) obligations: usize,
+    pub(crate) clauses: usize,
+}

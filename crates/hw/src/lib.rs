@@ -1,0 +1,25 @@
+//! Hardware model checking of AIGER circuits on the SAT kernel (`verikit-sat`): the safety
+//! engines of issue "hardware verification" — bounded model checking (the setting of Heljanko et
+//! al., *Bounded model checking for weak alternating Büchi automata*, CAV'06 C12), k-induction
+//! with simple-path constraints, and IC3/PDR (Bradley VMCAI'11; Eén–Mishchenko–Brayton FMCAD'11)
+//! — and a portfolio. Every `unsafe` answer carries an AIGER witness replayed on the circuit by
+//! `verikit-aiger`'s simulator; every IC3 `safe` answer carries an inductive invariant re-checked
+//! by SAT ([`check_invariant`]).
+//!
+//! Modules: `unroll` (Tseitin unrolling, cone of influence), `bmc`, `kind`, `ic3`, `certify`
+//! (the invariant check), `outcome` (what engines return), `task` (engine choice, parameters and
+//! the `Answer`: what `verikit aig` calls).
+
+#![warn(unreachable_pub)]
+
+mod bmc;
+mod certify;
+mod ic3;
+mod kind;
+mod outcome;
+mod task;
+mod unroll;
+
+pub use certify::check_invariant;
+pub use outcome::{Outcome, Proof};
+pub use task::{check, info, Engine, Options, Report, PARAMS};

@@ -1,0 +1,329 @@
+//! What `verikit aig` asks, as library calls: the engine choice (BMC, k-induction, IC3 or the
+//! portfolio: BMC for a share of the time, then IC3), the `-x hw.*` parameters, the self-checks
+//! (every counterexample replayed on the circuit by the `aiger` simulator, every invariant
+//! re-checked by SAT) and the [`Answer`].
+
+use crate::bmc::bmc;
+use crate::certify::check_invariant;
+use crate::ic3::{ic3, Ic3Options};
+use crate::kind::kind;
+use crate::outcome::{Outcome, Proof};
+use std::time::{Duration, Instant};
+use verikit_aiger::{replay, Aig, Reset, Witness};
+use verikit_diag::{Answer, Budget, Param, Params, Verdict};
+
+/// The tuning parameters of the hardware engines.
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "hw.bmc-max-depth",
+        default: "0",
+        range: "0..=1000000",
+        doc: "BMC engine: stop with `unknown` after this many transitions (0 = no bound)",
+    },
+    Param {
+        name: "hw.ic3-drop-tries",
+        default: "100",
+        range: "0..=100000",
+        doc: "IC3: literal-dropping attempts per blocked cube after the core (0 = core only)",
+    },
+    Param {
+        name: "hw.ic3-requeue",
+        default: "true",
+        range: "true|false",
+        doc: "IC3: re-enqueue a blocked obligation one frame higher",
+    },
+    Param {
+        name: "hw.kind-simple-path",
+        default: "true",
+        range: "true|false",
+        doc: "k-induction: require pairwise distinct states in the step case",
+    },
+    Param {
+        name: "hw.portfolio-bmc-share",
+        default: "20",
+        range: "0..=100",
+        doc: "portfolio: percent of the time limit given to BMC before IC3 (2 s without a limit)",
+    },
+    Param {
+        name: "hw.portfolio-bmc-depth",
+        default: "40",
+        range: "0..=1000000",
+        doc: "portfolio: deepest BMC frame before switching to IC3",
+    },
+];
+
+/// Which engine decides the property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    Bmc,
+    Kind,
+    Ic3,
+    #[default]
+    Portfolio,
+}
+
+impl Engine {
+    pub const NAMES: &'static [&'static str] = &["bmc", "kind", "ic3", "portfolio"];
+    pub fn parse(s: &str) -> Option<Engine> {
+        Some(match s {
+            "bmc" => Engine::Bmc,
+            "kind" => Engine::Kind,
+            "ic3" | "pdr" => Engine::Ic3,
+            "portfolio" => Engine::Portfolio,
+            _ => return None,
+        })
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Bmc => "bmc",
+            Engine::Kind => "kind",
+            Engine::Ic3 => "ic3",
+            Engine::Portfolio => "portfolio",
+        }
+    }
+}
+
+/// Options of [`check`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub engine: Engine,
+    /// Index into [`Aig::properties`].
+    pub property: usize,
+    pub bmc_max_depth: Option<usize>,
+    pub ic3_drop_tries: usize,
+    pub ic3_requeue: bool,
+    pub kind_simple_path: bool,
+    pub portfolio_bmc_share: u32,
+    pub portfolio_bmc_depth: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            engine: Engine::Portfolio,
+            property: 0,
+            bmc_max_depth: None,
+            ic3_drop_tries: 100,
+            ic3_requeue: true,
+            kind_simple_path: true,
+            portfolio_bmc_share: 20,
+            portfolio_bmc_depth: 40,
+        }
+    }
+}
+
+impl Options {
+    /// Options with the `-x hw.*` parameters applied.
+    pub fn with_params(mut self, p: &Params) -> Result<Options, String> {
+        let [d, t, r, s, sh, pd] = [0, 1, 2, 3, 4, 5].map(|i| &PARAMS[i]);
+        let depth: usize = p.get_in(d, 0, 1_000_000)?;
+        self.bmc_max_depth = (depth > 0).then_some(depth);
+        self.ic3_drop_tries = p.get_in(t, 0, 100_000)?;
+        self.ic3_requeue = p.get(r)?;
+        self.kind_simple_path = p.get(s)?;
+        self.portfolio_bmc_share = p.get_in(sh, 0, 100)?;
+        self.portfolio_bmc_depth = p.get_in(pd, 0, 1_000_000)?;
+        Ok(self)
+    }
+}
+
+/// The result of [`check`]: the answer to print and, for `unsafe`, the AIGER witness.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub answer: Answer,
+    pub witness: Option<Witness>,
+}
+
+fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(String, String)>) {
+    let ic3o = Ic3Options {
+        drop_tries: opts.ic3_drop_tries,
+        requeue: opts.ic3_requeue,
+    };
+    let p = opts.property;
+    match opts.engine {
+        Engine::Bmc => (bmc(aig, p, opts.bmc_max_depth, budget), vec![]),
+        Engine::Kind => (kind(aig, p, opts.kind_simple_path, budget), vec![]),
+        Engine::Ic3 => {
+            let (o, s) = ic3(aig, p, ic3o, budget);
+            (o, ic3_stats(&s))
+        }
+        Engine::Portfolio => {
+            let slice = match budget.remaining() {
+                Some(r) => r.mul_f64(opts.portfolio_bmc_share as f64 / 100.0),
+                None => Duration::from_secs(2),
+            };
+            let b = budget.sub(Some(slice));
+            let first = bmc(aig, p, Some(opts.portfolio_bmc_depth), &b);
+            let bmc_note = match &first {
+                Outcome::Unsafe { .. } => return (first, vec![("engine".into(), "bmc".into())]),
+                Outcome::Exhausted { reached, .. } => reached.clone(),
+                Outcome::Unknown { reason } => reason.clone(),
+                Outcome::Safe(_) => String::new(),
+            };
+            if let Err(why) = budget.check() {
+                return (
+                    Outcome::Exhausted { why, reached: bmc_note },
+                    vec![],
+                );
+            }
+            let (o, s) = ic3(aig, p, ic3o, budget);
+            let mut st = ic3_stats(&s);
+            st.push(("bmc".into(), bmc_note));
+            st.push(("engine".into(), "ic3".into()));
+            (o, st)
+        }
+    }
+}
+
+fn ic3_stats(s: &crate::ic3::Ic3Stats) -> Vec<(String, String)> {
+    vec![
+        ("ic3_frames".into(), s.frames.to_string()),
+        ("ic3_queries".into(), s.queries.to_string()),
+        ("ic3_obligations".into(), s.obligations.to_string()),
+        ("ic3_clauses".into(), s.clauses.to_string()),
+    ]
+}
+
+/// Decides safety property `opts.property` of `aig` with the chosen engine. `safe` is verdict
+/// `true` (the invariant, re-checked by SAT, is the witness); `unsafe` is `false` with the AIGER
+/// witness, replayed on the circuit before it is reported.
+pub fn check(aig: &Aig, opts: &Options, budget: &Budget) -> Report {
+    let start = Instant::now();
+    let props = aig.properties().len();
+    let base = |a: Answer| {
+        a.input("inputs", aig.inputs.len())
+            .input("latches", aig.latches.len())
+            .input("ands", aig.ands.len())
+            .input("constraints", aig.constraints.len())
+            .input("property", opts.property)
+    };
+    if opts.property >= props {
+        let msg = if props == 0 {
+            "the circuit has no safety property (no bad-state literal and no output; justice and fairness properties are not supported)".to_string()
+        } else {
+            format!("no property {}: the circuit has {props} (0..{props})", opts.property)
+        };
+        return Report {
+            answer: base(Answer::decision(Verdict::Error).detail("error", &msg).line(format!("error: {msg}"))),
+            witness: None,
+        };
+    }
+    let (outcome, stats) = run_engine(aig, opts, budget);
+    let mut engine = opts.engine.name().to_string();
+    let mut a = match outcome {
+        Outcome::Safe(proof) => {
+            let (cert, text, check) = match &proof {
+                Proof::Invariant(cl) => {
+                    let check = check_invariant(aig, opts.property, cl, &Budget::unlimited());
+                    (
+                        serde_json::json!({ "invariant": cl }),
+                        format!("safe: inductive invariant of {} clauses over latches", cl.len()),
+                        check,
+                    )
+                }
+                Proof::KInduction { k } => (
+                    serde_json::json!({ "k_induction": k }),
+                    format!("safe: the property is {k}-inductive (simple paths) and holds up to depth {k}"),
+                    Ok(()),
+                ),
+            };
+            if let Err(e) = check {
+                Answer::decision(Verdict::Error)
+                    .detail("error", format!("internal: the invariant failed its check: {e}"))
+                    .line(format!("internal error: the invariant failed its check: {e}"))
+            } else {
+                Answer::decision(Verdict::True)
+                    .detail("result", "safe")
+                    .witness(cert)
+                    .line(text)
+            }
+        }
+        Outcome::Unsafe { witness, depth } => match replay(aig, &witness, opts.property) {
+            Ok(r) => {
+                let a = Answer::decision(Verdict::False)
+                    .detail("result", "unsafe")
+                    .detail("depth", depth)
+                    .detail("replay", format!("ok: property fails at frame {}", r.frame))
+                    .witness(serde_json::json!({ "aiger": witness.to_text(), "depth": depth }))
+                    .line(format!("unsafe: counterexample of depth {depth} (replayed on the circuit)"));
+                return finish(base(a), &engine, &stats, start, Some(witness));
+            }
+            Err(e) => Answer::decision(Verdict::Error)
+                .detail("error", format!("internal: the counterexample does not replay: {e}"))
+                .line(format!("internal error: the counterexample does not replay: {e}")),
+        },
+        Outcome::Unknown { reason } => Answer::decision(Verdict::Unknown)
+            .detail("reason", &reason)
+            .line(format!("unknown: {reason}")),
+        Outcome::Exhausted { why, reached } => {
+            engine = opts.engine.name().to_string();
+            let v = if why.verdict_word() == "timeout" {
+                Verdict::Timeout
+            } else {
+                Verdict::Unknown
+            };
+            Answer::decision(v)
+                .detail("reason", why.to_string())
+                .detail("reached", &reached)
+                .line(format!("{}: {why}; reached {reached}", v.as_str()))
+        }
+    };
+    a = base(a);
+    finish(a, &engine, &stats, start, None)
+}
+
+fn finish(
+    mut a: Answer,
+    engine: &str,
+    stats: &[(String, String)],
+    start: Instant,
+    witness: Option<Witness>,
+) -> Report {
+    a = a.detail("engine", engine);
+    for (k, v) in stats {
+        a = a.stat(k, v);
+    }
+    a = a.time("check", start.elapsed().as_secs_f64());
+    Report { answer: a, witness }
+}
+
+/// `verikit aig info`: sizes, sections, reset kinds and symbols of a circuit.
+pub fn info(aig: &Aig) -> Answer {
+    let count = |r: Reset| aig.latches.iter().filter(|l| l.reset == r).count();
+    let props = if aig.bad.is_empty() { "outputs (pre-1.9 file)" } else { "bad-state literals" };
+    Answer::new()
+        .input("maxvar", aig.maxvar)
+        .input("inputs", aig.inputs.len())
+        .input("latches", aig.latches.len())
+        .input("outputs", aig.outputs.len())
+        .input("ands", aig.ands.len())
+        .input("bad", aig.bad.len())
+        .input("constraints", aig.constraints.len())
+        .input("justice", aig.justice.len())
+        .input("fairness", aig.fairness.len())
+        .detail("latches_reset_0", count(Reset::Zero))
+        .detail("latches_reset_1", count(Reset::One))
+        .detail("latches_uninitialised", count(Reset::Uninit))
+        .detail("properties", aig.properties().len())
+        .detail("properties_from", props)
+        .detail("symbols", aig.symbols.len())
+        .line(format!(
+            "M {} I {} L {} O {} A {} B {} C {} J {} F {}",
+            aig.maxvar,
+            aig.inputs.len(),
+            aig.latches.len(),
+            aig.outputs.len(),
+            aig.ands.len(),
+            aig.bad.len(),
+            aig.constraints.len(),
+            aig.justice.len(),
+            aig.fairness.len()
+        ))
+        .line(format!(
+            "latches: {} reset to 0, {} reset to 1, {} uninitialised",
+            count(Reset::Zero),
+            count(Reset::One),
+            count(Reset::Uninit)
+        ))
+        .line(format!("safety properties: {} ({props})", aig.properties().len()))
+}

@@ -1,0 +1,77 @@
+//! The shared AIGER circuits (`../shared/data/aiger`): every circuit gets a short budget with the
+//! default engine (the portfolio); every verdict found must agree with `EXPECTED.tsv`, every
+//! counterexample replays on the circuit, every invariant passes the independent check, and the
+//! number decided must not fall below the floor measured when this test was written.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+use verikit_aiger::{parse, replay};
+use verikit_diag::{Budget, Verdict};
+use verikit_hw::{check, Engine, Options};
+
+const PER_CIRCUIT: Duration = Duration::from_millis(1500);
+
+fn rows(root: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(root.join("EXPECTED.tsv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            Some((c.first()?.to_string(), c.get(1)?.to_string()))
+        })
+        .collect()
+}
+
+fn run(root: &Path, engine: Engine, filter: &dyn Fn(&str) -> bool) -> (usize, usize, usize) {
+    let (mut safe, mut unsafe_, mut undecided) = (0, 0, 0);
+    for (file, expected) in rows(root) {
+        if !filter(&file) {
+            continue;
+        }
+        let bytes = std::fs::read(root.join(&file)).unwrap();
+        let aig = parse(&file, &bytes).unwrap();
+        let opts = Options {
+            engine,
+            ..Options::default()
+        };
+        let r = check(&aig, &opts, &Budget::with_timeout(PER_CIRCUIT));
+        let a = &r.answer;
+        match a.verdict {
+            Some(Verdict::True) => {
+                assert_eq!(expected, "safe", "{file}: verikit says safe");
+                let w = a.to_json()["witness"].clone();
+                if let Some(inv) = w.get("invariant") {
+                    let cl: Vec<Vec<u32>> = serde_json::from_value(inv.clone()).unwrap();
+                    if let Err(e) = common::check_invariant_independently(&aig, 0, &cl) {
+                        panic!("{file}: invariant rejected: {e}");
+                    }
+                }
+                safe += 1;
+            }
+            Some(Verdict::False) => {
+                assert_eq!(expected, "unsafe", "{file}: verikit says unsafe");
+                let w = r.witness.as_ref().expect("unsafe answer without witness");
+                let text = w.to_text();
+                let back = verikit_aiger::Witness::parse(&text).unwrap();
+                if let Err(e) = replay(&aig, &back, 0) {
+                    panic!("{file}: witness does not replay: {e}");
+                }
+                unsafe_ += 1;
+            }
+            Some(Verdict::Timeout) | Some(Verdict::Unknown) => undecided += 1,
+            v => panic!("{file}: unexpected verdict {v:?}: {}", a.to_json()),
+        }
+        eprintln!("{file}\t{expected}\t{:?}", a.verdict);
+    }
+    (safe, unsafe_, undecided)
+}
+
+#[test]
+fn portfolio_agrees_with_expected_on_shared_circuits() {
+    let root = verikit_testkit::require_data!("aiger");
+    let (s, u, n) = run(&root, Engine::Portfolio, &|_| true);
+    eprintln!("portfolio: {s} safe, {u} unsafe, {n} undecided");
+    assert!(s + u >= 80, "decided only {} circuits", s + u);
+}
