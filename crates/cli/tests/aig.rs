@@ -41,7 +41,14 @@ fn every_engine_finds_the_counter_bug_and_proves_the_ring() {
         assert_eq!(v["result"], "safe");
     }
     let (code, v, _) = verikit(&[
-        "--json", "-x", "hw.bmc-max-depth=5", "aig", "check", RING, "--engine", "bmc",
+        "--json",
+        "-x",
+        "hw.bmc-max-depth=5",
+        "aig",
+        "check",
+        RING,
+        "--engine",
+        "bmc",
     ]);
     assert_eq!(code, 0);
     assert_eq!(v["verdict"], "unknown", "{v}");
@@ -71,7 +78,10 @@ fn malformed_circuits_are_located_errors() {
     std::fs::write(&bad, "aag 3 1 0 1 2\n2\n6\n4 2 6\n6 4 3\n").unwrap();
     let (code, _, err) = verikit(&["aig", "check", bad.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("cyclic") && err.contains("cyclic.aag:5:1"), "{err}");
+    assert!(
+        err.contains("cyclic") && err.contains("cyclic.aag:5:1"),
+        "{err}"
+    );
     let bin = dir.join("short.aig");
     std::fs::write(&bin, b"aig 3 1 1 0 1 1\n6\n6\n\x02").unwrap();
     let (code, _, err) = verikit(&["aig", "info", bin.to_str().unwrap()]);
@@ -90,7 +100,14 @@ fn timeout_on_a_hard_circuit_says_how_far_it_got() {
     };
     // undecided by ABC's pdr within 40 s (see the data README)
     let f = dir.join("mul9.aig");
-    let (code, v, err) = verikit(&["--json", "--timeout", "1", "aig", "check", f.to_str().unwrap()]);
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "aig",
+        "check",
+        f.to_str().unwrap(),
+    ]);
     assert_eq!(code, 3, "{err} {v}");
     assert_eq!(v["verdict"], "timeout");
     assert!(v["reached"].as_str().is_some_and(|s| !s.is_empty()), "{v}");

@@ -46,7 +46,10 @@ pub(crate) fn bmc(aig: &Aig, prop: usize, max_depth: Option<usize>, budget: &Bud
             }
             Answer::Unsat => sat.add_clause(&[!b]),
             Answer::Unknown => {
-                return exhausted(sat.exhausted().unwrap_or(verikit_diag::Exhausted::Timeout), depth)
+                return exhausted(
+                    sat.exhausted().unwrap_or(verikit_diag::Exhausted::Timeout),
+                    depth,
+                )
             }
         }
         depth += 1;
@@ -56,8 +59,6 @@ pub(crate) fn bmc(aig: &Aig, prop: usize, max_depth: Option<usize>, budget: &Bud
 fn exhausted(why: verikit_diag::Exhausted, depth: usize) -> Outcome {
     Outcome::Exhausted {
         why,
-        reached: format!(
-            "BMC: no counterexample of depth < {depth}, stopped at depth {depth}"
-        ),
+        reached: format!("BMC: no counterexample of depth < {depth}, stopped at depth {depth}"),
     }
 }

@@ -28,7 +28,8 @@ pub fn check_invariant(
     for (k, cl) in clauses.iter().enumerate() {
         let mut holds = false;
         for &l in cl {
-            let (_, reset) = latch(l).ok_or_else(|| format!("clause {k}: literal {l} is not a latch"))?;
+            let (_, reset) =
+                latch(l).ok_or_else(|| format!("clause {k}: literal {l} is not a latch"))?;
             holds |= match reset {
                 Reset::Zero => l & 1 == 1,
                 Reset::One => l & 1 == 0,

@@ -179,7 +179,12 @@ impl<'a> Ic3<'a> {
     fn intersects_init(&self, cube: &Cube) -> bool {
         cube.iter().all(|&c| {
             let (p, one) = self.latch_of(c);
-            match self.coi.get(p).and_then(|&j| self.aig.latches.get(j)).map(|l| l.reset) {
+            match self
+                .coi
+                .get(p)
+                .and_then(|&j| self.aig.latches.get(j))
+                .map(|l| l.reset)
+            {
                 Some(Reset::Zero) => !one,
                 Some(Reset::One) => one,
                 _ => true,
@@ -194,7 +199,9 @@ impl<'a> Ic3<'a> {
         match self.sat.solve(assumptions, self.budget) {
             Answer::Sat => Ok(true),
             Answer::Unsat => Ok(false),
-            Answer::Unknown => Err(Stop::Out(self.sat.exhausted().unwrap_or(Exhausted::Timeout))),
+            Answer::Unknown => Err(Stop::Out(
+                self.sat.exhausted().unwrap_or(Exhausted::Timeout),
+            )),
         }
     }
 
@@ -273,7 +280,12 @@ impl<'a> Ic3<'a> {
     /// Lifts a predecessor `state` (with `inputs`) of `target` (`None`: of the bad states) to a
     /// cube all of whose states, with these inputs, satisfy the constraints and step into
     /// `target` (or are bad).
-    fn lift(&mut self, state: &[bool], inputs: &[bool], target: Option<&Cube>) -> Result<Cube, Stop> {
+    fn lift(
+        &mut self,
+        state: &[bool],
+        inputs: &[bool],
+        target: Option<&Cube>,
+    ) -> Result<Cube, Stop> {
         let act = Lit::pos(self.lsat.new_var());
         let mut cl = vec![!act];
         cl.extend(self.lcons.iter().map(|&c| !c));
@@ -323,7 +335,9 @@ impl<'a> Ic3<'a> {
                 Ok(cube)
             }
             Answer::Sat => Ok(full),
-            Answer::Unknown => Err(Stop::Out(self.lsat.exhausted().unwrap_or(Exhausted::Timeout))),
+            Answer::Unknown => Err(Stop::Out(
+                self.lsat.exhausted().unwrap_or(Exhausted::Timeout),
+            )),
         }
     }
 
@@ -425,7 +439,10 @@ impl<'a> Ic3<'a> {
             Witness {
                 props: vec![('b', self.prop)],
                 latches,
-                inputs: inputs.into_iter().map(|v| v.into_iter().map(Some).collect()).collect(),
+                inputs: inputs
+                    .into_iter()
+                    .map(|v| v.into_iter().map(Some).collect())
+                    .collect(),
             },
             depth,
         )
@@ -436,7 +453,12 @@ impl<'a> Ic3<'a> {
         let mut s: Vec<bool> = self
             .coi
             .iter()
-            .map(|&j| self.aig.latches.get(j).is_some_and(|l| l.reset == Reset::One))
+            .map(|&j| {
+                self.aig
+                    .latches
+                    .get(j)
+                    .is_some_and(|l| l.reset == Reset::One)
+            })
             .collect();
         for &c in cube {
             let (p, one) = self.latch_of(c);
@@ -512,7 +534,11 @@ impl<'a> Ic3<'a> {
     /// Propagates clauses forward; `Some(invariant)` at a fixpoint.
     fn propagate(&mut self) -> Result<Option<Vec<Cube>>, Stop> {
         for i in 1..self.k() {
-            let clauses = self.frames.get_mut(i).map(std::mem::take).unwrap_or_default();
+            let clauses = self
+                .frames
+                .get_mut(i)
+                .map(std::mem::take)
+                .unwrap_or_default();
             let mut keep = Vec::new();
             for c in clauses {
                 let mut core = Vec::new();
@@ -583,7 +609,12 @@ impl<'a> Ic3<'a> {
     }
 }
 
-pub(crate) fn ic3(aig: &Aig, prop: usize, opts: Ic3Options, budget: &Budget) -> (Outcome, Ic3Stats) {
+pub(crate) fn ic3(
+    aig: &Aig,
+    prop: usize,
+    opts: Ic3Options,
+    budget: &Budget,
+) -> (Outcome, Ic3Stats) {
     let Some(&bad) = aig.properties().get(prop) else {
         return (
             Outcome::Unknown {

@@ -27,7 +27,9 @@ pub(crate) fn kind(aig: &Aig, prop: usize, simple_path: bool, budget: &Budget) -
     let mut su = Unroller::new(aig, &mut step, false);
     let stop = |why: Exhausted, k: usize| Outcome::Exhausted {
         why,
-        reached: format!("k-induction: no counterexample of depth < {k}, induction depth {k} not reached"),
+        reached: format!(
+            "k-induction: no counterexample of depth < {k}, induction depth {k} not reached"
+        ),
     };
     let mut k = 0usize;
     loop {

@@ -23,11 +23,19 @@ pub enum Proof {
 pub enum Outcome {
     Safe(Proof),
     /// A counterexample of `depth` transitions.
-    Unsafe { witness: Witness, depth: usize },
+    Unsafe {
+        witness: Witness,
+        depth: usize,
+    },
     /// The engine finished without a decision (BMC up to its maximum depth).
-    Unknown { reason: String },
+    Unknown {
+        reason: String,
+    },
     /// The budget ran out; `reached` says how far the engine got.
-    Exhausted { why: Exhausted, reached: String },
+    Exhausted {
+        why: Exhausted,
+        reached: String,
+    },
 }
 
 /// The witness of a model of `unroll` with the bad state at `depth`: uninitialised latches take

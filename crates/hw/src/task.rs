@@ -162,7 +162,10 @@ fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(Stri
             };
             if let Err(why) = budget.check() {
                 return (
-                    Outcome::Exhausted { why, reached: bmc_note },
+                    Outcome::Exhausted {
+                        why,
+                        reached: bmc_note,
+                    },
                     vec![],
                 );
             }
@@ -201,10 +204,17 @@ pub fn check(aig: &Aig, opts: &Options, budget: &Budget) -> Report {
         let msg = if props == 0 {
             "the circuit has no safety property (no bad-state literal and no output; justice and fairness properties are not supported)".to_string()
         } else {
-            format!("no property {}: the circuit has {props} (0..{props})", opts.property)
+            format!(
+                "no property {}: the circuit has {props} (0..{props})",
+                opts.property
+            )
         };
         return Report {
-            answer: base(Answer::decision(Verdict::Error).detail("error", &msg).line(format!("error: {msg}"))),
+            answer: base(
+                Answer::decision(Verdict::Error)
+                    .detail("error", &msg)
+                    .line(format!("error: {msg}")),
+            ),
             witness: None,
         };
     }
@@ -229,8 +239,13 @@ pub fn check(aig: &Aig, opts: &Options, budget: &Budget) -> Report {
             };
             if let Err(e) = check {
                 Answer::decision(Verdict::Error)
-                    .detail("error", format!("internal: the invariant failed its check: {e}"))
-                    .line(format!("internal error: the invariant failed its check: {e}"))
+                    .detail(
+                        "error",
+                        format!("internal: the invariant failed its check: {e}"),
+                    )
+                    .line(format!(
+                        "internal error: the invariant failed its check: {e}"
+                    ))
             } else {
                 Answer::decision(Verdict::True)
                     .detail("result", "safe")
@@ -245,12 +260,19 @@ pub fn check(aig: &Aig, opts: &Options, budget: &Budget) -> Report {
                     .detail("depth", depth)
                     .detail("replay", format!("ok: property fails at frame {}", r.frame))
                     .witness(serde_json::json!({ "aiger": witness.to_text(), "depth": depth }))
-                    .line(format!("unsafe: counterexample of depth {depth} (replayed on the circuit)"));
+                    .line(format!(
+                        "unsafe: counterexample of depth {depth} (replayed on the circuit)"
+                    ));
                 return finish(base(a), &engine, &stats, start, Some(witness));
             }
             Err(e) => Answer::decision(Verdict::Error)
-                .detail("error", format!("internal: the counterexample does not replay: {e}"))
-                .line(format!("internal error: the counterexample does not replay: {e}")),
+                .detail(
+                    "error",
+                    format!("internal: the counterexample does not replay: {e}"),
+                )
+                .line(format!(
+                    "internal error: the counterexample does not replay: {e}"
+                )),
         },
         Outcome::Unknown { reason } => Answer::decision(Verdict::Unknown)
             .detail("reason", &reason)
@@ -290,7 +312,11 @@ fn finish(
 /// `verikit aig info`: sizes, sections, reset kinds and symbols of a circuit.
 pub fn info(aig: &Aig) -> Answer {
     let count = |r: Reset| aig.latches.iter().filter(|l| l.reset == r).count();
-    let props = if aig.bad.is_empty() { "outputs (pre-1.9 file)" } else { "bad-state literals" };
+    let props = if aig.bad.is_empty() {
+        "outputs (pre-1.9 file)"
+    } else {
+        "bad-state literals"
+    };
     Answer::new()
         .input("maxvar", aig.maxvar)
         .input("inputs", aig.inputs.len())
@@ -325,5 +351,8 @@ pub fn info(aig: &Aig) -> Answer {
             count(Reset::One),
             count(Reset::Uninit)
         ))
-        .line(format!("safety properties: {} ({props})", aig.properties().len()))
+        .line(format!(
+            "safety properties: {} ({props})",
+            aig.properties().len()
+        ))
 }

@@ -38,7 +38,11 @@ impl<'a> Unroller<'a> {
         while self.frames.len() <= frame {
             self.frames.push(vec![None; self.aig.maxvar as usize + 1]);
         }
-        if let Some(x) = self.frames.get_mut(frame).and_then(|f| f.get_mut(var as usize)) {
+        if let Some(x) = self
+            .frames
+            .get_mut(frame)
+            .and_then(|f| f.get_mut(var as usize))
+        {
             *x = Some(l);
         }
     }
@@ -71,7 +75,12 @@ impl<'a> Unroller<'a> {
                 stack.pop();
                 continue;
             }
-            match self.kinds.get(v as usize).copied().unwrap_or(Kind::Undefined) {
+            match self
+                .kinds
+                .get(v as usize)
+                .copied()
+                .unwrap_or(Kind::Undefined)
+            {
                 Kind::Const => {
                     self.set(f, v, !self.tru);
                     stack.pop();

@@ -52,7 +52,13 @@ fn read(path: &Path) -> Result<Aig, CliError> {
     parse(&path.display().to_string(), &bytes).map_err(|d| CliError::from_error(d, None))
 }
 
-fn decide(aig: &Aig, opts: &Options, witness: Option<&Path>, input: &Path, ctx: &Ctx) -> Result<Answer, CliError> {
+fn decide(
+    aig: &Aig,
+    opts: &Options,
+    witness: Option<&Path>,
+    input: &Path,
+    ctx: &Ctx,
+) -> Result<Answer, CliError> {
     let r = check(aig, opts, &ctx.budget);
     if let (Some(out), Some(w)) = (witness, &r.witness) {
         write_output(out, &w.to_text(), &[input])?;
@@ -62,7 +68,12 @@ fn decide(aig: &Aig, opts: &Options, witness: Option<&Path>, input: &Path, ctx: 
 
 pub fn run(cmd: AigCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
-        AigCmd::Check { file, engine, property, witness } => {
+        AigCmd::Check {
+            file,
+            engine,
+            property,
+            witness,
+        } => {
             let aig = read(&file)?;
             let opts = Options {
                 engine: Engine::parse(&engine).unwrap_or_default(),
@@ -79,10 +90,13 @@ pub fn run(cmd: AigCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             let binary = output.extension().is_some_and(|e| e == "aig");
             if binary {
                 if output.canonicalize().ok() == file.canonicalize().ok() && output.exists() {
-                    return Err(CliError::Usage("refusing to overwrite the input file".into()));
+                    return Err(CliError::Usage(
+                        "refusing to overwrite the input file".into(),
+                    ));
                 }
-                std::fs::write(&output, aig.to_aig())
-                    .map_err(|e| CliError::Usage(format!("cannot write `{}`: {e}", output.display())))?;
+                std::fs::write(&output, aig.to_aig()).map_err(|e| {
+                    CliError::Usage(format!("cannot write `{}`: {e}", output.display()))
+                })?;
             } else {
                 write_output(&output, &aig.to_aag(), &[&file])?;
             }
@@ -96,8 +110,13 @@ pub fn run(cmd: AigCmd, ctx: &Ctx) -> Result<Answer, CliError> {
 }
 
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let load = |name: &str, text: &str| parse(name, text.as_bytes()).map_err(|d| CliError::from_error(d, None));
-    let counter = load("demo/aig/counter.aag", include_str!("../../demo/aig/counter.aag"))?;
+    let load = |name: &str, text: &str| {
+        parse(name, text.as_bytes()).map_err(|d| CliError::from_error(d, None))
+    };
+    let counter = load(
+        "demo/aig/counter.aag",
+        include_str!("../../demo/aig/counter.aag"),
+    )?;
     let ring = load("demo/aig/ring.aag", include_str!("../../demo/aig/ring.aag"))?;
     let opts = Options::default();
     Ok(vec![

@@ -45,7 +45,11 @@ fn encode(aig: &Aig, s: &mut CdclBackend) -> Copy {
 
 /// Checks that `clauses` (AIGER latch literals) is an inductive invariant excluding property
 /// `prop`'s bad states: initiation exactly on the reset values, safety and consecution by SAT.
-pub fn check_invariant_independently(aig: &Aig, prop: usize, clauses: &[Vec<u32>]) -> Result<(), String> {
+pub fn check_invariant_independently(
+    aig: &Aig,
+    prop: usize,
+    clauses: &[Vec<u32>],
+) -> Result<(), String> {
     let latch_index = |l: u32| aig.latches.iter().position(|x| x.lit == l & !1);
     // initiation: every initial state satisfies every clause
     for (k, c) in clauses.iter().enumerate() {
