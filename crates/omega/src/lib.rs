@@ -50,3 +50,8 @@ pub mod zielonka;
 pub use error::OmegaError;
 pub use task::PARAMS;
 pub use twa::Twa;
+// For the synthesis engine (crates/synt): the formula arena, the translation, the AP printer.
+pub use ltl::print::ap_text;
+pub use ltl::{Arena, Node, F};
+pub use translate::{translate, Options as TranslateOptions};
+pub use twa::Marks;

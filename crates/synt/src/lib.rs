@@ -1,0 +1,25 @@
+//! Reactive synthesis from LTL.
+//!
+//! Papers: O. Kupferman, N. Piterman, M. Y. Vardi, *Safraless compositional synthesis*, CAV 2006
+//! (C06): the specification as a universal co-Büchi automaton (the Büchi automaton of `¬φ`),
+//! bounded synthesis by counting visits to rejecting states, compositional treatment of
+//! conjunctions; S. Husien, S. Schewe, N. Berthier, *PranCS: a protocol and discrete controller
+//! synthesis tool*, SETTA 2017 (S20): controllers as circuits, checked before use.
+//!
+//! Pipeline: [`parse_tlsf`] (TLSF 1.1 → one LTL formula and the input/output partition) →
+//! `bounded` (C06's safety games over counter functions, for the system on `φ` and for the
+//! environment on `¬φ`, bound increased until one side wins) → `mealy` (the winning strategy as a
+//! Mealy/Moore machine, minimised) → `aig` (AND-inverter circuit, AIGER `aag`/`aig` text) →
+//! `model_check` (the product of the machine with the automaton of `¬φ` must be empty; a
+//! counter-strategy with the automaton of `φ`). [`solve`] and [`convert`] are what the CLI
+//! calls.
+
+#![warn(unreachable_pub)]
+
+mod error;
+mod ltl;
+mod tlsf;
+
+pub use error::SyntError;
+pub use ltl::Ltl;
+pub use tlsf::{parse_tlsf, Semantics, Spec};
