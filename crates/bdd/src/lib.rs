@@ -19,7 +19,7 @@ mod limits;
 mod text;
 
 pub use biodivine_lib_bdd::{
-    op_function, Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet,
+    op_function, Bdd, BddPartialValuation, BddPointer, BddValuation, BddVariable, BddVariableSet,
 };
 pub use convert::from_expr;
 pub use dict::BddDict;

@@ -16,10 +16,18 @@
 
 #![warn(unreachable_pub)]
 
+mod aig;
+mod bounded;
 mod error;
+mod letters;
 mod ltl;
+mod mealy;
+mod model_check;
+mod task;
 mod tlsf;
 
+pub use aig::Aig;
 pub use error::SyntError;
 pub use ltl::Ltl;
+pub use task::{convert, solve, solve_problem, Options, Problem, Solution, PARAMS};
 pub use tlsf::{parse_tlsf, Semantics, Spec};

@@ -1,0 +1,332 @@
+//! Controllers as AND-inverter graphs (AIGER 1.9 without the optional sections: inputs, latches
+//! initialised to 0, outputs, AND gates; structural hashing).
+//!
+//! The machine's state is encoded in binary in the latches (state 0 = all latches 0); each output
+//! and each next-state bit is a BDD (`verikit-bdd`) over the latch and input bits, built from the
+//! machine's table and turned into gates node by node (if-then-else with the constant cases
+//! simplified), shared across all functions.
+//!
+//! TO BE REPLACED: the AIGER text/binary *writers* at the end of this module stand in for the
+//! workspace's AIGER crate (`crates/aiger`, in progress on another branch); when it lands, the
+//! circuit is handed to its writer and these two functions go.
+
+use crate::error::SyntError;
+use crate::mealy::Machine;
+use rustc_hash::FxHashMap;
+use verikit_bdd::{Bdd, BddPointer, BddVariable, BddVariableSet};
+use verikit_diag::Budget;
+
+/// An AIGER literal: `2·variable + negated`; 0 is false, 1 is true.
+pub(crate) type Lit = u32;
+
+#[derive(Clone, Debug, Default)]
+pub struct Aig {
+    pub inputs: Vec<String>,
+    /// `(name, next-state literal)`.
+    pub latches: Vec<(String, Lit)>,
+    pub outputs: Vec<(String, Lit)>,
+    /// `(lhs, rhs0, rhs1)` with `lhs` even, in topological order.
+    pub ands: Vec<(Lit, Lit, Lit)>,
+}
+
+struct Builder {
+    n_vars: u32,
+    base: u32,
+    strash: FxHashMap<(Lit, Lit), Lit>,
+    gates: Vec<(Lit, Lit)>,
+}
+
+impl Builder {
+    fn and(&mut self, a: Lit, b: Lit) -> Lit {
+        let (a, b) = if a < b { (a, b) } else { (b, a) };
+        if a == 0 || a == (b ^ 1) {
+            return 0;
+        }
+        if a == 1 || a == b {
+            return b;
+        }
+        if let Some(&l) = self.strash.get(&(a, b)) {
+            return l;
+        }
+        let l = 2 * (self.base + self.gates.len() as u32);
+        self.gates.push((a, b));
+        self.strash.insert((a, b), l);
+        self.n_vars += 1;
+        l
+    }
+    fn or(&mut self, a: Lit, b: Lit) -> Lit {
+        self.and(a ^ 1, b ^ 1) ^ 1
+    }
+    fn ite(&mut self, c: Lit, t: Lit, e: Lit) -> Lit {
+        if t == e {
+            return t;
+        }
+        if t == 1 {
+            return self.or(c, e);
+        }
+        if t == 0 {
+            return self.and(c ^ 1, e);
+        }
+        if e == 0 {
+            return self.and(c, t);
+        }
+        if e == 1 {
+            return self.or(c ^ 1, t);
+        }
+        if t == e ^ 1 {
+            // c ? t : !t  =  c <-> t
+            let a = self.and(c, t);
+            let b = self.and(c ^ 1, e);
+            return self.or(a, b);
+        }
+        let a = self.and(c, t);
+        let b = self.and(c ^ 1, e);
+        self.or(a, b)
+    }
+
+    /// The gates of a BDD whose variable `i` is the literal `var_lit[i]`.
+    fn bdd(&mut self, f: &Bdd, var_lit: &[Lit]) -> Lit {
+        if f.is_false() {
+            return 0;
+        }
+        if f.is_true() {
+            return 1;
+        }
+        // Nodes are stored children first.
+        let mut lit = vec![0u32; f.size()];
+        for i in 0..f.size() {
+            let p = BddPointer::from_index(i);
+            if p.is_zero() {
+                lit[i] = 0;
+            } else if p.is_one() {
+                lit[i] = 1;
+            } else {
+                let v = var_lit.get(f.var_of(p).to_index()).copied().unwrap_or(0);
+                let hi = lit.get(f.high_link_of(p).to_index()).copied().unwrap_or(0);
+                let lo = lit.get(f.low_link_of(p).to_index()).copied().unwrap_or(0);
+                lit[i] = self.ite(v, hi, lo);
+            }
+        }
+        lit.get(f.root_pointer().to_index()).copied().unwrap_or(0)
+    }
+}
+
+/// The BDD of a function of `n` variables (`vars[0]` = least significant bit of the index)
+/// given by its truth table.
+fn from_table(set: &BddVariableSet, vars: &[BddVariable], table: &[bool]) -> Bdd {
+    if table.iter().all(|&b| b) {
+        return set.mk_true();
+    }
+    if !table.iter().any(|&b| b) {
+        return set.mk_false();
+    }
+    let Some((&top, rest)) = vars.split_last() else {
+        return if table.first().copied().unwrap_or(false) {
+            set.mk_true()
+        } else {
+            set.mk_false()
+        };
+    };
+    let half = table.len() / 2;
+    let lo = from_table(set, rest, &table[..half]);
+    let hi = from_table(set, rest, &table[half..]);
+    let v = set.mk_var(top);
+    v.and(&hi).or(&v.not().and(&lo))
+}
+
+/// The circuit of a machine. `unc` are the machine's input bits (names of the uncontrolled
+/// propositions, bit `i` of a letter), `ctl` its answer bits; `all_inputs`/`all_outputs` are the
+/// circuit's declared signals (a declared input the game does not use is read and ignored; a
+/// declared output it does not use is constant 0).
+pub(crate) fn encode(
+    m: &Machine,
+    unc: &[String],
+    ctl: &[String],
+    all_inputs: &[String],
+    all_outputs: &[String],
+    budget: &Budget,
+) -> Result<Aig, SyntError> {
+    let n = m.states().max(1);
+    let nl = (usize::BITS - (n - 1).leading_zeros()) as usize;
+    let nu = unc.len();
+    let ni = all_inputs.len();
+    // BDD variables: input bits of the table first (least significant), then latch bits.
+    let set = BddVariableSet::new_anonymous((nu + nl) as u16);
+    let vars = set.variables();
+    let in_vars = &vars[..nu];
+    let latch_vars = &vars[nu..];
+    let mut b = Builder {
+        n_vars: (ni + nl) as u32,
+        base: (ni + nl + 1) as u32,
+        strash: FxHashMap::default(),
+        gates: Vec::new(),
+    };
+    let mut var_lit: Vec<Lit> = Vec::with_capacity(nu + nl);
+    for name in unc {
+        let i = all_inputs
+            .iter()
+            .position(|x| x == name)
+            .ok_or_else(|| SyntError::Internal(format!("game input {name} is not declared")))?;
+        var_lit.push(2 * (1 + i as u32));
+    }
+    for j in 0..nl {
+        var_lit.push(2 * (1 + ni as u32 + j as u32));
+    }
+    let state_cube = |s: usize| -> Bdd {
+        let mut c = set.mk_true();
+        for (j, v) in latch_vars.iter().enumerate() {
+            c = c.and(&set.mk_literal(*v, s >> j & 1 == 1));
+        }
+        c
+    };
+    // A function given per state by a truth table over the input bits.
+    let function = |bit: &dyn Fn(u32, u32) -> bool, b: &mut Builder| -> Result<Lit, SyntError> {
+        let mut f = set.mk_false();
+        for (s, row) in m.table.iter().enumerate() {
+            budget.check()?;
+            let table: Vec<bool> = row.iter().map(|&(o, t)| bit(o, t)).collect();
+            let g = from_table(&set, in_vars, &table);
+            if !g.is_false() {
+                f = f.or(&state_cube(s).and(&g));
+            }
+        }
+        Ok(b.bdd(&f, &var_lit))
+    };
+    let mut outputs = Vec::with_capacity(all_outputs.len());
+    for name in all_outputs {
+        let lit = match ctl.iter().position(|x| x == name) {
+            Some(j) => function(&|o, _| o >> j & 1 == 1, &mut b)?,
+            None => 0,
+        };
+        outputs.push((name.clone(), lit));
+    }
+    let mut latches = Vec::with_capacity(nl);
+    for j in 0..nl {
+        let lit = function(&|_, t| t >> j & 1 == 1, &mut b)?;
+        latches.push((format!("state_{j}"), lit));
+    }
+    let base = b.base;
+    let ands = b
+        .gates
+        .iter()
+        .enumerate()
+        .map(|(g, &(x, y))| (2 * (base + g as u32), y, x))
+        .collect();
+    Ok(Aig {
+        inputs: all_inputs.to_vec(),
+        latches,
+        outputs,
+        ands,
+    })
+}
+
+impl Aig {
+    pub fn max_var(&self) -> usize {
+        self.inputs.len() + self.latches.len() + self.ands.len()
+    }
+
+    /// Simulates one step: the outputs and the next latch values.
+    pub fn step(&self, inputs: &[bool], latches: &[bool]) -> (Vec<bool>, Vec<bool>) {
+        let mut val = vec![false; self.max_var() + 1];
+        for (i, &x) in inputs.iter().enumerate().take(self.inputs.len()) {
+            val[1 + i] = x;
+        }
+        for (j, &x) in latches.iter().enumerate().take(self.latches.len()) {
+            val[1 + self.inputs.len() + j] = x;
+        }
+        let get = |val: &[bool], l: Lit| {
+            val.get((l / 2) as usize).copied().unwrap_or(false) ^ (l & 1 == 1)
+        };
+        for &(lhs, a, b) in &self.ands {
+            let v = get(&val, a) && get(&val, b);
+            if let Some(slot) = val.get_mut((lhs / 2) as usize) {
+                *slot = v;
+            }
+        }
+        (
+            self.outputs.iter().map(|&(_, l)| get(&val, l)).collect(),
+            self.latches.iter().map(|&(_, l)| get(&val, l)).collect(),
+        )
+    }
+
+    /// AIGER ASCII (`aag`). TO BE REPLACED by the workspace AIGER crate's writer.
+    pub fn to_aag(&self) -> String {
+        use std::fmt::Write;
+        let (i, l) = (self.inputs.len(), self.latches.len());
+        let mut s = format!(
+            "aag {} {} {} {} {}\n",
+            self.max_var(),
+            i,
+            l,
+            self.outputs.len(),
+            self.ands.len()
+        );
+        for k in 0..i {
+            let _ = writeln!(s, "{}", 2 * (k + 1));
+        }
+        for (k, (_, next)) in self.latches.iter().enumerate() {
+            let _ = writeln!(s, "{} {}", 2 * (i + k + 1), next);
+        }
+        for (_, o) in &self.outputs {
+            let _ = writeln!(s, "{o}");
+        }
+        for (lhs, a, b) in &self.ands {
+            let _ = writeln!(s, "{lhs} {a} {b}");
+        }
+        for (k, n) in self.inputs.iter().enumerate() {
+            let _ = writeln!(s, "i{k} {n}");
+        }
+        for (k, (n, _)) in self.latches.iter().enumerate() {
+            let _ = writeln!(s, "l{k} {n}");
+        }
+        for (k, (n, _)) in self.outputs.iter().enumerate() {
+            let _ = writeln!(s, "o{k} {n}");
+        }
+        s
+    }
+
+    /// AIGER binary (`aig`): gates delta-encoded. TO BE REPLACED by the workspace AIGER crate's
+    /// writer.
+    pub fn to_aig(&self) -> Vec<u8> {
+        let (i, l) = (self.inputs.len(), self.latches.len());
+        let mut out = format!(
+            "aig {} {} {} {} {}\n",
+            self.max_var(),
+            i,
+            l,
+            self.outputs.len(),
+            self.ands.len()
+        )
+        .into_bytes();
+        for (_, next) in &self.latches {
+            out.extend_from_slice(format!("{next}\n").as_bytes());
+        }
+        for (_, o) in &self.outputs {
+            out.extend_from_slice(format!("{o}\n").as_bytes());
+        }
+        let push = |mut x: u32, out: &mut Vec<u8>| {
+            while x & !0x7f != 0 {
+                out.push((x & 0x7f) as u8 | 0x80);
+                x >>= 7;
+            }
+            out.push(x as u8);
+        };
+        for &(lhs, a, b) in &self.ands {
+            let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+            push(lhs - hi, &mut out);
+            push(hi - lo, &mut out);
+        }
+        let mut syms = String::new();
+        for (k, n) in self.inputs.iter().enumerate() {
+            syms.push_str(&format!("i{k} {n}\n"));
+        }
+        for (k, (n, _)) in self.latches.iter().enumerate() {
+            syms.push_str(&format!("l{k} {n}\n"));
+        }
+        for (k, (n, _)) in self.outputs.iter().enumerate() {
+            syms.push_str(&format!("o{k} {n}\n"));
+        }
+        out.extend_from_slice(syms.as_bytes());
+        out
+    }
+}

@@ -1,0 +1,350 @@
+//! Bounded synthesis: the safety game over counter functions of a universal co-Büchi automaton.
+//!
+//! Paper: O. Kupferman, N. Piterman, M. Y. Vardi, *Safraless compositional synthesis*, CAV 2006
+//! (C06), §3–4: a specification given by the nondeterministic Büchi automaton of the *forbidden*
+//! behaviours (here the automaton of `¬φ`) is read as a universal co-Büchi automaton of the allowed
+//! ones; a strategy is good iff every run of the automaton on every play visits the rejecting
+//! (here: marked) transitions finitely often, and for a finite-state strategy a bound `k` on those
+//! visits suffices (their ranks). Fixing `k` turns the problem into a safety game whose positions
+//! are counter functions `Q → {⊥, 0..k}` (the largest number of marked transitions seen by a run
+//! reaching each state), as implemented by Schewe–Finkbeiner's bounded synthesis and by
+//! Filiot–Jin–Raskin's Acacia (antichains of counter functions).
+//!
+//! The game is explored forward from the initial function; at every position the first mover
+//! picks a letter of its propositions, the second answers. Letters are handled by classes (letters
+//! enabling the same edges, see `letters`) and first-mover letters by groups (those that reach the
+//! same set of classes). Antichain pruning: the positions are ordered pointwise and the winning
+//! set of the controlled player is downward closed, so where the controlled player chooses only
+//! the ⊆-minimal successors are kept, and where the opponent chooses only the maximal ones; the
+//! strategy then tracks a counter function that dominates the true one, which is sound. The
+//! safety condition (never exceed `k`) is solved on the explored AND-OR graph by backward
+//! propagation of losing positions with counters (linear time).
+
+use crate::error::SyntError;
+use crate::letters::Letters;
+use crate::mealy::Machine;
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use verikit_diag::Budget;
+
+type Counters = Box<[i8]>;
+
+/// One bounded game: which side is controlled and the bound.
+pub(crate) struct Game<'a> {
+    pub(crate) letters: &'a Letters,
+    /// Number of automaton states.
+    pub(crate) states: usize,
+    pub(crate) init: &'a [u32],
+    /// The controlled player moves first (Moore for the system; the environment's dual game of a
+    /// Mealy specification).
+    pub(crate) controlled_first: bool,
+    pub(crate) k: i8,
+    pub(crate) max_positions: usize,
+}
+
+/// Statistics of one solved game.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub(crate) struct GameStats {
+    pub(crate) positions: usize,
+    pub(crate) options: usize,
+}
+
+struct Option_ {
+    /// Successor positions, with the class that produced each.
+    succ: Vec<(u32, u32)>,
+    /// The first-mover group this option stands for.
+    group: u32,
+}
+
+impl Game<'_> {
+    fn succ(&self, f: &[i8], cls: u32) -> Option<Counters> {
+        let mut g = vec![-1i8; self.states];
+        for &(q, dst, marked) in self.letters.class_edges.get(cls as usize)? {
+            let v = *f.get(q as usize)?;
+            if v < 0 {
+                continue;
+            }
+            let w = v + i8::from(marked);
+            if w > self.k {
+                return None;
+            }
+            let slot = g.get_mut(dst as usize)?;
+            if w > *slot {
+                *slot = w;
+            }
+        }
+        Some(g.into_boxed_slice())
+    }
+
+    /// First-mover groups: first letters reaching the same set of classes.
+    fn groups(&self) -> (Vec<Vec<u32>>, Vec<u32>, Vec<usize>) {
+        let l = self.letters;
+        let mut sets: Vec<Vec<u32>> = Vec::new();
+        let mut index: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+        let mut group_of = Vec::with_capacity(1 << l.n_first);
+        let mut rep = Vec::new();
+        for x in 0..(1usize << l.n_first) {
+            let mut cs: Vec<u32> = (0..(1usize << l.n_second))
+                .map(|y| l.class_of(x, y))
+                .collect();
+            cs.sort_unstable();
+            cs.dedup();
+            let g = *index.entry(cs.clone()).or_insert_with(|| {
+                sets.push(cs);
+                rep.push(x);
+                (sets.len() - 1) as u32
+            });
+            group_of.push(g);
+        }
+        (sets, group_of, rep)
+    }
+
+    /// Solves the game: the controlled player's strategy when it wins from the initial position.
+    pub(crate) fn solve(&self, budget: &Budget) -> Result<(Option<Machine>, GameStats), SyntError> {
+        let (groups, group_of, group_rep) = self.groups();
+        let mut f0 = vec![-1i8; self.states];
+        for &q in self.init {
+            if let Some(s) = f0.get_mut(q as usize) {
+                *s = 0;
+            }
+        }
+        let mut index: FxHashMap<Counters, u32> = FxHashMap::default();
+        let mut positions: Vec<Counters> = Vec::new();
+        let mut pos_opts: Vec<Vec<u32>> = Vec::new();
+        let mut options: Vec<Option_> = Vec::new();
+        let f0: Counters = f0.into_boxed_slice();
+        index.insert(f0.clone(), 0);
+        positions.push(f0);
+        let mut queue = VecDeque::from([0u32]);
+        let mut ticker = budget.ticker(64);
+        while let Some(p) = queue.pop_front() {
+            ticker.tick()?;
+            let f = positions[p as usize].clone();
+            let mut opts = Vec::with_capacity(groups.len());
+            for (gi, classes) in groups.iter().enumerate() {
+                let mut succ: Vec<(Counters, u32)> = Vec::new();
+                let mut dead = false;
+                for &c in classes {
+                    match self.succ(&f, c) {
+                        Some(g) => succ.push((g, c)),
+                        None if self.controlled_first => {
+                            dead = true;
+                            break;
+                        }
+                        None => {}
+                    }
+                }
+                if dead {
+                    succ.clear();
+                }
+                // Antichain pruning: minimal successors where the controlled player picks,
+                // maximal ones where the opponent does.
+                let keep_max = self.controlled_first;
+                let kept = prune(succ, keep_max);
+                let mut ids = Vec::with_capacity(kept.len());
+                for (g, c) in kept {
+                    let id = match index.get(&g) {
+                        Some(&id) => id,
+                        None => {
+                            let id = positions.len() as u32;
+                            if positions.len() >= self.max_positions {
+                                return Err(SyntError::Limit(format!(
+                                    "more than {} game positions at bound {}",
+                                    self.max_positions, self.k
+                                )));
+                            }
+                            index.insert(g.clone(), id);
+                            positions.push(g);
+                            queue.push_back(id);
+                            id
+                        }
+                    };
+                    ids.push((id, c));
+                }
+                opts.push(options.len() as u32);
+                options.push(Option_ {
+                    succ: ids,
+                    group: gi as u32,
+                });
+            }
+            while pos_opts.len() <= p as usize {
+                pos_opts.push(Vec::new());
+            }
+            pos_opts[p as usize] = opts;
+        }
+        pos_opts.resize(positions.len(), Vec::new());
+        let stats = GameStats {
+            positions: positions.len(),
+            options: options.len(),
+        };
+        budget.spend(stats.positions as u64)?;
+        // Losing positions, propagated backwards.
+        let n = positions.len();
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (o, opt) in options.iter().enumerate() {
+            for &(s, _) in &opt.succ {
+                preds[s as usize].push(o as u32);
+            }
+        }
+        let mut opt_owner = vec![0u32; options.len()];
+        for (p, os) in pos_opts.iter().enumerate() {
+            for &o in os {
+                opt_owner[o as usize] = p as u32;
+            }
+        }
+        // Alive counters: an OR node dies at zero, an AND node at its first dead child.
+        let mut opt_alive: Vec<usize> = options.iter().map(|o| o.succ.len()).collect();
+        let mut opt_dead = vec![false; options.len()];
+        let mut pos_alive: Vec<usize> = pos_opts.iter().map(|o| o.len()).collect();
+        let mut pos_dead = vec![false; n];
+        let mut work: Vec<u32> = Vec::new();
+        let kill_opt = |o: usize,
+                        opt_dead: &mut Vec<bool>,
+                        pos_alive: &mut Vec<usize>,
+                        pos_dead: &mut Vec<bool>,
+                        work: &mut Vec<u32>| {
+            if opt_dead[o] {
+                return;
+            }
+            opt_dead[o] = true;
+            let p = opt_owner[o] as usize;
+            if pos_dead[p] {
+                return;
+            }
+            // Opponent first (∀ over groups): one dead option kills the position; controlled
+            // first (∃ over options): all must die.
+            pos_alive[p] -= 1;
+            if !self.controlled_first || pos_alive[p] == 0 {
+                pos_dead[p] = true;
+                work.push(p as u32);
+            }
+        };
+        for o in 0..options.len() {
+            if options[o].succ.is_empty() {
+                kill_opt(o, &mut opt_dead, &mut pos_alive, &mut pos_dead, &mut work);
+            }
+        }
+        while let Some(p) = work.pop() {
+            ticker.tick()?;
+            for &o in &preds[p as usize] {
+                let o = o as usize;
+                if opt_dead[o] {
+                    continue;
+                }
+                // Controlled first: the option is the opponent's choice (AND); otherwise the
+                // controlled player's (OR).
+                opt_alive[o] -= 1;
+                if self.controlled_first || opt_alive[o] == 0 {
+                    kill_opt(o, &mut opt_dead, &mut pos_alive, &mut pos_dead, &mut work);
+                }
+            }
+        }
+        if pos_dead[0] {
+            return Ok((None, stats));
+        }
+        // The strategy, on the positions it reaches.
+        let l = self.letters;
+        let n_unc = if self.controlled_first {
+            l.n_second
+        } else {
+            l.n_first
+        };
+        let mut mid: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut order = vec![0u32];
+        mid.insert(0, 0);
+        let mut table: Vec<Vec<(u32, u32)>> = Vec::new();
+        let mut i = 0;
+        let mut answer_cache: FxHashMap<(usize, u32), usize> = FxHashMap::default();
+        while i < order.len() {
+            ticker.tick()?;
+            let p = order[i] as usize;
+            i += 1;
+            let mut row = Vec::with_capacity(1 << n_unc);
+            let mut target = |s: u32, order: &mut Vec<u32>| -> u32 {
+                let len = mid.len() as u32;
+                *mid.entry(s).or_insert_with(|| {
+                    order.push(s);
+                    len
+                })
+            };
+            if self.controlled_first {
+                let Some(&o) = pos_opts[p].iter().find(|&&o| !opt_dead[o as usize]) else {
+                    return Err(SyntError::Internal(
+                        "winning position without a live option".into(),
+                    ));
+                };
+                let opt = &options[o as usize];
+                let x = group_rep[opt.group as usize];
+                for y in 0..(1usize << l.n_second) {
+                    let cls = l.class_of(x, y);
+                    let exact = self.succ(&positions[p], cls).ok_or_else(|| {
+                        SyntError::Internal("overflow under a live option".into())
+                    })?;
+                    let Some(&(s, _)) = opt
+                        .succ
+                        .iter()
+                        .find(|(s, _)| leq(&exact, &positions[*s as usize]))
+                    else {
+                        return Err(SyntError::Internal("no dominating successor".into()));
+                    };
+                    let t = target(s, &mut order);
+                    row.push((x as u32, t));
+                }
+            } else {
+                for (x, &g) in group_of.iter().enumerate() {
+                    let o = pos_opts[p][g as usize] as usize;
+                    let Some(&(s, cls)) =
+                        options[o].succ.iter().find(|(s, _)| !pos_dead[*s as usize])
+                    else {
+                        return Err(SyntError::Internal(
+                            "winning position without a live answer".into(),
+                        ));
+                    };
+                    let y = match answer_cache.get(&(x, cls)) {
+                        Some(&y) => y,
+                        None => {
+                            let y = (0..(1usize << l.n_second))
+                                .find(|&y| l.class_of(x, y) == cls)
+                                .ok_or_else(|| {
+                                    SyntError::Internal("class without a letter".into())
+                                })?;
+                            answer_cache.insert((x, cls), y);
+                            y
+                        }
+                    };
+                    let t = target(s, &mut order);
+                    row.push((y as u32, t));
+                }
+            }
+            table.push(row);
+        }
+        Ok((
+            Some(Machine {
+                moore: self.controlled_first,
+                table,
+            }),
+            stats,
+        ))
+    }
+}
+
+fn leq(a: &[i8], b: &[i8]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x <= y)
+}
+
+/// Keeps the pointwise-minimal (or maximal) counter functions, without duplicates.
+fn prune(mut v: Vec<(Counters, u32)>, keep_max: bool) -> Vec<(Counters, u32)> {
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v.dedup_by(|a, b| a.0 == b.0);
+    let mut out: Vec<(Counters, u32)> = Vec::with_capacity(v.len());
+    for (i, (g, c)) in v.iter().enumerate() {
+        let dominated = v
+            .iter()
+            .enumerate()
+            .any(|(j, (h, _))| j != i && if keep_max { leq(g, h) } else { leq(h, g) });
+        if !dominated {
+            out.push((g.clone(), *c));
+        }
+    }
+    out
+}

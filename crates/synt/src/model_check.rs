@@ -1,0 +1,109 @@
+//! The independent check of a strategy: the product of the machine with a generalized Büchi
+//! automaton of the *forbidden* behaviours must have no reachable accepting cycle (SCCs by
+//! `verikit-graph`'s Tarjan; an SCC is accepting when its internal edges carry every acceptance
+//! mark). The automaton is translated separately from the one the game was solved on (TGBA, no
+//! degeneralisation), and the machine is read letter by letter, so the check shares no code with
+//! the solver but the letter tables.
+
+use crate::error::SyntError;
+use crate::letters::Letters;
+use crate::mealy::Machine;
+use rustc_hash::FxHashMap;
+use verikit_diag::Budget;
+use verikit_omega::Twa;
+
+/// Checks that every play of `m` avoids the language of `bad`. `letters` must be built on `bad`
+/// with the machine's game order (first mover first). Returns the product size.
+pub(crate) fn check(
+    m: &Machine,
+    bad: &Twa,
+    letters: &Letters,
+    budget: &Budget,
+) -> Result<usize, SyntError> {
+    if bad.acc_false {
+        return Ok(0);
+    }
+    let all: u64 = if bad.num_sets >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bad.num_sets) - 1
+    };
+    let n_unc = if m.moore {
+        letters.n_second
+    } else {
+        letters.n_first
+    };
+    let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    let mut nodes: Vec<(u32, u32)> = Vec::new();
+    let mut edges: Vec<Vec<(u32, u64)>> = Vec::new();
+    for &q in &bad.init {
+        if index.insert((0, q), nodes.len() as u32).is_none() {
+            nodes.push((0, q));
+        }
+    }
+    let mut i = 0;
+    let mut ticker = budget.ticker(256);
+    while i < nodes.len() {
+        ticker.tick()?;
+        let (s, q) = nodes[i];
+        i += 1;
+        let row = m
+            .table
+            .get(s as usize)
+            .ok_or_else(|| SyntError::Internal("machine state out of range".into()))?;
+        let mut out = Vec::new();
+        for x in 0..(1usize << n_unc) {
+            let &(o, t) = row
+                .get(x)
+                .ok_or_else(|| SyntError::Internal("machine row too short".into()))?;
+            let full = if m.moore {
+                letters.letter(o as usize, x)
+            } else {
+                letters.letter(x, o as usize)
+            };
+            for (dst, marks) in letters.enabled(q as usize, full) {
+                let key = (t, dst);
+                let id = match index.get(&key) {
+                    Some(&id) => id,
+                    None => {
+                        let id = nodes.len() as u32;
+                        index.insert(key, id);
+                        nodes.push(key);
+                        id
+                    }
+                };
+                out.push((id, marks));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        edges.push(out);
+    }
+    edges.resize(nodes.len(), Vec::new());
+    let sccs = verikit_graph::tarjan(nodes.len(), |v| {
+        edges[v as usize]
+            .iter()
+            .map(|&(w, _)| w)
+            .collect::<Vec<_>>()
+    });
+    let mut acc = vec![0u64; sccs.len()];
+    let mut cyclic = vec![false; sccs.len()];
+    for (v, out) in edges.iter().enumerate() {
+        let c = sccs.comp[v];
+        for &(w, marks) in out {
+            if sccs.comp[w as usize] == c {
+                cyclic[c as usize] = true;
+                acc[c as usize] |= marks;
+            }
+        }
+    }
+    for c in 0..sccs.len() {
+        if cyclic[c] && acc[c] & all == all {
+            return Err(SyntError::Internal(format!(
+                "strategy check failed: the product with the forbidden behaviours has an accepting cycle ({} product states)",
+                nodes.len()
+            )));
+        }
+    }
+    Ok(nodes.len())
+}

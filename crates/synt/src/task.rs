@@ -1,0 +1,450 @@
+//! `verikit synt`: the orchestrator. A problem (a TLSF specification or an LTL formula with its
+//! input/output partition) → the automata of `¬φ` and `φ` (omega) → bounded games for the system
+//! on `¬φ`'s automaton and for the environment on `φ`'s, bound `k = 0, 1, 2, …` alternating
+//! between the two until one side wins (C06 §4, the incremental algorithm) → the winning strategy
+//! minimised, model-checked against a separately built automaton of the forbidden behaviours
+//! (`model_check`), encoded as an AIGER circuit whose simulation is compared with the machine →
+//! the [`Answer`].
+
+use crate::aig::{self, Aig};
+use crate::bounded::{Game, GameStats};
+use crate::error::SyntError;
+use crate::letters::Letters;
+use crate::mealy::Machine;
+use crate::model_check;
+use crate::tlsf::{parse_tlsf, Semantics, Spec};
+use std::time::Instant;
+use verikit_diag::{Answer, Budget, Exhausted, Param, Params, Verdict};
+use verikit_omega::{Arena, Twa};
+
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "synt.max-bound",
+        default: "16",
+        range: "0..=100",
+        doc: "largest counter bound k of the bounded games (then: unknown)",
+    },
+    Param {
+        name: "synt.max-positions",
+        default: "300000",
+        range: "1..=100000000",
+        doc: "a bounded game gives up beyond this many positions",
+    },
+];
+
+/// What to compute.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Only answer realizable/unrealizable (no controller circuit printed).
+    pub realizability: bool,
+    /// Also write the circuit to this file: binary AIGER when the name ends in `.aig`, ASCII
+    /// (`aag`) otherwise.
+    pub aiger_file: Option<std::path::PathBuf>,
+}
+
+/// A synthesis problem.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub formula: String,
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+    pub semantics: Semantics,
+}
+
+impl From<Spec> for Problem {
+    fn from(s: Spec) -> Problem {
+        Problem {
+            formula: s.formula,
+            inputs: s.inputs,
+            outputs: s.outputs,
+            semantics: s.semantics,
+        }
+    }
+}
+
+impl Problem {
+    /// A formula with Spot `ltlsynt`'s partition rules: `--ins` and/or `--outs` (the other side
+    /// is every remaining proposition of the formula).
+    pub fn from_formula(
+        formula: &str,
+        ins: Option<Vec<String>>,
+        outs: Option<Vec<String>>,
+        semantics: Semantics,
+    ) -> Result<Problem, SyntError> {
+        let mut arena = Arena::new();
+        let f = verikit_omega::task::parse_formula(formula, 0, &mut arena)
+            .map_err(|e| SyntError::from(e).in_source("<formula>", formula))?;
+        let aps: Vec<String> = arena
+            .aps_of(f)
+            .iter()
+            .map(|&i| arena.ap_name(i).to_string())
+            .collect();
+        let (inputs, outputs) = match (ins, outs) {
+            (Some(i), Some(o)) => (i, o),
+            (Some(i), None) => {
+                let o = aps.iter().filter(|a| !i.contains(a)).cloned().collect();
+                (i, o)
+            }
+            (None, Some(o)) => {
+                let i = aps.iter().filter(|a| !o.contains(a)).cloned().collect();
+                (i, o)
+            }
+            (None, None) => {
+                return Err(SyntError::Usage(
+                    "give the inputs (--ins) or the outputs (--outs), or both".into(),
+                ))
+            }
+        };
+        if let Some(both) = inputs.iter().find(|x| outputs.contains(x)) {
+            return Err(SyntError::Usage(format!(
+                "`{both}` is both an input and an output"
+            )));
+        }
+        let undeclared: Vec<&str> = aps
+            .iter()
+            .filter(|a| !inputs.contains(a) && !outputs.contains(a))
+            .map(|s| s.as_str())
+            .collect();
+        if !undeclared.is_empty() {
+            return Err(SyntError::Usage(format!(
+                "the formula uses propositions that are neither inputs nor outputs: {}",
+                undeclared.join(", ")
+            )));
+        }
+        Ok(Problem {
+            formula: formula.to_string(),
+            inputs,
+            outputs,
+            semantics,
+        })
+    }
+}
+
+/// `verikit synt convert`: the formula and the partition, as syfco prints them.
+pub fn convert(text: &str, budget: &Budget) -> Result<Answer, SyntError> {
+    let s = parse_tlsf(text, budget)?;
+    let ins = s.inputs.join(",");
+    let outs = s.outputs.join(",");
+    Ok(Answer::new()
+        .detail("formula", &s.formula)
+        .detail("ins", &ins)
+        .detail("outs", &outs)
+        .detail("semantics", s.semantics.as_str())
+        .detail("strict", s.strict)
+        .detail("target", s.target.as_str())
+        .input("inputs", s.inputs.len())
+        .input("outputs", s.outputs.len())
+        .line(&s.formula)
+        .line(format!("--ins={ins}"))
+        .line(format!("--outs={outs}")))
+}
+
+/// The result of the games, before printing.
+pub struct Solution {
+    /// `Some(true)` realizable, `Some(false)` unrealizable, `None` undecided.
+    pub realizable: Option<bool>,
+    /// The checked circuit (the controller, or the environment's counter-strategy).
+    pub circuit: Option<Aig>,
+    pub machine_states: usize,
+    pub bound: Option<u32>,
+    pub positions: usize,
+    pub product_states: usize,
+    /// Why it is undecided.
+    pub reason: Option<String>,
+}
+
+fn translate(
+    arena: &mut Arena,
+    f: verikit_omega::F,
+    sba: bool,
+    budget: &Budget,
+) -> Result<Twa, SyntError> {
+    let opts = verikit_omega::TranslateOptions {
+        sba,
+        redirect_merges: false,
+        budget: budget.clone(),
+        ..Default::default()
+    };
+    Ok(verikit_omega::translate(arena, f, &opts)?)
+}
+
+/// A transition-based Büchi automaton with at most one acceptance set (the game counts marked
+/// edges), degeneralised to state-based Büchi when the translation has more sets.
+fn one_set(
+    arena: &mut Arena,
+    f: verikit_omega::F,
+    budget: &Budget,
+) -> Result<(Twa, Twa), SyntError> {
+    let tgba = translate(arena, f, false, budget)?;
+    let game = if tgba.num_sets <= 1 {
+        tgba.clone()
+    } else {
+        translate(arena, f, true, budget)?
+    };
+    Ok((game, tgba))
+}
+
+/// Solves a problem within `budget`.
+pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
+    let max_bound: u32 = params
+        .get_in(&PARAMS[0], 0, 100)
+        .map_err(SyntError::Usage)?;
+    let max_positions: usize = params
+        .get_in(&PARAMS[1], 1, 100_000_000)
+        .map_err(SyntError::Usage)?;
+    let mut arena = Arena::new();
+    let phi = verikit_omega::task::parse_formula(&p.formula, 0, &mut arena)
+        .map_err(|e| SyntError::from(e).in_source("<formula>", &p.formula))?;
+    let used: Vec<String> = arena
+        .aps_of(phi)
+        .iter()
+        .map(|&i| arena.ap_name(i).to_string())
+        .collect();
+    if let Some(x) = used
+        .iter()
+        .find(|a| !p.inputs.contains(a) && !p.outputs.contains(a))
+    {
+        return Err(SyntError::Usage(format!(
+            "proposition `{x}` is neither an input nor an output"
+        )));
+    }
+    let unc: Vec<String> = p
+        .inputs
+        .iter()
+        .filter(|x| used.contains(x))
+        .cloned()
+        .collect();
+    let ctl: Vec<String> = p
+        .outputs
+        .iter()
+        .filter(|x| used.contains(x))
+        .cloned()
+        .collect();
+    let moore = p.semantics == Semantics::Moore;
+    // Game order: the first mover's propositions first.
+    let (first, second) = if moore { (&ctl, &unc) } else { (&unc, &ctl) };
+    let names: Vec<String> = first.iter().chain(second.iter()).cloned().collect();
+    let neg = arena.not(phi);
+    let t0 = Instant::now();
+    let (sys_aut, sys_check) = one_set(&mut arena, neg, budget)?;
+    let (env_aut, env_check) = one_set(&mut arena, phi, budget)?;
+    tracing::info!(
+        neg_states = sys_aut.num_states(),
+        pos_states = env_aut.num_states(),
+        secs = t0.elapsed().as_secs_f64(),
+        "automata of ¬φ and φ"
+    );
+    let sys_letters = Letters::new(&sys_aut, &names, first.len(), budget)?;
+    let env_letters = Letters::new(&env_aut, &names, first.len(), budget)?;
+    let mut sol = Solution {
+        realizable: None,
+        circuit: None,
+        machine_states: 0,
+        bound: None,
+        positions: 0,
+        product_states: 0,
+        reason: None,
+    };
+    let mut sys_alive = true;
+    let mut env_alive = true;
+    let mut limits = Vec::new();
+    for k in 0..=max_bound {
+        budget.check()?;
+        for system in [true, false] {
+            if !(if system { sys_alive } else { env_alive }) {
+                continue;
+            }
+            let (aut, letters) = if system {
+                (&sys_aut, &sys_letters)
+            } else {
+                (&env_aut, &env_letters)
+            };
+            let game = Game {
+                letters,
+                states: aut.num_states(),
+                init: &aut.init,
+                controlled_first: if system { moore } else { !moore },
+                k: k as i8,
+                max_positions,
+            };
+            let r = game.solve(budget);
+            let (m, stats): (Option<Machine>, GameStats) = match r {
+                Ok(x) => x,
+                Err(SyntError::Limit(why)) => {
+                    limits.push(format!(
+                        "{}: {why}",
+                        if system { "system" } else { "environment" }
+                    ));
+                    if system {
+                        sys_alive = false
+                    } else {
+                        env_alive = false
+                    }
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            sol.positions += stats.positions;
+            tracing::info!(
+                bound = k,
+                side = if system { "system" } else { "environment" },
+                positions = stats.positions,
+                options = stats.options,
+                won = m.is_some(),
+                "bounded game"
+            );
+            let Some(m) = m else { continue };
+            let m = m.minimise();
+            // The forbidden behaviours of the winner: ¬φ for the system, φ for the environment.
+            let bad = if system { &sys_check } else { &env_check };
+            let check_letters = Letters::new(bad, &names, first.len(), budget)?;
+            sol.product_states = model_check::check(&m, bad, &check_letters, budget)?;
+            let (m_unc, m_ctl) = if system { (&unc, &ctl) } else { (&ctl, &unc) };
+            let (all_in, all_out) = if system {
+                (&p.inputs, &p.outputs)
+            } else {
+                (&p.outputs, &p.inputs)
+            };
+            let circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
+            replay_circuit(&m, &circuit, m_unc, m_ctl, all_in, all_out)?;
+            sol.realizable = Some(system);
+            sol.machine_states = m.states();
+            sol.circuit = Some(circuit);
+            sol.bound = Some(k);
+            return Ok(sol);
+        }
+        if !sys_alive && !env_alive {
+            break;
+        }
+    }
+    sol.reason = Some(if limits.is_empty() {
+        format!("no winner up to bound {max_bound} (synt.max-bound)")
+    } else {
+        limits.join("; ")
+    });
+    Ok(sol)
+}
+
+/// The circuit simulated from every machine state on every input letter must give the machine's
+/// answers and successors.
+fn replay_circuit(
+    m: &Machine,
+    c: &Aig,
+    unc: &[String],
+    ctl: &[String],
+    all_in: &[String],
+    all_out: &[String],
+) -> Result<(), SyntError> {
+    let nl = c.latches.len();
+    let in_pos: Vec<Option<usize>> = all_in
+        .iter()
+        .map(|n| unc.iter().position(|x| x == n))
+        .collect();
+    let out_pos: Vec<Option<usize>> = all_out
+        .iter()
+        .map(|n| ctl.iter().position(|x| x == n))
+        .collect();
+    for (s, row) in m.table.iter().enumerate() {
+        let latches: Vec<bool> = (0..nl).map(|j| s >> j & 1 == 1).collect();
+        for (x, &(o, t)) in row.iter().enumerate() {
+            let inputs: Vec<bool> = in_pos
+                .iter()
+                .map(|p| p.is_some_and(|b| x >> b & 1 == 1))
+                .collect();
+            let (outs, next) = c.step(&inputs, &latches);
+            let want: Vec<bool> = out_pos
+                .iter()
+                .map(|p| p.is_some_and(|b| o >> b & 1 == 1))
+                .collect();
+            let next_state = next
+                .iter()
+                .enumerate()
+                .fold(0usize, |a, (j, &v)| a | usize::from(v) << j);
+            if outs != want || next_state != t as usize {
+                return Err(SyntError::Internal(format!(
+                    "the circuit differs from the machine in state {s} on input letter {x}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `verikit synt solve`: the answer (verdict `true` = realizable, detail `result`, the checked
+/// controller — or the environment's counter-strategy — as witness).
+pub fn solve(
+    p: &Problem,
+    opts: &Options,
+    params: &Params,
+    budget: &Budget,
+) -> Result<Answer, SyntError> {
+    let t0 = Instant::now();
+    let r = solve_problem(p, params, budget);
+    let secs = t0.elapsed().as_secs_f64();
+    let base = |v: Verdict| {
+        Answer::decision(v)
+            .input("inputs", p.inputs.len())
+            .input("outputs", p.outputs.len())
+            .detail("semantics", p.semantics.as_str())
+            .time("solve_s", secs)
+    };
+    let sol = match r {
+        Ok(s) => s,
+        Err(SyntError::Exhausted(Exhausted::Timeout | Exhausted::Cancelled)) => {
+            return Ok(base(Verdict::Timeout)
+                .detail("result", "timeout")
+                .line("timeout"))
+        }
+        Err(e) => return Err(e),
+    };
+    let mut a = match sol.realizable {
+        Some(true) => base(Verdict::True)
+            .detail("result", "realizable")
+            .line("realizable"),
+        Some(false) => base(Verdict::False)
+            .detail("result", "unrealizable")
+            .line("unrealizable"),
+        None => base(Verdict::Unknown)
+            .detail("result", "unknown")
+            .detail("reason", sol.reason.as_deref().unwrap_or(""))
+            .line("unknown"),
+    };
+    a = a.stat("game_positions", sol.positions);
+    if let Some(k) = sol.bound {
+        a = a.stat("bound", k);
+    }
+    if let Some(c) = &sol.circuit {
+        a = a
+            .stat("machine_states", sol.machine_states)
+            .stat("product_states_checked", sol.product_states)
+            .stat("and_gates", c.ands.len())
+            .stat("latches", c.latches.len());
+        let kind = if sol.realizable == Some(true) {
+            "controller"
+        } else {
+            "counter-strategy"
+        };
+        let text = c.to_aag();
+        if let Some(path) = &opts.aiger_file {
+            let bytes = if path.extension().is_some_and(|e| e == "aig") {
+                c.to_aig()
+            } else {
+                text.clone().into_bytes()
+            };
+            std::fs::write(path, bytes)
+                .map_err(|e| SyntError::Usage(format!("cannot write {}: {e}", path.display())))?;
+        }
+        a = a.witness(serde_json::json!({
+            "kind": kind,
+            "aiger": text,
+            "states": sol.machine_states,
+            "and_gates": c.ands.len(),
+            "latches": c.latches.len(),
+            "checked": true,
+        }));
+        if !opts.realizability && sol.realizable == Some(true) {
+            a = a.line(text.trim_end());
+        }
+    }
+    Ok(a)
+}
