@@ -35,6 +35,11 @@ fn engines() -> Vec<(&'static str, DemoFn)> {
         ("mc", (|c| crate::cmd::mc::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "aig")]
         ("aig", (|c| crate::cmd::aig::demo(c).map(outputs)) as DemoFn),
+        #[cfg(feature = "synt")]
+        (
+            "synt",
+            (|c| crate::cmd::synt::demo(c).map(outputs)) as DemoFn,
+        ),
     ]
     .into_iter()
     .collect()

@@ -16,7 +16,8 @@ mod progress;
         feature = "ta",
         feature = "mc",
         feature = "prog",
-        feature = "aig"
+        feature = "aig",
+        feature = "synt"
     )),
     allow(dead_code)
 )]
@@ -82,6 +83,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("prog", verikit_prog::PARAMS),
         #[cfg(feature = "aig")]
         ("hw", verikit_hw::PARAMS),
+        #[cfg(feature = "synt")]
+        ("synt", verikit_synt::PARAMS),
     ]
 }
 
@@ -127,6 +130,10 @@ enum Cmd {
     #[cfg(feature = "aig")]
     #[command(subcommand)]
     Aig(cmd::aig::AigCmd),
+    /// Reactive synthesis from LTL (TLSF, or -f with --ins/--outs): realizability, AIGER controllers.
+    #[cfg(feature = "synt")]
+    #[command(subcommand)]
+    Synt(cmd::synt::SyntCmd),
     /// Run one real example of every engine from files embedded in the binary.
     Demo,
 }
@@ -153,6 +160,8 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         Cmd::Prog(c) => cmd::prog::run(c, ctx),
         #[cfg(feature = "aig")]
         Cmd::Aig(c) => cmd::aig::run(c, ctx),
+        #[cfg(feature = "synt")]
+        Cmd::Synt(c) => cmd::synt::run(c, ctx),
         Cmd::Demo => demo::run(ctx),
     }
 }

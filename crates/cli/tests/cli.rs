@@ -66,6 +66,8 @@ fn demo_runs_every_engine_and_reports_json() {
     assert!(engines.contains(&"prism"), "{engines:?}");
     #[cfg(feature = "ta")]
     assert!(engines.contains(&"ta"), "{engines:?}");
+    #[cfg(feature = "synt")]
+    assert!(engines.contains(&"synt"), "{engines:?}");
     for d in demos {
         assert!(
             d.get("verdict").is_some() || d.get("title").is_some(),

@@ -181,6 +181,10 @@ fn rows() -> Vec<Row> {
             false,
             false,
         ),
+        #[cfg(feature = "synt")]
+        ("synt", "solve", &["demo/synt/arbiter.tlsf"], true, true),
+        #[cfg(feature = "synt")]
+        ("synt", "convert", &["demo/synt/arbiter.tlsf"], false, false),
         ("demo", "", &[], false, false),
     ]
 }

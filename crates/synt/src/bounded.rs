@@ -77,13 +77,15 @@ impl Game<'_> {
     }
 
     /// First-mover groups: first letters reaching the same set of classes.
-    fn groups(&self) -> (Vec<Vec<u32>>, Vec<u32>, Vec<usize>) {
+    fn groups(&self, budget: &Budget) -> Result<(Vec<Vec<u32>>, Vec<u32>, Vec<usize>), SyntError> {
         let l = self.letters;
         let mut sets: Vec<Vec<u32>> = Vec::new();
         let mut index: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
         let mut group_of = Vec::with_capacity(1 << l.n_first);
         let mut rep = Vec::new();
+        let mut ticker = budget.ticker(64);
         for x in 0..(1usize << l.n_first) {
+            ticker.tick()?;
             let mut cs: Vec<u32> = (0..(1usize << l.n_second))
                 .map(|y| l.class_of(x, y))
                 .collect();
@@ -96,12 +98,12 @@ impl Game<'_> {
             });
             group_of.push(g);
         }
-        (sets, group_of, rep)
+        Ok((sets, group_of, rep))
     }
 
     /// Solves the game: the controlled player's strategy when it wins from the initial position.
     pub(crate) fn solve(&self, budget: &Budget) -> Result<(Option<Machine>, GameStats), SyntError> {
-        let (groups, group_of, group_rep) = self.groups();
+        let (groups, group_of, group_rep) = self.groups(budget)?;
         let mut f0 = vec![-1i8; self.states];
         for &q in self.init {
             if let Some(s) = f0.get_mut(q as usize) {

@@ -79,7 +79,9 @@ impl Letters {
                     // Enumerate the completions of the free bits.
                     let free = (count - 1) & !fixed_mask;
                     let mut sub = free;
+                    let mut ticker = budget.ticker(1 << 16);
                     loop {
+                        ticker.tick()?;
                         let l = fixed_val | sub;
                         table[l / 64] |= 1 << (l % 64);
                         if sub == 0 {
@@ -103,7 +105,9 @@ impl Letters {
                 remap.clear();
                 remap.resize(2 * n_classes, u32::MAX);
                 let mut next = 0u32;
+                let mut ticker = budget.ticker(1 << 16);
                 for (l, c) in class.iter_mut().enumerate() {
+                    ticker.tick()?;
                     let key = 2 * *c as usize + usize::from(get(t, l));
                     if remap[key] == u32::MAX {
                         remap[key] = next;
@@ -120,6 +124,9 @@ impl Letters {
                 rep[c as usize] = l;
             }
         }
+        // The edges the game counts: with acceptance `t` (no sets) every infinite run is accepting,
+        // so every edge counts; with acceptance `f` none does (the language is empty).
+        let counted = |marks: u64| !aut.acc_false && (aut.num_sets == 0 || marks != 0);
         let class_edges = rep
             .iter()
             .map(|&l| {
@@ -127,7 +134,7 @@ impl Letters {
                 for (q, st) in edges.iter().enumerate() {
                     for (dst, marks, t) in st {
                         if get(t, l) {
-                            v.push((q as u32, *dst, *marks != 0));
+                            v.push((q as u32, *dst, counted(*marks)));
                         }
                     }
                 }

@@ -29,5 +29,7 @@ mod tlsf;
 pub use aig::Aig;
 pub use error::SyntError;
 pub use ltl::Ltl;
-pub use task::{convert, solve, solve_problem, Options, Problem, Solution, PARAMS};
+pub use task::{
+    convert, solve, solve_problem, synthesize, Input, Options, Problem, Solution, PARAMS,
+};
 pub use tlsf::{parse_tlsf, Semantics, Spec};

@@ -220,6 +220,13 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         .filter(|x| used.contains(x))
         .cloned()
         .collect();
+    if used.len() > crate::letters::MAX_BITS {
+        return Err(SyntError::Limit(format!(
+            "{} propositions: the explicit game handles at most {}",
+            used.len(),
+            crate::letters::MAX_BITS
+        )));
+    }
     let moore = p.semantics == Semantics::Moore;
     // Game order: the first mover's propositions first.
     let (first, second) = if moore { (&ctl, &unc) } else { (&unc, &ctl) };
@@ -227,15 +234,15 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
     let neg = arena.not(phi);
     let t0 = Instant::now();
     let (sys_aut, sys_check) = one_set(&mut arena, neg, budget)?;
-    let (env_aut, env_check) = one_set(&mut arena, phi, budget)?;
     tracing::info!(
-        neg_states = sys_aut.num_states(),
-        pos_states = env_aut.num_states(),
+        states = sys_aut.num_states(),
         secs = t0.elapsed().as_secs_f64(),
-        "automata of ¬φ and φ"
+        "automaton of ¬φ"
     );
     let sys_letters = Letters::new(&sys_aut, &names, first.len(), budget)?;
-    let env_letters = Letters::new(&env_aut, &names, first.len(), budget)?;
+    // The environment's automaton (of φ) is built when its first game is played (bound 1): many
+    // realizable specifications are won by the system at bound 0 or 1.
+    let mut env: Option<(Twa, Twa, Letters)> = None;
     let mut sol = Solution {
         realizable: None,
         circuit: None,
@@ -248,16 +255,26 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
     let mut sys_alive = true;
     let mut env_alive = true;
     let mut limits = Vec::new();
-    for k in 0..=max_bound {
+    for k in 0..=max_bound.max(1) {
         budget.check()?;
         for system in [true, false] {
-            if !(if system { sys_alive } else { env_alive }) {
+            if !(if system { sys_alive } else { env_alive }) || (!system && k == 0) {
                 continue;
             }
-            let (aut, letters) = if system {
-                (&sys_aut, &sys_letters)
-            } else {
-                (&env_aut, &env_letters)
+            if !system && env.is_none() {
+                let t1 = Instant::now();
+                let (a, c) = one_set(&mut arena, phi, budget)?;
+                tracing::info!(
+                    states = a.num_states(),
+                    secs = t1.elapsed().as_secs_f64(),
+                    "automaton of φ"
+                );
+                let l = Letters::new(&a, &names, first.len(), budget)?;
+                env = Some((a, c, l));
+            }
+            let (aut, letters) = match (&env, system) {
+                (Some((a, _, l)), false) => (a, l),
+                _ => (&sys_aut, &sys_letters),
             };
             let game = Game {
                 letters,
@@ -296,7 +313,10 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
             let Some(m) = m else { continue };
             let m = m.minimise();
             // The forbidden behaviours of the winner: ¬φ for the system, φ for the environment.
-            let bad = if system { &sys_check } else { &env_check };
+            let bad = match (&env, system) {
+                (Some((_, c, _)), false) => c,
+                _ => &sys_check,
+            };
             let check_letters = Letters::new(bad, &names, first.len(), budget)?;
             sol.product_states = model_check::check(&m, bad, &check_letters, budget)?;
             let (m_unc, m_ctl) = if system { (&unc, &ctl) } else { (&ctl, &unc) };
@@ -445,6 +465,56 @@ pub fn solve(
         if !opts.realizability && sol.realizable == Some(true) {
             a = a.line(text.trim_end());
         }
+    }
+    Ok(a)
+}
+
+/// What `verikit synt solve` reads.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A TLSF specification: its file name (for messages) and text.
+    Tlsf { name: String, text: String },
+    /// An LTL formula with Spot `ltlsynt`'s `--ins`/`--outs` (one of them may be inferred).
+    Formula {
+        formula: String,
+        ins: Option<Vec<String>>,
+        outs: Option<Vec<String>>,
+        moore: bool,
+    },
+}
+
+/// The one entry point of `verikit synt solve`: reads the input, solves, answers.
+pub fn synthesize(
+    input: &Input,
+    opts: &Options,
+    params: &Params,
+    budget: &Budget,
+) -> Result<Answer, SyntError> {
+    let (p, file) = match input {
+        Input::Tlsf { name, text } => {
+            let spec = parse_tlsf(text, budget).map_err(|e| e.in_source(name, text))?;
+            (Problem::from(spec), Some(name.as_str()))
+        }
+        Input::Formula {
+            formula,
+            ins,
+            outs,
+            moore,
+        } => {
+            let sem = if *moore {
+                Semantics::Moore
+            } else {
+                Semantics::Mealy
+            };
+            (
+                Problem::from_formula(formula, ins.clone(), outs.clone(), sem)?,
+                None,
+            )
+        }
+    };
+    let mut a = solve(&p, opts, params, budget)?;
+    if let Some(f) = file {
+        a = a.input("file", f);
     }
     Ok(a)
 }

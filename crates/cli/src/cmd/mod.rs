@@ -20,5 +20,7 @@ pub mod prism_imdp;
 pub mod prog;
 #[cfg(feature = "smt")]
 pub mod smt;
+#[cfg(feature = "synt")]
+pub mod synt;
 #[cfg(feature = "ta")]
 pub mod ta;

@@ -1,0 +1,175 @@
+#![cfg(feature = "synt")]
+//! `verikit synt` end to end: verdicts, witness shape, ltlsynt-style partitions, located errors,
+//! exit codes, timeout on a hard real input.
+
+use std::process::Command;
+
+fn verikit(args: &[&str]) -> (i32, serde_json::Value, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(args)
+        .output()
+        .expect("spawn verikit");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        v,
+        text,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/synt/arbiter.tlsf");
+
+#[test]
+fn tlsf_arbiter_is_realizable_with_a_checked_controller() {
+    let (code, v, _, err) = verikit(&["--json", "synt", "solve", DEMO]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true");
+    assert_eq!(v["result"], "realizable");
+    let w = &v["witness"];
+    assert_eq!(w["kind"], "controller");
+    assert_eq!(w["checked"], true);
+    let aag = w["aiger"].as_str().unwrap();
+    let header: Vec<&str> = aag.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header[0], "aag");
+    assert_eq!(header[2], "2", "two inputs r_0, r_1: {aag}");
+    assert_eq!(header[4], "2", "two outputs g_0, g_1: {aag}");
+    assert!(aag.contains("i0 r_0") && aag.contains("o1 g_1"), "{aag}");
+    // Text mode prints the verdict then the circuit; --realizability only the verdict.
+    let (code, _, text, _) = verikit(&["synt", "solve", DEMO]);
+    assert_eq!(code, 0);
+    assert!(text.starts_with("realizable\naag "), "{text}");
+    let (_, _, text, _) = verikit(&["synt", "solve", DEMO, "--realizability"]);
+    assert_eq!(text.trim(), "realizable");
+}
+
+#[test]
+fn ltlsynt_interface_and_counter_strategies() {
+    // --outs inferred from --ins.
+    let (code, v, _, err) =
+        verikit(&["--json", "synt", "solve", "-f", "G(r -> F g)", "--ins", "r"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true");
+    // --ins inferred from --outs; unrealizable with a counter-strategy reading the outputs.
+    let (code, v, _, err) = verikit(&[
+        "--json",
+        "synt",
+        "solve",
+        "-f",
+        "G(g <-> X r)",
+        "--outs",
+        "g",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["result"], "unrealizable");
+    assert_eq!(v["witness"]["kind"], "counter-strategy");
+    assert!(v["witness"]["aiger"].as_str().unwrap().contains("i0 g"));
+    // Moore: the system cannot copy the current input, but can copy it one step later.
+    let (_, v, _, _) = verikit(&[
+        "--json",
+        "synt",
+        "solve",
+        "-f",
+        "G(r <-> g)",
+        "--ins",
+        "r",
+        "--moore",
+    ]);
+    assert_eq!(v["verdict"], "false");
+    let (_, v, _, _) = verikit(&[
+        "--json",
+        "synt",
+        "solve",
+        "-f",
+        "G(r <-> X g)",
+        "--ins",
+        "r",
+        "--moore",
+    ]);
+    assert_eq!(v["verdict"], "true");
+}
+
+#[test]
+fn aiger_file_is_written() {
+    let dir = std::env::temp_dir().join(format!("verikit-synt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = dir.join("c.aig");
+    let asc = dir.join("c.aag");
+    for f in [&bin, &asc] {
+        let (code, _, _, err) = verikit(&["synt", "solve", DEMO, "--aiger", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+    }
+    assert!(std::fs::read(&bin).unwrap().starts_with(b"aig "));
+    assert!(std::fs::read(&asc).unwrap().starts_with(b"aag "));
+}
+
+#[test]
+fn convert_prints_formula_and_partition() {
+    let (code, v, _, err) = verikit(&["--json", "synt", "convert", DEMO]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["ins"], "r_0,r_1");
+    assert_eq!(v["outs"], "g_0,g_1");
+    assert!(
+        v["formula"].as_str().unwrap().contains("G(r_0 -> F g_0)"),
+        "{v}"
+    );
+    let (_, _, text, _) = verikit(&["synt", "convert", DEMO]);
+    assert!(text.contains("--ins=r_0,r_1\n--outs=g_0,g_1"), "{text}");
+}
+
+#[test]
+fn bad_input_is_located_or_named() {
+    let dir = std::env::temp_dir().join(format!("verikit-synt-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.tlsf");
+    std::fs::write(
+        &f,
+        "MAIN {\n  INPUTS { a; }\n  OUTPUTS { b; }\n  GUARANTEE { G (a -> c); }\n}\n",
+    )
+    .unwrap();
+    let (code, _, _, err) = verikit(&["synt", "solve", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("bad.tlsf:4:") && err.contains("undefined name `c`"),
+        "{err}"
+    );
+    std::fs::write(&f, "GLOBAL { DEFINITIONS { enum e = 0: a; } } MAIN { }").unwrap();
+    let (code, _, _, err) = verikit(&["synt", "convert", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("enumeration types"), "{err}");
+    // A formula over undeclared propositions names them.
+    let (code, _, _, err) = verikit(&[
+        "synt",
+        "solve",
+        "-f",
+        "G(a -> F b) & c",
+        "--ins",
+        "a",
+        "--outs",
+        "b",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("neither inputs nor outputs: c"), "{err}");
+}
+
+#[test]
+fn timeout_on_a_hard_real_input() {
+    let Some(p) = verikit_testkit::shared_path("synt/tlsf/lily/lilydemo20.tlsf") else {
+        eprintln!("skipping: ../shared/data/synt is missing");
+        return;
+    };
+    let t = std::time::Instant::now();
+    let (code, v, _, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "synt",
+        "solve",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout");
+    eprintln!("answered timeout after {:.1} s", t.elapsed().as_secs_f64());
+}
