@@ -6,9 +6,7 @@
 //! machine's table and turned into gates node by node (if-then-else with the constant cases
 //! simplified), shared across all functions.
 //!
-//! TO BE REPLACED: the AIGER text/binary *writers* at the end of this module stand in for the
-//! workspace's AIGER crate (`crates/aiger`, in progress on another branch); when it lands, the
-//! circuit is handed to its writer and these two functions go.
+//! The circuit is handed over as the workspace's `verikit_aiger::Aig`, whose writers print it.
 
 use crate::error::SyntError;
 use crate::mealy::Machine;
@@ -20,13 +18,13 @@ use verikit_diag::Budget;
 pub(crate) type Lit = u32;
 
 #[derive(Clone, Debug, Default)]
-pub struct Aig {
-    pub inputs: Vec<String>,
+pub(crate) struct Circuit {
+    pub(crate) inputs: Vec<String>,
     /// `(name, next-state literal)`.
-    pub latches: Vec<(String, Lit)>,
-    pub outputs: Vec<(String, Lit)>,
+    pub(crate) latches: Vec<(String, Lit)>,
+    pub(crate) outputs: Vec<(String, Lit)>,
     /// `(lhs, rhs0, rhs1)` with `lhs` even, in topological order.
-    pub ands: Vec<(Lit, Lit, Lit)>,
+    pub(crate) ands: Vec<(Lit, Lit, Lit)>,
 }
 
 struct Builder {
@@ -145,7 +143,7 @@ pub(crate) fn encode(
     all_inputs: &[String],
     all_outputs: &[String],
     budget: &Budget,
-) -> Result<Aig, SyntError> {
+) -> Result<Circuit, SyntError> {
     let n = m.states().max(1);
     let nl = (usize::BITS - (n - 1).leading_zeros()) as usize;
     let nu = unc.len();
@@ -212,7 +210,7 @@ pub(crate) fn encode(
         .enumerate()
         .map(|(g, &(x, y))| (2 * (base + g as u32), y, x))
         .collect();
-    Ok(Aig {
+    Ok(Circuit {
         inputs: all_inputs.to_vec(),
         latches,
         outputs,
@@ -220,13 +218,13 @@ pub(crate) fn encode(
     })
 }
 
-impl Aig {
-    pub fn max_var(&self) -> usize {
+impl Circuit {
+    pub(crate) fn max_var(&self) -> usize {
         self.inputs.len() + self.latches.len() + self.ands.len()
     }
 
     /// Simulates one step: the outputs and the next latch values.
-    pub fn step(&self, inputs: &[bool], latches: &[bool]) -> (Vec<bool>, Vec<bool>) {
+    pub(crate) fn step(&self, inputs: &[bool], latches: &[bool]) -> (Vec<bool>, Vec<bool>) {
         let mut val = vec![false; self.max_var() + 1];
         for (i, &x) in inputs.iter().enumerate().take(self.inputs.len()) {
             val[1 + i] = x;
@@ -249,84 +247,42 @@ impl Aig {
         )
     }
 
-    /// AIGER ASCII (`aag`). TO BE REPLACED by the workspace AIGER crate's writer.
-    pub fn to_aag(&self) -> String {
-        use std::fmt::Write;
-        let (i, l) = (self.inputs.len(), self.latches.len());
-        let mut s = format!(
-            "aag {} {} {} {} {}\n",
-            self.max_var(),
-            i,
-            l,
-            self.outputs.len(),
-            self.ands.len()
-        );
-        for k in 0..i {
-            let _ = writeln!(s, "{}", 2 * (k + 1));
-        }
-        for (k, (_, next)) in self.latches.iter().enumerate() {
-            let _ = writeln!(s, "{} {}", 2 * (i + k + 1), next);
-        }
-        for (_, o) in &self.outputs {
-            let _ = writeln!(s, "{o}");
-        }
-        for (lhs, a, b) in &self.ands {
-            let _ = writeln!(s, "{lhs} {a} {b}");
-        }
+    /// The circuit as the workspace's AIGER type (its writers print `aag` and `aig`).
+    pub(crate) fn to_aiger(&self) -> verikit_aiger::Aig {
+        let mut a = verikit_aiger::Aig::new();
+        a.maxvar = self.max_var() as u32;
+        let (ni, nl) = (self.inputs.len() as u32, self.latches.len() as u32);
+        a.inputs = (1..=ni).map(|k| 2 * k).collect();
+        a.latches = self
+            .latches
+            .iter()
+            .enumerate()
+            .map(|(k, &(_, next))| verikit_aiger::Latch {
+                lit: 2 * (ni + 1 + k as u32),
+                next,
+                reset: verikit_aiger::Reset::Zero,
+            })
+            .collect();
+        a.outputs = self.outputs.iter().map(|&(_, l)| l).collect();
+        a.ands = self
+            .ands
+            .iter()
+            .map(|&(lhs, x, y)| verikit_aiger::And {
+                lhs,
+                rhs0: x.max(y),
+                rhs1: x.min(y),
+            })
+            .collect();
+        let _ = nl;
         for (k, n) in self.inputs.iter().enumerate() {
-            let _ = writeln!(s, "i{k} {n}");
+            a.symbols.push(('i', k, n.clone()));
         }
         for (k, (n, _)) in self.latches.iter().enumerate() {
-            let _ = writeln!(s, "l{k} {n}");
+            a.symbols.push(('l', k, n.clone()));
         }
         for (k, (n, _)) in self.outputs.iter().enumerate() {
-            let _ = writeln!(s, "o{k} {n}");
+            a.symbols.push(('o', k, n.clone()));
         }
-        s
-    }
-
-    /// AIGER binary (`aig`): gates delta-encoded. TO BE REPLACED by the workspace AIGER crate's
-    /// writer.
-    pub fn to_aig(&self) -> Vec<u8> {
-        let (i, l) = (self.inputs.len(), self.latches.len());
-        let mut out = format!(
-            "aig {} {} {} {} {}\n",
-            self.max_var(),
-            i,
-            l,
-            self.outputs.len(),
-            self.ands.len()
-        )
-        .into_bytes();
-        for (_, next) in &self.latches {
-            out.extend_from_slice(format!("{next}\n").as_bytes());
-        }
-        for (_, o) in &self.outputs {
-            out.extend_from_slice(format!("{o}\n").as_bytes());
-        }
-        let push = |mut x: u32, out: &mut Vec<u8>| {
-            while x & !0x7f != 0 {
-                out.push((x & 0x7f) as u8 | 0x80);
-                x >>= 7;
-            }
-            out.push(x as u8);
-        };
-        for &(lhs, a, b) in &self.ands {
-            let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
-            push(lhs - hi, &mut out);
-            push(hi - lo, &mut out);
-        }
-        let mut syms = String::new();
-        for (k, n) in self.inputs.iter().enumerate() {
-            syms.push_str(&format!("i{k} {n}\n"));
-        }
-        for (k, (n, _)) in self.latches.iter().enumerate() {
-            syms.push_str(&format!("l{k} {n}\n"));
-        }
-        for (k, (n, _)) in self.outputs.iter().enumerate() {
-            syms.push_str(&format!("o{k} {n}\n"));
-        }
-        out.extend_from_slice(syms.as_bytes());
-        out
+        a
     }
 }

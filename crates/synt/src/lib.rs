@@ -9,7 +9,7 @@
 //! Pipeline: [`parse_tlsf`] (TLSF 1.1 → one LTL formula and the input/output partition) →
 //! `bounded` (C06's safety games over counter functions, for the system on `φ` and for the
 //! environment on `¬φ`, bound increased until one side wins) → `mealy` (the winning strategy as a
-//! Mealy/Moore machine, minimised) → `aig` (AND-inverter circuit, AIGER `aag`/`aig` text) →
+//! Mealy/Moore machine, minimised) → `aig` (AND-inverter circuit, handed to `verikit-aiger` for `aag`/`aig`) →
 //! `model_check` (the product of the machine with the automaton of `¬φ` must be empty; a
 //! counter-strategy with the automaton of `φ`). [`solve`] and [`convert`] are what the CLI
 //! calls.
@@ -26,7 +26,6 @@ mod model_check;
 mod task;
 mod tlsf;
 
-pub use aig::Aig;
 pub use error::SyntError;
 pub use ltl::Ltl;
 pub use task::{

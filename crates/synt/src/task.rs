@@ -6,7 +6,7 @@
 //! (`model_check`), encoded as an AIGER circuit whose simulation is compared with the machine →
 //! the [`Answer`].
 
-use crate::aig::{self, Aig};
+use crate::aig::{self, Circuit};
 use crate::bounded::{Game, GameStats};
 use crate::error::SyntError;
 use crate::letters::Letters;
@@ -14,6 +14,7 @@ use crate::mealy::Machine;
 use crate::model_check;
 use crate::tlsf::{parse_tlsf, Semantics, Spec};
 use std::time::Instant;
+use verikit_aiger::Aig;
 use verikit_diag::{Answer, Budget, Exhausted, Param, Params, Verdict};
 use verikit_omega::{Arena, Twa};
 
@@ -329,7 +330,7 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
             replay_circuit(&m, &circuit, m_unc, m_ctl, all_in, all_out)?;
             sol.realizable = Some(system);
             sol.machine_states = m.states();
-            sol.circuit = Some(circuit);
+            sol.circuit = Some(circuit.to_aiger());
             sol.bound = Some(k);
             return Ok(sol);
         }
@@ -349,7 +350,7 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
 /// answers and successors.
 fn replay_circuit(
     m: &Machine,
-    c: &Aig,
+    c: &Circuit,
     unc: &[String],
     ctl: &[String],
     all_in: &[String],

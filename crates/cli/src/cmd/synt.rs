@@ -99,28 +99,22 @@ pub fn run(cmd: SyntCmd, ctx: &Ctx) -> Result<Answer, CliError> {
 }
 
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let arbiter = Input::Formula {
-        formula: "G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)".into(),
-        ins: Some(vec!["r1".into(), "r2".into()]),
-        outs: None,
-        moore: false,
-    };
-    let predict = Input::Formula {
-        formula: "G(g <-> X r)".into(),
+    let f = |formula: &str| Input::Formula {
+        formula: formula.into(),
         ins: Some(vec!["r".into()]),
         outs: None,
         moore: false,
     };
     let run =
-        |i: &Input| synthesize(i, &Options::default(), &ctx.params, &ctx.budget).map_err(err(None));
+        |i: Input| synthesize(&i, &Options::default(), &ctx.params, &ctx.budget).map_err(err(None));
     Ok(vec![
         (
-            "A two-client arbiter: realizable, controller as AIGER".into(),
-            run(&arbiter)?,
+            "G(r -> F g): realizable, controller as AIGER".into(),
+            run(f("G(r -> F g)"))?,
         ),
         (
-            "G(g <-> X r): unrealizable (g would predict the next input), counter-strategy".into(),
-            run(&predict)?,
+            "G(g <-> X r): unrealizable, counter-strategy".into(),
+            run(f("G(g <-> X r)"))?,
         ),
     ])
 }
