@@ -79,5 +79,6 @@ fn shared_specs_agree_with_expected() {
     }
 }
 
-/// Measured: see the crate's decision record; the floor is a little below it (loaded machines).
-const FLOOR: usize = 0;
+/// Measured: 74 decided through the CLI with 2 s per spec on a loaded 2-core machine
+/// (bench/results/synt.md); the floor leaves room for the 1 s budget here and for load.
+const FLOOR: usize = 60;

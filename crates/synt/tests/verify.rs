@@ -230,7 +230,8 @@ fn known_specifications() {
         ("GF g -> GF r", &["r"], &["g"], Mealy, true),
         // The environment keeps r up: g may never rise.
         ("GF r -> GF g & G(g -> !r)", &["r"], &["g"], Mealy, false),
-        ("G(r -> X(!g U r))", &["r"], &["g"], Mealy, true),
+        // Strong until: the environment never repeats r.
+        ("G(r -> X(!g U r))", &["r"], &["g"], Mealy, false),
         ("F G r", &["r"], &["g"], Mealy, false),
         (
             "(G F r) -> G(g -> X(!g U r)) & GF g",
