@@ -106,7 +106,9 @@ def main():
         "of the whole process. ltlsynt's times are whole-process wall times with a 60 s limit on a "
         "loaded 2-core machine, and it was only run on the specs a minimal converter could turn into "
         "one formula (no `GLOBAL`, no `INITIALLY`/`PRESET`/`REQUIRE`); `error` rows are mostly its "
-        "upper-case signal-name problem (see the data README).",
+        "upper-case signal-name problem (see the data README). A verikit `error` is a run that ended "
+        "without a result: the `enum` refusal (exit 2) or more than 22 propositions (resource limit, "
+        "exit 3).",
         "",
         "## Summary",
         "",
