@@ -42,7 +42,9 @@ fn safe_loop_is_proved_and_the_bug_is_found_and_replayed() {
     assert_eq!(code, 0, "{err}");
     assert!(v["verdict"] == "true" || v["verdict"] == "unknown", "{v}");
     if v["verdict"] == "true" {
-        assert!(v["witness"]["invariants"].as_array().is_some_and(|a| !a.is_empty()));
+        assert!(v["witness"]["invariants"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()));
     }
 
     let bug = format!("{DEMO}/off_by_one.c");

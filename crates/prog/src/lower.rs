@@ -738,9 +738,7 @@ impl<'a> Lower<'a> {
             return self.cond_value(c);
         }
         if let Some(k) = v.lin.as_const() {
-            let k = if ty.signed && !self.opts.wrap && k >= ty.min() && k <= ty.max() {
-                k
-            } else if k >= ty.min() && k <= ty.max() {
+            let k = if k >= ty.min() && k <= ty.max() {
                 k
             } else {
                 wrap_const(k, ty)
