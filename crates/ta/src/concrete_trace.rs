@@ -74,7 +74,7 @@ pub(crate) fn concretize(
     for k in (0..path.len()).rev() {
         let (nl, ni) = split(&states[k + 1]);
         let mut pre = b[k + 1].clone();
-        if !zg.is_urgent(&nl) {
+        if !zg.is_urgent(&states[k + 1]) {
             pre.down();
             if !zg.constrain_invariant(&mut pre, &nl, &ni) {
                 return Err(format!("empty backward zone at step {k}"));
@@ -108,7 +108,6 @@ pub(crate) fn concretize(
     let mut v: Vec<BigRational> = vec![BigRational::zero(); dim];
     let mut steps = Vec::new();
     for (k, t) in path.iter().enumerate() {
-        let (sl, _) = split(&states[k]);
         let z = &b[k];
         // interval of delays d with v + d ∈ z: (lo, lo_strict) .. (hi, hi_strict)
         let mut lo = BigRational::zero();
@@ -135,7 +134,7 @@ pub(crate) fn concretize(
                 lo_strict = strict;
             }
         }
-        let d = if zg.is_urgent(&sl) {
+        let d = if zg.is_urgent(&states[k]) {
             BigRational::zero()
         } else if !lo_strict {
             lo.clone()

@@ -23,6 +23,14 @@ pub enum BinOp {
     Mul,
     Div,
     Mod,
+    /// UPPAAL's bitwise and shift operators and `<?`/`>?` (minimum/maximum).
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Min,
+    Max,
 }
 
 impl BinOp {
@@ -47,6 +55,13 @@ impl BinOp {
             BinOp::Mul => "*",
             BinOp::Div => "/",
             BinOp::Mod => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Min => "<?",
+            BinOp::Max => ">?",
         }
     }
 }

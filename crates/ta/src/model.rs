@@ -3,6 +3,7 @@
 //! statements on a discrete valuation (shared by the zone-graph engine and the trace checker).
 
 use crate::expr::BinOp;
+use std::sync::Arc;
 use verikit_diag::Span;
 
 /// A block of variables (a scalar is a block of size 1): clocks or integers.
@@ -37,7 +38,35 @@ pub enum Expr {
     },
     Neg(Box<Expr>),
     Not(Box<Expr>),
+    /// Bitwise complement (UPPAAL's `~`).
+    BitNot(Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`.
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A local variable (slot of the current function's frame).
+    Local(u32),
+    /// Element of a local array: slot `first + index` when `index < size`.
+    LocalElem {
+        first: u32,
+        size: u32,
+        index: Box<Expr>,
+    },
+    /// A call of a user function (UPPAAL declarations) with value arguments.
+    Call(Arc<Func>, Vec<Expr>),
+}
+
+/// A user function: the first `params` slots of its frame are the arguments, the others its
+/// local variables; each slot has a range, checked on every assignment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Func {
+    pub name: String,
+    pub params: u32,
+    /// Range of each frame slot (parameters first).
+    pub slots: Vec<(i64, i64)>,
+    /// Initial value of each slot beyond the parameters.
+    pub body: Vec<Stmt>,
+    /// Range of the returned value (`(0, 0)` for `void`).
+    pub ret: (i64, i64),
 }
 
 /// Why an evaluation failed: the transition carrying it is disabled (as in TChecker, where such a
@@ -49,39 +78,151 @@ pub enum EvalError {
     Overflow,
     OutOfRange,
     LoopLimit,
+    /// A function called from a guard or invariant assigned a global variable.
+    SideEffect,
+    /// A non-void function ended without `return`.
+    NoReturn,
 }
 
 fn ck(v: Option<i64>) -> Result<i64, EvalError> {
     v.ok_or(EvalError::Overflow)
 }
 
+/// Where global integers are read and written during an evaluation.
+pub(crate) trait IntStore {
+    fn get(&self, k: usize) -> Option<i32>;
+    fn set(&mut self, k: usize, v: i64) -> Result<(), EvalError>;
+}
+
+/// Read-only globals (guards, invariants, state formulas).
+struct Ro<'a>(&'a [i32]);
+
+impl IntStore for Ro<'_> {
+    fn get(&self, k: usize) -> Option<i32> {
+        self.0.get(k).copied()
+    }
+    fn set(&mut self, _: usize, _: i64) -> Result<(), EvalError> {
+        Err(EvalError::SideEffect)
+    }
+}
+
+/// Writable globals, range-checked against their declarations (updates).
+struct Rw<'a> {
+    ints: &'a mut [i32],
+    vars: &'a [IntVar],
+}
+
+impl IntStore for Rw<'_> {
+    fn get(&self, k: usize) -> Option<i32> {
+        self.ints.get(k).copied()
+    }
+    fn set(&mut self, k: usize, v: i64) -> Result<(), EvalError> {
+        let var = self.vars.get(k).ok_or(EvalError::IndexOutOfBounds)?;
+        if v < i64::from(var.min) || v > i64::from(var.max) {
+            return Err(EvalError::OutOfRange);
+        }
+        let slot = self.ints.get_mut(k).ok_or(EvalError::IndexOutOfBounds)?;
+        *slot = v as i32;
+        Ok(())
+    }
+}
+
+fn index_in(i: i64, size: u32) -> Result<usize, EvalError> {
+    if i < 0 || i >= i64::from(size) {
+        Err(EvalError::IndexOutOfBounds)
+    } else {
+        Ok(i as usize)
+    }
+}
+
+fn shift(x: i64, y: i64, left: bool) -> Result<i64, EvalError> {
+    if !(0..63).contains(&y) {
+        return Err(EvalError::Overflow);
+    }
+    if left {
+        ck(x.checked_mul(1i64 << y))
+    } else {
+        Ok(x >> y)
+    }
+}
+
+/// Calls `f` on the argument values: runs its body in a fresh frame.
+fn call<S: IntStore>(f: &Func, args: &[i64], s: &mut S, depth: usize) -> Result<i64, EvalError> {
+    let mut frame = vec![0i64; f.slots.len()];
+    for (k, (slot, &v)) in frame.iter_mut().zip(args).enumerate() {
+        let (lo, hi) = f.slots.get(k).copied().unwrap_or((i64::MIN, i64::MAX));
+        if v < lo || v > hi {
+            return Err(EvalError::OutOfRange);
+        }
+        *slot = v;
+    }
+    match run(&f.body, s, &f.slots, &mut frame, &mut Vec::new(), depth)? {
+        Flow::Return(Some(v)) => {
+            if v < f.ret.0 || v > f.ret.1 {
+                return Err(EvalError::OutOfRange);
+            }
+            Ok(v)
+        }
+        _ if f.ret == (0, 0) => Ok(0),
+        _ => Err(EvalError::NoReturn),
+    }
+}
+
+/// Depth of nested calls beyond which evaluation fails (recursion is not bounded otherwise).
+const MAX_CALL_DEPTH: usize = 64;
+
 impl Expr {
     pub fn eval(&self, ints: &[i32]) -> Result<i64, EvalError> {
+        self.ev(&mut Ro(ints), &[], 0)
+    }
+
+    fn ev<S: IntStore>(&self, s: &mut S, frame: &[i64], depth: usize) -> Result<i64, EvalError> {
         Ok(match self {
             Expr::Const(c) => *c,
-            Expr::Var(v) => i64::from(*ints.get(*v as usize).ok_or(EvalError::IndexOutOfBounds)?),
+            Expr::Var(v) => i64::from(s.get(*v as usize).ok_or(EvalError::IndexOutOfBounds)?),
             Expr::Elem { first, size, index } => {
-                let i = index.eval(ints)?;
-                if i < 0 || i >= i64::from(*size) {
-                    return Err(EvalError::IndexOutOfBounds);
-                }
+                let i = index_in(index.ev(s, frame, depth)?, *size)?;
                 i64::from(
-                    *ints
-                        .get(*first as usize + i as usize)
+                    s.get(*first as usize + i)
                         .ok_or(EvalError::IndexOutOfBounds)?,
                 )
             }
-            Expr::Neg(e) => ck(e.eval(ints)?.checked_neg())?,
-            Expr::Not(e) => i64::from(e.eval(ints)? == 0),
+            Expr::Local(k) => *frame.get(*k as usize).ok_or(EvalError::IndexOutOfBounds)?,
+            Expr::LocalElem { first, size, index } => {
+                let i = index_in(index.ev(s, frame, depth)?, *size)?;
+                *frame
+                    .get(*first as usize + i)
+                    .ok_or(EvalError::IndexOutOfBounds)?
+            }
+            Expr::Call(f, args) => {
+                if depth >= MAX_CALL_DEPTH {
+                    return Err(EvalError::LoopLimit);
+                }
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(a.ev(s, frame, depth)?);
+                }
+                call(f, &vals, s, depth + 1)?
+            }
+            Expr::Neg(e) => ck(e.ev(s, frame, depth)?.checked_neg())?,
+            Expr::Not(e) => i64::from(e.ev(s, frame, depth)? == 0),
+            Expr::BitNot(e) => !e.ev(s, frame, depth)?,
+            Expr::Ite(c, a, b) => {
+                if c.ev(s, frame, depth)? != 0 {
+                    a.ev(s, frame, depth)?
+                } else {
+                    b.ev(s, frame, depth)?
+                }
+            }
             Expr::Bin(op, a, b) => {
-                let x = a.eval(ints)?;
+                let x = a.ev(s, frame, depth)?;
                 // short-circuit as C does
                 match op {
                     BinOp::And if x == 0 => return Ok(0),
                     BinOp::Or if x != 0 => return Ok(1),
                     _ => {}
                 }
-                let y = b.eval(ints)?;
+                let y = b.ev(s, frame, depth)?;
                 match op {
                     BinOp::Or | BinOp::And => i64::from(y != 0),
                     BinOp::Eq => i64::from(x == y),
@@ -105,6 +246,13 @@ impl Expr {
                         }
                         ck(x.checked_rem(y))?
                     }
+                    BinOp::BitAnd => x & y,
+                    BinOp::BitOr => x | y,
+                    BinOp::BitXor => x ^ y,
+                    BinOp::Shl => shift(x, y, true)?,
+                    BinOp::Shr => shift(x, y, false)?,
+                    BinOp::Min => x.min(y),
+                    BinOp::Max => x.max(y),
                 }
             }
         })
@@ -135,6 +283,13 @@ impl Expr {
                     (lo, hi)
                 }
             }
+            Expr::Local(_) | Expr::LocalElem { .. } | Expr::BitNot(_) => (-BIG, BIG),
+            Expr::Call(f, _) => f.ret,
+            Expr::Ite(_, a, b) => {
+                let (a0, a1) = a.range(vars);
+                let (b0, b1) = b.range(vars);
+                (a0.min(b0), a1.max(b1))
+            }
             Expr::Neg(e) => {
                 let (a, b) = e.range(vars);
                 (-b, -a)
@@ -162,6 +317,11 @@ impl Expr {
                         let m = a0.abs().max(a1.abs());
                         (-m, m)
                     }
+                    BinOp::Min => (a0.min(b0), a1.min(b1)),
+                    BinOp::Max => (a0.max(b0), a1.max(b1)),
+                    BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => {
+                        (-BIG, BIG)
+                    }
                     _ => (0, 1),
                 }
             }
@@ -172,9 +332,14 @@ impl Expr {
     pub fn is_const(&self) -> bool {
         match self {
             Expr::Const(_) => true,
-            Expr::Var(_) | Expr::Elem { .. } => false,
-            Expr::Neg(e) | Expr::Not(e) => e.is_const(),
+            Expr::Var(_)
+            | Expr::Elem { .. }
+            | Expr::Local(_)
+            | Expr::LocalElem { .. }
+            | Expr::Call(..) => false,
+            Expr::Neg(e) | Expr::Not(e) | Expr::BitNot(e) => e.is_const(),
             Expr::Bin(_, a, b) => a.is_const() && b.is_const(),
+            Expr::Ite(c, a, b) => c.is_const() && a.is_const() && b.is_const(),
         }
     }
 }
@@ -266,10 +431,108 @@ pub enum Stmt {
     Clock(ClockRef, Expr),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     While(Expr, Vec<Stmt>),
+    /// Assignment of a local variable of a function (`index`: element of a local array).
+    Local {
+        first: u32,
+        size: u32,
+        index: Option<Expr>,
+        value: Expr,
+    },
+    /// An expression evaluated for its effect (a call).
+    Eval(Expr),
+    /// `return [e]` (inside a function).
+    Return(Option<Expr>),
 }
 
 /// Iterations after which a `while` loop is taken as diverging (the transition is disabled).
 pub(crate) const LOOP_LIMIT: u32 = 100_000;
+
+enum Flow {
+    Normal,
+    Return(Option<i64>),
+}
+
+/// Runs statements on a store and a frame (`slots`: the frame's ranges); clock assignments are
+/// appended to `resets`.
+fn run<S: IntStore>(
+    stmts: &[Stmt],
+    s: &mut S,
+    slots: &[(i64, i64)],
+    frame: &mut [i64],
+    resets: &mut Vec<(usize, i64)>,
+    depth: usize,
+) -> Result<Flow, EvalError> {
+    for st in stmts {
+        match st {
+            Stmt::Nop => {}
+            Stmt::Int(lv, e) => {
+                let v = e.ev(s, frame, depth)?;
+                let k = match &lv.index {
+                    None => lv.first as usize,
+                    Some(i) => lv.first as usize + index_in(i.ev(s, frame, depth)?, lv.size)?,
+                };
+                s.set(k, v)?;
+            }
+            Stmt::Local {
+                first,
+                size,
+                index,
+                value,
+            } => {
+                let v = value.ev(s, frame, depth)?;
+                let k = match index {
+                    None => *first as usize,
+                    Some(i) => *first as usize + index_in(i.ev(s, frame, depth)?, *size)?,
+                };
+                let (lo, hi) = slots.get(k).copied().ok_or(EvalError::IndexOutOfBounds)?;
+                if v < lo || v > hi {
+                    return Err(EvalError::OutOfRange);
+                }
+                *frame.get_mut(k).ok_or(EvalError::IndexOutOfBounds)? = v;
+            }
+            Stmt::Clock(x, e) => {
+                let k = match &x.index {
+                    None => x.first as usize,
+                    Some(i) => x.first as usize + index_in(i.ev(s, frame, depth)?, x.size)?,
+                };
+                let v = e.ev(s, frame, depth)?;
+                if !(0..=crate::dbm::MAX_CONST).contains(&v) {
+                    return Err(EvalError::OutOfRange);
+                }
+                resets.push((k, v));
+            }
+            Stmt::Eval(e) => {
+                e.ev(s, frame, depth)?;
+            }
+            Stmt::Return(e) => {
+                let v = match e {
+                    Some(e) => Some(e.ev(s, frame, depth)?),
+                    None => None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            Stmt::If(c, t, e) => {
+                let branch = if c.ev(s, frame, depth)? != 0 { t } else { e };
+                if let Flow::Return(v) = run(branch, s, slots, frame, resets, depth)? {
+                    return Ok(Flow::Return(v));
+                }
+            }
+            Stmt::While(c, b) => {
+                let mut n = 0;
+                while c.ev(s, frame, depth)? != 0 {
+                    n += 1;
+                    if n > LOOP_LIMIT {
+                        return Err(EvalError::LoopLimit);
+                    }
+                    if let Flow::Return(v) = run(b, s, slots, frame, resets, depth)? {
+                        return Ok(Flow::Return(v));
+                    }
+                }
+            }
+        }
+    }
+    Ok(Flow::Normal)
+}
 
 /// Executes statements: integers are updated in place (range-checked), clock assignments are
 /// appended to `resets` as `(DBM index, value)` in execution order.
@@ -279,56 +542,8 @@ pub(crate) fn exec(
     ints: &mut [i32],
     resets: &mut Vec<(usize, i64)>,
 ) -> Result<(), EvalError> {
-    for s in stmts {
-        match s {
-            Stmt::Nop => {}
-            Stmt::Int(lv, e) => {
-                let v = e.eval(ints)?;
-                let k = match &lv.index {
-                    None => lv.first as usize,
-                    Some(i) => {
-                        let i = i.eval(ints)?;
-                        if i < 0 || i >= i64::from(lv.size) {
-                            return Err(EvalError::IndexOutOfBounds);
-                        }
-                        lv.first as usize + i as usize
-                    }
-                };
-                let var = vars.get(k).ok_or(EvalError::IndexOutOfBounds)?;
-                if v < i64::from(var.min) || v > i64::from(var.max) {
-                    return Err(EvalError::OutOfRange);
-                }
-                if let Some(slot) = ints.get_mut(k) {
-                    *slot = v as i32;
-                }
-            }
-            Stmt::Clock(x, e) => {
-                let k = x.resolve(ints)?;
-                let v = e.eval(ints)?;
-                if !(0..=crate::dbm::MAX_CONST).contains(&v) {
-                    return Err(EvalError::OutOfRange);
-                }
-                resets.push((k, v));
-            }
-            Stmt::If(c, t, e) => {
-                if c.eval(ints)? != 0 {
-                    exec(t, vars, ints, resets)?;
-                } else {
-                    exec(e, vars, ints, resets)?;
-                }
-            }
-            Stmt::While(c, b) => {
-                let mut n = 0;
-                while c.eval(ints)? != 0 {
-                    n += 1;
-                    if n > LOOP_LIMIT {
-                        return Err(EvalError::LoopLimit);
-                    }
-                    exec(b, vars, ints, resets)?;
-                }
-            }
-        }
-    }
+    let mut s = Rw { ints, vars };
+    run(stmts, &mut s, &[], &mut [], resets, 0)?;
     Ok(())
 }
 
@@ -366,6 +581,11 @@ pub struct Process {
 #[derive(Clone, Debug)]
 pub struct Sync {
     pub parts: Vec<(u32, u32, bool)>,
+    /// UPPAAL broadcast: a weak participant takes part iff one of its edges with the event has
+    /// an integer guard that holds (TChecker's weak participants: iff it has such an edge).
+    pub broadcast: bool,
+    /// UPPAAL urgent channel: no delay while the synchronisation is enabled.
+    pub urgent: bool,
     pub span: Span,
 }
 

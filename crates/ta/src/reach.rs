@@ -218,7 +218,7 @@ pub(crate) fn reach(
             hit = Some(id);
             break;
         }
-        zg.transitions(&d[..n], &mut trans);
+        zg.transitions(&d, &mut trans);
         succs.clear();
         for t in &trans {
             if let Some((nd, nz)) = zg.successor(&d, &z, t) {

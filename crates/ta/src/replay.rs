@@ -99,6 +99,7 @@ pub fn replay(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<(), S
             return Err(format!("step {k}: negative delay"));
         }
         let urgent = (0..np).any(|p| run.loc(p).is_ok_and(|l| l.urgent || l.committed));
+        let urgent = urgent || urgent_channel_enabled(model, &run.locs, &run.ints);
         if urgent && !step.delay.is_zero() {
             return Err(format!("step {k}: delay in an urgent or committed state"));
         }
@@ -137,9 +138,9 @@ pub fn replay(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<(), S
                 .and_then(|v| v.get(ev as usize))
                 .copied()
                 .unwrap_or(true);
-            alone || sync_matches(model, &run.locs, &events)
+            alone || sync_matches(model, &run.locs, &run.ints, &events)
         } else {
-            sync_matches(model, &run.locs, &events)
+            sync_matches(model, &run.locs, &run.ints, &events)
         };
         if !legal {
             return Err(format!(
@@ -186,9 +187,26 @@ pub fn replay(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<(), S
     Ok(())
 }
 
+/// True if a synchronisation on an urgent channel is enabled: each strong participant has an
+/// edge with its event from its location whose integer guard holds.
+fn urgent_channel_enabled(model: &Model, locs: &[u32], ints: &[i32]) -> bool {
+    model.syncs.iter().filter(|s| s.urgent).any(|s| {
+        s.parts.iter().filter(|p| !p.2).all(|&(p, e, _)| {
+            model.processes.get(p as usize).is_some_and(|pr| {
+                pr.edges.iter().any(|ed| {
+                    Some(&ed.src) == locs.get(p as usize)
+                        && ed.event == e
+                        && ed.guard.ints_hold(ints) == Ok(true)
+                })
+            })
+        })
+    })
+}
+
 /// True if the `(process, event)` set is a maximal instance of some synchronisation vector: every
-/// strong participant moves, and a weak participant moves iff it has an edge with its event.
-fn sync_matches(model: &Model, locs: &[u32], events: &[(u32, u32)]) -> bool {
+/// strong participant moves, and a weak participant moves iff it has an edge with its event
+/// (for a broadcast: an edge with its event whose integer guard holds).
+fn sync_matches(model: &Model, locs: &[u32], ints: &[i32], events: &[(u32, u32)]) -> bool {
     model.syncs.iter().any(|s| {
         let covered = events
             .iter()
@@ -200,9 +218,11 @@ fn sync_matches(model: &Model, locs: &[u32], events: &[(u32, u32)]) -> bool {
                     return moves;
                 }
                 let can = model.processes.get(p as usize).is_some_and(|pr| {
-                    pr.edges
-                        .iter()
-                        .any(|ed| Some(&ed.src) == locs.get(p as usize) && ed.event == e)
+                    pr.edges.iter().any(|ed| {
+                        Some(&ed.src) == locs.get(p as usize)
+                            && ed.event == e
+                            && (!s.broadcast || ed.guard.ints_hold(ints) == Ok(true))
+                    })
                 });
                 moves == can
             })

@@ -419,6 +419,8 @@ impl Builder {
                 }
                 self.model.syncs.push(Sync {
                     parts,
+                    broadcast: false,
+                    urgent: false,
                     span: Span::new(base, base + line.len()),
                 });
             }

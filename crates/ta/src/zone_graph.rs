@@ -108,12 +108,41 @@ impl<'m> ZoneGraph<'m> {
         self.model.processes.len()
     }
 
-    /// True if some location of the tuple is urgent or committed (time cannot elapse).
-    pub(crate) fn is_urgent(&self, locs: &[i32]) -> bool {
+    /// True if time cannot elapse in the discrete state (locations then integers): some
+    /// location is urgent or committed, or a synchronisation on an urgent channel is enabled.
+    pub(crate) fn is_urgent(&self, disc: &[i32]) -> bool {
+        let n = self.nproc().min(disc.len());
+        let (locs, ints) = disc.split_at(n);
+        self.no_delay(locs, ints)
+    }
+
+    fn no_delay(&self, locs: &[i32], ints: &[i32]) -> bool {
         locs.iter().zip(&self.model.processes).any(|(&l, p)| {
             p.locations
                 .get(l as usize)
                 .is_some_and(|l| l.urgent || l.committed)
+        }) || self.urgent_sync_enabled(locs, ints)
+    }
+
+    /// Some synchronisation on an urgent channel is enabled: every strong participant has an
+    /// edge with its event whose integer guard holds (urgent edges have no clock guards).
+    pub(crate) fn urgent_sync_enabled(&self, locs: &[i32], ints: &[i32]) -> bool {
+        let m = self.model;
+        m.syncs.iter().filter(|s| s.urgent).any(|s| {
+            s.parts.iter().filter(|p| !p.2).all(|&(p, ev, _)| {
+                let Some(proc_) = m.processes.get(p as usize) else {
+                    return false;
+                };
+                locs.get(p as usize)
+                    .and_then(|&l| proc_.out.get(l as usize))
+                    .is_some_and(|edges| {
+                        edges.iter().any(|&e| {
+                            proc_.edges.get(e as usize).is_some_and(|ed| {
+                                ed.event == ev && matches!(ed.guard.ints_hold(ints), Ok(true))
+                            })
+                        })
+                    })
+            })
         })
     }
 
@@ -185,7 +214,7 @@ impl<'m> ZoneGraph<'m> {
 
     /// Time elapse within the invariant, unless urgent.
     fn delay(&self, z: &mut Dbm, locs: &[i32], ints: &[i32]) -> bool {
-        if self.is_urgent(locs) {
+        if self.no_delay(locs, ints) {
             return true;
         }
         z.up();
@@ -211,10 +240,13 @@ impl<'m> ZoneGraph<'m> {
         out
     }
 
-    /// The discrete moves enabled by the locations (guards not yet evaluated).
-    pub(crate) fn transitions(&self, locs: &[i32], out: &mut Vec<Transition>) {
+    /// The discrete moves enabled by the locations of `disc` (guards not yet evaluated, except
+    /// the integer guards of broadcast receivers, which decide who takes part).
+    pub(crate) fn transitions(&self, disc: &[i32], out: &mut Vec<Transition>) {
         out.clear();
         let m = self.model;
+        let n = self.nproc().min(disc.len());
+        let (locs, ints) = disc.split_at(n);
         let committed = locs
             .iter()
             .zip(&m.processes)
@@ -252,7 +284,12 @@ impl<'m> ZoneGraph<'m> {
                 };
                 let c: Vec<(u32, u32)> = edges
                     .iter()
-                    .filter(|&&e| proc_.edges[e as usize].event == ev)
+                    .filter(|&&e| {
+                        let ed = &proc_.edges[e as usize];
+                        ed.event == ev
+                            && (!(s.broadcast && weak)
+                                || matches!(ed.guard.ints_hold(ints), Ok(true)))
+                    })
                     .map(|&e| (p, e))
                     .collect();
                 if c.is_empty() {
