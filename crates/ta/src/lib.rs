@@ -26,6 +26,9 @@ mod query;
 mod reach;
 mod replay;
 mod tck;
+mod uppaal;
+mod uppaal_lang;
+mod uppaal_xml;
 mod zone_graph;
 
 pub use concrete_trace::{TimedStep, TimedTrace};
@@ -38,6 +41,7 @@ pub use query::{check_labels, resolve_labels, to_answer, Options, ReachResult, S
 pub use reach::{Algo, Search, Stats};
 pub use replay::replay;
 pub use tck::parse_tck;
+pub use uppaal::{parse_uppaal, UppaalModel};
 pub use zone_graph::{Discrete, Extrapolation, Transition};
 
 use verikit_diag::Param;

@@ -1,0 +1,1722 @@
+//! UPPAAL models lowered onto the one network type ([`Model`]) the zone engine explores:
+//! constants folded, typedefs and bounded ints resolved, arrays flattened, functions compiled to
+//! frames, templates instantiated (explicit `P = T(args);` with value and reference parameters,
+//! and `system T;` over every value of its bounded parameters, named `T(v, …)` as UPPAAL does),
+//! `select` expanded into one edge per value, channel expressions resolved (one edge per possible
+//! channel when the index depends on variables, guarded by the index), binary channels to one
+//! synchronisation vector per sender/receiver pair, broadcast channels to vectors with weak
+//! receivers, urgent channels flagged.
+//!
+//! Seed: SETTA'17 Schivo et al., "How to efficiently build a front-end tool for UPPAAL" (S19),
+//! §2–3: the model a front end hands to UPPAAL (templates, instantiation, channels, queries) and
+//! the need for a trace that maps back to the user's names (process `T(v)`, locations by name).
+//! Constructs this lowering does not implement are refused by name with their location:
+//! `struct`, `scalar`, `double`/`hybrid`/`meta` variables, clock rates, priorities, branchpoints,
+//! LSC templates, clock constraints under `||`/`!`, and clock guards on broadcast receivers.
+
+use crate::expr::BinOp;
+use crate::model::{
+    ClockAtom, ClockRef, Cmp, Edge, Expr, Func, Guard, IntLv, IntVar, Location, Model, Process,
+    Stmt, Sync, VarBlock,
+};
+use crate::uppaal_lang::{lex, Base, Decl, Init, Parser, Quant, UExpr, UParam, UStmt, UType, Un};
+use crate::uppaal_xml::{read, Text, XDoc, XTemplate};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+use verikit_diag::{Diagnostic, Span};
+
+const DEFAULT_INT: (i64, i64) = (-32768, 32767);
+/// Edges one transition may expand to (selects × channel indices) before the model is refused.
+const MAX_EXPANSION: usize = 20_000;
+
+#[derive(Clone, Debug)]
+enum Ty {
+    Int(i64, i64),
+    Clock,
+    Chan { urgent: bool, broadcast: bool },
+    Void,
+}
+
+#[derive(Clone, Debug)]
+struct FullTy {
+    ty: Ty,
+    dims: Vec<u32>,
+    is_const: bool,
+}
+
+#[derive(Clone, Debug)]
+enum Sym {
+    Const(i64),
+    Int { first: u32, dims: Vec<u32> },
+    Clock { first: u32, dims: Vec<u32> },
+    Chan { first: u32, dims: Vec<u32> },
+    Local { first: u32, dims: Vec<u32> },
+    Type(FullTy),
+    Func(Arc<Func>),
+}
+
+#[derive(Clone, Debug)]
+struct Chan {
+    name: String,
+    urgent: bool,
+    broadcast: bool,
+}
+
+/// What the queries need after lowering: each process's name, scope and location names.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    scopes: Vec<FxHashMap<String, Sym>>,
+    globals: FxHashMap<String, Sym>,
+    /// `(name, template, argument values)` per process.
+    procs: Vec<(String, String, Vec<i64>)>,
+}
+
+/// A parsed UPPAAL model: the network, the embedded queries and what resolving queries needs.
+#[derive(Clone, Debug)]
+pub struct UppaalModel {
+    pub model: Model,
+    /// Embedded `<query>` formulas (text with file offsets) and their comments.
+    pub(crate) queries: Vec<(Text, String)>,
+    pub(crate) names: Names,
+}
+
+struct Frame {
+    slots: Vec<(i64, i64)>,
+}
+
+struct Lower {
+    model: Model,
+    chans: Vec<Chan>,
+    scopes: Vec<FxHashMap<String, Sym>>,
+    frame: Option<Frame>,
+    types: Vec<String>,
+    pending_inits: Vec<Stmt>,
+    /// Edges per process, before channels become events.
+    raw: Vec<Vec<RawEdge>>,
+    /// Edges produced so far (select and channel-index expansion).
+    expanded: usize,
+}
+
+fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::at(span, msg)
+}
+
+fn parser_for(t: &Text, types: &[String]) -> Result<Parser, Diagnostic> {
+    Ok(Parser::new(lex(&t.s, &t.map)?, types.to_vec()))
+}
+
+fn cmp_of(op: &str) -> Option<Cmp> {
+    Some(match op {
+        "<" => Cmp::Lt,
+        "<=" => Cmp::Le,
+        "==" => Cmp::Eq,
+        ">=" => Cmp::Ge,
+        ">" => Cmp::Gt,
+        _ => return None,
+    })
+}
+
+fn flip(c: Cmp) -> Cmp {
+    match c {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Eq => Cmp::Eq,
+        Cmp::Ge => Cmp::Le,
+        Cmp::Gt => Cmp::Lt,
+    }
+}
+
+fn binop(op: &str) -> Option<BinOp> {
+    Some(match op {
+        "||" => BinOp::Or,
+        "&&" => BinOp::And,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        "%" => BinOp::Mod,
+        "&" => BinOp::BitAnd,
+        "|" => BinOp::BitOr,
+        "^" => BinOp::BitXor,
+        "<<" => BinOp::Shl,
+        ">>" => BinOp::Shr,
+        "<?" => BinOp::Min,
+        ">?" => BinOp::Max,
+        _ => return None,
+    })
+}
+
+fn fold(e: Expr) -> Expr {
+    if e.is_const() {
+        if let Ok(v) = e.eval(&[]) {
+            return Expr::Const(v);
+        }
+    }
+    e
+}
+
+fn product(dims: &[u32]) -> u32 {
+    dims.iter().fold(1u32, |a, &d| a.saturating_mul(d))
+}
+
+/// Reads an UPPAAL XML model (`text` is the whole file).
+pub fn parse_uppaal(text: &str) -> Result<UppaalModel, Diagnostic> {
+    let doc = read(text)?;
+    if let Some((name, span)) = &doc.other {
+        return Err(err(
+            *span,
+            format!("UPPAAL `<{name}>` elements (LSC scenarios, SMC options) are not supported"),
+        ));
+    }
+    let mut lw = Lower {
+        model: Model {
+            name: "uppaal".into(),
+            events: vec!["tau".into()],
+            ..Model::default()
+        },
+        chans: Vec::new(),
+        scopes: vec![FxHashMap::default()],
+        frame: None,
+        types: Vec::new(),
+        pending_inits: Vec::new(),
+        raw: Vec::new(),
+        expanded: 0,
+    };
+    if let Some(d) = &doc.declaration {
+        lw.declarations(d)?;
+    }
+    let names = lw.system(&doc)?;
+    let queries = doc
+        .queries
+        .iter()
+        .filter(|(f, _)| !f.s.trim().is_empty())
+        .map(|(f, c)| (f.clone(), c.s.trim().to_string()))
+        .collect();
+    Ok(UppaalModel {
+        model: lw.model,
+        queries,
+        names,
+    })
+}
+
+impl Lower {
+    fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn bind(&mut self, name: &str, s: Sym) {
+        if let Some(top) = self.scopes.last_mut() {
+            top.insert(name.to_string(), s);
+        }
+    }
+
+    fn declarations(&mut self, t: &Text) -> Result<(), Diagnostic> {
+        let mut p = parser_for(t, &self.types)?;
+        let decls = p.decls()?;
+        self.types = p.types;
+        for d in &decls {
+            self.decl(d, "")?;
+        }
+        Ok(())
+    }
+
+    fn const_int(&mut self, e: &UExpr) -> Result<i64, Diagnostic> {
+        let x = self.expr(e)?;
+        match fold(x) {
+            Expr::Const(v) => Ok(v),
+            _ => Err(err(e.span(), "expected a constant expression")),
+        }
+    }
+
+    fn full_ty(&mut self, t: &UType, dims: &[UExpr]) -> Result<FullTy, Diagnostic> {
+        if let Some(u) = &t.unsupported {
+            return Err(err(t.span, format!("`{u}` variables are not supported")));
+        }
+        let mut ft = match &t.base {
+            Base::Int(None) => FullTy {
+                ty: Ty::Int(DEFAULT_INT.0, DEFAULT_INT.1),
+                dims: vec![],
+                is_const: false,
+            },
+            Base::Int(Some((lo, hi))) => {
+                let lo = self.const_int(lo)?;
+                let hi = self.const_int(hi)?;
+                if lo > hi || lo < i64::from(i32::MIN) || hi > i64::from(i32::MAX) {
+                    return Err(err(t.span, "empty or too large integer range"));
+                }
+                FullTy {
+                    ty: Ty::Int(lo, hi),
+                    dims: vec![],
+                    is_const: false,
+                }
+            }
+            Base::Bool => FullTy {
+                ty: Ty::Int(0, 1),
+                dims: vec![],
+                is_const: false,
+            },
+            Base::Clock => FullTy {
+                ty: Ty::Clock,
+                dims: vec![],
+                is_const: false,
+            },
+            Base::Chan => FullTy {
+                ty: Ty::Chan {
+                    urgent: t.urgent,
+                    broadcast: t.broadcast,
+                },
+                dims: vec![],
+                is_const: false,
+            },
+            Base::Void => FullTy {
+                ty: Ty::Void,
+                dims: vec![],
+                is_const: false,
+            },
+            Base::Named(n) => match self.lookup(n) {
+                Some(Sym::Type(ft)) => ft.clone(),
+                _ => return Err(err(t.span, format!("unknown type `{n}`"))),
+            },
+            Base::Unsupported(what) => {
+                return Err(err(t.span, format!("`{what}` types are not supported")))
+            }
+        };
+        ft.is_const |= t.is_const;
+        if let Ty::Chan { urgent, broadcast } = &mut ft.ty {
+            *urgent |= t.urgent;
+            *broadcast |= t.broadcast;
+        }
+        let mut extra = Vec::new();
+        for d in dims {
+            // an array dimension is a size or a (typedef'd) range type
+            let size = match d {
+                UExpr::Name(n, _) if matches!(self.lookup(n), Some(Sym::Type(_))) => {
+                    match self.lookup(n) {
+                        Some(Sym::Type(FullTy {
+                            ty: Ty::Int(lo, hi),
+                            ..
+                        // `a[T]` with `T = int[lo,hi]`, lo ≥ 0: elements 0..=hi are allocated
+                        // and addressed by value (those below lo stay unused)
+                        })) if *lo >= 0 => hi + 1,
+                        _ => {
+                            return Err(err(
+                                d.span(),
+                                "array dimension by a type must be a non-negative range",
+                            ))
+                        }
+                    }
+                }
+                _ => self.const_int(d)?,
+            };
+            if !(0..=1_000_000).contains(&size) {
+                return Err(err(d.span(), "array size out of range"));
+            }
+            extra.push(size as u32);
+        }
+        extra.extend(ft.dims);
+        ft.dims = extra;
+        Ok(ft)
+    }
+
+    fn flat_init(
+        &mut self,
+        init: &Option<Init>,
+        n: usize,
+        span: Span,
+    ) -> Result<Vec<Expr>, Diagnostic> {
+        let mut out = Vec::new();
+        fn walk(lw: &mut Lower, i: &Init, out: &mut Vec<Expr>) -> Result<(), Diagnostic> {
+            match i {
+                Init::Expr(e) => {
+                    let x = lw.expr(e)?;
+                    out.push(fold(x));
+                }
+                Init::List(items, _) => {
+                    for it in items {
+                        walk(lw, it, out)?;
+                    }
+                }
+            }
+            Ok(())
+        }
+        match init {
+            None => out.resize(n, Expr::Const(0)),
+            // a bounded int without initialiser whose range excludes 0 starts at its lower bound
+            // (handled by the caller through `default_init`)
+            Some(i) => walk(self, i, &mut out)?,
+        }
+        if out.len() != n {
+            return Err(err(
+                span,
+                format!("initialiser has {} values for {} elements", out.len(), n),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// A declaration in the current scope; `prefix` names instance-local variables (`P(1).`).
+    fn decl(&mut self, d: &Decl, prefix: &str) -> Result<(), Diagnostic> {
+        match d {
+            Decl::Typedef { ty, name, dims, .. } => {
+                let ft = self.full_ty(ty, dims)?;
+                self.bind(name, Sym::Type(ft));
+            }
+            Decl::Var {
+                ty,
+                name,
+                dims,
+                init,
+                span,
+            } => {
+                let ft = self.full_ty(ty, dims)?;
+                let n = product(&ft.dims);
+                if self.frame.is_some() {
+                    return self.local_decl(&ft, name, init, *span);
+                }
+                match ft.ty {
+                    Ty::Int(lo, hi) => {
+                        let vals = self.flat_init(init, n as usize, *span)?;
+                        let mut consts = Vec::new();
+                        for v in &vals {
+                            match v {
+                                Expr::Const(c) if *c >= lo && *c <= hi => consts.push(*c),
+                                Expr::Const(0) if init.is_none() => consts.push(lo.max(0).min(hi)),
+                                Expr::Const(_) => {
+                                    return Err(err(
+                                        *span,
+                                        "initial value out of the declared range",
+                                    ))
+                                }
+                                _ => return Err(err(*span, "initial value is not a constant")),
+                            }
+                        }
+                        if ft.is_const && ft.dims.is_empty() {
+                            self.bind(name, Sym::Const(consts.first().copied().unwrap_or(0)));
+                            return Ok(());
+                        }
+                        let first = self.model.ints.len() as u32;
+                        for (k, c) in consts.iter().enumerate() {
+                            let (min, max) = if ft.is_const { (*c, *c) } else { (lo, hi) };
+                            self.model.ints.push(IntVar {
+                                name: if n == 1 && ft.dims.is_empty() {
+                                    format!("{prefix}{name}")
+                                } else {
+                                    format!("{prefix}{name}[{k}]")
+                                },
+                                min: min as i32,
+                                max: max as i32,
+                                init: *c as i32,
+                            });
+                        }
+                        self.model.int_blocks.push(VarBlock {
+                            name: format!("{prefix}{name}"),
+                            first,
+                            size: n,
+                            span: *span,
+                        });
+                        self.bind(
+                            name,
+                            Sym::Int {
+                                first,
+                                dims: ft.dims.clone(),
+                            },
+                        );
+                    }
+                    Ty::Clock => {
+                        if init.is_some() {
+                            return Err(err(*span, "clocks cannot be initialised"));
+                        }
+                        let first = self.model.clocks.len() as u32 + 1;
+                        for k in 0..n {
+                            self.model.clocks.push(if ft.dims.is_empty() {
+                                format!("{prefix}{name}")
+                            } else {
+                                format!("{prefix}{name}[{k}]")
+                            });
+                        }
+                        self.model.clock_blocks.push(VarBlock {
+                            name: format!("{prefix}{name}"),
+                            first,
+                            size: n,
+                            span: *span,
+                        });
+                        self.bind(
+                            name,
+                            Sym::Clock {
+                                first,
+                                dims: ft.dims.clone(),
+                            },
+                        );
+                    }
+                    Ty::Chan { urgent, broadcast } => {
+                        let first = self.chans.len() as u32;
+                        for k in 0..n {
+                            self.chans.push(Chan {
+                                name: if ft.dims.is_empty() {
+                                    format!("{prefix}{name}")
+                                } else {
+                                    format!("{prefix}{name}[{k}]")
+                                },
+                                urgent,
+                                broadcast,
+                            });
+                        }
+                        self.bind(
+                            name,
+                            Sym::Chan {
+                                first,
+                                dims: ft.dims.clone(),
+                            },
+                        );
+                    }
+                    Ty::Void => return Err(err(*span, "variable of type void")),
+                }
+            }
+            Decl::Func {
+                ret,
+                name,
+                params,
+                body,
+                span,
+            } => {
+                let f = self.function(ret, name, params, body, *span)?;
+                self.bind(name, Sym::Func(Arc::new(f)));
+            }
+        }
+        Ok(())
+    }
+
+    fn local_decl(
+        &mut self,
+        ft: &FullTy,
+        name: &str,
+        init: &Option<Init>,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let Ty::Int(lo, hi) = ft.ty else {
+            return Err(err(
+                span,
+                "only integer and boolean local variables are supported",
+            ));
+        };
+        let n = product(&ft.dims);
+        let vals = self.flat_init(init, n as usize, span)?;
+        let frame = self.frame.as_mut().ok_or_else(|| err(span, "no frame"))?;
+        let first = frame.slots.len() as u32;
+        for _ in 0..n {
+            frame.slots.push((lo, hi));
+        }
+        self.bind(
+            name,
+            Sym::Local {
+                first,
+                dims: ft.dims.clone(),
+            },
+        );
+        // the initialisation is emitted by the caller as statements
+        self.pending_inits = vals
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| Stmt::Local {
+                first: first + k as u32,
+                size: 1,
+                index: None,
+                value: v,
+            })
+            .collect();
+        Ok(())
+    }
+}
+
+/// A resolved reference: base symbol and the flattened index (if any).
+enum Ref {
+    Int(u32, u32, Option<Expr>),
+    Clock(u32, u32, Option<Expr>),
+    Chan(u32, u32, Option<Expr>),
+    Local(u32, u32, Option<Expr>),
+}
+
+impl Lower {
+    fn function(
+        &mut self,
+        ret: &UType,
+        name: &str,
+        params: &[UParam],
+        body: &[UStmt],
+        span: Span,
+    ) -> Result<Func, Diagnostic> {
+        let rt = self.full_ty(ret, &[])?;
+        let ret_range = match rt.ty {
+            Ty::Int(lo, hi) if rt.dims.is_empty() => (lo, hi),
+            Ty::Void => (0, 0),
+            _ => {
+                return Err(err(
+                    ret.span,
+                    "functions may only return integers, booleans or void",
+                ))
+            }
+        };
+        let saved = self.frame.replace(Frame { slots: Vec::new() });
+        self.scopes.push(FxHashMap::default());
+        let r = (|| {
+            for p in params {
+                if p.by_ref {
+                    return Err(err(
+                        p.span,
+                        "reference parameters of functions are not supported",
+                    ));
+                }
+                let ft = self.full_ty(&p.ty, &p.dims)?;
+                let Ty::Int(lo, hi) = ft.ty else {
+                    return Err(err(
+                        p.span,
+                        "function parameters must be integers or booleans",
+                    ));
+                };
+                if !ft.dims.is_empty() {
+                    return Err(err(
+                        p.span,
+                        "array parameters of functions are not supported",
+                    ));
+                }
+                let frame = self.frame.as_mut().ok_or_else(|| err(span, "no frame"))?;
+                let k = frame.slots.len() as u32;
+                frame.slots.push((lo, hi));
+                self.bind(
+                    &p.name,
+                    Sym::Local {
+                        first: k,
+                        dims: vec![],
+                    },
+                );
+            }
+            let mut out = Vec::new();
+            for s in body {
+                self.stmt(s, &mut out)?;
+            }
+            Ok(out)
+        })();
+        self.scopes.pop();
+        let frame = std::mem::replace(&mut self.frame, saved);
+        let body = r?;
+        Ok(Func {
+            name: name.to_string(),
+            params: params.len() as u32,
+            slots: frame.map(|f| f.slots).unwrap_or_default(),
+            body,
+            ret: ret_range,
+        })
+    }
+
+    fn stmt(&mut self, s: &UStmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        match s {
+            UStmt::Empty => {}
+            UStmt::Expr(e) => self.effect(e, out)?,
+            UStmt::Decl(d) => {
+                self.decl(d, "")?;
+                out.append(&mut self.pending_inits);
+            }
+            UStmt::Block(b) if b.iter().all(|x| matches!(x, UStmt::Decl(_))) => {
+                // `int a, b;` inside a block: declarations of the enclosing scope
+                b.iter().try_for_each(|x| self.stmt(x, out))?;
+            }
+            UStmt::Block(b) => {
+                self.scopes.push(FxHashMap::default());
+                let r = b.iter().try_for_each(|x| self.stmt(x, out));
+                self.scopes.pop();
+                r?;
+            }
+            UStmt::If(c, t, e) => {
+                let c = self.expr(c)?;
+                let mut ts = Vec::new();
+                self.stmt(t, &mut ts)?;
+                let mut es = Vec::new();
+                if let Some(e) = e {
+                    self.stmt(e, &mut es)?;
+                }
+                out.push(Stmt::If(c, ts, es));
+            }
+            UStmt::While(c, b) => {
+                let c = self.expr(c)?;
+                let mut bs = Vec::new();
+                self.stmt(b, &mut bs)?;
+                out.push(Stmt::While(c, bs));
+            }
+            UStmt::DoWhile(b, c) => {
+                let mut bs = Vec::new();
+                self.stmt(b, &mut bs)?;
+                let c = self.expr(c)?;
+                out.extend(bs.iter().cloned());
+                out.push(Stmt::While(c, bs));
+            }
+            UStmt::For(a, c, st, b) => {
+                self.scopes.push(FxHashMap::default());
+                let r = (|| {
+                    if let Some(a) = a {
+                        self.effect(a, out)?;
+                    }
+                    let c = match c {
+                        Some(c) => self.expr(c)?,
+                        None => Expr::Const(1),
+                    };
+                    let mut bs = Vec::new();
+                    self.stmt(b, &mut bs)?;
+                    if let Some(st) = st {
+                        self.effect(st, &mut bs)?;
+                    }
+                    out.push(Stmt::While(c, bs));
+                    Ok(())
+                })();
+                self.scopes.pop();
+                r?;
+            }
+            UStmt::ForRange(name, ty, b, sp) => {
+                let ft = self.full_ty(ty, &[])?;
+                let Ty::Int(lo, hi) = ft.ty else {
+                    return Err(err(*sp, "`for (i : T)` needs an integer range type"));
+                };
+                let frame = self
+                    .frame
+                    .as_mut()
+                    .ok_or_else(|| err(*sp, "`for (i : T)` outside a function is not supported"))?;
+                let k = frame.slots.len() as u32;
+                frame.slots.push((lo, hi + 1));
+                self.scopes.push(FxHashMap::default());
+                self.bind(
+                    name,
+                    Sym::Local {
+                        first: k,
+                        dims: vec![],
+                    },
+                );
+                let mut bs = Vec::new();
+                let r = self.stmt(b, &mut bs);
+                self.scopes.pop();
+                r?;
+                bs.push(Stmt::Local {
+                    first: k,
+                    size: 1,
+                    index: None,
+                    value: Expr::Bin(
+                        BinOp::Add,
+                        Box::new(Expr::Local(k)),
+                        Box::new(Expr::Const(1)),
+                    ),
+                });
+                out.push(Stmt::Local {
+                    first: k,
+                    size: 1,
+                    index: None,
+                    value: Expr::Const(lo),
+                });
+                out.push(Stmt::While(
+                    Expr::Bin(
+                        BinOp::Le,
+                        Box::new(Expr::Local(k)),
+                        Box::new(Expr::Const(hi)),
+                    ),
+                    bs,
+                ));
+            }
+            UStmt::Return(e, sp) => {
+                if self.frame.is_none() {
+                    return Err(err(*sp, "`return` outside a function"));
+                }
+                let e = match e {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                out.push(Stmt::Return(e));
+            }
+        }
+        Ok(())
+    }
+
+    /// An expression used as a statement (assignment, `++`, call).
+    fn effect(&mut self, e: &UExpr, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        match e {
+            UExpr::Assign(op, lhs, rhs, sp) => {
+                let r = self.reference(lhs)?;
+                let mut v = self.expr(rhs)?;
+                if *op != "=" {
+                    let bop =
+                        binop(op.trim_end_matches('=')).ok_or_else(|| err(*sp, "bad operator"))?;
+                    let cur = self.read_ref(&r, lhs.span())?;
+                    v = Expr::Bin(bop, Box::new(cur), Box::new(v));
+                }
+                self.assign(r, fold(v), *sp, out)
+            }
+            UExpr::Step(inc, lhs, sp) => {
+                let r = self.reference(lhs)?;
+                let cur = self.read_ref(&r, lhs.span())?;
+                let bop = if *inc { BinOp::Add } else { BinOp::Sub };
+                self.assign(
+                    r,
+                    Expr::Bin(bop, Box::new(cur), Box::new(Expr::Const(1))),
+                    *sp,
+                    out,
+                )
+            }
+            UExpr::Call(..) => {
+                let x = self.expr(e)?;
+                out.push(Stmt::Eval(x));
+                Ok(())
+            }
+            _ => {
+                // a side-effect free expression statement: evaluated for nothing
+                self.expr(e)?;
+                Ok(())
+            }
+        }
+    }
+
+    fn assign(&mut self, r: Ref, v: Expr, sp: Span, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        match r {
+            Ref::Int(first, size, index) => out.push(Stmt::Int(IntLv { first, size, index }, v)),
+            Ref::Local(first, size, index) => out.push(Stmt::Local {
+                first,
+                size,
+                index,
+                value: v,
+            }),
+            Ref::Clock(first, size, index) => {
+                if self.frame.is_some() {
+                    return Err(err(
+                        sp,
+                        "clock assignments inside functions are not supported",
+                    ));
+                }
+                out.push(Stmt::Clock(ClockRef { first, size, index }, v))
+            }
+            Ref::Chan(..) => return Err(err(sp, "cannot assign a channel")),
+        }
+        Ok(())
+    }
+
+    fn read_ref(&self, r: &Ref, sp: Span) -> Result<Expr, Diagnostic> {
+        Ok(match r {
+            Ref::Int(first, _, None) => Expr::Var(*first),
+            Ref::Int(first, size, Some(i)) => Expr::Elem {
+                first: *first,
+                size: *size,
+                index: Box::new(i.clone()),
+            },
+            Ref::Local(first, _, None) => Expr::Local(*first),
+            Ref::Local(first, size, Some(i)) => Expr::LocalElem {
+                first: *first,
+                size: *size,
+                index: Box::new(i.clone()),
+            },
+            _ => return Err(err(sp, "not an integer")),
+        })
+    }
+
+    /// Resolves `a`, `a[i]`, `a[i][j]` to a flattened reference.
+    fn reference(&mut self, e: &UExpr) -> Result<Ref, Diagnostic> {
+        let mut idx = Vec::new();
+        let mut cur = e;
+        while let UExpr::Index(b, i, _) = cur {
+            idx.push(&**i);
+            cur = b;
+        }
+        idx.reverse();
+        let UExpr::Name(n, sp) = cur else {
+            return Err(err(e.span(), "expected a variable"));
+        };
+        let sym = self
+            .lookup(n)
+            .cloned()
+            .ok_or_else(|| err(*sp, format!("unknown name `{n}`")))?;
+        let (first, dims) = match &sym {
+            Sym::Int { first, dims }
+            | Sym::Clock { first, dims }
+            | Sym::Chan { first, dims }
+            | Sym::Local { first, dims } => (*first, dims.clone()),
+            Sym::Const(_) => return Err(err(*sp, format!("`{n}` is a constant"))),
+            Sym::Type(_) => return Err(err(*sp, format!("`{n}` is a type"))),
+            Sym::Func(_) => return Err(err(*sp, format!("`{n}` is a function"))),
+        };
+        if idx.len() != dims.len() {
+            return Err(err(
+                e.span(),
+                format!(
+                    "`{n}` has {} dimensions, {} indices given",
+                    dims.len(),
+                    idx.len()
+                ),
+            ));
+        }
+        let size = product(&dims);
+        let index = if idx.is_empty() {
+            None
+        } else {
+            let mut flat: Option<Expr> = None;
+            for (k, (i, &d)) in idx.iter().zip(&dims).enumerate() {
+                let ie = fold(self.expr(i)?);
+                if let Expr::Const(c) = ie {
+                    if c < 0 || c >= i64::from(d) {
+                        return Err(err(i.span(), format!("index {c} out of bounds (size {d})")));
+                    }
+                }
+                let stride = product(&dims[k + 1..]);
+                let term = if stride == 1 {
+                    ie
+                } else {
+                    Expr::Bin(
+                        BinOp::Mul,
+                        Box::new(ie),
+                        Box::new(Expr::Const(i64::from(stride))),
+                    )
+                };
+                flat = Some(match flat {
+                    None => term,
+                    Some(f) => Expr::Bin(BinOp::Add, Box::new(f), Box::new(term)),
+                });
+            }
+            flat.map(fold)
+        };
+        Ok(match sym {
+            Sym::Int { .. } => Ref::Int(first, size, index),
+            Sym::Clock { .. } => Ref::Clock(first, size, index),
+            Sym::Chan { .. } => Ref::Chan(first, size, index),
+            _ => Ref::Local(first, size, index),
+        })
+    }
+
+    /// An integer expression.
+    fn expr(&mut self, e: &UExpr) -> Result<Expr, Diagnostic> {
+        Ok(match e {
+            UExpr::Int(v, _) => Expr::Const(*v),
+            UExpr::Name(n, sp) => match self.lookup(n) {
+                Some(Sym::Const(v)) => Expr::Const(*v),
+                Some(Sym::Clock { .. }) => {
+                    return Err(err(*sp, format!("clock `{n}` used as an integer (clock constraints must be conjuncts `x ~ e` or `x - y ~ e`)")))
+                }
+                Some(Sym::Chan { .. }) => return Err(err(*sp, format!("channel `{n}` used as an integer"))),
+                Some(_) => {
+                    let r = self.reference(e)?;
+                    self.read_ref(&r, *sp)?
+                }
+                None => return Err(err(*sp, format!("unknown name `{n}`"))),
+            },
+            UExpr::Index(..) => {
+                let r = self.reference(e)?;
+                match r {
+                    Ref::Clock(..) | Ref::Chan(..) => {
+                        return Err(err(e.span(), "clock or channel used as an integer"))
+                    }
+                    _ => self.read_ref(&r, e.span())?,
+                }
+            }
+            UExpr::Call(f, args, sp) => {
+                let UExpr::Name(n, nsp) = &**f else {
+                    return Err(err(*sp, "only named functions can be called"));
+                };
+                let Some(Sym::Func(func)) = self.lookup(n).cloned() else {
+                    return Err(err(*nsp, format!("`{n}` is not a function")));
+                };
+                if args.len() != func.params as usize {
+                    return Err(err(*sp, format!("`{n}` takes {} arguments", func.params)));
+                }
+                let mut a = Vec::new();
+                for x in args {
+                    a.push(fold(self.expr(x)?));
+                }
+                Expr::Call(func, a)
+            }
+            UExpr::Unary(op, x, _) => {
+                let x = Box::new(self.expr(x)?);
+                match op {
+                    Un::Neg => Expr::Neg(x),
+                    Un::Not => Expr::Not(x),
+                    Un::BitNot => Expr::BitNot(x),
+                }
+            }
+            UExpr::Bin(op, a, b, sp) => {
+                let x = self.expr(a)?;
+                let y = self.expr(b)?;
+                if *op == "imply" {
+                    Expr::Bin(BinOp::Or, Box::new(Expr::Not(Box::new(x))), Box::new(y))
+                } else {
+                    let bop = binop(op).ok_or_else(|| err(*sp, format!("operator `{op}` not supported here")))?;
+                    Expr::Bin(bop, Box::new(x), Box::new(y))
+                }
+            }
+            UExpr::Ite(c, a, b, _) => Expr::Ite(
+                Box::new(self.expr(c)?),
+                Box::new(self.expr(a)?),
+                Box::new(self.expr(b)?),
+            ),
+            UExpr::Quant(q, name, ty, body, sp) => {
+                let ft = self.full_ty(ty, &[])?;
+                let Ty::Int(lo, hi) = ft.ty else {
+                    return Err(err(*sp, "quantifier over a non-integer type"));
+                };
+                if hi - lo > 10_000 {
+                    return Err(err(*sp, "quantifier range too large"));
+                }
+                let mut acc: Option<Expr> = None;
+                for v in lo..=hi {
+                    self.scopes.push(FxHashMap::default());
+                    self.bind(name, Sym::Const(v));
+                    let r = self.expr(body);
+                    self.scopes.pop();
+                    let x = r?;
+                    let x = match q {
+                        Quant::Sum => x,
+                        _ => Expr::Bin(BinOp::Ne, Box::new(x), Box::new(Expr::Const(0))),
+                    };
+                    acc = Some(match acc {
+                        None => x,
+                        Some(a) => Expr::Bin(
+                            match q {
+                                Quant::Forall => BinOp::And,
+                                Quant::Exists => BinOp::Or,
+                                Quant::Sum => BinOp::Add,
+                            },
+                            Box::new(a),
+                            Box::new(x),
+                        ),
+                    });
+                }
+                acc.unwrap_or(Expr::Const(match q {
+                    Quant::Forall => 1,
+                    _ => 0,
+                }))
+            }
+            UExpr::Assign(_, _, _, sp) | UExpr::Step(_, _, sp) => {
+                return Err(err(*sp, "assignments inside expressions are not supported"))
+            }
+            UExpr::Field(_, _, sp) => {
+                return Err(err(*sp, "`.` (structs, process members) is not supported here"))
+            }
+            UExpr::Deadlock(sp) => return Err(err(*sp, "`deadlock` is only allowed in queries")),
+        })
+    }
+
+    fn mentions_clock(&self, e: &UExpr) -> bool {
+        match e {
+            UExpr::Name(n, _) => matches!(self.lookup(n), Some(Sym::Clock { .. })),
+            UExpr::Index(b, i, _) => self.mentions_clock(b) || self.mentions_clock(i),
+            UExpr::Unary(_, x, _) => self.mentions_clock(x),
+            UExpr::Bin(_, a, b, _) => self.mentions_clock(a) || self.mentions_clock(b),
+            UExpr::Ite(c, a, b, _) => {
+                self.mentions_clock(c) || self.mentions_clock(a) || self.mentions_clock(b)
+            }
+            UExpr::Call(_, args, _) => args.iter().any(|a| self.mentions_clock(a)),
+            _ => false,
+        }
+    }
+
+    fn clock_ref(&mut self, e: &UExpr) -> Result<Option<ClockRef>, Diagnostic> {
+        if !matches!(e, UExpr::Name(..) | UExpr::Index(..)) || !self.mentions_clock(e) {
+            return Ok(None);
+        }
+        match self.reference(e)? {
+            Ref::Clock(first, size, index) => Ok(Some(ClockRef { first, size, index })),
+            _ => Ok(None),
+        }
+    }
+
+    /// A guard or invariant: conjuncts without clocks are integer conditions, the others must
+    /// be clock constraints.
+    fn guard(&mut self, e: &UExpr, g: &mut Guard) -> Result<(), Diagnostic> {
+        if let UExpr::Bin("&&", a, b, _) = e {
+            self.guard(a, g)?;
+            return self.guard(b, g);
+        }
+        if !self.mentions_clock(e) {
+            let x = fold(self.expr(e)?);
+            if x != Expr::Const(1) {
+                g.ints.push(x);
+            }
+            return Ok(());
+        }
+        let UExpr::Bin(op, l, r, sp) = e else {
+            return Err(err(
+                e.span(),
+                "clock constraints must be conjunctions of `x ~ e` or `x - y ~ e` (no `||`, `!`)",
+            ));
+        };
+        let Some(mut cmp) = cmp_of(op) else {
+            return Err(err(*sp, format!("`{op}` on clocks is not supported (clock constraints use < <= == >= >, in conjunctions)")));
+        };
+        let (mut l, mut r) = (&**l, &**r);
+        if !self.mentions_clock(l) {
+            std::mem::swap(&mut l, &mut r);
+            cmp = flip(cmp);
+        }
+        if self.mentions_clock(r) {
+            // x ~ y  →  x - y ~ 0
+            let (Some(x), Some(y)) = (self.clock_ref(l)?, self.clock_ref(r)?) else {
+                return Err(err(*sp, "unsupported clock constraint"));
+            };
+            g.clocks.push(ClockAtom {
+                x,
+                y: Some(y),
+                cmp,
+                bound: Expr::Const(0),
+            });
+            return Ok(());
+        }
+        let bound = fold(self.expr(r)?);
+        if let Some(x) = self.clock_ref(l)? {
+            g.clocks.push(ClockAtom {
+                x,
+                y: None,
+                cmp,
+                bound,
+            });
+            return Ok(());
+        }
+        if let UExpr::Bin("-", a, b, _) = l {
+            if let (Some(x), Some(y)) = (self.clock_ref(a)?, self.clock_ref(b)?) {
+                g.clocks.push(ClockAtom {
+                    x,
+                    y: Some(y),
+                    cmp,
+                    bound,
+                });
+                return Ok(());
+            }
+        }
+        Err(err(
+            *sp,
+            "unsupported clock constraint (expected `x ~ e` or `x - y ~ e`)",
+        ))
+    }
+}
+
+/// One edge of a template before channel resolution.
+struct RawEdge {
+    src: u32,
+    tgt: u32,
+    guard: Guard,
+    stmts: Vec<Stmt>,
+    /// `(channel id, is_send)`.
+    sync: Option<(u32, bool)>,
+    span: Span,
+}
+
+impl Lower {
+    fn values(&mut self, ty: &FullTy, sp: Span) -> Result<Vec<i64>, Diagnostic> {
+        match ty.ty {
+            Ty::Int(lo, hi) if ty.dims.is_empty() && hi - lo <= 100_000 => Ok((lo..=hi).collect()),
+            _ => Err(err(sp, "expected a bounded integer range")),
+        }
+    }
+
+    fn system(&mut self, doc: &XDoc) -> Result<Names, Diagnostic> {
+        let sys = doc
+            .system
+            .as_ref()
+            .ok_or_else(|| err(Span::point(0), "the model has no `<system>` block"))?;
+        let mut p = parser_for(sys, &self.types)?;
+        let mut insts: FxHashMap<String, (String, Vec<UExpr>, Span)> = FxHashMap::default();
+        let mut order: Vec<(String, Span)> = Vec::new();
+        loop {
+            if p.at_end() {
+                return Err(err(sys.span(), "no `system` line"));
+            }
+            if matches!(p.peek(), crate::uppaal_lang::Tok::Ident(s) if s == "system") {
+                p.ident()?;
+                loop {
+                    let (n, sp) = p.ident()?;
+                    order.push((n, sp));
+                    if p.is_op("<") {
+                        return Err(err(
+                            p.span(),
+                            "process priorities (`<` in the system line) are not supported",
+                        ));
+                    }
+                    if !p.eat(",") {
+                        break;
+                    }
+                }
+                p.expect(";")?;
+                break;
+            }
+            if p.at_type()
+                || matches!(p.peek(), crate::uppaal_lang::Tok::Ident(s) if s == "typedef")
+            {
+                let mut ds = Vec::new();
+                p.decl(&mut ds)?;
+                self.types = p.types.clone();
+                for d in &ds {
+                    self.decl(d, "")?;
+                }
+                continue;
+            }
+            let (name, sp) = p.ident()?;
+            if p.eat("(") {
+                // a parameterised instantiation `Name(params) = T(args);` is partial instantiation
+                return Err(err(
+                    sp,
+                    "instantiations with their own parameters are not supported",
+                ));
+            }
+            if !(p.eat("=") || p.eat(":=")) {
+                return Err(p.unexpected("`=` (instantiation) or `system`"));
+            }
+            let (tpl, _) = p.ident()?;
+            p.expect("(")?;
+            let mut args = Vec::new();
+            if !p.is_op(")") {
+                loop {
+                    args.push(p.expr()?);
+                    if !p.eat(",") {
+                        break;
+                    }
+                }
+            }
+            p.expect(")")?;
+            p.expect(";")?;
+            insts.insert(name, (tpl, args, sp));
+        }
+        // what follows the system line: UPPAAL's gantt chart section is display only
+        if !p.at_end() && !matches!(p.peek(), crate::uppaal_lang::Tok::Ident(s) if s == "gantt") {
+            return Err(p.unexpected("end of the system block"));
+        }
+        let mut names = Names::default();
+        for (n, sp) in order {
+            let (tpl_name, args, is_inst) = match insts.get(&n) {
+                Some((t, a, _)) => (t.clone(), Some(a.clone()), true),
+                None => (n.clone(), None, false),
+            };
+            let tpl = doc
+                .templates
+                .iter()
+                .find(|t| t.name.s.trim() == tpl_name)
+                .ok_or_else(|| err(sp, format!("unknown template `{tpl_name}`")))?;
+            let params = match &tpl.parameter {
+                Some(t) if !t.s.trim().is_empty() => {
+                    let mut pp = parser_for(t, &self.types)?;
+                    let ps = pp.params("")?;
+                    if !pp.at_end() {
+                        return Err(pp.unexpected("`,` or end of the parameter list"));
+                    }
+                    ps
+                }
+                _ => Vec::new(),
+            };
+            match args {
+                Some(args) => {
+                    if args.len() != params.len() {
+                        return Err(err(
+                            sp,
+                            format!("`{tpl_name}` takes {} arguments", params.len()),
+                        ));
+                    }
+                    let mut binds = Vec::new();
+                    for (prm, a) in params.iter().zip(&args) {
+                        if prm.by_ref {
+                            let r = self.reference(a)?;
+                            let sym = match r {
+                                Ref::Int(f, _, None) => Sym::Int {
+                                    first: f,
+                                    dims: vec![],
+                                },
+                                Ref::Int(f, _, Some(Expr::Const(k))) => Sym::Int {
+                                    first: f + k as u32,
+                                    dims: vec![],
+                                },
+                                Ref::Clock(f, _, None) => Sym::Clock {
+                                    first: f,
+                                    dims: vec![],
+                                },
+                                Ref::Chan(f, _, None) => Sym::Chan {
+                                    first: f,
+                                    dims: vec![],
+                                },
+                                Ref::Chan(f, _, Some(Expr::Const(k))) => Sym::Chan {
+                                    first: f + k as u32,
+                                    dims: vec![],
+                                },
+                                _ => return Err(err(a.span(), "unsupported reference argument")),
+                            };
+                            binds.push((prm.name.clone(), sym));
+                        } else {
+                            binds.push((prm.name.clone(), Sym::Const(self.const_int(a)?)));
+                        }
+                    }
+                    let _ = is_inst;
+                    self.instance(tpl, &n, &tpl_name, binds, &mut names)?;
+                }
+                None => {
+                    // every combination of the bounded value parameters
+                    let mut combos: Vec<Vec<i64>> = vec![vec![]];
+                    for prm in &params {
+                        if prm.by_ref {
+                            return Err(err(
+                                prm.span,
+                                "`system T;` needs value parameters (T has a reference parameter)",
+                            ));
+                        }
+                        let ft = self.full_ty(&prm.ty, &prm.dims)?;
+                        let vals = self.values(&ft, prm.span)?;
+                        let mut next = Vec::new();
+                        for c in &combos {
+                            for v in &vals {
+                                let mut c2 = c.clone();
+                                c2.push(*v);
+                                next.push(c2);
+                            }
+                        }
+                        combos = next;
+                        if combos.len() > 10_000 {
+                            return Err(err(prm.span, "too many instances"));
+                        }
+                    }
+                    for c in combos {
+                        let pname = if params.is_empty() {
+                            n.clone()
+                        } else {
+                            format!(
+                                "{n}({})",
+                                c.iter()
+                                    .map(|v| v.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(",")
+                            )
+                        };
+                        let binds = params
+                            .iter()
+                            .zip(&c)
+                            .map(|(p, v)| (p.name.clone(), Sym::Const(*v)))
+                            .collect();
+                        self.instance(tpl, &pname, &tpl_name, binds, &mut names)?;
+                        if let Some(last) = names.procs.last_mut() {
+                            last.2 = c.clone();
+                        }
+                    }
+                }
+            }
+        }
+        names.globals = self.scopes.first().cloned().unwrap_or_default();
+        self.channels()?;
+        Ok(names)
+    }
+
+    fn instance(
+        &mut self,
+        tpl: &XTemplate,
+        pname: &str,
+        tpl_name: &str,
+        binds: Vec<(String, Sym)>,
+        names: &mut Names,
+    ) -> Result<(), Diagnostic> {
+        if let Some((what, sp)) = &tpl.other {
+            return Err(err(
+                *sp,
+                format!("`<{what}>` in templates (probabilistic branches) is not supported"),
+            ));
+        }
+        self.scopes.push(FxHashMap::default());
+        for (n, s) in binds {
+            self.bind(&n, s);
+        }
+        let r = self.instance_body(tpl, pname);
+        let scope = self.scopes.pop().unwrap_or_default();
+        let (proc_, raw) = r?;
+        names.scopes.push(scope);
+        names
+            .procs
+            .push((pname.to_string(), tpl_name.to_string(), Vec::new()));
+        self.model.processes.push(proc_);
+        self.raw.push(raw);
+        Ok(())
+    }
+
+    fn instance_body(
+        &mut self,
+        tpl: &XTemplate,
+        pname: &str,
+    ) -> Result<(Process, Vec<RawEdge>), Diagnostic> {
+        if let Some(d) = &tpl.declaration {
+            let mut p = parser_for(d, &self.types)?;
+            let decls = p.decls()?;
+            let saved = std::mem::replace(&mut self.types, p.types);
+            for dcl in &decls {
+                self.decl(dcl, &format!("{pname}."))?;
+            }
+            self.types = saved;
+        }
+        let mut locations = Vec::new();
+        let mut ids: FxHashMap<&str, u32> = FxHashMap::default();
+        for (k, l) in tpl.locations.iter().enumerate() {
+            if let Some((kind, sp)) = &l.other {
+                return Err(err(
+                    *sp,
+                    format!("location label `{kind}` (SMC) is not supported"),
+                ));
+            }
+            let mut inv = Guard::default();
+            if let Some(t) = &l.invariant {
+                if !t.s.trim().is_empty() {
+                    let mut p = parser_for(t, &self.types)?;
+                    let e = p.expr()?;
+                    if !p.at_end() {
+                        return Err(p.unexpected("end of the invariant"));
+                    }
+                    self.guard(&e, &mut inv)?;
+                }
+            }
+            ids.insert(l.id.as_str(), k as u32);
+            locations.push(Location {
+                name: l
+                    .name
+                    .as_ref()
+                    .map(|n| n.s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| l.id.clone()),
+                initial: tpl.init.as_deref() == Some(l.id.as_str()),
+                committed: l.committed,
+                urgent: l.urgent,
+                labels: Vec::new(),
+                invariant: inv,
+                span: l.span,
+            });
+        }
+        if !locations.iter().any(|l| l.initial) {
+            return Err(err(
+                tpl.span,
+                format!("template `{}` has no initial location", tpl.name.s.trim()),
+            ));
+        }
+        let mut raw = Vec::new();
+        for t in &tpl.transitions {
+            let src = *ids.get(t.source.as_str()).ok_or_else(|| {
+                err(
+                    t.span,
+                    "transition from an unknown location (branchpoints are not supported)",
+                )
+            })?;
+            let tgt = *ids.get(t.target.as_str()).ok_or_else(|| {
+                err(
+                    t.span,
+                    "transition to an unknown location (branchpoints are not supported)",
+                )
+            })?;
+            self.transition(t, src, tgt, &mut raw)?;
+        }
+        let n = locations.len();
+        Ok((
+            Process {
+                name: pname.to_string(),
+                locations,
+                edges: Vec::new(),
+                out: vec![Vec::new(); n],
+            },
+            raw,
+        ))
+    }
+
+    fn transition(
+        &mut self,
+        t: &crate::uppaal_xml::XTransition,
+        src: u32,
+        tgt: u32,
+        raw: &mut Vec<RawEdge>,
+    ) -> Result<(), Diagnostic> {
+        let mut selects: Vec<(String, Vec<i64>)> = Vec::new();
+        let mut guard_e = None;
+        let mut sync_t = None;
+        let mut upd = None;
+        for (kind, text) in &t.labels {
+            if text.s.trim().is_empty() {
+                continue;
+            }
+            match kind.as_str() {
+                "select" => {
+                    let mut p = parser_for(text, &self.types)?;
+                    loop {
+                        let (n, sp) = p.ident()?;
+                        p.expect(":")?;
+                        let ty = p.ty()?;
+                        let ft = self.full_ty(&ty, &[])?;
+                        selects.push((n, self.values(&ft, sp)?));
+                        if !p.eat(",") {
+                            break;
+                        }
+                    }
+                    if !p.at_end() {
+                        return Err(p.unexpected("end of the select"));
+                    }
+                }
+                "guard" => guard_e = Some(text),
+                "synchronisation" => sync_t = Some(text),
+                "assignment" => upd = Some(text),
+                "comments" | "testcode" => {}
+                other => {
+                    return Err(err(
+                        text.span(),
+                        format!("transition label `{other}` is not supported"),
+                    ))
+                }
+            }
+        }
+        let mut combos: Vec<Vec<i64>> = vec![vec![]];
+        for (_, vals) in &selects {
+            let mut next = Vec::new();
+            for c in &combos {
+                for v in vals {
+                    let mut c2 = c.clone();
+                    c2.push(*v);
+                    next.push(c2);
+                }
+            }
+            combos = next;
+            if combos.len() > MAX_EXPANSION {
+                return Err(err(t.span, "select ranges too large"));
+            }
+        }
+        for c in combos {
+            self.scopes.push(FxHashMap::default());
+            for ((n, _), v) in selects.iter().zip(&c) {
+                self.bind(n, Sym::Const(*v));
+            }
+            let r = self.one_edge(t.span, src, tgt, guard_e, sync_t, upd, raw);
+            self.scopes.pop();
+            r?;
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn one_edge(
+        &mut self,
+        span: Span,
+        src: u32,
+        tgt: u32,
+        guard_e: Option<&Text>,
+        sync_t: Option<&Text>,
+        upd: Option<&Text>,
+        raw: &mut Vec<RawEdge>,
+    ) -> Result<(), Diagnostic> {
+        let mut g = Guard::default();
+        if let Some(t) = guard_e {
+            let mut p = parser_for(t, &self.types)?;
+            let e = p.expr()?;
+            if !p.at_end() {
+                return Err(p.unexpected("end of the guard"));
+            }
+            self.guard(&e, &mut g)?;
+        }
+        if g.ints.iter().any(|x| *x == Expr::Const(0)) {
+            return Ok(()); // statically disabled (e.g. a select value excluded by the guard)
+        }
+        let mut stmts = Vec::new();
+        if let Some(t) = upd {
+            let mut p = parser_for(t, &self.types)?;
+            loop {
+                let e = p.expr()?;
+                self.effect(&e, &mut stmts)?;
+                if !p.eat(",") {
+                    break;
+                }
+            }
+            if !p.at_end() {
+                return Err(p.unexpected("`,` or end of the update"));
+            }
+        }
+        let mut syncs: Vec<(Option<(u32, bool)>, Option<Expr>)> = vec![(None, None)];
+        if let Some(t) = sync_t {
+            let s = t.s.trim_end();
+            let send = s.ends_with('!');
+            if !send && !s.ends_with('?') {
+                return Err(err(t.span(), "a synchronisation must end with `!` or `?`"));
+            }
+            let cut = Text {
+                s: s[..s.len() - 1].to_string(),
+                map: t
+                    .map
+                    .get(..s.len() - 1)
+                    .map(|m| m.to_vec())
+                    .unwrap_or_default(),
+            };
+            let mut p = parser_for(&cut, &self.types)?;
+            let ce = p.expr()?;
+            if !p.at_end() {
+                return Err(p.unexpected("end of the channel expression"));
+            }
+            match self.reference(&ce)? {
+                Ref::Chan(first, _, None) => syncs = vec![(Some((first, send)), None)],
+                Ref::Chan(first, size, Some(i)) => {
+                    let i = fold(i);
+                    if let Expr::Const(k) = i {
+                        syncs = vec![(Some((first + k as u32, send)), None)];
+                    } else {
+                        let (lo, hi) = i.range(&self.model.ints);
+                        let lo = lo.max(0);
+                        let hi = hi.min(i64::from(size) - 1);
+                        syncs = (lo..=hi)
+                            .map(|k| {
+                                (
+                                    Some((first + k as u32, send)),
+                                    Some(Expr::Bin(
+                                        BinOp::Eq,
+                                        Box::new(i.clone()),
+                                        Box::new(Expr::Const(k)),
+                                    )),
+                                )
+                            })
+                            .collect();
+                    }
+                }
+                _ => return Err(err(ce.span(), "not a channel")),
+            }
+        }
+        self.expanded += syncs.len();
+        if self.expanded > MAX_EXPANSION {
+            return Err(err(
+                span,
+                format!("more than {MAX_EXPANSION} edges after expanding `select` and channel arrays: refused rather than explored"),
+            ));
+        }
+        for (sync, extra) in syncs {
+            let mut g2 = g.clone();
+            if let Some(x) = extra {
+                g2.ints.push(x);
+            }
+            raw.push(RawEdge {
+                src,
+                tgt,
+                guard: g2,
+                stmts: stmts.clone(),
+                sync,
+                span,
+            });
+        }
+        Ok(())
+    }
+
+    /// Events, edges and synchronisation vectors from the channel uses.
+    fn channels(&mut self) -> Result<(), Diagnostic> {
+        let nc = self.chans.len();
+        let mut ev_id: FxHashMap<(u32, bool), u32> = FxHashMap::default();
+        // senders[c], receivers[c]: processes using the channel
+        let mut senders: Vec<Vec<u32>> = vec![Vec::new(); nc];
+        let mut receivers: Vec<Vec<u32>> = vec![Vec::new(); nc];
+        let raws = std::mem::take(&mut self.raw);
+        for (pi, raw) in raws.into_iter().enumerate() {
+            let Some(proc_) = self.model.processes.get_mut(pi) else {
+                continue;
+            };
+            for r in raw {
+                let event = match r.sync {
+                    None => 0,
+                    Some((c, send)) => {
+                        let chan = self
+                            .chans
+                            .get(c as usize)
+                            .ok_or_else(|| err(r.span, "bad channel"))?;
+                        if send {
+                            if !senders[c as usize].contains(&(pi as u32)) {
+                                senders[c as usize].push(pi as u32);
+                            }
+                        } else {
+                            if chan.broadcast && !r.guard.clocks.is_empty() {
+                                return Err(err(
+                                    r.span,
+                                    "clock guards on broadcast receivers are not supported",
+                                ));
+                            }
+                            if !receivers[c as usize].contains(&(pi as u32)) {
+                                receivers[c as usize].push(pi as u32);
+                            }
+                        }
+                        if chan.urgent && !r.guard.clocks.is_empty() {
+                            return Err(err(
+                                r.span,
+                                "clock guards on urgent channels are not allowed",
+                            ));
+                        }
+                        let events = &mut self.model.events;
+                        *ev_id.entry((c, send)).or_insert_with(|| {
+                            events.push(format!("{}{}", chan.name, if send { "!" } else { "?" }));
+                            events.len() as u32 - 1
+                        })
+                    }
+                };
+                let id = proc_.edges.len() as u32;
+                if let Some(o) = proc_.out.get_mut(r.src as usize) {
+                    o.push(id);
+                }
+                proc_.edges.push(Edge {
+                    src: r.src,
+                    tgt: r.tgt,
+                    event,
+                    guard: r.guard,
+                    stmts: r.stmts,
+                    span: r.span,
+                });
+            }
+        }
+        let np = self.model.processes.len();
+        let ne = self.model.events.len();
+        self.model.synced = vec![vec![false; ne]; np];
+        for p in 0..np {
+            for e in 1..ne {
+                if let Some(s) = self.model.synced.get_mut(p).and_then(|v| v.get_mut(e)) {
+                    *s = true;
+                }
+            }
+        }
+        for (c, chan) in self.chans.iter().enumerate() {
+            let (Some(&snd), Some(&rcv)) =
+                (ev_id.get(&(c as u32, true)), ev_id.get(&(c as u32, false)))
+            else {
+                if chan.broadcast {
+                    if let Some(&snd) = ev_id.get(&(c as u32, true)) {
+                        for &p in &senders[c] {
+                            self.model.syncs.push(Sync {
+                                parts: vec![(p, snd, false)],
+                                broadcast: true,
+                                urgent: chan.urgent,
+                                span: Span::point(0),
+                            });
+                        }
+                    }
+                }
+                continue;
+            };
+            for &p in &senders[c] {
+                if chan.broadcast {
+                    let mut parts = vec![(p, snd, false)];
+                    for &q in &receivers[c] {
+                        if q != p {
+                            parts.push((q, rcv, true));
+                        }
+                    }
+                    parts.sort_unstable();
+                    self.model.syncs.push(Sync {
+                        parts,
+                        broadcast: true,
+                        urgent: chan.urgent,
+                        span: Span::point(0),
+                    });
+                } else {
+                    for &q in &receivers[c] {
+                        if q != p {
+                            let mut parts = vec![(p, snd, false), (q, rcv, false)];
+                            parts.sort_unstable();
+                            self.model.syncs.push(Sync {
+                                parts,
+                                broadcast: false,
+                                urgent: chan.urgent,
+                                span: Span::point(0),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
