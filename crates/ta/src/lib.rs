@@ -15,6 +15,7 @@
 #![warn(unreachable_pub)]
 
 mod alu;
+mod check;
 mod concrete_trace;
 mod dbm;
 mod expr;
@@ -31,6 +32,7 @@ mod uppaal_lang;
 mod uppaal_xml;
 mod zone_graph;
 
+pub use check::{check_query, query_answer, QueryResult};
 pub use concrete_trace::{TimedStep, TimedTrace};
 pub use expr::BinOp;
 pub use model::{
@@ -39,9 +41,9 @@ pub use model::{
 };
 pub use query::{check_labels, resolve_labels, to_answer, Options, ReachResult, SymbolicStep};
 pub use reach::{Algo, Search, Stats};
-pub use replay::replay;
+pub use replay::{replay, replay_state};
 pub use tck::parse_tck;
-pub use uppaal::{parse_uppaal, UppaalModel};
+pub use uppaal::{parse_uppaal, Query, QueryKind, UppaalModel};
 pub use zone_graph::{Discrete, Extrapolation, Transition};
 
 use verikit_diag::Param;

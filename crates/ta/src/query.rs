@@ -3,7 +3,7 @@
 
 use crate::concrete_trace::{concretize, TimedTrace};
 use crate::model::Model;
-use crate::reach::{reach, Algo, Search, Stats};
+use crate::reach::{reach, reach_until, Algo, Search, Stats};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -75,6 +75,25 @@ pub fn resolve_labels(model: &Model, labels: &[String]) -> Result<Vec<u32>, Diag
     Ok(out)
 }
 
+/// Is a discrete state satisfying `hit` reachable? (The search and trace reconstruction of
+/// [`check_labels`], for any predicate on discrete states.)
+pub(crate) fn check_pred(
+    model: &Model,
+    hit: &dyn Fn(&Discrete) -> bool,
+    opts: Options,
+    budget: &Budget,
+) -> Result<ReachResult, Diagnostic> {
+    let t0 = Instant::now();
+    if model.has_diagonals() {
+        return Err(Diagnostic::error(
+            "diagonal clock constraints (`x - y # c`) are not supported: ExtraLU+ and ExtraM are unsound with them",
+        ));
+    }
+    let mut zg = ZoneGraph::new(model, opts.extrapolation);
+    let out = reach_until(&mut zg, hit, opts.search, opts.algo, budget);
+    finish(model, &zg, out, Vec::new(), t0)
+}
+
 /// Is a state whose locations carry all `labels` reachable? (No labels: explore everything.)
 pub fn check_labels(
     model: &Model,
@@ -91,6 +110,16 @@ pub fn check_labels(
     let ids = resolve_labels(model, labels)?;
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
     let out = reach(&mut zg, &ids, opts.search, opts.algo, budget);
+    finish(model, &zg, out, ids, t0)
+}
+
+fn finish(
+    model: &Model,
+    zg: &ZoneGraph<'_>,
+    out: crate::reach::Outcome,
+    ids: Vec<u32>,
+    t0: Instant,
+) -> Result<ReachResult, Diagnostic> {
     let mut symbolic = Vec::new();
     let mut timed = None;
     if let Some(hit) = out.hit {
@@ -107,7 +136,7 @@ pub fn check_labels(
             });
         }
         let init = path.first().map(|p| p.1.clone()).unwrap_or_default();
-        timed = Some(concretize(&zg, &init, &moves).map_err(|e| {
+        timed = Some(concretize(zg, &init, &moves).map_err(|e| {
             Diagnostic::error(format!(
                 "internal error: concrete trace reconstruction failed: {e}"
             ))
@@ -155,6 +184,18 @@ pub fn to_answer(model: &Model, r: &ReachResult, opts: Options) -> Answer {
         (None, Some(e)) if e.verdict_word() == "timeout" => (Verdict::Timeout, "unknown"),
         (None, _) => (Verdict::Unknown, "unknown"),
     };
+    answer_with(model, r, opts, verdict, word)
+}
+
+/// The answer of a search with the verdict and result word chosen by the caller (a query whose
+/// truth is the negation of reachability, as `A[]`).
+pub(crate) fn answer_with(
+    model: &Model,
+    r: &ReachResult,
+    opts: Options,
+    verdict: Verdict,
+    word: &str,
+) -> Answer {
     let labels: Vec<&str> = r
         .labels
         .iter()

@@ -179,6 +179,29 @@ pub(crate) fn reach(
     budget: &Budget,
 ) -> Outcome {
     let n = zg.model.processes.len();
+    let model = zg.model;
+    let hit = |d: &Discrete| {
+        !labels.is_empty()
+            && labels.iter().all(|lab| {
+                d.iter().take(n).zip(&model.processes).any(|(&l, p)| {
+                    p.locations
+                        .get(l as usize)
+                        .is_some_and(|l| l.labels.contains(lab))
+                })
+            })
+    };
+    reach_until(zg, &hit, search, algo, budget)
+}
+
+/// Explores the zone graph until a node whose discrete state satisfies `hit` is taken from the
+/// waiting list (or the graph is exhausted, or the budget runs out).
+pub(crate) fn reach_until(
+    zg: &mut ZoneGraph<'_>,
+    hit_pred: &dyn Fn(&Discrete) -> bool,
+    search: Search,
+    algo: Algo,
+    budget: &Budget,
+) -> Outcome {
     let mut st = Store {
         algo,
         stats: Stats::default(),
@@ -214,7 +237,7 @@ pub(crate) fn reach(
         st.stats.visited += 1;
         let d = st.discrete[node.discrete as usize].clone();
         let z = node.zone.clone();
-        if !labels.is_empty() && zg.has_labels(&d[..n], labels) {
+        if hit_pred(&d) {
             hit = Some(id);
             break;
         }

@@ -75,6 +75,16 @@ impl Run<'_> {
 
 /// Checks that `trace` is a run of `model` ending in a state whose locations carry `labels`.
 pub fn replay(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<(), String> {
+    replay_run(model, trace, labels).map(|_| ())
+}
+
+/// Checks that `trace` is a run of `model` and returns its last discrete state (locations, then
+/// integers), for checking a state formula on it.
+pub fn replay_state(model: &Model, trace: &TimedTrace) -> Result<Vec<i32>, String> {
+    replay_run(model, trace, &[])
+}
+
+fn replay_run(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<Vec<i32>, String> {
     let np = model.processes.len();
     if trace.initial.len() != np {
         return Err("wrong number of initial locations".into());
@@ -184,7 +194,9 @@ pub fn replay(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<(), S
             return Err(format!("the last state lacks label {lab}"));
         }
     }
-    Ok(())
+    let mut end: Vec<i32> = run.locs.iter().map(|&l| l as i32).collect();
+    end.extend_from_slice(&run.ints);
+    Ok(end)
 }
 
 /// True if a synchronisation on an urgent channel is enabled: each strong participant has an

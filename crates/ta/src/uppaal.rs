@@ -65,6 +65,7 @@ struct Chan {
 /// What the queries need after lowering: each process's name, scope and location names.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
+    types: Vec<String>,
     scopes: Vec<FxHashMap<String, Sym>>,
     globals: FxHashMap<String, Sym>,
     /// `(name, template, argument values)` per process.
@@ -95,6 +96,8 @@ struct Lower {
     raw: Vec<Vec<RawEdge>>,
     /// Edges produced so far (select and channel-index expansion).
     expanded: usize,
+    /// For queries: processes and their scopes (`P(1).x`, `P(1).loc`).
+    names: Option<Names>,
 }
 
 fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
@@ -187,6 +190,7 @@ pub fn parse_uppaal(text: &str) -> Result<UppaalModel, Diagnostic> {
         pending_inits: Vec::new(),
         raw: Vec::new(),
         expanded: 0,
+        names: None,
     };
     if let Some(d) = &doc.declaration {
         lw.declarations(d)?;
@@ -993,8 +997,19 @@ impl Lower {
             UExpr::Assign(_, _, _, sp) | UExpr::Step(_, _, sp) => {
                 return Err(err(*sp, "assignments inside expressions are not supported"))
             }
-            UExpr::Field(_, _, sp) => {
-                return Err(err(*sp, "`.` (structs, process members) is not supported here"))
+            UExpr::Field(base, member, sp) => {
+                let Some((p, scope)) = self.process_of(base) else {
+                    return Err(err(*sp, "`.` (structs, process members) is not supported here"));
+                };
+                if let Some(l) = self.model.processes.get(p).and_then(|pr| pr.locations.iter().position(|l| &l.name == member)) {
+                    // a location test: the location is stored before the integers, so it reads
+                    // as a comparison on a pseudo variable resolved by the query evaluator
+                    return Ok(Expr::Bin(BinOp::Eq, Box::new(Expr::Local(p as u32)), Box::new(Expr::Const(l as i64))));
+                }
+                self.scopes.push(scope);
+                let r = self.expr(&UExpr::Name(member.clone(), *sp));
+                self.scopes.pop();
+                return r;
             }
             UExpr::Deadlock(sp) => return Err(err(*sp, "`deadlock` is only allowed in queries")),
         })
@@ -1299,6 +1314,7 @@ impl Lower {
             }
         }
         names.globals = self.scopes.first().cloned().unwrap_or_default();
+        names.types = self.types.clone();
         self.channels()?;
         Ok(names)
     }
@@ -1718,5 +1734,217 @@ impl Lower {
             }
         }
         Ok(())
+    }
+}
+
+/// A query: its quantifier and the state formula (an integer expression over the integers, where
+/// `Local(p)` is the location of process `p`).
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub text: String,
+    pub comment: String,
+    pub kind: QueryKind,
+    pub(crate) formula: Expr,
+}
+
+/// The supported path quantifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryKind {
+    /// `E<> φ`: some reachable state satisfies φ.
+    Reach,
+    /// `A[] φ`: every reachable state satisfies φ.
+    Invariant,
+}
+
+impl Lower {
+    fn process_of(&self, base: &UExpr) -> Option<(usize, FxHashMap<String, Sym>)> {
+        let names = self.names.as_ref()?;
+        let idx = match base {
+            UExpr::Name(n, _) => names.procs.iter().position(|(pn, _, _)| pn == n)?,
+            UExpr::Call(f, args, _) => {
+                let UExpr::Name(t, _) = &**f else { return None };
+                let mut vals = Vec::new();
+                for a in args {
+                    match a {
+                        UExpr::Int(v, _) => vals.push(*v),
+                        UExpr::Name(n, _) => match self.lookup(n) {
+                            Some(Sym::Const(v)) => vals.push(*v),
+                            _ => return None,
+                        },
+                        UExpr::Unary(Un::Neg, x, _) => match &**x {
+                            UExpr::Int(v, _) => vals.push(-v),
+                            _ => return None,
+                        },
+                        _ => return None,
+                    }
+                }
+                names
+                    .procs
+                    .iter()
+                    .position(|(_, tn, a)| tn == t && *a == vals)?
+            }
+            _ => return None,
+        };
+        Some((idx, names.scopes.get(idx)?.clone()))
+    }
+}
+
+impl UppaalModel {
+    /// The embedded queries (`<queries>`), each parsed or refused with its location.
+    pub fn embedded_queries(&self) -> Vec<Result<Query, Diagnostic>> {
+        self.queries.iter().map(|(t, c)| self.query(t, c)).collect()
+    }
+
+    /// The queries of a `.q` file (one per non-comment line; `//` and `/* */` comments).
+    pub fn query_file(&self, text: &str) -> Vec<Result<Query, Diagnostic>> {
+        let mut out = Vec::new();
+        let mut off = 0;
+        let mut in_block = false;
+        for line in text.split_inclusive('\n') {
+            let start = off;
+            off += line.len();
+            let mut l = line.trim_end();
+            if in_block {
+                match l.find("*/") {
+                    Some(k) => {
+                        in_block = false;
+                        l = &l[k + 2..];
+                    }
+                    None => continue,
+                }
+            }
+            if let Some(k) = l.find("/*") {
+                if !l[k..].contains("*/") {
+                    in_block = true;
+                }
+                l = &l[..k];
+            }
+            if let Some(k) = l.find("//") {
+                l = &l[..k];
+            }
+            if l.trim().is_empty() {
+                continue;
+            }
+            let t = Text {
+                s: l.to_string(),
+                map: (start..start + l.len()).collect(),
+            };
+            out.push(self.query(&t, ""));
+        }
+        out
+    }
+
+    /// Parses one query text (offsets of `t` locate errors).
+    pub fn query_text(&self, text: &str) -> Result<Query, Diagnostic> {
+        let t = Text {
+            s: text.to_string(),
+            map: (0..text.len()).collect(),
+        };
+        self.query(&t, "")
+    }
+
+    fn query(&self, t: &Text, comment: &str) -> Result<Query, Diagnostic> {
+        let s = t.s.trim_start();
+        let lead = t.s.len() - s.len();
+        let (kind, rest) = if let Some(r) = s.strip_prefix("E<>") {
+            (QueryKind::Reach, r)
+        } else if let Some(r) = s.strip_prefix("A[]") {
+            (QueryKind::Invariant, r)
+        } else {
+            let what = if s.starts_with("E[]") || s.starts_with("A<>") || s.contains("-->") {
+                "liveness queries (`E[]`, `A<>`, `-->`) are not supported yet"
+            } else {
+                "unsupported query (expected `E<> φ` or `A[] φ`)"
+            };
+            return Err(err(t.span(), what));
+        };
+        let skip = lead + (s.len() - rest.len());
+        let sub = Text {
+            s: rest.to_string(),
+            map: t.map.get(skip..).map(|m| m.to_vec()).unwrap_or_default(),
+        };
+        let mut p = parser_for(&sub, &self.names.types)?;
+        let e = p.expr()?;
+        if !p.at_end() {
+            return Err(p.unexpected("end of the query"));
+        }
+        if contains_deadlock(&e) {
+            return Err(err(e.span(), "`deadlock` in queries is not supported yet"));
+        }
+        let mut lw = Lower {
+            model: self.model.clone(),
+            chans: Vec::new(),
+            scopes: vec![self.names.globals.clone()],
+            frame: None,
+            types: self.names.types.clone(),
+            pending_inits: Vec::new(),
+            raw: Vec::new(),
+            expanded: 0,
+            names: Some(self.names.clone()),
+        };
+        if lw.mentions_clock(&e) {
+            return Err(err(
+                e.span(),
+                "clock constraints in queries are not supported yet",
+            ));
+        }
+        let f = fold(lw.expr(&e)?);
+        Ok(Query {
+            text: t.s.trim().to_string(),
+            comment: comment.to_string(),
+            kind,
+            formula: f,
+        })
+    }
+}
+
+fn contains_deadlock(e: &UExpr) -> bool {
+    match e {
+        UExpr::Deadlock(_) => true,
+        UExpr::Unary(_, x, _) | UExpr::Quant(_, _, _, x, _) | UExpr::Field(x, _, _) => {
+            contains_deadlock(x)
+        }
+        UExpr::Bin(_, a, b, _) | UExpr::Index(a, b, _) => {
+            contains_deadlock(a) || contains_deadlock(b)
+        }
+        UExpr::Ite(a, b, c, _) => {
+            contains_deadlock(a) || contains_deadlock(b) || contains_deadlock(c)
+        }
+        UExpr::Call(f, args, _) => contains_deadlock(f) || args.iter().any(contains_deadlock),
+        _ => false,
+    }
+}
+
+impl Query {
+    /// The formula on a discrete state (locations, then integers).
+    pub fn holds(&self, n_procs: usize, disc: &[i32]) -> bool {
+        let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
+        eval_state(&self.formula, locs, ints) == Ok(true)
+    }
+}
+
+/// Evaluates a state formula: `Local(p)` reads the location of process `p`.
+fn eval_state(f: &Expr, locs: &[i32], ints: &[i32]) -> Result<bool, crate::model::EvalError> {
+    let bound = bind_locs(f, locs);
+    Ok(bound.eval(ints)? != 0)
+}
+
+fn bind_locs(f: &Expr, locs: &[i32]) -> Expr {
+    match f {
+        Expr::Local(p) => Expr::Const(i64::from(locs.get(*p as usize).copied().unwrap_or(-1))),
+        Expr::Neg(x) => Expr::Neg(Box::new(bind_locs(x, locs))),
+        Expr::Not(x) => Expr::Not(Box::new(bind_locs(x, locs))),
+        Expr::BitNot(x) => Expr::BitNot(Box::new(bind_locs(x, locs))),
+        Expr::Bin(op, a, b) => Expr::Bin(
+            *op,
+            Box::new(bind_locs(a, locs)),
+            Box::new(bind_locs(b, locs)),
+        ),
+        Expr::Ite(c, a, b) => Expr::Ite(
+            Box::new(bind_locs(c, locs)),
+            Box::new(bind_locs(a, locs)),
+            Box::new(bind_locs(b, locs)),
+        ),
+        other => other.clone(),
     }
 }

@@ -146,17 +146,6 @@ impl<'m> ZoneGraph<'m> {
         })
     }
 
-    /// True if the locations carry every label of `labels`.
-    pub(crate) fn has_labels(&self, locs: &[i32], labels: &[u32]) -> bool {
-        labels.iter().all(|lab| {
-            locs.iter().zip(&self.model.processes).any(|(&l, p)| {
-                p.locations
-                    .get(l as usize)
-                    .is_some_and(|l| l.labels.contains(lab))
-            })
-        })
-    }
-
     /// Constrains `z` by the invariants of the locations (integer parts on `ints`); false if empty
     /// or violated.
     pub(crate) fn constrain_invariant(&self, z: &mut Dbm, locs: &[i32], ints: &[i32]) -> bool {

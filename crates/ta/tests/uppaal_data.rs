@@ -47,3 +47,56 @@ fn every_shared_uppaal_model_parses_or_is_refused_with_a_location() {
     eprintln!("{ok} of {} UPPAAL models parse", files.len());
     assert!(ok >= 73, "only {ok} of {} parse", files.len());
 }
+
+/// Every UPPAAL row of EXPECTED.tsv with a stated verdict whose model and query we accept is
+/// answered within a small budget: 0 wrong, a floor on how many agree; every trace replays and
+/// its last state satisfies (`E<>`) or violates (`A[]`) the formula.
+#[test]
+fn expected_uppaal_verdicts_agree() {
+    let root = verikit_testkit::require_data!("ta");
+    let text = std::fs::read_to_string(root.join("EXPECTED.tsv")).unwrap();
+    let (mut agree, mut wrong, mut undecided) = (0, Vec::new(), 0);
+    for line in text.lines().skip(1) {
+        let c: Vec<&str> = line.split('\t').collect();
+        if c.len() < 4 || c[1] != "uppaal-xml" || !(c[3] == "satisfied" || c[3] == "not satisfied")
+        {
+            continue;
+        }
+        let Ok(src) = std::fs::read_to_string(root.join(c[0])) else {
+            continue;
+        };
+        let Ok(um) = parse_uppaal(&src) else { continue };
+        let formula = c[2].split("   /*").next().unwrap_or("").trim();
+        let Ok(q) = um.query_text(formula) else {
+            continue;
+        };
+        let budget = verikit_diag::Budget::with_timeout(std::time::Duration::from_secs(5));
+        let r = verikit_ta::check_query(&um, &q, verikit_ta::Options::default(), &budget).unwrap();
+        let Some(sat) = r.satisfied else {
+            undecided += 1;
+            continue;
+        };
+        if sat != (c[3] == "satisfied") {
+            wrong.push(format!("{} {}: got {sat}", c[0], formula));
+            continue;
+        }
+        if let Some(tt) = &r.search.timed {
+            let end = verikit_ta::replay_state(&um.model, tt).unwrap();
+            let n = um.model.processes.len();
+            let holds = q.holds(n, &end);
+            assert_eq!(
+                holds,
+                q.kind == verikit_ta::QueryKind::Reach,
+                "{}: trace end",
+                c[0]
+            );
+        }
+        agree += 1;
+    }
+    eprintln!(
+        "UPPAAL rows: {agree} agree, {undecided} undecided in 5 s, {} wrong",
+        wrong.len()
+    );
+    assert!(wrong.is_empty(), "wrong verdicts: {wrong:#?}");
+    assert!(agree >= 29, "only {agree} rows agree");
+}
