@@ -49,9 +49,97 @@ pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult, opts: Options)
         (None, Some(e)) if e.verdict_word() == "timeout" => (Verdict::Timeout, "unknown"),
         (None, _) => (Verdict::Unknown, "unknown"),
     };
-    let mut a = answer_with(&um.model, &r.search, opts, verdict, word).detail("query", &q.text);
+    let mut a = answer_with(&um.model, &r.search, opts, verdict, word, Some(&q.text))
+        .detail("query", &q.text);
     if !q.comment.is_empty() {
         a = a.detail("comment", &q.comment);
     }
     a
+}
+
+/// Where the queries of `verikit ta check` come from.
+#[derive(Clone, Copy, Debug)]
+pub enum Queries<'a> {
+    /// The `<queries>` embedded in the model.
+    Embedded,
+    /// A `.q` file: its name and text.
+    File(&'a str, &'a str),
+    /// One query given on the command line.
+    Text(&'a str),
+}
+
+/// `verikit ta check`: reads an UPPAAL model, answers each query (each item handed to `on_item`
+/// as soon as it is computed; a query refused by the parser is an `error` item with its
+/// location) and returns the batch summary: `false` if some query is not satisfied, else
+/// `timeout`/`unknown` if some is undecided, else `true`.
+pub fn run_check(
+    model_name: &str,
+    model_text: &str,
+    queries: Queries<'_>,
+    opts: Options,
+    budget: &Budget,
+    on_item: &mut dyn FnMut(Answer),
+) -> Result<Answer, Diagnostic> {
+    let um = crate::uppaal::parse_uppaal(model_text)?;
+    let (qs, qsrc) = match queries {
+        Queries::Embedded => (
+            um.embedded_queries(),
+            verikit_diag::SourceFile::new(model_name, model_text),
+        ),
+        Queries::File(name, text) => (
+            um.query_file(text),
+            verikit_diag::SourceFile::new(name, text),
+        ),
+        Queries::Text(t) => (
+            vec![um.query_text(t)],
+            verikit_diag::SourceFile::new("<query>", t),
+        ),
+    };
+    let (mut n_true, mut n_false, mut n_open, mut n_err) = (0, 0, 0, 0);
+    let mut timed_out = false;
+    for q in qs {
+        let item = match q {
+            Err(d) => {
+                n_err += 1;
+                Answer::decision(Verdict::Error).detail("error", d.one_line(&qsrc))
+            }
+            Ok(q) => {
+                if budget.check().is_err() {
+                    timed_out = true;
+                    n_open += 1;
+                    Answer::decision(Verdict::Timeout).detail("query", &q.text)
+                } else {
+                    let r = check_query(&um, &q, opts, budget)?;
+                    match r.satisfied {
+                        Some(true) => n_true += 1,
+                        Some(false) => n_false += 1,
+                        None => {
+                            n_open += 1;
+                            timed_out |= r.search.exhausted.is_some();
+                        }
+                    }
+                    query_answer(&um, &q, &r, opts)
+                }
+            }
+        };
+        on_item(item);
+    }
+    let verdict = if n_false > 0 {
+        Verdict::False
+    } else if n_open > 0 && timed_out {
+        Verdict::Timeout
+    } else if n_open > 0 || n_err > 0 {
+        Verdict::Unknown
+    } else {
+        Verdict::True
+    };
+    Ok(Answer::decision(verdict)
+        .detail("satisfied", n_true)
+        .detail("not_satisfied", n_false)
+        .detail("undecided", n_open)
+        .detail("refused", n_err)
+        .input("file", model_name)
+        .input("processes", um.model.processes.len())
+        .input("clocks", um.model.clocks.len())
+        .input("ints", um.model.ints.len()))
 }

@@ -32,7 +32,7 @@ mod uppaal_lang;
 mod uppaal_xml;
 mod zone_graph;
 
-pub use check::{check_query, query_answer, QueryResult};
+pub use check::{check_query, query_answer, run_check, Queries, QueryResult};
 pub use concrete_trace::{TimedStep, TimedTrace};
 pub use expr::BinOp;
 pub use model::{

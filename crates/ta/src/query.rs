@@ -184,7 +184,7 @@ pub fn to_answer(model: &Model, r: &ReachResult, opts: Options) -> Answer {
         (None, Some(e)) if e.verdict_word() == "timeout" => (Verdict::Timeout, "unknown"),
         (None, _) => (Verdict::Unknown, "unknown"),
     };
-    answer_with(model, r, opts, verdict, word)
+    answer_with(model, r, opts, verdict, word, None)
 }
 
 /// The answer of a search with the verdict and result word chosen by the caller (a query whose
@@ -195,6 +195,7 @@ pub(crate) fn answer_with(
     opts: Options,
     verdict: Verdict,
     word: &str,
+    head: Option<&str>,
 ) -> Answer {
     let labels: Vec<&str> = r
         .labels
@@ -244,7 +245,9 @@ pub(crate) fn answer_with(
     if let Some(e) = r.exhausted {
         a = a.detail("reason", e.to_string());
     }
-    let head = if labels.is_empty() {
+    let head = if let Some(h) = head {
+        format!("{word}: {h}")
+    } else if labels.is_empty() {
         format!("{word}: full exploration (no labels)")
     } else {
         format!("{word}: {}", labels.join(","))

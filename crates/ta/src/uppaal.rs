@@ -1948,3 +1948,93 @@ fn bind_locs(f: &Expr, locs: &[i32]) -> Expr {
         other => other.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::check_query;
+    use crate::query::Options;
+    use crate::replay::replay_state;
+    use verikit_diag::Budget;
+
+    /// Two processes, a function with a loop, a select, a binary channel array, a broadcast
+    /// channel with a guarded receiver, a committed location and an urgent channel.
+    const SMALL: &str = r#"<?xml version="1.0"?>
+<nta>
+<declaration>const int N = 2;
+typedef int[0,N-1] id_t;
+int[0,3] done = 0;
+int hits[N];
+chan go[N];
+broadcast chan bc;
+urgent chan u;
+int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
+</declaration>
+<template><name>P</name><parameter>const id_t id</parameter>
+<declaration>clock x;</declaration>
+<location id="a"><name>idle</name><label kind="invariant">x &lt;= 5</label></location>
+<location id="b"><name>busy</name></location>
+<location id="c"><name>heard</name><committed/></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="select">k : id_t</label>
+<label kind="guard">k == id &amp;&amp; x &gt;= 2</label><label kind="synchronisation">go[k]?</label>
+<label kind="assignment">hits[id]++, x := 0</label></transition>
+<transition><source ref="b"/><target ref="c"/><label kind="guard">id == 1</label><label kind="synchronisation">bc?</label></transition>
+<transition><source ref="c"/><target ref="a"/><label kind="assignment">done = done + 1</label></transition>
+</template>
+<template><name>Ctl</name>
+<location id="s"><name>start</name></location>
+<location id="t"><name>mid</name></location>
+<location id="e"><name>end</name></location>
+<init ref="s"/>
+<transition><source ref="s"/><target ref="t"/><label kind="synchronisation">go[0]!</label></transition>
+<transition><source ref="t"/><target ref="e"/><label kind="guard">sum_hits() == 2</label><label kind="synchronisation">bc!</label></transition>
+<transition><source ref="t"/><target ref="t"/><label kind="synchronisation">go[1]!</label></transition>
+</template>
+<system>system P, Ctl;</system>
+<queries><query><formula>E&lt;&gt; Ctl.end &amp;&amp; P(1).heard</formula><comment>c</comment></query>
+<query><formula>A[] done &lt;= 1</formula><comment></comment></query>
+<query><formula>E&lt;&gt; P(0).heard</formula><comment></comment></query></queries>
+</nta>"#;
+
+    #[test]
+    fn lowering_and_queries_on_a_small_model() {
+        let um = parse_uppaal(SMALL).unwrap();
+        assert_eq!(um.model.processes.len(), 3);
+        assert_eq!(um.model.processes[0].name, "P(0)");
+        let qs = um.embedded_queries();
+        assert_eq!(qs.len(), 3);
+        let budget = Budget::unlimited();
+        let want = [Some(true), Some(true), Some(false)];
+        for (q, w) in qs.into_iter().zip(want) {
+            let q = q.unwrap();
+            let r = check_query(&um, &q, Options::default(), &budget).unwrap();
+            assert_eq!(r.satisfied, w, "{}", q.text);
+            if let Some(tt) = &r.search.timed {
+                let end = replay_state(&um.model, tt).unwrap();
+                assert!(q.holds(3, &end), "{}: the trace ends where φ holds", q.text);
+            }
+        }
+    }
+
+    #[test]
+    fn refusals_are_located_and_named() {
+        let bad = SMALL.replace("int hits[N];", "struct { int a; } s;");
+        let e = parse_uppaal(&bad).unwrap_err();
+        assert!(e.message.contains("struct"), "{}", e.message);
+        assert!(e.span.is_some());
+        let bad = SMALL.replace("x &lt;= 5", "x &lt;= 5 || done == 1");
+        let e = parse_uppaal(&bad).unwrap_err();
+        assert!(e.message.contains("conjunctions"), "{}", e.message);
+        let um = parse_uppaal(SMALL).unwrap();
+        assert!(um.query_text("E[] Ctl.end").is_err());
+        assert!(um.query_text("E<> Ctl.nowhere").is_err());
+    }
+
+    #[test]
+    fn parser_is_total() {
+        verikit_testkit::assert_parser_total(&[SMALL], 1000, |s| {
+            parse_uppaal(s).map(|um| um.embedded_queries().len())
+        });
+    }
+}

@@ -4,7 +4,9 @@ use crate::report::{read_input, CliError, Ctx};
 use clap::{Subcommand, ValueEnum};
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
-use verikit_ta::{check_labels, parse_tck, to_answer, Algo, Extrapolation, Options, Search};
+use verikit_ta::{
+    check_labels, parse_tck, run_check, to_answer, Algo, Extrapolation, Options, Queries, Search,
+};
 
 #[derive(Subcommand, Debug)]
 pub enum TaCmd {
@@ -26,6 +28,17 @@ pub enum TaCmd {
         /// Zone abstraction: ExtraLU+ with local or global bounds, or ExtraM.
         #[arg(long, default_value = "extraLU+l", value_parser = ["extraLU+l", "extraLU+g", "extraM"])]
         extrapolation: String,
+    },
+    /// Answers UPPAAL queries (`E<> φ`, `A[] φ`) on an UPPAAL XML model: those of a `.q` file,
+    /// one `--query`, or else the model's embedded `<queries>`; one result per query, streamed.
+    Check {
+        /// The model (UPPAAL `.xml`).
+        model: PathBuf,
+        /// A query file (`.q`).
+        queries: Option<PathBuf>,
+        /// One query, e.g. `'E<> P(1).cs'`.
+        #[arg(long, short = 'q')]
+        query: Option<String>,
     },
 }
 
@@ -79,6 +92,36 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
                 })?,
             };
             reach(&src, &labels, opts, ctx)
+        }
+        TaCmd::Check {
+            model,
+            queries,
+            query,
+        } => {
+            let src = read_input(&model)?;
+            let qsrc = queries.as_ref().map(|q| read_input(q)).transpose()?;
+            let qs = match (&qsrc, &query) {
+                (Some(_), Some(_)) => {
+                    return Err(CliError::Usage(
+                        "give a query file or --query, not both".into(),
+                    ))
+                }
+                (Some(f), None) => Queries::File(&f.name, &f.text),
+                (None, Some(q)) => Queries::Text(q),
+                (None, None) => Queries::Embedded,
+            };
+            let sum = run_check(
+                &src.name,
+                &src.text,
+                qs,
+                Options::default(),
+                &ctx.budget,
+                &mut |a| {
+                    ctx.stream(a);
+                },
+            )
+            .map_err(|d| CliError::from_error(d, Some(&src)))?;
+            Ok(ctx.finish_batch(sum))
         }
     }
 }
