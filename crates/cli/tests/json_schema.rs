@@ -185,6 +185,8 @@ fn rows() -> Vec<Row> {
         ("synt", "solve", &["demo/synt/arbiter.tlsf"], true, true),
         #[cfg(feature = "synt")]
         ("synt", "convert", &["demo/synt/arbiter.tlsf"], false, false),
+        #[cfg(feature = "ta")]
+        ("ta", "check", &["demo/ta/fischer2.xml"], true, false),
         ("demo", "", &[], false, false),
     ]
 }

@@ -110,3 +110,65 @@ fn a_hard_model_times_out() {
     assert_eq!(v["verdict"], "timeout");
     assert!(v["stats"]["visited"].as_u64().unwrap_or(0) > 0, "{v}");
 }
+
+const DEMO_XML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/fischer2.xml");
+
+#[test]
+fn uppaal_queries_are_answered_one_by_one() {
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true");
+    let r = v["results"].as_array().unwrap();
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0]["result"], "satisfied");
+    assert_eq!(r[1]["result"], "satisfied");
+    // E<> with a trace to the state found
+    assert!(!r[1]["witness"]["timed"].as_array().unwrap().is_empty());
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-q", "A[] not P(1).cs"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["results"][0]["result"], "not satisfied");
+    assert!(v["results"][0]["witness"]["timed"].is_array());
+}
+
+#[test]
+fn bad_queries_and_models_are_located() {
+    let (_, v, _) = verikit(&["--json", "ta", "check", DEMO_XML, "-q", "E<> P(1).nowhere"]);
+    assert_eq!(v["results"][0]["verdict"], "error");
+    assert!(
+        v["results"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("<query>:1:"),
+        "{v}"
+    );
+    let dir = std::env::temp_dir().join(format!("verikit-ta-uppaal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.xml");
+    let text = std::fs::read_to_string(DEMO_XML)
+        .unwrap()
+        .replace("int[0,N] id = 0;", "double id = 0;");
+    std::fs::write(&bad, text).unwrap();
+    let (code, _, err) = verikit(&["ta", "check", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.xml:7:1"), "{err}");
+}
+
+#[test]
+fn a_hard_uppaal_model_times_out() {
+    let Some(m) =
+        verikit_testkit::shared_path("ta/uppaal/ticktac-benchmarks/fischer/fischer_10_10_10.xml")
+    else {
+        return;
+    };
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "ta",
+        "check",
+        m.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout");
+}
