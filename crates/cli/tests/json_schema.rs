@@ -187,6 +187,8 @@ fn rows() -> Vec<Row> {
         ("synt", "convert", &["demo/synt/arbiter.tlsf"], false, false),
         #[cfg(feature = "ta")]
         ("ta", "check", &["demo/ta/fischer2.xml"], true, false),
+        #[cfg(feature = "ta")]
+        ("ta", "info", &["demo/ta/fischer2.xml"], false, false),
         ("demo", "", &[], false, false),
     ]
 }

@@ -143,3 +143,43 @@ pub fn run_check(
         .input("clocks", um.model.clocks.len())
         .input("ints", um.model.ints.len()))
 }
+
+/// `verikit ta info`: processes, clocks, integers, locations, edges and synchronisations of a
+/// model (UPPAAL XML when the text starts with `<`, TChecker `.tck` otherwise).
+pub fn model_info(name: &str, text: &str) -> Result<Answer, Diagnostic> {
+    let (model, format, queries) = if text.trim_start().starts_with('<') {
+        let um = crate::uppaal::parse_uppaal(text)?;
+        let nq = um.embedded_queries().len();
+        (um.model, "uppaal-xml", nq)
+    } else {
+        (crate::tck::parse_tck(text)?, "tchecker", 0)
+    };
+    let locations: usize = model.processes.iter().map(|p| p.locations.len()).sum();
+    let edges: usize = model.processes.iter().map(|p| p.edges.len()).sum();
+    let mut a = Answer::default()
+        .input("file", name)
+        .detail("format", format)
+        .detail("processes", model.processes.len())
+        .detail("clocks", model.clocks.len())
+        .detail("ints", model.ints.len())
+        .detail("locations", locations)
+        .detail("edges", edges)
+        .detail("synchronisations", model.syncs.len())
+        .detail("embedded_queries", queries)
+        .line(format!(
+            "{format}: {} processes, {} clocks, {} ints, {locations} locations, {edges} edges, {} synchronisations",
+            model.processes.len(),
+            model.clocks.len(),
+            model.ints.len(),
+            model.syncs.len()
+        ));
+    for p in &model.processes {
+        a = a.line(format!(
+            "  {}: {} locations, {} edges",
+            p.name,
+            p.locations.len(),
+            p.edges.len()
+        ));
+    }
+    Ok(a)
+}

@@ -7,6 +7,9 @@
 //! (a timed trace by backward propagation) which tests replay with `replay`, independent of the
 //! zone code. [`check_labels`] + [`to_answer`] are what the CLI calls.
 //!
+//! UPPAAL XML models ([`parse_uppaal`]: `uppaal_xml` + `uppaal_lang` → `uppaal`, lowered onto
+//! the same [`Model`]) and their `E<>`/`A[]` queries are answered by `check` ([`run_check`]).
+//!
 //! The seed papers on timed automata (SETTA'17 Schivo et al., S19 — UPPAAL front ends and their
 //! trace metamodel; CAV'06 Krčál & Yi, C24 — communicating timed automata with FIFO channels;
 //! SETTA'17 Wang, Li, Yuen, S05 — nested timed automata) frame the engine; this first phase
@@ -32,7 +35,7 @@ mod uppaal_lang;
 mod uppaal_xml;
 mod zone_graph;
 
-pub use check::{check_query, query_answer, run_check, Queries, QueryResult};
+pub use check::{check_query, model_info, query_answer, run_check, Queries, QueryResult};
 pub use concrete_trace::{TimedStep, TimedTrace};
 pub use expr::BinOp;
 pub use model::{

@@ -5,7 +5,8 @@ use clap::{Subcommand, ValueEnum};
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
 use verikit_ta::{
-    check_labels, parse_tck, run_check, to_answer, Algo, Extrapolation, Options, Queries, Search,
+    check_labels, model_info, parse_tck, run_check, to_answer, Algo, Extrapolation, Options,
+    Queries, Search,
 };
 
 #[derive(Subcommand, Debug)]
@@ -39,6 +40,12 @@ pub enum TaCmd {
         /// One query, e.g. `'E<> P(1).cs'`.
         #[arg(long, short = 'q')]
         query: Option<String>,
+    },
+    /// Processes, clocks, integers, locations, edges and synchronisations of a model (`.xml` or
+    /// `.tck`).
+    Info {
+        /// The model.
+        model: PathBuf,
     },
 }
 
@@ -122,6 +129,10 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             )
             .map_err(|d| CliError::from_error(d, Some(&src)))?;
             Ok(ctx.finish_batch(sum))
+        }
+        TaCmd::Info { model } => {
+            let src = read_input(&model)?;
+            model_info(&src.name, &src.text).map_err(|d| CliError::from_error(d, Some(&src)))
         }
     }
 }
