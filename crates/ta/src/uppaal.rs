@@ -1108,6 +1108,9 @@ impl Lower {
     }
 }
 
+/// `(channel id, is_send)` of an edge, if it synchronises.
+type ChanUse = Option<(u32, bool)>;
+
 /// One edge of a template before channel resolution.
 struct RawEdge {
     src: u32,
@@ -1524,7 +1527,7 @@ impl Lower {
             }
             self.guard(&e, &mut g)?;
         }
-        if g.ints.iter().any(|x| *x == Expr::Const(0)) {
+        if g.ints.contains(&Expr::Const(0)) {
             return Ok(()); // statically disabled (e.g. a select value excluded by the guard)
         }
         let mut stmts = Vec::new();
@@ -1541,7 +1544,7 @@ impl Lower {
                 return Err(p.unexpected("`,` or end of the update"));
             }
         }
-        let mut syncs: Vec<(Option<(u32, bool)>, Option<Expr>)> = vec![(None, None)];
+        let mut syncs: Vec<(ChanUse, Option<Expr>)> = vec![(None, None)];
         if let Some(t) = sync_t {
             let s = t.s.trim_end();
             let send = s.ends_with('!');

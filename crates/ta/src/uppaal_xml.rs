@@ -167,10 +167,8 @@ pub(crate) fn read(text: &str) -> Result<XDoc, Diagnostic> {
                         })
                     }
                     ("nta", "declaration" | "system" | "queries" | "instantiation") => {}
-                    ("nta", other) => {
-                        if doc.other.is_none() {
-                            doc.other = Some((other.to_string(), span));
-                        }
+                    ("nta", other) if doc.other.is_none() => {
+                        doc.other = Some((other.to_string(), span));
                     }
                     ("template", "location") => {
                         loc = Some(XLocation {

@@ -38,7 +38,7 @@ pub enum TaCmd {
         /// A query file (`.q`).
         queries: Option<PathBuf>,
         /// One query, e.g. `'E<> P(1).cs'`.
-        #[arg(long, short = 'q')]
+        #[arg(long, short = 'q', conflicts_with = "queries")]
         query: Option<String>,
     },
     /// Processes, clocks, integers, locations, edges and synchronisations of a model (`.xml` or
@@ -108,26 +108,16 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             let src = read_input(&model)?;
             let qsrc = queries.as_ref().map(|q| read_input(q)).transpose()?;
             let qs = match (&qsrc, &query) {
-                (Some(_), Some(_)) => {
-                    return Err(CliError::Usage(
-                        "give a query file or --query, not both".into(),
-                    ))
-                }
-                (Some(f), None) => Queries::File(&f.name, &f.text),
+                (Some(f), _) => Queries::File(&f.name, &f.text),
                 (None, Some(q)) => Queries::Text(q),
                 (None, None) => Queries::Embedded,
             };
-            let sum = run_check(
-                &src.name,
-                &src.text,
-                qs,
-                Options::default(),
-                &ctx.budget,
-                &mut |a| {
-                    ctx.stream(a);
-                },
-            )
-            .map_err(|d| CliError::from_error(d, Some(&src)))?;
+            let mut sink = |a| {
+                ctx.stream(a);
+            };
+            let opts = Options::default();
+            let sum = run_check(&src.name, &src.text, qs, opts, &ctx.budget, &mut sink)
+                .map_err(|d| CliError::from_error(d, Some(&src)))?;
             Ok(ctx.finish_batch(sum))
         }
         TaCmd::Info { model } => {
