@@ -3,6 +3,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(s) = std::str::from_utf8(data) {
-        let _ = verikit_boolnet::sbml::parse(s);
+        let _ = verikit_boolnet::parse(s, verikit_boolnet::Format::Sbml);
     }
 });

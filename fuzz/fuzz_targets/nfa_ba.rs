@@ -1,11 +1,16 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use verikit_automata::ba;
+use verikit_diag::SourceFile;
 
+// The ba reader (through the crate's loading policy), then writing and re-reading what it read.
 fuzz_target!(|data: &[u8]| {
     if let Ok(s) = std::str::from_utf8(data) {
-        if let Ok(n) = ba::parse(s) {
-            let _ = ba::parse(&ba::write(&n));
+        if let Ok((v, _)) = verikit_automata::load(&[&SourceFile::new("input", s)], Some("ba")) {
+            for n in v {
+                if let Ok(text) = verikit_automata::write(&n, "ba") {
+                    let _ = verikit_automata::load(&[&SourceFile::new("output", &text)], Some("ba"));
+                }
+            }
         }
     }
 });

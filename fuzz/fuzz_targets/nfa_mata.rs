@@ -1,14 +1,14 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use verikit_automata::mata;
+use verikit_diag::SourceFile;
 
+// The mata reader (through the crate's loading policy), then writing and re-reading what it read.
 fuzz_target!(|data: &[u8]| {
     if let Ok(s) = std::str::from_utf8(data) {
-        if let Ok(a) = mata::parse(s) {
-            if let Ok(v) = mata::build(&[a]) {
-                // Anything that parses must also write and re-read.
-                for n in v {
-                    let _ = mata::parse_nfa(&mata::write(&n));
+        if let Ok((v, _)) = verikit_automata::load(&[&SourceFile::new("input", s)], Some("mata")) {
+            for n in v {
+                if let Ok(text) = verikit_automata::write(&n, "mata") {
+                    let _ = verikit_automata::load(&[&SourceFile::new("output", &text)], Some("mata"));
                 }
             }
         }

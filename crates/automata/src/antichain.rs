@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 use verikit_diag::{Budget, Exhausted};
 
 /// Backward antichain universality (CAV'06 Algorithm 1).
-pub fn universal_backward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn universal_backward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     let n = a.num_states();
     let nl = a.num_letters() as Letter;
     // Start = Init, F = {Loc \ Fin}.
@@ -103,7 +103,7 @@ pub fn universal_backward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted
 /// The default universality check: a short forward run (most non-universal automata reject a
 /// short word, which the forward search meets first), then the backward algorithm, which is several
 /// times faster on universal automata (see `bench/results/nfa-grids.md` and decision 0101).
-pub fn universal_auto(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn universal_auto(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     // A small constant: the rejected words of non-universal random automata are met within a
     // few dozen sets, and on universal ones the wasted forward work stays negligible.
     let bound = 128;
@@ -129,12 +129,12 @@ fn word_rev(parents: &[Parent], mut node: u32) -> Vec<Letter> {
 }
 
 /// Forward antichain universality (CAV'06 Theorem 3): minimal sets of the subset construction.
-pub fn universal_forward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn universal_forward(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     Ok(universal_forward_bounded(a, usize::MAX, budget)?.unwrap_or_else(|| Outcome::holds(0, 0)))
 }
 
 /// The forward algorithm stopped after `bound` sets have been expanded (`None` then).
-pub fn universal_forward_bounded(
+pub(crate) fn universal_forward_bounded(
     a: &Nfa,
     bound: usize,
     budget: &Budget,
@@ -220,12 +220,17 @@ pub fn universal_forward_bounded(
 /// alone can be catastrophically slow when the inclusion holds: it builds large macrostates that
 /// breadth-first search never needs, e.g. seconds instead of 30 ms on Tabakov–Vardi automata
 /// with 150 states, |Σ| = 2, d = 1.25).
-pub fn included(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn included(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     included_auto(a, b, true, budget)
 }
 
 /// The strategy of [`included`] with or without ignoring useless states.
-pub fn included_auto(a: &Nfa, b: &Nfa, prune: bool, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn included_auto(
+    a: &Nfa,
+    b: &Nfa,
+    prune: bool,
+    budget: &Budget,
+) -> Result<Outcome, Exhausted> {
     let bound = 2 * (a.num_states() + b.num_states()).max(64);
     Ok(
         match included_with(a, b, Order::Dfs, prune, bound, budget)? {
@@ -238,7 +243,7 @@ pub fn included_auto(a: &Nfa, b: &Nfa, prune: bool, budget: &Budget) -> Result<O
 
 /// Exploration order of the antichain inclusion check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
+pub(crate) enum Order {
     Bfs,
     Dfs,
 }
@@ -278,7 +283,7 @@ fn word_to_final(a: &Nfa, p: State) -> Vec<Letter> {
 /// SETTA'17 random-automata experiments have no accepting states and turn this pruning off, which
 /// would otherwise answer at once).
 /// Returns `None` if `bound` pairs were expanded without an answer.
-pub fn included_with(
+pub(crate) fn included_with(
     a: &Nfa,
     b: &Nfa,
     order: Order,

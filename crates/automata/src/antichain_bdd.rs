@@ -142,7 +142,7 @@ struct Node {
 
 /// `L(A) ⊆ L(B)` by symbolic antichains (`A`, `B` from one [`SymSystem`]); a counterexample is a
 /// word accepted by `A` and rejected by `B`.
-pub fn included(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
+pub(crate) fn included(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
     let useful = coreachable(a);
     let vars = sys.dict.vars().variables();
     let mut sets = Sets {

@@ -40,7 +40,7 @@ fn below(sim: &Simulation, y_small: &[State], y_big: &[State]) -> bool {
 }
 
 /// `L(A) ⊆ L(B)` by antichains with simulation subsumption.
-pub fn included(
+pub(crate) fn included(
     a: &Nfa,
     b: &Nfa,
     budget: &verikit_diag::Budget,

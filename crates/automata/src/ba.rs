@@ -4,7 +4,7 @@
 //! state is accepting (the format's convention); with no initial-state line the source of the first
 //! transition is initial. State names are arbitrary tokens such as `[1]`. Blank lines are ignored.
 
-use crate::nfa::{Alphabet, Nfa, NfaBuilder, State};
+use crate::nfa::{Alphabet, Nfa, State};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use verikit_diag::{Diagnostic, Span};
@@ -14,7 +14,7 @@ fn valid_name(s: &str) -> bool {
 }
 
 /// Parses a BA file.
-pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<Nfa, Diagnostic> {
     let mut names: Vec<String> = Vec::new();
     let mut index: FxHashMap<String, State> = FxHashMap::default();
     let mut state = |n: &str| -> State {
@@ -95,39 +95,19 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
             "empty BA file: expected an initial state or a transition",
         ));
     };
-    let n = names.len();
-    if !crate::nfa::fits(names.len(), alphabet.len()) {
-        return Err(Diagnostic::at(
-            Span::point(0),
-            format!(
-                "{} states × {} letters exceeds the transition-table bound",
-                names.len(),
-                alphabet.len()
-            ),
-        ));
-    }
-    let mut b = NfaBuilder::with_states(alphabet, n);
-    b.add_initial(init);
-    if finals.is_empty() {
-        for q in 0..n as State {
-            b.add_final(q);
-        }
+    // Without `Accepting` lines every state accepts.
+    let finals = if finals.is_empty() {
+        (0..names.len() as State).collect()
     } else {
-        for q in finals {
-            b.add_final(q);
-        }
-    }
-    for (s, l, t) in edges {
-        b.add_transition(s, l, t);
-    }
-    b.state_names = names;
-    Ok(b.build())
+        finals
+    };
+    crate::nfa::from_parts(alphabet, names, &[init], &finals, &edges)
 }
 
 /// Writes an NFA with one initial state in BA format (states named `[i]`). With several initial
 /// states a fresh initial state copying their outgoing transitions is added (it is accepting iff an
 /// initial state is).
-pub fn write(nfa: &Nfa) -> String {
+pub(crate) fn write(nfa: &Nfa) -> String {
     let mut s = String::new();
     let init_name = if nfa.initial().len() == 1 {
         format!("[{}]", nfa.initial()[0])

@@ -10,11 +10,15 @@
 //! simple version is the test oracle of [`crate::paige_tarjan`], the `O(m log n)` algorithm that
 //! [`reduce`] uses.
 
-use crate::nfa::{Letter, Nfa, NfaBuilder, State};
+#[cfg(test)]
+use crate::nfa::Letter;
+use crate::nfa::{Nfa, NfaBuilder, State};
+#[cfg(test)]
 use rustc_hash::FxHashMap;
 
 /// The coarsest bisimulation as a block number per state (blocks numbered `0..k`).
-pub fn bisimilarity(a: &Nfa) -> Vec<u32> {
+#[cfg(test)]
+pub(crate) fn bisimilarity(a: &Nfa) -> Vec<u32> {
     let n = a.num_states();
     let mut block: Vec<u32> = (0..n as State).map(|q| a.is_final(q) as u32).collect();
     let mut count = renumber(&mut block);
@@ -41,6 +45,7 @@ pub fn bisimilarity(a: &Nfa) -> Vec<u32> {
     }
 }
 
+#[cfg(test)]
 fn renumber(block: &mut [u32]) -> usize {
     let mut ids: FxHashMap<u32, u32> = FxHashMap::default();
     for b in block.iter_mut() {
@@ -51,7 +56,7 @@ fn renumber(block: &mut [u32]) -> usize {
 }
 
 /// The quotient of `a` by a partition given as a block number per state.
-pub fn quotient(a: &Nfa, block: &[u32]) -> Nfa {
+pub(crate) fn quotient(a: &Nfa, block: &[u32]) -> Nfa {
     let k = block.iter().map(|&b| b as usize + 1).max().unwrap_or(0);
     let mut b = NfaBuilder::with_states(a.alphabet.clone(), k);
     for &q in a.initial() {
@@ -74,6 +79,6 @@ pub fn quotient(a: &Nfa, block: &[u32]) -> Nfa {
 
 /// The quotient of `a` by bisimilarity (same language), computed in `O(m log n)` by
 /// [`crate::paige_tarjan::bisimilarity`].
-pub fn reduce(a: &Nfa) -> Nfa {
+pub(crate) fn reduce(a: &Nfa) -> Nfa {
     quotient(a, &crate::paige_tarjan::bisimilarity(a))
 }

@@ -10,7 +10,7 @@ fn esc(s: &str) -> String {
 
 /// The automaton as a DOT digraph: double circles for accepting states, arrows from invisible
 /// nodes into initial states.
-pub fn write(nfa: &Nfa) -> String {
+pub(crate) fn write(nfa: &Nfa) -> String {
     let mut s = String::from("digraph nfa {\n  rankdir=LR;\n  node [shape=circle];\n");
     for q in 0..nfa.num_states() as u32 {
         let shape = if nfa.is_final(q) {

@@ -29,7 +29,7 @@ pub struct TvParams {
 }
 
 /// Draws an automaton. `states >= 1`; densities are clamped to their meaningful range.
-pub fn tabakov_vardi(p: &TvParams) -> Nfa {
+pub(crate) fn tabakov_vardi(p: &TvParams) -> Nfa {
     let n = p.states.max(1);
     let mut rng = SmallRng::seed_from_u64(p.seed);
     let names: Vec<String> = (0..p.letters).map(|i| format!("a{i}")).collect();

@@ -59,7 +59,7 @@ impl Relation for UnionFind {
 }
 
 /// `L(A) = L(B)` by HK (`memo`: memoised `todo`).
-pub fn equivalent(
+pub(crate) fn equivalent(
     a: &Nfa,
     b: &Nfa,
     memo: bool,

@@ -79,7 +79,7 @@ impl Relation for Congruence {
 }
 
 /// `L(A) = L(B)` by HKC (`memo`: memoised `todo`).
-pub fn equivalent(
+pub(crate) fn equivalent(
     a: &Nfa,
     b: &Nfa,
     memo: bool,

@@ -25,7 +25,7 @@ use verikit_bdd::{Bdd, BddDict, BddError, Limits};
 use verikit_logic::BoolExpr;
 
 /// An NFA whose transitions carry BDD guards over shared bit atoms.
-pub struct SymNfa {
+pub(crate) struct SymNfa {
     pub states: usize,
     pub initial: Vec<State>,
     pub finals: FixedBitSet,
@@ -36,7 +36,7 @@ pub struct SymNfa {
 }
 
 /// Automata over shared atoms and the BDD dictionary of those atoms (variable `i` is `atoms[i]`).
-pub struct SymSystem {
+pub(crate) struct SymSystem {
     pub atoms: Vec<String>,
     pub dict: BddDict,
     /// The distinct guards of all automata.
@@ -45,7 +45,7 @@ pub struct SymSystem {
 }
 
 /// Builds symbolic automata from parsed `@NFA-bits` sections, joining their atoms by name.
-pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
+pub(crate) fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
     if auts.iter().any(|a| a.kind != MataKind::Bits) {
         return Err(AutomataError::Invalid(
             "the symbolic algorithm needs `@NFA-bits` automata".into(),
@@ -129,7 +129,7 @@ pub fn build(auts: &[MataAut]) -> Result<SymSystem, AutomataError> {
 
 /// Whether `a` accepts `word` (bit vectors over the shared atoms), by evaluating the label
 /// formulas: independent of the BDDs.
-pub fn accepts(a: &SymNfa, word: &[Vec<bool>]) -> bool {
+pub(crate) fn accepts(a: &SymNfa, word: &[Vec<bool>]) -> bool {
     let mut cur = vec![false; a.states];
     for &q in &a.initial {
         cur[q as usize] = true;
@@ -148,7 +148,7 @@ pub fn accepts(a: &SymNfa, word: &[Vec<bool>]) -> bool {
 
 /// The answer of [`equivalent`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SymOutcome {
+pub(crate) struct SymOutcome {
     pub holds: bool,
     /// A word accepted by exactly one automaton, one bit vector per step.
     pub witness: Option<Vec<Vec<bool>>>,
@@ -195,7 +195,7 @@ fn covers(
 type Explored = (Vec<State>, Vec<State>, usize, Vec<bool>);
 
 /// `L(A) = L(B)` by symbolic HKC (`A`, `B` from one [`SymSystem`]).
-pub fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
+pub(crate) fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
     let off = a.states as State;
     let n = a.states + b.states;
     let acc = |q: State| {

@@ -36,7 +36,8 @@ use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 /// Memory budget (bytes) for the relation, the counters and the position maps together.
-pub const MEMORY_BUDGET: usize = crate::lrt::MEMORY_BUDGET;
+#[cfg(test)]
+pub(crate) const MEMORY_BUDGET: usize = crate::lrt::MEMORY_BUDGET;
 
 /// One counter row `Count_a(·, C)` over `dom_a`, in shared chunks.
 #[derive(Clone)]
@@ -277,13 +278,14 @@ impl<'a> Engine<'a> {
 
 /// The simulation preorder of `a` (Holík–Šimáček); [`AutomataError::Limit`] above
 /// [`MEMORY_BUDGET`].
-pub fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
+#[cfg(test)]
+pub(crate) fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
     simulation_within(a, MEMORY_BUDGET, &verikit_diag::Budget::unlimited())
 }
 
 /// [`simulation`] with an explicit memory budget in bytes, polling `poll` (deadline,
 /// cancellation) in the refinement loop.
-pub fn simulation_within(
+pub(crate) fn simulation_within(
     a: &Nfa,
     budget: usize,
     poll: &verikit_diag::Budget,
@@ -295,7 +297,7 @@ pub fn simulation_within(
         return Ok(Simulation::from_rows(Vec::new()));
     }
     let maps = nl.saturating_mul(n).saturating_mul(4);
-    let rel_bytes = crate::lrt::relation_bytes(n);
+    let rel_bytes = crate::simulation::relation_bytes(n);
     if maps.saturating_add(2 * rel_bytes) > budget {
         return Err(limit(n, maps.saturating_add(2 * rel_bytes), budget));
     }
@@ -439,42 +441,20 @@ pub fn simulation_within(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::{tabakov_vardi, TvParams};
+    use crate::simulation::oracle;
 
     #[test]
     fn agrees_with_the_fixed_point_on_random_automata() {
-        for seed in 0..300u64 {
-            let states = 2 + (seed % 40) as usize;
-            let letters = 1 + (seed % 4) as usize;
-            let a = tabakov_vardi(&TvParams {
-                states,
-                letters,
-                density: 0.3 + (seed % 6) as f64 * 0.3,
-                final_density: 0.3,
-                initial: 0,
-                seed,
-            });
-            let hs = simulation(&a).unwrap();
-            let fix = crate::simulation::simulation(&a);
-            for x in 0..states as State {
-                assert_eq!(hs.simulators(x), fix.simulators(x), "seed {seed} state {x}");
-            }
-        }
+        oracle::assert_agrees_with_fixed_point(
+            300,
+            40,
+            |seed| 0.3 + (seed % 6) as f64 * 0.3,
+            simulation,
+        );
     }
 
     #[test]
     fn budget_is_enforced() {
-        let a = tabakov_vardi(&TvParams {
-            states: 50,
-            letters: 2,
-            density: 1.25,
-            final_density: 0.5,
-            initial: 0,
-            seed: 7,
-        });
-        assert!(matches!(
-            simulation_within(&a, 100, &verikit_diag::Budget::unlimited()),
-            Err(AutomataError::Limit(_))
-        ));
+        oracle::assert_memory_is_enforced(simulation_within);
     }
 }

@@ -25,17 +25,11 @@
 //! and [`simulation_or_fixpoint`] then falls back to the counter-free fixed point.
 
 use crate::nfa::{Letter, Nfa, State};
-use crate::simulation::Simulation;
+use crate::simulation::{initial_rows, relation_bytes, Simulation};
 use crate::AutomataError;
-use fixedbitset::FixedBitSet;
 
 /// Memory budget (bytes) for the relation and the counters together.
-pub const MEMORY_BUDGET: usize = 4 << 30;
-
-/// Bytes of the `n × n` relation.
-pub fn relation_bytes(n: usize) -> usize {
-    n.saturating_mul(n.div_ceil(64)).saturating_mul(8)
-}
+pub(crate) const MEMORY_BUDGET: usize = 4 << 30;
 
 /// Per-letter domains (states with an `a`-successor) and codomains (states with an
 /// `a`-predecessor), sorted.
@@ -55,7 +49,7 @@ fn domains(a: &Nfa) -> (Vec<Vec<State>>, Vec<Vec<State>>) {
 }
 
 /// Bytes the counters (and their per-letter position maps) of [`simulation`] would take on `a`.
-pub fn counter_bytes(a: &Nfa) -> usize {
+pub(crate) fn counter_bytes(a: &Nfa) -> usize {
     let (dom, cod) = domains(a);
     dom.iter()
         .zip(&cod)
@@ -69,44 +63,16 @@ pub fn counter_bytes(a: &Nfa) -> usize {
         .saturating_mul(4)
 }
 
-/// The initial relation: `v` may simulate `u` iff `u` accepting ⇒ `v` accepting and `v` reads
-/// every letter `u` reads.
-pub(crate) fn initial_rows(a: &Nfa) -> Vec<FixedBitSet> {
-    let n = a.num_states();
-    let nl = a.num_letters();
-    let reads: Vec<FixedBitSet> = (0..n as State)
-        .map(|q| {
-            let mut s = FixedBitSet::with_capacity(nl);
-            for (l, _) in a.forward().out(q) {
-                s.insert(l as usize);
-            }
-            s
-        })
-        .collect();
-    (0..n as State)
-        .map(|x| {
-            let mut r = FixedBitSet::with_capacity(n);
-            for y in 0..n as State {
-                if (!a.is_final(x) || a.is_final(y))
-                    && reads[x as usize].is_subset(&reads[y as usize])
-                {
-                    r.insert(y as usize);
-                }
-            }
-            r
-        })
-        .collect()
-}
-
 /// The simulation preorder of `a` by LRT; [`AutomataError::Limit`] when the relation and the
 /// counters would exceed [`MEMORY_BUDGET`].
-pub fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
+#[cfg(test)]
+pub(crate) fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
     simulation_within(a, MEMORY_BUDGET, &verikit_diag::Budget::unlimited())
 }
 
 /// [`simulation`] with an explicit memory budget in bytes, polling `poll` (deadline,
 /// cancellation) in the refinement loop.
-pub fn simulation_within(
+pub(crate) fn simulation_within(
     a: &Nfa,
     budget: usize,
     poll: &verikit_diag::Budget,
@@ -221,7 +187,7 @@ pub fn simulation_within(
 /// LRT when its counters fit in `memory` bytes, else the counter-free fixed point of
 /// [`crate::simulation::simulation_within`]; [`AutomataError::Limit`] when even the relation does
 /// not fit, [`AutomataError::Exhausted`] when `poll` runs out.
-pub fn simulation_or_fixpoint(
+pub(crate) fn simulation_or_fixpoint(
     a: &Nfa,
     memory: usize,
     poll: &verikit_diag::Budget,
@@ -237,46 +203,20 @@ pub fn simulation_or_fixpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::{tabakov_vardi, TvParams};
+    use crate::simulation::oracle;
 
     #[test]
     fn agrees_with_the_fixed_point_on_random_automata() {
-        for seed in 0..200u64 {
-            let states = 2 + (seed % 30) as usize;
-            let letters = 1 + (seed % 4) as usize;
-            let a = tabakov_vardi(&TvParams {
-                states,
-                letters,
-                density: 0.5 + (seed % 5) as f64 * 0.3,
-                final_density: 0.3,
-                initial: 0,
-                seed,
-            });
-            let lrt = simulation(&a).unwrap();
-            let fix = crate::simulation::simulation(&a);
-            for x in 0..states as State {
-                assert_eq!(
-                    lrt.simulators(x),
-                    fix.simulators(x),
-                    "seed {seed} state {x}"
-                );
-            }
-        }
+        oracle::assert_agrees_with_fixed_point(
+            200,
+            30,
+            |seed| 0.5 + (seed % 5) as f64 * 0.3,
+            simulation,
+        );
     }
 
     #[test]
     fn budget_is_enforced() {
-        let a = tabakov_vardi(&TvParams {
-            states: 50,
-            letters: 2,
-            density: 1.25,
-            final_density: 0.5,
-            initial: 0,
-            seed: 7,
-        });
-        assert!(matches!(
-            simulation_within(&a, 100, &verikit_diag::Budget::unlimited()),
-            Err(AutomataError::Limit(_))
-        ));
+        oracle::assert_memory_is_enforced(simulation_within);
     }
 }

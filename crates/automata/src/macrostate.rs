@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 
 /// `a ⊆ b` for sorted duplicate-free slices.
 #[inline]
-pub fn is_subset(a: &[State], b: &[State]) -> bool {
+pub(crate) fn is_subset(a: &[State], b: &[State]) -> bool {
     if a.len() > b.len() {
         return false;
     }
@@ -26,22 +26,8 @@ pub fn is_subset(a: &[State], b: &[State]) -> bool {
     true
 }
 
-/// Whether two sorted slices share an element.
-#[inline]
-pub fn intersects(a: &[State], b: &[State]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => return true,
-        }
-    }
-    false
-}
-
 /// `post_a(set)` into `out` (sorted, deduplicated).
-pub fn post_into(nfa: &Nfa, set: &[State], a: Letter, out: &mut Vec<State>) {
+pub(crate) fn post_into(nfa: &Nfa, set: &[State], a: Letter, out: &mut Vec<State>) {
     out.clear();
     for &q in set {
         out.extend_from_slice(nfa.post(q, a));
@@ -53,7 +39,7 @@ pub fn post_into(nfa: &Nfa, set: &[State], a: Letter, out: &mut Vec<State>) {
 }
 
 /// Interned macrostates of one automaton with a lazily filled successor table.
-pub struct SetStore<'a> {
+pub(crate) struct SetStore<'a> {
     nfa: &'a Nfa,
     sets: Vec<Box<[State]>>,
     /// Whether each set contains a final state.
@@ -69,7 +55,7 @@ pub struct SetStore<'a> {
 }
 
 impl<'a> SetStore<'a> {
-    pub fn new(nfa: &'a Nfa) -> Self {
+    pub(crate) fn new(nfa: &'a Nfa) -> Self {
         SetStore {
             nfa,
             sets: Vec::new(),
@@ -82,14 +68,14 @@ impl<'a> SetStore<'a> {
         }
     }
     /// A store whose successor sets keep only the states in `keep`.
-    pub fn with_filter(nfa: &'a Nfa, keep: FixedBitSet) -> Self {
+    pub(crate) fn with_filter(nfa: &'a Nfa, keep: FixedBitSet) -> Self {
         SetStore {
             filter: Some(keep),
             ..SetStore::new(nfa)
         }
     }
     /// Interns `set` restricted to the filter (if any).
-    pub fn intern_filtered(&mut self, set: &[State]) -> u32 {
+    pub(crate) fn intern_filtered(&mut self, set: &[State]) -> u32 {
         match &self.filter {
             Some(f) => {
                 let v: Vec<State> = set
@@ -103,7 +89,7 @@ impl<'a> SetStore<'a> {
         }
     }
     /// The id of a sorted duplicate-free set (added if new).
-    pub fn intern(&mut self, set: &[State]) -> u32 {
+    pub(crate) fn intern(&mut self, set: &[State]) -> u32 {
         if let Some(&id) = self.index.get(set) {
             return id;
         }
@@ -118,21 +104,18 @@ impl<'a> SetStore<'a> {
         id
     }
     #[inline]
-    pub fn get(&self, id: u32) -> &[State] {
+    pub(crate) fn get(&self, id: u32) -> &[State] {
         &self.sets[id as usize]
     }
     #[inline]
-    pub fn accepting(&self, id: u32) -> bool {
+    pub(crate) fn accepting(&self, id: u32) -> bool {
         self.accepting[id as usize]
     }
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.sets.len()
     }
-    pub fn is_empty(&self) -> bool {
-        self.sets.is_empty()
-    }
     /// The id of `post_a(set id)`.
-    pub fn post(&mut self, id: u32, a: Letter) -> u32 {
+    pub(crate) fn post(&mut self, id: u32, a: Letter) -> u32 {
         let k = id as usize * self.nletters + a as usize;
         let c = self.succ[k];
         if c != u32::MAX {
@@ -152,15 +135,15 @@ impl<'a> SetStore<'a> {
 
 /// A search tree node used to rebuild witness words: the letter read to get here and the parent.
 #[derive(Clone, Copy, Debug)]
-pub struct Parent {
+pub(crate) struct Parent {
     pub parent: u32,
     pub letter: Letter,
 }
 
-pub const ROOT: u32 = u32::MAX;
+pub(crate) const ROOT: u32 = u32::MAX;
 
 /// The word spelled by the path from a root to `node`.
-pub fn word_to(parents: &[Parent], mut node: u32) -> Vec<Letter> {
+pub(crate) fn word_to(parents: &[Parent], mut node: u32) -> Vec<Letter> {
     let mut w = Vec::new();
     while node != ROOT {
         let p = parents[node as usize];
@@ -186,4 +169,18 @@ mod tests {
         assert!(intersects(&[1, 5], &[2, 5]));
         assert!(!intersects(&[1, 4], &[2, 5]));
     }
+}
+/// Whether two sorted slices share an element.
+#[inline]
+#[cfg(test)]
+pub(crate) fn intersects(a: &[State], b: &[State]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }

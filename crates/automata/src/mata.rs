@@ -19,14 +19,14 @@ use verikit_logic::{parse_infix, BoolExpr};
 
 /// Which `@` section the file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MataKind {
+pub(crate) enum MataKind {
     Explicit,
     Bits,
 }
 
 /// A parsed `.mata` NFA section with symbolic labels.
 #[derive(Clone, Debug)]
-pub struct MataAut {
+pub(crate) struct MataAut {
     pub kind: MataKind,
     pub state_names: Vec<String>,
     pub initial: Vec<State>,
@@ -120,7 +120,7 @@ fn is_formula_syntax(t: &str) -> bool {
 }
 
 /// Parses the first `@NFA-explicit` or `@NFA-bits` section of a `.mata` text.
-pub fn parse(text: &str) -> Result<MataAut, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<MataAut, Diagnostic> {
     let lines = logical_lines(text);
     let Some(first) = lines.first() else {
         return Err(Diagnostic::at(
@@ -329,7 +329,7 @@ fn natural_key(s: &str) -> (String, u64, String) {
 }
 
 /// Builds NFAs over one shared alphabet from parsed files (all explicit or all bits).
-pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
+pub(crate) fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
     let Some(first) = auts.first() else {
         return Ok(Vec::new());
     };
@@ -450,7 +450,7 @@ pub fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
 
 /// The name of a bit-vector letter: its cube `a1&!a2&…` in atom order (no spaces, so it is also a
 /// valid `@NFA-explicit` symbol).
-pub fn cube_name(bits: u64, atoms: &[String]) -> String {
+pub(crate) fn cube_name(bits: u64, atoms: &[String]) -> String {
     if atoms.is_empty() {
         return "true".to_string();
     }
@@ -468,7 +468,8 @@ pub fn cube_name(bits: u64, atoms: &[String]) -> String {
 }
 
 /// Parses and builds one `.mata` file.
-pub fn parse_nfa(text: &str) -> Result<Nfa, AutomataError> {
+#[cfg(test)]
+pub(crate) fn parse_nfa(text: &str) -> Result<Nfa, AutomataError> {
     let a = parse(text).map_err(AutomataError::Parse)?;
     let mut v = build(std::slice::from_ref(&a))?;
     v.pop()
@@ -478,7 +479,7 @@ pub fn parse_nfa(text: &str) -> Result<Nfa, AutomataError> {
 /// Writes an NFA in `.mata`: as `@NFA-bits` when its alphabet came from `@NFA-bits` (so the atoms
 /// and every letter, with or without transitions, survive), else as `@NFA-explicit` with the whole
 /// alphabet declared in `%Alphabet-enum` (letters without transitions belong to `Σ` too).
-pub fn write(nfa: &Nfa) -> String {
+pub(crate) fn write(nfa: &Nfa) -> String {
     match nfa.alphabet.bits() {
         Some(bits) => write_bits(nfa, bits),
         None => write_explicit(nfa),
@@ -486,7 +487,7 @@ pub fn write(nfa: &Nfa) -> String {
 }
 
 /// Writes an NFA as `@NFA-explicit`, the alphabet declared in `%Alphabet-enum`.
-pub fn write_explicit(nfa: &Nfa) -> String {
+pub(crate) fn write_explicit(nfa: &Nfa) -> String {
     let mut s = String::from("@NFA-explicit\n%Alphabet-enum");
     for n in nfa.alphabet.names() {
         let _ = write!(s, " {}", sanitize(n));

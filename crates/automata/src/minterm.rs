@@ -14,11 +14,11 @@ use rustc_hash::FxHashMap;
 use verikit_logic::BoolExpr;
 
 /// The largest number of atoms mintermised explicitly (2^16 bit vectors).
-pub const MAX_ATOMS: usize = 16;
+pub(crate) const MAX_ATOMS: usize = 16;
 
 /// The result of mintermisation.
 #[derive(Clone, Debug)]
-pub struct Minterms {
+pub(crate) struct Minterms {
     /// For each formula (in input order), the letters (classes) on which it is true, sorted.
     pub cover: Vec<Vec<u32>>,
     /// For each letter, a representative bit vector (bit `i` = atom `i`), the smallest in the class.
@@ -101,7 +101,7 @@ fn table(e: &BoolExpr, k: usize, words: usize) -> Vec<u64> {
 }
 
 /// Mintermises `formulas` over atoms `0..k` (`k <= MAX_ATOMS`).
-pub fn mintermise(formulas: &[BoolExpr], k: usize) -> Option<Minterms> {
+pub(crate) fn mintermise(formulas: &[BoolExpr], k: usize) -> Option<Minterms> {
     if k > MAX_ATOMS {
         return None;
     }

@@ -24,7 +24,7 @@ impl Relation for Plain {
 }
 
 /// `L(A) = L(B)` by the naive algorithm (`memo`: memoised `todo`).
-pub fn equivalent(
+pub(crate) fn equivalent(
     a: &Nfa,
     b: &Nfa,
     memo: bool,

@@ -17,11 +17,44 @@ pub type Letter = u32;
 
 /// The largest `states × letters` product the CSR tables are built for (2^28 slots, 1 GiB of
 /// offsets); larger inputs are refused with a resource-limit error instead of exhausting memory.
-pub const MAX_SLOTS: usize = 1 << 28;
+pub(crate) const MAX_SLOTS: usize = 1 << 28;
 
 /// Whether an automaton with `states` states over `letters` letters fits [`MAX_SLOTS`].
-pub fn fits(states: usize, letters: usize) -> bool {
+pub(crate) fn fits(states: usize, letters: usize) -> bool {
     states.checked_mul(letters).is_some_and(|x| x <= MAX_SLOTS)
+}
+
+/// An automaton read from a file: `names.len()` states named so, with the given initial and final
+/// states and transitions; a diagnostic (at the file's start) when it does not fit [`MAX_SLOTS`].
+pub(crate) fn from_parts(
+    alphabet: Alphabet,
+    names: Vec<String>,
+    initial: &[State],
+    finals: &[State],
+    edges: &[(State, Letter, State)],
+) -> Result<Nfa, verikit_diag::Diagnostic> {
+    if !fits(names.len(), alphabet.len()) {
+        return Err(verikit_diag::Diagnostic::at(
+            verikit_diag::Span::point(0),
+            format!(
+                "{} states × {} letters exceeds the transition-table bound",
+                names.len(),
+                alphabet.len()
+            ),
+        ));
+    }
+    let mut b = NfaBuilder::with_states(alphabet, names.len());
+    for &q in initial {
+        b.add_initial(q);
+    }
+    for &q in finals {
+        b.add_final(q);
+    }
+    for &(s, l, t) in edges {
+        b.add_transition(s, l, t);
+    }
+    b.state_names = names;
+    Ok(b.build())
 }
 
 /// Letter names; letters are numbered in insertion order.
@@ -479,7 +512,7 @@ impl Reconciliation {
 
 /// Brings two automata onto one alphabet, matching letters by name; a letter missing from one
 /// automaton simply has no transitions there. Returns the relabelled automata.
-pub fn reconcile(a: &Nfa, b: &Nfa) -> (Nfa, Nfa, Reconciliation) {
+pub(crate) fn reconcile(a: &Nfa, b: &Nfa) -> (Nfa, Nfa, Reconciliation) {
     let same = a.alphabet.names() == b.alphabet.names();
     if same {
         return (a.clone(), b.clone(), Reconciliation::default());

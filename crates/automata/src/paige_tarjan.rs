@@ -106,7 +106,7 @@ impl Partition {
 
 /// The coarsest bisimulation as a block number per state (blocks numbered `0..k` in order of their
 /// smallest state).
-pub fn bisimilarity(a: &Nfa) -> Vec<u32> {
+pub(crate) fn bisimilarity(a: &Nfa) -> Vec<u32> {
     let n = a.num_states();
     if n == 0 {
         return Vec::new();

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use verikit_diag::{Budget, Exhausted};
 
 /// The line-4 test of Algorithm 1 and the update of `R` on line 11.
-pub trait Relation {
+pub(crate) trait Relation {
     /// Whether `(x, y)` (macrostate ids) is already in the closure of `R` (and, for HKC, of
     /// `todo`, whose pairs are given as `(x, y)` id pairs).
     fn contains(&mut self, x: u32, y: u32, store: &SetStore<'_>, todo: &[(u32, u32)]) -> bool;
@@ -32,7 +32,7 @@ pub trait Relation {
 }
 
 /// Runs Algorithm 1 with relation `rel`; `memo` enables memoisation of `todo`.
-pub fn run<R: Relation>(
+pub(crate) fn run<R: Relation>(
     a: &Nfa,
     b: &Nfa,
     memo: bool,

@@ -281,7 +281,7 @@ fn glushkov(e: &Re, follow: &mut [Vec<u32>]) -> Info {
 }
 
 /// Parses a regular expression into an NFA (Glushkov construction).
-pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<Nfa, Diagnostic> {
     let mut p = Parser {
         text,
         pos: 0,

@@ -5,7 +5,7 @@
 use crate::nfa::{Letter, Nfa};
 
 /// Whether `nfa` accepts `word`.
-pub fn accepts(nfa: &Nfa, word: &[Letter]) -> bool {
+pub(crate) fn accepts(nfa: &Nfa, word: &[Letter]) -> bool {
     let edges = nfa.transitions();
     let mut cur = vec![false; nfa.num_states()];
     for &q in nfa.initial() {
@@ -27,7 +27,7 @@ pub fn accepts(nfa: &Nfa, word: &[Letter]) -> bool {
 
 /// What a counterexample word is meant to show, checked independently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Claim {
+pub(crate) enum Claim {
     /// The word is rejected by the automaton (non-universality).
     NotUniversal,
     /// The word is accepted by the first automaton and rejected by the second (non-inclusion).
@@ -37,7 +37,7 @@ pub enum Claim {
 }
 
 /// Replays `word`; returns `(accepted by A, accepted by B, claim confirmed)`.
-pub fn check(
+pub(crate) fn check(
     claim: Claim,
     a: &Nfa,
     b: Option<&Nfa>,

@@ -33,7 +33,7 @@ fn below(sim: &Simulation, n: usize) -> Vec<Vec<State>> {
 
 /// `a` saturated with respect to the simulation preorder `sim` of `a` (any simulation contained in
 /// similarity gives the same language).
-pub fn saturate_with(a: &Nfa, sim: &Simulation) -> Nfa {
+pub(crate) fn saturate_with(a: &Nfa, sim: &Simulation) -> Nfa {
     let n = a.num_states();
     let below = below(sim, n);
     let mut b = NfaBuilder::with_states(a.alphabet.clone(), n);
@@ -68,14 +68,14 @@ pub fn saturate_with(a: &Nfa, sim: &Simulation) -> Nfa {
 
 /// `a` saturated with respect to its similarity ([`crate::simulation::preorder`]).
 /// [`AutomataError::Limit`] when the relation exceeds `memory` bytes.
-pub fn saturate(a: &Nfa, memory: usize, budget: &Budget) -> Result<Nfa, AutomataError> {
+pub(crate) fn saturate(a: &Nfa, memory: usize, budget: &Budget) -> Result<Nfa, AutomataError> {
     let sim = crate::simulation::preorder(a, memory, budget)?;
     Ok(saturate_with(a, &sim))
 }
 
 /// `A` and `B` (same alphabet) saturated with respect to the similarity of `A ⊕ B`: two automata
 /// over the same saturated union, one with `A`'s initial states and one with `B`'s.
-pub fn saturate_pair(
+pub(crate) fn saturate_pair(
     a: &Nfa,
     b: &Nfa,
     memory: usize,

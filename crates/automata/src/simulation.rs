@@ -22,17 +22,17 @@ use verikit_diag::{Budget, Exhausted};
 
 /// The largest simulation, as rows `sim[x]` = the states that simulate `x`.
 #[derive(Clone, Debug)]
-pub struct Simulation {
+pub(crate) struct Simulation {
     rows: Vec<FixedBitSet>,
 }
 
 impl Simulation {
     /// A relation given by its rows (`rows[x]` = the states simulating `x`).
-    pub fn from_rows(rows: Vec<FixedBitSet>) -> Simulation {
+    pub(crate) fn from_rows(rows: Vec<FixedBitSet>) -> Simulation {
         Simulation { rows }
     }
     /// The identity relation on `n` states (a simulation, the least useful one).
-    pub fn identity(n: usize) -> Simulation {
+    pub(crate) fn identity(n: usize) -> Simulation {
         let rows = (0..n)
             .map(|x| {
                 let mut r = FixedBitSet::with_capacity(n);
@@ -44,41 +44,34 @@ impl Simulation {
     }
     /// `x ≾ y`.
     #[inline]
-    pub fn le(&self, x: State, y: State) -> bool {
+    pub(crate) fn le(&self, x: State, y: State) -> bool {
         self.rows[x as usize].contains(y as usize)
     }
-    pub fn simulators(&self, x: State) -> &FixedBitSet {
+    pub(crate) fn simulators(&self, x: State) -> &FixedBitSet {
         &self.rows[x as usize]
     }
-    /// The number of pairs in the relation.
-    pub fn size(&self) -> usize {
-        self.rows.iter().map(|r| r.count_ones(..)).sum()
-    }
 }
 
-/// Computes the simulation preorder of `a` (the unbudgeted test oracle; a budget nobody else
-/// holds never runs out).
-pub fn simulation(a: &Nfa) -> Simulation {
-    simulation_within(a, &Budget::unlimited())
-        .unwrap_or_else(|_| Simulation::identity(a.num_states()))
+/// Bytes of the `n × n` relation.
+pub(crate) fn relation_bytes(n: usize) -> usize {
+    n.saturating_mul(n.div_ceil(64)).saturating_mul(8)
 }
 
-/// [`simulation`] within `budget`.
-pub fn simulation_within(a: &Nfa, budget: &Budget) -> Result<Simulation, Exhausted> {
-    let mut ticker = budget.ticker(64);
+/// The initial relation: `v` may simulate `u` iff `u` accepting ⇒ `v` accepting and `v` reads
+/// every letter `u` reads.
+pub(crate) fn initial_rows(a: &Nfa) -> Vec<FixedBitSet> {
     let n = a.num_states();
-    let nl = a.num_letters() as Letter;
-    // Letters each state can read.
+    let nl = a.num_letters();
     let reads: Vec<FixedBitSet> = (0..n as State)
         .map(|q| {
-            let mut s = FixedBitSet::with_capacity(nl as usize);
+            let mut s = FixedBitSet::with_capacity(nl);
             for (l, _) in a.forward().out(q) {
                 s.insert(l as usize);
             }
             s
         })
         .collect();
-    let mut rows: Vec<FixedBitSet> = (0..n as State)
+    (0..n as State)
         .map(|x| {
             let mut r = FixedBitSet::with_capacity(n);
             for y in 0..n as State {
@@ -90,7 +83,23 @@ pub fn simulation_within(a: &Nfa, budget: &Budget) -> Result<Simulation, Exhaust
             }
             r
         })
-        .collect();
+        .collect()
+}
+
+/// Computes the simulation preorder of `a` (the unbudgeted test oracle; a budget nobody else
+/// holds never runs out).
+#[cfg(test)]
+pub(crate) fn simulation(a: &Nfa) -> Simulation {
+    simulation_within(a, &Budget::unlimited())
+        .unwrap_or_else(|_| Simulation::identity(a.num_states()))
+}
+
+/// [`simulation`] within `budget`.
+pub(crate) fn simulation_within(a: &Nfa, budget: &Budget) -> Result<Simulation, Exhausted> {
+    let mut ticker = budget.ticker(64);
+    let n = a.num_states();
+    let nl = a.num_letters() as Letter;
+    let mut rows = initial_rows(a);
     // Worklist refinement: when Sim(x') shrinks, only the rows of the a-predecessors x of x' can
     // shrink next (Sim(x) ⊆ pre_a(Sim(x')) for every x ∈ pre_a(x')).
     let mut queued = vec![true; n];
@@ -129,15 +138,19 @@ pub fn simulation_within(a: &Nfa, budget: &Budget) -> Result<Simulation, Exhaust
 /// is below Holík–Šimáček's ([`crate::holik_simacek`]) and LRT's ([`crate::lrt`]), which stay
 /// selectable (`nfa reduce --method sim-hs | sim-lrt`). [`AutomataError::Limit`] when the relation
 /// exceeds `memory` bytes, [`AutomataError::Exhausted`] when the budget runs out.
-pub fn preorder(a: &Nfa, memory: usize, budget: &Budget) -> Result<Simulation, AutomataError> {
+pub(crate) fn preorder(
+    a: &Nfa,
+    memory: usize,
+    budget: &Budget,
+) -> Result<Simulation, AutomataError> {
     check_memory(a, memory)?;
     Ok(simulation_within(a, budget)?)
 }
 
 /// [`AutomataError::Limit`] when the simulation relation of `a` would exceed `memory` bytes.
-pub fn check_memory(a: &Nfa, memory: usize) -> Result<(), AutomataError> {
+pub(crate) fn check_memory(a: &Nfa, memory: usize) -> Result<(), AutomataError> {
     let n = a.num_states();
-    let need = crate::lrt::relation_bytes(n);
+    let need = relation_bytes(n);
     if need > memory {
         return Err(AutomataError::Limit(format!(
             "the simulation relation of {n} states needs {} MiB (budget {} MiB)",
@@ -151,13 +164,13 @@ pub fn check_memory(a: &Nfa, memory: usize) -> Result<(), AutomataError> {
 /// Quotient by simulation equivalence (`x ≾ y` and `y ≾ x`): same language, at most as many states
 /// as the bisimulation quotient. The relation is computed by [`preorder`];
 /// [`AutomataError::Limit`] when even the relation exceeds the memory budget.
-pub fn reduce(a: &Nfa, memory: usize, budget: &Budget) -> Result<Nfa, AutomataError> {
+pub(crate) fn reduce(a: &Nfa, memory: usize, budget: &Budget) -> Result<Nfa, AutomataError> {
     let sim = preorder(a, memory, budget)?;
     Ok(reduce_by(a, &sim))
 }
 
 /// Quotient of `a` by the equivalence of a given simulation preorder of `a`.
-pub fn reduce_by(a: &Nfa, sim: &Simulation) -> Nfa {
+pub(crate) fn reduce_by(a: &Nfa, sim: &Simulation) -> Nfa {
     let n = a.num_states();
     let mut block = vec![u32::MAX; n];
     let mut k = 0u32;
@@ -174,4 +187,62 @@ pub fn reduce_by(a: &Nfa, sim: &Simulation) -> Nfa {
         k += 1;
     }
     quotient(a, &block)
+}
+
+/// Test support for the simulation algorithms that must compute exactly this module's fixed point.
+#[cfg(test)]
+pub(crate) mod oracle {
+    use super::{simulation, Simulation};
+    use crate::gen::{tabakov_vardi, TvParams};
+    use crate::nfa::{Nfa, State};
+    use crate::AutomataError;
+    use verikit_diag::Budget;
+
+    /// `algo` equals the fixed point on random automata `0..seeds` with `2 + seed % states_mod`
+    /// states, `1 + seed % 4` letters and transition density `density(seed)`.
+    pub(crate) fn assert_agrees_with_fixed_point(
+        seeds: u64,
+        states_mod: u64,
+        density: impl Fn(u64) -> f64,
+        algo: impl Fn(&Nfa) -> Result<Simulation, AutomataError>,
+    ) {
+        for seed in 0..seeds {
+            let states = 2 + (seed % states_mod) as usize;
+            let a = tabakov_vardi(&TvParams {
+                states,
+                letters: 1 + (seed % 4) as usize,
+                density: density(seed),
+                final_density: 0.3,
+                initial: 0,
+                seed,
+            });
+            let got = algo(&a).unwrap();
+            let fix = simulation(&a);
+            for x in 0..states as State {
+                assert_eq!(
+                    got.simulators(x),
+                    fix.simulators(x),
+                    "seed {seed} state {x}"
+                );
+            }
+        }
+    }
+
+    /// `algo` with a memory budget of 100 bytes refuses a 50-state automaton with a limit error.
+    pub(crate) fn assert_memory_is_enforced(
+        algo: impl Fn(&Nfa, usize, &Budget) -> Result<Simulation, AutomataError>,
+    ) {
+        let a = tabakov_vardi(&TvParams {
+            states: 50,
+            letters: 2,
+            density: 1.25,
+            final_density: 0.5,
+            initial: 0,
+            seed: 7,
+        });
+        assert!(matches!(
+            algo(&a, 100, &Budget::unlimited()),
+            Err(AutomataError::Limit(_))
+        ));
+    }
 }

@@ -86,44 +86,49 @@ fn search(
 
 /// The test-oracle form: a budget nobody else holds has no deadline, no work limit and cannot be
 /// cancelled, so the search always completes.
+#[cfg(test)]
 fn complete(r: Result<Outcome, Exhausted>) -> Outcome {
     r.unwrap_or_else(|_| Outcome::holds(0, 0))
 }
 
 /// `L(A) = Σ*` by determinisation (the unbudgeted test oracle).
-pub fn universal(a: &Nfa) -> Outcome {
+#[cfg(test)]
+pub(crate) fn universal(a: &Nfa) -> Outcome {
     complete(universal_within(a, &Budget::unlimited()))
 }
 
 /// `L(A) ⊆ L(B)` by determinising both (the unbudgeted test oracle).
-pub fn included(a: &Nfa, b: &Nfa) -> Outcome {
+#[cfg(test)]
+pub(crate) fn included(a: &Nfa, b: &Nfa) -> Outcome {
     complete(included_within(a, b, &Budget::unlimited()))
 }
 
 /// `L(A) = L(B)` by determinising both (the unbudgeted test oracle).
-pub fn equivalent(a: &Nfa, b: &Nfa) -> Outcome {
+#[cfg(test)]
+pub(crate) fn equivalent(a: &Nfa, b: &Nfa) -> Outcome {
     complete(equivalent_within(a, b, &Budget::unlimited()))
 }
 
 /// [`universal`] within `budget`.
-pub fn universal_within(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn universal_within(a: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     // Pair A with itself and look at the first component only.
     search(a, a, |x, _| !x, budget)
 }
 
 /// [`included`] within `budget`.
-pub fn included_within(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn included_within(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     search(a, b, |x, y| x && !y, budget)
 }
 
 /// [`equivalent`] within `budget`.
-pub fn equivalent_within(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
+pub(crate) fn equivalent_within(a: &Nfa, b: &Nfa, budget: &Budget) -> Result<Outcome, Exhausted> {
     search(a, b, |x, y| x != y, budget)
 }
 
 /// The reachable part of the subset construction of `A` as a DFA (macrostates numbered in breadth
 /// first order; the empty macrostate is kept as a sink if reachable).
-pub fn determinize(a: &Nfa) -> Nfa {
+#[cfg(test)]
+pub(crate) fn determinize(a: &Nfa) -> Nfa {
     use crate::nfa::NfaBuilder;
     let nl = a.num_letters() as Letter;
     let start: Set = a.initial().iter().copied().collect();

@@ -190,7 +190,7 @@ fn unknown(what: &str, name: &str, table: &[Choice]) -> AutomataError {
 
 /// What a file that is not a finite-word automaton looks like, if it looks like something verikit
 /// reads elsewhere.
-pub fn looks_like(name: &str, text: &str) -> Option<&'static str> {
+pub(crate) fn looks_like(name: &str, text: &str) -> Option<&'static str> {
     let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     let first = text
         .lines()
@@ -249,7 +249,11 @@ pub fn looks_like(name: &str, text: &str) -> Option<&'static str> {
 
 /// The input format: `from` if given, else by extension (`.ba`, `.timbuk`/`.tmb`, `.re`/`.regex`,
 /// `.mata`), else by content (`@`/`%` first: `.mata`, otherwise BA).
-pub fn detect(name: &str, text: &str, from: Option<&str>) -> Result<&'static str, AutomataError> {
+pub(crate) fn detect(
+    name: &str,
+    text: &str,
+    from: Option<&str>,
+) -> Result<&'static str, AutomataError> {
     if let Some(f) = from {
         return INPUT_FORMATS
             .iter()
@@ -281,7 +285,7 @@ pub fn detect(name: &str, text: &str, from: Option<&str>) -> Result<&'static str
 /// One parsed input: `.mata` keeps its symbolic labels (for joint mintermisation and the BDD
 /// algorithms); the other formats are automata already.
 #[derive(Clone, Debug)]
-pub enum Parsed {
+pub(crate) enum Parsed {
     Mata(MataAut),
     Nfa(Nfa),
 }
@@ -302,7 +306,7 @@ fn located(d: Diagnostic, src: &SourceFile) -> AutomataError {
 }
 
 /// Parses one input file.
-pub fn parse(src: &SourceFile, from: Option<&str>) -> Result<Parsed, AutomataError> {
+pub(crate) fn parse(src: &SourceFile, from: Option<&str>) -> Result<Parsed, AutomataError> {
     let fmt = detect(&src.name, &src.text, from)?;
     let r = match fmt {
         "mata" => mata::parse(&src.text).map(Parsed::Mata),
@@ -416,7 +420,7 @@ impl CheckOptions {
 }
 
 /// Sizes of an automaton, for `"input"`.
-pub fn describe(n: &Nfa) -> Value {
+pub(crate) fn describe(n: &Nfa) -> Value {
     json!({"states": n.num_states(), "transitions": n.num_transitions(), "letters": n.num_letters(),
            "initial": n.initial().len(), "final": n.finals().len()})
 }

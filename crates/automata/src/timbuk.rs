@@ -16,7 +16,7 @@
 //! transitions. Symbols of other arities are rejected. `Ops` and `States` lines are optional (states
 //! and letters are also collected from the transitions). `#` starts a comment.
 
-use crate::nfa::{Alphabet, Nfa, NfaBuilder, State};
+use crate::nfa::{Alphabet, Nfa, State};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use verikit_diag::{Diagnostic, Span};
@@ -26,7 +26,7 @@ fn is_name(s: &str) -> bool {
 }
 
 /// Parses a Timbuk word automaton.
-pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<Nfa, Diagnostic> {
     let mut names: Vec<String> = Vec::new();
     let mut index: FxHashMap<String, State> = FxHashMap::default();
     let mut state = |n: &str| -> State {
@@ -152,33 +152,12 @@ pub fn parse(text: &str) -> Result<Nfa, Diagnostic> {
             "not a Timbuk automaton: no `Automaton` or `Transitions`",
         ));
     }
-    if !crate::nfa::fits(names.len(), alphabet.len()) {
-        return Err(Diagnostic::at(
-            Span::point(0),
-            format!(
-                "{} states × {} letters exceeds the transition-table bound",
-                names.len(),
-                alphabet.len()
-            ),
-        ));
-    }
-    let mut b = NfaBuilder::with_states(alphabet, names.len());
-    for q in init {
-        b.add_initial(q);
-    }
-    for q in finals {
-        b.add_final(q);
-    }
-    for (p, l, q) in edges {
-        b.add_transition(p, l, q);
-    }
-    b.state_names = names;
-    Ok(b.build())
+    crate::nfa::from_parts(alphabet, names, &init, &finals, &edges)
 }
 
 /// Writes an NFA as a Timbuk word automaton (nullary symbol `x` for the initial states; letter
 /// names must not clash with `x`, so a clash renames it to `x_init`).
-pub fn write(nfa: &Nfa) -> String {
+pub(crate) fn write(nfa: &Nfa) -> String {
     let mut init = "x".to_string();
     while nfa.alphabet.get(&init).is_some() {
         init.push_str("_init");

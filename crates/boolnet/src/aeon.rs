@@ -30,7 +30,7 @@ fn valid_name(s: &str) -> bool {
 }
 
 /// Parses an `.aeon` text.
-pub fn parse(text: &str) -> Result<Network, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<Network, Diagnostic> {
     let mut names: Vec<String> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut regulated = Vec::<bool>::new();
@@ -163,7 +163,7 @@ pub fn parse(text: &str) -> Result<Network, Diagnostic> {
 }
 
 /// Writes a network as `.aeon` (regulations with unknown monotonicity, `-?`, and the functions).
-pub fn write(net: &Network) -> String {
+pub(crate) fn write(net: &Network) -> String {
     let mut out = String::new();
     for (i, f) in net.functions.iter().enumerate() {
         if let Some(f) = f {

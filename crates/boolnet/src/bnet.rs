@@ -32,7 +32,7 @@ fn constant(s: &str) -> Option<bool> {
 }
 
 /// Parses a `.bnet` text.
-pub fn parse(text: &str) -> Result<Network, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<Network, Diagnostic> {
     // Pass 1: the lines and their targets.
     struct Line {
         target: String,
@@ -151,7 +151,7 @@ pub fn parse(text: &str) -> Result<Network, Diagnostic> {
 
 /// Writes a network as `.bnet` (free inputs are written with the identity function, which is
 /// how BoolNet and PyBoolNet express an input; formulas use only `! & |` plus constants).
-pub fn write(net: &Network) -> String {
+pub(crate) fn write(net: &Network) -> String {
     let mut out = String::from("targets, factors\n");
     for i in 0..net.len() {
         let f = match net.functions.get(i).cloned().flatten() {

@@ -9,10 +9,10 @@ use crate::symbolic::{rotate_min, Cycle};
 use verikit_logic::BoolExpr;
 
 /// Largest network the explicit engine accepts (2^MAX_VARS states).
-pub const MAX_VARS: usize = 24;
+pub(crate) const MAX_VARS: usize = 24;
 
 /// All attractors (cycles) of the network, each rotated to start at its least state, sorted.
-pub fn attractors(functions: &[BoolExpr]) -> Result<Vec<Cycle>, BnError> {
+pub(crate) fn attractors(functions: &[BoolExpr]) -> Result<Vec<Cycle>, BnError> {
     let n = functions.len();
     if n > MAX_VARS {
         return Err(BnError::Limit(format!(

@@ -37,7 +37,7 @@ use verikit_logic::BoolExpr;
 
 /// A block: an SCC with its control nodes (Sect. 3.1).
 #[derive(Clone, Debug)]
-pub struct Block {
+pub(crate) struct Block {
     /// The nodes of the SCC, sorted.
     pub scc: Vec<usize>,
     /// Its control nodes: regulators outside the SCC, sorted.
@@ -54,7 +54,7 @@ pub struct Block {
 
 /// Forms the blocks of the sub-network on `nodes` (which must be closed under regulators),
 /// ordered by ascending credit (Algorithm 1, `Form Block`).
-pub fn form_blocks(functions: &[BoolExpr], nodes: &[usize]) -> Vec<Block> {
+pub(crate) fn form_blocks(functions: &[BoolExpr], nodes: &[usize]) -> Vec<Block> {
     let n = functions.len();
     let mut local = vec![u32::MAX; n];
     for (k, &v) in nodes.iter().enumerate() {
@@ -156,7 +156,7 @@ struct Family {
 
 /// Statistics of one run.
 #[derive(Clone, Debug, Default)]
-pub struct DecompStats {
+pub(crate) struct DecompStats {
     pub blocks: usize,
     pub max_credit: u32,
     pub realisations: usize,
@@ -190,7 +190,7 @@ fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
 
 /// Algorithm 1 on the sub-network over `nodes` (closed under regulators): the set of attractor
 /// states of that sub-network, as a BDD over its variables.
-pub fn attractor_states(
+pub(crate) fn attractor_states(
     sym: &Symbolic,
     nodes: &[usize],
     max_realisations: usize,

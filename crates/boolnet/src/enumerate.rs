@@ -14,12 +14,12 @@ use verikit_diag::Budget;
 
 /// Largest listing (in bytes of states) [`states`] builds; a larger request is a resource limit
 /// rather than an allocation failure.
-pub const MAX_LISTED_BYTES: usize = 1 << 32;
+pub(crate) const MAX_LISTED_BYTES: usize = 1 << 32;
 
 /// Up to `limit` states of `set`, a set over the current-state variables `vars` of a network of
 /// `n` variables (the set must not mention next-state variables), as full valuations with the
 /// variables outside `vars` false. States come in path order, each once.
-pub fn states(
+pub(crate) fn states(
     set: &Bdd,
     vars: &[usize],
     n: usize,

@@ -36,7 +36,7 @@ impl Reportable for BnError {
 
 /// The error for a budget that ran out: a deadline or cancellation is a timeout, counted work or
 /// memory a resource limit.
-pub fn exhausted(e: Exhausted) -> BnError {
+pub(crate) fn exhausted(e: Exhausted) -> BnError {
     match e {
         Exhausted::Timeout | Exhausted::Cancelled => BnError::Timeout,
         Exhausted::Work | Exhausted::Memory => BnError::Limit(e.to_string()),

@@ -30,7 +30,7 @@ pub struct GenParams {
 }
 
 /// A random network.
-pub fn random(p: GenParams) -> Network {
+pub(crate) fn random(p: GenParams) -> Network {
     let n = p.nodes.max(1);
     let core = p.core.clamp(1, n);
     let k = p.k.max(1);

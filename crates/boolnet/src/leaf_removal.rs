@@ -38,7 +38,7 @@ use std::time::Instant;
 use verikit_logic::BoolExpr;
 
 /// The non-leaf nodes (Definition 13), sorted.
-pub fn non_leaves(functions: &[BoolExpr]) -> Vec<usize> {
+pub(crate) fn non_leaves(functions: &[BoolExpr]) -> Vec<usize> {
     let n = functions.len();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, f) in functions.iter().enumerate() {
@@ -80,15 +80,15 @@ pub fn non_leaves(functions: &[BoolExpr]) -> Vec<usize> {
 }
 
 /// Longest core period for which the leaves are composed period by period.
-pub const MAX_PERIOD: usize = 4096;
+pub(crate) const MAX_PERIOD: usize = 4096;
 
 /// Up to this many block states of one period, the leaves are found by simulation instead.
-pub const EXPLICIT_STATES: u64 = 20_000;
+pub(crate) const EXPLICIT_STATES: u64 = 20_000;
 
 /// The block of Algorithm 2 (the non-leaves, plus every leaf with a self-loop and its regulators,
 /// closed under regulators) and the other leaves in an order where each comes after its
 /// regulators.
-pub fn split(functions: &[BoolExpr]) -> (Vec<usize>, Vec<usize>) {
+pub(crate) fn split(functions: &[BoolExpr]) -> (Vec<usize>, Vec<usize>) {
     let n = functions.len();
     let core = non_leaves(functions);
     let regs: Vec<Vec<usize>> = functions
@@ -148,7 +148,7 @@ pub fn split(functions: &[BoolExpr]) -> (Vec<usize>, Vec<usize>) {
 
 /// Algorithm 2: the attractor states of the whole network, given a detector for the elementary
 /// block of non-leaf nodes. Returns them with the number of non-leaf nodes.
-pub fn attractor_states(
+pub(crate) fn attractor_states(
     sym: &Symbolic,
     inner: &mut dyn FnMut(&[usize]) -> Result<Bdd, BnError>,
 ) -> Result<(Bdd, usize), BnError> {
@@ -194,7 +194,7 @@ pub fn attractor_states(
 /// The attractor states of the whole network within the mirror states of `phi_b` (see the module
 /// documentation): period by period, every leaf as a function of the current block state; sets of
 /// at most `explicit_states` block states are settled by simulation instead.
-pub fn mirror_attractors(
+pub(crate) fn mirror_attractors(
     sym: &Symbolic,
     phi_b: &Bdd,
     block: &[usize],

@@ -2,31 +2,46 @@
 //!
 //! Implements SETTA'17, Mizera, Pang, Qu, Yuan, "A New Decomposition Method for Attractor
 //! Detection in Large Synchronous Boolean Networks": the SCC-based decomposition (Algorithm 1,
-//! [`decomposition`]), the leaf-based optimisation (Algorithm 2, [`leaf_removal`]), the monolithic
-//! BDD baseline ([`monolithic`]) and an explicit oracle ([`bruteforce`]) on the BDD encoding of
-//! [`symbolic`]. Formats: `.bnet` ([`bnet`], read and write), `.aeon` ([`aeon`]), SBML-qual
-//! ([`sbml`]). Random networks like the paper's: [`generate`].
+//! `decomposition`), the leaf-based optimisation (Algorithm 2, `leaf_removal`), the monolithic
+//! BDD baseline (`monolithic`) and an explicit oracle (`bruteforce`) on the BDD encoding of
+//! `symbolic`. Formats: `.bnet` (`bnet`, read and write), `.aeon` (`aeon`), SBML-qual (`sbml`).
+//! Random networks like the paper's: `generate`.
+//!
+//! The surface is closed: [`parse`] and [`Network`], [`attractors`] and [`fixed_points`] with
+//! their [`Options`] and [`Limits`], and the `verikit bn` tasks that turn them into one
+//! [`verikit_diag::Answer`] each ([`attractors_answer`], [`fixed_points_answer`], [`info`],
+//! [`generate`], [`convert`]; [`load`] and [`write`] pick the format from a file name).
 
-pub mod aeon;
-pub mod bnet;
-pub mod bruteforce;
-pub mod decomposition;
-pub mod enumerate;
-pub mod error;
-pub mod generate;
-pub mod leaf_removal;
-pub mod monolithic;
-pub mod network;
-pub mod sampling;
-pub mod sbml;
-pub mod symbolic;
-pub mod task;
+#![warn(unreachable_pub)]
+
+mod aeon;
+mod bnet;
+mod bruteforce;
+mod decomposition;
+mod enumerate;
+mod error;
+mod generate;
+mod leaf_removal;
+#[cfg(test)]
+mod monolithic;
+mod network;
+mod sampling;
+mod sbml;
+mod symbolic;
+mod task;
+
+#[cfg(test)]
+mod tests;
 
 pub use error::BnError;
+pub use generate::GenParams;
 pub use network::{InputMode, Network};
 pub use num_bigint::BigUint;
-pub use symbolic::{Cycle, Detect, Limits};
-pub use task::PARAMS;
+pub use symbolic::{Cycle, Detect, Limits, DEFAULT_NODE_LIMIT};
+pub use task::{
+    apply_params, attractors_answer, convert, fixed_points_answer, generate, info, load, write,
+    PARAMS,
+};
 
 use symbolic::Symbolic;
 use verikit_diag::Diagnostic;

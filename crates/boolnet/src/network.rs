@@ -8,7 +8,6 @@
 //! function), `Zero`/`One` fix them to a constant.
 
 use verikit_diag::Span;
-use verikit_graph::Csr;
 use verikit_logic::BoolExpr;
 
 /// How inputs (variables with no function or the identity function) are treated.
@@ -107,21 +106,8 @@ impl Network {
     }
 }
 
-/// The dependency graph of resolved functions: an edge `j → i` when `j` occurs in `f_i`.
-pub fn dependency_graph(functions: &[BoolExpr]) -> Csr {
-    let mut edges = Vec::new();
-    for (i, f) in functions.iter().enumerate() {
-        for v in f.vars() {
-            if (v as usize) < functions.len() {
-                edges.push((v, i as u32));
-            }
-        }
-    }
-    Csr::from_edges(functions.len(), &edges)
-}
-
 /// One synchronous step on an explicit state (a full valuation of all variables).
-pub fn step(functions: &[BoolExpr], state: &[bool]) -> Vec<bool> {
+pub(crate) fn step(functions: &[BoolExpr], state: &[bool]) -> Vec<bool> {
     functions
         .iter()
         .map(|f| f.eval(&|v| state.get(v as usize).copied().unwrap_or(false)))
@@ -129,6 +115,6 @@ pub fn step(functions: &[BoolExpr], state: &[bool]) -> Vec<bool> {
 }
 
 /// A state as a 0/1 string in variable order.
-pub fn state_string(state: &[bool]) -> String {
+pub(crate) fn state_string(state: &[bool]) -> String {
     state.iter().map(|&b| if b { '1' } else { '0' }).collect()
 }

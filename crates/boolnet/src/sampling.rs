@@ -23,7 +23,7 @@ use std::collections::HashMap;
 const MAX_STEPS: usize = 1_000_000;
 
 /// What [`sample`] returns: the attractor states found and the states still unaccounted for.
-pub struct Sampled {
+pub(crate) struct Sampled {
     pub found: Bdd,
     pub remaining: Bdd,
 }
@@ -35,7 +35,7 @@ pub struct Sampled {
 /// states outside `remaining ∪ found` must not reach an attractor in `remaining`; `found` holds
 /// the attractor states found before. Both hold for the sets of the period search and for any
 /// forward-closed set with `found` empty.
-pub fn sample(
+pub(crate) fn sample(
     sym: &Symbolic,
     vars: &[usize],
     found: Bdd,

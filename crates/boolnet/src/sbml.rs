@@ -127,7 +127,7 @@ fn tree(text: &str) -> Result<Elem, Diagnostic> {
 }
 
 /// Parses an SBML-qual document.
-pub fn parse(text: &str) -> Result<Network, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<Network, Diagnostic> {
     let doc = tree(text)?;
     let mut species = Vec::new();
     doc.find("qualitativeSpecies", &mut species);

@@ -17,9 +17,11 @@
 
 use crate::error::BnError;
 use crate::network::step;
-use biodivine_lib_bdd::{Bdd, BddNode, BddPartialValuation, BddVariable, BddVariableSet};
+#[cfg(test)]
+use biodivine_lib_bdd::BddPartialValuation;
+use biodivine_lib_bdd::{Bdd, BddNode, BddVariable, BddVariableSet};
 use num_bigint::BigUint;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 use verikit_bdd::BddError;
 use verikit_diag::Budget;
 use verikit_logic::BoolExpr;
@@ -75,7 +77,7 @@ pub enum Detect {
 pub type Cycle = Vec<Vec<bool>>;
 
 /// The symbolic encoding of a network with complete (resolved) update functions.
-pub struct Symbolic {
+pub(crate) struct Symbolic {
     pub n: usize,
     pub vars: BddVariableSet,
     pub functions: Vec<BoolExpr>,
@@ -87,29 +89,29 @@ pub struct Symbolic {
     pub detect: Detect,
 }
 
-pub fn x(i: usize) -> BddVariable {
+pub(crate) fn x(i: usize) -> BddVariable {
     BddVariable::from_index(2 * i)
 }
-pub fn xp(i: usize) -> BddVariable {
+pub(crate) fn xp(i: usize) -> BddVariable {
     BddVariable::from_index(2 * i + 1)
 }
 
 /// Largest intermediate result of the balanced merge in [`Symbolic::fixed_points`].
-pub const BALANCED_MERGE_NODES: usize = 20_000;
+pub(crate) const BALANCED_MERGE_NODES: usize = 20_000;
 
 /// Total size of the composed functions `f^p` above which the period search switches to
 /// simulation with basin removal ([`crate::sampling`]).
-pub const SAMPLING_SWITCH_NODES: usize = 50_000;
+pub(crate) const SAMPLING_SWITCH_NODES: usize = 50_000;
 
 /// Largest number of attractors the period search looks for by simulation before it falls back
 /// to the greatest fixed point.
-pub const SAMPLING_MAX: usize = 256;
+pub(crate) const SAMPLING_MAX: usize = 256;
 
 /// Largest number of network variables (two BDD variables each, 16-bit BDD variable ids).
-pub const MAX_VARS: usize = 32_000;
+pub(crate) const MAX_VARS: usize = 32_000;
 
 impl Symbolic {
-    pub fn new(functions: &[BoolExpr], limits: Limits) -> Result<Symbolic, BnError> {
+    pub(crate) fn new(functions: &[BoolExpr], limits: Limits) -> Result<Symbolic, BnError> {
         let n = functions.len();
         if n > MAX_VARS {
             return Err(BnError::Limit(format!(
@@ -138,7 +140,7 @@ impl Symbolic {
 
     /// The BDD of a formula whose variable `v` is replaced by `leaf(v)` (variables beyond the
     /// network are false), by the shared kernel's conversion within this run's limits.
-    pub fn expr(&self, e: &BoolExpr, leaf: &dyn Fn(u32) -> Bdd) -> Result<Bdd, BnError> {
+    pub(crate) fn expr(&self, e: &BoolExpr, leaf: &dyn Fn(u32) -> Bdd) -> Result<Bdd, BnError> {
         let limits =
             verikit_bdd::Limits::new(Some(self.limits.node_limit), self.limits.budget.clone());
         let leaf = |v: u32| {
@@ -166,7 +168,7 @@ impl Symbolic {
     }
 
     /// `a ∧ b`, failing cleanly when the result would exceed the node limit.
-    pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, BnError> {
+    pub(crate) fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, BnError> {
         match Bdd::binary_op_with_limit(self.limits.node_limit, a, b, biodivine_lib_bdd::op_function::and) {
             Some(r) => {
                 self.limits.check_time()?;
@@ -201,7 +203,7 @@ impl Symbolic {
     /// The successors of `set` (a set over the ancestor-closed `vars`): the relational product
     /// `∃x. set(x) ∧ ⋀_{i∈vars} x′_i ↔ f_i(x)` computed on the partitioned relation, conjoining
     /// one `x′_i ↔ f_i` at a time and quantifying each `x_j` as soon as no remaining part uses it.
-    pub fn image(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+    pub(crate) fn image(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
         // last[j]: the position in `vars` of the last part that mentions x_j.
         let mut last: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
         for (k, &i) in vars.iter().enumerate() {
@@ -245,7 +247,7 @@ impl Symbolic {
 
     /// `Detect`: the attractor states within the forward-closed set `init` of the subsystem over the
     /// ancestor-closed `vars`, with the configured routine.
-    pub fn detect(&self, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+    pub(crate) fn detect(&self, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
         match self.detect {
             Detect::Gfp => self.attractor_states(init, vars),
             Detect::Periods => self.attractor_states_by_period(init, vars, 32),
@@ -254,7 +256,7 @@ impl Symbolic {
 
     /// The attractor states within the forward-closed set `init` of the subsystem over the
     /// ancestor-closed `vars`: the greatest fixed point of `X ↦ X ∩ Image(X)`.
-    pub fn attractor_states(&self, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+    pub(crate) fn attractor_states(&self, init: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
         let mut cur = init.clone();
         let mut step = 0usize;
         loop {
@@ -292,7 +294,7 @@ impl Symbolic {
     /// relation at a time for the variables the set mentions, each `x′_i` quantified as soon as
     /// its part is conjoined — the substitution `set[x := f(x)]`, without ever building a
     /// function of the full state space per node of the set.
-    pub fn preimage(&self, set: &Bdd) -> Result<Bdd, BnError> {
+    pub(crate) fn preimage(&self, set: &Bdd) -> Result<Bdd, BnError> {
         if set.is_false() || set.is_true() {
             return Ok(set.clone());
         }
@@ -321,7 +323,7 @@ impl Symbolic {
 
     /// `set[x := g(x)]`: the states whose image under the functions `g` (indexed by variable;
     /// every variable of `set` must have one) lies in `set` — a memoised walk over the set's nodes.
-    pub fn compose(&self, set: &Bdd, g: &[Option<Bdd>]) -> Result<Bdd, BnError> {
+    pub(crate) fn compose(&self, set: &Bdd, g: &[Option<Bdd>]) -> Result<Bdd, BnError> {
         use biodivine_lib_bdd::BddPointer;
         if set.is_false() || set.is_true() {
             return Ok(set.clone());
@@ -363,7 +365,7 @@ impl Symbolic {
     }
 
     /// The states of `within` that reach `target` (backward reachability by preimages).
-    pub fn basin(&self, target: &Bdd, within: &Bdd) -> Result<Bdd, BnError> {
+    pub(crate) fn basin(&self, target: &Bdd, within: &Bdd) -> Result<Bdd, BnError> {
         // Frontier-based: only the states added in the last round are pulled back.
         let mut cur = target.clone();
         let mut frontier = target.clone();
@@ -391,7 +393,7 @@ impl Symbolic {
     /// rounds the basin of the attractors found is removed and the greatest fixed point of
     /// `X ↦ X ∩ Image(X)` on the rest finishes (it holds exactly the states of the cycles lying
     /// wholly in the rest).
-    pub fn attractor_states_by_period(
+    pub(crate) fn attractor_states_by_period(
         &self,
         init: &Bdd,
         vars: &[usize],
@@ -399,10 +401,7 @@ impl Symbolic {
     ) -> Result<Bdd, BnError> {
         let mut remaining = init.clone();
         let mut found = self.vars.mk_false();
-        let mut g: Vec<Option<Bdd>> = vec![None; self.n];
-        for &i in vars {
-            g[i] = Some(self.vars.mk_var(x(i)));
-        }
+        let mut g = self.identity_map(vars);
         let mut p = 0usize;
         while !remaining.is_false() {
             p += 1;
@@ -431,26 +430,8 @@ impl Symbolic {
                 let rest = self.attractor_states(&rest, vars)?;
                 return Ok(found.or(&rest));
             }
-            let mut ng: Vec<Option<Bdd>> = vec![None; self.n];
-            for &i in vars {
-                let gi = self.expr(&self.functions[i], &|v| {
-                    g.get(v as usize)
-                        .cloned()
-                        .flatten()
-                        .unwrap_or_else(|| self.vars.mk_false())
-                })?;
-                ng[i] = Some(gi);
-            }
-            g = ng;
-            let mut e = remaining.clone();
-            for &i in vars {
-                if let Some(gi) = &g[i] {
-                    e = self.and(&e, &self.vars.mk_var(x(i)).iff(gi))?;
-                    if e.is_false() {
-                        break;
-                    }
-                }
-            }
+            g = self.step_map(&g, vars)?;
+            let e = self.fixed_by(&remaining, &g, vars)?;
             if !e.is_false() {
                 found = found.or(&e);
                 self.limits.check(&found)?;
@@ -472,13 +453,14 @@ impl Symbolic {
     }
 
     /// The number of states in `set`, a set over the `k` variables it may mention.
-    pub fn card(&self, set: &Bdd, k: usize) -> BigUint {
+    pub(crate) fn card(&self, set: &Bdd, k: usize) -> BigUint {
         let c = set.exact_cardinality();
         c >> (2 * self.n - k)
     }
 
     /// The BDD of one explicit state (values of `vars` taken from the full valuation `s`).
-    pub fn cube(&self, s: &[bool], vars: &[usize]) -> Bdd {
+    #[cfg(test)]
+    pub(crate) fn cube(&self, s: &[bool], vars: &[usize]) -> Bdd {
         let mut pv = BddPartialValuation::empty();
         for &i in vars {
             pv.set_value(x(i), s.get(i).copied().unwrap_or(false));
@@ -487,7 +469,7 @@ impl Symbolic {
     }
 
     /// A set of explicit states as a BDD.
-    pub fn states_bdd(&self, states: &[Vec<bool>], vars: &[usize]) -> Bdd {
+    pub(crate) fn states_bdd(&self, states: &[Vec<bool>], vars: &[usize]) -> Bdd {
         // Built directly from the cubes (one pass splitting them variable by variable), not by
         // one disjunction per state.
         let mut proj: Vec<Vec<bool>> = states
@@ -574,7 +556,7 @@ impl Symbolic {
     /// The paper's `D(·)`: splits a set of attractor states (over the ancestor-closed `vars`)
     /// into its cycles, at most `limit` of them. Returns the cycles (each starting at its least
     /// state, as full valuations with unused variables false) and whether the set was exhausted.
-    pub fn peel(
+    pub(crate) fn peel(
         &self,
         set: &Bdd,
         vars: &[usize],
@@ -602,7 +584,7 @@ impl Symbolic {
 
     /// Follows the deterministic successor function from `s` (which must be periodic) around its
     /// cycle; the cycle is rotated to start at its least state.
-    pub fn cycle_from(&self, s: &[bool], vars: &[usize]) -> Result<Cycle, BnError> {
+    pub(crate) fn cycle_from(&self, s: &[bool], vars: &[usize]) -> Result<Cycle, BnError> {
         let mut cycle = vec![s.to_vec()];
         let mut cur = s.to_vec();
         loop {
@@ -639,7 +621,7 @@ impl Symbolic {
     /// a chain would carry one growing conjunction through every step); if an intermediate result
     /// passes [`BALANCED_MERGE_NODES`] the conjunction is redone as a chain in variable order
     /// (which suits networks whose constraints are local in the order).
-    pub fn fixed_points(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+    pub(crate) fn fixed_points(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
         match self.fixed_points_balanced(set, vars, BALANCED_MERGE_NODES) {
             Some(r) => Ok(r),
             None => self.fixed_points_greedy(set, vars),
@@ -652,7 +634,7 @@ impl Symbolic {
     /// costs at most one conjunction per constraint, each cut off as soon as it is no better than
     /// the best one, and the result grows only as far as it must (the greedy order of
     /// biodivine-aeon's symbolic fixed-point search).
-    pub fn fixed_points_greedy(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
+    pub(crate) fn fixed_points_greedy(&self, set: &Bdd, vars: &[usize]) -> Result<Bdd, BnError> {
         let mut todo: Vec<Bdd> = vars
             .iter()
             .map(|&i| self.vars.mk_var(x(i)).iff(&self.f[i]))
@@ -742,17 +724,53 @@ impl Symbolic {
         }
     }
 
-    /// The exact number of cycles in a set of attractor states over the ancestor-closed `vars`,
-    /// by minimal period (see the module documentation).
-    pub fn count_cycles(&self, set: &Bdd, vars: &[usize]) -> Result<BigUint, BnError> {
-        let k = vars.len();
-        let mut remaining = set.clone();
-        let mut count = BigUint::zero();
-        // g[i] = f^p_i as a BDD over current-state variables.
+    /// `f⁰` over `vars`: every variable's own BDD (where the period searches start).
+    fn identity_map(&self, vars: &[usize]) -> Vec<Option<Bdd>> {
         let mut g: Vec<Option<Bdd>> = vec![None; self.n];
         for &i in vars {
             g[i] = Some(self.vars.mk_var(x(i)));
         }
+        g
+    }
+
+    /// `f ∘ g` over `vars` (`fᵖ⁺¹` from `g = fᵖ`): each update function with the variables
+    /// replaced by their entries of `g`.
+    fn step_map(&self, g: &[Option<Bdd>], vars: &[usize]) -> Result<Vec<Option<Bdd>>, BnError> {
+        let mut ng: Vec<Option<Bdd>> = vec![None; self.n];
+        for &i in vars {
+            let gi = self.expr(&self.functions[i], &|v| {
+                g.get(v as usize)
+                    .cloned()
+                    .flatten()
+                    .unwrap_or_else(|| self.vars.mk_false())
+            })?;
+            ng[i] = Some(gi);
+        }
+        Ok(ng)
+    }
+
+    /// The states of `set` that `g` maps to themselves (`xᵢ ↔ gᵢ(x)` for every `i ∈ vars`).
+    fn fixed_by(&self, set: &Bdd, g: &[Option<Bdd>], vars: &[usize]) -> Result<Bdd, BnError> {
+        let mut e = set.clone();
+        for &i in vars {
+            if let Some(gi) = g.get(i).and_then(Option::as_ref) {
+                e = self.and(&e, &self.vars.mk_var(x(i)).iff(gi))?;
+                if e.is_false() {
+                    break;
+                }
+            }
+        }
+        Ok(e)
+    }
+
+    /// The exact number of cycles in a set of attractor states over the ancestor-closed `vars`,
+    /// by minimal period (see the module documentation).
+    pub(crate) fn count_cycles(&self, set: &Bdd, vars: &[usize]) -> Result<BigUint, BnError> {
+        let k = vars.len();
+        let mut remaining = set.clone();
+        let mut count = BigUint::zero();
+        // g[i] = f^p_i as a BDD over current-state variables.
+        let mut g = self.identity_map(vars);
         let mut p: u64 = 0;
         while !remaining.is_false() {
             p += 1;
@@ -761,23 +779,8 @@ impl Symbolic {
                     "attractors longer than 100000 states cannot be counted symbolically".into(),
                 ));
             }
-            let mut ng: Vec<Option<Bdd>> = vec![None; self.n];
-            for &i in vars {
-                let gi = self.expr(&self.functions[i], &|v| {
-                    g.get(v as usize)
-                        .cloned()
-                        .flatten()
-                        .unwrap_or_else(|| self.vars.mk_false())
-                })?;
-                ng[i] = Some(gi);
-            }
-            g = ng;
-            let mut e = remaining.clone();
-            for &i in vars {
-                if let Some(gi) = &g[i] {
-                    e = self.and(&e, &self.vars.mk_var(x(i)).iff(gi))?;
-                }
-            }
+            g = self.step_map(&g, vars)?;
+            let e = self.fixed_by(&remaining, &g, vars)?;
             if !e.is_false() {
                 let c = self.card(&e, k);
                 count += c / BigUint::from(p);
@@ -789,22 +792,17 @@ impl Symbolic {
 }
 
 /// Rotates a cycle so that its least state (as a 0/1 string in variable order) comes first.
-pub fn rotate_min(mut cycle: Cycle) -> Cycle {
+pub(crate) fn rotate_min(mut cycle: Cycle) -> Cycle {
     if let Some((pos, _)) = cycle.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
         cycle.rotate_left(pos);
     }
     cycle
 }
 
-/// An exact count that fits a machine integer (for display), if it does.
-pub fn small(c: &BigUint) -> Option<u64> {
-    c.to_u64()
-}
-
 /// A BDD variable order for a network: variables in file order, each preceded (depth first) by its
 /// not yet placed regulators, so that inputs and regulators sit next to the variables they drive.
 /// Returns `order` with `order[level] = variable`.
-pub fn ordering(functions: &[BoolExpr]) -> Vec<usize> {
+pub(crate) fn ordering(functions: &[BoolExpr]) -> Vec<usize> {
     let n = functions.len();
     let regs: Vec<Vec<usize>> = functions
         .iter()
@@ -844,7 +842,7 @@ pub fn ordering(functions: &[BoolExpr]) -> Vec<usize> {
 }
 
 /// Renumbers the variables of `functions` so that variable `order[k]` becomes `k`.
-pub fn permute(functions: &[BoolExpr], order: &[usize]) -> Vec<BoolExpr> {
+pub(crate) fn permute(functions: &[BoolExpr], order: &[usize]) -> Vec<BoolExpr> {
     let mut pos = vec![0u32; functions.len()];
     for (k, &v) in order.iter().enumerate() {
         pos[v] = k as u32;
@@ -856,7 +854,7 @@ pub fn permute(functions: &[BoolExpr], order: &[usize]) -> Vec<BoolExpr> {
 }
 
 /// Maps a state over permuted variables back to the original variable order.
-pub fn unpermute_state(s: &[bool], order: &[usize]) -> Vec<bool> {
+pub(crate) fn unpermute_state(s: &[bool], order: &[usize]) -> Vec<bool> {
     let mut out = vec![false; s.len()];
     for (k, &v) in order.iter().enumerate() {
         if let (Some(o), Some(&b)) = (out.get_mut(v), s.get(k)) {

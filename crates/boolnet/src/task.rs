@@ -27,7 +27,7 @@ const MAX_REALISATIONS: Param = Param {
 };
 
 /// Largest number of regulators per node of a generated network.
-pub const MAX_K: usize = 64;
+pub(crate) const MAX_K: usize = 64;
 
 /// Applies the `-x bn.…` parameters to `opts`.
 pub fn apply_params(opts: &mut Options, params: &Params) -> Result<(), String> {
@@ -55,7 +55,7 @@ fn sizes(a: Answer, net: &Network) -> Answer {
 }
 
 /// All attractors of `net` (see [`crate::attractors`]), as an answer listing their cycles.
-pub fn attractors(net: &Network, opts: &Options) -> Result<Answer, BnError> {
+pub fn attractors_answer(net: &Network, opts: &Options) -> Result<Answer, BnError> {
     let t0 = Instant::now();
     let r = crate::attractors(net, opts)?;
     Ok(attractor_answer(net, &r, opts, t0.elapsed().as_secs_f64()))
@@ -127,7 +127,7 @@ fn attractor_answer(net: &Network, r: &Attractors, opts: &Options, time: f64) ->
 }
 
 /// The exact number of fixed points of `net` and up to `limit` of them (sorted).
-pub fn fixed_points(
+pub fn fixed_points_answer(
     net: &Network,
     inputs: InputMode,
     limit: usize,
@@ -223,7 +223,7 @@ pub fn info(net: &Network, mode: InputMode) -> Answer {
 }
 
 /// Checks generator parameters: every count in its range (a usage error names the option).
-pub fn validate_gen(p: &GenParams) -> Result<(), String> {
+pub(crate) fn validate_gen(p: &GenParams) -> Result<(), String> {
     let max = crate::symbolic::MAX_VARS;
     if p.nodes == 0 || p.nodes > max {
         return Err(format!("--nodes must be between 1 and {max}"));

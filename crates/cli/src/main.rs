@@ -68,7 +68,7 @@ struct Global {
 fn param_tables() -> Vec<(&'static str, &'static [Param])> {
     vec![
         #[cfg(feature = "nfa")]
-        ("nfa", verikit_automata::task::PARAMS),
+        ("nfa", verikit_automata::PARAMS),
         #[cfg(feature = "smt")]
         ("smt", verikit_smt::PARAMS),
         #[cfg(feature = "bn")]

@@ -29,7 +29,7 @@ const EXAMPLE5: &str = include_str!("../demo/bn/example5.bnet");
 
 /// Replays every listed attractor: consecutive states follow the update functions, the last wraps.
 fn replay(model: &str, j: &serde_json::Value) {
-    let net = verikit_boolnet::bnet::parse(model).expect("model parses");
+    let net = verikit_boolnet::parse(model, verikit_boolnet::Format::Bnet).expect("model parses");
     let f = net.resolved(verikit_boolnet::InputMode::Free);
     let names: Vec<String> = j["variables"]
         .as_array()
@@ -120,7 +120,7 @@ fn fixed_points_info_gen_convert() {
         None,
     );
     assert_eq!(code, 0);
-    let net = verikit_boolnet::bnet::parse(&out).unwrap();
+    let net = verikit_boolnet::parse(&out, verikit_boolnet::Format::Bnet).unwrap();
     assert_eq!(net.len(), 30);
     // The generated network runs, and decomposition agrees with brute force on it.
     let small = {
@@ -342,5 +342,10 @@ fn extreme_option_values() {
         "30",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(verikit_boolnet::bnet::parse(&out).unwrap().len(), 30);
+    assert_eq!(
+        verikit_boolnet::parse(&out, verikit_boolnet::Format::Bnet)
+            .unwrap()
+            .len(),
+        30
+    );
 }

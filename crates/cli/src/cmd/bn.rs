@@ -1,14 +1,14 @@
 //! `verikit bn`: attractors of synchronous Boolean networks (SETTA'17 SCC decomposition, monolithic
 //! BDD detection, brute force), fixed points, model information, random networks, conversion.
-//! The tasks themselves are `verikit_boolnet::task`.
+//! The tasks themselves are `verikit_boolnet`'s.
 
 use crate::report::{read_input, write_output, CliError, Ctx};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use verikit_boolnet::generate::GenParams;
-use verikit_boolnet::{task, BnError, Detect, Format, InputMode, Limits, Method, Network, Options};
+use verikit_boolnet::{self as boolnet, BnError, Detect, Format, GenParams, InputMode, Limits};
+use verikit_boolnet::{Method, Network, Options};
 use verikit_diag::{Answer, SourceFile};
 
 #[derive(Subcommand, Debug)]
@@ -84,7 +84,7 @@ pub struct CommonOpts {
     #[arg(long, value_parser = words::<Format>(&["bnet", "aeon", "sbml"]))]
     format: Option<Format>,
     /// Largest decision diagram allowed, in nodes (exceeding it is a resource limit, exit 3).
-    #[arg(long, default_value_t = verikit_boolnet::symbolic::DEFAULT_NODE_LIMIT)]
+    #[arg(long, default_value_t = boolnet::DEFAULT_NODE_LIMIT)]
     node_limit: usize,
 }
 
@@ -98,7 +98,7 @@ where
 
 fn load(c: &CommonOpts) -> Result<(Network, SourceFile), CliError> {
     let src = read_input(&c.model)?;
-    let net = task::load(&src.text, &c.model.to_string_lossy(), c.format)
+    let net = boolnet::load(&src.text, &c.model.to_string_lossy(), c.format)
         .map_err(|d| fail(&src)(BnError::from(d)))?;
     Ok((net, src))
 }
@@ -139,15 +139,15 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             (opts.method, opts.detect, opts.limit) = (method, detect, limit);
             (opts.inputs, opts.leaf_removal) = (common.inputs, !no_leaf_removal);
             opts.limits = limits(ctx, common.node_limit);
-            task::apply_params(&mut opts, &ctx.params).map_err(CliError::Usage)?;
-            task::attractors(&net, &opts).map_err(fail(&src))
+            boolnet::apply_params(&mut opts, &ctx.params).map_err(CliError::Usage)?;
+            boolnet::attractors_answer(&net, &opts).map_err(fail(&src))
         }
         BnCmd::FixedPoints { limit, common } => {
             let (net, src) = load(&common)?;
             let limits = limits(ctx, common.node_limit);
-            task::fixed_points(&net, common.inputs, limit, limits).map_err(fail(&src))
+            boolnet::fixed_points_answer(&net, common.inputs, limit, limits).map_err(fail(&src))
         }
-        BnCmd::Info(common) => Ok(task::info(&load(&common)?.0, common.inputs)),
+        BnCmd::Info(common) => Ok(boolnet::info(&load(&common)?.0, common.inputs)),
         BnCmd::Gen {
             nodes,
             non_leaves,
@@ -164,12 +164,12 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Answer, CliError> {
                 seed,
             };
             let name = output.as_ref().map(|p| p.display().to_string());
-            let made = task::generate(p, name.as_deref()).map_err(CliError::Usage)?;
+            let made = boolnet::generate(p, name.as_deref()).map_err(CliError::Usage)?;
             save(output.as_deref(), &[], made)
         }
         BnCmd::Convert { output, common } => {
             let name = output.as_ref().map(|p| p.display().to_string());
-            let made = task::convert(&load(&common)?.0, name.as_deref());
+            let made = boolnet::convert(&load(&common)?.0, name.as_deref());
             save(output.as_deref(), &[&common.model], made)
         }
     }
@@ -180,13 +180,14 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
         "demo/bn/example5.bnet",
         include_str!("../../demo/bn/example5.bnet"),
     );
-    let net = task::load(&src.text, &src.name, None).map_err(|d| fail(&src)(BnError::from(d)))?;
-    let limits = limits(ctx, verikit_boolnet::symbolic::DEFAULT_NODE_LIMIT);
+    let net =
+        boolnet::load(&src.text, &src.name, None).map_err(|d| fail(&src)(BnError::from(d)))?;
+    let limits = limits(ctx, boolnet::DEFAULT_NODE_LIMIT);
     let opts = Options {
         limits,
         ..Options::default()
     };
-    let a = task::attractors(&net, &opts).map_err(fail(&src))?;
+    let a = boolnet::attractors_answer(&net, &opts).map_err(fail(&src))?;
     Ok(vec![(
         "attractors of the SETTA'17 Example 5 network (SCC decomposition)".to_string(),
         a,

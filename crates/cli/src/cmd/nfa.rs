@@ -1,13 +1,12 @@
 //! `verikit nfa`: universality, inclusion and equivalence of finite automata, random automata,
 //! reduction, format conversion. Arguments only: every question is answered by
-//! `verikit_automata::task`.
+//! `verikit_automata`.
 
 use crate::report::{read_input, write_output, CliError, Ctx};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
-use verikit_automata::task::{self, CheckOptions, Choice, Produced};
-use verikit_automata::{gen::TvParams, AutomataError};
+use verikit_automata::{self as automata, AutomataError, CheckOptions, Choice, Produced, TvParams};
 use verikit_diag::{Answer, SourceFile};
 
 fn values(table: &'static [Choice]) -> PossibleValuesParser {
@@ -36,7 +35,7 @@ pub enum NfaCmd {
 pub struct UnivArgs {
     /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
     a: PathBuf,
-    #[arg(long, default_value = "auto", value_parser = values(task::UNIV_ALGOS))]
+    #[arg(long, default_value = "auto", value_parser = values(automata::UNIV_ALGOS))]
     algo: String,
     #[command(flatten)]
     input: InputOpts,
@@ -48,7 +47,7 @@ pub struct InclArgs {
     a: PathBuf,
     /// The automaton B.
     b: PathBuf,
-    #[arg(long, default_value = "auto", value_parser = values(task::INCL_ALGOS))]
+    #[arg(long, default_value = "auto", value_parser = values(automata::INCL_ALGOS))]
     algo: String,
     #[command(flatten)]
     check: CheckArgs,
@@ -60,7 +59,7 @@ pub struct EquivArgs {
     a: PathBuf,
     /// The automaton B.
     b: PathBuf,
-    #[arg(long, default_value = "auto", value_parser = values(task::EQUIV_ALGOS))]
+    #[arg(long, default_value = "auto", value_parser = values(automata::EQUIV_ALGOS))]
     algo: String,
     /// Turn off memoisation of the todo list (naive, hk, hkc).
     #[arg(long)]
@@ -100,7 +99,7 @@ pub struct GenArgs {
 pub struct ReduceArgs {
     /// The automaton (.mata, BA, Timbuk or regex; `-` for standard input).
     a: PathBuf,
-    #[arg(long, default_value = "bisim", value_parser = values(task::REDUCE_METHODS))]
+    #[arg(long, default_value = "bisim", value_parser = values(automata::REDUCE_METHODS))]
     method: String,
     #[command(flatten)]
     input: InputOpts,
@@ -130,14 +129,14 @@ pub struct InfoArgs {
 pub struct InputOpts {
     /// Input format (default: from the extension, `.ba` is BA, `.timbuk`/`.tmb` Timbuk,
     /// `.re`/`.regex` a regular expression, otherwise by content).
-    #[arg(long, value_parser = values(task::INPUT_FORMATS))]
+    #[arg(long, value_parser = values(automata::INPUT_FORMATS))]
     from: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
     /// Preprocessing (SETTA'17 §3.5): quotient by bisimilarity, or saturate w.r.t. similarity.
-    #[arg(long, default_value = "none", value_parser = values(task::PRE_CHOICES))]
+    #[arg(long, default_value = "none", value_parser = values(automata::PRE_CHOICES))]
     pre: String,
     /// Antichains: do not ignore states that cannot reach an accepting state (experiments).
     #[arg(long)]
@@ -152,7 +151,7 @@ pub struct OutputOpts {
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
     /// Output format.
-    #[arg(long, default_value = "mata", value_parser = values(task::OUTPUT_FORMATS))]
+    #[arg(long, default_value = "mata", value_parser = values(automata::OUTPUT_FORMATS))]
     to: String,
 }
 
@@ -176,7 +175,7 @@ fn opts(ctx: &Ctx, algo: &str, c: &CheckArgs, no_memo: bool) -> CheckOptions {
 
 /// Prints the produced automaton (or writes it to `-o`), the answer's lines as `#` comments.
 fn emit(p: Produced, out: &OutputOpts, inputs: &[&Path]) -> Result<Answer, CliError> {
-    let text = task::write(&p.nfa, &out.to).map_err(err)?;
+    let text = automata::write(&p.nfa, &out.to).map_err(err)?;
     let a = p.answer;
     if let Some(path) = &out.output {
         write_output(path, &text, inputs)?;
@@ -196,18 +195,18 @@ pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
         NfaCmd::Univ(x) => {
             let o = plain(&x.algo, &x.input);
-            task::univ(&read_input(&x.a)?, &o, bud).map_err(err)
+            automata::univ(&read_input(&x.a)?, &o, bud).map_err(err)
         }
         NfaCmd::Incl(x) => {
             let (a, b) = (read_input(&x.a)?, read_input(&x.b)?);
-            task::incl(&a, &b, &opts(ctx, &x.algo, &x.check, false), bud).map_err(err)
+            automata::incl(&a, &b, &opts(ctx, &x.algo, &x.check, false), bud).map_err(err)
         }
         NfaCmd::Equiv(mut x) => {
             if x.bisim {
                 x.check.pre = "bisim".into();
             }
             let (a, b) = (read_input(&x.a)?, read_input(&x.b)?);
-            task::equiv(&a, &b, &opts(ctx, &x.algo, &x.check, x.no_memo), bud).map_err(err)
+            automata::equiv(&a, &b, &opts(ctx, &x.algo, &x.check, x.no_memo), bud).map_err(err)
         }
         NfaCmd::Gen(g) => {
             let (states, letters, density, seed) = (g.states, g.letters, g.density, g.seed);
@@ -220,19 +219,19 @@ pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
                 initial,
                 seed,
             };
-            let produced = task::generate(&p, &ctx.params).map_err(err)?;
+            let produced = automata::generate(&p, &ctx.params).map_err(err)?;
             emit(produced, &g.output, &[])
         }
         NfaCmd::Reduce(x) => {
             let o = plain("auto", &x.input);
-            let p = task::reduce(&read_input(&x.a)?, &x.method, &o, bud).map_err(err)?;
+            let p = automata::reduce(&read_input(&x.a)?, &x.method, &o, bud).map_err(err)?;
             emit(p, &x.output, &[&x.a])
         }
         NfaCmd::Convert(x) => {
-            let p = task::convert(&read_input(&x.a)?, x.input.from.as_deref()).map_err(err)?;
+            let p = automata::convert(&read_input(&x.a)?, x.input.from.as_deref()).map_err(err)?;
             emit(p, &x.output, &[&x.a])
         }
-        NfaCmd::Info(x) => task::info(&read_input(&x.a)?, x.input.from.as_deref()).map_err(err),
+        NfaCmd::Info(x) => automata::info(&read_input(&x.a)?, x.input.from.as_deref()).map_err(err),
     }
 }
 
@@ -244,5 +243,5 @@ const DEMO: [(&str, &str); 3] = [
 
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
     let [x, y, z] = DEMO.map(|(n, t)| SourceFile::new(n, t));
-    task::demo(&x, &y, &z, &ctx.budget).map_err(err)
+    automata::demo(&x, &y, &z, &ctx.budget).map_err(err)
 }

@@ -1,15 +1,15 @@
 //! The paper's examples and property tests: decomposition = monolithic = brute force.
 
-use proptest::prelude::*;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-use verikit_boolnet::network::{state_string, step};
-use verikit_boolnet::symbolic::{Limits, Symbolic};
-use verikit_boolnet::Detect;
-use verikit_boolnet::{
+use crate::network::{state_string, step};
+use crate::symbolic::{Limits, Symbolic};
+use crate::Detect;
+use crate::{
     attractors, bnet, bruteforce, leaf_removal, monolithic, sampling, Cycle, InputMode, Method,
     Network, Options,
 };
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use verikit_logic::BoolExpr;
 
 fn all_options() -> Vec<Options> {
@@ -109,7 +109,7 @@ fn paper_example_5() {
     }
     // The block structure of Fig. 2a: four SCCs {v1,v2}, {v3,v4}, {v5,v6}, {v7,v8}.
     let f = net.resolved(InputMode::Free);
-    let blocks = verikit_boolnet::decomposition::form_blocks(&f, &(0..8).collect::<Vec<_>>());
+    let blocks = crate::decomposition::form_blocks(&f, &(0..8).collect::<Vec<_>>());
     let mut sccs: Vec<(Vec<usize>, Vec<usize>, u32)> = blocks
         .iter()
         .map(|b| (b.scc.clone(), b.controls.clone(), b.credit))
@@ -313,7 +313,7 @@ proptest! {
 
 #[test]
 fn generated_networks_agree() {
-    use verikit_boolnet::generate::{random, GenParams};
+    use crate::generate::{random, GenParams};
     for seed in 0..30 {
         let net = random(GenParams {
             nodes: 14,
@@ -363,7 +363,7 @@ fn inputs_modes() {
 
 #[test]
 fn resource_limit_is_an_error() {
-    let net = verikit_boolnet::generate::random(verikit_boolnet::generate::GenParams {
+    let net = crate::generate::random(crate::generate::GenParams {
         nodes: 40,
         core: 40,
         k: 3,
@@ -380,7 +380,7 @@ fn resource_limit_is_an_error() {
         ..Options::default()
     };
     let e = attractors(&net, &o).unwrap_err();
-    assert!(matches!(e, verikit_boolnet::BnError::Limit(_)), "{e}");
+    assert!(matches!(e, crate::BnError::Limit(_)), "{e}");
     let e = attractors(
         &net,
         &Options {
@@ -389,5 +389,5 @@ fn resource_limit_is_an_error() {
         },
     )
     .unwrap_err();
-    assert!(matches!(e, verikit_boolnet::BnError::Limit(_)));
+    assert!(matches!(e, crate::BnError::Limit(_)));
 }

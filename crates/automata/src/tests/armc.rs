@@ -1,9 +1,9 @@
 //! The ARMC inclusion problems of the nfa-bench suite: every algorithm must give the answer in the
 //! file name (`true-`/`false-`) and libmata's recorded answer; counterexamples are replayed.
 
+use crate::replay::{check, Claim};
+use crate::*;
 use std::path::Path;
-use verikit_automata::replay::{check, Claim};
-use verikit_automata::*;
 
 fn load(lhs: &Path, rhs: &Path) -> (Nfa, Nfa) {
     let a = mata::parse(&std::fs::read_to_string(lhs).unwrap()).unwrap();

@@ -1,11 +1,12 @@
 //! Property tests: every algorithm agrees with the subset-construction oracle on thousands of
 //! small random NFAs, and every counterexample word is replayed independently.
 
-mod common;
+use super::common;
 
+use crate::nfa::reconcile;
+use crate::replay::{check, Claim};
+use crate::*;
 use proptest::prelude::*;
-use verikit_automata::replay::{check, Claim};
-use verikit_automata::*;
 
 fn arb_nfa(max_states: usize, letters: usize) -> impl Strategy<Value = Nfa> {
     common::arb_nfa(max_states, letters, 3)

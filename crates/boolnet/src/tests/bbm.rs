@@ -2,9 +2,9 @@
 //! by decomposition and by brute force; fixed-point counts agree with AEON's (recorded in
 //! `tests/expected/bn-bbm-fixedpoints.tsv`).
 
+use crate::network::state_string;
+use crate::{attractors, bnet, fixed_points, InputMode, Limits, Method, Options};
 use std::collections::HashMap;
-use verikit_boolnet::network::state_string;
-use verikit_boolnet::{attractors, bnet, fixed_points, InputMode, Limits, Method, Options};
 
 fn models() -> Vec<(String, String)> {
     let dir = verikit_testkit::shared_path("bn/bbm");
@@ -137,7 +137,7 @@ fn fixed_point_listing_is_complete_on_the_largest_set() {
     };
     let net = bnet::parse(text).unwrap_or_else(|e| panic!("{name}: {}", e.message));
     let f = net.resolved(InputMode::Free);
-    let is_fixed = |s: &Vec<bool>| verikit_boolnet::network::step(&f, s) == *s;
+    let is_fixed = |s: &Vec<bool>| crate::network::step(&f, s) == *s;
     let (count, first) = fixed_points(&net, InputMode::Free, 3000, Limits::default()).unwrap();
     assert_eq!(count.to_string(), "471040", "{name}");
     assert_eq!(first.len(), 3000);

@@ -2,10 +2,11 @@
 //! Timbuk; DOT is output only) and read back has the same alphabet and the same language, decided
 //! by the crate's own equivalence and cross-checked with the subset-construction oracle.
 
-mod common;
+use super::common;
 
+use crate::nfa::reconcile;
+use crate::*;
 use proptest::prelude::*;
-use verikit_automata::*;
 
 fn arb_nfa(max_states: usize, letters: usize) -> impl Strategy<Value = Nfa> {
     common::arb_nfa(max_states, letters, 2)

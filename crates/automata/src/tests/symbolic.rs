@@ -1,8 +1,8 @@
 //! Symbolic HKC (BDD letters) against the explicit algorithms on mintermised `@NFA-bits`
 //! automata, with every counterexample replayed by formula evaluation.
 
+use crate::*;
 use proptest::prelude::*;
-use verikit_automata::*;
 
 /// A random `@NFA-bits` automaton over atoms `a0..a2` with guards that are conjunctions of literals.
 fn arb_bits(max_states: usize) -> impl Strategy<Value = String> {

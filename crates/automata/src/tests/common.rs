@@ -1,11 +1,11 @@
 //! Test support shared by the automata tests: random NFAs for property tests.
 
+use crate::*;
 use proptest::prelude::*;
-use verikit_automata::*;
 
 /// Random NFAs with 1..=`max_states` states over `letters` letters `l0, l1, …`, up to
 /// `edge_factor · n · letters` transitions, up to two initial states and any final states.
-pub fn arb_nfa(
+pub(super) fn arb_nfa(
     max_states: usize,
     letters: usize,
     edge_factor: usize,
