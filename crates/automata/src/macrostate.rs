@@ -157,19 +157,6 @@ pub(crate) fn word_to(parents: &[Parent], mut node: u32) -> Vec<Letter> {
     w
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn subset_and_intersection() {
-        assert!(is_subset(&[1, 3], &[0, 1, 2, 3]));
-        assert!(!is_subset(&[1, 4], &[0, 1, 2, 3]));
-        assert!(is_subset(&[], &[]));
-        assert!(intersects(&[1, 5], &[2, 5]));
-        assert!(!intersects(&[1, 4], &[2, 5]));
-    }
-}
 /// Whether two sorted slices share an element.
 #[inline]
 #[cfg(test)]
@@ -183,4 +170,18 @@ pub(crate) fn intersects(a: &[State], b: &[State]) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subset_and_intersection() {
+        assert!(is_subset(&[1, 3], &[0, 1, 2, 3]));
+        assert!(!is_subset(&[1, 4], &[0, 1, 2, 3]));
+        assert!(is_subset(&[], &[]));
+        assert!(intersects(&[1, 5], &[2, 5]));
+        assert!(!intersects(&[1, 4], &[2, 5]));
+    }
 }

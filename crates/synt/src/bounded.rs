@@ -27,6 +27,10 @@ use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use verikit_diag::Budget;
 
+/// First-mover groups: the class sets, the group of each first letter, a representative letter
+/// of each group.
+type Groups = (Vec<Vec<u32>>, Vec<u32>, Vec<usize>);
+
 type Counters = Box<[i8]>;
 
 /// One bounded game: which side is controlled and the bound.
@@ -77,7 +81,7 @@ impl Game<'_> {
     }
 
     /// First-mover groups: first letters reaching the same set of classes.
-    fn groups(&self, budget: &Budget) -> Result<(Vec<Vec<u32>>, Vec<u32>, Vec<usize>), SyntError> {
+    fn groups(&self, budget: &Budget) -> Result<Groups, SyntError> {
         let l = self.letters;
         let mut sets: Vec<Vec<u32>> = Vec::new();
         let mut index: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
@@ -221,8 +225,8 @@ impl Game<'_> {
                 work.push(p as u32);
             }
         };
-        for o in 0..options.len() {
-            if options[o].succ.is_empty() {
+        for (o, opt) in options.iter().enumerate() {
+            if opt.succ.is_empty() {
                 kill_opt(o, &mut opt_dead, &mut pos_alive, &mut pos_dead, &mut work);
             }
         }

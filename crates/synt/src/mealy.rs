@@ -56,8 +56,8 @@ impl Machine {
         order.insert(block[0], 0);
         let mut rep: Vec<usize> = vec![0];
         for (s, &b) in block.iter().enumerate() {
-            if !order.contains_key(&b) {
-                order.insert(b, rep.len() as u32);
+            if let std::collections::hash_map::Entry::Vacant(e) = order.entry(b) {
+                e.insert(rep.len() as u32);
                 rep.push(s);
             }
         }

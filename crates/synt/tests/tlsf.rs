@@ -179,7 +179,7 @@ fn errors_are_located_and_named() {
         ),
     ];
     for (text, msg) in bad {
-        let e = parse_tlsf(text, &Budget::unlimited()).err().expect(text);
+        let e = parse_tlsf(text, &Budget::unlimited()).expect_err(text);
         let d = verikit_diag::Reportable::diagnostic(&e);
         assert!(e.to_string().contains(msg), "{text}: {e}");
         assert!(d.and_then(|d| d.span).is_some(), "{text}: not located");

@@ -15,6 +15,15 @@ use verikit_diag::{Budget, Params};
 use verikit_omega::{Arena, Twa};
 use verikit_synt::{solve_problem, Problem, Semantics};
 
+/// A formula, its inputs, its outputs, the semantics and whether it is realizable.
+type Case = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    Semantics,
+    bool,
+);
+
 struct Circuit {
     inputs: Vec<String>,
     latches: Vec<u32>,
@@ -214,7 +223,7 @@ fn solve_checked(formula: &str, ins: &[&str], outs: &[&str], sem: Semantics) -> 
 #[test]
 fn known_specifications() {
     use Semantics::*;
-    let cases: &[(&str, &[&str], &[&str], Semantics, bool)] = &[
+    let cases: &[Case] = &[
         (
             "G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)",
             &["r1", "r2"],

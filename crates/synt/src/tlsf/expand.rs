@@ -136,7 +136,7 @@ type Env = HashMap<String, Value>;
 impl Expander<'_> {
     fn tick(&mut self, span: Span) -> Result<(), SyntError> {
         self.work += 1;
-        if self.work % 4096 == 0 {
+        if self.work.is_multiple_of(4096) {
             self.budget.check()?;
             if self.work > 50_000_000 {
                 return Err(SyntError::Limit(format!(
