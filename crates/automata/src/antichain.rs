@@ -17,7 +17,7 @@
 
 use crate::macrostate::{is_subset, word_to, Parent, SetStore, ROOT};
 use crate::nfa::{Letter, Nfa, State};
-use crate::Outcome;
+use crate::outcome::Outcome;
 use fixedbitset::FixedBitSet;
 use std::collections::VecDeque;
 use verikit_diag::{Budget, Exhausted};

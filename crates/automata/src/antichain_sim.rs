@@ -14,8 +14,8 @@
 
 use crate::macrostate::{word_to, Parent, SetStore, ROOT};
 use crate::nfa::{Letter, Nfa, State};
+use crate::outcome::Outcome;
 use crate::simulation::Simulation;
-use crate::Outcome;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
@@ -52,7 +52,7 @@ pub(crate) fn included(
     // antichain subsumption), when the relation exceeds the memory budget.
     let sim = match crate::simulation::preorder(&u, crate::lrt::MEMORY_BUDGET, budget) {
         Ok(s) => s,
-        Err(crate::AutomataError::Exhausted(e)) => return Err(e),
+        Err(crate::error::AutomataError::Exhausted(e)) => return Err(e),
         Err(_) => Simulation::identity(u.num_states()),
     };
     let nl = a.num_letters() as Letter;

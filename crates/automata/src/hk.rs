@@ -5,8 +5,8 @@
 
 use crate::macrostate::SetStore;
 use crate::nfa::Nfa;
+use crate::outcome::Outcome;
 use crate::pairs::{run, Relation};
-use crate::Outcome;
 
 #[derive(Default)]
 struct UnionFind {

@@ -9,8 +9,8 @@
 
 use crate::macrostate::SetStore;
 use crate::nfa::Nfa;
+use crate::outcome::Outcome;
 use crate::pairs::{run, Relation};
-use crate::Outcome;
 use fixedbitset::FixedBitSet;
 
 struct Congruence {

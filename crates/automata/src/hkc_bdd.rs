@@ -15,9 +15,9 @@
 //! Counterexample words are sequences of bit vectors (one value per atom); [`accepts`] replays
 //! them by evaluating the original label formulas, independently of the BDDs.
 
+use crate::error::AutomataError;
 use crate::mata::{MataAut, MataKind};
 use crate::nfa::State;
-use crate::AutomataError;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;

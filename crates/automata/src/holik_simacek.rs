@@ -28,9 +28,9 @@
 //! `√n/2` counters, and a chunk is copied only when one side writes to it). Memory is checked as it
 //! is allocated: above the budget [`simulation_within`] returns [`AutomataError::Limit`].
 
+use crate::error::AutomataError;
 use crate::nfa::{Letter, Nfa, State};
 use crate::simulation::Simulation;
-use crate::AutomataError;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;

@@ -24,9 +24,9 @@
 //! is computed beforehand: [`simulation`] refuses (with [`AutomataError::Limit`]) above a budget,
 //! and [`simulation_or_fixpoint`] then falls back to the counter-free fixed point.
 
+use crate::error::AutomataError;
 use crate::nfa::{Letter, Nfa, State};
 use crate::simulation::{initial_rows, relation_bytes, Simulation};
-use crate::AutomataError;
 
 /// Memory budget (bytes) for the relation and the counters together.
 pub(crate) const MEMORY_BUDGET: usize = 4 << 30;

@@ -9,9 +9,9 @@
 //! [`Nfa`]s over one shared alphabet: explicit symbols are joined by name, and bit formulas of all the
 //! files are mintermised together (see [`crate::minterm`]), as mata does for automata it compares.
 
+use crate::error::AutomataError;
 use crate::minterm::{mintermise, MAX_ATOMS};
 use crate::nfa::{Alphabet, BitLetters, Letter, Nfa, NfaBuilder, State};
-use crate::AutomataError;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use verikit_diag::{Diagnostic, Span};

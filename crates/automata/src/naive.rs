@@ -4,8 +4,8 @@
 
 use crate::macrostate::SetStore;
 use crate::nfa::Nfa;
+use crate::outcome::Outcome;
 use crate::pairs::{run, Relation};
-use crate::Outcome;
 use rustc_hash::FxHashSet;
 
 #[derive(Default)]

@@ -11,7 +11,7 @@
 
 use crate::macrostate::{word_to, Parent, SetStore, ROOT};
 use crate::nfa::{Letter, Nfa, State};
-use crate::Outcome;
+use crate::outcome::Outcome;
 use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 use verikit_diag::{Budget, Exhausted};

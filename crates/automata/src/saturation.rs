@@ -14,9 +14,9 @@
 //! conversely; both results are automata over the saturated union, with `A`'s or `B`'s (saturated)
 //! initial states.
 
+use crate::error::AutomataError;
 use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::simulation::Simulation;
-use crate::AutomataError;
 use fixedbitset::FixedBitSet;
 use verikit_diag::Budget;
 

@@ -15,8 +15,8 @@
 //! antichains with simulation).
 
 use crate::bisim::quotient;
+use crate::error::AutomataError;
 use crate::nfa::{Letter, Nfa, State};
-use crate::AutomataError;
 use fixedbitset::FixedBitSet;
 use verikit_diag::{Budget, Exhausted};
 
@@ -193,9 +193,9 @@ pub(crate) fn reduce_by(a: &Nfa, sim: &Simulation) -> Nfa {
 #[cfg(test)]
 pub(crate) mod oracle {
     use super::{simulation, Simulation};
+    use crate::error::AutomataError;
     use crate::gen::{tabakov_vardi, TvParams};
     use crate::nfa::{Nfa, State};
-    use crate::AutomataError;
     use verikit_diag::Budget;
 
     /// `algo` equals the fixed point on random automata `0..seeds` with `2 + seed % states_mod`

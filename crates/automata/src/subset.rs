@@ -7,7 +7,7 @@
 //! pruning, no shared caches): it is the oracle the property tests compare every algorithm with.
 
 use crate::nfa::{Letter, Nfa};
-use crate::Outcome;
+use crate::outcome::Outcome;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use verikit_diag::{Budget, Exhausted};
 

@@ -8,12 +8,15 @@
 //! [`EQUIV_ALGOS`], [`PRE_CHOICES`], [`REDUCE_METHODS`], [`INPUT_FORMATS`] and [`OUTPUT_FORMATS`]:
 //! a front end lists exactly these values and passes the chosen name.
 
+use crate::decide::{EquivAlgo, InclAlgo, Preprocess, UnivAlgo};
+use crate::error::AutomataError;
 use crate::mata::{MataAut, MataKind};
 use crate::nfa::{reconcile, Nfa, Reconciliation};
+use crate::outcome::Outcome;
 use crate::replay::{check, Claim};
 use crate::{
     antichain_bdd, ba, bisim, dot, gen, hkc_bdd, holik_simacek, lrt, mata, regex, saturation,
-    simulation, timbuk, AutomataError, EquivAlgo, InclAlgo, Outcome, Preprocess, UnivAlgo,
+    simulation, timbuk,
 };
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -558,7 +561,7 @@ pub fn univ(
         x => return Err(unknown("algorithm", x, UNIV_ALGOS)),
     };
     let t1 = Instant::now();
-    match crate::universal(n, algo, budget) {
+    match crate::decide::universal(n, algo, budget) {
         Ok(out) => decision(
             UNIV,
             n,
@@ -596,7 +599,7 @@ pub fn incl(
     let [x, y] = v.as_slice() else {
         return Err(AutomataError::Internal("two automata expected".into()));
     };
-    let run = |p: &Nfa, q: &Nfa| crate::included(p, q, algo, budget);
+    let run = |p: &Nfa, q: &Nfa| crate::decide::included(p, q, algo, budget);
     decide_pair(INCL, (x, y), &rec, pre, &name, opts, budget, t0, run)
 }
 
@@ -616,7 +619,7 @@ fn decide_pair(
 ) -> Result<Answer, AutomataError> {
     let t1 = Instant::now();
     let run = || -> Result<Outcome, AutomataError> {
-        let (px, py) = crate::preprocess(x, y, pre, opts.sim_memory()?, budget)?;
+        let (px, py) = crate::decide::preprocess(x, y, pre, opts.sim_memory()?, budget)?;
         Ok(decide(&px, &py)?)
     };
     match run() {
@@ -697,7 +700,7 @@ pub fn equiv(
         _ => (EquivAlgo::Antichain, "antichain"),
     };
     let name = format!("{name}{}", pre_suffix(pre));
-    let run = |p: &Nfa, q: &Nfa| crate::equivalent(p, q, algo, budget);
+    let run = |p: &Nfa, q: &Nfa| crate::decide::equivalent(p, q, algo, budget);
     decide_pair(EQUIV, (x, y), &rec, pre, &name, opts, budget, t0, run)
 }
 

@@ -2,21 +2,10 @@
 //! `verikit aig` end to end: verdicts of every engine, JSON shape, witness files replayed,
 //! located errors for malformed circuits (exit 2), and `--timeout` on a hard circuit (exit 3).
 
-use std::process::Command;
 use verikit_aiger::{parse, replay, Witness};
 
-fn verikit(args: &[&str]) -> (i32, serde_json::Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
-        .args(args)
-        .output()
-        .expect("spawn verikit");
-    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-    (
-        out.status.code().unwrap_or(-1),
-        v,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::verikit;
 
 const COUNTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/counter.aag");
 const RING: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/ring.aag");

@@ -2,21 +2,10 @@
 //! `verikit mc` end to end: verdicts, JSON shape, witnesses, located errors, exit codes, timeout
 //! and memory limit.
 
-use std::process::Command;
 use std::time::Instant;
 
-fn verikit(args: &[&str]) -> (i32, serde_json::Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
-        .args(args)
-        .output()
-        .expect("spawn verikit");
-    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-    (
-        out.status.code().unwrap_or(-1),
-        v,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::verikit;
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/mc/peterson2.dve");
 

@@ -4,19 +4,8 @@
 
 use std::process::Command;
 
-fn verikit(args: &[&str]) -> (i32, serde_json::Value, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
-        .args(args)
-        .output()
-        .expect("spawn verikit");
-    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-    (
-        out.status.code().unwrap_or(-1),
-        v,
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run as verikit;
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/prog");
 

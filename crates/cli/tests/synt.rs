@@ -2,22 +2,8 @@
 //! `verikit synt` end to end: verdicts, witness shape, ltlsynt-style partitions, located errors,
 //! exit codes, timeout on a hard real input.
 
-use std::process::Command;
-
-fn verikit(args: &[&str]) -> (i32, serde_json::Value, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_verikit"))
-        .args(args)
-        .output()
-        .expect("spawn verikit");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let v = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
-    (
-        out.status.code().unwrap_or(-1),
-        v,
-        text,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run as verikit;
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/synt/arbiter.tlsf");
 

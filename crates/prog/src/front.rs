@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 use verikit_diag::{Diagnostic, SourceFile, Span};
 
-use crate::ProgError;
+use crate::error::ProgError;
 
 /// Preprocessed text plus the line map.
 pub(crate) struct Preprocessed {

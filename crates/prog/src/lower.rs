@@ -9,8 +9,8 @@
 //! assume lo ≤ t ≤ hi`.
 
 use crate::cfa::{Atom, Cfa, Edge, IntTy, Lin, Loc, Op, Var, VarInfo};
+use crate::error::ProgError;
 use crate::front::Preprocessed;
-use crate::ProgError;
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use verikit_diag::{Diagnostic, SourceFile, Span};
 
-use crate::ProgError;
+use crate::error::ProgError;
 
 #[derive(Deserialize)]
 struct RawTask {

@@ -3,12 +3,13 @@
 
 use crate::bmc::{check_bound, BmcResult};
 use crate::cfa::Cfa;
+use crate::error::ProgError;
 use crate::impact::{impact, ImpactResult};
 use crate::invariant_check::check_invariant;
+use crate::load::load_c;
 use crate::lower::LowerOptions;
 use crate::replay::{replay_with_gcc, Replay};
 use crate::svtask::read_task;
-use crate::{load_c, ProgError};
 use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, Budget, Exhausted, Param, Params, SourceFile, Verdict};
 

@@ -9,12 +9,12 @@ time permitting, the same with SPIN's partial-order reduction (no -DNOREDUCE). T
 time (user + system) of the verikit process and of `./pan` (compilation of pan.c excluded).
 Writes bench/results/mc.md.
 
-Usage: bench/mc.py [--limit SECS] [--max-states N] [--budget SECS] [--verikit PATH]
+Usage: bench/engines/mc.py (or bash bench/run.sh mc) [--limit SECS] [--max-states N] [--budget SECS] [--verikit PATH]
 """
 import argparse, csv, os, resource, shutil, statistics, subprocess, sys, tempfile, time, json, re
 from datetime import datetime, timezone
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.environ.get("VERIKIT_DATA", os.path.join(ROOT, "..", "shared", "data"))
 BEEM = os.path.join(DATA, "beem")
 

@@ -8,7 +8,7 @@ count as errors, so Spacer's `sat` is a proof of safety and `unsat` is only a bu
 program is not recursive) and `z3 -T:L` solves them (Spacer is z3's default HORN engine).
 CPU times of the child processes; PAR-2 counts an unsolved task as twice the limit.
 
-usage: VERIKIT_BIN=target/release/verikit python3 bench/prog.py [--limit S] [--only SUBSTR]
+usage: VERIKIT_BIN=target/release/verikit python3 bench/engines/prog.py [--limit S] [--only SUBSTR]
 """
 
 import argparse
@@ -21,7 +21,7 @@ import subprocess
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data"))
 SV = DATA / "sv"
 VERIKIT = os.environ.get("VERIKIT_BIN", str(ROOT / "target" / "release" / "verikit"))
@@ -99,7 +99,7 @@ def wrong(verdict: str, expected: bool) -> bool:
 def write(rows: list[dict], limit: float) -> None:
     up = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     lines = ["# Program verification: verikit prog verify and z3/Spacer on verikit's CHC", ""]
-    lines.append(f"Run of `python3 bench/prog.py --limit {limit:g}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+    lines.append(f"Run of `python3 bench/engines/prog.py --limit {limit:g}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
                  f"{platform.machine()} with {os.cpu_count()} cores, **shared with other builds and heavily loaded** "
                  f"(`uptime` at the end: `{up}`). Times are CPU seconds of the child process. PAR-2 counts an "
                  f"unsolved task as {2 * limit:g} s. Spacer solves the CHC that `verikit prog to-chc` writes for the "
