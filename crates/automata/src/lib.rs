@@ -27,6 +27,8 @@
 //! | `gen` | the Tabakov–Vardi random model |
 //! | `mata`, `minterm`, `ba`, `timbuk`, `regex`, `dot` | formats |
 //! | `replay` | independent membership check of witness words |
+//! | `decide`, `outcome`, `error` | the decisions dispatched to the chosen algorithm, their answer, the errors |
+//! | `task` | the questions of `verikit nfa` as library calls (loading policy, algorithm choice, replay) |
 
 #![warn(unreachable_pub)]
 

@@ -142,7 +142,10 @@ fn bad_input_is_located_or_named() {
 
 #[test]
 fn timeout_on_a_hard_real_input() {
-    let Some(p) = verikit_testkit::shared_path("synt/tlsf/lily/lilydemo20.tlsf") else {
+    // A specification no tool has decided (SYNTCOMP status unknown): never solved within 1 s.
+    let Some(p) =
+        verikit_testkit::shared_path("synt/tlsf/full_arbiter_log/full_arbiter_enc_10.tlsf")
+    else {
         eprintln!("skipping: ../shared/data/synt is missing");
         return;
     };

@@ -23,7 +23,7 @@ use crate::ltl::synt_impl::implies;
 use crate::twa::{Marks, Twa, MAX_SETS};
 use biodivine_lib_bdd::Bdd;
 use std::collections::{BTreeMap, HashMap};
-use verikit_diag::Budget;
+use verikit_diag::{Budget, Exhausted};
 
 /// Options of the translation.
 #[derive(Clone, Debug)]
@@ -80,6 +80,9 @@ struct Tableau<'a> {
     memo: HashMap<F, Vec<Term>>,
     bool_memo: HashMap<F, Bdd>,
     remap: Vec<u32>,
+    /// Polled by the merges of the expansion; when it runs out they return nothing, and
+    /// `translate_once` stops with the exhaustion at its next poll (the tableau is dropped).
+    budget: Budget,
 }
 
 fn union(a: &[F], b: &[F]) -> Vec<F> {
@@ -148,7 +151,7 @@ impl Tableau<'_> {
                 });
             }
         }
-        merge(out)
+        merge_within(out, &self.budget).unwrap_or_default()
     }
 
     fn expand(&mut self, f: F) -> Vec<Term> {
@@ -182,19 +185,19 @@ impl Tableau<'_> {
                     for x in v {
                         acc.extend(self.expand(x));
                     }
-                    merge(acc)
+                    merge_within(acc, &self.budget).unwrap_or_default()
                 }
                 Node::U(a, b) => {
                     let mut acc = self.expand(b);
                     let ea = self.expand(a);
                     let post = self.single(tt, vec![f], vec![f]);
                     acc.extend(self.product(&ea, &post));
-                    merge(acc)
+                    merge_within(acc, &self.budget).unwrap_or_default()
                 }
                 Node::Ev(b) => {
                     let mut acc = self.expand(b);
                     acc.extend(self.single(tt, vec![f], vec![f]));
-                    merge(acc)
+                    merge_within(acc, &self.budget).unwrap_or_default()
                 }
                 Node::M(a, b) => {
                     let ea = self.expand(a);
@@ -202,7 +205,7 @@ impl Tableau<'_> {
                     let mut acc = self.product(&ea, &eb);
                     let post = self.single(tt, vec![f], vec![f]);
                     acc.extend(self.product(&eb, &post));
-                    merge(acc)
+                    merge_within(acc, &self.budget).unwrap_or_default()
                 }
                 Node::R(a, b) => {
                     let ea = self.expand(a);
@@ -210,14 +213,14 @@ impl Tableau<'_> {
                     let mut acc = self.product(&ea, &eb);
                     let post = self.single(tt, vec![f], vec![]);
                     acc.extend(self.product(&eb, &post));
-                    merge(acc)
+                    merge_within(acc, &self.budget).unwrap_or_default()
                 }
                 Node::W(a, b) => {
                     let mut acc = self.expand(b);
                     let ea = self.expand(a);
                     let post = self.single(tt, vec![f], vec![]);
                     acc.extend(self.product(&ea, &post));
-                    merge(acc)
+                    merge_within(acc, &self.budget).unwrap_or_default()
                 }
                 Node::Gl(b) => {
                     let eb = self.expand(b);
@@ -247,7 +250,8 @@ impl Tableau<'_> {
 /// pruning that makes the tableau's edges mostly deterministic (`G(a -> Fb)` gets 2 states and
 /// disjoint edges); it preserves the language because the run that always takes a
 /// non-dominated term and postpones an eventuality only when it must is accepting.
-fn merge(terms: Vec<Term>) -> Vec<Term> {
+/// Polls `budget`: the merge of a state's terms is quadratic in their number.
+fn merge_within(terms: Vec<Term>, budget: &Budget) -> Result<Vec<Term>, Exhausted> {
     let mut by_key: BTreeMap<(Vec<F>, Vec<F>), Bdd> = BTreeMap::new();
     for t in terms {
         match by_key.get_mut(&(t.next.clone(), t.promises.clone())) {
@@ -268,6 +272,8 @@ fn merge(terms: Vec<Term>) -> Vec<Term> {
     let subset = |a: &[F], b: &[F]| a.iter().all(|x| b.binary_search(x).is_ok());
     let mut out = Vec::with_capacity(v.len());
     for i in 0..v.len() {
+        // Quadratic in the terms of one state: poll the budget per term.
+        budget.check()?;
         let mut l = v[i].label.clone();
         for j in 0..v.len() {
             if i != j && subset(&v[j].next, &v[i].next) && subset(&v[j].promises, &v[i].promises) {
@@ -285,7 +291,7 @@ fn merge(terms: Vec<Term>) -> Vec<Term> {
             });
         }
     }
-    out
+    Ok(out)
 }
 
 /// The obligations of a successor state without those implied by another kept obligation
@@ -580,6 +586,7 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
         memo: HashMap::new(),
         bool_memo: HashMap::new(),
         remap,
+        budget: opts.budget.clone(),
     };
     let mut index: HashMap<F, u32> = HashMap::new();
     let mut order: Vec<F> = Vec::new();
@@ -597,7 +604,7 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
         }
         let s = order[k];
         let terms = tab.expand(s);
-        let terms: Vec<Term> = merge(
+        let terms: Vec<Term> = merge_within(
             terms
                 .into_iter()
                 .map(|t| Term {
@@ -605,7 +612,8 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
                     ..t
                 })
                 .collect(),
-        );
+            &opts.budget,
+        )?;
         for t in &terms {
             let dst = tab.arena.and(t.next.clone());
             if let std::collections::hash_map::Entry::Vacant(v) = index.entry(dst) {
