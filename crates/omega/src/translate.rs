@@ -252,6 +252,9 @@ impl Tableau<'_> {
 /// non-dominated term and postpones an eventuality only when it must is accepting.
 /// Polls `budget`: the merge of a state's terms is quadratic in their number.
 fn merge_within(terms: Vec<Term>, budget: &Budget) -> Result<Vec<Term>, Exhausted> {
+    // Checked first even for no terms: an expansion cut short by the budget returned none, and
+    // its state must not be taken as a state without successors.
+    budget.check()?;
     let mut by_key: BTreeMap<(Vec<F>, Vec<F>), Bdd> = BTreeMap::new();
     for t in terms {
         match by_key.get_mut(&(t.next.clone(), t.promises.clone())) {
