@@ -24,6 +24,7 @@ use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use verikit_bdd::Bdd;
+use verikit_diag::{Budget, Exhausted};
 
 /// States of `a` from which an accepting state is reachable.
 fn coreachable(a: &SymNfa) -> FixedBitSet {
@@ -142,7 +143,14 @@ struct Node {
 
 /// `L(A) ⊆ L(B)` by symbolic antichains (`A`, `B` from one [`SymSystem`]); a counterexample is a
 /// word accepted by `A` and rejected by `B`.
-pub(crate) fn included(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
+///
+/// Polls `budget` once per explored pair; on exhaustion nothing is decided.
+pub(crate) fn included(
+    sys: &SymSystem,
+    a: &SymNfa,
+    b: &SymNfa,
+    budget: &Budget,
+) -> Result<SymOutcome, Exhausted> {
     let useful = coreachable(a);
     let vars = sys.dict.vars().variables();
     let mut sets = Sets {
@@ -227,18 +235,19 @@ pub(crate) fn included(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
             &mut alive,
             &mut queue,
         ) {
-            return SymOutcome {
+            return Ok(SymOutcome {
                 holds: false,
                 witness: Some(witness(&nodes, bad)),
                 size: 1,
                 explored,
-            };
+            });
         }
     }
     while let Some(i) = queue.pop_front() {
         if !alive[i] {
             continue;
         }
+        budget.spend(1)?;
         explored += 1;
         let (p, y) = (nodes[i].p, nodes[i].y);
         if a.out[p as usize].is_empty() {
@@ -271,20 +280,20 @@ pub(crate) fn included(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
                 if let Some(bad) = add(
                     p2, *y2, i, &region, &sets, &mut nodes, &mut alive, &mut queue,
                 ) {
-                    return SymOutcome {
+                    return Ok(SymOutcome {
                         holds: false,
                         witness: Some(witness(&nodes, bad)),
                         size: alive.iter().filter(|&&x| x).count(),
                         explored,
-                    };
+                    });
                 }
             }
         }
     }
-    SymOutcome {
+    Ok(SymOutcome {
         holds: true,
         witness: None,
         size: alive.iter().filter(|&&x| x).count(),
         explored,
-    }
+    })
 }

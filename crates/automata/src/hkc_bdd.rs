@@ -22,6 +22,7 @@ use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use verikit_bdd::{Bdd, BddDict, BddError, Limits};
+use verikit_diag::{Budget, Exhausted};
 use verikit_logic::BoolExpr;
 
 /// An NFA whose transitions carry BDD guards over shared bit atoms.
@@ -195,7 +196,14 @@ fn covers(
 type Explored = (Vec<State>, Vec<State>, usize, Vec<bool>);
 
 /// `L(A) = L(B)` by symbolic HKC (`A`, `B` from one [`SymSystem`]).
-pub(crate) fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome {
+///
+/// Polls `budget` once per explored pair; on exhaustion nothing is decided.
+pub(crate) fn equivalent(
+    sys: &SymSystem,
+    a: &SymNfa,
+    b: &SymNfa,
+    budget: &Budget,
+) -> Result<SymOutcome, Exhausted> {
     let off = a.states as State;
     let n = a.states + b.states;
     let acc = |q: State| {
@@ -230,6 +238,7 @@ pub(crate) fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome 
     todo.push_back(0);
     let mut explored = 0usize;
     while let Some(i) = todo.pop_front() {
+        budget.spend(1)?;
         explored += 1;
         let (xs, ys) = (pairs[i].0.clone(), pairs[i].1.clone());
         let rel: Vec<(&[State], &[State])> = r
@@ -248,12 +257,12 @@ pub(crate) fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome 
                 k = pairs[k].2;
             }
             word.reverse();
-            return SymOutcome {
+            return Ok(SymOutcome {
                 holds: false,
                 witness: Some(word),
                 size: r.len(),
                 explored,
-            };
+            });
         }
         // Group the transitions leaving X ∪ Y by guard, then refine the letter space by each
         // distinct guard.
@@ -315,10 +324,10 @@ pub(crate) fn equivalent(sys: &SymSystem, a: &SymNfa, b: &SymNfa) -> SymOutcome 
             todo.push_back(pairs.len() - 1);
         }
     }
-    SymOutcome {
+    Ok(SymOutcome {
         holds: true,
         witness: None,
         size: r.len(),
         explored,
-    }
+    })
 }

@@ -734,9 +734,13 @@ fn symbolic(
     }
     let t1 = Instant::now();
     let out = if incl {
-        antichain_bdd::included(&sys, sa, sb)
+        antichain_bdd::included(&sys, sa, sb, budget)
     } else {
-        hkc_bdd::equivalent(&sys, sa, sb)
+        hkc_bdd::equivalent(&sys, sa, sb, budget)
+    };
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => return Ok(timeout_answer(q, e, algo, t0)),
     };
     let check_s = t1.elapsed().as_secs_f64();
     let sdesc = |n: &hkc_bdd::SymNfa| {

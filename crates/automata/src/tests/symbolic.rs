@@ -47,13 +47,13 @@ proptest! {
         let explicit = mata::build(&[ma.clone(), mb.clone()]).unwrap();
         let expected = equivalent(&explicit[0], &explicit[1], EquivAlgo::Subset, &Budget::unlimited()).unwrap().holds;
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
-        let got = hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[1]);
+        let got = hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[1], &Budget::unlimited()).unwrap();
         prop_assert_eq!(got.holds, expected, "{}\n---\n{}", ta, tb);
         if let Some(w) = &got.witness {
             prop_assert_ne!(hkc_bdd::accepts(&sys.auts[0], w), hkc_bdd::accepts(&sys.auts[1], w));
         }
         // A self-comparison always holds.
-        prop_assert!(hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[0]).holds);
+        prop_assert!(hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[0], &Budget::unlimited()).unwrap().holds);
     }
 }
 
@@ -80,7 +80,8 @@ fn email_filter_pairs() {
         .unwrap()
         .holds;
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
-        let got = hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[1]);
+        let got =
+            hkc_bdd::equivalent(&sys, &sys.auts[0], &sys.auts[1], &Budget::unlimited()).unwrap();
         assert_eq!(got.holds, expected, "{x} vs {y}");
         if let Some(w) = &got.witness {
             assert_ne!(
@@ -103,13 +104,13 @@ proptest! {
         let expected = included(&explicit[0], &explicit[1], InclAlgo::Subset, &Budget::unlimited()).unwrap().holds;
         prop_assert_eq!(included(&explicit[0], &explicit[1], InclAlgo::Antichain, &Budget::unlimited()).unwrap().holds, expected);
         let sys = hkc_bdd::build(&[ma, mb]).unwrap();
-        let got = antichain_bdd::included(&sys, &sys.auts[0], &sys.auts[1]);
+        let got = antichain_bdd::included(&sys, &sys.auts[0], &sys.auts[1], &Budget::unlimited()).unwrap();
         prop_assert_eq!(got.holds, expected, "{}\n---\n{}", ta, tb);
         if let Some(w) = &got.witness {
             prop_assert!(hkc_bdd::accepts(&sys.auts[0], w));
             prop_assert!(!hkc_bdd::accepts(&sys.auts[1], w));
         }
-        prop_assert!(antichain_bdd::included(&sys, &sys.auts[0], &sys.auts[0]).holds);
+        prop_assert!(antichain_bdd::included(&sys, &sys.auts[0], &sys.auts[0], &Budget::unlimited()).unwrap().holds);
     }
 }
 
@@ -142,7 +143,9 @@ fn email_filter_inclusions() {
             )
             .unwrap()
             .holds;
-            let got = antichain_bdd::included(&sys, &sys.auts[i], &sys.auts[j]);
+            let got =
+                antichain_bdd::included(&sys, &sys.auts[i], &sys.auts[j], &Budget::unlimited())
+                    .unwrap();
             assert_eq!(got.holds, expected, "{x} vs {y} ({i} ⊆ {j})");
             if let Some(w) = &got.witness {
                 assert!(hkc_bdd::accepts(&sys.auts[i], w));
@@ -150,4 +153,27 @@ fn email_filter_inclusions() {
             }
         }
     }
+}
+
+/// Both symbolic checks poll the budget: with no work allowed they stop at the first pair
+/// instead of answering.
+#[test]
+fn symbolic_checks_stop_when_the_budget_runs_out() {
+    let a = "@NFA-bits\n%Initial q0\n%Final q1\nq0 (a0) q1\nq1 (!a0) q0\n";
+    let b = "@NFA-bits\n%Initial q0\n%Final q0\nq0 (true) q0\n";
+    let sys = hkc_bdd::build(&[mata::parse(a).unwrap(), mata::parse(b).unwrap()]).unwrap();
+    let none = Budget::unlimited().with_work_limit(0);
+    let (sa, sb) = (&sys.auts[0], &sys.auts[1]);
+    assert!(matches!(
+        hkc_bdd::equivalent(&sys, sa, sb, &none),
+        Err(verikit_diag::Exhausted::Work)
+    ));
+    assert!(matches!(
+        antichain_bdd::included(&sys, sa, sb, &none),
+        Err(verikit_diag::Exhausted::Work)
+    ));
+    // With budget left the answers come: A ⊆ B (B accepts everything), not equivalent.
+    let all = Budget::unlimited();
+    assert!(antichain_bdd::included(&sys, sa, sb, &all).unwrap().holds);
+    assert!(!hkc_bdd::equivalent(&sys, sa, sb, &all).unwrap().holds);
 }
