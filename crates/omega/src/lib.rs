@@ -40,6 +40,7 @@ pub mod scc_acc;
 pub mod scc_info;
 pub mod scc_sets;
 pub mod sim_game;
+pub mod svg;
 pub mod task;
 pub mod translate;
 pub mod twa;
