@@ -134,6 +134,10 @@ enum Cmd {
     #[cfg(feature = "synt")]
     #[command(subcommand)]
     Synt(cmd::synt::SyntCmd),
+    /// The web playground: a local HTTP server with a page per engine (LTL, SMT-LIB, NFA, PRISM,
+    /// Boolean networks); the global `--timeout` (default 10 s) limits each request.
+    #[cfg(feature = "serve")]
+    Serve(cmd::serve::ServeArgs),
     /// Run one real example of every engine from files embedded in the binary.
     Demo,
 }
@@ -162,6 +166,8 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         Cmd::Aig(c) => cmd::aig::run(c, ctx),
         #[cfg(feature = "synt")]
         Cmd::Synt(c) => cmd::synt::run(c, ctx),
+        #[cfg(feature = "serve")]
+        Cmd::Serve(_) => Err(CliError::Internal("serve runs outside the watchdog".into())),
         Cmd::Demo => demo::run(ctx),
     }
 }
@@ -233,6 +239,10 @@ fn main() {
         if !(t.is_finite() && t > 0.0) {
             usage_exit("--timeout must be a positive number of seconds");
         }
+    }
+    #[cfg(feature = "serve")]
+    if let Cmd::Serve(args) = &cmd {
+        std::process::exit(cmd::serve::run(args, cli.global.timeout));
     }
     let params = Params::parse(&cli.global.params).unwrap_or_else(|e| usage_exit(&e));
     let known: Vec<&[Param]> = tables.iter().map(|(_, t)| *t).collect();

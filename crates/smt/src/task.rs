@@ -81,6 +81,17 @@ impl SmtTask {
     }
 }
 
+/// Runs a whole script given as text, as a file is run (stopping at the first error), and
+/// answers it: the entry point for callers that hold the script in memory (the web playground,
+/// bindings).
+pub fn run_text(task: &SmtTask, text: &str) -> Outcome {
+    let t0 = std::time::Instant::now();
+    let mut interp = task.interp(true, None);
+    interp.feed(text);
+    let out = interp.finish();
+    answer(task, &out, t0.elapsed().as_secs_f64(), false)
+}
+
 /// Feeds `interp` command by command from `input` (each complete command runs as soon as its
 /// line is read). Errors are I/O or encoding failures of the input, as text.
 pub fn feed_reader(interp: &mut Interp, mut input: impl BufRead) -> Result<(), String> {
