@@ -112,7 +112,10 @@ fn shared_specs_agree_with_expected() {
     if all() {
         assert!(solved >= FLOOR, "only {solved} decided (floor {FLOOR})");
     } else {
-        assert!(not_decided.is_empty(), "CI specs not decided: {not_decided:#?}");
+        assert!(
+            not_decided.is_empty(),
+            "CI specs not decided: {not_decided:#?}"
+        );
         assert_eq!(solved, ci.len());
     }
 }
