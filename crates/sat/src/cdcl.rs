@@ -194,7 +194,11 @@ pub struct Cdcl {
     /// Why the last `solve` stopped with `Unknown` because of the budget.
     exhausted: Option<Exhausted>,
     max_learnts: usize,
+    /// Conflicts between learnt-clause reductions.
+    reduce_every: u64,
     report_progress: bool,
+    /// DRAT proof log (off by default: `None` costs one branch per learnt or deleted clause).
+    proof: Option<crate::drat::ProofLog>,
 }
 
 impl Default for Cdcl {
@@ -251,7 +255,9 @@ impl Cdcl {
             budget: Budget::unlimited(),
             exhausted: None,
             max_learnts: 4000,
+            reduce_every: 2000,
             report_progress: false,
+            proof: None,
         }
     }
 
@@ -275,6 +281,23 @@ impl Cdcl {
     /// A budget with only this deadline (`None`: no limit).
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.budget = Budget::unlimited().until(deadline);
+    }
+    /// Logs a DRAT proof from now on: every clause the core derives (learnt clauses, problem
+    /// clauses shortened by root-level facts, the empty clause) is an addition and every learnt
+    /// clause it drops a deletion. Attach it before adding clauses; meaningful for plain SAT
+    /// (no theory lemmas) without assumptions.
+    pub fn set_proof(&mut self, log: crate::drat::ProofLog) {
+        self.proof = Some(log);
+    }
+    /// Lowers the learnt-clause limit so tests see clause deletions.
+    #[cfg(test)]
+    pub(crate) fn set_max_learnts(&mut self, n: usize) {
+        self.max_learnts = n;
+        self.reduce_every = 50;
+    }
+    /// Detaches the proof log (to [`crate::drat::ProofLog::finish`] it).
+    pub fn take_proof(&mut self) -> Option<crate::drat::ProofLog> {
+        self.proof.take()
     }
     /// Why the last [`Cdcl::solve`] answered `Unknown` because of the budget, if it did.
     pub fn exhausted(&self) -> Option<Exhausted> {
@@ -499,11 +522,17 @@ impl Cdcl {
             }
         }
         let mut out = Vec::with_capacity(ls.len());
+        let n = ls.len();
         for l in ls {
             match self.val(l) {
                 0 => return true,
                 1 => {}
                 _ => out.push(l),
+            }
+        }
+        if out.len() < n {
+            if let Some(p) = &mut self.proof {
+                p.add(&out);
             }
         }
         match out.len() {
@@ -885,6 +914,9 @@ impl Cdcl {
         self.stats.conflicts += 1;
         if confl.is_empty() {
             self.ok = false;
+            if let Some(p) = &mut self.proof {
+                p.add(&[]);
+            }
             return false;
         }
         let maxl = confl
@@ -894,6 +926,9 @@ impl Cdcl {
             .unwrap_or(0);
         if maxl == 0 {
             self.ok = false;
+            if let Some(p) = &mut self.proof {
+                p.add(&[]);
+            }
             return false;
         }
         if maxl < self.decision_level() {
@@ -929,6 +964,9 @@ impl Cdcl {
             self.analyze(th, confl)
         };
         self.cancel_until(th, bt);
+        if let Some(p) = &mut self.proof {
+            p.add(&learnt);
+        }
         if learnt.len() == 1 {
             self.enqueue(learnt[0], Reason::None);
         } else {
@@ -965,6 +1003,9 @@ impl Cdcl {
         for (i, c) in ls.into_iter().enumerate() {
             let cl = &self.clauses[c as usize];
             if i < half && cl.lbd > 2 && cl.lits.len() > 2 && !self.locked(c) {
+                if let Some(p) = &mut self.proof {
+                    p.delete(&self.clauses[c as usize].lits);
+                }
                 self.clauses[c as usize].deleted = true;
                 self.clauses[c as usize].lits = Vec::new();
                 self.stats.deleted_clauses += 1;
@@ -1032,7 +1073,7 @@ impl Cdcl {
         let mut restart_n = 0u64;
         let mut conflicts_this_restart = 0u64;
         let mut restart_limit = (luby(2.0, 0) * 100.0) as u64;
-        let mut next_reduce = self.stats.conflicts + 2000;
+        let mut next_reduce = self.stats.conflicts + self.reduce_every;
         loop {
             let confl = self.propagate(th);
             if th.interrupted() {
@@ -1069,7 +1110,7 @@ impl Cdcl {
                 continue;
             }
             if self.stats.conflicts >= next_reduce && self.learnts.len() > self.max_learnts {
-                next_reduce = self.stats.conflicts + 2000;
+                next_reduce = self.stats.conflicts + self.reduce_every;
                 self.max_learnts += self.max_learnts / 10;
                 self.reduce_db();
             }

@@ -41,6 +41,30 @@ impl Cnf {
     }
 }
 
+/// A group CNF (the MUS competition's `.gcnf`): clauses with their group, group 0 being the hard
+/// clauses and groups `1..=num_groups` the soft ones a group core chooses from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Gcnf {
+    pub num_vars: u32,
+    pub num_groups: u32,
+    pub clauses: Vec<Vec<Lit>>,
+    /// The group of each clause.
+    pub groups: Vec<u32>,
+}
+
+impl Gcnf {
+    /// A plain CNF as a group CNF: clause `i` is group `i + 1`, no hard clauses.
+    pub fn from_cnf(cnf: Cnf) -> Gcnf {
+        let n = cnf.clauses.len() as u32;
+        Gcnf {
+            num_vars: cnf.num_vars,
+            num_groups: n,
+            groups: (1..=n).collect(),
+            clauses: cnf.clauses,
+        }
+    }
+}
+
 /// Tokens of one line with their byte offsets.
 fn tokens(line: &str, base: usize) -> impl Iterator<Item = (usize, &str)> {
     let mut rest = line;
@@ -62,9 +86,24 @@ fn tokens(line: &str, base: usize) -> impl Iterator<Item = (usize, &str)> {
 
 /// Reads a DIMACS CNF text.
 pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
+    let g = parse_any(text, false)?;
+    Ok(Cnf {
+        num_vars: g.num_vars,
+        clauses: g.clauses,
+    })
+}
+
+/// Reads a group CNF (`p gcnf <variables> <clauses> <groups>`, each clause prefixed by `{g}` with
+/// `0 ≤ g ≤ groups`).
+pub fn parse_gcnf(text: &str) -> Result<Gcnf, Diagnostic> {
+    parse_any(text, true)
+}
+
+fn parse_any(text: &str, gcnf: bool) -> Result<Gcnf, Diagnostic> {
     let span = |at: usize, tok: &str| Span::new(at, at + tok.len());
     let mut header: Option<(u32, u64, usize)> = None;
-    let mut cnf = Cnf::default();
+    let mut cnf = Gcnf::default();
+    let mut group: Option<u32> = None;
     let mut clause: Vec<Lit> = Vec::new();
     let mut clause_start = 0usize;
     let mut offset = 0usize;
@@ -89,11 +128,22 @@ pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
                 ));
             }
             let bad = || {
-                Diagnostic::error("malformed header: expected `p cnf <variables> <clauses>`")
-                    .with_span(Span::new(base + indent, base + line.len()), "here")
+                Diagnostic::error(if gcnf {
+                    "malformed header: expected `p gcnf <variables> <clauses> <groups>`"
+                } else {
+                    "malformed header: expected `p cnf <variables> <clauses>`"
+                })
+                .with_span(Span::new(base + indent, base + line.len()), "here")
             };
-            if toks.len() != 4 || toks[0].1 != "p" || toks[1].1 != "cnf" {
+            let (want, word) = if gcnf { (5, "gcnf") } else { (4, "cnf") };
+            if toks.len() != want || toks[0].1 != "p" || toks[1].1 != word {
                 return Err(bad());
+            }
+            if gcnf {
+                cnf.num_groups = toks[4].1.parse().map_err(|_| {
+                    Diagnostic::error("group count must be a non-negative integer")
+                        .with_span(span(toks[4].0, toks[4].1), "here")
+                })?;
             }
             let vars: u32 = match toks[2].1.parse() {
                 Ok(v) if v <= MAX_VARS => v,
@@ -117,6 +167,23 @@ pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
                 .with_span(Span::new(base + indent, base + line.len()), "here"));
         };
         for (at, tok) in tokens(line, base) {
+            if gcnf && group.is_none() {
+                let g = tok
+                    .strip_prefix('{')
+                    .and_then(|t| t.strip_suffix('}'))
+                    .and_then(|t| t.parse::<u32>().ok())
+                    .filter(|&g| g <= cnf.num_groups)
+                    .ok_or_else(|| {
+                        Diagnostic::error(format!(
+                            "expected a group `{{g}}` with g from 0 to {}",
+                            cnf.num_groups
+                        ))
+                        .with_span(span(at, tok), "here")
+                    })?;
+                group = Some(g);
+                clause_start = at;
+                continue;
+            }
             let n: i64 = tok.parse().map_err(|_| {
                 Diagnostic::error(format!(
                     "`{tok}` is not a literal (a non-zero integer or 0)"
@@ -125,9 +192,10 @@ pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
             })?;
             if n == 0 {
                 cnf.clauses.push(std::mem::take(&mut clause));
+                cnf.groups.push(group.take().unwrap_or(0));
                 continue;
             }
-            if clause.is_empty() {
+            if clause.is_empty() && !gcnf {
                 clause_start = at;
             }
             let v = n.unsigned_abs();
@@ -143,12 +211,14 @@ pub fn parse(text: &str) -> Result<Cnf, Diagnostic> {
         }
     }
     let Some((_, ncl, hdr_at)) = header else {
-        return Err(
-            Diagnostic::error("missing `p cnf <variables> <clauses>` header")
-                .with_span(Span::point(0), "expected here"),
-        );
+        return Err(Diagnostic::error(if gcnf {
+            "missing `p gcnf <variables> <clauses> <groups>` header"
+        } else {
+            "missing `p cnf <variables> <clauses>` header"
+        })
+        .with_span(Span::point(0), "expected here"));
     };
-    if !clause.is_empty() {
+    if !clause.is_empty() || group.is_some() {
         return Err(Diagnostic::error("last clause is not terminated by `0`")
             .with_span(Span::new(clause_start, offset), "this clause"));
     }
@@ -203,6 +273,29 @@ mod tests {
         assert_eq!(location("p cnf -2 1\n"), "f.cnf:1:7");
         assert_eq!(location("p cnf 2 1\np cnf 2 1\n"), "f.cnf:2:1");
         assert_eq!(location(""), "f.cnf:1:1");
+    }
+
+    #[test]
+    fn reads_group_cnf() {
+        let g = parse_gcnf("c x\np gcnf 2 3 2\n{0} 1 2 0\n{2} -1 0 {1}\n-2 0\n").unwrap();
+        assert_eq!(g.groups, vec![0, 2, 1]);
+        assert_eq!(g.clauses[2], vec![Lit::new(1, true)]);
+        assert_eq!(g.num_groups, 2);
+        let e = parse_gcnf("p gcnf 2 1 1\n{3} 1 0\n").unwrap_err();
+        let f = SourceFile::new("f.gcnf", "p gcnf 2 1 1\n{3} 1 0\n");
+        assert_eq!(e.location(&f).unwrap_or_default(), "f.gcnf:2:1");
+        assert!(parse_gcnf("p gcnf 2 1 1\n1 0\n").is_err());
+        assert!(parse_gcnf("p gcnf 2 1 1\n{1} 1\n").is_err());
+        assert!(parse_gcnf("p cnf 2 1\n1 0\n").is_err());
+    }
+
+    #[test]
+    fn gcnf_parser_is_total() {
+        verikit_testkit::assert_parser_total(
+            &["p gcnf 3 3 2\n{0} 1 2 0\n{1} -1 3 0\n{2} -3 0\n"],
+            3000,
+            parse_gcnf,
+        );
     }
 
     #[test]
