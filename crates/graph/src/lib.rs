@@ -1,14 +1,17 @@
 //! Graph kernels shared by the engines: a compressed sparse row adjacency ([`Csr`]), strongly
 //! connected components (iterative Tarjan, so deep graphs cannot overflow the stack), and forward
-//! and backward reachability. Vertices are `0..n` as `u32`.
+//! and backward reachability, and immediate dominators ([`immediate_dominators`], module
+//! `dominators`). Vertices are `0..n` as `u32`.
 //! Drawing small graphs (automata) as SVG without GraphViz: [`layered_layout`] (Sugiyama-style
 //! layers, barycentre ordering) and [`to_svg`].
 
 #![warn(unreachable_pub)]
 
+mod dominators;
 mod sugiyama;
 mod svg;
 
+pub use dominators::immediate_dominators;
 pub use sugiyama::{layered_layout, Layout, Sizes};
 pub use svg::{to_svg, DrawEdge, DrawNode, Drawing};
 
