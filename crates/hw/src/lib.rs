@@ -8,7 +8,10 @@
 //!
 //! Modules: `unroll` (Tseitin unrolling, cone of influence), `bmc`, `kind`, `ic3`, `certify`
 //! (the invariant check), `outcome` (what engines return), `task` (engine choice, parameters and
-//! the `Answer`: what `verikit aig` calls).
+//! the `Answer`: what `verikit aig` calls); for `verikit sat`: `sat_task` (solving DIMACS with
+//! DRAT proofs, cores, the BMC unrolling as a CNF), `refute` (a solve whose DRAT proof the
+//! independent checker verifies), `mus` (deletion-based MUS, the baseline), `trimmer` (Trimmer,
+//! Gershman–Koifman–Strichman CAV'06 C13).
 
 #![warn(unreachable_pub)]
 
@@ -16,10 +19,19 @@ mod bmc;
 mod certify;
 mod ic3;
 mod kind;
+mod mus;
 mod outcome;
+mod refute;
+mod sat_task;
 mod task;
+mod trimmer;
 mod unroll;
+
+#[cfg(test)]
+mod tests;
 
 pub use certify::check_invariant;
 pub use outcome::{Outcome, Proof};
+pub use sat_task::{bmc_cnf, core_cnf, solve_cnf, CoreMethod, CoreRun, SatOptions, SatRun};
 pub use task::{check, info, Engine, Options, Report, PARAMS};
+pub use trimmer::TrimStats;
