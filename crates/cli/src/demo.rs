@@ -35,6 +35,8 @@ fn engines() -> Vec<(&'static str, DemoFn)> {
         ("mc", (|c| crate::cmd::mc::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "aig")]
         ("aig", (|c| crate::cmd::aig::demo(c).map(outputs)) as DemoFn),
+        #[cfg(feature = "sat")]
+        ("sat", (|c| crate::cmd::sat::demo(c).map(outputs)) as DemoFn),
         #[cfg(feature = "synt")]
         (
             "synt",

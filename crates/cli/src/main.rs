@@ -130,6 +130,9 @@ enum Cmd {
     #[cfg(feature = "aig")]
     #[command(subcommand)]
     Aig(cmd::aig::AigCmd),
+    /// SAT: DIMACS CNF solving with DRAT proofs; unsatisfiable cores (Trimmer, MUS) of .cnf/.gcnf.
+    #[cfg(feature = "sat")]
+    Sat(cmd::sat::SatArgs),
     /// Reactive synthesis from LTL (TLSF, or -f with --ins/--outs): realizability, AIGER controllers.
     #[cfg(feature = "synt")]
     #[command(subcommand)]
@@ -168,6 +171,8 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
         Cmd::Synt(c) => cmd::synt::run(c, ctx),
         #[cfg(feature = "serve")]
         Cmd::Serve(_) => Err(CliError::Internal("serve runs outside the watchdog".into())),
+        #[cfg(feature = "sat")]
+        Cmd::Sat(c) => cmd::sat::run(c, ctx),
         Cmd::Demo => demo::run(ctx),
     }
 }

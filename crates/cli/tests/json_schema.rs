@@ -181,6 +181,26 @@ fn rows() -> Vec<Row> {
             false,
             false,
         ),
+        #[cfg(feature = "aig")]
+        (
+            "aig",
+            "bmc-cnf",
+            &["demo/aig/counter.aag", "-k", "2"],
+            false,
+            false,
+        ),
+        #[cfg(feature = "sat")]
+        ("sat", "", &["demo/sat/php-4-3.cnf"], true, false),
+        #[cfg(feature = "sat")]
+        ("sat", "core", &["demo/sat/php-4-3.cnf"], true, true),
+        #[cfg(feature = "sat")]
+        (
+            "sat",
+            "core",
+            &["demo/sat/php-4-3.gcnf", "--method", "mus"],
+            true,
+            true,
+        ),
         #[cfg(feature = "synt")]
         ("synt", "solve", &["demo/synt/arbiter.tlsf"], true, true),
         #[cfg(feature = "synt")]

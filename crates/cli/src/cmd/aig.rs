@@ -5,7 +5,7 @@ use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use verikit_aiger::{parse, Aig};
 use verikit_diag::Answer;
-use verikit_hw::{check, info, Engine, Options};
+use verikit_hw::{bmc_cnf, check, info, Engine, Options};
 
 #[derive(Subcommand, Debug)]
 pub enum AigCmd {
@@ -31,6 +31,21 @@ pub enum AigCmd {
         /// The output file (`.aig`: binary, anything else: ASCII).
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// The BMC instance "the property fails within K transitions" as DIMACS CNF (unsatisfiable
+    /// iff no counterexample of length ≤ K exists), for SAT solvers and `verikit sat core`.
+    BmcCnf {
+        /// The circuit (`.aag` or `.aig`; `-` for standard input).
+        file: PathBuf,
+        /// Unrolling depth (transitions).
+        #[arg(short = 'k', long)]
+        k: usize,
+        /// Which safety property, from 0.
+        #[arg(long, default_value_t = 0)]
+        property: usize,
+        /// Write the CNF here (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
     },
     /// Sizes, sections and latch reset kinds of a circuit.
     Info {
@@ -104,6 +119,24 @@ pub fn run(cmd: AigCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             Ok(Answer::new()
                 .detail("format", fmt)
                 .line(format!("wrote {} ({fmt})", output.display())))
+        }
+        AigCmd::BmcCnf {
+            file,
+            k,
+            property,
+            output,
+        } => {
+            let cnf = bmc_cnf(&read(&file)?, property, k).map_err(CliError::Usage)?;
+            let a = Answer::new()
+                .input("variables", cnf.num_vars)
+                .input("clauses", cnf.clauses.len());
+            match output {
+                Some(out) => {
+                    write_output(&out, &cnf.to_dimacs(), &[&file])?;
+                    Ok(a.line(format!("wrote {}", out.display())))
+                }
+                None => Ok(a.line(cnf.to_dimacs().trim_end())),
+            }
         }
         AigCmd::Info { file } => Ok(info(&read(&file)?).input("file", file.display().to_string())),
     }

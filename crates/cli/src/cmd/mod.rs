@@ -18,6 +18,8 @@ pub mod prism;
 pub mod prism_imdp;
 #[cfg(feature = "prog")]
 pub mod prog;
+#[cfg(feature = "sat")]
+pub mod sat;
 #[cfg(feature = "serve")]
 pub mod serve;
 #[cfg(feature = "smt")]
