@@ -233,8 +233,8 @@ fn trim(graph: &mut Graph, g: &Gcnf, budget: &Budget, st: &mut TrimStats) -> Rou
         let idom = immediate_dominators(&csr, graph.sink as u32);
         // dominator-tree children, then for every lemma the leaves of its subtree
         let mut kids: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for v in 0..n {
-            if let Some(d) = idom[v] {
+        for (v, dom) in idom.iter().enumerate() {
+            if let Some(d) = *dom {
                 if d as usize != v {
                     kids[d as usize].push(v);
                 }
@@ -260,8 +260,8 @@ fn trim(graph: &mut Graph, g: &Gcnf, budget: &Budget, st: &mut TrimStats) -> Rou
             out
         };
         let mut cands: Vec<(usize, usize, Vec<u32>)> = Vec::new(); // (score, d, groups)
-        for d in 0..n {
-            if !live[d] || graph.nodes[d].kind != Kind::Lemma {
+        for (d, &is_live) in live.iter().enumerate() {
+            if !is_live || graph.nodes[d].kind != Kind::Lemma {
                 continue;
             }
             let mut per_group: HashMap<u32, usize> = HashMap::new();
