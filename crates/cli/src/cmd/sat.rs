@@ -86,12 +86,10 @@ pub fn run(args: SatArgs, ctx: &Ctx) -> Result<Answer, CliError> {
             }
             Ok(r.answer.input("file", &src.name))
         }
-        None => {
-            let Some(file) = &args.file else {
-                return Err(CliError::Usage("a DIMACS file is required".into()));
-            };
-            solve(&read_input(file)?, &args, ctx)
-        }
+        None => match &args.file {
+            Some(file) => solve(&read_input(file)?, &args, ctx),
+            None => Err(CliError::Usage("a DIMACS file is required".into())),
+        },
     }
 }
 
@@ -99,12 +97,11 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
     let php = include_str!("../../demo/sat/php-4-3.cnf");
     let gphp = include_str!("../../demo/sat/php-4-3.gcnf");
     let err = |d| CliError::from_error(d, None);
+    let solved = solve_cnf(php, SatOptions::default(), &ctx.budget).map_err(err)?;
     Ok(vec![
         (
             "four pigeons, three holes: unsatisfiable".into(),
-            solve_cnf(php, SatOptions::default(), &ctx.budget)
-                .map_err(err)?
-                .answer,
+            solved.answer,
         ),
         (
             "its core by Trimmer till fix (the two unneeded clauses go)".into(),
