@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The Python package's CI: a venv, `pip install ./python` (maturin builds the extension into the
+# workspace's target directory with the release profile, reusing the engine crates that `cargo test
+# --workspace --release` built), then pytest on python/tests. The CLI-equality tests use the release
+# `verikit` binary that the cargo tests built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+venv="$root/target/py-venv"
+t0=$(date +%s)
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q --disable-pip-version-check maturin pytest numpy
+[ -x "$root/target/release/verikit" ] || cargo build --release -q -p verikit
+CARGO_TARGET_DIR="$root/target" "$venv/bin/pip" install -q --disable-pip-version-check \
+    --no-build-isolation --force-reinstall --no-deps ./python
+t1=$(date +%s)
+echo "python/ci.sh: venv and build took $((t1 - t0)) s"
+# Run from python/tests so that `import verikit` finds the installed package, not the sources.
+cd "$root/python/tests"
+"$venv/bin/python" -m pytest -q -p no:cacheprovider .
+echo "python/ci.sh: total $(($(date +%s) - t0)) s"
