@@ -11,7 +11,7 @@ t0=$(date +%s)
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check maturin pytest numpy
 [ -x "$root/target/release/verikit" ] || cargo build --release -q -p verikit
-CARGO_TARGET_DIR="$root/target" "$venv/bin/pip" install -q --disable-pip-version-check \
+PATH="$venv/bin:$PATH" CARGO_TARGET_DIR="$root/target" "$venv/bin/pip" install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./python
 t1=$(date +%s)
 echo "python/ci.sh: venv and build took $((t1 - t0)) s"

@@ -34,7 +34,14 @@ const POLL: Duration = Duration::from_millis(20);
 fn plain(kind: &str, message: impl Into<String>) -> PyErr {
     let m: String = message.into();
     let rendered = format!("error: {m}\n");
-    NativeError::new_err((kind.to_string(), m, None::<String>, 0usize, 0usize, rendered))
+    NativeError::new_err((
+        kind.to_string(),
+        m,
+        None::<String>,
+        0usize,
+        0usize,
+        rendered,
+    ))
 }
 
 /// A located `NativeError` of kind `input` for a diagnostic about `file` (or the diagnostic's

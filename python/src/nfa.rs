@@ -1,7 +1,7 @@
 //! `verikit.nfa`: universality, inclusion, equivalence, conversion and sizes of finite automata
 //! (`.mata`, BA, Timbuk, regular expressions), through `verikit_automata`'s task functions.
 
-use crate::{engine_error, json, params, run, source};
+use crate::{engine_error, json, run, source};
 use pyo3::prelude::*;
 use verikit_automata::{self as automata, AutomataError, CheckOptions};
 use verikit_diag::{Budget, SourceFile};
@@ -60,7 +60,6 @@ fn nfa_decide(
     })?;
     r.map(|x| json(&x)).map_err(|e| fail(e, bud))
 }
-
 
 /// The automaton written in format `to` (`mata`, `ba`, `timbuk`, `dot`).
 #[pyfunction]

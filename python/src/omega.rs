@@ -51,10 +51,11 @@ fn ltl_translate(
     };
     let budget = Budget::from_secs(timeout);
     let bud = &budget;
-    let r = run(py, bud, || task::translate_formula(formula, 0, &job, bud))?;
+    let r = run(py, bud, || {
+        task::translate_formula(formula, 0, &job, bud).map(|(_, a)| a)
+    })?;
     let src = SourceFile::new("<formula>", formula);
-    r.map(|(_, a)| json(&a))
-        .map_err(|e| fail(e, Some(&src), bud))
+    r.map(|a| json(&a)).map_err(|e| fail(e, Some(&src), bud))
 }
 
 /// `verikit ltl check --json`: does the lasso word satisfy the formula?
@@ -75,7 +76,7 @@ fn aut_structure(text: &str, name: &str) -> PyResult<String> {
     let mut edges = Vec::new();
     for (s, out) in a.states.iter().enumerate() {
         for e in out {
-            let marks: Vec<u32> = (0..64).filter(|i| e.marks >> i & 1 == 1).collect();
+            let marks: Vec<u32> = (0..64).filter(|i| (e.marks >> i) & 1 == 1).collect();
             edges.push(json!([s, e.dst, a.label_formula(&e.label), marks]));
         }
     }

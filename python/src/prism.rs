@@ -63,7 +63,7 @@ fn spec(consts: &[String], max_states: Option<usize>, eps: f64, b: &Budget) -> P
 /// `verikit prism check --json`: the summary answer with one result per property (and per
 /// combination of constants) in `results`.
 #[pyfunction]
-#[pyo3(signature = (path=None, text=None, name="<model>", props_path=None, props_text=None, consts=vec![], select=vec![], eps=1e-6, max_states=None, timeout=None))]
+#[pyo3(signature = (path=None, text=None, name="<model>", props_path=None, props_text=None, consts=Vec::new(), select=Vec::new(), eps=1e-6, max_states=None, timeout=None))]
 #[allow(clippy::too_many_arguments)]
 fn prism_check(
     py: Python<'_>,
@@ -105,7 +105,7 @@ fn prism_check(
 /// `choice_start`, `cols`, `vals` (CSR, as `verikit_prob::Model` holds it), `choice_action`,
 /// `actions` and the states' valuations as PRISM's `.sta` text.
 #[pyfunction]
-#[pyo3(signature = (path=None, text=None, name="<model>", consts=vec![], max_states=None, timeout=None))]
+#[pyo3(signature = (path=None, text=None, name="<model>", consts=Vec::new(), max_states=None, timeout=None))]
 fn prism_build(
     py: Python<'_>,
     path: Option<&str>,

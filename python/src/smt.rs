@@ -19,7 +19,11 @@ fn outcome(o: Outcome, src: &SourceFile) -> PyResult<String> {
     }
 }
 
-fn task(check: bool, timeout: Option<f64>, params: Option<Vec<(String, String)>>) -> PyResult<SmtTask> {
+fn task(
+    check: bool,
+    timeout: Option<f64>,
+    params: Option<Vec<(String, String)>>,
+) -> PyResult<SmtTask> {
     let p = crate::params(params)?;
     Ok(SmtTask {
         check,
@@ -66,7 +70,8 @@ struct Reply {
 #[pyclass(module = "verikit._native")]
 struct Solver {
     tx: Option<Sender<String>>,
-    rx: Mutex<Receiver<Reply>>,
+    /// Taken out while a call waits (a `Receiver` is not `Sync`, so it moves into the wait).
+    rx: Mutex<Option<Receiver<Reply>>>,
     budget: Budget,
     check: bool,
     alive: bool,
@@ -85,7 +90,14 @@ fn serve(task: SmtTask, rx: Receiver<String>, tx: Sender<Reply>) {
         let out = interp.take_output();
         let outcome = answer(&task, &out, t0.elapsed().as_secs_f64(), false);
         let text = interp.text().to_string();
-        if tx.send(Reply { outcome, text, alive }).is_err() {
+        if tx
+            .send(Reply {
+                outcome,
+                text,
+                alive,
+            })
+            .is_err()
+        {
             return;
         }
     }
@@ -97,7 +109,11 @@ impl Solver {
     /// model and Farkas certificate.
     #[new]
     #[pyo3(signature = (check=false, timeout=None, params=None))]
-    fn new(check: bool, timeout: Option<f64>, params: Option<Vec<(String, String)>>) -> PyResult<Solver> {
+    fn new(
+        check: bool,
+        timeout: Option<f64>,
+        params: Option<Vec<(String, String)>>,
+    ) -> PyResult<Solver> {
         let task = task(check, timeout, params)?;
         let budget = task.budget.clone();
         let (tx, wrx) = mpsc::channel::<String>();
@@ -109,7 +125,7 @@ impl Solver {
             .map_err(|e| plain("internal", format!("cannot start the solver thread: {e}")))?;
         Ok(Solver {
             tx: Some(tx),
-            rx: Mutex::new(rx),
+            rx: Mutex::new(Some(rx)),
             budget,
             check,
             alive: true,
@@ -121,16 +137,33 @@ impl Solver {
     /// (it had no effect; the session goes on).
     fn feed(&mut self, py: Python<'_>, commands: String) -> PyResult<String> {
         if !self.alive {
-            return Err(plain("usage", "this solver has stopped (exit, timeout or interrupt)"));
+            return Err(plain(
+                "usage",
+                "this solver has stopped (exit, timeout or interrupt)",
+            ));
         }
-        let tx = self.tx.as_ref().ok_or_else(|| plain("usage", "solver closed"))?;
+        let tx = self
+            .tx
+            .as_ref()
+            .ok_or_else(|| plain("usage", "solver closed"))?;
         tx.send(commands)
             .map_err(|_| plain("internal", "the solver thread has ended"))?;
-        let rx = self.rx.lock().map_err(|_| plain("internal", "solver lock poisoned"))?;
+        let mut slot = self
+            .rx
+            .lock()
+            .map_err(|_| plain("internal", "solver lock poisoned"))?;
+        let mut rx = slot
+            .take()
+            .ok_or_else(|| plain("internal", "the solver is busy"))?;
         loop {
-            let got = py.detach(|| rx.recv_timeout(POLL));
+            let (back, got) = py.detach(move || {
+                let got = rx.recv_timeout(POLL);
+                (rx, got)
+            });
+            rx = back;
             match got {
                 Ok(r) => {
+                    *slot = Some(rx);
                     self.alive = r.alive;
                     return outcome(r.outcome, &SourceFile::new("<solver>", r.text));
                 }
@@ -138,7 +171,11 @@ impl Solver {
                     if let Err(e) = py.check_signals() {
                         self.budget.cancel();
                         self.alive = false;
-                        let _ = py.detach(|| rx.recv());
+                        let rx = py.detach(move || {
+                            let _ = rx.recv();
+                            rx
+                        });
+                        *slot = Some(rx);
                         return Err(e);
                     }
                 }

@@ -10,25 +10,44 @@ import threading
 import pytest
 
 import verikit
-from verikit import nfa
-from conftest import data
+from verikit import ltl, nfa
+from conftest import cli, data, same
 
 HARD = "true-IBakery5PUnrEnc-FbOneOne-Nondet-Partial-A-1"
 
 
-def hard_pair():
+def hard_paths():
     d = data("nfa/armc-incl")
     l, r = d / f"{HARD}-lhs.mata", d / f"{HARD}-rhs.mata"
     if not l.exists():
         pytest.skip(f"{HARD} missing from the shared data")
+    return str(l), str(r)
+
+
+def hard_pair():
+    l, r = hard_paths()
     return nfa.load(l), nfa.load(r)
 
 
-def test_timeout_raises_timeout():
+def test_timeout_answers_like_the_cli():
+    # An engine that stops on its budget answers verdict "timeout" (the CLI's JSON, exit 3).
     a, b = hard_pair()
+    r = a.equivalent(b, algo="naive", timeout=1)
+    assert r.verdict == "timeout" and r.detail["reason"] == "time limit reached"
+    with pytest.raises(ValueError):
+        bool(r)
+    want = cli("--timeout", "1", "nfa", "equiv", "--algo", "naive", *hard_paths())
+    assert same(r.json) == same(want)
+
+
+def test_timeout_without_an_answer_raises_timeout():
+    # One whose budget runs out before any answer raises verikit.Timeout (a TimeoutError).
+    big = ltl.translate("G F a")  # small automaton; the Ramsey inclusion below is the hard part
+    hard = " & ".join(f"(G F p{i} -> G F q{i})" for i in range(8))
     with pytest.raises(verikit.Timeout) as e:
-        a.equivalent(b, algo="naive", timeout=1)
+        ltl.translate(hard, timeout=0.5)
     assert isinstance(e.value, TimeoutError) and isinstance(e.value, verikit.ResourceLimit)
+    assert big.num_states >= 1
 
 
 def test_keyboard_interrupt_cancels_the_call():
@@ -55,8 +74,7 @@ def test_gil_is_released_during_a_call():
     t = threading.Thread(target=count)
     t.start()
     try:
-        with pytest.raises(verikit.Timeout):
-            a.equivalent(b, algo="naive", timeout=1)
+        assert a.equivalent(b, algo="naive", timeout=1).verdict == "timeout"
     finally:
         stop.set()
         t.join()

@@ -74,6 +74,6 @@ def test_formula_error_is_located():
 
 def test_hoa_error_is_located():
     with pytest.raises(verikit.InputError) as e:
-        aut.from_hoa("HOA: v1\nStates: 1\nStart: 0\nAP: 1 \"a\"\n--BODY--\nState: 0\n[0 & ] 0\n--END--\n",
+        aut.from_hoa("HOA: v1\nStates: 1\nStart: 0\nAP: 1 \"a\"\nAcceptance: 0 t\n--BODY--\nState: 0\n[0 & ] 0\n--END--\n",
                      name="x.hoa")
-    assert e.value.file == "x.hoa" and e.value.line == 7
+    assert e.value.file == "x.hoa" and e.value.line == 8
