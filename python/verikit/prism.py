@@ -103,8 +103,9 @@ class Model:
               timeout: Optional[float] = None) -> Result:
         """Checks properties (PRISM property text, or a properties file at ``path``; a JANI model
         carries its own) as ``verikit prism check --json``: one item per property in
-        ``results``, each with its ``result`` (the value in the initial state) and, when there are
-        several initial states, the value of each."""
+        ``results``, each with its ``result`` (the value of the initial state, as PRISM reports it)
+        and, when there are several initial states, ``init_range`` (their least and greatest
+        values); ``constants`` labels each item of an experiment over constant ranges."""
         pp = fspath(path) if path is not None else None
         return Result(call(_native.prism_check, props_path=pp, props_text=properties,
                            consts=self.consts, select=list(select), eps=eps,
