@@ -80,3 +80,44 @@ def test_gil_is_released_during_a_call():
         t.join()
     # A thread that needs the GIL ran while the engine worked.
     assert len(ticks) > 5
+
+
+HARD_SMT = "QF_IDL/20220214-jobshop-BohanLi/jobshop10-4-5-5-2-4-24.smt2"
+
+
+def hard_smt():
+    p = data("smt") / HARD_SMT
+    if not p.exists():
+        pytest.skip(f"{HARD_SMT} missing from the shared data")
+    return p.read_text()
+
+
+def test_smt_timeout_answers_like_the_cli():
+    from verikit import smt
+
+    p = data("smt") / HARD_SMT
+    script = hard_smt()
+    r = smt.run(script, timeout=1)
+    assert r.verdict == "timeout"
+    want = cli("--timeout", "1", "smt", str(p))
+    # How far the search got within the second differs from run to run: compare all but stats.
+    assert {k: v for k, v in same(r.json).items() if k != "stats"} == {
+        k: v for k, v in same(want).items() if k != "stats"
+    }
+
+
+def test_keyboard_interrupt_stops_an_incremental_solver():
+    from verikit import smt
+
+    script = hard_smt()
+    s = smt.Solver(None, timeout=600)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            s.command(script)
+    finally:
+        timer.cancel()
+    assert not s.alive
+    with pytest.raises(verikit.UsageError, match="stopped"):
+        s.check()
