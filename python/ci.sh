@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's CI: a venv, `pip install ./python` (maturin builds the extension into the
-# workspace's target directory with the release profile, reusing the engine crates that `cargo test
-# --workspace --release` built), then pytest on python/tests. The CLI-equality tests use the release
-# `verikit` binary that the cargo tests built.
+# workspace's target directory with the release profile; registry crates are shared with `cargo test
+# --workspace --release`, the verikit crates are compiled again: see decision 1100), then pytest on
+# python/tests. The CLI-equality tests use the release `verikit` binary that the cargo tests built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
