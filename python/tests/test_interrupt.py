@@ -37,7 +37,11 @@ def test_timeout_answers_like_the_cli():
     with pytest.raises(ValueError):
         bool(r)
     want = cli("--timeout", "1", "nfa", "equiv", "--algo", "naive", *hard_paths())
-    assert same(r.json) == same(want)
+    assert want["verdict"] == "timeout"
+    # On a loaded machine the CLI's watchdog may answer (bare {"verdict": "timeout"}) before the
+    # engine does; when the engine answered, the answers are equal.
+    if "reason" in want:
+        assert same(r.json) == same(want)
 
 
 def test_timeout_without_an_answer_raises_timeout():
@@ -100,6 +104,9 @@ def test_smt_timeout_answers_like_the_cli():
     r = smt.run(script, timeout=1)
     assert r.verdict == "timeout"
     want = cli("--timeout", "1", "smt", str(p))
+    assert want["verdict"] == "timeout"
+    if "responses" not in want:  # the CLI's watchdog answered first (loaded machine)
+        return
     # How far the search got within the second differs from run to run: compare all but stats.
     assert {k: v for k, v in same(r.json).items() if k != "stats"} == {
         k: v for k, v in same(want).items() if k != "stats"
