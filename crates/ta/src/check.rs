@@ -6,8 +6,13 @@
 //! Seed: SETTA'17 Schivo et al. (S19), §3: the queries and the traces a front end shows back to
 //! the user in the model's own names; Bengtsson & Yi (2003) §5.1 for the search.
 
+use crate::dbm::Dbm;
+use crate::deadlock::deadlocked;
+use crate::federation::Federation;
 use crate::query::{answer_with, check_pred, Options, ReachResult};
+use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
+use crate::zone_graph::{Discrete, Extrapolation, ZoneGraph};
 use verikit_diag::{Answer, Budget, Diagnostic, Verdict};
 
 /// The outcome of one query: `Some(true)` satisfied, `Some(false)` not, `None` undecided.
@@ -17,6 +22,8 @@ pub struct QueryResult {
     /// The search; its trace (if any) ends in a state satisfying φ (`E<>`) or violating it
     /// (`A[]`).
     pub search: ReachResult,
+    /// The options the search ran with (deadlock queries switch to ExtraM and inclusion).
+    pub options: Options,
 }
 
 /// Answers one query.
@@ -27,9 +34,23 @@ pub fn check_query(
     budget: &Budget,
 ) -> Result<QueryResult, Diagnostic> {
     let n = um.model.processes.len();
-    let r = match q.kind {
-        QueryKind::Reach => check_pred(&um.model, &|d| q.holds(n, d), opts, budget)?,
-        QueryKind::Invariant => check_pred(&um.model, &|d| !q.holds(n, d), opts, budget)?,
+    // the search looks for a state where `want` holds: φ for `E<>`, ¬φ for `A[]`
+    let want = |d: &Discrete, dl: bool| q.holds_with(n, d, dl) == (q.kind == QueryKind::Reach);
+    let mut opts = opts;
+    let r = if q.mentions_deadlock() {
+        // deadlock is a property of valuations that LU abstractions do not preserve: ExtraM
+        // (region-closed, a bisimulation) and covering by plain inclusion
+        opts.extrapolation = Extrapolation::MGlobal;
+        if opts.algo == Algo::AluCovreach {
+            opts.algo = Algo::Covreach;
+        }
+        let hit = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| {
+            wanted_valuations(zg, d, z, &want).is_some()
+        };
+        let end = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| wanted_valuations(zg, d, z, &want);
+        check_pred(&um.model, &hit, Some(&end), opts, budget)?
+    } else {
+        check_pred(&um.model, &|_, d, _| want(d, false), None, opts, budget)?
     };
     let satisfied = r.reachable.map(|found| match q.kind {
         QueryKind::Reach => found,
@@ -38,11 +59,37 @@ pub fn check_query(
     Ok(QueryResult {
         satisfied,
         search: r,
+        options: opts,
     })
 }
 
+/// A zone of valuations of `(d, z)` where `want` holds (`want` reads the discrete state and
+/// the truth of `deadlock`), or `None`.
+fn wanted_valuations(
+    zg: &ZoneGraph<'_>,
+    d: &Discrete,
+    z: &Dbm,
+    want: &dyn Fn(&Discrete, bool) -> bool,
+) -> Option<Dbm> {
+    let (in_dl, out_dl) = (want(d, true), want(d, false));
+    if in_dl && out_dl {
+        return Some(z.clone());
+    }
+    if !in_dl && !out_dl {
+        return None;
+    }
+    let dead = deadlocked(zg, d, z);
+    let set = if in_dl {
+        dead
+    } else {
+        Federation::from_zone(z.clone()).subtract(&dead)
+    };
+    set.zones().first().cloned()
+}
+
 /// The answer printed for one query.
-pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult, opts: Options) -> Answer {
+pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult) -> Answer {
+    let opts = r.options;
     let (verdict, word) = match (r.satisfied, r.search.exhausted) {
         (Some(true), _) => (Verdict::True, "satisfied"),
         (Some(false), _) => (Verdict::False, "not satisfied"),
@@ -118,7 +165,7 @@ pub fn run_check(
                             timed_out |= r.search.exhausted.is_some();
                         }
                     }
-                    query_answer(&um, &q, &r, opts)
+                    query_answer(&um, &q, &r)
                 }
             }
         };

@@ -31,18 +31,24 @@ pub struct TimedStep {
 pub struct TimedTrace {
     pub initial: Vec<u32>,
     pub steps: Vec<TimedStep>,
+    /// A delay after the last step (zero unless the trace must end in given valuations, as a
+    /// deadlock).
+    pub final_delay: BigRational,
 }
 
 fn rat(v: i32) -> BigRational {
     BigRational::from_integer(BigInt::from(v))
 }
 
-/// Builds the concrete trace of a path given by its initial discrete state and transitions.
+/// Builds the concrete trace of a path given by its initial discrete state and transitions; with
+/// `target` (valuations of the last state, within its exact zone), the trace ends with a delay
+/// into `target`.
 #[allow(clippy::needless_range_loop)] // clock indices address the zones and the valuation
 pub(crate) fn concretize(
     zg: &ZoneGraph<'_>,
     initial: &Discrete,
     path: &[Transition],
+    target: Option<&Dbm>,
 ) -> Result<TimedTrace, String> {
     let n = zg.model.processes.len();
     let dim = zg.model.dim();
@@ -68,6 +74,11 @@ pub(crate) fn concretize(
         let mut z = Dbm::universe(dim);
         if !zg.constrain_invariant(&mut z, &l, &i) {
             return Err("the final invariant is unsatisfiable".into());
+        }
+        if let Some(t) = target {
+            if !z.intersect(t) {
+                return Err("the final target is outside the invariant".into());
+            }
         }
         b[path.len()] = z;
     }
@@ -108,56 +119,8 @@ pub(crate) fn concretize(
     let mut v: Vec<BigRational> = vec![BigRational::zero(); dim];
     let mut steps = Vec::new();
     for (k, t) in path.iter().enumerate() {
-        let z = &b[k];
-        // interval of delays d with v + d ∈ z: (lo, lo_strict) .. (hi, hi_strict)
-        let mut lo = BigRational::zero();
-        let mut lo_strict = false;
-        let mut hi: Option<(BigRational, bool)> = None;
-        for x in 1..dim {
-            let up = z.get(x, 0);
-            if up != INF {
-                let val = rat(value(up)) - &v[x];
-                let strict = !is_le(up);
-                let tighter = match &hi {
-                    None => true,
-                    Some((h, hs)) => val < *h || (val == *h && strict && !hs),
-                };
-                if tighter {
-                    hi = Some((val, strict));
-                }
-            }
-            let low = z.get(0, x);
-            let val = -rat(value(low)) - &v[x];
-            let strict = !is_le(low);
-            if val > lo || (val == lo && strict) {
-                lo = val;
-                lo_strict = strict;
-            }
-        }
-        let d = if zg.is_urgent(&states[k]) {
-            BigRational::zero()
-        } else if !lo_strict {
-            lo.clone()
-        } else {
-            match &hi {
-                Some((h, _)) => (&lo + h) / rat(2),
-                None => &lo + BigRational::one(),
-            }
-        };
-        let ok_lo = if lo_strict { d > lo } else { d >= lo };
-        let ok_hi = match &hi {
-            None => true,
-            Some((h, s)) => {
-                if *s {
-                    d < *h
-                } else {
-                    d <= *h
-                }
-            }
-        };
-        if !ok_lo || !ok_hi {
-            return Err(format!("no delay reaches the guard of step {k}"));
-        }
+        let d = choose_delay(&b[k], &v, zg.is_urgent(&states[k]))
+            .ok_or_else(|| format!("no delay reaches the guard of step {k}"))?;
         for x in v.iter_mut().skip(1) {
             *x += &d;
         }
@@ -171,9 +134,69 @@ pub(crate) fn concretize(
             transition: t.clone(),
         });
     }
+    let final_delay = match target {
+        None => BigRational::zero(),
+        Some(_) => choose_delay(&b[path.len()], &v, zg.is_urgent(&states[path.len()]))
+            .ok_or("no delay reaches the final target")?,
+    };
     let (init_locs, _) = split(initial);
     Ok(TimedTrace {
         initial: init_locs.iter().map(|&l| l as u32).collect(),
         steps,
+        final_delay,
     })
+}
+
+/// A delay `d` with `v + d ∈ z` (zero in an urgent state): the smallest one when it is attained,
+/// else a midpoint of the interval of such delays; `None` if there is none.
+#[allow(clippy::needless_range_loop)] // clock indices address the zone and the valuation
+fn choose_delay(z: &Dbm, v: &[BigRational], urgent: bool) -> Option<BigRational> {
+    let dim = z.dim();
+    // interval of delays d with v + d ∈ z: (lo, lo_strict) .. (hi, hi_strict)
+    let mut lo = BigRational::zero();
+    let mut lo_strict = false;
+    let mut hi: Option<(BigRational, bool)> = None;
+    for x in 1..dim {
+        let up = z.get(x, 0);
+        if up != INF {
+            let val = rat(value(up)) - &v[x];
+            let strict = !is_le(up);
+            let tighter = match &hi {
+                None => true,
+                Some((h, hs)) => val < *h || (val == *h && strict && !hs),
+            };
+            if tighter {
+                hi = Some((val, strict));
+            }
+        }
+        let low = z.get(0, x);
+        let val = -rat(value(low)) - &v[x];
+        let strict = !is_le(low);
+        if val > lo || (val == lo && strict) {
+            lo = val;
+            lo_strict = strict;
+        }
+    }
+    let d = if urgent {
+        BigRational::zero()
+    } else if !lo_strict {
+        lo.clone()
+    } else {
+        match &hi {
+            Some((h, _)) => (&lo + h) / rat(2),
+            None => &lo + BigRational::one(),
+        }
+    };
+    let ok_lo = if lo_strict { d > lo } else { d >= lo };
+    let ok_hi = match &hi {
+        None => true,
+        Some((h, s)) => {
+            if *s {
+                d < *h
+            } else {
+                d <= *h
+            }
+        }
+    };
+    (ok_lo && ok_hi).then_some(d)
 }

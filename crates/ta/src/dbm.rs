@@ -206,8 +206,6 @@ impl Dbm {
     }
 
     /// Intersection (canonical result; false if empty).
-    // One of the standard operations, property-tested; the search itself only constrains.
-    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn intersect(&mut self, other: &Dbm) -> bool {
         for (a, &b) in self.m.iter_mut().zip(&other.m) {
             if b < *a {

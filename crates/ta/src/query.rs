@@ -2,8 +2,9 @@
 //! symbolic and concrete traces of a hit, and builds the [`Answer`] every command prints.
 
 use crate::concrete_trace::{concretize, TimedTrace};
+use crate::dbm::Dbm;
 use crate::model::Model;
-use crate::reach::{reach, reach_until, Algo, Search, Stats};
+use crate::reach::{reach, reach_until, Algo, HitPred, Search, Stats};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -75,11 +76,17 @@ pub fn resolve_labels(model: &Model, labels: &[String]) -> Result<Vec<u32>, Diag
     Ok(out)
 }
 
-/// Is a discrete state satisfying `hit` reachable? (The search and trace reconstruction of
-/// [`check_labels`], for any predicate on discrete states.)
+/// Chooses, in the exact (not extrapolated) zone of the state a trace reaches, the valuations the
+/// trace must end in (`None`: no valuation qualifies).
+pub(crate) type EndZone<'a> = &'a dyn Fn(&ZoneGraph<'_>, &Discrete, &Dbm) -> Option<Dbm>;
+
+/// Is a symbolic state satisfying `hit` reachable? (The search and trace reconstruction of
+/// [`check_labels`], for any predicate on symbolic states; `end` narrows the last valuation of
+/// the timed trace, which otherwise ends right after its last move.)
 pub(crate) fn check_pred(
     model: &Model,
-    hit: &dyn Fn(&Discrete) -> bool,
+    hit: HitPred<'_>,
+    end: Option<EndZone<'_>>,
     opts: Options,
     budget: &Budget,
 ) -> Result<ReachResult, Diagnostic> {
@@ -91,7 +98,7 @@ pub(crate) fn check_pred(
     }
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
     let out = reach_until(&mut zg, hit, opts.search, opts.algo, budget);
-    finish(model, &zg, out, Vec::new(), t0)
+    finish(model, &zg, out, Vec::new(), end, t0)
 }
 
 /// Is a state whose locations carry all `labels` reachable? (No labels: explore everything.)
@@ -110,7 +117,7 @@ pub fn check_labels(
     let ids = resolve_labels(model, labels)?;
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
     let out = reach(&mut zg, &ids, opts.search, opts.algo, budget);
-    finish(model, &zg, out, ids, t0)
+    finish(model, &zg, out, ids, None, t0)
 }
 
 fn finish(
@@ -118,6 +125,7 @@ fn finish(
     zg: &ZoneGraph<'_>,
     out: crate::reach::Outcome,
     ids: Vec<u32>,
+    end: Option<EndZone<'_>>,
     t0: Instant,
 ) -> Result<ReachResult, Diagnostic> {
     let mut symbolic = Vec::new();
@@ -136,7 +144,20 @@ fn finish(
             });
         }
         let init = path.first().map(|p| p.1.clone()).unwrap_or_default();
-        timed = Some(concretize(zg, &init, &moves).map_err(|e| {
+        let target = match end {
+            None => None,
+            Some(f) => {
+                let (last, exact) = zg.exact_path(&init, &moves).ok_or_else(|| {
+                    Diagnostic::error("internal error: the path found is infeasible on exact zones")
+                })?;
+                Some(f(zg, &last, &exact).ok_or_else(|| {
+                    Diagnostic::error(
+                        "internal error: the state found has no qualifying valuation on its exact zone",
+                    )
+                })?)
+            }
+        };
+        timed = Some(concretize(zg, &init, &moves, target.as_ref()).map_err(|e| {
             Diagnostic::error(format!(
                 "internal error: concrete trace reconstruction failed: {e}"
             ))

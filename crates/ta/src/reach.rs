@@ -180,7 +180,7 @@ pub(crate) fn reach(
 ) -> Outcome {
     let n = zg.model.processes.len();
     let model = zg.model;
-    let hit = |d: &Discrete| {
+    let hit = |_: &ZoneGraph<'_>, d: &Discrete, _: &Dbm| {
         !labels.is_empty()
             && labels.iter().all(|lab| {
                 d.iter().take(n).zip(&model.processes).any(|(&l, p)| {
@@ -193,11 +193,14 @@ pub(crate) fn reach(
     reach_until(zg, &hit, search, algo, budget)
 }
 
-/// Explores the zone graph until a node whose discrete state satisfies `hit` is taken from the
-/// waiting list (or the graph is exhausted, or the budget runs out).
+/// A predicate on symbolic states (discrete state and extrapolated zone).
+pub(crate) type HitPred<'a> = &'a dyn Fn(&ZoneGraph<'_>, &Discrete, &Dbm) -> bool;
+
+/// Explores the zone graph until a node satisfying `hit` is taken from the waiting list (or the
+/// graph is exhausted, or the budget runs out).
 pub(crate) fn reach_until(
     zg: &mut ZoneGraph<'_>,
-    hit_pred: &dyn Fn(&Discrete) -> bool,
+    hit_pred: HitPred<'_>,
     search: Search,
     algo: Algo,
     budget: &Budget,
@@ -237,7 +240,7 @@ pub(crate) fn reach_until(
         st.stats.visited += 1;
         let d = st.discrete[node.discrete as usize].clone();
         let z = node.zone.clone();
-        if hit_pred(&d) {
+        if hit_pred(zg, &d, &z) {
             hit = Some(id);
             break;
         }

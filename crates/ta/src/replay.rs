@@ -81,10 +81,19 @@ pub fn replay(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<(), S
 /// Checks that `trace` is a run of `model` and returns its last discrete state (locations, then
 /// integers), for checking a state formula on it.
 pub fn replay_state(model: &Model, trace: &TimedTrace) -> Result<Vec<i32>, String> {
-    replay_run(model, trace, &[])
+    replay_run(model, trace, &[]).map(|r| r.state())
 }
 
-fn replay_run(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<Vec<i32>, String> {
+/// Checks that `trace` is a run of `model` and returns its last discrete state and whether its
+/// last configuration is a deadlock (no move enabled, now or after any delay), decided on the
+/// exact rational valuation by intervals of delays, without zones.
+pub fn replay_deadlock(model: &Model, trace: &TimedTrace) -> Result<(Vec<i32>, bool), String> {
+    let run = replay_run(model, trace, &[])?;
+    let dead = !run.some_move_enabled()?;
+    Ok((run.state(), dead))
+}
+
+fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Result<Run<'m>, String> {
     let np = model.processes.len();
     if trace.initial.len() != np {
         return Err("wrong number of initial locations".into());
@@ -108,9 +117,7 @@ fn replay_run(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<Vec<i
         if step.delay < BigRational::zero() {
             return Err(format!("step {k}: negative delay"));
         }
-        let urgent = (0..np).any(|p| run.loc(p).is_ok_and(|l| l.urgent || l.committed));
-        let urgent = urgent || urgent_channel_enabled(model, &run.locs, &run.ints);
-        if urgent && !step.delay.is_zero() {
+        if run.no_delay() && !step.delay.is_zero() {
             return Err(format!("step {k}: delay in an urgent or committed state"));
         }
         for x in run.clocks.iter_mut().skip(1) {
@@ -189,14 +196,281 @@ fn replay_run(model: &Model, trace: &TimedTrace, labels: &[u32]) -> Result<Vec<i
             return Err(format!("step {k}: target invariant violated"));
         }
     }
+    if !trace.final_delay.is_zero() {
+        if trace.final_delay < BigRational::zero() {
+            return Err("negative final delay".into());
+        }
+        if run.no_delay() {
+            return Err("final delay in an urgent or committed state".into());
+        }
+        for x in run.clocks.iter_mut().skip(1) {
+            *x += &trace.final_delay;
+        }
+        if !run.invariants_hold()? {
+            return Err("invariant violated after the final delay".into());
+        }
+    }
     for &lab in labels {
         if !(0..np).any(|p| run.loc(p).is_ok_and(|l| l.labels.contains(&lab))) {
             return Err(format!("the last state lacks label {lab}"));
         }
     }
-    let mut end: Vec<i32> = run.locs.iter().map(|&l| l as i32).collect();
-    end.extend_from_slice(&run.ints);
-    Ok(end)
+    Ok(run)
+}
+
+/// The delays `δ ≥ 0` satisfying some constraints: `lo ≤ δ` (or `<`), `δ ≤ hi` (or `<`).
+struct Delays {
+    lo: BigRational,
+    lo_strict: bool,
+    hi: Option<(BigRational, bool)>,
+}
+
+impl Delays {
+    fn any() -> Delays {
+        Delays {
+            lo: BigRational::zero(),
+            lo_strict: false,
+            hi: None,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match &self.hi {
+            None => false,
+            Some((h, hs)) => *h < self.lo || (*h == self.lo && (*hs || self.lo_strict)),
+        }
+    }
+
+    /// Adds `a + k·δ ⋈ c` (`k` ∈ {−1, 0, 1}); false if no delay can satisfy it.
+    fn add(&mut self, a: BigRational, k: i32, cmp: Cmp, c: BigRational) -> bool {
+        // k = 0: a constant truth value
+        if k == 0 {
+            return match cmp {
+                Cmp::Lt => a < c,
+                Cmp::Le => a <= c,
+                Cmp::Eq => a == c,
+                Cmp::Ge => a >= c,
+                Cmp::Gt => a > c,
+            };
+        }
+        // δ ⋈' r with r = (c − a)·k, the comparison flipped for k = −1
+        let r = if k > 0 { &c - &a } else { &a - &c };
+        let cmp = if k > 0 {
+            cmp
+        } else {
+            match cmp {
+                Cmp::Lt => Cmp::Gt,
+                Cmp::Le => Cmp::Ge,
+                Cmp::Ge => Cmp::Le,
+                Cmp::Gt => Cmp::Lt,
+                Cmp::Eq => Cmp::Eq,
+            }
+        };
+        let (lower, upper) = match cmp {
+            Cmp::Lt => (None, Some((r, true))),
+            Cmp::Le => (None, Some((r, false))),
+            Cmp::Eq => (Some((r.clone(), false)), Some((r, false))),
+            Cmp::Ge => (Some((r, false)), None),
+            Cmp::Gt => (Some((r, true)), None),
+        };
+        if let Some((l, s)) = lower {
+            if l > self.lo || (l == self.lo && s) {
+                self.lo = l;
+                self.lo_strict = s;
+            }
+        }
+        if let Some((h, s)) = upper {
+            let tighter = match &self.hi {
+                None => true,
+                Some((oh, os)) => h < *oh || (h == *oh && s && !os),
+            };
+            if tighter {
+                self.hi = Some((h, s));
+            }
+        }
+        true
+    }
+}
+
+impl Run<'_> {
+    fn state(&self) -> Vec<i32> {
+        let mut end: Vec<i32> = self.locs.iter().map(|&l| l as i32).collect();
+        end.extend_from_slice(&self.ints);
+        end
+    }
+
+    fn no_delay(&self) -> bool {
+        (0..self.locs.len()).any(|p| self.loc(p).is_ok_and(|l| l.urgent || l.committed))
+            || urgent_channel_enabled(self.m, &self.locs, &self.ints)
+    }
+
+    /// Constrains `ds` so that `atom` holds after a delay `δ`, clocks in `reset` (given their
+    /// new values) not moving; false if impossible.
+    fn atom_after_delay(
+        &self,
+        ds: &mut Delays,
+        a: &ClockAtom,
+        ints: &[i32],
+        reset: &[(usize, i64)],
+    ) -> Result<bool, String> {
+        let val = |x: usize| -> Result<(BigRational, i32), String> {
+            if x == 0 {
+                return Ok((BigRational::zero(), 0));
+            }
+            if let Some(&(_, c)) = reset.iter().rev().find(|r| r.0 == x) {
+                return Ok((BigRational::from_integer(BigInt::from(c)), 0));
+            }
+            Ok((
+                self.clocks
+                    .get(x)
+                    .ok_or("clock index out of range")?
+                    .clone(),
+                1,
+            ))
+        };
+        let x = a.x.resolve(ints).map_err(|e| format!("{e:?}"))?;
+        let (vx, kx) = val(x)?;
+        let (vy, ky) = match &a.y {
+            Some(y) => val(y.resolve(ints).map_err(|e| format!("{e:?}"))?)?,
+            None => (BigRational::zero(), 0),
+        };
+        let c = BigRational::from_integer(BigInt::from(
+            a.bound.eval(ints).map_err(|e| format!("{e:?}"))?,
+        ));
+        Ok(ds.add(vx - vy, kx - ky, a.cmp, c))
+    }
+
+    /// True if some move (an asynchronous edge or a maximal instance of a synchronisation
+    /// vector) is enabled now or after some delay allowed by the invariants.
+    fn some_move_enabled(&self) -> Result<bool, String> {
+        let m = self.m;
+        let np = self.locs.len();
+        let committed = (0..np).any(|p| self.loc(p).is_ok_and(|l| l.committed));
+        let is_committed = |p: u32| self.loc(p as usize).is_ok_and(|l| l.committed);
+        let mut moves: Vec<Vec<(u32, u32)>> = Vec::new();
+        let out_edges = |p: u32, ev: u32| -> Vec<(u32, u32)> {
+            m.processes
+                .get(p as usize)
+                .map(|pr| {
+                    pr.edges
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, ed)| {
+                            Some(&ed.src) == self.locs.get(p as usize) && ed.event == ev
+                        })
+                        .map(|(e, _)| (p, e as u32))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for (p, pr) in m.processes.iter().enumerate() {
+            for (e, ed) in pr.edges.iter().enumerate() {
+                let synced = m
+                    .synced
+                    .get(p)
+                    .and_then(|v| v.get(ed.event as usize))
+                    .copied()
+                    .unwrap_or(true);
+                if Some(&ed.src) == self.locs.get(p) && !synced {
+                    moves.push(vec![(p as u32, e as u32)]);
+                }
+            }
+        }
+        for s in &m.syncs {
+            let mut combos: Vec<Vec<(u32, u32)>> = vec![Vec::new()];
+            let mut possible = true;
+            for &(p, ev, weak) in &s.parts {
+                let mut c = out_edges(p, ev);
+                if s.broadcast && weak {
+                    c.retain(|&(p, e)| {
+                        m.processes[p as usize].edges[e as usize]
+                            .guard
+                            .ints_hold(&self.ints)
+                            == Ok(true)
+                    });
+                }
+                if c.is_empty() {
+                    if weak {
+                        continue;
+                    }
+                    possible = false;
+                    break;
+                }
+                let mut next = Vec::new();
+                for t in &combos {
+                    for &pe in &c {
+                        let mut u = t.clone();
+                        u.push(pe);
+                        next.push(u);
+                    }
+                }
+                combos = next;
+            }
+            if possible && combos.iter().any(|t| !t.is_empty()) {
+                moves.extend(combos.into_iter().filter(|t| !t.is_empty()));
+            }
+        }
+        let no_delay = self.no_delay();
+        'moves: for t in moves {
+            if committed && !t.iter().any(|&(p, _)| is_committed(p)) {
+                continue;
+            }
+            let mut ds = Delays::any();
+            if no_delay {
+                ds.hi = Some((BigRational::zero(), false));
+            }
+            // the current invariants bound the delay
+            for p in 0..np {
+                for a in &self.loc(p)?.invariant.clocks {
+                    if !self.atom_after_delay(&mut ds, a, &self.ints, &[])? {
+                        continue 'moves;
+                    }
+                }
+            }
+            // guards on the source valuation
+            for &(p, e) in &t {
+                let ed = &m.processes[p as usize].edges[e as usize];
+                if ed.guard.ints_hold(&self.ints) != Ok(true) {
+                    continue 'moves;
+                }
+                for a in &ed.guard.clocks {
+                    if !self.atom_after_delay(&mut ds, a, &self.ints, &[])? {
+                        continue 'moves;
+                    }
+                }
+            }
+            // updates, then the target invariants on the reset valuation
+            let mut ints = self.ints.clone();
+            let mut resets = Vec::new();
+            let mut locs = self.locs.clone();
+            for &(p, e) in &t {
+                let ed = &m.processes[p as usize].edges[e as usize];
+                if exec(&ed.stmts, &m.ints, &mut ints, &mut resets).is_err() {
+                    continue 'moves;
+                }
+                locs[p as usize] = ed.tgt;
+            }
+            for (p, &l) in locs.iter().enumerate() {
+                let inv = &m.processes[p]
+                    .locations
+                    .get(l as usize)
+                    .ok_or("bad location")?
+                    .invariant;
+                if inv.ints_hold(&ints) != Ok(true) {
+                    continue 'moves;
+                }
+                for a in &inv.clocks {
+                    if !self.atom_after_delay(&mut ds, a, &ints, &resets)? {
+                        continue 'moves;
+                    }
+                }
+            }
+            if !ds.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
 }
 
 /// True if a synchronisation on an urgent channel is enabled: each strong participant has an

@@ -1011,7 +1011,13 @@ impl Lower {
                 self.scopes.pop();
                 return r;
             }
-            UExpr::Deadlock(sp) => return Err(err(*sp, "`deadlock` is only allowed in queries")),
+            UExpr::Deadlock(sp) => {
+                if self.names.is_none() {
+                    return Err(err(*sp, "`deadlock` is only allowed in queries"));
+                }
+                // read by the query evaluator as the truth of `deadlock` in the valuation
+                Expr::Local(DEADLOCK_SLOT)
+            }
         })
     }
 
@@ -1748,7 +1754,12 @@ pub struct Query {
     pub comment: String,
     pub kind: QueryKind,
     pub(crate) formula: Expr,
+    /// The formula mentions `deadlock` (a property of valuations, not of the discrete state).
+    pub(crate) deadlock: bool,
 }
+
+/// The pseudo-slot that stands for `deadlock` in a lowered query formula.
+const DEADLOCK_SLOT: u32 = u32::MAX;
 
 /// The supported path quantifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1871,9 +1882,7 @@ impl UppaalModel {
         if !p.at_end() {
             return Err(p.unexpected("end of the query"));
         }
-        if contains_deadlock(&e) {
-            return Err(err(e.span(), "`deadlock` in queries is not supported yet"));
-        }
+        let deadlock = contains_deadlock(&e);
         let mut lw = Lower {
             model: self.model.clone(),
             chans: Vec::new(),
@@ -1897,6 +1906,7 @@ impl UppaalModel {
             comment: comment.to_string(),
             kind,
             formula: f,
+            deadlock,
         })
     }
 }
@@ -1919,35 +1929,44 @@ fn contains_deadlock(e: &UExpr) -> bool {
 }
 
 impl Query {
-    /// The formula on a discrete state (locations, then integers).
+    /// The formula on a discrete state (locations, then integers), `deadlock` read as false.
     pub fn holds(&self, n_procs: usize, disc: &[i32]) -> bool {
+        self.holds_with(n_procs, disc, false)
+    }
+
+    /// The formula on a discrete state with the truth value of `deadlock` given.
+    pub fn holds_with(&self, n_procs: usize, disc: &[i32], deadlock: bool) -> bool {
         let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
-        eval_state(&self.formula, locs, ints) == Ok(true)
+        eval_state(&self.formula, locs, ints, deadlock) == Ok(true)
+    }
+
+    /// True if the formula mentions `deadlock`.
+    pub fn mentions_deadlock(&self) -> bool {
+        self.deadlock
     }
 }
 
 /// Evaluates a state formula: `Local(p)` reads the location of process `p`.
-fn eval_state(f: &Expr, locs: &[i32], ints: &[i32]) -> Result<bool, crate::model::EvalError> {
-    let bound = bind_locs(f, locs);
+fn eval_state(
+    f: &Expr,
+    locs: &[i32],
+    ints: &[i32],
+    deadlock: bool,
+) -> Result<bool, crate::model::EvalError> {
+    let bound = bind_locs(f, locs, deadlock);
     Ok(bound.eval(ints)? != 0)
 }
 
-fn bind_locs(f: &Expr, locs: &[i32]) -> Expr {
+fn bind_locs(f: &Expr, locs: &[i32], dl: bool) -> Expr {
+    let bind = |x: &Expr| Box::new(bind_locs(x, locs, dl));
     match f {
+        Expr::Local(DEADLOCK_SLOT) => Expr::Const(i64::from(dl)),
         Expr::Local(p) => Expr::Const(i64::from(locs.get(*p as usize).copied().unwrap_or(-1))),
-        Expr::Neg(x) => Expr::Neg(Box::new(bind_locs(x, locs))),
-        Expr::Not(x) => Expr::Not(Box::new(bind_locs(x, locs))),
-        Expr::BitNot(x) => Expr::BitNot(Box::new(bind_locs(x, locs))),
-        Expr::Bin(op, a, b) => Expr::Bin(
-            *op,
-            Box::new(bind_locs(a, locs)),
-            Box::new(bind_locs(b, locs)),
-        ),
-        Expr::Ite(c, a, b) => Expr::Ite(
-            Box::new(bind_locs(c, locs)),
-            Box::new(bind_locs(a, locs)),
-            Box::new(bind_locs(b, locs)),
-        ),
+        Expr::Neg(x) => Expr::Neg(bind(x)),
+        Expr::Not(x) => Expr::Not(bind(x)),
+        Expr::BitNot(x) => Expr::BitNot(bind(x)),
+        Expr::Bin(op, a, b) => Expr::Bin(*op, bind(a), bind(b)),
+        Expr::Ite(c, a, b) => Expr::Ite(bind(c), bind(a), bind(b)),
         other => other.clone(),
     }
 }

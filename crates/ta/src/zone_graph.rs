@@ -229,6 +229,28 @@ impl<'m> ZoneGraph<'m> {
         out
     }
 
+    /// The exact (not extrapolated) symbolic state reached from the initial discrete state `init`
+    /// by `moves`, or `None` if the path is infeasible.
+    pub(crate) fn exact_path(
+        &self,
+        init: &Discrete,
+        moves: &[Transition],
+    ) -> Option<(Discrete, Dbm)> {
+        let n = self.nproc();
+        let (locs, ints) = init.split_at(n.min(init.len()));
+        let mut z = Dbm::zero(self.model.dim());
+        if !self.constrain_invariant(&mut z, locs, ints) || !self.delay(&mut z, locs, ints) {
+            return None;
+        }
+        let mut d = init.clone();
+        for t in moves {
+            let (nd, nz) = self.successor_exact(&d, &z, t)?;
+            d = nd;
+            z = nz;
+        }
+        Some((d, z))
+    }
+
     /// The discrete moves enabled by the locations of `disc` (guards not yet evaluated, except
     /// the integer guards of broadcast receivers, which decide who takes part).
     pub(crate) fn transitions(&self, disc: &[i32], out: &mut Vec<Transition>) {

@@ -100,3 +100,51 @@ fn expected_uppaal_verdicts_agree() {
     assert!(wrong.is_empty(), "wrong verdicts: {wrong:#?}");
     assert!(agree >= 29, "only {agree} rows agree");
 }
+
+/// Every UPPAAL row of EXPECTED.tsv whose query mentions `deadlock` (none has a recorded
+/// verdict): answered within a small budget; a query its comment calls deadlock-free is never
+/// answered `false`; every witness replays and the independent checker confirms that its end
+/// satisfies (`E<>`) or violates (`A[]`) the formula, `deadlock` decided on the exact valuation.
+#[test]
+fn deadlock_rows_are_answered_and_witnesses_replay() {
+    let root = verikit_testkit::require_data!("ta");
+    let text = std::fs::read_to_string(root.join("EXPECTED.tsv")).unwrap();
+    let (mut decided, mut undecided, mut deadlocks) = (0, 0, 0);
+    for line in text.lines().skip(1) {
+        let c: Vec<&str> = line.split('\t').collect();
+        if c.len() < 4 || c[1] != "uppaal-xml" || !c[2].contains("deadlock") {
+            continue;
+        }
+        let Ok(src) = std::fs::read_to_string(root.join(c[0])) else {
+            continue;
+        };
+        let Ok(um) = parse_uppaal(&src) else { continue };
+        let mut parts = c[2].splitn(2, "/*");
+        let formula = parts.next().unwrap_or("").trim();
+        let comment = parts.next().unwrap_or("").to_lowercase();
+        let q = um.query_text(formula).unwrap();
+        assert!(q.mentions_deadlock());
+        let budget = verikit_diag::Budget::with_timeout(std::time::Duration::from_secs(2));
+        let r = verikit_ta::check_query(&um, &q, verikit_ta::Options::default(), &budget).unwrap();
+        let Some(sat) = r.satisfied else {
+            undecided += 1;
+            continue;
+        };
+        decided += 1;
+        let claimed_free = comment.contains("deadlock free")
+            || comment.contains("deadlock-free")
+            || comment.contains("no deadlock")
+            || comment.contains("never deadlock");
+        assert!(sat || !claimed_free, "{} {formula}: a deadlock", c[0]);
+        if let Some(tt) = &r.search.timed {
+            let (end, dead) = verikit_ta::replay_deadlock(&um.model, tt).unwrap();
+            let n = um.model.processes.len();
+            let reach = q.kind == verikit_ta::QueryKind::Reach;
+            assert_eq!(q.holds_with(n, &end, dead), reach, "{}: trace end", c[0]);
+            deadlocks += usize::from(dead);
+        }
+        eprintln!("{} {formula}: {sat}", c[0]);
+    }
+    eprintln!("deadlock rows: {decided} decided, {undecided} undecided in 2 s, {deadlocks} deadlock witnesses");
+    assert!(decided >= 1, "only {decided} deadlock rows decided");
+}
