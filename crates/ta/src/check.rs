@@ -12,7 +12,7 @@ use crate::federation::Federation;
 use crate::query::{answer_with, check_pred, Options, ReachResult};
 use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
-use crate::zone_graph::{Discrete, Extrapolation, ZoneGraph};
+use crate::zone_graph::{constrain_atom, Discrete, Extrapolation, ZoneGraph};
 use verikit_diag::{Answer, Budget, Diagnostic, Verdict};
 
 /// The outcome of one query: `Some(true)` satisfied, `Some(false)` not, `None` undecided.
@@ -35,22 +35,29 @@ pub fn check_query(
 ) -> Result<QueryResult, Diagnostic> {
     let n = um.model.processes.len();
     // the search looks for a state where `want` holds: φ for `E<>`, ¬φ for `A[]`
-    let want = |d: &Discrete, dl: bool| q.holds_with(n, d, dl) == (q.kind == QueryKind::Reach);
+    let reach = q.kind == QueryKind::Reach;
+    let want = |d: &Discrete, dl: bool, atoms: u32| q.holds_atoms(n, d, dl, atoms) == reach;
     let mut opts = opts;
-    let r = if q.mentions_deadlock() {
-        // deadlock is a property of valuations that LU abstractions do not preserve: ExtraM
-        // (region-closed, a bisimulation) and covering by plain inclusion
+    let r = if q.mentions_deadlock() || q.n_atoms() > 0 {
+        // deadlock and clock constraints are properties of valuations that LU abstractions do not
+        // preserve: ExtraM (region-closed, a bisimulation) with the query's constants among the
+        // bounds, and covering by plain inclusion
         opts.extrapolation = Extrapolation::MGlobal;
         if opts.algo == Algo::AluCovreach {
             opts.algo = Algo::Covreach;
         }
-        let hit = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| {
-            wanted_valuations(zg, d, z, &want).is_some()
-        };
-        let end = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| wanted_valuations(zg, d, z, &want);
-        check_pred(&um.model, &hit, Some(&end), opts, budget)?
+        let end = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| wanted_valuations(zg, d, z, q, &want);
+        let hit = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| end(zg, d, z).is_some();
+        check_pred(&um.model, &hit, Some(&end), &q.clock_atoms, opts, budget)?
     } else {
-        check_pred(&um.model, &|_, d, _| want(d, false), None, opts, budget)?
+        check_pred(
+            &um.model,
+            &|_, d, _| want(d, false, 0),
+            None,
+            &[],
+            opts,
+            budget,
+        )?
     };
     let satisfied = r.reachable.map(|found| match q.kind {
         QueryKind::Reach => found,
@@ -63,28 +70,51 @@ pub fn check_query(
     })
 }
 
-/// A zone of valuations of `(d, z)` where `want` holds (`want` reads the discrete state and
-/// the truth of `deadlock`), or `None`.
+/// A zone of valuations of `(d, z)` where `want` holds (`want` reads the discrete state, the
+/// truth of `deadlock` and of the query's clock constraints, bit `k` for constraint `k`), or
+/// `None`: each combination of truth values that makes `want` true is the intersection of the
+/// constraints (or their complements) and of the deadlocked valuations (or their complement).
 fn wanted_valuations(
     zg: &ZoneGraph<'_>,
     d: &Discrete,
     z: &Dbm,
-    want: &dyn Fn(&Discrete, bool) -> bool,
+    q: &Query,
+    want: &dyn Fn(&Discrete, bool, u32) -> bool,
 ) -> Option<Dbm> {
-    let (in_dl, out_dl) = (want(d, true), want(d, false));
-    if in_dl && out_dl {
-        return Some(z.clone());
-    }
-    if !in_dl && !out_dl {
-        return None;
-    }
-    let dead = deadlocked(zg, d, z);
-    let set = if in_dl {
-        dead
+    let n = zg.model.processes.len();
+    let ints = d.get(n..)?;
+    let dls: &[bool] = if q.mentions_deadlock() {
+        &[false, true]
     } else {
-        Federation::from_zone(z.clone()).subtract(&dead)
+        &[false]
     };
-    set.zones().first().cloned()
+    let mut dead: Option<Federation> = None;
+    for bits in 0..(1u32 << q.n_atoms()) {
+        for &dl in dls {
+            if !want(d, dl, bits) {
+                continue;
+            }
+            let mut f = Federation::from_zone(z.clone());
+            for (k, a) in q.clock_atoms.iter().enumerate() {
+                let mut az = Dbm::universe(z.dim());
+                let sat = matches!(constrain_atom(&mut az, a, ints), Ok(true));
+                f = match (bits >> k & 1 == 1, sat) {
+                    (true, true) => f.intersect_zone(&az),
+                    (true, false) => Federation::empty(z.dim()),
+                    (false, true) => f.subtract_zone(&az),
+                    (false, false) => f,
+                };
+            }
+            if q.mentions_deadlock() && !f.is_empty() {
+                let dd = dead.get_or_insert_with(|| deadlocked(zg, d, z));
+                f = if dl { f.intersect(dd) } else { f.subtract(dd) };
+            }
+            if let Some(w) = f.zones().first() {
+                return Some(w.clone());
+            }
+        }
+    }
+    None
 }
 
 /// The answer printed for one query.

@@ -75,7 +75,7 @@ pub(crate) fn enabling(
 mod tests {
     use crate::check::check_query;
     use crate::query::Options;
-    use crate::replay::replay_deadlock;
+    use crate::replay::replay_end;
     use crate::uppaal::parse_uppaal;
     use verikit_diag::Budget;
 
@@ -115,12 +115,36 @@ mod tests {
         let r = check_query(&um, &q, Options::default(), &Budget::unlimited()).unwrap();
         let sat = r.satisfied.unwrap();
         if let Some(tt) = &r.search.timed {
-            let (end, dead) = replay_deadlock(&um.model, tt).unwrap();
+            let end = replay_end(&um.model, tt).unwrap();
             let n = um.model.processes.len();
             let reach = q.kind == crate::uppaal::QueryKind::Reach;
-            assert_eq!(q.holds_with(n, &end, dead), reach, "{query}: witness end");
+            let holds = q
+                .holds_at(n, &end.state, end.deadlocked, &end.clocks)
+                .unwrap();
+            assert_eq!(holds, reach, "{query}: witness end");
         }
         sat
+    }
+
+    #[test]
+    fn clock_constraints_in_queries() {
+        // a: x ≤ 5, a → b when x ≥ 3 (no reset), a → a when y ≥ 1 resetting y
+        let m = model("x &lt;= 5", "", "x &gt;= 3", "y &gt;= 1", "y = 0");
+        assert!(check(&m, "E<> P.b && x > 4"));
+        assert!(!check(&m, "E<> P.a && x > 5"));
+        assert!(check(&m, "A[] P.a imply x <= 5"));
+        assert!(!check(&m, "A[] P.a imply x < 5"));
+        assert!(check(&m, "E<> P.a && y >= 1 && x == 5"));
+        assert!(!check(&m, "E<> P.a && y > 1 && !(x <= 5)"));
+        assert!(check(&m, "E<> P.b && x != 3 && x < 4"));
+        assert!(!check(&m, "E<> P.a && x != 3 && x > 5"));
+        assert!(check(&m, "E<> P.a && (x > 2 imply y < 1) && x > 2"));
+        // constants beyond every bound of the model stay exact (the query raises the bounds)
+        assert!(check(&m, "E<> P.b && x > 1000"));
+        assert!(!check(&m, "E<> P.a && x > 7 || P.b && x < 3"));
+        let um = parse_uppaal(&m).unwrap();
+        let e = um.query_text("E<> P.b && x - y > 2").unwrap_err();
+        assert!(e.message.contains("differences"), "{}", e.message);
     }
 
     #[test]

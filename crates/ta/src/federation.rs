@@ -52,6 +52,29 @@ impl Federation {
         self.zones.push(z);
     }
 
+    /// `self ∩ w`.
+    pub(crate) fn intersect_zone(&self, w: &Dbm) -> Federation {
+        let mut out = Federation::empty(self.dim);
+        for z in &self.zones {
+            let mut z = z.clone();
+            if z.intersect(w) {
+                out.zones.push(z);
+            }
+        }
+        out
+    }
+
+    /// `self ∩ other`.
+    pub(crate) fn intersect(&self, other: &Federation) -> Federation {
+        let mut out = Federation::empty(self.dim);
+        for w in &other.zones {
+            for z in self.intersect_zone(w).zones {
+                out.add(z);
+            }
+        }
+        out
+    }
+
     /// `self \ w`.
     pub(crate) fn subtract_zone(&self, w: &Dbm) -> Federation {
         let mut out = Federation::empty(self.dim);
@@ -203,6 +226,14 @@ mod tests {
                 let mut c = z.clone();
                 c.close();
                 prop_assert!(&c == z);
+            }
+        }
+
+        #[test]
+        fn intersection_is_set_intersection(a in arb_fed(), b in arb_fed()) {
+            let i = a.intersect(&b);
+            for p in points() {
+                prop_assert_eq!(fed_member(&i, &p), fed_member(&a, &p) && fed_member(&b, &p), "{:?}", p);
             }
         }
 

@@ -46,7 +46,7 @@ pub use model::{
 };
 pub use query::{check_labels, resolve_labels, to_answer, Options, ReachResult, SymbolicStep};
 pub use reach::{Algo, Search, Stats};
-pub use replay::{replay, replay_deadlock, replay_state};
+pub use replay::{replay, replay_deadlock, replay_end, replay_state, TraceEnd};
 pub use tck::parse_tck;
 pub use uppaal::{parse_uppaal, Query, QueryKind, UppaalModel};
 pub use zone_graph::{Discrete, Extrapolation, Transition};

@@ -64,6 +64,13 @@ fn definitely_reset(stmts: &[Stmt], dim: usize) -> Vec<bool> {
 
 impl LuBounds {
     /// Computes the bounds (the model must have no diagonal constraints).
+    /// Raises the global bounds by the constants of `atoms`.
+    pub(crate) fn raise_global(&mut self, atoms: &[ClockAtom], model: &Model) {
+        for a in atoms {
+            record(a, model, &mut self.global_l, &mut self.global_u);
+        }
+    }
+
     pub(crate) fn compute(model: &Model) -> LuBounds {
         let dim = model.dim();
         let mut local_l = Vec::new();

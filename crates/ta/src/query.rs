@@ -3,7 +3,7 @@
 
 use crate::concrete_trace::{concretize, TimedTrace};
 use crate::dbm::Dbm;
-use crate::model::Model;
+use crate::model::{ClockAtom, Model};
 use crate::reach::{reach, reach_until, Algo, HitPred, Search, Stats};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
 use serde_json::{json, Value};
@@ -87,6 +87,7 @@ pub(crate) fn check_pred(
     model: &Model,
     hit: HitPred<'_>,
     end: Option<EndZone<'_>>,
+    query_atoms: &[ClockAtom],
     opts: Options,
     budget: &Budget,
 ) -> Result<ReachResult, Diagnostic> {
@@ -97,6 +98,7 @@ pub(crate) fn check_pred(
         ));
     }
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
+    zg.raise_global_bounds(query_atoms);
     let out = reach_until(&mut zg, hit, opts.search, opts.algo, budget);
     finish(model, &zg, out, Vec::new(), end, t0)
 }

@@ -18,7 +18,11 @@ struct Run<'m> {
     clocks: Vec<BigRational>,
 }
 
-fn atom_holds(a: &ClockAtom, ints: &[i32], clocks: &[BigRational]) -> Result<bool, String> {
+pub(crate) fn atom_holds(
+    a: &ClockAtom,
+    ints: &[i32],
+    clocks: &[BigRational],
+) -> Result<bool, String> {
     let x = a.x.resolve(ints).map_err(|e| format!("{e:?}"))?;
     let vx = clocks.get(x).ok_or("clock index out of range")?.clone();
     let vy = match &a.y {
@@ -88,9 +92,30 @@ pub fn replay_state(model: &Model, trace: &TimedTrace) -> Result<Vec<i32>, Strin
 /// last configuration is a deadlock (no move enabled, now or after any delay), decided on the
 /// exact rational valuation by intervals of delays, without zones.
 pub fn replay_deadlock(model: &Model, trace: &TimedTrace) -> Result<(Vec<i32>, bool), String> {
+    replay_end(model, trace).map(|e| (e.state, e.deadlocked))
+}
+
+/// The last configuration of a replayed trace.
+#[derive(Clone, Debug)]
+pub struct TraceEnd {
+    /// Locations, then integers.
+    pub state: Vec<i32>,
+    /// No move is enabled, now or after any delay.
+    pub deadlocked: bool,
+    /// Clock values (index 0 is the zero clock).
+    pub clocks: Vec<BigRational>,
+}
+
+/// Checks that `trace` is a run of `model` and returns its last configuration (see
+/// [`replay_deadlock`]).
+pub fn replay_end(model: &Model, trace: &TimedTrace) -> Result<TraceEnd, String> {
     let run = replay_run(model, trace, &[])?;
-    let dead = !run.some_move_enabled()?;
-    Ok((run.state(), dead))
+    let deadlocked = !run.some_move_enabled()?;
+    Ok(TraceEnd {
+        state: run.state(),
+        deadlocked,
+        clocks: run.clocks.clone(),
+    })
 }
 
 fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Result<Run<'m>, String> {

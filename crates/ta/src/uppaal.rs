@@ -1756,10 +1756,68 @@ pub struct Query {
     pub(crate) formula: Expr,
     /// The formula mentions `deadlock` (a property of valuations, not of the discrete state).
     pub(crate) deadlock: bool,
+    /// The clock constraints of the formula; atom `k` reads as the pseudo-slot
+    /// `ATOM_SLOT + k`.
+    pub(crate) clock_atoms: Vec<ClockAtom>,
 }
 
 /// The pseudo-slot that stands for `deadlock` in a lowered query formula.
 const DEADLOCK_SLOT: u32 = u32::MAX;
+/// The pseudo-slot of the first clock constraint of a query.
+const ATOM_SLOT: u32 = u32::MAX - 64;
+/// At most this many clock constraints per query (the search enumerates their truth values).
+const MAX_QUERY_ATOMS: usize = 8;
+
+impl Lower {
+    /// A query formula: boolean combinations (`&&`, `||`, `!`, `imply`) of integer conditions,
+    /// `deadlock` and clock constraints `x ~ e` (each becomes one atom).
+    fn query_formula(&mut self, e: &UExpr, atoms: &mut Vec<ClockAtom>) -> Result<Expr, Diagnostic> {
+        if !self.mentions_clock(e) {
+            return self.expr(e);
+        }
+        match e {
+            UExpr::Bin(op @ ("&&" | "||" | "imply"), a, b, _) => {
+                let x = Box::new(self.query_formula(a, atoms)?);
+                let y = Box::new(self.query_formula(b, atoms)?);
+                Ok(match *op {
+                    "&&" => Expr::Bin(BinOp::And, x, y),
+                    "||" => Expr::Bin(BinOp::Or, x, y),
+                    _ => Expr::Bin(BinOp::Or, Box::new(Expr::Not(x)), y),
+                })
+            }
+            UExpr::Unary(Un::Not, x, _) => Ok(Expr::Not(Box::new(self.query_formula(x, atoms)?))),
+            UExpr::Bin(op, a, b, sp) if *op == "!=" => {
+                let eq = UExpr::Bin("==", a.clone(), b.clone(), *sp);
+                Ok(Expr::Not(Box::new(self.query_formula(&eq, atoms)?)))
+            }
+            UExpr::Bin(op, _, _, sp) if cmp_of(op).is_some() => {
+                let mut g = Guard::default();
+                self.guard(e, &mut g)?;
+                let [a] = g.clocks.as_slice() else {
+                    return Err(err(*sp, "unsupported clock constraint in a query"));
+                };
+                if a.y.is_some() {
+                    return Err(err(
+                        *sp,
+                        "differences of clocks in queries are not supported (ExtraM is unsound for them)",
+                    ));
+                }
+                if atoms.len() >= MAX_QUERY_ATOMS {
+                    return Err(err(
+                        *sp,
+                        format!("more than {MAX_QUERY_ATOMS} clock constraints in one query are not supported"),
+                    ));
+                }
+                atoms.push(a.clone());
+                Ok(Expr::Local(ATOM_SLOT + atoms.len() as u32 - 1))
+            }
+            _ => Err(err(
+                e.span(),
+                "clock constraints in queries must be comparisons `x ~ e` combined by `&&`, `||`, `!`, `imply`",
+            )),
+        }
+    }
+}
 
 /// The supported path quantifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1894,19 +1952,15 @@ impl UppaalModel {
             expanded: 0,
             names: Some(self.names.clone()),
         };
-        if lw.mentions_clock(&e) {
-            return Err(err(
-                e.span(),
-                "clock constraints in queries are not supported yet",
-            ));
-        }
-        let f = fold(lw.expr(&e)?);
+        let mut clock_atoms = Vec::new();
+        let f = fold(lw.query_formula(&e, &mut clock_atoms)?);
         Ok(Query {
             text: t.s.trim().to_string(),
             comment: comment.to_string(),
             kind,
             formula: f,
             deadlock,
+            clock_atoms,
         })
     }
 }
@@ -1934,10 +1988,47 @@ impl Query {
         self.holds_with(n_procs, disc, false)
     }
 
-    /// The formula on a discrete state with the truth value of `deadlock` given.
+    /// The formula on a discrete state with the truth value of `deadlock` given (clock
+    /// constraints read as false).
     pub fn holds_with(&self, n_procs: usize, disc: &[i32], deadlock: bool) -> bool {
+        self.holds_atoms(n_procs, disc, deadlock, 0)
+    }
+
+    /// The formula with the truth values of `deadlock` and of the clock constraints (bit `k` of
+    /// `atoms` for constraint `k`) given.
+    pub(crate) fn holds_atoms(
+        &self,
+        n_procs: usize,
+        disc: &[i32],
+        deadlock: bool,
+        atoms: u32,
+    ) -> bool {
         let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
-        eval_state(&self.formula, locs, ints, deadlock) == Ok(true)
+        eval_state(&self.formula, locs, ints, deadlock, atoms) == Ok(true)
+    }
+
+    /// The formula on a concrete configuration: discrete state, whether it is a deadlock, and
+    /// the clock values (index 0 is the zero clock), e.g. the end of a replayed trace.
+    pub fn holds_at(
+        &self,
+        n_procs: usize,
+        disc: &[i32],
+        deadlock: bool,
+        clocks: &[num_rational::BigRational],
+    ) -> Result<bool, String> {
+        let ints = disc.get(n_procs.min(disc.len())..).unwrap_or_default();
+        let mut bits = 0u32;
+        for (k, a) in self.clock_atoms.iter().enumerate() {
+            if crate::replay::atom_holds(a, ints, clocks)? {
+                bits |= 1 << k;
+            }
+        }
+        Ok(self.holds_atoms(n_procs, disc, deadlock, bits))
+    }
+
+    /// The number of clock constraints in the formula.
+    pub(crate) fn n_atoms(&self) -> usize {
+        self.clock_atoms.len()
     }
 
     /// True if the formula mentions `deadlock`.
@@ -1952,15 +2043,19 @@ fn eval_state(
     locs: &[i32],
     ints: &[i32],
     deadlock: bool,
+    atoms: u32,
 ) -> Result<bool, crate::model::EvalError> {
-    let bound = bind_locs(f, locs, deadlock);
+    let bound = bind_locs(f, locs, deadlock, atoms);
     Ok(bound.eval(ints)? != 0)
 }
 
-fn bind_locs(f: &Expr, locs: &[i32], dl: bool) -> Expr {
-    let bind = |x: &Expr| Box::new(bind_locs(x, locs, dl));
+fn bind_locs(f: &Expr, locs: &[i32], dl: bool, atoms: u32) -> Expr {
+    let bind = |x: &Expr| Box::new(bind_locs(x, locs, dl, atoms));
     match f {
         Expr::Local(DEADLOCK_SLOT) => Expr::Const(i64::from(dl)),
+        Expr::Local(k) if *k >= ATOM_SLOT => {
+            Expr::Const(i64::from(atoms.checked_shr(k - ATOM_SLOT).unwrap_or(0) & 1))
+        }
         Expr::Local(p) => Expr::Const(i64::from(locs.get(*p as usize).copied().unwrap_or(-1))),
         Expr::Neg(x) => Expr::Neg(bind(x)),
         Expr::Not(x) => Expr::Not(bind(x)),

@@ -104,6 +104,12 @@ impl<'m> ZoneGraph<'m> {
         }
     }
 
+    /// Raises the global bounds by the constants of `atoms` (clock constraints of a query, which
+    /// the abstraction must preserve).
+    pub(crate) fn raise_global_bounds(&mut self, atoms: &[ClockAtom]) {
+        self.lu.raise_global(atoms, self.model);
+    }
+
     fn nproc(&self) -> usize {
         self.model.processes.len()
     }
