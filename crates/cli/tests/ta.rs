@@ -160,3 +160,33 @@ fn a_hard_uppaal_model_times_out() {
     assert_eq!(code, 3, "{err}");
     assert_eq!(v["verdict"], "timeout");
 }
+
+#[test]
+fn deadlock_and_clock_constraints_in_queries() {
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-q", "A[] not deadlock"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["results"][0]["result"], "satisfied");
+    assert_eq!(v["results"][0]["extrapolation"], "extraM");
+    let (code, v, err) = verikit(&[
+        "--json",
+        "ta",
+        "check",
+        DEMO_XML,
+        "-q",
+        "E<> P(1).wait && P(1).x > 2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["results"][0]["result"], "satisfied", "{v}");
+    assert!(v["results"][0]["witness"]["timed"].is_array());
+    let (code, v, err) = verikit(&[
+        "--json",
+        "ta",
+        "check",
+        DEMO_XML,
+        "-q",
+        "E<> P(1).req && P(1).x > 2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["results"][0]["result"], "not satisfied", "{v}");
+}

@@ -142,6 +142,18 @@ mod tests {
         // constants beyond every bound of the model stay exact (the query raises the bounds)
         assert!(check(&m, "E<> P.b && x > 1000"));
         assert!(!check(&m, "E<> P.a && x > 7 || P.b && x < 3"));
+        // a process's own clock, `P.x`
+        let local = m
+            .replace(
+                "<nta><declaration>clock x, y;</declaration>",
+                "<nta><declaration>clock y;</declaration>",
+            )
+            .replace(
+                "<name>P</name>",
+                "<name>P</name><declaration>clock x;</declaration>",
+            );
+        assert!(check(&local, "E<> P.b && P.x > 4"));
+        assert!(!check(&local, "E<> P.a && P.x > 5"));
         let um = parse_uppaal(&m).unwrap();
         let e = um.query_text("E<> P.b && x - y > 2").unwrap_err();
         assert!(e.message.contains("differences"), "{}", e.message);

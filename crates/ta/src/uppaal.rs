@@ -1031,8 +1031,19 @@ impl Lower {
                 self.mentions_clock(c) || self.mentions_clock(a) || self.mentions_clock(b)
             }
             UExpr::Call(_, args, _) => args.iter().any(|a| self.mentions_clock(a)),
+            UExpr::Field(..) => self.process_clock(e).is_some(),
             _ => false,
         }
+    }
+
+    /// `P.x` for a clock `x` of process `P` (in queries): the process's scope and `x` as a name.
+    fn process_clock(&self, e: &UExpr) -> Option<(FxHashMap<String, Sym>, UExpr)> {
+        let UExpr::Field(base, member, sp) = e else {
+            return None;
+        };
+        let (_, scope) = self.process_of(base)?;
+        matches!(scope.get(member), Some(Sym::Clock { .. }))
+            .then(|| (scope, UExpr::Name(member.clone(), *sp)))
     }
 
     fn clock_ref(&mut self, e: &UExpr) -> Result<Option<ClockRef>, Diagnostic> {
@@ -1790,9 +1801,33 @@ impl Lower {
                 let eq = UExpr::Bin("==", a.clone(), b.clone(), *sp);
                 Ok(Expr::Not(Box::new(self.query_formula(&eq, atoms)?)))
             }
-            UExpr::Bin(op, _, _, sp) if cmp_of(op).is_some() => {
+            UExpr::Bin(op, l, r, sp) if cmp_of(op).is_some() => {
+                // a process's clock `P.x` reads as `x` in `P`'s scope
+                let (mut l, mut r) = ((**l).clone(), (**r).clone());
+                let mut scope = None;
+                for side in [&mut l, &mut r] {
+                    if let Some((sc, name)) = self.process_clock(side) {
+                        if scope.is_some() {
+                            return Err(err(
+                                *sp,
+                                "differences of clocks in queries are not supported (ExtraM is unsound for them)",
+                            ));
+                        }
+                        *side = name;
+                        scope = Some(sc);
+                    }
+                }
+                let pushed = scope.is_some();
+                if let Some(sc) = scope {
+                    self.scopes.push(sc);
+                }
+                let e = UExpr::Bin(op, Box::new(l), Box::new(r), *sp);
                 let mut g = Guard::default();
-                self.guard(e, &mut g)?;
+                let res = self.guard(&e, &mut g);
+                if pushed {
+                    self.scopes.pop();
+                }
+                res?;
                 let [a] = g.clocks.as_slice() else {
                     return Err(err(*sp, "unsupported clock constraint in a query"));
                 };
