@@ -189,4 +189,22 @@ fn deadlock_and_clock_constraints_in_queries() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["results"][0]["result"], "not satisfied", "{v}");
+    assert_eq!(v["results"][0]["search"], "dfs");
+    // the search options reach plain queries unchanged
+    let (code, v, err) = verikit(&[
+        "--json",
+        "ta",
+        "check",
+        DEMO_XML,
+        "-q",
+        "E<> P(1).cs",
+        "--algo",
+        "alu-covreach",
+        "--extrapolation",
+        "extraLU+g",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["results"][0]["result"], "satisfied", "{v}");
+    assert_eq!(v["results"][0]["algo"], "alu-covreach");
+    assert_eq!(v["results"][0]["extrapolation"], "extraLU+g");
 }

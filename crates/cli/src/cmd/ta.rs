@@ -1,7 +1,7 @@
 //! `verikit ta`: timed automata in TChecker's `.tck` format, zone-graph reachability of labels.
 
 use crate::report::{read_input, CliError, Ctx};
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
 use verikit_ta::{
@@ -19,16 +19,8 @@ pub enum TaCmd {
         /// Labels, comma-separated (none: explore the whole zone graph).
         #[arg(long, short = 'l', value_delimiter = ',')]
         labels: Vec<String>,
-        /// Search order.
-        #[arg(long, alias = "order", value_enum, default_value_t = SearchArg::Bfs)]
-        search: SearchArg,
-        /// `covreach`: covering by zone inclusion; `alu-covreach`: covering by the aLU
-        /// abstraction (coarser); `reach`: only equal nodes merged.
-        #[arg(long, value_enum, default_value_t = AlgoArg::Covreach)]
-        algo: AlgoArg,
-        /// Zone abstraction: ExtraLU+ with local or global bounds, or ExtraM.
-        #[arg(long, default_value = "extraLU+l", value_parser = ["extraLU+l", "extraLU+g", "extraM"])]
-        extrapolation: String,
+        #[command(flatten)]
+        how: How,
     },
     /// Answers UPPAAL queries (`E<> φ`, `A[] φ`) on an UPPAAL XML model: those of a `.q` file,
     /// one `--query`, or else the model's embedded `<queries>`; one result per query, streamed.
@@ -40,6 +32,9 @@ pub enum TaCmd {
         /// One query, e.g. `'E<> P(1).cs'`.
         #[arg(long, short = 'q', conflicts_with = "queries")]
         query: Option<String>,
+        /// (Queries with `deadlock` or clock constraints always use ExtraM and inclusion.)
+        #[command(flatten)]
+        how: How,
     },
     /// Processes, clocks, integers, locations, edges and synchronisations of a model (`.xml` or
     /// `.tck`).
@@ -47,6 +42,40 @@ pub enum TaCmd {
         /// The model.
         model: PathBuf,
     },
+}
+
+/// How the zone graph is searched.
+#[derive(Args, Debug)]
+pub struct How {
+    /// Search order.
+    #[arg(long, alias = "order", value_enum, default_value_t = SearchArg::Bfs)]
+    search: SearchArg,
+    /// `covreach`: covering by zone inclusion; `alu-covreach`: covering by the aLU
+    /// abstraction (coarser); `reach`: only equal nodes merged.
+    #[arg(long, value_enum, default_value_t = AlgoArg::Covreach)]
+    algo: AlgoArg,
+    /// Zone abstraction: ExtraLU+ with local or global bounds, or ExtraM.
+    #[arg(long, default_value = "extraLU+l", value_parser = ["extraLU+l", "extraLU+g", "extraM"])]
+    extrapolation: String,
+}
+
+impl How {
+    fn options(&self) -> Result<Options, CliError> {
+        Ok(Options {
+            search: match self.search {
+                SearchArg::Bfs => Search::Bfs,
+                SearchArg::Dfs => Search::Dfs,
+            },
+            algo: match self.algo {
+                AlgoArg::Reach => Algo::Reach,
+                AlgoArg::Covreach => Algo::Covreach,
+                AlgoArg::AluCovreach => Algo::AluCovreach,
+            },
+            extrapolation: Extrapolation::parse(&self.extrapolation).ok_or_else(|| {
+                CliError::Usage(format!("unknown extrapolation `{}`", self.extrapolation))
+            })?,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -76,34 +105,15 @@ fn reach(
 
 pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
-        TaCmd::Reach {
-            model,
-            labels,
-            search,
-            algo,
-            extrapolation,
-        } => {
+        TaCmd::Reach { model, labels, how } => {
             let src = read_input(&model)?;
-            let opts = Options {
-                search: match search {
-                    SearchArg::Bfs => Search::Bfs,
-                    SearchArg::Dfs => Search::Dfs,
-                },
-                algo: match algo {
-                    AlgoArg::Reach => Algo::Reach,
-                    AlgoArg::Covreach => Algo::Covreach,
-                    AlgoArg::AluCovreach => Algo::AluCovreach,
-                },
-                extrapolation: Extrapolation::parse(&extrapolation).ok_or_else(|| {
-                    CliError::Usage(format!("unknown extrapolation `{extrapolation}`"))
-                })?,
-            };
-            reach(&src, &labels, opts, ctx)
+            reach(&src, &labels, how.options()?, ctx)
         }
         TaCmd::Check {
             model,
             queries,
             query,
+            how,
         } => {
             let src = read_input(&model)?;
             let qsrc = queries.as_ref().map(|q| read_input(q)).transpose()?;
@@ -115,7 +125,7 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             let mut sink = |a| {
                 ctx.stream(a);
             };
-            let opts = Options::default();
+            let opts = how.options()?;
             let sum = run_check(&src.name, &src.text, qs, opts, &ctx.budget, &mut sink)
                 .map_err(|d| CliError::from_error(d, Some(&src)))?;
             Ok(ctx.finish_batch(sum))
