@@ -186,6 +186,8 @@ fn deadlock_and_clock_constraints_in_queries() {
         DEMO_XML,
         "-q",
         "E<> P(1).req && P(1).x > 2",
+        "--search",
+        "dfs",
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["results"][0]["result"], "not satisfied", "{v}");
