@@ -27,6 +27,7 @@ pub mod gba_reduce;
 pub mod gf_guarantee;
 pub mod hoa;
 pub mod iterated_sim;
+mod ldba;
 pub mod little_brothers;
 pub mod ltl;
 pub mod postproc;
@@ -49,6 +50,7 @@ pub mod word;
 pub mod zielonka;
 
 pub use error::OmegaError;
+pub use ldba::Ldba;
 pub use task::PARAMS;
 pub use twa::Twa;
 // For the synthesis engine (crates/synt): the formula arena, the translation, the AP printer.
