@@ -283,6 +283,10 @@ impl<'a> Checker<'a> {
             }
         };
         match path {
+            PathFormula::Ltl(_) => Err(input(
+                sp,
+                "LTL path formulas inside CTL's A/E are not supported (only inside P[…])",
+            )),
             PathFormula::Not(inner) => Ok(self
                 .ctl(!forall, inner, sp)?
                 .into_iter()
@@ -480,6 +484,7 @@ impl<'a> Checker<'a> {
                     .map(|x| 1.0 - x)
                     .collect())
             }
+            PathFormula::Ltl(l) => self.ltl(opt, l, sp),
             PathFormula::Until(l, r, tb) => {
                 let phi = self.states(l)?;
                 let psi = self.states(r)?;
@@ -539,6 +544,211 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// `P[ ltl ]` on a DTMC or MDP ([`crate::ldba_product`]): the formula (for `Pmin`, its
+    /// negation: `Pmin φ = 1 − Pmax ¬φ`) goes through omega's LTL translation and
+    /// limit-deterministic automaton; the value is the maximal probability of reaching an
+    /// accepting end component of the product.
+    fn ltl(&mut self, opt: Opt, l: &Ltl, sp: Span) -> R<Vec<f64>> {
+        if self.model.model_type == ModelType::Ctmc || self.model.is_interval() {
+            return Err(input(
+                sp,
+                format!(
+                    "LTL path formulas are supported on DTMCs and MDPs, not on {}s",
+                    self.model.model_type.name()
+                ),
+            ));
+        }
+        let mut arena = verikit_omega::Arena::new();
+        let mut atoms: Vec<Vec<bool>> = Vec::new();
+        let f = self.ltl_formula(l, &mut arena, &mut atoms)?;
+        let negate = opt == Opt::Min;
+        let f = if negate { arena.not(f) } else { f };
+        let budget = self.opts.budget.clone();
+        let topts = verikit_omega::TranslateOptions {
+            redirect_merges: false,
+            budget: budget.clone(),
+            ..Default::default()
+        };
+        let tgba = verikit_omega::translate(&mut arena, f, &topts).map_err(|e| match e {
+            verikit_omega::OmegaError::Exhausted(x) => ProbError::Exhausted(x),
+            other => input(sp, format!("translating the LTL formula: {other}")),
+        })?;
+        // Letter of each model state over the automaton's APs (`p<i>` is atom `i`).
+        let n = self.model.num_states();
+        let mut letters = vec![0u64; n];
+        for (bit, name) in tgba.aps.iter().enumerate().take(64) {
+            let set = name
+                .strip_prefix('p')
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| atoms.get(i));
+            if let Some(set) = set {
+                for (s, l) in letters.iter_mut().enumerate() {
+                    if set.get(s).copied().unwrap_or(false) {
+                        *l |= 1 << bit;
+                    }
+                }
+            }
+        }
+        let mut ldba = verikit_omega::Ldba::new(&tgba);
+        let prod = crate::ldba_product::product(self.model, &letters, &mut ldba, &budget)?;
+        let mut sub = Checker {
+            model: &prod.model,
+            prog: self.prog,
+            opts: self.opts.clone(),
+            names: self.names.clone(),
+            preds: None,
+            embedded: None,
+            exit: None,
+            sound: true,
+            exhausted: Cell::new(None),
+        };
+        let all = vec![true; prod.model.num_states()];
+        let x = sub.until(&all, &prod.target, Opt::Max);
+        self.sound &= sub.sound;
+        self.note(sub.exhausted.take());
+        let v = prod.project(&x);
+        Ok(if negate {
+            v.into_iter().map(|x| 1.0 - x).collect()
+        } else {
+            v
+        })
+    }
+
+    /// The omega formula of an LTL path formula; each distinct state set of an atom becomes
+    /// the AP `p<i>` (`atoms[i]`). Step bounds `F<=k`, `G<=k`, `U<=k` are expanded into `X`.
+    fn ltl_formula(
+        &mut self,
+        l: &Ltl,
+        a: &mut verikit_omega::Arena,
+        atoms: &mut Vec<Vec<bool>>,
+    ) -> R<verikit_omega::F> {
+        Ok(match l {
+            Ltl::Atom(e) => {
+                if let ExprKind::Bool(b) = e.kind {
+                    return Ok(a.constant(b));
+                }
+                let set = self.states(e)?;
+                let i = match atoms.iter().position(|x| *x == set) {
+                    Some(i) => i,
+                    None => {
+                        atoms.push(set);
+                        atoms.len() - 1
+                    }
+                };
+                a.ap(&format!("p{i}"))
+            }
+            Ltl::Not(x) => {
+                let x = self.ltl_formula(x, a, atoms)?;
+                a.not(x)
+            }
+            Ltl::And(x, y) | Ltl::Or(x, y) | Ltl::Implies(x, y) | Ltl::Iff(x, y) => {
+                let fx = self.ltl_formula(x, a, atoms)?;
+                let fy = self.ltl_formula(y, a, atoms)?;
+                match l {
+                    Ltl::And(..) => a.and2(fx, fy),
+                    Ltl::Or(..) => a.or2(fx, fy),
+                    Ltl::Implies(..) => a.implies(fx, fy),
+                    _ => a.equiv(fx, fy),
+                }
+            }
+            Ltl::Next(x, _) => {
+                let x = self.ltl_formula(x, a, atoms)?;
+                a.x(x)
+            }
+            Ltl::Finally(x, tb, sp) => {
+                let fx = self.ltl_formula(x, a, atoms)?;
+                match self.ltl_steps(tb, *sp)? {
+                    None => a.ev(fx),
+                    Some(k) => {
+                        let tt = a.tt();
+                        Self::ltl_bounded_until(a, tt, fx, k)
+                    }
+                }
+            }
+            Ltl::Globally(x, tb, sp) => {
+                let fx = self.ltl_formula(x, a, atoms)?;
+                match self.ltl_steps(tb, *sp)? {
+                    None => a.gl(fx),
+                    Some(k) => {
+                        // G<=k φ = ¬(true U<=k ¬φ)
+                        let (tt, nx) = (a.tt(), a.not(fx));
+                        let u = Self::ltl_bounded_until(a, tt, nx, k);
+                        a.not(u)
+                    }
+                }
+            }
+            Ltl::Until(x, y, tb, sp)
+            | Ltl::WeakUntil(x, y, tb, sp)
+            | Ltl::Release(x, y, tb, sp) => {
+                let fx = self.ltl_formula(x, a, atoms)?;
+                let fy = self.ltl_formula(y, a, atoms)?;
+                let steps = self.ltl_steps(tb, *sp)?;
+                match (l, steps) {
+                    (Ltl::Until(..), None) => a.u(fx, fy),
+                    (Ltl::WeakUntil(..), None) => a.w(fx, fy),
+                    (_, None) => a.r(fx, fy),
+                    (Ltl::Until(..), Some(k)) => Self::ltl_bounded_until(a, fx, fy, k),
+                    (Ltl::WeakUntil(..), Some(k)) => {
+                        // a W<=k b = ¬((a ∧ ¬b) U<=k (¬a ∧ ¬b)), as PRISM reads it.
+                        let (na, nb) = (a.not(fx), a.not(fy));
+                        let (l1, r1) = (a.and2(fx, nb), a.and2(na, nb));
+                        let u = Self::ltl_bounded_until(a, l1, r1, k);
+                        a.not(u)
+                    }
+                    (_, Some(k)) => {
+                        // a R<=k b = ¬(¬a U<=k ¬b)
+                        let (na, nb) = (a.not(fx), a.not(fy));
+                        let u = Self::ltl_bounded_until(a, na, nb, k);
+                        a.not(u)
+                    }
+                }
+            }
+        })
+    }
+
+    /// `x U<=k y` as `y ∨ (x ∧ X(x U<=k-1 y))` (`false` for `k < 0`).
+    fn ltl_bounded_until(
+        a: &mut verikit_omega::Arena,
+        x: verikit_omega::F,
+        y: verikit_omega::F,
+        k: i64,
+    ) -> verikit_omega::F {
+        let mut f = a.ff();
+        for _ in 0..=k {
+            let nx = a.x(f);
+            let c = a.and2(x, nx);
+            f = a.or2(y, c);
+        }
+        f
+    }
+
+    /// The upper step bound of a temporal operator inside LTL (`None` if unbounded).
+    fn ltl_steps(&mut self, tb: &TimeBound, sp: Span) -> R<Option<i64>> {
+        if tb.reward.is_some() || tb.lower.is_some() {
+            return Err(input(
+                tb.reward_bound.unwrap_or(sp),
+                "inside LTL formulas only upper step bounds (`<=k`, `<k`) are supported",
+            ));
+        }
+        let Some((e, strict)) = &tb.upper else {
+            return Ok(None);
+        };
+        let x = self.const_f64(e)?;
+        if x.fract() != 0.0 || x < 0.0 {
+            return Err(input(
+                e.span,
+                "step bounds of DTMCs/MDPs must be non-negative integers",
+            ));
+        }
+        if x > 10_000.0 {
+            return Err(input(
+                e.span,
+                "step bounds above 10000 inside LTL formulas are not supported (they are expanded into X)",
+            ));
+        }
+        Ok(Some(x as i64 - i64::from(*strict)))
     }
 
     /// `phi U^{rew{"r"} ⋈ b} psi` on a DTMC/MDP: ordinary until on the reward unfolding

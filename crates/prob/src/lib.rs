@@ -21,6 +21,7 @@ pub mod imdp_bisim;
 pub mod interleave;
 pub mod jani;
 pub mod lang;
+mod ldba_product;
 pub mod mec;
 pub mod model;
 pub mod polytope_lp;

@@ -716,6 +716,12 @@ impl<'a> RobustChecker<'a> {
                 self.collect_atoms(b, out)
             }
             PathFormula::Not(inner) => self.collect_path_atoms(inner, out),
+            PathFormula::Ltl(l) => {
+                for a in l.atoms() {
+                    self.collect_atoms(a, out)?;
+                }
+                Ok(())
+            }
         }
     }
 
@@ -979,6 +985,10 @@ impl<'a> RobustChecker<'a> {
                     .map(|x| 1.0 - x)
                     .collect())
             }
+            PathFormula::Ltl(l) => Err(input(
+                l.atoms().first().map_or(Span::default(), |e| e.span),
+                "LTL path formulas are not supported on interval models",
+            )),
             PathFormula::Not(inner) => Ok(self
                 .prob(dir.flip(), inner)?
                 .into_iter()

@@ -130,6 +130,75 @@ pub enum PathFormula {
     /// does (`ExpressionTemporal.convertToUntilForm`). `P=?` of it is one minus `P=?` of the
     /// inner formula with min and max exchanged.
     Not(Box<PathFormula>),
+    /// A general LTL path formula (PRISM manual, "Property Specification: LTL"): any nesting
+    /// of temporal and Boolean operators over state formulas. Path formulas of the PCTL shapes
+    /// above never take this form.
+    Ltl(Box<Ltl>),
+}
+
+/// An LTL path formula over state formulas (PRISM's `ExpressionTemporal` trees). Bounds are
+/// kept as written; the checker expands step bounds into `X` or refuses them.
+#[derive(Clone, Debug)]
+pub enum Ltl {
+    /// A state formula (a label, an expression, a nested `P`/`R` operator).
+    Atom(Box<Expr>),
+    Not(Box<Ltl>),
+    And(Box<Ltl>, Box<Ltl>),
+    Or(Box<Ltl>, Box<Ltl>),
+    Implies(Box<Ltl>, Box<Ltl>),
+    Iff(Box<Ltl>, Box<Ltl>),
+    Next(Box<Ltl>, Span),
+    Finally(Box<Ltl>, TimeBound, Span),
+    Globally(Box<Ltl>, TimeBound, Span),
+    Until(Box<Ltl>, Box<Ltl>, TimeBound, Span),
+    WeakUntil(Box<Ltl>, Box<Ltl>, TimeBound, Span),
+    Release(Box<Ltl>, Box<Ltl>, TimeBound, Span),
+}
+
+impl Ltl {
+    /// The state formulas at the leaves, left to right.
+    pub fn atoms(&self) -> Vec<&Expr> {
+        let mut out = Vec::new();
+        let mut todo = vec![self];
+        while let Some(l) = todo.pop() {
+            match l {
+                Ltl::Atom(e) => out.push(e.as_ref()),
+                Ltl::Not(a) | Ltl::Next(a, _) | Ltl::Finally(a, _, _) | Ltl::Globally(a, _, _) => {
+                    todo.push(a)
+                }
+                Ltl::And(a, b)
+                | Ltl::Or(a, b)
+                | Ltl::Implies(a, b)
+                | Ltl::Iff(a, b)
+                | Ltl::Until(a, b, _, _)
+                | Ltl::WeakUntil(a, b, _, _)
+                | Ltl::Release(a, b, _, _) => {
+                    todo.push(b);
+                    todo.push(a)
+                }
+            }
+        }
+        out
+    }
+    /// Visits the state formulas ([`Expr::walk_deep`]).
+    pub fn walk_deep(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Ltl::Atom(e) => e.walk_deep(f),
+            Ltl::Not(a) | Ltl::Next(a, _) | Ltl::Finally(a, _, _) | Ltl::Globally(a, _, _) => {
+                a.walk_deep(f)
+            }
+            Ltl::And(a, b)
+            | Ltl::Or(a, b)
+            | Ltl::Implies(a, b)
+            | Ltl::Iff(a, b)
+            | Ltl::Until(a, b, _, _)
+            | Ltl::WeakUntil(a, b, _, _)
+            | Ltl::Release(a, b, _, _) => {
+                a.walk_deep(f);
+                b.walk_deep(f)
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -270,6 +339,7 @@ impl PathFormula {
                 b.walk_deep(f)
             }
             PathFormula::Not(inner) => inner.walk_deep(f),
+            PathFormula::Ltl(l) => l.walk_deep(f),
         }
     }
 }

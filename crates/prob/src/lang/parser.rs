@@ -784,46 +784,198 @@ impl<'a> Parser<'a> {
     }
 
     // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
+    /// A path formula inside `P[…]`/`A[…]`/`E[…]`, parsed with PRISM's grammar for LTL
+    /// (`PrismParser.jj`: `U`/`W`/`R` bind loosest and do not associate, `X`/`F`/`G` apply to
+    /// what follows up to the next binary temporal operator, and temporal operators inside
+    /// Boolean ones need parentheses: `(F a) & (G b)`). The PCTL shapes (`X φ`, `F φ`, `G φ`,
+    /// `φ U ψ`, `φ W ψ`, `φ R ψ` over state formulas) become their [`PathFormula`] variants as
+    /// before; everything else is a [`PathFormula::Ltl`].
     #[inline(never)]
     fn path(&mut self) -> PResult<PathFormula> {
-        let temporal = |s: &str| matches!(s, "F" | "G" | "X");
-        if let Tok::Ident(s) = self.peek().clone() {
-            if temporal(&s) {
+        let l = self.ltl_binary()?;
+        let atom = |l: Ltl| match l {
+            Ltl::Atom(e) => Ok(e),
+            other => Err(other),
+        };
+        Ok(match l {
+            Ltl::Atom(_) => return self.err("`U` (or a path formula `F`, `G`, `X`)"),
+            Ltl::Next(a, sp) => match atom(*a) {
+                Ok(e) => PathFormula::Next(e),
+                Err(a) => PathFormula::Ltl(Box::new(Ltl::Next(Box::new(a), sp))),
+            },
+            Ltl::Finally(a, tb, sp) => match atom(*a) {
+                Ok(e) => PathFormula::Until(Box::new(Expr::boolean(true, sp)), e, tb),
+                Err(a) => PathFormula::Ltl(Box::new(Ltl::Finally(Box::new(a), tb, sp))),
+            },
+            Ltl::Globally(a, tb, sp) => match atom(*a) {
+                Ok(e) => PathFormula::Globally(e, tb),
+                Err(a) => PathFormula::Ltl(Box::new(Ltl::Globally(Box::new(a), tb, sp))),
+            },
+            Ltl::Until(a, b, tb, sp) => match (atom(*a), atom(*b)) {
+                (Ok(a), Ok(b)) => PathFormula::Until(a, b, tb),
+                (a, b) => PathFormula::Ltl(Box::new(Ltl::Until(
+                    Box::new(a.map_or_else(|l| l, Ltl::Atom)),
+                    Box::new(b.map_or_else(|l| l, Ltl::Atom)),
+                    tb,
+                    sp,
+                ))),
+            },
+            Ltl::WeakUntil(a, b, tb, sp) => match (atom(*a), atom(*b)) {
+                (Ok(a), Ok(b)) => Self::weak_or_release(true, *a, *b, tb),
+                (a, b) => PathFormula::Ltl(Box::new(Ltl::WeakUntil(
+                    Box::new(a.map_or_else(|l| l, Ltl::Atom)),
+                    Box::new(b.map_or_else(|l| l, Ltl::Atom)),
+                    tb,
+                    sp,
+                ))),
+            },
+            Ltl::Release(a, b, tb, sp) => match (atom(*a), atom(*b)) {
+                (Ok(a), Ok(b)) => Self::weak_or_release(false, *a, *b, tb),
+                (a, b) => PathFormula::Ltl(Box::new(Ltl::Release(
+                    Box::new(a.map_or_else(|l| l, Ltl::Atom)),
+                    Box::new(b.map_or_else(|l| l, Ltl::Atom)),
+                    tb,
+                    sp,
+                ))),
+            },
+            other => PathFormula::Ltl(Box::new(other)),
+        })
+    }
+    /// `φ U ψ`, `φ W ψ`, `φ R ψ` (with bounds) or a unary temporal formula: PRISM's
+    /// `ExpressionTemporalBinary`.
+    fn ltl_binary(&mut self) -> PResult<Ltl> {
+        let lhs = self.ltl_unary()?;
+        let op = match self.peek() {
+            Tok::Ident(k) if k == "U" || k == "W" || k == "R" => k.clone(),
+            _ => return Ok(lhs),
+        };
+        let sp = self.bump().span;
+        let tb = self.time_bound()?;
+        if op != "U" && tb.reward.is_some() {
+            return Err(Diagnostic::at(
+                tb.reward_bound.unwrap_or(sp),
+                "reward bounds on `W`/`R` are not supported",
+            ));
+        }
+        let rhs = self.ltl_unary()?;
+        let (a, b) = (Box::new(lhs), Box::new(rhs));
+        Ok(match op.as_str() {
+            "U" => Ltl::Until(a, b, tb, sp),
+            "W" => Ltl::WeakUntil(a, b, tb, sp),
+            _ => Ltl::Release(a, b, tb, sp),
+        })
+    }
+
+    /// `X φ`, `F φ`, `G φ` (with bounds) or a Boolean combination: PRISM's
+    /// `ExpressionTemporalUnary`.
+    fn ltl_unary(&mut self) -> PResult<Ltl> {
+        if let Tok::Ident(k) = self.peek().clone() {
+            if matches!(k.as_str(), "X" | "F" | "G") {
                 let sp = self.bump().span;
                 let tb = self.time_bound()?;
-                let e = self.expr()?;
-                return Ok(match s.as_str() {
-                    "F" => PathFormula::Until(Box::new(Expr::boolean(true, sp)), Box::new(e), tb),
-                    "G" => PathFormula::Globally(Box::new(e), tb),
-                    _ => {
-                        if !tb.is_none() {
-                            return Err(Diagnostic::at(sp, "a bound on `X` is not supported"));
-                        }
-                        PathFormula::Next(Box::new(e))
-                    }
+                if k == "X" && !tb.is_none() {
+                    return Err(Diagnostic::at(sp, "a bound on `X` is not supported"));
+                }
+                self.enter()?;
+                let a = self.ltl_unary();
+                self.depth -= 1;
+                let a = Box::new(a?);
+                return Ok(match k.as_str() {
+                    "X" => Ltl::Next(a, sp),
+                    "F" => Ltl::Finally(a, tb, sp),
+                    _ => Ltl::Globally(a, tb, sp),
                 });
             }
         }
-        let lhs = self.expr()?;
-        if self.eat_kw("U") {
-            let tb = self.time_bound()?;
-            let rhs = self.expr()?;
-            return Ok(PathFormula::Until(Box::new(lhs), Box::new(rhs), tb));
-        }
-        if self.is_kw("W") || self.is_kw("R") {
-            let weak = self.is_kw("W");
-            self.bump();
-            let tb = self.time_bound()?;
-            if tb.reward.is_some() {
-                return Err(Diagnostic::at(
-                    tb.reward_bound.unwrap_or(lhs.span),
-                    "reward bounds on `W`/`R` are not supported",
-                ));
+        // A state formula up to the end of the operand is an atom (the PCTL route, with the
+        // spans and errors of `expr`); otherwise a Boolean combination with temporal parts.
+        let (pos, depth) = (self.pos, self.depth);
+        match self.expr() {
+            Ok(e) if self.ends_ltl_operand() => return Ok(Ltl::Atom(Box::new(e))),
+            _ => {
+                self.pos = pos;
+                self.depth = depth;
             }
-            let rhs = self.expr()?;
-            return Ok(Self::weak_or_release(weak, lhs, rhs, tb));
         }
-        self.err("`U` (or a path formula `F`, `G`, `X`)")
+        self.ltl_iff()
+    }
+
+    fn ends_ltl_operand(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Sym("]") | Tok::Sym(")") | Tok::Sym("{") | Tok::Eof
+        ) || self.is_kw("U")
+            || self.is_kw("W")
+            || self.is_kw("R")
+    }
+
+    fn ltl_iff(&mut self) -> PResult<Ltl> {
+        let mut a = self.ltl_implies()?;
+        while self.eat_sym("<=>") {
+            let b = self.ltl_implies()?;
+            a = Ltl::Iff(Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+    fn ltl_implies(&mut self) -> PResult<Ltl> {
+        let a = self.ltl_or()?;
+        if self.eat_sym("=>") {
+            self.enter()?;
+            let b = self.ltl_implies();
+            self.depth -= 1;
+            return Ok(Ltl::Implies(Box::new(a), Box::new(b?)));
+        }
+        Ok(a)
+    }
+    fn ltl_or(&mut self) -> PResult<Ltl> {
+        let mut a = self.ltl_and()?;
+        while self.eat_sym("|") {
+            let b = self.ltl_and()?;
+            a = Ltl::Or(Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+    fn ltl_and(&mut self) -> PResult<Ltl> {
+        let mut a = self.ltl_not()?;
+        while self.eat_sym("&") {
+            let b = self.ltl_not()?;
+            a = Ltl::And(Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+    fn ltl_not(&mut self) -> PResult<Ltl> {
+        if self.eat_sym("!") {
+            self.enter()?;
+            let a = self.ltl_not();
+            self.depth -= 1;
+            return Ok(Ltl::Not(Box::new(a?)));
+        }
+        self.ltl_atom()
+    }
+    /// A relational state formula, `( path formula )`, or (more lenient than PRISM, which
+    /// wants parentheses) a unary temporal formula.
+    fn ltl_atom(&mut self) -> PResult<Ltl> {
+        if let Tok::Ident(k) = self.peek() {
+            if matches!(k.as_str(), "X" | "F" | "G") {
+                return self.ltl_unary();
+            }
+        }
+        let (pos, depth) = (self.pos, self.depth);
+        let first = match self.rel() {
+            Ok(e) => return Ok(Ltl::Atom(Box::new(e))),
+            Err(d) => d,
+        };
+        self.pos = pos;
+        self.depth = depth;
+        if self.eat_sym("(") {
+            self.enter()?;
+            let l = self.ltl_binary();
+            self.depth -= 1;
+            let l = l?;
+            self.expect_sym(")")?;
+            return Ok(l);
+        }
+        Err(first)
     }
 
     /// `a W b` as `!((a & !b) U (!a & !b))` and `a R b` as `!(!a U !b)`, keeping the bounds
@@ -1442,6 +1594,76 @@ mod tests {
                 assert!(md.commands[1].updates[0].assigns.is_empty());
             }
             _ => panic!(),
+        }
+    }
+
+    fn path_of(text: &str) -> PathFormula {
+        let p = parse_properties(text).unwrap();
+        let e = match &p.properties[0].expr.kind {
+            ExprKind::Filter { prop, .. } => prop.as_ref(),
+            _ => &p.properties[0].expr,
+        };
+        match &e.kind {
+            ExprKind::Prob { path, .. } => (**path).clone(),
+            other => panic!("not a P operator: {other:?}"),
+        }
+    }
+
+    /// PRISM's LTL grammar: PCTL shapes keep their variants; everything else is `Ltl`, with
+    /// `U`/`W`/`R` loosest and non-associative, `F`/`G`/`X` over the rest of the operand.
+    #[test]
+    fn ltl_path_formulas() {
+        for pctl in [
+            "P=? [ F \"a\" ]",
+            "P=? [ F \"a\" & x>1 ]",
+            "P=? [ G<=4 x=1 ]",
+            "P=? [ (x+1)>2 U \"b\" ]",
+            "P=? [ !\"a\" U<=3 \"b\" ]",
+            "P=? [ X x=1 ]",
+            "P=? [ \"a\" W \"b\" ]",
+            "P=? [ F x=2 {x=0} ]",
+        ] {
+            assert!(!matches!(path_of(pctl), PathFormula::Ltl(_)), "{pctl}");
+        }
+        let is = |text: &str, want: &dyn Fn(&Ltl) -> bool| match path_of(text) {
+            PathFormula::Ltl(l) => assert!(want(&l), "{text}: {l:?}"),
+            other => panic!("{text}: not LTL: {other:?}"),
+        };
+        is(
+            "P=? [ G F \"a\" ]",
+            &|l| matches!(l, Ltl::Globally(a, _, _) if matches!(**a, Ltl::Finally(..))),
+        );
+        is(
+            "Pmax=? [ (F a) & (G b) ]",
+            &|l| matches!(l, Ltl::And(a, b) if matches!(**a, Ltl::Finally(..)) && matches!(**b, Ltl::Globally(..))),
+        );
+        is(
+            "P=? [ (a U b) U c ]",
+            &|l| matches!(l, Ltl::Until(a, _, _, _) if matches!(**a, Ltl::Until(..))),
+        );
+        is(
+            "P=? [ F a U b ]",
+            &|l| matches!(l, Ltl::Until(a, _, _, _) if matches!(**a, Ltl::Finally(..))),
+        );
+        is(
+            "P=? [ X X a ]",
+            &|l| matches!(l, Ltl::Next(a, _) if matches!(**a, Ltl::Next(..))),
+        );
+        is("P=? [ !(G !a) ]", &|l| matches!(l, Ltl::Not(_)));
+        is("P=? [ G (a => F<=3 b) ]", &|l| {
+            matches!(l, Ltl::Globally(..))
+        });
+        is("P=? [ a R (G b) ]", &|l| matches!(l, Ltl::Release(..)));
+        // Non-associative binary operators and unbalanced parentheses are errors.
+        for bad in [
+            "P=? [ a U b U c ]",
+            "P=? [ (F a ]",
+            "P=? [ G ]",
+            "P=? [ a ]",
+            "P=? [ X<=2 a ]",
+            "P=? [ a W^{rew{\"r\"}<=2} (F b) ]",
+        ] {
+            assert!(parse_properties(bad).is_err(), "{bad}");
         }
     }
 

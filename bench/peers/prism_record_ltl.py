@@ -1,0 +1,111 @@
+"""Records Storm's values of LTL properties (inside P[…]) on shared PRISM models into
+tests/expected/prism-ltl-storm.tsv. The shipped property files of these models have no LTL
+properties, so the properties below are written for this oracle over the models' labels and
+variables (recurrence `G F`, persistence `F G`, response `G (!a | (F b))` (Storm reads `=>` only between state formulas), nested `X`, bounded `F<=k`
+inside LTL, conjunctions of them). Storm checks LTL with its own LTL → deterministic automaton
+route (sparse engine); undefined constants are set in a temporary copy of the model.
+
+Usage: bench/.venv/bin/python bench/peers/prism_record_ltl.py
+"""
+import os
+import pathlib
+import re
+import tempfile
+import time
+
+import stormpy
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DATA = pathlib.Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared/data"))
+OUT = ROOT / "tests/expected/prism-ltl-storm.tsv"
+
+# (model under the shared data folder, constants "K=2", properties)
+CASES = [
+    ("qvbs/dtmc/herman/herman.5.prism", "", [
+        'P=? [ X X "stable" ]',
+        'P=? [ F G "stable" ]',
+        'P=? [ (F<=3 "stable") & (G F "stable") ]',
+        'P=? [ !"stable" U (X "stable") ]',
+        'P=? [ G ("stable" | (X !"stable")) ]',
+    ]),
+    ("prism-examples/dtmcs/leader_sync/leader3_2.pm", "", [
+        'P=? [ F G "elected" ]',
+        'P=? [ X X "elected" ]',
+        'P=? [ (X !"elected") & (F<=6 "elected") ]',
+        'P=? [ G (s1!=1 | (F "elected")) ]',
+    ]),
+    ("prism-examples/dtmcs/herman/herman7.pm", "", [
+        'P=? [ F G "stable" ]',
+        'P=? [ X X X "stable" ]',
+    ]),
+    ("qvbs/mdp/consensus/consensus.2.prism", "K=2", [
+        'Pmax=? [ G F "agree" ]',
+        'Pmin=? [ F G "finished" ]',
+        'Pmax=? [ (F "all_coins_equal_0") & (F "all_coins_equal_1") ]',
+        'Pmin=? [ (F "finished") & (G F "agree") ]',
+        'Pmax=? [ G (!"finished" | (X "all_coins_equal_1")) ]',
+        'Pmin=? [ !"finished" U ("finished" & (X "agree")) ]',
+    ]),
+    ("qvbs/mdp/pnueli-zuck/pnueli-zuck.3.prism", "", [
+        'Pmin=? [ G F p1=10 ]',
+        'Pmax=? [ G F p1=10 ]',
+        'Pmax=? [ (G F p1=10) & (G F p2=10) ]',
+        'Pmin=? [ G (p1!=1 | (F p1=10)) ]',
+    ]),
+    ("qvbs/mdp/philosophers-mdp/philosophers-mdp.3.prism", "", [
+        'Pmin=? [ G F p1=10 ]',
+        'Pmax=? [ F G !(p1=10) ]',
+        'Pmax=? [ (G F p1=10) & (G F p2=10) & (G F p3=10) ]',
+    ]),
+    ("qvbs/mdp/rabin/rabin.3.prism", "", [
+        'Pmin=? [ G F (p1=2|p2=2|p3=2) ]',
+        'Pmax=? [ F G !(p1=2) ]',
+        'Pmin=? [ X X (p1=2|p2=2|p3=2) ]',
+    ]),
+    ("prism-examples/mdps/mutual/mutual3.nm", "", [
+        'Pmin=? [ G (p1!=1 | (F p1=10)) ]',
+        'Pmax=? [ G F "some_14" ]',
+        'Pmin=? [ G (!"some_4_13" | (F "some_14")) ]',
+    ]),
+]
+
+
+def with_consts(text: str, consts: str) -> str:
+    for kv in filter(None, consts.split(",")):
+        k, v = kv.split("=")
+        text = re.sub(rf"const\s+(int|double|bool)\s+{k}\s*;", rf"const \1 {k} = {v};", text)
+    return text
+
+
+def main() -> None:
+    rows = ["# model (under shared data)\tconstants\tproperty\tstorm value (initial state)\tstorm seconds "
+            "(recorded by bench/peers/prism_record_ltl.py, stormpy 2.0.0 sparse engine; properties "
+            "written for this oracle)"]
+    for model, consts, props in CASES:
+        path = DATA / model
+        if not path.exists():
+            print("missing", path)
+            continue
+        with tempfile.NamedTemporaryFile("w", suffix=".prism", delete=False) as f:
+            f.write(with_consts(path.read_text(), consts))
+            tmp = f.name
+        program = stormpy.parse_prism_program(tmp, prism_compatibility=True)
+        os.unlink(tmp)
+        for text in props:
+            t0 = time.process_time()
+            try:
+                parsed = stormpy.parse_properties(text, program)
+            except RuntimeError as e:
+                print("storm refuses", model, text, e)
+                continue
+            built = stormpy.build_model(program, parsed)
+            r = stormpy.model_checking(built, parsed[0])
+            v = r.get_value(built.initial_states[0])
+            dt = time.process_time() - t0
+            rows.append(f"{model}\t{consts}\t{text}\t{float(v)!r}\t{dt:.3f}")
+            print(rows[-1], flush=True)
+    OUT.write_text("\n".join(rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,335 @@
+//! LTL inside `P[…]` on DTMCs and MDPs: hand-computed values, agreement with the PCTL route on
+//! formulas both can check (random DTMCs and MDPs), and a brute-force oracle for `G F a` and
+//! `F G a` on random DTMCs (bottom SCCs found by transitive closure, then PCTL reachability of
+//! their states) — an independent construction that uses no automaton.
+
+use proptest::prelude::*;
+use verikit_prob::{
+    build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
+};
+
+fn check(model: &str, prop: &str) -> Result<f64, String> {
+    let mf = parse_model(model).map_err(|e| e.to_string())?;
+    let prog = check_model(&mf, &[]).map_err(|e| e.to_string())?;
+    let m = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
+    let pf = parse_properties(prop).map_err(|e| e.to_string())?;
+    let mut c =
+        Checker::new(&m, &prog, &pf, &[], CheckOptions::default()).map_err(|e| e.to_string())?;
+    match c
+        .check(&pf.properties[0], "p")
+        .map_err(|e| e.to_string())?
+        .answer
+    {
+        Answer::Num(x) => Ok(x),
+        Answer::Bool(b) => Ok(b as u8 as f64),
+    }
+}
+
+/// x=0 goes to 1 (absorbing) or 2 with ½ each; 2 and 3 alternate. `a` holds in 1 and 3.
+const CHAIN: &str = "dtmc\nmodule M\n x : [0..3] init 0;\n [] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);\n \
+                     [] x=1 -> (x'=1);\n [] x=2 -> (x'=3);\n [] x=3 -> (x'=2);\nendmodule\n\
+                     label \"a\" = x=1 | x=3;\n";
+
+#[test]
+fn hand_computed_dtmc() {
+    for (prop, want) in [
+        ("P=? [ G F \"a\" ]", 1.0),
+        ("P=? [ F G \"a\" ]", 0.5),
+        ("P=? [ G F x=3 ]", 0.5),
+        ("P=? [ (F x=1) & (G F x=2) ]", 0.0),
+        ("P=? [ (F x=1) | (G F x=2) ]", 1.0),
+        ("P=? [ G (x=2 => X x=3) ]", 1.0),
+        ("P=? [ X (x=2 | x=1) ]", 1.0),
+        ("P=? [ X X \"a\" ]", 1.0),
+        ("P=? [ X X X \"a\" ]", 0.5),
+        ("P=? [ !\"a\" U (G \"a\") ]", 0.5),
+        ("P=? [ (F<=2 x=3) ]", 0.5),
+        ("P=? [ G F<=1 x=3 ]", 0.0),
+        ("P=? [ X G F<=1 x=3 ]", 0.5),
+        ("P=? [ F (x=2 & X x=3) ]", 0.5),
+        ("P>=0.5 [ F G \"a\" ]", 1.0),
+        ("P>0.5 [ F G \"a\" ]", 0.0),
+    ] {
+        let got = check(CHAIN, prop).unwrap();
+        assert!((got - want).abs() < 1e-9, "{prop}: {got} vs {want}");
+    }
+}
+
+/// An MDP where the choice in x=0 decides between an `a`-loop and a `b`-loop, with a coin in
+/// between: Pmax [ G F a ] = 1, Pmin = 0; Pmax [ (G F a) & (G F b) ] needs a state where both
+/// recur.
+const MDP: &str = "mdp\nmodule M\n x : [0..3] init 0;\n [l] x=0 -> (x'=1);\n [r] x=0 -> 0.5:(x'=2) + 0.5:(x'=3);\n \
+                   [] x=1 -> (x'=1);\n [] x=2 -> (x'=3);\n [] x=3 -> 0.5:(x'=2) + 0.5:(x'=0);\nendmodule\n\
+                   label \"a\" = x=1;\nlabel \"b\" = x=2;\n";
+
+#[test]
+fn hand_computed_mdp() {
+    for (prop, want) in [
+        ("Pmax=? [ G F \"a\" ]", 1.0),
+        ("Pmin=? [ G F \"a\" ]", 0.0),
+        ("Pmax=? [ G F \"b\" ]", 1.0),
+        ("Pmin=? [ F G \"a\" ]", 0.0),
+        ("Pmax=? [ (G F \"b\") & (G F x=0) ]", 1.0),
+        ("Pmax=? [ (G F \"a\") & (G F \"b\") ]", 0.0),
+        ("Pmin=? [ (F \"a\") | (G F \"b\") ]", 1.0),
+        ("Pmax=? [ X X \"b\" ]", 0.25),
+        ("Pmin=? [ G (\"b\" => X x=3) ]", 1.0),
+    ] {
+        let got = check(MDP, prop).unwrap();
+        assert!((got - want).abs() < 1e-9, "{prop}: {got} vs {want}");
+    }
+}
+
+#[test]
+fn located_errors() {
+    let ctmc = "ctmc\nmodule M\n x : [0..1] init 0;\n [] x=0 -> 1:(x'=1);\nendmodule\n";
+    let e = check(ctmc, "P=? [ G F x=1 ]").unwrap_err();
+    assert!(e.contains("DTMCs and MDPs"), "{e}");
+    let e = check(CHAIN, "P=? [ G F>=2 x=1 ]").unwrap_err();
+    assert!(e.contains("upper step bounds"), "{e}");
+    let e = check(CHAIN, "P=? [ G F \"nolabel\" ]").unwrap_err();
+    assert!(e.contains("nolabel"), "{e}");
+    let e = check(CHAIN, "A [ G F x=1 ]").unwrap_err();
+    assert!(e.contains("CTL"), "{e}");
+}
+
+/// A random model over `x : [0..n-1]` as PRISM text: per state, one or two commands (two
+/// make it an MDP), each with up to three successors; `a` and `b` are random state sets.
+fn random_model(
+    mdp: bool,
+    n: usize,
+    seed: &[u32],
+) -> (String, Vec<Vec<Vec<(usize, f64)>>>, Vec<bool>, Vec<bool>) {
+    let mut it = seed.iter().copied().cycle();
+    let mut next = move || it.next().unwrap_or(0) as usize;
+    let mut text = format!(
+        "{}\nmodule M\n x : [0..{}] init 0;\n",
+        if mdp { "mdp" } else { "dtmc" },
+        n - 1
+    );
+    let mut trans = Vec::new();
+    for s in 0..n {
+        let nchoices = if mdp { 1 + next() % 2 } else { 1 };
+        let mut choices = Vec::new();
+        for _ in 0..nchoices {
+            let k = 1 + next() % 3;
+            let mut succ: Vec<(usize, f64)> = Vec::new();
+            let weights: Vec<usize> = (0..k).map(|_| 1 + next() % 4).collect();
+            let total: usize = weights.iter().sum();
+            for w in weights {
+                let t = next() % n;
+                let p = w as f64 / total as f64;
+                match succ.iter_mut().find(|x| x.0 == t) {
+                    Some(x) => x.1 += p,
+                    None => succ.push((t, p)),
+                }
+            }
+            let upd: Vec<String> = succ.iter().map(|(t, p)| format!("{p}:(x'={t})")).collect();
+            text.push_str(&format!(" [] x={s} -> {};\n", upd.join(" + ")));
+            choices.push(succ);
+        }
+        trans.push(choices);
+    }
+    text.push_str("endmodule\n");
+    let a: Vec<bool> = (0..n).map(|_| next() % 2 == 0).collect();
+    let b: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
+    let set = |v: &[bool]| {
+        let xs: Vec<String> = (0..n).filter(|&i| v[i]).map(|i| format!("x={i}")).collect();
+        if xs.is_empty() {
+            "false".to_string()
+        } else {
+            xs.join(" | ")
+        }
+    };
+    text.push_str(&format!(
+        "label \"a\" = {};\nlabel \"b\" = {};\n",
+        set(&a),
+        set(&b)
+    ));
+    (text, trans, a, b)
+}
+
+/// Bottom SCCs of a DTMC (one choice per state) by transitive closure.
+fn bsccs(trans: &[Vec<Vec<(usize, f64)>>]) -> Vec<Vec<usize>> {
+    let n = trans.len();
+    let mut r = vec![vec![false; n]; n];
+    for s in 0..n {
+        r[s][s] = true;
+        for &(t, _) in &trans[s][0] {
+            r[s][t] = true;
+        }
+    }
+    for k in 0..n {
+        for i in 0..n {
+            for j in 0..n {
+                if r[i][k] && r[k][j] {
+                    r[i][j] = true;
+                }
+            }
+        }
+    }
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for s in 0..n {
+        let comp: Vec<usize> = (0..n).filter(|&t| r[s][t] && r[t][s]).collect();
+        let bottom = (0..n).all(|t| !r[s][t] || r[t][s]);
+        if bottom && comp[0] == s {
+            out.push(comp);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `G F a` and `F G a` on random DTMCs equal the probability of reaching a bottom SCC that
+    /// contains an `a` state (resp. lies inside `a`), computed by PCTL reachability.
+    #[test]
+    fn dtmc_recurrence_against_bsccs(seed in prop::collection::vec(0u32..1000, 40), n in 2usize..7) {
+        let (text, trans, a, _) = random_model(false, n, &seed);
+        let bs = bsccs(&trans);
+        let set = |pick: &dyn Fn(&[usize]) -> bool| {
+            let xs: Vec<String> = bs.iter().filter(|b| pick(b)).flatten().map(|i| format!("x={i}")).collect();
+            if xs.is_empty() { "false".to_string() } else { xs.join(" | ") }
+        };
+        let gf = set(&|b| b.iter().any(|&s| a[s]));
+        let fg = set(&|b| b.iter().all(|&s| a[s]));
+        let ltl_gf = check(&text, "P=? [ G F \"a\" ]").unwrap();
+        let ltl_fg = check(&text, "P=? [ F G \"a\" ]").unwrap();
+        let want_gf = check(&text, &format!("P=? [ F ({gf}) ]")).unwrap();
+        let want_fg = check(&text, &format!("P=? [ F ({fg}) ]")).unwrap();
+        prop_assert!((ltl_gf - want_gf).abs() < 1e-6, "GF {} vs {}\n{}", ltl_gf, want_gf, text);
+        prop_assert!((ltl_fg - want_fg).abs() < 1e-6, "FG {} vs {}\n{}", ltl_fg, want_fg, text);
+    }
+
+    /// LTL formulas written so that the parser cannot take the PCTL route, against the PCTL
+    /// route on the equivalent PCTL formula, on random DTMCs and MDPs (min and max).
+    #[test]
+    fn ltl_route_agrees_with_pctl(seed in prop::collection::vec(0u32..1000, 40), n in 2usize..7, mdp in any::<bool>()) {
+        let (text, _, _, _) = random_model(mdp, n, &seed);
+        let ops: &[&str] = if mdp { &["Pmax", "Pmin"] } else { &["P"] };
+        for op in ops {
+            for (ltl, pctl) in [
+                ("!(G !\"a\")", "F \"a\""),
+                ("!!(\"a\" U \"b\")", "\"a\" U \"b\""),
+                ("!(F !\"a\")", "G \"a\""),
+                ("(\"a\" W \"b\") & true", "\"a\" W \"b\""),
+                ("(\"a\" R \"b\") | false", "\"a\" R \"b\""),
+                ("!(F<=3 !\"a\")", "G<=3 \"a\""),
+                ("(\"a\" U<=2 \"b\") & true", "\"a\" U<=2 \"b\""),
+                ("X (F<=0 \"a\")", "X \"a\""),
+            ] {
+                let got = check(&text, &format!("{op}=? [ {ltl} ]")).unwrap();
+                let want = check(&text, &format!("{op}=? [ {pctl} ]")).unwrap();
+                prop_assert!((got - want).abs() < 1e-6, "{}=? [{}]: {} vs {}\n{}", op, ltl, got, want, text);
+            }
+        }
+    }
+}
+
+fn check_with(model: &str, consts: &[(String, String)], prop: &str) -> Result<f64, String> {
+    let mf = parse_model(model).map_err(|e| e.to_string())?;
+    let prog = check_model(&mf, consts).map_err(|e| e.to_string())?;
+    let m = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
+    let pf = parse_properties(prop).map_err(|e| e.to_string())?;
+    let mut c =
+        Checker::new(&m, &prog, &pf, consts, CheckOptions::default()).map_err(|e| e.to_string())?;
+    match c
+        .check(&pf.properties[0], "p")
+        .map_err(|e| e.to_string())?
+        .answer
+    {
+        Answer::Num(x) => Ok(x),
+        Answer::Bool(b) => Ok(b as u8 as f64),
+    }
+}
+
+/// Storm's values (recorded by `bench/peers/prism_record_ltl.py` in
+/// `tests/expected/prism-ltl-storm.tsv`) on shared QVBS and PRISM-example models, within 1e-6.
+#[test]
+fn storm_values_on_shared_models() {
+    let Some(data) = verikit_testkit::shared_data() else {
+        return;
+    };
+    let tsv = std::fs::read_to_string(verikit_testkit::expected("prism-ltl-storm.tsv")).unwrap();
+    let mut n = 0;
+    for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (model, consts, prop, want) = (cols[0], cols[1], cols[2], cols[3]);
+        let want: f64 = want.parse().unwrap();
+        let text = std::fs::read_to_string(data.join(model)).unwrap();
+        let consts: Vec<(String, String)> = consts
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').unwrap();
+                (k.to_string(), v.to_string())
+            })
+            .collect();
+        let got =
+            check_with(&text, &consts, prop).unwrap_or_else(|e| panic!("{model} {prop}: {e}"));
+        assert!(
+            (got - want).abs() < 1e-6,
+            "{model} {prop}: verikit {got}, Storm {want}"
+        );
+        n += 1;
+    }
+    assert!(n >= 20, "only {n} rows");
+}
+
+/// The states (values of `x`) of the maximal end components of `text`'s MDP inside the states
+/// where `inside` holds, keeping the components `keep` accepts (given their `x` values).
+fn mec_states(text: &str, inside: &dyn Fn(i64) -> bool, keep: &dyn Fn(&[i64]) -> bool) -> Vec<i64> {
+    let mf = parse_model(text).unwrap();
+    let prog = check_model(&mf, &[]).unwrap();
+    let m = build(&prog, &BuildOptions::default()).unwrap();
+    let n = m.num_states();
+    let mut x = vec![0i64; 1];
+    let xs: Vec<i64> = (0..n)
+        .map(|s| {
+            m.valuation(s, &mut x);
+            x[0]
+        })
+        .collect();
+    let in_set: Vec<bool> = xs.iter().map(|&v| inside(v)).collect();
+    let (of, count) = verikit_prob::mec::mecs(&m, &in_set, &|_| true);
+    let mut out = Vec::new();
+    for c in 0..count as u32 {
+        let members: Vec<i64> = (0..n).filter(|&s| of[s] == c).map(|s| xs[s]).collect();
+        if !members.is_empty() && keep(&members) {
+            out.extend(members);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `Pmax [ G F a ]` is the maximal probability of reaching an end component with an `a`
+    /// state, `Pmax [ F G a ]` of reaching an end component inside `a`; `Pmin` by duality
+    /// (Baier & Katoen §10.6.4), on random MDPs, without any automaton.
+    #[test]
+    fn mdp_recurrence_against_end_components(seed in prop::collection::vec(0u32..1000, 40), n in 2usize..7) {
+        let (text, _, a, _) = random_model(true, n, &seed);
+        let is_a = |v: i64| a.get(v as usize).copied().unwrap_or(false);
+        let reach = |states: Vec<i64>, op: &str| {
+            let e: Vec<String> = states.iter().map(|v| format!("x={v}")).collect();
+            let e = if e.is_empty() { "false".to_string() } else { e.join(" | ") };
+            check(&text, &format!("{op}=? [ F ({e}) ]")).unwrap()
+        };
+        let gf = reach(mec_states(&text, &|_| true, &|c| c.iter().any(|&v| is_a(v))), "Pmax");
+        let fg = reach(mec_states(&text, &is_a, &|_| true), "Pmax");
+        let fg_not = reach(mec_states(&text, &|v| !is_a(v), &|_| true), "Pmax");
+        let gf_not = reach(mec_states(&text, &|_| true, &|c| c.iter().any(|&v| !is_a(v))), "Pmax");
+        for (prop, want) in [
+            ("Pmax=? [ G F \"a\" ]", gf),
+            ("Pmax=? [ F G \"a\" ]", fg),
+            ("Pmin=? [ G F \"a\" ]", 1.0 - fg_not),
+            ("Pmin=? [ F G \"a\" ]", 1.0 - gf_not),
+        ] {
+            let got = check(&text, prop).unwrap();
+            prop_assert!((got - want).abs() < 1e-6, "{}: {} vs {}\n{}", prop, got, want, text);
+        }
+    }
+}
