@@ -333,3 +333,21 @@ proptest! {
         }
     }
 }
+
+/// The LTL part of the property parser never panics (garbage, truncations, mutations of LTL
+/// properties) and refuses deep nesting with an error instead of exhausting the stack.
+#[test]
+fn ltl_parser_is_total() {
+    const LTL_PROPS: &str =
+        "\"p\": P=? [ G F \"a\" ];\nPmax=? [ (F x=1) & (G (x<2 => X !\"b\")) ];\n\
+        Pmin=? [ (a U<=3 (G b)) W (X X c) ];\nP>=0.5 [ !(F G \"a\") | (\"b\" R (F<=2 x=1)) ];\n";
+    verikit_testkit::assert_parser_total(&[LTL_PROPS], 3000, parse_properties);
+    for deep in [
+        format!("P=? [ {} a ]", "(F ".repeat(20_000)),
+        format!("P=? [ {} a ]", "X ".repeat(20_000)),
+        format!("P=? [ {} a ]", "!(G ".repeat(20_000)),
+        format!("P=? [ a & {} ]", "(a U ".repeat(20_000)),
+    ] {
+        assert!(parse_properties(&deep).is_err());
+    }
+}

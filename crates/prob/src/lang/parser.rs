@@ -393,6 +393,10 @@ impl<'a> Parser<'a> {
         }
         self.rel()
     }
+    // Inlined into its callers (`not` and `ltl_atom`) as when `not` was its only caller: one
+    // frame fewer per nesting level keeps the deepest allowed expression within a test
+    // thread's stack.
+    #[inline(always)]
     fn rel(&mut self) -> PResult<Expr> {
         let mut a = self.add()?;
         loop {
@@ -844,6 +848,12 @@ impl<'a> Parser<'a> {
     /// `φ U ψ`, `φ W ψ`, `φ R ψ` (with bounds) or a unary temporal formula: PRISM's
     /// `ExpressionTemporalBinary`.
     fn ltl_binary(&mut self) -> PResult<Ltl> {
+        self.enter()?;
+        let r = self.ltl_binary_inner();
+        self.depth -= 1;
+        r
+    }
+    fn ltl_binary_inner(&mut self) -> PResult<Ltl> {
         let lhs = self.ltl_unary()?;
         let op = match self.peek() {
             Tok::Ident(k) if k == "U" || k == "W" || k == "R" => k.clone(),
@@ -889,24 +899,45 @@ impl<'a> Parser<'a> {
         }
         // A state formula up to the end of the operand is an atom (the PCTL route, with the
         // spans and errors of `expr`); otherwise a Boolean combination with temporal parts.
-        let (pos, depth) = (self.pos, self.depth);
-        match self.expr() {
-            Ok(e) if self.ends_ltl_operand() => return Ok(Ltl::Atom(Box::new(e))),
-            _ => {
-                self.pos = pos;
-                self.depth = depth;
-            }
+        if !self.temporal_ahead(false) {
+            return Ok(Ltl::Atom(Box::new(self.expr()?)));
         }
         self.ltl_iff()
     }
 
-    fn ends_ltl_operand(&self) -> bool {
-        matches!(
-            self.peek(),
-            Tok::Sym("]") | Tok::Sym(")") | Tok::Sym("{") | Tok::Eof
-        ) || self.is_kw("U")
-            || self.is_kw("W")
-            || self.is_kw("R")
+    /// Whether a temporal operator (`X F G U W R`, outside nested `[…]`) occurs ahead: in the
+    /// parenthesised group that starts here (`group`), or else in the operand that starts here
+    /// (up to a `U`/`W`/`R` at its top level, or the `)`/`]` that closes its context). A linear
+    /// look-ahead, so the parser never backtracks.
+    fn temporal_ahead(&self, group: bool) -> bool {
+        let (mut paren, mut bracket) = (0i64, 0i64);
+        let mut k = 0;
+        loop {
+            let temporal = |s: &str| matches!(s, "X" | "F" | "G" | "U" | "W" | "R");
+            match self.peek_at(k) {
+                Tok::Eof => return false,
+                Tok::Sym("(") => paren += 1,
+                Tok::Sym(")") => {
+                    paren -= 1;
+                    if paren < 0 || (group && paren == 0) {
+                        return false;
+                    }
+                }
+                Tok::Sym("[") => bracket += 1,
+                Tok::Sym("]") => {
+                    bracket -= 1;
+                    if bracket < 0 {
+                        return false;
+                    }
+                }
+                Tok::Ident(x) if bracket == 0 && temporal(x) => {
+                    // At the operand's top level, `U`/`W`/`R` end the operand.
+                    return group || paren > 0 || matches!(x.as_str(), "X" | "F" | "G");
+                }
+                _ => {}
+            }
+            k += 1;
+        }
     }
 
     fn ltl_iff(&mut self) -> PResult<Ltl> {
@@ -960,14 +991,8 @@ impl<'a> Parser<'a> {
                 return self.ltl_unary();
             }
         }
-        let (pos, depth) = (self.pos, self.depth);
-        let first = match self.rel() {
-            Ok(e) => return Ok(Ltl::Atom(Box::new(e))),
-            Err(d) => d,
-        };
-        self.pos = pos;
-        self.depth = depth;
-        if self.eat_sym("(") {
+        if self.is_sym("(") && self.temporal_ahead(true) {
+            self.bump();
             self.enter()?;
             let l = self.ltl_binary();
             self.depth -= 1;
@@ -975,7 +1000,7 @@ impl<'a> Parser<'a> {
             self.expect_sym(")")?;
             return Ok(l);
         }
-        Err(first)
+        Ok(Ltl::Atom(Box::new(self.rel()?)))
     }
 
     /// `a W b` as `!((a & !b) U (!a & !b))` and `a R b` as `!(!a U !b)`, keeping the bounds
