@@ -93,13 +93,12 @@ fn located_errors() {
     assert!(e.contains("CTL"), "{e}");
 }
 
+/// Per state, per choice: (successor, probability).
+type Trans = Vec<Vec<Vec<(usize, f64)>>>;
+
 /// A random model over `x : [0..n-1]` as PRISM text: per state, one or two commands (two
 /// make it an MDP), each with up to three successors; `a` and `b` are random state sets.
-fn random_model(
-    mdp: bool,
-    n: usize,
-    seed: &[u32],
-) -> (String, Vec<Vec<Vec<(usize, f64)>>>, Vec<bool>, Vec<bool>) {
+fn random_model(mdp: bool, n: usize, seed: &[u32]) -> (String, Trans, Vec<bool>, Vec<bool>) {
     let mut it = seed.iter().copied().cycle();
     let mut next = move || it.next().unwrap_or(0) as usize;
     let mut text = format!(
@@ -150,6 +149,7 @@ fn random_model(
 }
 
 /// Bottom SCCs of a DTMC (one choice per state) by transitive closure.
+#[allow(clippy::needless_range_loop)]
 fn bsccs(trans: &[Vec<Vec<(usize, f64)>>]) -> Vec<Vec<usize>> {
     let n = trans.len();
     let mut r = vec![vec![false; n]; n];

@@ -797,50 +797,37 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn path(&mut self) -> PResult<PathFormula> {
         let l = self.ltl_binary()?;
-        let atom = |l: Ltl| match l {
+        let atom = |l: Box<Ltl>| match *l {
             Ltl::Atom(e) => Ok(e),
-            other => Err(other),
+            other => Err(Box::new(other)),
         };
+        let back =
+            |r: Result<Box<Expr>, Box<Ltl>>| r.map_or_else(|l| l, |e| Box::new(Ltl::Atom(e)));
         Ok(match l {
             Ltl::Atom(_) => return self.err("`U` (or a path formula `F`, `G`, `X`)"),
-            Ltl::Next(a, sp) => match atom(*a) {
+            Ltl::Next(a, sp) => match atom(a) {
                 Ok(e) => PathFormula::Next(e),
-                Err(a) => PathFormula::Ltl(Box::new(Ltl::Next(Box::new(a), sp))),
+                Err(a) => PathFormula::Ltl(Box::new(Ltl::Next(a, sp))),
             },
-            Ltl::Finally(a, tb, sp) => match atom(*a) {
+            Ltl::Finally(a, tb, sp) => match atom(a) {
                 Ok(e) => PathFormula::Until(Box::new(Expr::boolean(true, sp)), e, tb),
-                Err(a) => PathFormula::Ltl(Box::new(Ltl::Finally(Box::new(a), tb, sp))),
+                Err(a) => PathFormula::Ltl(Box::new(Ltl::Finally(a, tb, sp))),
             },
-            Ltl::Globally(a, tb, sp) => match atom(*a) {
+            Ltl::Globally(a, tb, sp) => match atom(a) {
                 Ok(e) => PathFormula::Globally(e, tb),
-                Err(a) => PathFormula::Ltl(Box::new(Ltl::Globally(Box::new(a), tb, sp))),
+                Err(a) => PathFormula::Ltl(Box::new(Ltl::Globally(a, tb, sp))),
             },
-            Ltl::Until(a, b, tb, sp) => match (atom(*a), atom(*b)) {
+            Ltl::Until(a, b, tb, sp) => match (atom(a), atom(b)) {
                 (Ok(a), Ok(b)) => PathFormula::Until(a, b, tb),
-                (a, b) => PathFormula::Ltl(Box::new(Ltl::Until(
-                    Box::new(a.map_or_else(|l| l, Ltl::Atom)),
-                    Box::new(b.map_or_else(|l| l, Ltl::Atom)),
-                    tb,
-                    sp,
-                ))),
+                (a, b) => PathFormula::Ltl(Box::new(Ltl::Until(back(a), back(b), tb, sp))),
             },
-            Ltl::WeakUntil(a, b, tb, sp) => match (atom(*a), atom(*b)) {
+            Ltl::WeakUntil(a, b, tb, sp) => match (atom(a), atom(b)) {
                 (Ok(a), Ok(b)) => Self::weak_or_release(true, *a, *b, tb),
-                (a, b) => PathFormula::Ltl(Box::new(Ltl::WeakUntil(
-                    Box::new(a.map_or_else(|l| l, Ltl::Atom)),
-                    Box::new(b.map_or_else(|l| l, Ltl::Atom)),
-                    tb,
-                    sp,
-                ))),
+                (a, b) => PathFormula::Ltl(Box::new(Ltl::WeakUntil(back(a), back(b), tb, sp))),
             },
-            Ltl::Release(a, b, tb, sp) => match (atom(*a), atom(*b)) {
+            Ltl::Release(a, b, tb, sp) => match (atom(a), atom(b)) {
                 (Ok(a), Ok(b)) => Self::weak_or_release(false, *a, *b, tb),
-                (a, b) => PathFormula::Ltl(Box::new(Ltl::Release(
-                    Box::new(a.map_or_else(|l| l, Ltl::Atom)),
-                    Box::new(b.map_or_else(|l| l, Ltl::Atom)),
-                    tb,
-                    sp,
-                ))),
+                (a, b) => PathFormula::Ltl(Box::new(Ltl::Release(back(a), back(b), tb, sp))),
             },
             other => PathFormula::Ltl(Box::new(other)),
         })

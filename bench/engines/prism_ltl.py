@@ -1,0 +1,64 @@
+"""LTL inside PRISM's P[…]: verikit prism check vs Storm's sparse engine (stormpy), per property.
+
+    bench/run.sh prism_ltl          # -> bench/results/prism-ltl.md
+
+The inputs are the rows of tests/expected/prism-ltl-storm.tsv (shared QVBS and PRISM-example
+models with LTL properties written for the oracle; recorded by bench/peers/prism_record_ltl.py).
+Each row is one process per tool on a one-property file: verikit's CPU seconds of the whole
+process (start-up, parsing and building included), Storm's CPU seconds of build + check inside
+its Python process (bench/peers/prism_storm.py; interpreter start-up and imports excluded).
+Each run has a 60 s limit. The answer column is the value rounded to 6 decimals, so `agree`
+counts values within about 1e-6.
+"""
+import tempfile
+from pathlib import Path
+
+from harness import DATA, ROOT, Table, measure, peer_python, pip_version, verikit_cmd, verikit_version
+
+TSV = ROOT / "tests" / "expected" / "prism-ltl-storm.tsv"
+
+
+def rows():
+    for line in TSV.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        model, consts, prop = line.split("\t")[:3]
+        yield model, consts, prop
+
+
+def rounded(v) -> str:
+    try:
+        return f"{float(v):.6f}"
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def main() -> None:
+    t = Table("prism-ltl", "LTL inside P[…]: verikit prism check vs Storm (stormpy, sparse engine)",
+              tools=["verikit", "storm"],
+              times="CPU seconds: verikit's whole process (start-up included), Storm's build + check "
+                    "inside its process (interpreter start-up and imports excluded)")
+    tmp = Path(tempfile.mkdtemp(prefix="prism-ltl-bench-"))
+    for i, (model, consts, prop) in enumerate(rows()):
+        props = tmp / f"p{i}.props"
+        props.write_text(f'"p": {prop};\n')
+        args = [str(DATA / model), str(props)] + (["--const", consts] if consts else [])
+        v = measure(verikit_cmd("--json", "-q", "prism", "check", *args), timeout=60)
+        s = measure(peer_python("prism_storm.py", *args), timeout=60)
+        v.result["time_s"] = v.cpu_s
+        if isinstance(s.result.get("cpu_s"), (int, float)):
+            s.result["time_s"] = s.result["cpu_s"]
+        if v.ok:
+            v.result["verdict"] = rounded(v.result.get("result"))
+        if s.ok:
+            s.result["verdict"] = rounded(s.result.get("results", {}).get("p"))
+        t.add(f"{model} {consts} `{prop}`".replace("|", "\\|"), {"verikit": v, "storm": s},
+              {"states": v.result.get("input", {}).get("states", s.result.get("states", ""))})
+    t.write(versions={"verikit": verikit_version(), "stormpy": pip_version("stormpy")},
+            extra_cols=["states"],
+            notes="The machine was shared with other builds and benchmarks while this ran (see the "
+                  "load averages); times of a few hundredths of a second are dominated by start-up.")
+
+
+if __name__ == "__main__":
+    main()
