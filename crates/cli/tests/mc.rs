@@ -117,3 +117,45 @@ fn timeout_and_memory_limit_exit_3_with_counts() {
     assert_eq!(v["verdict"], "resource-limit");
     assert!(v["error"].as_str().unwrap().contains("states"), "{v}");
 }
+
+#[test]
+fn promela_models_are_checked_like_dve() {
+    let Some(m) = beem("phils/phils.1.pm") else {
+        return;
+    };
+    // SPIN-CHECK.tsv: 80 states, 213 transitions (SPIN counts the initial state once more).
+    let (code, v, err) = verikit(&["--json", "mc", "info", &m]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["stats"]["states"], 80);
+    assert_eq!(v["stats"]["transitions"], 212);
+    let (code, v, err) = verikit(&["--json", "mc", "check", &m, "--deadlock"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false");
+    assert!(v["witness"]["trace"].as_array().unwrap().len() > 1);
+    // Process states of a Promela model are its labels.
+    let (code, v, err) = verikit(&[
+        "--json",
+        "mc",
+        "check",
+        &m,
+        "--ltl",
+        "G !(\"phil_0.eat\" && \"phil_1.eat\")",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    let dir = std::env::temp_dir().join(format!("verikit-mc-pm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.pm");
+    std::fs::write(
+        &f,
+        "byte x;\nactive proctype P() {\n  x = 1;\n  printf(\"hi\") }\n",
+    )
+    .unwrap();
+    let (code, _, err) = verikit(&["mc", "info", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.pm:4:3") && err.contains("`printf` is not supported"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

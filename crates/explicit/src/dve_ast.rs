@@ -105,14 +105,22 @@ pub enum Dir {
     Recv,
 }
 
+/// One field of a receive: a place the value is stored in, or (Promela's `c?0`) a value the
+/// field must equal for the receive to be executable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecvArg {
+    Store(LValue),
+    Match(Expr),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct SyncAst {
     pub chan: String,
     pub dir: Dir,
     /// Sent values (`c!e` / `c!(e1, e2)`).
     pub values: Vec<Expr>,
-    /// Receiving places (`c?v` / `c?(a, b[i])`).
-    pub targets: Vec<LValue>,
+    /// Receiving places (`c?v` / `c?(a, b[i])`), one per message field.
+    pub targets: Vec<RecvArg>,
     pub span: Span,
 }
 

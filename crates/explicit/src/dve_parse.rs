@@ -525,7 +525,7 @@ impl Parser<'_> {
                         Dir::Recv => {
                             let paren = self.eat_punct("(");
                             loop {
-                                targets.push(self.lvalue()?);
+                                targets.push(RecvArg::Store(self.lvalue()?));
                                 if !self.eat_punct(",") {
                                     break;
                                 }

@@ -2,6 +2,9 @@
 //! Moravec, Ročkai, Šimeček — "DiVinE: a tool for distributed verification", CAV 2006) and of the
 //! BEEM benchmark set.
 //!
+//! Promela models (the subset BEEM's translations use) are read by `promela_parse` and lowered
+//! by `promela_lower` onto the same DVE syntax tree, so both languages share everything below.
+//!
 //! Pipeline: [`parse_dve`] (`dve_parse`, the syntax of `dve_ast`) → [`compile`] (`model`: the
 //! packed state layout, names resolved, guards and effects compiled to `bytecode`) →
 //! [`Generator`] (`successors`: DiVinE's interleaving semantics with rendezvous and buffered
@@ -21,6 +24,9 @@ mod dve_parse;
 mod ltl_product;
 mod model;
 mod nested_dfs;
+mod promela_ast;
+mod promela_lower;
+mod promela_parse;
 mod replay;
 mod state_store;
 mod successors;
@@ -29,7 +35,8 @@ mod task;
 pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
 pub use bytecode::{EvalError, EvalErrorKind};
 pub use dve_ast::{
-    BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, SyncAst, TransAst, Ty, UnOp, VarDecl,
+    BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, RecvArg, SyncAst, TransAst, Ty, UnOp,
+    VarDecl,
 };
 pub use dve_parse::{parse_dve, parse_dve_expr};
 pub use model::{compile, DecodedState, Label, Model};
@@ -39,8 +46,8 @@ pub use replay::{
 };
 pub use successors::Generator;
 pub use task::{
-    check, decode_product, info, load_model, ltl_search, parse_ap_defs, property_search, Check,
-    LtlRun, McError,
+    check, decode_product, info, load_model, load_promela, load_source, ltl_search, parse_ap_defs,
+    parse_promela, property_search, Check, LtlRun, McError,
 };
 
 use verikit_diag::Param;

@@ -33,10 +33,13 @@ pub(crate) enum SyncC {
         chan: u32,
         values: Vec<Prog>,
     },
-    /// Each target is a store program expecting the received value on the stack.
+    /// Each target is a store program expecting the received value on the stack (`None`: the
+    /// field is matched, not stored); `matches` are (field, expected value) programs evaluated
+    /// in the state before the step: the receive is executable only when every one agrees.
     Recv {
         chan: u32,
-        targets: Vec<Prog>,
+        targets: Vec<Option<Prog>>,
+        matches: Vec<(usize, Prog)>,
     },
 }
 
@@ -607,14 +610,25 @@ pub fn compile(ast: DveAst) -> Result<Model, Diagnostic> {
                         }
                         Dir::Recv => {
                             let mut targets = Vec::new();
-                            for lv in &s.targets {
+                            let mut matches = Vec::new();
+                            for (k, a) in s.targets.iter().enumerate() {
                                 let mut prog = Prog::default();
-                                compile_store(&sc, lv, &mut prog)?;
-                                targets.push(prog);
+                                match a {
+                                    RecvArg::Store(lv) => {
+                                        compile_store(&sc, lv, &mut prog)?;
+                                        targets.push(Some(prog));
+                                    }
+                                    RecvArg::Match(e) => {
+                                        compile_expr(&sc, e, &mut prog)?;
+                                        matches.push((k, prog));
+                                        targets.push(None);
+                                    }
+                                }
                             }
                             SyncC::Recv {
                                 chan: ci as u32,
                                 targets,
+                                matches,
                             }
                         }
                     }

@@ -276,10 +276,22 @@ impl<'a> Interp<'a> {
                                         let mut n = s.clone();
                                         let res: Result<(), String> = (|| {
                                             if let Some(rs) = &r.sync {
-                                                for (k, lv) in rs.targets.iter().enumerate() {
+                                                for (k, a) in rs.targets.iter().enumerate() {
                                                     let v = vals.get(k).copied().unwrap_or(0);
-                                                    let snap = n.clone();
-                                                    self.assign(&mut n, &q.name, lv, v, &snap)?;
+                                                    match a {
+                                                        RecvArg::Store(lv) => {
+                                                            let snap = n.clone();
+                                                            self.assign(
+                                                                &mut n, &q.name, lv, v, &snap,
+                                                            )?;
+                                                        }
+                                                        RecvArg::Match(e) => {
+                                                            if self.eval(s, Some(&q.name), e)? != v
+                                                            {
+                                                                return Err("no match".into());
+                                                            }
+                                                        }
+                                                    }
                                                 }
                                             }
                                             self.effect(&mut n, &p.name, &t.effect)?;
@@ -326,10 +338,19 @@ impl<'a> Interp<'a> {
                                         return Err("empty".into());
                                     }
                                     let item = q.remove(0);
-                                    for (k, lv) in sy.targets.iter().enumerate() {
-                                        let snap = n.clone();
+                                    for (k, a) in sy.targets.iter().enumerate() {
                                         let v = item.get(k).copied().unwrap_or(0);
-                                        self.assign(&mut n, &p.name, lv, v, &snap)?;
+                                        match a {
+                                            RecvArg::Store(lv) => {
+                                                let snap = n.clone();
+                                                self.assign(&mut n, &p.name, lv, v, &snap)?;
+                                            }
+                                            RecvArg::Match(e) => {
+                                                if self.eval(s, Some(&p.name), e)? != v {
+                                                    return Err("no match".into());
+                                                }
+                                            }
+                                        }
                                     }
                                 }
                             }

@@ -47,6 +47,22 @@ impl<'m> Generator<'m> {
         }
     }
 
+    /// Do the received values `vals` agree with the matched fields of receive `rid` (evaluated
+    /// in the state before the step)?
+    fn matches(&mut self, rid: u32, vals: &[i32]) -> Result<bool, EvalError> {
+        let m = self.m;
+        let Some(SyncC::Recv { matches, .. }) = m.trans.get(rid as usize).map(|t| &t.sync) else {
+            return Ok(true);
+        };
+        for (k, p) in matches {
+            self.stack.clear();
+            if p.exec(&mut self.cur, &mut self.stack)? != vals.get(*k).copied().unwrap_or(0) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     fn committed(&self) -> bool {
         self.m.procs.iter().enumerate().any(|(pi, p)| {
             Some(pi as u32) != self.m.property
@@ -209,6 +225,14 @@ impl<'m> Generator<'m> {
                                         continue;
                                     }
                                 }
+                                match self.matches(rid, &vals) {
+                                    Ok(true) => {}
+                                    Ok(false) => continue,
+                                    Err(e) => {
+                                        on_error(e, rid);
+                                        continue;
+                                    }
+                                }
                                 if let Err(e) = self.apply(id, Some(rid), &vals) {
                                     on_error(e, id);
                                 }
@@ -226,6 +250,20 @@ impl<'m> Generator<'m> {
                     SyncC::Recv { chan, .. } => {
                         let ch = &m.chans[*chan as usize];
                         if ch.capacity > 0 && self.cur[ch.off as usize] > 0 {
+                            let mut at = ch.off as usize + 1;
+                            let mut head = Vec::with_capacity(ch.fields.len());
+                            for &w in &ch.fields {
+                                head.push(load(&self.cur, at, w));
+                                at += w as usize;
+                            }
+                            match self.matches(id, &head) {
+                                Ok(true) => {}
+                                Ok(false) => continue,
+                                Err(e) => {
+                                    on_error(e, id);
+                                    continue;
+                                }
+                            }
                             if let Err(e) = self.apply(id, None, &[]) {
                                 on_error(e, id);
                             }
@@ -248,9 +286,11 @@ impl<'m> Generator<'m> {
             (SyncC::Send { .. }, Some(rid)) => {
                 if let SyncC::Recv { targets, .. } = &m.trans[rid as usize].sync {
                     for (k, tg) in targets.iter().enumerate() {
-                        self.stack.clear();
-                        self.stack.push(vals.get(k).copied().unwrap_or(0));
-                        tg.exec(&mut self.next, &mut self.stack)?;
+                        if let Some(tg) = tg {
+                            self.stack.clear();
+                            self.stack.push(vals.get(k).copied().unwrap_or(0));
+                            tg.exec(&mut self.next, &mut self.stack)?;
+                        }
                     }
                 }
             }
@@ -265,7 +305,7 @@ impl<'m> Generator<'m> {
                 }
                 self.next[off] += 1;
             }
-            (SyncC::Recv { chan, targets }, _) => {
+            (SyncC::Recv { chan, targets, .. }, _) => {
                 let ch = &m.chans[*chan as usize];
                 let off = ch.off as usize;
                 let item = ch.item_size();
@@ -283,9 +323,11 @@ impl<'m> Generator<'m> {
                 self.next[end - item..end].fill(0);
                 self.next[off] -= 1;
                 for (k, tg) in targets.iter().enumerate() {
-                    self.stack.clear();
-                    self.stack.push(got.get(k).copied().unwrap_or(0));
-                    tg.exec(&mut self.next, &mut self.stack)?;
+                    if let Some(tg) = tg {
+                        self.stack.clear();
+                        self.stack.push(got.get(k).copied().unwrap_or(0));
+                        tg.exec(&mut self.next, &mut self.stack)?;
+                    }
                 }
             }
             _ => {}

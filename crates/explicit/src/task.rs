@@ -3,7 +3,7 @@
 //! `Answer`. The orchestrator: the algorithm modules never import it.
 
 use crate::bfs::{bfs, Exploration, Goal, Trace, ViolationKind};
-use crate::dve_ast::Expr;
+use crate::dve_ast::{DveAst, Expr};
 use crate::dve_parse::{parse_dve, parse_dve_expr};
 use crate::ltl_product::{split_product, AutomatonGraph, PropertyGraph, MAX_APS};
 use crate::model::{compile, DecodedState, Model};
@@ -83,6 +83,31 @@ pub fn parse_ap_defs(defs: &[String]) -> Result<Vec<(String, String)>, String> {
 /// Parses and compiles a DVE model.
 pub fn load_model(text: &str) -> Result<Model, Diagnostic> {
     compile(parse_dve(text)?)
+}
+
+/// Parses a Promela model and lowers it to the DVE syntax tree (`promela_lower`).
+pub fn parse_promela(text: &str) -> Result<DveAst, Diagnostic> {
+    crate::promela_lower::lower(&crate::promela_parse::parse_promela(text)?)
+}
+
+/// Parses, lowers and compiles a Promela model.
+pub fn load_promela(text: &str) -> Result<Model, Diagnostic> {
+    compile(parse_promela(text)?)
+}
+
+/// Loads a model by its file name: `.pm`, `.pml`, `.prm`, `.promela` are Promela, anything
+/// else DVE; standard input (`-`) is Promela when it declares a `proctype`.
+pub fn load_source(src: &SourceFile) -> Result<Model, Diagnostic> {
+    let n = src.name.to_ascii_lowercase();
+    let promela = [".pm", ".pml", ".prm", ".promela"]
+        .iter()
+        .any(|e| n.ends_with(e))
+        || ((n == "-" || n == "<stdin>") && src.text.contains("proctype"));
+    if promela {
+        load_promela(&src.text)
+    } else {
+        load_model(&src.text)
+    }
 }
 
 fn location(src: &SourceFile, span: Span) -> String {

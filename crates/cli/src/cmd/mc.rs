@@ -1,10 +1,10 @@
-//! `verikit mc`: explicit-state model checking of DVE (DiVinE) models.
+//! `verikit mc`: explicit-state model checking of DVE (DiVinE) and Promela models.
 
 use crate::report::{read_input, CliError, Ctx};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use verikit_diag::{Answer, Budget, SourceFile};
-use verikit_explicit::{check, info, load_model, parse_ap_defs, Check};
+use verikit_explicit::{check, info, load_source, parse_ap_defs, Check};
 
 #[derive(Args, Debug)]
 pub struct Limits {
@@ -18,7 +18,7 @@ pub enum McCmd {
     /// Check `--ltl φ`, `--deadlock` (none reachable) or `--assert`; by default the model's
     /// property process, else deadlocks. `true` = holds; `false` has a shortest trace or a lasso.
     Check {
-        /// The model (`.dve`; `-` for standard input).
+        /// The model (`.dve`, or Promela `.pm`/`.pml`; `-` for standard input).
         model: PathBuf,
         /// LTL (Spot syntax) over `--ap` names or quoted DVE expressions: `G("P_0.cs" -> F "x>0")`.
         #[arg(long, conflicts_with_all = ["deadlock", "assert"])]
@@ -37,7 +37,7 @@ pub enum McCmd {
     },
     /// Generate the whole state space: states, transitions, deadlocks, time, memory.
     Info {
-        /// The model (`.dve`; `-` for standard input).
+        /// The model (`.dve`, or Promela `.pm`/`.pml`; `-` for standard input).
         model: PathBuf,
         #[command(flatten)]
         limits: Limits,
@@ -52,7 +52,7 @@ fn budget(ctx: &Ctx, l: &Limits) -> Budget {
 }
 
 fn run_check(src: &SourceFile, q: Check, b: &Budget) -> Result<Answer, CliError> {
-    let m = load_model(&src.text).map_err(|d| CliError::from_error(d, Some(src)))?;
+    let m = load_source(src).map_err(|d| CliError::from_error(d, Some(src)))?;
     check(&m, src, &q, b).map_err(|e| CliError::from_error(e, Some(src)))
 }
 
@@ -78,7 +78,7 @@ pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
         }
         McCmd::Info { model, limits } => {
             let src = read_input(&model)?;
-            let m = load_model(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
+            let m = load_source(&src).map_err(|d| CliError::from_error(d, Some(&src)))?;
             info(&m, &src, &budget(ctx, &limits)).map_err(|e| CliError::from_error(e, Some(&src)))
         }
     }

@@ -1,0 +1,783 @@
+//! The Promela reader for the subset BEEM's translations use (`promela_ast`), with located
+//! errors; constructs outside the subset (`mtype`, `typedef`, `inline`, the preprocessor,
+//! `printf`, `unless`, process parameters, …) are refused by name. Promela is SPIN's language
+//! (Holzmann, *The SPIN Model Checker*, 2003); the BEEM translations are described with the
+//! benchmark set (Pelánek, SPIN 2007) and checked against DiVinE's models (Barnat et al.,
+//! "DiVinE: a tool for distributed verification", CAV 2006).
+
+use crate::dve_ast::{BinOp, Expr, LValue, RecvArg, Ty, UnOp};
+use crate::promela_ast::*;
+use verikit_diag::{Diagnostic, Span};
+
+/// Nesting limit for expressions and statements.
+const MAX_DEPTH: usize = 200;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Int(i64),
+    Punct(&'static str),
+    Eof,
+}
+
+const PUNCTS: &[&str] = &[
+    "::", "->", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++", "--", "{", "}", "(", ")",
+    "[", "]", ";", ",", ":", ".", "=", "<", ">", "+", "-", "*", "/", "%", "!", "?", "&", "|", "^",
+    "~", "@",
+];
+
+fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    while let Some(&c) = b.get(i) {
+        let rest = text.get(i..).unwrap_or("");
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if rest.starts_with("//") {
+            while b.get(i).is_some_and(|&x| x != b'\n') {
+                i += 1;
+            }
+        } else if rest.starts_with("/*") {
+            match rest.get(2..).and_then(|r| r.find("*/")) {
+                Some(k) => i += k + 4,
+                None => {
+                    let sp = Span::new(i, i + 2);
+                    return Err(Diagnostic::at(sp, "unterminated comment")
+                        .with_span(sp, "comment starts here"));
+                }
+            }
+        } else if c == b'#' {
+            let sp = Span::new(i, i + 1);
+            return Err(Diagnostic::at(
+                sp,
+                "preprocessor directives (`#define`, `#include`, …) are not supported",
+            )
+            .with_span(sp, "directive"));
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let s = i;
+            while b
+                .get(i)
+                .is_some_and(|&x| x.is_ascii_alphanumeric() || x == b'_')
+            {
+                i += 1;
+            }
+            out.push((
+                Tok::Ident(text.get(s..i).unwrap_or("").to_string()),
+                Span::new(s, i),
+            ));
+        } else if c.is_ascii_digit() {
+            let s = i;
+            while b.get(i).is_some_and(|x| x.is_ascii_alphanumeric()) {
+                i += 1;
+            }
+            let sp = Span::new(s, i);
+            let lit = text.get(s..i).unwrap_or("");
+            let v: i64 = lit.parse().map_err(|_| {
+                Diagnostic::at(sp, format!("bad integer literal `{lit}`"))
+                    .with_span(sp, "not a decimal integer in range")
+            })?;
+            if v > i64::from(i32::MAX) {
+                return Err(Diagnostic::at(sp, "integer literal too large").with_span(sp, "here"));
+            }
+            out.push((Tok::Int(v), sp));
+        } else if let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) {
+            out.push((Tok::Punct(p), Span::new(i, i + p.len())));
+            i += p.len();
+        } else {
+            let ch = rest.chars().next().unwrap_or('?');
+            let sp = Span::new(i, i + ch.len_utf8());
+            return Err(Diagnostic::at(sp, format!("unexpected character `{ch}`"))
+                .with_span(sp, "not part of Promela"));
+        }
+    }
+    out.push((Tok::Eof, Span::point(text.len())));
+    Ok(out)
+}
+
+/// Promela words this reader refuses by name.
+const UNSUPPORTED: &[&str] = &[
+    "mtype",
+    "typedef",
+    "inline",
+    "ltl",
+    "printf",
+    "printm",
+    "unless",
+    "timeout",
+    "np_",
+    "xr",
+    "xs",
+    "hidden",
+    "local",
+    "show",
+    "provided",
+    "priority",
+    "c_code",
+    "c_expr",
+    "c_decl",
+    "c_state",
+    "c_track",
+    "select",
+    "for",
+    "unsigned",
+    "len",
+    "empty",
+    "nempty",
+    "full",
+    "nfull",
+    "enabled",
+    "pc_value",
+    "_pid",
+    "_nr_pr",
+    "_last",
+    "trace",
+    "notrace",
+    "D_proctype",
+    "get_priority",
+    "set_priority",
+];
+
+const KEYWORDS: &[&str] = &[
+    "if", "fi", "do", "od", "goto", "break", "skip", "else", "atomic", "d_step", "assert", "run",
+    "proctype", "active", "init", "never", "chan", "of", "byte", "int", "short", "bool", "bit",
+    "true", "false", "eval",
+];
+
+type R<T> = Result<T, Diagnostic>;
+
+struct Parser {
+    toks: Vec<(Tok, Span)>,
+    pos: usize,
+    depth: usize,
+}
+
+/// Parses a Promela file of the supported subset.
+pub(crate) fn parse_promela(text: &str) -> Result<PromelaAst, Diagnostic> {
+    let mut p = Parser {
+        toks: lex(text)?,
+        pos: 0,
+        depth: 0,
+    };
+    p.file()
+}
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        self.peek_at(0)
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        self.toks
+            .get(self.pos + k)
+            .or_else(|| self.toks.last())
+            .map_or(&Tok::Eof, |t| &t.0)
+    }
+    fn span(&self) -> Span {
+        self.toks
+            .get(self.pos)
+            .or_else(|| self.toks.last())
+            .map_or(Span::point(0), |t| t.1)
+    }
+    fn prev_end(&self) -> usize {
+        self.pos
+            .checked_sub(1)
+            .and_then(|k| self.toks.get(k))
+            .map_or(0, |t| t.1.end)
+    }
+    fn bump(&mut self) -> (Tok, Span) {
+        let t = self
+            .toks
+            .get(self.pos)
+            .cloned()
+            .unwrap_or((Tok::Eof, Span::point(0)));
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+    fn describe(t: &Tok) -> String {
+        match t {
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Int(v) => format!("`{v}`"),
+            Tok::Punct(p) => format!("`{p}`"),
+            Tok::Eof => "end of input".into(),
+        }
+    }
+    fn err<T>(&self, what: &str) -> R<T> {
+        let sp = self.span();
+        if let Tok::Ident(w) = self.peek() {
+            if UNSUPPORTED.contains(&w.as_str()) {
+                return Err(Diagnostic::at(
+                    sp,
+                    format!(
+                        "Promela `{w}` is not supported (outside the subset BEEM's models use)"
+                    ),
+                )
+                .with_span(sp, "unsupported construct"));
+            }
+        }
+        let found = Self::describe(self.peek());
+        Err(
+            Diagnostic::at(sp, format!("expected {what}, found {found}"))
+                .with_span(sp, format!("expected {what}")),
+        )
+    }
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek(), Tok::Punct(q) if *q == p)
+    }
+    fn is_kw(&self, k: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(w) if w == k)
+    }
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if self.is_punct(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_kw(&mut self, k: &str) -> bool {
+        if self.is_kw(k) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_punct(&mut self, p: &str) -> R<Span> {
+        if self.is_punct(p) {
+            Ok(self.bump().1)
+        } else {
+            self.err(&format!("`{p}`"))
+        }
+    }
+    fn ident(&mut self) -> R<(String, Span)> {
+        match self.peek().clone() {
+            Tok::Ident(w)
+                if !KEYWORDS.contains(&w.as_str()) && !UNSUPPORTED.contains(&w.as_str()) =>
+            {
+                Ok((w, self.bump().1))
+            }
+            _ => self.err("a name"),
+        }
+    }
+    fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let sp = self.span();
+            return Err(Diagnostic::at(sp, "nesting too deep").with_span(sp, "here"));
+        }
+        Ok(())
+    }
+
+    fn file(&mut self) -> R<PromelaAst> {
+        let mut ast = PromelaAst::default();
+        loop {
+            while self.eat_punct(";") {}
+            let start = self.span();
+            if matches!(self.peek(), Tok::Eof) {
+                break;
+            } else if self.type_start() {
+                self.var_decls(&mut ast.vars)?;
+            } else if self.eat_kw("chan") {
+                ast.chans.push(self.chan(start)?);
+            } else if self.is_kw("active") || self.is_kw("proctype") {
+                ast.procs.push(self.proctype()?);
+            } else if self.eat_kw("init") {
+                if ast.init.is_some() {
+                    return Err(Diagnostic::at(start, "a second `init`").with_span(start, "here"));
+                }
+                let body = self.block(&mut Vec::new())?;
+                ast.init = Some((body, Span::new(start.start, self.prev_end())));
+            } else if self.eat_kw("never") {
+                if ast.never.is_some() {
+                    return Err(
+                        Diagnostic::at(start, "a second `never` claim").with_span(start, "here")
+                    );
+                }
+                let body = self.block(&mut Vec::new())?;
+                ast.never = Some((body, Span::new(start.start, self.prev_end())));
+            } else {
+                return self.err("a declaration, `proctype`, `init` or `never`");
+            }
+        }
+        Ok(ast)
+    }
+
+    fn type_start(&self) -> bool {
+        ["byte", "int", "short", "bool", "bit"]
+            .iter()
+            .any(|k| self.is_kw(k))
+    }
+
+    fn ty(&mut self) -> R<Ty> {
+        let t = if self.eat_kw("byte") || self.eat_kw("bool") || self.eat_kw("bit") {
+            Ty::Byte
+        } else if self.eat_kw("int") || self.eat_kw("short") {
+            Ty::Int
+        } else {
+            return self.err("a type (`byte`, `bool`, `bit`, `short`, `int`)");
+        };
+        Ok(t)
+    }
+
+    /// `byte a = 1, b[3];`
+    fn var_decls(&mut self, out: &mut Vec<VarDef>) -> R<()> {
+        let ty = self.ty()?;
+        loop {
+            let (name, sp) = self.ident()?;
+            let len = if self.eat_punct("[") {
+                let e = self.expr()?;
+                self.expect_punct("]")?;
+                Some(e)
+            } else {
+                None
+            };
+            let init = if self.eat_punct("=") {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            out.push(VarDef {
+                name,
+                ty,
+                len,
+                init,
+                span: Span::new(sp.start, self.prev_end()),
+            });
+            if !self.eat_punct(",") {
+                break;
+            }
+        }
+        if !self.is_punct("}") {
+            self.expect_punct(";")?;
+        }
+        Ok(())
+    }
+
+    /// `chan c = [n] of { int, byte };` (after `chan`).
+    fn chan(&mut self, start: Span) -> R<ChanDef> {
+        let (name, _) = self.ident()?;
+        if self.is_punct("[") {
+            return self.err("`=` (arrays of channels are not supported)");
+        }
+        self.expect_punct("=")?;
+        self.expect_punct("[")?;
+        let capacity = self.expr()?;
+        self.expect_punct("]")?;
+        if !self.eat_kw("of") {
+            return self.err("`of`");
+        }
+        self.expect_punct("{")?;
+        let mut types = Vec::new();
+        loop {
+            types.push(self.ty()?);
+            if !self.eat_punct(",") {
+                break;
+            }
+        }
+        self.expect_punct("}")?;
+        let span = Span::new(start.start, self.prev_end());
+        Ok(ChanDef {
+            name,
+            capacity,
+            types,
+            span,
+        })
+    }
+
+    fn proctype(&mut self) -> R<Proctype> {
+        let start = self.span();
+        let active = if self.eat_kw("active") {
+            if self.eat_punct("[") {
+                let e = self.expr()?;
+                self.expect_punct("]")?;
+                Some(e)
+            } else {
+                Some(Expr::Int(1, start))
+            }
+        } else {
+            None
+        };
+        if !self.eat_kw("proctype") {
+            return self.err("`proctype`");
+        }
+        let (name, _) = self.ident()?;
+        self.expect_punct("(")?;
+        if !self.is_punct(")") {
+            return self.err("`)` (process parameters are not supported)");
+        }
+        self.expect_punct(")")?;
+        let mut locals = Vec::new();
+        let body = self.block(&mut locals)?;
+        Ok(Proctype {
+            name,
+            active,
+            locals,
+            body,
+            span: Span::new(start.start, self.prev_end()),
+        })
+    }
+
+    /// `{ sequence }`; declarations met in it go to `locals`.
+    fn block(&mut self, locals: &mut Vec<VarDef>) -> R<Vec<Step>> {
+        self.expect_punct("{")?;
+        let s = self.sequence(locals)?;
+        self.expect_punct("}")?;
+        Ok(s)
+    }
+
+    /// Steps separated by `;` or `->`, up to `}`, `::`, `fi` or `od`.
+    fn sequence(&mut self, locals: &mut Vec<VarDef>) -> R<Vec<Step>> {
+        self.enter()?;
+        let mut out = Vec::new();
+        loop {
+            while self.eat_punct(";") || self.eat_punct("->") {}
+            if self.is_punct("}") || self.is_punct("::") || self.is_kw("fi") || self.is_kw("od") {
+                break;
+            }
+            if self.type_start() {
+                self.var_decls(locals)?;
+                continue;
+            }
+            out.push(self.step(locals)?);
+            // A compound statement (`… }`, `fi`, `od`) needs no separator after it.
+            let closed = self
+                .pos
+                .checked_sub(1)
+                .and_then(|k| self.toks.get(k))
+                .is_some_and(|t| {
+                    matches!(&t.0, Tok::Punct("}"))
+                        || matches!(&t.0, Tok::Ident(w) if w == "fi" || w == "od")
+                });
+            if !(closed
+                || self.is_punct(";")
+                || self.is_punct("->")
+                || self.is_punct("}")
+                || self.is_punct("::")
+                || self.is_kw("fi")
+                || self.is_kw("od"))
+            {
+                return self.err("`;`");
+            }
+        }
+        self.depth -= 1;
+        Ok(out)
+    }
+
+    fn step(&mut self, locals: &mut Vec<VarDef>) -> R<Step> {
+        let start = self.span();
+        let mut labels = Vec::new();
+        while matches!(self.peek(), Tok::Ident(w) if !KEYWORDS.contains(&w.as_str()))
+            && matches!(self.peek_at(1), Tok::Punct(":"))
+        {
+            let (l, sp) = self.ident()?;
+            self.bump();
+            labels.push((l, sp));
+        }
+        if self.is_punct("}") || self.is_kw("fi") || self.is_kw("od") || self.is_punct("::") {
+            // A label at the end of a sequence labels an empty step.
+            return Ok(Step {
+                labels,
+                stmt: Stmt::Empty,
+                span: start,
+            });
+        }
+        let stmt = self.stmt(locals)?;
+        Ok(Step {
+            labels,
+            stmt,
+            span: Span::new(start.start, self.prev_end()),
+        })
+    }
+
+    fn options(&mut self, end: &str, locals: &mut Vec<VarDef>) -> R<Vec<Vec<Step>>> {
+        let mut opts = Vec::new();
+        while self.eat_punct("::") {
+            opts.push(self.sequence(locals)?);
+        }
+        if opts.is_empty() {
+            return self.err("`::` (an option)");
+        }
+        if !self.eat_kw(end) {
+            return self.err(&format!("`{end}` or `::`"));
+        }
+        Ok(opts)
+    }
+
+    fn stmt(&mut self, locals: &mut Vec<VarDef>) -> R<Stmt> {
+        let sp = self.span();
+        if self.eat_kw("if") {
+            return Ok(Stmt::If(self.options("fi", locals)?));
+        }
+        if self.eat_kw("do") {
+            return Ok(Stmt::Do(self.options("od", locals)?));
+        }
+        if self.eat_kw("atomic") {
+            return Ok(Stmt::Atomic(self.block(locals)?));
+        }
+        if self.eat_kw("d_step") {
+            return Ok(Stmt::DStep(self.block(locals)?));
+        }
+        if self.is_punct("{") {
+            return Ok(Stmt::If(vec![self.block(locals)?]));
+        }
+        if self.eat_kw("goto") {
+            let (l, lsp) = self.ident()?;
+            return Ok(Stmt::Goto(l, lsp));
+        }
+        if self.eat_kw("break") {
+            return Ok(Stmt::Break);
+        }
+        if self.eat_kw("skip") {
+            return Ok(Stmt::Skip);
+        }
+        if self.eat_kw("else") {
+            return Ok(Stmt::Else);
+        }
+        if self.eat_kw("assert") {
+            return Ok(Stmt::Assert(self.expr()?));
+        }
+        if self.eat_kw("run") {
+            let (p, psp) = self.ident()?;
+            self.expect_punct("(")?;
+            if !self.is_punct(")") {
+                return self.err("`)` (process arguments are not supported)");
+            }
+            self.expect_punct(")")?;
+            return Ok(Stmt::Run(p, Span::new(psp.start, self.prev_end())));
+        }
+        if let Tok::Ident(w) = self.peek().clone() {
+            if !KEYWORDS.contains(&w.as_str()) && !UNSUPPORTED.contains(&w.as_str()) {
+                match self.peek_at(1) {
+                    Tok::Punct("!") => {
+                        self.bump();
+                        self.bump();
+                        let mut vals = Vec::new();
+                        loop {
+                            vals.push(self.expr()?);
+                            if !self.eat_punct(",") {
+                                break;
+                            }
+                        }
+                        return Ok(Stmt::Send(w, vals, Span::new(sp.start, self.prev_end())));
+                    }
+                    Tok::Punct("?") => {
+                        self.bump();
+                        self.bump();
+                        let paren = self.eat_punct("(");
+                        let mut args = Vec::new();
+                        loop {
+                            args.push(self.recv_arg()?);
+                            if !self.eat_punct(",") {
+                                break;
+                            }
+                        }
+                        if paren {
+                            self.expect_punct(")")?;
+                        }
+                        return Ok(Stmt::Recv(w, args, Span::new(sp.start, self.prev_end())));
+                    }
+                    _ => {}
+                }
+                // An assignment, `x++`/`x--`, or an expression that starts with a name.
+                let save = self.pos;
+                let lv = self.lvalue()?;
+                if self.eat_punct("=") {
+                    let e = self.expr()?;
+                    return Ok(Stmt::Assign(lv, e));
+                }
+                for (op, b) in [("++", BinOp::Add), ("--", BinOp::Sub)] {
+                    if self.eat_punct(op) {
+                        let cur = match &lv.index {
+                            None => Expr::Var(lv.name.clone(), lv.span),
+                            Some(i) => Expr::Index(lv.name.clone(), Box::new(i.clone()), lv.span),
+                        };
+                        let span = Span::new(sp.start, self.prev_end());
+                        let e = Expr::Binary(b, Box::new(cur), Box::new(Expr::Int(1, span)), span);
+                        return Ok(Stmt::Assign(lv, e));
+                    }
+                }
+                self.pos = save;
+            }
+        }
+        Ok(Stmt::Cond(self.expr()?))
+    }
+
+    fn recv_arg(&mut self) -> R<RecvArg> {
+        if self.eat_kw("eval") {
+            self.expect_punct("(")?;
+            let e = self.expr()?;
+            self.expect_punct(")")?;
+            return Ok(RecvArg::Match(e));
+        }
+        match self.peek() {
+            Tok::Int(_) | Tok::Punct("-") => Ok(RecvArg::Match(self.unary()?)),
+            Tok::Ident(w) if w == "true" || w == "false" => Ok(RecvArg::Match(self.unary()?)),
+            _ => Ok(RecvArg::Store(self.lvalue()?)),
+        }
+    }
+
+    fn lvalue(&mut self) -> R<LValue> {
+        let (name, sp) = self.ident()?;
+        let index = if self.eat_punct("[") {
+            let e = self.expr()?;
+            self.expect_punct("]")?;
+            Some(e)
+        } else {
+            None
+        };
+        Ok(LValue {
+            name,
+            index,
+            span: Span::new(sp.start, self.prev_end()),
+        })
+    }
+
+    fn expr(&mut self) -> R<Expr> {
+        self.enter()?;
+        let e = self.binary(1);
+        self.depth -= 1;
+        e
+    }
+
+    fn binop(&self) -> Option<(BinOp, usize)> {
+        let Tok::Punct(p) = self.peek() else {
+            return None;
+        };
+        Some(match *p {
+            "||" => (BinOp::Or, 1),
+            "&&" => (BinOp::And, 2),
+            "|" => (BinOp::BitOr, 3),
+            "^" => (BinOp::BitXor, 4),
+            "&" => (BinOp::BitAnd, 5),
+            "==" => (BinOp::Eq, 6),
+            "!=" => (BinOp::Ne, 6),
+            "<" => (BinOp::Lt, 7),
+            "<=" => (BinOp::Le, 7),
+            ">" => (BinOp::Gt, 7),
+            ">=" => (BinOp::Ge, 7),
+            "<<" => (BinOp::Shl, 8),
+            ">>" => (BinOp::Shr, 8),
+            "+" => (BinOp::Add, 9),
+            "-" => (BinOp::Sub, 9),
+            "*" => (BinOp::Mul, 10),
+            "/" => (BinOp::Div, 10),
+            "%" => (BinOp::Mod, 10),
+            _ => return None,
+        })
+    }
+
+    fn binary(&mut self, min: usize) -> R<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec)) = self.binop() {
+            if prec < min {
+                break;
+            }
+            self.bump();
+            let rhs = self.binary(prec + 1)?;
+            let span = Span::new(lhs.span().start, rhs.span().end);
+            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), span);
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> R<Expr> {
+        self.enter()?;
+        let sp = self.span();
+        let op = if self.eat_punct("!") {
+            Some(UnOp::Not)
+        } else if self.eat_punct("-") {
+            Some(UnOp::Neg)
+        } else if self.eat_punct("~") {
+            Some(UnOp::BitNot)
+        } else {
+            None
+        };
+        let e = match op {
+            Some(op) => {
+                let inner = self.unary()?;
+                let span = Span::new(sp.start, inner.span().end);
+                Expr::Unary(op, Box::new(inner), span)
+            }
+            None => self.primary()?,
+        };
+        self.depth -= 1;
+        Ok(e)
+    }
+
+    fn primary(&mut self) -> R<Expr> {
+        let sp = self.span();
+        match self.peek().clone() {
+            Tok::Int(v) => {
+                self.bump();
+                Ok(Expr::Int(v, sp))
+            }
+            Tok::Punct("(") => {
+                self.bump();
+                let e = self.expr()?;
+                if self.is_punct("->") {
+                    return self.err("`)` (conditional expressions are not supported)");
+                }
+                self.expect_punct(")")?;
+                Ok(e)
+            }
+            Tok::Ident(w) if w == "true" => {
+                self.bump();
+                Ok(Expr::Int(1, sp))
+            }
+            Tok::Ident(w) if w == "false" => {
+                self.bump();
+                Ok(Expr::Int(0, sp))
+            }
+            Tok::Ident(_) => {
+                let (name, nsp) = self.ident()?;
+                if self.eat_punct("[") {
+                    let i = self.expr()?;
+                    self.expect_punct("]")?;
+                    Ok(Expr::Index(
+                        name,
+                        Box::new(i),
+                        Span::new(nsp.start, self.prev_end()),
+                    ))
+                } else if self.is_punct("@") || self.is_punct(".") {
+                    self.err("an operator (remote references are not supported)")
+                } else {
+                    Ok(Expr::Var(name, nsp))
+                }
+            }
+            _ => self.err("an expression"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_beem_shapes() {
+        let src = "byte fork[2]; chan c =[0] of {int};\n\
+            active proctype P() { byte l=0;\n\
+            think: if :: d_step {fork[0]==0;fork[0] = 1;} goto eat;\n\
+            :: c!0; goto think; fi;\n\
+            eat: if :: c?0; goto think; :: l++ -> goto eat; fi; }\n\
+            init { d_step { fork[1] = 0; } atomic { run P(); } }";
+        let ast = parse_promela(src).expect("parses");
+        assert_eq!(ast.vars.len(), 1);
+        assert_eq!(ast.chans.len(), 1);
+        assert_eq!(ast.procs.len(), 1);
+        assert_eq!(ast.procs[0].locals.len(), 1);
+        assert!(ast.init.is_some());
+    }
+
+    #[test]
+    fn refuses_by_name() {
+        let e = parse_promela("mtype = { a, b };").expect_err("mtype");
+        assert!(e.message.contains("mtype"), "{}", e.message);
+        let e = parse_promela("#define N 3\n").expect_err("define");
+        assert!(e.message.contains("preprocessor"), "{}", e.message);
+        let e = parse_promela("active proctype P() { printf(\"x\") }").expect_err("printf");
+        assert!(e.message.contains("printf"), "{}", e.message);
+    }
+}
