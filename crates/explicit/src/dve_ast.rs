@@ -157,4 +157,7 @@ pub struct DveAst {
     pub synchronous: bool,
     /// `system async property P;`
     pub property: Option<(String, Span)>,
+    /// Promela's `atomic` (SPIN's rule): when no process can move while one is committed, the
+    /// exclusivity is given up and every process may move. DVE's committed states never yield.
+    pub atomic_yields: bool,
 }

@@ -248,6 +248,7 @@ impl Parser<'_> {
             processes: Vec::new(),
             synchronous: false,
             property: None,
+            atomic_yields: false,
         };
         loop {
             if self.is_kw("process") {

@@ -305,6 +305,7 @@ impl Model {
                 processes: Vec::new(),
                 synchronous: false,
                 property: None,
+                atomic_yields: false,
             },
         }
     }

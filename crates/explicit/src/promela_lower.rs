@@ -613,5 +613,6 @@ pub(crate) fn lower(ast: &PromelaAst) -> Result<DveAst, Diagnostic> {
         processes,
         synchronous: false,
         property,
+        atomic_yields: true,
     })
 }

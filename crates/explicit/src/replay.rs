@@ -230,6 +230,11 @@ impl<'a> Interp<'a> {
     }
 
     fn successors(&self, s: &St, stutter: bool) -> Vec<St> {
+        self.successors_y(s, stutter, false)
+    }
+
+    /// `yielded`: the committed processes cannot move and give up their exclusivity (Promela).
+    fn successors_y(&self, s: &St, stutter: bool, yielded: bool) -> Vec<St> {
         let prop = self.ast.property.as_ref().map(|p| p.0.as_str());
         let sys: Vec<&ProcessAst> = self
             .ast
@@ -237,7 +242,7 @@ impl<'a> Interp<'a> {
             .iter()
             .filter(|p| Some(p.name.as_str()) != prop)
             .collect();
-        let any_commit = sys.iter().any(|p| self.committed(s, p));
+        let any_commit = !yielded && sys.iter().any(|p| self.committed(s, p));
         let mut out = Vec::new();
         for p in &sys {
             for t in p.trans.iter().filter(|t| self.enabled(s, p, t)) {
@@ -364,6 +369,9 @@ impl<'a> Interp<'a> {
                     out.push(n);
                 }
             }
+        }
+        if out.is_empty() && any_commit && self.ast.atomic_yields {
+            return self.successors_y(s, stutter, true);
         }
         if stutter && out.is_empty() {
             out.push(s.clone());

@@ -22,6 +22,9 @@ pub struct Generator<'m> {
     /// A state without system successor gets one stuttering step (the LTL semantics: every
     /// run is infinite; a deadlock repeats forever).
     pub(crate) stutter: bool,
+    /// Computing the successors of a state in which the committed processes cannot move
+    /// (`DveAst::atomic_yields`).
+    yielded: bool,
 }
 
 impl<'m> Generator<'m> {
@@ -34,6 +37,7 @@ impl<'m> Generator<'m> {
             sys: Vec::new(),
             pool: Vec::new(),
             stutter: false,
+            yielded: false,
         }
     }
 
@@ -107,6 +111,11 @@ impl<'m> Generator<'m> {
             self.sync_system(&mut on_error);
         } else {
             self.async_system(&mut on_error);
+            if self.sys.is_empty() && self.m.ast.atomic_yields && self.committed() {
+                self.yielded = true;
+                self.async_system(&mut on_error);
+                self.yielded = false;
+            }
         }
         if self.stutter && self.sys.is_empty() {
             self.next.clear();
@@ -158,7 +167,7 @@ impl<'m> Generator<'m> {
 
     fn async_system(&mut self, on_error: &mut impl FnMut(EvalError, u32)) {
         let m = self.m;
-        let committed = self.committed();
+        let committed = self.committed() && !self.yielded;
         for (pi, p) in m.procs.iter().enumerate() {
             if Some(pi as u32) == m.property {
                 continue;
