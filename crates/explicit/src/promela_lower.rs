@@ -419,9 +419,7 @@ fn process(
     let mut accept = Vec::new();
     for (l, n) in g.label_order.clone() {
         let r = g.find(n);
-        if !names.contains_key(&r) {
-            names.insert(r, l.clone());
-        }
+        names.entry(r).or_insert_with(|| l.clone());
         if claim && l.starts_with("accept") {
             accept.push(r);
         }
@@ -438,16 +436,16 @@ fn process(
         }
     }
     let mut k = 0;
+    let end = g.find(end);
     for &r in &order {
-        if !names.contains_key(&r) {
-            let n = if r == g.find(end) {
+        names.entry(r).or_insert_with(|| {
+            if r == end {
                 "_end".to_string()
             } else {
                 k += 1;
                 format!("_p{k}")
-            };
-            names.insert(r, n);
-        }
+            }
+        });
     }
     let nm = |r: usize| names.get(&r).cloned().unwrap_or_default();
     let mut trans = Vec::new();

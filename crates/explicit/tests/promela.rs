@@ -67,7 +67,7 @@ fn every_shared_pm_loads_or_is_refused_with_a_location() {
                 f.display(),
                 d.message
             );
-            refused.push(format!("{}", d.render(&src)));
+            refused.push(d.render(&src).to_string());
         }
     }
     for r in &refused {
