@@ -50,6 +50,21 @@ pub(crate) fn accepts_valuations(aut: &Twa, plen: usize, vals: &[BddValuation]) 
     }
     let cost = ns * n + edges.len();
     let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
+    if let Some(acc) = &aut.acc {
+        let mut adj = vec![Vec::new(); ns * n];
+        for (&(a, b), &m) in edges.iter().zip(&marks) {
+            adj[a as usize].push((b, m));
+        }
+        let g = verikit_graph::Csr::from_edges(ns * n, &edges);
+        let reach = verikit_graph::reachable(&g, &init);
+        let found = crate::el_emptiness::accepting_scc(
+            &adj,
+            &reach,
+            acc,
+            &verikit_diag::Budget::unlimited(),
+        );
+        return (matches!(found, Ok(Some(_))), cost);
+    }
     (
         has_accepting_cycle(ns * n, &edges, &marks, &init, aut.all_marks()) && !aut.acc_false,
         cost,
@@ -79,4 +94,47 @@ pub(crate) fn has_accepting_cycle(
         }
     }
     acc.iter().any(|&(m, e)| e && m & all == all)
+}
+
+/// An independent membership check for any acceptance (the replay oracle of the tests): the
+/// condition is put in disjunctive normal form, `⋁ (Fin(f₁)∧…∧Inf(i₁)∧…)` with single marks,
+/// and the word is accepted iff for some clause the product of `aut` with the word, without the
+/// edges carrying a mark of the clause's `Fin`s, has a reachable SCC whose inner edges carry
+/// every mark of its `Inf`s. `None` if the normal form has more than `max_clauses` clauses.
+pub fn accepts_lasso_dnf(aut: &Twa, w: &Lasso, max_clauses: usize) -> Option<bool> {
+    let clauses = aut.acceptance().dnf(max_clauses)?;
+    let vals: Vec<_> = w
+        .prefix
+        .iter()
+        .chain(w.cycle.iter())
+        .map(|&b| aut.valuation(b))
+        .collect();
+    let (plen, n) = (w.prefix.len(), vals.len());
+    if n <= plen {
+        return Some(false);
+    }
+    let next = |p: usize| if p + 1 < n { p + 1 } else { plen };
+    let ns = aut.num_states();
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut marks: Vec<Marks> = Vec::new();
+    for (s, es) in aut.states.iter().enumerate() {
+        for (p, val) in vals.iter().enumerate() {
+            for e in es {
+                if e.label.eval_in(val) {
+                    edges.push(((s * n + p) as u32, (e.dst as usize * n + next(p)) as u32));
+                    marks.push(e.marks);
+                }
+            }
+        }
+    }
+    let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
+    Some(clauses.iter().any(|&(fin, inf)| {
+        let (es, ms): (Vec<(u32, u32)>, Vec<Marks>) = edges
+            .iter()
+            .zip(&marks)
+            .filter(|(_, &m)| m & fin == 0)
+            .map(|(&e, &m)| (e, m))
+            .unzip();
+        has_accepting_cycle(ns * n, &es, &ms, &init, inf)
+    }))
 }

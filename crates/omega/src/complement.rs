@@ -24,7 +24,12 @@ pub fn complement(aut: &Twa) -> Result<Twa, OmegaError> {
 
 /// The complement of `aut`; [`OmegaError::Exhausted`] when `budget` runs out (polled per
 /// complement state).
+/// Automata with an Emerson–Lei condition other than generalized Büchi are complemented by
+/// [`crate::dual::complement_deterministic`] when deterministic, and refused otherwise.
 pub fn complement_within(aut: &Twa, budget: &Budget) -> Result<Twa, OmegaError> {
+    if !aut.is_generalized_buchi() {
+        return crate::dual::complement_deterministic(aut, budget);
+    }
     let nap = aut.aps.len();
     if nap > MAX_APS {
         return Err(OmegaError::Limit(format!(

@@ -1,4 +1,5 @@
-//! Emptiness check of a generalized Büchi automaton with transition marks by SCC decomposition
+//! Emptiness check (automata with an Emerson–Lei condition go to [`crate::el_emptiness`]; the
+//! lasso is built here for both). Generalized Büchi automata: with transition marks by SCC decomposition
 //! (Couvreur FM'99 §4's criterion, computed here with the shared iterative Tarjan of
 //! `verikit-graph`): the language is non-empty iff some SCC reachable from an initial state
 //! contains, on its internal edges, every acceptance mark (and at least one edge). The witness is
@@ -69,6 +70,9 @@ pub fn accepting_lasso(aut: &Twa) -> Option<Lasso> {
 /// [`accepting_lasso`] polling `budget` between its linear-time phases (SCCs, the search of
 /// the lasso): `Err` when it ran out.
 pub fn accepting_lasso_within(aut: &Twa, budget: &Budget) -> Result<Option<Lasso>, Exhausted> {
+    if let Some(acc) = &aut.acc {
+        return el_lasso(aut, acc, budget);
+    }
     if aut.acc_false {
         return Ok(None);
     }
@@ -78,6 +82,84 @@ pub fn accepting_lasso_within(aut: &Twa, budget: &Budget) -> Result<Option<Lasso
     let sccs = verikit_graph::sccs(&g);
     budget.check()?;
     Ok(lasso_in(aut, &reach, &sccs))
+}
+
+/// Emerson–Lei acceptance: the generic check of [`crate::el_emptiness`] finds an accepting SCC
+/// and the marks to avoid in it; the lasso enters it, then cycles through an allowed inner edge
+/// of every mark present there (so the marks seen infinitely often are exactly those of the
+/// SCC's allowed inner edges, on which the condition holds).
+fn el_lasso(aut: &Twa, acc: &crate::acc::Acc, budget: &Budget) -> Result<Option<Lasso>, Exhausted> {
+    budget.check()?;
+    let adj: Vec<Vec<(u32, Marks)>> = aut
+        .states
+        .iter()
+        .map(|es| {
+            es.iter()
+                .filter(|e| !e.label.is_false())
+                .map(|e| (e.dst, e.marks))
+                .collect()
+        })
+        .collect();
+    let g = aut.graph();
+    let reach = verikit_graph::reachable(&g, &aut.init);
+    let Some(c) = crate::el_emptiness::accepting_scc(&adj, &reach, acc, budget)? else {
+        return Ok(None);
+    };
+    let mut in_c = vec![false; aut.num_states()];
+    for &s in &c.states {
+        in_c[s as usize] = true;
+    }
+    let ok = |e: &crate::twa::Edge| {
+        !e.label.is_false() && in_c[e.dst as usize] && e.marks & c.banned == 0
+    };
+    let mut need: Marks = 0;
+    for &s in &c.states {
+        for e in &aut.states[s as usize] {
+            if ok(e) {
+                need |= e.marks;
+            }
+        }
+    }
+    let Some((prefix, entry)) = bfs(aut, &aut.init, &|s| in_c[s as usize], &|_| true) else {
+        return Ok(None);
+    };
+    Ok(cycle_from(aut, &c.states, entry, need, &ok).map(|cycle| Lasso { prefix, cycle }))
+}
+
+/// A cycle from `entry` through edges satisfying `ok` (which keep it inside one SCC) that crosses
+/// an edge of every mark of `need` (at least one edge), back to `entry`.
+fn cycle_from(
+    aut: &Twa,
+    members: &[u32],
+    entry: u32,
+    mut need: Marks,
+    ok: &dyn Fn(&crate::twa::Edge) -> bool,
+) -> Option<Vec<Step>> {
+    let mut cycle = Vec::new();
+    let mut cur = entry;
+    let mut first = true;
+    while need != 0 || first {
+        first = false;
+        let mut target: Option<(u32, usize)> = None;
+        'find: for &s in members {
+            for (i, e) in aut.states[s as usize].iter().enumerate() {
+                if ok(e) && (need == 0 || e.marks & need != 0) {
+                    target = Some((s, i));
+                    break 'find;
+                }
+            }
+        }
+        let (ts, ti) = target?;
+        let (path, _) = bfs_edges(aut, &[cur], &|s| s == ts, ok)?;
+        cycle.extend(path);
+        cycle.push(Step { src: ts, edge: ti });
+        let e = &aut.states[ts as usize][ti];
+        need &= !e.marks;
+        cur = e.dst;
+    }
+    let (back, _) = bfs_edges(aut, &[cur], &|s| s == entry, ok)?;
+    cycle.extend(back);
+    Some(cycle)
 }
 
 /// The accepting lasso through the first accepting reachable SCC, if any.
@@ -145,6 +227,16 @@ fn bfs(
     goal: &dyn Fn(u32) -> bool,
     allowed: &dyn Fn(u32) -> bool,
 ) -> Option<(Vec<Step>, u32)> {
+    bfs_edges(aut, from, goal, &|e| !e.label.is_false() && allowed(e.dst))
+}
+
+/// [`bfs`] through the edges satisfying `ok`.
+fn bfs_edges(
+    aut: &Twa,
+    from: &[u32],
+    goal: &dyn Fn(u32) -> bool,
+    ok: &dyn Fn(&crate::twa::Edge) -> bool,
+) -> Option<(Vec<Step>, u32)> {
     let n = aut.num_states();
     let mut pred: Vec<Option<Step>> = vec![None; n];
     let mut seen = vec![false; n];
@@ -168,7 +260,7 @@ fn bfs(
         }
         for (i, e) in aut.states[s as usize].iter().enumerate() {
             let d = e.dst as usize;
-            if !seen[d] && !e.label.is_false() && allowed(e.dst) {
+            if !seen[d] && ok(e) {
                 seen[d] = true;
                 pred[d] = Some(Step { src: s, edge: i });
                 q.push_back(e.dst);

@@ -9,6 +9,7 @@
 //! transitions (state-based acceptance is the special case where all edges leaving a state carry
 //! the same marks; [`twa::Twa::state_based`] records it).
 
+pub mod acc;
 pub mod accepts;
 pub mod bisim;
 pub mod checked_merge;
@@ -19,10 +20,13 @@ pub mod degen;
 pub mod delayed_sim;
 pub mod direct_sim;
 pub mod dot;
+pub mod dual;
+pub mod el_emptiness;
 pub mod emptiness;
 pub mod error;
 pub mod fair_merge;
 pub mod fair_sim;
+pub mod filter;
 pub mod gba_reduce;
 pub mod gf_guarantee;
 pub mod hoa;
@@ -54,6 +58,7 @@ pub use ldba::Ldba;
 pub use task::PARAMS;
 pub use twa::Twa;
 // For the synthesis engine (crates/synt): the formula arena, the translation, the AP printer.
+pub use acc::{Acc, Parity};
 pub use ltl::print::ap_text;
 pub use ltl::{Arena, Node, F};
 pub use translate::{translate, Options as TranslateOptions};

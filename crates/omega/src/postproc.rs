@@ -19,6 +19,10 @@ use verikit_diag::Budget;
 /// the pipeline is run with them cleared and with them all set (which lets a transient state
 /// merge with an accepting one), and the smaller result is kept.
 pub fn simplify(aut: &Twa) -> Twa {
+    if !aut.is_generalized_buchi() {
+        // The cleanups below reason about generalized Büchi marks: other conditions are kept.
+        return aut.clone();
+    }
     let a = simplify_with(aut, false);
     let b = simplify_with(aut, true);
     if (b.num_states(), b.num_edges()) < (a.num_states(), a.num_edges()) {

@@ -1,6 +1,7 @@
-//! Synchronous product of two generalized Büchi automata: states are reachable pairs, labels are
-//! conjoined, and the acceptance is the conjunction `Inf(A's sets) & Inf(B's sets shifted by kA)`
-//! (a run is accepting iff both projections are), so `L(A ⊗ B) = L(A) ∩ L(B)`. The atomic
+//! Synchronous product of two automata with any acceptance: states are reachable pairs, labels
+//! are conjoined, and the acceptance is the conjunction of A's condition and B's condition with
+//! its marks shifted by kA (`Inf(A's sets) & Inf(B's sets shifted)` for generalized Büchi; a run
+//! is accepting iff both projections are), so `L(A ⊗ B) = L(A) ∩ L(B)`. The atomic
 //! propositions are the union of both lists (A's first, then B's new ones).
 
 use crate::error::OmegaError;
@@ -78,5 +79,11 @@ pub fn product(a: &Twa, b: &Twa) -> Result<Twa, OmegaError> {
         out.state_names[id as usize] = Some(format!("{p},{q}"));
     }
     out.state_based = a.state_based && b.state_based;
+    if !a.is_generalized_buchi() || !b.is_generalized_buchi() {
+        out.set_acceptance(
+            a.num_sets + b.num_sets,
+            crate::acc::Acc::and(a.acceptance(), b.acceptance().shift(shift)),
+        );
+    }
     Ok(out)
 }

@@ -202,6 +202,8 @@ fn with_stats(a: Answer, t: &Twa) -> Answer {
         .stat("deterministic", t.is_deterministic())
         .stat("complete", t.is_complete())
         .stat("state_based", t.state_based)
+        .stat("acceptance", t.acceptance().to_string())
+        .stat("acc_name", t.acc_name())
 }
 
 /// Sizes of an input automaton (the `input` section).
@@ -452,12 +454,15 @@ pub fn aut_unary(a: &Twa, op: &AutOp, show: Show, budget: &Budget) -> Result<Ans
     let t0 = Instant::now();
     let ans = match op {
         AutOp::Stats => with_stats(Answer::new(), a).line(format!(
-            "states: {}\nedges: {}\nacceptance sets: {}\natomic propositions: {}\ninitial states: {}\ndeterministic: {}\ncomplete: {}\nstate-based: {}",
-            a.num_states(), a.num_edges(), a.num_sets, a.aps.len(), a.init.len(),
+            "states: {}\nedges: {}\nacceptance sets: {}\nacceptance: {}{}\natomic propositions: {}\ninitial states: {}\ndeterministic: {}\ncomplete: {}\nstate-based: {}",
+            a.num_states(), a.num_edges(), a.num_sets, a.acceptance(),
+            a.acc_name().map_or_else(String::new, |n| format!(" ({n})")),
+            a.aps.len(), a.init.len(),
             a.is_deterministic(), a.is_complete(), a.state_based
         )),
         AutOp::Print => automaton(Answer::new(), a, show),
         AutOp::Simplify { sba } => {
+            a.require_gba(if *sba { "aut simplify --sba" } else { "aut simplify" })?;
             let mut s = postproc::simplify(a);
             if *sba {
                 s = postproc::to_sba(&s, budget);
@@ -479,6 +484,7 @@ pub fn aut_unary(a: &Twa, op: &AutOp, show: Show, budget: &Budget) -> Result<Ans
                 .line(format!("{v}: the automaton {verb} {w}"))
         }
         AutOp::Reduce { method, stats } => {
+            a.require_gba("aut reduce (simulation-based minimisation)")?;
             let (red, st) = gba_reduce::reduce(a, *method, budget);
             let r = with_input(Answer::new(), a)
                 .detail("method", method.name())
@@ -556,6 +562,8 @@ pub fn aut_binary(
     let ans = match op {
         AutPair::Product => automaton(Answer::new(), &product::product(a, b)?, show),
         AutPair::Included(limits) => {
+            a.require_gba("aut included (Ramsey-based inclusion)")?;
+            b.require_gba("aut included (Ramsey-based inclusion)")?;
             let (r, st) = ramsey_inclusion::included(a, b, limits, budget);
             let ans = Answer::new()
                 .input("a_states", a.num_states())

@@ -13,6 +13,9 @@
 use verikit_bdd::{Bdd, BddDict, BddValuation, Limits, TextStyle};
 use verikit_logic::BoolExpr;
 
+pub use crate::acc::Acc;
+use crate::error::OmegaError;
+
 /// A set of acceptance marks (bit `i` = mark `i`); at most 64 sets.
 pub type Marks = u64;
 
@@ -43,6 +46,11 @@ pub struct Twa {
     pub acc_false: bool,
     /// True if all edges leaving a state carry the same marks (state-based acceptance).
     pub state_based: bool,
+    /// A general Emerson–Lei condition over the `num_sets` marks; `None` is the generalized
+    /// Büchi case `Inf(0)&…&Inf(num_sets-1)` (or `f` with `acc_false`) that most algorithms of
+    /// this crate require (they check it with [`Twa::require_gba`]). Set it through
+    /// [`Twa::set_acceptance`], which keeps generalized Büchi conditions as `None`.
+    pub acc: Option<Acc>,
     pub name: Option<String>,
     /// Optional state names (from HOA, or the formula of a translated state).
     pub state_names: Vec<Option<String>>,
@@ -60,6 +68,7 @@ impl Twa {
             num_sets: 0,
             acc_false: false,
             state_based: false,
+            acc: None,
             name: None,
             state_names: Vec::new(),
         }
@@ -73,6 +82,7 @@ impl Twa {
         out.vars = self.vars.clone();
         out.num_sets = self.num_sets;
         out.acc_false = self.acc_false;
+        out.acc = self.acc.clone();
         out.name = self.name.clone();
         for &r in reps {
             let id = out.add_state();
@@ -97,6 +107,66 @@ impl Twa {
     pub fn num_edges(&self) -> usize {
         self.states.iter().map(|e| e.len()).sum()
     }
+    /// The acceptance condition, whatever its kind (`Inf(0)&…&Inf(k-1)`, `f` with
+    /// [`Twa::acc_false`], or the Emerson–Lei condition of [`Twa::acc`]).
+    pub fn acceptance(&self) -> Acc {
+        match &self.acc {
+            Some(a) => a.clone(),
+            None if self.acc_false => Acc::f(),
+            None => Acc::generalized_buchi(self.num_sets),
+        }
+    }
+    /// Sets the acceptance condition over `num_sets` marks (at most [`MAX_SETS`]). A generalized
+    /// Büchi condition on all the sets (or `f` without sets) is stored in the legacy form
+    /// (`acc = None`), so generalized-Büchi-only algorithms accept it.
+    pub fn set_acceptance(&mut self, num_sets: u32, acc: Acc) {
+        self.num_sets = num_sets.min(MAX_SETS);
+        if acc == Acc::generalized_buchi(self.num_sets) {
+            self.acc = None;
+            self.acc_false = false;
+        } else if acc.is_f() && self.num_sets == 0 {
+            self.acc = None;
+            self.acc_false = true;
+        } else {
+            self.acc = Some(acc);
+            self.acc_false = false;
+        }
+    }
+    /// True if the condition is generalized Büchi on all sets, `t` or `f` — the case every
+    /// algorithm of this crate handles.
+    pub fn is_generalized_buchi(&self) -> bool {
+        self.acc.is_none()
+    }
+    /// The `acc-name` Spot prints for this automaton's condition, if it has one.
+    pub fn acc_name(&self) -> Option<String> {
+        self.acceptance().name(self.num_sets)
+    }
+    /// A readable name of the condition for messages: its `acc-name`, or the formula.
+    pub fn acceptance_description(&self) -> String {
+        match self.acc_name() {
+            Some(n) => format!("{n} (`{}`)", self.acceptance()),
+            None => format!("Emerson–Lei `{}`", self.acceptance()),
+        }
+    }
+    /// `Ok` if the automaton has generalized Büchi acceptance; otherwise an
+    /// [`OmegaError::Unsupported`] naming `what` (the algorithm or command) and the condition.
+    pub fn require_gba(&self, what: &str) -> Result<(), OmegaError> {
+        if self.is_generalized_buchi() {
+            return Ok(());
+        }
+        Err(OmegaError::unsupported(verikit_diag::Diagnostic::error(format!(
+            "{what} supports only generalized Büchi acceptance (`Inf(0)&…&Inf(k-1)`, `t`, `f`); this automaton has {} acceptance",
+            self.acceptance_description()
+        ))))
+    }
+    /// True if the run whose marks seen infinitely often are `inf` is accepting.
+    pub fn accepting_marks(&self, inf: Marks) -> bool {
+        match &self.acc {
+            Some(a) => a.accepting(inf),
+            None => !self.acc_false && inf & self.all_marks() == self.all_marks(),
+        }
+    }
+
     /// The set of all marks `{0, …, k-1}`.
     pub fn all_marks(&self) -> Marks {
         if self.num_sets >= 64 {
@@ -207,6 +277,7 @@ impl Twa {
         t.init = self.init.clone();
         t.num_sets = self.num_sets;
         t.acc_false = self.acc_false;
+        t.acc = self.acc.clone();
         t.state_based = self.state_based;
         t.name = self.name.clone();
         t.state_names = self.state_names.clone();
@@ -284,6 +355,7 @@ pub fn isomorphic(a: &Twa, b: &Twa) -> bool {
         || a.num_edges() != b.num_edges()
         || a.num_sets != b.num_sets
         || a.acc_false != b.acc_false
+        || a.acc != b.acc
         || a.aps != b.aps
         || a.init.len() != b.init.len()
     {

@@ -1,6 +1,7 @@
-//! HOA v1 reader. Accepts automata whose acceptance condition is `t`, `f`, or a conjunction of
-//! distinct `Inf(i)` (Büchi, generalized Büchi); any other condition (`Fin`, disjunctions,
-//! complemented sets: co-Büchi, Rabin, Streett, parity, …) is rejected by name. Supports header
+//! HOA v1 reader. Accepts any Emerson–Lei acceptance condition (`t`, `f`, `Inf`, `Fin`, `&`,
+//! `|`, parentheses: Büchi, co-Büchi, Rabin, Streett, parity, …); generalized Büchi conditions
+//! are renumbered densely as before, other conditions keep their declared sets. Complemented
+//! sets (`Inf(!i)`) are rejected by name. Supports header
 //! items `HOA`, `States`, `Start`, `AP`, `Alias`, `Acceptance`, `acc-name`, `name`, `tool`,
 //! `properties` (others ignored when lowercase, rejected when capitalised, as the spec asks);
 //! state and edge labels with `t`, `f`, AP numbers, `@aliases`, `!`, `&`, `|` and parentheses
@@ -8,6 +9,7 @@
 //! transition-based marks; comments `/* … */`. Universal branching (`&` between states) is
 //! rejected (alternating automata are not supported). Every error is a located diagnostic.
 
+use crate::acc::Acc;
 use crate::error::OmegaError;
 use crate::twa::{Marks, Twa, MAX_SETS};
 use std::collections::HashMap;
@@ -286,65 +288,64 @@ impl P<'_> {
     }
 }
 
-#[derive(Debug)]
-enum Acc {
-    T,
-    F,
-    Inf(u64),
-    Other,
-    And(Vec<Acc>),
-}
-
+/// `Acceptance:` formula: disjunctions of conjunctions of atoms (`&` binds tighter than `|`).
 fn acc_cond(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
     if depth > 200 {
         return Err(p.err("acceptance condition nested too deeply"));
     }
-    let mut ands = vec![acc_atom(p, depth)?];
-    let mut any_or = false;
-    loop {
-        if p.punct('&') {
-            ands.push(acc_atom(p, depth)?);
-        } else if p.punct('|') {
-            any_or = true;
-            acc_atom(p, depth)?;
-        } else {
-            break;
-        }
+    let mut or = acc_conj(p, depth)?;
+    while p.punct('|') {
+        or = Acc::or(or, acc_conj(p, depth)?);
     }
-    if any_or {
-        return Ok(Acc::Other);
+    Ok(or)
+}
+
+fn acc_conj(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
+    let mut and = acc_atom(p, depth)?;
+    while p.punct('&') {
+        and = Acc::and(and, acc_atom(p, depth)?);
     }
-    Ok(if ands.len() == 1 {
-        ands.pop().unwrap_or(Acc::T)
-    } else {
-        Acc::And(ands)
-    })
+    Ok(and)
 }
 
 fn acc_atom(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
     match p.peek().cloned() {
         Some(Tok::Ident(s)) if s == "t" => {
             p.pos += 1;
-            Ok(Acc::T)
+            Ok(Acc::t())
         }
         Some(Tok::Ident(s)) if s == "f" => {
             p.pos += 1;
-            Ok(Acc::F)
+            Ok(Acc::f())
         }
         Some(Tok::Ident(s)) if s == "Inf" || s == "Fin" => {
+            let at = p.span();
             p.pos += 1;
             if !p.punct('(') {
                 return Err(p.err("expected `(`"));
             }
-            let neg = p.punct('!');
+            if p.peek() == Some(&Tok::Punct('!')) {
+                return Err(OmegaError::unsupported(Diagnostic::at(
+                    p.span(),
+                    format!("complemented acceptance sets (`{s}(!…)`) are not supported"),
+                )));
+            }
+            let sp = p.span();
             let v = p.int("an acceptance set")?;
             if !p.punct(')') {
                 return Err(p.err("expected `)`"));
             }
-            Ok(if s == "Inf" && !neg {
-                Acc::Inf(v)
+            if v >= u64::from(MAX_SETS) {
+                return Err(OmegaError::Limit(format!(
+                    "acceptance set {v} at {}..{} (at most {MAX_SETS} sets)",
+                    sp.start, sp.end
+                )));
+            }
+            let _ = at;
+            Ok(if s == "Inf" {
+                Acc::inf(v as u32)
             } else {
-                Acc::Other
+                Acc::fin(v as u32)
             })
         }
         Some(Tok::Punct('(')) => {
@@ -356,26 +357,6 @@ fn acc_atom(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
             Ok(a)
         }
         _ => Err(p.err("expected `t`, `f`, `Inf(…)` or `Fin(…)` in the acceptance condition")),
-    }
-}
-
-fn flatten(a: &Acc, out: &mut Vec<u64>) -> Result<bool, ()> {
-    // Ok(false): the condition is `f`.
-    match a {
-        Acc::T => Ok(true),
-        Acc::F => Ok(false),
-        Acc::Inf(v) => {
-            out.push(*v);
-            Ok(true)
-        }
-        Acc::Other => Err(()),
-        Acc::And(v) => {
-            let mut all = true;
-            for x in v {
-                all &= flatten(x, out)?;
-            }
-            Ok(all)
-        }
     }
 }
 
@@ -587,48 +568,41 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     let Some((nsets, cond, acc_span)) = acc else {
         return Err(p.err("missing `Acceptance:` header item"));
     };
-    let mut infs = Vec::new();
-    let satisfiable = match flatten(&cond, &mut infs) {
-        Ok(b) => b,
-        Err(()) => {
-            let what = acc_name.clone().unwrap_or_else(|| {
-                p.text[acc_span.start..acc_span.end.min(p.text.len())].to_string()
-            });
-            return Err(OmegaError::unsupported(
-                Diagnostic::at(
-                    acc_span,
-                    format!("unsupported acceptance condition `{what}`"),
-                )
-                .with_span(
-                    acc_span,
-                    "only t, f, Büchi and generalized Büchi (conjunctions of Inf) are supported",
-                ),
-            ));
-        }
-    };
-    infs.sort_unstable();
-    infs.dedup();
-    if let Some(&v) = infs.iter().find(|&&v| v >= nsets) {
+    if let Some(v) = (0..64u64).find(|&v| (cond.used_marks() >> v) & 1 == 1 && v >= nsets) {
         return Err(OmegaError::syntax(Diagnostic::at(
             acc_span,
             format!("acceptance set {v} is out of range (declared {nsets})"),
         )));
     }
-    if infs.len() > MAX_SETS as usize {
+    // Generalized Büchi (and `t`, `f`) keep the historical reading: the sets the condition
+    // uses are renumbered densely. Any other condition keeps the declared sets.
+    let el = !matches!(cond, Acc::Inf(_)) && !cond.is_f();
+    if el && nsets > u64::from(MAX_SETS) {
         return Err(OmegaError::Limit(format!(
-            "{} acceptance sets (at most {MAX_SETS})",
-            infs.len()
+            "{nsets} acceptance sets (at most {MAX_SETS})"
         )));
     }
-    let set_map: HashMap<u64, u32> = infs
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (v, i as u32))
-        .collect();
+    let infs: Vec<u64> = match &cond {
+        Acc::Inf(m) => (0..64).filter(|i| (m >> i) & 1 == 1).collect(),
+        _ => Vec::new(),
+    };
+    let set_map: HashMap<u64, u32> = if el {
+        (0..nsets).map(|i| (i, i as u32)).collect()
+    } else {
+        infs.iter()
+            .enumerate()
+            .map(|(i, &v)| (v, i as u32))
+            .collect()
+    };
     let mut aut = Twa::new(aps);
     aut.name = name;
-    aut.num_sets = if satisfiable { infs.len() as u32 } else { 0 };
-    aut.acc_false = !satisfiable;
+    if el {
+        aut.set_acceptance(nsets as u32, cond);
+    } else {
+        aut.num_sets = infs.len() as u32;
+        aut.acc_false = cond.is_f();
+    }
+    let _ = &acc_name;
     let declared = nstates;
     let limit = 1_000_000u64;
     if let Some(n) = declared {

@@ -26,22 +26,11 @@ fn marks_text(m: u64) -> String {
     format!("{{{}}}", v.join(" "))
 }
 
-/// The acceptance condition text and its `acc-name`.
-pub fn acceptance_text(aut: &Twa) -> (String, String) {
-    if aut.acc_false {
-        return ("0 f".into(), "none".into());
-    }
-    match aut.num_sets {
-        0 => ("0 t".into(), "all".into()),
-        1 => ("1 Inf(0)".into(), "Buchi".into()),
-        k => {
-            let v: Vec<String> = (0..k).map(|i| format!("Inf({i})")).collect();
-            (
-                format!("{k} {}", v.join("&")),
-                format!("generalized-Buchi {k}"),
-            )
-        }
-    }
+/// The acceptance condition text (`2 Fin(0) & Inf(1)`) and its `acc-name` when Spot's printer
+/// names it (`Rabin 1`; none for other Emerson–Lei conditions), printed as Spot prints them.
+pub fn acceptance_text(aut: &Twa) -> (String, Option<String>) {
+    let acc = aut.acceptance();
+    (format!("{} {acc}", aut.num_sets), acc.name(aut.num_sets))
 }
 
 /// Writes the automaton in HOA v1.
@@ -64,7 +53,9 @@ pub fn to_hoa(aut: &Twa) -> String {
         aps.join(" ")
     );
     let (acc, name) = acceptance_text(aut);
-    let _ = writeln!(s, "acc-name: {name}");
+    if let Some(name) = name {
+        let _ = writeln!(s, "acc-name: {name}");
+    }
     let _ = writeln!(s, "Acceptance: {acc}");
     let state_acc = aut.state_based || aut.num_sets == 0;
     let mut props = vec![
