@@ -81,7 +81,15 @@ pub type Output = Answer;
 
 /// Exit code of a completed command: a `timeout` verdict exits like a timeout, an `error` verdict
 /// (a batch with a rejected item: the other items are still answered) like bad input.
+///
+/// Filters (`aut filter`, detail `exit_style: "grep"`) exit as `grep` and Spot's `autfilt`: 1
+/// when nothing matched.
 pub fn exit_code(a: &Answer) -> i32 {
+    if a.verdict == Some(Verdict::False)
+        && a.detail.get("exit_style").and_then(|v| v.as_str()) == Some("grep")
+    {
+        return 1;
+    }
     match a.verdict {
         Some(Verdict::Timeout) => EXIT_LIMIT,
         Some(Verdict::Error) => EXIT_INPUT,

@@ -107,6 +107,8 @@ fn rows() -> Vec<Row> {
             true,
         ),
         #[cfg(feature = "omega")]
+        ("aut", "filter", &["demo/omega/arbiter.hoa"], true, false),
+        #[cfg(feature = "omega")]
         (
             "aut",
             "complement",

@@ -61,11 +61,24 @@ fn syntax_errors_have_a_caret_and_exit_2() {
         "bad.hoa",
         "HOA: v1\nStates: 1\nStart: 0\nAcceptance: 1 Fin(0)\nAP: 0\n--BODY--\nState: 0\n--END--\n",
     );
-    let out = verikit(&["aut", "stats", h.to_str().unwrap()]);
+    // co-Büchi is read (issue 19); a generalized-Büchi-only command refuses it by name, at the
+    // `Acceptance:` item.
+    let out = verikit(&["aut", "reduce", h.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("Fin(0)") && err.contains("bad.hoa:4:"),
+        err.contains("co-Buchi") && err.contains("Fin(0)") && err.contains("bad.hoa:4:"),
+        "{err}"
+    );
+    let alt = tmp(
+        "alt.hoa",
+        "HOA: v1\nStates: 2\nStart: 0&1\nAcceptance: 0 t\nAP: 0\n--BODY--\nState: 0\nState: 1\n--END--\n",
+    );
+    let out = verikit(&["aut", "stats", alt.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("alt.hoa:3:") && err.contains("universal"),
         "{err}"
     );
 }
@@ -510,4 +523,80 @@ fn zero_state_automaton_round_trips() {
         (&e["verdict"], &e["result"]),
         (&"true".into(), &"empty".into())
     );
+}
+
+/// `aut filter` as Spot's `autfilt`: a stream of automata with several acceptance conditions,
+/// kept by the tests asked for, printed as HOA; exit 0 when something was printed, 1 otherwise.
+#[test]
+fn aut_filter_like_autfilt() {
+    let cob = "HOA: v1\nStates: 1\nStart: 0\nAP: 1 \"a\"\nacc-name: co-Buchi\nAcceptance: 1 Fin(0)\n--BODY--\nState: 0\n[0] 0\n[!0] 0 {0}\n--END--\n";
+    let buchi = "HOA: v1\nStates: 1\nStart: 0\nAP: 1 \"a\"\nacc-name: Buchi\nAcceptance: 1 Inf(0)\n--BODY--\nState: 0\n[0] 0 {0}\n[!0] 0\n--END--\n";
+    let empty = "HOA: v1\nStates: 1\nStart: 0\nAP: 1 \"a\"\nAcceptance: 2 Fin(0) & Inf(0)\n--BODY--\nState: 0\n[t] 0 {0 1}\n--END--\n";
+    let stream = tmp(
+        "stream.hoa",
+        &format!("{cob}/* two more */\n{buchi}--\n{empty}"),
+    );
+    let s = stream.to_str().unwrap();
+    let out = verikit(&["aut", "filter", s, "--is-empty"]);
+    assert_eq!(out.status.code(), Some(0));
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        o.contains("Acceptance: 2 Fin(0) & Inf(0)") && o.matches("HOA: v1").count() == 1,
+        "{o}"
+    );
+    let out = verikit(&["aut", "filter", s, "--acceptance-is", "co-Buchi"]);
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        o.contains("acc-name: co-Buchi") && o.matches("HOA: v1").count() == 1,
+        "{o}"
+    );
+    // FG a (co-Büchi) ⊆ GF a (Büchi), not the converse; `-v` inverts.
+    let b = tmp("buchi.hoa", buchi);
+    let c = tmp("cob.hoa", cob);
+    let out = verikit(&[
+        "aut",
+        "filter",
+        c.to_str().unwrap(),
+        "--included-in",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = verikit(&[
+        "aut",
+        "filter",
+        b.to_str().unwrap(),
+        "--included-in",
+        c.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let out = verikit(&[
+        "aut",
+        "filter",
+        "-v",
+        b.to_str().unwrap(),
+        "--equivalent-to",
+        c.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = verikit(&[
+        "aut",
+        "filter",
+        s,
+        "--accepts-word",
+        "cycle{a}",
+        "--is-deterministic",
+    ]);
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(o.matches("HOA: v1").count(), 2, "{o}");
+    let out = verikit(&["aut", "filter", s, "--accepts-word", "a; cycle{!a}"]);
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(o.matches("HOA: v1").count(), 0, "{o}");
+    assert_eq!(out.status.code(), Some(1));
+    // Emptiness of a co-Büchi automaton: a witness the membership check accepts.
+    let j = json(&["aut", "is-empty", c.to_str().unwrap()]);
+    assert_eq!(j["verdict"], "false");
+    let w = j["witness"].as_str().unwrap().to_string();
+    let j = json(&["aut", "accepts", c.to_str().unwrap(), &w]);
+    assert_eq!(j["verdict"], "true", "{w}");
 }

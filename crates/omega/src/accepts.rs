@@ -128,6 +128,8 @@ pub fn accepts_lasso_dnf(aut: &Twa, w: &Lasso, max_clauses: usize) -> Option<boo
         }
     }
     let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
+    // The prefix may cross edges of the clause's Fin marks: reachability on every edge.
+    let reach = verikit_graph::reachable(&verikit_graph::Csr::from_edges(ns * n, &edges), &init);
     Some(clauses.iter().any(|&(fin, inf)| {
         let (es, ms): (Vec<(u32, u32)>, Vec<Marks>) = edges
             .iter()
@@ -135,6 +137,16 @@ pub fn accepts_lasso_dnf(aut: &Twa, w: &Lasso, max_clauses: usize) -> Option<boo
             .filter(|(_, &m)| m & fin == 0)
             .map(|(&e, &m)| (e, m))
             .unzip();
-        has_accepting_cycle(ns * n, &es, &ms, &init, inf)
+        let g = verikit_graph::Csr::from_edges(ns * n, &es);
+        let sccs = verikit_graph::sccs(&g);
+        let mut acc = vec![(0 as Marks, false); sccs.len()];
+        for (&(a, b), &m) in es.iter().zip(&ms) {
+            let c = sccs.comp[a as usize] as usize;
+            if reach[a as usize] && sccs.comp[b as usize] as usize == c {
+                acc[c].0 |= m;
+                acc[c].1 = true;
+            }
+        }
+        acc.iter().any(|&(m, e)| e && m & inf == inf)
     }))
 }

@@ -51,6 +51,9 @@ pub struct Twa {
     /// this crate require (they check it with [`Twa::require_gba`]). Set it through
     /// [`Twa::set_acceptance`], which keeps generalized Büchi conditions as `None`.
     pub acc: Option<Acc>,
+    /// Where the `Acceptance:` item of the HOA text this automaton was read from is (errors of
+    /// algorithms refusing the condition point there).
+    pub acc_span: Option<verikit_diag::Span>,
     pub name: Option<String>,
     /// Optional state names (from HOA, or the formula of a translated state).
     pub state_names: Vec<Option<String>>,
@@ -69,6 +72,7 @@ impl Twa {
             acc_false: false,
             state_based: false,
             acc: None,
+            acc_span: None,
             name: None,
             state_names: Vec::new(),
         }
@@ -124,7 +128,7 @@ impl Twa {
         if acc == Acc::generalized_buchi(self.num_sets) {
             self.acc = None;
             self.acc_false = false;
-        } else if acc.is_f() && self.num_sets == 0 {
+        } else if acc.is_f() {
             self.acc = None;
             self.acc_false = true;
         } else {
@@ -154,10 +158,16 @@ impl Twa {
         if self.is_generalized_buchi() {
             return Ok(());
         }
-        Err(OmegaError::unsupported(verikit_diag::Diagnostic::error(format!(
+        let msg = format!(
             "{what} supports only generalized Büchi acceptance (`Inf(0)&…&Inf(k-1)`, `t`, `f`); this automaton has {} acceptance",
             self.acceptance_description()
-        ))))
+        );
+        Err(OmegaError::unsupported(match self.acc_span {
+            Some(sp) => {
+                verikit_diag::Diagnostic::at(sp, msg).with_span(sp, "this acceptance condition")
+            }
+            None => verikit_diag::Diagnostic::error(msg),
+        }))
     }
     /// True if the run whose marks seen infinitely often are `inf` is accepting.
     pub fn accepting_marks(&self, inf: Marks) -> bool {

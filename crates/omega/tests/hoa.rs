@@ -166,25 +166,42 @@ fn unsupported(text: &str) -> String {
     }
 }
 
+/// Other conditions are read (issue 19) and kept exactly; generalized-Büchi-only algorithms
+/// refuse them by name, at the `Acceptance:` item; alternation is still refused at parse time.
 #[test]
-fn other_acceptance_conditions_are_rejected_by_name() {
+fn other_acceptance_conditions_are_read_and_refused_by_name_where_unsupported() {
     let rabin = GFA_TRANS.replace(
         "acc-name: Buchi\nAcceptance: 1 Inf(0)",
         "acc-name: Rabin 1\nAcceptance: 2 Fin(0)&Inf(1)",
     );
-    assert!(unsupported(&rabin).contains("Rabin 1"));
+    let a = parse(&rabin).unwrap();
+    assert_eq!(a.acc_name().as_deref(), Some("Rabin 1"));
+    let Err(OmegaError::Unsupported(d)) = a.require_gba("aut reduce") else {
+        panic!("a Rabin automaton passed the generalized Büchi check")
+    };
+    assert!(d.message.contains("Rabin 1") && d.message.contains("aut reduce"));
+    assert!(
+        d.span.is_some(),
+        "the refusal points at the Acceptance: item"
+    );
     let cob = GFA_TRANS.replace(
         "acc-name: Buchi\nAcceptance: 1 Inf(0)",
         "Acceptance: 1 Fin(0)",
     );
-    assert!(unsupported(&cob).contains("Fin(0)"));
+    let c = parse(&cob).unwrap();
+    assert_eq!(c.acc_name().as_deref(), Some("co-Buchi"));
+    assert!(verikit_omega::hoa::to_hoa(&c).contains("acc-name: co-Buchi\nAcceptance: 1 Fin(0)\n"));
     let parity = GFA_TRANS.replace(
         "acc-name: Buchi\nAcceptance: 1 Inf(0)",
         "acc-name: parity min even 2\nAcceptance: 2 Inf(0) | Fin(1)",
     );
-    assert!(unsupported(&parity).contains("parity min even 2"));
+    let p = parse(&parity).unwrap();
+    assert_eq!(p.acc_name().as_deref(), Some("parity min even 2"));
+    assert!(p.require_gba("x").is_err());
     let alt = GFA_TRANS.replace("[0] 0 {0}", "[0] 0&0 {0}");
     assert!(unsupported(&alt).contains("universal"));
+    let neg = GFA_TRANS.replace("Acceptance: 1 Inf(0)", "Acceptance: 1 Inf(!0)");
+    assert!(unsupported(&neg).contains("complemented"));
 }
 
 #[test]

@@ -7,6 +7,7 @@ use crate::report::{read_input, CliError, Ctx, Output};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, SourceFile, Verdict};
+use verikit_omega::filter::{self, Filter};
 use verikit_omega::task::{self, AutOp, AutPair, Show};
 use verikit_omega::{gba_reduce::Method, OmegaError, Twa};
 
@@ -63,7 +64,34 @@ pub enum AutCmd {
         #[arg(long, default_value_t = 2_000_000)]
         max_elements: usize,
     },
-    /// Complement (rank-based, small automata only).
+    /// Keep the automata of the inputs that pass every test, printed as HOA (Spot's `autfilt`);
+    /// exit 0 if one was printed, 1 otherwise.
+    Filter {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        is_empty: bool,
+        #[arg(long)]
+        is_deterministic: bool,
+        #[arg(long)]
+        is_complete: bool,
+        /// A lasso word (Spot syntax) the automaton must accept (repeatable).
+        #[arg(long)]
+        accepts_word: Vec<String>,
+        /// A HOA file whose language must contain the automaton's.
+        #[arg(long)]
+        included_in: Vec<PathBuf>,
+        /// A HOA file with the same language.
+        #[arg(long)]
+        equivalent_to: Vec<PathBuf>,
+        /// An acc-name (`Buchi`, `Rabin`, `parity max odd 3`, …) or acceptance formula.
+        #[arg(long)]
+        acceptance_is: Option<String>,
+        /// Keep the automata that fail a test instead.
+        #[arg(short = 'v', long)]
+        invert_match: bool,
+    },
+    /// Complement (rank-based for generalized Büchi; any acceptance when deterministic).
     Complement {
         a: PathBuf,
         #[arg(long)]
@@ -114,7 +142,8 @@ fn each(ctx: &Ctx, path: &Path, op: AutOp, dot: bool) -> Result<Output, CliError
         let a = auts
             .remove(0)
             .map_err(|e| CliError::from_error(e, Some(&src)))?;
-        return task::aut_unary(&a, &op, show, &ctx.budget).map_err(err);
+        return task::aut_unary(&a, &op, show, &ctx.budget)
+            .map_err(|e| CliError::from_error(e, Some(&src)));
     }
     let items = auts
         .into_iter()
@@ -141,6 +170,45 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
             each(ctx, &a, AutOp::Reduce { method: sim, stats }, dot)
         }
         AutCmd::Complement { a, dot } => each(ctx, &a, AutOp::Complement, dot),
+        AutCmd::Filter {
+            files,
+            is_empty,
+            is_deterministic,
+            is_complete,
+            accepts_word,
+            included_in,
+            equivalent_to,
+            acceptance_is,
+            invert_match,
+        } => {
+            let words = accepts_word
+                .iter()
+                .map(|w| verikit_omega::word::parse_word(w));
+            let f = Filter {
+                is_empty,
+                is_deterministic,
+                is_complete,
+                accepts: words.collect::<Result<_, _>>().map_err(err)?,
+                included_in: included_in
+                    .iter()
+                    .map(|p| load_one(p))
+                    .collect::<Result<_, _>>()?,
+                equivalent_to: equivalent_to
+                    .iter()
+                    .map(|p| load_one(p))
+                    .collect::<Result<_, _>>()?,
+                acceptance_is,
+                invert: invert_match,
+            };
+            let mut auts = Vec::new();
+            for p in &files {
+                let src = read_input(p)?;
+                for a in task::read_automata(&src.text) {
+                    auts.push(a.map_err(|e| CliError::from_error(e, Some(&src)))?);
+                }
+            }
+            filter::filter(auts.into_iter().map(Ok).collect(), &f, &ctx.budget).map_err(err)
+        }
         AutCmd::Product { a, b, dot } => {
             pair(ctx, &a, &b, AutPair::Product, Show::from_flags(dot, false))
         }

@@ -81,6 +81,11 @@ fn lex_one(text: &str, mut i: usize) -> Result<(Vec<(Tok, Span)>, usize), OmegaE
             }
             continue;
         }
+        // A bare `--` between automata (as some tools separate a stream) is skipped.
+        if b[i..].starts_with(b"--") && !b.get(i + 2).is_some_and(|c| c.is_ascii_alphabetic()) {
+            i += 2;
+            continue;
+        }
         for (m, t) in [
             ("--BODY--", Tok::Body),
             ("--END--", Tok::End),
@@ -576,7 +581,7 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     }
     // Generalized Büchi (and `t`, `f`) keep the historical reading: the sets the condition
     // uses are renumbered densely. Any other condition keeps the declared sets.
-    let el = !matches!(cond, Acc::Inf(_)) && !cond.is_f();
+    let el = !matches!(cond, Acc::Inf(_));
     if el && nsets > u64::from(MAX_SETS) {
         return Err(OmegaError::Limit(format!(
             "{nsets} acceptance sets (at most {MAX_SETS})"
@@ -600,9 +605,9 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
         aut.set_acceptance(nsets as u32, cond);
     } else {
         aut.num_sets = infs.len() as u32;
-        aut.acc_false = cond.is_f();
     }
     let _ = &acc_name;
+    aut.acc_span = Some(acc_span);
     let declared = nstates;
     let limit = 1_000_000u64;
     if let Some(n) = declared {
