@@ -87,8 +87,9 @@ pub enum AutCmd {
         /// An acc-name (`Buchi`, `Rabin`, `parity max odd 3`, …) or acceptance formula.
         #[arg(long)]
         acceptance_is: Option<String>,
-        /// Keep the automata that fail a test instead.
-        #[arg(short = 'v', long)]
+        /// Keep the automata that fail a test instead (autfilt's `-v`; `-v` is verikit's
+        /// global verbosity flag).
+        #[arg(long)]
         invert_match: bool,
     },
     /// Complement (rank-based for generalized Büchi; any acceptance when deterministic).

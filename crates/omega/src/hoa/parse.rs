@@ -324,7 +324,6 @@ fn acc_atom(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
             Ok(Acc::f())
         }
         Some(Tok::Ident(s)) if s == "Inf" || s == "Fin" => {
-            let at = p.span();
             p.pos += 1;
             if !p.punct('(') {
                 return Err(p.err("expected `(`"));
@@ -346,7 +345,6 @@ fn acc_atom(p: &mut P<'_>, depth: usize) -> Result<Acc, OmegaError> {
                     sp.start, sp.end
                 )));
             }
-            let _ = at;
             Ok(if s == "Inf" {
                 Acc::inf(v as u32)
             } else {
