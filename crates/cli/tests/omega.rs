@@ -573,7 +573,7 @@ fn aut_filter_like_autfilt() {
     let out = verikit(&[
         "aut",
         "filter",
-        "-v",
+        "--invert-match",
         b.to_str().unwrap(),
         "--equivalent-to",
         c.to_str().unwrap(),
