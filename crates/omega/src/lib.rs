@@ -52,6 +52,10 @@ pub mod twa;
 pub mod wdba;
 pub mod word;
 pub mod zielonka;
+// Closed from the start: reached through the re-exports below.
+mod determinize;
+mod deterministic;
+mod parity;
 
 pub use error::OmegaError;
 pub use ldba::Ldba;
@@ -63,3 +67,7 @@ pub use ltl::print::ap_text;
 pub use ltl::{Arena, Node, F};
 pub use translate::{translate, Options as TranslateOptions};
 pub use twa::Marks;
+// Deterministic automata: determinisation, parity automata, the `-D`/`-P` pipeline.
+pub use determinize::{determinize, Options as DeterminizeOptions};
+pub use deterministic::{buchi_as_parity, deterministic, simplify_parity, DetOptions, Deterministic};
+pub use parity::{colour_of, complete_gba, ParityAut, ParityKind};
