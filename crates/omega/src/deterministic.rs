@@ -14,43 +14,11 @@ use crate::parity::{complete_gba, ParityAut, ParityKind};
 use crate::scc_info::scc_info;
 use crate::twa::Twa;
 
-/// A deterministic automaton: generalized Büchi (when the input already was deterministic and
-/// parity was not required) or parity.
-#[derive(Clone, Debug)]
-pub enum Deterministic {
-    Buchi(Twa),
-    Parity(ParityAut),
-}
-
-impl Deterministic {
-    pub fn twa(&self) -> &Twa {
-        match self {
-            Deterministic::Buchi(t) => t,
-            Deterministic::Parity(p) => &p.aut,
-        }
-    }
-    pub fn to_hoa(&self) -> String {
-        match self {
-            Deterministic::Buchi(t) => crate::hoa::print::to_hoa(t),
-            Deterministic::Parity(p) => p.to_hoa(),
-        }
-    }
-    /// The acceptance formula's `acc-name`.
-    pub fn acc_name(&self) -> String {
-        match self {
-            Deterministic::Buchi(t) => crate::hoa::print::acceptance_text(t).1,
-            Deterministic::Parity(p) => p.acceptance_text().1,
-        }
-    }
-    /// Acceptance sets (generalized Büchi) or colours (parity).
-    pub fn num_sets(&self) -> u32 {
-        self.twa().num_sets
-    }
-}
-
 /// What to produce.
 #[derive(Clone, Debug, Default)]
 pub struct DetOptions {
+    /// Deterministic (`-D`); without it and without `parity`, only `complete` applies (`-C`).
+    pub deterministic: bool,
     /// Parity acceptance even when the input is already deterministic (`-P`).
     pub parity: bool,
     /// Complete (`-C`).
@@ -82,6 +50,7 @@ pub fn buchi_as_parity(aut: &Twa) -> ParityAut {
     }
     t.num_sets = 2;
     t.acc_false = false;
+    t.acc = None;
     t.state_based = false;
     ParityAut {
         aut: t,
@@ -99,23 +68,71 @@ pub fn simplify_parity(p: &ParityAut) -> ParityAut {
     q.reduce_colours()
 }
 
-/// The smallest deterministic automaton of this pipeline for `aut`'s language.
-pub fn deterministic(aut: &Twa, o: &DetOptions) -> Result<Deterministic, OmegaError> {
+/// The smallest deterministic automaton of this pipeline for `aut`'s language, as a [`Twa`]
+/// whose acceptance is generalized Büchi (a deterministic input kept as it is, without `parity`)
+/// or `parity …` (Spot's names: one colour may read as Büchi or co-Büchi, none as `t`/`f`).
+/// A parity input is simplified; other non-Büchi conditions are refused by name
+/// ([`OmegaError::Unsupported`]) unless the input is deterministic and kept as it is.
+pub fn deterministic(aut: &Twa, o: &DetOptions) -> Result<Twa, OmegaError> {
+    deterministic_pair(aut, None, o)
+}
+
+/// [`deterministic`] given also an automaton `neg` of the complement language (the
+/// translation of `¬φ`): when `aut` is not deterministic, the complement of the deterministic
+/// parity automaton of `neg` (complete, parity flipped) competes with the determinisation of
+/// `aut`, and the smaller (states, then colours) is kept. The determinisation of `neg` gives up
+/// quietly beyond eight times the states of the first result.
+pub fn deterministic_pair(aut: &Twa, neg: Option<&Twa>, o: &DetOptions) -> Result<Twa, OmegaError> {
+    if !o.deterministic && !o.parity && o.kind.is_none() {
+        if !o.complete {
+            return Ok(aut.clone());
+        }
+        if let Some(p) = ParityAut::from_twa(aut).filter(|_| !aut.is_generalized_buchi()) {
+            return Ok(p.complete().into_twa());
+        }
+        aut.require_gba("completion")?;
+        return Ok(complete_gba(aut));
+    }
     if aut.is_deterministic() && !o.parity && o.kind.is_none() {
-        let t = if o.complete {
-            complete_gba(aut)
+        return Ok(if o.complete {
+            if aut.is_generalized_buchi() {
+                complete_gba(aut)
+            } else {
+                let mut t = aut.clone();
+                // A complete sink needs a rejecting cycle: only parity conditions are completed here.
+                match ParityAut::from_twa(aut) {
+                    Some(p) => t = p.complete().into_twa(),
+                    None => aut.require_gba("completion")?,
+                }
+                t
+            }
         } else {
             aut.clone()
-        };
-        return Ok(Deterministic::Buchi(t));
+        });
     }
-    let raw = if aut.is_deterministic() {
-        buchi_as_parity(aut)
+    let raw = if let Some(p) = ParityAut::from_twa(aut).filter(|_| !aut.is_generalized_buchi()) {
+        if !aut.is_deterministic() {
+            aut.require_gba("determinisation")?;
+        }
+        p
     } else {
-        determinize(aut, &o.det)?
+        aut.require_gba("determinisation")?;
+        if aut.is_deterministic() {
+            buchi_as_parity(aut)
+        } else {
+            determinize(aut, &o.det)?
+        }
     };
     o.det.budget.check()?;
     let mut p = simplify_parity(&raw);
+    if let Some(n) = neg.filter(|n| n.is_generalized_buchi() && !aut.is_deterministic()) {
+        if let Some(c) = complement_of(n, &p, o)? {
+            let key = |q: &ParityAut| (q.aut.num_states(), q.colours());
+            if key(&c) < key(&p) {
+                p = c;
+            }
+        }
+    }
     if o.complete {
         p = p.complete();
     }
@@ -124,5 +141,30 @@ pub fn deterministic(aut: &Twa, o: &DetOptions) -> Result<Deterministic, OmegaEr
             p = p.change_kind(k);
         }
     }
-    Ok(Deterministic::Parity(p))
+    Ok(p.into_twa())
+}
+
+/// The complement of a deterministic parity automaton of `neg` (see [`deterministic_pair`]);
+/// `None` if its determinisation exceeds the size bound.
+fn complement_of(
+    neg: &Twa,
+    first: &ParityAut,
+    o: &DetOptions,
+) -> Result<Option<ParityAut>, OmegaError> {
+    let raw = if neg.is_deterministic() {
+        buchi_as_parity(neg)
+    } else {
+        let small = Options {
+            max_states: first.aut.num_states() * 8 + 16,
+            budget: o.det.budget.clone(),
+        };
+        match determinize(neg, &small) {
+            Ok(r) => r,
+            Err(OmegaError::Limit(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        }
+    };
+    let mut c = simplify_parity(&raw).complete();
+    c.kind.odd = !c.kind.odd;
+    Ok(Some(simplify_parity(&c)))
 }

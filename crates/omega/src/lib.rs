@@ -53,8 +53,8 @@ pub mod wdba;
 pub mod word;
 pub mod zielonka;
 // Closed from the start: reached through the re-exports below.
-mod determinize;
 mod deterministic;
+mod determinize;
 mod parity;
 
 pub use error::OmegaError;
@@ -68,6 +68,8 @@ pub use ltl::{Arena, Node, F};
 pub use translate::{translate, Options as TranslateOptions};
 pub use twa::Marks;
 // Deterministic automata: determinisation, parity automata, the `-D`/`-P` pipeline.
+pub use deterministic::{
+    buchi_as_parity, deterministic, deterministic_pair, simplify_parity, DetOptions,
+};
 pub use determinize::{determinize, Options as DeterminizeOptions};
-pub use deterministic::{buchi_as_parity, deterministic, simplify_parity, DetOptions, Deterministic};
 pub use parity::{colour_of, complete_gba, ParityAut, ParityKind};

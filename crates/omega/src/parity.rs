@@ -15,30 +15,27 @@
 //! Büchi algorithms. An uncoloured edge counts as colour `n` (min) or `-1` (max), as in HOA's
 //! acceptance formula of `parity min/max even/odd n`; uncoloured edges outside SCCs never matter.
 
+use crate::acc::{Acc, Parity};
 use crate::twa::{Marks, Twa};
 
-/// Which parity condition: the smallest (`min`) or largest (`max`) colour seen infinitely often
-/// decides, and is accepting when even (`odd = false`) or odd.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParityKind {
-    pub max: bool,
-    pub odd: bool,
-}
+/// The parity flavour (the one type of [`crate::acc`]): the smallest (`min`) or largest (`max`)
+/// colour seen infinitely often decides, and is accepting when even (`odd = false`) or odd.
+pub type ParityKind = Parity;
 
-impl ParityKind {
-    pub const MIN_EVEN: ParityKind = ParityKind {
+impl Parity {
+    pub const MIN_EVEN: Parity = Parity {
         max: false,
         odd: false,
     };
-    pub const MIN_ODD: ParityKind = ParityKind {
+    pub const MIN_ODD: Parity = Parity {
         max: false,
         odd: true,
     };
-    pub const MAX_EVEN: ParityKind = ParityKind {
+    pub const MAX_EVEN: Parity = Parity {
         max: true,
         odd: false,
     };
-    pub const MAX_ODD: ParityKind = ParityKind {
+    pub const MAX_ODD: Parity = Parity {
         max: true,
         odd: true,
     };
@@ -47,7 +44,7 @@ impl ParityKind {
     pub fn parse(s: &str) -> Option<ParityKind> {
         let w: Vec<&str> = s.split([' ', '-', ',']).filter(|w| !w.is_empty()).collect();
         match w.as_slice() {
-            [m, p] => Some(ParityKind {
+            [m, p] => Some(Parity {
                 max: match *m {
                     "min" => false,
                     "max" => true,
@@ -115,41 +112,33 @@ impl ParityAut {
         }
     }
 
-    /// The HOA acceptance formula (`n formula`) and `acc-name`.
-    pub fn acceptance_text(&self) -> (String, String) {
-        let n = self.colours();
-        if n == 0 {
-            let t = self.kind.accepting(if self.kind.max { -1 } else { 0 });
-            return if t {
-                ("0 t".into(), "all".into())
-            } else {
-                ("0 f".into(), "none".into())
-            };
-        }
-        (
-            format!("{n} {}", parity_formula(self.kind, n)),
-            format!("parity {} {n}", self.kind.name()),
-        )
+    /// The Emerson–Lei condition of this parity automaton (`Acc::parity`).
+    pub fn acceptance(&self) -> Acc {
+        Acc::parity(self.kind, self.colours())
     }
 
-    /// HOA v1 text (as [`crate::hoa::print::to_hoa`], with the parity acceptance).
+    /// The automaton with its acceptance condition set (`parity kind n`; Spot's names apply:
+    /// one colour may read as Büchi or co-Büchi, none as `t` or `f`).
+    pub fn into_twa(self) -> Twa {
+        let mut t = self.aut;
+        let n = t.num_sets;
+        t.set_acceptance(n, Acc::parity(self.kind, n));
+        t.state_based = false;
+        t
+    }
+
+    /// A parity automaton view of `aut` if its condition is a parity condition over its sets.
+    pub fn from_twa(aut: &Twa) -> Option<ParityAut> {
+        let kind = aut.acceptance().parity_kind(aut.num_sets)?;
+        let mut a = aut.clone();
+        a.acc = None;
+        a.acc_false = false;
+        Some(ParityAut { aut: a, kind })
+    }
+
+    /// HOA v1 text.
     pub fn to_hoa(&self) -> String {
-        let mut a = self.aut.clone();
-        a.state_based = false;
-        let (acc, name) = self.acceptance_text();
-        let body = crate::hoa::print::to_hoa(&a);
-        let mut out = String::with_capacity(body.len() + 64);
-        for line in body.lines() {
-            if line.starts_with("acc-name:") {
-                out.push_str(&format!("acc-name: {name}\n"));
-            } else if line.starts_with("Acceptance:") {
-                out.push_str(&format!("Acceptance: {acc}\n"));
-            } else {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-        out
+        crate::hoa::print::to_hoa(&self.clone().into_twa())
     }
 
     /// Does the (deterministic) automaton accept the lasso word `prefix cycle^ω` (letters are
@@ -218,7 +207,7 @@ impl ParityAut {
                     }
                 }
             }
-            cur.kind = ParityKind {
+            cur.kind = Parity {
                 max: to.max,
                 odd: if n % 2 == 0 {
                     !cur.kind.odd
@@ -261,20 +250,37 @@ impl ParityAut {
     }
 
     /// Carton–Maceiras colour reduction (see the module documentation); the result is a min
-    /// parity automaton whose colours start at 0, with edges outside SCCs uncoloured.
+    /// parity automaton whose colours start at 0, with edges outside SCCs uncoloured. Each SCC
+    /// starts at the smallest colour of its own parity; both global orientations (colour 0
+    /// accepting or rejecting) are tried and the one with fewer colours is kept.
     pub fn reduce_colours(&self) -> ParityAut {
         let cur = if self.kind.max {
-            self.change_kind(ParityKind {
+            self.change_kind(Parity {
                 max: false,
                 odd: self.kind.odd,
             })
         } else {
             self.clone()
         };
+        let flipped = cur.change_kind(Parity {
+            max: false,
+            odd: !cur.kind.odd,
+        });
+        let (a, b) = (cur.reduce_once(), flipped.reduce_once());
+        if b.colours() < a.colours() {
+            b
+        } else {
+            a
+        }
+    }
+
+    fn reduce_once(&self) -> ParityAut {
+        let cur = self;
         let aut = &cur.aut;
         let n = aut.num_states();
         // Edge ids: (state, index); work items are edge sets with the base colour.
-        let mut newc: Vec<Vec<Option<u32>>> = aut.states.iter().map(|es| vec![None; es.len()]).collect();
+        let mut newc: Vec<Vec<Option<u32>>> =
+            aut.states.iter().map(|es| vec![None; es.len()]).collect();
         let all: Vec<(u32, u32)> = aut
             .states
             .iter()
@@ -321,7 +327,8 @@ impl ParityAut {
                 local[v as usize] = u32::MAX;
             }
             for (_, es) in inside {
-                let eff = |&(s, i): &(u32, u32)| cur.effective(aut.states[s as usize][i as usize].marks);
+                let eff =
+                    |&(s, i): &(u32, u32)| cur.effective(aut.states[s as usize][i as usize].marks);
                 let m = es.iter().map(eff).min().unwrap_or(0);
                 let k = if par(m) == base % 2 { base } else { base + 1 };
                 let mut rest = Vec::new();
@@ -374,39 +381,6 @@ impl ParityAut {
         }
         out.aut.state_based = false;
         out
-    }
-}
-
-/// The acceptance formula of `parity kind n` (HOA's nesting, e.g. min even 4:
-/// `Inf(0) | (Fin(1) & (Inf(2) | Fin(3)))`), simplified where the uncoloured case makes the last
-/// colour irrelevant.
-fn parity_formula(kind: ParityKind, n: u32) -> String {
-    let order: Vec<u32> = if kind.max {
-        (0..n).collect()
-    } else {
-        (0..n).rev().collect()
-    };
-    // From the lowest priority up: the uncoloured case first.
-    let last = if kind.max { -1 } else { n as i64 };
-    let mut rest: Result<String, bool> = Err(kind.accepting(last));
-    for c in order {
-        let acc = kind.accepting(c as i64);
-        rest = match (rest, acc) {
-            (Err(t), true) if t => Err(true),
-            (Err(_), true) => Ok(format!("Inf({c})")),
-            (Err(t), false) if !t => Err(false),
-            (Err(_), false) => Ok(format!("Fin({c})")),
-            (Ok(r), acc) => {
-                let r = if r.contains(' ') { format!("({r})") } else { r };
-                let (op, j) = if acc { ("Inf", '|') } else { ("Fin", '&') };
-                Ok(format!("{op}({c}) {j} {r}"))
-            }
-        };
-    }
-    match rest {
-        Ok(r) => r,
-        Err(true) => "t".into(),
-        Err(false) => "f".into(),
     }
 }
 

@@ -7,6 +7,7 @@
 //! `-F` reads them ([`formula_lines`]), HOA streams automaton by automaton ([`read_automata`]),
 //! one semantics for lasso words ([`crate::word`]), and the tuning parameters ([`PARAMS`]).
 
+use crate::deterministic::DetOptions;
 use crate::error::OmegaError;
 use crate::ltl::{parse::parse, print::to_string, simplify::simplify, Arena, F};
 use crate::rand::{RandLtl, Weights};
@@ -240,6 +241,8 @@ pub struct TranslateJob {
     pub show: Show,
     /// Keep the state names (the formula each state stands for).
     pub state_names: bool,
+    /// A deterministic automaton (`-D`, with `-P` parity and `-C` complete).
+    pub deterministic: Option<DetOptions>,
 }
 
 /// `ltl translate` of one formula (at byte `offset` of its file): the automaton and its answer.
@@ -266,6 +269,23 @@ pub fn translate_formula(
         aut = r;
         a = a.detail("reduction", &st);
     }
+    if let Some(o) = &job.deterministic {
+        let o = DetOptions {
+            det: crate::determinize::Options {
+                budget: budget.clone(),
+                ..o.det.clone()
+            },
+            ..o.clone()
+        };
+        // The automaton of ¬φ competes through its complement (when φ's is not deterministic).
+        let neg = if (o.deterministic || o.parity) && !aut.is_deterministic() {
+            let n = arena.not(phi);
+            Some(translate::translate(&mut arena, n, &opts)?)
+        } else {
+            None
+        };
+        aut = crate::deterministic::deterministic_pair(&aut, neg.as_ref(), &o)?;
+    }
     let dt = t.elapsed().as_secs_f64();
     aut.name = Some(to_string(&arena, phi));
     if !job.state_names {
@@ -274,10 +294,14 @@ pub fn translate_formula(
     let mut a = automaton(a, &aut, job.show).time("translate_s", dt);
     if job.show == Show::Stats {
         a = a.line(format!(
-            "states: {}, edges: {}, acceptance sets: {}, time: {dt:.6} s  {text}",
+            "states: {}, edges: {}, acceptance sets: {}{}, time: {dt:.6} s  {text}",
             aut.num_states(),
             aut.num_edges(),
-            aut.num_sets
+            aut.num_sets,
+            match (&job.deterministic, aut.acc_name()) {
+                (Some(_), Some(n)) => format!(" ({n})"),
+                _ => String::new(),
+            }
         ));
         a.detail.remove("hoa");
     }
@@ -447,6 +471,9 @@ pub enum AutOp {
     },
     /// Rank-based complementation (small automata).
     Complement,
+    /// A deterministic automaton: kept if already deterministic (unless `parity`), else
+    /// determinised into a parity automaton (`aut determinize`).
+    Determinize(DetOptions),
 }
 
 /// Runs a one-automaton `aut` command.
@@ -500,6 +527,17 @@ pub fn aut_unary(a: &Twa, op: &AutOp, show: Show, budget: &Budget) -> Result<Ans
         AutOp::Complement => {
             let c = crate::complement::complement_within(a, budget)?;
             automaton(with_input(Answer::new(), a), &c, show)
+        }
+        AutOp::Determinize(o) => {
+            let o = DetOptions {
+                det: crate::determinize::Options {
+                    budget: budget.clone(),
+                    ..o.det.clone()
+                },
+                ..o.clone()
+            };
+            let d = crate::deterministic::deterministic(a, &o)?;
+            automaton(with_input(Answer::new(), a), &d, show)
         }
     };
     Ok(ans.time("total_s", t0.elapsed().as_secs_f64()))

@@ -98,6 +98,16 @@ pub enum AutCmd {
         #[arg(long)]
         dot: bool,
     },
+    /// A deterministic automaton (like `autfilt -D -P`): kept if already deterministic, else
+    /// determinised into a parity automaton (Safra trees with dynamic naming), with colour
+    /// reduction and the bisimulation quotient.
+    Determinize {
+        a: PathBuf,
+        #[command(flatten)]
+        det: super::ltl::DetArgs,
+        #[arg(long)]
+        dot: bool,
+    },
 }
 
 /// Runs a streamed batch (see `task::batch`): answers printed as they come, a bad item's error
@@ -209,6 +219,10 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
                 }
             }
             filter::filter(auts.into_iter().map(Ok).collect(), &f, &ctx.budget).map_err(err)
+        }
+        AutCmd::Determinize { a, det, dot } => {
+            let o = det.options(true).unwrap_or_default();
+            each(ctx, &a, AutOp::Determinize(o), dot)
         }
         AutCmd::Product { a, b, dot } => {
             pair(ctx, &a, &b, AutPair::Product, Show::from_flags(dot, false))

@@ -8,7 +8,7 @@ use clap::Subcommand;
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
 use verikit_omega::task::{self, RandJob, Show, TranslateJob};
-use verikit_omega::{gba_reduce::Method, translate::Options};
+use verikit_omega::{gba_reduce::Method, translate::Options, DetOptions, ParityKind};
 
 #[derive(Subcommand, Debug)]
 pub enum LtlCmd {
@@ -17,7 +17,8 @@ pub enum LtlCmd {
     /// Simplify formulas (NNF and Spot's basic rewritings).
     Simplify(FormulaSource),
     /// Translate to a transition-based generalized Büchi automaton (HOA v1 on stdout), like
-    /// `ltl2tgba`; `--sba` gives a state-based Büchi automaton like `ltl2tgba -B`.
+    /// `ltl2tgba`; `--sba` gives a state-based Büchi automaton like `ltl2tgba -B`; `-D`, `-P`,
+    /// `-C` a deterministic, parity, complete automaton like `ltl2tgba -D -P -C`.
     Translate(TranslateArgs),
     /// Does the lasso word satisfy the formula? (Direct evaluation, no automaton.)
     Check {
@@ -62,6 +63,47 @@ pub struct TranslateArgs {
     /// sometimes gives more states).
     #[arg(long)]
     no_redirect_merges: bool,
+    #[command(flatten)]
+    det: DetArgs,
+}
+
+/// `-D`, `-P`, `-C` (as Spot's `ltl2tgba` and `autfilt`).
+#[derive(clap::Args, Debug)]
+pub struct DetArgs {
+    /// Deterministic automaton: the Büchi automaton if it is deterministic, else a parity
+    /// automaton by determinisation (Safra trees).
+    #[arg(long, short = 'D')]
+    deterministic: bool,
+    /// Parity acceptance (with -D: always a parity automaton); `--parity=min odd` etc. fixes its
+    /// type (min|max even|odd).
+    #[arg(long, short = 'P', num_args = 0..=1, require_equals = true, default_missing_value = "any", value_parser = parity_kind)]
+    parity: Option<Option<ParityKind>>,
+    /// Complete (a rejecting sink for the missing letters).
+    #[arg(long, short = 'C')]
+    complete: bool,
+}
+
+fn parity_kind(s: &str) -> Result<Option<ParityKind>, String> {
+    if s == "any" {
+        return Ok(None);
+    }
+    ParityKind::parse(s)
+        .map(Some)
+        .ok_or_else(|| format!("unknown parity type `{s}` (min even, min odd, max even, max odd)"))
+}
+
+impl DetArgs {
+    /// The deterministic pipeline's options, if `-D`, `-P` or `-C` is given.
+    pub fn options(&self, force: bool) -> Option<DetOptions> {
+        let any = self.deterministic || self.parity.is_some() || self.complete;
+        (force || any).then(|| DetOptions {
+            deterministic: force || self.deterministic,
+            parity: self.parity.is_some(),
+            complete: self.complete,
+            kind: self.parity.flatten(),
+            ..DetOptions::default()
+        })
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -131,6 +173,7 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
                 reduce: t.reduce,
                 show: Show::from_flags(t.dot, t.stats),
                 state_names: t.state_names,
+                deterministic: t.det.options(false),
             };
             let budget = &ctx.budget;
             each(ctx, &t.src, |f, off| {

@@ -1,0 +1,264 @@
+//! Deterministic automata (`determinize`, the `-D`/`-P` pipeline, parity simplifications):
+//! every result is checked for determinism and for language equivalence with the Büchi
+//! translation — `D × A(¬φ)` and `complement(D) × A(φ)` both empty (Emerson–Lei emptiness of
+//! the products) — and against the direct LTL evaluator on all short lasso words, which shares
+//! nothing with the automata.
+
+use proptest::prelude::*;
+use verikit_diag::Budget;
+use verikit_omega::dual::complement_deterministic;
+use verikit_omega::emptiness::accepting_lasso;
+use verikit_omega::ltl::eval::{holds, Lasso};
+use verikit_omega::product::product;
+use verikit_omega::rand::{RandLtl, Weights};
+use verikit_omega::translate::{translate, Options};
+use verikit_omega::{
+    deterministic, deterministic_pair, determinize, Arena, DetOptions, DeterminizeOptions,
+    ParityAut, ParityKind, Twa, F,
+};
+
+fn to_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
+    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
+    let conv = |b: &u64| {
+        let mut o = 0u64;
+        for (i, m) in map.iter().enumerate() {
+            if let Some(j) = m {
+                if (b >> j) & 1 == 1 {
+                    o |= 1 << i;
+                }
+            }
+        }
+        o
+    };
+    Lasso {
+        prefix: w.prefix.iter().map(conv).collect(),
+        cycle: w.cycle.iter().map(conv).collect(),
+    }
+}
+
+/// Panics unless `d` is deterministic and has the language of `a` (whose complement is `na`).
+fn assert_equivalent(what: &str, d: &Twa, a: &Twa, na: &Twa) {
+    assert!(d.is_deterministic(), "{what}: not deterministic");
+    let p = product(d, na).unwrap();
+    if let Some(l) = accepting_lasso(&p) {
+        panic!("{what}: accepts {} outside the language", l.word_text(&p));
+    }
+    let c = complement_deterministic(d, &Budget::unlimited()).unwrap();
+    let p = product(&c, a).unwrap();
+    if let Some(l) = accepting_lasso(&p) {
+        panic!("{what}: rejects {} of the language", l.word_text(&p));
+    }
+}
+
+/// The deterministic run of `d` on the lasso: it is eventually periodic; the marks seen on its
+/// period decide through the acceptance formula. A missing successor rejects.
+fn run_accepts(d: &Twa, w: &Lasso) -> bool {
+    let step = |s: u32, l: u64| {
+        d.states[s as usize]
+            .iter()
+            .find(|e| d.eval_label(&e.label, l))
+            .map(|e| (e.dst, e.marks))
+    };
+    let mut s = d.init[0];
+    for &l in &w.prefix {
+        match step(s, l) {
+            Some((t, _)) => s = t,
+            None => return false,
+        }
+    }
+    let mut seen: Vec<u32> = Vec::new();
+    let mut round_marks: Vec<u64> = Vec::new();
+    loop {
+        if let Some(r) = seen.iter().position(|&x| x == s) {
+            let inf = round_marks[r..].iter().fold(0, |a, m| a | m);
+            return d.acceptance().accepting(inf);
+        }
+        seen.push(s);
+        let mut m = 0;
+        for &l in &w.cycle {
+            match step(s, l) {
+                Some((t, mk)) => {
+                    s = t;
+                    m |= mk;
+                }
+                None => return false,
+            }
+        }
+        round_marks.push(m);
+    }
+}
+
+/// Every lasso with a prefix of at most 1 and a cycle of at most 2 letters (3 APs at most).
+fn assert_words(what: &str, arena: &Arena, phi: F, d: &Twa) {
+    let n = arena.aps().len();
+    if n > 3 {
+        return;
+    }
+    for w in Lasso::all(1 << n, 1, 2) {
+        let expect = holds(arena, phi, &w);
+        let got = run_accepts(d, &to_aut_bits(arena, d, &w));
+        assert_eq!(expect, got, "{what}: word {w:?}");
+    }
+}
+
+fn opts() -> Options {
+    Options {
+        redirect_merges: false,
+        ..Options::default()
+    }
+}
+
+/// Checks the raw construction, the `-D`, `-D -P`, `-D -P -C` pipelines and the four parity
+/// types on formula `f`; returns the `-D -P` automaton.
+fn check_formula(f: &str) -> Twa {
+    let mut arena = Arena::new();
+    let phi = verikit_omega::ltl::parse::parse(f, &mut arena)
+        .unwrap_or_else(|e| panic!("{f}: {}", e.message));
+    let nphi = arena.not(phi);
+    let a = translate(&mut arena, phi, &opts()).unwrap();
+    let na = translate(&mut arena, nphi, &opts()).unwrap();
+    let raw = determinize(&a, &DeterminizeOptions::default()).unwrap();
+    assert_eq!(raw.kind, ParityKind::MIN_ODD);
+    let raw_colours = raw.colours();
+    let raw = raw.into_twa();
+    assert_equivalent(&format!("{f} (raw)"), &raw, &a, &na);
+    let mut dp = None;
+    for (parity, complete) in [(false, false), (true, false), (true, true), (false, true)] {
+        let o = DetOptions {
+            deterministic: true,
+            parity,
+            complete,
+            ..DetOptions::default()
+        };
+        let d = deterministic_pair(&a, Some(&na), &o).unwrap();
+        let what = format!("{f} (-D parity={parity} complete={complete})");
+        assert_equivalent(&what, &d, &a, &na);
+        if complete {
+            assert!(d.is_complete(), "{what}: not complete");
+        }
+        if parity {
+            let p = ParityAut::from_twa(&d).unwrap_or_else(|| panic!("{what}: not parity"));
+            assert!(p.colours() <= raw_colours.max(2), "{what}: more colours");
+            if !complete {
+                assert!(
+                    d.num_states() <= raw.num_states(),
+                    "{what}: larger than raw"
+                );
+                let alone = deterministic(&a, &o).unwrap();
+                assert_equivalent(&format!("{what} without ¬φ"), &alone, &a, &na);
+                assert!(
+                    d.num_states() <= alone.num_states(),
+                    "{what}: ¬φ made it larger"
+                );
+                assert_words(&what, &arena, phi, &d);
+                dp = Some(p);
+            }
+        }
+    }
+    let dp = dp.unwrap();
+    for kind in [
+        ParityKind::MIN_EVEN,
+        ParityKind::MIN_ODD,
+        ParityKind::MAX_EVEN,
+        ParityKind::MAX_ODD,
+    ] {
+        let c = dp.change_kind(kind);
+        assert_eq!(c.kind, kind);
+        assert!(c.colours() <= dp.colours() + 1);
+        let t = c.clone().into_twa();
+        assert_equivalent(&format!("{f} ({})", kind.name()), &t, &a, &na);
+        let r = c.reduce_colours();
+        assert!(
+            r.colours() <= dp.colours(),
+            "{f}: reduction from {}",
+            kind.name()
+        );
+        assert_equivalent(
+            &format!("{f} (reduced from {})", kind.name()),
+            &r.into_twa(),
+            &a,
+            &na,
+        );
+    }
+    dp.into_twa()
+}
+
+#[test]
+fn classic_formulas() {
+    for f in [
+        "FGa",
+        "GFa",
+        "FGa | GFb",
+        "FGa & GFb",
+        "(FGa | GFb) & (FGb | GFc)",
+        "GF(a <-> XXb)",
+        "F(a & XGb)",
+        "a U (b U (c U a))",
+        "G(a -> F b)",
+        "FG(a | Xb)",
+        "XXXa",
+        "0",
+        "1",
+        "G(a xor Xa)",
+        "GFa -> GFb",
+        "F(G(a) | G(b))",
+    ] {
+        check_formula(f);
+    }
+}
+
+/// `FGa` has no deterministic Büchi automaton: the `-D -P` automaton is the complement of the
+/// deterministic `GF!a`, one state with a co-Büchi colour, as Spot's.
+#[test]
+fn fga_is_small() {
+    let d = check_formula("FGa");
+    assert!(d.num_states() <= 1, "{}", d.num_states());
+    assert!(d.num_sets <= 2);
+}
+
+#[test]
+fn budget_stops_the_construction() {
+    let mut arena = Arena::new();
+    let phi = verikit_omega::ltl::parse::parse(
+        "(FGa | GFb) & (FGc | GFd) & (FGe | GFf) & (FGg | GFh)",
+        &mut arena,
+    )
+    .unwrap();
+    let a = translate(&mut arena, phi, &opts()).unwrap();
+    let b = Budget::unlimited();
+    b.cancel();
+    let o = DeterminizeOptions {
+        budget: b,
+        ..DeterminizeOptions::default()
+    };
+    assert!(determinize(&a, &o).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    /// Random formulas over 3 APs: all pipelines equivalent to the Büchi translation and to the
+    /// direct evaluator on short lassos.
+    #[test]
+    fn random_formulas(seed in any::<u64>(), size in 4usize..14) {
+        let mut arena = Arena::new();
+        let mut r = RandLtl::new(vec!["a".into(), "b".into(), "c".into()], seed, Weights::default());
+        let phi = r.formula(&mut arena, size);
+        let f = verikit_omega::ltl::print::to_string(&arena, phi);
+        check_formula(&f);
+    }
+}
+
+/// The shared pattern sets (every formula; the random set is in the benchmark).
+#[test]
+fn shared_pattern_sets() {
+    let dir = verikit_testkit::require_data!("ltl");
+    let mut n = 0;
+    for set in ["dac", "eh", "sb", "hkrss", "p"] {
+        let text = std::fs::read_to_string(dir.join(format!("{set}-patterns.ltl"))).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            check_formula(line);
+            n += 1;
+        }
+    }
+    assert!(n > 150);
+}
