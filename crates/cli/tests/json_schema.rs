@@ -69,6 +69,8 @@ fn rows() -> Vec<Row> {
         #[cfg(feature = "omega")]
         ("ltl", "translate", &["G (a -> F b)"], false, false),
         #[cfg(feature = "omega")]
+        ("ltl", "translate", &["-D", "-P", "FG a | GF b"], false, false),
+        #[cfg(feature = "omega")]
         ("ltl", "check", &["G F a", "cycle{!a}"], true, false),
         #[cfg(feature = "omega")]
         ("ltl", "rand", &["-n", "3", "--seed", "2"], false, false),
@@ -98,6 +100,8 @@ fn rows() -> Vec<Row> {
         ),
         #[cfg(feature = "omega")]
         ("aut", "reduce", &["demo/omega/arbiter.hoa"], false, false),
+        #[cfg(feature = "omega")]
+        ("aut", "determinize", &["demo/omega/arbiter.hoa"], false, false),
         #[cfg(feature = "omega")]
         (
             "aut",

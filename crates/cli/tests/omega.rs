@@ -599,4 +599,58 @@ fn aut_filter_like_autfilt() {
     let w = j["witness"].as_str().unwrap().to_string();
     let j = json(&["aut", "accepts", c.to_str().unwrap(), &w]);
     assert_eq!(j["verdict"], "true", "{w}");
+
+/// Issue 19 (deterministic automata): `ltl translate -D -P` answers a deterministic parity
+/// automaton whose language is the formula's — replayed here with `aut accepts` against
+/// `ltl check` on words — and `-D` alone keeps an automaton that is already deterministic.
+#[test]
+fn translate_deterministic_parity() {
+    let j = json(&["ltl", "translate", "-D", "-P", "FGa | GFb"]);
+    assert_eq!(j["stats"]["deterministic"], true, "{j}");
+    let hoa = j["hoa"].as_str().unwrap();
+    assert!(hoa.contains("acc-name: parity") || hoa.contains("acc-name: co-Buchi") || hoa.contains("acc-name: Buchi"), "{hoa}");
+    let h = tmp("fga-gfb.hoa", hoa);
+    for w in ["cycle{a & !b}", "cycle{!a & b}", "cycle{!a & !b}", "a & b; cycle{!a & !b; a & !b}"] {
+        let by_aut = json(&["aut", "accepts", h.to_str().unwrap(), w]);
+        let by_ltl = json(&["ltl", "check", "FGa | GFb", w]);
+        assert_eq!(by_aut["verdict"], by_ltl["verdict"], "{w}");
+    }
+    // Already deterministic: -D keeps the Büchi automaton, -D -P recolours it.
+    let j = json(&["ltl", "translate", "-D", "GFa"]);
+    assert_eq!(j["stats"]["acc_name"], "Buchi", "{j}");
+    let j = json(&["ltl", "translate", "-D", "-C", "--parity=max even", "Fa"]);
+    assert_eq!(j["stats"]["complete"], true, "{j}");
+    assert!(j["hoa"].as_str().unwrap().contains("parity max even"), "{j}");
+    let out = verikit(&["ltl", "translate", "--parity=min blue", "Fa"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `aut determinize` on a nondeterministic Büchi automaton (`FGa`'s, two states) gives a
+/// deterministic automaton accepting the same words.
+#[test]
+fn aut_determinize() {
+    let nba = "HOA: v1\nStates: 2\nStart: 0\nAP: 1 \"a\"\nAcceptance: 1 Inf(0)\n--BODY--\nState: 0\n[t] 0\n[0] 1\nState: 1\n[0] 1 {0}\n--END--\n";
+    let f = tmp("fga.hoa", nba);
+    let j = json(&["aut", "determinize", f.to_str().unwrap()]);
+    assert_eq!(j["stats"]["deterministic"], true, "{j}");
+    let d = tmp("fga-det.hoa", j["hoa"].as_str().unwrap());
+    for (w, acc) in [("cycle{a}", "true"), ("cycle{!a}", "false"), ("!a; cycle{a; !a}", "false"), ("!a; !a; cycle{a}", "true")] {
+        let r = json(&["aut", "accepts", d.to_str().unwrap(), w]);
+        assert_eq!(r["verdict"], acc, "{w}");
+    }
+}
+
+/// The deterministic translation polls the budget: the random formula set under `--timeout 1`
+/// answers `timeout` (exit 3) with the automata computed so far.
+#[test]
+fn deterministic_batch_times_out() {
+    let file = verikit_testkit::require_data!("ltl/random.ltl");
+    let f = file.to_str().unwrap();
+    let out = verikit(&["--timeout", "1", "ltl", "translate", "-D", "-P", "--stats", "-F", f]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let j = json(&["--timeout", "1", "ltl", "translate", "-D", "-P", "--stats", "-F", f]);
+    assert_eq!(j["verdict"], "timeout");
+    let done = j["results"].as_array().unwrap();
+    assert!(done.len() < 530, "{}", done.len());
+    assert!(done.iter().all(|r| r["stats"]["deterministic"] == true));
 }

@@ -241,7 +241,14 @@ impl ParityAut {
     /// if the automaton is already complete).
     pub fn complete(&self) -> ParityAut {
         let mut out = self.clone();
-        // The smallest colour of rejecting parity.
+        // The sink's loop is uncoloured when that already rejects (min parity: the colour `n`),
+        // else the smallest colour of rejecting parity; a colour count raised to `r + 1` keeps
+        // the uncoloured edges' parity (`n` even → `r + 1 = 2`, or `n = 0` with `r = 0`).
+        let n = self.colours();
+        if !self.kind.max && !self.kind.accepting(n as i64) {
+            complete_with_sink(&mut out.aut, 0);
+            return out;
+        }
         let r: u32 = if self.kind.odd { 0 } else { 1 };
         if complete_with_sink(&mut out.aut, 1 << r) {
             out.aut.num_sets = out.aut.num_sets.max(r + 1);
@@ -361,22 +368,20 @@ impl ParityAut {
         if shift == 1 {
             out.kind.odd = !out.kind.odd;
         }
-        out.aut.num_sets = top;
-        // One colour only: the acceptance is `t` or `f` (no colours).
-        if top == 1 {
-            let acc = out.kind.accepting(0);
+        // The largest colour becomes "uncoloured": with one colour less, an uncoloured edge
+        // counts as that very colour (`n` of min parity), so e.g. Büchi needs one colour.
+        if top >= 1 {
+            let last = 1u64 << (top - 1);
             for es in &mut out.aut.states {
                 for e in es.iter_mut() {
-                    e.marks = 0;
+                    if e.marks == last {
+                        e.marks = 0;
+                    }
                 }
             }
+            out.aut.num_sets = top - 1;
+        } else {
             out.aut.num_sets = 0;
-            out.kind = if acc {
-                ParityKind::MIN_EVEN
-            } else {
-                ParityKind::MIN_ODD
-            };
-        } else if top == 0 {
             out.kind = ParityKind::MIN_EVEN;
         }
         out.aut.state_based = false;

@@ -44,6 +44,12 @@ pub const PARAMS: &[Param] = &[
         doc: "aut included gives up beyond this many machine words of graph work",
     },
     Param {
+        name: "omega.det-max-states",
+        default: "100000",
+        range: "1..=100000000",
+        doc: "determinisation (ltl translate -D/-P, aut determinize) gives up beyond this many states",
+    },
+    Param {
         name: "omega.rand-max-trials",
         default: "100000",
         range: "1..=100000000",
@@ -75,6 +81,18 @@ pub fn translate_options(
     Ok(translate::Options {
         max_states: param(params, "omega.max-states", 1, 100_000_000)?,
         wdba,
+        ..base
+    })
+}
+
+/// Options of the deterministic pipeline with `omega.det-max-states` applied.
+pub fn det_options(params: &Params, base: DetOptions) -> Result<DetOptions, String> {
+    let max_states = param(params, "omega.det-max-states", 1, 100_000_000)?;
+    Ok(DetOptions {
+        det: crate::determinize::Options {
+            max_states,
+            ..base.det.clone()
+        },
         ..base
     })
 }

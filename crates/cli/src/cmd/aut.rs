@@ -222,6 +222,7 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
         }
         AutCmd::Determinize { a, det, dot } => {
             let o = det.options(true).unwrap_or_default();
+            let o = task::det_options(&ctx.params, o).map_err(CliError::Usage)?;
             each(ctx, &a, AutOp::Determinize(o), dot)
         }
         AutCmd::Product { a, b, dot } => {

@@ -173,7 +173,10 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
                 reduce: t.reduce,
                 show: Show::from_flags(t.dot, t.stats),
                 state_names: t.state_names,
-                deterministic: t.det.options(false),
+                deterministic: match t.det.options(false) {
+                    Some(o) => Some(task::det_options(&ctx.params, o).map_err(usage)?),
+                    None => None,
+                },
             };
             let budget = &ctx.budget;
             each(ctx, &t.src, |f, off| {
