@@ -69,7 +69,13 @@ fn rows() -> Vec<Row> {
         #[cfg(feature = "omega")]
         ("ltl", "translate", &["G (a -> F b)"], false, false),
         #[cfg(feature = "omega")]
-        ("ltl", "translate", &["-D", "-P", "FG a | GF b"], false, false),
+        (
+            "ltl",
+            "translate",
+            &["-D", "-P", "FG a | GF b"],
+            false,
+            false,
+        ),
         #[cfg(feature = "omega")]
         ("ltl", "check", &["G F a", "cycle{!a}"], true, false),
         #[cfg(feature = "omega")]
@@ -101,7 +107,13 @@ fn rows() -> Vec<Row> {
         #[cfg(feature = "omega")]
         ("aut", "reduce", &["demo/omega/arbiter.hoa"], false, false),
         #[cfg(feature = "omega")]
-        ("aut", "determinize", &["demo/omega/arbiter.hoa"], false, false),
+        (
+            "aut",
+            "determinize",
+            &["demo/omega/arbiter.hoa"],
+            false,
+            false,
+        ),
         #[cfg(feature = "omega")]
         (
             "aut",

@@ -608,9 +608,19 @@ fn translate_deterministic_parity() {
     let j = json(&["ltl", "translate", "-D", "-P", "FGa | GFb"]);
     assert_eq!(j["stats"]["deterministic"], true, "{j}");
     let hoa = j["hoa"].as_str().unwrap();
-    assert!(hoa.contains("acc-name: parity") || hoa.contains("acc-name: co-Buchi") || hoa.contains("acc-name: Buchi"), "{hoa}");
+    assert!(
+        hoa.contains("acc-name: parity")
+            || hoa.contains("acc-name: co-Buchi")
+            || hoa.contains("acc-name: Buchi"),
+        "{hoa}"
+    );
     let h = tmp("fga-gfb.hoa", hoa);
-    for w in ["cycle{a & !b}", "cycle{!a & b}", "cycle{!a & !b}", "a & b; cycle{!a & !b; a & !b}"] {
+    for w in [
+        "cycle{a & !b}",
+        "cycle{!a & b}",
+        "cycle{!a & !b}",
+        "a & b; cycle{!a & !b; a & !b}",
+    ] {
         let by_aut = json(&["aut", "accepts", h.to_str().unwrap(), w]);
         let by_ltl = json(&["ltl", "check", "FGa | GFb", w]);
         assert_eq!(by_aut["verdict"], by_ltl["verdict"], "{w}");
@@ -620,7 +630,10 @@ fn translate_deterministic_parity() {
     assert_eq!(j["stats"]["acc_name"], "Buchi", "{j}");
     let j = json(&["ltl", "translate", "-D", "-C", "--parity=max even", "Fa"]);
     assert_eq!(j["stats"]["complete"], true, "{j}");
-    assert!(j["hoa"].as_str().unwrap().contains("parity max even"), "{j}");
+    assert!(
+        j["hoa"].as_str().unwrap().contains("parity max even"),
+        "{j}"
+    );
     let out = verikit(&["ltl", "translate", "--parity=min blue", "Fa"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -634,7 +647,12 @@ fn aut_determinize() {
     let j = json(&["aut", "determinize", f.to_str().unwrap()]);
     assert_eq!(j["stats"]["deterministic"], true, "{j}");
     let d = tmp("fga-det.hoa", j["hoa"].as_str().unwrap());
-    for (w, acc) in [("cycle{a}", "true"), ("cycle{!a}", "false"), ("!a; cycle{a; !a}", "false"), ("!a; !a; cycle{a}", "true")] {
+    for (w, acc) in [
+        ("cycle{a}", "true"),
+        ("cycle{!a}", "false"),
+        ("!a; cycle{a; !a}", "false"),
+        ("!a; !a; cycle{a}", "true"),
+    ] {
         let r = json(&["aut", "accepts", d.to_str().unwrap(), w]);
         assert_eq!(r["verdict"], acc, "{w}");
     }
@@ -646,9 +664,34 @@ fn aut_determinize() {
 fn deterministic_batch_times_out() {
     let file = verikit_testkit::require_data!("ltl/random.ltl");
     let f = file.to_str().unwrap();
-    let out = verikit(&["--timeout", "1", "ltl", "translate", "-D", "-P", "--stats", "-F", f]);
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
-    let j = json(&["--timeout", "1", "ltl", "translate", "-D", "-P", "--stats", "-F", f]);
+    let out = verikit(&[
+        "--timeout",
+        "1",
+        "ltl",
+        "translate",
+        "-D",
+        "-P",
+        "--stats",
+        "-F",
+        f,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&[
+        "--timeout",
+        "1",
+        "ltl",
+        "translate",
+        "-D",
+        "-P",
+        "--stats",
+        "-F",
+        f,
+    ]);
     assert_eq!(j["verdict"], "timeout");
     let done = j["results"].as_array().unwrap();
     assert!(done.len() < 530, "{}", done.len());

@@ -76,19 +76,15 @@ pub struct DetArgs {
     deterministic: bool,
     /// Parity acceptance (with -D: always a parity automaton); `--parity=min odd` etc. fixes its
     /// type (min|max even|odd).
-    #[arg(long, short = 'P', num_args = 0..=1, require_equals = true, default_missing_value = "any", value_parser = parity_kind)]
+    #[arg(long, short = 'P', num_args = 0..=1, require_equals = true, value_parser = parity_kind)]
     parity: Option<Option<ParityKind>>,
     /// Complete (a rejecting sink for the missing letters).
     #[arg(long, short = 'C')]
     complete: bool,
 }
 
-fn parity_kind(s: &str) -> Result<Option<ParityKind>, String> {
-    if s == "any" {
-        return Ok(None);
-    }
+fn parity_kind(s: &str) -> Result<ParityKind, String> {
     ParityKind::parse(s)
-        .map(Some)
         .ok_or_else(|| format!("unknown parity type `{s}` (min even, min odd, max even, max odd)"))
 }
 
