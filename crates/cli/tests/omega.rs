@@ -599,6 +599,7 @@ fn aut_filter_like_autfilt() {
     let w = j["witness"].as_str().unwrap().to_string();
     let j = json(&["aut", "accepts", c.to_str().unwrap(), &w]);
     assert_eq!(j["verdict"], "true", "{w}");
+}
 
 /// Issue 19 (deterministic automata): `ltl translate -D -P` answers a deterministic parity
 /// automaton whose language is the formula's — replayed here with `aut accepts` against
