@@ -209,7 +209,7 @@ impl ParityAut {
             }
             cur.kind = Parity {
                 max: to.max,
-                odd: if n % 2 == 0 {
+                odd: if n.is_multiple_of(2) {
                     !cur.kind.odd
                 } else {
                     cur.kind.odd
