@@ -112,7 +112,7 @@ fn uppaal_queries_are_answered_one_by_one() {
     assert_eq!(r[1]["result"], "satisfied");
     // E<> with a trace to the state found
     assert!(!r[1]["witness"]["timed"].as_array().unwrap().is_empty());
-    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-q", "A[] not P(1).cs"]);
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "A[] not P(1).cs"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "false");
     assert_eq!(v["results"][0]["result"], "not satisfied");
@@ -121,7 +121,7 @@ fn uppaal_queries_are_answered_one_by_one() {
 
 #[test]
 fn bad_queries_and_models_are_located() {
-    let (_, v, _) = verikit(&["--json", "ta", "check", DEMO_XML, "-q", "E<> P(1).nowhere"]);
+    let (_, v, _) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "E<> P(1).nowhere"]);
     assert_eq!(v["results"][0]["verdict"], "error");
     assert!(
         v["results"][0]["error"]
@@ -163,7 +163,7 @@ fn a_hard_uppaal_model_times_out() {
 
 #[test]
 fn deadlock_and_clock_constraints_in_queries() {
-    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-q", "A[] not deadlock"]);
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "A[] not deadlock"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "true", "{v}");
     assert_eq!(v["results"][0]["result"], "satisfied");
@@ -173,7 +173,7 @@ fn deadlock_and_clock_constraints_in_queries() {
         "ta",
         "check",
         DEMO_XML,
-        "-q",
+        "-Q",
         "E<> P(1).wait && P(1).x > 2",
     ]);
     assert_eq!(code, 0, "{err}");
@@ -184,7 +184,7 @@ fn deadlock_and_clock_constraints_in_queries() {
         "ta",
         "check",
         DEMO_XML,
-        "-q",
+        "-Q",
         "E<> P(1).req && P(1).x > 2",
         "--search",
         "dfs",
@@ -198,7 +198,7 @@ fn deadlock_and_clock_constraints_in_queries() {
         "ta",
         "check",
         DEMO_XML,
-        "-q",
+        "-Q",
         "E<> P(1).cs",
         "--algo",
         "alu-covreach",

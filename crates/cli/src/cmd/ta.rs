@@ -30,7 +30,7 @@ pub enum TaCmd {
         /// A query file (`.q`).
         queries: Option<PathBuf>,
         /// One query, e.g. `'E<> P(1).cs'`.
-        #[arg(long, short = 'q', conflicts_with = "queries")]
+        #[arg(long, short = 'Q', conflicts_with = "queries")]
         query: Option<String>,
         /// (Queries with `deadlock` or clock constraints always use ExtraM and inclusion.)
         #[command(flatten)]
