@@ -13,5 +13,7 @@ assert r.verdict == "true"
 r = bad.is_empty()
 print("a violation:", r.witness)
 assert ltl.check("F(request & G !grant)", r.witness).verdict == "true"
-svg = a._repr_svg_()           # what Jupyter draws (None without GraphViz)
-print("svg:", "yes" if svg else "no (GraphViz dot not on PATH)")
+svg = a._repr_svg_()           # what Jupyter draws (GraphViz when on PATH, else verikit's layout)
+assert "<svg" in svg
+d = ltl.translate("FG request | GF grant", deterministic=True, parity=True)
+print("deterministic parity automaton:", d.num_states, "states,", d._structure()["acc_name"])

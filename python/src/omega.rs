@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use serde_json::json;
 use verikit_diag::{Budget, SourceFile};
 use verikit_omega::task::{self, AutOp, AutPair, Show, TranslateJob};
-use verikit_omega::{hoa, OmegaError, Twa};
+use verikit_omega::{hoa, DetOptions, OmegaError, ParityKind, Twa};
 
 fn fail(e: OmegaError, file: Option<&SourceFile>, b: &Budget) -> PyErr {
     engine_error(&e, file, b)
@@ -20,7 +20,7 @@ fn read(text: &str, name: &str) -> PyResult<Twa> {
 
 /// `verikit ltl translate --json` of one formula.
 #[pyfunction]
-#[pyo3(signature = (formula, sba=false, simplify=true, postprocess=true, redirect_merges=true, reduce=None, state_names=false, timeout=None, params=None))]
+#[pyo3(signature = (formula, sba=false, simplify=true, postprocess=true, redirect_merges=true, reduce=None, state_names=false, deterministic=false, parity=None, complete=false, timeout=None, params=None))]
 #[allow(clippy::too_many_arguments)]
 fn ltl_translate(
     py: Python<'_>,
@@ -31,10 +31,31 @@ fn ltl_translate(
     redirect_merges: bool,
     reduce: Option<&str>,
     state_names: bool,
+    deterministic: bool,
+    parity: Option<&str>,
+    complete: bool,
     timeout: Option<f64>,
     params: Option<Vec<(String, String)>>,
 ) -> PyResult<String> {
     let p = crate::params(params)?;
+    // `parity`: `""` for parity acceptance of the reduced type, or a type such as `"max even"`
+    // (as `-P` / `--parity=TYPE` of `verikit ltl translate`).
+    let kind = match parity {
+        Some(t) if !t.trim().is_empty() => Some(ParityKind::parse(t).ok_or_else(|| {
+            crate::plain(
+                "usage",
+                format!("unknown parity type `{t}` (min even, min odd, max even, max odd)"),
+            )
+        })?),
+        _ => None,
+    };
+    let det = (deterministic || parity.is_some() || complete).then(|| DetOptions {
+        deterministic,
+        parity: parity.is_some(),
+        complete,
+        kind,
+        ..DetOptions::default()
+    });
     let base = verikit_omega::TranslateOptions {
         simplify_formula: simplify,
         postprocess,
@@ -48,6 +69,7 @@ fn ltl_translate(
         reduce: reduce.map(task::method).transpose().map_err(usage)?,
         show: Show::Hoa,
         state_names,
+        deterministic: det,
     };
     let budget = Budget::from_secs(timeout);
     let bud = &budget;
@@ -102,6 +124,13 @@ fn aut_structure(text: &str, name: &str) -> PyResult<String> {
 #[pyo3(signature = (text, name="<hoa>"))]
 fn aut_dot(text: &str, name: &str) -> PyResult<String> {
     Ok(verikit_omega::dot::to_dot(&read(text, name)?))
+}
+
+/// The automaton drawn as SVG without GraphViz (`verikit_omega::svg`, the drawing of `verikit serve`).
+#[pyfunction]
+#[pyo3(signature = (text, name="<hoa>"))]
+fn aut_svg(text: &str, name: &str) -> PyResult<String> {
+    Ok(verikit_omega::svg::to_svg(&read(text, name)?))
 }
 
 /// A one-automaton `verikit aut` command: `stats`, `simplify`, `sba`, `is_empty`, `complement`,
@@ -177,6 +206,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ltl_check, m)?)?;
     m.add_function(wrap_pyfunction!(aut_structure, m)?)?;
     m.add_function(wrap_pyfunction!(aut_dot, m)?)?;
+    m.add_function(wrap_pyfunction!(aut_svg, m)?)?;
     m.add_function(wrap_pyfunction!(aut_unary, m)?)?;
     m.add_function(wrap_pyfunction!(aut_binary, m)?)?;
     Ok(())

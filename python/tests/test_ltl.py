@@ -62,7 +62,25 @@ def test_structure_product_and_contradiction():
     assert aut.from_hoa(a.to_hoa()).num_states == a.num_states
     assert ltl.translate("a U b").is_included(ltl.translate("F b")).verdict == "true"
     svg = a._repr_svg_()
-    assert svg is None or "<svg" in svg
+    assert "<svg" in svg
+    own = a.to_svg()
+    assert own.startswith("<svg") and own.count("<circle") >= a.num_states
+
+
+def test_deterministic_parity_matches_cli():
+    """``deterministic``/``parity``/``complete`` are ``-D``/``-P``/``-C``: the same HOA as the CLI,
+    deterministic, and its language checked on lasso words against the formula."""
+    f = "FG a | GF b"
+    d = ltl.translate(f, deterministic=True, parity=True, complete=True)
+    want = cli("ltl", "translate", "-D", "-P", "-C", f)
+    assert same(d.result.json) == same(want)
+    assert d.to_hoa() == want["hoa"]
+    assert d._structure()["deterministic"] and d._structure()["complete"]
+    assert "parity" in d._structure()["acc_name"]
+    for w in ["cycle{a}", "cycle{!a & !b}", "cycle{b}", "!a; cycle{a & !b}", "cycle{!a & b; !b}"]:
+        assert d.accepts(w).verdict == ltl.check(f, w).verdict, w
+    with pytest.raises(verikit.UsageError):
+        ltl.translate(f, parity="max sideways")
 
 
 def test_formula_error_is_located():

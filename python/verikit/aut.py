@@ -124,15 +124,20 @@ class Automaton:
         return Result(call(_native.aut_binary, "included", self._hoa, other._hoa,
                            max_elements=max_elements, timeout=timeout))
 
-    def _repr_svg_(self) -> Optional[str]:
-        """Drawn by GraphViz's ``dot`` when it is on PATH (Jupyter shows the SVG); else ``None``
-        (Jupyter then shows the text form)."""
+    def _repr_svg_(self) -> str:
+        """Drawn by GraphViz's ``dot`` when it is on PATH, else by verikit's own layered layout
+        (the drawing of ``verikit serve``); Jupyter shows the SVG."""
         dot = shutil.which("dot")
-        if dot is None:
-            return None
-        p = subprocess.run([dot, "-Tsvg"], input=self.to_dot(), capture_output=True, text=True,
-                           check=False)
-        return p.stdout if p.returncode == 0 else None
+        if dot is not None:
+            p = subprocess.run([dot, "-Tsvg"], input=self.to_dot(), capture_output=True,
+                               text=True, check=False)
+            if p.returncode == 0:
+                return p.stdout
+        return self.to_svg()
+
+    def to_svg(self) -> str:
+        """The automaton as SVG by verikit's own layered layout (no GraphViz needed)."""
+        return call_text(_native.aut_svg, self._hoa, self._name)
 
     def __repr__(self) -> str:
         s = self._structure()

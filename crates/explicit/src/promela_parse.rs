@@ -17,6 +17,8 @@ enum Tok {
     Ident(String),
     Int(i64),
     Punct(&'static str),
+    /// A string literal (only `printf`/`printm` take one; both are refused by name).
+    Str,
     Eof,
 }
 
@@ -81,6 +83,20 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
                 return Err(Diagnostic::at(sp, "integer literal too large").with_span(sp, "here"));
             }
             out.push((Tok::Int(v), sp));
+        } else if c == b'"' {
+            // Read the literal whole so that the statement using it (`printf`) is refused by
+            // name where it starts rather than at the quote.
+            match rest.get(1..).and_then(|r| r.find('"')) {
+                Some(k) => {
+                    out.push((Tok::Str, Span::new(i, i + k + 2)));
+                    i += k + 2;
+                }
+                None => {
+                    let sp = Span::new(i, i + 1);
+                    return Err(Diagnostic::at(sp, "unterminated string literal")
+                        .with_span(sp, "string starts here"));
+                }
+            }
         } else if let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) {
             out.push((Tok::Punct(p), Span::new(i, i + p.len())));
             i += p.len();
@@ -200,6 +216,7 @@ impl Parser {
             Tok::Ident(s) => format!("`{s}`"),
             Tok::Int(v) => format!("`{v}`"),
             Tok::Punct(p) => format!("`{p}`"),
+            Tok::Str => "a string literal".into(),
             Tok::Eof => "end of input".into(),
         }
     }

@@ -3,7 +3,7 @@
 //! Dominance Algorithm* (2001): intersect the dominator sets of the predecessors along a
 //! reverse-postorder numbering until nothing changes; the result is the immediate-dominator tree.
 
-use crate::Csr;
+use crate::csr::Csr;
 
 /// The immediate dominator of every vertex reachable from `root` (`Some(root)` for the root
 /// itself, `None` for unreachable vertices).

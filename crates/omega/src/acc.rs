@@ -9,8 +9,10 @@
 //! conditions ([`Acc::buchi`], [`Acc::rabin`], [`Acc::parity`], …) build the very formulas Spot
 //! builds, and [`Acc::name`] recognises them back as Spot's HOA printer names them (`acc-name:`).
 
-use crate::twa::Marks;
 use std::fmt;
+
+/// A set of acceptance marks (bit `i` = mark `i`); at most 64 sets.
+pub type Marks = u64;
 
 /// An Emerson–Lei acceptance condition over transition marks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

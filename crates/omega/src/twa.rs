@@ -13,11 +13,8 @@
 use verikit_bdd::{Bdd, BddDict, BddValuation, Limits, TextStyle};
 use verikit_logic::BoolExpr;
 
-pub use crate::acc::Acc;
+pub use crate::acc::{Acc, Marks};
 use crate::error::OmegaError;
-
-/// A set of acceptance marks (bit `i` = mark `i`); at most 64 sets.
-pub type Marks = u64;
 
 /// The largest number of acceptance sets.
 pub const MAX_SETS: u32 = 64;

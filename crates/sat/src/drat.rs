@@ -5,7 +5,7 @@
 //! number, then `0`). A [`ProofLog`] is attached with [`crate::Cdcl::set_proof`]; without one the
 //! core pays one branch per learnt or deleted clause.
 
-use crate::cdcl::Lit;
+use crate::lit::Lit;
 use std::io::Write;
 
 /// Where proof steps go: an in-memory buffer, flushed into a writer when one is given.

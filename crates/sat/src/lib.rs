@@ -17,6 +17,7 @@ mod cdcl;
 pub mod dimacs;
 mod drat;
 mod drat_check;
+mod lit;
 
 pub use backend::{CdclBackend, SatBackend};
 #[cfg(feature = "cadical")]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, SourceFile, Verdict};
 use verikit_omega::filter::{self, Filter};
 use verikit_omega::task::{self, AutOp, AutPair, Show};
-use verikit_omega::{gba_reduce::Method, OmegaError, Twa};
+use verikit_omega::{gba_reduce::Method, DetOptions, OmegaError, ParityKind, Twa};
 
 #[derive(Subcommand, Debug)]
 pub enum AutCmd {
@@ -104,7 +104,7 @@ pub enum AutCmd {
     Determinize {
         a: PathBuf,
         #[command(flatten)]
-        det: super::ltl::DetArgs,
+        det: DetArgs,
         #[arg(long)]
         dot: bool,
     },
@@ -248,4 +248,39 @@ pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
         task::demo_reduce(f).map_err(err)?,
     );
     Ok(vec![(mc, a), (red, b)])
+}
+
+/// `-D`, `-P`, `-C` (as Spot's `ltl2tgba` and `autfilt`).
+#[derive(clap::Args, Debug)]
+pub struct DetArgs {
+    /// Deterministic automaton: the Büchi automaton if it is deterministic, else a parity
+    /// automaton by determinisation (Safra trees).
+    #[arg(long, short = 'D')]
+    deterministic: bool,
+    /// Parity acceptance (with -D: always a parity automaton); `--parity=min odd` etc. fixes its
+    /// type (min|max even|odd).
+    #[arg(long, short = 'P', num_args = 0..=1, require_equals = true, value_parser = parity_kind)]
+    parity: Option<Option<ParityKind>>,
+    /// Complete (a rejecting sink for the missing letters).
+    #[arg(long, short = 'C')]
+    complete: bool,
+}
+
+fn parity_kind(s: &str) -> Result<ParityKind, String> {
+    ParityKind::parse(s)
+        .ok_or_else(|| format!("unknown parity type `{s}` (min even, min odd, max even, max odd)"))
+}
+
+impl DetArgs {
+    /// The deterministic pipeline's options, if `-D`, `-P` or `-C` is given.
+    pub fn options(&self, force: bool) -> Option<DetOptions> {
+        let any = self.deterministic || self.parity.is_some() || self.complete;
+        (force || any).then(|| DetOptions {
+            deterministic: force || self.deterministic,
+            parity: self.parity.is_some(),
+            complete: self.complete,
+            kind: self.parity.flatten(),
+            ..DetOptions::default()
+        })
+    }
 }

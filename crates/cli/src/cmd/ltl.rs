@@ -2,13 +2,13 @@
 //! evaluate on a lasso word, random formulas (like `randltl`). The work is in
 //! `verikit_omega::task`; this file reads arguments and files.
 
-use super::aut::{batch, err};
+use super::aut::{batch, err, DetArgs};
 use crate::report::{read_input, CliError, Ctx, Output};
 use clap::Subcommand;
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
 use verikit_omega::task::{self, RandJob, Show, TranslateJob};
-use verikit_omega::{gba_reduce::Method, translate::Options, DetOptions, ParityKind};
+use verikit_omega::{gba_reduce::Method, translate::Options};
 
 #[derive(Subcommand, Debug)]
 pub enum LtlCmd {
@@ -65,41 +65,6 @@ pub struct TranslateArgs {
     no_redirect_merges: bool,
     #[command(flatten)]
     det: DetArgs,
-}
-
-/// `-D`, `-P`, `-C` (as Spot's `ltl2tgba` and `autfilt`).
-#[derive(clap::Args, Debug)]
-pub struct DetArgs {
-    /// Deterministic automaton: the Büchi automaton if it is deterministic, else a parity
-    /// automaton by determinisation (Safra trees).
-    #[arg(long, short = 'D')]
-    deterministic: bool,
-    /// Parity acceptance (with -D: always a parity automaton); `--parity=min odd` etc. fixes its
-    /// type (min|max even|odd).
-    #[arg(long, short = 'P', num_args = 0..=1, require_equals = true, value_parser = parity_kind)]
-    parity: Option<Option<ParityKind>>,
-    /// Complete (a rejecting sink for the missing letters).
-    #[arg(long, short = 'C')]
-    complete: bool,
-}
-
-fn parity_kind(s: &str) -> Result<ParityKind, String> {
-    ParityKind::parse(s)
-        .ok_or_else(|| format!("unknown parity type `{s}` (min even, min odd, max even, max odd)"))
-}
-
-impl DetArgs {
-    /// The deterministic pipeline's options, if `-D`, `-P` or `-C` is given.
-    pub fn options(&self, force: bool) -> Option<DetOptions> {
-        let any = self.deterministic || self.parity.is_some() || self.complete;
-        (force || any).then(|| DetOptions {
-            deterministic: force || self.deterministic,
-            parity: self.parity.is_some(),
-            complete: self.complete,
-            kind: self.parity.flatten(),
-            ..DetOptions::default()
-        })
-    }
 }
 
 #[derive(clap::Args, Debug)]
