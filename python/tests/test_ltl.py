@@ -77,7 +77,8 @@ def test_deterministic_parity_matches_cli():
     assert d.to_hoa() == want["hoa"]
     assert d._structure()["deterministic"] and d._structure()["complete"]
     assert "parity" in d._structure()["acc_name"]
-    for w in ["cycle{a}", "cycle{!a & !b}", "cycle{b}", "!a; cycle{a & !b}", "cycle{!a & b; !b}"]:
+    for w in ["cycle{a & !b}", "cycle{!a & !b}", "cycle{!a & b}", "!a & b; cycle{a & !b}",
+              "cycle{!a & b; !a & !b}", "a & b; cycle{a & !b; !a & !b}"]:
         assert d.accepts(w).verdict == ltl.check(f, w).verdict, w
     with pytest.raises(verikit.UsageError):
         ltl.translate(f, parity="max sideways")

@@ -386,10 +386,10 @@ impl Acc {
                 _ => format!("generalized-co-Buchi {n}"),
             });
         }
-        if n % 2 == 0 && *self == Acc::rabin(n / 2) {
+        if n.is_multiple_of(2) && *self == Acc::rabin(n / 2) {
             return Some(format!("Rabin {}", n / 2));
         }
-        if n % 2 == 0 && *self == Acc::streett(n / 2) {
+        if n.is_multiple_of(2) && *self == Acc::streett(n / 2) {
             return Some(format!("Streett {}", n / 2));
         }
         if let Some(v) = self.generalized_rabin_pairs(n) {
