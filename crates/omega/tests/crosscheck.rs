@@ -1,6 +1,9 @@
 //! ltlcross-style cross-checks of the translation against an independent oracle (the direct LTL
 //! evaluator on lasso words) on thousands of random formulas.
 
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts::accepts_lasso;
 use verikit_omega::emptiness::accepting_lasso;
@@ -9,46 +12,6 @@ use verikit_omega::ltl::Arena;
 use verikit_omega::product::product;
 use verikit_omega::rand::{RandLtl, Weights};
 use verikit_omega::translate::{translate, Options};
-use verikit_omega::Twa;
-
-/// Translates the letters of a word over the arena's APs into bits over the automaton's APs.
-fn to_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
-    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
-    let conv = |b: &u64| {
-        let mut o = 0u64;
-        for (i, m) in map.iter().enumerate() {
-            if let Some(j) = m {
-                if (b >> j) & 1 == 1 {
-                    o |= 1 << i;
-                }
-            }
-        }
-        o
-    };
-    Lasso {
-        prefix: w.prefix.iter().map(conv).collect(),
-        cycle: w.cycle.iter().map(conv).collect(),
-    }
-}
-
-fn from_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
-    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
-    let conv = |b: &u64| {
-        let mut o = 0u64;
-        for (i, m) in map.iter().enumerate() {
-            if let Some(j) = m {
-                if (b >> i) & 1 == 1 {
-                    o |= 1 << j;
-                }
-            }
-        }
-        o
-    };
-    Lasso {
-        prefix: w.prefix.iter().map(conv).collect(),
-        cycle: w.cycle.iter().map(conv).collect(),
-    }
-}
 
 /// A random lasso word: a prefix of 0–3 and a cycle of 1–3 letters below `letters`.
 fn random_lasso(rng: &mut SmallRng, letters: u64) -> Lasso {
@@ -112,7 +75,7 @@ fn check_with(
         // Witnesses of non-emptiness satisfy the formula.
         for (aut, g, what) in [(&af, f, "f"), (&an, nf, "!f")] {
             if let Some(l) = accepting_lasso(aut) {
-                let w = from_aut_bits(&arena, aut, &l.word(aut));
+                let w = common::conv(&arena, aut, &l.word(aut), false);
                 assert!(
                     holds(&arena, g, &w),
                     "#{k} {text}: witness of A({what}) violates it: {}",
@@ -124,13 +87,13 @@ fn check_with(
         for _ in 0..12 {
             let w = random_lasso(&mut rng, 1u64 << nap);
             let expect = holds(&arena, f, &w);
-            let got = accepts_lasso(&af, &to_aut_bits(&arena, &af, &w));
+            let got = accepts_lasso(&af, &common::conv(&arena, &af, &w, true));
             assert_eq!(
                 got, expect,
                 "#{k} {text}: A(f) membership of {:?} wrong (oracle {expect})",
                 w
             );
-            let got_n = accepts_lasso(&an, &to_aut_bits(&arena, &an, &w));
+            let got_n = accepts_lasso(&an, &common::conv(&arena, &an, &w, true));
             assert_eq!(
                 got_n, !expect,
                 "#{k} {text}: A(!f) membership of {:?} wrong",

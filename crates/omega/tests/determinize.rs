@@ -4,6 +4,9 @@
 //! the products) — and against the direct LTL evaluator on all short lasso words, which shares
 //! nothing with the automata.
 
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+
 use proptest::prelude::*;
 use verikit_diag::Budget;
 use verikit_omega::dual::complement_deterministic;
@@ -16,25 +19,6 @@ use verikit_omega::{
     deterministic, deterministic_pair, determinize, Arena, DetOptions, DeterminizeOptions,
     ParityAut, ParityKind, Twa, F,
 };
-
-fn to_aut_bits(arena: &Arena, aut: &Twa, w: &Lasso) -> Lasso {
-    let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
-    let conv = |b: &u64| {
-        let mut o = 0u64;
-        for (i, m) in map.iter().enumerate() {
-            if let Some(j) = m {
-                if (b >> j) & 1 == 1 {
-                    o |= 1 << i;
-                }
-            }
-        }
-        o
-    };
-    Lasso {
-        prefix: w.prefix.iter().map(conv).collect(),
-        cycle: w.cycle.iter().map(conv).collect(),
-    }
-}
 
 /// Panics unless `d` is deterministic and has the language of `a` (whose complement is `na`).
 fn assert_equivalent(what: &str, d: &Twa, a: &Twa, na: &Twa) {
@@ -96,7 +80,7 @@ fn assert_words(what: &str, arena: &Arena, phi: F, d: &Twa) {
     }
     for w in Lasso::all(1 << n, 1, 2) {
         let expect = holds(arena, phi, &w);
-        let got = run_accepts(d, &to_aut_bits(arena, d, &w));
+        let got = run_accepts(d, &common::conv(arena, d, &w, true));
         assert_eq!(expect, got, "{what}: word {w:?}");
     }
 }

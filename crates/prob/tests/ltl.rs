@@ -3,6 +3,9 @@
 //! `F G a` on random DTMCs (bottom SCCs found by transitive closure, then PCTL reachability of
 //! their states) — an independent construction that uses no automaton.
 
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+
 use proptest::prelude::*;
 use verikit_prob::{
     build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
@@ -227,23 +230,6 @@ proptest! {
     }
 }
 
-fn check_with(model: &str, consts: &[(String, String)], prop: &str) -> Result<f64, String> {
-    let mf = parse_model(model).map_err(|e| e.to_string())?;
-    let prog = check_model(&mf, consts).map_err(|e| e.to_string())?;
-    let m = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
-    let pf = parse_properties(prop).map_err(|e| e.to_string())?;
-    let mut c =
-        Checker::new(&m, &prog, &pf, consts, CheckOptions::default()).map_err(|e| e.to_string())?;
-    match c
-        .check(&pf.properties[0], "p")
-        .map_err(|e| e.to_string())?
-        .answer
-    {
-        Answer::Num(x) => Ok(x),
-        Answer::Bool(b) => Ok(b as u8 as f64),
-    }
-}
-
 /// Storm's values (recorded by `bench/peers/prism_record_ltl.py` in
 /// `tests/expected/prism-ltl-storm.tsv`) on shared QVBS and PRISM-example models, within 1e-6.
 #[test]
@@ -267,7 +253,7 @@ fn storm_values_on_shared_models() {
             })
             .collect();
         let got =
-            check_with(&text, &consts, prop).unwrap_or_else(|e| panic!("{model} {prop}: {e}"));
+            common::check(&text, &consts, prop).unwrap_or_else(|e| panic!("{model} {prop}: {e}"));
         assert!(
             (got - want).abs() < 1e-6,
             "{model} {prop}: verikit {got}, Storm {want}"

@@ -1,27 +1,12 @@
 //! Reward-bounded reachability `F^{rew{"r"}<=b}` / `F{"r"}>=b`: the QVBS `eajs` reference value,
 //! and random MDPs against a direct value iteration over (state, accumulated reward) pairs.
 
-use proptest::prelude::*;
-use verikit_prob::{
-    build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
-};
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+use common::check;
 
-fn check(model: &str, consts: &[(String, String)], prop: &str) -> Result<f64, String> {
-    let mf = parse_model(model).map_err(|e| e.to_string())?;
-    let prog = check_model(&mf, consts).map_err(|e| e.to_string())?;
-    let m = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
-    let pf = parse_properties(prop).map_err(|e| e.to_string())?;
-    let mut c =
-        Checker::new(&m, &prog, &pf, consts, CheckOptions::default()).map_err(|e| e.to_string())?;
-    match c
-        .check(&pf.properties[0], "p")
-        .map_err(|e| e.to_string())?
-        .answer
-    {
-        Answer::Num(x) => Ok(x),
-        Answer::Bool(b) => Ok(b as u8 as f64),
-    }
-}
+use proptest::prelude::*;
+use verikit_prob::parse_properties;
 
 /// QVBS `eajs.2` (energy-aware job scheduling), `ProbUtil` = 184/6561 for energy_capacity=100,
 /// B=5 (Storm, exact).

@@ -45,3 +45,27 @@ pub fn random_imdp(bytes: &[u8], n: usize) -> (Model, Vec<bool>) {
     let target: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
     (m, target)
 }
+
+/// The value of the first property of `prop` on `model` with `consts` (through the public
+/// pipeline: parse, check, build, `Checker`), errors as text.
+#[allow(dead_code)] // not every test binary that shares this module checks properties
+pub fn check(model: &str, consts: &[(String, String)], prop: &str) -> Result<f64, String> {
+    use verikit_prob::{
+        build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions,
+        Checker,
+    };
+    let mf = parse_model(model).map_err(|e| e.to_string())?;
+    let prog = check_model(&mf, consts).map_err(|e| e.to_string())?;
+    let m = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
+    let pf = parse_properties(prop).map_err(|e| e.to_string())?;
+    let mut c =
+        Checker::new(&m, &prog, &pf, consts, CheckOptions::default()).map_err(|e| e.to_string())?;
+    match c
+        .check(&pf.properties[0], "p")
+        .map_err(|e| e.to_string())?
+        .answer
+    {
+        Answer::Num(x) => Ok(x),
+        Answer::Bool(b) => Ok(b as u8 as f64),
+    }
+}
