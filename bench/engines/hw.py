@@ -15,12 +15,15 @@ import csv
 import os
 import platform
 import re
-import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from harness import measure  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent.parent
 ROOT = BENCH.parent
@@ -35,23 +38,10 @@ OPTS = ARGS.parse_args()
 
 
 def run(cmd, limit):
-    """(stdout, cpu seconds, timed out) of one process, killed after `limit` s of wall time."""
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
-    timed_out = False
-    while True:
-        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-        if pid == p.pid:
-            break
-        if time.monotonic() - t0 > limit + 2:
-            timed_out = True
-            os.killpg(p.pid, signal.SIGKILL)
-            _, status, ru = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.005)
-    out = p.stdout.read().decode(errors="replace")
-    return out, ru.ru_utime + ru.ru_stime, timed_out
+    """(stdout, cpu seconds, timed out) of one process, killed after `limit` + 2 s of wall time
+    (the harness's `measure`)."""
+    r = measure(cmd, timeout=limit + 2)
+    return r.stdout, r.cpu_s, r.timed_out
 
 
 def verikit(f):
