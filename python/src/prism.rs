@@ -138,7 +138,7 @@ fn prism_build(
         "upper": m.upper,
         "choice_action": m.choice_action,
         "actions": m.actions,
-        "sta": verikit_prob::export::sta(m),
+        "sta": verikit_prob::sta(m),
     });
     Ok(v.to_string())
 }

@@ -7,11 +7,15 @@
 //! (a budget that runs out is a timeout, reported by the caller). Counts are exact; listings stop
 //! at the requested limit.
 
+use crate::attractors::{attractors, fixed_points, Attractors, Method, Options};
 use crate::error::BnError;
+use crate::format::{parse, Format};
 use crate::generate::GenParams;
 use crate::network::state_string;
-use crate::{decomposition, leaf_removal, Attractors, BigUint, Detect, Format, InputMode};
-use crate::{Limits, Method, Network, Options};
+use crate::network::{InputMode, Network};
+use crate::symbolic::{Detect, Limits};
+use crate::{decomposition, leaf_removal};
+use num_bigint::BigUint;
 use serde_json::{json, Value};
 use std::time::Instant;
 use verikit_diag::{Answer, Diagnostic, Param, Params};
@@ -37,7 +41,7 @@ pub fn apply_params(opts: &mut Options, params: &Params) -> Result<(), String> {
 
 /// Parses a model: `format`, or the one `name`'s extension suggests (`.bnet` otherwise).
 pub fn load(text: &str, name: &str, format: Option<Format>) -> Result<Network, Diagnostic> {
-    crate::parse(text, format.unwrap_or_else(|| Format::from_path(name)))
+    parse(text, format.unwrap_or_else(|| Format::from_path(name)))
 }
 
 /// A big count as a JSON number when it fits, else as a decimal string.
@@ -57,7 +61,7 @@ fn sizes(a: Answer, net: &Network) -> Answer {
 /// All attractors of `net` (see [`crate::attractors`]), as an answer listing their cycles.
 pub fn attractors_answer(net: &Network, opts: &Options) -> Result<Answer, BnError> {
     let t0 = Instant::now();
-    let r = crate::attractors(net, opts)?;
+    let r = attractors(net, opts)?;
     Ok(attractor_answer(net, &r, opts, t0.elapsed().as_secs_f64()))
 }
 
@@ -134,7 +138,7 @@ pub fn fixed_points_answer(
     limits: Limits,
 ) -> Result<Answer, BnError> {
     let t0 = Instant::now();
-    let (count, listed) = crate::fixed_points(net, inputs, limit, limits)?;
+    let (count, listed) = fixed_points(net, inputs, limit, limits)?;
     let time = t0.elapsed().as_secs_f64();
     let states: Vec<String> = listed.iter().map(|s| state_string(s)).collect();
     let mut a = sizes(Answer::new(), net)

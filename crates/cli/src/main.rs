@@ -24,7 +24,7 @@ mod progress;
 mod report;
 
 use clap::{Args, Parser, Subcommand};
-use report::{emit, CliError, Ctx, Output, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
+use report::{emit, failure_exit, CliError, Ctx, Output, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
 use std::time::{Duration, Instant};
 use verikit_diag::{Answer, Budget, Param, Params, Verdict};
 
@@ -294,7 +294,7 @@ fn main() {
     let deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
     display.stop();
     let outcome = match outcome {
-        Ok(Err(e)) if deadline_passed && e.exit_code() == EXIT_LIMIT => Err(true),
+        Ok(Err(e)) if deadline_passed && failure_exit(&e) == EXIT_LIMIT => Err(true),
         other => other,
     };
     let code = match outcome {
@@ -304,7 +304,7 @@ fn main() {
         }
         Ok(Err(e)) => {
             if ctx.json {
-                let verdict = if e.exit_code() == EXIT_LIMIT {
+                let verdict = if failure_exit(&e) == EXIT_LIMIT {
                     "resource-limit"
                 } else {
                     "error"
@@ -315,7 +315,7 @@ fn main() {
                 ));
             }
             eprint!("{}", e.render());
-            e.exit_code()
+            failure_exit(&e)
         }
         Err(true) => {
             ctx.budget.cancel();

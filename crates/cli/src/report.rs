@@ -4,9 +4,7 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use verikit_diag::{
-    Answer, Budget, Diagnostic, Exhausted, Params, Reportable, SourceFile, Verdict,
-};
+use verikit_diag::{Answer, Budget, Params, SourceFile, Verdict};
 
 /// Exit codes (documented in the README).
 pub const EXIT_OK: i32 = 0;
@@ -97,75 +95,15 @@ pub fn exit_code(a: &Answer) -> i32 {
     }
 }
 
-/// Errors reported to the user; each maps to an exit code.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad usage (arguments that parse but make no sense together).
-    Usage(String),
-    /// Bad input: a diagnostic, rendered against its source.
-    Input(Box<Diagnostic>, Option<Box<SourceFile>>),
-    /// A resource limit was hit (size bound, memory estimate).
-    Limit(String),
-    /// A bug: an invariant of verikit itself failed.
-    Internal(String),
-}
+/// Errors reported to the user: the one [`Failure`] of every front end.
+pub use verikit_diag::Failure as CliError;
 
-impl CliError {
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            CliError::Usage(_) | CliError::Input(..) => EXIT_INPUT,
-            CliError::Limit(_) => EXIT_LIMIT,
-            CliError::Internal(_) => EXIT_INTERNAL,
-        }
-    }
-
-    /// The error as text for stderr (with file:line:col and a caret snippet when located).
-    pub fn render(&self) -> String {
-        match self {
-            CliError::Usage(m) => format!("error: {m}\n"),
-            CliError::Limit(m) => format!("error: resource limit: {m}\n"),
-            CliError::Internal(m) => format!("internal error (please report): {m}\n"),
-            CliError::Input(d, src) => match src {
-                Some(f) => d.render(f),
-                None => match &d.file {
-                    Some(f) => d.render(f),
-                    None => format!("error: {}\n", d.message),
-                },
-            },
-        }
-    }
-
-    /// A one-line message for JSON output.
-    pub fn message(&self) -> String {
-        match self {
-            CliError::Input(d, Some(f)) => d.one_line(f),
-            CliError::Input(d, None) => d.message.clone(),
-            CliError::Usage(m) | CliError::Limit(m) | CliError::Internal(m) => m.clone(),
-        }
-    }
-
-    /// Wraps a crate error that may carry a located diagnostic about `file`.
-    pub fn from_error<E: Reportable>(e: E, file: Option<&SourceFile>) -> CliError {
-        if e.is_resource_limit() {
-            return CliError::Limit(e.to_string());
-        }
-        let d = match e.diagnostic() {
-            Some(d) => d.clone(),
-            None => Diagnostic::error(e.to_string()),
-        };
-        CliError::Input(Box::new(d), file.map(|f| Box::new(f.clone())))
-    }
-}
-
-impl From<Exhausted> for CliError {
-    fn from(e: Exhausted) -> Self {
-        CliError::Limit(e.to_string())
-    }
-}
-
-impl From<Diagnostic> for CliError {
-    fn from(d: Diagnostic) -> Self {
-        CliError::Input(Box::new(d), None)
+/// The exit code of a failure.
+pub fn failure_exit(e: &CliError) -> i32 {
+    match e {
+        CliError::Usage(_) | CliError::Input(..) => EXIT_INPUT,
+        CliError::Limit(_) => EXIT_LIMIT,
+        CliError::Internal(_) => EXIT_INTERNAL,
     }
 }
 

@@ -9,11 +9,13 @@
 
 mod answer;
 mod budget;
+mod failure;
 mod params;
 mod progress;
 
 pub use answer::{Answer, Verdict};
 pub use budget::{Budget, Exhausted, Ticker};
+pub use failure::Failure;
 pub use params::{Param, Params};
 pub use progress::{Progress, Snapshot};
 

@@ -1056,7 +1056,7 @@ pub fn eval_states(model: &Model, e: &CExpr) -> Result<Vec<bool>, Diagnostic> {
 }
 
 /// Evaluates a numeric state expression on every state.
-pub fn eval_states_f64(model: &Model, e: &CExpr) -> Result<Vec<f64>, Diagnostic> {
+pub(crate) fn eval_states_f64(model: &Model, e: &CExpr) -> Result<Vec<f64>, Diagnostic> {
     let mut cur = vec![0i64; model.vars.len()];
     let mut out = Vec::with_capacity(model.num_states());
     for s in 0..model.num_states() {

@@ -6,7 +6,6 @@
 //! bounds iterate the transition relation; CTMC time bounds use uniformisation with Poisson weights
 //! ([`crate::foxglynn`]); steady state solves each bottom SCC ([`crate::steady`]).
 
-use crate::build::eval_states_f64;
 use crate::error::ProbError;
 use crate::foxglynn::poisson;
 use crate::lang::ast::*;
@@ -19,7 +18,7 @@ use crate::prop_env::{initial_answer, input, Names, StateFormulas};
 use crate::vi::{solve, Problem};
 use std::cell::Cell;
 use std::sync::Arc;
-use verikit_diag::{Budget, Diagnostic, Exhausted, Span};
+use verikit_diag::{Budget, Exhausted, Span};
 
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -42,22 +41,7 @@ impl Default for CheckOptions {
     }
 }
 
-/// The answer of one property.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Answer {
-    Bool(bool),
-    Num(f64),
-}
-
-impl std::fmt::Display for Answer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Answer::Bool(b) => write!(f, "{b}"),
-            Answer::Num(x) if x.is_infinite() => write!(f, "Infinity"),
-            Answer::Num(x) => write!(f, "{x}"),
-        }
-    }
-}
+pub use crate::prop_env::Answer;
 
 #[derive(Clone, Debug)]
 pub struct PropertyResult {
@@ -196,8 +180,6 @@ impl<'a> Checker<'a> {
 
     /// Resolves labels and probabilistic operators into per-state vectors.
     fn special_impl(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
-        let m = self.model;
-        let n = m.num_states();
         let vec_b = |v: Vec<bool>| -> Option<(CExpr, Type)> {
             Some((
                 CExpr::StateVec(
@@ -208,29 +190,7 @@ impl<'a> Checker<'a> {
             ))
         };
         match &e.kind {
-            ExprKind::Label(l) => {
-                if l == "init" {
-                    let mut v = vec![false; n];
-                    m.initial.iter().for_each(|&s| v[s as usize] = true);
-                    return Ok(vec_b(v));
-                }
-                if l == "deadlock" {
-                    let mut v = vec![false; n];
-                    m.fixed_deadlocks.iter().for_each(|&s| v[s as usize] = true);
-                    return Ok(vec_b(v));
-                }
-                if let Some(le) = self.names.labels.get(l).cloned() {
-                    let (c, t) = self.compile(&le)?;
-                    return Ok(Some((c, t)));
-                }
-                if let Some((_, c)) = self.prog.labels.iter().find(|(n, _)| n == l) {
-                    return Ok(Some((c.clone(), Type::Bool)));
-                }
-                if let Some(pe) = self.names.properties.get(l).cloned() {
-                    return Ok(Some(self.compile(&pe)?));
-                }
-                Err(input(e.span, format!("unknown label \"{l}\"")))
-            }
+            ExprKind::Label(l) => Ok(Some(self.label(e.span, l)?)),
             ExprKind::Prob { opt, bound, path } => {
                 let opt = self.effective_opt(*opt, bound, e.span)?;
                 // Rounding can leave sums a few ulps outside [0, 1].
@@ -1298,11 +1258,6 @@ fn step_opt(m: &Model, s: usize, x: &[f64], opt: Opt, rew: Option<&[f64]>) -> f6
         };
     }
     best
-}
-
-/// Evaluates a numeric state expression on every state (used by exports and tests).
-pub fn state_values(model: &Model, e: &CExpr) -> Result<Vec<f64>, Diagnostic> {
-    eval_states_f64(model, e)
 }
 
 impl<'a> StateFormulas<'a> for Checker<'a> {

@@ -10,7 +10,7 @@ use crate::precomp::{reach_exists, Preds};
 
 /// `E [ X φ ]` (`forall == false`) or `A [ X φ ]`: some (every) successor of some (every)
 /// choice is in φ.
-pub fn next(m: &Model, phi: &[bool], forall: bool) -> Vec<bool> {
+pub(crate) fn next(m: &Model, phi: &[bool], forall: bool) -> Vec<bool> {
     (0..m.num_states())
         .map(|s| {
             let mut succ = m
@@ -28,7 +28,13 @@ pub fn next(m: &Model, phi: &[bool], forall: bool) -> Vec<bool> {
 
 /// `E [ φ U ψ ]` (`forall == false`): ψ is reachable through φ states; `A [ φ U ψ ]`: the least
 /// set Z ⊇ ψ containing every φ state all of whose successors are in Z.
-pub fn until(m: &Model, preds: &Preds, phi: &[bool], psi: &[bool], forall: bool) -> Vec<bool> {
+pub(crate) fn until(
+    m: &Model,
+    preds: &Preds,
+    phi: &[bool],
+    psi: &[bool],
+    forall: bool,
+) -> Vec<bool> {
     if !forall {
         return reach_exists(m, preds, phi, psi);
     }

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// One equation `Σ_j coef_j x_j = rhs` for each member (local indices), with two right-hand
 /// sides (lower and upper values of the components below).
-pub struct Equations {
+pub(crate) struct Equations {
     pub rows: Vec<Vec<(u32, f64)>>,
     pub rhs_lo: Vec<f64>,
     pub rhs_hi: Vec<f64>,
@@ -29,7 +29,7 @@ fn rat(x: f64) -> Option<BigRational> {
 
 /// Solves the equations exactly; `None` if a value is not finite, the system is singular, or the
 /// fill-in exceeds `max_nonzeros`.
-pub fn solve_exact(eq: &Equations, max_nonzeros: usize) -> Option<(Vec<f64>, Vec<f64>)> {
+pub(crate) fn solve_exact(eq: &Equations, max_nonzeros: usize) -> Option<(Vec<f64>, Vec<f64>)> {
     let k = eq.rows.len();
     let mut rows: Vec<BTreeMap<u32, BigRational>> = Vec::with_capacity(k);
     let mut rhs: Vec<(BigRational, BigRational)> = Vec::with_capacity(k);

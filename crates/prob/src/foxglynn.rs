@@ -4,12 +4,12 @@
 //! mass on each side is below ε/2.
 
 /// `weights[i]` is the Poisson(λ) probability of `left + i`, normalised to sum to (1 − ε).
-pub struct Poisson {
+pub(crate) struct Poisson {
     pub left: usize,
     pub weights: Vec<f64>,
 }
 
-pub fn poisson(lambda: f64, eps: f64) -> Poisson {
+pub(crate) fn poisson(lambda: f64, eps: f64) -> Poisson {
     if lambda <= 0.0 {
         return Poisson {
             left: 0,
@@ -70,7 +70,7 @@ pub fn poisson(lambda: f64, eps: f64) -> Poisson {
 }
 
 /// Lanczos approximation of ln Γ(x) for x > 0.
-pub fn ln_gamma(x: f64) -> f64 {
+pub(crate) fn ln_gamma(x: f64) -> f64 {
     const G: [f64; 9] = [
         0.999_999_999_999_809_9,
         676.520_368_121_885_1,

@@ -106,7 +106,7 @@ pub(crate) struct MinimalCache {
 }
 
 impl MinimalCache {
-    pub fn minimal(&mut self, ps: Vec<Polytope>) -> Vec<Polytope> {
+    pub(crate) fn minimal(&mut self, ps: Vec<Polytope>) -> Vec<Polytope> {
         if ps.len() <= 1 {
             return ps;
         }

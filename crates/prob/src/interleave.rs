@@ -69,7 +69,7 @@ pub fn interleave(l: &Model, ll: &[u32], r: &Model, lr: &[u32]) -> (Model, Vec<u
 
 /// The disjoint union of two IMDPs (states of `b` after those of `a`) with their labels, for
 /// deciding `M_1 ∼ M_2` as `s̄_1 ∼ s̄_2` in the union. Label ids are shared between the models.
-pub fn disjoint_union(a: &Model, la: &[u32], b: &Model, lb: &[u32]) -> (Model, Vec<u32>) {
+pub(crate) fn disjoint_union(a: &Model, la: &[u32], b: &Model, lb: &[u32]) -> (Model, Vec<u32>) {
     let na = a.num_states();
     let n = na + b.num_states();
     let mut q = empty_imdp(n);

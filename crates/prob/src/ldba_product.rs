@@ -29,7 +29,7 @@ const MAX_PRODUCT: usize = 50_000_000;
 
 /// The product MDP, its accepting states (in an accepting maximal end component), and for each
 /// model state the product state where its paths start.
-pub struct Product {
+pub(crate) struct Product {
     pub model: Model,
     /// Product states that lie in an accepting maximal end component.
     pub target: Vec<bool>,
@@ -38,7 +38,7 @@ pub struct Product {
 
 impl Product {
     /// Values of the model states from values of the product states.
-    pub fn project(&self, x: &[f64]) -> Vec<f64> {
+    pub(crate) fn project(&self, x: &[f64]) -> Vec<f64> {
         self.origin
             .iter()
             .map(|&p| x.get(p as usize).copied().unwrap_or(0.0))
@@ -48,7 +48,7 @@ impl Product {
 
 /// Builds the product of `m` (a DTMC or MDP) with `ldba`; `letters[s]` is the letter of model
 /// state `s` (bit `i` = the automaton's AP `i`). Polls the budget per product state.
-pub fn product(
+pub(crate) fn product(
     m: &Model,
     letters: &[u64],
     ldba: &mut Ldba,

@@ -9,43 +9,55 @@
 
 // Numerical kernels index several parallel arrays by state; index loops read best there.
 #![allow(clippy::needless_range_loop)]
+#![warn(unreachable_pub)]
 
-pub mod build;
-pub mod check;
+mod build;
+mod check;
 mod ctl;
-pub mod error;
-pub mod exact_chain;
-pub mod export;
-pub mod foxglynn;
-pub mod imdp_bisim;
-pub mod interleave;
-pub mod jani;
-pub mod lang;
+mod error;
+mod exact_chain;
+mod export;
+mod foxglynn;
+mod imdp_bisim;
+mod interleave;
+mod jani;
+mod lang;
 mod ldba_product;
-pub mod mec;
-pub mod model;
-pub mod polytope_lp;
-pub mod precomp;
+mod mec;
+mod model;
+mod polytope_lp;
+mod precomp;
 mod prop_env;
-pub mod quotient;
-pub mod reward_bounded;
-pub mod robust_check;
-pub mod robust_vi;
-pub mod scheduler;
-pub mod steady;
+mod quotient;
+mod reward_bounded;
+mod robust_check;
+mod robust_vi;
+mod scheduler;
+mod steady;
 pub mod task;
 mod total_reward;
-pub mod uniformisation;
-pub mod vi;
-pub mod widen;
+mod uniformisation;
+mod vi;
+mod widen;
 
-pub use build::{build, BuildOptions};
+pub use build::{build, eval_states, BuildOptions};
 pub use check::{Answer, CheckOptions, Checker, PropertyResult};
 pub use error::ProbError;
+pub use export::{dot, lab, sta, tra};
+pub use imdp_bisim::{bisimulation, label_partition, partition_by, Bisimulation};
+pub use interleave::{bisimilar, interleave};
+pub use jani::parse_jani;
 pub use lang::ast::{ModelType, PropertiesFile, Property};
 pub use lang::parser::{parse_model, parse_properties};
 pub use lang::typecheck::{check_model, parse_const_overrides, Program};
+pub use mec::mecs;
 pub use model::Model;
+pub use polytope_lp::{contained_farkas, fixed, Polytope};
+pub use quotient::quotient;
+pub use robust_check::{until, Dir, RobustChecker};
+pub use robust_vi::{nature_value, reach, Goal};
+pub use scheduler::write_scheduler;
+pub use widen::widen;
 
 /// Parses, checks and builds a model from source text with `--const` overrides.
 pub fn load_model(

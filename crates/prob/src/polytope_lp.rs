@@ -32,10 +32,10 @@ use verikit_num::exact_lp::{self, Cmp, Feasibility, Row};
 use verikit_num::Num;
 
 /// Fixed-point unit: probability 1.
-pub const ONE: i64 = 1_000_000_000_000;
+pub(crate) const ONE: i64 = 1_000_000_000_000;
 
 /// Slack of the paper's Farkas system when used as a floating-point test oracle.
-pub const CERT_TOL: f64 = 1e-9;
+pub(crate) const CERT_TOL: f64 = 1e-9;
 
 /// How the containment LPs were decided.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,7 +57,7 @@ fn int(x: i64) -> Num {
 /// The containment LP over `λ` on the integer (fixed-point) data, exactly: `Σ λ_i = 1`, and for
 /// every class `k` of `ks`, `Σ λ_i lo_{i,k} ≥ lo_{0,k}` and `Σ λ_i hi_{i,k} ≤ hi_{0,k}` (`λ ≥ 0`
 /// is implicit). Row `0` is the equation, then a `≥` and a `≤` row per class.
-pub fn containment_rows(p0: &Polytope, others: &[&Polytope], ks: &[u32]) -> Vec<Row> {
+pub(crate) fn containment_rows(p0: &Polytope, others: &[&Polytope], ks: &[u32]) -> Vec<Row> {
     let mut rows = vec![Row::new(vec![Num::ONE; others.len()], Cmp::Eq, Num::ONE)];
     for &k in ks {
         let (l0, u0) = p0.get(k);
@@ -278,12 +278,13 @@ fn union_classes(polys: &[&Polytope]) -> Vec<u32> {
 
 /// Is some convex combination of `others` contained in `p0`? Returns the weights λ. The answer
 /// is exact (see the module documentation).
-pub fn combination_contained(p0: &Polytope, others: &[&Polytope]) -> Option<Vec<f64>> {
+#[cfg(test)]
+pub(crate) fn combination_contained(p0: &Polytope, others: &[&Polytope]) -> Option<Vec<f64>> {
     combination_contained_counted(p0, others, &mut LpStats::default())
 }
 
 /// [`combination_contained`], counting how the answer was certified.
-pub fn combination_contained_counted(
+pub(crate) fn combination_contained_counted(
     p0: &Polytope,
     others: &[&Polytope],
     stats: &mut LpStats,
@@ -356,12 +357,13 @@ pub fn combination_contained_counted(
 }
 
 /// Strict minimality (Definition 5) of each of the pairwise distinct polytopes of one state.
-pub fn strictly_minimal(polys: &[Polytope]) -> Vec<bool> {
+#[cfg(test)]
+pub(crate) fn strictly_minimal(polys: &[Polytope]) -> Vec<bool> {
     strictly_minimal_counted(polys, &mut LpStats::default())
 }
 
 /// [`strictly_minimal`], counting how the LPs were certified.
-pub fn strictly_minimal_counted(polys: &[Polytope], stats: &mut LpStats) -> Vec<bool> {
+pub(crate) fn strictly_minimal_counted(polys: &[Polytope], stats: &mut LpStats) -> Vec<bool> {
     (0..polys.len())
         .map(|i| {
             let others: Vec<&Polytope> = polys

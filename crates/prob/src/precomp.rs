@@ -7,7 +7,7 @@
 use crate::model::Model;
 
 /// Choice-level predecessor lists: for each state `t`, the choices with `t` as a successor.
-pub struct Preds {
+pub(crate) struct Preds {
     pub off: Vec<u64>,
     pub choices: Vec<u32>,
     /// The state owning each choice.
@@ -15,7 +15,7 @@ pub struct Preds {
 }
 
 impl Preds {
-    pub fn new(m: &Model) -> Preds {
+    pub(crate) fn new(m: &Model) -> Preds {
         let n = m.num_states();
         let mut owner = vec![0u32; m.num_choices()];
         for s in 0..n {
@@ -45,14 +45,14 @@ impl Preds {
             owner,
         }
     }
-    pub fn of(&self, t: usize) -> &[u32] {
+    pub(crate) fn of(&self, t: usize) -> &[u32] {
         &self.choices[self.off[t] as usize..self.off[t + 1] as usize]
     }
 }
 
 /// States from which `target` is reachable (through `allowed` states) under SOME scheduler; the
 /// complement is `prob0A` (max probability 0), or `prob0` for a Markov chain.
-pub fn reach_exists(m: &Model, p: &Preds, allowed: &[bool], target: &[bool]) -> Vec<bool> {
+pub(crate) fn reach_exists(m: &Model, p: &Preds, allowed: &[bool], target: &[bool]) -> Vec<bool> {
     let n = m.num_states();
     let mut r = target.to_vec();
     let mut stack: Vec<u32> = (0..n as u32).filter(|&s| target[s as usize]).collect();
@@ -70,7 +70,7 @@ pub fn reach_exists(m: &Model, p: &Preds, allowed: &[bool], target: &[bool]) -> 
 
 /// States from which `target` is reached with positive probability under ALL schedulers; the
 /// complement is `prob0E` (min probability 0).
-pub fn reach_forall(m: &Model, p: &Preds, allowed: &[bool], target: &[bool]) -> Vec<bool> {
+pub(crate) fn reach_forall(m: &Model, p: &Preds, allowed: &[bool], target: &[bool]) -> Vec<bool> {
     let n = m.num_states();
     let mut r = target.to_vec();
     let mut remaining: Vec<u32> = (0..n).map(|s| m.choices(s).len() as u32).collect();
@@ -96,7 +96,13 @@ pub fn reach_forall(m: &Model, p: &Preds, allowed: &[bool], target: &[bool]) -> 
 /// `prob1E` (`forall == false`: max probability one) or `prob1A` (`forall == true`: min
 /// probability one) by the nested fixpoint νZ.μY. T ∪ {s ∈ allowed ∩ Z | Q c: succ(c) ⊆ Z ∧
 /// succ(c) ∩ Y ≠ ∅} where Q is ∃ or ∀.
-pub fn prob1(m: &Model, p: &Preds, allowed: &[bool], target: &[bool], forall: bool) -> Vec<bool> {
+pub(crate) fn prob1(
+    m: &Model,
+    p: &Preds,
+    allowed: &[bool],
+    target: &[bool],
+    forall: bool,
+) -> Vec<bool> {
     let n = m.num_states();
     let mut z: Vec<bool> = (0..n).map(|s| allowed[s] || target[s]).collect();
     loop {

@@ -14,6 +14,23 @@ use verikit_diag::{Diagnostic, Span};
 
 type R<T> = Result<T, ProbError>;
 
+/// The answer of one property.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    Bool(bool),
+    Num(f64),
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Answer::Bool(b) => write!(f, "{b}"),
+            Answer::Num(x) if x.is_infinite() => write!(f, "Infinity"),
+            Answer::Num(x) => write!(f, "{x}"),
+        }
+    }
+}
+
 /// A located input error.
 pub(crate) fn input(sp: Span, msg: impl Into<String>) -> ProbError {
     ProbError::Input(Diagnostic::at(sp, msg))
@@ -21,12 +38,7 @@ pub(crate) fn input(sp: Span, msg: impl Into<String>) -> ProbError {
 
 /// A property's answer from its compiled expression: the value in the first initial state, with
 /// the range over all initial states when they differ (Booleans: true iff true in all of them).
-pub(crate) fn initial_answer(
-    m: &Model,
-    c: &CExpr,
-    t: Type,
-) -> R<(crate::check::Answer, Option<(f64, f64)>)> {
-    use crate::check::Answer;
+pub(crate) fn initial_answer(m: &Model, c: &CExpr, t: Type) -> R<(Answer, Option<(f64, f64)>)> {
     let mut cur = vec![0i64; m.vars.len()];
     let mut vals = Vec::new();
     for &s in &m.initial {
@@ -191,6 +203,33 @@ pub(crate) trait StateFormulas<'a> {
             (Ok(v), None) => Ok(v),
             (Err(d), None) => Err(ProbError::Input(d)),
         }
+    }
+
+    /// A label in a property: `"init"`, `"deadlock"`, a label of the properties file or the
+    /// model, or a named property.
+    fn label(&mut self, sp: Span, l: &str) -> R<(CExpr, Type)> {
+        let m = self.model();
+        let set = |states: &[u32]| {
+            let mut v = vec![0.0; m.num_states()];
+            states.iter().for_each(|&s| v[s as usize] = 1.0);
+            (CExpr::StateVec(Arc::new(v), Type::Bool), Type::Bool)
+        };
+        match l {
+            "init" => return Ok(set(&m.initial)),
+            "deadlock" => return Ok(set(&m.fixed_deadlocks)),
+            _ => {}
+        }
+        let names = self.names();
+        if let Some(le) = names.labels.get(l) {
+            return self.compile(le);
+        }
+        if let Some((_, c)) = self.program().labels.iter().find(|(n, _)| n == l) {
+            return Ok((c.clone(), Type::Bool));
+        }
+        if let Some(pe) = names.properties.get(l) {
+            return self.compile(pe);
+        }
+        Err(input(sp, format!("unknown label \"{l}\"")))
     }
 
     /// The states satisfying a Boolean state formula.

@@ -53,7 +53,7 @@ pub fn quotient(m: &Model, b: &Bisimulation) -> Model {
 
 /// Explicit `.tra` of an interval model: `states choices transitions`, then
 /// `src choice dst [lo,hi]` per line (PRISM's interval notation for the probability).
-pub fn interval_tra(m: &Model) -> String {
+pub(crate) fn interval_tra(m: &Model) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -85,20 +85,10 @@ pub struct Reduction {
     pub time_s: f64,
 }
 
-/// Widens (if `eps` is given), computes the coarsest alternating probabilistic bisimulation
-/// respecting the model's labels, and builds the quotient.
-pub fn reduce(
-    m: Model,
-    prog: &crate::lang::typecheck::Program,
-    eps: Option<f64>,
-) -> Result<Reduction, crate::error::ProbError> {
-    let part = crate::imdp_bisim::label_partition(&m, prog)?;
-    reduce_from(m, prog, eps, &part)
-}
-
-/// As [`reduce`], from the initial partition `part` (one class id per state). The quotient keeps
-/// the model's labels that are constant on every class.
-pub fn reduce_from(
+/// Widens (if `eps` is given) and builds the quotient of `m` by the coarsest alternating
+/// probabilistic bisimulation refining `part` (one class id per state). The quotient keeps the
+/// model's labels that are constant on every class.
+pub(crate) fn reduce_from(
     m: Model,
     prog: &crate::lang::typecheck::Program,
     eps: Option<f64>,
@@ -141,7 +131,7 @@ pub fn reduce_from(
 
 /// The quotient as a PRISM `imdp` model: one variable `s` (the class), one command per choice
 /// with `[l,u]:` updates, and the labels.
-pub fn to_prism(q: &Model, labels: &[(String, Vec<bool>)]) -> String {
+pub(crate) fn to_prism(q: &Model, labels: &[(String, Vec<bool>)]) -> String {
     let n = q.num_states().max(1);
     let mut s = String::from("// quotient by alternating probabilistic bisimulation\nimdp\n\n");
     let init = q.initial.first().copied().unwrap_or(0);

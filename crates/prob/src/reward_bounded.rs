@@ -22,7 +22,7 @@ const MAX_PRODUCT: usize = 200_000_000;
 
 /// The unfolded model with the lifted `φ`/`ψ` and, for each original state `s`, the index of the
 /// product state `(s, 0)`.
-pub struct Unfolding {
+pub(crate) struct Unfolding {
     pub model: Model,
     pub phi: Vec<bool>,
     pub psi: Vec<bool>,
@@ -31,7 +31,7 @@ pub struct Unfolding {
 
 impl Unfolding {
     /// Values of the original states from values of the product states.
-    pub fn project(&self, x: &[f64]) -> Vec<f64> {
+    pub(crate) fn project(&self, x: &[f64]) -> Vec<f64> {
         self.origin
             .iter()
             .map(|&p| x.get(p as usize).copied().unwrap_or(0.0))
@@ -41,7 +41,7 @@ impl Unfolding {
 
 /// The integer threshold of a bound on integer-valued accumulated reward: for an upper bound the
 /// largest allowed value (`None` if none is), for a lower bound the smallest required value.
-pub fn threshold(upper: bool, strict: bool, b: f64) -> Option<i64> {
+pub(crate) fn threshold(upper: bool, strict: bool, b: f64) -> Option<i64> {
     let t = match (upper, strict) {
         (true, false) => b.floor(),
         (true, true) => b.ceil() - 1.0,
@@ -57,7 +57,7 @@ pub fn threshold(upper: bool, strict: bool, b: f64) -> Option<i64> {
 
 /// Unfolds `m` with the per-choice step rewards `step` up to the threshold `t` (see
 /// [`threshold`]); `span` locates the reward bound for errors.
-pub fn unfold(
+pub(crate) fn unfold(
     m: &Model,
     step: &[f64],
     phi: &[bool],

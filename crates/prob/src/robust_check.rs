@@ -62,7 +62,7 @@ impl Dir {
 const FEAS_TOL: f64 = 1e-9;
 
 /// Does choice `c` have a feasible distribution (`Σl ≤ 1 ≤ Σu`)?
-pub fn feasible(m: &Model, c: usize) -> bool {
+pub(crate) fn feasible(m: &Model, c: usize) -> bool {
     let (mut ls, mut us) = (0.0, 0.0);
     for t in m.trans(c) {
         let (l, u) = bounds(m, t);
@@ -74,7 +74,7 @@ pub fn feasible(m: &Model, c: usize) -> bool {
 
 /// Nature's optimum of `Σ h(t)·x(t)` over the feasible distributions of choice `c` (which must be
 /// feasible). Infinite values count only where they get positive mass.
-pub fn nature_opt(
+pub(crate) fn nature_opt(
     m: &Model,
     c: usize,
     x: &[f64],
@@ -314,7 +314,7 @@ pub struct Solved {
 /// bracketed from below and above (see the module documentation). `upper`: a known bound on all
 /// values (probabilities: 1), else optimistic guesses only.
 #[allow(clippy::too_many_arguments)]
-pub fn solve_lfp(
+pub(crate) fn solve_lfp(
     m: &Model,
     feas: &[bool],
     maybe: &[bool],
@@ -475,7 +475,7 @@ pub fn until(
 }
 
 /// [`until`] within a budget.
-pub fn until_within(
+pub(crate) fn until_within(
     m: &Model,
     phi: &[bool],
     psi: &[bool],
@@ -513,7 +513,7 @@ pub fn until_within(
 
 /// Robust expected reward accumulated until reaching `target` (`∞` where the target is not
 /// reached almost surely under `dir`). `rew` is the reward of each choice.
-pub fn reach_reward(
+pub(crate) fn reach_reward(
     m: &Model,
     target: &[bool],
     rew: &[f64],
@@ -779,40 +779,8 @@ impl<'a> RobustChecker<'a> {
     }
 
     fn special_impl(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
-        let m = self.model;
-        let n = m.num_states();
-        let vec_b = |v: Vec<bool>| -> Option<(CExpr, Type)> {
-            Some((
-                CExpr::StateVec(
-                    Arc::new(v.into_iter().map(|b| b as u8 as f64).collect()),
-                    Type::Bool,
-                ),
-                Type::Bool,
-            ))
-        };
         match &e.kind {
-            ExprKind::Label(l) => {
-                if l == "init" {
-                    let mut v = vec![false; n];
-                    m.initial.iter().for_each(|&s| v[s as usize] = true);
-                    return Ok(vec_b(v));
-                }
-                if l == "deadlock" {
-                    let mut v = vec![false; n];
-                    m.fixed_deadlocks.iter().for_each(|&s| v[s as usize] = true);
-                    return Ok(vec_b(v));
-                }
-                if let Some(le) = self.names.labels.get(l).cloned() {
-                    return Ok(Some(self.compile(&le)?));
-                }
-                if let Some((_, c)) = self.prog.labels.iter().find(|(n, _)| n == l) {
-                    return Ok(Some((c.clone(), Type::Bool)));
-                }
-                if let Some(pe) = self.names.properties.get(l).cloned() {
-                    return Ok(Some(self.compile(&pe)?));
-                }
-                Err(input(e.span, format!("unknown label \"{l}\"")))
-            }
+            ExprKind::Label(l) => Ok(Some(self.label(e.span, l)?)),
             ExprKind::Prob { opt, bound, path } => {
                 let dir = self.direction_noted(*opt, bound, e.span)?;
                 let v: Vec<f64> = self

@@ -20,7 +20,7 @@ use crate::model::Model;
 use crate::precomp::Preds;
 
 /// For every state, the chosen choice as an offset among the state's choices.
-pub fn reach_scheduler(
+pub(crate) fn reach_scheduler(
     m: &Model,
     preds: &Preds,
     values: &[f64],

@@ -7,7 +7,7 @@
 use crate::model::Model;
 
 /// The bottom SCCs of the transition graph.
-pub fn bsccs(m: &Model) -> Vec<Vec<u32>> {
+pub(crate) fn bsccs(m: &Model) -> Vec<Vec<u32>> {
     let n = m.num_states();
     let sccs = verikit_graph::tarjan(n, |s| {
         let s = s as usize;
@@ -33,7 +33,7 @@ pub fn bsccs(m: &Model) -> Vec<Vec<u32>> {
 }
 
 /// Stationary distribution of one bottom SCC (in the order of `b`).
-pub fn stationary(m: &Model, b: &[u32], ctmc: bool, eps: f64) -> Vec<f64> {
+pub(crate) fn stationary(m: &Model, b: &[u32], ctmc: bool, eps: f64) -> Vec<f64> {
     let k = b.len();
     if k == 1 {
         return vec![1.0];

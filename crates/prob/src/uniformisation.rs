@@ -27,8 +27,7 @@ const SIGMA: usize = 256;
 /// ELLPACK layout: the live rows in slices of [`C`] consecutive rows, each slice padded to its
 /// longest row and stored entry by entry across its rows, so one step runs [`C`] independent
 /// accumulations with a fixed trip count (no mispredicted row ends, no serial add chain).
-pub struct Uniformised {
-    pub q: f64,
+pub(crate) struct Uniformised {
     /// Model state of each live row.
     live: Vec<u32>,
     /// Entries of slice j: `slice[j]..slice[j + 1]`, a multiple of [`C`] (live columns; padding
@@ -45,7 +44,7 @@ pub struct Uniformised {
 impl Uniformised {
     /// P = I + Q/q restricted to the states not in `fixed`; `x0` gives the (constant) values of
     /// the fixed states.
-    pub fn new(m: &Model, q: f64, fixed: Option<&[bool]>, x0: &[f64]) -> Uniformised {
+    pub(crate) fn new(m: &Model, q: f64, fixed: Option<&[bool]>, x0: &[f64]) -> Uniformised {
         let n = m.num_states();
         let is_fixed = |s: usize| fixed.is_some_and(|f| f[s]);
         let mut live: Vec<u32> = (0..n as u32).filter(|&s| !is_fixed(s as usize)).collect();
@@ -61,7 +60,6 @@ impl Uniformised {
         }
         let padded = live.len().div_ceil(C) * C;
         let mut u = Uniformised {
-            q,
             slice: Vec::with_capacity(padded / C + 1),
             col: Vec::new(),
             val: Vec::new(),
@@ -162,7 +160,7 @@ impl Uniformised {
 
 /// Σ_k w_k·P^k·x0 over the Poisson window `fg` of q·t, where the `fixed` states keep their value
 /// of `x0`; steady-state detection at relative tolerance `tol` once inside the window.
-pub fn transient(
+pub(crate) fn transient(
     m: &Model,
     q: f64,
     fg: &Poisson,
@@ -227,7 +225,7 @@ pub fn transient(
 
 /// Σ_k (1 − F(k))/q·P^k·rr with F the Poisson distribution function of q·t: the expected reward
 /// accumulated up to time t for reward rates `rr`; steady-state detection at relative `tol`.
-pub fn cumulative(
+pub(crate) fn cumulative(
     m: &Model,
     q: f64,
     fg: &Poisson,

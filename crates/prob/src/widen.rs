@@ -46,7 +46,7 @@ pub fn widen(m: &Model, eps: f64) -> Result<Model, ProbError> {
 /// The interval bounds `(lower, upper)` of transition `t` of any DTMC/MDP/IDTMC/IMDP (point
 /// models have `lower = upper`).
 #[inline]
-pub fn bounds(m: &Model, t: usize) -> (f64, f64) {
+pub(crate) fn bounds(m: &Model, t: usize) -> (f64, f64) {
     let l = m.vals[t];
     (l, if m.is_interval() { m.upper[t] } else { l })
 }

@@ -3,14 +3,14 @@
 //! reachability values preserved by the quotient on benchmark models.
 
 use proptest::prelude::*;
-use verikit_prob::imdp_bisim::{bisimulation, label_partition, Bisimulation};
-use verikit_prob::lang::ast::ModelType;
-use verikit_prob::model::Model;
-use verikit_prob::polytope_lp::{contained_farkas, fixed, Polytope};
-use verikit_prob::quotient::quotient;
-use verikit_prob::robust_vi::{reach, Goal};
-use verikit_prob::widen::widen;
+use verikit_prob::quotient;
+use verikit_prob::widen;
+use verikit_prob::Model;
+use verikit_prob::ModelType;
+use verikit_prob::{bisimulation, label_partition, Bisimulation};
+use verikit_prob::{contained_farkas, fixed, Polytope};
 use verikit_prob::{load_model, BuildOptions};
+use verikit_prob::{reach, Goal};
 
 type Choice = Vec<(u32, f64, f64)>;
 
@@ -254,7 +254,7 @@ fn check_model(rel: &str, consts: &[(&str, &str)], eps: Option<f64>) {
     let q = quotient(&m, &b);
     assert!(q.num_states() <= m.num_states());
     for (_, e) in &prog.labels {
-        let target = verikit_prob::build::eval_states(&m, e).unwrap();
+        let target = verikit_prob::eval_states(&m, e).unwrap();
         let mut qt = vec![false; b.num_classes];
         for s in 0..m.num_states() {
             qt[b.class[s] as usize] = target[s];
@@ -359,7 +359,7 @@ proptest! {
             for c in m.choices(s) {
                 let ch: Choice = m.trans(c).map(|t| (m.cols[t], m.vals[t], m.upper[t])).collect();
                 for minimise in [true, false] {
-                    let a = verikit_prob::robust_vi::nature_value(&m, c, &v, minimise, &mut buf);
+                    let a = verikit_prob::nature_value(&m, c, &v, minimise, &mut buf);
                     let b = nature_lp(&ch, &v, minimise);
                     match (a, b) {
                         (Some(a), Some(b)) => prop_assert!((a - b).abs() < 1e-7, "{a} vs {b}"),

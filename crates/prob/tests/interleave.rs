@@ -5,10 +5,10 @@
 mod common;
 use common::random_imdp;
 use proptest::prelude::*;
-use verikit_prob::imdp_bisim::bisimulation;
-use verikit_prob::interleave::{bisimilar, interleave};
-use verikit_prob::model::Model;
-use verikit_prob::quotient::quotient;
+use verikit_prob::bisimulation;
+use verikit_prob::quotient;
+use verikit_prob::Model;
+use verikit_prob::{bisimilar, interleave};
 
 fn labelled(bytes: &[u8], n: usize) -> (Model, Vec<u32>) {
     let (m, target) = random_imdp(bytes, n);

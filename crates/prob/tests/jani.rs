@@ -2,7 +2,7 @@
 //! properties (exact values known; the same file is the CLI demo's JANI die), located errors, and
 //! totality of the reader.
 
-use verikit_prob::jani::parse_jani;
+use verikit_prob::parse_jani;
 use verikit_prob::{build, check_model, Answer, BuildOptions, CheckOptions, Checker};
 
 const DIE: &str = include_str!("../../cli/demo/prism/die.jani");

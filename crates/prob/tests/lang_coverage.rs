@@ -4,7 +4,7 @@
 //! (`tests/expected/prism-lang-storm.tsv`, recorded by `bench/peers/prism_record_lang.py` on the
 //! models of `tests/models/lang`), otherwise from hand computation (noted at each test).
 
-use verikit_prob::robust_check::RobustChecker;
+use verikit_prob::RobustChecker;
 use verikit_prob::{
     load_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker, ModelType, ProbError,
 };

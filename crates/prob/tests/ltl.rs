@@ -278,7 +278,7 @@ fn mec_states(text: &str, inside: &dyn Fn(i64) -> bool, keep: &dyn Fn(&[i64]) ->
         })
         .collect();
     let in_set: Vec<bool> = xs.iter().map(|&v| inside(v)).collect();
-    let (of, count) = verikit_prob::mec::mecs(&m, &in_set, &|_| true);
+    let (of, count) = verikit_prob::mecs(&m, &in_set, &|_| true);
     let mut out = Vec::new();
     for c in 0..count as u32 {
         let members: Vec<i64> = (0..n).filter(|&s| of[s] == c).map(|s| xs[s]).collect();

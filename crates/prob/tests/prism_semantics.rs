@@ -2,7 +2,7 @@
 //! interval MDPs holds for every scheduler and every resolution of the uncertainty; negative,
 //! NaN and infinite rewards are refused at build time with a located error, as PRISM does.
 
-use verikit_prob::robust_check::RobustChecker;
+use verikit_prob::RobustChecker;
 use verikit_prob::{load_model, parse_properties, Answer, BuildOptions, CheckOptions, ProbError};
 
 /// Three states: from 0, action `a` reaches the goal with probability in [0.5, 0.7], action `b`

@@ -587,7 +587,7 @@ fn check_jani_instance(inst: &JaniInstance, failures: &mut Vec<String>) -> usize
     );
     let text = std::fs::read_to_string(inst.dir.join(&inst.file)).unwrap();
     let t0 = std::time::Instant::now();
-    let jf = match verikit_prob::jani::parse_jani(&text) {
+    let jf = match verikit_prob::parse_jani(&text) {
         Ok(j) => j,
         Err(e) => {
             failures.push(format!("{name}: {e}"));
@@ -715,7 +715,7 @@ fn qvbs_prism_jani_twins() {
         }
         let t0 = std::time::Instant::now();
         let jtext = std::fs::read_to_string(inst.dir.join(&inst.file)).unwrap();
-        let jf = match verikit_prob::jani::parse_jani(&jtext) {
+        let jf = match verikit_prob::parse_jani(&jtext) {
             Ok(j) => j,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));

@@ -7,15 +7,15 @@
 mod common;
 use common::random_imdp;
 use proptest::prelude::*;
-use verikit_prob::imdp_bisim::{bisimulation, label_partition, partition_by};
-use verikit_prob::lang::ast::ModelType;
-use verikit_prob::model::Model;
-use verikit_prob::quotient::quotient;
-use verikit_prob::robust_check::{until, Dir, RobustChecker};
-use verikit_prob::widen::widen;
+use verikit_prob::quotient;
+use verikit_prob::widen;
+use verikit_prob::Model;
+use verikit_prob::ModelType;
+use verikit_prob::{bisimulation, label_partition, partition_by};
 use verikit_prob::{
     load_model, parse_properties, Answer, BuildOptions, CheckOptions, PropertyResult,
 };
+use verikit_prob::{until, Dir, RobustChecker};
 
 fn read(rel: &str) -> Option<String> {
     let p = verikit_testkit::shared_path(rel)?;

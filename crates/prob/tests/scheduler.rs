@@ -143,7 +143,7 @@ fn pmax_scheduler_leaves_end_components() {
     let mut c = Checker::new(&m, &prog, &pf, &[], CheckOptions::default()).unwrap();
     assert!((value(&mut c, &pf.properties[0]) - 0.5).abs() < 1e-9);
     let sched = c.scheduler(&pf.properties[0]).unwrap();
-    let text = verikit_prob::scheduler::write_scheduler(&m, &sched, "Pmax=? [ F s=3 ]");
+    let text = verikit_prob::write_scheduler(&m, &sched, "Pmax=? [ F s=3 ]");
     // State 0 must take `b`, state 1 must take `c`.
     let mut cur = vec![0i64; 1];
     for (s, &k) in sched.iter().enumerate() {

@@ -13,7 +13,7 @@ use verikit_sat::{Final, Lit, Theory, Var};
 
 /// A bound atom on a simplex variable: `x ≤ b` (`strict = false`) or `x < b` (`strict = true`).
 #[derive(Clone, Debug)]
-pub struct Atom {
+pub(crate) struct Atom {
     pub x: u32,
     pub strict: bool,
     pub bound: Num,
@@ -22,14 +22,14 @@ pub struct Atom {
 
 /// Normalised relation of an atom after linearisation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rel {
+pub(crate) enum Rel {
     Le,
     Lt,
     Eq,
 }
 
 /// Result of turning a linear constraint into literals.
-pub enum AtomLits {
+pub(crate) enum AtomLits {
     Const(bool),
     Lit(Lit),
     /// `t = b`: both literals must hold.
@@ -43,7 +43,7 @@ pub enum AtomLits {
 const ELIM_MAX_FILL: usize = 1000;
 
 #[derive(Default)]
-pub struct Arith {
+pub(crate) struct Arith {
     pub simplex: Simplex,
     /// Problem variable (index in `Terms::vars`) → simplex variable.
     var_map: HashMap<u32, u32>,
@@ -86,7 +86,7 @@ pub struct Arith {
 }
 
 impl Arith {
-    pub fn new() -> Arith {
+    pub(crate) fn new() -> Arith {
         Arith {
             row_refinement: true,
             ..Arith::default()
@@ -109,7 +109,7 @@ impl Arith {
         x
     }
 
-    pub fn value_of(&self, v: u32, delta: &Num) -> Num {
+    pub(crate) fn value_of(&self, v: u32, delta: &Num) -> Num {
         match self.var_map.get(&v) {
             Some(&x) => self.simplex.value(x).at(delta),
             None => Num::ZERO,
@@ -117,7 +117,7 @@ impl Arith {
     }
 
     /// Turns `lin ⋈ 0` into literals over (possibly new) atoms; `new_var` allocates SAT variables.
-    pub fn constraint(
+    pub(crate) fn constraint(
         &mut self,
         lin: &Lin,
         rel: Rel,
@@ -222,7 +222,7 @@ impl Arith {
     }
 
     /// The atom `x ≤ b` / `x < b`, created on first use.
-    pub fn atom(
+    pub(crate) fn atom(
         &mut self,
         x: u32,
         strict: bool,
@@ -277,7 +277,7 @@ impl Arith {
     }
 
     /// The atom of a SAT literal, if it is one.
-    pub fn atom_of(&self, l: Lit) -> Option<&Atom> {
+    pub(crate) fn atom_of(&self, l: Lit) -> Option<&Atom> {
         match self.atom_of_bvar.get(l.var() as usize) {
             Some(&a) if a != NONE => self.atoms.get(a as usize),
             _ => None,
@@ -285,7 +285,7 @@ impl Arith {
     }
 
     /// Independent-checker view of a literal's atom.
-    pub fn atom_def(&self, l: Lit) -> Option<AtomDef> {
+    pub(crate) fn atom_def(&self, l: Lit) -> Option<AtomDef> {
         let a = self.atom_of(l)?;
         Some(AtomDef {
             lin: self.defs[a.x as usize].clone(),
@@ -317,13 +317,13 @@ impl Arith {
     }
 
     /// A new atom for branch and bound / cuts: `x ≤ b` over a fresh SAT variable numbered `bvar`.
-    pub fn branch_atom(&mut self, x: u32, bound: Num, bvar: Var) -> Lit {
+    pub(crate) fn branch_atom(&mut self, x: u32, bound: Num, bvar: Var) -> Lit {
         self.register_atom(x, false, bound, bvar)
     }
 
     /// The paper's preprocessing (Section 3): Gaussian elimination of the real problem variables
     /// that occur in no atom, once, before any bound has been asserted.
-    pub fn preprocess(&mut self) {
+    pub(crate) fn preprocess(&mut self) {
         if self.preprocessed || !self.simplex.no_bounds_asserted() {
             return;
         }
@@ -338,10 +338,10 @@ impl Arith {
         self.simplex.eliminate(&cands, ELIM_MAX_FILL);
     }
 
-    pub fn int_vars(&self) -> &[u32] {
+    pub(crate) fn int_vars(&self) -> &[u32] {
         &self.int_vars
     }
-    pub fn has_atom(&self, x: u32, strict: bool, bound: &Num) -> Option<Lit> {
+    pub(crate) fn has_atom(&self, x: u32, strict: bool, bound: &Num) -> Option<Lit> {
         self.atom_index
             .get(&(x, strict, bound.clone()))
             .map(|&a| Lit::pos(self.atoms[a as usize].bvar))

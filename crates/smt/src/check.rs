@@ -73,7 +73,7 @@ fn constraint(a: &AtomDef) -> Constraint {
 /// Checks a Farkas certificate; Err describes why it is not one. Every literal must be an
 /// arithmetic atom with a positive coefficient; the combination itself is checked by the one
 /// Farkas verifier of `verikit-num`.
-pub fn farkas(atoms: &[Option<AtomDef>], lambda: &[Num]) -> Result<(), String> {
+pub(crate) fn farkas(atoms: &[Option<AtomDef>], lambda: &[Num]) -> Result<(), String> {
     if atoms.len() != lambda.len() {
         return Err("certificate length mismatch".into());
     }
@@ -107,7 +107,7 @@ impl Value {
 }
 
 /// Evaluates `root` under `model` (values of declared constants). Iterative, memoised.
-pub fn eval(
+pub(crate) fn eval(
     terms: &Terms,
     root: TermId,
     model: &dyn Fn(u32) -> Value,

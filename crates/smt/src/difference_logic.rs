@@ -43,7 +43,7 @@
 //!   integral weights give integral potentials, so QF_IDL needs no branch and bound.
 
 use crate::arith::Arith;
-use crate::dl_floyd_warshall::FloydWarshall;
+use crate::dl_floyd_warshall::{FloydWarshall, W};
 use num_traits::ToPrimitive;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -62,26 +62,7 @@ const MAX_DENSE_NODES: usize = 2048;
 const DRIFT_LIMIT: i64 = -(1 << 61);
 /// Largest number of nodes (variables plus the zero node) decided with the all-pairs distance
 /// matrix of `dl_floyd_warshall.rs`; larger graphs use the potentials and searches.
-pub const MATRIX_LIMIT: usize = 600;
-
-/// A weight `c + k·δ`, ordered lexicographically.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub struct W(pub i64, pub i64);
-
-impl W {
-    #[inline]
-    pub(crate) fn add(self, o: W) -> W {
-        W(self.0 + o.0, self.1 + o.1)
-    }
-    #[inline]
-    pub(crate) fn sub(self, o: W) -> W {
-        W(self.0 - o.0, self.1 - o.1)
-    }
-    #[inline]
-    pub(crate) fn is_neg(self) -> bool {
-        self < W(0, 0)
-    }
-}
+pub(crate) const MATRIX_LIMIT: usize = 600;
 
 /// A difference atom `u − v ≤ c` (or `<`): edge `u → v` weight `pos` when true, `v → u` weight
 /// `neg` when false.
@@ -135,7 +116,7 @@ pub struct DlStats {
 
 /// Why the atoms cannot be decided by the difference-logic solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unsupported {
+pub(crate) enum Unsupported {
     /// An atom is not of the form `x − y ⋈ c` or `x ⋈ c`.
     NotDifference,
     /// Integer and real variables are mixed.
@@ -145,7 +126,7 @@ pub enum Unsupported {
 }
 
 #[derive(Default)]
-pub struct DiffLogic {
+pub(crate) struct DiffLogic {
     node_of_var: HashMap<u32, u32>,
     /// Problem variable of every node (`NONE` for the zero node).
     var_of_node: Vec<u32>,
@@ -216,12 +197,12 @@ pub struct DiffLogic {
 }
 
 impl DiffLogic {
-    pub fn new() -> DiffLogic {
+    pub(crate) fn new() -> DiffLogic {
         DiffLogic::with_matrix_limit(MATRIX_LIMIT)
     }
 
     /// A solver that uses the all-pairs matrix up to `limit` nodes (0: never).
-    pub fn with_matrix_limit(limit: usize) -> DiffLogic {
+    pub(crate) fn with_matrix_limit(limit: usize) -> DiffLogic {
         let mut d = DiffLogic {
             scale: 1,
             search_limit: 1_000_000,
@@ -234,20 +215,15 @@ impl DiffLogic {
         d
     }
 
-    /// The all-pairs matrix decides (the graph is small enough).
-    pub fn uses_matrix(&self) -> bool {
-        self.fw.is_some()
-    }
-
     /// The node limit of the all-pairs matrix.
-    pub fn matrix_limit(&self) -> usize {
+    pub(crate) fn matrix_limit(&self) -> usize {
         self.matrix_limit
     }
 
     /// Uses the all-pairs matrix only up to `limit` nodes (0: never). Lowering the limit below
     /// the current graph moves it to the potentials and searches (at decision level 0); a
     /// solver that left the matrix does not return to it.
-    pub fn set_matrix_limit(&mut self, limit: usize) {
+    pub(crate) fn set_matrix_limit(&mut self, limit: usize) {
         self.matrix_limit = limit;
         if self.fw.is_some() && (limit == 0 || self.pi.len() > limit) && self.lim.is_empty() {
             self.leave_matrix();
@@ -284,7 +260,7 @@ impl DiffLogic {
 
     /// Imports the atoms `arith` created since the last call. Fails (and changes nothing that
     /// matters: the caller then uses the simplex for good) if one is not a difference atom.
-    pub fn sync(&mut self, arith: &Arith) -> Result<(), Unsupported> {
+    pub(crate) fn sync(&mut self, arith: &Arith) -> Result<(), Unsupported> {
         let new = &arith.atoms[self.synced.min(arith.atoms.len())..];
         if new.is_empty() {
             return Ok(());
@@ -888,7 +864,7 @@ impl DiffLogic {
 
     /// Values of the problem variables under the current potentials (call with the model's
     /// edges still asserted). Variables not in the graph are 0.
-    pub fn model(&self, num_vars: usize) -> Vec<Num> {
+    pub(crate) fn model(&self, num_vars: usize) -> Vec<Num> {
         // δ: every asserted edge x → y needs (π(y) − π(x)) ≤ w numerically.
         let matrix_pi;
         let pi: &[W] = match &self.fw {
@@ -1170,7 +1146,7 @@ impl Search {
 /// The difference-logic solver as the theory of the CDCL core. Literals fixed at decision level 0
 /// are also given to `arith`, so the simplex can take over (with the same root facts) if a later
 /// check brings a non-difference atom.
-pub struct DlTheory<'a> {
+pub(crate) struct DlTheory<'a> {
     pub dl: &'a mut DiffLogic,
     pub arith: &'a mut Arith,
 }

@@ -21,7 +21,24 @@
 //!   lowers the cell too), so the path is rebuilt recursively from the matrix, with edges older
 //!   than `k` only.
 
-use crate::difference_logic::W;
+/// A weight `c + k·δ`, ordered lexicographically.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub(crate) struct W(pub i64, pub i64);
+
+impl W {
+    #[inline]
+    pub(crate) fn add(self, o: W) -> W {
+        W(self.0 + o.0, self.1 + o.1)
+    }
+    #[inline]
+    pub(crate) fn sub(self, o: W) -> W {
+        W(self.0 - o.0, self.1 - o.1)
+    }
+    #[inline]
+    pub(crate) fn is_neg(self) -> bool {
+        self < W(0, 0)
+    }
+}
 
 /// No path (never added to anything).
 pub(crate) const INF: W = W(i64::MAX, i64::MAX);
@@ -44,18 +61,18 @@ pub(crate) struct FloydWarshall {
 }
 
 impl FloydWarshall {
-    pub fn new(n: usize) -> FloydWarshall {
+    pub(crate) fn new(n: usize) -> FloydWarshall {
         let mut m = FloydWarshall::default();
         m.grow(n);
         m
     }
 
-    pub fn nodes(&self) -> usize {
+    pub(crate) fn nodes(&self) -> usize {
         self.n
     }
 
     /// Adds nodes (without edges) up to `n`; the trail is re-indexed.
-    pub fn grow(&mut self, n: usize) {
+    pub(crate) fn grow(&mut self, n: usize) {
         let old = self.n;
         if n <= old {
             return;
@@ -81,7 +98,7 @@ impl FloydWarshall {
     }
 
     /// Multiplies every finite distance by `f` (the caller rescaled its weights).
-    pub fn rescale(&mut self, f: i64) {
+    pub(crate) fn rescale(&mut self, f: i64) {
         for d in self
             .dist
             .iter_mut()
@@ -94,25 +111,25 @@ impl FloydWarshall {
     }
 
     #[inline]
-    pub fn cell(&self, x: u32, y: u32) -> usize {
+    pub(crate) fn cell(&self, x: u32, y: u32) -> usize {
         x as usize * self.n + y as usize
     }
 
     /// `d(x, y)` of the cell `x · n + y`.
     #[inline]
-    pub fn dist_at(&self, cell: usize) -> W {
+    pub(crate) fn dist_at(&self, cell: usize) -> W {
         self.dist[cell]
     }
 
     /// The endpoints of a cell.
     #[inline]
-    pub fn pair(&self, cell: usize) -> (u32, u32) {
+    pub(crate) fn pair(&self, cell: usize) -> (u32, u32) {
         ((cell / self.n) as u32, (cell % self.n) as u32)
     }
 
     /// A feasible potential (`π(v) ≤ π(u) + w` on every edge): the distances from a virtual
     /// source with a 0-edge to every node, `π(y) = min(0, min_x d(x, y))`.
-    pub fn potentials(&self) -> Vec<W> {
+    pub(crate) fn potentials(&self) -> Vec<W> {
         let n = self.n;
         let mut pi = vec![W(0, 0); n];
         for x in 0..n {
@@ -126,12 +143,12 @@ impl FloydWarshall {
     }
 
     /// Current length of the undo trail (restore with [`FloydWarshall::undo`]).
-    pub fn mark(&self) -> usize {
+    pub(crate) fn mark(&self) -> usize {
         self.trail.len()
     }
 
     /// Restores every cell lowered since `mark`.
-    pub fn undo(&mut self, mark: usize) {
+    pub(crate) fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             if let Some((c, d, e)) = self.trail.pop() {
                 self.dist[c as usize] = d;
@@ -144,7 +161,7 @@ impl FloydWarshall {
     /// are active: an edge is undone before any older one). `Err`: the edge closes a negative
     /// cycle (nothing changed; the cycle is [`FloydWarshall::path`] `v ⇝ u` plus the edge).
     /// On success [`FloydWarshall::changed`] holds the lowered cells.
-    pub fn add_edge(&mut self, u: u32, v: u32, w: W, id: u32) -> Result<(), ()> {
+    pub(crate) fn add_edge(&mut self, u: u32, v: u32, w: W, id: u32) -> Result<(), ()> {
         self.changed.clear();
         let n = self.n;
         let (uu, vu) = (u as usize, v as usize);
@@ -189,7 +206,13 @@ impl FloydWarshall {
 
     /// Appends the ids of the edges of a shortest path `x ⇝ y` (in path order); nothing when
     /// `x = y` or there is no path. `ends(id)` gives an edge's endpoints.
-    pub fn path(&self, x: u32, y: u32, ends: impl Fn(u32) -> (u32, u32), out: &mut Vec<u32>) {
+    pub(crate) fn path(
+        &self,
+        x: u32,
+        y: u32,
+        ends: impl Fn(u32) -> (u32, u32),
+        out: &mut Vec<u32>,
+    ) {
         // Depth-first over (x, y) pairs; each cell expands to (x, u), edge, (v, y) with strictly
         // older edges, so this terminates. `Err(id)` items are edges to emit.
         let mut stack: Vec<Result<(u32, u32), u32>> = vec![Ok((x, y))];

@@ -11,7 +11,7 @@ use verikit_num::Num;
 
 /// What a symbol means.
 #[derive(Clone, Debug)]
-pub enum Binding {
+pub(crate) enum Binding {
     Term(TermId),
     /// A `define-fun` with parameters: expanded at each application.
     Macro {
@@ -23,7 +23,7 @@ pub enum Binding {
 
 /// The symbol table with scopes for `push`/`pop` and `let`.
 #[derive(Clone, Debug, Default)]
-pub struct Env {
+pub(crate) struct Env {
     pub symbols: HashMap<String, Vec<Binding>>,
     /// Names added in each open scope (global scopes for push, plus let scopes).
     scopes: Vec<Vec<String>>,
@@ -31,30 +31,30 @@ pub struct Env {
     pub named: Vec<(String, TermId)>,
 }
 
-pub fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
+pub(crate) fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::at(span, msg)
 }
 
 impl Env {
-    pub fn new() -> Env {
+    pub(crate) fn new() -> Env {
         Env {
             scopes: vec![Vec::new()],
             ..Env::default()
         }
     }
-    pub fn bind(&mut self, name: &str, b: Binding) {
+    pub(crate) fn bind(&mut self, name: &str, b: Binding) {
         self.symbols.entry(name.to_string()).or_default().push(b);
         if let Some(s) = self.scopes.last_mut() {
             s.push(name.to_string());
         }
     }
-    pub fn is_bound(&self, name: &str) -> bool {
+    pub(crate) fn is_bound(&self, name: &str) -> bool {
         self.symbols.get(name).is_some_and(|v| !v.is_empty())
     }
-    pub fn push(&mut self) {
+    pub(crate) fn push(&mut self) {
         self.scopes.push(Vec::new());
     }
-    pub fn pop(&mut self) {
+    pub(crate) fn pop(&mut self) {
         if let Some(names) = self.scopes.pop() {
             for n in names.into_iter().rev() {
                 if let Some(v) = self.symbols.get_mut(&n) {
@@ -75,7 +75,7 @@ impl Env {
 }
 
 /// Parses a sort expression.
-pub fn parse_sort(e: &SExpr) -> Result<Sort, Diagnostic> {
+pub(crate) fn parse_sort(e: &SExpr) -> Result<Sort, Diagnostic> {
     match e.symbol() {
         Some("Bool") => Ok(Sort::Bool),
         Some("Int") => Ok(Sort::Int),
@@ -89,12 +89,12 @@ pub fn parse_sort(e: &SExpr) -> Result<Sort, Diagnostic> {
 
 /// Which arithmetic the current logic allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LogicCaps {
+pub(crate) struct LogicCaps {
     pub ints: bool,
     pub reals: bool,
 }
 
-pub struct Elab<'a> {
+pub(crate) struct Elab<'a> {
     pub terms: &'a mut Terms,
     pub env: &'a mut Env,
     pub caps: LogicCaps,
@@ -194,7 +194,7 @@ impl Elab<'_> {
     }
 
     /// Elaborates a term.
-    pub fn term(&mut self, e: &SExpr) -> Result<TermId, Diagnostic> {
+    pub(crate) fn term(&mut self, e: &SExpr) -> Result<TermId, Diagnostic> {
         match &e.kind {
             SExprKind::Atom(tk) => {
                 if let Some((n, dec)) = numeric_literal(e, tk) {
@@ -602,7 +602,7 @@ impl Elab<'_> {
     }
 
     /// The value of a constant arithmetic expression, if it is one.
-    pub fn const_value(&self, t: TermId) -> Option<Num> {
+    pub(crate) fn const_value(&self, t: TermId) -> Option<Num> {
         let nd = self.terms.node(t);
         match &nd.op {
             Op::Const(c) => Some(c.clone()),

@@ -102,7 +102,7 @@ struct Region {
     others: Vec<(TermId, TermId)>,
 }
 
-pub struct IteLift {
+pub(crate) struct IteLift {
     /// Per term: occurrences as a branch of an arithmetic `ite` (saturated at 2).
     ite_parents: Vec<u8>,
     /// Per term: used as an argument of anything other than an `ite` branch.
@@ -132,12 +132,12 @@ impl Default for IteLift {
 }
 
 impl IteLift {
-    pub fn new() -> IteLift {
+    pub(crate) fn new() -> IteLift {
         IteLift::with_caps(PER_ATOM, TOTAL)
     }
 
     /// Lifting with other size caps (disjuncts per atom, nodes in total).
-    pub fn with_caps(per_atom: usize, total: usize) -> IteLift {
+    pub(crate) fn with_caps(per_atom: usize, total: usize) -> IteLift {
         IteLift {
             ite_parents: Vec::new(),
             other_use: Vec::new(),
@@ -157,7 +157,7 @@ impl IteLift {
     /// The Boolean term equivalent to the arithmetic atom `atom` (`=`, `<=`, `<` with an `ite`
     /// on one side) with the relation pushed to the leaves of the `ite` tree, or `None` when the
     /// atom is not of that shape or the rewrite would exceed its size caps.
-    pub fn lift_atom(&mut self, terms: &mut Terms, atom: TermId) -> Option<TermId> {
+    pub(crate) fn lift_atom(&mut self, terms: &mut Terms, atom: TermId) -> Option<TermId> {
         if self.no_lift.contains(&atom) {
             return None;
         }
@@ -200,7 +200,12 @@ impl IteLift {
     /// with the same constant value share one implication; a shared `ite` leaf is linearised
     /// by its own variable), and `min ≤ v ≤ max` when every leaf below `t` is a constant.
     /// `None` past the size caps (the caller falls back to one variable per `ite` node).
-    pub fn define_var(&mut self, terms: &mut Terms, t: TermId, v: TermId) -> Option<Vec<TermId>> {
+    pub(crate) fn define_var(
+        &mut self,
+        terms: &mut Terms,
+        t: TermId,
+        v: TermId,
+    ) -> Option<Vec<TermId>> {
         self.scan(terms);
         self.prepare(terms, t)?;
         let region = self.regions.get(&t)?.clone();

@@ -274,7 +274,7 @@ fn branch_variable(th: &Arith) -> Option<u32> {
     best.map(|(x, _)| x)
 }
 
-pub fn final_check(th: &mut Arith, num_vars: u32) -> Final {
+pub(crate) fn final_check(th: &mut Arith, num_vars: u32) -> Final {
     if branch_variable(th).is_some() {
         let mut undo = Vec::new();
         if patch::patch(th, &mut undo) > 0 {

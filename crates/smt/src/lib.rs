@@ -9,25 +9,27 @@
 //! validates models independently and rebuilds each theory explanation's constraints for the
 //! Farkas verifier of `verikit-num`.
 
-pub mod arith;
-pub mod bound_refinement;
-pub mod check;
-pub mod conditional_definitions;
-pub mod difference_logic;
-pub mod dioph;
-pub mod dl_floyd_warshall;
-pub mod elab;
-pub mod gcd;
-pub mod interp;
-pub mod ite_lifting;
-pub mod lia;
-pub mod linearize;
-pub mod simplex;
-pub mod smtlib;
-pub mod solver;
+#![warn(unreachable_pub)]
+
+mod arith;
+mod bound_refinement;
+mod check;
+mod conditional_definitions;
+mod difference_logic;
+mod dioph;
+mod dl_floyd_warshall;
+mod elab;
+mod gcd;
+mod interp;
+mod ite_lifting;
+mod lia;
+mod linearize;
+mod simplex;
+mod smtlib;
+mod solver;
 pub mod task;
-pub mod terms;
-pub mod tseitin;
+mod terms;
+mod tseitin;
 
 pub use verikit_sat::Answer;
 

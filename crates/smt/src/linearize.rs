@@ -15,25 +15,25 @@ use verikit_num::Num;
 
 /// A linear form `Σ a_i x_i + c` (variables are indices of `Terms::vars`, sorted, non-zero).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Lin {
+pub(crate) struct Lin {
     pub terms: Vec<(u32, Num)>,
     pub c: Num,
 }
 
 impl Lin {
-    pub fn constant(c: Num) -> Lin {
+    pub(crate) fn constant(c: Num) -> Lin {
         Lin {
             terms: Vec::new(),
             c,
         }
     }
-    pub fn var(x: u32) -> Lin {
+    pub(crate) fn var(x: u32) -> Lin {
         Lin {
             terms: vec![(x, Num::ONE)],
             c: Num::ZERO,
         }
     }
-    pub fn scale(&self, a: &Num) -> Lin {
+    pub(crate) fn scale(&self, a: &Num) -> Lin {
         if a.is_zero() {
             return Lin::constant(Num::ZERO);
         }
@@ -42,7 +42,7 @@ impl Lin {
             c: self.c.mul(a),
         }
     }
-    pub fn add(&self, o: &Lin) -> Lin {
+    pub(crate) fn add(&self, o: &Lin) -> Lin {
         let (a, b) = (&self.terms, &o.terms);
         let sorted = |t: &[(u32, Num)]| t.windows(2).all(|w| w[0].0 < w[1].0);
         if !sorted(a) || !sorted(b) {
@@ -72,7 +72,7 @@ impl Lin {
             c: self.c.add(&o.c),
         }
     }
-    pub fn sum(parts: &[Lin]) -> Lin {
+    pub(crate) fn sum(parts: &[Lin]) -> Lin {
         let mut all: Vec<(u32, Num)> =
             Vec::with_capacity(parts.iter().map(|p| p.terms.len()).sum());
         let mut c = Num::ZERO;
@@ -99,7 +99,7 @@ impl Lin {
         }
         Lin { terms, c }
     }
-    pub fn sub(&self, o: &Lin) -> Lin {
+    pub(crate) fn sub(&self, o: &Lin) -> Lin {
         if o.terms.is_empty() {
             // `t − k`, the common atom shape: no scaled copy
             return Lin {
@@ -109,7 +109,7 @@ impl Lin {
         }
         self.add(&o.scale(&Num::int(-1)))
     }
-    pub fn as_const(&self) -> Option<&Num> {
+    pub(crate) fn as_const(&self) -> Option<&Num> {
         if self.terms.is_empty() {
             Some(&self.c)
         } else {
@@ -123,7 +123,7 @@ const BASE_NODES: usize = 2_000;
 const BASE_LEAVES: usize = 64;
 
 #[derive(Default)]
-pub struct Linearizer {
+pub(crate) struct Linearizer {
     cache: FxHashMap<TermId, Lin>,
     /// Definitional constraints of fresh variables, to be asserted (they hold in every scope).
     pub side: Vec<TermId>,
@@ -133,14 +133,14 @@ pub struct Linearizer {
 }
 
 impl Linearizer {
-    pub fn new() -> Linearizer {
+    pub(crate) fn new() -> Linearizer {
         Linearizer::default()
     }
 
     /// An empty linearizer (no cached linear forms or `ite` regions) that goes on numbering
     /// fresh variables after this one and keeps its counters, for a solver that rebuilds its
     /// encoding of the assertions in scope.
-    pub fn renewed(&self) -> Linearizer {
+    pub(crate) fn renewed(&self) -> Linearizer {
         let mut l = Linearizer {
             fresh: self.fresh,
             ..Linearizer::default()
@@ -157,7 +157,7 @@ impl Linearizer {
     }
 
     /// The linear form of an arithmetic term (iteratively, post-order, so deep terms are fine).
-    pub fn lin(&mut self, terms: &mut Terms, root: TermId) -> Lin {
+    pub(crate) fn lin(&mut self, terms: &mut Terms, root: TermId) -> Lin {
         if let Some(l) = self.cache.get(&root) {
             return l.clone();
         }

@@ -56,7 +56,7 @@ impl DirtySet {
     }
 }
 
-pub const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The rows in which a non-basic variable occurs, without duplicates. A hash set: its
 /// iteration order decides the order in which bound refinement visits rows and so the order of
@@ -92,17 +92,17 @@ impl<'a> IntoIterator for &'a Col {
 }
 
 #[derive(Clone, Debug)]
-pub struct Bound {
+pub(crate) struct Bound {
     pub val: DRat,
     /// The literal that asserted the bound.
     pub lit: Lit,
 }
 
 /// A theory explanation: literals with their Farkas coefficients (all positive).
-pub type Explanation = Vec<(Lit, Num)>;
+pub(crate) type Explanation = Vec<(Lit, Num)>;
 
 #[derive(Default)]
-pub struct Simplex {
+pub(crate) struct Simplex {
     pub is_int: Vec<bool>,
     /// Some variable is an integer (chooses the Bland budget).
     pub(crate) has_int: bool,
@@ -154,13 +154,14 @@ fn coeff_bits(a: &Num) -> u64 {
 }
 
 impl Simplex {
-    pub fn new() -> Simplex {
+    #[cfg(test)]
+    pub(crate) fn new() -> Simplex {
         Simplex::default()
     }
-    pub fn num_vars(&self) -> usize {
+    pub(crate) fn num_vars(&self) -> usize {
         self.beta.len()
     }
-    pub fn new_var(&mut self, is_int: bool) -> u32 {
+    pub(crate) fn new_var(&mut self, is_int: bool) -> u32 {
         let v = self.beta.len() as u32;
         self.is_int.push(is_int);
         self.has_int |= is_int;
@@ -174,22 +175,23 @@ impl Simplex {
         v
     }
     /// Number of rows and of non-zero entries of the tableau (statistics).
-    pub fn tableau_size(&self) -> (usize, usize) {
+    pub(crate) fn tableau_size(&self) -> (usize, usize) {
         let live = self.basic_of.iter().filter(|b| **b != NONE).count();
         (live, self.rows.iter().map(|r| r.len()).sum())
     }
 
     /// True before the first bound is asserted (nothing on the bound trail).
-    pub fn no_bounds_asserted(&self) -> bool {
+    pub(crate) fn no_bounds_asserted(&self) -> bool {
         self.trail.is_empty()
     }
 
-    pub fn is_eliminated(&self, x: u32) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_eliminated(&self, x: u32) -> bool {
         self.elim[x as usize].is_some()
     }
 
     /// Current value of any variable (eliminated ones through their definitions).
-    pub fn value(&self, x: u32) -> DRat {
+    pub(crate) fn value(&self, x: u32) -> DRat {
         match &self.elim[x as usize] {
             None => self.beta[x as usize].clone(),
             Some(def) => {
@@ -207,7 +209,7 @@ impl Simplex {
     /// at most `max_fill` new non-zeros (Markowitz estimate), solves its sparsest row for it,
     /// substitutes it into the other rows and drops that row. Call it before any bound is
     /// asserted. Returns the number of variables eliminated.
-    pub fn eliminate(&mut self, candidates: &[u32], max_fill: usize) -> usize {
+    pub(crate) fn eliminate(&mut self, candidates: &[u32], max_fill: usize) -> usize {
         let mut done = 0;
         // Stop once the tableau has grown by half (elimination usually shrinks it).
         let nnz0 = self.tableau_size().1;
@@ -288,7 +290,7 @@ impl Simplex {
 
     /// Puts an eliminated variable back into the tableau as a basic variable (an atom on it
     /// appeared). No-op for other variables.
-    pub fn restore(&mut self, x: u32) {
+    pub(crate) fn restore(&mut self, x: u32) {
         let def = match self.elim[x as usize].take() {
             Some(d) => d,
             None => return,
@@ -327,13 +329,14 @@ impl Simplex {
         self.row_of[x as usize] = r;
         self.beta[x as usize] = val;
     }
-    pub fn is_basic(&self, x: u32) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_basic(&self, x: u32) -> bool {
         self.row_of[x as usize] != NONE
     }
 
     /// Adds a slack `s = Σ a_j x_j` over existing variables (basic or not: basic ones are
     /// substituted by their rows). Returns the slack's variable.
-    pub fn add_row(&mut self, def: &[(u32, Num)], is_int: bool) -> u32 {
+    pub(crate) fn add_row(&mut self, def: &[(u32, Num)], is_int: bool) -> u32 {
         let s = self.new_var(is_int);
         let mut expanded: Vec<(u32, Num)> = Vec::with_capacity(def.len());
         for (x, a) in def {
@@ -346,10 +349,10 @@ impl Simplex {
         s
     }
 
-    pub fn push_level(&mut self) {
+    pub(crate) fn push_level(&mut self) {
         self.trail_lim.push(self.trail.len());
     }
-    pub fn pop_levels(&mut self, n: u32) {
+    pub(crate) fn pop_levels(&mut self, n: u32) {
         if n == 0 {
             return;
         }
@@ -383,7 +386,7 @@ impl Simplex {
     }
 
     /// AssertUpper: `x ≤ c` because of `lit`. Err: conflict with the lower bound.
-    pub fn assert_upper(&mut self, x: u32, c: DRat, lit: Lit) -> Result<bool, Explanation> {
+    pub(crate) fn assert_upper(&mut self, x: u32, c: DRat, lit: Lit) -> Result<bool, Explanation> {
         let xi = x as usize;
         if let Some(u) = &self.upper[xi] {
             if c >= u.val {
@@ -411,7 +414,7 @@ impl Simplex {
     }
 
     /// AssertLower: `x ≥ c` because of `lit`.
-    pub fn assert_lower(&mut self, x: u32, c: DRat, lit: Lit) -> Result<bool, Explanation> {
+    pub(crate) fn assert_lower(&mut self, x: u32, c: DRat, lit: Lit) -> Result<bool, Explanation> {
         let xi = x as usize;
         if let Some(l) = &self.lower[xi] {
             if c <= l.val {
@@ -640,7 +643,7 @@ impl Simplex {
     }
 
     /// Check (Fig. 3 of the paper). Err: explanation of an infeasible row.
-    pub fn check(&mut self) -> Result<(), Explanation> {
+    pub(crate) fn check(&mut self) -> Result<(), Explanation> {
         if self.trail_lim.is_empty() && self.trail.len() != self.fixed_scan_at {
             self.fixed_scan_at = self.trail.len();
             self.pivot_out_fixed();
@@ -749,7 +752,7 @@ impl Simplex {
 
     /// A positive rational δ such that replacing the symbol δ by it keeps every bound satisfied
     /// (Section 5 of the paper).
-    pub fn delta(&self) -> Num {
+    pub(crate) fn delta(&self) -> Num {
         let mut d = Num::ONE;
         for x in 0..self.beta.len() {
             let b = &self.beta[x];
@@ -775,7 +778,7 @@ impl Simplex {
     }
 
     /// Rows as (basic variable, entries), for cuts and tests.
-    pub fn row_of_basic(&self, x: u32) -> Option<&[(u32, Num)]> {
+    pub(crate) fn row_of_basic(&self, x: u32) -> Option<&[(u32, Num)]> {
         let r = self.row_of[x as usize];
         if r == NONE {
             None

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use verikit_sat::{Cdcl, Lit, Var};
 
 #[derive(Default)]
-pub struct Tseitin {
+pub(crate) struct Tseitin {
     pub cache: FxHashMap<TermId, Lit>,
     true_lit: Option<Lit>,
     /// Variables whose definition mentions each defined variable (for relevance).
@@ -19,7 +19,7 @@ pub struct Tseitin {
 }
 
 /// Everything the conversion touches.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub terms: &'a mut Terms,
     pub lin: &'a mut Linearizer,
     pub arith: &'a mut Arith,
@@ -41,7 +41,7 @@ impl Ctx<'_> {
 }
 
 impl Tseitin {
-    pub fn new() -> Tseitin {
+    pub(crate) fn new() -> Tseitin {
         Tseitin::default()
     }
 
@@ -51,7 +51,11 @@ impl Tseitin {
     }
 
     /// Marks `relevant[v]` for every variable reachable from `roots` through definitions.
-    pub fn mark_relevant(&self, roots: impl IntoIterator<Item = Lit>, relevant: &mut [bool]) {
+    pub(crate) fn mark_relevant(
+        &self,
+        roots: impl IntoIterator<Item = Lit>,
+        relevant: &mut [bool],
+    ) {
         let mut stack: Vec<Var> = Vec::new();
         let roots = roots.into_iter().chain(self.side_roots.iter().copied());
         for l in roots.chain(self.true_lit) {
@@ -68,7 +72,7 @@ impl Tseitin {
         }
     }
 
-    pub fn true_lit(&mut self, cx: &mut Ctx) -> Lit {
+    pub(crate) fn true_lit(&mut self, cx: &mut Ctx) -> Lit {
         if let Some(l) = self.true_lit {
             return l;
         }
@@ -80,7 +84,7 @@ impl Tseitin {
 
     /// The literal of a Boolean term (creating its definition), then the definitional side
     /// constraints of any fresh arithmetic variables introduced meanwhile.
-    pub fn lit(&mut self, cx: &mut Ctx, t: TermId) -> Lit {
+    pub(crate) fn lit(&mut self, cx: &mut Ctx, t: TermId) -> Lit {
         let l = self.lit_rec(cx, t);
         while let Some(s) = cx.lin.side.pop() {
             let sl = self.lit_rec(cx, s);

@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use verikit_num::Num;
 use verikit_sat::Answer;
-use verikit_smt::terms::{Op, Sort, TermId};
 use verikit_smt::{run_script, RunOptions, Solver};
+use verikit_smt::{Sort, TermId, TermOp as Op};
 
 /// `x − y ≤ c/2` (`y = None`: `x ≤ c/2`), `<` when strict.
 #[derive(Clone, Debug)]

@@ -14,8 +14,6 @@ pub mod mc;
 pub mod nfa;
 #[cfg(feature = "prism")]
 pub mod prism;
-#[cfg(feature = "prism")]
-pub mod prism_imdp;
 #[cfg(feature = "prog")]
 pub mod prog;
 #[cfg(feature = "sat")]

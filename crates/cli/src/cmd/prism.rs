@@ -1,6 +1,6 @@
-//! `verikit prism`: build PRISM-language and JANI models and check PCTL/CSL properties (JANI
-//! files carry their properties). The work is `verikit_prob::task`'s; this file reads files and
-//! arguments.
+//! `verikit prism`: build PRISM-language and JANI models, check PCTL/CSL properties (JANI
+//! files carry their properties), and reduce interval MDPs by alternating bisimulation. The work
+//! is `verikit_prob::task`'s; this file reads files and arguments.
 
 use crate::report::{read_input, write_output, CliError, Ctx};
 use std::path::{Path, PathBuf};
@@ -88,7 +88,7 @@ pub enum PrismCmd {
     },
     /// Coarsest alternating probabilistic bisimulation of an interval MDP (SETTA 2017): prints
     /// |S|, |I| before and after and the time; optionally writes the quotient.
-    Bisim(super::prism_imdp::BisimArgs),
+    Bisim(BisimArgs),
 }
 
 /// The `--const` values, the build options and the budget, as the library takes them.
@@ -204,7 +204,7 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     else {
         return match cmd {
             PrismCmd::Check(c) => check(c, ctx),
-            PrismCmd::Bisim(a) => super::prism_imdp::bisim(a, ctx),
+            PrismCmd::Bisim(a) => bisim(a, ctx),
             PrismCmd::Build { .. } => unreachable!("handled below"),
         };
     };
@@ -215,14 +215,12 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     let build = build.map_err(|e| located(Located(e, Origin::Model), &src, None))?;
     warn_deadlocks(build.model.fixed_deadlocks.len(), ctx);
     let (m, inputs) = (&build.model, [model.model.as_path()]);
-    let lab = || {
-        verikit_prob::export::lab(m, &build.prog).map_err(|e| CliError::from_error(e, Some(&src)))
-    };
+    let lab = || verikit_prob::lab(m, &build.prog).map_err(|e| CliError::from_error(e, Some(&src)));
     for (path, text) in [
-        (&export_tra, Some(verikit_prob::export::tra(m))),
-        (&export_sta, Some(verikit_prob::export::sta(m))),
+        (&export_tra, Some(verikit_prob::tra(m))),
+        (&export_sta, Some(verikit_prob::sta(m))),
         (&export_lab, export_lab.as_ref().map(|_| lab()).transpose()?),
-        (&export_dot, Some(verikit_prob::export::dot(m))),
+        (&export_dot, Some(verikit_prob::dot(m))),
     ] {
         if let (Some(p), Some(t)) = (path, text) {
             write_output(p, &t, &inputs)?;
@@ -268,6 +266,72 @@ pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
         items.into_iter().for_each(|i| a.push_result(i));
         out.push((title.to_string(), a.line(summary.trim_end())));
     }
-    out.extend(super::prism_imdp::demo()?);
+    out.extend(demo()?);
     Ok(out)
+}
+
+// `verikit prism bisim`: alternating probabilistic bisimulation of interval MDPs (SETTA 2017);
+// the work is `verikit_prob::task::bisim`'s.
+
+#[derive(clap::Args, Debug)]
+pub struct BisimArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Widen every probability p of a DTMC/MDP to [max(0,p-EPS), min(1,p+EPS)] first.
+    #[arg(long, value_name = "EPS")]
+    widen: Option<f64>,
+    /// Write the quotient IMDP (`.tra`: explicit intervals; otherwise a PRISM `imdp` model).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// The initial partition: `all` model labels (the default without --props), `none`, `props`
+    /// (the atomic propositions and rewards of the properties; the default with --props), or a
+    /// comma-separated list of label and reward-structure names.
+    #[arg(long, value_name = "all|none|props|NAMES")]
+    labels: Option<String>,
+    /// Check these properties on the model and on its quotient (robust ∃σ∀π values) and report
+    /// whether they agree.
+    #[arg(long, value_name = "FILE")]
+    props: Option<PathBuf>,
+    /// With --props: check only these properties, by name or 1-based index (comma lists).
+    #[arg(long)]
+    prop: Vec<String>,
+    /// With --props: relative precision of numerical results.
+    #[arg(long, default_value_t = 1e-6)]
+    precision: f64,
+}
+
+pub fn bisim(a: BisimArgs, ctx: &Ctx) -> Result<Answer, CliError> {
+    let (src, jani, props) = inputs(&a.model.model, a.props.as_deref(), None)?;
+    let mut spec = spec(&a.model, ctx, a.precision)?;
+    spec.selectors = a.prop.clone();
+    spec.widen = a.widen;
+    let ptext = props.as_ref().map(|p| p.text.as_str());
+    let out = task::run_bisim(&src.text, jani, ptext, &spec, a.labels.as_deref())
+        .map_err(|e| located(e, &src, props.as_ref()))?;
+    warn_deadlocks(out.reduction.model.fixed_deadlocks.len(), ctx);
+    if let Some(p) = &a.out {
+        let text = task::quotient_text(&out.reduction, p.extension().is_some_and(|e| e == "tra"));
+        write_output(p, &text, &[a.model.model.as_path()])?;
+    }
+    Ok(out.answer.time("total_s", ctx.elapsed()))
+}
+
+const FIG1: &str = include_str!("../../demo/prism/fig1.prism");
+const FIG1_PROPS: &str = include_str!("../../demo/prism/fig1.props");
+
+/// `verikit demo`: the paper's Fig. 1 IMDP — its coarsest alternating bisimulation (the two
+/// copies of s merge: a is dominated by b) and robust values on model and quotient.
+pub fn demo() -> Result<Vec<(String, Answer)>, CliError> {
+    let src = SourceFile::new("fig1.props", FIG1_PROPS);
+    let out = task::run_bisim(
+        FIG1,
+        false,
+        Some(FIG1_PROPS),
+        &CheckSpec::default(),
+        Some("all"),
+    )
+    .map_err(|e| located(e, &SourceFile::new("fig1.prism", FIG1), Some(&src)))?;
+    let title =
+        "Interval MDP of SETTA'17 Fig. 1: alternating bisimulation quotient, robust Pmax [F t]";
+    Ok(vec![(title.into(), out.answer)])
 }

@@ -8,13 +8,13 @@ use verikit_diag::{Diagnostic, Span};
 
 /// A JSON value with its span.
 #[derive(Clone, Debug)]
-pub struct J {
+pub(crate) struct J {
     pub v: JVal,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum JVal {
+pub(crate) enum JVal {
     Null,
     Bool(bool),
     Num(serde_json::Number),
@@ -25,7 +25,7 @@ pub enum JVal {
 }
 
 /// Parses `text` (an optional UTF-8 byte-order mark is skipped).
-pub fn parse(text: &str) -> Result<J, Diagnostic> {
+pub(crate) fn parse(text: &str) -> Result<J, Diagnostic> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let raw: &RawValue = serde_json::from_str(body).map_err(|e| syntax(text, body, &e))?;
     node(text, raw, 0)
@@ -91,29 +91,29 @@ fn node(text: &str, raw: &RawValue, depth: usize) -> Result<J, Diagnostic> {
 
 impl J {
     /// The member `key` of an object.
-    pub fn get(&self, key: &str) -> Option<&J> {
+    pub(crate) fn get(&self, key: &str) -> Option<&J> {
         match &self.v {
             JVal::Obj(m) => m.get(key),
             _ => None,
         }
     }
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match &self.v {
             JVal::Str(s) => Some(s),
             _ => None,
         }
     }
-    pub fn as_arr(&self) -> Option<&[J]> {
+    pub(crate) fn as_arr(&self) -> Option<&[J]> {
         match &self.v {
             JVal::Arr(a) => Some(a),
             _ => None,
         }
     }
-    pub fn is_obj(&self) -> bool {
+    pub(crate) fn is_obj(&self) -> bool {
         matches!(self.v, JVal::Obj(_))
     }
     /// A short description of the value's kind, for messages.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self.v {
             JVal::Null => "null",
             JVal::Bool(_) => "a Boolean",

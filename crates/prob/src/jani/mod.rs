@@ -23,7 +23,7 @@
 //!
 //! Features and constructs not implemented are refused by name ("JANI feature `arrays`").
 
-pub mod json;
+pub(crate) mod json;
 
 use crate::lang::ast::*;
 use json::{JVal, J};
@@ -45,7 +45,7 @@ pub fn parse_jani(text: &str) -> Result<JaniFile, Diagnostic> {
 }
 
 /// Does this text look like JSON (a JANI file) rather than PRISM source?
-pub fn looks_like_jani(text: &str) -> bool {
+pub(crate) fn looks_like_jani(text: &str) -> bool {
     text.trim_start_matches('\u{feff}')
         .trim_start()
         .starts_with('{')

@@ -73,7 +73,7 @@ pub enum CExpr {
     Call(Func, Vec<CExpr>, Span),
 }
 
-pub type EvalResult = Result<Value, Diagnostic>;
+pub(crate) type EvalResult = Result<Value, Diagnostic>;
 
 impl CExpr {
     pub fn constant(&self) -> Option<Value> {

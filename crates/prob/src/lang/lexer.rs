@@ -5,7 +5,7 @@
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tok {
+pub(crate) enum Tok {
     Ident(String),
     Int(i64),
     Real(f64),
@@ -16,7 +16,7 @@ pub enum Tok {
 }
 
 #[derive(Clone, Debug)]
-pub struct Token {
+pub(crate) struct Token {
     pub tok: Tok,
     pub span: Span,
 }
@@ -27,7 +27,7 @@ const SYMS: &[&str] = &[
 ];
 
 /// Splits `text` into tokens (ending with [`Tok::Eof`]).
-pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
+pub(crate) fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
     let b = text.as_bytes();
     let mut i = 0usize;
     let mut out = Vec::new();

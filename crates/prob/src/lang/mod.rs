@@ -1,7 +1,7 @@
 //! The PRISM language: lexer, parser, AST, resolved expressions and semantic checks.
 
-pub mod ast;
-pub mod expr;
-pub mod lexer;
-pub mod parser;
-pub mod typecheck;
+pub(crate) mod ast;
+pub(crate) mod expr;
+pub(crate) mod lexer;
+pub(crate) mod parser;
+pub(crate) mod typecheck;

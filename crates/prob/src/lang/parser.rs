@@ -321,7 +321,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    pub fn expr(&mut self) -> PResult<Expr> {
+    pub(crate) fn expr(&mut self) -> PResult<Expr> {
         self.enter()?;
         let r = self.ite();
         self.depth -= 1;
@@ -1575,7 +1575,7 @@ pub fn parse_properties(text: &str) -> Result<PropertiesFile, Diagnostic> {
 }
 
 /// Parses one expression (e.g. a `--const` value or a label).
-pub fn parse_expr(text: &str) -> Result<Expr, Diagnostic> {
+pub(crate) fn parse_expr(text: &str) -> Result<Expr, Diagnostic> {
     let mut p = Parser::new(text)?;
     let e = p.expr()?;
     if !matches!(p.peek(), Tok::Eof) {

@@ -211,7 +211,7 @@ pub struct Program {
 }
 
 /// Name resolution for [`compile`].
-pub struct Scope<'a> {
+pub(crate) struct Scope<'a> {
     pub consts: &'a HashMap<String, Value>,
     pub vars: &'a HashMap<String, u32>,
     pub var_types: &'a [Type],
@@ -219,7 +219,7 @@ pub struct Scope<'a> {
 }
 
 /// A hook that may resolve special nodes (labels, P/R/S operators) itself.
-pub type Hook<'h> = &'h mut dyn FnMut(&Expr) -> Result<Option<(CExpr, Type)>, Diagnostic>;
+pub(crate) type Hook<'h> = &'h mut dyn FnMut(&Expr) -> Result<Option<(CExpr, Type)>, Diagnostic>;
 
 fn tyerr(sp: Span, msg: String) -> Diagnostic {
     Diagnostic::at(sp, format!("type error: {msg}"))
@@ -230,7 +230,7 @@ fn numeric(t: Type) -> bool {
 }
 
 /// Resolves names and checks types of `e`, returning the folded expression and its type.
-pub fn compile(e: &Expr, scope: &Scope, hook: Hook) -> Result<(CExpr, Type), Diagnostic> {
+pub(crate) fn compile(e: &Expr, scope: &Scope, hook: Hook) -> Result<(CExpr, Type), Diagnostic> {
     compile_d(e, scope, hook, 0)
 }
 
@@ -483,7 +483,7 @@ pub fn parse_const_overrides(text: &str) -> Result<Vec<(String, String)>, Diagno
 }
 
 /// Evaluates constant declarations in dependency order, taking undefined ones from `overrides`.
-pub fn eval_constants(
+pub(crate) fn eval_constants(
     decls: &[ConstDecl],
     overrides: &[(String, String)],
     known: &mut HashMap<String, Value>,

@@ -32,12 +32,12 @@ const SLACK: f64 = 1e-14;
 /// The component's Bellman operator, applied Jacobi-style: `out[i] = B(x)_i`, with the constants
 /// of the lower bounds (`upper == false`) or of the upper bounds (`upper == true`), capped at the
 /// known upper bound of all values.
-pub trait Bellman {
+pub(crate) trait Bellman {
     fn apply(&self, x: &[f64], upper: bool, out: &mut [f64]);
 }
 
 /// Work arrays reused across attempts on one component.
-pub struct Scratch {
+pub(crate) struct Scratch {
     xh: Vec<f64>,
     step: Vec<f64>,
     r: Vec<f64>,
@@ -46,7 +46,7 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    pub fn new(k: usize) -> Scratch {
+    pub(crate) fn new(k: usize) -> Scratch {
         Scratch {
             xh: vec![0.0; k],
             step: vec![0.0; k],
@@ -58,7 +58,7 @@ impl Scratch {
 }
 
 /// The inputs of one attempt.
-pub struct Attempt<'a> {
+pub(crate) struct Attempt<'a> {
     /// Current Gauss–Seidel iterate from below (a post-fixpoint: B(lo) ≥ lo).
     pub lo: &'a [f64],
     /// Change of `lo` over the last window of sweeps.
@@ -77,7 +77,11 @@ pub struct Attempt<'a> {
 
 /// Tries to certify bounds around the extrapolated iterate. On success returns the verified
 /// (lower, upper) bounds, with u − l ≤ 2ε·l at every member.
-pub fn certify<B: Bellman>(b: &B, a: &Attempt, s: &mut Scratch) -> Option<(Vec<f64>, Vec<f64>)> {
+pub(crate) fn certify<B: Bellman>(
+    b: &B,
+    a: &Attempt,
+    s: &mut Scratch,
+) -> Option<(Vec<f64>, Vec<f64>)> {
     let k = a.lo.len();
     if !(a.rho > 0.0 && a.rho < 1.0 - 1e-12 && a.widen.is_finite()) {
         return None;

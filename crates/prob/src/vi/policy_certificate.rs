@@ -30,7 +30,7 @@ use crate::lang::ast::Opt;
 /// A component in local arrays (see `vi::Local`): member i has choices `first[i]..first[i+1]`,
 /// choice c has transitions `cstart[c]..cstart[c+1]` to local columns, and constants `b_lo[c]`
 /// and `b_hi[c]` (rewards and the values of states outside the component).
-pub struct Component<'a> {
+pub(crate) struct Component<'a> {
     pub first: &'a [u32],
     pub cstart: &'a [u32],
     pub col: &'a [u32],
@@ -40,7 +40,7 @@ pub struct Component<'a> {
 }
 
 /// The certified bounds.
-pub struct Certified {
+pub(crate) struct Certified {
     pub lo: Vec<f64>,
     pub hi: Vec<f64>,
     /// Factorisations used.
@@ -203,7 +203,7 @@ impl Component<'_> {
 /// Policy iteration on the component for `opt` (`Opt::None`: one choice per member), certified as
 /// described in the module documentation, from the first choice of each member. Returns bounds
 /// with hi − lo ≤ 2ε·lo at every member.
-pub fn certify(c: &Component, opt: Opt, cap: f64, eps: f64) -> Option<Certified> {
+pub(crate) fn certify(c: &Component, opt: Opt, cap: f64, eps: f64) -> Option<Certified> {
     let k = c.k();
     let max = opt == Opt::Max;
     let mut solves = 0usize;

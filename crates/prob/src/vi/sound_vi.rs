@@ -26,7 +26,7 @@
 /// `first[i]..first[i+1]`, choice c has local transitions `cstart[c]..cstart[c+1]` to columns
 /// `col` with probabilities `val`, and the constant `b[c]` (reward plus the values collected by
 /// transitions leaving the component).
-pub struct Component<'a> {
+pub(crate) struct Component<'a> {
     pub first: &'a [u32],
     pub cstart: &'a [u32],
     pub col: &'a [u32],
@@ -34,11 +34,10 @@ pub struct Component<'a> {
     pub b: &'a [f64],
 }
 
-/// Result of [`solve`]: bounds per member and the iterations used.
-pub struct Bounds {
+/// Result of [`solve`]: bounds per member.
+pub(crate) struct Bounds {
     pub lo: Vec<f64>,
     pub hi: Vec<f64>,
-    pub iterations: usize,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -49,7 +48,7 @@ enum Stage {
 
 /// Sound value iteration on `c` (minimising if `min`), until the bounds are within relative `eps`
 /// or `max_iter` iterations (then `None`). Members without choices have value 0.
-pub fn solve(c: &Component, min: bool, eps: f64, max_iter: usize) -> Option<Bounds> {
+pub(crate) fn solve(c: &Component, min: bool, eps: f64, max_iter: usize) -> Option<Bounds> {
     let k = c.first.len() - 1;
     let mut x = vec![0.0f64; k];
     let mut y = vec![1.0f64; k];
@@ -157,7 +156,6 @@ pub fn solve(c: &Component, min: bool, eps: f64, max_iter: usize) -> Option<Boun
             return Some(Bounds {
                 lo: x.clone(),
                 hi: x,
-                iterations: it,
             });
         }
         // Optimising side and other side of this iteration's extremes.
@@ -192,7 +190,6 @@ pub fn solve(c: &Component, min: bool, eps: f64, max_iter: usize) -> Option<Boun
             return Some(Bounds {
                 lo: (0..k).map(|i| (x[i] + l * y[i]).max(0.0)).collect(),
                 hi: (0..k).map(|i| x[i] + u * y[i]).collect(),
-                iterations: it,
             });
         }
     }

@@ -1,7 +1,7 @@
 //! Test support shared by the interval-model test suites.
 
-use verikit_prob::lang::ast::ModelType;
-use verikit_prob::model::Model;
+use verikit_prob::Model;
+use verikit_prob::ModelType;
 
 /// A random IMDP with `n` states, 1–2 choices each, 1–3 successors with interval bounds from
 /// the bytes (infeasible choices repaired by widening the last upper bound).

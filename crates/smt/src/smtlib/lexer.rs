@@ -5,7 +5,7 @@
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TokenKind {
+pub(crate) enum TokenKind {
     LParen,
     RParen,
     Numeral(String),
@@ -18,7 +18,7 @@ pub enum TokenKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct Token {
+pub(crate) struct Token {
     pub kind: TokenKind,
     pub span: Span,
 }
@@ -29,7 +29,8 @@ fn is_symbol_char(c: u8) -> bool {
 
 /// Splits `text` into tokens; an unterminated string or quoted symbol or a stray character is an
 /// error located at its first byte.
-pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
+#[cfg(test)]
+pub(crate) fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
     let mut out = Vec::new();
     match lex_into(text, &mut out) {
         Ok(()) => Ok(out),
@@ -38,7 +39,7 @@ pub fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
 }
 
 /// The tokens before the first lexical error, and that error.
-pub fn lex_prefix(text: &str) -> (Vec<Token>, Option<Diagnostic>) {
+pub(crate) fn lex_prefix(text: &str) -> (Vec<Token>, Option<Diagnostic>) {
     let mut out = Vec::new();
     let e = lex_into(text, &mut out).err();
     (out, e)

@@ -1,8 +1,8 @@
 //! SMT-LIB 2.6 concrete syntax: tokens and S-expressions with byte spans.
 
-pub mod lexer;
-pub mod parser;
-pub mod stream;
+pub(crate) mod lexer;
+pub(crate) mod parser;
+pub(crate) mod stream;
 
-pub use lexer::{Token, TokenKind};
-pub use parser::{parse_script, parse_sexprs, SExpr, SExprKind};
+pub(crate) use lexer::TokenKind;
+pub(crate) use parser::{parse_script, SExpr, SExprKind};

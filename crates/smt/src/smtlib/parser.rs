@@ -6,31 +6,31 @@ use super::lexer::{lex_prefix, Token, TokenKind};
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SExprKind {
+pub(crate) enum SExprKind {
     Atom(TokenKind),
     List(Vec<SExpr>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SExpr {
+pub(crate) struct SExpr {
     pub kind: SExprKind,
     pub span: Span,
 }
 
 impl SExpr {
-    pub fn symbol(&self) -> Option<&str> {
+    pub(crate) fn symbol(&self) -> Option<&str> {
         match &self.kind {
             SExprKind::Atom(TokenKind::Symbol(s)) => Some(s),
             _ => None,
         }
     }
-    pub fn keyword(&self) -> Option<&str> {
+    pub(crate) fn keyword(&self) -> Option<&str> {
         match &self.kind {
             SExprKind::Atom(TokenKind::Keyword(s)) => Some(s),
             _ => None,
         }
     }
-    pub fn list(&self) -> Option<&[SExpr]> {
+    pub(crate) fn list(&self) -> Option<&[SExpr]> {
         match &self.kind {
             SExprKind::List(v) => Some(v),
             _ => None,
@@ -39,10 +39,11 @@ impl SExpr {
 }
 
 /// Deepest accepted nesting of parentheses.
-pub const MAX_DEPTH: usize = 100_000;
+pub(crate) const MAX_DEPTH: usize = 100_000;
 
 /// Parses a whole script into top-level S-expressions.
-pub fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, Diagnostic> {
+#[cfg(test)]
+pub(crate) fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, Diagnostic> {
     let (forms, err) = parse_script(text);
     match err {
         Some(e) => Err(e),
@@ -52,7 +53,7 @@ pub fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, Diagnostic> {
 
 /// Parses as many complete top-level forms as possible: the forms before the first error, and
 /// the error (so an interpreter can execute the valid prefix, as SMT-LIB solvers do).
-pub fn parse_script(text: &str) -> (Vec<SExpr>, Option<Diagnostic>) {
+pub(crate) fn parse_script(text: &str) -> (Vec<SExpr>, Option<Diagnostic>) {
     let (toks, lex_err) = lex_prefix(text);
     match parse_tokens(&toks) {
         Ok(forms) => (forms, lex_err),

@@ -7,7 +7,7 @@ use verikit_diag::{Diagnostic, Span};
 /// Accumulates input lines and hands out chunks that end at a line break outside any
 /// parenthesis, string literal or quoted symbol (each chunk holds whole top-level commands).
 #[derive(Default, Debug)]
-pub struct CommandSplitter {
+pub(crate) struct CommandSplitter {
     buf: String,
     depth: usize,
     in_string: bool,
@@ -15,13 +15,13 @@ pub struct CommandSplitter {
 }
 
 impl CommandSplitter {
-    pub fn new() -> CommandSplitter {
+    pub(crate) fn new() -> CommandSplitter {
         CommandSplitter::default()
     }
 
     /// Adds one line (with its line break, if any). Returns a complete chunk when the line ends
     /// the current top-level command(s).
-    pub fn push_line(&mut self, line: &str) -> Option<String> {
+    pub(crate) fn push_line(&mut self, line: &str) -> Option<String> {
         let mut in_comment = false;
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {
@@ -65,7 +65,7 @@ impl CommandSplitter {
     }
 
     /// Whatever is left at the end of the input (an unfinished command), if anything.
-    pub fn finish(&mut self) -> Option<String> {
+    pub(crate) fn finish(&mut self) -> Option<String> {
         let rest = std::mem::take(&mut self.buf);
         if rest.trim().is_empty() {
             None
@@ -77,7 +77,7 @@ impl CommandSplitter {
 
 /// Moves every span of `e` by `by` bytes (chunks are parsed on their own, spans refer to the
 /// whole input).
-pub fn shift_sexpr(e: &mut SExpr, by: usize) {
+pub(crate) fn shift_sexpr(e: &mut SExpr, by: usize) {
     e.span = Span::new(e.span.start + by, e.span.end + by);
     if let SExprKind::List(items) = &mut e.kind {
         for i in items {
@@ -86,7 +86,7 @@ pub fn shift_sexpr(e: &mut SExpr, by: usize) {
     }
 }
 
-pub fn shift_diagnostic(d: &mut Diagnostic, by: usize) {
+pub(crate) fn shift_diagnostic(d: &mut Diagnostic, by: usize) {
     if let Some(s) = d.span {
         d.span = Some(Span::new(s.start + by, s.end + by));
     }
