@@ -11,8 +11,9 @@
 //! * [`Aig::to_aag`] / [`Aig::to_aig`]: the writers (the binary one renumbers into the strict
 //!   binary order).
 //! * [`Sim`]: a bit-parallel ternary simulator (64 lanes of 0/1/X per word).
-//! * [`Witness`]: the AIGER witness format (`1`, `b0`, latch line, one input line per frame,
-//!   `.`), its reader and writer, and [`replay`], the independent check of a counterexample.
+//! * [`Witness`]: the AIGER witness format (`1`, `b0`/`j0`, latch line, one input line per frame,
+//!   `.`), its reader and writer, [`replay`], the independent check of a safety counterexample,
+//!   and [`replay_lasso`], of a lasso-shaped liveness counterexample.
 
 #![warn(unreachable_pub)]
 
@@ -25,7 +26,7 @@ mod writer;
 
 pub use aig::{Aig, And, Kind, Latch, Reset};
 pub use sim::{Sim, Ternary};
-pub use witness::{replay, Replay, Witness};
+pub use witness::{replay, replay_lasso, LassoReplay, Replay, Witness};
 
 use verikit_diag::{Diagnostic, SourceFile};
 

@@ -122,29 +122,7 @@ pub fn replay(aig: &Aig, w: &Witness, prop: usize) -> Result<Replay, String> {
         .properties()
         .get(prop)
         .ok_or_else(|| format!("the circuit has no safety property {prop}"))?;
-    if w.latches.len() != aig.latches.len() {
-        return Err(format!(
-            "latch line has {} values, the circuit has {} latches",
-            w.latches.len(),
-            aig.latches.len()
-        ));
-    }
-    let mut init = Vec::with_capacity(aig.latches.len());
-    for (k, (l, &v)) in aig.latches.iter().zip(&w.latches).enumerate() {
-        init.push(match (l.reset, v) {
-            (Reset::Uninit, v) => Ternary::from_opt(v),
-            (Reset::Zero, Some(true)) | (Reset::One, Some(false)) => {
-                return Err(format!(
-                    "latch {k} starts at {} but its reset value is the other one",
-                    u8::from(v == Some(true))
-                ))
-            }
-            (Reset::Zero, _) => Ternary::ZERO,
-            (Reset::One, _) => Ternary::ONE,
-        });
-    }
-    let mut sim = Sim::new(aig);
-    sim.set_latches(&init);
+    let mut sim = initial_sim(aig, w)?;
     for (frame, inp) in w.inputs.iter().enumerate() {
         if inp.len() != aig.inputs.len() {
             return Err(format!(
@@ -173,4 +151,102 @@ pub fn replay(aig: &Aig, w: &Witness, prop: usize) -> Result<Replay, String> {
         "property {prop} (literal {bad}) never becomes 1 in the {} frames of the witness",
         w.inputs.len()
     ))
+}
+
+/// A successful lasso replay: the trace's frames `loop_start..len` form the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LassoReplay {
+    pub loop_start: usize,
+    pub len: usize,
+}
+
+/// Replays `w` as a lasso-shaped counterexample to a liveness property (AIGER 1.9 justice
+/// semantics, as `aigsim -c` checks them): the state reached after the last input frame must
+/// equal the state at some earlier frame `l` (every latch known, no `x`), every invariant
+/// constraint must be 1 in every frame, and each literal of `fair` (the justice set's literals
+/// and the fairness literals) must be 1 in at least one frame of the loop `l..len`. Returns the
+/// first loop start that works.
+pub fn replay_lasso(aig: &Aig, w: &Witness, fair: &[u32]) -> Result<LassoReplay, String> {
+    let mut sim = initial_sim(aig, w)?;
+    let n = w.inputs.len();
+    if n == 0 {
+        return Err("a lasso needs at least one input frame".into());
+    }
+    let mut states: Vec<Vec<Option<bool>>> = Vec::with_capacity(n + 1);
+    let mut hits: Vec<Vec<bool>> = Vec::with_capacity(n);
+    for (frame, inp) in w.inputs.iter().enumerate() {
+        if inp.len() != aig.inputs.len() {
+            return Err(format!(
+                "input line {frame} has {} values, the circuit has {} inputs",
+                inp.len(),
+                aig.inputs.len()
+            ));
+        }
+        states.push(sim.latches().iter().map(|t| t.lane(0)).collect());
+        let iv: Vec<Ternary> = inp.iter().map(|&b| Ternary::from_opt(b)).collect();
+        sim.eval(&iv);
+        if let Some(c) = aig
+            .constraints
+            .iter()
+            .find(|&&c| sim.lit(c).lane(0) != Some(true))
+        {
+            return Err(format!(
+                "invariant constraint {c} is not 1 at frame {frame}"
+            ));
+        }
+        hits.push(
+            fair.iter()
+                .map(|&l| sim.lit(l).lane(0) == Some(true))
+                .collect(),
+        );
+        sim.step();
+    }
+    let last: Vec<Option<bool>> = sim.latches().iter().map(|t| t.lane(0)).collect();
+    if last.iter().any(Option::is_none) {
+        return Err("the state after the last frame is not fully determined (x)".into());
+    }
+    for (l, s) in states.iter().enumerate() {
+        if *s != last {
+            continue;
+        }
+        let all = (0..fair.len()).all(|j| hits[l..].iter().any(|h| h.get(j) == Some(&true)));
+        if all {
+            return Ok(LassoReplay {
+                loop_start: l,
+                len: n,
+            });
+        }
+    }
+    Err(if states.contains(&last) {
+        "the trace closes a loop, but some justice or fairness literal is never 1 on it".into()
+    } else {
+        "the state after the last frame equals no earlier state: the trace is not a lasso".into()
+    })
+}
+
+fn initial_sim<'a>(aig: &'a Aig, w: &Witness) -> Result<Sim<'a>, String> {
+    if w.latches.len() != aig.latches.len() {
+        return Err(format!(
+            "latch line has {} values, the circuit has {} latches",
+            w.latches.len(),
+            aig.latches.len()
+        ));
+    }
+    let mut init = Vec::with_capacity(aig.latches.len());
+    for (k, (l, &v)) in aig.latches.iter().zip(&w.latches).enumerate() {
+        init.push(match (l.reset, v) {
+            (Reset::Uninit, v) => Ternary::from_opt(v),
+            (Reset::Zero, Some(true)) | (Reset::One, Some(false)) => {
+                return Err(format!(
+                    "latch {k} starts at {} but its reset value is the other one",
+                    u8::from(v == Some(true))
+                ))
+            }
+            (Reset::Zero, _) => Ternary::ZERO,
+            (Reset::One, _) => Ternary::ONE,
+        });
+    }
+    let mut sim = Sim::new(aig);
+    sim.set_latches(&init);
+    Ok(sim)
 }

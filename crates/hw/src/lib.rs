@@ -19,6 +19,9 @@ mod bmc;
 mod certify;
 mod ic3;
 mod kind;
+mod l2s;
+mod live_task;
+mod ltl_formula;
 mod mus;
 mod outcome;
 mod refute;
@@ -26,12 +29,15 @@ mod sat_task;
 mod task;
 mod trimmer;
 mod unroll;
+mod vwaba;
+mod waba_bmc;
 
 #[cfg(test)]
 mod tests;
 
 pub use certify::check_invariant;
+pub use live_task::Liveness;
 pub use outcome::{Outcome, Proof};
 pub use sat_task::{bmc_cnf, core_cnf, solve_cnf, CoreMethod, CoreRun, SatOptions, SatRun};
-pub use task::{check, info, Engine, Options, Report, PARAMS};
+pub use task::{check, check_property, info, Engine, Options, Report, PARAMS};
 pub use trimmer::TrimStats;

@@ -7,10 +7,11 @@ use crate::bmc::bmc;
 use crate::certify::check_invariant;
 use crate::ic3::{ic3, Ic3Options};
 use crate::kind::kind;
+use crate::live_task::{check_live, LiveEngine, LiveSettings, Liveness};
 use crate::outcome::{Outcome, Proof};
 use std::time::{Duration, Instant};
 use verikit_aiger::{replay, Aig, Reset, Witness};
-use verikit_diag::{Answer, Budget, Param, Params, Verdict};
+use verikit_diag::{Answer, Budget, Diagnostic, Param, Params, Verdict};
 
 /// The tuning parameters of the hardware engines.
 pub const PARAMS: &[Param] = &[
@@ -95,6 +96,8 @@ pub struct Options {
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
+    /// A liveness property to check instead of safety property `property`.
+    pub live: Option<Liveness>,
 }
 
 impl Default for Options {
@@ -108,6 +111,7 @@ impl Default for Options {
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
+            live: None,
         }
     }
 }
@@ -185,6 +189,54 @@ fn ic3_stats(s: &crate::ic3::Ic3Stats) -> Vec<(String, String)> {
         ("ic3_obligations".into(), s.obligations.to_string()),
         ("ic3_clauses".into(), s.clauses.to_string()),
     ]
+}
+
+/// Decides the property `opts` names: the liveness property `opts.live` if set (a lasso
+/// counterexample replayed on the circuit, or a liveness-to-safety invariant re-checked by SAT),
+/// otherwise safety property `opts.property` as [`check`]. An LTL formula that does not parse or
+/// names no signal of the circuit, or a missing justice property, is an error.
+pub fn check_property(aig: &Aig, opts: &Options, budget: &Budget) -> Result<Report, Diagnostic> {
+    let Some(live) = &opts.live else {
+        return Ok(check(aig, opts, budget));
+    };
+    let start = Instant::now();
+    let set = LiveSettings {
+        engine: match opts.engine {
+            Engine::Bmc => LiveEngine::Bmc,
+            Engine::Kind => LiveEngine::Kind,
+            Engine::Ic3 => LiveEngine::Ic3,
+            Engine::Portfolio => LiveEngine::Portfolio {
+                share: opts.portfolio_bmc_share,
+                depth: opts.portfolio_bmc_depth,
+            },
+        },
+        max_bound: opts.bmc_max_depth,
+        ic3: Ic3Options {
+            drop_tries: opts.ic3_drop_tries,
+            requeue: opts.ic3_requeue,
+        },
+        simple_path: opts.kind_simple_path,
+    };
+    let (a, witness, stats) = check_live(aig, live, &set, budget)?;
+    let a = a
+        .input("inputs", aig.inputs.len())
+        .input("latches", aig.latches.len())
+        .input("ands", aig.ands.len())
+        .input("constraints", aig.constraints.len())
+        .input(
+            "property",
+            match live {
+                Liveness::Justice(j) => format!("justice {j}"),
+                Liveness::Ltl(f) => format!("ltl {f}"),
+            },
+        );
+    let engine = stats
+        .iter()
+        .find(|(k, _)| k == "engine")
+        .map_or(opts.engine.name(), |(_, v)| v.as_str())
+        .to_string();
+    let rest: Vec<(String, String)> = stats.into_iter().filter(|(k, _)| k != "engine").collect();
+    Ok(finish(a, &engine, &rest, start, witness))
 }
 
 /// Decides safety property `opts.property` of `aig` with the chosen engine. `safe` is verdict

@@ -5,7 +5,7 @@ use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use verikit_aiger::{parse, Aig};
 use verikit_diag::Answer;
-use verikit_hw::{bmc_cnf, check, info, Engine, Options};
+use verikit_hw::{bmc_cnf, check, check_property, info, Engine, Liveness, Options};
 
 #[derive(Subcommand, Debug)]
 pub enum AigCmd {
@@ -20,6 +20,14 @@ pub enum AigCmd {
         /// Which safety property (bad-state literal, or output in pre-1.9 files), from 0.
         #[arg(long, default_value_t = 0)]
         property: usize,
+        /// Check justice property N instead (with the fairness constraints): `false` with a
+        /// replayed lasso, or `true` with a liveness-to-safety invariant.
+        #[arg(long, value_name = "N", conflicts_with = "ltl")]
+        justice: Option<usize>,
+        /// Check an LTL formula (Spot syntax) over inputs, latches, outputs: symbol names or
+        /// iN, lN, oN, bN, cN, e.g. 'G F l3'; `false` with a replayed lasso.
+        #[arg(long, value_name = "FORMULA")]
+        ltl: Option<String>,
         /// Write the counterexample of an `unsafe` answer here (AIGER witness format).
         #[arg(long, value_name = "FILE")]
         witness: Option<PathBuf>,
@@ -74,7 +82,7 @@ fn decide(
     input: &Path,
     ctx: &Ctx,
 ) -> Result<Answer, CliError> {
-    let r = check(aig, opts, &ctx.budget);
+    let r = check_property(aig, opts, &ctx.budget).map_err(|d| CliError::from_error(d, None))?;
     if let (Some(out), Some(w)) = (witness, &r.witness) {
         write_output(out, &w.to_text(), &[input])?;
     }
@@ -87,12 +95,15 @@ pub fn run(cmd: AigCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             file,
             engine,
             property,
+            justice,
+            ltl,
             witness,
         } => {
             let aig = read(&file)?;
             let opts = Options {
                 engine: Engine::parse(&engine).unwrap_or_default(),
                 property,
+                live: justice.map(Liveness::Justice).or(ltl.map(Liveness::Ltl)),
                 ..Options::default()
             }
             .with_params(&ctx.params)

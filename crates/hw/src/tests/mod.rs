@@ -1,1 +1,2 @@
 mod cores;
+mod live;
