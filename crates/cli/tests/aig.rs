@@ -101,3 +101,86 @@ fn timeout_on_a_hard_circuit_says_how_far_it_got() {
     assert_eq!(v["verdict"], "timeout");
     assert!(v["reached"].as_str().is_some_and(|s| !s.is_empty()), "{v}");
 }
+
+const MOD3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/mod3.aag");
+
+#[test]
+fn justice_and_ltl_properties() {
+    let aig = parse("m", &std::fs::read(MOD3).unwrap()).unwrap();
+    // justice 1 (b infinitely often) fails: a lasso, replayed with every justice literal on its loop
+    for engine in ["bmc", "ic3", "kind", "portfolio"] {
+        let (code, v, err) = verikit(&[
+            "--json",
+            "aig",
+            "check",
+            MOD3,
+            "--justice",
+            "1",
+            "--engine",
+            engine,
+        ]);
+        assert_eq!(code, 0, "{engine}: {err}");
+        assert_eq!(v["verdict"], "false", "{engine}: {v}");
+        assert_eq!(v["result"], "violated");
+        let w = Witness::parse(v["witness"]["aiger"].as_str().unwrap()).unwrap();
+        let fair: Vec<u32> = aig.justice[1].clone();
+        verikit_aiger::replay_lasso(&aig, &w, &fair).unwrap();
+    }
+    // justice 0 (state 11 infinitely often) holds: an invariant of the liveness-to-safety circuit
+    let (code, v, err) = verikit(&["--json", "aig", "check", MOD3, "--justice", "0"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["result"], "holds");
+    assert_eq!(v["witness"]["circuit"], "liveness-to-safety");
+    // LTL by symbol names and by position
+    for (f, verdict) in [
+        ("F G !en", "false"),
+        ("G F b", "false"),
+        ("G !(l0 & l1)", "unknown"),
+    ] {
+        let (code, v, err) = verikit(&[
+            "--json",
+            "-x",
+            "hw.bmc-max-depth=8",
+            "aig",
+            "check",
+            MOD3,
+            "--ltl",
+            f,
+            "--engine",
+            "bmc",
+        ]);
+        assert_eq!(code, 0, "{f}: {err}");
+        assert_eq!(v["verdict"], verdict, "{f}: {v}");
+    }
+    // unknown propositions and syntax errors are usage errors
+    for f in ["G F nosuch", "G (en"] {
+        let (code, v, _) = verikit(&["--json", "aig", "check", MOD3, "--ltl", f]);
+        assert_eq!(code, 2, "{f}: {v}");
+    }
+    let (code, _, _) = verikit(&["--json", "aig", "check", MOD3, "--justice", "7"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn ltl_timeout_on_a_hard_circuit() {
+    let Some(dir) = verikit_testkit::shared_path("aiger/hwmcc20") else {
+        return;
+    };
+    let f = dir.join("mul9.aig");
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "aig",
+        "check",
+        f.to_str().unwrap(),
+        "--ltl",
+        "G F !b0",
+        "--engine",
+        "bmc",
+    ]);
+    assert_eq!(code, 3, "{err} {v}");
+    assert_eq!(v["verdict"], "timeout");
+    assert!(v["reached"].as_str().is_some_and(|s| !s.is_empty()), "{v}");
+}

@@ -190,6 +190,30 @@ fn rows() -> Vec<Row> {
         #[cfg(feature = "aig")]
         ("aig", "check", &["demo/aig/counter.aag"], true, true),
         #[cfg(feature = "aig")]
+        (
+            "aig",
+            "check",
+            &["demo/aig/mod3.aag", "--justice", "1"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "aig")]
+        (
+            "aig",
+            "check",
+            &["demo/aig/mod3.aag", "--justice", "0"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "aig")]
+        (
+            "aig",
+            "check",
+            &["demo/aig/mod3.aag", "--ltl", "F G !en"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "aig")]
         ("aig", "info", &["demo/aig/ring.aag"], false, false),
         #[cfg(feature = "aig")]
         (
