@@ -153,6 +153,11 @@ fn justice_and_ltl_properties() {
         assert_eq!(code, 0, "{f}: {err}");
         assert_eq!(v["verdict"], verdict, "{f}: {v}");
     }
+    // proved through the product with the monitor of the negation's automaton
+    let (code, v, err) = verikit(&["--json", "aig", "check", MOD3, "--ltl", "G !(a & b)"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["witness"]["circuit"], "liveness-to-safety");
     // unknown propositions and syntax errors are usage errors
     for f in ["G F nosuch", "G (en"] {
         let (code, v, _) = verikit(&["--json", "aig", "check", MOD3, "--ltl", f]);

@@ -22,6 +22,7 @@ mod kind;
 mod l2s;
 mod live_task;
 mod ltl_formula;
+mod monitor;
 mod mus;
 mod outcome;
 mod refute;

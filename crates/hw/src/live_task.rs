@@ -1,7 +1,8 @@
 //! Liveness and LTL properties of a circuit, as `verikit aig check --justice N | --ltl φ` asks
 //! them: the lasso search of Heljanko et al. (CAV'06 C12 §3, `waba_bmc` on the automaton of
 //! `vwaba`) finds counterexamples, liveness-to-safety (`l2s`) with IC3 or k-induction proves
-//! justice properties, and every answer is checked before it is reported — a lasso is replayed on
+//! justice properties and, on the product with a monitor of `¬φ`'s Büchi automaton (`monitor`),
+//! LTL properties, and every answer is checked before it is reported — a lasso is replayed on
 //! the circuit by `verikit-aiger`'s simulator (justice: every literal 1 on the loop; LTL: the
 //! lasso word, evaluated by `verikit-omega`'s direct LTL evaluator, violates the formula), an
 //! invariant of the liveness-to-safety circuit is re-checked by SAT.
@@ -11,6 +12,7 @@ use crate::ic3::{ic3, Ic3Options};
 use crate::kind::kind;
 use crate::l2s::{l2s, lasso_of};
 use crate::ltl_formula::{justice_violation, parse_ltl, Ltl, LtlProperty};
+use crate::monitor::{product, MAX_APS};
 use crate::outcome::{Outcome, Proof};
 use crate::vwaba::vwaba;
 use crate::waba_bmc::{waba_bmc, LassoOutcome};
@@ -18,6 +20,7 @@ use std::time::Duration;
 use verikit_aiger::{replay_lasso, Aig, Sim, Ternary, Witness};
 use verikit_diag::{Answer, Budget, Diagnostic, Verdict};
 use verikit_omega::ltl::eval::{holds, Lasso as Word};
+use verikit_omega::{translate, TranslateOptions};
 
 /// A liveness property of a circuit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,20 +89,15 @@ pub(crate) fn check_live(
         LassoOutcome::Found(l) => Ok(l.witness),
         LassoOutcome::None(o) => Err(o),
     };
-    let fair_lits = match &prop {
-        Prop::Justice { fair } => Some(fair.clone()),
-        Prop::Ltl(_) => None,
-    };
+    let has_proof = !matches!(&prop, Prop::Ltl(p) if p.ap_lits.len() > MAX_APS);
     let prove = |b: &Budget, use_kind: bool| -> Result<Witness, (Outcome, Option<Aig>)> {
-        let Some(fair) = &fair_lits else {
-            return Err((
-                Outcome::Unknown {
-                    reason: "proving LTL properties (liveness-to-safety on the automaton product) is not implemented; only lasso counterexamples are searched".into(),
-                },
-                None,
-            ));
+        let (circuit, fair) = match &prop {
+            Prop::Justice { fair } => (aig.clone(), fair.clone()),
+            Prop::Ltl(p) => {
+                monitor_product(aig, p, b).map_err(|reason| (Outcome::Unknown { reason }, None))?
+            }
         };
-        let safe = l2s(aig, fair);
+        let safe = l2s(&circuit, &fair);
         let o = if use_kind {
             kind(&safe, 0, set.simple_path, b)
         } else {
@@ -135,7 +133,7 @@ pub(crate) fn check_live(
                         _ => String::new(),
                     };
                     stats.push(("waba_bmc".into(), note));
-                    if fair_lits.is_none() {
+                    if !has_proof {
                         Err((first, None))
                     } else {
                         engine = "l2s-ic3";
@@ -215,6 +213,24 @@ pub(crate) fn check_live(
         Err((Outcome::Unsafe { .. }, _)) => internal("unexpected safety counterexample"),
     };
     Ok((answer, None, stats))
+}
+
+/// The product of the circuit with a monitor of the automaton of `¬φ` and its justice literals.
+fn monitor_product(aig: &Aig, p: &LtlProperty, b: &Budget) -> Result<(Aig, Vec<u32>), String> {
+    let mut arena = p.arena.clone();
+    let neg = arena.not(p.formula);
+    let opts = TranslateOptions {
+        budget: b.clone(),
+        ..TranslateOptions::default()
+    };
+    let aut = translate(&mut arena, neg, &opts).map_err(|e| format!("LTL translation: {e}"))?;
+    aut.require_gba("the monitor").map_err(|e| e.to_string())?;
+    if aut.acc_false {
+        return Ok((aig.clone(), vec![0]));
+    }
+    product(aig, &aut, p.arena.aps(), &p.ap_lits).ok_or_else(|| {
+        format!("the automaton of the negated formula reads more than {MAX_APS} propositions")
+    })
 }
 
 fn internal(e: &str) -> Answer {

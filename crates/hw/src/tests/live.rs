@@ -31,9 +31,15 @@ fn verdict(aig: &Aig, what: &Liveness, engine: LiveEngine) -> (Verdict, serde_js
     let v = a.verdict.unwrap();
     if v == Verdict::False {
         let w = w.unwrap();
-        if let Liveness::Justice(k) = what {
-            let (_, fair) = justice_violation(aig, *k).unwrap();
-            replay_lasso(aig, &w, &fair).unwrap();
+        match what {
+            Liveness::Justice(k) => {
+                let (_, fair) = justice_violation(aig, *k).unwrap();
+                replay_lasso(aig, &w, &fair).unwrap();
+            }
+            Liveness::Ltl(f) => {
+                let p = parse_ltl(aig, f).unwrap();
+                ltl_lasso_violates(aig, &p, &w).unwrap();
+            }
         }
     }
     (v, j)
@@ -128,6 +134,22 @@ fn ltl_on_hand_made_circuits() {
         match expect {
             Some(()) => assert_eq!(v, Verdict::False, "{f}"),
             None => assert_eq!(v, Verdict::Unknown, "{f}: no lasso up to the bound"),
+        }
+        // the monitor product + liveness-to-safety decides both ways
+        for e in [
+            LiveEngine::Ic3,
+            LiveEngine::Portfolio {
+                share: 30,
+                depth: 5,
+            },
+        ] {
+            let (v, j) = verdict(&a, &Liveness::Ltl(f.into()), e);
+            let want = if expect.is_some() {
+                Verdict::False
+            } else {
+                Verdict::True
+            };
+            assert_eq!(v, want, "{f} with {e:?}: {j}");
         }
     }
 }
