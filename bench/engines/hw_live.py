@@ -70,7 +70,10 @@ def justice_version(src, dst):
     m, i, l, o, a = (int(x) for x in h[1:6])
     assert o == 1 and len(h) == 6
     out_lit = lines[1 + i + l]
-    body = lines[1:1 + i + l] + ["1", out_lit] + lines[2 + i + l:]
+    rest = lines[2 + i + l:]
+    cut = rest.index("c") if "c" in rest else len(rest)
+    rest = [x for x in rest[:cut] if not x.startswith("o")] + rest[cut:]
+    body = lines[1:1 + i + l] + ["1", out_lit] + rest
     dst.write_text("\n".join([f"aag {m} {i} {l} 0 {a} 0 0 1 0"] + body) + "\n")
 
 

@@ -60,6 +60,9 @@ enum Prop {
     Ltl(Box<LtlProperty>),
 }
 
+/// The answer, the lasso of a `false` answer, and statistics.
+pub(crate) type LiveResult = (Answer, Option<Witness>, Vec<(String, String)>);
+
 /// Decides a liveness property; the answer and, for `false`, the lasso witness. A formula that
 /// does not parse or names an unknown proposition is an error.
 pub(crate) fn check_live(
@@ -67,7 +70,7 @@ pub(crate) fn check_live(
     what: &Liveness,
     set: &LiveSettings,
     budget: &Budget,
-) -> Result<(Answer, Option<Witness>, Vec<(String, String)>), Diagnostic> {
+) -> Result<LiveResult, Diagnostic> {
     let (negated, prop, tag): (Ltl, Prop, (char, usize)) = match what {
         Liveness::Justice(j) => {
             let (f, fair) = justice_violation(aig, *j).ok_or_else(|| {
@@ -90,7 +93,7 @@ pub(crate) fn check_live(
         LassoOutcome::None(o) => Err(o),
     };
     let has_proof = !matches!(&prop, Prop::Ltl(p) if p.ap_lits.len() > MAX_APS);
-    let prove = |b: &Budget, use_kind: bool| -> Result<Witness, (Outcome, Option<Aig>)> {
+    let prove = |b: &Budget, use_kind: bool| -> Result<Witness, (Outcome, Option<Box<Aig>>)> {
         let (circuit, fair) = match &prop {
             Prop::Justice { fair } => (aig.clone(), fair.clone()),
             Prop::Ltl(p) => {
@@ -105,7 +108,7 @@ pub(crate) fn check_live(
         };
         match o {
             Outcome::Unsafe { witness, depth } => Ok(lasso_of(aig, &witness, tag, depth)),
-            o => Err((o, Some(safe))),
+            o => Err((o, Some(Box::new(safe)))),
         }
     };
     let mut engine = "waba-bmc";

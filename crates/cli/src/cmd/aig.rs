@@ -28,7 +28,7 @@ pub enum AigCmd {
         /// iN, lN, oN, bN, cN, e.g. 'G F l3'; `false` with a replayed lasso.
         #[arg(long, value_name = "FORMULA")]
         ltl: Option<String>,
-        /// Write the counterexample of an `unsafe` answer here (AIGER witness format).
+        /// Write the counterexample of an `unsafe`/`violated` answer here (AIGER witness format).
         #[arg(long, value_name = "FILE")]
         witness: Option<PathBuf>,
     },
