@@ -9,6 +9,7 @@
 use crate::dbm::Dbm;
 use crate::deadlock::deadlocked;
 use crate::federation::Federation;
+use crate::live_check::{search_lasso, Goal, LassoShape};
 use crate::query::{answer_with, check_pred, Options, ReachResult};
 use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
@@ -24,6 +25,9 @@ pub struct QueryResult {
     pub search: ReachResult,
     /// The options the search ran with (deadlock queries switch to ExtraM and inclusion).
     pub options: Options,
+    /// For a liveness query with a witness (`E[]` satisfied, `A<>` or `-->` violated): how its
+    /// timed trace splits into stem, prefix and cycle (taken twice).
+    pub lasso: Option<LassoShape>,
 }
 
 /// Answers one query.
@@ -34,6 +38,9 @@ pub fn check_query(
     budget: &Budget,
 ) -> Result<QueryResult, Diagnostic> {
     let n = um.model.processes.len();
+    if q.kind.is_liveness() {
+        return check_liveness(um, q, opts, budget);
+    }
     // the search looks for a state where `want` holds: φ for `E<>`, ¬φ for `A[]`
     let reach = q.kind == QueryKind::Reach;
     let want = |d: &Discrete, dl: bool, atoms: u32| q.holds_atoms(n, d, dl, atoms) == reach;
@@ -61,12 +68,47 @@ pub fn check_query(
     };
     let satisfied = r.reachable.map(|found| match q.kind {
         QueryKind::Reach => found,
-        QueryKind::Invariant => !found,
+        _ => !found,
     });
     Ok(QueryResult {
         satisfied,
         search: r,
         options: opts,
+        lasso: None,
+    })
+}
+
+/// `E[] φ`, `A<> φ`, `φ --> ψ` by the lasso search of `live_check`, on the zone graph under
+/// ExtraM (whose zones are unions of regions, so deadlocks ending maximal paths are exact) with
+/// equal nodes merged and no covering.
+fn check_liveness(
+    um: &UppaalModel,
+    q: &Query,
+    opts: Options,
+    budget: &Budget,
+) -> Result<QueryResult, Diagnostic> {
+    let n = um.model.processes.len();
+    let phi = |d: &Discrete| q.holds(n, d);
+    let not_phi = |d: &Discrete| !q.holds(n, d);
+    let psi = |d: &Discrete| q.target_holds(n, d);
+    let goal = match q.kind {
+        QueryKind::Globally => Goal::Globally(&phi),
+        QueryKind::Eventually => Goal::Globally(&not_phi),
+        _ => Goal::LeadsToViolation(&phi, &psi),
+    };
+    let mut opts = opts;
+    opts.extrapolation = Extrapolation::MGlobal;
+    opts.algo = Algo::Reach;
+    let out = search_lasso(&um.model, Extrapolation::MGlobal, &goal, budget)?;
+    let satisfied = out
+        .search
+        .reachable
+        .map(|found| found == (q.kind == QueryKind::Globally));
+    Ok(QueryResult {
+        satisfied,
+        search: out.search,
+        options: opts,
+        lasso: out.shape,
     })
 }
 
@@ -131,7 +173,29 @@ pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult) -> Answer {
     if !q.comment.is_empty() {
         a = a.detail("comment", &q.comment);
     }
+    if let Some(l) = r.lasso {
+        a = lasso_details(a, l);
+    }
     a
+}
+
+/// The shape of a liveness witness in an answer.
+pub(crate) fn lasso_details(a: Answer, l: LassoShape) -> Answer {
+    let a = a
+        .detail("lasso_stem", l.stem)
+        .detail("lasso_prefix", l.prefix)
+        .detail("lasso_cycle", l.cycle);
+    if l.cycle == 0 {
+        a.line(format!(
+            "  witness: a maximal path that stops after {} moves (deadlock or diverging time)",
+            l.prefix
+        ))
+    } else {
+        a.line(format!(
+            "  witness: a lasso, {} moves then a cycle of {} moves (shown twice)",
+            l.prefix, l.cycle
+        ))
+    }
 }
 
 /// Where the queries of `verikit ta check` come from.

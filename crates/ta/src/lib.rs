@@ -26,6 +26,8 @@ mod expr;
 mod extra_lu;
 mod extra_m;
 mod federation;
+mod live_check;
+mod liveness;
 mod lu_bounds;
 mod model;
 mod query;
@@ -39,6 +41,7 @@ mod zone_graph;
 
 pub use check::{check_query, model_info, query_answer, run_check, Queries, QueryResult};
 pub use concrete_trace::{TimedStep, TimedTrace};
+pub use live_check::{buchi_answer, check_buchi, LassoShape};
 pub use expr::BinOp;
 pub use model::{
     ClockAtom, ClockRef, Cmp, Edge, EvalError, Expr, Guard, IntLv, IntVar, Location, Model,
@@ -46,7 +49,7 @@ pub use model::{
 };
 pub use query::{check_labels, resolve_labels, to_answer, Options, ReachResult, SymbolicStep};
 pub use reach::{Algo, Search, Stats};
-pub use replay::{replay, replay_deadlock, replay_end, replay_state, TraceEnd};
+pub use replay::{replay, replay_deadlock, replay_end, replay_lasso, replay_state, TraceEnd};
 pub use tck::parse_tck;
 pub use uppaal::{parse_uppaal, Query, QueryKind, UppaalModel};
 pub use zone_graph::{Discrete, Extrapolation, Transition};

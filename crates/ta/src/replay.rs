@@ -16,6 +16,8 @@ struct Run<'m> {
     locs: Vec<u32>,
     ints: Vec<i32>,
     clocks: Vec<BigRational>,
+    /// The discrete state before each step and at the end.
+    states: Vec<Vec<i32>>,
 }
 
 pub(crate) fn atom_holds(
@@ -102,8 +104,12 @@ pub struct TraceEnd {
     pub state: Vec<i32>,
     /// No move is enabled, now or after any delay.
     pub deadlocked: bool,
+    /// Time can pass forever: no urgency and no invariant bounds a clock from above.
+    pub time_diverges: bool,
     /// Clock values (index 0 is the zero clock).
     pub clocks: Vec<BigRational>,
+    /// The discrete states along the run: the initial one, then one after each step.
+    pub states: Vec<Vec<i32>>,
 }
 
 /// Checks that `trace` is a run of `model` and returns its last configuration (see
@@ -111,11 +117,43 @@ pub struct TraceEnd {
 pub fn replay_end(model: &Model, trace: &TimedTrace) -> Result<TraceEnd, String> {
     let run = replay_run(model, trace, &[])?;
     let deadlocked = !run.some_move_enabled()?;
+    let time_diverges = run.time_diverges()?;
     Ok(TraceEnd {
         state: run.state(),
         deadlocked,
+        time_diverges,
         clocks: run.clocks.clone(),
+        states: run.states.clone(),
     })
+}
+
+/// Checks a liveness witness whose trace has `prefix` steps and then a cycle of `cycle` steps
+/// taken twice: the trace is a run of `model`, the cycle is re-entered (the discrete state is the
+/// same before each turn and after the second), and a witness without a cycle ends in a deadlock
+/// or in a state where time can pass forever. Returns the last configuration, whose `states` are
+/// the discrete states along the run (for checking the formula on every state).
+pub fn replay_lasso(
+    model: &Model,
+    trace: &TimedTrace,
+    prefix: usize,
+    cycle: usize,
+) -> Result<TraceEnd, String> {
+    if trace.steps.len() != prefix + 2 * cycle {
+        return Err(format!(
+            "the trace has {} steps, expected {prefix} + 2 × {cycle}",
+            trace.steps.len()
+        ));
+    }
+    let end = replay_end(model, trace)?;
+    if cycle > 0 {
+        let at = |k: usize| end.states.get(k).ok_or("missing state");
+        if at(prefix)? != at(prefix + cycle)? || at(prefix)? != at(prefix + 2 * cycle)? {
+            return Err("the cycle does not return to its first discrete state".into());
+        }
+    } else if !end.deadlocked && !end.time_diverges {
+        return Err("the finite witness ends neither in a deadlock nor with time diverging".into());
+    }
+    Ok(end)
 }
 
 fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Result<Run<'m>, String> {
@@ -128,6 +166,7 @@ fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Resul
         locs: trace.initial.clone(),
         ints: model.ints.iter().map(|v| v.init).collect(),
         clocks: vec![BigRational::zero(); model.clocks.len() + 1],
+        states: Vec::new(),
     };
     for p in 0..np {
         if !run.loc(p)?.initial {
@@ -137,6 +176,7 @@ fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Resul
     if !run.invariants_hold()? {
         return Err("initial invariant violated".into());
     }
+    run.states.push(run.state());
     for (k, step) in trace.steps.iter().enumerate() {
         // delay
         if step.delay < BigRational::zero() {
@@ -220,6 +260,7 @@ fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Resul
         if !run.invariants_hold()? {
             return Err(format!("step {k}: target invariant violated"));
         }
+        run.states.push(run.state());
     }
     if !trace.final_delay.is_zero() {
         if trace.final_delay < BigRational::zero() {
@@ -322,6 +363,23 @@ impl Run<'_> {
         let mut end: Vec<i32> = self.locs.iter().map(|&l| l as i32).collect();
         end.extend_from_slice(&self.ints);
         end
+    }
+
+    /// No urgency, and every invariant atom is a lower bound or a difference (unchanged by
+    /// delays) that holds now.
+    fn time_diverges(&self) -> Result<bool, String> {
+        if self.no_delay() {
+            return Ok(false);
+        }
+        for p in 0..self.locs.len() {
+            for a in &self.loc(p)?.invariant.clocks {
+                let upper = a.y.is_none() && matches!(a.cmp, Cmp::Lt | Cmp::Le | Cmp::Eq);
+                if upper || !atom_holds(a, &self.ints, &self.clocks)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
     }
 
     fn no_delay(&self) -> bool {

@@ -1765,6 +1765,8 @@ pub struct Query {
     pub comment: String,
     pub kind: QueryKind,
     pub(crate) formula: Expr,
+    /// `ψ` of `φ --> ψ` (then `formula` is `φ`).
+    pub(crate) target: Option<Expr>,
     /// The formula mentions `deadlock` (a property of valuations, not of the discrete state).
     pub(crate) deadlock: bool,
     /// The clock constraints of the formula; atom `k` reads as the pseudo-slot
@@ -1861,6 +1863,23 @@ pub enum QueryKind {
     Reach,
     /// `A[] φ`: every reachable state satisfies φ.
     Invariant,
+    /// `E[] φ`: some maximal path has φ in every state.
+    Globally,
+    /// `A<> φ`: every maximal path reaches φ (`not E[] not φ`).
+    Eventually,
+    /// `φ --> ψ`: every reachable φ-state is followed by ψ on every maximal path
+    /// (`A[] (φ imply A<> ψ)`).
+    LeadsTo,
+}
+
+impl QueryKind {
+    /// `E[]`, `A<>` or `-->`.
+    pub fn is_liveness(self) -> bool {
+        matches!(
+            self,
+            QueryKind::Globally | QueryKind::Eventually | QueryKind::LeadsTo
+        )
+    }
 }
 
 impl Lower {
@@ -1953,29 +1972,33 @@ impl UppaalModel {
     fn query(&self, t: &Text, comment: &str) -> Result<Query, Diagnostic> {
         let s = t.s.trim_start();
         let lead = t.s.len() - s.len();
-        let (kind, rest) = if let Some(r) = s.strip_prefix("E<>") {
-            (QueryKind::Reach, r)
+        let sub_text = |from: usize, to: usize| Text {
+            s: t.s.get(from..to).unwrap_or("").to_string(),
+            map: t.map.get(from..to).map(|m| m.to_vec()).unwrap_or_default(),
+        };
+        let (kind, body, target) = if let Some(r) = s.strip_prefix("E<>") {
+            (QueryKind::Reach, r, None)
         } else if let Some(r) = s.strip_prefix("A[]") {
-            (QueryKind::Invariant, r)
+            (QueryKind::Invariant, r, None)
+        } else if let Some(r) = s.strip_prefix("E[]") {
+            (QueryKind::Globally, r, None)
+        } else if let Some(r) = s.strip_prefix("A<>") {
+            (QueryKind::Eventually, r, None)
+        } else if let Some(k) = t.s.find("-->") {
+            (QueryKind::LeadsTo, "", Some(k))
         } else {
-            let what = if s.starts_with("E[]") || s.starts_with("A<>") || s.contains("-->") {
-                "liveness queries (`E[]`, `A<>`, `-->`) are not supported yet"
-            } else {
-                "unsupported query (expected `E<> φ` or `A[] φ`)"
-            };
-            return Err(err(t.span(), what));
+            return Err(err(
+                t.span(),
+                "unsupported query (expected `E<> φ`, `A[] φ`, `E[] φ`, `A<> φ` or `φ --> ψ`)",
+            ));
         };
-        let skip = lead + (s.len() - rest.len());
-        let sub = Text {
-            s: rest.to_string(),
-            map: t.map.get(skip..).map(|m| m.to_vec()).unwrap_or_default(),
+        let (phi_text, psi_text) = match target {
+            Some(k) => (sub_text(0, k), Some(sub_text(k + 3, t.s.len()))),
+            None => {
+                let skip = lead + (s.len() - body.len());
+                (sub_text(skip, t.s.len()), None)
+            }
         };
-        let mut p = parser_for(&sub, &self.names.types)?;
-        let e = p.expr()?;
-        if !p.at_end() {
-            return Err(p.unexpected("end of the query"));
-        }
-        let deadlock = contains_deadlock(&e);
         let mut lw = Lower {
             model: self.model.clone(),
             chans: Vec::new(),
@@ -1988,12 +2011,34 @@ impl UppaalModel {
             names: Some(self.names.clone()),
         };
         let mut clock_atoms = Vec::new();
-        let f = fold(lw.query_formula(&e, &mut clock_atoms)?);
+        let mut deadlock = false;
+        let mut formulas = Vec::new();
+        for sub in std::iter::once(&phi_text).chain(psi_text.as_ref()) {
+            let mut p = parser_for(sub, &self.names.types)?;
+            let e = p.expr()?;
+            if !p.at_end() {
+                return Err(p.unexpected("end of the query"));
+            }
+            let dl = contains_deadlock(&e);
+            let before = clock_atoms.len();
+            let f = fold(lw.query_formula(&e, &mut clock_atoms)?);
+            if kind.is_liveness() && (dl || clock_atoms.len() > before) {
+                return Err(err(
+                    e.span(),
+                    "clock constraints and `deadlock` in liveness queries (`E[]`, `A<>`, `-->`) are not supported yet",
+                ));
+            }
+            deadlock |= dl;
+            formulas.push(f);
+        }
+        let mut formulas = formulas.into_iter();
+        let formula = formulas.next().unwrap_or(Expr::Const(0));
         Ok(Query {
             text: t.s.trim().to_string(),
             comment: comment.to_string(),
             kind,
-            formula: f,
+            formula,
+            target: formulas.next(),
             deadlock,
             clock_atoms,
         })
@@ -2040,6 +2085,14 @@ impl Query {
     ) -> bool {
         let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
         eval_state(&self.formula, locs, ints, deadlock, atoms) == Ok(true)
+    }
+
+    /// `ψ` of `φ --> ψ` on a discrete state (false for other queries).
+    pub fn target_holds(&self, n_procs: usize, disc: &[i32]) -> bool {
+        let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
+        self.target
+            .as_ref()
+            .is_some_and(|t| eval_state(t, locs, ints, false, 0) == Ok(true))
     }
 
     /// The formula on a concrete configuration: discrete state, whether it is a deadlock, and
@@ -2179,7 +2232,8 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
         let e = parse_uppaal(&bad).unwrap_err();
         assert!(e.message.contains("conjunctions"), "{}", e.message);
         let um = parse_uppaal(SMALL).unwrap();
-        assert!(um.query_text("E[] Ctl.end").is_err());
+        assert!(um.query_text("E[] Ctl.end").is_ok());
+        assert!(um.query_text("E[] deadlock").is_err());
         assert!(um.query_text("E<> Ctl.nowhere").is_err());
     }
 

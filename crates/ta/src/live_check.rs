@@ -1,0 +1,227 @@
+//! Liveness properties reduced to the lasso search of `liveness`, and their witnesses as timed
+//! traces:
+//! - `E[] φ` (UPPAAL): a path from the initial state inside the φ-restricted zone graph to a
+//!   node on a cycle or where a maximal path can stop (deadlock, or time diverging);
+//! - `A<> φ` = `not E[] not φ`;
+//! - `φ --> ψ` = `A[] (φ imply A<> ψ)`, as UPPAAL reduces it: it fails iff some reachable state
+//!   satisfies `φ ∧ ¬ψ` and `E[] ¬ψ` holds there, so the whole graph is built and the lasso search
+//!   runs in the ¬ψ-subgraph from the `φ ∧ ¬ψ` nodes;
+//! - Büchi emptiness with accepting labels (TChecker's `tck-liveness -l`): an accepting node on a
+//!   cycle reachable from the initial state.
+//!
+//! The witness is a lasso: the moves to the loop node, then the cycle taken twice, concretised
+//! along exact zones (`concrete_trace`) so that the independent checker (`replay`) can confirm
+//! that the cycle is re-entered (same discrete state after each turn); a path that stops ends in
+//! a deadlocked valuation or a state where time diverges.
+//!
+//! Seed: Herbreteau, Srivathsan, Walukiewicz, "Efficient emptiness check for timed Büchi
+//! automata" (CAV 2010), §2–§3 (soundness of cycle detection on abstract zone graphs); Behrmann,
+//! David, Larsen, "A Tutorial on UPPAAL" (2004), §2.2 (the query semantics and `-->`).
+
+use crate::concrete_trace::concretize;
+use crate::deadlock::deadlocked;
+use crate::liveness::{
+    can_stop, explore, find_lasso, moves_of, path_from_initial, time_diverges, LiveGraph,
+};
+use crate::model::Model;
+use crate::query::{ReachResult, SymbolicStep};
+use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
+use std::time::Instant;
+use verikit_diag::{Budget, Diagnostic};
+
+/// The shape of a liveness witness: its timed trace has `prefix` steps to the loop node, then
+/// the cycle (`cycle` steps) twice; `cycle == 0` means the path stops (deadlock or diverging
+/// time) after `prefix` steps. The property part starts after `stem` steps (the `φ ∧ ¬ψ` state
+/// of a leads-to counterexample; 0 otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LassoShape {
+    pub stem: usize,
+    pub prefix: usize,
+    pub cycle: usize,
+}
+
+/// What to search for.
+pub(crate) enum Goal<'a> {
+    /// A maximal path staying in the states satisfying the predicate (`E[]`).
+    Globally(&'a dyn Fn(&Discrete) -> bool),
+    /// A reachable state satisfying the first predicate and not the second, from which a
+    /// maximal path avoids the second (a counterexample to `-->`).
+    LeadsToViolation(&'a dyn Fn(&Discrete) -> bool, &'a dyn Fn(&Discrete) -> bool),
+    /// A reachable cycle through an accepting state.
+    Buchi(&'a dyn Fn(&Discrete) -> bool),
+}
+
+/// The result of a lasso search: `search.reachable` is `Some(true)` when a witness was found
+/// (its trace in `search.timed`, its shape in `shape`).
+pub(crate) struct LiveOutcome {
+    pub(crate) search: ReachResult,
+    pub(crate) shape: Option<LassoShape>,
+}
+
+/// Runs the lasso search for `goal` on the zone graph under `extrapolation`.
+pub(crate) fn search_lasso(
+    model: &Model,
+    extrapolation: Extrapolation,
+    goal: &Goal<'_>,
+    budget: &Budget,
+) -> Result<LiveOutcome, Diagnostic> {
+    let t0 = Instant::now();
+    if model.has_diagonals() {
+        return Err(Diagnostic::error(
+            "diagonal clock constraints (`x - y # c`) are not supported: ExtraLU+ and ExtraM are unsound with them",
+        ));
+    }
+    let mut zg = ZoneGraph::new(model, extrapolation);
+    let all = |_: &Discrete| true;
+    let keep: &dyn Fn(&Discrete) -> bool = match goal {
+        Goal::Globally(phi) => *phi,
+        _ => &all,
+    };
+    let (g, exhausted) = explore(&mut zg, keep, budget);
+    let never = |_: u32| false;
+    let stop = |v: u32| can_stop(&zg, &g, v);
+    let lasso = match goal {
+        Goal::Globally(_) => find_lasso(&g, &|_| true, None, &stop, &g.initial),
+        Goal::Buchi(acc) => {
+            let a = |v: u32| acc(g.disc(v));
+            find_lasso(&g, &|_| true, Some(&a), &never, &g.initial)
+        }
+        Goal::LeadsToViolation(phi, psi) => {
+            let sub = |v: u32| !psi(g.disc(v));
+            let sources: Vec<u32> = (0..g.nodes.len() as u32)
+                .filter(|&v| phi(g.disc(v)) && !psi(g.disc(v)))
+                .collect();
+            find_lasso(&g, &sub, None, &stop, &sources)
+        }
+    };
+    let mut search = ReachResult {
+        reachable: match (&lasso, exhausted) {
+            (Some(_), _) => Some(true),
+            (None, Some(_)) => None,
+            (None, None) => Some(false),
+        },
+        stats: g.stats,
+        exhausted,
+        symbolic: Vec::new(),
+        timed: None,
+        labels: Vec::new(),
+        seconds: 0.0,
+    };
+    let mut shape = None;
+    if let Some(l) = lasso {
+        let first = *l.path.first().ok_or_else(internal)?;
+        let stem_nodes = path_from_initial(&g, first).ok_or_else(internal)?;
+        let mut nodes = stem_nodes.clone();
+        nodes.extend(l.path.iter().skip(1));
+        let prefix = moves_of(&g, &nodes).ok_or_else(internal)?;
+        let last = *nodes.last().ok_or_else(internal)?;
+        let mut cyc_nodes = vec![last];
+        cyc_nodes.extend(&l.cycle);
+        let cycle = moves_of(&g, &cyc_nodes).ok_or_else(internal)?;
+        let init = g.disc(*nodes.first().ok_or_else(internal)?).clone();
+        let mut moves: Vec<Transition> = prefix.clone();
+        moves.extend(cycle.iter().cloned());
+        moves.extend(cycle.iter().cloned());
+        let target = if cycle.is_empty() {
+            let (d, exact) = zg.exact_path(&init, &moves).ok_or_else(internal)?;
+            let dead = deadlocked(&zg, &d, &exact);
+            match dead.zones().first() {
+                Some(z) => Some(z.clone()),
+                None if time_diverges(&zg, &d) => None,
+                None => return Err(internal()),
+            }
+        } else {
+            None
+        };
+        let tt = concretize(&zg, &init, &moves, target.as_ref()).map_err(|e| {
+            Diagnostic::error(format!(
+                "internal error: concrete lasso reconstruction failed: {e}"
+            ))
+        })?;
+        search.symbolic = symbolic(model, &g, &nodes, &l.cycle);
+        search.timed = Some(tt);
+        shape = Some(LassoShape {
+            stem: stem_nodes.len() - 1,
+            prefix: prefix.len(),
+            cycle: cycle.len(),
+        });
+    }
+    search.seconds = t0.elapsed().as_secs_f64();
+    Ok(LiveOutcome { search, shape })
+}
+
+fn internal() -> Diagnostic {
+    Diagnostic::error("internal error: inconsistent liveness witness")
+}
+
+fn symbolic(model: &Model, g: &LiveGraph, nodes: &[u32], cycle: &[u32]) -> Vec<SymbolicStep> {
+    let mut out = Vec::new();
+    let mut prev: Option<u32> = None;
+    for &v in nodes.iter().chain(cycle) {
+        let (_, z) = &g.nodes[v as usize];
+        out.push(SymbolicStep {
+            transition: prev.and_then(|p| g.move_to(p, v).cloned()),
+            discrete: g.disc(v).clone(),
+            zone: z.describe(&model.clocks),
+        });
+        prev = Some(v);
+    }
+    out
+}
+
+/// Büchi emptiness as TChecker's `tck-liveness -l`: is there a run visiting states whose
+/// locations carry all `labels` infinitely often? `Some(true)` with a lasso, `Some(false)`, or
+/// `None` when the budget ran out. The zone graph uses the chosen extrapolation (ExtraLU+ local by
+/// default: sound for cycles, HSW CAV'10 §3); the search order and covering options do not apply
+/// (no covering: it is unsound for cycles).
+pub fn check_buchi(
+    model: &Model,
+    labels: &[String],
+    opts: crate::query::Options,
+    budget: &Budget,
+) -> Result<(ReachResult, Option<LassoShape>), Diagnostic> {
+    let ids = crate::query::resolve_labels(model, labels)?;
+    if ids.is_empty() {
+        return Err(Diagnostic::error(
+            "liveness needs accepting labels (`-l`): a state is accepting when its locations carry all of them",
+        ));
+    }
+    let n = model.processes.len();
+    let acc = |d: &Discrete| {
+        ids.iter().all(|lab| {
+            d.iter().take(n).zip(&model.processes).any(|(&l, p)| {
+                p.locations
+                    .get(l as usize)
+                    .is_some_and(|l| l.labels.contains(lab))
+            })
+        })
+    };
+    let out = search_lasso(model, opts.extrapolation, &Goal::Buchi(&acc), budget)?;
+    let mut r = out.search;
+    r.labels = ids;
+    Ok((r, out.shape))
+}
+
+/// The answer printed by `verikit ta liveness`: `true` = an accepting cycle exists (the language
+/// is non-empty), with the lasso as witness.
+pub fn buchi_answer(
+    model: &Model,
+    r: &ReachResult,
+    shape: Option<LassoShape>,
+    opts: crate::query::Options,
+) -> verikit_diag::Answer {
+    use verikit_diag::Verdict;
+    let (verdict, word) = match (r.reachable, r.exhausted) {
+        (Some(true), _) => (Verdict::True, "accepting cycle"),
+        (Some(false), _) => (Verdict::False, "no accepting cycle"),
+        (None, Some(e)) if e.verdict_word() == "timeout" => (Verdict::Timeout, "unknown"),
+        (None, _) => (Verdict::Unknown, "unknown"),
+    };
+    let mut opts = opts;
+    opts.algo = crate::reach::Algo::Reach;
+    let mut a = crate::query::answer_with(model, r, opts, verdict, word, None);
+    if let Some(l) = shape {
+        a = crate::check::lasso_details(a, l);
+    }
+    a
+}

@@ -1,0 +1,341 @@
+//! Liveness on the zone graph: Büchi emptiness (an accepting cycle) and UPPAAL's `E[] φ`
+//! (a maximal path staying in φ), by strongly connected components of the explicitly built
+//! abstract zone graph (Couvreur's SCC-based emptiness check in its offline form: Tarjan over the
+//! whole reachable graph, then a lasso into a non-trivial component).
+//!
+//! Seed: Herbreteau, Srivathsan, Walukiewicz, "Efficient emptiness check for timed Büchi
+//! automata" (CAV 2010; FMSD 2012), §2–§3: the zone graph abstracted by a finite, sound
+//! abstraction (ExtraLU+, ExtraM: simulations, so every path of the abstract graph — a cycle
+//! included — is realised by a concrete run and every run has an abstract path) has an
+//! accepting cycle iff the automaton has an accepting run. Subsumption (covering) is *not*
+//! sound for cycle detection in general (a node covered by an ancestor does not close a cycle of
+//! runs), so this module never covers: nodes are merged only when their discrete state and
+//! extrapolated zone are equal. Zeno runs count, as in UPPAAL's and TChecker's liveness
+//! checking: no non-Zenoness check is made (the paper's guessing zone graph is not implemented).
+//!
+//! UPPAAL's semantics of `E[] φ` (Behrmann, David, Larsen, "A Tutorial on UPPAAL", 2004, §2.2 and
+//! UPPAAL's help on the query language): some *maximal* path has φ in every state; a path is
+//! maximal when it is infinite — a cycle of action transitions, or an unbounded delay in a state
+//! whose invariants never stop time — or when it ends in a deadlock (no action transition is ever
+//! enabled, whether time can still pass or is blocked by an invariant). So a node of the
+//! φ-restricted graph ends a witness if it lies on a cycle, if some valuation of its zone is
+//! deadlocked (`deadlock`, with ExtraM, whose zones are unions of regions: the test is exact), or
+//! if time can diverge in its discrete state.
+
+use crate::dbm::{Dbm, INF};
+use crate::deadlock::deadlocked;
+use crate::reach::Stats;
+use crate::zone_graph::{Discrete, Transition, ZoneGraph};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use verikit_diag::{Budget, Exhausted};
+
+/// The reachable abstract zone graph (nodes merged only when equal).
+pub(crate) struct LiveGraph {
+    pub(crate) discrete: Vec<Discrete>,
+    /// Per node: its discrete state (index into `discrete`) and extrapolated zone.
+    pub(crate) nodes: Vec<(u32, Dbm)>,
+    /// Per node: its successors and the moves leading there.
+    pub(crate) succ: Vec<Vec<(u32, Transition)>>,
+    pub(crate) initial: Vec<u32>,
+    pub(crate) stats: Stats,
+}
+
+impl LiveGraph {
+    pub(crate) fn disc(&self, v: u32) -> &Discrete {
+        static EMPTY: Vec<i32> = Vec::new();
+        self.nodes
+            .get(v as usize)
+            .and_then(|(d, _)| self.discrete.get(*d as usize))
+            .unwrap_or(&EMPTY)
+    }
+
+    /// The move from `a` to its successor `b`.
+    pub(crate) fn move_to(&self, a: u32, b: u32) -> Option<&Transition> {
+        self.succ
+            .get(a as usize)?
+            .iter()
+            .find(|(t, _)| *t == b)
+            .map(|(_, m)| m)
+    }
+}
+
+/// Builds the zone graph reachable from the initial states through states whose discrete part
+/// satisfies `keep` (states failing it are neither stored nor expanded). Stops early with what it
+/// has when the budget runs out.
+pub(crate) fn explore(
+    zg: &mut ZoneGraph<'_>,
+    keep: &dyn Fn(&Discrete) -> bool,
+    budget: &Budget,
+) -> (LiveGraph, Option<Exhausted>) {
+    let mut g = LiveGraph {
+        discrete: Vec::new(),
+        nodes: Vec::new(),
+        succ: Vec::new(),
+        initial: Vec::new(),
+        stats: Stats::default(),
+    };
+    let mut dindex: FxHashMap<Discrete, u32> = FxHashMap::default();
+    let mut nindex: FxHashMap<(u32, Dbm), u32> = FxHashMap::default();
+    let mut waiting: VecDeque<u32> = VecDeque::new();
+    let mut insert = |g: &mut LiveGraph, waiting: &mut VecDeque<u32>, d: Discrete, z: Dbm| {
+        let did = match dindex.get(&d) {
+            Some(&k) => k,
+            None => {
+                let k = g.discrete.len() as u32;
+                dindex.insert(d.clone(), k);
+                g.discrete.push(d);
+                g.stats.discrete += 1;
+                k
+            }
+        };
+        let key = (did, z);
+        if let Some(&id) = nindex.get(&key) {
+            return id;
+        }
+        let id = g.nodes.len() as u32;
+        nindex.insert(key.clone(), id);
+        g.nodes.push(key);
+        g.succ.push(Vec::new());
+        waiting.push_back(id);
+        id
+    };
+    for (d, z) in zg.initial() {
+        if keep(&d) {
+            let id = insert(&mut g, &mut waiting, d, z);
+            g.initial.push(id);
+        }
+    }
+    let mut ticker = budget.ticker(256);
+    budget.progress().phase("zone graph (liveness): nodes", None);
+    let mut trans = Vec::new();
+    let mut exhausted = None;
+    while let Some(id) = waiting.pop_front() {
+        if let Err(e) = ticker.tick() {
+            exhausted = Some(e);
+            break;
+        }
+        g.stats.visited += 1;
+        let Some((did, z)) = g.nodes.get(id as usize).cloned() else {
+            continue;
+        };
+        let d = g.discrete[did as usize].clone();
+        zg.transitions(&d, &mut trans);
+        let mut out = Vec::new();
+        for t in &trans {
+            if let Some((nd, nz)) = zg.successor(&d, &z, t) {
+                g.stats.transitions += 1;
+                if keep(&nd) {
+                    let to = insert(&mut g, &mut waiting, nd, nz);
+                    out.push((to, t.clone()));
+                }
+            }
+        }
+        g.succ[id as usize] = out;
+    }
+    g.stats.stored = g.nodes.len() as u64;
+    (g, exhausted)
+}
+
+/// True if time can pass without bound in the discrete state `d`: no urgent or committed
+/// location, no urgent synchronisation enabled, and no invariant bounds a clock from above.
+pub(crate) fn time_diverges(zg: &ZoneGraph<'_>, d: &Discrete) -> bool {
+    if zg.is_urgent(d) {
+        return false;
+    }
+    let n = zg.model.processes.len().min(d.len());
+    let (locs, ints) = d.split_at(n);
+    let mut z = Dbm::universe(zg.model.dim());
+    if !zg.constrain_invariant(&mut z, locs, ints) {
+        return false;
+    }
+    (1..z.dim()).all(|x| z.get(x, 0) == INF)
+}
+
+/// Can a maximal path end in (or idle forever from) some valuation of node `v`? (Deadlocked
+/// valuations, or a state where time diverges.)
+pub(crate) fn can_stop(zg: &ZoneGraph<'_>, g: &LiveGraph, v: u32) -> bool {
+    let Some((did, z)) = g.nodes.get(v as usize) else {
+        return false;
+    };
+    let Some(d) = g.discrete.get(*did as usize) else {
+        return false;
+    };
+    time_diverges(zg, d) || !deadlocked(zg, d, z).is_empty()
+}
+
+/// A witness: node path from a source to the node where it loops or stops, and the cycle (the
+/// nodes after the loop node, ending with it; empty when the path stops).
+#[derive(Clone, Debug)]
+pub(crate) struct NodeLasso {
+    pub(crate) path: Vec<u32>,
+    pub(crate) cycle: Vec<u32>,
+}
+
+/// Searches, inside the subgraph `sub`, from `sources` for a node on a non-trivial strongly
+/// connected component of `sub` (accepting when `accept` is given) or, failing that test, a node
+/// where `stop` holds. Returns the shortest (BFS) path to the first such node and, for a cycle,
+/// the shortest cycle through it inside its component.
+pub(crate) fn find_lasso(
+    g: &LiveGraph,
+    sub: &dyn Fn(u32) -> bool,
+    accept: Option<&dyn Fn(u32) -> bool>,
+    stop: &dyn Fn(u32) -> bool,
+    sources: &[u32],
+) -> Option<NodeLasso> {
+    let n = g.nodes.len();
+    let in_sub: Vec<bool> = (0..n as u32).map(sub).collect();
+    let succs = |v: u32| -> Vec<u32> {
+        if !in_sub[v as usize] {
+            return Vec::new();
+        }
+        g.succ[v as usize]
+            .iter()
+            .map(|(w, _)| *w)
+            .filter(|&w| in_sub[w as usize])
+            .collect()
+    };
+    let sccs = verikit_graph::tarjan(n, succs);
+    let mut nontrivial = vec![false; sccs.len()];
+    for (c, flag) in nontrivial.iter_mut().enumerate() {
+        *flag = sccs.is_nontrivial(c, |v| succs(v).contains(&v));
+    }
+    let on_cycle = |v: u32| {
+        in_sub[v as usize]
+            && nontrivial[sccs.comp[v as usize] as usize]
+            && accept.is_none_or(|a| a(v))
+    };
+    // BFS from the sources inside `sub`
+    let mut parent: Vec<Option<u32>> = vec![None; n];
+    let mut seen = vec![false; n];
+    let mut queue = VecDeque::new();
+    for &s in sources {
+        if (s as usize) < n && in_sub[s as usize] && !seen[s as usize] {
+            seen[s as usize] = true;
+            queue.push_back(s);
+        }
+    }
+    let mut hit = None;
+    while let Some(v) = queue.pop_front() {
+        if on_cycle(v) {
+            hit = Some((v, true));
+            break;
+        }
+        if stop(v) {
+            hit = Some((v, false));
+            break;
+        }
+        for w in succs(v) {
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                parent[w as usize] = Some(v);
+                queue.push_back(w);
+            }
+        }
+    }
+    let (v, cyc) = hit?;
+    let mut path = vec![v];
+    let mut cur = v;
+    while let Some(p) = parent[cur as usize] {
+        path.push(p);
+        cur = p;
+    }
+    path.reverse();
+    let mut cycle = Vec::new();
+    if cyc {
+        // BFS from v's successors back to v inside its component
+        let c = sccs.comp[v as usize];
+        let mut par: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut q = VecDeque::new();
+        let mut found = false;
+        for w in succs(v) {
+            if sccs.comp[w as usize] != c {
+                continue;
+            }
+            if w == v {
+                found = true;
+                break;
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = par.entry(w) {
+                e.insert(v);
+                q.push_back(w);
+            }
+        }
+        if !found {
+            'bfs: while let Some(u) = q.pop_front() {
+                for w in succs(u) {
+                    if sccs.comp[w as usize] != c {
+                        continue;
+                    }
+                    if w == v {
+                        par.insert(v, u);
+                        found = true;
+                        break 'bfs;
+                    }
+                    if let std::collections::hash_map::Entry::Vacant(e) = par.entry(w) {
+                        e.insert(u);
+                        q.push_back(w);
+                    }
+                }
+            }
+            if !found {
+                return None;
+            }
+            // v ← … ← first successor
+            let mut cur = v;
+            loop {
+                cycle.push(cur);
+                let p = *par.get(&cur)?;
+                if p == v {
+                    break;
+                }
+                cur = p;
+            }
+            cycle.reverse();
+        } else {
+            cycle.push(v);
+        }
+    }
+    Some(NodeLasso { path, cycle })
+}
+
+/// The shortest path of nodes from an initial node to `target` in the whole graph.
+pub(crate) fn path_from_initial(g: &LiveGraph, target: u32) -> Option<Vec<u32>> {
+    let n = g.nodes.len();
+    let mut parent: Vec<Option<u32>> = vec![None; n];
+    let mut seen = vec![false; n];
+    let mut queue = VecDeque::new();
+    for &s in &g.initial {
+        if (s as usize) < n && !seen[s as usize] {
+            seen[s as usize] = true;
+            queue.push_back(s);
+        }
+    }
+    while let Some(v) = queue.pop_front() {
+        if v == target {
+            let mut path = vec![v];
+            let mut cur = v;
+            while let Some(p) = parent[cur as usize] {
+                path.push(p);
+                cur = p;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for (w, _) in &g.succ[v as usize] {
+            if !seen[*w as usize] {
+                seen[*w as usize] = true;
+                parent[*w as usize] = Some(v);
+                queue.push_back(*w);
+            }
+        }
+    }
+    None
+}
+
+/// The moves along a node path (`path[0]` → `path[1]` → …).
+pub(crate) fn moves_of(g: &LiveGraph, path: &[u32]) -> Option<Vec<Transition>> {
+    path.windows(2)
+        .map(|w| g.move_to(w[0], w[1]).cloned())
+        .collect()
+}

@@ -1,0 +1,218 @@
+//! Liveness on tiny hand-made automata with known answers (UPPAAL's semantics of `E[]`, `A<>`,
+//! `-->`: maximal paths, Zeno cycles counted, time-locks and unbounded delays end paths; TChecker's
+//! Büchi liveness): every witness is replayed by the independent checker, its cycle re-entered,
+//! and the formula checked on every state of it.
+
+use verikit_diag::Budget;
+use verikit_ta::{
+    check_buchi, check_query, parse_tck, parse_uppaal, replay_lasso, Options, QueryKind,
+};
+
+/// One template `P` with clock `x`, locations `a`, `b`, `c` (invariants given, empty: none),
+/// and edges `(src, tgt, guard, assignment)`.
+fn model(inv: [&str; 3], edges: &[(&str, &str, &str, &str)]) -> String {
+    let lab = |kind: &str, t: &str| {
+        if t.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "<label kind=\"{kind}\">{}</label>",
+                t.replace('<', "&lt;").replace('>', "&gt;")
+            )
+        }
+    };
+    let mut s = String::from("<nta><declaration>clock x;</declaration><template><name>P</name>");
+    for (id, i) in ["a", "b", "c"].iter().zip(inv) {
+        s += &format!("<location id=\"{id}\"><name>{id}</name>{}</location>", lab("invariant", i));
+    }
+    s += "<init ref=\"a\"/>";
+    for (src, tgt, g, u) in edges {
+        s += &format!(
+            "<transition><source ref=\"{src}\"/><target ref=\"{tgt}\"/>{}{}</transition>",
+            lab("guard", g),
+            lab("assignment", u)
+        );
+    }
+    s + "</template><system>system P;</system></nta>"
+}
+
+/// Answers `query`; replays a witness (if any) and checks the formula along it.
+fn check(xml: &str, query: &str) -> bool {
+    let um = parse_uppaal(xml).unwrap();
+    let q = um.query_text(query).unwrap();
+    let r = check_query(&um, &q, Options::default(), &Budget::unlimited()).unwrap();
+    let sat = r.satisfied.unwrap();
+    let witness_expected = sat == (q.kind == QueryKind::Globally);
+    assert_eq!(r.lasso.is_some(), witness_expected, "{query}: witness");
+    if let Some(l) = r.lasso {
+        let tt = r.search.timed.as_ref().unwrap();
+        let end = replay_lasso(&um.model, tt, l.prefix, l.cycle)
+            .unwrap_or_else(|e| panic!("{query}: witness does not replay: {e}"));
+        let n = um.model.processes.len();
+        for (k, st) in end.states.iter().enumerate().skip(l.stem) {
+            match q.kind {
+                QueryKind::Globally => assert!(q.holds(n, st), "{query}: state {k}"),
+                QueryKind::Eventually => assert!(!q.holds(n, st), "{query}: state {k}"),
+                _ => {
+                    assert!(!q.target_holds(n, st), "{query}: state {k} satisfies ψ");
+                    if k == l.stem {
+                        assert!(q.holds(n, st), "{query}: the stem ends outside φ");
+                    }
+                }
+            }
+        }
+    }
+    sat
+}
+
+#[test]
+fn idling_forever_is_a_maximal_path() {
+    // no invariant in `a`: the path that stays in `a` forever counts, even with an edge enabled
+    let m = model(["", "", ""], &[("a", "b", "x >= 3", "")]);
+    assert!(check(&m, "E[] P.a"));
+    assert!(!check(&m, "A<> P.b"));
+    assert!(!check(&m, "P.a --> P.b"));
+    // an invariant forces the edge
+    let m = model(["x <= 5", "", ""], &[("a", "b", "x >= 3", "")]);
+    assert!(!check(&m, "E[] P.a"));
+    assert!(check(&m, "A<> P.b"));
+    assert!(check(&m, "P.a --> P.b"));
+    assert!(check(&m, "E[] P.a || P.b"));
+}
+
+#[test]
+fn a_time_lock_ends_a_maximal_path() {
+    // `a` has x <= 5 and its only edge needs x >= 7: time stops, the run is maximal in `a`
+    let m = model(["x <= 5", "", ""], &[("a", "b", "x >= 7", "")]);
+    assert!(check(&m, "E[] P.a"));
+    assert!(!check(&m, "A<> P.b"));
+    // a deadlock in `b` (no edges, invariant): maximal there
+    let m = model(["x <= 5", "x <= 1", ""], &[("a", "b", "x >= 3", "x = 0")]);
+    assert!(check(&m, "E[] !P.c"));
+    assert!(check(&m, "A<> P.b"));
+    assert!(!check(&m, "A<> P.c"));
+}
+
+#[test]
+fn zeno_cycles_count() {
+    // a self-loop without guard or reset under x <= 5: infinitely many moves in bounded time
+    let m = model(["x <= 5", "", ""], &[("a", "a", "", ""), ("a", "b", "x >= 3", "")]);
+    assert!(check(&m, "E[] P.a"));
+    assert!(!check(&m, "A<> P.b"));
+    // the loop needs x >= 6: never enabled, so `a` must be left by the edge to `b`
+    let m = model(
+        ["x <= 5", "", ""],
+        &[("a", "a", "x >= 6", ""), ("a", "b", "x >= 3", "")],
+    );
+    assert!(!check(&m, "E[] P.a"));
+    assert!(check(&m, "A<> P.b"));
+}
+
+#[test]
+fn leads_to_with_a_cycle_and_an_escape() {
+    // a ⇄ b under invariants: every `a` is followed by `b`
+    let m = model(
+        ["x <= 2", "x <= 2", ""],
+        &[("a", "b", "x >= 1", "x = 0"), ("b", "a", "x >= 1", "x = 0")],
+    );
+    assert!(check(&m, "P.a --> P.b"));
+    assert!(check(&m, "P.b --> P.a"));
+    assert!(!check(&m, "P.b --> P.c"));
+    // an escape from `b` to `c`, where time diverges: `b --> a` fails, `a --> b` still holds
+    let m = model(
+        ["x <= 2", "x <= 2", ""],
+        &[
+            ("a", "b", "x >= 1", "x = 0"),
+            ("b", "a", "x >= 1", "x = 0"),
+            ("b", "c", "", ""),
+        ],
+    );
+    assert!(check(&m, "P.a --> P.b"));
+    assert!(!check(&m, "P.b --> P.a"));
+    assert!(check(&m, "P.b --> (P.a || P.c)"));
+    assert!(check(&m, "E[] !P.a || P.a"));
+}
+
+#[test]
+fn integers_in_liveness_formulas() {
+    let m = model(["x <= 2", "", ""], &[("a", "a", "x >= 1", "x = 0, n = (n + 1) % 4")])
+        .replace("clock x;", "clock x; int n = 0;");
+    assert!(check(&m, "A<> n == 3"));
+    assert!(check(&m, "n == 3 --> n == 0"));
+    assert!(!check(&m, "E[] n != 3"));
+    assert!(check(&m, "E[] n >= 0"));
+}
+
+fn buchi(tck: &str, labels: &str) -> bool {
+    let m = parse_tck(tck).unwrap();
+    let (r, shape) =
+        check_buchi(&m, &[labels.to_string()], Options::default(), &Budget::unlimited()).unwrap();
+    let found = r.reachable.unwrap();
+    assert_eq!(found, shape.is_some());
+    if let Some(l) = shape {
+        let tt = r.timed.as_ref().unwrap();
+        let end = replay_lasso(&m, tt, l.prefix, l.cycle).unwrap();
+        assert!(l.cycle > 0);
+        // an accepting state on the cycle
+        let ids: Vec<u32> = labels
+            .split(',')
+            .map(|s| m.labels.iter().position(|x| x == s).unwrap() as u32)
+            .collect();
+        let n = m.processes.len();
+        let acc = end.states[l.prefix..].iter().any(|st| {
+            ids.iter().all(|lab| {
+                st.iter().take(n).zip(&m.processes).any(|(&loc, p)| {
+                    p.locations[loc as usize].labels.contains(lab)
+                })
+            })
+        });
+        assert!(acc, "no accepting state on the cycle");
+    }
+    found
+}
+
+const TCK: &str = "system:s\nevent:tau\nprocess:P\nclock:1:x\nlocation:P:l0{initial: : labels:acc}\nlocation:P:l1{invariant:x<=5}\n";
+
+#[test]
+fn buchi_accepting_cycles() {
+    let cyc = format!("{TCK}edge:P:l0:l1:tau{{do:x=0}}\nedge:P:l1:l0:tau{{provided:x>=2}}\n");
+    assert!(buchi(&cyc, "acc"));
+    // no way back to l0
+    let stuck = format!("{TCK}edge:P:l0:l1:tau{{do:x=0}}\n");
+    assert!(!buchi(&stuck, "acc"));
+    // the way back needs x >= 6 under the invariant x <= 5: the discrete cycle is infeasible
+    let infeasible =
+        format!("{TCK}edge:P:l0:l1:tau{{do:x=0}}\nedge:P:l1:l0:tau{{provided:x>=6}}\n");
+    assert!(!buchi(&infeasible, "acc"));
+    // a cycle avoiding the accepting location does not count
+    let other = format!("{TCK}edge:P:l0:l1:tau{{do:x=0}}\nedge:P:l1:l1:tau{{do:x=0}}\n");
+    assert!(!buchi(&other, "acc"));
+    // unknown labels are refused
+    let m = parse_tck(&cyc).unwrap();
+    assert!(check_buchi(&m, &["nope".into()], Options::default(), &Budget::unlimited()).is_err());
+}
+
+#[test]
+fn a_tampered_lasso_is_rejected() {
+    let m = model(
+        ["x <= 2", "x <= 2", ""],
+        &[("a", "b", "x >= 1", "x = 0"), ("b", "c", "x >= 1", "x = 0")],
+    );
+    let um = parse_uppaal(&m).unwrap();
+    // c has no invariant and no edges: E[] holds with a finite witness stopping in c
+    let q = um.query_text("E[] !P.b || P.b").unwrap();
+    let r = check_query(&um, &q, Options::default(), &Budget::unlimited()).unwrap();
+    let l = r.lasso.unwrap();
+    let tt = r.search.timed.unwrap();
+    assert!(replay_lasso(&um.model, &tt, l.prefix, l.cycle).is_ok());
+    // claiming the last move starts a cycle: the discrete state does not come back
+    let mut bad = tt.clone();
+    if let Some(last) = bad.steps.last().cloned() {
+        bad.steps.push(last);
+    }
+    assert!(replay_lasso(&um.model, &bad, l.prefix.saturating_sub(1), 1).is_err());
+    // cutting the trace short of its end: `b` is neither a deadlock nor divergent
+    let mut short = tt.clone();
+    short.steps.pop();
+    assert!(replay_lasso(&um.model, &short, l.prefix - 1, 0).is_err());
+}
