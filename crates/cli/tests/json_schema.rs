@@ -251,6 +251,15 @@ fn rows() -> Vec<Row> {
         ("ta", "check", &["demo/ta/fischer2.xml"], true, false),
         #[cfg(feature = "ta")]
         ("ta", "info", &["demo/ta/fischer2.xml"], false, false),
+        #[cfg(feature = "ta")]
+        (
+            "ta",
+            "liveness",
+            &["demo/ta/fischer2.tck", "-l", "cs1"],
+            true,
+            // `false` is "no accepting cycle": nothing to show (a `true` answer carries the lasso)
+            false,
+        ),
         ("demo", "", &[], false, false),
     ]
 }

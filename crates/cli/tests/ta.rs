@@ -210,3 +210,59 @@ fn deadlock_and_clock_constraints_in_queries() {
     assert_eq!(v["results"][0]["algo"], "alu-covreach");
     assert_eq!(v["results"][0]["extrapolation"], "extraLU+g");
 }
+
+const DEMO_TCK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/fischer2.tck");
+
+#[test]
+fn buchi_liveness_with_a_lasso() {
+    let (code, v, err) = verikit(&["--json", "ta", "liveness", DEMO_TCK, "-l", "cs1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["result"], "accepting cycle");
+    assert!(v["lasso_cycle"].as_u64().unwrap() > 0, "{v}");
+    assert!(!v["witness"]["timed"].as_array().unwrap().is_empty());
+    // both processes in cs at once never happens, so never infinitely often
+    let (code, v, err) = verikit(&["--json", "ta", "liveness", DEMO_TCK, "-l", "cs1,cs2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false", "{v}");
+    let (code, _, err) = verikit(&["ta", "liveness", DEMO_TCK]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("accepting labels"), "{err}");
+}
+
+#[test]
+fn uppaal_liveness_queries() {
+    // P(1) may stay in `idle` forever (no invariant): A<> fails, with a witness
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "A<> P(1).cs"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["results"][0]["result"], "not satisfied", "{v}");
+    assert!(v["results"][0]["witness"]["timed"].is_array(), "{v}");
+    // req has an invariant and one way out
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "P(1).req --> P(1).wait"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["results"][0]["result"], "satisfied", "{v}");
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "E[] not P(1).cs"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["results"][0]["result"], "satisfied", "{v}");
+}
+
+#[test]
+fn a_hard_liveness_check_times_out() {
+    let Some(m) =
+        verikit_testkit::shared_path("ta/tchecker/ticktac-benchmarks/fischer/fischer_10_10_10.tck")
+    else {
+        return;
+    };
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "ta",
+        "liveness",
+        m.to_str().unwrap(),
+        "-l",
+        "cs1",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout");
+}

@@ -14,7 +14,7 @@
 //! midpoint), so the trace uses rationals with small denominators.
 
 use crate::dbm::{is_le, le, value, Dbm, INF};
-use crate::zone_graph::{constrain_guard, Discrete, Transition, ZoneGraph};
+use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -23,6 +23,8 @@ use num_traits::{One, Zero};
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimedStep {
     pub delay: BigRational,
+    /// The participants; entries with the top bit of the process set mark broadcast receivers
+    /// that stay out (their clock guard is false), which the independent checker ignores.
     pub transition: Transition,
 }
 
@@ -99,16 +101,8 @@ pub(crate) fn concretize(
             pre.free(x);
         }
         let (sl, si) = split(&states[k]);
-        for &(p, e) in &path[k] {
-            let edge = zg
-                .model
-                .processes
-                .get(p as usize)
-                .and_then(|pr| pr.edges.get(e as usize))
-                .ok_or("bad edge")?;
-            if !constrain_guard(&mut pre, &edge.guard, &si) {
-                return Err(format!("guard not satisfiable at step {k}"));
-            }
+        if !constrain_move(&mut pre, zg.model, &path[k], &si) {
+            return Err(format!("guard not satisfiable at step {k}"));
         }
         if !zg.constrain_invariant(&mut pre, &sl, &si) {
             return Err(format!("source invariant not satisfiable at step {k}"));

@@ -10,7 +10,7 @@
 
 use crate::dbm::{le, Dbm};
 use crate::federation::Federation;
-use crate::zone_graph::{constrain_guard, Discrete, Transition, ZoneGraph};
+use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
 
 /// The valuations of `(disc, z)` from which no move is ever enabled (`z` canonical, delay-closed).
 pub(crate) fn deadlocked(zg: &ZoneGraph<'_>, disc: &Discrete, z: &Dbm) -> Federation {
@@ -43,11 +43,8 @@ pub(crate) fn enabling(
     let (next, resets) = zg.discrete_step(disc, t)?;
     let ints = disc.get(n..)?;
     let mut g = z.clone();
-    for &(p, e) in t {
-        let edge = zg.model.processes.get(p as usize)?.edges.get(e as usize)?;
-        if !constrain_guard(&mut g, &edge.guard, ints) {
-            return None;
-        }
+    if !constrain_move(&mut g, zg.model, t, ints) {
+        return None;
     }
     // the successor valuations that satisfy the target invariant, mapped back through the resets
     let mut post = g.clone();

@@ -75,7 +75,8 @@ impl LuBounds {
         let dim = model.dim();
         let mut local_l = Vec::new();
         let mut local_u = Vec::new();
-        for p in &model.processes {
+        for (pi, p) in model.processes.iter().enumerate() {
+            let pi = Some(pi);
             let n = p.locations.len();
             let mut l = vec![vec![NO_BOUND; dim]; n];
             let mut u = vec![vec![NO_BOUND; dim]; n];
@@ -86,8 +87,25 @@ impl LuBounds {
             }
             for e in &p.edges {
                 let s = e.src as usize;
+                // a broadcast receiver's clock guard is also used negated (the receiver stays
+                // out where it is false): both its lower and upper bounds matter
+                let receiver = model.syncs.iter().any(|sy| {
+                    sy.broadcast
+                        && sy
+                            .parts
+                            .iter()
+                            .any(|&(pp, ev, weak)| weak && ev == e.event && Some(pp as usize) == pi)
+                });
                 for a in &e.guard.clocks {
-                    record(a, model, &mut l[s], &mut u[s]);
+                    if receiver {
+                        let both = ClockAtom {
+                            cmp: Cmp::Eq,
+                            ..a.clone()
+                        };
+                        record(&both, model, &mut l[s], &mut u[s]);
+                    } else {
+                        record(a, model, &mut l[s], &mut u[s]);
+                    }
                 }
             }
             let resets: Vec<Vec<bool>> = p

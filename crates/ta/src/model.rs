@@ -395,6 +395,67 @@ pub struct ClockAtom {
     pub bound: Expr,
 }
 
+/// Marks, in a move, a broadcast receiver that stays out although one of its edges has the
+/// channel's event and a true integer guard: the entry `(STAY_OUT | p, code)` stands for "the
+/// clock atom `code` names (edge, atom, side) is false", see [`stay_out_atom`]. Such entries sort
+/// after the real participants and change nothing but the zone.
+pub(crate) const STAY_OUT: u32 = 1 << 31;
+
+/// The negated clock atom a stay-out entry stands for: `code = edge << 8 | atom << 1 | side`
+/// (`side` picks `<` or `>` for the negation of `==`).
+pub(crate) fn stay_out_atom(model: &Model, p: u32, code: u32) -> Option<ClockAtom> {
+    let (e, k, side) = (code >> 8, (code >> 1) & 127, code & 1);
+    let a = model
+        .processes
+        .get((p & !STAY_OUT) as usize)?
+        .edges
+        .get(e as usize)?
+        .guard
+        .clocks
+        .get(k as usize)?;
+    let cmp = match (a.cmp, side) {
+        (Cmp::Lt, _) => Cmp::Ge,
+        (Cmp::Le, _) => Cmp::Gt,
+        (Cmp::Ge, _) => Cmp::Lt,
+        (Cmp::Gt, _) => Cmp::Le,
+        (Cmp::Eq, 0) => Cmp::Lt,
+        (Cmp::Eq, _) => Cmp::Gt,
+    };
+    Some(ClockAtom {
+        cmp,
+        ..a.clone()
+    })
+}
+
+/// The ways a broadcast receiver `p` whose candidate edges (event and integer guard right) are
+/// `edges` can stay out: each is a conjunction of negated clock atoms, one per candidate edge
+/// (empty list: it cannot stay out, some candidate has no clock guard).
+pub(crate) fn stay_out_options(model: &Model, p: u32, edges: &[u32]) -> Vec<Vec<(u32, u32)>> {
+    let mut out: Vec<Vec<(u32, u32)>> = vec![Vec::new()];
+    for &e in edges {
+        let Some(ed) = model.processes.get(p as usize).and_then(|pr| pr.edges.get(e as usize))
+        else {
+            return Vec::new();
+        };
+        if ed.guard.clocks.is_empty() || ed.guard.clocks.len() > 127 || e >= 1 << 23 {
+            return Vec::new();
+        }
+        let mut next = Vec::new();
+        for o in &out {
+            for (k, a) in ed.guard.clocks.iter().enumerate() {
+                let sides: &[u32] = if a.cmp == Cmp::Eq { &[0, 1] } else { &[0] };
+                for &side in sides {
+                    let mut v = o.clone();
+                    v.push((p | STAY_OUT, e << 8 | (k as u32) << 1 | side));
+                    next.push(v);
+                }
+            }
+        }
+        out = next;
+    }
+    out
+}
+
 /// A guard or invariant: integer conditions and a conjunction of clock constraints.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Guard {

@@ -196,7 +196,10 @@ fn state_json(model: &Model, d: &Discrete) -> Value {
 }
 
 fn move_names(model: &Model, t: &Transition) -> Vec<String> {
-    t.iter().map(|&(p, e)| model.edge_name(p, e)).collect()
+    t.iter()
+        .filter(|pe| pe.0 & crate::model::STAY_OUT == 0)
+        .map(|&(p, e)| model.edge_name(p, e))
+        .collect()
 }
 
 /// The answer printed by `verikit ta reach`.

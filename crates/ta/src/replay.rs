@@ -6,7 +6,9 @@
 //! last state carries the queried labels.
 
 use crate::concrete_trace::TimedTrace;
-use crate::model::{exec, ClockAtom, Cmp, Guard, Model};
+use crate::model::{
+    exec, stay_out_atom, stay_out_options, ClockAtom, Cmp, Guard, Model, STAY_OUT,
+};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -192,7 +194,13 @@ fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Resul
             return Err(format!("step {k}: invariant violated after the delay"));
         }
         // the move
-        let t = &step.transition;
+        // stay-out entries are the searcher's annotations: the checker decides who takes part
+        let t: &Vec<(u32, u32)> = &step
+            .transition
+            .iter()
+            .copied()
+            .filter(|pe| pe.0 & STAY_OUT == 0)
+            .collect();
         if t.is_empty() {
             return Err(format!("step {k}: empty move"));
         }
@@ -220,9 +228,9 @@ fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Resul
                 .and_then(|v| v.get(ev as usize))
                 .copied()
                 .unwrap_or(true);
-            alone || sync_matches(model, &run.locs, &run.ints, &events)
+            alone || sync_matches(model, &run.locs, &run.ints, &run.clocks, &events)
         } else {
-            sync_matches(model, &run.locs, &run.ints, &events)
+            sync_matches(model, &run.locs, &run.ints, &run.clocks, &events)
         };
         if !legal {
             return Err(format!(
@@ -479,11 +487,17 @@ impl Run<'_> {
                     possible = false;
                     break;
                 }
+                // a broadcast receiver with clock guards may also stay out where they are false
+                let mut opts: Vec<Vec<(u32, u32)>> = c.iter().map(|&pe| vec![pe]).collect();
+                if s.broadcast && weak {
+                    let edges: Vec<u32> = c.iter().map(|&(_, e)| e).collect();
+                    opts.extend(stay_out_options(m, p, &edges));
+                }
                 let mut next = Vec::new();
                 for t in &combos {
-                    for &pe in &c {
+                    for o in &opts {
                         let mut u = t.clone();
-                        u.push(pe);
+                        u.extend_from_slice(o);
                         next.push(u);
                     }
                 }
@@ -510,8 +524,15 @@ impl Run<'_> {
                     }
                 }
             }
-            // guards on the source valuation
+            // guards on the source valuation (negated atoms for receivers staying out)
             for &(p, e) in &t {
+                if p & STAY_OUT != 0 {
+                    let a = stay_out_atom(m, p, e).ok_or("bad stay-out entry")?;
+                    if !self.atom_after_delay(&mut ds, &a, &self.ints, &[])? {
+                        continue 'moves;
+                    }
+                    continue;
+                }
                 let ed = &m.processes[p as usize].edges[e as usize];
                 if ed.guard.ints_hold(&self.ints) != Ok(true) {
                     continue 'moves;
@@ -526,7 +547,7 @@ impl Run<'_> {
             let mut ints = self.ints.clone();
             let mut resets = Vec::new();
             let mut locs = self.locs.clone();
-            for &(p, e) in &t {
+            for &(p, e) in t.iter().filter(|pe| pe.0 & STAY_OUT == 0) {
                 let ed = &m.processes[p as usize].edges[e as usize];
                 if exec(&ed.stmts, &m.ints, &mut ints, &mut resets).is_err() {
                     continue 'moves;
@@ -575,7 +596,16 @@ fn urgent_channel_enabled(model: &Model, locs: &[u32], ints: &[i32]) -> bool {
 /// True if the `(process, event)` set is a maximal instance of some synchronisation vector: every
 /// strong participant moves, and a weak participant moves iff it has an edge with its event
 /// (for a broadcast: an edge with its event whose integer guard holds).
-fn sync_matches(model: &Model, locs: &[u32], ints: &[i32], events: &[(u32, u32)]) -> bool {
+/// The move is an instance of a synchronisation vector in which every weak participant takes
+/// part iff it can (for broadcast: an edge with the event whose guard — integers and clocks on
+/// the current valuation — holds).
+fn sync_matches(
+    model: &Model,
+    locs: &[u32],
+    ints: &[i32],
+    clocks: &[BigRational],
+    events: &[(u32, u32)],
+) -> bool {
     model.syncs.iter().any(|s| {
         let covered = events
             .iter()
@@ -590,7 +620,7 @@ fn sync_matches(model: &Model, locs: &[u32], ints: &[i32], events: &[(u32, u32)]
                     pr.edges.iter().any(|ed| {
                         Some(&ed.src) == locs.get(p as usize)
                             && ed.event == e
-                            && (!s.broadcast || ed.guard.ints_hold(ints) == Ok(true))
+                            && (!s.broadcast || guard_holds(&ed.guard, ints, clocks) == Ok(true))
                     })
                 });
                 moves == can

@@ -1657,12 +1657,6 @@ impl Lower {
                                 senders[c as usize].push(pi as u32);
                             }
                         } else {
-                            if chan.broadcast && !r.guard.clocks.is_empty() {
-                                return Err(err(
-                                    r.span,
-                                    "clock guards on broadcast receivers are not supported",
-                                ));
-                            }
                             if !receivers[c as usize].contains(&(pi as u32)) {
                                 receivers[c as usize].push(pi as u32);
                             }

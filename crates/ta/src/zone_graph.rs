@@ -11,7 +11,9 @@ use crate::dbm::{le, lt, Dbm, MAX_CONST};
 use crate::extra_lu::extra_lu_plus;
 use crate::extra_m::extra_m;
 use crate::lu_bounds::LuBounds;
-use crate::model::{exec, ClockAtom, Cmp, EvalError, Guard, Model};
+use crate::model::{
+    exec, stay_out_atom, stay_out_options, ClockAtom, Cmp, EvalError, Guard, Model, STAY_OUT,
+};
 
 /// Which abstraction is applied to every zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +81,33 @@ pub(crate) fn constrain_atom(z: &mut Dbm, a: &ClockAtom, ints: &[i32]) -> Result
         Cmp::Gt => z.constrain(y, x, lt(-c)),
         Cmp::Eq => z.constrain(x, y, le(c)) && z.constrain(y, x, le(-c)),
     })
+}
+
+/// Constrains `z` by the clock guards of a move and the negated atoms of its stay-out entries
+/// (broadcast receivers that do not take part); false if empty or a bound fails to evaluate.
+pub(crate) fn constrain_move(z: &mut Dbm, model: &Model, t: &Transition, ints: &[i32]) -> bool {
+    for &(p, e) in t {
+        if p & STAY_OUT != 0 {
+            let Some(a) = stay_out_atom(model, p, e) else {
+                return false;
+            };
+            if !matches!(constrain_atom(z, &a, ints), Ok(true)) {
+                return false;
+            }
+        } else {
+            let Some(edge) = model
+                .processes
+                .get(p as usize)
+                .and_then(|pr| pr.edges.get(e as usize))
+            else {
+                return false;
+            };
+            if !constrain_guard(z, &edge.guard, ints) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Constrains `z` by the clock part of a guard; false if empty or if a bound fails to evaluate.
@@ -289,8 +318,10 @@ impl<'m> ZoneGraph<'m> {
             }
         }
         'sync: for s in &m.syncs {
-            // candidate edges per participant; a weak participant without one stays out
-            let mut choices: Vec<Vec<(u32, u32)>> = Vec::with_capacity(s.parts.len());
+            // options per participant (each a list of entries); a weak participant without a
+            // candidate edge stays out; a broadcast receiver whose candidates all have clock
+            // guards may also stay out where they are false
+            let mut choices: Vec<Vec<Vec<(u32, u32)>>> = Vec::with_capacity(s.parts.len());
             for &(p, ev, weak) in &s.parts {
                 let proc_ = &m.processes[p as usize];
                 let Some(edges) = locs
@@ -299,15 +330,15 @@ impl<'m> ZoneGraph<'m> {
                 else {
                     continue 'sync;
                 };
-                let c: Vec<(u32, u32)> = edges
+                let c: Vec<u32> = edges
                     .iter()
-                    .filter(|&&e| {
+                    .copied()
+                    .filter(|&e| {
                         let ed = &proc_.edges[e as usize];
                         ed.event == ev
                             && (!(s.broadcast && weak)
                                 || matches!(ed.guard.ints_hold(ints), Ok(true)))
                     })
-                    .map(|&e| (p, e))
                     .collect();
                 if c.is_empty() {
                     if weak {
@@ -315,7 +346,11 @@ impl<'m> ZoneGraph<'m> {
                     }
                     continue 'sync;
                 }
-                choices.push(c);
+                let mut opts: Vec<Vec<(u32, u32)>> = c.iter().map(|&e| vec![(p, e)]).collect();
+                if s.broadcast && weak {
+                    opts.extend(stay_out_options(m, p, &c));
+                }
+                choices.push(opts);
             }
             if choices.is_empty() {
                 continue;
@@ -324,9 +359,9 @@ impl<'m> ZoneGraph<'m> {
             for c in &choices {
                 let mut next = Vec::with_capacity(combos.len() * c.len());
                 for t in &combos {
-                    for &pe in c {
+                    for pe in c {
                         let mut u = t.clone();
-                        u.push(pe);
+                        u.extend_from_slice(pe);
                         next.push(u);
                     }
                 }
@@ -351,7 +386,7 @@ impl<'m> ZoneGraph<'m> {
     ) -> Option<(Discrete, Vec<(usize, i64)>)> {
         let n = self.nproc();
         let src_ints = disc.get(n..)?;
-        for &(p, e) in t {
+        for &(p, e) in t.iter().filter(|pe| pe.0 & STAY_OUT == 0) {
             let edge = self
                 .model
                 .processes
@@ -364,7 +399,7 @@ impl<'m> ZoneGraph<'m> {
         }
         let mut next = disc.to_vec();
         let mut resets = Vec::new();
-        for &(p, e) in t {
+        for &(p, e) in t.iter().filter(|pe| pe.0 & STAY_OUT == 0) {
             let edge = &self.model.processes[p as usize].edges[e as usize];
             next[p as usize] = edge.tgt as i32;
             exec(&edge.stmts, &self.model.ints, &mut next[n..], &mut resets).ok()?;
@@ -383,11 +418,8 @@ impl<'m> ZoneGraph<'m> {
         let (next, resets) = self.discrete_step(disc, t)?;
         let src_ints = &disc[n..];
         let mut z = z.clone();
-        for &(p, e) in t {
-            let edge = &self.model.processes[p as usize].edges[e as usize];
-            if !constrain_guard(&mut z, &edge.guard, src_ints) {
-                return None;
-            }
+        if !constrain_move(&mut z, self.model, t, src_ints) {
+            return None;
         }
         for &(x, c) in &resets {
             z.reset(x, c as i32);

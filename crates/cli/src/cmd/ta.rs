@@ -5,7 +5,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
 use verikit_ta::{
-    check_labels, model_info, parse_tck, run_check, to_answer, Algo, Extrapolation, Options,
+    buchi_answer, check_buchi, check_labels, model_info, parse_tck, run_check, to_answer, Algo, Extrapolation, Options,
     Queries, Search,
 };
 
@@ -22,7 +22,19 @@ pub enum TaCmd {
         #[command(flatten)]
         how: How,
     },
-    /// Answers UPPAAL queries (`E<> φ`, `A[] φ`) on an UPPAAL XML model: those of a `.q` file,
+    /// Büchi emptiness (TChecker's `tck-liveness -l`): does some run visit states carrying all
+    /// the labels infinitely often? Verdict `true` = an accepting cycle, with a lasso witness.
+    Liveness {
+        /// The model (`.tck`; `-` for standard input).
+        model: PathBuf,
+        /// Accepting labels, comma-separated.
+        #[arg(long, short = 'l', value_delimiter = ',')]
+        labels: Vec<String>,
+        /// Zone abstraction (no covering: it is unsound for cycles).
+        #[arg(long, default_value = "extraLU+l", value_parser = ["extraLU+l", "extraLU+g", "extraM"])]
+        extrapolation: String,
+    },
+    /// Answers UPPAAL queries (`E<> φ`, `A[] φ`, `E[] φ`, `A<> φ`, `φ --> ψ`) on an UPPAAL XML model: those of a `.q` file,
     /// one `--query`, or else the model's embedded `<queries>`; one result per query, streamed.
     Check {
         /// The model (UPPAAL `.xml`).
@@ -129,6 +141,23 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             let sum = run_check(&src.name, &src.text, qs, opts, &ctx.budget, &mut sink)
                 .map_err(|d| CliError::from_error(d, Some(&src)))?;
             Ok(ctx.finish_batch(sum))
+        }
+        TaCmd::Liveness {
+            model,
+            labels,
+            extrapolation,
+        } => {
+            let src = read_input(&model)?;
+            let opts = Options {
+                extrapolation: Extrapolation::parse(&extrapolation).ok_or_else(|| {
+                    CliError::Usage(format!("unknown extrapolation `{extrapolation}`"))
+                })?,
+                ..Options::default()
+            };
+            let m = parse_tck(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
+            let (r, shape) = check_buchi(&m, &labels, opts, &ctx.budget)
+                .map_err(|d| CliError::from_error(d, Some(&src)))?;
+            Ok(buchi_answer(&m, &r, shape, opts).input("file", &src.name))
         }
         TaCmd::Info { model } => {
             let src = read_input(&model)?;
