@@ -1,8 +1,8 @@
 """UPPAAL models (verikit ta check) against the verdicts recorded in EXPECTED.tsv -> bench/results/ta-uppaal.md.
 
 Every UPPAAL row of the shared data's EXPECTED.tsv with a stated verdict (`satisfied` / `not
-satisfied`, from the models' comments or query files) and every row whose query mentions `deadlock`
-(no recorded verdict): verikit runs `ta check MODEL --query FORMULA` with a short limit. There is
+satisfied`, from the models' comments or query files), every row whose query mentions `deadlock`
+and every liveness row (`E[]`, `A<>`, `-->`; those have no recorded verdict except the fireflies): verikit runs `ta check MODEL --query FORMULA` with a short limit. There is
 no UPPAAL binary here and EXPECTED.tsv records no UPPAAL times, so the table compares verdicts only.
 
 usage: VERIKIT_BIN=... PYTHONPATH=bench python3 bench/engines/ta_uppaal.py [--limit S]
@@ -27,7 +27,8 @@ def rows() -> list[dict]:
     with open(TA / "EXPECTED.tsv", newline="") as f:
         return [r for r in csv.DictReader(f, delimiter="\t")
                 if r["format"] == "uppaal-xml" and r["model"].startswith("uppaal/")
-                and (r["verdict"] in ("satisfied", "not satisfied") or "deadlock" in r["query"])]
+                and (r["verdict"] in ("satisfied", "not satisfied") or "deadlock" in r["query"]
+                     or r["query"].startswith(("E[]", "A<>")) or "-->" in r["query"])]
 
 
 def expected_run(r: dict) -> Run:
@@ -59,7 +60,7 @@ def main() -> None:
     notes = (
         "`expected` is the verdict recorded in the shared data's `EXPECTED.tsv` (stated in the models' "
         "comments or query files; the `deadlock` rows have none, so they count as unsolved by "
-        "`expected`). `true` = the query is satisfied; `error` = the model or query is refused by name "
+        "`expected`; so do the liveness rows without a recorded verdict). `true` = the query is satisfied; `error` = the model or query is refused by name "
         "(unsupported construct). verikit's time is the CPU time (user + system) of its process, "
         f"start-up included; limit {OPTS.limit:.0f} s per run (wall clock). Machine load (1/5/15-min "
         f"averages) at the start {load_start[0]:.1f}/{load_start[1]:.1f}/{load_start[2]:.1f}, at the "

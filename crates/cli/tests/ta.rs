@@ -238,7 +238,14 @@ fn uppaal_liveness_queries() {
     assert_eq!(v["results"][0]["result"], "not satisfied", "{v}");
     assert!(v["results"][0]["witness"]["timed"].is_array(), "{v}");
     // req has an invariant and one way out
-    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "P(1).req --> P(1).wait"]);
+    let (code, v, err) = verikit(&[
+        "--json",
+        "ta",
+        "check",
+        DEMO_XML,
+        "-Q",
+        "P(1).req --> P(1).wait",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["results"][0]["result"], "satisfied", "{v}");
     let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, "-Q", "E[] not P(1).cs"]);

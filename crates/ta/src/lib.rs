@@ -8,7 +8,10 @@
 //! zone code. [`check_labels`] + [`to_answer`] are what the CLI calls.
 //!
 //! UPPAAL XML models ([`parse_uppaal`]: `uppaal_xml` + `uppaal_lang` → `uppaal`, lowered onto
-//! the same [`Model`]) and their `E<>`/`A[]` queries are answered by `check` ([`run_check`]).
+//! the same [`Model`]) and their `E<>`/`A[]` queries are answered by `check` ([`run_check`]);
+//! the liveness queries `E[]`, `A<>`, `-->` and Büchi emptiness ([`check_buchi`], TChecker's
+//! `tck-liveness`) by `live_check` over `liveness` (SCCs of the abstract zone graph, lasso
+//! witnesses checked by [`replay_lasso`]).
 //!
 //! The seed papers on timed automata (SETTA'17 Schivo et al., S19 — UPPAAL front ends and their
 //! trace metamodel; CAV'06 Krčál & Yi, C24 — communicating timed automata with FIFO channels;
@@ -41,8 +44,8 @@ mod zone_graph;
 
 pub use check::{check_query, model_info, query_answer, run_check, Queries, QueryResult};
 pub use concrete_trace::{TimedStep, TimedTrace};
-pub use live_check::{buchi_answer, check_buchi, LassoShape};
 pub use expr::BinOp;
+pub use live_check::{buchi_answer, check_buchi, LassoShape};
 pub use model::{
     ClockAtom, ClockRef, Cmp, Edge, EvalError, Expr, Guard, IntLv, IntVar, Location, Model,
     Process, Stmt, Sync, VarBlock,

@@ -94,6 +94,12 @@ pub(crate) fn search_lasso(
             find_lasso(&g, &sub, None, &stop, &sources)
         }
     };
+    // moves cut short (too many broadcast combinations): no witness can be trusted
+    let (lasso, exhausted) = if zg.overflowed() {
+        (None, Some(verikit_diag::Exhausted::Work))
+    } else {
+        (lasso, exhausted)
+    };
     let mut search = ReachResult {
         reachable: match (&lasso, exhausted) {
             (Some(_), _) => Some(true),

@@ -107,7 +107,9 @@ pub(crate) fn explore(
         }
     }
     let mut ticker = budget.ticker(256);
-    budget.progress().phase("zone graph (liveness): nodes", None);
+    budget
+        .progress()
+        .phase("zone graph (liveness): nodes", None);
     let mut trans = Vec::new();
     let mut exhausted = None;
     while let Some(id) = waiting.pop_front() {
@@ -132,8 +134,14 @@ pub(crate) fn explore(
             }
         }
         g.succ[id as usize] = out;
+        if zg.overflowed() {
+            break;
+        }
     }
     g.stats.stored = g.nodes.len() as u64;
+    if zg.overflowed() {
+        exhausted = Some(Exhausted::Work);
+    }
     (g, exhausted)
 }
 

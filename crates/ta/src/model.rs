@@ -421,10 +421,7 @@ pub(crate) fn stay_out_atom(model: &Model, p: u32, code: u32) -> Option<ClockAto
         (Cmp::Eq, 0) => Cmp::Lt,
         (Cmp::Eq, _) => Cmp::Gt,
     };
-    Some(ClockAtom {
-        cmp,
-        ..a.clone()
-    })
+    Some(ClockAtom { cmp, ..a.clone() })
 }
 
 /// The ways a broadcast receiver `p` whose candidate edges (event and integer guard right) are
@@ -433,7 +430,10 @@ pub(crate) fn stay_out_atom(model: &Model, p: u32, code: u32) -> Option<ClockAto
 pub(crate) fn stay_out_options(model: &Model, p: u32, edges: &[u32]) -> Vec<Vec<(u32, u32)>> {
     let mut out: Vec<Vec<(u32, u32)>> = vec![Vec::new()];
     for &e in edges {
-        let Some(ed) = model.processes.get(p as usize).and_then(|pr| pr.edges.get(e as usize))
+        let Some(ed) = model
+            .processes
+            .get(p as usize)
+            .and_then(|pr| pr.edges.get(e as usize))
         else {
             return Vec::new();
         };

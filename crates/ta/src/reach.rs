@@ -245,6 +245,9 @@ pub(crate) fn reach_until(
             break;
         }
         zg.transitions(&d, &mut trans);
+        if zg.overflowed() {
+            break;
+        }
         succs.clear();
         for t in &trans {
             if let Some((nd, nz)) = zg.successor(&d, &z, t) {
@@ -257,6 +260,11 @@ pub(crate) fn reach_until(
         }
     }
     st.stats.stored = st.passed.iter().map(|l| l.len() as u64).sum();
+    if zg.overflowed() {
+        // some state's moves were cut short: neither a hit nor exhaustion can be trusted
+        hit = None;
+        exhausted = Some(Exhausted::Work);
+    }
     Outcome {
         hit,
         stats: st.stats,

@@ -6,9 +6,7 @@
 //! last state carries the queried labels.
 
 use crate::concrete_trace::TimedTrace;
-use crate::model::{
-    exec, stay_out_atom, stay_out_options, ClockAtom, Cmp, Guard, Model, STAY_OUT,
-};
+use crate::model::{exec, stay_out_atom, stay_out_options, ClockAtom, Cmp, Guard, Model, STAY_OUT};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;

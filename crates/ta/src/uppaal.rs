@@ -12,7 +12,7 @@
 //! the need for a trace that maps back to the user's names (process `T(v)`, locations by name).
 //! Constructs this lowering does not implement are refused by name with their location:
 //! `struct`, `scalar`, `double`/`hybrid`/`meta` variables, clock rates, priorities, branchpoints,
-//! LSC templates, clock constraints under `||`/`!`, and clock guards on broadcast receivers.
+//! LSC templates, clock constraints under `||`/`!`.
 
 use crate::expr::BinOp;
 use crate::model::{

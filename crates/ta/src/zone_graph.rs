@@ -57,7 +57,14 @@ pub(crate) struct ZoneGraph<'m> {
     extrapolation: Extrapolation,
     scratch_l: Vec<i32>,
     scratch_u: Vec<i32>,
+    /// Set when a broadcast had more receiver combinations than [`MAX_COMBOS`]: the moves listed
+    /// are then incomplete and every answer must be `unknown`.
+    overflow: std::cell::Cell<bool>,
 }
+
+/// At most this many participant combinations per synchronisation and state (broadcast receivers
+/// with clock guards multiply them); beyond, the search stops with an `unknown` answer.
+pub(crate) const MAX_COMBOS: usize = 4096;
 
 /// Constrains `z` by one clock atom (bound evaluated on `ints`); false if the zone becomes empty.
 pub(crate) fn constrain_atom(z: &mut Dbm, a: &ClockAtom, ints: &[i32]) -> Result<bool, EvalError> {
@@ -130,6 +137,7 @@ impl<'m> ZoneGraph<'m> {
             extrapolation,
             scratch_l: vec![0; dim],
             scratch_u: vec![0; dim],
+            overflow: std::cell::Cell::new(false),
         }
     }
 
@@ -137,6 +145,11 @@ impl<'m> ZoneGraph<'m> {
     /// the abstraction must preserve).
     pub(crate) fn raise_global_bounds(&mut self, atoms: &[ClockAtom]) {
         self.lu.raise_global(atoms, self.model);
+    }
+
+    /// True if some state had too many participant combinations (the moves were cut short).
+    pub(crate) fn overflowed(&self) -> bool {
+        self.overflow.get()
     }
 
     fn nproc(&self) -> usize {
@@ -353,6 +366,16 @@ impl<'m> ZoneGraph<'m> {
                 choices.push(opts);
             }
             if choices.is_empty() {
+                continue;
+            }
+            if choices
+                .iter()
+                .try_fold(1usize, |acc, c| {
+                    acc.checked_mul(c.len()).filter(|&n| n <= MAX_COMBOS)
+                })
+                .is_none()
+            {
+                self.overflow.set(true);
                 continue;
             }
             let mut combos: Vec<Transition> = vec![Vec::new()];

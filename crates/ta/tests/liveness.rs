@@ -23,7 +23,10 @@ fn model(inv: [&str; 3], edges: &[(&str, &str, &str, &str)]) -> String {
     };
     let mut s = String::from("<nta><declaration>clock x;</declaration><template><name>P</name>");
     for (id, i) in ["a", "b", "c"].iter().zip(inv) {
-        s += &format!("<location id=\"{id}\"><name>{id}</name>{}</location>", lab("invariant", i));
+        s += &format!(
+            "<location id=\"{id}\"><name>{id}</name>{}</location>",
+            lab("invariant", i)
+        );
     }
     s += "<init ref=\"a\"/>";
     for (src, tgt, g, u) in edges {
@@ -96,7 +99,10 @@ fn a_time_lock_ends_a_maximal_path() {
 #[test]
 fn zeno_cycles_count() {
     // a self-loop without guard or reset under x <= 5: infinitely many moves in bounded time
-    let m = model(["x <= 5", "", ""], &[("a", "a", "", ""), ("a", "b", "x >= 3", "")]);
+    let m = model(
+        ["x <= 5", "", ""],
+        &[("a", "a", "", ""), ("a", "b", "x >= 3", "")],
+    );
     assert!(check(&m, "E[] P.a"));
     assert!(!check(&m, "A<> P.b"));
     // the loop needs x >= 6: never enabled, so `a` must be left by the edge to `b`
@@ -135,8 +141,11 @@ fn leads_to_with_a_cycle_and_an_escape() {
 
 #[test]
 fn integers_in_liveness_formulas() {
-    let m = model(["x <= 2", "", ""], &[("a", "a", "x >= 1", "x = 0, n = (n + 1) % 4")])
-        .replace("clock x;", "clock x; int n = 0;");
+    let m = model(
+        ["x <= 2", "", ""],
+        &[("a", "a", "x >= 1", "x = 0, n = (n + 1) % 4")],
+    )
+    .replace("clock x;", "clock x; int n = 0;");
     assert!(check(&m, "A<> n == 3"));
     assert!(check(&m, "n == 3 --> n == 0"));
     assert!(!check(&m, "E[] n != 3"));
@@ -145,8 +154,13 @@ fn integers_in_liveness_formulas() {
 
 fn buchi(tck: &str, labels: &str) -> bool {
     let m = parse_tck(tck).unwrap();
-    let (r, shape) =
-        check_buchi(&m, &[labels.to_string()], Options::default(), &Budget::unlimited()).unwrap();
+    let (r, shape) = check_buchi(
+        &m,
+        &[labels.to_string()],
+        Options::default(),
+        &Budget::unlimited(),
+    )
+    .unwrap();
     let found = r.reachable.unwrap();
     assert_eq!(found, shape.is_some());
     if let Some(l) = shape {
@@ -161,9 +175,10 @@ fn buchi(tck: &str, labels: &str) -> bool {
         let n = m.processes.len();
         let acc = end.states[l.prefix..].iter().any(|st| {
             ids.iter().all(|lab| {
-                st.iter().take(n).zip(&m.processes).any(|(&loc, p)| {
-                    p.locations[loc as usize].labels.contains(lab)
-                })
+                st.iter()
+                    .take(n)
+                    .zip(&m.processes)
+                    .any(|(&loc, p)| p.locations[loc as usize].labels.contains(lab))
             })
         });
         assert!(acc, "no accepting state on the cycle");
@@ -189,7 +204,13 @@ fn buchi_accepting_cycles() {
     assert!(!buchi(&other, "acc"));
     // unknown labels are refused
     let m = parse_tck(&cyc).unwrap();
-    assert!(check_buchi(&m, &["nope".into()], Options::default(), &Budget::unlimited()).is_err());
+    assert!(check_buchi(
+        &m,
+        &["nope".into()],
+        Options::default(),
+        &Budget::unlimited()
+    )
+    .is_err());
 }
 
 #[test]

@@ -5,8 +5,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use verikit_diag::{Answer, SourceFile};
 use verikit_ta::{
-    buchi_answer, check_buchi, check_labels, model_info, parse_tck, run_check, to_answer, Algo, Extrapolation, Options,
-    Queries, Search,
+    buchi_answer, check_buchi, check_labels, model_info, parse_tck, run_check, to_answer, Algo,
+    Extrapolation, Options, Queries, Search,
 };
 
 #[derive(Subcommand, Debug)]
