@@ -2237,4 +2237,19 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
             parse_uppaal(s).map(|um| um.embedded_queries().len())
         });
     }
+
+    #[test]
+    fn query_parser_is_total() {
+        let um = parse_uppaal(SMALL).unwrap();
+        verikit_testkit::assert_parser_total(
+            &[
+                "E[] Ctl.end",
+                "A<> done == 1",
+                "P(1).heard --> Ctl.end && done >= 1",
+                "E<> Ctl.end && P(0).x > 2",
+            ],
+            1000,
+            |s| um.query_text(s).map(|q| q.kind.is_liveness()),
+        );
+    }
 }
