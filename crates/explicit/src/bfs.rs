@@ -6,6 +6,7 @@
 use crate::bytecode::EvalError;
 use crate::model::Label;
 use crate::model::Model;
+use crate::por::{in_ample, Por};
 use crate::state_store::StateStore;
 use crate::successors::Generator;
 use std::time::Instant;
@@ -68,6 +69,8 @@ pub struct Exploration {
     pub violation: Option<Violation>,
     pub memory_bytes: usize,
     pub seconds: f64,
+    /// States expanded with a proper ample set (partial-order reduction; 0 without it).
+    pub reduced: u64,
 }
 
 /// The first state of the model.
@@ -126,6 +129,18 @@ fn trace_to(store: &StateStore, parents: &[u32], target: u32, m: &Model) -> Trac
 
 /// Explores the state space breadth-first within the budget.
 pub fn bfs(m: &Model, goal: Goal, budget: &Budget) -> Exploration {
+    bfs_reduced(m, goal, None, budget)
+}
+
+/// [`bfs`] on the ample sets of `por` (none: the full state space), with the visited-successor
+/// cycle proviso: a reduced set with a successor already visited is replaced by the full one.
+pub(crate) fn bfs_reduced(
+    m: &Model,
+    goal: Goal,
+    por: Option<&Por>,
+    budget: &Budget,
+) -> Exploration {
+    let mut succ: Vec<(Vec<u8>, Label)> = Vec::new();
     let t0 = Instant::now();
     let mut store = StateStore::new(m.state_size());
     let mut parents: Vec<u32> = Vec::new();
@@ -196,22 +211,60 @@ pub fn bfs(m: &Model, goal: Goal, budget: &Budget) -> Exploration {
         }
         let mut n_succ = 0u64;
         let mut err_here = None;
-        g.successors(
-            &cur,
-            |s, _| {
+        if let Some(por) = por {
+            // Full expansion first, then the ample subset if the cycle proviso allows it.
+            succ.clear();
+            g.successors(
+                &cur,
+                |s, l| succ.push((s.to_vec(), l.clone())),
+                |e, t| {
+                    if err_here.is_none() {
+                        err_here = Some((e, t));
+                    }
+                    r.eval_errors += 1;
+                },
+            );
+            let pick = if err_here.is_none() {
+                por.ample(m, &cur, succ.iter().map(|(_, l)| l))
+            } else {
+                None
+            };
+            let pick = pick.filter(|&p| {
+                !succ
+                    .iter()
+                    .any(|(s, l)| in_ample(m, p, l) && store.contains(s))
+            });
+            if pick.is_some() {
+                r.reduced += 1;
+            }
+            for (s, l) in &succ {
+                if pick.is_some_and(|p| !in_ample(m, p, l)) {
+                    continue;
+                }
                 n_succ += 1;
                 let (_, new) = store.insert(s);
                 if new {
                     parents.push(i);
                 }
-            },
-            |e, t| {
-                if err_here.is_none() {
-                    err_here = Some((e, t));
-                }
-                r.eval_errors += 1;
-            },
-        );
+            }
+        } else {
+            g.successors(
+                &cur,
+                |s, _| {
+                    n_succ += 1;
+                    let (_, new) = store.insert(s);
+                    if new {
+                        parents.push(i);
+                    }
+                },
+                |e, t| {
+                    if err_here.is_none() {
+                        err_here = Some((e, t));
+                    }
+                    r.eval_errors += 1;
+                },
+            );
+        }
         r.transitions += n_succ;
         if let Some((e, t)) = err_here {
             if first_error.is_none() {

@@ -24,6 +24,7 @@ mod dve_parse;
 mod ltl_product;
 mod model;
 mod nested_dfs;
+mod por;
 mod promela_ast;
 mod promela_lower;
 mod promela_parse;
@@ -46,11 +47,12 @@ pub use replay::{
 };
 pub use successors::Generator;
 pub use task::{
-    check, decode_product, info, load_model, load_promela, load_source, ltl_search, parse_ap_defs,
-    parse_promela, property_search, Check, LtlRun, McError,
+    check, check_with, decode_product, info, load_model, load_promela, load_source, ltl_search,
+    ltl_search_with, parse_ap_defs, parse_promela, property_search, safety_search, Check, LtlRun,
+    McError, McOptions, POR_PARAM,
 };
 
 use verikit_diag::Param;
 
-/// Tuning parameters of the explicit-state engine (none yet: the choices are command options).
-pub const PARAMS: &[Param] = &[];
+/// Tuning parameters of the explicit-state engine.
+pub const PARAMS: &[Param] = &[POR_PARAM];

@@ -6,8 +6,10 @@
 //! products, as in DiVinE and SPIN: a run that ends in a deadlock is an infinite run.
 
 use crate::bytecode::Prog;
+use crate::model::Label;
 use crate::model::Model;
 use crate::nested_dfs::BuchiGraph;
+use crate::por::{in_ample, Por};
 use crate::successors::Generator;
 use verikit_omega::Twa;
 
@@ -54,6 +56,9 @@ pub(crate) struct AutomatonGraph<'m> {
     stack: Vec<i32>,
     scratch: Vec<u8>,
     sys: Vec<Vec<u8>>,
+    /// Partial-order reduction (for a stutter-invariant formula), if on.
+    pub(crate) por: Option<Por>,
+    labelled: Vec<(Vec<u8>, Label)>,
 }
 
 /// Largest number of propositions (the letter tables have `2^n` bits per edge).
@@ -95,6 +100,8 @@ impl<'m> AutomatonGraph<'m> {
             stack: Vec::new(),
             scratch: Vec::new(),
             sys: Vec::new(),
+            por: None,
+            labelled: Vec::new(),
         }
     }
 
@@ -126,6 +133,27 @@ pub(crate) fn split_product(s: &[u8]) -> (&[u8], u32) {
     split(s)
 }
 
+impl AutomatonGraph<'_> {
+    /// The product successors of `(sys, q)` given the model successors `succ` of `sys`.
+    fn pair(&mut self, sys: &[u8], q: u32, succ: &[Vec<u8>], out: &mut Vec<Vec<u8>>) {
+        let letter = self.letter(sys);
+        if let Some(es) = self.edges.get(q as usize) {
+            for (dst, bits) in es {
+                if bits
+                    .get(letter / 64)
+                    .is_some_and(|w| w >> (letter % 64) & 1 == 1)
+                {
+                    for t in succ {
+                        let mut v = t.clone();
+                        v.extend_from_slice(&dst.to_le_bytes());
+                        out.push(v);
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl BuchiGraph for AutomatonGraph<'_> {
     fn initial(&mut self) -> Vec<u8> {
         let mut v = self.gen.m.init.clone();
@@ -137,26 +165,45 @@ impl BuchiGraph for AutomatonGraph<'_> {
     }
     fn successors(&mut self, s: &[u8], out: &mut Vec<Vec<u8>>) {
         let (sys, q) = split(s);
-        let letter = self.letter(sys);
         let mut succ = std::mem::take(&mut self.sys);
         succ.clear();
         self.gen
             .successors(sys, |t, _| succ.push(t.to_vec()), |_, _| {});
-        if let Some(es) = self.edges.get(q as usize) {
-            for (dst, bits) in es {
-                if bits
-                    .get(letter / 64)
-                    .is_some_and(|w| w >> (letter % 64) & 1 == 1)
-                {
-                    for t in &succ {
-                        let mut v = t.clone();
-                        v.extend_from_slice(&dst.to_le_bytes());
-                        out.push(v);
-                    }
-                }
-            }
-        }
+        self.pair(sys, q, &succ, out);
         self.sys = succ;
+    }
+    fn reduced_successors(&mut self, s: &[u8], out: &mut Vec<Vec<u8>>) -> bool {
+        let Some(por) = &self.por else {
+            return false;
+        };
+        let (sys, q) = split(s);
+        let mut all = std::mem::take(&mut self.labelled);
+        all.clear();
+        let mut error = false;
+        self.gen.successors(
+            sys,
+            |t, l| all.push((t.to_vec(), l.clone())),
+            |_, _| error = true,
+        );
+        let m = self.gen.m;
+        let pick = if error {
+            None
+        } else {
+            por.ample(m, sys, all.iter().map(|(_, l)| l))
+        };
+        if let Some(p) = pick {
+            let mut succ = std::mem::take(&mut self.sys);
+            succ.clear();
+            succ.extend(
+                all.iter()
+                    .filter(|(_, l)| in_ample(m, p, l))
+                    .map(|(t, _)| t.clone()),
+            );
+            self.pair(sys, q, &succ, out);
+            self.sys = succ;
+        }
+        self.labelled = all;
+        pick.is_some()
     }
     fn accepting(&self, s: &[u8]) -> bool {
         let (_, q) = split(s);

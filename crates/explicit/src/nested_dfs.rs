@@ -15,6 +15,12 @@ pub(crate) trait BuchiGraph {
     /// Appends the successors of `s` to `out`.
     fn successors(&mut self, s: &[u8], out: &mut Vec<Vec<u8>>);
     fn accepting(&self, s: &[u8]) -> bool;
+    /// Partial-order reduction: appends the successors of `s` in a proper ample set to `out` and
+    /// answers true, or answers false when `s` must be fully expanded. The cycle proviso is the
+    /// search's. By default nothing is reduced.
+    fn reduced_successors(&mut self, _s: &[u8], _out: &mut Vec<Vec<u8>>) -> bool {
+        false
+    }
 }
 
 /// An accepting lasso: `stem` leads from the initial state to `cycle[0]`; the cycle returns from
@@ -33,12 +39,18 @@ pub struct CycleSearch {
     pub stopped: Option<Exhausted>,
     pub memory_bytes: usize,
     pub seconds: f64,
+    /// States expanded with a proper ample set (partial-order reduction; 0 without it).
+    pub reduced: u64,
 }
 
 const WHITE: u8 = 0;
 const CYAN: u8 = 1;
 const BLUE: u8 = 2;
 const RED: u8 = 3;
+
+const UNSEEN: u8 = 0;
+const FULL: u8 = 1;
+const REDUCED: u8 = 2;
 
 struct Frame {
     state: u32,
@@ -52,27 +64,55 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
     let mut color: Vec<u8> = Vec::new();
     let mut r = CycleSearch::default();
     let mut buf = Vec::new();
-    let mut expand =
-        |store: &mut StateStore, color: &mut Vec<u8>, g: &mut dyn BuchiGraph, s: u32| {
+    // Per state: how the blue search expanded it (the red search must see the same graph:
+    // Holzmann, Peled, Yannakakis, "On nested depth first search", SPIN 1996).
+    let mut decided: Vec<u8> = Vec::new();
+    let mut expand = |store: &mut StateStore,
+                      color: &mut Vec<u8>,
+                      decided: &mut Vec<u8>,
+                      g: &mut dyn BuchiGraph,
+                      s: u32,
+                      blue: bool| {
+        buf.clear();
+        let st = store.get(s).to_vec();
+        let try_reduce = blue || decided.get(s as usize) == Some(&REDUCED);
+        let mut used = false;
+        if try_reduce && g.reduced_successors(&st, &mut buf) {
+            // The stack proviso (C3): no successor of a reduced set on the blue stack.
+            used = !blue
+                || !buf.iter().any(|b| {
+                    store
+                        .find(b)
+                        .is_some_and(|i| color.get(i as usize) == Some(&CYAN))
+                });
+        }
+        if !used {
             buf.clear();
-            let st = store.get(s).to_vec();
             g.successors(&st, &mut buf);
-            let mut ids = Vec::with_capacity(buf.len());
-            for b in &buf {
-                let (i, new) = store.insert(b);
-                if new {
-                    color.push(WHITE);
-                }
-                ids.push(i);
+        }
+        if blue {
+            if let Some(d) = decided.get_mut(s as usize) {
+                *d = if used { REDUCED } else { FULL };
             }
-            ids
-        };
+        }
+        let mut ids = Vec::with_capacity(buf.len());
+        for b in &buf {
+            let (i, new) = store.insert(b);
+            if new {
+                color.push(WHITE);
+                decided.push(UNSEEN);
+            }
+            ids.push(i);
+        }
+        ids
+    };
     let init = g.initial();
     store.insert(&init);
     color.push(WHITE);
+    decided.push(UNSEEN);
     let mut blue: Vec<Frame> = Vec::new();
     color[0] = CYAN;
-    let s0 = expand(&mut store, &mut color, g, 0);
+    let s0 = expand(&mut store, &mut color, &mut decided, g, 0, true);
     r.transitions += s0.len() as u64;
     blue.push(Frame {
         state: 0,
@@ -80,8 +120,9 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
         next: 0,
     });
     let mut ticks = 0u32;
-    let finish = |r: &mut CycleSearch, store: &StateStore| {
+    let finish = |r: &mut CycleSearch, store: &StateStore, decided: &[u8]| {
         r.states = store.len() as u64;
+        r.reduced = decided.iter().filter(|&&d| d == REDUCED).count() as u64;
         r.memory_bytes = store.memory() + store.len();
         r.seconds = t0.elapsed().as_secs_f64();
     };
@@ -98,7 +139,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
         if ticks & 1023 == 0 {
             if let Err(e) = budget.check_memory(store.memory() + color.len()) {
                 r.stopped = Some(e);
-                finish(&mut r, &store);
+                finish(&mut r, &store, &decided);
                 return r;
             }
         }
@@ -109,12 +150,12 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
             let c = color[t as usize];
             if c == CYAN && (g.accepting(store.get(s)) || g.accepting(store.get(t))) {
                 r.lasso = Some(lasso_of(&store, &blue, &[], t));
-                finish(&mut r, &store);
+                finish(&mut r, &store, &decided);
                 return r;
             }
             if c == WHITE {
                 color[t as usize] = CYAN;
-                let ss = expand(&mut store, &mut color, g, t);
+                let ss = expand(&mut store, &mut color, &mut decided, g, t, true);
                 r.transitions += ss.len() as u64;
                 blue.push(Frame {
                     state: t,
@@ -128,7 +169,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
         let s = top.state;
         if g.accepting(store.get(s)) {
             let mut red: Vec<Frame> = Vec::new();
-            let ss = expand(&mut store, &mut color, g, s);
+            let ss = expand(&mut store, &mut color, &mut decided, g, s, false);
             red.push(Frame {
                 state: s,
                 succs: ss,
@@ -139,7 +180,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
                 if ticks & 1023 == 0 {
                     if let Err(e) = budget.check_memory(store.memory() + color.len()) {
                         r.stopped = Some(e);
-                        finish(&mut r, &store);
+                        finish(&mut r, &store, &decided);
                         return r;
                     }
                 }
@@ -151,12 +192,12 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
                             // red[0] is the seed, already the last blue state.
                             let path: Vec<u32> = red.iter().skip(1).map(|f| f.state).collect();
                             r.lasso = Some(lasso_of(&store, &blue, &path, t));
-                            finish(&mut r, &store);
+                            finish(&mut r, &store, &decided);
                             return r;
                         }
                         BLUE => {
                             color[t as usize] = RED;
-                            let ss = expand(&mut store, &mut color, g, t);
+                            let ss = expand(&mut store, &mut color, &mut decided, g, t, false);
                             red.push(Frame {
                                 state: t,
                                 succs: ss,
@@ -175,6 +216,6 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
         }
         blue.pop();
     }
-    finish(&mut r, &store);
+    finish(&mut r, &store, &decided);
     r
 }

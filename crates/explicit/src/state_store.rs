@@ -39,6 +39,22 @@ impl StateStore {
         self.arena.get(s..s + self.width).unwrap_or(&[])
     }
 
+    /// The index of a stored state.
+    pub(crate) fn find(&self, st: &[u8]) -> Option<u32> {
+        let (arena, width) = (&self.arena, self.width);
+        self.table
+            .find(hash(st), |&i| {
+                let s = i as usize * width;
+                arena.get(s..s + width).unwrap_or(&[]) == st
+            })
+            .copied()
+    }
+
+    /// Is the state already stored?
+    pub(crate) fn contains(&self, st: &[u8]) -> bool {
+        self.find(st).is_some()
+    }
+
     /// Inserts a state; returns its index and whether it was new.
     pub(crate) fn insert(&mut self, st: &[u8]) -> (u32, bool) {
         let h = hash(st);

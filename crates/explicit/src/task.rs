@@ -2,17 +2,54 @@
 //! the model's property process, or an LTL formula over state predicates) and a `Budget` → the
 //! `Answer`. The orchestrator: the algorithm modules never import it.
 
-use crate::bfs::{bfs, Exploration, Goal, Trace, ViolationKind};
+use crate::bfs::{bfs, bfs_reduced, Exploration, Goal, Trace, ViolationKind};
+use crate::bytecode::Prog;
 use crate::dve_ast::{DveAst, Expr};
 use crate::dve_parse::{parse_dve, parse_dve_expr};
 use crate::ltl_product::{split_product, AutomatonGraph, PropertyGraph, MAX_APS};
 use crate::model::{compile, DecodedState, Model};
 use crate::nested_dfs::{nested_dfs, CycleSearch};
+use crate::por::Por;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt;
-use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Reportable, SourceFile, Span, Verdict};
-use verikit_omega::{task::negation_buchi, Twa};
+use verikit_diag::{
+    Answer, Budget, Diagnostic, Exhausted, Param, Params, Reportable, SourceFile, Span, Verdict,
+};
+use verikit_omega::{task::negation_buchi, task::parse_formula, Arena, Node, Twa, F};
+
+/// `-x mc.por=on|off`: partial-order reduction in `mc check`.
+pub const POR_PARAM: Param = Param {
+    name: "mc.por",
+    default: "on",
+    range: "on|off",
+    doc: "partial-order reduction (ample sets) in `mc check`: deadlocks, assertions, X-free LTL",
+};
+
+/// How `mc check` searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McOptions {
+    /// Partial-order reduction (`-x mc.por`).
+    pub por: bool,
+}
+
+impl Default for McOptions {
+    fn default() -> Self {
+        McOptions { por: true }
+    }
+}
+
+impl McOptions {
+    /// Reads `-x mc.por=on|off`.
+    pub fn from_params(p: &Params) -> Result<McOptions, String> {
+        let v: String = p.get(&POR_PARAM)?;
+        match v.as_str() {
+            "on" | "true" => Ok(McOptions { por: true }),
+            "off" | "false" => Ok(McOptions { por: false }),
+            _ => Err(format!("-x mc.por={v}: expected on or off")),
+        }
+    }
+}
 
 /// What `mc check` asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,12 +229,23 @@ pub fn info(m: &Model, src: &SourceFile, budget: &Budget) -> Result<Answer, McEr
     Ok(a)
 }
 
-/// `mc check`.
+/// `mc check` with the default options.
 pub fn check(m: &Model, src: &SourceFile, q: &Check, budget: &Budget) -> Result<Answer, McError> {
+    check_with(m, src, q, &McOptions::default(), budget)
+}
+
+/// `mc check`.
+pub fn check_with(
+    m: &Model,
+    src: &SourceFile,
+    q: &Check,
+    o: &McOptions,
+    budget: &Budget,
+) -> Result<Answer, McError> {
     match q {
-        Check::Default if m.property.is_some() => check(m, src, &Check::Property, budget),
-        Check::Default | Check::Deadlock => safety(m, src, Goal::Deadlock, budget),
-        Check::Assert => safety(m, src, Goal::Assert, budget),
+        Check::Default if m.property.is_some() => check_with(m, src, &Check::Property, o, budget),
+        Check::Default | Check::Deadlock => safety(m, src, Goal::Deadlock, o, budget),
+        Check::Assert => safety(m, src, Goal::Assert, o, budget),
         Check::Property => {
             let Some(p) = m.property else {
                 return Err(Diagnostic::error(
@@ -208,21 +256,74 @@ pub fn check(m: &Model, src: &SourceFile, q: &Check, budget: &Budget) -> Result<
             let mut g = PropertyGraph::new(m, p);
             let r = nested_dfs(&mut g, budget);
             let what = format!("property process {}", m.property_process().unwrap_or("?"));
+            let por = if o.por {
+                "off: the property process is not known to be stutter-invariant"
+            } else {
+                "off"
+            };
             cycle_answer(m, src, &what, &r, |s| json!({ "state": m.decode(s) }))
+                .map(|a| a.detail("por", por))
         }
         Check::Ltl { formula, aps } => {
-            let run = ltl_search(m, formula, aps, budget)?;
+            let run = ltl_search_with(m, formula, aps, o, budget)?;
             cycle_answer(m, src, formula, &run.search, |s| {
                 let (d, q) = decode_product(m, s);
                 json!({ "state": d, "automaton": q })
             })
-            .map(|a| a.stat("negation_states", run.automaton.num_states()))
+            .map(|a| {
+                a.stat("negation_states", run.automaton.num_states())
+                    .detail("por", run.por.as_str())
+            })
         }
     }
 }
 
-fn safety(m: &Model, src: &SourceFile, goal: Goal, budget: &Budget) -> Result<Answer, McError> {
-    let r = bfs(m, goal, budget);
+/// The reduction for a safety question: nothing visible for deadlocks; for assertions, what the
+/// assertions read and the control state of each process with an assertion.
+pub(crate) fn safety_por(m: &Model, goal: Goal) -> Result<Por, &'static str> {
+    match goal {
+        Goal::Explore => Err("the full state space is asked for"),
+        Goal::Deadlock => Por::new(m, &[], &[]),
+        Goal::Assert => {
+            let progs: Vec<_> = m
+                .procs
+                .iter()
+                .flat_map(|p| p.asserts.iter().flatten())
+                .collect();
+            let procs: Vec<u32> = (0..m.procs.len() as u32)
+                .filter(|&p| m.procs[p as usize].asserts.iter().any(|a| !a.is_empty()))
+                .collect();
+            Por::new(m, &progs, &procs)
+        }
+    }
+}
+
+/// A safety search with the options' reduction (a [`Goal::Explore`] is never reduced).
+pub fn safety_search(m: &Model, goal: Goal, o: &McOptions, budget: &Budget) -> Exploration {
+    let por = if o.por {
+        safety_por(m, goal).ok()
+    } else {
+        None
+    };
+    bfs_reduced(m, goal, por.as_ref(), budget)
+}
+
+fn safety(
+    m: &Model,
+    src: &SourceFile,
+    goal: Goal,
+    o: &McOptions,
+    budget: &Budget,
+) -> Result<Answer, McError> {
+    let (por, por_note) = if o.por {
+        match safety_por(m, goal) {
+            Ok(p) => (Some(p), "on".to_string()),
+            Err(why) => (None, format!("off: {why}")),
+        }
+    } else {
+        (None, "off".to_string())
+    };
+    let r = bfs_reduced(m, goal, por.as_ref(), budget);
     let what = if goal == Goal::Deadlock {
         "deadlock"
     } else {
@@ -292,7 +393,9 @@ fn safety(m: &Model, src: &SourceFile, goal: Goal, budget: &Budget) -> Result<An
                 r.states
             )),
     };
-    Ok(stats(input(a, m, src).detail("check", what), &r))
+    Ok(stats(input(a, m, src).detail("check", what), &r)
+        .detail("por", &por_note)
+        .stat("reduced_states", r.reduced))
 }
 
 fn cycle_answer(
@@ -338,6 +441,7 @@ fn cycle_answer(
         .stat("product_states", r.states)
         .stat("product_transitions", r.transitions)
         .stat("memory_bytes", r.memory_bytes)
+        .stat("reduced_states", r.reduced)
         .time("search_s", r.seconds))
 }
 
@@ -347,14 +451,56 @@ pub struct LtlRun {
     /// The DVE expression of each automaton proposition.
     pub aps: BTreeMap<String, Expr>,
     pub search: CycleSearch,
+    /// `on`, or `off` with the reason.
+    pub por: String,
 }
 
-/// Model × A(¬φ) by nested DFS. Errors in the formula or in a proposition are located in the
-/// text they come from (`<formula>`, `<ap NAME>`).
+/// Does the formula avoid `X` (then it is stutter-invariant, Peled–Wilke 1997)?
+fn x_free(formula: &str) -> bool {
+    let mut arena = Arena::new();
+    let Ok(f) = parse_formula(formula, 0, &mut arena) else {
+        return false;
+    };
+    let mut stack = vec![f];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(F(i)) = stack.pop() {
+        if !seen.insert(i) {
+            continue;
+        }
+        match arena.node(F(i)) {
+            Node::X(_) => return false,
+            Node::True | Node::False | Node::Ap(_) => {}
+            Node::Not(a) | Node::Ev(a) | Node::Gl(a) => stack.push(*a),
+            Node::And(v) | Node::Or(v) => stack.extend(v.iter().copied()),
+            Node::Xor(a, b)
+            | Node::Implies(a, b)
+            | Node::Equiv(a, b)
+            | Node::U(a, b)
+            | Node::R(a, b)
+            | Node::W(a, b)
+            | Node::M(a, b) => stack.extend([*a, *b]),
+        }
+    }
+    true
+}
+
+/// Model × A(¬φ) by nested DFS, with the default options.
 pub fn ltl_search(
     m: &Model,
     formula: &str,
     aps: &[(String, String)],
+    budget: &Budget,
+) -> Result<LtlRun, McError> {
+    ltl_search_with(m, formula, aps, &McOptions::default(), budget)
+}
+
+/// Model × A(¬φ) by nested DFS. Errors in the formula or in a proposition are located in the
+/// text they come from (`<formula>`, `<ap NAME>`).
+pub fn ltl_search_with(
+    m: &Model,
+    formula: &str,
+    aps: &[(String, String)],
+    o: &McOptions,
     budget: &Budget,
 ) -> Result<LtlRun, McError> {
     let aut = negation_buchi(formula, budget).map_err(|e| match e.diagnostic() {
@@ -392,12 +538,34 @@ pub fn ltl_search(
         exprs.insert(ap.clone(), e);
         progs.push(p);
     }
+    let por = if !o.por {
+        "off".to_string()
+    } else if !x_free(formula) {
+        "off: the formula uses X (not known to be stutter-invariant)".to_string()
+    } else {
+        let refs: Vec<&Prog> = progs.iter().collect();
+        match Por::new(m, &refs, &[]) {
+            Ok(p) => {
+                let mut g = AutomatonGraph::new(m, &aut, progs.clone());
+                g.por = Some(p);
+                let search = nested_dfs(&mut g, budget);
+                return Ok(LtlRun {
+                    automaton: aut,
+                    aps: exprs,
+                    search,
+                    por: "on".to_string(),
+                });
+            }
+            Err(why) => format!("off: {why}"),
+        }
+    };
     let mut g = AutomatonGraph::new(m, &aut, progs);
     let search = nested_dfs(&mut g, budget);
     Ok(LtlRun {
         automaton: aut,
         aps: exprs,
         search,
+        por,
     })
 }
 
