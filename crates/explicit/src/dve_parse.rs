@@ -3,6 +3,7 @@
 //! transitions over shared variables, rendezvous and buffered channels, negative-claim property
 //! processes), with located errors; constructs outside this subset are refused by name.
 
+use crate::c_expr::{self, ExprParser, Peek};
 use crate::dve_ast::*;
 use verikit_diag::{Diagnostic, Span};
 
@@ -566,154 +567,94 @@ impl Parser<'_> {
         Ok(t)
     }
 
-    // ---- expressions -------------------------------------------------------------------------
+    // ---- expressions (the shared grammar of `c_expr`) -------------------------------------
 
     fn expr(&mut self) -> R<Expr> {
+        c_expr::expr(self)
+    }
+}
+
+impl ExprParser for Parser<'_> {
+    fn peek_tok(&self) -> Peek<'_> {
+        match self.peek() {
+            Tok::Ident(w) => Peek::Ident(w),
+            Tok::Int(v) => Peek::Int(*v),
+            Tok::Punct(p) => Peek::Punct(p),
+            Tok::Eof => Peek::Other,
+        }
+    }
+    fn cur_span(&self) -> Span {
+        self.span()
+    }
+    fn advance(&mut self) {
+        self.bump();
+    }
+    fn expect(&mut self, p: &str) -> R<Span> {
+        self.expect_punct(p)
+    }
+    fn fail<T>(&self, what: &str) -> R<T> {
+        self.err(what)
+    }
+    fn enter(&mut self) -> R<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             let sp = self.span();
             return Err(Diagnostic::at(sp, "expression nested too deeply").with_span(sp, "here"));
         }
-        let r = self.binary(0);
+        Ok(())
+    }
+    fn leave(&mut self) {
         self.depth -= 1;
-        r
     }
-
-    fn binop(&self) -> Option<(BinOp, usize)> {
-        let op = match self.peek() {
-            Tok::Ident(w) => match w.as_str() {
-                "imply" => (BinOp::Imply, 0),
-                "or" => (BinOp::Or, 1),
-                "and" => (BinOp::And, 2),
-                _ => return None,
-            },
-            Tok::Punct(p) => match *p {
-                "||" => (BinOp::Or, 1),
-                "&&" => (BinOp::And, 2),
-                "|" => (BinOp::BitOr, 3),
-                "^" => (BinOp::BitXor, 4),
-                "&" => (BinOp::BitAnd, 5),
-                "==" => (BinOp::Eq, 6),
-                "!=" => (BinOp::Ne, 6),
-                "<" => (BinOp::Lt, 7),
-                "<=" => (BinOp::Le, 7),
-                ">" => (BinOp::Gt, 7),
-                ">=" => (BinOp::Ge, 7),
-                "<<" => (BinOp::Shl, 8),
-                ">>" => (BinOp::Shr, 8),
-                "+" => (BinOp::Add, 9),
-                "-" => (BinOp::Sub, 9),
-                "*" => (BinOp::Mul, 10),
-                "/" => (BinOp::Div, 10),
-                "%" => (BinOp::Mod, 10),
-                _ => return None,
-            },
-            _ => return None,
+    fn word_binop(&self, w: &str) -> Option<(BinOp, usize)> {
+        match w {
+            "imply" => Some((BinOp::Imply, 0)),
+            "or" => Some((BinOp::Or, 1)),
+            "and" => Some((BinOp::And, 2)),
+            _ => None,
+        }
+    }
+    fn word_not(&self, w: &str) -> bool {
+        w == "not"
+    }
+    /// A variable, `a[i]`, `P.state` or `P->v` / `P->a[i]`.
+    fn name_primary(&mut self) -> R<Expr> {
+        let sp = self.span();
+        let w = match self.peek() {
+            Tok::Ident(w) if !is_keyword(w) => w.clone(),
+            _ => return self.err("an expression"),
         };
-        Some(op)
-    }
-
-    fn binary(&mut self, min: usize) -> R<Expr> {
-        let mut lhs = self.unary()?;
-        while let Some((op, prec)) = self.binop() {
-            if prec < min {
-                break;
-            }
+        self.bump();
+        if self.eat_punct("[") {
+            let i = self.expr()?;
+            self.expect_punct("]")?;
+            Ok(Expr::Index(
+                w,
+                Box::new(i),
+                Span::new(sp.start, self.prev_end()),
+            ))
+        } else if self.is_punct(".") && matches!(self.peek_at(1), Tok::Ident(_)) {
             self.bump();
-            // `imply` is right-associative; the rest associate to the left.
-            let next = if op == BinOp::Imply { prec } else { prec + 1 };
-            let rhs = self.binary(next)?;
-            let sp = lhs.span().join(rhs.span());
-            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), sp);
-        }
-        Ok(lhs)
-    }
-
-    fn unary(&mut self) -> R<Expr> {
-        let sp = self.span();
-        let op = if self.eat_punct("-") {
-            Some(UnOp::Neg)
-        } else if self.eat_punct("!") || self.eat_kw("not") {
-            Some(UnOp::Not)
-        } else if self.eat_punct("~") {
-            Some(UnOp::BitNot)
+            let (st, _) = self.ident()?;
+            Ok(Expr::InState(w, st, Span::new(sp.start, self.prev_end())))
+        } else if self.is_punct("->") && matches!(self.peek_at(1), Tok::Ident(_)) {
+            self.bump();
+            let (v, _) = self.ident()?;
+            let idx = if self.eat_punct("[") {
+                let i = self.expr()?;
+                self.expect_punct("]")?;
+                Some(Box::new(i))
+            } else {
+                None
+            };
+            Ok(Expr::Remote(
+                w,
+                v,
+                idx,
+                Span::new(sp.start, self.prev_end()),
+            ))
         } else {
-            None
-        };
-        match op {
-            Some(op) => {
-                self.depth += 1;
-                if self.depth > MAX_DEPTH {
-                    return Err(
-                        Diagnostic::at(sp, "expression nested too deeply").with_span(sp, "here")
-                    );
-                }
-                let e = self.unary();
-                self.depth -= 1;
-                let e = e?;
-                let s = sp.join(e.span());
-                Ok(Expr::Unary(op, Box::new(e), s))
-            }
-            None => self.primary(),
-        }
-    }
-
-    fn primary(&mut self) -> R<Expr> {
-        let sp = self.span();
-        match self.peek().clone() {
-            Tok::Int(v) => {
-                self.bump();
-                Ok(Expr::Int(v, sp))
-            }
-            Tok::Punct("(") => {
-                self.bump();
-                let e = self.expr()?;
-                self.expect_punct(")")?;
-                Ok(e)
-            }
-            Tok::Ident(w) if w == "true" => {
-                self.bump();
-                Ok(Expr::Int(1, sp))
-            }
-            Tok::Ident(w) if w == "false" => {
-                self.bump();
-                Ok(Expr::Int(0, sp))
-            }
-            Tok::Ident(w) if !is_keyword(&w) => {
-                self.bump();
-                if self.eat_punct("[") {
-                    let i = self.expr()?;
-                    self.expect_punct("]")?;
-                    Ok(Expr::Index(
-                        w,
-                        Box::new(i),
-                        Span::new(sp.start, self.prev_end()),
-                    ))
-                } else if self.is_punct(".") && matches!(self.peek_at(1), Tok::Ident(_)) {
-                    self.bump();
-                    let (st, _) = self.ident()?;
-                    Ok(Expr::InState(w, st, Span::new(sp.start, self.prev_end())))
-                } else if self.is_punct("->") && matches!(self.peek_at(1), Tok::Ident(_)) {
-                    self.bump();
-                    let (v, _) = self.ident()?;
-                    let idx = if self.eat_punct("[") {
-                        let i = self.expr()?;
-                        self.expect_punct("]")?;
-                        Some(Box::new(i))
-                    } else {
-                        None
-                    };
-                    Ok(Expr::Remote(
-                        w,
-                        v,
-                        idx,
-                        Span::new(sp.start, self.prev_end()),
-                    ))
-                } else {
-                    Ok(Expr::Var(w, sp))
-                }
-            }
-            _ => self.err("an expression"),
+            Ok(Expr::Var(w, sp))
         }
     }
 }

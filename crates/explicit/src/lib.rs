@@ -19,6 +19,7 @@
 
 mod bfs;
 mod bytecode;
+mod c_expr;
 mod dve_ast;
 mod dve_parse;
 mod ltl_product;

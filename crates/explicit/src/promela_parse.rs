@@ -5,7 +5,8 @@
 //! benchmark set (Pelánek, SPIN 2007) and checked against DiVinE's models (Barnat et al.,
 //! "DiVinE: a tool for distributed verification", CAV 2006).
 
-use crate::dve_ast::{BinOp, Expr, LValue, RecvArg, Ty, UnOp};
+use crate::c_expr::{self, ExprParser, Peek};
+use crate::dve_ast::{BinOp, Expr, LValue, RecvArg, Ty};
 use crate::promela_ast::*;
 use verikit_diag::{Diagnostic, Span};
 
@@ -629,8 +630,10 @@ impl Parser {
             return Ok(RecvArg::Match(e));
         }
         match self.peek() {
-            Tok::Int(_) | Tok::Punct("-") => Ok(RecvArg::Match(self.unary()?)),
-            Tok::Ident(w) if w == "true" || w == "false" => Ok(RecvArg::Match(self.unary()?)),
+            Tok::Int(_) | Tok::Punct("-") => Ok(RecvArg::Match(c_expr::unary(self)?)),
+            Tok::Ident(w) if w == "true" || w == "false" => {
+                Ok(RecvArg::Match(c_expr::unary(self)?))
+            }
             _ => Ok(RecvArg::Store(self.lvalue()?)),
         }
     }
@@ -652,118 +655,58 @@ impl Parser {
     }
 
     fn expr(&mut self) -> R<Expr> {
-        self.enter()?;
-        let e = self.binary(1);
-        self.depth -= 1;
-        e
+        c_expr::expr(self)
     }
+}
 
-    fn binop(&self) -> Option<(BinOp, usize)> {
-        let Tok::Punct(p) = self.peek() else {
-            return None;
-        };
-        Some(match *p {
-            "||" => (BinOp::Or, 1),
-            "&&" => (BinOp::And, 2),
-            "|" => (BinOp::BitOr, 3),
-            "^" => (BinOp::BitXor, 4),
-            "&" => (BinOp::BitAnd, 5),
-            "==" => (BinOp::Eq, 6),
-            "!=" => (BinOp::Ne, 6),
-            "<" => (BinOp::Lt, 7),
-            "<=" => (BinOp::Le, 7),
-            ">" => (BinOp::Gt, 7),
-            ">=" => (BinOp::Ge, 7),
-            "<<" => (BinOp::Shl, 8),
-            ">>" => (BinOp::Shr, 8),
-            "+" => (BinOp::Add, 9),
-            "-" => (BinOp::Sub, 9),
-            "*" => (BinOp::Mul, 10),
-            "/" => (BinOp::Div, 10),
-            "%" => (BinOp::Mod, 10),
-            _ => return None,
-        })
-    }
-
-    fn binary(&mut self, min: usize) -> R<Expr> {
-        let mut lhs = self.unary()?;
-        while let Some((op, prec)) = self.binop() {
-            if prec < min {
-                break;
-            }
-            self.bump();
-            let rhs = self.binary(prec + 1)?;
-            let span = Span::new(lhs.span().start, rhs.span().end);
-            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), span);
+/// Promela expressions: the shared grammar of `c_expr`; names are variables or `a[i]`.
+impl ExprParser for Parser {
+    fn peek_tok(&self) -> Peek<'_> {
+        match self.peek() {
+            Tok::Ident(w) => Peek::Ident(w),
+            Tok::Int(v) => Peek::Int(*v),
+            Tok::Punct(p) => Peek::Punct(p),
+            Tok::Str | Tok::Eof => Peek::Other,
         }
-        Ok(lhs)
     }
-
-    fn unary(&mut self) -> R<Expr> {
-        self.enter()?;
-        let sp = self.span();
-        let op = if self.eat_punct("!") {
-            Some(UnOp::Not)
-        } else if self.eat_punct("-") {
-            Some(UnOp::Neg)
-        } else if self.eat_punct("~") {
-            Some(UnOp::BitNot)
-        } else {
-            None
-        };
-        let e = match op {
-            Some(op) => {
-                let inner = self.unary()?;
-                let span = Span::new(sp.start, inner.span().end);
-                Expr::Unary(op, Box::new(inner), span)
-            }
-            None => self.primary()?,
-        };
+    fn cur_span(&self) -> Span {
+        self.span()
+    }
+    fn advance(&mut self) {
+        self.bump();
+    }
+    fn expect(&mut self, p: &str) -> R<Span> {
+        self.expect_punct(p)
+    }
+    fn fail<T>(&self, what: &str) -> R<T> {
+        self.err(what)
+    }
+    fn enter(&mut self) -> R<()> {
+        Parser::enter(self)
+    }
+    fn leave(&mut self) {
         self.depth -= 1;
-        Ok(e)
     }
-
-    fn primary(&mut self) -> R<Expr> {
-        let sp = self.span();
-        match self.peek().clone() {
-            Tok::Int(v) => {
-                self.bump();
-                Ok(Expr::Int(v, sp))
-            }
-            Tok::Punct("(") => {
-                self.bump();
-                let e = self.expr()?;
-                if self.is_punct("->") {
-                    return self.err("`)` (conditional expressions are not supported)");
-                }
-                self.expect_punct(")")?;
-                Ok(e)
-            }
-            Tok::Ident(w) if w == "true" => {
-                self.bump();
-                Ok(Expr::Int(1, sp))
-            }
-            Tok::Ident(w) if w == "false" => {
-                self.bump();
-                Ok(Expr::Int(0, sp))
-            }
-            Tok::Ident(_) => {
-                let (name, nsp) = self.ident()?;
-                if self.eat_punct("[") {
-                    let i = self.expr()?;
-                    self.expect_punct("]")?;
-                    Ok(Expr::Index(
-                        name,
-                        Box::new(i),
-                        Span::new(nsp.start, self.prev_end()),
-                    ))
-                } else if self.is_punct("@") || self.is_punct(".") {
-                    self.err("an operator (remote references are not supported)")
-                } else {
-                    Ok(Expr::Var(name, nsp))
-                }
-            }
-            _ => self.err("an expression"),
+    fn inside_parens(&mut self) -> R<()> {
+        if self.is_punct("->") {
+            return self.err("`)` (conditional expressions are not supported)");
+        }
+        Ok(())
+    }
+    fn name_primary(&mut self) -> R<Expr> {
+        let (name, nsp) = self.ident()?;
+        if self.eat_punct("[") {
+            let i = self.expr()?;
+            self.expect_punct("]")?;
+            Ok(Expr::Index(
+                name,
+                Box::new(i),
+                Span::new(nsp.start, self.prev_end()),
+            ))
+        } else if self.is_punct("@") || self.is_punct(".") {
+            self.err("an operator (remote references are not supported)")
+        } else {
+            Ok(Expr::Var(name, nsp))
         }
     }
 }
