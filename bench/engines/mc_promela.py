@@ -7,7 +7,9 @@ partial-order reduction (`spin -a`, `gcc -O2 -DNOREDUCE -DVECTORSZ=4096`, `./pan
 -wN` with the hash table sized to the model, N = ceil(log2(2 * states)), so that clearing a
 default 2^24-slot table does not dominate small models). Reported per model: states of both, CPU
 seconds (user + system) of the verikit process and of `./pan`, the ratio, and SPIN's `spin -a` +
-`gcc` CPU seconds separately. Writes bench/results/mc-promela.md.
+`gcc` CPU seconds separately. With partial-order reduction on both sides: verikit `mc check
+--assert -x mc.por=on` (the reduced state space) and SPIN's default reduction (no -DNOREDUCE).
+Writes bench/results/mc-promela.md.
 
 Usage: bench/engines/mc_promela.py [--limit SECS] [--max-states N] [--budget SECS] [--verikit PATH]
 """
@@ -42,7 +44,21 @@ def verikit(exe, pm, limit):
     return {"states": s.get("states"), "transitions": s.get("transitions"), "cpu": cpu}
 
 
-def spin(pm, limit, states):
+def verikit_por(exe, pm, limit):
+    """The reduced state space: `mc check --assert` with `-x mc.por=on` explores all of it when
+    the assertions hold (most BEEM models have none)."""
+    out, code, cpu = cpu_run([exe, "--json", "-q", "--timeout", str(limit), "-x", "mc.por=on", "mc", "check",
+                              "--assert", pm], limit)
+    try:
+        v = json.loads(out)
+    except Exception:
+        return {"error": "no answer", "cpu": cpu}
+    if code != 0 or v.get("verdict") != "true":
+        return {"error": v.get("verdict", "error"), "cpu": cpu}
+    return {"states": v.get("stats", {}).get("states"), "cpu": cpu}
+
+
+def spin(pm, limit, states, por=False):
     d = tempfile.mkdtemp(prefix="mc-spin-")
     try:
         shutil.copy(pm, os.path.join(d, "m.pm"))
@@ -50,7 +66,7 @@ def spin(pm, limit, states):
         if code != 0:
             return {"error": "spin -a"}
         w = max(10, math.ceil(math.log2(2 * max(states, 1))))
-        _, code, c2 = cpu_run(["gcc", "-O2", "-DNOREDUCE", "-DVECTORSZ=4096", "-o", "pan", "pan.c"], 300, cwd=d)
+        _, code, c2 = cpu_run(["gcc", "-O2"] + ([] if por else ["-DNOREDUCE"]) + ["-DVECTORSZ=4096", "-o", "pan", "pan.c"], 300, cwd=d)
         if code != 0:
             return {"error": "gcc"}
         out, code, cpu = cpu_run(["timeout", str(limit), "./pan", "-m10000000", "-c0", f"-w{w}"], limit, cwd=d)
@@ -88,8 +104,10 @@ def main():
         pm = os.path.join(BEEM, r["promela"])
         v = verikit(a.verikit, pm, a.limit)
         sp = spin(pm, a.limit, s)
-        res.append((r, v, sp))
-        print(r["promela"], v, sp, flush=True)
+        vr = verikit_por(a.verikit, pm, a.limit)
+        spr = spin(pm, a.limit, s, por=True)
+        res.append((r, v, sp, vr, spr))
+        print(r["promela"], v, sp, vr, spr, flush=True)
     write(res, a, load0, os.getloadavg(), time.time() - t0, len(rows))
 
 
@@ -101,8 +119,15 @@ def write(res, a, load0, load1, wall, total):
     ver = subprocess.run([a.verikit, "--version"], capture_output=True, text=True).stdout.strip()
     sv = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip()
     ratios, same, both = [], 0, 0
+    por_ratios, por_states = [], []
     lines = []
-    for r, v, sp in res:
+    for r, v, sp, vr, spr in res:
+        rpor = None
+        if "states" in vr and "states" in spr and spr["cpu"] > 0:
+            rpor = vr["cpu"] / spr["cpu"]
+            por_ratios.append(rpor)
+        if "states" in vr and "states" in v and v["states"]:
+            por_states.append(vr["states"] / v["states"])
         ok = "states" in v and "states" in sp
         rel = r["relation"].split(" (")[0]
         ratio = None
@@ -116,7 +141,8 @@ def write(res, a, load0, load1, wall, total):
                 same += 1
         lines.append(f"| {r['promela']} | {rel} | {fmt(v.get('states', v.get('error')))} | "
                      f"{fmt(sp.get('states', sp.get('error')))} | {fmt(v.get('cpu'))} | {fmt(sp.get('cpu'))} | "
-                     f"{fmt(ratio)} | {fmt(sp.get('compile'))} |")
+                     f"{fmt(ratio)} | {fmt(sp.get('compile'))} | {fmt(vr.get('states', vr.get('error')))} | "
+                     f"{fmt(spr.get('states', spr.get('error')))} | {fmt(vr.get('cpu'))} | {fmt(spr.get('cpu'))} | {fmt(rpor)} |")
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [
         "# Promela: verikit mc info vs SPIN on BEEM's `.pm` files",
@@ -129,19 +155,23 @@ def write(res, a, load0, load1, wall, total):
         "- SPIN: `spin -a`, `gcc -O2 -DNOREDUCE -DVECTORSZ=4096`, `./pan -m10000000 -c0 -wN` (hash table sized to the model); "
         "`pan` CPU excludes compilation, which is the last column (`spin -a` + `gcc`)",
         "- verikit: `verikit mc info M.pm`, CPU of the whole process (parsing, lowering, compiling, exploring); no POR on either side",
+        "- with POR: verikit `mc check --assert -x mc.por=on M.pm` (the reduced state space, complete when the assertions hold), "
+        "SPIN's default reduction (`gcc` without `-DNOREDUCE`, same `pan` options)",
         "",
         "## Summary",
         "",
         f"- both finished on {both} models; state counts equal (verikit + the 2 states of the folded `init` prefix = SPIN) on {same} of them",
         f"- ratio verikit/SPIN CPU (pan only): median {fmt(statistics.median(ratios)) if ratios else '–'} over {len(ratios)} models"
         + (f" (min {fmt(min(ratios))}, max {fmt(max(ratios))})" if ratios else ""),
+        f"- with POR: ratio verikit/SPIN CPU median {fmt(statistics.median(por_ratios)) if por_ratios else '–'} over {len(por_ratios)} models; "
+        f"verikit's reduced/full state ratio median {fmt(statistics.median(por_states)) if por_states else '–'}",
         "- where the counts differ, the cause is the translation's `atomic` blocks: verikit stores the control points inside "
         "`atomic` as DVE committed states and keeps atomicity when the atomic process blocks; SPIN does neither (decision 0701)",
         "",
         "## Per model",
         "",
-        "| promela | SPIN-CHECK relation | verikit states | SPIN states | verikit s | pan s | ratio | SPIN compile s |",
-        "|---|---|---|---|---|---|---|---|",
+        "| promela | SPIN-CHECK relation | verikit states | SPIN states | verikit s | pan s | ratio | SPIN compile s | verikit POR states | SPIN POR states | verikit POR s | pan POR s | POR ratio |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ] + lines
     path = os.path.join(ROOT, "bench", "results", "mc-promela.md")
     with open(path, "w") as f:

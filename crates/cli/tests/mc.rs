@@ -159,3 +159,37 @@ fn promela_models_are_checked_like_dve() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn partial_order_reduction_is_switchable_and_keeps_verdicts() {
+    let Some(m) = beem("peterson/peterson.1.dve") else {
+        return;
+    };
+    let run = |por: &str, extra: &[&str]| {
+        let x = format!("mc.por={por}");
+        let mut args = vec!["--json", "-x", &x, "mc", "check", &m];
+        args.extend_from_slice(extra);
+        let (code, v, err) = verikit(&args);
+        assert_eq!(code, 0, "{err}");
+        v
+    };
+    // BEEM: 12498 states; the reduced search of a deadlock-free model visits fewer.
+    let off = run("off", &["--deadlock"]);
+    let on = run("on", &["--deadlock"]);
+    assert_eq!(off["verdict"], "true");
+    assert_eq!(on["verdict"], "true");
+    assert_eq!(off["por"], "off");
+    assert_eq!(on["por"], "on");
+    assert_eq!(off["stats"]["states"], 12498);
+    assert!(on["stats"]["states"].as_u64().unwrap() < 12498, "{on}");
+    assert!(on["stats"]["reduced_states"].as_u64().unwrap() > 0, "{on}");
+    // LTL: the same verdicts; `X` switches the reduction off, with the reason.
+    let f = "G(\"P_0.wait\" -> F \"P_0.CS\")";
+    assert_eq!(run("on", &["--ltl", f])["verdict"], "false");
+    assert_eq!(run("off", &["--ltl", f])["verdict"], "false");
+    let x = run("on", &["--ltl", "G(\"P_0.CS\" -> X !\"P_0.CS\")"]);
+    assert!(x["por"].as_str().unwrap().starts_with("off: "), "{x}");
+    let (code, _, err) = verikit(&["-x", "mc.por=maybe", "mc", "check", &m]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("mc.por"), "{err}");
+}

@@ -143,6 +143,13 @@ impl Objects {
             .unwrap_or(self.commit)
     }
 
+    /// A channel operation reads and writes its channel.
+    fn channel(&self, chan: u32, f: &mut Foot) {
+        let c = self.chan.get(chan as usize).copied().unwrap_or(self.commit);
+        f.r.set(c);
+        f.w.set(c);
+    }
+
     /// Adds the reads and writes of a program.
     fn prog(&self, p: &Prog, f: &mut Foot) {
         for op in &p.ops {
@@ -209,13 +216,7 @@ impl Por {
                         for v in values {
                             objs.prog(v, &mut f);
                         }
-                        let c = objs
-                            .chan
-                            .get(*chan as usize)
-                            .copied()
-                            .unwrap_or(objs.commit);
-                        f.r.set(c);
-                        f.w.set(c);
+                        objs.channel(*chan, &mut f);
                     }
                     SyncC::Recv {
                         chan,
@@ -228,13 +229,7 @@ impl Por {
                         for (_, p) in matches {
                             objs.prog(p, &mut f);
                         }
-                        let c = objs
-                            .chan
-                            .get(*chan as usize)
-                            .copied()
-                            .unwrap_or(objs.commit);
-                        f.r.set(c);
-                        f.w.set(c);
+                        objs.channel(*chan, &mut f);
                     }
                 }
                 let pr = &m.procs[t.proc as usize];

@@ -467,19 +467,10 @@ fn x_free(formula: &str) -> bool {
         if !seen.insert(i) {
             continue;
         }
-        match arena.node(F(i)) {
-            Node::X(_) => return false,
-            Node::True | Node::False | Node::Ap(_) => {}
-            Node::Not(a) | Node::Ev(a) | Node::Gl(a) => stack.push(*a),
-            Node::And(v) | Node::Or(v) => stack.extend(v.iter().copied()),
-            Node::Xor(a, b)
-            | Node::Implies(a, b)
-            | Node::Equiv(a, b)
-            | Node::U(a, b)
-            | Node::R(a, b)
-            | Node::W(a, b)
-            | Node::M(a, b) => stack.extend([*a, *b]),
+        if matches!(arena.node(F(i)), Node::X(_)) {
+            return false;
         }
+        stack.extend(arena.children(F(i)));
     }
     true
 }

@@ -4,7 +4,7 @@ use crate::report::{read_input, CliError, Ctx};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use verikit_diag::{Answer, Budget, SourceFile};
-use verikit_explicit::{check, info, load_source, parse_ap_defs, Check};
+use verikit_explicit::{check_with, info, load_source, parse_ap_defs, Check, McOptions};
 
 #[derive(Args, Debug)]
 pub struct Limits {
@@ -51,9 +51,10 @@ fn budget(ctx: &Ctx, l: &Limits) -> Budget {
     })
 }
 
-fn run_check(src: &SourceFile, q: Check, b: &Budget) -> Result<Answer, CliError> {
+fn run_check(src: &SourceFile, q: Check, ctx: &Ctx, b: &Budget) -> Result<Answer, CliError> {
+    let o = McOptions::from_params(&ctx.params).map_err(CliError::Usage)?;
     let m = load_source(src).map_err(|d| CliError::from_error(d, Some(src)))?;
-    check(&m, src, &q, b).map_err(|e| CliError::from_error(e, Some(src)))
+    check_with(&m, src, &q, &o, b).map_err(|e| CliError::from_error(e, Some(src)))
 }
 
 pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
@@ -74,7 +75,7 @@ pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
                 (None, _, true) => Check::Assert,
                 _ => Check::Default,
             };
-            run_check(&src, q, &budget(ctx, &limits))
+            run_check(&src, q, ctx, &budget(ctx, &limits))
         }
         McCmd::Info { model, limits } => {
             let src = read_input(&model)?;
@@ -108,6 +109,6 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
         ),
     ]
     .into_iter()
-    .map(|(t, q)| Ok((t.to_string(), run_check(&src, q, &ctx.budget)?)))
+    .map(|(t, q)| Ok((t.to_string(), run_check(&src, q, ctx, &ctx.budget)?)))
     .collect()
 }
