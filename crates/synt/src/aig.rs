@@ -9,9 +9,9 @@
 //! The circuit is handed over as the workspace's `verikit_aiger::Aig`, whose writers print it.
 
 use crate::error::SyntError;
-use crate::mealy::Machine;
+use crate::mealy::{Machine, Row};
 use rustc_hash::FxHashMap;
-use verikit_bdd::{Bdd, BddPointer, BddVariable, BddVariableSet};
+use verikit_bdd::{Bdd, BddPointer, BddVariable};
 use verikit_diag::Budget;
 
 /// An AIGER literal: `2·variable + negated`; 0 is false, 1 is true.
@@ -109,32 +109,14 @@ impl Builder {
     }
 }
 
-/// The BDD of a function of `n` variables (`vars[0]` = least significant bit of the index)
-/// given by its truth table.
-fn from_table(set: &BddVariableSet, vars: &[BddVariable], table: &[bool]) -> Bdd {
-    if table.iter().all(|&b| b) {
-        return set.mk_true();
-    }
-    if !table.iter().any(|&b| b) {
-        return set.mk_false();
-    }
-    let Some((&top, rest)) = vars.split_last() else {
-        return if table.first().copied().unwrap_or(false) {
-            set.mk_true()
-        } else {
-            set.mk_false()
-        };
-    };
-    let half = table.len() / 2;
-    let lo = from_table(set, rest, &table[..half]);
-    let hi = from_table(set, rest, &table[half..]);
-    let v = set.mk_var(top);
-    v.and(&hi).or(&v.not().and(&lo))
+/// The name of latch `j` in the circuit's BDD dictionary (not a TLSF or LTL identifier).
+fn latch_name(j: usize) -> String {
+    format!("\u{1}state_{j}")
 }
 
-/// The circuit of a machine. `unc` are the machine's input bits (names of the uncontrolled
-/// propositions, bit `i` of a letter), `ctl` its answer bits; `all_inputs`/`all_outputs` are the
-/// circuit's declared signals (a declared input the game does not use is read and ignored; a
+/// The circuit of a machine. `unc` are the names of the machine's uncontrolled propositions,
+/// `ctl` its controlled ones (in the order of the rows' answers); `all_inputs`/`all_outputs` are
+/// the circuit's declared signals (a declared input the game does not use is read and ignored; a
 /// declared output it does not use is constant 0).
 pub(crate) fn encode(
     m: &Machine,
@@ -146,30 +128,39 @@ pub(crate) fn encode(
 ) -> Result<Circuit, SyntError> {
     let n = m.states().max(1);
     let nl = (usize::BITS - (n - 1).leading_zeros()) as usize;
-    let nu = unc.len();
     let ni = all_inputs.len();
-    // BDD variables: input bits of the table first (least significant), then latch bits.
-    let set = BddVariableSet::new_anonymous((nu + nl) as u16);
-    let vars = set.variables();
-    let in_vars = &vars[..nu];
-    let latch_vars = &vars[nu..];
+    // BDD variables: the game's propositions, then the latch bits.
+    let latch_names: Vec<String> = (0..nl).map(latch_name).collect();
+    let dict = m
+        .dict
+        .extend(latch_names.iter().map(String::as_str))
+        .map_err(|e| SyntError::Limit(e.to_string()))?;
+    let latch_vars: Vec<BddVariable> = latch_names.iter().filter_map(|n| dict.var_of(n)).collect();
     let mut b = Builder {
         n_vars: (ni + nl) as u32,
         base: (ni + nl + 1) as u32,
         strash: FxHashMap::default(),
         gates: Vec::new(),
     };
-    let mut var_lit: Vec<Lit> = Vec::with_capacity(nu + nl);
+    let mut var_lit: Vec<Lit> = vec![0; dict.len()];
     for name in unc {
         let i = all_inputs
             .iter()
             .position(|x| x == name)
             .ok_or_else(|| SyntError::Internal(format!("game input {name} is not declared")))?;
-        var_lit.push(2 * (1 + i as u32));
+        let v = dict
+            .var_of(name)
+            .ok_or_else(|| SyntError::Internal(format!("game input {name} has no variable")))?;
+        if let Some(slot) = var_lit.get_mut(v.to_index()) {
+            *slot = 2 * (1 + i as u32);
+        }
     }
-    for j in 0..nl {
-        var_lit.push(2 * (1 + ni as u32 + j as u32));
+    for (j, v) in latch_vars.iter().enumerate() {
+        if let Some(slot) = var_lit.get_mut(v.to_index()) {
+            *slot = 2 * (1 + ni as u32 + j as u32);
+        }
     }
+    let set = dict.vars();
     let state_cube = |s: usize| -> Bdd {
         let mut c = set.mk_true();
         for (j, v) in latch_vars.iter().enumerate() {
@@ -177,13 +168,15 @@ pub(crate) fn encode(
         }
         c
     };
-    // A function given per state by a truth table over the input bits.
-    let function = |bit: &dyn Fn(u32, u32) -> bool, b: &mut Builder| -> Result<Lit, SyntError> {
+    // A function given per state by the rows: `on(row)` is where it is true inside the row.
+    let function = |on: &dyn Fn(&Row) -> Bdd, b: &mut Builder| -> Result<Lit, SyntError> {
         let mut f = set.mk_false();
-        for (s, row) in m.table.iter().enumerate() {
+        for (s, rows) in m.rows.iter().enumerate() {
             budget.check()?;
-            let table: Vec<bool> = row.iter().map(|&(o, t)| bit(o, t)).collect();
-            let g = from_table(&set, in_vars, &table);
+            let mut g = set.mk_false();
+            for r in rows {
+                g = g.or(&dict.lift(&on(r)));
+            }
             if !g.is_false() {
                 f = f.or(&state_cube(s).and(&g));
             }
@@ -193,14 +186,29 @@ pub(crate) fn encode(
     let mut outputs = Vec::with_capacity(all_outputs.len());
     for name in all_outputs {
         let lit = match ctl.iter().position(|x| x == name) {
-            Some(j) => function(&|o, _| o >> j & 1 == 1, &mut b)?,
+            Some(j) => function(
+                &|r: &Row| match r.answer.get(j) {
+                    Some(a) => r.guard.and(a),
+                    None => m.dict.ff(),
+                },
+                &mut b,
+            )?,
             None => 0,
         };
         outputs.push((name.clone(), lit));
     }
     let mut latches = Vec::with_capacity(nl);
     for j in 0..nl {
-        let lit = function(&|_, t| t >> j & 1 == 1, &mut b)?;
+        let lit = function(
+            &|r: &Row| {
+                if r.target >> j & 1 == 1 {
+                    r.guard.clone()
+                } else {
+                    m.dict.ff()
+                }
+            },
+            &mut b,
+        )?;
         latches.push((format!("state_{j}"), lit));
     }
     let base = b.base;
@@ -223,20 +231,30 @@ impl Circuit {
         self.inputs.len() + self.latches.len() + self.ands.len()
     }
 
-    /// Simulates one step: the outputs and the next latch values.
-    pub(crate) fn step(&self, inputs: &[bool], latches: &[bool]) -> (Vec<bool>, Vec<bool>) {
-        let mut val = vec![false; self.max_var() + 1];
-        for (i, &x) in inputs.iter().enumerate().take(self.inputs.len()) {
-            val[1 + i] = x;
+    /// Evaluates one step symbolically: given each input as a BDD (in the order of `inputs`)
+    /// and the latch values, the outputs and the next latch values as BDDs.
+    pub(crate) fn step(&self, inputs: &[Bdd], latches: &[bool], ff: &Bdd) -> (Vec<Bdd>, Vec<Bdd>) {
+        let tt = ff.not();
+        let mut val = vec![ff.clone(); self.max_var() + 1];
+        for (i, x) in inputs.iter().enumerate().take(self.inputs.len()) {
+            val[1 + i] = x.clone();
         }
         for (j, &x) in latches.iter().enumerate().take(self.latches.len()) {
-            val[1 + self.inputs.len() + j] = x;
+            val[1 + self.inputs.len() + j] = if x { tt.clone() } else { ff.clone() };
         }
-        let get = |val: &[bool], l: Lit| {
-            val.get((l / 2) as usize).copied().unwrap_or(false) ^ (l & 1 == 1)
+        let get = |val: &[Bdd], l: Lit| {
+            let v = val
+                .get((l / 2) as usize)
+                .cloned()
+                .unwrap_or_else(|| ff.clone());
+            if l & 1 == 1 {
+                v.not()
+            } else {
+                v
+            }
         };
         for &(lhs, a, b) in &self.ands {
-            let v = get(&val, a) && get(&val, b);
+            let v = get(&val, a).and(&get(&val, b));
             if let Some(slot) = val.get_mut((lhs / 2) as usize) {
                 *slot = v;
             }

@@ -22,14 +22,11 @@
 
 use crate::error::SyntError;
 use crate::letters::Letters;
-use crate::mealy::Machine;
+use crate::mealy::{Machine, Row};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+use verikit_bdd::{Bdd, BddVariable};
 use verikit_diag::Budget;
-
-/// First-mover groups: the class sets, the group of each first letter, a representative letter
-/// of each group.
-type Groups = (Vec<Vec<u32>>, Vec<u32>, Vec<usize>);
 
 type Counters = Box<[i8]>;
 
@@ -80,34 +77,9 @@ impl Game<'_> {
         Some(g.into_boxed_slice())
     }
 
-    /// First-mover groups: first letters reaching the same set of classes.
-    fn groups(&self, budget: &Budget) -> Result<Groups, SyntError> {
-        let l = self.letters;
-        let mut sets: Vec<Vec<u32>> = Vec::new();
-        let mut index: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-        let mut group_of = Vec::with_capacity(1 << l.n_first);
-        let mut rep = Vec::new();
-        let mut ticker = budget.ticker(64);
-        for x in 0..(1usize << l.n_first) {
-            ticker.tick()?;
-            let mut cs: Vec<u32> = (0..(1usize << l.n_second))
-                .map(|y| l.class_of(x, y))
-                .collect();
-            cs.sort_unstable();
-            cs.dedup();
-            let g = *index.entry(cs.clone()).or_insert_with(|| {
-                sets.push(cs);
-                rep.push(x);
-                (sets.len() - 1) as u32
-            });
-            group_of.push(g);
-        }
-        Ok((sets, group_of, rep))
-    }
-
     /// Solves the game: the controlled player's strategy when it wins from the initial position.
     pub(crate) fn solve(&self, budget: &Budget) -> Result<(Option<Machine>, GameStats), SyntError> {
-        let (groups, group_of, group_rep) = self.groups(budget)?;
+        let groups = &self.letters.groups;
         let mut f0 = vec![-1i8; self.states];
         for &q in self.init {
             if let Some(s) = f0.get_mut(q as usize) {
@@ -127,10 +99,10 @@ impl Game<'_> {
             ticker.tick()?;
             let f = positions[p as usize].clone();
             let mut opts = Vec::with_capacity(groups.len());
-            for (gi, classes) in groups.iter().enumerate() {
+            for (gi, group) in groups.iter().enumerate() {
                 let mut succ: Vec<(Counters, u32)> = Vec::new();
                 let mut dead = false;
-                for &c in classes {
+                for &c in &group.classes {
                     match self.succ(&f, c) {
                         Some(g) => succ.push((g, c)),
                         None if self.controlled_first => {
@@ -250,22 +222,21 @@ impl Game<'_> {
         }
         // The strategy, on the positions it reaches.
         let l = self.letters;
-        let n_unc = if self.controlled_first {
-            l.n_second
+        let (unc, ctl) = if self.controlled_first {
+            (l.second_vars(), l.first_vars())
         } else {
-            l.n_first
+            (l.first_vars(), l.second_vars())
         };
         let mut mid: FxHashMap<u32, u32> = FxHashMap::default();
         let mut order = vec![0u32];
         mid.insert(0, 0);
-        let mut table: Vec<Vec<(u32, u32)>> = Vec::new();
+        let mut table: Vec<Vec<Row>> = Vec::new();
         let mut i = 0;
-        let mut answer_cache: FxHashMap<(usize, u32), usize> = FxHashMap::default();
         while i < order.len() {
             ticker.tick()?;
             let p = order[i] as usize;
             i += 1;
-            let mut row = Vec::with_capacity(1 << n_unc);
+            let mut rows = Vec::new();
             let mut target = |s: u32, order: &mut Vec<u32>| -> u32 {
                 let len = mid.len() as u32;
                 *mid.entry(s).or_insert_with(|| {
@@ -274,15 +245,30 @@ impl Game<'_> {
                 })
             };
             if self.controlled_first {
+                // One letter of the chosen group; the opponent's answers by class.
                 let Some(&o) = pos_opts[p].iter().find(|&&o| !opt_dead[o as usize]) else {
                     return Err(SyntError::Internal(
                         "winning position without a live option".into(),
                     ));
                 };
                 let opt = &options[o as usize];
-                let x = group_rep[opt.group as usize];
-                for y in 0..(1usize << l.n_second) {
-                    let cls = l.class_of(x, y);
+                let group = groups
+                    .get(opt.group as usize)
+                    .ok_or_else(|| SyntError::Internal("group out of range".into()))?;
+                let x = l.representative(group)?;
+                let answer: Vec<Bdd> = x
+                    .iter()
+                    .map(|&(_, b)| if b { l.dict.tt() } else { l.dict.ff() })
+                    .collect();
+                for &cls in &group.classes {
+                    let guard = l
+                        .classes
+                        .get(cls as usize)
+                        .ok_or_else(|| SyntError::Internal("class out of range".into()))?
+                        .restrict(&x);
+                    if guard.is_false() {
+                        continue;
+                    }
                     let exact = self.succ(&positions[p], cls).ok_or_else(|| {
                         SyntError::Internal("overflow under a live option".into())
                     })?;
@@ -294,11 +280,16 @@ impl Game<'_> {
                         return Err(SyntError::Internal("no dominating successor".into()));
                     };
                     let t = target(s, &mut order);
-                    row.push((x as u32, t));
+                    rows.push(Row {
+                        guard,
+                        answer: answer.clone(),
+                        target: t,
+                    });
                 }
             } else {
-                for (x, &g) in group_of.iter().enumerate() {
-                    let o = pos_opts[p][g as usize] as usize;
+                // Per opponent group, a live class and answers reaching it.
+                for (gi, group) in groups.iter().enumerate() {
+                    let o = pos_opts[p][gi] as usize;
                     let Some(&(s, cls)) =
                         options[o].succ.iter().find(|(s, _)| !pos_dead[*s as usize])
                     else {
@@ -306,32 +297,50 @@ impl Game<'_> {
                             "winning position without a live answer".into(),
                         ));
                     };
-                    let y = match answer_cache.get(&(x, cls)) {
-                        Some(&y) => y,
-                        None => {
-                            let y = (0..(1usize << l.n_second))
-                                .find(|&y| l.class_of(x, y) == cls)
-                                .ok_or_else(|| {
-                                    SyntError::Internal("class without a letter".into())
-                                })?;
-                            answer_cache.insert((x, cls), y);
-                            y
-                        }
-                    };
+                    let rel = l
+                        .classes
+                        .get(cls as usize)
+                        .ok_or_else(|| SyntError::Internal("class out of range".into()))?
+                        .and(&group.cell);
+                    let answer = skolem(&rel, &ctl);
                     let t = target(s, &mut order);
-                    row.push((y as u32, t));
+                    rows.push(Row {
+                        guard: group.cell.clone(),
+                        answer,
+                        target: t,
+                    });
                 }
             }
-            table.push(row);
+            table.push(rows);
         }
         Ok((
             Some(Machine {
                 moore: self.controlled_first,
-                table,
+                dict: l.dict.clone(),
+                unc,
+                ctl,
+                rows: table,
             }),
             stats,
         ))
     }
+}
+
+/// Functions `ys = f(xs)` choosing, for every `xs` with a completion in `rel`, one such
+/// completion (the variables in order, each 0 unless only 1 is possible): the answer of a
+/// strategy that must reach a class from any letter of a group.
+fn skolem(rel: &Bdd, ys: &[BddVariable]) -> Vec<Bdd> {
+    let mut r = rel.clone();
+    let mut out = Vec::with_capacity(ys.len());
+    for (i, &y) in ys.iter().enumerate() {
+        let rest = ys.get(i + 1..).unwrap_or(&[]);
+        let hi = r.var_restrict(y, true);
+        let lo = r.var_restrict(y, false);
+        let one = lo.exists(rest).not();
+        r = one.and(&hi).or(&one.not().and(&lo));
+        out.push(one);
+    }
+    out
 }
 
 fn leq(a: &[i8], b: &[i8]) -> bool {

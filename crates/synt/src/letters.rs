@@ -1,179 +1,190 @@
-//! Explicit letters over a game's propositions and the automaton's edges as truth tables.
+//! Letters of a game as BDDs over its propositions, the automaton's edges as BDD guards, letter
+//! classes and first-mover groups computed symbolically (no enumeration of the 2^n letters).
 //!
-//! A letter is a bit vector over the game's propositions: the *first mover*'s ones in the low
-//! bits, the second mover's above them (`letter = first | second << n_first`). Every edge label
-//! (a BDD over the automaton's propositions) becomes a bit set over all letters, filled from the
-//! label's cubes; letters that enable exactly the same edges form one *class* (for every counter
-//! function they lead to the same successor), which is what the games iterate over.
+//! The game's propositions are one `verikit-bdd` dictionary, the *first mover*'s first, the
+//! second mover's after them. Every edge label of the automaton is imported into it by name. A
+//! *class* is a set of letters enabling exactly the same edges (for every counter function they
+//! lead to the same successor): the classes are the cells of the partition of the letter space
+//! refined by every distinct edge label, which is what the games iterate over. A *group* is a set
+//! of first-mover letters after which the second mover can reach the same set of classes: the
+//! cells of the partition of the first mover's space refined by the projections `∃second. c` of
+//! the classes. Both partitions are computed with BDD operations; their size is the number of
+//! cells, not of letters.
 
 use crate::error::SyntError;
+use verikit_bdd::{Bdd, BddDict, BddValuation, BddVariable, Limits};
 use verikit_diag::Budget;
 use verikit_omega::Twa;
 
-/// Largest number of propositions of an explicit game (2^n letters).
-pub(crate) const MAX_BITS: usize = 22;
+/// Largest number of classes (or groups) a game is played with.
+pub(crate) const MAX_CELLS: usize = 1 << 16;
 
-pub(crate) struct Letters {
-    pub(crate) n_first: usize,
-    pub(crate) n_second: usize,
-    /// Per automaton state, its edges: `(destination, acceptance marks, truth table)`.
-    pub(crate) edges: Vec<Vec<(u32, u64, Vec<u64>)>>,
-    /// Class of each letter.
-    pub(crate) class: Vec<u32>,
-    /// Per class, its enabled edges `(source, destination, marked)`.
-    pub(crate) class_edges: Vec<Vec<(u32, u32, bool)>>,
+/// A set of first-mover letters and the classes the second mover can reach from each of them.
+pub(crate) struct Group {
+    pub(crate) cell: Bdd,
+    pub(crate) classes: Vec<u32>,
 }
 
-fn get(t: &[u64], i: usize) -> bool {
-    t.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+pub(crate) struct Letters {
+    /// The game's propositions, first mover first.
+    pub(crate) dict: BddDict,
+    pub(crate) n_first: usize,
+    pub(crate) n_second: usize,
+    /// Per automaton state, its edges: `(destination, acceptance marks, guard)`.
+    pub(crate) edges: Vec<Vec<(u32, u64, Bdd)>>,
+    /// The classes, a partition of the letter space.
+    pub(crate) classes: Vec<Bdd>,
+    /// Per class, its enabled edges `(source, destination, marked)`.
+    pub(crate) class_edges: Vec<Vec<(u32, u32, bool)>>,
+    /// The first-mover groups, a partition of the first mover's letters.
+    pub(crate) groups: Vec<Group>,
+}
+
+/// Refines the partition `cells` by `f`: every cell split into its parts inside and outside `f`.
+fn refine(cells: Vec<Bdd>, f: &Bdd, budget: &Budget) -> Result<Vec<Bdd>, SyntError> {
+    let mut out = Vec::with_capacity(cells.len());
+    for c in cells {
+        budget.check()?;
+        let a = c.and(f);
+        if a.is_false() {
+            out.push(c);
+            continue;
+        }
+        let b = c.and_not(f);
+        out.push(a);
+        if !b.is_false() {
+            out.push(b);
+        }
+    }
+    if out.len() > MAX_CELLS {
+        return Err(SyntError::Limit(format!(
+            "more than {MAX_CELLS} letter classes"
+        )));
+    }
+    Ok(out)
+}
+
+/// The distinct BDDs of a list (semantic equality).
+fn distinct(v: impl IntoIterator<Item = Bdd>) -> Vec<Bdd> {
+    let mut out: Vec<Bdd> = Vec::new();
+    for b in v {
+        if b.is_true() || b.is_false() || out.iter().any(|x| x == &b || x.iff(&b).is_true()) {
+            continue;
+        }
+        out.push(b);
+    }
+    out
 }
 
 impl Letters {
-    /// `names` = the game's propositions (first mover first); the automaton's propositions must
-    /// be among them.
+    /// The game dictionary of `names` (first mover first).
+    pub(crate) fn dict(names: &[String]) -> Result<BddDict, SyntError> {
+        BddDict::try_new(names.iter().cloned()).map_err(|e| SyntError::Limit(e.to_string()))
+    }
+
+    /// `dict` = the game's propositions (first mover first, see [`Letters::dict`]); the
+    /// automaton's propositions must be among them.
     pub(crate) fn new(
         aut: &Twa,
-        names: &[String],
+        dict: &BddDict,
         n_first: usize,
         budget: &Budget,
     ) -> Result<Letters, SyntError> {
-        let bits = names.len();
-        if bits > MAX_BITS {
-            return Err(SyntError::Limit(format!(
-                "{bits} propositions: the explicit game handles at most {MAX_BITS}"
+        let bits = dict.len();
+        if let Some(ap) = aut.aps.iter().find(|a| dict.var_of(a).is_none()) {
+            return Err(SyntError::Internal(format!(
+                "proposition {ap} not in the game"
             )));
         }
-        let count = 1usize << bits;
-        let words = count.div_ceil(64);
-        // Automaton proposition index -> letter bit.
-        let mut pos = Vec::with_capacity(aut.aps.len());
-        for ap in &aut.aps {
-            match names.iter().position(|n| n == ap) {
-                Some(p) => pos.push(p),
-                None => {
-                    return Err(SyntError::Internal(format!(
-                        "proposition {ap} not in the game"
-                    )))
-                }
-            }
-        }
+        let limits = Limits::new(None, budget.clone());
         let mut edges = Vec::with_capacity(aut.states.len());
         let mut n_edges = 0usize;
         for st in &aut.states {
             let mut v = Vec::with_capacity(st.len());
             for e in st {
                 budget.check()?;
-                let mut table = vec![0u64; words];
-                for cube in e.label.sat_clauses() {
-                    let mut fixed_mask = 0usize;
-                    let mut fixed_val = 0usize;
-                    for (var, val) in cube.to_values() {
-                        let b = pos.get(var.to_index()).copied().ok_or_else(|| {
-                            SyntError::Internal("label variable outside the propositions".into())
-                        })?;
-                        fixed_mask |= 1 << b;
-                        if val {
-                            fixed_val |= 1 << b;
-                        }
-                    }
-                    // Enumerate the completions of the free bits.
-                    let free = (count - 1) & !fixed_mask;
-                    let mut sub = free;
-                    let mut ticker = budget.ticker(1 << 16);
-                    loop {
-                        ticker.tick()?;
-                        let l = fixed_val | sub;
-                        table[l / 64] |= 1 << (l % 64);
-                        if sub == 0 {
-                            break;
-                        }
-                        sub = (sub - 1) & free;
-                    }
-                }
-                v.push((e.dst, e.marks, table));
+                let g = dict
+                    .import(&aut.vars, &e.label, &limits)
+                    .map_err(|e| SyntError::Limit(e.to_string()))?;
+                v.push((e.dst, e.marks, g));
                 n_edges += 1;
             }
             edges.push(v);
         }
-        // Classes: refine by one edge at a time.
-        let mut class = vec![0u32; count];
-        let mut n_classes = 1usize;
-        let mut remap = vec![u32::MAX; 2];
-        for st in &edges {
-            for (_, _, t) in st {
-                budget.check()?;
-                remap.clear();
-                remap.resize(2 * n_classes, u32::MAX);
-                let mut next = 0u32;
-                let mut ticker = budget.ticker(1 << 16);
-                for (l, c) in class.iter_mut().enumerate() {
-                    ticker.tick()?;
-                    let key = 2 * *c as usize + usize::from(get(t, l));
-                    if remap[key] == u32::MAX {
-                        remap[key] = next;
-                        next += 1;
-                    }
-                    *c = remap[key];
-                }
-                n_classes = next as usize;
-            }
-        }
-        let mut rep = vec![usize::MAX; n_classes];
-        for (l, &c) in class.iter().enumerate() {
-            if rep[c as usize] == usize::MAX {
-                rep[c as usize] = l;
-            }
+        let labels = distinct(edges.iter().flatten().map(|(_, _, g)| g.clone()));
+        let mut classes = vec![dict.tt()];
+        for l in &labels {
+            classes = refine(classes, l, budget)?;
         }
         // The edges the game counts: with acceptance `t` (no sets) every infinite run is accepting,
         // so every edge counts; with acceptance `f` none does (the language is empty).
         let counted = |marks: u64| !aut.acc_false && (aut.num_sets == 0 || marks != 0);
-        let class_edges = rep
-            .iter()
-            .map(|&l| {
-                let mut v = Vec::new();
-                for (q, st) in edges.iter().enumerate() {
-                    for (dst, marks, t) in st {
-                        if get(t, l) {
-                            v.push((q as u32, *dst, counted(*marks)));
-                        }
+        let mut class_edges = Vec::with_capacity(classes.len());
+        for c in &classes {
+            budget.check()?;
+            let mut v = Vec::new();
+            for (q, st) in edges.iter().enumerate() {
+                for (dst, marks, g) in st {
+                    // A class lies inside or outside every label.
+                    if !c.and(g).is_false() {
+                        v.push((q as u32, *dst, counted(*marks)));
                     }
                 }
-                v
-            })
-            .collect();
+            }
+            class_edges.push(v);
+        }
+        // Groups: the first mover's space refined by the projections of the classes.
+        let second: Vec<BddVariable> = (n_first..bits).filter_map(|i| dict.var(i)).collect();
+        let proj: Vec<Bdd> = classes.iter().map(|c| c.exists(&second)).collect();
+        let mut cells = vec![dict.tt()];
+        for p in distinct(proj.iter().cloned()) {
+            cells = refine(cells, &p, budget)?;
+        }
+        let mut groups = Vec::with_capacity(cells.len());
+        for cell in cells {
+            budget.check()?;
+            let cs = proj
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.and(&cell).is_false())
+                .map(|(i, _)| i as u32)
+                .collect();
+            groups.push(Group { cell, classes: cs });
+        }
         tracing::debug!(
-            letters = count,
+            propositions = bits,
             edges = n_edges,
-            classes = n_classes,
+            classes = classes.len(),
+            groups = groups.len(),
             "letter classes"
         );
         Ok(Letters {
+            dict: dict.clone(),
             n_first,
             n_second: bits - n_first,
             edges,
-            class,
+            classes,
             class_edges,
+            groups,
         })
     }
 
-    pub(crate) fn letter(&self, first: usize, second: usize) -> usize {
-        first | second << self.n_first
+    pub(crate) fn first_vars(&self) -> Vec<BddVariable> {
+        (0..self.n_first).filter_map(|i| self.dict.var(i)).collect()
     }
 
-    pub(crate) fn class_of(&self, first: usize, second: usize) -> u32 {
-        self.class
-            .get(self.letter(first, second))
-            .copied()
-            .unwrap_or(0)
+    pub(crate) fn second_vars(&self) -> Vec<BddVariable> {
+        (self.n_first..self.n_first + self.n_second)
+            .filter_map(|i| self.dict.var(i))
+            .collect()
     }
 
-    /// The edges of state `q` enabled by `letter`: `(destination, marks)`.
-    pub(crate) fn enabled(&self, q: usize, letter: usize) -> impl Iterator<Item = (u32, u64)> + '_ {
-        self.edges
-            .get(q)
-            .into_iter()
-            .flatten()
-            .filter(move |(_, _, t)| get(t, letter))
-            .map(|(d, m, _)| (*d, *m))
+    /// One first-mover letter of a group (its values on the first mover's variables).
+    pub(crate) fn representative(&self, g: &Group) -> Result<Vec<(BddVariable, bool)>, SyntError> {
+        let w: BddValuation = g
+            .cell
+            .sat_witness()
+            .ok_or_else(|| SyntError::Internal("empty group".into()))?;
+        Ok(self.first_vars().into_iter().map(|v| (v, w[v])).collect())
     }
 }

@@ -18,6 +18,7 @@
 
 mod aig;
 mod bounded;
+mod compositional;
 mod error;
 mod letters;
 mod ltl;

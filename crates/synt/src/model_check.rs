@@ -2,8 +2,9 @@
 //! automaton of the *forbidden* behaviours must have no reachable accepting cycle (SCCs by
 //! `verikit-graph`'s Tarjan; an SCC is accepting when its internal edges carry every acceptance
 //! mark). The automaton is translated separately from the one the game was solved on (TGBA, no
-//! degeneralisation), and the machine is read letter by letter, so the check shares no code with
-//! the solver but the letter tables.
+//! degeneralisation), and the machine is read row by row (each row's relation between uncontrolled
+//! and controlled letters intersected with each edge guard), so the check shares no code with the
+//! solver but the import of edge labels into the game's dictionary.
 
 use crate::error::SyntError;
 use crate::letters::Letters;
@@ -28,11 +29,7 @@ pub(crate) fn check(
     } else {
         (1u64 << bad.num_sets) - 1
     };
-    let n_unc = if m.moore {
-        letters.n_second
-    } else {
-        letters.n_first
-    };
+    let rels = m.relations();
     let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
     let mut nodes: Vec<(u32, u32)> = Vec::new();
     let mut edges: Vec<Vec<(u32, u64)>> = Vec::new();
@@ -47,22 +44,16 @@ pub(crate) fn check(
         ticker.tick()?;
         let (s, q) = nodes[i];
         i += 1;
-        let row = m
-            .table
+        let row = rels
             .get(s as usize)
             .ok_or_else(|| SyntError::Internal("machine state out of range".into()))?;
         let mut out = Vec::new();
-        for x in 0..(1usize << n_unc) {
-            let &(o, t) = row
-                .get(x)
-                .ok_or_else(|| SyntError::Internal("machine row too short".into()))?;
-            let full = if m.moore {
-                letters.letter(o as usize, x)
-            } else {
-                letters.letter(x, o as usize)
-            };
-            for (dst, marks) in letters.enabled(q as usize, full) {
-                let key = (t, dst);
+        for (t, rel) in row {
+            for (dst, marks, guard) in letters.edges.get(q as usize).into_iter().flatten() {
+                if rel.and(guard).is_false() {
+                    continue;
+                }
+                let key = (*t, *dst);
                 let id = match index.get(&key) {
                     Some(&id) => id,
                     None => {
@@ -72,7 +63,7 @@ pub(crate) fn check(
                         id
                     }
                 };
-                out.push((id, marks));
+                out.push((id, *marks));
             }
         }
         out.sort_unstable();

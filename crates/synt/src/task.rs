@@ -8,6 +8,7 @@
 
 use crate::aig::{self, Circuit};
 use crate::bounded::{Game, GameStats};
+use crate::compositional;
 use crate::error::SyntError;
 use crate::letters::Letters;
 use crate::mealy::Machine;
@@ -15,8 +16,9 @@ use crate::model_check;
 use crate::tlsf::{parse_tlsf, Semantics, Spec};
 use std::time::Instant;
 use verikit_aiger::Aig;
+use verikit_bdd::Bdd;
 use verikit_diag::{Answer, Budget, Exhausted, Param, Params, Verdict};
-use verikit_omega::{Arena, Twa};
+use verikit_omega::{Arena, Twa, F};
 
 pub const PARAMS: &[Param] = &[
     Param {
@@ -24,6 +26,13 @@ pub const PARAMS: &[Param] = &[
         default: "16",
         range: "0..=100",
         doc: "largest counter bound k of the bounded games (then: unknown)",
+    },
+    Param {
+        name: "synt.compositional",
+        default: "1",
+        range: "0..=1",
+        doc:
+            "1: split the guarantees into conjuncts (C06 §5); 0: translate the specification whole",
     },
     Param {
         name: "synt.max-positions",
@@ -171,18 +180,13 @@ fn translate(
 
 /// A transition-based Büchi automaton with at most one acceptance set (the game counts marked
 /// edges), degeneralised to state-based Büchi when the translation has more sets.
-fn one_set(
-    arena: &mut Arena,
-    f: verikit_omega::F,
-    budget: &Budget,
-) -> Result<(Twa, Twa), SyntError> {
+fn one_set(arena: &mut Arena, f: verikit_omega::F, budget: &Budget) -> Result<Twa, SyntError> {
     let tgba = translate(arena, f, false, budget)?;
-    let game = if tgba.num_sets <= 1 {
-        tgba.clone()
+    if tgba.num_sets <= 1 {
+        Ok(tgba)
     } else {
-        translate(arena, f, true, budget)?
-    };
-    Ok((game, tgba))
+        translate(arena, f, true, budget)
+    }
 }
 
 /// Solves a problem within `budget`.
@@ -191,8 +195,12 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         .get_in(&PARAMS[0], 0, 100)
         .map_err(SyntError::Usage)?;
     let max_positions: usize = params
-        .get_in(&PARAMS[1], 1, 100_000_000)
+        .get_in(&PARAMS[2], 1, 100_000_000)
         .map_err(SyntError::Usage)?;
+    let compositional: bool = params
+        .get_in::<u32>(&PARAMS[1], 0, 1)
+        .map_err(SyntError::Usage)?
+        == 1;
     let mut arena = Arena::new();
     let phi = verikit_omega::task::parse_formula(&p.formula, 0, &mut arena)
         .map_err(|e| SyntError::from(e).in_source("<formula>", &p.formula))?;
@@ -221,29 +229,52 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         .filter(|x| used.contains(x))
         .cloned()
         .collect();
-    if used.len() > crate::letters::MAX_BITS {
-        return Err(SyntError::Limit(format!(
-            "{} propositions: the explicit game handles at most {}",
-            used.len(),
-            crate::letters::MAX_BITS
-        )));
-    }
     let moore = p.semantics == Semantics::Moore;
     // Game order: the first mover's propositions first.
     let (first, second) = if moore { (&ctl, &unc) } else { (&unc, &ctl) };
     let names: Vec<String> = first.iter().chain(second.iter()).cloned().collect();
+    let dict = Letters::dict(&names)?;
     let neg = arena.not(phi);
+    // C06 §5: the conjuncts of φ; the forbidden behaviours are the union of their negations'
+    // automata, and the environment is tried on each conjunct before the whole.
+    let comps = if compositional {
+        compositional::components(&mut arena, phi)
+    } else {
+        vec![phi]
+    };
     let t0 = Instant::now();
-    let (sys_aut, sys_check) = one_set(&mut arena, neg, budget)?;
+    let sys_aut = if comps.len() > 1 {
+        let mut parts = Vec::with_capacity(comps.len());
+        for &c in &comps {
+            let n = arena.not(c);
+            parts.push(one_set(&mut arena, n, budget)?);
+        }
+        compositional::union(&parts, budget)?
+    } else {
+        one_set(&mut arena, neg, budget)?
+    };
     tracing::info!(
         states = sys_aut.num_states(),
+        components = comps.len(),
         secs = t0.elapsed().as_secs_f64(),
         "automaton of ¬φ"
     );
-    let sys_letters = Letters::new(&sys_aut, &names, first.len(), budget)?;
-    // The environment's automaton (of φ) is built when its first game is played (bound 1): many
-    // realizable specifications are won by the system at bound 0 or 1.
-    let mut env: Option<(Twa, Twa, Letters)> = None;
+    let sys_letters = Letters::new(&sys_aut, &dict, first.len(), budget)?;
+    // The environment's games: on each conjunct (when there are several), then on φ. Their
+    // automata are built when first played (bound 1): many realizable specifications are won by
+    // the system at bound 0 or 1.
+    let mut env_targets: Vec<F> = if comps.len() > 1 {
+        comps.clone()
+    } else {
+        Vec::new()
+    };
+    env_targets.push(phi);
+    let mut env: Vec<Option<(Twa, Letters)>> = env_targets.iter().map(|_| None).collect();
+    let mut env_alive = vec![true; env_targets.len()];
+    // The automata the winners are checked against (of ¬φ and of φ, translated whole), built
+    // when needed.
+    let mut check_neg: Option<Twa> = None;
+    let mut check_pos: Option<Twa> = None;
     let mut sol = Solution {
         realizable: None,
         circuit: None,
@@ -254,27 +285,30 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         reason: None,
     };
     let mut sys_alive = true;
-    let mut env_alive = true;
     let mut limits = Vec::new();
     for k in 0..=max_bound.max(1) {
         budget.check()?;
-        for system in [true, false] {
-            if !(if system { sys_alive } else { env_alive }) || (!system && k == 0) {
+        let n_games = 1 + if k == 0 { 0 } else { env_targets.len() };
+        for g in 0..n_games {
+            let system = g == 0;
+            let j = g.wrapping_sub(1);
+            if if system { !sys_alive } else { !env_alive[j] } {
                 continue;
             }
-            if !system && env.is_none() {
+            if !system && env[j].is_none() {
                 let t1 = Instant::now();
-                let (a, c) = one_set(&mut arena, phi, budget)?;
+                let a = one_set(&mut arena, env_targets[j], budget)?;
                 tracing::info!(
                     states = a.num_states(),
                     secs = t1.elapsed().as_secs_f64(),
+                    component = j,
                     "automaton of φ"
                 );
-                let l = Letters::new(&a, &names, first.len(), budget)?;
-                env = Some((a, c, l));
+                let l = Letters::new(&a, &dict, first.len(), budget)?;
+                env[j] = Some((a, l));
             }
-            let (aut, letters) = match (&env, system) {
-                (Some((a, _, l)), false) => (a, l),
+            let (aut, letters) = match env.get(j) {
+                Some(Some((a, l))) if !system => (a, l),
                 _ => (&sys_aut, &sys_letters),
             };
             let game = Game {
@@ -296,7 +330,7 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
                     if system {
                         sys_alive = false
                     } else {
-                        env_alive = false
+                        env_alive[j] = false
                     }
                     continue;
                 }
@@ -312,13 +346,22 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
                 "bounded game"
             );
             let Some(m) = m else { continue };
-            let m = m.minimise();
-            // The forbidden behaviours of the winner: ¬φ for the system, φ for the environment.
-            let bad = match (&env, system) {
-                (Some((_, c, _)), false) => c,
-                _ => &sys_check,
+            let m = m.minimise(budget)?;
+            // The forbidden behaviours of the winner, of the whole specification: ¬φ for the
+            // system, φ for the environment.
+            let slot = if system {
+                &mut check_neg
+            } else {
+                &mut check_pos
             };
-            let check_letters = Letters::new(bad, &names, first.len(), budget)?;
+            if slot.is_none() {
+                let f = if system { neg } else { phi };
+                *slot = Some(translate(&mut arena, f, false, budget)?);
+            }
+            let bad = slot
+                .as_ref()
+                .ok_or_else(|| SyntError::Internal("no automaton to check against".into()))?;
+            let check_letters = Letters::new(bad, &dict, first.len(), budget)?;
             sol.product_states = model_check::check(&m, bad, &check_letters, budget)?;
             let (m_unc, m_ctl) = if system { (&unc, &ctl) } else { (&ctl, &unc) };
             let (all_in, all_out) = if system {
@@ -327,14 +370,14 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
                 (&p.outputs, &p.inputs)
             };
             let circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
-            replay_circuit(&m, &circuit, m_unc, m_ctl, all_in, all_out)?;
+            replay_circuit(&m, &circuit, m_ctl, all_in, all_out)?;
             sol.realizable = Some(system);
             sol.machine_states = m.states();
             sol.circuit = Some(circuit.to_aiger());
             sol.bound = Some(k);
             return Ok(sol);
         }
-        if !sys_alive && !env_alive {
+        if !sys_alive && env_alive.iter().all(|a| !a) {
             break;
         }
     }
@@ -346,46 +389,67 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
     Ok(sol)
 }
 
-/// The circuit simulated from every machine state on every input letter must give the machine's
-/// answers and successors.
+/// The circuit evaluated symbolically (gate by gate, as BDDs over its inputs) from every machine
+/// state must give the machine's answers and successors on every input letter.
 fn replay_circuit(
     m: &Machine,
     c: &Circuit,
-    unc: &[String],
     ctl: &[String],
     all_in: &[String],
     all_out: &[String],
 ) -> Result<(), SyntError> {
+    // Every declared input gets a variable, also those the game does not read.
+    let dict = m
+        .dict
+        .extend(all_in.iter().map(String::as_str))
+        .map_err(|e| SyntError::Limit(e.to_string()))?;
+    let ff = dict.ff();
+    let inputs: Vec<Bdd> = all_in
+        .iter()
+        .map(|n| {
+            dict.var_of(n)
+                .map(|v| dict.vars().mk_var(v))
+                .ok_or_else(|| SyntError::Internal(format!("input {n} has no variable")))
+        })
+        .collect::<Result<_, _>>()?;
     let nl = c.latches.len();
-    let in_pos: Vec<Option<usize>> = all_in
-        .iter()
-        .map(|n| unc.iter().position(|x| x == n))
-        .collect();
-    let out_pos: Vec<Option<usize>> = all_out
-        .iter()
-        .map(|n| ctl.iter().position(|x| x == n))
-        .collect();
-    for (s, row) in m.table.iter().enumerate() {
+    for (s, rows) in m.rows.iter().enumerate() {
         let latches: Vec<bool> = (0..nl).map(|j| s >> j & 1 == 1).collect();
-        for (x, &(o, t)) in row.iter().enumerate() {
-            let inputs: Vec<bool> = in_pos
-                .iter()
-                .map(|p| p.is_some_and(|b| x >> b & 1 == 1))
-                .collect();
-            let (outs, next) = c.step(&inputs, &latches);
-            let want: Vec<bool> = out_pos
-                .iter()
-                .map(|p| p.is_some_and(|b| o >> b & 1 == 1))
-                .collect();
-            let next_state = next
-                .iter()
-                .enumerate()
-                .fold(0usize, |a, (j, &v)| a | usize::from(v) << j);
-            if outs != want || next_state != t as usize {
+        let (outs, next) = c.step(&inputs, &latches, &ff);
+        let mut cover = ff.clone();
+        for r in rows {
+            let guard = dict.lift(&r.guard);
+            cover = cover.or(&guard);
+            let mut wrong = ff.clone();
+            for (name, out) in all_out.iter().zip(&outs) {
+                let want = match ctl.iter().position(|x| x == name) {
+                    Some(j) => r
+                        .answer
+                        .get(j)
+                        .map(|a| dict.lift(a))
+                        .unwrap_or_else(|| ff.clone()),
+                    None => ff.clone(),
+                };
+                wrong = wrong.or(&want.xor(out));
+            }
+            for (j, nx) in next.iter().enumerate() {
+                let want = if r.target >> j & 1 == 1 {
+                    ff.not()
+                } else {
+                    ff.clone()
+                };
+                wrong = wrong.or(&want.xor(nx));
+            }
+            if !guard.and(&wrong).is_false() {
                 return Err(SyntError::Internal(format!(
-                    "the circuit differs from the machine in state {s} on input letter {x}"
+                    "the circuit differs from the machine in state {s}"
                 )));
             }
+        }
+        if !cover.is_true() {
+            return Err(SyntError::Internal(format!(
+                "machine state {s} does not answer every input letter"
+            )));
         }
     }
     Ok(())

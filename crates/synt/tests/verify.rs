@@ -181,13 +181,24 @@ fn circuit_avoids(c: &Circuit, bad: &str) -> bool {
 
 /// Solves and checks the witness independently; returns the verdict.
 fn solve_checked(formula: &str, ins: &[&str], outs: &[&str], sem: Semantics) -> Option<bool> {
+    solve_checked_with(formula, ins, outs, sem, &Params::default())
+}
+
+/// [`solve_checked`] with tuning parameters.
+fn solve_checked_with(
+    formula: &str,
+    ins: &[&str],
+    outs: &[&str],
+    sem: Semantics,
+    params: &Params,
+) -> Option<bool> {
     let p = Problem {
         formula: formula.into(),
         inputs: ins.iter().map(|s| s.to_string()).collect(),
         outputs: outs.iter().map(|s| s.to_string()).collect(),
         semantics: sem,
     };
-    let s = solve_problem(&p, &Params::default(), &Budget::unlimited()).unwrap();
+    let s = solve_problem(&p, params, &Budget::unlimited()).unwrap();
     let r = s.realizable?;
     let c = s.circuit.expect("a decided answer has a circuit");
     let c = parse_aag(&c.to_aag());
@@ -251,10 +262,67 @@ fn known_specifications() {
         ),
         ("true", &["r"], &["g"], Mealy, true),
         ("false", &["r"], &["g"], Mealy, false),
+        // One conjunct alone is unrealizable (C06 §5: the environment's game on a component).
+        (
+            "G(r1 -> F g1) & G(g2 <-> X r2)",
+            &["r1", "r2"],
+            &["g1", "g2"],
+            Mealy,
+            false,
+        ),
+        // Only the conjunction is unrealizable.
+        ("G(r -> g) & G(r -> !g)", &["r"], &["g"], Mealy, false),
+        // Assumptions distributed over the guarantees; realizable, and unrealizable when `h`
+        // must predict `g`, which may only follow `r`.
+        (
+            "GF r -> (GF g & G(g -> r) & G(h <-> g))",
+            &["r"],
+            &["g", "h"],
+            Mealy,
+            true,
+        ),
+        (
+            "GF r -> (GF g & G(g -> r) & G(h <-> X g))",
+            &["r"],
+            &["g", "h"],
+            Mealy,
+            false,
+        ),
     ];
+    let whole = Params::parse(&["synt.compositional=0"]).unwrap();
     for &(f, i, o, sem, want) in cases {
         assert_eq!(solve_checked(f, i, o, sem), Some(want), "{f} ({sem:?})");
+        assert_eq!(
+            solve_checked_with(f, i, o, sem, &whole),
+            Some(want),
+            "{f} ({sem:?}, whole)"
+        );
     }
+}
+
+/// More propositions than letters could be enumerated for (the games work on BDD classes):
+/// twelve requests and twelve grants, a grant one step after all requests (realizable), or all
+/// requests one step after a grant (unrealizable); both answers' circuits checked
+/// independently.
+#[test]
+fn many_propositions() {
+    let n = 12;
+    let ins: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+    let outs: Vec<String> = (0..n).map(|i| format!("g{i}")).collect();
+    let all_r = ins.join(" & ");
+    let any_g = outs.join(" | ");
+    let ins: Vec<&str> = ins.iter().map(String::as_str).collect();
+    let outs: Vec<&str> = outs.iter().map(String::as_str).collect();
+    let good = format!("G(({all_r}) <-> X({any_g}))");
+    assert_eq!(
+        solve_checked(&good, &ins, &outs, Semantics::Mealy),
+        Some(true)
+    );
+    let bad = format!("G(({any_g}) <-> X({all_r}))");
+    assert_eq!(
+        solve_checked(&bad, &ins, &outs, Semantics::Mealy),
+        Some(false)
+    );
 }
 
 /// Every Mealy machine with at most two states, for the side answering `x` with `y`: does one
