@@ -107,8 +107,8 @@ def main():
         "loaded 2-core machine, and it was only run on the specs a minimal converter could turn into "
         "one formula (no `GLOBAL`, no `INITIALLY`/`PRESET`/`REQUIRE`); `error` rows are mostly its "
         "upper-case signal-name problem (see the data README). A verikit `error` is a run that ended "
-        "without a result: the `enum` refusal (exit 2) or more than 22 propositions (resource limit, "
-        "exit 3).",
+        "without a result: the `enum` refusal (exit 2) or a resource limit (exit 3: too many letter "
+        "classes or game positions).",
         "",
         "## Summary",
         "",

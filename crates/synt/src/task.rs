@@ -1,8 +1,10 @@
 //! `verikit synt`: the orchestrator. A problem (a TLSF specification or an LTL formula with its
-//! input/output partition) → the automata of `¬φ` and `φ` (omega) → bounded games for the system
-//! on `¬φ`'s automaton and for the environment on `φ`'s, bound `k = 0, 1, 2, …` alternating
-//! between the two until one side wins (C06 §4, the incremental algorithm) → the winning strategy
-//! minimised, model-checked against a separately built automaton of the forbidden behaviours
+//! input/output partition) → its conjuncts (`compositional`, C06 §5) → the automata of `¬φ` (the
+//! union of the conjuncts' negations) and of `φ` and of each conjunct (omega) → bounded games for
+//! the system on `¬φ`'s automaton and for the environment on each conjunct's and on `φ`'s, bound
+//! `k = 0, 1, 2, …` alternating between them until one side wins (C06 §4, the incremental
+//! algorithm) → the winning strategy minimised, model-checked against a separately built automaton
+//! of the whole specification's forbidden behaviours
 //! (`model_check`), encoded as an AIGER circuit whose simulation is compared with the machine →
 //! the [`Answer`].
 
