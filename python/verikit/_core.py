@@ -86,6 +86,12 @@ def call(fn: Callable[..., str], *args: Any, **kwargs: Any) -> Dict[str, Any]:
 
 def call_text(fn: Callable[..., str], *args: Any, **kwargs: Any) -> str:
     """Like :func:`call` for functions that return plain text."""
+    return call_raw(fn, *args, **kwargs)
+
+
+def call_raw(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Calls a native function and returns what it returns; native errors become
+    :class:`VerikitError` subclasses."""
     try:
         return fn(*args, **kwargs)
     except _native.NativeError as e:

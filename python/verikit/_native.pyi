@@ -1,4 +1,4 @@
-from typing import List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 __version__: str
 
@@ -45,7 +45,8 @@ def bn_write(path: Optional[str] = ..., text: Optional[str] = ..., name: str = .
 def prism_check(path: Optional[str] = ..., text: Optional[str] = ..., name: str = ...,
                 props_path: Optional[str] = ..., props_text: Optional[str] = ...,
                 consts: List[str] = ..., select: List[str] = ..., eps: float = ...,
-                max_states: Optional[int] = ..., timeout: Optional[float] = ...) -> str: ...
+                max_states: Optional[int] = ..., timeout: Optional[float] = ...
+                ) -> Tuple[str, List[Optional[Tuple[Any, Any]]]]: ...
 def prism_build(path: Optional[str] = ..., text: Optional[str] = ..., name: str = ...,
                 consts: List[str] = ..., max_states: Optional[int] = ...,
-                timeout: Optional[float] = ...) -> str: ...
+                timeout: Optional[float] = ...) -> Tuple[str, Dict[str, Any]]: ...

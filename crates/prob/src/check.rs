@@ -59,6 +59,10 @@ pub struct PropertyResult {
     /// the ∃σ∀π semantics that alternating bisimulation preserves.
     pub cooperative_nature: bool,
     pub time_s: f64,
+    /// The value in every state, indexed as the built model's states (Booleans as 0/1), when the
+    /// checker was asked to keep them ([`Checker::keep_state_values`]) and the property is a state
+    /// formula (a `filter` has one value only).
+    pub state_values: Option<Vec<f64>>,
 }
 
 pub struct Checker<'a> {
@@ -72,6 +76,8 @@ pub struct Checker<'a> {
     sound: bool,
     /// Set when the budget ran out during the current property.
     exhausted: Cell<Option<Exhausted>>,
+    /// Fill [`PropertyResult::state_values`].
+    keep_values: bool,
 }
 
 type R<T> = Result<T, ProbError>;
@@ -97,7 +103,13 @@ impl<'a> Checker<'a> {
             exit: None,
             sound: true,
             exhausted: Cell::new(None),
+            keep_values: false,
         })
+    }
+
+    /// Whether [`Checker::check`] also reports the value of every state.
+    pub fn keep_state_values(&mut self, on: bool) {
+        self.keep_values = on;
     }
 
     /// Checks one property.
@@ -105,6 +117,7 @@ impl<'a> Checker<'a> {
         let t0 = std::time::Instant::now();
         self.sound = true;
         self.opts.budget.check()?;
+        let mut state_values = None;
         let (answer, init_range) = match &prop.expr.kind {
             ExprKind::Filter { .. } => {
                 let (c, t) = self.compile(&prop.expr)?;
@@ -120,6 +133,9 @@ impl<'a> Checker<'a> {
             }
             _ => {
                 let (c, t) = self.compile(&prop.expr)?;
+                if self.keep_values {
+                    state_values = Some(eval_states_f64(self.model, &c).map_err(ProbError::Input)?);
+                }
                 initial_answer(self.model, &c, t)?
             }
         };
@@ -134,6 +150,7 @@ impl<'a> Checker<'a> {
             sound: self.sound,
             cooperative_nature: false,
             time_s: t0.elapsed().as_secs_f64(),
+            state_values,
         })
     }
 
@@ -563,6 +580,7 @@ impl<'a> Checker<'a> {
             exit: None,
             sound: true,
             exhausted: Cell::new(None),
+            keep_values: false,
         };
         let all = vec![true; prod.model.num_states()];
         let x = sub.until(&all, &prod.target, Opt::Max);
@@ -752,6 +770,7 @@ impl<'a> Checker<'a> {
             exit: None,
             sound: true,
             exhausted: Cell::new(None),
+            keep_values: false,
         };
         let x = sub.until(&u.phi, &u.psi, opt);
         self.sound &= sub.sound;

@@ -641,9 +641,16 @@ pub struct RobustChecker<'a> {
     names: Arc<Names>,
     sound: bool,
     cooperative: bool,
+    /// Fill [`PropertyResult::state_values`].
+    keep_values: bool,
 }
 
 impl<'a> RobustChecker<'a> {
+    /// Whether [`RobustChecker::check`] also reports the value of every state.
+    pub fn keep_state_values(&mut self, on: bool) {
+        self.keep_values = on;
+    }
+
     pub fn new(
         model: &'a Model,
         prog: &'a Program,
@@ -661,6 +668,7 @@ impl<'a> RobustChecker<'a> {
             names,
             sound: true,
             cooperative: false,
+            keep_values: false,
         })
     }
 
@@ -671,6 +679,7 @@ impl<'a> RobustChecker<'a> {
         self.cooperative = false;
         let (c, t) = self.compile(&prop.expr)?;
         let m = self.model;
+        let mut state_values = None;
         let (answer, init_range) = if matches!(prop.expr.kind, ExprKind::Filter { .. }) {
             let v = c.eval(&[], 0).map_err(ProbError::Input)?;
             let a = if t == Type::Bool {
@@ -680,6 +689,9 @@ impl<'a> RobustChecker<'a> {
             };
             (a, None)
         } else {
+            if self.keep_values {
+                state_values = Some(crate::build::eval_states_f64(m, &c)?);
+            }
             initial_answer(m, &c, t)?
         };
         Ok(PropertyResult {
@@ -690,6 +702,7 @@ impl<'a> RobustChecker<'a> {
             sound: self.sound,
             cooperative_nature: self.cooperative,
             time_s: t0.elapsed().as_secs_f64(),
+            state_values,
         })
     }
 

@@ -125,6 +125,8 @@ pub struct CheckRequest<'a> {
     pub widen: Option<f64>,
     /// Compare each result with the property's `// RESULT:` annotation (PRISM's `-test`).
     pub test: bool,
+    /// Keep every state's value of each property ([`CheckOutcome::state_values`]).
+    pub state_values: bool,
 }
 
 /// Validates the selected properties against the program before the model is built: names of
@@ -282,6 +284,27 @@ pub fn check(
     req: &CheckRequest,
     emit: &mut dyn FnMut(Answer),
 ) -> Result<Answer, ProbError> {
+    check_keeping(b, req, emit, &mut Vec::new())
+}
+
+/// Every state's value of one property (see [`CheckSpec::state_values`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StateValues {
+    /// The value of each state of the built model, states numbered as [`build_model`] numbers
+    /// them; Booleans as 0/1.
+    pub values: Vec<f64>,
+    /// The model's initial states.
+    pub initial: Vec<u32>,
+}
+
+/// [`check`], pushing onto `values`, for each emitted answer, every state's value of the property
+/// when `req.state_values` is set and the property has per-state values (else `None`).
+fn check_keeping(
+    b: &Built,
+    req: &CheckRequest,
+    emit: &mut dyn FnMut(Answer),
+    values: &mut Vec<Option<StateValues>>,
+) -> Result<Answer, ProbError> {
     validate(&b.prog, req)?;
     let jani = b.jani_props.is_some();
     let widened;
@@ -298,22 +321,20 @@ pub fn check(
         Robust(RobustChecker<'a>),
     }
     let mut engine = if interval {
-        Engine::Robust(RobustChecker::new(
+        let mut c = RobustChecker::new(
             model,
             &b.prog,
             req.pf,
             req.props_src,
             req.overrides,
             req.opts.clone(),
-        )?)
+        )?;
+        c.keep_state_values(req.state_values);
+        Engine::Robust(c)
     } else {
-        Engine::Point(Box::new(Checker::new(
-            model,
-            &b.prog,
-            req.pf,
-            req.overrides,
-            req.opts.clone(),
-        )?))
+        let mut c = Checker::new(model, &b.prog, req.pf, req.overrides, req.opts.clone())?;
+        c.keep_state_values(req.state_values);
+        Engine::Point(Box::new(c))
     };
     let t0 = Instant::now();
     let (mut timed_out, mut any_false, mut test_failed) = (false, false, false);
@@ -324,6 +345,7 @@ pub fn check(
         };
         let text = text_of(req.props_src, p, jani);
         if timed_out {
+            values.push(None);
             emit(timeout_item(p, &text));
             continue;
         }
@@ -332,7 +354,11 @@ pub fn check(
             Engine::Robust(c) => c.check(p, &text),
         };
         match r {
-            Ok(r) => {
+            Ok(mut r) => {
+                values.push(r.state_values.take().map(|v| StateValues {
+                    values: v,
+                    initial: model.initial.clone(),
+                }));
                 let mut it = item(&r, &label(p, &text), interval);
                 if req.test {
                     let (pass, line) = test_result(req, i, &r.answer);
@@ -356,6 +382,7 @@ pub fn check(
             }
             Err(e) if e.is_timeout() => {
                 timed_out = true;
+                values.push(None);
                 emit(timeout_item(p, &text));
             }
             Err(e) => return Err(e),
@@ -863,6 +890,8 @@ pub struct CheckSpec {
     pub scheduler: bool,
     /// Also write the results as PRISM's tables (`Some(csv)`).
     pub export_results: Option<bool>,
+    /// Keep every state's value of each property ([`CheckOutcome::state_values`]).
+    pub state_values: bool,
 }
 
 /// What [`run_check`] produced besides the streamed answers.
@@ -874,6 +903,10 @@ pub struct CheckOutcome {
     pub deadlocks_fixed: usize,
     /// Warnings for people (deadlocks fixed, a `--const` that names no constant).
     pub warnings: Vec<String>,
+    /// With [`CheckSpec::state_values`]: for each answer passed to `emit`, in order, the value of
+    /// every state of the model it was checked on (`None` for a `filter` or a property that
+    /// timed out). Empty otherwise.
+    pub state_values: Vec<Option<StateValues>>,
 }
 
 /// `verikit prism check`: for each combination of the constants, parses the model and the
@@ -901,6 +934,7 @@ pub fn run_check(
     let mut rows: Vec<(String, Vec<Row>)> = Vec::new();
     let (mut verdicts, mut summary) = (Vec::new(), Answer::new());
     let (mut scheduler, mut deadlocks_fixed, mut warnings) = (None, 0, Vec::new());
+    let mut state_values = Vec::new();
     for ov in &combos {
         let prepared = at(prepare(model_text, jani, ov), M)?;
         let pf = match (&prepared.jani_props, props_text) {
@@ -936,6 +970,7 @@ pub fn run_check(
             opts: spec.check.clone(),
             widen: spec.widen,
             test: spec.test,
+            state_values: spec.state_values,
         };
         at(validate(&prepared.prog, &req), o)?;
         let b = at(build_model(prepared, &spec.build), M)?;
@@ -948,23 +983,28 @@ pub fn run_check(
         rows.resize(selected.len(), Default::default());
         let mut k = 0;
         let s = at(
-            check(&b, &req, &mut |mut a| {
-                let v = a
-                    .detail
-                    .get("result")
-                    .map_or("timeout".into(), |x| x.to_string());
-                if let Some(r) = rows.get_mut(k) {
-                    let name = a.detail.get("property").and_then(|p| p.as_str());
-                    r.0 = name.unwrap_or("").to_string();
-                    r.1.push((ov.clone(), v.trim_matches('"').to_string()));
-                }
-                k += 1;
-                if combos.len() > 1 {
-                    let cs: Vec<String> = ov.iter().map(|(n, v)| format!("{n}={v}")).collect();
-                    a.text = format!("[{}] {}", cs.join(","), a.text);
-                }
-                emit(a);
-            }),
+            check_keeping(
+                &b,
+                &req,
+                &mut |mut a| {
+                    let v = a
+                        .detail
+                        .get("result")
+                        .map_or("timeout".into(), |x| x.to_string());
+                    if let Some(r) = rows.get_mut(k) {
+                        let name = a.detail.get("property").and_then(|p| p.as_str());
+                        r.0 = name.unwrap_or("").to_string();
+                        r.1.push((ov.clone(), v.trim_matches('"').to_string()));
+                    }
+                    k += 1;
+                    if combos.len() > 1 {
+                        let cs: Vec<String> = ov.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                        a.text = format!("[{}] {}", cs.join(","), a.text);
+                    }
+                    emit(a);
+                },
+                &mut state_values,
+            ),
             o,
         )?;
         verdicts.push(Answer::decision(s.verdict.unwrap_or(Verdict::True)));
@@ -996,6 +1036,7 @@ pub fn run_check(
         results_table,
         deadlocks_fixed,
         warnings,
+        state_values,
     })
 }
 
@@ -1026,6 +1067,7 @@ pub fn run_bisim(
         opts: spec.check.clone(),
         widen: None,
         test: false,
+        state_values: false,
     });
     if let Some(c) = &check {
         at(validate(&prepared.prog, c), P)?;
