@@ -2,7 +2,10 @@
 families published only in JANI) with a reference result and more states than the CI test covers, run one at a time under a time cap, compared with the
 reference values (1e-6 relative) and the reference state counts.
 
-    VERIKIT_BIN=... PYTHONPATH=bench python bench/engines/prism_refs.py [--cap 60] [--max-states 5e6]
+    VERIKIT_BIN=... PYTHONPATH=bench python bench/engines/prism_refs.py [--cap 60] [--max-states 5e6] [--all]
+
+--all also runs the instances up to CI_MAX_STATES states, of which the CI test checks a fixed sample
+(crates/prob/tests/ci-instances.tsv; VERIKIT_PRISM_ALL=1 runs them all in the cargo test).
 
 Results are cached per instance in bench/results/prism_refs.jsonl (delete it to rerun everything) and
 summarised in bench/results/prism_refs.md (pasted as a section into prism.md).
@@ -173,6 +176,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cap", type=float, default=60.0)
     ap.add_argument("--max-states", type=float, default=5e6)
+    ap.add_argument("--all", action="store_true", help="also the instances the CI test samples")
     a = ap.parse_args()
     done = {}
     if CACHE.exists():
@@ -180,7 +184,7 @@ def main() -> None:
             if line.strip():
                 row = json.loads(line)
                 done[row["key"]] = row
-    insts = [i for i in instances() if i["states"] is None or i["states"] > CI_MAX_STATES]
+    insts = [i for i in instances() if a.all or i["states"] is None or i["states"] > CI_MAX_STATES]
     insts.sort(key=lambda i: i["states"] or 0)
     rows = []
     for i in insts:

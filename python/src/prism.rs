@@ -19,9 +19,12 @@ where
     if py.import("numpy").is_ok() {
         Ok(v.into_pyarray(py).into_any())
     } else {
-        v.into_pyobject(py).map(Bound::into_any).map_err(Into::into)
+        v.into_pyobject(py).map(Bound::into_any)
     }
 }
+
+/// A property's state values and the initial states, as Python objects.
+type Values<'py> = Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>;
 
 /// One property's state values for Python: `None`, or `(values, initial)` arrays; a Boolean
 /// property's values (0/1 from the engine) become a `bool` array.
@@ -29,7 +32,7 @@ fn state_values<'py>(
     py: Python<'py>,
     sv: Option<StateValues>,
     item: Option<&Answer>,
-) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+) -> PyResult<Values<'py>> {
     let Some(sv) = sv else {
         return Ok(None);
     };
@@ -118,7 +121,7 @@ fn prism_check<'py>(
     eps: f64,
     max_states: Option<usize>,
     timeout: Option<f64>,
-) -> PyResult<(String, Vec<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>>)> {
+) -> PyResult<(String, Vec<Values<'py>>)> {
     let (src, jani) = model_src(path, text, name)?;
     let props = match (props_path, props_text) {
         (None, None) => None,

@@ -1,7 +1,10 @@
 //! Data-driven correctness: QVBS reference results (`qvbs/*/*/index.json`, mostly exact values
 //! computed by Storm) and PRISM benchmark-suite construction logs (state and transition counts).
-//! Instances up to [`CI_MAX_STATES`] states run here; every larger one with a reference result is
-//! run (under a time cap) by `bench/engines/prism_refs.py`, summarised in `bench/results/prism.md`.
+//! With `VERIKIT_PRISM_ALL=1` every instance up to [`CI_MAX_STATES`] states runs here; by default
+//! (CI) the reference-result test runs the fixed sample in `tests/ci-instances.tsv` (every family
+//! with a small instance, a few larger ones); every instance with a reference result, larger ones
+//! included, is run (under a time cap) by `bench/engines/prism_refs.py`, summarised in
+//! `bench/results/prism.md`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -243,15 +246,47 @@ const KNOWN_NUMERICAL: &[(&str, &str)] = &[];
 /// half a minute in all in release mode.
 const CI_MAX_STATES: u64 = 30_000;
 
+/// Whether to run every instance up to [`CI_MAX_STATES`] instead of the CI list.
+fn all() -> bool {
+    std::env::var("VERIKIT_PRISM_ALL").is_ok_and(|v| v == "1")
+}
+
+/// The CI list of [`qvbs_reference_results`]: `directory/model` and constants (`N=16,MAX=2`).
+const CI_INSTANCES: &str = include_str!("ci-instances.tsv");
+
+/// An instance as the CI list names it.
+fn inst_key(inst: &Instance) -> String {
+    let dir = inst.dir.file_name().unwrap_or_default().to_string_lossy();
+    let consts: Vec<String> = inst
+        .consts
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    format!("{dir}/{}\t{}", inst.model, consts.join(","))
+}
+
 #[test]
 fn qvbs_reference_results() {
     let root = verikit_testkit::require_data!("qvbs");
-    let insts = instances(&root, CI_MAX_STATES);
+    let mut insts = instances(&root, CI_MAX_STATES);
     assert!(
         insts.len() > 40,
         "too few QVBS instances found: {}",
         insts.len()
     );
+    if !all() {
+        let ci: Vec<&str> = CI_INSTANCES
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .collect();
+        insts.retain(|i| ci.contains(&inst_key(i).as_str()));
+        assert_eq!(
+            insts.len(),
+            ci.len(),
+            "instances of tests/ci-instances.tsv not among the QVBS instances"
+        );
+        assert!(insts.len() >= 15, "too small a CI list: {}", insts.len());
+    }
     let mut failures = Vec::new();
     let mut checked = 0usize;
     let mut unsupported = Vec::new();
@@ -323,7 +358,11 @@ fn qvbs_reference_results() {
                 Some(&mut unsupported),
             ));
         }
-        eprintln!("{name}: {:.2} s", t0.elapsed().as_secs_f64());
+        eprintln!(
+            "TIME\t{}\t{:.3}",
+            inst_key(inst),
+            t0.elapsed().as_secs_f64()
+        );
     }
     eprintln!(
         "checked {checked} reference results on {} instances",
