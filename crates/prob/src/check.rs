@@ -6,6 +6,7 @@
 //! bounds iterate the transition relation; CTMC time bounds use uniformisation with Poisson weights
 //! ([`crate::foxglynn`]); steady state solves each bottom SCC ([`crate::steady`]).
 
+use crate::build::eval_states_f64;
 use crate::error::ProbError;
 use crate::foxglynn::poisson;
 use crate::lang::ast::*;
