@@ -187,6 +187,8 @@ fn rows() -> Vec<Row> {
         ("prog", "verify", &["demo/prog/off_by_one.c"], true, true),
         #[cfg(feature = "prog")]
         ("prog", "to-chc", &["demo/prog/count_up.c"], false, false),
+        #[cfg(feature = "prog")]
+        ("prog", "chc", &["demo/prog/counter_bug.smt2"], true, true),
         #[cfg(feature = "aig")]
         ("aig", "check", &["demo/aig/counter.aag"], true, true),
         #[cfg(feature = "aig")]

@@ -129,3 +129,53 @@ fn chc_and_dot_are_written() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("digraph cfa"), "{out}");
 }
+
+#[test]
+fn chc_answers_carry_model_or_derivation() {
+    let safe = format!("{DEMO}/counter.smt2");
+    let (code, v, out, err) = verikit(&["prog", "chc", &safe]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("true"), "{out}");
+    let bug = format!("{DEMO}/counter_bug.smt2");
+    let (code, v2, _, err) = verikit(&["--json", "prog", "chc", &bug]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v2["result"], "unsat", "{v2}");
+    assert!(
+        v2["witness"]["derivation"]
+            .as_array()
+            .is_some_and(|a| a.len() >= 7),
+        "{v2}"
+    );
+    let _ = v;
+    let dir = std::env::temp_dir().join(format!("verikit-prog-chc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bad = dir.join("bad.smt2");
+    std::fs::write(
+        &bad,
+        "(set-logic HORN)\n(declare-fun p (Int) Bool)\n(assert (forall ((x Int)) (p x x)))\n",
+    )
+    .expect("write");
+    let (code, _, _, err) = verikit(&["prog", "chc", bad.to_str().unwrap_or("")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.smt2:3:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn chc_timeout_on_a_hard_task_is_prompt() {
+    let Some(chc) = verikit_testkit::shared_path("chc") else {
+        eprintln!("skipping: ../shared/data/chc is missing");
+        return;
+    };
+    let hard = chc.join("aeval-benchmarks/multi-phase/s_split_29_000.smt2");
+    let (code, v, _, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "prog",
+        "chc",
+        hard.to_str().unwrap_or(""),
+    ]);
+    assert_eq!(code, 3, "{err} {v}");
+    assert_eq!(v["verdict"], "timeout");
+}

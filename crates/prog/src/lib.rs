@@ -2,15 +2,20 @@
 //! control-flow automaton of linear integer arithmetic (`Cfa`), emitted as constrained Horn
 //! clauses, and decided by bounded model checking (`bmc`) and lazy abstraction with
 //! interpolants (`impact`, McMillan, CAV 2006). `task` is the one entry point of
-//! `verikit prog`.
+//! `verikit prog verify`; `chc_task` of `verikit prog chc` (linear Horn clauses read by `horn`,
+//! turned into an automaton by `horn_cfa`, answers checked by `horn_check`).
 
 #![warn(unreachable_pub)]
 
 mod bmc;
 mod cfa;
 mod chc;
+mod chc_task;
 mod error;
 mod front;
+mod horn;
+mod horn_cfa;
+mod horn_check;
 mod impact;
 mod invariant_check;
 mod load;
@@ -21,7 +26,9 @@ mod task;
 
 pub use cfa::{Atom, Cfa, Edge, IntTy, Lin, Loc, Op, Var, VarInfo};
 pub use chc::{to_chc, MAX_CHC_SIZE};
+pub use chc_task::{solve_chc, solve_chc_text};
 pub use error::ProgError;
+pub use horn_check::{check_chc_derivation, check_chc_model, ChcModel, ChcStep};
 pub use invariant_check::{check_invariant, Invariant};
 pub use load::{load_c, lower_preprocessed};
 pub use lower::LowerOptions;

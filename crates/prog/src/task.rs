@@ -108,7 +108,7 @@ pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answ
 /// `|` chains) recurse deeply in the parser, the lowering and the solver's term walks.
 const STACK: usize = 1 << 30;
 
-fn big_stack<T: Send + 'static>(
+pub(crate) fn big_stack<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ProgError> + Send + 'static,
 ) -> Result<T, ProgError> {
     std::thread::Builder::new()

@@ -37,6 +37,7 @@ pub use check::Value;
 pub use interp::{
     run_script, CheckRecord, Interp, OnError, ResponseSink, RunOptions, ScriptOutput, Tuning,
 };
+pub use smtlib::{parse_sexprs, SExpr, SExprKind, TokenKind};
 pub use solver::{Solver, SolverStats};
 pub use task::{Outcome, SmtTask, PARAMS};
 pub use terms::{Op as TermOp, Sort, TermId, Terms};

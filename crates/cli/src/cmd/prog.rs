@@ -1,11 +1,12 @@
 //! `verikit prog`: C programs (SV-COMP conventions) and their tasks — `unreach-call` by IMPACT and
-//! bounded model checking, the control-flow automaton as DOT, the CHC encoding.
+//! bounded model checking, the control-flow automaton as DOT, the CHC encoding, and linear
+//! Horn clauses solved by the same engines.
 
 use crate::report::{CliError, Ctx};
 use clap::{Subcommand, ValueEnum};
 use std::path::PathBuf;
 use verikit_diag::Answer;
-use verikit_prog::{dump_cfa, to_chc_text, verify, Engine, ProgError, VerifyOptions};
+use verikit_prog::{dump_cfa, solve_chc, to_chc_text, verify, Engine, ProgError, VerifyOptions};
 
 #[derive(Subcommand, Debug)]
 pub enum ProgCmd {
@@ -32,6 +33,16 @@ pub enum ProgCmd {
         #[arg(long, default_value_t = 1)]
         depth: usize,
     },
+    /// Solve linear constrained Horn clauses (SMT-LIB `HORN`, CHC-COMP): `sat` with a model (an
+    /// interpretation of every predicate), `unsat` with a derivation of `false`, both checked by
+    /// the SMT solver against the clauses as written; `unknown` with the reason otherwise.
+    Chc {
+        /// An SMT-LIB file with `(set-logic HORN)`.
+        input: PathBuf,
+        /// Engine (`portfolio`: IMPACT for a model, then bounded model checking).
+        #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
+        engine: EngineArg,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -39,6 +50,16 @@ pub enum EngineArg {
     Bmc,
     Impact,
     Portfolio,
+}
+
+impl From<EngineArg> for Engine {
+    fn from(e: EngineArg) -> Engine {
+        match e {
+            EngineArg::Bmc => Engine::Bmc,
+            EngineArg::Impact => Engine::Impact,
+            EngineArg::Portfolio => Engine::Portfolio,
+        }
+    }
 }
 
 fn err(e: ProgError) -> CliError {
@@ -66,13 +87,8 @@ pub fn run(cmd: ProgCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             no_replay,
             ..
         } => {
-            let engine = match engine {
-                EngineArg::Bmc => Engine::Bmc,
-                EngineArg::Impact => Engine::Impact,
-                EngineArg::Portfolio => Engine::Portfolio,
-            };
             let mut opts =
-                VerifyOptions::from_params(engine, &ctx.params).map_err(CliError::Usage)?;
+                VerifyOptions::from_params(engine.into(), &ctx.params).map_err(CliError::Usage)?;
             if !no_replay {
                 opts.replay_dir = Some(
                     std::env::temp_dir().join(format!("verikit-replay-{}", std::process::id())),
@@ -83,6 +99,11 @@ pub fn run(cmd: ProgCmd, ctx: &Ctx) -> Result<Answer, CliError> {
                 let _ = std::fs::remove_dir_all(d);
             }
             a
+        }
+        ProgCmd::Chc { input, engine } => {
+            let opts =
+                VerifyOptions::from_params(engine.into(), &ctx.params).map_err(CliError::Usage)?;
+            solve_chc(&input, &opts, &ctx.budget).map_err(err)
         }
         ProgCmd::ToChc { input, depth } => {
             Ok(Answer::new().line(to_chc_text(&input, wrap, depth).map_err(err)?))

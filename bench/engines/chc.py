@@ -1,0 +1,124 @@
+"""Linear Horn clauses (verikit prog chc) against z3's Spacer on the shared CHC-COMP tasks ->
+bench/results/chc.md.
+
+Every `.smt2` of ../shared/data/chc (the CHC-COMP 2025 selection with its expected answers in
+MANIFEST.tsv, and extra-small-lia, all `sat`): verikit runs `prog chc FILE --timeout L --json`
+(portfolio: IMPACT for a model, then bounded model checking for a derivation; nonlinear clauses
+answer `unknown`), z3 runs `z3 -T:L FILE` (Spacer is z3's default HORN engine). CPU seconds of each
+process from wait4 (harness.measure); PAR-2 counts an unsolved task as twice the limit.
+
+usage: VERIKIT_BIN=target/release/verikit python3 bench/engines/chc.py [--limit S] [--only SUBSTR]
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from harness import measure, verikit_cmd, machine, load_avg  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data"))
+CHC = DATA / "chc"
+Z3 = os.environ.get("Z3_BIN", str(ROOT / "bench" / ".venv" / "bin" / "z3"))
+
+ARGS = argparse.ArgumentParser()
+ARGS.add_argument("--limit", type=float, default=5.0, help="seconds per run")
+ARGS.add_argument("--only", default="", help="only tasks whose path contains this")
+OPTS = ARGS.parse_args()
+
+
+def tasks() -> list[tuple[str, str, str]]:
+    """(path relative to chc/, expected sat|unsat, track)."""
+    out = []
+    lines = (CHC / "MANIFEST.tsv").read_text().splitlines()
+    for line in lines[1:]:
+        f = line.split("\t")
+        if len(f) > 4 and f[0].endswith(".smt2"):
+            out.append((f[0], f[3], f[4]))
+    seen = {t[0] for t in out}
+    for p in sorted((CHC / "extra-small-lia").glob("*.smt2")):
+        rel = str(p.relative_to(CHC))
+        if rel not in seen:
+            out.append((rel, "sat", "extra-small-lia"))
+    return [t for t in out if OPTS.only in t[0]]
+
+
+def main() -> None:
+    limit = OPTS.limit
+    rows = []
+    for rel, expected, track in tasks():
+        path = CHC / rel
+        v = measure(verikit_cmd("--json", "--timeout", str(limit), "prog", "chc", str(path)), timeout=limit + 10)
+        vword = v.result.get("result", "timeout" if v.timed_out else v.verdict)
+        reason = v.result.get("reason", "") or v.result.get("engine", "")
+        z = measure([Z3, f"-T:{int(limit)}", str(path)], timeout=limit + 10)
+        zword = z.stdout.strip().splitlines()[0] if z.stdout.strip() else ("timeout" if z.timed_out else "error")
+        rows.append(dict(task=rel, expected=expected, track=track, v=vword, v_cpu=v.cpu_s, reason=reason,
+                         z=zword, z_cpu=z.cpu_s))
+        print(f"{rel}\t{expected}\t{vword}\t{v.cpu_s:.2f}\t{zword}\t{z.cpu_s:.2f}", flush=True)
+    write(rows, limit)
+
+
+def solved(word: str, expected: str) -> bool:
+    return word == expected
+
+
+def wrong(word: str, expected: str) -> bool:
+    return word in ("sat", "unsat") and word != expected
+
+
+def write(rows: list[dict], limit: float) -> None:
+    lines = ["# Linear Horn clauses: verikit prog chc and z3/Spacer", ""]
+    lines.append(f"One run of `python3 bench/engines/chc.py --limit {limit:g}` on "
+                 f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}, **shared with other "
+                 f"engineers' builds and heavily loaded** (load average at the end: {load_avg()}). Times are CPU "
+                 f"seconds of each process (wait4). PAR-2 counts an unsolved task as {2 * limit:g} s. Spacer is "
+                 "z3's default engine for `HORN`. verikit answers the nonlinear (LIA track) tasks `unknown` by name.")
+    lines.append("")
+    tracks = sorted({r["track"] for r in rows})
+    lines += ["| track | tasks | verikit solved (sat+unsat) | verikit wrong | Spacer solved (sat+unsat) | Spacer wrong |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for t in tracks + ["all"]:
+        rs = [r for r in rows if t == "all" or r["track"] == t]
+        vs = sum(solved(r["v"], r["expected"]) for r in rs)
+        vsat = sum(solved(r["v"], r["expected"]) and r["v"] == "sat" for r in rs)
+        zs = sum(solved(r["z"], r["expected"]) for r in rs)
+        zsat = sum(solved(r["z"], r["expected"]) and r["z"] == "sat" for r in rs)
+        vw = sum(wrong(r["v"], r["expected"]) for r in rs)
+        zw = sum(wrong(r["z"], r["expected"]) for r in rs)
+        lines.append(f"| {t} | {len(rs)} | {vs} ({vsat}+{vs - vsat}) | {vw} | {zs} ({zsat}+{zs - zsat}) | {zw} |")
+    par2_v = sum(r["v_cpu"] if solved(r["v"], r["expected"]) else 2 * limit for r in rows)
+    par2_z = sum(r["z_cpu"] if solved(r["z"], r["expected"]) else 2 * limit for r in rows)
+    both = [r for r in rows if solved(r["v"], r["expected"]) and solved(r["z"], r["expected"])]
+    ratios = [r["v_cpu"] / max(r["z_cpu"], 1e-3) for r in both]
+    med = lambda xs: f"{statistics.median(xs):.3f}" if xs else "–"  # noqa: E731
+    lines += ["", f"PAR-2: verikit {par2_v:.1f} s, Spacer {par2_z:.1f} s. On the {len(both)} tasks both solve: "
+              f"median CPU verikit {med([r['v_cpu'] for r in both])} s, Spacer {med([r['z_cpu'] for r in both])} s, "
+              f"median ratio verikit/Spacer {med(ratios)}.", ""]
+    reasons: dict[str, int] = {}
+    for r in rows:
+        if not solved(r["v"], r["expected"]):
+            key = str(r["reason"]).split(" at line")[0].split(":")[0][:60]
+            reasons[key] = reasons.get(key, 0) + 1
+    lines += ["Why verikit did not answer (first words of the reason):", "",
+              "| reason | tasks |", "|---|---:|"]
+    for k, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {k.replace('|', '/') or '(timeout)'} | {n} |")
+    lines += ["", "| task | expected | verikit | CPU s | engine / reason | Spacer | CPU s | ratio |",
+              "|---|---|---|---:|---|---|---:|---:|"]
+    for r in rows:
+        ratio = f"{r['v_cpu'] / max(r['z_cpu'], 1e-3):.2f}" if r in both else ""
+        reason = str(r["reason"]).replace("|", "/")[:70]
+        lines.append(f"| {r['task']} | {r['expected']} | {r['v']} | {r['v_cpu']:.2f} | {reason} | {r['z']} | "
+                     f"{r['z_cpu']:.2f} | {ratio} |")
+    out = ROOT / "bench" / "results" / "chc.md"
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,256 @@
+//! `verikit prog chc` as a library call: a CHC file → the clause automaton (`horn_cfa`) → IMPACT
+//! for `sat` (its invariant at each predicate location is the model) and bounded model checking
+//! for `unsat` (the marked values along the counterexample are the derivation) → both witnesses
+//! checked by `horn_check` on the clauses as written → the `Answer`.
+
+use crate::bmc::{check_bound, BmcResult};
+use crate::error::ProgError;
+use crate::horn::{read_horn, HornSystem};
+use crate::horn_cfa::{horn_to_cfa, HornCfa};
+use crate::horn_check::{check_chc_derivation, check_chc_model, define, ChcModel, ChcStep};
+use crate::impact::{impact, ImpactResult};
+use crate::task::{Engine, VerifyOptions};
+use std::path::Path;
+use verikit_diag::{Answer, Budget, Exhausted, SourceFile, Verdict};
+
+fn unknown(reason: &str) -> Answer {
+    Answer::decision(Verdict::Unknown)
+        .detail("result", "unknown")
+        .detail("reason", reason)
+}
+
+/// The interpretation of every predicate from IMPACT's invariant (`None` when an invariant
+/// mentions something other than the predicate's own arguments).
+fn model(sys: &HornSystem, h: &HornCfa, inv: &crate::Invariant) -> Option<ChcModel> {
+    let mut defs = Vec::new();
+    for (p, pred) in sys.preds.iter().enumerate() {
+        let d = h.pred_loc.get(p).and_then(|&l| inv.get(l))?;
+        let n = pred.bools.len();
+        let name = |x: usize| match pred.bools.get(x) {
+            Some(true) => format!("(ite |p!{x}| 1 0)"),
+            _ => format!("|p!{x}|"),
+        };
+        let mut disj = Vec::new();
+        for conj in d {
+            if conj
+                .iter()
+                .any(|a| a.lin.coeffs.keys().any(|&x| x >= n || x >= h.slots))
+            {
+                return None;
+            }
+            let atoms: Vec<String> = conj.iter().map(|a| a.smt(&name)).collect();
+            disj.push(match atoms.len() {
+                0 => "true".to_string(),
+                1 => atoms.concat(),
+                _ => format!("(and {})", atoms.join(" ")),
+            });
+        }
+        let body = match disj.len() {
+            0 => "false".to_string(),
+            1 => disj.concat(),
+            _ => format!("(or {})", disj.join(" ")),
+        };
+        defs.push(define(sys, p, &body));
+    }
+    Some(ChcModel { defs })
+}
+
+/// The derivation encoded by the marked havoc values of a counterexample: per step the tag
+/// (clause), the clause's variables and the derived fact.
+fn derivation(sys: &HornSystem, values: &[i128]) -> Option<Vec<ChcStep>> {
+    let mut it = values.iter().copied();
+    let mut steps = Vec::new();
+    while let Some(tag) = it.next() {
+        let ci = usize::try_from(tag).ok()?;
+        let c = sys.clauses.get(ci)?;
+        let vars: Vec<i128> = it.by_ref().take(c.vars.len()).collect();
+        let arity = c
+            .head
+            .as_ref()
+            .and_then(|h| sys.preds.get(h.pred))
+            .map(|p| p.bools.len())
+            .unwrap_or(0);
+        let fact: Vec<i128> = it.by_ref().take(arity).collect();
+        if vars.len() != c.vars.len() || fact.len() != arity {
+            return None;
+        }
+        steps.push(ChcStep {
+            clause: ci,
+            vars,
+            fact,
+        });
+    }
+    Some(steps)
+}
+
+/// Solves the CHC file at `path`.
+pub fn solve_chc(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
+    let src = SourceFile::read(path).map_err(|d| ProgError::Input(Box::new(d)))?;
+    let text = src.text.clone();
+    let b = budget.clone();
+    let o = opts.clone();
+    let a = crate::task::big_stack(move || solve_text(&text, &o, &b))?;
+    Ok(a.input("file", path.display().to_string()))
+}
+
+/// Solves CHC text (the clauses of one file).
+pub fn solve_chc_text(
+    text: &str,
+    opts: &VerifyOptions,
+    budget: &Budget,
+) -> Result<Answer, ProgError> {
+    let (t, o, b) = (text.to_string(), opts.clone(), budget.clone());
+    crate::task::big_stack(move || solve_text(&t, &o, &b))
+}
+
+fn solve_text(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
+    let sys = match read_horn(text) {
+        Ok(s) => s,
+        Err(ProgError::Unsupported(why)) => return Ok(unknown(&why)),
+        Err(e) => return Err(e),
+    };
+    let sizes = |a: Answer| {
+        a.input("predicates", sys.preds.len())
+            .input("clauses", sys.clauses.len())
+    };
+    let h = match horn_to_cfa(&sys, text) {
+        Ok(h) => h,
+        Err(ProgError::Unsupported(why)) => return Ok(sizes(unknown(&why))),
+        Err(e) => return Err(e),
+    };
+    let sizes = |a: Answer| sizes(a).stat("locations", h.cfa.nlocs);
+    let mut note: Option<String> = None;
+    if opts.engine != Engine::Bmc {
+        let sub = match (opts.engine, budget.remaining()) {
+            (Engine::Portfolio, Some(r)) => budget.sub(Some(r / 2)),
+            _ => budget.sub(None),
+        };
+        match impact(&h.cfa, &sub) {
+            Ok(ImpactResult::Safe(inv)) => match model(&sys, &h, &inv) {
+                Some(m) => match check_chc_model(text, &m) {
+                    Ok(()) => {
+                        let mut a = Answer::decision(Verdict::True)
+                            .detail("result", "sat")
+                            .detail("engine", "impact")
+                            .detail(
+                                "proof",
+                                "model checked by the SMT solver against every clause as written",
+                            );
+                        for d in &m.defs {
+                            a = a.line(d);
+                        }
+                        return Ok(sizes(a.witness(serde_json::json!({ "model": m.defs }))));
+                    }
+                    Err(why) => note = Some(format!("impact model rejected by the checker: {why}")),
+                },
+                None => note = Some(
+                    "impact: an invariant mentions variables other than the predicate's arguments"
+                        .into(),
+                ),
+            },
+            Ok(ImpactResult::FeasiblePath) => {
+                note = Some("impact: a derivation of false is feasible over the rationals".into())
+            }
+            Ok(ImpactResult::GaveUp(why)) => note = Some(format!("impact gave up: {why}")),
+            Err(e) => note = Some(format!("impact: {}", e.verdict_word())),
+        }
+        if opts.engine == Engine::Impact {
+            let v = if budget.check().is_err() {
+                Verdict::Timeout
+            } else {
+                Verdict::Unknown
+            };
+            return Ok(sizes(
+                Answer::decision(v)
+                    .detail("result", "unknown")
+                    .detail("reason", note.unwrap_or_default()),
+            ));
+        }
+    }
+    let with_note = |a: Answer| match &note {
+        Some(n) => a.detail("impact", n.clone()),
+        None => a,
+    };
+    let mut k = 1usize;
+    let mut reached = 0usize;
+    loop {
+        match check_bound(&h.cfa, k, budget) {
+            Err(e) => {
+                let v = if e == Exhausted::Cancelled || e == Exhausted::Timeout {
+                    Verdict::Timeout
+                } else {
+                    Verdict::Unknown
+                };
+                let a = Answer::decision(v)
+                    .detail("result", "unknown")
+                    .detail(
+                        "reason",
+                        format!(
+                            "{}; no derivation of false up to bound {reached}",
+                            e.verdict_word()
+                        ),
+                    )
+                    .stat("bound", reached);
+                return Ok(with_note(sizes(a)));
+            }
+            Ok(BmcResult::Counterexample(values, bound)) => {
+                let Some(steps) = derivation(&sys, &values) else {
+                    return Ok(with_note(sizes(unknown(
+                        "bounded model checking found a derivation whose values could not be read back",
+                    ))));
+                };
+                if let Err(why) = check_chc_derivation(text, &steps) {
+                    return Ok(with_note(sizes(unknown(&format!(
+                        "derivation rejected by the checker: {why}"
+                    )))));
+                }
+                let mut a = Answer::decision(Verdict::False)
+                    .detail("result", "unsat")
+                    .detail("engine", "bmc")
+                    .detail("proof", "derivation of false checked step by step by the SMT solver against the clauses as written")
+                    .stat("bound", bound)
+                    .stat("steps", steps.len());
+                for s in &steps {
+                    let head = sys
+                        .clauses
+                        .get(s.clause)
+                        .and_then(|c| c.head.as_ref())
+                        .and_then(|h| sys.preds.get(h.pred))
+                        .map(|p| {
+                            let args: Vec<String> = s.fact.iter().map(|v| v.to_string()).collect();
+                            format!("{}({})", p.name, args.join(", "))
+                        })
+                        .unwrap_or_else(|| "false".into());
+                    let line = sys
+                        .clauses
+                        .get(s.clause)
+                        .map(|c| crate::horn::line_of(text, c.span.start))
+                        .unwrap_or(0);
+                    a = a.line(format!("clause {} (line {line}) ⊢ {head}", s.clause));
+                }
+                return Ok(with_note(sizes(
+                    a.witness(serde_json::json!({ "derivation": steps })),
+                )));
+            }
+            Ok(BmcResult::Safe) => {
+                let a = Answer::decision(Verdict::True)
+                    .detail("result", "sat")
+                    .detail("engine", "bmc")
+                    .detail("proof", format!("complete unwinding: at bound {k} no derivation of false exists and the clause graph is unwound completely (no model printed)"))
+                    .stat("bound", k);
+                return Ok(with_note(sizes(a)));
+            }
+            Ok(BmcResult::Bounded { .. }) => {
+                reached = k;
+                if k >= opts.max_bound {
+                    let a = unknown(&format!(
+                        "no derivation of false up to bound {k} (prog.max-bound), and the unwinding is not complete"
+                    ))
+                    .stat("bound", k);
+                    return Ok(with_note(sizes(a)));
+                }
+                k = (k * 2).min(opts.max_bound);
+            }
+        }
+    }
+}
