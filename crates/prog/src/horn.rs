@@ -47,6 +47,10 @@ pub(crate) struct HornSystem {
 /// Largest number of S-expression nodes `let` expansion may produce.
 const MAX_NODES: usize = 2_000_000;
 
+/// Deepest nesting of a clause (before and, in `horn_cfa`, after `let` expansion): the readers
+/// recurse, and the checkers run on the caller's stack.
+pub(crate) const MAX_DEPTH: usize = 2_000;
+
 fn input(span: Span, msg: impl Into<String>) -> ProgError {
     ProgError::Input(Box::new(Diagnostic::at(span, msg)))
 }
@@ -210,7 +214,7 @@ fn clause(sys: &HornSystem, t: &SExpr, span: Span, text: &str) -> Result<Clause,
         t
     };
     let mut nodes = 0usize;
-    let m = expand_lets(matrix, &mut Vec::new(), &mut nodes)?;
+    let m = expand_lets(matrix, &mut Vec::new(), &mut nodes, 0)?;
     let (body, head) = match m.list() {
         Some([h, b, hd]) if h.symbol() == Some("=>") => (Some(b.clone()), hd.clone()),
         _ => (None, m.clone()),
@@ -259,12 +263,18 @@ fn expand_lets(
     e: &SExpr,
     env: &mut Vec<(String, SExpr)>,
     nodes: &mut usize,
+    depth: usize,
 ) -> Result<SExpr, ProgError> {
     *nodes += 1;
     if *nodes > MAX_NODES {
         return Err(ProgError::Unsupported(
             "clause too large after `let` expansion".into(),
         ));
+    }
+    if depth > MAX_DEPTH {
+        return Err(ProgError::Unsupported(format!(
+            "a clause nested deeper than {MAX_DEPTH} levels"
+        )));
     }
     if let Some(s) = e.symbol() {
         if let Some((_, v)) = env.iter().rev().find(|(n, _)| n == s) {
@@ -288,14 +298,14 @@ fn expand_lets(
                         let Some(n) = n.symbol() else {
                             return Err(input(n.span, "expected a variable name"));
                         };
-                        bound.push((n.to_string(), expand_lets(v, env, nodes)?));
+                        bound.push((n.to_string(), expand_lets(v, env, nodes, depth + 1)?));
                     }
                     _ => return Err(input(b.span, "expected `(name term)`")),
                 }
             }
             let k = bound.len();
             env.extend(bound);
-            let r = expand_lets(body, env, nodes);
+            let r = expand_lets(body, env, nodes, depth + 1);
             env.truncate(env.len() - k);
             r
         }
@@ -306,7 +316,7 @@ fn expand_lets(
         _ => {
             let mut out = Vec::with_capacity(items.len());
             for i in items {
-                out.push(expand_lets(i, env, nodes)?);
+                out.push(expand_lets(i, env, nodes, depth + 1)?);
             }
             Ok(SExpr {
                 kind: SExprKind::List(out),

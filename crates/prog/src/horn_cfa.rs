@@ -15,7 +15,7 @@
 
 use crate::cfa::{Atom, Cfa, Edge, IntTy, Lin, Loc, Op, Var, VarInfo};
 use crate::error::ProgError;
-use crate::horn::{line_of, numeral, HornSystem};
+use crate::horn::{line_of, numeral, HornSystem, MAX_DEPTH};
 use std::collections::HashMap;
 use verikit_smt::SExpr;
 
@@ -89,6 +89,7 @@ struct Conv<'a> {
     aux: Var,
     next: usize,
     side: Vec<Dnf>,
+    depth: usize,
 }
 
 impl Conv<'_> {
@@ -98,20 +99,42 @@ impl Conv<'_> {
     }
 
     fn is_bool(&self, e: &SExpr) -> bool {
-        if let Some(s) = e.symbol() {
-            return s == "true" || s == "false" || self.env.get(s).is_some_and(|v| v.1);
-        }
-        let l = e.list().unwrap_or(&[]);
-        match l.first().and_then(|h| h.symbol()) {
-            Some(
-                "not" | "and" | "or" | "=>" | "xor" | "=" | "distinct" | "<=" | "<" | ">=" | ">",
-            ) => true,
-            Some("ite") => l.get(2).is_some_and(|t| self.is_bool(t)),
-            _ => false,
+        let mut e = e;
+        loop {
+            if let Some(s) = e.symbol() {
+                return s == "true" || s == "false" || self.env.get(s).is_some_and(|v| v.1);
+            }
+            let l = e.list().unwrap_or(&[]);
+            match l.first().and_then(|h| h.symbol()) {
+                Some(
+                    "not" | "and" | "or" | "=>" | "xor" | "=" | "distinct" | "<=" | "<" | ">="
+                    | ">",
+                ) => return true,
+                Some("ite") => match l.get(2) {
+                    Some(t) => e = t,
+                    None => return false,
+                },
+                _ => return false,
+            }
         }
     }
 
     fn lin(&mut self, e: &SExpr) -> Result<Lin, ProgError> {
+        self.enter(e)?;
+        let r = self.lin_inner(e);
+        self.depth -= 1;
+        r
+    }
+
+    fn enter(&mut self, e: &SExpr) -> Result<(), ProgError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(unsupported(self.text, e, "a term nested too deeply"));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn lin_inner(&mut self, e: &SExpr) -> Result<Lin, ProgError> {
         if let Some(k) = numeral(e) {
             return Ok(Lin::constant(k));
         }
@@ -228,6 +251,13 @@ impl Conv<'_> {
 
     /// The formula `e` (negated when `neg`) in DNF.
     fn formula(&mut self, e: &SExpr, neg: bool) -> Result<Dnf, ProgError> {
+        self.enter(e)?;
+        let r = self.formula_inner(e, neg);
+        self.depth -= 1;
+        r
+    }
+
+    fn formula_inner(&mut self, e: &SExpr, neg: bool) -> Result<Dnf, ProgError> {
         if let Some(s) = e.symbol() {
             return match (s, neg) {
                 ("true", false) | ("false", true) => Ok(tru()),
@@ -383,6 +413,7 @@ pub(crate) fn horn_to_cfa(sys: &HornSystem, text: &str) -> Result<HornCfa, ProgE
             aux,
             next: c.vars.len(),
             side: Vec::new(),
+            depth: 0,
         };
         let mut domain = Vec::new();
         for (i, (n, b)) in c.vars.iter().enumerate() {
