@@ -47,7 +47,7 @@ fn unsupported(text: &str, e: &SExpr, what: &str) -> ProgError {
 fn and(a: Dnf, b: Dnf) -> Result<Dnf, ProgError> {
     if a.len().saturating_mul(b.len()) > MAX_DNF {
         return Err(ProgError::Unsupported(format!(
-            "a clause constraint has more than {MAX_DNF} disjuncts in DNF"
+            "a conjunct of a clause constraint has more than {MAX_DNF} disjuncts in DNF"
         )));
     }
     let mut out = Vec::new();
