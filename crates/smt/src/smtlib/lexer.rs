@@ -5,7 +5,7 @@
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum TokenKind {
+pub enum TokenKind {
     LParen,
     RParen,
     Numeral(String),

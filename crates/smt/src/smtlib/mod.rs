@@ -4,5 +4,6 @@ pub(crate) mod lexer;
 pub(crate) mod parser;
 pub(crate) mod stream;
 
-pub(crate) use lexer::TokenKind;
-pub(crate) use parser::{parse_script, SExpr, SExprKind};
+pub use lexer::TokenKind;
+pub(crate) use parser::parse_script;
+pub use parser::{parse_sexprs, SExpr, SExprKind};

@@ -6,31 +6,31 @@ use super::lexer::{lex_prefix, Token, TokenKind};
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum SExprKind {
+pub enum SExprKind {
     Atom(TokenKind),
     List(Vec<SExpr>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SExpr {
+pub struct SExpr {
     pub kind: SExprKind,
     pub span: Span,
 }
 
 impl SExpr {
-    pub(crate) fn symbol(&self) -> Option<&str> {
+    pub fn symbol(&self) -> Option<&str> {
         match &self.kind {
             SExprKind::Atom(TokenKind::Symbol(s)) => Some(s),
             _ => None,
         }
     }
-    pub(crate) fn keyword(&self) -> Option<&str> {
+    pub fn keyword(&self) -> Option<&str> {
         match &self.kind {
             SExprKind::Atom(TokenKind::Keyword(s)) => Some(s),
             _ => None,
         }
     }
-    pub(crate) fn list(&self) -> Option<&[SExpr]> {
+    pub fn list(&self) -> Option<&[SExpr]> {
         match &self.kind {
             SExprKind::List(v) => Some(v),
             _ => None,
@@ -42,8 +42,7 @@ impl SExpr {
 pub(crate) const MAX_DEPTH: usize = 100_000;
 
 /// Parses a whole script into top-level S-expressions.
-#[cfg(test)]
-pub(crate) fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, Diagnostic> {
+pub fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, Diagnostic> {
     let (forms, err) = parse_script(text);
     match err {
         Some(e) => Err(e),
