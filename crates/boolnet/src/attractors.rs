@@ -6,7 +6,7 @@
 use crate::error::BnError;
 use crate::network::{InputMode, Network};
 use crate::symbolic::{self, Cycle, Detect, Limits, Symbolic};
-use crate::{bruteforce, decomposition, enumerate, leaf_removal, monolithic};
+use crate::{bruteforce, decomposition, enumerate, leaf_removal};
 use num_bigint::BigUint;
 
 /// Which attractor-detection algorithm to run.
