@@ -266,7 +266,7 @@ pub fn demo(_ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
         items.into_iter().for_each(|i| a.push_result(i));
         out.push((title.to_string(), a.line(summary.trim_end())));
     }
-    out.extend(demo()?);
+    out.extend(bisim_demo()?);
     Ok(out)
 }
 
@@ -321,7 +321,7 @@ const FIG1_PROPS: &str = include_str!("../../demo/prism/fig1.props");
 
 /// `verikit demo`: the paper's Fig. 1 IMDP — its coarsest alternating bisimulation (the two
 /// copies of s merge: a is dominated by b) and robust values on model and quotient.
-pub fn demo() -> Result<Vec<(String, Answer)>, CliError> {
+fn bisim_demo() -> Result<Vec<(String, Answer)>, CliError> {
     let src = SourceFile::new("fig1.props", FIG1_PROPS);
     let out = task::run_bisim(
         FIG1,
