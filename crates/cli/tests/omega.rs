@@ -698,3 +698,193 @@ fn deterministic_batch_times_out() {
     assert!(done.len() < 530, "{}", done.len());
     assert!(done.iter().all(|r| r["stats"]["deterministic"] == true));
 }
+
+/// Issue 19 item 4 (Spot's command line): `-f` (repeatable), positional formulas and `-F` files
+/// give one HOA stream with one automaton per formula; `--negate` translates the negations.
+#[test]
+fn spot_command_line_formulas_and_negate() {
+    let out = verikit(&["ltl", "translate", "Fc", "-f", "GFa", "-f", "a U b"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("HOA: v1").count(), 3, "{text}");
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("name: "))
+        .collect();
+    assert_eq!(names, ["\"Fc\"", "\"GFa\"", "\"a U b\""]);
+    // The stream reads back automaton by automaton.
+    let hoa = tmp("three.hoa", &text);
+    let out = verikit(&["aut", "stats", hoa.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .matches("states:")
+            .count(),
+        3
+    );
+    // --negate: the automaton of !GFa accepts what GFa's rejects.
+    let j = json(&["ltl", "translate", "--negate", "--stats=%f", "GFa"]);
+    assert_eq!(j["stats_line"], "!GFa");
+    let neg = String::from_utf8_lossy(&verikit(&["ltl", "translate", "--negate", "GFa"]).stdout)
+        .to_string();
+    let neg = tmp("neg.hoa", &neg);
+    for (word, acc) in [("cycle{!a}", "true"), ("cycle{a}", "false")] {
+        let j = json(&["aut", "accepts", neg.to_str().unwrap(), word]);
+        assert_eq!(j["verdict"], acc, "{word}");
+    }
+    // No formula at all is a usage error.
+    assert_eq!(verikit(&["ltl", "translate"]).status.code(), Some(2));
+}
+
+/// `-F FILE/COL` reads a CSV column as Spot does (negative COL: skip the header; quoted fields
+/// with `""`), and `--stats=FORMAT` prints Spot's directives; an unknown directive is refused
+/// by name. Sizes are compared with Spot 2.12.1's recorded `ltl2tgba` and `ltl2tgba -B` sizes
+/// on the DAC patterns (never larger).
+#[test]
+fn spot_csv_input_and_stats_format_against_spots_sizes() {
+    let Some(tsv) = verikit_testkit::shared_path("ltl/spot-sizes.tsv") else {
+        eprintln!("skipping: shared data ltl/spot-sizes.tsv not found");
+        return;
+    };
+    let tsv = std::fs::read_to_string(tsv).unwrap();
+    let rows: Vec<Vec<&str>> = tsv
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|r| r[0] == "dac")
+        .collect();
+    assert!(rows.len() >= 50);
+    let mut csv = String::from("set,formula,states\n");
+    for r in &rows {
+        csv.push_str(&format!(
+            "{},\"{}\",{}\n",
+            r[0],
+            r[2].replace('"', "\"\""),
+            r[3]
+        ));
+    }
+    let f = tmp("dac.csv", &csv);
+    let spec = format!("{}/-2", f.to_str().unwrap());
+    for (flag, col) in [("-G", 3), ("-B", 6)] {
+        let out = verikit(&[
+            "ltl",
+            "translate",
+            flag,
+            "-F",
+            &spec,
+            "--stats=%s,%e,%a,%L,%f",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), rows.len(), "{text}");
+        for (k, (l, r)) in lines.iter().zip(&rows).enumerate() {
+            let v: Vec<&str> = l.splitn(5, ',').collect();
+            let states: usize = v[0].parse().unwrap();
+            let spot: usize = r[col].parse().unwrap();
+            assert!(states <= spot, "{flag} {}: {states} > Spot's {spot}", r[2]);
+            // %L is the line in the CSV file (after the header).
+            assert_eq!(v[3], (k + 2).to_string());
+            if flag == "-B" {
+                assert!(v[2] == "1" || v[2] == "0", "{l}");
+            }
+        }
+    }
+    let out = verikit(&["ltl", "translate", "--stats=%s %q", "Fa"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`%q`"));
+    // A CSV line without the column is located.
+    let bad = tmp("bad.csv", "a,Fb\nc\n");
+    let out = verikit(&[
+        "ltl",
+        "translate",
+        "-F",
+        &format!("{}/2", bad.to_str().unwrap()),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.csv:2:1"));
+}
+
+/// `-S` gives state-based acceptance (all edges leaving a state carry the same marks) with the
+/// same language; the optimisation levels keep the language; `--stats` directives agree with
+/// `aut stats`.
+#[test]
+fn state_based_acceptance_and_levels_keep_the_language() {
+    let f = "GFa & GF(b & Xc) & (d U e)";
+    let base = String::from_utf8_lossy(&verikit(&["ltl", "translate", f]).stdout).to_string();
+    let base = tmp("base.hoa", &base);
+    let mut outs = Vec::new();
+    for flags in [
+        &["-S"][..],
+        &["--low"],
+        &["--medium"],
+        &["--high"],
+        &["-S", "--low"],
+    ] {
+        let mut args = vec!["ltl", "translate"];
+        args.extend_from_slice(flags);
+        args.push(f);
+        let out = verikit(&args);
+        assert!(out.status.success(), "{flags:?}");
+        let h = tmp(
+            &format!("lvl{}.hoa", outs.len()),
+            &String::from_utf8_lossy(&out.stdout),
+        );
+        for (a, b) in [(&h, &base), (&base, &h)] {
+            let j = json(&["aut", "included", a.to_str().unwrap(), b.to_str().unwrap()]);
+            assert_eq!(j["verdict"], "true", "{flags:?}");
+        }
+        if flags.contains(&"-S") {
+            let j = json(&["aut", "stats", h.to_str().unwrap()]);
+            assert_eq!(j["stats"]["state_based"], true, "{flags:?}");
+        }
+        outs.push(h);
+    }
+    let j = json(&["ltl", "translate", "--stats=%s %e %a %d %p %x %X %c %n", f]);
+    let line = j["stats_line"].as_str().unwrap().to_string();
+    let st = &j["stats"];
+    let want = format!(
+        "{} {} {} {} {} 5 a,b,c,d,e",
+        st["states"],
+        st["edges"],
+        st["acc_sets"],
+        u8::from(st["deterministic"] == true),
+        u8::from(st["complete"] == true)
+    );
+    assert!(line.starts_with(&want), "{line} vs {want}");
+}
+
+/// Spot's bounded operators are read (`X[n]`, `F[n..m]`, `G[n:m]`, `F[n..]`) and translated;
+/// PSL/SERE operators are refused by name with a location.
+#[test]
+fn bounded_operators_and_refused_sere() {
+    let out = verikit(&["ltl", "parse", "F[1..2] a & G[2:3] b & X[2] c & F[3..] d"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "X(a | Xa) & XX(b & Xb) & XXc & XXXFd"
+    );
+    let j = json(&["ltl", "check", "F[2..3] a", "!a; !a; !a; a; cycle{!a}"]);
+    assert_eq!(j["verdict"], "true");
+    let j = json(&["ltl", "check", "F[1..2] a", "!a; !a; !a; a; cycle{!a}"]);
+    assert_eq!(j["verdict"], "false");
+    let out = verikit(&["ltl", "translate", "{a;b[*]}<>-> c"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("<formula>:1:1") && err.contains("SERE"),
+        "{err}"
+    );
+}

@@ -26,6 +26,8 @@ impl Failure {
             Some(d) => d.clone(),
             None => Diagnostic::error(e.to_string()),
         };
+        // A diagnostic that names its own source (a batch item's file) keeps it.
+        let file = file.filter(|_| d.file.is_none());
         Failure::Input(Box::new(d), file.map(|f| Box::new(f.clone())))
     }
 

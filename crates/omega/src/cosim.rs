@@ -107,7 +107,7 @@ pub fn co_simulation(aut: &Twa) -> Vec<bool> {
 /// the input unchanged when it is larger than [`MAX_STATES`].
 pub fn reduce(aut: &Twa) -> Twa {
     let n = aut.num_states();
-    if n <= 1 || n > MAX_STATES || aut.acc_false {
+    if n <= 1 || n > MAX_STATES || aut.acc_false || !aut.is_generalized_buchi() {
         return aut.clone();
     }
     let co = co_simulation(aut);

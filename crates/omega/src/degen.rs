@@ -45,7 +45,14 @@ pub enum Entry {
 
 /// Degeneralises `aut` with the given order of its acceptance sets (a permutation of
 /// `0..num_sets`); `enter` chooses the level at which an accepting SCC is entered.
+///
+/// Like every degeneralisation of this module, an automaton whose acceptance is not generalized
+/// Büchi is returned unchanged: its [`Twa::acc`] still names its condition, so no caller reads it
+/// as Büchi (callers that need a Büchi automaton check [`Twa::require_gba`] first).
 pub fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
+    if !aut.is_generalized_buchi() {
+        return aut.clone();
+    }
     if aut.num_sets == 0 || aut.acc_false {
         return degeneralize(aut);
     }
@@ -253,7 +260,7 @@ pub const SIMPLIFIED_INCOMING: usize = 2;
 /// [`SIMPLIFIED_CANDIDATES`] smallest with level 0 or the accepting copy at entry and the
 /// [`SIMPLIFIED_INCOMING`] smallest with the incoming-marks level are simplified.
 pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
-    if aut.num_sets == 0 || aut.acc_false {
+    if aut.num_sets == 0 || aut.acc_false || !aut.is_generalized_buchi() {
         return None;
     }
     let small = aut.num_states() <= PORTFOLIO_STATES;
@@ -305,8 +312,11 @@ pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
 
 /// Degeneralisation into a state-based Büchi automaton (one acceptance set, the marks of a state
 /// on all its outgoing edges). Automata with no acceptance set (`t`) stay as they are, marked
-/// state-based.
+/// state-based. Other acceptance conditions: the automaton unchanged (see [`degeneralize_with`]).
 pub fn degeneralize(aut: &Twa) -> Twa {
+    if !aut.is_generalized_buchi() {
+        return aut.clone();
+    }
     if aut.num_sets == 0 || aut.acc_false {
         let mut a = aut.clone();
         a.state_based = true;
@@ -411,7 +421,7 @@ pub fn degeneralize(aut: &Twa) -> Twa {
 /// Degeneralisation into a *transition-based* Büchi automaton: states `(q, level)` without an
 /// accepting copy; the edge that completes a round of all marks carries mark 0.
 pub fn degeneralize_tba(aut: &Twa) -> Twa {
-    if aut.num_sets <= 1 || aut.acc_false {
+    if aut.num_sets <= 1 || aut.acc_false || !aut.is_generalized_buchi() {
         return aut.clone();
     }
     let k = aut.num_sets;
@@ -475,6 +485,9 @@ pub fn degeneralize_tba(aut: &Twa) -> Twa {
 /// state, whether the edge that will leave it is marked: `(q, 1)` keeps the marked edges of `q`
 /// and is accepting, `(q, 0)` keeps the unmarked ones.
 pub fn sba_by_outgoing(aut: &Twa) -> Twa {
+    if !aut.is_generalized_buchi() {
+        return aut.clone();
+    }
     if aut.num_sets != 1 || aut.acc_false {
         return degeneralize(aut);
     }

@@ -95,7 +95,8 @@ pub fn spoiler_wins(g: &Game) -> Vec<bool> {
 }
 
 /// The delayed-simulation preorder of an automaton (`sim[p * n + q]` iff `q` delayed-simulates
-/// `p`), or `None` when the game is too large to build.
+/// `p`), or `None` when the game is too large to build or the acceptance is not generalized
+/// Büchi.
 pub fn delayed_simulation(aut: &crate::Twa) -> Option<Vec<bool>> {
     let g = Game::build(aut, aut).ok()?;
     let w = spoiler_wins(&g);

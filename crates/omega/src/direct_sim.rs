@@ -50,8 +50,14 @@ pub(crate) fn truth_tables(aut: &Twa) -> Option<Vec<Vec<Vec<u64>>>> {
 }
 
 /// The direct simulation preorder: `sim[p * n + q]` iff `q` simulates `p`.
+///
+/// The relation compares marks as generalized Büchi sets: for any other acceptance condition it
+/// is only the identity (no state simulates another), so no caller merges states by it.
 pub fn direct_simulation(aut: &Twa) -> Vec<bool> {
     let n = aut.num_states();
+    if !aut.is_generalized_buchi() {
+        return (0..n * n).map(|i| i / n.max(1) == i % n.max(1)).collect();
+    }
     let mut sim = vec![true; n * n];
     let tables = truth_tables(aut);
     loop {
@@ -121,10 +127,11 @@ pub(crate) fn preorder_classes(rel: &[bool], n: usize) -> (Vec<u32>, Vec<usize>)
 }
 
 /// Quotient by direct-simulation equivalence followed by little-brother edge pruning. Returns the
-/// input unchanged when it is larger than [`MAX_STATES`].
+/// input unchanged when it is larger than [`MAX_STATES`] or its acceptance is not generalized
+/// Büchi.
 pub fn reduce(aut: &Twa) -> Twa {
     let n = aut.num_states();
-    if n <= 1 || n > MAX_STATES || aut.acc_false {
+    if n <= 1 || n > MAX_STATES || aut.acc_false || !aut.is_generalized_buchi() {
         return aut.clone();
     }
     let sim = direct_simulation(aut);

@@ -47,7 +47,8 @@ pub struct MergeStats {
 /// Checked fair merges of `aut`, the games solved by `solver` ([`GameSolver::Zielonka`] needs at
 /// most one acceptance set). `None` when the game of `aut` against itself is too large (or the
 /// budget ran out while solving it); otherwise the merged automaton (language-equivalent) and
-/// the counters.
+/// the counters. `None` as well for an acceptance that is not generalized Büchi (the game refuses
+/// it).
 pub fn merges(aut: &Twa, solver: GameSolver, budget: &Budget) -> Option<(Twa, MergeStats)> {
     let mut st = MergeStats {
         applied: true,

@@ -550,7 +550,7 @@ pub fn solve(g: Game, bound: Bound) -> Lifter {
 }
 
 /// The fair-simulation preorder of an automaton (`sim[p * n + q]` iff `q` fair-simulates `p`),
-/// or `None` when the game is too large to build.
+/// or `None` when the game is too large to build or the acceptance is not generalized Büchi.
 pub fn fair_simulation(aut: &crate::Twa) -> Option<Vec<bool>> {
     fair_simulation_with(aut, Bound::Successors)
 }

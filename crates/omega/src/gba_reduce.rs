@@ -136,7 +136,9 @@ pub struct ReduceStats {
 }
 
 /// Applies a method; returns the reduced automaton (language-equivalent) and the counters. When
-/// `budget` runs out, the automaton reached so far (`applied` stays true for what was done).
+/// `budget` runs out, the automaton reached so far (`applied` stays true for what was done). An
+/// automaton whose acceptance is not generalized Büchi is returned unchanged with `applied`
+/// false (the games read marks as generalized Büchi sets).
 pub fn reduce(aut: &Twa, method: Method, budget: &Budget) -> (Twa, ReduceStats) {
     let t0 = Instant::now();
     let mut st = ReduceStats {
@@ -145,6 +147,11 @@ pub fn reduce(aut: &Twa, method: Method, budget: &Budget) -> (Twa, ReduceStats) 
         ..ReduceStats::default()
     };
     let out = match method {
+        // Other acceptance conditions are kept as they are (`applied` false).
+        _ if !aut.is_generalized_buchi() => {
+            st.applied = false;
+            aut.clone()
+        }
         Method::Direct => direct_sim::reduce(aut),
         _ if aut.acc_false || !Game::build_ok(aut) => {
             st.applied = false;
@@ -210,6 +217,8 @@ fn classes(sim: &[bool], n: usize, marks: Option<&[Marks]>) -> (Vec<u32>, usize)
 }
 
 /// Quotient by delayed-simulation equivalence, iterated until no two states are equivalent.
+///
+/// Other acceptance conditions: the automaton unchanged (the game refuses them).
 pub fn delayed_quotient(aut: &Twa, st: &mut ReduceStats, budget: &Budget) -> Twa {
     let mut cur = aut.clone();
     for _ in 0..8 {

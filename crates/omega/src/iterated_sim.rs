@@ -19,8 +19,13 @@ fn size(a: &Twa) -> (usize, usize) {
 
 /// Alternates [`crate::direct_sim::reduce`] and [`crate::cosim::reduce`], each followed by
 /// `cleanup`, while the automaton shrinks (states, then edges).
+///
+/// An automaton whose acceptance is not generalized Büchi is returned unchanged.
 pub fn iterated_simulations(aut: &Twa, cleanup: &dyn Fn(&Twa) -> Twa) -> Twa {
     let mut a = aut.clone();
+    if !aut.is_generalized_buchi() {
+        return a;
+    }
     for _ in 0..MAX_ROUNDS {
         let before = size(&a);
         let b = crate::direct_sim::reduce(&a);

@@ -41,10 +41,12 @@ pub mod quotient;
 pub mod ramsey_inclusion;
 pub mod rand;
 pub mod redirect_merge;
+pub mod sbacc;
 pub mod scc_acc;
 pub mod scc_info;
 pub mod scc_sets;
 pub mod sim_game;
+pub mod spot_stats;
 pub mod svg;
 pub mod task;
 pub mod translate;
@@ -65,7 +67,7 @@ pub use twa::Twa;
 pub use acc::{Acc, Parity};
 pub use ltl::print::ap_text;
 pub use ltl::{Arena, Node, F};
-pub use translate::{translate, Options as TranslateOptions};
+pub use translate::{translate, Level, Options as TranslateOptions};
 pub use twa::Marks;
 // Deterministic automata: determinisation, parity automata, the `-D`/`-P` pipeline.
 pub use deterministic::{

@@ -86,8 +86,13 @@ pub struct Stats {
 
 /// Decides `L(a) ⊆ L(b)`. The words of a counterexample are valuations over
 /// `product::ap_union(&a.aps, &b.aps)` (bit `i` = AP `i` of that list). [`Inclusion::Unknown`]
-/// when a limit is reached or `budget` runs out (polled with the counted work).
+/// when a limit is reached or `budget` runs out (polled with the counted work), and when an
+/// automaton's acceptance is not generalized Büchi (the supergraphs read marks as Büchi sets;
+/// [`Twa::require_gba`] gives the typed refusal callers report).
 pub fn included(a: &Twa, b: &Twa, limits: &Limits, budget: &Budget) -> (Inclusion, Stats) {
+    if !a.is_generalized_buchi() || !b.is_generalized_buchi() {
+        return (Inclusion::Unknown, Stats::default());
+    }
     let aps = crate::product::ap_union(&a.aps, &b.aps);
     let a2 = if aps == a.aps {
         a.clone()

@@ -105,6 +105,9 @@ pub enum TooLarge {
     /// The two automata differ in their number of states, their APs or their number of sets
     /// (the game pairs state `p` of one with state `q` of the other over the same alphabet).
     Mismatch,
+    /// One automaton's acceptance is not generalized Büchi (the game's winning condition reads
+    /// the marks as `Inf(0)&…&Inf(k-1)`).
+    Acceptance,
 }
 
 /// Edge labels as truth tables over all valuations (bit `v` = valuation `v`).
@@ -246,7 +249,8 @@ impl Game {
     /// True if the automaton's self-simulation game stays within the degree limit (the
     /// location budget and the atom limit are checked while building).
     pub fn build_ok(aut: &Twa) -> bool {
-        aut.states.iter().all(|es| es.len() <= 64)
+        aut.is_generalized_buchi()
+            && aut.states.iter().all(|es| es.len() <= 64)
             && aut.num_states().saturating_mul(aut.num_states()) <= MAX_LOCS
     }
 
@@ -260,6 +264,9 @@ impl Game {
 
     /// [`Game::build`], with letter classes computed by BDDs whatever the number of propositions.
     pub(crate) fn build_with(spoiler: &Twa, dup: &Twa, force_bdd: bool) -> Result<Game, TooLarge> {
+        if !spoiler.is_generalized_buchi() || !dup.is_generalized_buchi() {
+            return Err(TooLarge::Acceptance);
+        }
         if spoiler.num_states() != dup.num_states()
             || spoiler.aps != dup.aps
             || spoiler.num_sets != dup.num_sets

@@ -15,7 +15,9 @@ use crate::twa::Twa;
 use crate::word::Word;
 use crate::{dot, emptiness, gba_reduce, hoa, postproc, product, ramsey_inclusion, translate};
 use std::time::Instant;
-use verikit_diag::{Answer, Budget, Diagnostic, Param, Params, Reportable, Span, Verdict};
+use verikit_diag::{
+    Answer, Budget, Diagnostic, Param, Params, Reportable, SourceFile, Span, Verdict,
+};
 
 /// The tuning parameters of the `ltl` and `aut` commands (`-x key=value`).
 pub const PARAMS: &[Param] = &[
@@ -124,6 +126,182 @@ pub fn formula_lines(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// One formula to process: its text, where it starts in its source (a file, or `None` for a
+/// command-line argument), and its 1-based line there (0 on the command line).
+#[derive(Clone, Debug)]
+pub struct FormulaItem {
+    pub text: String,
+    pub offset: usize,
+    pub line: usize,
+    pub source: Option<std::sync::Arc<SourceFile>>,
+}
+
+impl FormulaItem {
+    /// Names the source of an error of this item (the file, or `<formula>`).
+    pub fn locate(&self, e: OmegaError) -> OmegaError {
+        match &self.source {
+            Some(f) => e.in_source(&f.name, &f.text),
+            None => e.in_source("<formula>", &self.text),
+        }
+    }
+
+    /// The input file's name (empty for a command-line formula).
+    pub fn file_name(&self) -> &str {
+        self.source.as_ref().map_or("", |f| f.name.as_str())
+    }
+}
+
+/// Splits Spot's `-F FILENAME[/COL]`: a path that exists is a file; otherwise a trailing `/COL`
+/// with a non-zero integer `COL` selects a CSV column (negative: the first line is a header).
+pub fn split_file_spec(spec: &str, exists: impl Fn(&str) -> bool) -> (String, Option<i64>) {
+    if exists(spec) {
+        return (spec.to_string(), None);
+    }
+    if let Some((path, col)) = spec.rsplit_once('/') {
+        if let Ok(c) = col.parse::<i64>() {
+            if c != 0 && !path.is_empty() {
+                return (path.to_string(), Some(c));
+            }
+        }
+    }
+    (spec.to_string(), None)
+}
+
+/// The formulas of Spot's `-f`/`-F` options and positional arguments: the command-line formulas
+/// first (positional, then `-f`), then each file of `-F` (`FILE` or `FILE/COL`, read by `read`)
+/// in order. At least one formula source is required.
+pub fn formula_items<E>(
+    positional: &[String],
+    formulas: &[String],
+    files: &[String],
+    mut read: impl FnMut(&str) -> Result<SourceFile, E>,
+    wrap: impl Fn(OmegaError, &SourceFile) -> E,
+    usage: impl Fn(String) -> E,
+) -> Result<Vec<FormulaItem>, E> {
+    if positional.is_empty() && formulas.is_empty() && files.is_empty() {
+        return Err(usage(
+            "no formula given (a FORMULA argument, -f FORMULA or -F FILE)".into(),
+        ));
+    }
+    let mut out: Vec<FormulaItem> = positional
+        .iter()
+        .chain(formulas)
+        .map(|t| FormulaItem {
+            text: t.clone(),
+            offset: 0,
+            line: 0,
+            source: None,
+        })
+        .collect();
+    for spec in files {
+        let (path, col) = split_file_spec(spec, |p| p == "-" || std::path::Path::new(p).exists());
+        let file = read(&path)?;
+        let lines = match col {
+            None => formula_lines(&file.text)
+                .into_iter()
+                .map(|(o, l)| (o, l.to_string()))
+                .collect(),
+            Some(c) => csv_column(&file.text, c).map_err(|e| wrap(e, &file))?,
+        };
+        let file = std::sync::Arc::new(file);
+        for (offset, text) in lines {
+            let line = file
+                .text
+                .get(..offset)
+                .map_or(0, |p| p.matches('\n').count())
+                + 1;
+            out.push(FormulaItem {
+                text,
+                offset,
+                line,
+                source: Some(file.clone()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Column `col` (1-based; negative: skip the header line) of a CSV text, as Spot's `-F FILE/COL`
+/// reads it: fields separated by commas, optionally double-quoted with `""` for a quote; blank
+/// lines skipped. Each field comes with the byte offset of its text in the file.
+pub fn csv_column(text: &str, col: i64) -> Result<Vec<(usize, String)>, OmegaError> {
+    let k = col.unsigned_abs() as usize;
+    let mut out = Vec::new();
+    let mut off = 0;
+    for (n, line) in text.split('\n').enumerate() {
+        let start = off;
+        off += line.len() + 1;
+        let line = line.trim_end_matches('\r');
+        if (col < 0 && n == 0) || line.trim().is_empty() {
+            continue;
+        }
+        let fields = csv_fields(line, start)?;
+        match fields.into_iter().nth(k - 1) {
+            Some(f) => out.push(f),
+            None => {
+                return Err(OmegaError::syntax(Diagnostic::at(
+                    Span::new(start, start + line.len()),
+                    format!("this CSV line has no column {k}"),
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn csv_fields(line: &str, base: usize) -> Result<Vec<(usize, String)>, OmegaError> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut i = 0;
+    loop {
+        if b.get(i) == Some(&b'"') {
+            let (start, mut s) = (i + 1, String::new());
+            i += 1;
+            loop {
+                match line.get(i..).and_then(|r| r.chars().next()) {
+                    None => {
+                        return Err(OmegaError::syntax(Diagnostic::at(
+                            Span::point(base + start - 1),
+                            "unterminated quoted CSV field",
+                        )))
+                    }
+                    Some('"') if b.get(i + 1) == Some(&b'"') => {
+                        s.push('"');
+                        i += 2;
+                    }
+                    Some('"') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(c) => {
+                        s.push(c);
+                        i += c.len_utf8();
+                    }
+                }
+            }
+            out.push((base + start, s));
+            match b.get(i) {
+                None => return Ok(out),
+                Some(b',') => i += 1,
+                Some(_) => {
+                    return Err(OmegaError::syntax(Diagnostic::at(
+                        Span::point(base + i),
+                        "expected `,` after a quoted CSV field",
+                    )))
+                }
+            }
+        } else {
+            let rest = line.get(i..).unwrap_or("");
+            let end = rest.find(',').map_or(line.len(), |j| i + j);
+            out.push((base + i, line.get(i..end).unwrap_or("").to_string()));
+            if end >= line.len() {
+                return Ok(out);
+            }
+            i = end + 1;
+        }
+    }
+}
+
 /// Parses a formula that starts at byte `offset` of its file (error spans are file positions).
 pub fn parse_formula(text: &str, offset: usize, arena: &mut Arena) -> Result<F, OmegaError> {
     parse(text, arena).map_err(|mut d| {
@@ -135,9 +313,17 @@ pub fn parse_formula(text: &str, offset: usize, arena: &mut Arena) -> Result<F, 
 }
 
 /// `ltl parse` / `ltl simplify` of one formula.
-pub fn print_formula(text: &str, offset: usize, simp: bool) -> Result<Answer, OmegaError> {
+pub fn print_formula(
+    text: &str,
+    offset: usize,
+    simp: bool,
+    negate: bool,
+) -> Result<Answer, OmegaError> {
     let mut arena = Arena::new();
     let mut f = parse_formula(text, offset, &mut arena)?;
+    if negate {
+        f = arena.not(f);
+    }
     if simp {
         f = simplify(&mut arena, f);
     }
@@ -250,6 +436,26 @@ pub fn method(s: &str) -> Result<gba_reduce::Method, String> {
         .ok_or_else(|| format!("unknown simulation `{s}` (direct, delayed, fair or fair+delayed)"))
 }
 
+/// The optimisation level of `--low`/`--medium`/`--high` (the last one given wins; none: the
+/// default level of [`translate::Options`], decision 0341).
+pub fn level(low: bool, medium: bool, high: bool) -> translate::Level {
+    match (low, medium, high) {
+        (true, _, _) => translate::Level::Low,
+        (_, true, _) => translate::Level::Medium,
+        (_, _, true) => translate::Level::High,
+        _ => translate::Options::default().level,
+    }
+}
+
+/// `--stats[=FORMAT]`: `None` without the flag or with the bare flag (the fixed line), else the
+/// format once checked (an unsupported directive is refused by name).
+pub fn stats_format(flag: Option<String>) -> Result<Option<String>, String> {
+    match flag {
+        Some(f) if !f.is_empty() => crate::spot_stats::validate(&f).map(|()| Some(f)),
+        _ => Ok(None),
+    }
+}
+
 /// What `ltl translate` does with each formula.
 #[derive(Clone, Debug, Default)]
 pub struct TranslateJob {
@@ -261,6 +467,13 @@ pub struct TranslateJob {
     pub state_names: bool,
     /// A deterministic automaton (`-D`, with `-P` parity and `-C` complete).
     pub deterministic: Option<DetOptions>,
+    /// Translate the negation of each formula (`--negate`).
+    pub negate: bool,
+    /// State-based acceptance (`-S`): the result goes through [`crate::sbacc::state_based`].
+    pub state_based: bool,
+    /// Spot's `--stats=FORMAT` (checked by [`crate::spot_stats::validate`]): one line per
+    /// automaton instead of the automaton.
+    pub stats_format: Option<String>,
 }
 
 /// `ltl translate` of one formula (at byte `offset` of its file): the automaton and its answer.
@@ -270,8 +483,27 @@ pub fn translate_formula(
     job: &TranslateJob,
     budget: &Budget,
 ) -> Result<(Twa, Answer), OmegaError> {
+    let item = FormulaItem {
+        text: text.to_string(),
+        offset,
+        line: 0,
+        source: None,
+    };
+    translate_item(&item, job, budget)
+}
+
+/// `ltl translate` of one formula item (see [`formula_items`]): the automaton and its answer.
+pub fn translate_item(
+    item: &FormulaItem,
+    job: &TranslateJob,
+    budget: &Budget,
+) -> Result<(Twa, Answer), OmegaError> {
+    let text = item.text.as_str();
     let mut arena = Arena::new();
-    let phi = parse_formula(text, offset, &mut arena)?;
+    let mut phi = parse_formula(text, item.offset, &mut arena)?;
+    if job.negate {
+        phi = arena.not(phi);
+    }
     budget
         .check()
         .map_err(|e| OmegaError::Limit(e.to_string()))?;
@@ -304,13 +536,27 @@ pub fn translate_formula(
         };
         aut = crate::deterministic::deterministic_pair(&aut, neg.as_ref(), &o)?;
     }
+    if job.state_based && !aut.state_based {
+        aut = crate::sbacc::state_based(&aut);
+    }
     let dt = t.elapsed().as_secs_f64();
     aut.name = Some(to_string(&arena, phi));
     if !job.state_names {
         aut.state_names.iter_mut().for_each(|n| *n = None);
     }
     let mut a = automaton(a, &aut, job.show).time("translate_s", dt);
-    if job.show == Show::Stats {
+    if let Some(fmt) = &job.stats_format {
+        let ctx = crate::spot_stats::Context {
+            formula: aut.name.as_deref().unwrap_or(text),
+            file: item.file_name(),
+            line: item.line,
+            seconds: dt,
+        };
+        let line = crate::spot_stats::render(fmt, &aut, &ctx);
+        a.text.clear();
+        a.detail.remove("hoa");
+        a = a.detail("stats_line", &line).line(line);
+    } else if job.show == Show::Stats {
         a = a.line(format!(
             "states: {}, edges: {}, acceptance sets: {}{}, time: {dt:.6} s  {text}",
             aut.num_states(),

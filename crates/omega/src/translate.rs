@@ -46,6 +46,13 @@ pub struct Options {
     /// tableau pipeline is larger than Spot's automaton; the cost is about 3× the CPU time of the
     /// random set and up to 6 s of CPU on the largest automata (decision 0333).
     pub redirect_merges: bool,
+    /// Optimisation effort, as Spot's `--low`/`--medium`/`--high` (decision 0341): `Low` is one
+    /// tableau of the simplified formula with the simplification pipeline of [`crate::postproc`];
+    /// `Medium` adds the portfolio (the unsimplified and the containment-simplified formula, the
+    /// fair-simulation reduction, the automaton of `GF g`, the degeneralisation portfolio) but not
+    /// the merges checked against the negation; `High` adds those (and the redirect merges when
+    /// [`Options::redirect_merges`] is set).
+    pub level: Level,
     /// Polled by the tableau (per state) and between the steps of the portfolio. When it runs out
     /// during the first tableau the translation fails with [`OmegaError::Exhausted`]; after that,
     /// the remaining optional steps are skipped and the best automaton so far is returned (it has
@@ -62,7 +69,27 @@ impl Default for Options {
             wdba: true,
             max_states: 200_000,
             redirect_merges: true,
+            level: Level::High,
             budget: Budget::unlimited(),
+        }
+    }
+}
+
+/// Optimisation level of the translation ([`Options::level`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Low,
+    Medium,
+    #[default]
+    High,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Low => "low",
+            Level::Medium => "medium",
+            Level::High => "high",
         }
     }
 }
@@ -338,9 +365,10 @@ fn absorb(a: &mut Arena, next: &[F]) -> Vec<F> {
 /// candidates are degeneralised by [`crate::postproc::to_sba`] (then fair-reduced and merged
 /// again) and compared as state-based automata.
 pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
-    if !(opts.simplify_formula && opts.postprocess) {
+    if !(opts.simplify_formula && opts.postprocess) || opts.level == Level::Low {
         return translate_once(arena, f, opts);
     }
+    let high = opts.level == Level::High;
     // The variants are compared as TGBA; the winner is degeneralised at the end.
     let tgba = Options {
         sba: false,
@@ -407,7 +435,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     };
     // The automaton before the merges: its degeneralisation may be the smaller one for `-B`.
     let mut before_merges = None;
-    if in_scope(&best, crate::checked_merge::MAX_STATES) && live() {
+    if high && in_scope(&best, crate::checked_merge::MAX_STATES) && live() {
         if let Some(n) = negation(arena) {
             let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
             if key(&m) < key(&best) {
@@ -418,7 +446,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
     // The winner before the redirect merges: with `opts.sba` it competes after degeneralisation
     // (a redirected TGBA with fewer states may degeneralise into a larger Büchi automaton).
     let mut before_redirects = None;
-    if opts.redirect_merges && best.num_states() > 2 && live() {
+    if high && opts.redirect_merges && best.num_states() > 2 && live() {
         if let Some(n) = negation(arena) {
             let raw = Options {
                 postprocess: false,
@@ -486,7 +514,7 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
                 best = c;
             }
         }
-        if in_scope(&best, crate::checked_merge::MAX_STATES_SBA) && live() {
+        if high && in_scope(&best, crate::checked_merge::MAX_STATES_SBA) && live() {
             if let Some(n) = negation(arena) {
                 let m = crate::checked_merge::merge_states(&best, &n, &crate::postproc::simplify);
                 if m.state_based && m.num_sets <= 1 && key(&m) < key(&best) {

@@ -96,8 +96,10 @@ fn powerset(a: &Twa, max: usize) -> Option<(Twa, Vec<Vec<u32>>)> {
 
 /// Tries to build a minimal-ish weak deterministic automaton equivalent to `a`, given an
 /// automaton `neg` for the complement language (used to verify the result).
+///
+/// `None` (no minimisation) unless both automata have generalized Büchi acceptance.
 pub fn minimize_obligation(a: &Twa, neg: &Twa) -> Option<Twa> {
-    if a.acc_false {
+    if a.acc_false || !a.is_generalized_buchi() || !neg.is_generalized_buchi() {
         return None;
     }
     let max = MAX_POWERSET.min(8 * a.num_states() + 64);

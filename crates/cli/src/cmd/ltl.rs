@@ -5,9 +5,9 @@
 use super::aut::{batch, err, DetArgs};
 use crate::report::{read_input, CliError, Ctx, Output};
 use clap::Subcommand;
-use std::path::PathBuf;
+use std::path::Path;
 use verikit_diag::{Answer, SourceFile};
-use verikit_omega::task::{self, RandJob, Show, TranslateJob};
+use verikit_omega::task::{self, FormulaItem, RandJob, Show, TranslateJob};
 use verikit_omega::{gba_reduce::Method, translate::Options};
 
 #[derive(Subcommand, Debug)]
@@ -37,15 +37,33 @@ pub enum LtlCmd {
 pub struct TranslateArgs {
     #[command(flatten)]
     src: FormulaSource,
-    /// State-based Büchi automaton (degeneralised).
-    #[arg(long, short = 'B')]
+    /// State-based Büchi automaton (degeneralised), as `ltl2tgba -B`.
+    #[arg(long, short = 'B', visible_alias = "ba", overrides_with = "generic")]
     sba: bool,
+    /// Transition-based generalized Büchi automaton (the default), as `ltl2tgba -G`; with `-D`
+    /// the deterministic automaton keeps any acceptance.
+    #[arg(long, short = 'G', overrides_with = "sba")]
+    generic: bool,
+    /// State-based acceptance (any acceptance condition), as `ltl2tgba -S`.
+    #[arg(long, short = 'S', visible_alias = "sbacc")]
+    state_based_acceptance: bool,
+    /// Optimisation effort, as Spot's --low / --medium / --high (default: decision 0341).
+    #[arg(long, overrides_with_all = ["medium", "high"])]
+    low: bool,
+    #[arg(long, overrides_with_all = ["low", "high"])]
+    medium: bool,
+    #[arg(long, overrides_with_all = ["low", "medium"])]
+    high: bool,
     /// Print GraphViz DOT instead of HOA.
     #[arg(long, conflicts_with = "stats")]
     dot: bool,
-    /// Print only statistics (states, edges, acceptance sets), one line per formula.
-    #[arg(long)]
-    stats: bool,
+    /// Print only statistics, one line per formula: `--stats` alone gives states, edges and
+    /// acceptance sets; `--stats=FORMAT` uses Spot's directives (%s states, %e edges,
+    /// %t transitions, %a acceptance sets, %f formula, %d deterministic, %n nondeterministic
+    /// states, %c SCCs, %p complete, %g acceptance, %h HOA, %w accepted word, %x/%X APs,
+    /// %m name, %F/%L input file and line, %r time, %%).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    stats: Option<String>,
     /// Skip the formula simplifier.
     #[arg(long)]
     no_simplify: bool,
@@ -90,58 +108,79 @@ pub struct RandArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct FormulaSource {
-    /// A formula (Spot syntax).
-    #[arg(required_unless_present = "file")]
-    formula: Option<String>,
-    /// Read formulas from a file, one per line (`-` for standard input); blank lines and lines
-    /// starting with `#` are skipped. Each result is printed as soon as it is computed; a bad
-    /// line is reported (file:line:col) and the others are still processed.
-    #[arg(long, short = 'F', conflicts_with = "formula")]
-    file: Option<PathBuf>,
+    /// Formulas (Spot syntax).
+    formulas: Vec<String>,
+    /// A formula (repeatable), as Spot's `-f`.
+    #[arg(long = "formula", short = 'f')]
+    f: Vec<String>,
+    /// Read formulas from a file, one per line (`-` for standard input; blank lines and lines
+    /// starting with `#` are skipped), or column COL of a CSV file with `FILE/COL` (negative
+    /// COL: skip the header line), as Spot's `-F`; repeatable. Each result is printed as soon
+    /// as it is computed; a bad line is reported (file:line:col) and the others still run.
+    #[arg(long, short = 'F')]
+    file: Vec<String>,
+    /// Negate each formula.
+    #[arg(long)]
+    negate: bool,
 }
 
-/// Runs `f` on the formula, or on every formula of the file as a streamed batch.
+/// Runs `f` on the formula, or on every formula as a streamed batch.
 fn each(
     ctx: &Ctx,
     src: &FormulaSource,
-    f: impl Fn(&str, usize) -> Result<Answer, verikit_omega::OmegaError>,
+    f: impl Fn(&FormulaItem) -> Result<Answer, verikit_omega::OmegaError>,
 ) -> Result<Output, CliError> {
-    if let Some(text) = &src.formula {
-        let file = SourceFile::new("<formula>", text.clone());
-        return f(text, 0).map_err(|e| CliError::from_error(e, Some(&file)));
+    let read = |p: &str| read_input(Path::new(p));
+    let wrap = |e, file: &SourceFile| CliError::from_error(e, Some(file));
+    let mut items = task::formula_items(&src.formulas, &src.f, &src.file, read, wrap, usage)?;
+    if items.len() == 1 && src.file.is_empty() {
+        let it = items.remove(0);
+        return f(&it).map_err(|e| err(it.locate(e)));
     }
-    let file = read_input(src.file.as_deref().unwrap_or(std::path::Path::new("-")))?;
-    let (lines, f) = (task::formula_lines(&file.text), &f);
-    let items = lines.into_iter().map(|(off, l)| move || f(l, off));
-    batch(ctx, &file, ("formula", "formulas"), items)
+    let none = SourceFile::new("<formulas>", "");
+    let items = items
+        .into_iter()
+        .map(|it| move || f(&it).map_err(|e| it.locate(e)));
+    batch(ctx, &none, ("formula", "formulas"), items)
+}
+
+fn usage(m: String) -> CliError {
+    CliError::Usage(m)
 }
 
 pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
-    let usage = CliError::Usage;
     match cmd {
-        LtlCmd::Parse(src) => each(ctx, &src, |f, off| task::print_formula(f, off, false)),
-        LtlCmd::Simplify(src) => each(ctx, &src, |f, off| task::print_formula(f, off, true)),
+        LtlCmd::Parse(s) => each(ctx, &s, |i| {
+            task::print_formula(&i.text, i.offset, false, s.negate)
+        }),
+        LtlCmd::Simplify(s) => each(ctx, &s, |i| {
+            task::print_formula(&i.text, i.offset, true, s.negate)
+        }),
         LtlCmd::Translate(t) => {
             let base = Options {
                 simplify_formula: !t.no_simplify,
                 postprocess: !t.no_postprocess,
                 sba: t.sba,
                 redirect_merges: !t.no_redirect_merges,
+                level: task::level(t.low, t.medium, t.high),
                 ..Options::default()
             };
             let job = TranslateJob {
                 options: task::translate_options(&ctx.params, base).map_err(usage)?,
                 reduce: t.reduce,
-                show: Show::from_flags(t.dot, t.stats),
+                show: Show::from_flags(t.dot, t.stats.is_some()),
                 state_names: t.state_names,
                 deterministic: match t.det.options(false) {
                     Some(o) => Some(task::det_options(&ctx.params, o).map_err(usage)?),
                     None => None,
                 },
+                negate: t.src.negate,
+                state_based: t.state_based_acceptance,
+                stats_format: task::stats_format(t.stats).map_err(usage)?,
             };
             let budget = &ctx.budget;
-            each(ctx, &t.src, |f, off| {
-                task::translate_formula(f, off, &job, budget).map(|x| x.1)
+            each(ctx, &t.src, |i| {
+                task::translate_item(i, &job, budget).map(|x| x.1)
             })
         }
         LtlCmd::Check { formula, word } => task::check(&formula, &word).map_err(err),

@@ -438,7 +438,7 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     let mut aps: Option<Vec<String>> = None;
     let mut aliases: HashMap<String, BoolExpr> = HashMap::new();
     let mut acc: Option<(u64, Acc, Span)> = None;
-    let mut acc_name: Option<String> = None;
+    let mut acc_name: Option<(String, Span)> = None;
     let mut name: Option<String> = None;
     let mut implicit = false;
     loop {
@@ -508,13 +508,15 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
                         acc = Some((n, c, start.join(end)));
                     }
                     "acc-name" => {
+                        let start = p.span();
                         let mut v = Vec::new();
                         while let Some(Tok::Ident(_) | Tok::Int(_)) = p.peek() {
                             let (s, e) = (p.toks[p.pos].1.start, p.toks[p.pos].1.end);
                             v.push(p.text[s..e].to_string());
                             p.pos += 1;
                         }
-                        acc_name = Some(v.join(" "));
+                        let end = p.toks.get(p.pos.saturating_sub(1)).map_or(start, |t| t.1);
+                        acc_name = Some((v.join(" "), start.join(end)));
                     }
                     "name" => {
                         if let Some(Tok::Str(s)) = p.peek() {
@@ -571,6 +573,18 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     let Some((nsets, cond, acc_span)) = acc else {
         return Err(p.err("missing `Acceptance:` header item"));
     };
+    if let Some((n, sp)) = &acc_name {
+        if let Some(why) = acc_name_mismatch(n, nsets, &cond) {
+            return Err(OmegaError::syntax(
+                Diagnostic::at(
+                    *sp,
+                    format!("`acc-name: {n}` contradicts the `Acceptance:` item ({why})"),
+                )
+                .with_span(*sp, "this acc-name")
+                .with_span(acc_span, "this acceptance condition"),
+            ));
+        }
+    }
     if let Some(v) = (0..64u64).find(|&v| (cond.used_marks() >> v) & 1 == 1 && v >= nsets) {
         return Err(OmegaError::syntax(Diagnostic::at(
             acc_span,
@@ -604,7 +618,6 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     } else {
         aut.num_sets = infs.len() as u32;
     }
-    let _ = &acc_name;
     aut.acc_span = Some(acc_span);
     let declared = nstates;
     let limit = 1_000_000u64;
@@ -773,4 +786,58 @@ fn show(t: &Tok) -> String {
         Tok::End => "--END--".into(),
         Tok::Abort => "--ABORT--".into(),
     }
+}
+
+/// Why an `acc-name` the HOA format defines (`Buchi`, `co-Buchi`, `generalized-Buchi n`,
+/// `generalized-co-Buchi n`, `Rabin n`, `Streett n`, `parity min|max even|odd n`, `all`,
+/// `none`) contradicts the `Acceptance:` item (another number of sets, or another accepting
+/// family of mark sets); `None` if they agree or the name is one this reader does not know
+/// (`generalized-Rabin`, `Muller`, tool-specific names: the `Acceptance:` item alone counts).
+fn acc_name_mismatch(name: &str, nsets: u64, cond: &Acc) -> Option<String> {
+    let w: Vec<&str> = name.split_whitespace().collect();
+    let num = |i: usize| w.get(i).and_then(|x| x.parse::<u32>().ok());
+    let (n, want) = match (w.first().copied(), w.len()) {
+        (Some("Buchi"), 1) => (1, Acc::buchi()),
+        (Some("co-Buchi"), 1) => (1, Acc::co_buchi()),
+        (Some("all"), 1) => (0, Acc::t()),
+        (Some("none"), 1) => (0, Acc::f()),
+        (Some("generalized-Buchi"), 2) => (num(1)?, Acc::generalized_buchi(num(1)?)),
+        (Some("generalized-co-Buchi"), 2) => (num(1)?, Acc::generalized_co_buchi(num(1)?)),
+        (Some("Rabin"), 2) => (num(1)?.checked_mul(2)?, Acc::rabin(num(1)?)),
+        (Some("Streett"), 2) => (num(1)?.checked_mul(2)?, Acc::streett(num(1)?)),
+        (Some("parity"), 4) => {
+            let max = match w.get(1).copied() {
+                Some("max") => true,
+                Some("min") => false,
+                _ => return None,
+            };
+            let odd = match w.get(2).copied() {
+                Some("odd") => true,
+                Some("even") => false,
+                _ => return None,
+            };
+            (
+                num(3)?,
+                Acc::parity(crate::acc::Parity { max, odd }, num(3)?),
+            )
+        }
+        _ => return None,
+    };
+    if u64::from(n) != nsets {
+        return Some(format!("it has {n} sets, the condition declares {nsets}"));
+    }
+    // Same meaning on every set of marks seen infinitely often (small conditions only).
+    if n <= 12 {
+        if let Some(m) = (0..1u64 << n).find(|&m| want.accepting(m) != cond.accepting(m)) {
+            let set: Vec<String> = (0..n)
+                .filter(|i| (m >> i) & 1 == 1)
+                .map(|i| i.to_string())
+                .collect();
+            return Some(format!(
+                "they disagree on the runs that see exactly the sets {{{}}} infinitely often",
+                set.join(",")
+            ));
+        }
+    }
+    None
 }

@@ -41,7 +41,18 @@ enum Tok {
     PostNeg,
     /// Wring's postfix `=1`.
     PostPos,
+    /// Spot's bounded operators: `X[n]` (`op` = b'X', `lo` = `hi` = n), `F[n..m]`, `G[n..m]`
+    /// (`hi` = `None` for `F[n..]`, `G[n..]`).
+    Rep {
+        op: u8,
+        lo: u32,
+        hi: Option<u32>,
+    },
 }
+
+/// The largest bound accepted in `X[n]`, `F[n..m]`, `G[n..m]` (each unit is one `X` of the
+/// expanded formula).
+pub const MAX_BOUND: u32 = 1000;
 
 impl Tok {
     fn show(&self) -> String {
@@ -66,6 +77,11 @@ impl Tok {
             Tok::Ap(s) => s.clone(),
             Tok::PostNeg => "=0".into(),
             Tok::PostPos => "=1".into(),
+            Tok::Rep { op, lo, hi } => match (op, hi) {
+                (b'X', _) => format!("X[{lo}]"),
+                (_, Some(h)) => format!("{}[{lo}..{h}]", *op as char),
+                (_, None) => format!("{}[{lo}..]", *op as char),
+            },
         }
     }
 }
@@ -272,14 +288,16 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
                 ));
             }
         }
-        // `X[n]`, `F[n..m]`, `G[n..m]` (Spot's bounded operators) are not supported; `X[]` is `XG`.
+        // `X[n]`, `F[n..m]`, `G[n..m]`: Spot's bounded operators; `X[]` is `XG`.
         if let Some((Tok::X | Tok::Ev | Tok::Gl, 1)) = &best {
             let after = rest[1..].trim_start();
             if after.starts_with('[') && !after.starts_with("[]") && prop_len(&b[i..], mode) == 0 {
-                return Err(Diagnostic::at(
-                    Span::new(i, i + 1),
-                    format!("bounded `{}[…]` operators are not supported", &rest[..1]),
-                ));
+                let open = i + 1 + (rest.len() - 1 - after.len());
+                let (tok, end) = bounds(text, b[i], open)?;
+                out.push((tok, Span::new(i, end)));
+                i = end;
+                mode = Mode::Initial;
+                continue;
             }
         }
         if c.is_ascii_digit() && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
@@ -326,6 +344,136 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
         }
     }
     Ok(out)
+}
+
+/// The bracket of a bounded operator `op` (`X`, `F` or `G`) whose `[` is at byte `open`, as
+/// Spot's scanner reads it (`spot/parsetl/scantl.ll`, `parsetl.yy`): `X[n]`; `F[n..m]` and
+/// `G[n..m]` with the separator `..`, `:`, `,` or `to`, and an omitted, `$` or `inf` upper bound
+/// for "unbounded"; a `!` before `]` (the strong next of finite words) means the same on
+/// infinite words. Returns the token and the byte after the `]`.
+fn bounds(text: &str, op: u8, open: usize) -> Result<(Tok, usize), Diagnostic> {
+    let b = text.as_bytes();
+    let mut i = open + 1;
+    let skip = |i: &mut usize| {
+        while b.get(*i).is_some_and(u8::is_ascii_whitespace) {
+            *i += 1;
+        }
+    };
+    let num = |i: &mut usize| -> Result<Option<u32>, Diagnostic> {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        if *i == start {
+            return Ok(None);
+        }
+        match text.get(start..*i).and_then(|t| t.parse::<u32>().ok()) {
+            Some(n) if n <= MAX_BOUND => Ok(Some(n)),
+            _ => Err(Diagnostic::at(
+                Span::new(start, *i),
+                format!("bound too large (at most {MAX_BOUND})"),
+            )),
+        }
+    };
+    let opname = op as char;
+    let bad = |at: usize, what: &str| {
+        Diagnostic::at(
+            Span::new(open, at.max(open + 1)),
+            format!("malformed `{opname}[…]`: {what}"),
+        )
+    };
+    skip(&mut i);
+    if op == b'X' && b.get(i) == Some(&b'!') {
+        // `X[!] f` is the strong next: `X f` on infinite words.
+        i += 1;
+        skip(&mut i);
+        return if b.get(i) == Some(&b']') {
+            Ok((
+                Tok::Rep {
+                    op,
+                    lo: 1,
+                    hi: Some(1),
+                },
+                i + 1,
+            ))
+        } else {
+            Err(bad(i, "expected `]` after `!`"))
+        };
+    }
+    let Some(lo) = num(&mut i)? else {
+        return Err(bad(i, "expected a number after `[`"));
+    };
+    skip(&mut i);
+    let rest = text.get(i..).unwrap_or("");
+    let sep = ["..", ":", ",", "to"]
+        .iter()
+        .find(|s| rest.starts_with(**s));
+    let hi = match (op, sep) {
+        (b'X', None) => Some(lo),
+        (b'X', Some(_)) => return Err(bad(i, "`X[n]` takes one number")),
+        (_, None) => {
+            return Err(bad(
+                i,
+                &format!("`{opname}[n..m]` expects two bounds (`{opname}[n..]` for unbounded)"),
+            ))
+        }
+        (_, Some(s)) => {
+            i += s.len();
+            skip(&mut i);
+            let rest = text.get(i..).unwrap_or("");
+            if rest.starts_with('$') {
+                i += 1;
+                None
+            } else if rest.starts_with("inf") {
+                i += 3;
+                None
+            } else {
+                num(&mut i)?
+            }
+        }
+    };
+    skip(&mut i);
+    if b.get(i) == Some(&b'!') {
+        i += 1;
+        skip(&mut i);
+    }
+    if b.get(i) != Some(&b']') {
+        return Err(bad(i, "expected `]`"));
+    }
+    if let Some(h) = hi {
+        if h < lo {
+            return Err(Diagnostic::at(
+                Span::new(open, i + 1),
+                format!("reversed range in `{opname}[{lo}..{h}]`"),
+            ));
+        }
+    }
+    Ok((Tok::Rep { op, lo, hi }, i + 1))
+}
+
+/// The largest tree size (nodes counted with repetition, as printed) and nesting depth a
+/// formula with bounded operators may expand to (the algorithms on formulas recurse on depth).
+const MAX_EXPANDED: usize = 200_000;
+const MAX_EXPANDED_DEPTH: usize = 2_500;
+
+/// The tree size of `f` saturating at `cap`, and its depth (memoised on the shared subformulas,
+/// so linear in the number of distinct subformulas).
+fn size_and_depth(arena: &Arena, f: F, cap: usize) -> (usize, usize) {
+    type Memo = std::collections::HashMap<F, (usize, usize)>;
+    fn go(a: &Arena, f: F, cap: usize, memo: &mut Memo) -> (usize, usize) {
+        if let Some(&n) = memo.get(&f) {
+            return n;
+        }
+        let (mut n, mut d) = (1usize, 0usize);
+        for c in a.children(f) {
+            let (cn, cd) = go(a, c, cap, memo);
+            n = n.saturating_add(cn).min(cap);
+            d = d.max(cd);
+        }
+        memo.insert(f, (n, d + 1));
+        (n, d + 1)
+    }
+    go(arena, f, cap, &mut Memo::new())
 }
 
 /// Skips a (nested) `/* … */` comment starting at `i`; returns the index after it.
@@ -497,6 +645,32 @@ impl Parser<'_> {
         self.depth -= 1;
         Ok(r)
     }
+    /// Spot's `nested_unop_range`: `X[n] f` is `X…X f` (n times); `F[n..m] f` is
+    /// `X^n (f | X(f | … X f))` with `m - n` inner `X`, and `F[n..] f` is `X^n F f`; `G` the same
+    /// with `&` and `G`.
+    fn bounded(&mut self, op: u8, lo: u32, hi: Option<u32>, f: F) -> F {
+        let mut g = match (op, hi) {
+            (b'X', _) => f,
+            (b'F', None) => self.arena.ev(f),
+            (_, None) => self.arena.gl(f),
+            (_, Some(h)) => {
+                let mut g = f;
+                for _ in lo..h {
+                    let x = self.arena.x(g);
+                    g = if op == b'F' {
+                        self.arena.or(vec![f, x])
+                    } else {
+                        self.arena.and(vec![f, x])
+                    };
+                }
+                g
+            }
+        };
+        for _ in 0..lo {
+            g = self.arena.x(g);
+        }
+        g
+    }
     fn unary(&mut self) -> Result<F, Diagnostic> {
         self.enter()?;
         let r = self.unary_inner();
@@ -528,6 +702,21 @@ impl Parser<'_> {
             Tok::Gl => {
                 let a = self.unary()?;
                 Ok(self.arena.gl(a))
+            }
+            Tok::Rep { op, lo, hi } => {
+                let a = self.unary()?;
+                let f = self.bounded(op, lo, hi, a);
+                // Nested bounded operators multiply: keep the expanded formula printable.
+                let (size, depth) = size_and_depth(self.arena, f, MAX_EXPANDED);
+                if size >= MAX_EXPANDED || depth > MAX_EXPANDED_DEPTH {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!(
+                            "the bounded operators expand to a formula too large (at most {MAX_EXPANDED} nodes, {MAX_EXPANDED_DEPTH} levels deep)"
+                        ),
+                    ));
+                }
+                Ok(f)
             }
             Tok::True => Ok(self.arena.tt()),
             Tok::False => Ok(self.arena.ff()),
@@ -592,6 +781,37 @@ mod tests {
         assert_eq!(rt("[]<> a"), "GFa");
         assert_eq!(rt("\"a b\" & 1"), "\"a b\"");
         assert_eq!(rt("a xor b ^ c"), "(a xor b) xor c");
+    }
+
+    /// Spot's bounded operators (`parsetl.yy`'s `nested_unop_range`).
+    #[test]
+    fn bounded_operators() {
+        assert_eq!(rt("X[2] a"), "XXa");
+        assert_eq!(rt("X[0] a"), "a");
+        assert_eq!(rt("X[!] a"), "Xa");
+        assert_eq!(rt("F[1..3] a"), rt("X(a | X(a | Xa))"));
+        assert_eq!(rt("F[1:3] a"), rt("F[1,3]a"));
+        assert_eq!(rt("F[1 to 3] a"), rt("F[1..3!]a"));
+        assert_eq!(rt("G[2:3] a"), rt("XX(a & Xa)"));
+        assert_eq!(rt("F[2..] a"), "XXFa");
+        assert_eq!(rt("G[2..$] a"), "XXGa");
+        assert_eq!(rt("G[1:inf] a"), "XGa");
+        assert_eq!(rt("X[] a"), "XGa");
+        assert_eq!(rt("G [0..1] (a U b)"), rt("(a U b) & X(a U b)"));
+        let mut a = Arena::new();
+        for (bad, at) in [
+            ("F[3..1] a", 1),
+            ("F[2] a", 1),
+            ("X[1..2] a", 1),
+            ("G[a] b", 1),
+            ("F[1..2 a", 1),
+            ("X[99999] a", 2),
+            ("F[0..999] F[0..999] F[0..999] a", 10),
+            ("X[999] X[999] X[999] a", 0),
+        ] {
+            let e = parse(bad, &mut a).expect_err(bad);
+            assert_eq!(e.span.map(|s| s.start), Some(at), "{bad}: {}", e.message);
+        }
     }
 
     #[test]
