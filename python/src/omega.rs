@@ -70,6 +70,7 @@ fn ltl_translate(
         show: Show::Hoa,
         state_names,
         deterministic: det,
+        ..TranslateJob::default()
     };
     let budget = Budget::from_secs(timeout);
     let bud = &budget;

@@ -742,8 +742,8 @@ fn spot_command_line_formulas_and_negate() {
 
 /// `-F FILE/COL` reads a CSV column as Spot does (negative COL: skip the header; quoted fields
 /// with `""`), and `--stats=FORMAT` prints Spot's directives; an unknown directive is refused
-/// by name. Sizes are compared with Spot 2.12.1's recorded `ltl2tgba` and `ltl2tgba -B` sizes
-/// on the DAC patterns (never larger).
+/// by name. Sizes at `--high` are compared with Spot 2.12.1's recorded `ltl2tgba` and
+/// `ltl2tgba -B` sizes (Spot's default is its `--high`) on the DAC patterns (never larger).
 #[test]
 fn spot_csv_input_and_stats_format_against_spots_sizes() {
     let Some(tsv) = verikit_testkit::shared_path("ltl/spot-sizes.tsv") else {
@@ -773,6 +773,7 @@ fn spot_csv_input_and_stats_format_against_spots_sizes() {
         let out = verikit(&[
             "ltl",
             "translate",
+            "--high",
             flag,
             "-F",
             &spec,

@@ -436,14 +436,20 @@ pub fn method(s: &str) -> Result<gba_reduce::Method, String> {
         .ok_or_else(|| format!("unknown simulation `{s}` (direct, delayed, fair or fair+delayed)"))
 }
 
-/// The optimisation level of `--low`/`--medium`/`--high` (the last one given wins; none: the
-/// default level of [`translate::Options`], decision 0341).
+/// The optimisation level of `ltl translate` without `--low`/`--medium`/`--high`: `--medium`,
+/// by the rule of issue 19 (`--high` only if its median stays under 10 ms and no shared formula
+/// takes over 1 s; it does not, decision 0341 and `bench/results/ltl-levels.md`). The library's
+/// [`translate::Options::default`] stays at [`translate::Level::High`].
+pub const DEFAULT_LEVEL: translate::Level = translate::Level::Medium;
+
+/// The optimisation level of `--low`/`--medium`/`--high` (clap keeps only the last one given;
+/// none: [`DEFAULT_LEVEL`]).
 pub fn level(low: bool, medium: bool, high: bool) -> translate::Level {
     match (low, medium, high) {
         (true, _, _) => translate::Level::Low,
         (_, true, _) => translate::Level::Medium,
         (_, _, true) => translate::Level::High,
-        _ => translate::Options::default().level,
+        _ => DEFAULT_LEVEL,
     }
 }
 

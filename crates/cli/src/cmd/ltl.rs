@@ -47,7 +47,7 @@ pub struct TranslateArgs {
     /// State-based acceptance (any acceptance condition), as `ltl2tgba -S`.
     #[arg(long, short = 'S', visible_alias = "sbacc")]
     state_based_acceptance: bool,
-    /// Optimisation effort, as Spot's --low / --medium / --high (default: decision 0341).
+    /// Optimisation effort, as Spot's --low / --medium / --high (default --medium, decision 0341).
     #[arg(long, overrides_with_all = ["medium", "high"])]
     low: bool,
     #[arg(long, overrides_with_all = ["low", "high"])]
