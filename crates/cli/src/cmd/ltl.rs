@@ -137,7 +137,7 @@ fn each(
         let it = items.remove(0);
         return f(&it).map_err(|e| err(it.locate(e)));
     }
-    let none = SourceFile::new("<formulas>", "");
+    let (none, f) = (SourceFile::new("<formulas>", ""), &f);
     let items = items
         .into_iter()
         .map(|it| move || f(&it).map_err(|e| it.locate(e)));
