@@ -182,6 +182,22 @@ fn rows() -> Vec<Row> {
             true,
         ),
         #[cfg(feature = "mc")]
+        (
+            "mc",
+            "check",
+            &[
+                "demo/mc/peterson2.dve",
+                "--ltl",
+                "G(\"P_0.idle\" -> F \"P_0.cs\")",
+                "--threads",
+                "2",
+                "--algorithm",
+                "map",
+            ],
+            true,
+            true,
+        ),
+        #[cfg(feature = "mc")]
         ("mc", "info", &["demo/mc/peterson2.dve"], false, false),
         #[cfg(feature = "prog")]
         ("prog", "verify", &["demo/prog/off_by_one.c"], true, true),

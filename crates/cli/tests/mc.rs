@@ -193,3 +193,90 @@ fn partial_order_reduction_is_switchable_and_keeps_verdicts() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("mc.por"), "{err}");
 }
+
+#[test]
+fn threads_and_cycle_algorithms_answer_like_the_sequential_engines() {
+    let Some(m) = beem("bakery/bakery.1.dve") else {
+        return;
+    };
+    for t in ["1", "2", "3"] {
+        let (code, v, err) = verikit(&["--json", "mc", "info", &m, "--threads", t]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(v["stats"]["states"], 1506, "--threads {t}");
+        assert_eq!(v["stats"]["transitions"], 2697, "--threads {t}");
+        assert_eq!(v["stats"]["deadlocks"], 4, "--threads {t}");
+        assert_eq!(v["threads"], t.parse::<u64>().unwrap());
+    }
+    let (code, v, err) = verikit(&["--json", "mc", "check", &m, "--deadlock", "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["result"], "deadlock");
+    assert!(v["witness"]["trace"].as_array().unwrap().len() > 1);
+    let Some(p) = beem("bakery/bakery.1.prop2.dve") else {
+        return;
+    };
+    for algo in ["ndfs", "owcty", "map"] {
+        let (code, v, err) = verikit(&[
+            "--json",
+            "mc",
+            "check",
+            &p,
+            "--threads",
+            "2",
+            "--algorithm",
+            algo,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            v["verdict"], "false",
+            "{algo}: BEEM: G(wait0 -> F cs0) is violated"
+        );
+        assert_eq!(v["algorithm"], algo);
+        assert!(
+            !v["witness"]["cycle"].as_array().unwrap().is_empty(),
+            "{algo}"
+        );
+    }
+    let (code, v, err) = verikit(&[
+        "--json",
+        "mc",
+        "check",
+        DEMO,
+        "--ltl",
+        "G !(\"P_0.cs\" && \"P_1.cs\")",
+        "--threads",
+        "2",
+        "--algorithm",
+        "map",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true");
+    let (code, _, err) = verikit(&["mc", "info", &m, "--threads", "0"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn parallel_timeout_exits_3_promptly() {
+    let Some(m) = beem("anderson/anderson.3.dve") else {
+        return;
+    };
+    let t = Instant::now();
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "mc",
+        "check",
+        &m,
+        "--ltl",
+        "GF \"P_0.CS\"",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout");
+    assert!(
+        t.elapsed().as_secs() < 30,
+        "the timeout was not honoured promptly"
+    );
+}

@@ -106,25 +106,28 @@ fn trace_to(store: &StateStore, parents: &[u32], target: u32, m: &Model) -> Trac
         ids.push(cur);
     }
     ids.reverse();
+    trace_of(m, ids.iter().map(|&i| store.get(i).to_vec()).collect())
+}
+
+/// The trace through `states` (a path of the state space), each step's label regenerated.
+pub(crate) fn trace_of(m: &Model, states: Vec<Vec<u8>>) -> Trace {
     let mut g = Generator::new(m);
-    let mut t = Trace::default();
-    for w in ids.windows(2) {
-        let (a, b) = (store.get(w[0]), store.get(w[1]));
+    let mut labels = Vec::new();
+    for w in states.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
         let mut found = None;
         g.successors(
             a,
             |s, l| {
-                if found.is_none() && s == b {
+                if found.is_none() && s == &b[..] {
                     found = Some(l.clone());
                 }
             },
             |_, _| {},
         );
-        t.states.push(a.to_vec());
-        t.labels.push(found.unwrap_or_default());
+        labels.push(found.unwrap_or_default());
     }
-    t.states.push(store.get(target).to_vec());
-    t
+    Trace { states, labels }
 }
 
 /// Explores the state space breadth-first within the budget.

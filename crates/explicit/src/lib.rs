@@ -23,8 +23,12 @@ mod c_expr;
 mod dve_ast;
 mod dve_parse;
 mod ltl_product;
+mod map;
 mod model;
 mod nested_dfs;
+mod owcty;
+mod parallel_reach;
+mod partitioned_product;
 mod por;
 mod promela_ast;
 mod promela_lower;
@@ -33,6 +37,8 @@ mod replay;
 mod state_store;
 mod successors;
 mod task;
+#[cfg(test)]
+mod tests;
 
 pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
 pub use bytecode::{EvalError, EvalErrorKind};
@@ -43,14 +49,16 @@ pub use dve_ast::{
 pub use dve_parse::{parse_dve, parse_dve_expr};
 pub use model::{compile, DecodedState, Label, Model};
 pub use nested_dfs::{CycleSearch, Lasso};
+pub use parallel_reach::{parallel_reach, partition};
 pub use replay::{
     reference_state_count, replay_automaton_lasso, replay_property_lasso, replay_trace,
 };
 pub use successors::Generator;
 pub use task::{
-    check, check_with, decode_product, info, load_model, load_promela, load_source, ltl_search,
-    ltl_search_with, parse_ap_defs, parse_promela, property_search, safety_search, Check, LtlRun,
-    McError, McOptions, POR_PARAM,
+    check, check_with, decode_product, info, info_with, load_model, load_promela, load_source,
+    ltl_search, ltl_search_with, parse_ap_defs, parse_promela, property_search,
+    property_search_with, safety_search, Check, CycleAlgo, Engine, LtlRun, McError, McOptions,
+    POR_PARAM,
 };
 
 use verikit_diag::Param;

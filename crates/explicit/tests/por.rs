@@ -10,11 +10,21 @@ use std::time::Duration;
 use verikit_diag::Budget;
 use verikit_explicit::{
     decode_product, load_model, load_source, ltl_search_with, replay_automaton_lasso, replay_trace,
-    safety_search, DecodedState, DveAst, Goal, McOptions, Model,
+    safety_search, DecodedState, DveAst, Engine, Goal, McOptions, Model,
 };
 
-const ON: McOptions = McOptions { por: true };
-const OFF: McOptions = McOptions { por: false };
+const SEQUENTIAL: Engine = Engine {
+    threads: 1,
+    cycles: None,
+};
+const ON: McOptions = McOptions {
+    por: true,
+    engine: SEQUENTIAL,
+};
+const OFF: McOptions = McOptions {
+    por: false,
+    engine: SEQUENTIAL,
+};
 
 /// Safety with and without the reduction: same verdict, fewer states when complete, and the
 /// reduced counterexample replays. Returns (states with, states without, verdict).

@@ -4,13 +4,26 @@ use crate::report::{read_input, CliError, Ctx};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use verikit_diag::{Answer, Budget, SourceFile};
-use verikit_explicit::{check_with, info, load_source, parse_ap_defs, Check, McOptions};
+use verikit_explicit::{
+    check_with, info_with, load_source, parse_ap_defs, Check, CycleAlgo, Engine, McOptions,
+};
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 pub struct Limits {
     /// Stop (exit 3, with the counts reached) beyond this many MiB of visited states.
     #[arg(long, value_name = "MIB")]
     max_memory: Option<usize>,
+    /// Workers over a hash-partitioned state space (default 1: the sequential engines, with
+    /// shortest traces and partial-order reduction).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Accepting-cycle algorithm (default: ndfs on one thread, owcty on several).
+    #[arg(long, value_name = "ALGO", value_parser = clap::builder::PossibleValuesParser::new(CycleAlgo::NAMES))]
+    algorithm: Option<String>,
+}
+
+fn engine(l: &Limits) -> Engine {
+    Engine::from_options(l.threads.map(usize::from), l.algorithm.as_deref())
 }
 
 #[derive(Subcommand, Debug)]
@@ -51,10 +64,13 @@ fn budget(ctx: &Ctx, l: &Limits) -> Budget {
     })
 }
 
-fn run_check(src: &SourceFile, q: Check, ctx: &Ctx, b: &Budget) -> Result<Answer, CliError> {
-    let o = McOptions::from_params(&ctx.params).map_err(CliError::Usage)?;
+fn run_check(src: &SourceFile, q: Check, ctx: &Ctx, l: &Limits) -> Result<Answer, CliError> {
+    let o = McOptions {
+        engine: engine(l),
+        ..McOptions::from_params(&ctx.params).map_err(CliError::Usage)?
+    };
     let m = load_source(src).map_err(|d| CliError::from_error(d, Some(src)))?;
-    check_with(&m, src, &q, &o, b).map_err(|e| CliError::from_error(e, Some(src)))
+    check_with(&m, src, &q, &o, &budget(ctx, l)).map_err(|e| CliError::from_error(e, Some(src)))
 }
 
 pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
@@ -75,12 +91,13 @@ pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
                 (None, _, true) => Check::Assert,
                 _ => Check::Default,
             };
-            run_check(&src, q, ctx, &budget(ctx, &limits))
+            run_check(&src, q, ctx, &limits)
         }
         McCmd::Info { model, limits } => {
             let src = read_input(&model)?;
             let m = load_source(&src).map_err(|d| CliError::from_error(d, Some(&src)))?;
-            info(&m, &src, &budget(ctx, &limits)).map_err(|e| CliError::from_error(e, Some(&src)))
+            info_with(&m, &src, &engine(&limits), &budget(ctx, &limits))
+                .map_err(|e| CliError::from_error(e, Some(&src)))
         }
     }
 }
@@ -109,6 +126,6 @@ pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
         ),
     ]
     .into_iter()
-    .map(|(t, q)| Ok((t.to_string(), run_check(&src, q, ctx, &ctx.budget)?)))
+    .map(|(t, q)| Ok((t.to_string(), run_check(&src, q, ctx, &Limits::default())?)))
     .collect()
 }
