@@ -124,24 +124,8 @@ pub fn replay(aig: &Aig, w: &Witness, prop: usize) -> Result<Replay, String> {
         .ok_or_else(|| format!("the circuit has no safety property {prop}"))?;
     let mut sim = initial_sim(aig, w)?;
     for (frame, inp) in w.inputs.iter().enumerate() {
-        if inp.len() != aig.inputs.len() {
-            return Err(format!(
-                "input line {frame} has {} values, the circuit has {} inputs",
-                inp.len(),
-                aig.inputs.len()
-            ));
-        }
-        let iv: Vec<Ternary> = inp.iter().map(|&b| Ternary::from_opt(b)).collect();
-        sim.eval(&iv);
-        if let Some(c) = aig
-            .constraints
-            .iter()
-            .find(|&&c| sim.lit(c).lane(0) != Some(true))
-        {
-            return Err(format!(
-                "invariant constraint {c} is not 1 at frame {frame} before the property fails"
-            ));
-        }
+        eval_frame(aig, &mut sim, frame, inp)
+            .map_err(|e| format!("{e} before the property fails"))?;
         if sim.lit(bad).lane(0) == Some(true) {
             return Ok(Replay { frame });
         }
@@ -151,6 +135,30 @@ pub fn replay(aig: &Aig, w: &Witness, prop: usize) -> Result<Replay, String> {
         "property {prop} (literal {bad}) never becomes 1 in the {} frames of the witness",
         w.inputs.len()
     ))
+}
+
+/// Evaluates one frame of a replay on its inputs; every invariant constraint must be 1.
+fn eval_frame(
+    aig: &Aig,
+    sim: &mut Sim<'_>,
+    frame: usize,
+    inp: &[Option<bool>],
+) -> Result<(), String> {
+    if inp.len() != aig.inputs.len() {
+        return Err(format!(
+            "input line {frame} has {} values, the circuit has {} inputs",
+            inp.len(),
+            aig.inputs.len()
+        ));
+    }
+    let iv: Vec<Ternary> = inp.iter().map(|&b| Ternary::from_opt(b)).collect();
+    sim.eval(&iv);
+    match (aig.constraints.iter()).find(|&&c| sim.lit(c).lane(0) != Some(true)) {
+        Some(c) => Err(format!(
+            "invariant constraint {c} is not 1 at frame {frame}"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A successful lasso replay: the trace's frames `loop_start..len` form the loop.
@@ -175,25 +183,8 @@ pub fn replay_lasso(aig: &Aig, w: &Witness, fair: &[u32]) -> Result<LassoReplay,
     let mut states: Vec<Vec<Option<bool>>> = Vec::with_capacity(n + 1);
     let mut hits: Vec<Vec<bool>> = Vec::with_capacity(n);
     for (frame, inp) in w.inputs.iter().enumerate() {
-        if inp.len() != aig.inputs.len() {
-            return Err(format!(
-                "input line {frame} has {} values, the circuit has {} inputs",
-                inp.len(),
-                aig.inputs.len()
-            ));
-        }
         states.push(sim.latches().iter().map(|t| t.lane(0)).collect());
-        let iv: Vec<Ternary> = inp.iter().map(|&b| Ternary::from_opt(b)).collect();
-        sim.eval(&iv);
-        if let Some(c) = aig
-            .constraints
-            .iter()
-            .find(|&&c| sim.lit(c).lane(0) != Some(true))
-        {
-            return Err(format!(
-                "invariant constraint {c} is not 1 at frame {frame}"
-            ));
-        }
+        eval_frame(aig, &mut sim, frame, inp)?;
         hits.push(
             fair.iter()
                 .map(|&l| sim.lit(l).lane(0) == Some(true))

@@ -1,7 +1,8 @@
 //! Why a command did not produce an [`Answer`](crate::Answer): the one error type every front
 //! end (command line, web playground, Python) reports, rendered the same way everywhere.
 
-use crate::{Diagnostic, Exhausted, Reportable, SourceFile};
+use crate::budget::Exhausted;
+use crate::diagnostic::{Diagnostic, Reportable, SourceFile};
 
 /// A failed command: bad usage, bad input (located when possible), a resource limit, or a bug.
 #[derive(Debug)]
@@ -81,7 +82,7 @@ impl From<Diagnostic> for Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Span;
+    use crate::diagnostic::Span;
 
     #[test]
     fn located_input_renders_against_its_file() {

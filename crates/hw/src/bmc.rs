@@ -40,7 +40,7 @@ pub(crate) fn bmc(aig: &Aig, prop: usize, max_depth: Option<usize>, budget: &Bud
         match sat.solve(&[b], budget) {
             Answer::Sat => {
                 return Outcome::Unsafe {
-                    witness: witness_from_model(aig, &un, &sat, prop, depth),
+                    witness: witness_from_model(&un, &sat, prop, depth),
                     depth,
                 }
             }

@@ -45,7 +45,7 @@ pub(crate) fn kind(aig: &Aig, prop: usize, simple_path: bool, budget: &Budget) -
         match base.solve(&[b], budget) {
             Answer::Sat => {
                 return Outcome::Unsafe {
-                    witness: witness_from_model(aig, &bu, &base, prop, k),
+                    witness: witness_from_model(&bu, &base, prop, k),
                     depth: k,
                 }
             }

@@ -13,7 +13,7 @@ use crate::kind::kind;
 use crate::l2s::{l2s, lasso_of};
 use crate::ltl_formula::{justice_violation, parse_ltl, Ltl, LtlProperty};
 use crate::monitor::{product, MAX_APS};
-use crate::outcome::{Outcome, Proof};
+use crate::outcome::{exhausted_answer, Outcome, Proof};
 use crate::vwaba::vwaba;
 use crate::waba_bmc::{waba_bmc, LassoOutcome};
 use std::time::Duration;
@@ -202,17 +202,7 @@ pub(crate) fn check_live(
         Err((Outcome::Unknown { reason }, _)) => Answer::decision(Verdict::Unknown)
             .detail("reason", &reason)
             .line(format!("unknown: {reason}")),
-        Err((Outcome::Exhausted { why, reached }, _)) => {
-            let v = if why.verdict_word() == "timeout" {
-                Verdict::Timeout
-            } else {
-                Verdict::Unknown
-            };
-            Answer::decision(v)
-                .detail("reason", why.to_string())
-                .detail("reached", &reached)
-                .line(format!("{}: {why}; reached {reached}", v.as_str()))
-        }
+        Err((Outcome::Exhausted { why, reached }, _)) => exhausted_answer(&why, &reached),
         Err((Outcome::Unsafe { .. }, _)) => internal("unexpected safety counterexample"),
     };
     Ok((answer, None, stats))

@@ -2,8 +2,8 @@
 //! (an inductive invariant, or k-inductiveness), or why it stopped and how far it got.
 
 use crate::unroll::Unroller;
-use verikit_aiger::{Aig, Reset, Witness};
-use verikit_diag::Exhausted;
+use verikit_aiger::Witness;
+use verikit_diag::{Answer, Exhausted, Verdict};
 use verikit_sat::SatBackend;
 
 /// Why a property holds.
@@ -38,34 +38,29 @@ pub enum Outcome {
     },
 }
 
+/// The answer of a search whose budget ran out: `timeout` at the deadline, `unknown` for the
+/// other limits, with how far it got.
+pub(crate) fn exhausted_answer(why: &Exhausted, reached: &str) -> Answer {
+    let v = if why.verdict_word() == "timeout" {
+        Verdict::Timeout
+    } else {
+        Verdict::Unknown
+    };
+    Answer::decision(v)
+        .detail("reason", why.to_string())
+        .detail("reached", reached)
+        .line(format!("{}: {why}; reached {reached}", v.as_str()))
+}
+
 /// The witness of a model of `unroll` with the bad state at `depth`: uninitialised latches take
 /// their model values (0 when outside the cone), inputs their model values (0 outside the cone).
 pub(crate) fn witness_from_model(
-    aig: &Aig,
     un: &Unroller,
     sat: &dyn SatBackend,
     prop: usize,
     depth: usize,
 ) -> Witness {
-    let latches = aig
-        .latches
-        .iter()
-        .enumerate()
-        .map(|(j, l)| {
-            Some(match l.reset {
-                Reset::Zero => false,
-                Reset::One => true,
-                Reset::Uninit => un.latch_value(sat, 0, j).unwrap_or(false),
-            })
-        })
-        .collect();
-    let inputs = (0..=depth)
-        .map(|f| {
-            (0..aig.inputs.len())
-                .map(|j| Some(un.input_value(sat, f, j)))
-                .collect()
-        })
-        .collect();
+    let (latches, inputs) = un.model_trace(sat, depth);
     Witness {
         props: vec![('b', prop)],
         latches,

@@ -8,7 +8,7 @@ use crate::certify::check_invariant;
 use crate::ic3::{ic3, Ic3Options};
 use crate::kind::kind;
 use crate::live_task::{check_live, LiveEngine, LiveSettings, Liveness};
-use crate::outcome::{Outcome, Proof};
+use crate::outcome::{exhausted_answer, Outcome, Proof};
 use std::time::{Duration, Instant};
 use verikit_aiger::{replay, Aig, Reset, Witness};
 use verikit_diag::{Answer, Budget, Diagnostic, Param, Params, Verdict};
@@ -331,15 +331,7 @@ pub fn check(aig: &Aig, opts: &Options, budget: &Budget) -> Report {
             .line(format!("unknown: {reason}")),
         Outcome::Exhausted { why, reached } => {
             engine = opts.engine.name().to_string();
-            let v = if why.verdict_word() == "timeout" {
-                Verdict::Timeout
-            } else {
-                Verdict::Unknown
-            };
-            Answer::decision(v)
-                .detail("reason", why.to_string())
-                .detail("reached", &reached)
-                .line(format!("{}: {why}; reached {reached}", v.as_str()))
+            exhausted_answer(&why, &reached)
         }
     };
     a = base(a);

@@ -141,6 +141,33 @@ impl<'a> Unroller<'a> {
         self.get(frame, root).unwrap_or(self.tru)
     }
 
+    /// The initial latch values and the inputs of frames `0..=last` in the solver's model, as a
+    /// witness has them: reset values, uninitialised latches and inputs from the model (0 when
+    /// never encoded).
+    pub(crate) fn model_trace(
+        &self,
+        sat: &dyn SatBackend,
+        last: usize,
+    ) -> (Vec<Option<bool>>, Vec<Vec<Option<bool>>>) {
+        let latches = (self.aig.latches.iter().enumerate())
+            .map(|(j, l)| {
+                Some(match l.reset {
+                    Reset::Zero => false,
+                    Reset::One => true,
+                    Reset::Uninit => self.latch_value(sat, 0, j).unwrap_or(false),
+                })
+            })
+            .collect();
+        let inputs = (0..=last)
+            .map(|f| {
+                (0..self.aig.inputs.len())
+                    .map(|j| Some(self.input_value(sat, f, j)))
+                    .collect()
+            })
+            .collect();
+        (latches, inputs)
+    }
+
     /// The value of input `j` at `frame` in the solver's model (`false` if never encoded).
     pub(crate) fn input_value(&self, sat: &dyn SatBackend, frame: usize, j: usize) -> bool {
         let Some(&l) = self.aig.inputs.get(j) else {

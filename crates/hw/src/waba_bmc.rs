@@ -29,7 +29,7 @@ use crate::outcome::Outcome;
 use crate::unroll::Unroller;
 use crate::vwaba::{Pos, Vwaba};
 use std::collections::HashMap;
-use verikit_aiger::{Aig, Reset, Witness};
+use verikit_aiger::{Aig, Witness};
 use verikit_diag::{Budget, Exhausted};
 use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
 
@@ -245,7 +245,7 @@ pub(crate) fn waba_bmc(
         e.frame(aig, k);
         let act = e.close(aig, k);
         match e.sat.solve(&[act], budget) {
-            Answer::Sat => return LassoOutcome::Found(extract(aig, &e, prop, k)),
+            Answer::Sat => return LassoOutcome::Found(extract(&e, prop, k)),
             Answer::Unsat => e.sat.add_clause(&[!act]),
             Answer::Unknown => return stop(e.sat.exhausted().unwrap_or(Exhausted::Timeout), k),
         }
@@ -253,26 +253,8 @@ pub(crate) fn waba_bmc(
     }
 }
 
-fn extract(aig: &Aig, e: &Enc, prop: (char, usize), k: usize) -> Lasso {
-    let latches = aig
-        .latches
-        .iter()
-        .enumerate()
-        .map(|(j, l)| {
-            Some(match l.reset {
-                Reset::Zero => false,
-                Reset::One => true,
-                Reset::Uninit => e.un.latch_value(&e.sat, 0, j).unwrap_or(false),
-            })
-        })
-        .collect();
-    let inputs = (0..=k)
-        .map(|f| {
-            (0..aig.inputs.len())
-                .map(|j| Some(e.un.input_value(&e.sat, f, j)))
-                .collect()
-        })
-        .collect();
+fn extract(e: &Enc, prop: (char, usize), k: usize) -> Lasso {
+    let (latches, inputs) = e.un.model_trace(&e.sat, k);
     Lasso {
         witness: Witness {
             props: vec![prop],

@@ -89,7 +89,11 @@ pub fn solve_chc(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<A
     let text = src.text.clone();
     let b = budget.clone();
     let o = opts.clone();
-    let a = crate::task::big_stack(move || solve_text(&text, &o, &b))?;
+    let a = crate::task::big_stack(move || solve_text(&text, &o, &b)).map_err(|e| match e {
+        // A located error in the clauses is rendered against the file.
+        ProgError::Input(d) if d.file.is_none() => ProgError::Input(Box::new(d.with_source(src))),
+        e => e,
+    })?;
     Ok(a.input("file", path.display().to_string()))
 }
 
@@ -103,7 +107,25 @@ pub fn solve_chc_text(
     crate::task::big_stack(move || solve_text(&t, &o, &b))
 }
 
+/// The answer with the result word first, as CHC-COMP solvers print it (`sat`, `unsat`,
+/// `unknown` with its reason), then the model or the derivation.
 fn solve_text(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
+    let mut a = solve_clauses(text, opts, budget)?;
+    let word = a
+        .detail
+        .get("result")
+        .and_then(|v| v.as_str())
+        .unwrap_or("unknown")
+        .to_string();
+    let head = match a.detail.get("reason").and_then(|v| v.as_str()) {
+        Some(r) if word == "unknown" => format!("unknown: {r}\n"),
+        _ => format!("{word}\n"),
+    };
+    a.text.insert_str(0, &head);
+    Ok(a)
+}
+
+fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
     let sys = match read_horn(text) {
         Ok(s) => s,
         Err(ProgError::Unsupported(why)) => return Ok(unknown(&why)),

@@ -9,7 +9,7 @@
 use crate::dbm::Dbm;
 use crate::deadlock::deadlocked;
 use crate::federation::Federation;
-use crate::live_check::{search_lasso, Goal, LassoShape};
+use crate::live_check::{lasso_details, search_lasso, Goal, LassoShape};
 use crate::query::{answer_with, check_pred, Options, ReachResult};
 use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
@@ -177,25 +177,6 @@ pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult) -> Answer {
         a = lasso_details(a, l);
     }
     a
-}
-
-/// The shape of a liveness witness in an answer.
-pub(crate) fn lasso_details(a: Answer, l: LassoShape) -> Answer {
-    let a = a
-        .detail("lasso_stem", l.stem)
-        .detail("lasso_prefix", l.prefix)
-        .detail("lasso_cycle", l.cycle);
-    if l.cycle == 0 {
-        a.line(format!(
-            "  witness: a maximal path that stops after {} moves (deadlock or diverging time)",
-            l.prefix
-        ))
-    } else {
-        a.line(format!(
-            "  witness: a lasso, {} moves then a cycle of {} moves (shown twice)",
-            l.prefix, l.cycle
-        ))
-    }
 }
 
 /// Where the queries of `verikit ta check` come from.

@@ -27,7 +27,7 @@ use crate::model::Model;
 use crate::query::{ReachResult, SymbolicStep};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
 use std::time::Instant;
-use verikit_diag::{Budget, Diagnostic};
+use verikit_diag::{Answer, Budget, Diagnostic};
 
 /// The shape of a liveness witness: its timed trace has `prefix` steps to the loop node, then
 /// the cycle (`cycle` steps) twice; `cycle == 0` means the path stops (deadlock or diverging
@@ -227,7 +227,26 @@ pub fn buchi_answer(
     opts.algo = crate::reach::Algo::Reach;
     let mut a = crate::query::answer_with(model, r, opts, verdict, word, None);
     if let Some(l) = shape {
-        a = crate::check::lasso_details(a, l);
+        a = lasso_details(a, l);
     }
     a
+}
+
+/// The shape of a liveness witness in an answer.
+pub(crate) fn lasso_details(a: Answer, l: LassoShape) -> Answer {
+    let a = a
+        .detail("lasso_stem", l.stem)
+        .detail("lasso_prefix", l.prefix)
+        .detail("lasso_cycle", l.cycle);
+    if l.cycle == 0 {
+        a.line(format!(
+            "  witness: a maximal path that stops after {} moves (deadlock or diverging time)",
+            l.prefix
+        ))
+    } else {
+        a.line(format!(
+            "  witness: a lasso, {} moves then a cycle of {} moves (shown twice)",
+            l.prefix, l.cycle
+        ))
+    }
 }
