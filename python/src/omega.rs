@@ -20,7 +20,7 @@ fn read(text: &str, name: &str) -> PyResult<Twa> {
 
 /// `verikit ltl translate --json` of one formula.
 #[pyfunction]
-#[pyo3(signature = (formula, sba=false, simplify=true, postprocess=true, redirect_merges=true, reduce=None, state_names=false, deterministic=false, parity=None, complete=false, timeout=None, params=None))]
+#[pyo3(signature = (formula, sba=false, simplify=true, postprocess=true, redirect_merges=true, reduce=None, state_names=false, deterministic=false, parity=None, complete=false, level=None, timeout=None, params=None))]
 #[allow(clippy::too_many_arguments)]
 fn ltl_translate(
     py: Python<'_>,
@@ -34,10 +34,24 @@ fn ltl_translate(
     deterministic: bool,
     parity: Option<&str>,
     complete: bool,
+    level: Option<&str>,
     timeout: Option<f64>,
     params: Option<Vec<(String, String)>>,
 ) -> PyResult<String> {
     let p = crate::params(params)?;
+    // `level`: Spot's --low / --medium / --high; the default is the command line's.
+    let level = match level {
+        None => task::level(false, false, false),
+        Some("low") => task::level(true, false, false),
+        Some("medium") => task::level(false, true, false),
+        Some("high") => task::level(false, false, true),
+        Some(l) => {
+            return Err(crate::plain(
+                "usage",
+                format!("unknown level `{l}` (low, medium, high)"),
+            ))
+        }
+    };
     // `parity`: `""` for parity acceptance of the reduced type, or a type such as `"max even"`
     // (as `-P` / `--parity=TYPE` of `verikit ltl translate`).
     let kind = match parity {
@@ -61,6 +75,7 @@ fn ltl_translate(
         postprocess,
         sba,
         redirect_merges,
+        level,
         ..Default::default()
     };
     let usage = |m: String| crate::plain("usage", m);
