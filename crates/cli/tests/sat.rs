@@ -4,7 +4,7 @@
 //! located errors (exit 2), BMC CNFs of shared circuits, and `--timeout 1` (exit 3).
 
 use verikit_diag::Budget;
-use verikit_sat::{check_drat, dimacs, parse_drat, Answer, Cdcl, Lit, NoTheory};
+use verikit_sat::{check_drat, dimacs, parse_drat, Cdcl, Lit, NoTheory, SatResult};
 
 mod common;
 use common::{run, verikit};
@@ -18,7 +18,7 @@ fn tmp(name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
-fn solve(n: u32, cls: &[Vec<Lit>]) -> Answer {
+fn solve(n: u32, cls: &[Vec<Lit>]) -> SatResult {
     let mut s = Cdcl::new();
     for _ in 0..n {
         s.new_var();
@@ -105,7 +105,7 @@ fn every_core_method_gives_an_unsat_core() {
         }
         assert_eq!(
             solve(core.num_vars, &core.clauses),
-            Answer::Unsat,
+            SatResult::Unsat,
             "{method}"
         );
         assert!(core.clauses.len() <= cnf.clauses.len());
@@ -116,7 +116,7 @@ fn every_core_method_gives_an_unsat_core() {
             for i in 0..core.clauses.len() {
                 let mut less = core.clauses.clone();
                 less.remove(i);
-                assert_eq!(solve(core.num_vars, &less), Answer::Sat);
+                assert_eq!(solve(core.num_vars, &less), SatResult::Sat);
             }
         }
     }
@@ -204,7 +204,7 @@ fn bmc_cnfs_of_shared_circuits() {
                 assert!(c.clauses.len() <= cnf.clauses.len());
                 assert_eq!(
                     solve(c.num_vars, &c.clauses),
-                    Answer::Unsat,
+                    SatResult::Unsat,
                     "{name} {method}"
                 );
             }

@@ -9,7 +9,7 @@ use crate::outcome::{witness_from_model, Outcome};
 use crate::unroll::Unroller;
 use verikit_aiger::Aig;
 use verikit_diag::Budget;
-use verikit_sat::{Answer, CdclBackend, SatBackend};
+use verikit_sat::{CdclBackend, SatBackend, SatResult};
 
 /// Incremental BMC up to `max_depth` transitions (`None`: until the budget runs out).
 pub(crate) fn bmc(aig: &Aig, prop: usize, max_depth: Option<usize>, budget: &Budget) -> Outcome {
@@ -38,14 +38,14 @@ pub(crate) fn bmc(aig: &Aig, prop: usize, max_depth: Option<usize>, budget: &Bud
         }
         let b = un.lit(&mut sat, depth, bad);
         match sat.solve(&[b], budget) {
-            Answer::Sat => {
+            SatResult::Sat => {
                 return Outcome::Unsafe {
                     witness: witness_from_model(&un, &sat, prop, depth),
                     depth,
                 }
             }
-            Answer::Unsat => sat.add_clause(&[!b]),
-            Answer::Unknown => {
+            SatResult::Unsat => sat.add_clause(&[!b]),
+            SatResult::Unknown => {
                 return exhausted(
                     sat.exhausted().unwrap_or(verikit_diag::Exhausted::Timeout),
                     depth,

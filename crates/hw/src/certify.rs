@@ -7,7 +7,7 @@
 use crate::unroll::Unroller;
 use verikit_aiger::{Aig, Kind, Reset};
 use verikit_diag::Budget;
-use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
 
 /// `Ok(())` if `clauses` is an inductive invariant proving safety property `prop`.
 pub fn check_invariant(
@@ -52,9 +52,9 @@ pub fn check_invariant(
     }
     let b = un.lit(&mut sat, 0, bad);
     match sat.solve(&[b], budget) {
-        Answer::Unsat => {}
-        Answer::Sat => return Err("the invariant does not exclude the bad states".into()),
-        Answer::Unknown => return Err("ran out of budget while checking safety".into()),
+        SatResult::Unsat => {}
+        SatResult::Sat => return Err("the invariant does not exclude the bad states".into()),
+        SatResult::Unknown => return Err("ran out of budget while checking safety".into()),
     }
     // consecution: some clause false in the next state?
     let act = Lit::pos(sat.new_var());
@@ -71,8 +71,8 @@ pub fn check_invariant(
     }
     sat.add_clause(&some);
     match sat.solve(&[act], budget) {
-        Answer::Unsat => Ok(()),
-        Answer::Sat => Err("the invariant is not inductive".into()),
-        Answer::Unknown => Err("ran out of budget while checking consecution".into()),
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err("the invariant is not inductive".into()),
+        SatResult::Unknown => Err("ran out of budget while checking consecution".into()),
     }
 }

@@ -24,7 +24,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use verikit_aiger::{Aig, Reset, Witness};
 use verikit_diag::{Budget, Exhausted};
-use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
 
 /// Tuning of IC3.
 #[derive(Clone, Copy, Debug)]
@@ -197,9 +197,9 @@ impl<'a> Ic3<'a> {
         // easy queries end before the solver's own poll (every few conflicts)
         self.budget.check().map_err(Stop::Out)?;
         match self.sat.solve(assumptions, self.budget) {
-            Answer::Sat => Ok(true),
-            Answer::Unsat => Ok(false),
-            Answer::Unknown => Err(Stop::Out(
+            SatResult::Sat => Ok(true),
+            SatResult::Unsat => Ok(false),
+            SatResult::Unknown => Err(Stop::Out(
                 self.sat.exhausted().unwrap_or(Exhausted::Timeout),
             )),
         }
@@ -324,7 +324,7 @@ impl<'a> Ic3<'a> {
             .map(|(p, &v)| 2 * p as u32 + u32::from(!v))
             .collect();
         match r {
-            Answer::Unsat => {
+            SatResult::Unsat => {
                 let failed = self.lsat.failed_assumptions();
                 let cube: Cube = full
                     .iter()
@@ -334,8 +334,8 @@ impl<'a> Ic3<'a> {
                     .collect();
                 Ok(cube)
             }
-            Answer::Sat => Ok(full),
-            Answer::Unknown => Err(Stop::Out(
+            SatResult::Sat => Ok(full),
+            SatResult::Unknown => Err(Stop::Out(
                 self.lsat.exhausted().unwrap_or(Exhausted::Timeout),
             )),
         }

@@ -10,7 +10,7 @@ use crate::outcome::{witness_from_model, Outcome, Proof};
 use crate::unroll::{coi_latches, Unroller};
 use verikit_aiger::Aig;
 use verikit_diag::{Budget, Exhausted};
-use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
 
 pub(crate) fn kind(aig: &Aig, prop: usize, simple_path: bool, budget: &Budget) -> Outcome {
     let Some(&bad) = aig.properties().get(prop) else {
@@ -43,14 +43,14 @@ pub(crate) fn kind(aig: &Aig, prop: usize, simple_path: bool, budget: &Budget) -
         }
         let b = bu.lit(&mut base, k, bad);
         match base.solve(&[b], budget) {
-            Answer::Sat => {
+            SatResult::Sat => {
                 return Outcome::Unsafe {
                     witness: witness_from_model(&bu, &base, prop, k),
                     depth: k,
                 }
             }
-            Answer::Unsat => base.add_clause(&[!b]),
-            Answer::Unknown => return stop(base.exhausted().unwrap_or(Exhausted::Timeout), k),
+            SatResult::Unsat => base.add_clause(&[!b]),
+            SatResult::Unknown => return stop(base.exhausted().unwrap_or(Exhausted::Timeout), k),
         }
         // step case: good at frames 0..=k, bad at k+1, all states distinct
         for f in [k, k + 1] {
@@ -77,9 +77,9 @@ pub(crate) fn kind(aig: &Aig, prop: usize, simple_path: bool, budget: &Budget) -
         }
         let b1 = su.lit(&mut step, k + 1, bad);
         match step.solve(&[b1], budget) {
-            Answer::Unsat => return Outcome::Safe(Proof::KInduction { k: k + 1 }),
-            Answer::Sat => {}
-            Answer::Unknown => return stop(step.exhausted().unwrap_or(Exhausted::Timeout), k),
+            SatResult::Unsat => return Outcome::Safe(Proof::KInduction { k: k + 1 }),
+            SatResult::Sat => {}
+            SatResult::Unknown => return stop(step.exhausted().unwrap_or(Exhausted::Timeout), k),
         }
         k += 1;
     }

@@ -7,7 +7,7 @@
 //! group is necessary; unsatisfiable → the core shrinks to the failed assumptions (refinement).
 
 use verikit_diag::{Budget, Exhausted};
-use verikit_sat::{Answer, CdclBackend, Gcnf, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Gcnf, Lit, SatBackend, SatResult};
 
 pub(crate) enum MusResult {
     /// The formula is satisfiable: a model, one value per variable.
@@ -40,17 +40,17 @@ pub(crate) fn mus(g: &Gcnf, budget: &Budget, calls: &mut u64) -> MusResult {
         &todo.iter().map(|&k| sel[k as usize]).collect::<Vec<_>>(),
         budget,
     ) {
-        Answer::Sat => {
+        SatResult::Sat => {
             return MusResult::Sat(
                 (0..g.num_vars)
                     .map(|v| s.model_value(Lit::pos(v)) == Some(true))
                     .collect(),
             )
         }
-        Answer::Unknown => {
+        SatResult::Unknown => {
             return MusResult::Stopped(s.exhausted().unwrap_or(Exhausted::Timeout), None)
         }
-        Answer::Unsat => {}
+        SatResult::Unsat => {}
     }
     let refine = |s: &CdclBackend, todo: &mut Vec<u32>| {
         let failed: Vec<u32> = s
@@ -70,11 +70,11 @@ pub(crate) fn mus(g: &Gcnf, budget: &Budget, calls: &mut u64) -> MusResult {
             .collect();
         *calls += 1;
         match s.solve(&assumptions, budget) {
-            Answer::Sat => necessary.push(k),
-            Answer::Unsat => {
+            SatResult::Sat => necessary.push(k),
+            SatResult::Unsat => {
                 refine(&s, &mut todo);
             }
-            Answer::Unknown => {
+            SatResult::Unknown => {
                 let mut all: Vec<u32> = necessary.iter().chain(&todo).copied().collect();
                 all.push(k);
                 all.sort_unstable();

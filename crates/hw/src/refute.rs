@@ -5,7 +5,7 @@
 //! takes the checker's core.
 
 use verikit_diag::{Budget, Exhausted};
-use verikit_sat::{check_drat, parse_drat, Answer, Cdcl, DratCheck, Lit, NoTheory, ProofLog};
+use verikit_sat::{check_drat, parse_drat, Cdcl, DratCheck, Lit, NoTheory, ProofLog, SatResult};
 
 pub(crate) enum Refutation {
     /// A model (one value per variable), checked against the clauses.
@@ -33,7 +33,7 @@ pub(crate) fn refute(num_vars: u32, clauses: &[Vec<Lit>], budget: &Budget) -> Re
     }
     s.set_budget(budget.clone());
     match s.solve(&mut NoTheory, &[]) {
-        Answer::Sat => {
+        SatResult::Sat => {
             let model: Vec<bool> = (0..s.num_vars())
                 .map(|v| s.value(Lit::pos(v)) == Some(true))
                 .collect();
@@ -46,8 +46,8 @@ pub(crate) fn refute(num_vars: u32, clauses: &[Vec<Lit>], budget: &Budget) -> Re
                 Refutation::BadProof("the model does not satisfy the clauses".into())
             }
         }
-        Answer::Unknown => Refutation::Stopped(s.exhausted().unwrap_or(Exhausted::Timeout)),
-        Answer::Unsat => {
+        SatResult::Unknown => Refutation::Stopped(s.exhausted().unwrap_or(Exhausted::Timeout)),
+        SatResult::Unsat => {
             let bytes = match s.take_proof().map(ProofLog::finish) {
                 Some(Ok(b)) => b,
                 _ => return Refutation::BadProof("no proof".into()),

@@ -11,9 +11,7 @@ use crate::trimmer::{trimmer, TrimResult, TrimStats};
 use crate::unroll::Unroller;
 use verikit_aiger::Aig;
 use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Verdict};
-use verikit_sat::{
-    dimacs, Answer as SatAnswer, Cdcl, Cnf, Gcnf, Lit, NoTheory, ProofLog, SatBackend, Var,
-};
+use verikit_sat::{dimacs, Cdcl, Cnf, Gcnf, Lit, NoTheory, ProofLog, SatBackend, SatResult, Var};
 
 /// Options of `verikit sat`.
 #[derive(Default)]
@@ -63,7 +61,7 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
     s.set_budget(budget.clone());
     s.report_progress(true);
     let r = s.solve(&mut NoTheory, &[]);
-    let model: Vec<bool> = if r == SatAnswer::Sat {
+    let model: Vec<bool> = if r == SatResult::Sat {
         (0..cnf.num_vars)
             .map(|v| s.value(Lit::pos(v)) == Some(true))
             .collect()
@@ -91,7 +89,7 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
         .stat("learnt_clauses", st.learnt_clauses)
         .stat("deleted_clauses", st.deleted_clauses);
     let (verdict, word, status, exit) = match r {
-        SatAnswer::Sat => {
+        SatResult::Sat => {
             if !cnf.satisfied_by(|v: Var| model.get(v as usize).copied().unwrap_or(false)) {
                 return Ok(SatRun {
                     answer: answer
@@ -103,8 +101,8 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
             }
             (Verdict::True, "sat", "s SATISFIABLE", 10)
         }
-        SatAnswer::Unsat => (Verdict::False, "unsat", "s UNSATISFIABLE", 20),
-        SatAnswer::Unknown => (
+        SatResult::Unsat => (Verdict::False, "unsat", "s UNSATISFIABLE", 20),
+        SatResult::Unknown => (
             exhausted_verdict(s.exhausted().unwrap_or(Exhausted::Timeout)),
             "unknown",
             "s UNKNOWN",
@@ -119,7 +117,7 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
     answer = answer.with_verdict(verdict).detail("result", word);
     if opts.competition {
         answer = answer.line(status);
-        if r == SatAnswer::Sat {
+        if r == SatResult::Sat {
             for chunk in lits.chunks(16) {
                 let mut line = String::from("v");
                 for l in chunk {
@@ -132,7 +130,7 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
     } else {
         answer = answer.line(word);
     }
-    if r == SatAnswer::Sat {
+    if r == SatResult::Sat {
         answer = answer.witness(serde_json::json!({ "model": lits }));
     }
     Ok(SatRun {
@@ -410,8 +408,8 @@ impl SatBackend for Recorder {
         }
         self.clauses.push(lits.to_vec());
     }
-    fn solve(&mut self, _: &[Lit], _: &Budget) -> SatAnswer {
-        SatAnswer::Unknown
+    fn solve(&mut self, _: &[Lit], _: &Budget) -> SatResult {
+        SatResult::Unknown
     }
     fn model_value(&self, _: Lit) -> Option<bool> {
         None

@@ -31,7 +31,7 @@ use crate::vwaba::{Pos, Vwaba};
 use std::collections::HashMap;
 use verikit_aiger::{Aig, Witness};
 use verikit_diag::{Budget, Exhausted};
-use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
 
 /// A lasso found by [`waba_bmc`]: the witness (initial latches, inputs of frames `0..=k`); the
 /// state after frame `k` equals the state at the loop start the selectors chose.
@@ -245,9 +245,9 @@ pub(crate) fn waba_bmc(
         e.frame(aig, k);
         let act = e.close(aig, k);
         match e.sat.solve(&[act], budget) {
-            Answer::Sat => return LassoOutcome::Found(extract(&e, prop, k)),
-            Answer::Unsat => e.sat.add_clause(&[!act]),
-            Answer::Unknown => return stop(e.sat.exhausted().unwrap_or(Exhausted::Timeout), k),
+            SatResult::Sat => return LassoOutcome::Found(extract(&e, prop, k)),
+            SatResult::Unsat => e.sat.add_clause(&[!act]),
+            SatResult::Unknown => return stop(e.sat.exhausted().unwrap_or(Exhausted::Timeout), k),
         }
         k += 1;
     }

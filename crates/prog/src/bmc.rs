@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use verikit_diag::{Budget, Exhausted};
 use verikit_num::Num;
-use verikit_smt::{Answer, Solver, Sort, TermId, TermOp, Value};
+use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp, Value};
 
 const CHUNK: usize = 64;
 
@@ -255,7 +255,7 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
     let ans = enc.s.check(&[]);
     budget.check()?;
     match ans {
-        Answer::Sat => {
+        SatResult::Sat => {
             let mut memo = HashMap::new();
             let mut values = Vec::new();
             for (pc, t) in &nondets {
@@ -267,8 +267,8 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
             }
             Ok(BmcResult::Counterexample(values, k))
         }
-        Answer::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
-        Answer::Unsat => {
+        SatResult::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
+        SatResult::Unsat => {
             let cut = enc.or(cut_pcs);
             let inc = enc.or(incomplete_pcs);
             let any = enc.or(vec![cut, inc]);
@@ -276,13 +276,13 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
             enc.s.push();
             enc.s.assert(any);
             match enc.s.check(&[]) {
-                Answer::Unsat => Ok(BmcResult::Safe),
-                Answer::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
-                Answer::Sat => {
+                SatResult::Unsat => Ok(BmcResult::Safe),
+                SatResult::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
+                SatResult::Sat => {
                     enc.s.pop(1);
                     enc.s.push();
                     enc.s.assert(cut);
-                    let cut_hit = matches!(enc.s.check(&[]), Answer::Sat);
+                    let cut_hit = matches!(enc.s.check(&[]), SatResult::Sat);
                     Ok(BmcResult::Bounded { cut: cut_hit })
                 }
             }

@@ -5,7 +5,7 @@
 
 use crate::cfa::{Atom, Cfa, Lin, Op, Var};
 use verikit_num::Num;
-use verikit_smt::{Answer, Solver, Sort, TermId, TermOp};
+use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp};
 
 /// An invariant: per location, a disjunction of conjunctions.
 pub type Invariant = Vec<Vec<Vec<Atom>>>;
@@ -111,8 +111,8 @@ pub fn check_invariant(cfa: &Cfa, inv: &Invariant) -> Result<(), String> {
         let ndst = s.terms.mk_not(dst);
         s.assert(ndst);
         match s.check(&[]) {
-            Answer::Unsat => {}
-            Answer::Sat => {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
                 return Err(format!(
                     "consecution fails on edge {i} ({} -> {}: {})",
                     e.from,
@@ -120,7 +120,7 @@ pub fn check_invariant(cfa: &Cfa, inv: &Invariant) -> Result<(), String> {
                     cfa.show_op(&e.op)
                 ))
             }
-            Answer::Unknown => return Err(format!("consecution undecided on edge {i}")),
+            SatResult::Unknown => return Err(format!("consecution undecided on edge {i}")),
         }
     }
     Ok(())

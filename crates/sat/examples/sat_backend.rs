@@ -4,7 +4,7 @@
 //! process (CPU time).
 
 use verikit_diag::Budget;
-use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
 
 fn backend(name: &str) -> Option<Box<dyn SatBackend>> {
     match name {
@@ -47,7 +47,7 @@ fn main() {
             b.add_clause(c);
         }
         let r = b.solve(&[], &Budget::unlimited());
-        if r == Answer::Sat && !cnf.satisfied_by(|v| b.model_value(Lit::pos(v)) == Some(true)) {
+        if r == SatResult::Sat && !cnf.satisfied_by(|v| b.model_value(Lit::pos(v)) == Some(true)) {
             eprintln!("{f}: model does not satisfy the clauses");
             std::process::exit(1);
         }

@@ -3,7 +3,7 @@
 //! serves it ([`CdclBackend`]); with the cargo feature `cadical`, CaDiCaL does too
 //! (`crate::cadical::CadicalBackend`). Decision 0008 records which is the default and why.
 
-use crate::cdcl::{Answer, Cdcl, Lit, NoTheory, Var};
+use crate::cdcl::{Cdcl, Lit, NoTheory, SatResult, Var};
 use verikit_diag::{Budget, Exhausted};
 
 /// A plain incremental SAT solver.
@@ -17,7 +17,7 @@ pub trait SatBackend {
     /// Adds a clause (permanently).
     fn add_clause(&mut self, lits: &[Lit]);
     /// Decides the clauses under the assumptions, polling `budget`; `Unknown` when it ran out.
-    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> Answer;
+    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> SatResult;
     /// The value of a literal in the model of the last `Sat` answer (`None` before one, or for
     /// a variable the solver never saw).
     fn model_value(&self, lit: Lit) -> Option<bool>;
@@ -67,14 +67,14 @@ impl SatBackend for CdclBackend {
         }
         self.sat.add_clause(&mut NoTheory, lits);
     }
-    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> Answer {
+    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> SatResult {
         if let Some(max) = assumptions.iter().map(|l| l.var()).max() {
             self.ensure_var(max);
         }
         self.model.clear();
         self.sat.set_budget(budget.clone());
         let r = self.sat.solve(&mut NoTheory, assumptions);
-        if r == Answer::Sat {
+        if r == SatResult::Sat {
             self.model = (0..self.sat.num_vars())
                 .map(|v| self.sat.value(Lit::pos(v)) == Some(true))
                 .collect();

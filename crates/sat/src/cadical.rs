@@ -3,7 +3,7 @@
 //! CaDiCaL's C++ sources. The budget is polled by CaDiCaL's terminate callback.
 
 use crate::backend::SatBackend;
-use crate::cdcl::{Answer, Lit, Var};
+use crate::cdcl::{Lit, SatResult, Var};
 use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit as RLit, TernaryVal};
 use std::cell::Cell;
@@ -64,7 +64,7 @@ impl SatBackend for CadicalBackend {
         // CaDiCaL only fails here when out of memory; the next solve then reports it.
         let _ = self.solver.add_clause(c);
     }
-    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> Answer {
+    fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> SatResult {
         if let Some(max) = assumptions.iter().map(|l| l.var()).max() {
             self.vars = self.vars.max(max + 1);
         }
@@ -93,7 +93,7 @@ impl SatBackend for CadicalBackend {
                         )
                     })
                     .collect();
-                Answer::Sat
+                SatResult::Sat
             }
             Ok(SolverResult::Unsat) => {
                 // rustsat's core is a clause of negated assumptions.
@@ -102,9 +102,9 @@ impl SatBackend for CadicalBackend {
                     .core()
                     .map(|c| c.into_iter().map(|l| !from_rlit(l)).collect())
                     .unwrap_or_default();
-                Answer::Unsat
+                SatResult::Unsat
             }
-            Ok(SolverResult::Interrupted) | Err(_) => Answer::Unknown,
+            Ok(SolverResult::Interrupted) | Err(_) => SatResult::Unknown,
         }
     }
     fn model_value(&self, lit: Lit) -> Option<bool> {

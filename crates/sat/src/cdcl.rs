@@ -9,7 +9,7 @@
 //! add atoms and lemmas (branch and bound).
 //!
 //! The search polls a [`Budget`] (every 16 conflicts and after every final check) and answers
-//! [`Answer::Unknown`] when it runs out; [`Cdcl::exhausted`] tells why.
+//! [`SatResult::Unknown`] when it runs out; [`Cdcl::exhausted`] tells why.
 
 use std::time::Instant;
 use verikit_diag::{Budget, Exhausted};
@@ -104,7 +104,7 @@ struct Clause {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
+pub enum SatResult {
     Sat,
     Unsat,
     Unknown,
@@ -1029,11 +1029,11 @@ impl Cdcl {
     /// Searches for a model under the assumptions. On `Sat` the assignment is left in place (read
     /// it with `value`, then call `cancel_until(th, 0)`); on `Unsat` with assumptions, `core` holds
     /// the failing assumptions.
-    pub fn solve<T: Theory>(&mut self, th: &mut T, assumptions: &[Lit]) -> Answer {
+    pub fn solve<T: Theory>(&mut self, th: &mut T, assumptions: &[Lit]) -> SatResult {
         self.core.clear();
         self.exhausted = None;
         if !self.ok {
-            return Answer::Unsat;
+            return SatResult::Unsat;
         }
         self.cancel_until(th, 0);
         let mut restart_n = 0u64;
@@ -1044,11 +1044,11 @@ impl Cdcl {
             let confl = self.propagate(th);
             if th.interrupted() {
                 self.cancel_until(th, 0);
-                return Answer::Unknown;
+                return SatResult::Unknown;
             }
             if let Some(confl) = confl {
                 if !self.handle_conflict(th, confl) {
-                    return Answer::Unsat;
+                    return SatResult::Unsat;
                 }
                 conflicts_this_restart += 1;
                 if self.stats.conflicts.is_multiple_of(16) {
@@ -1062,7 +1062,7 @@ impl Cdcl {
                     if let Err(e) = self.budget.check() {
                         self.exhausted = Some(e);
                         self.cancel_until(th, 0);
-                        return Answer::Unknown;
+                        return SatResult::Unknown;
                     }
                 }
                 continue;
@@ -1088,7 +1088,7 @@ impl Cdcl {
                     0 => self.new_decision_level(th),
                     1 => {
                         self.analyze_final(th, !a, assumptions);
-                        return Answer::Unsat;
+                        return SatResult::Unsat;
                     }
                     _ => {
                         next = Some(a);
@@ -1120,12 +1120,12 @@ impl Cdcl {
                 None => {
                     self.stats.final_checks += 1;
                     match th.final_check(self.num_vars()) {
-                        Final::Sat => return Answer::Sat,
+                        Final::Sat => return SatResult::Sat,
                         Final::Conflict(expl) => {
                             self.stats.theory_conflicts += 1;
                             let c: Vec<Lit> = expl.into_iter().map(|x| !x).collect();
                             if !self.handle_conflict(th, c) {
-                                return Answer::Unsat;
+                                return SatResult::Unsat;
                             }
                         }
                         Final::Lemmas {
@@ -1139,7 +1139,7 @@ impl Cdcl {
                             if !clauses.is_empty() {
                                 for c in clauses {
                                     if !self.add_clause(th, &c) {
-                                        return Answer::Unsat;
+                                        return SatResult::Unsat;
                                     }
                                 }
                             }
@@ -1151,7 +1151,7 @@ impl Cdcl {
                     if let Err(e) = self.budget.check() {
                         self.exhausted = Some(e);
                         self.cancel_until(th, 0);
-                        return Answer::Unknown;
+                        return SatResult::Unknown;
                     }
                 }
             }
@@ -1236,7 +1236,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(s.solve(&mut th, &[]), Answer::Unsat);
+        assert_eq!(s.solve(&mut th, &[]), SatResult::Unsat);
     }
 
     proptest::proptest! {
@@ -1260,8 +1260,8 @@ mod tests {
             let r = s.solve(&mut th, &[]);
             let mut all = cls.clone();
             all.extend(imps.iter().map(|&(a, b)| vec![!a, b]));
-            proptest::prop_assert_eq!(r == Answer::Sat, brute(n, &all));
-            if r == Answer::Sat {
+            proptest::prop_assert_eq!(r == SatResult::Sat, brute(n, &all));
+            if r == SatResult::Sat {
                 for c in &all {
                     proptest::prop_assert!(c.iter().any(|l| s.value(*l) == Some(true)));
                 }
@@ -1304,8 +1304,8 @@ mod tests {
             for _ in 0..n { s.new_var(); }
             for c in &cls { s.add_clause(&mut th, c); }
             let r = s.solve(&mut th, &[]);
-            proptest::prop_assert_eq!(r == Answer::Sat, brute(n, &cls));
-            if r == Answer::Sat {
+            proptest::prop_assert_eq!(r == SatResult::Sat, brute(n, &cls));
+            if r == SatResult::Sat {
                 for c in &cls {
                     proptest::prop_assert!(c.iter().any(|l| s.value(*l) == Some(true)));
                 }

@@ -622,7 +622,7 @@ pub fn check_drat(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Answer, Cdcl, NoTheory, ProofLog};
+    use crate::{Cdcl, NoTheory, ProofLog, SatResult};
     use proptest::prelude::*;
     use rand::{Rng, SeedableRng};
 
@@ -643,7 +643,7 @@ mod tests {
     }
 
     /// Solves with a proof; on Unsat returns the proof bytes, on Sat checks the model.
-    fn solve(n: u32, cs: &[Vec<Lit>], binary: bool, max_learnts: usize) -> (Answer, Vec<u8>) {
+    fn solve(n: u32, cs: &[Vec<Lit>], binary: bool, max_learnts: usize) -> (SatResult, Vec<u8>) {
         let mut s = Cdcl::new();
         s.set_max_learnts(max_learnts);
         s.set_proof(ProofLog::in_memory(binary));
@@ -654,7 +654,7 @@ mod tests {
             s.add_clause(&mut NoTheory, c);
         }
         let r = s.solve(&mut NoTheory, &[]);
-        if r == Answer::Sat {
+        if r == SatResult::Sat {
             assert!(cs
                 .iter()
                 .all(|c| c.iter().any(|&l| s.value(l) == Some(true))));
@@ -697,7 +697,7 @@ mod tests {
         }
         for binary in [false, true] {
             let (r, proof) = solve(20, &cs, binary, 4000);
-            assert_eq!(r, Answer::Unsat);
+            assert_eq!(r, SatResult::Unsat);
             let steps = parse_drat(&proof).unwrap();
             let ck = check_drat(20, &cs, &steps, &Budget::unlimited()).unwrap();
             assert!(ck.checked > 0);
@@ -715,7 +715,7 @@ mod tests {
         for seed in 0..20 {
             let cs = random_3cnf(seed, 110, 490);
             let (r, proof) = solve(110, &cs, seed % 2 == 0, 20);
-            if r == Answer::Unsat {
+            if r == SatResult::Unsat {
                 let steps = parse_drat(&proof).unwrap();
                 if steps.iter().any(|s| matches!(s, Step::Delete(_))) {
                     found = true;
@@ -821,8 +821,8 @@ mod tests {
             let n = 12;
             let cs = random_3cnf(seed, n, 52);
             let (r, proof) = solve(n, &cs, binary, 4000);
-            prop_assert_eq!(r == Answer::Sat, brute(n, &cs));
-            if r == Answer::Unsat {
+            prop_assert_eq!(r == SatResult::Sat, brute(n, &cs));
+            if r == SatResult::Unsat {
                 let steps = parse_drat(&proof).unwrap();
                 let ck = check_drat(n, &cs, &steps, &Budget::unlimited());
                 prop_assert!(ck.is_ok(), "{:?}", ck.err());

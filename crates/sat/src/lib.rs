@@ -22,7 +22,7 @@ mod lit;
 pub use backend::{CdclBackend, SatBackend};
 #[cfg(feature = "cadical")]
 pub use cadical::CadicalBackend;
-pub use cdcl::{Answer, Cdcl, Final, Lit, NoTheory, Stats, Theory, Var};
+pub use cdcl::{Cdcl, Final, Lit, NoTheory, SatResult, Stats, Theory, Var};
 pub use dimacs::{Cnf, Gcnf};
 pub use drat::ProofLog;
 pub use drat_check::{check_drat, parse_drat, ClauseRef, DratCheck, DratError, Step};

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use verikit_diag::{Budget, Exhausted};
-use verikit_sat::{Answer, CdclBackend, Cnf, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Cnf, Lit, SatBackend, SatResult};
 
 fn brute(n: u32, cls: &[Vec<Lit>], fixed: &[Lit]) -> bool {
     (0..1u32 << n).any(|m| {
@@ -34,7 +34,12 @@ fn random_cnf(seed: u64) -> (u32, Vec<Vec<Lit>>, Vec<Lit>) {
 /// Solves with a backend and checks the answer independently: a model satisfies every clause and
 /// assumption; a failed-assumption set is a subset of the assumptions that is unsatisfiable with
 /// the clauses (by brute force).
-fn check_backend<B: SatBackend>(mut b: B, n: u32, cls: &[Vec<Lit>], assumptions: &[Lit]) -> Answer {
+fn check_backend<B: SatBackend>(
+    mut b: B,
+    n: u32,
+    cls: &[Vec<Lit>],
+    assumptions: &[Lit],
+) -> SatResult {
     for _ in 0..n {
         b.new_var();
     }
@@ -43,7 +48,7 @@ fn check_backend<B: SatBackend>(mut b: B, n: u32, cls: &[Vec<Lit>], assumptions:
     }
     let r = b.solve(assumptions, &Budget::unlimited());
     match r {
-        Answer::Sat => {
+        SatResult::Sat => {
             let cnf = Cnf {
                 num_vars: n,
                 clauses: cls.to_vec(),
@@ -53,12 +58,12 @@ fn check_backend<B: SatBackend>(mut b: B, n: u32, cls: &[Vec<Lit>], assumptions:
                 assert_eq!(b.model_value(*a), Some(true));
             }
         }
-        Answer::Unsat => {
+        SatResult::Unsat => {
             let core = b.failed_assumptions();
             assert!(core.iter().all(|l| assumptions.contains(l)));
             assert!(!brute(n, cls, &core));
         }
-        Answer::Unknown => panic!("unknown without a budget"),
+        SatResult::Unknown => panic!("unknown without a budget"),
     }
     r
 }
@@ -68,7 +73,7 @@ proptest! {
     fn cdcl_backend_matches_brute_force(seed in 0u64..600) {
         let (n, cls, assumptions) = random_cnf(seed);
         let r = check_backend(CdclBackend::new(), n, &cls, &assumptions);
-        prop_assert_eq!(r == Answer::Sat, brute(n, &cls, &assumptions));
+        prop_assert_eq!(r == SatResult::Sat, brute(n, &cls, &assumptions));
     }
 }
 
@@ -78,7 +83,7 @@ proptest! {
     fn cadical_backend_matches_brute_force(seed in 0u64..300) {
         let (n, cls, assumptions) = random_cnf(seed);
         let r = check_backend(verikit_sat::CadicalBackend::new(), n, &cls, &assumptions);
-        prop_assert_eq!(r == Answer::Sat, brute(n, &cls, &assumptions));
+        prop_assert_eq!(r == SatResult::Sat, brute(n, &cls, &assumptions));
     }
 }
 
@@ -109,18 +114,22 @@ fn pigeonhole_is_unsat_and_incremental_use_works() {
         for c in &cnf.clauses {
             b.add_clause(c);
         }
-        assert_eq!(b.solve(&[], &Budget::unlimited()), Answer::Unsat, "php {h}");
+        assert_eq!(
+            b.solve(&[], &Budget::unlimited()),
+            SatResult::Unsat,
+            "php {h}"
+        );
     }
     // Incremental: x ∨ y, then assume ¬x, ¬y (core both), then add ¬x and solve again.
     let mut b = CdclBackend::new();
     let (x, y) = (Lit::pos(b.new_var()), Lit::pos(b.new_var()));
     b.add_clause(&[x, y]);
-    assert_eq!(b.solve(&[!x, !y], &Budget::unlimited()), Answer::Unsat);
+    assert_eq!(b.solve(&[!x, !y], &Budget::unlimited()), SatResult::Unsat);
     let mut core = b.failed_assumptions();
     core.sort();
     assert_eq!(core, vec![!x, !y]);
     b.add_clause(&[!x]);
-    assert_eq!(b.solve(&[], &Budget::unlimited()), Answer::Sat);
+    assert_eq!(b.solve(&[], &Budget::unlimited()), SatResult::Sat);
     assert_eq!(b.model_value(y), Some(true));
     assert_eq!(b.model_value(x), Some(false));
 }
@@ -134,6 +143,6 @@ fn a_cancelled_budget_stops_the_search() {
     }
     let budget = Budget::unlimited();
     budget.cancel();
-    assert_eq!(b.solve(&[], &budget), Answer::Unknown);
+    assert_eq!(b.solve(&[], &budget), SatResult::Unknown);
     assert_eq!(b.exhausted(), Some(Exhausted::Cancelled));
 }

@@ -15,7 +15,7 @@ use crate::solver::{Solver, SolverStats};
 use crate::terms::{Sort, TermId};
 use std::collections::HashMap;
 use verikit_diag::{line_col, Budget, Diagnostic};
-use verikit_sat::Answer;
+use verikit_sat::SatResult;
 
 /// What the interpreter does after a command fails (SMT-LIB `:error-behavior`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -127,7 +127,7 @@ pub struct Interp {
     named: Vec<Vec<(String, TermId)>>,
     /// User-declared constants per scope.
     decls: Vec<Vec<(String, TermId, Sort)>>,
-    last: Option<Answer>,
+    last: Option<SatResult>,
     last_assumptions: Vec<TermId>,
     opts: RunOptions,
     out: ScriptOutput,
@@ -637,7 +637,7 @@ impl Interp {
                 self.do_check(assume, ts);
             }
             "get-model" => {
-                if self.last != Some(Answer::Sat) {
+                if self.last != Some(SatResult::Sat) {
                     return Err(err(
                         f.span,
                         "no model available (the last check-sat did not answer sat)",
@@ -663,7 +663,7 @@ impl Interp {
                 self.respond(s);
             }
             "get-value" => {
-                if self.last != Some(Answer::Sat) {
+                if self.last != Some(SatResult::Sat) {
                     return Err(err(
                         f.span,
                         "no model available (the last check-sat did not answer sat)",
@@ -694,7 +694,7 @@ impl Interp {
                         "unsat cores are off (set :produce-unsat-cores to true)",
                     ));
                 }
-                if self.last != Some(Answer::Unsat) {
+                if self.last != Some(SatResult::Unsat) {
                     return Err(err(
                         f.span,
                         "no unsat core available (the last check-sat did not answer unsat)",
@@ -802,7 +802,7 @@ impl Interp {
         if let Some(reason) = self.unsupported.clone() {
             // Nothing of an unsupported logic was asserted: any answer but `unknown` would be
             // about a different problem.
-            self.last = Some(Answer::Unknown);
+            self.last = Some(SatResult::Unknown);
             self.last_assumptions = user;
             self.reason_unknown = Some(reason.clone());
             self.out.checks.push(CheckRecord {
@@ -836,12 +836,12 @@ impl Interp {
         self.last = Some(r);
         self.last_assumptions = user;
         let ans = match r {
-            Answer::Sat => "sat",
-            Answer::Unsat => "unsat",
-            Answer::Unknown => "unknown",
+            SatResult::Sat => "sat",
+            SatResult::Unsat => "unsat",
+            SatResult::Unknown => "unknown",
         };
         let mut reason = None;
-        if r == Answer::Unknown {
+        if r == SatResult::Unknown {
             if self.opts.budget.check().is_err() {
                 self.out.timed_out = true;
                 reason = Some("timeout".to_string());
@@ -858,7 +858,7 @@ impl Interp {
             certificates_checked: 0,
             certificate_failures: Vec::new(),
         };
-        if r == Answer::Sat {
+        if r == SatResult::Sat {
             let mut memo = HashMap::new();
             let decls: Vec<(String, TermId, Sort)> = self.decls.iter().flatten().cloned().collect();
             let mut m = Vec::new();

@@ -757,7 +757,7 @@ mod tests {
     #[test]
     fn solver_models_and_values_of_lifted_ites() {
         use crate::solver::Solver;
-        use verikit_sat::Answer;
+        use verikit_sat::SatResult;
         let mut s = Solver::new();
         let p = s.declare("p", Sort::Bool);
         let q = s.declare("q", Sort::Bool);
@@ -776,7 +776,7 @@ mod tests {
         let a3 = t.mk(Op::Lt, vec![c0, x], Sort::Bool); // 0 < x
         s.assert(a1);
         s.assert(a2);
-        assert_eq!(s.check(&[]), Answer::Sat);
+        assert_eq!(s.check(&[]), SatResult::Sat);
         assert_eq!(s.validate_model(&[]), Some(vec![]));
         let mut memo = HashMap::new();
         assert_eq!(s.model_value(i1, &mut memo), Some(Value::Num(Num::int(5))));
@@ -787,6 +787,6 @@ mod tests {
             other => panic!("value of the ite: {other:?}"),
         }
         s.assert(a3);
-        assert_eq!(s.check(&[]), Answer::Unsat);
+        assert_eq!(s.check(&[]), SatResult::Unsat);
     }
 }

@@ -31,7 +31,7 @@ pub mod task;
 mod terms;
 mod tseitin;
 
-pub use verikit_sat::Answer;
+pub use verikit_sat::SatResult;
 
 pub use check::Value;
 pub use interp::{

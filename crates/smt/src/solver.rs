@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 use verikit_diag::Budget;
 use verikit_num::Num;
-use verikit_sat::{Answer, Cdcl, Lit};
+use verikit_sat::{Cdcl, Lit, SatResult};
 
 /// A pop rebuilds the encoding once the SAT variables created inside popped scopes exceed the
 /// live ones by this many (see `Solver::pop`).
@@ -281,7 +281,7 @@ impl Solver {
     }
 
     /// Checks satisfiability of the assertions together with the Boolean `assumptions`.
-    pub fn check(&mut self, assumptions: &[TermId]) -> Answer {
+    pub fn check(&mut self, assumptions: &[TermId]) -> SatResult {
         self.sat
             .budget()
             .progress()
@@ -319,7 +319,7 @@ impl Solver {
             self.sat.solve(&mut self.arith, &assume)
         };
         match r {
-            Answer::Sat => {
+            SatResult::Sat => {
                 let delta = self.arith.simplex.delta();
                 let dl_vals = if self.dl_used {
                     Some(self.dl.model(self.terms.vars.len()))
@@ -354,7 +354,7 @@ impl Solver {
                 }
                 self.model = Some(m);
             }
-            Answer::Unsat => {
+            SatResult::Unsat => {
                 let failed = self.sat.core.clone();
                 for (l, t) in &user {
                     if failed.contains(l) {
@@ -363,7 +363,7 @@ impl Solver {
                 }
                 self.core.dedup();
             }
-            Answer::Unknown => {}
+            SatResult::Unknown => {}
         }
         // Back to the root with the theory that searched (an answer may leave levels open).
         if self.dl_used {

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use verikit_num::Num;
-use verikit_sat::Answer;
+use verikit_sat::SatResult;
 use verikit_smt::{run_script, RunOptions, Solver};
 use verikit_smt::{Sort, TermId, TermOp as Op};
 
@@ -136,7 +136,7 @@ enum Mode {
 }
 
 /// Asserts the problem into a solver; returns it after `check`.
-fn solve(p: &Problem, mode: Mode) -> (Answer, Solver) {
+fn solve(p: &Problem, mode: Mode) -> (SatResult, Solver) {
     let mut s = Solver::new();
     s.enable_certificates();
     s.set_difference_logic(mode != Mode::Simplex);
@@ -202,14 +202,14 @@ proptest! {
     #[test]
     fn agrees_with_brute_force_and_simplex(p in problem()) {
         let expect = brute_force(&p);
-        let mut r = Answer::Unknown;
+        let mut r = SatResult::Unknown;
         for mode in [Mode::Matrix, Mode::Graph] {
             let (rm, s) = solve(&p, mode);
             prop_assert!(s.stats().dl.dl_used);
             prop_assert_eq!(s.stats().dl.dl_matrix, mode == Mode::Matrix);
-            prop_assert_eq!(rm == Answer::Sat, expect, "difference logic {:?}", mode);
-            prop_assert!(rm != Answer::Unknown);
-            if rm == Answer::Sat {
+            prop_assert_eq!(rm == SatResult::Sat, expect, "difference logic {:?}", mode);
+            prop_assert!(rm != SatResult::Unknown);
+            if rm == SatResult::Sat {
                 prop_assert_eq!(s.validate_model(&[]), Some(vec![]));
             }
             let cert = s.certificates().expect("certificates on");
@@ -330,11 +330,11 @@ fn matrix_hands_a_growing_graph_to_the_searches() {
     let b = diff(&mut s, 1, 2, -1);
     s.assert(a);
     s.assert(b);
-    assert_eq!(s.check(&[]), Answer::Sat);
+    assert_eq!(s.check(&[]), SatResult::Sat);
     assert!(s.stats().dl.dl_matrix);
     // x2 − x0 ≤ 1 contradicts x0 < x1 < x2 only under the assumption.
     let c = diff(&mut s, 2, 0, 1);
-    assert_eq!(s.check(&[c]), Answer::Unsat);
+    assert_eq!(s.check(&[c]), SatResult::Unsat);
     // New variables: 6 nodes > 4.
     let d = diff(&mut s, 2, 3, -1);
     let e = diff(&mut s, 3, 4, -1);
@@ -342,13 +342,13 @@ fn matrix_hands_a_growing_graph_to_the_searches() {
     s.assert(d);
     s.assert(e);
     s.assert(f);
-    assert_eq!(s.check(&[]), Answer::Sat);
+    assert_eq!(s.check(&[]), SatResult::Sat);
     assert!(s.stats().dl.dl_used && !s.stats().dl.dl_matrix);
     assert_eq!(s.validate_model(&[]), Some(vec![]));
     let g = diff(&mut s, 5, 0, 3);
-    assert_eq!(s.check(&[g]), Answer::Unsat);
+    assert_eq!(s.check(&[g]), SatResult::Unsat);
     let g = diff(&mut s, 5, 0, 4);
-    assert_eq!(s.check(&[g]), Answer::Sat);
+    assert_eq!(s.check(&[g]), SatResult::Sat);
     let cert = s.certificates().expect("certificates on");
     assert!(cert.failures.is_empty(), "{:?}", cert.failures);
 }

@@ -6,7 +6,7 @@
 
 use verikit_aiger::{Aig, Reset};
 use verikit_diag::Budget;
-use verikit_sat::{Answer, CdclBackend, Lit, SatBackend};
+use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
 
 /// One copy of the circuit: a solver variable per AIG variable (inputs, latches, gates), the
 /// latch next-state variables as separate variables tied by equivalences.
@@ -84,7 +84,7 @@ pub fn check_invariant_independently(
     }
     let bad = cur(aig.properties()[prop]);
     let b = Budget::unlimited();
-    if s.solve(&[bad], &b) != Answer::Unsat {
+    if s.solve(&[bad], &b) != SatResult::Unsat {
         return Err("a state of the invariant is bad".into());
     }
     // consecution: for each clause separately, Inv ∧ C ∧ T ∧ ¬clause' is unsatisfiable
@@ -100,7 +100,7 @@ pub fn check_invariant_independently(
                 }
             })
             .collect();
-        if s.solve(&neg, &b) != Answer::Unsat {
+        if s.solve(&neg, &b) != SatResult::Unsat {
             return Err(format!("clause {k} is not preserved by a transition"));
         }
     }
