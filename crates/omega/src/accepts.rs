@@ -34,20 +34,8 @@ pub(crate) fn accepts_valuations(aut: &Twa, plen: usize, vals: &[BddValuation]) 
     if n <= plen {
         return (false, 0);
     }
-    let next = |p: usize| if p + 1 < n { p + 1 } else { plen };
     let ns = aut.num_states();
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    let mut marks: Vec<Marks> = Vec::new();
-    for (s, es) in aut.states.iter().enumerate() {
-        for (p, val) in vals.iter().enumerate() {
-            for e in es {
-                if e.label.eval_in(val) {
-                    edges.push(((s * n + p) as u32, (e.dst as usize * n + next(p)) as u32));
-                    marks.push(e.marks);
-                }
-            }
-        }
-    }
+    let (edges, marks) = lasso_product(aut, plen, vals);
     let cost = ns * n + edges.len();
     let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
     if let Some(acc) = &aut.acc {
@@ -71,6 +59,48 @@ pub(crate) fn accepts_valuations(aut: &Twa, plen: usize, vals: &[BddValuation]) 
     )
 }
 
+/// The product of `aut` with a lasso word given by its letters' valuations (the first `plen` the
+/// prefix, the rest the cycle): node `s·n + p` is state `s` at position `p`; each edge with its
+/// marks.
+fn lasso_product(aut: &Twa, plen: usize, vals: &[BddValuation]) -> (Vec<(u32, u32)>, Vec<Marks>) {
+    let n = vals.len();
+    let next = |p: usize| if p + 1 < n { p + 1 } else { plen };
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut marks: Vec<Marks> = Vec::new();
+    for (s, es) in aut.states.iter().enumerate() {
+        for (p, val) in vals.iter().enumerate() {
+            for e in es {
+                if e.label.eval_in(val) {
+                    edges.push(((s * n + p) as u32, (e.dst as usize * n + next(p)) as u32));
+                    marks.push(e.marks);
+                }
+            }
+        }
+    }
+    (edges, marks)
+}
+
+/// Whether `g` (with `edges` and their `marks`) has an SCC with an inner edge from a `reach`able
+/// node whose inner edges' marks cover `all`.
+fn scc_covers(
+    g: &verikit_graph::Csr,
+    edges: &[(u32, u32)],
+    marks: &[Marks],
+    reach: &[bool],
+    all: Marks,
+) -> bool {
+    let sccs = verikit_graph::sccs(g);
+    let mut acc = vec![(0 as Marks, false); sccs.len()];
+    for (&(a, b), &m) in edges.iter().zip(marks) {
+        let c = sccs.comp[a as usize] as usize;
+        if reach[a as usize] && sccs.comp[b as usize] as usize == c {
+            acc[c].0 |= m;
+            acc[c].1 = true;
+        }
+    }
+    acc.iter().any(|&(m, e)| e && m & all == all)
+}
+
 /// Whether the graph of `nodes` nodes and `edges` (each with its `marks`) has, reachable from
 /// `init`, a strongly connected component with an inner edge whose inner edges' marks cover
 /// `all`: the acceptance test of the products of an automaton with a lasso word (here and in
@@ -84,16 +114,7 @@ pub(crate) fn has_accepting_cycle(
 ) -> bool {
     let g = verikit_graph::Csr::from_edges(nodes, edges);
     let reach = verikit_graph::reachable(&g, init);
-    let sccs = verikit_graph::sccs(&g);
-    let mut acc = vec![(0 as Marks, false); sccs.len()];
-    for (&(a, b), &m) in edges.iter().zip(marks) {
-        let c = sccs.comp[a as usize] as usize;
-        if reach[a as usize] && sccs.comp[b as usize] as usize == c {
-            acc[c].0 |= m;
-            acc[c].1 = true;
-        }
-    }
-    acc.iter().any(|&(m, e)| e && m & all == all)
+    scc_covers(&g, edges, marks, &reach, all)
 }
 
 /// An independent membership check for any acceptance (the replay oracle of the tests): the
@@ -113,20 +134,8 @@ pub fn accepts_lasso_dnf(aut: &Twa, w: &Lasso, max_clauses: usize) -> Option<boo
     if n <= plen {
         return Some(false);
     }
-    let next = |p: usize| if p + 1 < n { p + 1 } else { plen };
     let ns = aut.num_states();
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    let mut marks: Vec<Marks> = Vec::new();
-    for (s, es) in aut.states.iter().enumerate() {
-        for (p, val) in vals.iter().enumerate() {
-            for e in es {
-                if e.label.eval_in(val) {
-                    edges.push(((s * n + p) as u32, (e.dst as usize * n + next(p)) as u32));
-                    marks.push(e.marks);
-                }
-            }
-        }
-    }
+    let (edges, marks) = lasso_product(aut, plen, &vals);
     let init: Vec<u32> = aut.init.iter().map(|&i| (i as usize * n) as u32).collect();
     // The prefix may cross edges of the clause's Fin marks: reachability on every edge.
     let reach = verikit_graph::reachable(&verikit_graph::Csr::from_edges(ns * n, &edges), &init);
@@ -138,15 +147,6 @@ pub fn accepts_lasso_dnf(aut: &Twa, w: &Lasso, max_clauses: usize) -> Option<boo
             .map(|(&e, &m)| (e, m))
             .unzip();
         let g = verikit_graph::Csr::from_edges(ns * n, &es);
-        let sccs = verikit_graph::sccs(&g);
-        let mut acc = vec![(0 as Marks, false); sccs.len()];
-        for (&(a, b), &m) in es.iter().zip(&ms) {
-            let c = sccs.comp[a as usize] as usize;
-            if reach[a as usize] && sccs.comp[b as usize] as usize == c {
-                acc[c].0 |= m;
-                acc[c].1 = true;
-            }
-        }
-        acc.iter().any(|&(m, e)| e && m & inf == inf)
+        scc_covers(&g, &es, &ms, &reach, inf)
     }))
 }
