@@ -133,7 +133,7 @@ fn chc_and_dot_are_written() {
 #[test]
 fn chc_answers_carry_model_or_derivation() {
     let safe = format!("{DEMO}/counter.smt2");
-    let (code, v, out, err) = verikit(&["prog", "chc", &safe]);
+    let (code, _, out, err) = verikit(&["prog", "chc", &safe]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("sat\n"), "{out}");
     let bug = format!("{DEMO}/counter_bug.smt2");
@@ -146,7 +146,6 @@ fn chc_answers_carry_model_or_derivation() {
             .is_some_and(|a| a.len() >= 7),
         "{v2}"
     );
-    let _ = v;
     let dir = std::env::temp_dir().join(format!("verikit-prog-chc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let bad = dir.join("bad.smt2");
