@@ -21,7 +21,7 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
-use verikit_diag::{Answer, Budget, Diagnostic, Params, Reportable, SourceFile};
+use verikit_diag::{Answer, Budget, Diagnostic, Failure, Params, Reportable, SourceFile};
 
 create_exception!(_native, NativeError, pyo3::exceptions::PyException);
 
@@ -44,27 +44,27 @@ fn plain(kind: &str, message: impl Into<String>) -> PyErr {
     ))
 }
 
+/// A `NativeError` for a [`Failure`]: the kind, message, location and rendering every front end
+/// (command line, web playground, Python) gives the same failure.
+fn raise(f: &Failure) -> PyErr {
+    let (name, line, col) = match f.location() {
+        Some((n, l, c)) => (Some(n), l, c),
+        None => (None, 0, 0),
+    };
+    NativeError::new_err((
+        f.kind().to_string(),
+        f.message(),
+        name,
+        line,
+        col,
+        f.render(),
+    ))
+}
+
 /// A located `NativeError` of kind `input` for a diagnostic about `file` (or the diagnostic's
 /// own source, when it carries one).
 fn located(d: &Diagnostic, file: Option<&SourceFile>) -> PyErr {
-    let src = d.file.as_deref().or(file);
-    let (name, line, col) = match (src, d.span) {
-        (Some(f), Some(span)) => {
-            let (l, c) = f.line_col(span.start);
-            (Some(f.name.clone()), l, c)
-        }
-        (Some(f), None) => (Some(f.name.clone()), 0, 0),
-        _ => (None, 0, 0),
-    };
-    let rendered = match src {
-        Some(f) => d.render(f),
-        None => format!("error: {}\n", d.message),
-    };
-    let message = match src {
-        Some(f) => d.one_line(f),
-        None => d.message.clone(),
-    };
-    NativeError::new_err(("input".to_string(), message, name, line, col, rendered))
+    raise(&Failure::from_error(d.clone(), file))
 }
 
 /// An engine error as the CLI reports it: resource limits are `limit` (`timeout` once the

@@ -1,6 +1,6 @@
 //! The crate's error type.
 
-use verikit_diag::{Diagnostic, Exhausted, Reportable};
+use verikit_diag::{Diagnostic, Exhausted, Failure, Reportable};
 
 /// Errors of this crate.
 #[derive(Debug, thiserror::Error)]
@@ -31,5 +31,18 @@ impl Reportable for AutomataError {
     }
     fn is_resource_limit(&self) -> bool {
         matches!(self, AutomataError::Limit(_) | AutomataError::Exhausted(_))
+    }
+}
+
+/// How every front end reports an automata error: inputs that cannot be used together are a
+/// usage error, a failed invariant is a bug, the rest as [`Failure::from_error`] (unlocated:
+/// the caller knows which file a parse error belongs to only through the diagnostic itself).
+impl From<AutomataError> for Failure {
+    fn from(e: AutomataError) -> Self {
+        match e {
+            AutomataError::Invalid(m) => Failure::Usage(m),
+            AutomataError::Internal(m) => Failure::Internal(m),
+            e => Failure::from_error(e, None),
+        }
     }
 }

@@ -55,6 +55,17 @@ impl Failure {
         }
     }
 
+    /// Where a located input failure points: the source's name and the 1-based line and column
+    /// of its span's start (line and column 0 when the diagnostic has a source but no span).
+    pub fn location(&self) -> Option<(String, usize, usize)> {
+        let Failure::Input(d, src) = self else {
+            return None;
+        };
+        let f = src.as_deref().or(d.file.as_deref())?;
+        let (line, col) = d.span.map_or((0, 0), |s| f.line_col(s.start));
+        Some((f.name.clone(), line, col))
+    }
+
     /// A one-line message (for JSON output).
     pub fn message(&self) -> String {
         match self {
@@ -94,5 +105,7 @@ mod tests {
         assert!(e.message().contains("m.txt:2:2"), "{}", e.message());
         assert_eq!(Failure::Usage("u".into()).render(), "error: u\n");
         assert_eq!(Failure::from(Exhausted::Timeout).kind(), "limit");
+        assert_eq!(e.location(), Some(("m.txt".to_string(), 2, 2)));
+        assert_eq!(Failure::Usage("u".into()).location(), None);
     }
 }

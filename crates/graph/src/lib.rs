@@ -18,7 +18,7 @@ pub use csr::Csr;
 pub use dominators::immediate_dominators;
 pub use reach::reachable;
 pub use sugiyama::{layered_layout, Layout, Sizes};
-pub use svg::{to_svg, DrawEdge, DrawNode, Drawing};
+pub use svg::{placement, to_svg, DrawEdge, DrawNode, Drawing, Placement, Rect};
 pub use tarjan::{sccs, tarjan, topological_components, Sccs};
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 use proptest::prelude::*;
 use quick_xml::events::Event;
 use quick_xml::Reader;
-use verikit_graph::{layered_layout, to_svg, DrawEdge, DrawNode, Drawing, Sizes};
+use verikit_graph::{
+    layered_layout, placement, to_svg, DrawEdge, DrawNode, Drawing, Placement, Sizes,
+};
 
 /// What an XML parser finds in the SVG: the `class` of every `<g>`, all text content, and the
 /// numbers of `<circle>`s.
@@ -186,6 +188,61 @@ fn initial_states_are_leftmost_and_successors_one_layer_right() {
     assert!(l.x[2] < l.x[0] && l.x[0] < l.x[1] && l.x[1] < l.x[3]);
 }
 
+/// Nothing covers anything else: no two vertices, no label over a vertex, the title or another
+/// label, and everything inside the visible area.
+fn assert_no_overlap(p: &Placement) {
+    let labels: Vec<_> = p.labels.iter().flatten().collect();
+    for (i, a) in p.nodes.iter().enumerate() {
+        assert!(p.view.contains(a), "vertex {i} {a:?} outside {:?}", p.view);
+        for (j, b) in p.nodes.iter().enumerate().take(i) {
+            assert!(!a.overlaps(b), "vertices {j} and {i} overlap");
+        }
+        for l in &labels {
+            assert!(!a.overlaps(l), "label {l:?} covers vertex {i} {a:?}");
+        }
+    }
+    for (i, a) in labels.iter().enumerate() {
+        assert!(p.view.contains(a), "label {a:?} outside {:?}", p.view);
+        if let Some(t) = &p.title {
+            assert!(!a.overlaps(t), "label {a:?} covers the title");
+        }
+        for b in labels.iter().take(i) {
+            assert!(!a.overlaps(b), "labels {a:?} and {b:?} overlap");
+        }
+    }
+}
+
+#[test]
+fn labels_cover_no_vertex_and_no_other_label() {
+    let p = placement(&automaton());
+    assert_eq!(p.labels.len(), 6);
+    assert!(p.title.is_some());
+    assert_no_overlap(&p);
+    // A dense graph: every vertex has an edge with a long label to every vertex.
+    let n = 8u32;
+    let dense = Drawing {
+        title: Some("dense".into()),
+        nodes: (0..n)
+            .map(|i| DrawNode {
+                label: i.to_string(),
+                accepting: i % 3 == 0,
+            })
+            .collect(),
+        edges: (0..n)
+            .flat_map(|a| (0..n).map(move |b| (a, b)))
+            .map(|(a, b)| DrawEdge {
+                from: a,
+                to: b,
+                label: format!("a & !b & c{a}{b}\n{{0}}"),
+            })
+            .collect(),
+        initial: vec![0],
+    };
+    let p = placement(&dense);
+    assert_eq!(p.labels.iter().flatten().count(), 64);
+    assert_no_overlap(&p);
+}
+
 proptest! {
     #[test]
     fn random_graphs_draw_well_formed(
@@ -218,6 +275,7 @@ proptest! {
                 prop_assert!(l.x[v] != l.x[w] || l.y[v] != l.y[w]);
             }
         }
-        prop_assert_eq!(svg, to_svg(&d));
+        prop_assert_eq!(&svg, &to_svg(&d));
+        assert_no_overlap(&placement(&d));
     }
 }

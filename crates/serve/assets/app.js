@@ -23,7 +23,7 @@ const PAGES = {
     title: "NFA inclusion and equivalence",
     help: "Two automata in .mata, BA or Timbuk format, or regular expressions (format: regex). A negative answer carries a word.",
     fields: [
-      { name: "question", label: "Question", kind: "select", options: ["incl", "equiv"] },
+      { name: "question", label: "Question", kind: "select", options: ["incl", "equiv", "univ"] },
       { name: "format", label: "Format", kind: "select", options: ["auto", "mata", "ba", "timbuk", "regex"] },
       { name: "a", label: "A", kind: "text", value: "@NFA-explicit\n%Alphabet-auto\n# Words over {a, b} that end with \"ab\" (nondeterministic: guesses where the suffix starts).\n%Initial q0\n%Final q2\nq0 a q0\nq0 b q0\nq0 a q1\nq1 b q2\n" },
       { name: "b", label: "B", kind: "text", value: "@NFA-explicit\n%Alphabet-auto\n# Words over {a, b} that contain an \"a\".\n%Initial p0\n%Final p1\np0 b p0\np0 a p1\np1 a p1\np1 b p1\n" },
@@ -106,7 +106,7 @@ function show(status, data) {
   v.textContent = ""; v.className = ""; err.hidden = true; err.textContent = "";
   text.textContent = ""; json.textContent = ""; drawing.textContent = "";
   if (data.error !== undefined) {
-    v.textContent = data.kind === "input" ? "bad input" : "error";
+    v.textContent = data.kind === "input" || data.kind === "usage" ? "bad input" : "error";
     v.className = "v-false";
     err.hidden = false;
     err.textContent = data.error;

@@ -2,9 +2,9 @@
 //! command calls) → its `Answer`, or a [`Failure`] carrying the CLI's rendered error text.
 
 use serde::Deserialize;
-use verikit_automata::{self as automata, AutomataError, CheckOptions};
+use verikit_automata::{self as automata, CheckOptions};
 use verikit_boolnet::{self as boolnet, BnError, Format, InputMode, Limits};
-use verikit_diag::{Answer, Budget, Diagnostic, Params, Reportable, SourceFile};
+use verikit_diag::{Answer, Budget, Failure, Params, Reportable, SourceFile};
 use verikit_omega::task::{self as ltl_task, Show, TranslateJob};
 use verikit_prob::task::{self as prism_task, CheckSpec};
 use verikit_prob::{BuildOptions, CheckOptions as PrismOptions};
@@ -13,36 +13,32 @@ use verikit_smt::task::{self as smt_task, Outcome, SmtTask};
 /// The pages (and `POST /api/<name>` endpoints) the playground serves.
 pub const ENGINES: &[&str] = &["ltl", "smt", "nfa", "prism", "bn"];
 
-/// Why a request has no answer.
+/// Why a request has no answer: the [`Failure`] every front end reports (rendered as the CLI
+/// renders it), after the text the command had already printed (an SMT-LIB script's answers
+/// before its bad command).
 #[derive(Debug)]
-pub(crate) enum Failure {
-    /// Bad input: the located error text, as the CLI prints it (HTTP 400).
-    Input(String),
-    /// The time or memory budget ran out (an answer with verdict `timeout`).
-    Limit(String),
-    /// A bug in verikit (HTTP 500).
-    Internal(String),
+pub(crate) struct Refused {
+    pub(crate) printed: String,
+    pub(crate) failure: Failure,
 }
 
-pub(crate) type Reply = Result<Answer, Failure>;
+impl From<Failure> for Refused {
+    fn from(failure: Failure) -> Self {
+        Refused {
+            printed: String::new(),
+            failure,
+        }
+    }
+}
 
-/// An engine error rendered as the CLI renders it (`CliError::from_error` + `render`).
+pub(crate) type Reply = Result<Answer, Refused>;
+
 fn failure<E: Reportable>(e: E, file: Option<&SourceFile>) -> Failure {
-    if e.is_resource_limit() {
-        return Failure::Limit(e.to_string());
-    }
-    Failure::Input(match e.diagnostic() {
-        Some(d) => render(d, file),
-        None => format!("error: {e}\n"),
-    })
+    Failure::from_error(e, file)
 }
 
-fn render(d: &Diagnostic, file: Option<&SourceFile>) -> String {
-    match (file, &d.file) {
-        (Some(f), _) => d.render(f),
-        (None, Some(f)) => d.render(f),
-        (None, None) => format!("error: {}\n", d.message),
-    }
+fn usage(m: String) -> Refused {
+    Failure::Usage(m).into()
 }
 
 /// A request of one page, as the page's script sends it.
@@ -57,10 +53,11 @@ pub(crate) enum Request {
     },
     /// `smt FILE --check`.
     Smt { script: String },
-    /// `nfa incl A B` or `nfa equiv A B` (`question`), formats detected as for files without a
-    /// known extension unless `format` names one.
+    /// `nfa incl A B`, `nfa equiv A B` or `nfa univ A` (`question`), formats detected as for
+    /// files without a known extension unless `format` names one.
     Nfa {
         a: String,
+        #[serde(default)]
         b: String,
         #[serde(default)]
         question: String,
@@ -134,10 +131,16 @@ fn smt(script: String, budget: &Budget) -> Reply {
     };
     match smt_task::run_text(&task, &script) {
         Outcome::Done(a) => Ok(a),
-        Outcome::Failed(a, d) => Err(Failure::Input(
-            a.text + &render(&d, Some(&SourceFile::new("script.smt2", script))),
-        )),
-        Outcome::CheckFailed(a) => Err(Failure::Internal(format!("check failed:\n{}", a.text))),
+        Outcome::Failed(a, d) => {
+            let file = SourceFile::new("script.smt2", script);
+            Err(Refused {
+                printed: a.text,
+                failure: Failure::Input(Box::new(d), Some(Box::new(file))),
+            })
+        }
+        Outcome::CheckFailed(a) => {
+            Err(Failure::Internal(format!("check failed:\n{}", a.text)).into())
+        }
     }
 }
 
@@ -151,17 +154,14 @@ fn nfa(a: String, b: String, question: &str, format: &str, budget: &Budget) -> R
     let r = match question {
         "" | "incl" => automata::incl(&a, &b, &opts, budget),
         "equiv" => automata::equiv(&a, &b, &opts, budget),
+        "univ" => automata::univ(&a, &opts, budget),
         q => {
-            return Err(Failure::Input(format!(
-                "error: unknown question `{q}` (incl or equiv)\n"
+            return Err(usage(format!(
+                "unknown question `{q}` (incl, equiv or univ)"
             )))
         }
     };
-    r.map_err(|e| match e {
-        AutomataError::Internal(m) => Failure::Internal(m),
-        AutomataError::Invalid(m) => Failure::Input(format!("error: {m}\n")),
-        e => failure(e, None),
-    })
+    Ok(r.map_err(Failure::from)?)
 }
 
 fn prism(model: String, properties: String, constants: &str, budget: &Budget) -> Reply {
@@ -169,7 +169,7 @@ fn prism(model: String, properties: String, constants: &str, budget: &Budget) ->
     let overrides = match constants.trim() {
         "" => Vec::new(),
         c => verikit_prob::parse_const_overrides(c)
-            .map_err(|d| Failure::Input(render(&d, Some(&consts))))?,
+            .map_err(|d| Failure::Input(Box::new(d), Some(Box::new(consts))))?,
     };
     let spec = CheckSpec {
         overrides,
@@ -209,10 +209,7 @@ fn prism(model: String, properties: String, constants: &str, budget: &Budget) ->
 fn bn(network: String, question: &str, format: &str, budget: &Budget) -> Reply {
     let format = match format {
         "" | "auto" => None,
-        f => Some(
-            f.parse::<Format>()
-                .map_err(|m| Failure::Input(format!("error: {m}\n")))?,
-        ),
+        f => Some(f.parse::<Format>().map_err(|m: String| usage(m))?),
     };
     let src = SourceFile::new("network.bnet", network);
     let net = boolnet::load(&src.text, &src.name, format)
@@ -231,9 +228,9 @@ fn bn(network: String, question: &str, format: &str, budget: &Budget) -> Reply {
         }
         "fixed-points" => boolnet::fixed_points_answer(&net, InputMode::Free, 100, limits),
         q => {
-            let m = format!("error: unknown question `{q}` (attractors or fixed-points)\n");
-            return Err(Failure::Input(m));
+            let m = format!("unknown question `{q}` (attractors or fixed-points)");
+            return Err(usage(m));
         }
     };
-    r.map_err(|e| failure(e, Some(&src)))
+    Ok(r.map_err(|e| failure(e, Some(&src)))?)
 }

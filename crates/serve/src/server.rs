@@ -7,7 +7,7 @@
 //! cancelled; a panic in an engine is answered as an internal error. Bodies are limited in size.
 
 use crate::assets;
-use crate::playground::{self, Failure, Request, ENGINES};
+use crate::playground::{self, Refused, Request, ENGINES};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use verikit_diag::Failure;
 use verikit_diag::{Answer, Budget, Verdict};
 
 /// How the server runs.
@@ -200,12 +201,16 @@ async fn api(State(st): State<Arc<Shared>>, Path(engine): Path<String>, body: By
             &format!("internal error (please report): {join}\n"),
         ),
         Ok(Ok(Ok(a))) => answered(&a),
-        Ok(Ok(Err(Failure::Limit(m)))) => timed_out(&m),
-        Ok(Ok(Err(Failure::Input(text)))) => error(StatusCode::BAD_REQUEST, "input", &text),
-        Ok(Ok(Err(Failure::Internal(m)))) => error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            &format!("internal error (please report): {m}\n"),
-        ),
+        Ok(Ok(Err(Refused {
+            failure: Failure::Limit(m),
+            ..
+        }))) => timed_out(&m),
+        Ok(Ok(Err(Refused { printed, failure }))) => {
+            let status = match failure {
+                Failure::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                _ => StatusCode::BAD_REQUEST,
+            };
+            error(status, failure.kind(), &(printed + &failure.render()))
+        }
     }
 }

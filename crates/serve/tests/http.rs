@@ -251,7 +251,22 @@ fn nfa_inclusion_with_replayed_witness() {
         "nfa",
         json!({"a": has_a, "b": has_a, "question": "nope"}),
     );
-    assert_eq!((status, v["kind"].as_str()), (400, Some("input")));
+    assert_eq!((status, v["kind"].as_str()), (400, Some("usage")));
+    assert!(v["error"].as_str().unwrap().contains("univ"), "{v}");
+}
+
+#[test]
+fn nfa_universality_with_replayed_witness() {
+    let has_a = demo("nfa/has-a.mata");
+    let (status, v) = post(server(), "nfa", json!({"a": has_a, "question": "univ"}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["answer"]["verdict"], "false", "{v}");
+    let w: Vec<String> = serde_json::from_value(v["answer"]["witness"].clone()).unwrap();
+    assert!(!accepts(&has_a, &w), "the witness {w:?} must be rejected");
+    let all = "@NFA-explicit\n%Initial q0\n%Final q0\nq0 a q0\nq0 b q0\n";
+    let (status, v) = post(server(), "nfa", json!({"a": all, "question": "univ"}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["answer"]["verdict"], "true", "{v}");
 }
 
 #[test]
