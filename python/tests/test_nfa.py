@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import csv
 import re
+import subprocess
 
 import pytest
 
 import verikit
 from verikit import nfa
-from conftest import cli, data, same
+from conftest import CLI, cli, data, same
 
 # The smallest ARMC problems (both answers occur), and email-filter pairs.
 ARMC = ["false-T131", "true-T135", "false-T124", "true-T139", "false-T13", "true-T110"]
@@ -111,6 +112,21 @@ def test_located_error():
     assert err.file == "bad.mata" and err.line == 3 and err.column >= 1
     assert "bad.mata:3:" in err.rendered and "^" in err.rendered
     assert isinstance(err, ValueError)
+
+
+def test_error_text_equals_the_cli(tmp_path):
+    """One renderer (verikit_diag::Failure) for every front end: the exception's text is the
+    CLI's stderr for the same file."""
+    if not CLI.exists():
+        pytest.skip(f"CLI binary missing: {CLI}")
+    p = tmp_path / "bad.mata"
+    p.write_text("@NFA-explicit\n%Initial q0\nq0 a\n")
+    r = subprocess.run([str(CLI), "nfa", "univ", str(p)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stderr
+    with pytest.raises(verikit.InputError) as e:
+        nfa.load(str(p)).is_universal()
+    assert e.value.rendered.strip() == r.stderr.strip()
+    assert e.value.file == str(p) and e.value.line == 3 and e.value.column == 4
 
 
 def test_unknown_algorithm_is_usage_error():

@@ -36,6 +36,7 @@ const PAGES = {
       { name: "model", label: "Model", kind: "text", value: "dtmc\n\nmodule coin\n  s : [0..2] init 0;\n  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);\n  [] s>0 -> (s'=s);\nendmodule\n\nlabel \"heads\" = s=1;\n" },
       { name: "properties", label: "Properties", kind: "text", value: "P=? [ F \"heads\" ]\n" },
       { name: "constants", label: "Constants", kind: "line", value: "" },
+      { name: "property", label: "Property (name or number, comma list; empty: all)", kind: "line", value: "" },
     ],
   },
   bn: {

@@ -64,13 +64,16 @@ pub(crate) enum Request {
         #[serde(default)]
         format: String,
     },
-    /// `prism check MODEL --pf PROPERTIES --const CONSTANTS` (a JANI model carries its own).
+    /// `prism check MODEL --pf PROPERTIES --const CONSTANTS --prop PROPERTY` (a JANI model
+    /// carries its own properties; `property` selects by name or 1-based index, comma lists).
     Prism {
         model: String,
         #[serde(default)]
         properties: String,
         #[serde(default)]
         constants: String,
+        #[serde(default)]
+        property: String,
     },
     /// `bn attractors` or `bn fixed-points` (`question`) of a `.bnet` (or `format`) network.
     Bn {
@@ -97,7 +100,8 @@ pub(crate) fn answer(req: Request, budget: &Budget) -> Reply {
             model,
             properties,
             constants,
-        } => prism(model, properties, &constants, budget),
+            property,
+        } => prism(model, properties, &constants, &property, budget),
         Request::Bn {
             network,
             question,
@@ -164,7 +168,13 @@ fn nfa(a: String, b: String, question: &str, format: &str, budget: &Budget) -> R
     Ok(r.map_err(Failure::from)?)
 }
 
-fn prism(model: String, properties: String, constants: &str, budget: &Budget) -> Reply {
+fn prism(
+    model: String,
+    properties: String,
+    constants: &str,
+    property: &str,
+    budget: &Budget,
+) -> Reply {
     let consts = SourceFile::new("<constants>", constants.to_string());
     let overrides = match constants.trim() {
         "" => Vec::new(),
@@ -173,6 +183,10 @@ fn prism(model: String, properties: String, constants: &str, budget: &Budget) ->
     };
     let spec = CheckSpec {
         overrides,
+        selectors: match property.trim() {
+            "" => Vec::new(),
+            p => vec![p.to_string()],
+        },
         build: BuildOptions {
             budget: budget.clone(),
             ..BuildOptions::default()

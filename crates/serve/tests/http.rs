@@ -280,6 +280,24 @@ fn prism_values() {
     assert_eq!(status, 200, "{v}");
     let text = v.to_string();
     assert!(text.contains("0.25"), "{v}");
+    // One property of several, by number and by name.
+    let props = "P=? [ F s=1 ]\n\"tails\": P=? [ F s=2 ]\n";
+    for sel in ["2", "tails"] {
+        let (status, v) = post(
+            server(),
+            "prism",
+            json!({"model": model, "properties": props, "property": sel}),
+        );
+        assert_eq!(status, 200, "{v}");
+        let text = v["text"].as_str().unwrap();
+        assert!(text.contains("0.75") && !text.contains("0.25"), "{sel}: {text}");
+    }
+    let (status, v) = post(
+        server(),
+        "prism",
+        json!({"model": model, "properties": props, "property": "7"}),
+    );
+    assert_eq!(status, 400, "{v}");
     let (status, v) = post(
         server(),
         "prism",
