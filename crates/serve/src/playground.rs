@@ -139,7 +139,7 @@ fn smt(script: String, budget: &Budget) -> Reply {
             let file = SourceFile::new("script.smt2", script);
             Err(Refused {
                 printed: a.text,
-                failure: Failure::Input(Box::new(d), Some(Box::new(file))),
+                failure: Failure::Input(d, Some(Box::new(file))),
             })
         }
         Outcome::CheckFailed(a) => {

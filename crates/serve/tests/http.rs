@@ -290,7 +290,10 @@ fn prism_values() {
         );
         assert_eq!(status, 200, "{v}");
         let text = v["text"].as_str().unwrap();
-        assert!(text.contains("0.75") && !text.contains("0.25"), "{sel}: {text}");
+        assert!(
+            text.contains("0.75") && !text.contains("0.25"),
+            "{sel}: {text}"
+        );
     }
     let (status, v) = post(
         server(),
