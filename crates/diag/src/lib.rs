@@ -9,14 +9,22 @@
 
 mod answer;
 mod budget;
+mod ctx;
 mod diagnostic;
 mod failure;
+mod front;
 mod params;
 mod progress;
+mod progress_display;
 
 pub use answer::{Answer, Verdict};
 pub use budget::{Budget, Exhausted, Ticker};
+pub use ctx::{Ctx, Sink};
 pub use diagnostic::{line_col, Diagnostic, Reportable, Severity, SourceFile, Span};
 pub use failure::Failure;
+pub use front::{
+    emit, init_tracing, params_help, read_bytes, read_input, run_watched, write_output, EXIT_INPUT,
+    EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK,
+};
 pub use params::{Param, Params};
 pub use progress::{Progress, Snapshot};

@@ -3,12 +3,12 @@
 //! every few seconds with `-v` otherwise — and nothing with `-q` or for commands that end within
 //! the first second.
 
+use crate::progress::Progress;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use verikit_diag::Progress;
 
 /// Quiet period before anything is shown, and the refresh periods.
 const DELAY: Duration = Duration::from_secs(1);
@@ -16,7 +16,7 @@ const TICK: Duration = Duration::from_millis(100);
 const LINE_EVERY: Duration = Duration::from_secs(2);
 
 /// The running display; [`Display::stop`] clears it before the answer is printed.
-pub struct Display {
+pub(crate) struct Display {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -24,7 +24,7 @@ pub struct Display {
 impl Display {
     /// Starts showing `progress` unless `quiet`; `verbose` enables plain lines when stderr is not a
     /// terminal.
-    pub fn start(progress: &Progress, quiet: bool, verbose: u8) -> Display {
+    pub(crate) fn start(progress: &Progress, quiet: bool, verbose: u8) -> Display {
         let stop = Arc::new(AtomicBool::new(false));
         let tty = std::io::stderr().is_terminal();
         if quiet || !(tty || verbose > 0) {
@@ -40,7 +40,7 @@ impl Display {
     }
 
     /// Stops and clears the display.
-    pub fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
