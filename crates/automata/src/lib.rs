@@ -37,6 +37,7 @@ mod antichain_bdd;
 mod antichain_sim;
 mod ba;
 mod bisim;
+mod command;
 mod decide;
 mod dot;
 mod error;
@@ -65,6 +66,7 @@ mod timbuk;
 #[cfg(test)]
 mod tests;
 
+pub use command::emit_produced;
 pub use decide::{
     equivalent, included, preprocess, universal, EquivAlgo, InclAlgo, Preprocess, UnivAlgo,
 };

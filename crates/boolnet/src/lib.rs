@@ -18,6 +18,7 @@ mod aeon;
 mod attractors;
 mod bnet;
 mod bruteforce;
+mod command;
 mod decomposition;
 mod detect;
 mod enumerate;
@@ -36,6 +37,7 @@ mod task;
 #[cfg(test)]
 mod tests;
 
+pub use command::{generate_command, load_source, model_command, BnQuery};
 pub use error::BnError;
 pub use generate::GenParams;
 pub use network::{InputMode, Network};

@@ -20,6 +20,7 @@
 mod bfs;
 mod bytecode;
 mod c_expr;
+mod command;
 mod dve_ast;
 mod dve_parse;
 mod ltl_product;
@@ -42,6 +43,7 @@ mod tests;
 
 pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
 pub use bytecode::{EvalError, EvalErrorKind};
+pub use command::{check_command, info_command, ExploreOptions};
 pub use dve_ast::{
     BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, RecvArg, SyncAst, TransAst, Ty, UnOp,
     VarDecl,

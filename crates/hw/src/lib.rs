@@ -17,6 +17,7 @@
 
 mod bmc;
 mod certify;
+mod command;
 mod ic3;
 mod kind;
 mod l2s;
@@ -37,6 +38,10 @@ mod waba_bmc;
 mod tests;
 
 pub use certify::check_invariant;
+pub use command::{
+    bmc_cnf_command, check_command, convert_command, core_command, info_command, read_aig,
+    solve_command, CheckRequest,
+};
 pub use live_task::Liveness;
 pub use outcome::{Outcome, Proof};
 pub use sat_task::{bmc_cnf, core_cnf, solve_cnf, CoreMethod, CoreRun, SatOptions, SatRun};

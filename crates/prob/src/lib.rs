@@ -13,6 +13,7 @@
 
 mod build;
 mod check;
+mod command;
 mod ctl;
 mod error;
 mod exact_chain;
@@ -42,6 +43,10 @@ mod widen;
 
 pub use build::{build, eval_states, BuildOptions};
 pub use check::{Answer, CheckOptions, Checker, PropertyResult};
+pub use command::{
+    bisim_command, build_command, check_command, demo_bisim, demo_check, BisimCommand,
+    BuildExports, CheckCommand, ModelInput,
+};
 pub use error::ProbError;
 pub use export::{dot, lab, sta, tra};
 pub use imdp_bisim::{bisimulation, label_partition, partition_by, Bisimulation};

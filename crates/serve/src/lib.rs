@@ -14,8 +14,10 @@
 #![warn(unreachable_pub)]
 
 mod assets;
+mod command;
 mod playground;
 mod server;
 
+pub use command::serve;
 pub use playground::ENGINES;
 pub use server::{bind, ServeOptions, Server};

@@ -14,6 +14,7 @@
 mod arith;
 mod bound_refinement;
 mod check;
+mod command;
 mod conditional_definitions;
 mod difference_logic;
 mod dioph;
@@ -34,6 +35,7 @@ mod tseitin;
 pub use verikit_sat::SatResult;
 
 pub use check::Value;
+pub use command::{smt_command, smt_demo};
 pub use interp::{
     run_script, CheckRecord, Interp, OnError, ResponseSink, RunOptions, ScriptOutput, Tuning,
 };

@@ -19,6 +19,7 @@
 
 mod aig;
 mod bounded;
+mod command;
 mod compositional;
 mod error;
 mod letters;
@@ -28,6 +29,7 @@ mod model_check;
 mod task;
 mod tlsf;
 
+pub use command::{convert_command, solve_command};
 pub use error::SyntError;
 pub use ltl::Ltl;
 pub use task::{

@@ -22,6 +22,7 @@
 
 mod alu;
 mod check;
+mod command;
 mod concrete_trace;
 mod dbm;
 mod deadlock;
@@ -43,6 +44,10 @@ mod uppaal_xml;
 mod zone_graph;
 
 pub use check::{check_query, model_info, query_answer, run_check, Queries, QueryResult};
+pub use command::{
+    check_command, info_command, liveness_command, reach_command, ALGO_NAMES, EXTRAPOLATION_NAMES,
+    SEARCH_NAMES,
+};
 pub use concrete_trace::{TimedStep, TimedTrace};
 pub use expr::BinOp;
 pub use live_check::{buchi_answer, check_buchi, LassoShape};

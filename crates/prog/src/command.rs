@@ -1,0 +1,73 @@
+//! The `verikit prog` commands as library calls: the engine by name, the `-x prog.*` parameters
+//! (`prog.wrap` included), counterexample replay in a private temporary directory removed
+//! afterwards, and program errors as the one [`Failure`].
+
+use crate::chc_task::solve_chc;
+use crate::error::ProgError;
+use crate::task::{dump_cfa, to_chc_text, verify, Engine, VerifyOptions};
+use std::path::Path;
+use verikit_diag::{Answer, Ctx, Failure};
+
+/// Engine names of `--engine`.
+pub const ENGINE_NAMES: &[&str] = &["bmc", "impact", "portfolio"];
+
+impl From<ProgError> for Failure {
+    fn from(e: ProgError) -> Failure {
+        Failure::from_error(e, None)
+    }
+}
+
+fn engine(name: &str) -> Result<Engine, Failure> {
+    Ok(match name {
+        "bmc" => Engine::Bmc,
+        "impact" => Engine::Impact,
+        "portfolio" => Engine::Portfolio,
+        e => return Err(Failure::Usage(format!("unknown engine `{e}`"))),
+    })
+}
+
+/// `-x prog.wrap=true`: wrap the program (see the `prog.wrap` parameter).
+fn wrap(ctx: &Ctx) -> bool {
+    ctx.params
+        .raw("prog.wrap")
+        .is_some_and(|v| v == "true" || v == "1")
+}
+
+fn options(engine_name: &str, ctx: &Ctx) -> Result<VerifyOptions, Failure> {
+    VerifyOptions::from_params(engine(engine_name)?, &ctx.params).map_err(Failure::Usage)
+}
+
+/// `verikit prog verify`: is `reach_error()` unreachable in the task or C file `input`?
+/// A counterexample is replayed with gcc unless `no_replay`.
+pub fn verify_command(
+    input: &Path,
+    engine_name: &str,
+    no_replay: bool,
+    ctx: &Ctx,
+) -> Result<Answer, Failure> {
+    let mut opts = options(engine_name, ctx)?;
+    if !no_replay {
+        let dir = format!("verikit-replay-{}", std::process::id());
+        opts.replay_dir = Some(std::env::temp_dir().join(dir));
+    }
+    let a = verify(input, &opts, &ctx.budget);
+    if let Some(d) = &opts.replay_dir {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    Ok(a?)
+}
+
+/// `verikit prog verify --dump-cfa`: the control-flow automaton as DOT.
+pub fn cfa_command(input: &Path, ctx: &Ctx) -> Result<Answer, Failure> {
+    Ok(Answer::new().line(dump_cfa(input, wrap(ctx))?))
+}
+
+/// `verikit prog to-chc`: the program as constrained Horn clauses.
+pub fn to_chc_command(input: &Path, depth: usize, ctx: &Ctx) -> Result<Answer, Failure> {
+    Ok(Answer::new().line(to_chc_text(input, wrap(ctx), depth)?))
+}
+
+/// `verikit prog chc`: linear Horn clauses solved, the model or derivation checked.
+pub fn chc_command(input: &Path, engine_name: &str, ctx: &Ctx) -> Result<Answer, Failure> {
+    Ok(solve_chc(input, &options(engine_name, ctx)?, &ctx.budget)?)
+}

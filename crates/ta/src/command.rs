@@ -1,0 +1,100 @@
+//! The `verikit ta` commands as library calls: search options from their names, the model parsed,
+//! the question asked within the command's budget, errors located in the model, batch answers
+//! streamed through the command's [`Ctx`].
+
+use crate::check::{model_info, run_check, Queries};
+use crate::live_check::{buchi_answer, check_buchi};
+use crate::query::{check_labels, to_answer, Options};
+use crate::reach::{Algo, Search};
+use crate::tck::parse_tck;
+use crate::zone_graph::Extrapolation;
+use verikit_diag::{Answer, Ctx, Failure, SourceFile};
+
+/// Search order names of `--search`.
+pub const SEARCH_NAMES: &[&str] = &["bfs", "dfs"];
+/// Algorithm names of `--algo`.
+pub const ALGO_NAMES: &[&str] = &["reach", "covreach", "alu-covreach"];
+/// Zone abstraction names of `--extrapolation`.
+pub const EXTRAPOLATION_NAMES: &[&str] = &["extraLU+l", "extraLU+g", "extraM"];
+
+impl Options {
+    /// The options named `search` (bfs, dfs), `algo` (reach, covreach, alu-covreach) and
+    /// `extrapolation` (extraLU+l, extraLU+g, extraM).
+    pub fn from_names(search: &str, algo: &str, extrapolation: &str) -> Result<Options, Failure> {
+        let unknown = |what: &str, v: &str| Failure::Usage(format!("unknown {what} `{v}`"));
+        Ok(Options {
+            search: match search {
+                "bfs" => Search::Bfs,
+                "dfs" => Search::Dfs,
+                s => return Err(unknown("search order", s)),
+            },
+            algo: match algo {
+                "reach" => Algo::Reach,
+                "covreach" => Algo::Covreach,
+                "alu-covreach" => Algo::AluCovreach,
+                a => return Err(unknown("algorithm", a)),
+            },
+            extrapolation: Extrapolation::parse(extrapolation)
+                .ok_or_else(|| unknown("extrapolation", extrapolation))?,
+        })
+    }
+}
+
+fn located<E: verikit_diag::Reportable>(src: &SourceFile) -> impl Fn(E) -> Failure + '_ {
+    move |e| Failure::from_error(e, Some(src))
+}
+
+/// `verikit ta reach`: is a state carrying all `labels` reachable in the `.tck` model?
+pub fn reach_command(
+    src: &SourceFile,
+    labels: &[String],
+    opts: Options,
+    ctx: &Ctx,
+) -> Result<Answer, Failure> {
+    let model = parse_tck(&src.text).map_err(located(src))?;
+    let r = check_labels(&model, labels, opts, &ctx.budget).map_err(located(src))?;
+    Ok(to_answer(&model, &r, opts).input("file", &src.name))
+}
+
+/// `verikit ta liveness`: Büchi emptiness of the `.tck` model with accepting `labels`.
+pub fn liveness_command(
+    src: &SourceFile,
+    labels: &[String],
+    extrapolation: &str,
+    ctx: &Ctx,
+) -> Result<Answer, Failure> {
+    let opts = Options {
+        extrapolation: Options::from_names("bfs", "covreach", extrapolation)?.extrapolation,
+        ..Options::default()
+    };
+    let m = parse_tck(&src.text).map_err(located(src))?;
+    let (r, shape) = check_buchi(&m, labels, opts, &ctx.budget).map_err(located(src))?;
+    Ok(buchi_answer(&m, &r, shape, opts).input("file", &src.name))
+}
+
+/// `verikit ta check`: the queries of `queries` (a `.q` file), or one `query`, or the model's
+/// embedded ones, each answer streamed through `ctx`.
+pub fn check_command(
+    src: &SourceFile,
+    queries: Option<&SourceFile>,
+    query: Option<&str>,
+    opts: Options,
+    ctx: &Ctx,
+) -> Result<Answer, Failure> {
+    let qs = match (queries, query) {
+        (Some(f), _) => Queries::File(&f.name, &f.text),
+        (None, Some(q)) => Queries::Text(q),
+        (None, None) => Queries::Embedded,
+    };
+    let mut sink = |a| {
+        ctx.stream(a);
+    };
+    let sum =
+        run_check(&src.name, &src.text, qs, opts, &ctx.budget, &mut sink).map_err(located(src))?;
+    Ok(ctx.finish_batch(sum))
+}
+
+/// `verikit ta info`.
+pub fn info_command(src: &SourceFile) -> Result<Answer, Failure> {
+    model_info(&src.name, &src.text).map_err(located(src))
+}
