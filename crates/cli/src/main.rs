@@ -1,32 +1,16 @@
 //! `verikit`: the command-line front end. Each subcommand group lives in `cmd/<group>.rs` and only
-//! parses arguments, calls its library crate and returns its `Answer`; this file handles the
-//! global options (`--json`, `--timeout`, `-q`, `-v`), printing, and exit codes.
+//! parses arguments, calls its library crate and returns its `Answer`; this file handles the global
+//! options (`--json`, `--timeout`, `-q`, `-v`), printing, and exit codes.
 
 mod cmd;
 mod demo;
-mod progress;
-// Some report helpers serve only some engines; a build with a subset of the features must not warn.
-#[cfg_attr(
-    not(all(
-        feature = "nfa",
-        feature = "smt",
-        feature = "omega",
-        feature = "bn",
-        feature = "prism",
-        feature = "ta",
-        feature = "mc",
-        feature = "prog",
-        feature = "aig",
-        feature = "synt"
-    )),
-    allow(dead_code)
-)]
 mod report;
 
 use clap::{Args, Parser, Subcommand};
-use report::{emit, failure_exit, CliError, Ctx, Output, EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK};
-use std::time::{Duration, Instant};
-use verikit_diag::{Answer, Budget, Param, Params, Verdict};
+use report::{CliError, Ctx, Output};
+use verikit_diag::{
+    emit, init_tracing, params_help, run_watched, Param, Params, EXIT_INPUT, EXIT_OK,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -122,7 +106,8 @@ enum Cmd {
     #[cfg(feature = "mc")]
     #[command(subcommand)]
     Mc(cmd::mc::McCmd),
-    /// C programs (SV-COMP conventions): unreach-call by IMPACT and bounded model checking, CFA, CHC.
+    /// C programs (SV-COMP conventions): unreach-call by IMPACT and bounded model checking, CFA,
+    /// CHC.
     #[cfg(feature = "prog")]
     #[command(subcommand)]
     Prog(cmd::prog::ProgCmd),
@@ -133,7 +118,8 @@ enum Cmd {
     /// SAT: DIMACS CNF solving with DRAT proofs; unsatisfiable cores (Trimmer, MUS) of .cnf/.gcnf.
     #[cfg(feature = "sat")]
     Sat(cmd::sat::SatArgs),
-    /// Reactive synthesis from LTL (TLSF, or -f with --ins/--outs): realizability, AIGER controllers.
+    /// Reactive synthesis from LTL (TLSF, or -f with --ins/--outs): realizability, AIGER
+    /// controllers.
     #[cfg(feature = "synt")]
     #[command(subcommand)]
     Synt(cmd::synt::SyntCmd),
@@ -177,165 +163,35 @@ fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
     }
 }
 
-fn init_tracing(g: &Global) {
-    use tracing::Level;
-    let level = if g.quiet {
-        Level::WARN
-    } else {
-        match g.verbose {
-            0 => Level::INFO,
-            1 => Level::DEBUG,
-            _ => Level::TRACE,
-        }
-    };
-    let _ = tracing_subscriber::fmt()
-        .with_max_level(level)
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .without_time()
-        .try_init();
-}
-
-fn print_output(ctx: &Ctx, r: &Output) {
-    if ctx.json {
-        emit(&format!("{}\n", r.to_json()));
-    } else {
-        let t = &r.text;
-        if !t.is_empty() {
-            if t.ends_with('\n') {
-                emit(t);
-            } else {
-                emit(&format!("{t}\n"));
-            }
-        }
-    }
-}
-
 fn usage_exit(msg: &str) -> ! {
     eprintln!("error: {msg}");
-    std::process::exit(report::EXIT_INPUT);
+    std::process::exit(EXIT_INPUT);
 }
-
-/// How long after the deadline the watchdog waits for an engine to stop by itself.
-const GRACE: Duration = Duration::from_millis(500);
 
 fn main() {
     let cli = Cli::parse();
-    init_tracing(&cli.global);
+    init_tracing(cli.global.quiet, cli.global.verbose);
     let tables = param_tables();
     if cli.global.help_params {
-        let mut out = String::from("Tuning parameters (-x KEY=VALUE):\n");
-        for (engine, table) in &tables {
-            out.push_str(&format!("{engine}:\n"));
-            for p in table.iter() {
-                out.push_str(&format!("{p}\n"));
-            }
-        }
-        if tables.is_empty() {
-            out.push_str("  (none)\n");
-        }
-        emit(&out);
+        emit(&params_help(&tables));
         std::process::exit(EXIT_OK);
     }
     let Some(cmd) = cli.cmd else {
         usage_exit("a subcommand is required (try `verikit --help`)");
     };
-    if let Some(t) = cli.global.timeout {
-        if !(t.is_finite() && t > 0.0) {
-            usage_exit("--timeout must be a positive number of seconds");
-        }
+    let g = cli.global;
+    if g.timeout.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
+        usage_exit("--timeout must be a positive number of seconds");
     }
     #[cfg(feature = "serve")]
     if let Cmd::Serve(args) = &cmd {
-        std::process::exit(cmd::serve::run(args, cli.global.timeout));
+        std::process::exit(cmd::serve::run(args, g.timeout));
     }
-    let params = Params::parse(&cli.global.params).unwrap_or_else(|e| usage_exit(&e));
+    let params = Params::parse(&g.params).unwrap_or_else(|e| usage_exit(&e));
     let known: Vec<&[Param]> = tables.iter().map(|(_, t)| *t).collect();
     if let Err(e) = params.validate(&known) {
         usage_exit(&e);
     }
-    let start = Instant::now();
-    let ctx = Ctx {
-        json: cli.global.json,
-        quiet: cli.global.quiet,
-        timeout: cli.global.timeout,
-        budget: Budget::from_secs(cli.global.timeout),
-        params,
-        start,
-        sink: Default::default(),
-    };
-    // The command runs on a worker thread with a large stack; the main thread is the watchdog:
-    // at the deadline every engine sees the budget run out and returns what it has; if one does
-    // not within GRACE, the watchdog prints the batch items computed so far and exits.
-    let (tx, rx) = std::sync::mpsc::channel();
-    let wctx = ctx.clone();
-    let spawned = std::thread::Builder::new()
-        .name("verikit-worker".into())
-        .stack_size(512 << 20)
-        .spawn(move || {
-            let r = dispatch(cmd, &wctx);
-            let _ = tx.send(r);
-        });
-    if let Err(e) = spawned {
-        eprintln!("internal error: cannot start worker thread: {e}");
-        std::process::exit(EXIT_INTERNAL);
-    }
-    let display = progress::Display::start(ctx.budget.progress(), ctx.quiet, cli.global.verbose);
-    let wait = ctx.budget.remaining().and_then(|r| r.checked_add(GRACE));
-    let outcome = match wait {
-        Some(w) => rx.recv_timeout(w).map_err(|e| match e {
-            std::sync::mpsc::RecvTimeoutError::Timeout => true,
-            std::sync::mpsc::RecvTimeoutError::Disconnected => false,
-        }),
-        None => rx.recv().map_err(|_| false),
-    };
-    // An engine that honours the budget stops with a resource-limit error at the deadline:
-    // report it as the timeout it is.
-    let deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
-    display.stop();
-    let outcome = match outcome {
-        Ok(Err(e)) if deadline_passed && failure_exit(&e) == EXIT_LIMIT => Err(true),
-        other => other,
-    };
-    let code = match outcome {
-        Ok(Ok(r)) => {
-            print_output(&ctx, &r);
-            report::exit_code(&r)
-        }
-        Ok(Err(e)) => {
-            if ctx.json {
-                let verdict = if failure_exit(&e) == EXIT_LIMIT {
-                    "resource-limit"
-                } else {
-                    "error"
-                };
-                emit(&format!(
-                    "{}\n",
-                    serde_json::json!({"verdict": verdict, "error": e.message()})
-                ));
-            }
-            eprint!("{}", e.render());
-            failure_exit(&e)
-        }
-        Err(true) => {
-            ctx.budget.cancel();
-            let t = ctx.timeout.unwrap_or_default();
-            let done = ctx.sink.take();
-            if ctx.json {
-                let mut a = Answer::decision(Verdict::Timeout).detail("timeout_s", t);
-                a.results = done;
-                emit(&format!("{}\n", a.to_json()));
-            } else {
-                // Items already computed were printed as they finished.
-                emit(&format!("timeout: no (further) answer within {t} s\n"));
-            }
-            EXIT_LIMIT
-        }
-        Err(false) => {
-            // The worker panicked (its message is already on stderr).
-            eprintln!("internal error (please report): the command crashed");
-            EXIT_INTERNAL
-        }
-    };
-    std::process::exit(code);
+    let ctx = Ctx::new(g.json, g.quiet, g.timeout, params);
+    std::process::exit(run_watched(&ctx, g.verbose, move |c| dispatch(cmd, c)));
 }

@@ -1,15 +1,15 @@
 //! `verikit bn`: attractors of synchronous Boolean networks (SETTA'17 SCC decomposition, monolithic
-//! BDD detection, brute force), fixed points, model information, random networks, conversion.
-//! The tasks themselves are `verikit_boolnet`'s.
+//! BDD detection, brute force), fixed points, model information, random networks, conversion. The
+//! tasks themselves are `verikit_boolnet`'s.
 
-use crate::report::{read_input, write_output, CliError, Ctx};
+use crate::report::{read_input, CliError, Ctx};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
-use verikit_boolnet::{self as boolnet, BnError, Detect, Format, GenParams, InputMode, Limits};
-use verikit_boolnet::{Method, Network, Options};
-use verikit_diag::{Answer, SourceFile};
+use verikit_boolnet::{self as boolnet, BnQuery, Detect, Format, GenParams, InputMode};
+use verikit_boolnet::{Method, Options};
+use verikit_diag::Answer;
 
 #[derive(Subcommand, Debug)]
 pub enum BnCmd {
@@ -23,8 +23,8 @@ pub enum BnCmd {
         /// Run the chosen method on the whole network, without leaf removal (Algorithm 1 alone).
         #[arg(long, overrides_with = "leaf_removal")]
         no_leaf_removal: bool,
-        /// The Detect routine: `periods` (f^p(x)=x period by period, states reaching the attractors found dropped)
-        /// or `gfp` (the paper's monolithic greatest fixed point of X ∩ Image(X)).
+        /// The Detect routine: `periods` (f^p(x)=x period by period, states reaching the attractors
+        /// found dropped) or `gfp` (the paper's monolithic greatest fixed point of X ∩ Image(X)).
         #[arg(long, default_value = "periods", value_parser = words::<Detect>(&["periods", "gfp"]))]
         detect: Detect,
         /// List at most N attractors (the counts are always exact).
@@ -54,7 +54,8 @@ pub enum BnCmd {
         /// Regulators per node (1 to 64).
         #[arg(long, short = 'k', default_value_t = 2)]
         k: usize,
-        /// Size of the strongly connected modules the non-leaf core is cut into (1 to --non-leaves).
+        /// Size of the strongly connected modules the non-leaf core is cut into (1 to
+        /// --non-leaves).
         #[arg(long, default_value_t = 5)]
         module: usize,
         #[arg(long, default_value_t = 1)]
@@ -96,32 +97,9 @@ where
     PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
 }
 
-fn load(c: &CommonOpts) -> Result<(Network, SourceFile), CliError> {
+fn model(c: CommonOpts, query: BnQuery, ctx: &Ctx) -> Result<Answer, CliError> {
     let src = read_input(&c.model)?;
-    let net = boolnet::load(&src.text, &c.model.to_string_lossy(), c.format)
-        .map_err(|d| fail(&src)(BnError::from(d)))?;
-    Ok((net, src))
-}
-
-fn limits(ctx: &Ctx, node_limit: usize) -> Limits {
-    let budget = ctx.budget.clone();
-    Limits { node_limit, budget }
-}
-
-/// Writes a produced model to `output` (never over an input), or leaves it in the answer's text.
-fn save(
-    output: Option<&Path>,
-    inputs: &[&Path],
-    (text, a): (String, Answer),
-) -> Result<Answer, CliError> {
-    if let Some(p) = output {
-        write_output(p, &text, inputs)?;
-    }
-    Ok(a)
-}
-
-fn fail(src: &SourceFile) -> impl Fn(BnError) -> CliError + '_ {
-    move |e| CliError::from_error(e, Some(src))
+    boolnet::model_command(&src, c.format, (c.inputs, c.node_limit), query, ctx)
 }
 
 pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Answer, CliError> {
@@ -134,23 +112,17 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             common,
             ..
         } => {
-            let (net, src) = load(&common)?;
             let mut opts = Options::default();
             (opts.method, opts.detect, opts.limit) = (method, detect, limit);
-            (opts.inputs, opts.leaf_removal) = (common.inputs, !no_leaf_removal);
-            opts.limits = limits(ctx, common.node_limit);
-            boolnet::apply_params(&mut opts, &ctx.params).map_err(CliError::Usage)?;
-            boolnet::attractors_answer(&net, &opts).map_err(fail(&src))
+            opts.leaf_removal = !no_leaf_removal;
+            model(common, BnQuery::Attractors(opts), ctx)
         }
-        BnCmd::FixedPoints { limit, common } => {
-            let (net, src) = load(&common)?;
-            let limits = limits(ctx, common.node_limit);
-            boolnet::fixed_points_answer(&net, common.inputs, limit, limits).map_err(fail(&src))
-        }
-        BnCmd::Info(common) => Ok(boolnet::info(&load(&common)?.0, common.inputs)),
+        BnCmd::FixedPoints { limit, common } => model(common, BnQuery::FixedPoints(limit), ctx),
+        BnCmd::Info(common) => model(common, BnQuery::Info, ctx),
+        BnCmd::Convert { output, common } => model(common, BnQuery::Convert(output), ctx),
         BnCmd::Gen {
             nodes,
-            non_leaves,
+            non_leaves: core,
             k,
             module,
             seed,
@@ -158,38 +130,12 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Answer, CliError> {
         } => {
             let p = GenParams {
                 nodes,
-                core: non_leaves,
+                core,
                 k,
                 module,
                 seed,
             };
-            let name = output.as_ref().map(|p| p.display().to_string());
-            let made = boolnet::generate(p, name.as_deref()).map_err(CliError::Usage)?;
-            save(output.as_deref(), &[], made)
-        }
-        BnCmd::Convert { output, common } => {
-            let name = output.as_ref().map(|p| p.display().to_string());
-            let made = boolnet::convert(&load(&common)?.0, name.as_deref());
-            save(output.as_deref(), &[&common.model], made)
+            boolnet::generate_command(p, output.as_deref())
         }
     }
-}
-
-pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let src = SourceFile::new(
-        "demo/bn/example5.bnet",
-        include_str!("../../demo/bn/example5.bnet"),
-    );
-    let net =
-        boolnet::load(&src.text, &src.name, None).map_err(|d| fail(&src)(BnError::from(d)))?;
-    let limits = limits(ctx, boolnet::DEFAULT_NODE_LIMIT);
-    let opts = Options {
-        limits,
-        ..Options::default()
-    };
-    let a = boolnet::attractors_answer(&net, &opts).map_err(fail(&src))?;
-    Ok(vec![(
-        "attractors of the SETTA'17 Example 5 network (SCC decomposition)".to_string(),
-        a,
-    )])
 }

@@ -191,9 +191,3 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
         }
     }
 }
-
-pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let spec = include_str!("../../demo/omega/response.ltl").trim();
-    let a = task::demo_translate(spec, &ctx.budget).map_err(err)?;
-    Ok(vec![(format!("ltl translate '{spec}'"), a)])
-}

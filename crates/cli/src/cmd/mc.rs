@@ -3,10 +3,8 @@
 use crate::report::{read_input, CliError, Ctx};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
-use verikit_diag::{Answer, Budget, SourceFile};
-use verikit_explicit::{
-    check_with, info_with, load_source, parse_ap_defs, Check, CycleAlgo, Engine, McOptions,
-};
+use verikit_diag::Answer;
+use verikit_explicit::{check_command, info_command, Check, CycleAlgo, ExploreOptions};
 
 #[derive(Args, Debug, Default)]
 pub struct Limits {
@@ -22,8 +20,15 @@ pub struct Limits {
     algorithm: Option<String>,
 }
 
-fn engine(l: &Limits) -> Engine {
-    Engine::from_options(l.threads.map(usize::from), l.algorithm.as_deref())
+impl Limits {
+    fn exploration(self) -> ExploreOptions {
+        let (threads, algorithm) = (self.threads.map(usize::from), self.algorithm);
+        ExploreOptions {
+            threads,
+            algorithm,
+            max_memory_mib: self.max_memory,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -57,22 +62,6 @@ pub enum McCmd {
     },
 }
 
-fn budget(ctx: &Ctx, l: &Limits) -> Budget {
-    let b = ctx.budget.clone();
-    l.max_memory.map_or(b.clone(), |m| {
-        b.with_memory_limit(m.saturating_mul(1 << 20))
-    })
-}
-
-fn run_check(src: &SourceFile, q: Check, ctx: &Ctx, l: &Limits) -> Result<Answer, CliError> {
-    let o = McOptions {
-        engine: engine(l),
-        ..McOptions::from_params(&ctx.params).map_err(CliError::Usage)?
-    };
-    let m = load_source(src).map_err(|d| CliError::from_error(d, Some(src)))?;
-    check_with(&m, src, &q, &o, &budget(ctx, l)).map_err(|e| CliError::from_error(e, Some(src)))
-}
-
 pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
         McCmd::Check {
@@ -83,49 +72,11 @@ pub fn run(cmd: McCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             assert,
             limits,
         } => {
-            let src = read_input(&model)?;
-            let defs = parse_ap_defs(&aps).map_err(CliError::Usage)?;
-            let q = match (ltl, deadlock, assert) {
-                (Some(formula), _, _) => Check::Ltl { formula, aps: defs },
-                (None, true, _) => Check::Deadlock,
-                (None, _, true) => Check::Assert,
-                _ => Check::Default,
-            };
-            run_check(&src, q, ctx, &limits)
+            let q = Check::from_flags(ltl, &aps, deadlock, assert)?;
+            check_command(&read_input(&model)?, &q, &limits.exploration(), ctx)
         }
         McCmd::Info { model, limits } => {
-            let src = read_input(&model)?;
-            let m = load_source(&src).map_err(|d| CliError::from_error(d, Some(&src)))?;
-            info_with(&m, &src, &engine(&limits), &budget(ctx, &limits))
-                .map_err(|e| CliError::from_error(e, Some(&src)))
+            info_command(&read_input(&model)?, &limits.exploration(), ctx)
         }
     }
-}
-
-pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let src = SourceFile::new(
-        "demo/mc/peterson2.dve",
-        include_str!("../../demo/mc/peterson2.dve"),
-    );
-    let ltl = |f: &str| Check::Ltl {
-        formula: f.into(),
-        aps: Vec::new(),
-    };
-    [
-        (
-            "Peterson's algorithm, two processes: no deadlock",
-            Check::Deadlock,
-        ),
-        (
-            "Peterson: mutual exclusion",
-            ltl("G !(\"P_0.cs\" && \"P_1.cs\")"),
-        ),
-        (
-            "Peterson: P_0 may stay idle, G(P_0.idle -> F P_0.cs) fails",
-            ltl("G(\"P_0.idle\" -> F \"P_0.cs\")"),
-        ),
-    ]
-    .into_iter()
-    .map(|(t, q)| Ok((t.to_string(), run_check(&src, q, ctx, &Limits::default())?)))
-    .collect()
 }

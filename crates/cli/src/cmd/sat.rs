@@ -1,11 +1,9 @@
 //! `verikit sat`: DIMACS CNF solving with DRAT proofs, and unsatisfiable cores (`sat core`).
 
-use crate::report::{read_input, write_output, CliError, Ctx};
+use crate::report::{read_input, CliError, Ctx};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
-use verikit_diag::{Answer, SourceFile};
-use verikit_hw::{core_cnf, solve_cnf, CoreMethod, SatOptions};
-use verikit_sat::ProofLog;
+use verikit_diag::Answer;
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -34,8 +32,8 @@ pub enum SatCmd {
     Core {
         /// The formula (`.cnf` or `.gcnf`; `-` for standard input).
         file: PathBuf,
-        /// trim-till-fix, trimmer (one run; Gershman et al., CAV'06), mus (deletion-based,
-        /// minimal) or proof (the core of one checked DRAT proof).
+        /// trim-till-fix, trimmer (one run; Gershman et al., CAV'06), mus (deletion-based, minimal)
+        /// or proof (the core of one checked DRAT proof).
         #[arg(long, default_value = "trim-till-fix", value_parser = ["trim-till-fix", "trimmer", "mus", "proof"])]
         method: String,
         /// Write the core as a formula (`.cnf` / `.gcnf` text).
@@ -44,76 +42,23 @@ pub enum SatCmd {
     },
 }
 
-fn solve(src: &SourceFile, args: &SatArgs, ctx: &Ctx) -> Result<Answer, CliError> {
-    let proof = match &args.proof {
-        Some(p) => {
-            let f = std::fs::File::create(p)
-                .map_err(|e| CliError::Usage(format!("cannot write `{}`: {e}", p.display())))?;
-            Some(ProofLog::to_writer(
-                Box::new(std::io::BufWriter::new(f)),
-                args.binary_proof,
-            ))
-        }
-        None => None,
+pub fn run(args: SatArgs, ctx: &Ctx) -> Result<Answer, CliError> {
+    if let Some(SatCmd::Core {
+        file,
+        method,
+        output,
+    }) = &args.cmd
+    {
+        return verikit_hw::core_command(&read_input(file)?, method, output.as_deref(), ctx);
+    }
+    let Some(file) = &args.file else {
+        return Err(CliError::Usage("a DIMACS file is required".into()));
     };
-    let opts = SatOptions {
-        proof,
-        competition: args.competition,
-    };
-    let r =
-        solve_cnf(&src.text, opts, &ctx.budget).map_err(|d| CliError::from_error(d, Some(src)))?;
+    let (proof, binary) = (args.proof.as_deref(), args.binary_proof);
+    let r = verikit_hw::solve_command(&read_input(file)?, proof, binary, args.competition, ctx)?;
     if let Some(code) = r.competition_exit {
         print!("{}", r.answer.text);
         std::process::exit(code);
     }
-    Ok(r.answer.input("file", &src.name))
-}
-
-pub fn run(args: SatArgs, ctx: &Ctx) -> Result<Answer, CliError> {
-    match &args.cmd {
-        Some(SatCmd::Core {
-            file,
-            method,
-            output,
-        }) => {
-            let src = read_input(file)?;
-            let m = CoreMethod::parse(method)
-                .ok_or_else(|| CliError::Usage(format!("unknown method `{method}`")))?;
-            let r = core_cnf(&src.text, m, &ctx.budget)
-                .map_err(|d| CliError::from_error(d, Some(&src)))?;
-            if let (Some(out), Some(text)) = (output, &r.core_text) {
-                write_output(out, text, &[file])?;
-            }
-            Ok(r.answer.input("file", &src.name))
-        }
-        None => match &args.file {
-            Some(file) => solve(&read_input(file)?, &args, ctx),
-            None => Err(CliError::Usage("a DIMACS file is required".into())),
-        },
-    }
-}
-
-pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let php = include_str!("../../demo/sat/php-4-3.cnf");
-    let gphp = include_str!("../../demo/sat/php-4-3.gcnf");
-    let err = |d| CliError::from_error(d, None);
-    let solved = solve_cnf(php, SatOptions::default(), &ctx.budget).map_err(err)?;
-    Ok(vec![
-        (
-            "four pigeons, three holes: unsatisfiable".into(),
-            solved.answer,
-        ),
-        (
-            "its core by Trimmer till fix (the two unneeded clauses go)".into(),
-            core_cnf(php, CoreMethod::TrimTillFix, &ctx.budget)
-                .map_err(err)?
-                .answer,
-        ),
-        (
-            "group MUS: all four pigeons needed, the unrelated group not".into(),
-            core_cnf(gphp, CoreMethod::Mus, &ctx.budget)
-                .map_err(err)?
-                .answer,
-        ),
-    ])
+    Ok(r.answer)
 }

@@ -20,8 +20,7 @@ pub struct ServeArgs {
     max_body: usize,
 }
 
-/// Serves until the process is stopped; returns the exit code if the server cannot start or
-/// fails.
+/// Serves until the process is stopped; returns the exit code if the server cannot start or fails.
 pub fn run(args: &ServeArgs, timeout: Option<f64>) -> i32 {
     let opts = ServeOptions {
         addr: args.addr,
@@ -30,25 +29,5 @@ pub fn run(args: &ServeArgs, timeout: Option<f64>) -> i32 {
         threads: args.threads,
         max_body_bytes: args.max_body.saturating_mul(1024),
     };
-    let server = match verikit_serve::bind(&opts) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: cannot listen on {}: {e}", args.addr);
-            return crate::report::EXIT_INPUT;
-        }
-    };
-    match server.local_addr() {
-        Ok(a) => eprintln!(
-            "verikit playground on http://{a}/ (each request: {} s)",
-            opts.timeout_s
-        ),
-        Err(e) => eprintln!("warning: bound address unknown: {e}"),
-    }
-    match server.run() {
-        Ok(()) => crate::report::EXIT_OK,
-        Err(e) => {
-            eprintln!("internal error: the server stopped: {e}");
-            crate::report::EXIT_INTERNAL
-        }
-    }
+    verikit_serve::serve(&opts)
 }

@@ -4,8 +4,8 @@
 use crate::report::{read_input, CliError, Ctx};
 use clap::Subcommand;
 use std::path::PathBuf;
-use verikit_diag::{Answer, SourceFile};
-use verikit_synt::{convert, synthesize, Input, Options};
+use verikit_diag::Answer;
+use verikit_synt::{Input, Options};
 
 #[derive(Subcommand, Debug)]
 pub enum SyntCmd {
@@ -44,14 +44,6 @@ pub enum SyntCmd {
     },
 }
 
-fn err(src: Option<&SourceFile>) -> impl Fn(verikit_synt::SyntError) -> CliError + '_ {
-    move |e| match e {
-        verikit_synt::SyntError::Internal(m) => CliError::Internal(m),
-        verikit_synt::SyntError::Usage(m) => CliError::Usage(m),
-        e => CliError::from_error(e, src),
-    }
-}
-
 pub fn run(cmd: SyntCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
         SyntCmd::Solve {
@@ -61,60 +53,21 @@ pub fn run(cmd: SyntCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             outs,
             moore,
             realizability,
-            aiger,
+            aiger: aiger_file,
         } => {
             let opts = Options {
                 realizability,
-                aiger_file: aiger,
+                aiger_file,
             };
-            let (input, src) = match (spec, formula) {
-                (Some(path), None) => {
-                    let src = read_input(&path)?;
-                    let input = Input::Tlsf {
-                        name: src.name.clone(),
-                        text: src.text.clone(),
-                    };
-                    (input, Some(src))
-                }
-                (None, Some(formula)) => (
-                    Input::Formula {
-                        formula,
-                        ins,
-                        outs,
-                        moore,
-                    },
-                    None,
-                ),
-                _ => return Err(CliError::Usage("give a TLSF file or -f FORMULA".into())),
-            };
-            synthesize(&input, &opts, &ctx.params, &ctx.budget).map_err(err(src.as_ref()))
+            let src = spec.map(|p| read_input(&p)).transpose()?;
+            let f = formula.map(|formula| Input::Formula {
+                formula,
+                ins,
+                outs,
+                moore,
+            });
+            verikit_synt::solve_command(src.as_ref(), f, &opts, ctx)
         }
-        SyntCmd::Convert { spec, to: _ } => {
-            let src = read_input(&spec)?;
-            convert(&src.text, &ctx.budget)
-                .map(|a| a.input("file", &src.name))
-                .map_err(err(Some(&src)))
-        }
+        SyntCmd::Convert { spec, to: _ } => verikit_synt::convert_command(&read_input(&spec)?, ctx),
     }
-}
-
-pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let f = |formula: &str| Input::Formula {
-        formula: formula.into(),
-        ins: Some(vec!["r".into()]),
-        outs: None,
-        moore: false,
-    };
-    let run =
-        |i: Input| synthesize(&i, &Options::default(), &ctx.params, &ctx.budget).map_err(err(None));
-    Ok(vec![
-        (
-            "G(r -> F g): realizable, controller as AIGER".into(),
-            run(f("G(r -> F g)"))?,
-        ),
-        (
-            "G(g <-> X r): unrealizable, counter-strategy".into(),
-            run(f("G(g <-> X r)"))?,
-        ),
-    ])
 }

@@ -1,13 +1,11 @@
 //! `verikit ta`: timed automata in TChecker's `.tck` format, zone-graph reachability of labels.
 
 use crate::report::{read_input, CliError, Ctx};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::builder::PossibleValuesParser;
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
-use verikit_diag::{Answer, SourceFile};
-use verikit_ta::{
-    buchi_answer, check_buchi, check_labels, model_info, parse_tck, run_check, to_answer, Algo,
-    Extrapolation, Options, Queries, Search,
-};
+use verikit_diag::Answer;
+use verikit_ta::{Options, ALGO_NAMES, EXTRAPOLATION_NAMES, SEARCH_NAMES};
 
 #[derive(Subcommand, Debug)]
 pub enum TaCmd {
@@ -22,8 +20,8 @@ pub enum TaCmd {
         #[command(flatten)]
         how: How,
     },
-    /// Büchi emptiness (TChecker's `tck-liveness -l`): does some run visit states carrying all
-    /// the labels infinitely often? Verdict `true` = an accepting cycle, with a lasso witness.
+    /// Büchi emptiness (TChecker's `tck-liveness -l`): does some run visit states carrying all the
+    /// labels infinitely often? Verdict `true` = an accepting cycle, with a lasso witness.
     Liveness {
         /// The model (`.tck`; `-` for standard input).
         model: PathBuf,
@@ -31,11 +29,12 @@ pub enum TaCmd {
         #[arg(long, short = 'l', value_delimiter = ',')]
         labels: Vec<String>,
         /// Zone abstraction (no covering: it is unsound for cycles).
-        #[arg(long, default_value = "extraLU+l", value_parser = ["extraLU+l", "extraLU+g", "extraM"])]
+        #[arg(long, default_value = "extraLU+l", value_parser = PossibleValuesParser::new(EXTRAPOLATION_NAMES))]
         extrapolation: String,
     },
-    /// Answers UPPAAL queries (`E<> φ`, `A[] φ`, `E[] φ`, `A<> φ`, `φ --> ψ`) on an UPPAAL XML model: those of a `.q` file,
-    /// one `--query`, or else the model's embedded `<queries>`; one result per query, streamed.
+    /// Answers UPPAAL queries (`E<> φ`, `A[] φ`, `E[] φ`, `A<> φ`, `φ --> ψ`) on an UPPAAL XML
+    /// model: those of a `.q` file, one `--query`, or else the model's embedded `<queries>`; one
+    /// result per query, streamed.
     Check {
         /// The model (UPPAAL `.xml`).
         model: PathBuf,
@@ -60,66 +59,27 @@ pub enum TaCmd {
 #[derive(Args, Debug)]
 pub struct How {
     /// Search order.
-    #[arg(long, alias = "order", value_enum, default_value_t = SearchArg::Bfs)]
-    search: SearchArg,
-    /// `covreach`: covering by zone inclusion; `alu-covreach`: covering by the aLU
-    /// abstraction (coarser); `reach`: only equal nodes merged.
-    #[arg(long, value_enum, default_value_t = AlgoArg::Covreach)]
-    algo: AlgoArg,
+    #[arg(long, alias = "order", default_value = "bfs", value_parser = PossibleValuesParser::new(SEARCH_NAMES))]
+    search: String,
+    /// `covreach`: covering by zone inclusion; `alu-covreach`: covering by the aLU abstraction
+    /// (coarser); `reach`: only equal nodes merged.
+    #[arg(long, default_value = "covreach", value_parser = PossibleValuesParser::new(ALGO_NAMES))]
+    algo: String,
     /// Zone abstraction: ExtraLU+ with local or global bounds, or ExtraM.
-    #[arg(long, default_value = "extraLU+l", value_parser = ["extraLU+l", "extraLU+g", "extraM"])]
+    #[arg(long, default_value = "extraLU+l", value_parser = PossibleValuesParser::new(EXTRAPOLATION_NAMES))]
     extrapolation: String,
 }
 
 impl How {
     fn options(&self) -> Result<Options, CliError> {
-        Ok(Options {
-            search: match self.search {
-                SearchArg::Bfs => Search::Bfs,
-                SearchArg::Dfs => Search::Dfs,
-            },
-            algo: match self.algo {
-                AlgoArg::Reach => Algo::Reach,
-                AlgoArg::Covreach => Algo::Covreach,
-                AlgoArg::AluCovreach => Algo::AluCovreach,
-            },
-            extrapolation: Extrapolation::parse(&self.extrapolation).ok_or_else(|| {
-                CliError::Usage(format!("unknown extrapolation `{}`", self.extrapolation))
-            })?,
-        })
+        Options::from_names(&self.search, &self.algo, &self.extrapolation)
     }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum SearchArg {
-    Bfs,
-    Dfs,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum AlgoArg {
-    Reach,
-    Covreach,
-    AluCovreach,
-}
-
-fn reach(
-    src: &SourceFile,
-    labels: &[String],
-    opts: Options,
-    ctx: &Ctx,
-) -> Result<Answer, CliError> {
-    let model = parse_tck(&src.text).map_err(|d| CliError::from_error(d, Some(src)))?;
-    let r = check_labels(&model, labels, opts, &ctx.budget)
-        .map_err(|d| CliError::from_error(d, Some(src)))?;
-    Ok(to_answer(&model, &r, opts).input("file", &src.name))
 }
 
 pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
         TaCmd::Reach { model, labels, how } => {
-            let src = read_input(&model)?;
-            reach(&src, &labels, how.options()?, ctx)
+            verikit_ta::reach_command(&read_input(&model)?, &labels, how.options()?, ctx)
         }
         TaCmd::Check {
             model,
@@ -127,59 +87,15 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             query,
             how,
         } => {
-            let src = read_input(&model)?;
             let qsrc = queries.as_ref().map(|q| read_input(q)).transpose()?;
-            let qs = match (&qsrc, &query) {
-                (Some(f), _) => Queries::File(&f.name, &f.text),
-                (None, Some(q)) => Queries::Text(q),
-                (None, None) => Queries::Embedded,
-            };
-            let mut sink = |a| {
-                ctx.stream(a);
-            };
-            let opts = how.options()?;
-            let sum = run_check(&src.name, &src.text, qs, opts, &ctx.budget, &mut sink)
-                .map_err(|d| CliError::from_error(d, Some(&src)))?;
-            Ok(ctx.finish_batch(sum))
+            let (src, opts) = (read_input(&model)?, how.options()?);
+            verikit_ta::check_command(&src, qsrc.as_ref(), query.as_deref(), opts, ctx)
         }
         TaCmd::Liveness {
             model,
             labels,
             extrapolation,
-        } => {
-            let src = read_input(&model)?;
-            let opts = Options {
-                extrapolation: Extrapolation::parse(&extrapolation).ok_or_else(|| {
-                    CliError::Usage(format!("unknown extrapolation `{extrapolation}`"))
-                })?,
-                ..Options::default()
-            };
-            let m = parse_tck(&src.text).map_err(|d| CliError::from_error(d, Some(&src)))?;
-            let (r, shape) = check_buchi(&m, &labels, opts, &ctx.budget)
-                .map_err(|d| CliError::from_error(d, Some(&src)))?;
-            Ok(buchi_answer(&m, &r, shape, opts).input("file", &src.name))
-        }
-        TaCmd::Info { model } => {
-            let src = read_input(&model)?;
-            model_info(&src.name, &src.text).map_err(|d| CliError::from_error(d, Some(&src)))
-        }
+        } => verikit_ta::liveness_command(&read_input(&model)?, &labels, &extrapolation, ctx),
+        TaCmd::Info { model } => verikit_ta::info_command(&read_input(&model)?),
     }
-}
-
-pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
-    let src = SourceFile::new(
-        "demo/ta/fischer2.tck",
-        include_str!("../../demo/ta/fischer2.tck"),
-    );
-    let labels = |s: &str| vec![s.to_string()];
-    Ok(vec![
-        (
-            "Fischer's protocol, two processes: mutual exclusion (cs1,cs2 unreachable)".into(),
-            reach(&src, &labels("cs1,cs2"), Options::default(), ctx)?,
-        ),
-        (
-            "Fischer's protocol: P1 reaches its critical section (timed trace)".into(),
-            reach(&src, &labels("cs1"), Options::default(), ctx)?,
-        ),
-    ])
 }

@@ -1,5 +1,28 @@
 //! `verikit demo`: one real example of every engine, from files embedded in the binary. Each
-//! domain's `cmd` module provides `demo(ctx)`, returning titled reports.
+//! group's module here provides `demo(ctx)`, returning titled answers.
+
+#[cfg(feature = "aig")]
+mod aig;
+#[cfg(feature = "omega")]
+mod aut;
+#[cfg(feature = "bn")]
+mod bn;
+#[cfg(feature = "omega")]
+mod ltl;
+#[cfg(feature = "mc")]
+mod mc;
+#[cfg(feature = "nfa")]
+mod nfa;
+#[cfg(feature = "prism")]
+mod prism;
+#[cfg(feature = "sat")]
+mod sat;
+#[cfg(feature = "smt")]
+mod smt;
+#[cfg(feature = "synt")]
+mod synt;
+#[cfg(feature = "ta")]
+mod ta;
 
 use crate::report::{CliError, Ctx, Output};
 use std::time::Instant;
@@ -7,41 +30,30 @@ use verikit_diag::Answer;
 
 type DemoFn = fn(&Ctx) -> Result<Vec<(String, Output)>, CliError>;
 
-/// Each group's `demo` returns titled answers (or legacy reports).
-fn outputs<T: Into<Output>>(v: Vec<(String, T)>) -> Vec<(String, Output)> {
-    v.into_iter().map(|(t, r)| (t, r.into())).collect()
-}
-
 fn engines() -> Vec<(&'static str, DemoFn)> {
     [
         #[cfg(feature = "nfa")]
-        ("nfa", (|c| crate::cmd::nfa::demo(c).map(outputs)) as DemoFn),
+        ("nfa", nfa::demo as DemoFn),
         #[cfg(feature = "smt")]
-        ("smt", (|c| crate::cmd::smt::demo(c).map(outputs)) as DemoFn),
+        ("smt", smt::demo as DemoFn),
         #[cfg(feature = "omega")]
-        ("ltl", (|c| crate::cmd::ltl::demo(c).map(outputs)) as DemoFn),
+        ("ltl", ltl::demo as DemoFn),
         #[cfg(feature = "omega")]
-        ("aut", (|c| crate::cmd::aut::demo(c).map(outputs)) as DemoFn),
+        ("aut", aut::demo as DemoFn),
         #[cfg(feature = "bn")]
-        ("bn", (|c| crate::cmd::bn::demo(c).map(outputs)) as DemoFn),
+        ("bn", bn::demo as DemoFn),
         #[cfg(feature = "prism")]
-        (
-            "prism",
-            (|c| crate::cmd::prism::demo(c).map(outputs)) as DemoFn,
-        ),
+        ("prism", prism::demo as DemoFn),
         #[cfg(feature = "ta")]
-        ("ta", (|c| crate::cmd::ta::demo(c).map(outputs)) as DemoFn),
+        ("ta", ta::demo as DemoFn),
         #[cfg(feature = "mc")]
-        ("mc", (|c| crate::cmd::mc::demo(c).map(outputs)) as DemoFn),
+        ("mc", mc::demo as DemoFn),
         #[cfg(feature = "aig")]
-        ("aig", (|c| crate::cmd::aig::demo(c).map(outputs)) as DemoFn),
+        ("aig", aig::demo as DemoFn),
         #[cfg(feature = "sat")]
-        ("sat", (|c| crate::cmd::sat::demo(c).map(outputs)) as DemoFn),
+        ("sat", sat::demo as DemoFn),
         #[cfg(feature = "synt")]
-        (
-            "synt",
-            (|c| crate::cmd::synt::demo(c).map(outputs)) as DemoFn,
-        ),
+        ("synt", synt::demo as DemoFn),
     ]
     .into_iter()
     .collect()
