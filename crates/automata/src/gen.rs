@@ -15,7 +15,7 @@ use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashSet;
 
 /// Parameters of the model.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct TvParams {
     pub states: usize,
     pub letters: usize,

@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use verikit_logic::BoolExpr;
 
 /// Parameters of [`random`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct GenParams {
     /// Number of nodes.
     pub nodes: usize,

@@ -72,95 +72,70 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
     ]
 }
 
-#[derive(Subcommand, Debug)]
-enum Cmd {
-    /// Finite automata: universality, inclusion, equivalence, reduction, random NFAs.
-    #[cfg(feature = "nfa")]
-    #[command(subcommand)]
-    Nfa(cmd::nfa::NfaCmd),
-    /// SMT-LIB 2.6 solver for linear arithmetic (QF_LRA, QF_RDL, QF_LIA, QF_IDL).
-    #[cfg(feature = "smt")]
-    Smt(cmd::smt::SmtArgs),
-    /// LTL formulas: parse, simplify, translate to Büchi automata, random formulas.
-    #[cfg(feature = "omega")]
-    #[command(subcommand)]
-    Ltl(cmd::ltl::LtlCmd),
-    /// omega-automata in HOA: statistics, product, emptiness, membership, complement.
-    #[cfg(feature = "omega")]
-    #[command(subcommand)]
-    Aut(cmd::aut::AutCmd),
-    /// Boolean networks: attractors of synchronous networks, model information, random networks.
-    #[cfg(feature = "bn")]
-    #[command(subcommand)]
-    Bn(cmd::bn::BnCmd),
-    /// Probabilistic models in the PRISM language: build, check PCTL/CSL properties.
-    #[cfg(feature = "prism")]
-    #[command(subcommand)]
-    Prism(cmd::prism::PrismCmd),
-    /// Timed automata (TChecker .tck): zone-graph reachability of location labels, timed traces.
-    #[cfg(feature = "ta")]
-    #[command(subcommand)]
-    Ta(cmd::ta::TaCmd),
-    /// Explicit-state model checking of DVE (DiVinE/BEEM) models: state spaces, deadlocks,
-    /// assertions, LTL by nested DFS.
-    #[cfg(feature = "mc")]
-    #[command(subcommand)]
-    Mc(cmd::mc::McCmd),
-    /// C programs (SV-COMP conventions): unreach-call by IMPACT and bounded model checking, CFA,
-    /// CHC.
-    #[cfg(feature = "prog")]
-    #[command(subcommand)]
-    Prog(cmd::prog::ProgCmd),
-    /// Hardware model checking of AIGER circuits (.aag/.aig): BMC, k-induction, IC3/PDR.
-    #[cfg(feature = "aig")]
-    #[command(subcommand)]
-    Aig(cmd::aig::AigCmd),
-    /// SAT: DIMACS CNF solving with DRAT proofs; unsatisfiable cores (Trimmer, MUS) of .cnf/.gcnf.
-    #[cfg(feature = "sat")]
-    Sat(cmd::sat::SatArgs),
-    /// Reactive synthesis from LTL (TLSF, or -f with --ins/--outs): realizability, AIGER
-    /// controllers.
-    #[cfg(feature = "synt")]
-    #[command(subcommand)]
-    Synt(cmd::synt::SyntCmd),
-    /// The web playground: a local HTTP server with a page per engine (LTL, SMT-LIB, NFA, PRISM,
-    /// Boolean networks); the global `--timeout` (default 10 s) limits each request.
-    #[cfg(feature = "serve")]
-    Serve(cmd::serve::ServeArgs),
-    /// Run one real example of every engine from files embedded in the binary.
-    Demo,
+/// Declares the `Cmd` enum (one variant per group behind its cargo feature) and `dispatch`, which
+/// calls the group's `run`.
+macro_rules! groups {
+    ($($(#[$doc:meta])* $feature:literal $variant:ident($args:ty) => $run:path;)*) => {
+        #[derive(Subcommand, Debug)]
+        enum Cmd {
+            $($(#[$doc])* #[cfg(feature = $feature)] $variant($args),)*
+            /// The web playground: a local HTTP server with a page per engine (LTL, SMT-LIB, NFA,
+            /// PRISM, Boolean networks); the global `--timeout` (default 10 s) limits each request.
+            #[cfg(feature = "serve")]
+            Serve(cmd::serve::ServeArgs),
+            /// Run one real example of every engine from files embedded in the binary.
+            Demo,
+        }
+
+        fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
+            match cmd {
+                $(#[cfg(feature = $feature)] Cmd::$variant(c) => $run(c, ctx),)*
+                #[cfg(feature = "serve")]
+                Cmd::Serve(_) => Err(CliError::Internal("serve runs outside the watchdog".into())),
+                Cmd::Demo => demo::run(ctx),
+            }
+        }
+    };
 }
 
-fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
-    match cmd {
-        #[cfg(feature = "nfa")]
-        Cmd::Nfa(c) => cmd::nfa::run(c, ctx),
-        #[cfg(feature = "smt")]
-        Cmd::Smt(a) => cmd::smt::run(a, ctx),
-        #[cfg(feature = "omega")]
-        Cmd::Ltl(c) => cmd::ltl::run(c, ctx),
-        #[cfg(feature = "omega")]
-        Cmd::Aut(c) => cmd::aut::run(c, ctx),
-        #[cfg(feature = "bn")]
-        Cmd::Bn(c) => cmd::bn::run(c, ctx),
-        #[cfg(feature = "prism")]
-        Cmd::Prism(c) => cmd::prism::run(c, ctx),
-        #[cfg(feature = "ta")]
-        Cmd::Ta(c) => cmd::ta::run(c, ctx),
-        #[cfg(feature = "mc")]
-        Cmd::Mc(c) => cmd::mc::run(c, ctx),
-        #[cfg(feature = "prog")]
-        Cmd::Prog(c) => cmd::prog::run(c, ctx),
-        #[cfg(feature = "aig")]
-        Cmd::Aig(c) => cmd::aig::run(c, ctx),
-        #[cfg(feature = "synt")]
-        Cmd::Synt(c) => cmd::synt::run(c, ctx),
-        #[cfg(feature = "serve")]
-        Cmd::Serve(_) => Err(CliError::Internal("serve runs outside the watchdog".into())),
-        #[cfg(feature = "sat")]
-        Cmd::Sat(c) => cmd::sat::run(c, ctx),
-        Cmd::Demo => demo::run(ctx),
-    }
+groups! {
+    /// Finite automata: universality, inclusion, equivalence, reduction, random NFAs.
+    #[command(subcommand)]
+    "nfa" Nfa(cmd::nfa::NfaCmd) => cmd::nfa::run;
+    /// SMT-LIB 2.6 solver for linear arithmetic (QF_LRA, QF_RDL, QF_LIA, QF_IDL).
+    "smt" Smt(cmd::smt::SmtArgs) => cmd::smt::run;
+    /// LTL formulas: parse, simplify, translate to Büchi automata, random formulas.
+    #[command(subcommand)]
+    "omega" Ltl(cmd::ltl::LtlCmd) => cmd::ltl::run;
+    /// omega-automata in HOA: statistics, product, emptiness, membership, complement.
+    #[command(subcommand)]
+    "omega" Aut(cmd::aut::AutCmd) => cmd::aut::run;
+    /// Boolean networks: attractors of synchronous networks, model information, random networks.
+    #[command(subcommand)]
+    "bn" Bn(cmd::bn::BnCmd) => cmd::bn::run;
+    /// Probabilistic models in the PRISM language: build, check PCTL/CSL properties.
+    #[command(subcommand)]
+    "prism" Prism(cmd::prism::PrismCmd) => cmd::prism::run;
+    /// Timed automata (TChecker .tck): zone-graph reachability of location labels, timed traces.
+    #[command(subcommand)]
+    "ta" Ta(cmd::ta::TaCmd) => cmd::ta::run;
+    /// Explicit-state model checking of DVE (DiVinE/BEEM) models: state spaces, deadlocks,
+    /// assertions, LTL by nested DFS.
+    #[command(subcommand)]
+    "mc" Mc(cmd::mc::McCmd) => cmd::mc::run;
+    /// C programs (SV-COMP conventions): unreach-call by IMPACT and bounded model checking, CFA,
+    /// CHC.
+    #[command(subcommand)]
+    "prog" Prog(cmd::prog::ProgCmd) => cmd::prog::run;
+    /// Hardware model checking of AIGER circuits (.aag/.aig): BMC, k-induction, IC3/PDR.
+    #[command(subcommand)]
+    "aig" Aig(cmd::aig::AigCmd) => cmd::aig::run;
+    /// SAT: DIMACS CNF solving with DRAT proofs; unsatisfiable cores (Trimmer, MUS) of .cnf/.gcnf.
+    "sat" Sat(cmd::sat::SatArgs) => cmd::sat::run;
+    /// Reactive synthesis from LTL (TLSF, or -f with --ins/--outs): realizability, AIGER
+    /// controllers.
+    #[command(subcommand)]
+    "synt" Synt(cmd::synt::SyntCmd) => cmd::synt::run;
 }
 
 fn usage_exit(msg: &str) -> ! {

@@ -16,6 +16,7 @@ mod front;
 mod params;
 mod progress;
 mod progress_display;
+mod watchdog;
 
 pub use answer::{Answer, Verdict};
 pub use budget::{Budget, Exhausted, Ticker};
@@ -23,8 +24,9 @@ pub use ctx::{Ctx, Sink};
 pub use diagnostic::{line_col, Diagnostic, Reportable, Severity, SourceFile, Span};
 pub use failure::Failure;
 pub use front::{
-    emit, init_tracing, params_help, read_bytes, read_input, run_watched, write_output, EXIT_INPUT,
+    emit, init_tracing, params_help, read_bytes, read_input, write_output, EXIT_INPUT,
     EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK,
 };
 pub use params::{Param, Params};
 pub use progress::{Progress, Snapshot};
+pub use watchdog::run_watched;

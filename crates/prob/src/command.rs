@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use verikit_diag::{write_output, Answer, Ctx, Failure, SourceFile};
 
 /// The model of a `verikit prism` command and how to build it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ModelInput {
     /// The model file as given (`-` for standard input; its extension tells JANI).
     pub path: PathBuf,

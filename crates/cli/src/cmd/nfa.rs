@@ -24,20 +24,14 @@ pub enum NfaCmd {
     /// Is L(A) ⊆ L(B)? A "false" answer prints a word accepted by A and rejected by B.
     Incl {
         #[command(flatten)]
-        a: One,
-        /// The automaton B.
-        b: PathBuf,
+        ab: Pair,
         #[arg(long, default_value = "auto", value_parser = values(automata::INCL_ALGOS))]
         algo: String,
-        #[command(flatten)]
-        check: CheckArgs,
     },
     /// Is L(A) = L(B)? A "false" answer prints a word accepted by exactly one of them.
     Equiv {
         #[command(flatten)]
-        a: One,
-        /// The automaton B.
-        b: PathBuf,
+        ab: Pair,
         #[arg(long, default_value = "auto", value_parser = values(automata::EQUIV_ALGOS))]
         algo: String,
         /// Turn off memoisation of the todo list (naive, hk, hkc).
@@ -46,8 +40,6 @@ pub enum NfaCmd {
         /// Quotient both automata by bisimilarity first (same as `--pre bisim`).
         #[arg(long)]
         bisim: bool,
-        #[command(flatten)]
-        check: CheckArgs,
     },
     /// Random NFA in the Tabakov–Vardi model (one initial state).
     Gen(GenArgs),
@@ -95,7 +87,6 @@ pub struct GenArgs {
     output: OutputOpts,
 }
 
-/// An automaton and its format.
 #[derive(Args, Debug)]
 pub struct One {
     /// The automaton (A: .mata, BA, Timbuk or regex; `-` for standard input).
@@ -106,8 +97,12 @@ pub struct One {
     from: Option<String>,
 }
 
-#[derive(Args, Debug, Clone)]
-pub struct CheckArgs {
+#[derive(Args, Debug)]
+pub struct Pair {
+    #[command(flatten)]
+    a: One,
+    /// The automaton B.
+    b: PathBuf,
     /// Preprocessing (SETTA'17 §3.5): quotient by bisimilarity, or saturate w.r.t. similarity.
     #[arg(long, default_value = "none", value_parser = values(automata::PRE_CHOICES))]
     pre: String,
@@ -127,14 +122,10 @@ pub struct OutputOpts {
 }
 
 /// The options of a decision: `algo`, the check flags and the `-x` parameters.
-fn opts(ctx: &Ctx, algo: &str, a: &One, c: &CheckArgs, no_memo: bool) -> CheckOptions {
-    let o = CheckOptions::new(algo, &c.pre, a.from.as_deref(), &ctx.params);
-    let no_prune = c.no_prune;
-    CheckOptions {
-        no_memo,
-        no_prune,
-        ..o
-    }
+fn opts(ctx: &Ctx, algo: &str, p: &Pair, no_memo: bool) -> CheckOptions {
+    let mut o = CheckOptions::new(algo, &p.pre, p.a.from.as_deref(), &ctx.params);
+    (o.no_memo, o.no_prune) = (no_memo, p.no_prune);
+    o
 }
 
 fn emit(p: Produced, out: &OutputOpts, inputs: &[&Path]) -> Result<Answer, CliError> {
@@ -144,35 +135,29 @@ fn emit(p: Produced, out: &OutputOpts, inputs: &[&Path]) -> Result<Answer, CliEr
 pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     let (bud, params) = (&ctx.budget, &ctx.params);
     let plain = |algo: &str, a: &One| CheckOptions::new(algo, "none", a.from.as_deref(), params);
+    let read = |p: &Pair| Ok::<_, CliError>((read_input(&p.a.a)?, read_input(&p.b)?));
     Ok(match cmd {
         NfaCmd::Univ { a, algo } => automata::univ(&read_input(&a.a)?, &plain(&algo, &a), bud)?,
-        NfaCmd::Incl { a, b, algo, check } => {
-            let o = opts(ctx, &algo, &a, &check, false);
-            automata::incl(&read_input(&a.a)?, &read_input(&b)?, &o, bud)?
+        NfaCmd::Incl { ab, algo } => {
+            let (x, y) = read(&ab)?;
+            automata::incl(&x, &y, &opts(ctx, &algo, &ab, false), bud)?
         }
         NfaCmd::Equiv {
-            a,
-            b,
+            mut ab,
             algo,
             no_memo,
             bisim,
-            mut check,
         } => {
             if bisim {
-                check.pre = "bisim".into();
+                ab.pre = "bisim".into();
             }
-            let o = opts(ctx, &algo, &a, &check, no_memo);
-            automata::equiv(&read_input(&a.a)?, &read_input(&b)?, &o, bud)?
+            let (x, y) = read(&ab)?;
+            automata::equiv(&x, &y, &opts(ctx, &algo, &ab, no_memo), bud)?
         }
         NfaCmd::Gen(g) => {
-            let p = TvParams {
-                states: g.states,
-                letters: g.letters,
-                density: g.density,
-                final_density: g.final_density,
-                initial: g.initial,
-                seed: g.seed,
-            };
+            let mut p = TvParams::default();
+            (p.states, p.letters, p.density) = (g.states, g.letters, g.density);
+            (p.final_density, p.initial, p.seed) = (g.final_density, g.initial, g.seed);
             emit(automata::generate(&p, params)?, &g.output, &[])?
         }
         NfaCmd::Reduce { a, method, output } => {

@@ -14,8 +14,7 @@ pub struct ModelArgs {
     /// Values for undefined constants, e.g. `N=3,K=2` (model and properties).
     #[arg(long = "const", value_name = "N=V,...")]
     pub consts: Vec<String>,
-    /// Report deadlock states as an error instead of adding self-loops (PRISM's default is to fix
-    /// them).
+    /// Report deadlock states as an error instead of adding self-loops (PRISM's default fixes them).
     #[arg(long)]
     pub no_fix_deadlocks: bool,
     /// Add self-loops to deadlock states (the default; kept for PRISM compatibility).
@@ -32,8 +31,7 @@ pub enum PrismCmd {
     /// Build a model and check properties: prints each result as soon as it is computed, then the
     /// state/transition counts and times. `--const N=1:2:9` (start:step:end) runs an experiment
     /// over every combination. Properties: P (X, U, F, G, W, R, bounded), R (F, C, C<=k, I=k, S),
-    /// S, CTL's A/E, filters, `"name"` for a named property; a model without a type keyword is an
-    /// MDP, as in PRISM.
+    /// S, CTL's A/E, filters, `"name"` for a named property; no model type keyword: an MDP.
     Check(CheckArgs),
     /// Build a model, print its size, and optionally export it.
     Build {
@@ -61,8 +59,7 @@ pub enum PrismCmd {
 pub struct CheckArgs {
     #[command(flatten)]
     model: ModelArgs,
-    /// Properties file (`.props`, `.pctl`, `.csl`); not for JANI models, whose properties are
-    /// embedded.
+    /// Properties file (`.props`, `.pctl`, `.csl`); none for JANI models, which embed theirs.
     props: Option<PathBuf>,
     /// A property given inline, e.g. `--pf 'P=? [ F "done" ]'` (instead of a file).
     #[arg(long, value_name = "PROPERTY", conflicts_with = "props")]
@@ -105,8 +102,7 @@ pub struct BisimArgs {
     /// comma-separated list of label and reward-structure names.
     #[arg(long, value_name = "all|none|props|NAMES")]
     labels: Option<String>,
-    /// Check these properties on the model and on its quotient (robust ∃σ∀π values) and report
-    /// whether they agree.
+    /// Check these properties on the model and its quotient (robust ∃σ∀π values): do they agree?
     #[arg(long, value_name = "FILE")]
     props: Option<PathBuf>,
     /// With --props: check only these properties, by name or 1-based index (comma lists).
@@ -118,47 +114,36 @@ pub struct BisimArgs {
 }
 
 fn input(a: ModelArgs) -> ModelInput {
-    let (path, consts, max_states) = (a.model, a.consts, a.max_states);
-    let fix_deadlocks = !a.no_fix_deadlocks;
-    ModelInput {
-        path,
-        consts,
-        fix_deadlocks,
-        max_states,
-    }
+    let mut m = ModelInput::default();
+    (m.path, m.consts, m.max_states) = (a.model, a.consts, a.max_states);
+    m.fix_deadlocks = !a.no_fix_deadlocks;
+    m
 }
 
 pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
         PrismCmd::Check(a) => {
-            let c = CheckCommand {
-                props: a.props,
-                inline: a.pf,
-                selectors: a.prop,
-                precision: a.precision,
-                export_scheduler: a.export_scheduler,
-                widen: a.widen,
-                test: a.test,
-                export_results: a.export_results,
-            };
+            let mut c = CheckCommand::default();
+            (c.props, c.inline, c.selectors, c.precision) = (a.props, a.pf, a.prop, a.precision);
+            (c.export_scheduler, c.widen, c.test) = (a.export_scheduler, a.widen, a.test);
+            c.export_results = a.export_results;
             verikit_prob::check_command(&input(a.model), &c, ctx)
         }
         PrismCmd::Build {
             model,
-            export_tra: tra,
-            export_sta: sta,
-            export_lab: lab,
-            export_dot: dot,
-        } => verikit_prob::build_command(&input(model), &BuildExports { tra, sta, lab, dot }, ctx),
+            export_tra,
+            export_sta,
+            export_lab,
+            export_dot,
+        } => {
+            let mut x = BuildExports::default();
+            (x.tra, x.sta, x.lab, x.dot) = (export_tra, export_sta, export_lab, export_dot);
+            verikit_prob::build_command(&input(model), &x, ctx)
+        }
         PrismCmd::Bisim(a) => {
-            let b = BisimCommand {
-                widen: a.widen,
-                out: a.out,
-                labels: a.labels,
-                props: a.props,
-                selectors: a.prop,
-                precision: a.precision,
-            };
+            let mut b = BisimCommand::default();
+            (b.widen, b.out, b.labels, b.props) = (a.widen, a.out, a.labels, a.props);
+            (b.selectors, b.precision) = (a.prop, a.precision);
             verikit_prob::bisim_command(&input(a.model), &b, ctx)
         }
     }
