@@ -3,10 +3,22 @@
 //! located in the model or the properties file, warnings, and the exported files written (never
 //! over an input). The work itself is [`crate::task`]'s.
 
+use crate::build::BuildOptions;
+use crate::check::CheckOptions;
+use crate::export::{dot, lab, sta, tra};
+use crate::lang::typecheck::parse_const_overrides;
 use crate::task::{self, CheckSpec, Located, Origin};
-use crate::{parse_const_overrides, BuildOptions, CheckOptions};
 use std::path::{Path, PathBuf};
-use verikit_diag::{write_output, Answer, Ctx, Failure, SourceFile};
+use verikit_diag::{write_output, Answer, Ctx, Failure, Param, SourceFile};
+
+/// `-x prism.max-sweeps=N`: value-iteration sweeps per component (point and interval models)
+/// before the result is reported as not verified.
+pub const MAX_SWEEPS: Param = Param {
+    name: "prism.max-sweeps",
+    default: "1000000",
+    range: "1..=1000000000",
+    doc: "value-iteration sweeps per component before a result is reported unverified",
+};
 
 /// The model of a `verikit prism` command and how to build it.
 #[derive(Clone, Debug, Default)]
@@ -74,7 +86,7 @@ fn spec(m: &ModelInput, ctx: &Ctx, eps: f64) -> Result<CheckSpec, Failure> {
     };
     let max_sweeps = ctx
         .params
-        .get_in(&crate::MAX_SWEEPS, 1, 1_000_000_000)
+        .get_in(&MAX_SWEEPS, 1, 1_000_000_000)
         .map_err(Failure::Usage)?;
     let check = CheckOptions {
         eps,
@@ -164,12 +176,12 @@ pub fn build_command(m: &ModelInput, x: &BuildExports, ctx: &Ctx) -> Result<Answ
     let build = build.map_err(|e| located(Located(e, Origin::Model), &src, None))?;
     warn_deadlocks(build.model.fixed_deadlocks.len(), ctx);
     let (model, inputs) = (&build.model, [m.path.as_path()]);
-    let lab = || crate::lab(model, &build.prog).map_err(|e| Failure::from_error(e, Some(&src)));
+    let lab = || lab(model, &build.prog).map_err(|e| Failure::from_error(e, Some(&src)));
     for (path, text) in [
-        (&x.tra, Some(crate::tra(model))),
-        (&x.sta, Some(crate::sta(model))),
+        (&x.tra, Some(tra(model))),
+        (&x.sta, Some(sta(model))),
         (&x.lab, x.lab.as_ref().map(|_| lab()).transpose()?),
-        (&x.dot, Some(crate::dot(model))),
+        (&x.dot, Some(dot(model))),
     ] {
         if let (Some(p), Some(t)) = (path, text) {
             write_output(p, t, &inputs)?;

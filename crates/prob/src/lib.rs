@@ -45,7 +45,7 @@ pub use build::{build, eval_states, BuildOptions};
 pub use check::{Answer, CheckOptions, Checker, PropertyResult};
 pub use command::{
     bisim_command, build_command, check_command, demo_bisim, demo_check, BisimCommand,
-    BuildExports, CheckCommand, ModelInput,
+    BuildExports, CheckCommand, ModelInput, MAX_SWEEPS,
 };
 pub use error::ProbError;
 pub use export::{dot, lab, sta, tra};
@@ -98,15 +98,6 @@ pub fn select_properties<'p>(
         }
     }
 }
-
-/// `-x prism.max-sweeps=N`: value-iteration sweeps per component (point and interval models)
-/// before the result is reported as not verified.
-pub const MAX_SWEEPS: verikit_diag::Param = verikit_diag::Param {
-    name: "prism.max-sweeps",
-    default: "1000000",
-    range: "1..=1000000000",
-    doc: "value-iteration sweeps per component before a result is reported unverified",
-};
 
 /// The tuning parameters of the PRISM engine (`verikit --help-params`).
 pub const PARAMS: &[verikit_diag::Param] = &[MAX_SWEEPS];

@@ -5,7 +5,6 @@
 
 use crate::interp::ResponseSink;
 use crate::task::{answer, feed_reader, tuning, Outcome, SmtTask};
-use crate::SmtError;
 use std::path::Path;
 use verikit_diag::{emit, read_input, Answer, Ctx, Failure, SourceFile};
 
@@ -29,7 +28,7 @@ fn finish(outcome: Outcome, src: &SourceFile, ctx: &Ctx) -> Result<Answer, Failu
             if !ctx.json {
                 emit(&a.text);
             }
-            Err(Failure::from_error(SmtError::Input(d), Some(src)))
+            Err(Failure::from_error(d, Some(src)))
         }
         Outcome::CheckFailed(a) => Err(Failure::Internal(format!("--check failed:\n{}", a.text))),
     }

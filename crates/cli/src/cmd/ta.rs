@@ -87,8 +87,8 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             query,
             how,
         } => {
-            let qsrc = queries.as_ref().map(|q| read_input(q)).transpose()?;
-            let (src, opts) = (read_input(&model)?, how.options()?);
+            let src = read_input(&model)?;
+            let (qsrc, opts) = (queries.map(|q| read_input(&q)).transpose()?, how.options()?);
             verikit_ta::check_command(&src, qsrc.as_ref(), query.as_deref(), opts, ctx)
         }
         TaCmd::Liveness {
