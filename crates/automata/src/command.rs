@@ -1,20 +1,9 @@
-//! What `verikit nfa` needs besides the questions of [`crate::task`]: automata errors as the one
-//! [`Failure`] of every front end, and a produced automaton written to a file or into the answer.
+//! What `verikit nfa` needs besides the questions of [`crate::task`]: a produced automaton written
+//! to a file or into the answer (automata errors become the one [`Failure`] in `error.rs`).
 
-use crate::error::AutomataError;
 use crate::task::{write, Produced};
 use std::path::Path;
 use verikit_diag::{write_output, Answer, Failure};
-
-impl From<AutomataError> for Failure {
-    fn from(e: AutomataError) -> Failure {
-        match e {
-            AutomataError::Invalid(m) => Failure::Usage(m),
-            AutomataError::Internal(m) => Failure::Internal(m),
-            e => Failure::from_error(e, None),
-        }
-    }
-}
 
 /// A produced automaton in format `to`: written to `output` (never over one of `inputs`), or
 /// printed with the answer's lines as `#` comments after it (none after DOT).

@@ -28,7 +28,7 @@ fn finish(outcome: Outcome, src: &SourceFile, ctx: &Ctx) -> Result<Answer, Failu
             if !ctx.json {
                 emit(&a.text);
             }
-            Err(Failure::from_error(d, Some(src)))
+            Err(Failure::from_error(*d, Some(src)))
         }
         Outcome::CheckFailed(a) => Err(Failure::Internal(format!("--check failed:\n{}", a.text))),
     }
