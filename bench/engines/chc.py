@@ -7,7 +7,13 @@ MANIFEST.tsv, and extra-small-lia, all `sat`): verikit runs `prog chc FILE --tim
 answer `unknown`), z3 runs `z3 -T:L FILE` (Spacer is z3's default HORN engine). CPU seconds of each
 process from wait4 (harness.measure); PAR-2 counts an unsolved task as twice the limit.
 
+With `--emitted bench/.work/prog` also the Horn clauses verikit itself emits for the SV-COMP tasks
+(`prog to-chc`, left there by bench/engines/prog.py), with the tasks' verdicts as the expected
+answers (recursive tasks skipped: the cut call counts as an error); `--emitted-only` appends that
+section to an existing chc.md.
+
 usage: VERIKIT_BIN=target/release/verikit python3 bench/engines/chc.py [--limit S] [--only SUBSTR]
+       [--emitted DIR [--emitted-only]]
 """
 
 import argparse
@@ -28,7 +34,11 @@ Z3 = os.environ.get("Z3_BIN", str(ROOT / "bench" / ".venv" / "bin" / "z3"))
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=5.0, help="seconds per run")
 ARGS.add_argument("--only", default="", help="only tasks whose path contains this")
+ARGS.add_argument("--emitted", default="", help="also the CHC verikit emitted for the SV-COMP tasks "
+                  "(the .smt2 files bench/engines/prog.py leaves in bench/.work/prog)")
+ARGS.add_argument("--emitted-only", action="store_true", help="only the emitted CHC; append to chc.md")
 OPTS = ARGS.parse_args()
+SV = DATA / "sv"
 
 
 def tasks() -> list[tuple[str, str, str]]:
@@ -47,8 +57,47 @@ def tasks() -> list[tuple[str, str, str]]:
     return [t for t in out if OPTS.only in t[0]]
 
 
+def emitted() -> list[tuple[Path, str]]:
+    """(emitted file, expected sat|unsat) for the non-recursive SV-COMP tasks with a verdict."""
+    out = []
+    for f in sorted(Path(OPTS.emitted).glob("*.smt2")):
+        text = f.read_text()
+        if "; a recursive call beyond" in text or OPTS.only not in f.name:
+            continue
+        d, stem = f.stem.split("__", 1)
+        yml = (SV / d / stem).with_suffix(".yml")
+        lines = yml.read_text().splitlines() if yml.exists() else []
+        for i, line in enumerate(lines):
+            if "unreach-call.prp" in line and i + 1 < len(lines) and "expected_verdict" in lines[i + 1]:
+                safe = lines[i + 1].split(":")[1].strip() == "true"
+                out.append((f, "sat" if safe else "unsat"))
+    return out
+
+
+def run_pair(path: Path, limit: float) -> tuple[str, float, str, str, float]:
+    v = measure(verikit_cmd("--json", "--timeout", str(limit), "prog", "chc", str(path)), timeout=limit + 10)
+    vword = v.result.get("result", "timeout" if v.timed_out else v.verdict)
+    reason = v.result.get("reason", "") or v.result.get("engine", "")
+    z = measure([Z3, f"-T:{int(limit)}", str(path)], timeout=limit + 10)
+    zword = z.stdout.strip().splitlines()[0] if z.stdout.strip() else ("timeout" if z.timed_out else "error")
+    return vword, v.cpu_s, reason, zword, z.cpu_s
+
+
 def main() -> None:
     limit = OPTS.limit
+    erows = []
+    if OPTS.emitted:
+        for f, expected in emitted():
+            vword, vcpu, reason, zword, zcpu = run_pair(f, limit)
+            erows.append(dict(task=f.stem.replace("__", "/"), expected=expected, track="emitted", v=vword,
+                              v_cpu=vcpu, reason=reason, z=zword, z_cpu=zcpu))
+            print(f"{f.name}\t{expected}\t{vword}\t{vcpu:.2f}\t{zword}\t{zcpu:.2f}", flush=True)
+    if OPTS.emitted_only:
+        out = ROOT / "bench" / "results" / "chc.md"
+        with out.open("a") as fh:
+            fh.write("\n" + "\n".join(section(erows, limit, "verikit's own CHC (`prog to-chc` of the SV-COMP tasks)")) + "\n")
+        print(f"appended to {out}")
+        return
     rows = []
     for rel, expected, track in tasks():
         path = CHC / rel
@@ -60,7 +109,28 @@ def main() -> None:
         rows.append(dict(task=rel, expected=expected, track=track, v=vword, v_cpu=v.cpu_s, reason=reason,
                          z=zword, z_cpu=z.cpu_s))
         print(f"{rel}\t{expected}\t{vword}\t{v.cpu_s:.2f}\t{zword}\t{z.cpu_s:.2f}", flush=True)
-    write(rows, limit)
+    write(rows, limit, erows)
+
+
+def section(rows: list[dict], limit: float, title: str) -> list[str]:
+    vs = sum(solved(r["v"], r["expected"]) for r in rows)
+    zs = sum(solved(r["z"], r["expected"]) for r in rows)
+    vw = sum(wrong(r["v"], r["expected"]) for r in rows)
+    zw = sum(wrong(r["z"], r["expected"]) for r in rows)
+    par2_v = sum(r["v_cpu"] if solved(r["v"], r["expected"]) else 2 * limit for r in rows)
+    par2_z = sum(r["z_cpu"] if solved(r["z"], r["expected"]) else 2 * limit for r in rows)
+    both = [r for r in rows if solved(r["v"], r["expected"]) and solved(r["z"], r["expected"])]
+    ratios = [r["v_cpu"] / max(r["z_cpu"], 1e-3) for r in both]
+    med = lambda xs: f"{statistics.median(xs):.3f}" if xs else "–"  # noqa: E731
+    lines = [f"## {title}", "",
+             f"{len(rows)} files (non-recursive tasks with a verdict; `sat` = the task's `true`), limit {limit:g} s. "
+             f"verikit solved {vs} (wrong {vw}), Spacer solved {zs} (wrong {zw}). PAR-2: verikit {par2_v:.1f} s, "
+             f"Spacer {par2_z:.1f} s. On the {len(both)} both solve: median ratio verikit/Spacer {med(ratios)}.", "",
+             "| file | expected | verikit | CPU s | Spacer | CPU s | ratio |", "|---|---|---|---:|---|---:|---:|"]
+    for r in rows:
+        ratio = f"{r['v_cpu'] / max(r['z_cpu'], 1e-3):.2f}" if r in both else ""
+        lines.append(f"| {r['task']} | {r['expected']} | {r['v']} | {r['v_cpu']:.2f} | {r['z']} | {r['z_cpu']:.2f} | {ratio} |")
+    return lines
 
 
 def solved(word: str, expected: str) -> bool:
@@ -71,7 +141,7 @@ def wrong(word: str, expected: str) -> bool:
     return word in ("sat", "unsat") and word != expected
 
 
-def write(rows: list[dict], limit: float) -> None:
+def write(rows: list[dict], limit: float, erows: list[dict]) -> None:
     lines = ["# Linear Horn clauses: verikit prog chc and z3/Spacer", ""]
     lines.append(f"One run of `python3 bench/engines/chc.py --limit {limit:g}` on "
                  f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}, **shared with other "
@@ -115,6 +185,8 @@ def write(rows: list[dict], limit: float) -> None:
         reason = str(r["reason"]).replace("|", "/")[:70]
         lines.append(f"| {r['task']} | {r['expected']} | {r['v']} | {r['v_cpu']:.2f} | {reason} | {r['z']} | "
                      f"{r['z_cpu']:.2f} | {ratio} |")
+    if erows:
+        lines += [""] + section(erows, limit, "verikit's own CHC (`prog to-chc` of the SV-COMP tasks)")
     out = ROOT / "bench" / "results" / "chc.md"
     out.write_text("\n".join(lines) + "\n")
     print(f"wrote {out}")

@@ -30,6 +30,8 @@ Z3 = os.environ.get("Z3_BIN", str(ROOT / "bench" / ".venv" / "bin" / "z3"))
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=5.0, help="seconds per run")
 ARGS.add_argument("--only", default="", help="only tasks whose path contains this")
+ARGS.add_argument("--engines", default="impact,cegar,kind",
+                  help="single engines also run on every task (the IMPACT-vs-CEGAR comparison of C14)")
 OPTS = ARGS.parse_args()
 
 
@@ -82,8 +84,17 @@ def main() -> None:
             z3_verdict = {"sat": "true", "unsat": "false"}.get(word, "timeout" if word in ("timeout", "unknown") else word)
             if z3_verdict == "false" and recursive:
                 z3_verdict = "unknown"  # the cut recursive call counts as an error
+        per_engine = {}
+        for eng in [e for e in OPTS.engines.split(",") if e]:
+            ecpu, _, eout, _ = cpu_run([VERIKIT, "--json", "--timeout", str(limit), "prog", "verify", str(yml),
+                                        "--engine", eng, "--no-replay"], limit)
+            try:
+                ev = json.loads(eout)
+            except json.JSONDecodeError:
+                ev = {"verdict": "error"}
+            per_engine[eng] = (ev.get("verdict", "error"), ecpu, ev.get("refinements"))
         rows.append(dict(task=f"{yml.parent.name}/{yml.stem}", expected=expected, verdict=verdict,
-                         cpu=cpu, reason=reason, z3=z3_verdict, z3_cpu=z3_cpu))
+                         cpu=cpu, reason=reason, z3=z3_verdict, z3_cpu=z3_cpu, engines=per_engine))
         print(f"{rows[-1]['task']}\t{expected}\t{verdict}\t{cpu:.2f}\t{z3_verdict}\t{z3_cpu}", flush=True)
     write(rows, limit)
 
@@ -124,6 +135,33 @@ def write(rows: list[dict], limit: float) -> None:
               f"On the {len(both)} tasks both solve: median CPU verikit {statistics.median([r['cpu'] for r in both]) if both else float('nan'):.3f} s, "
               f"Spacer {statistics.median([r['z3_cpu'] for r in both]) if both else float('nan'):.3f} s, "
               f"median ratio verikit/Spacer {statistics.median(ratios) if ratios else float('nan'):.2f}.", ""]
+    engines = [e for e in OPTS.engines.split(",") if e]
+    if engines:
+        lines += ["## Single engines (the CAV'06 IMPACT paper's comparison: IMPACT vs predicate abstraction)", "",
+                  "Each engine alone (`--engine E`, no portfolio), same limit. Median CPU over the tasks the engine solves.", "",
+                  "| engine | solved (true+false) | wrong | PAR-2 s | median CPU s (solved) |", "|---|---:|---:|---:|---:|"]
+        for e in engines:
+            rs = [(r["engines"][e], r["expected"]) for r in rows if e in r["engines"]]
+            sv = [x for x in rs if solved(x[0][0], x[1])]
+            st = sum(1 for x in sv if x[0][0] == "true")
+            wr = sum(1 for x in rs if wrong(x[0][0], x[1]))
+            p2 = sum(x[0][1] if solved(x[0][0], x[1]) else 2 * limit for x in rs)
+            md = statistics.median([x[0][1] for x in sv]) if sv else float("nan")
+            lines.append(f"| {e} | {len(sv)} ({st}+{len(sv) - st}) | {wr} | {p2:.1f} | {md:.3f} |")
+        if "impact" in engines and "cegar" in engines:
+            both = [r for r in rows if solved(r["engines"]["impact"][0], r["expected"]) and solved(r["engines"]["cegar"][0], r["expected"])]
+            only_i = [r["task"] for r in rows if solved(r["engines"]["impact"][0], r["expected"]) and not solved(r["engines"]["cegar"][0], r["expected"])]
+            only_c = [r["task"] for r in rows if solved(r["engines"]["cegar"][0], r["expected"]) and not solved(r["engines"]["impact"][0], r["expected"])]
+            rat = [r["engines"]["cegar"][1] / max(r["engines"]["impact"][1], 1e-3) for r in both]
+            lines += ["", f"Both solve {len(both)}; median CPU ratio cegar/impact on those "
+                      f"{statistics.median(rat) if rat else float('nan'):.2f}. Only IMPACT: {', '.join(only_i) or 'none'}. "
+                      f"Only cegar: {', '.join(only_c) or 'none'}.", ""]
+        head = " | ".join(f"{e} | CPU s" for e in engines)
+        lines += [f"| task | expected | {head} |", "|---|---|" + "---|---:|" * len(engines)]
+        for r in rows:
+            cells = " | ".join(f"{r['engines'][e][0]} | {r['engines'][e][1]:.2f}" for e in engines if e in r["engines"])
+            lines.append(f"| {r['task']} | {str(r['expected']).lower()} | {cells} |")
+        lines += ["", "## Portfolio and Spacer per task", ""]
     lines += ["| task | expected | verikit | CPU s | engine / reason | Spacer | CPU s | ratio |", "|---|---|---|---:|---|---|---:|---:|"]
     for r in rows:
         zc = f"{r['z3_cpu']:.2f}" if r["z3_cpu"] is not None else "–"

@@ -40,7 +40,7 @@ impl Vals {
 /// The outcome of one bounded check.
 pub(crate) enum BmcResult {
     /// The error is reachable: values of the nondeterministic calls in order, and the path length.
-    Counterexample(Vec<i128>, usize),
+    Counterexample(Vec<i128>, usize, Vec<u32>),
     /// Every execution was covered and none reaches the error.
     Safe,
     /// The error is unreachable within the bound, which does not cover every execution
@@ -107,7 +107,7 @@ impl Enc<'_> {
 
 /// Back edges of a depth-first search from `init`, and a topological index of the locations in
 /// the graph without them.
-fn back_edges(cfa: &Cfa) -> (Vec<bool>, Vec<usize>) {
+pub(crate) fn back_edges(cfa: &Cfa) -> (Vec<bool>, Vec<usize>) {
     let out = cfa.out_edges();
     let mut back = vec![false; cfa.edges.len()];
     let mut color = vec![0u8; cfa.nlocs];
@@ -183,7 +183,7 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
     let mut incomplete_pcs = Vec::new();
     let mut cut_pcs = Vec::new();
     // nondet havoc instances: (pc, term) in DAG order
-    let mut nondets: Vec<(TermId, TermId)> = Vec::new();
+    let mut nondets: Vec<(TermId, TermId, u32)> = Vec::new();
     let mut fresh = 0usize;
     let mut ticker = budget.ticker(64);
     while let Some(((c, _, l), ins)) = pending.pop_first() {
@@ -227,7 +227,7 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
                             .declare(&format!("{}@{fresh}", cfa.var_name(x)), Sort::Int);
                         v2.set(x, t);
                         if *nondet {
-                            nondets.push((pc, t));
+                            nondets.push((pc, t, edge.line));
                         }
                     }
                 }
@@ -257,15 +257,16 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
     match ans {
         SatResult::Sat => {
             let mut memo = HashMap::new();
-            let mut values = Vec::new();
-            for (pc, t) in &nondets {
+            let (mut values, mut lines) = (Vec::new(), Vec::new());
+            for (pc, t, line) in &nondets {
                 if let Some(Value::Bool(true)) = enc.s.model_value(*pc, &mut memo) {
                     if let Some(Value::Num(n)) = enc.s.model_value(*t, &mut memo) {
                         values.push(num_to_i128(&n));
+                        lines.push(*line);
                     }
                 }
             }
-            Ok(BmcResult::Counterexample(values, k))
+            Ok(BmcResult::Counterexample(values, k, lines))
         }
         SatResult::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
         SatResult::Unsat => {

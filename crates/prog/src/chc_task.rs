@@ -215,7 +215,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
                     .stat("bound", reached);
                 return Ok(with_note(sizes(a)));
             }
-            Ok(BmcResult::Counterexample(values, bound)) => {
+            Ok(BmcResult::Counterexample(values, bound, _)) => {
                 let Some(steps) = derivation(&sys, &values) else {
                     return Ok(with_note(sizes(unknown(
                         "bounded model checking found a derivation whose values could not be read back",

@@ -5,11 +5,11 @@
 use crate::chc_task::solve_chc;
 use crate::error::ProgError;
 use crate::task::{dump_cfa, to_chc_text, verify, Engine, VerifyOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, Ctx, Failure};
 
 /// Engine names of `--engine`.
-pub const ENGINE_NAMES: &[&str] = &["bmc", "impact", "portfolio"];
+pub const ENGINE_NAMES: &[&str] = &["bmc", "impact", "cegar", "kind", "portfolio"];
 
 impl From<ProgError> for Failure {
     fn from(e: ProgError) -> Failure {
@@ -21,6 +21,8 @@ fn engine(name: &str) -> Result<Engine, Failure> {
     Ok(match name {
         "bmc" => Engine::Bmc,
         "impact" => Engine::Impact,
+        "cegar" => Engine::Cegar,
+        "kind" => Engine::Kind,
         "portfolio" => Engine::Portfolio,
         e => return Err(Failure::Usage(format!("unknown engine `{e}`"))),
     })
@@ -38,14 +40,17 @@ fn options(engine_name: &str, ctx: &Ctx) -> Result<VerifyOptions, Failure> {
 }
 
 /// `verikit prog verify`: is `reach_error()` unreachable in the task or C file `input`?
-/// A counterexample is replayed with gcc unless `no_replay`.
+/// A counterexample is replayed with gcc unless `no_replay`; an SV-COMP witness (YAML 2.0) is
+/// written to `witness` when given.
 pub fn verify_command(
     input: &Path,
     engine_name: &str,
     no_replay: bool,
+    witness: Option<PathBuf>,
     ctx: &Ctx,
 ) -> Result<Answer, Failure> {
     let mut opts = options(engine_name, ctx)?;
+    opts.witness = witness;
     if !no_replay {
         let dir = format!("verikit-replay-{}", std::process::id());
         opts.replay_dir = Some(std::env::temp_dir().join(dir));

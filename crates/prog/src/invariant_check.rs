@@ -10,7 +10,7 @@ use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp};
 /// An invariant: per location, a disjunction of conjunctions.
 pub type Invariant = Vec<Vec<Vec<Atom>>>;
 
-fn num(k: i128) -> Num {
+pub(crate) fn num(k: i128) -> Num {
     let a = Num::parse_decimal(&k.unsigned_abs().to_string()).unwrap_or(Num::ZERO);
     if k < 0 {
         a.neg()
@@ -19,7 +19,7 @@ fn num(k: i128) -> Num {
     }
 }
 
-fn lin(s: &mut Solver, l: &Lin, v: &dyn Fn(Var) -> TermId) -> TermId {
+pub(crate) fn lin(s: &mut Solver, l: &Lin, v: &dyn Fn(Var) -> TermId) -> TermId {
     let mut args = Vec::new();
     for (&x, &c) in &l.coeffs {
         let k = s.terms.mk_const(num(c), Sort::Int);
@@ -29,7 +29,7 @@ fn lin(s: &mut Solver, l: &Lin, v: &dyn Fn(Var) -> TermId) -> TermId {
     s.terms.mk(TermOp::Add, args, Sort::Int)
 }
 
-fn atom(s: &mut Solver, a: &Atom, v: &dyn Fn(Var) -> TermId) -> TermId {
+pub(crate) fn atom(s: &mut Solver, a: &Atom, v: &dyn Fn(Var) -> TermId) -> TermId {
     let t = lin(s, &a.lin, v);
     let z = s.terms.mk_const(Num::ZERO, Sort::Int);
     s.terms.mk(

@@ -7,7 +7,9 @@
 
 #![warn(unreachable_pub)]
 
+mod abstract_post;
 mod bmc;
+mod cegar;
 mod cfa;
 mod chc;
 mod chc_task;
@@ -18,10 +20,15 @@ mod horn;
 mod horn_cfa;
 mod horn_check;
 mod impact;
+mod intervals;
 mod invariant_check;
+mod kind;
 mod load;
 mod lower;
+mod path_feasibility;
+mod path_interp;
 mod replay;
+mod sv_witness;
 mod svtask;
 mod task;
 
@@ -36,4 +43,6 @@ pub use load::{load_c, lower_preprocessed};
 pub use lower::LowerOptions;
 pub use replay::{harness_source, replay_with_gcc, Replay};
 pub use svtask::{read_task, Property, SvTask};
-pub use task::{dump_cfa, impact_invariant, to_chc_text, verify, Engine, VerifyOptions, PARAMS};
+pub use task::{
+    cegar_invariant, dump_cfa, impact_invariant, to_chc_text, verify, Engine, VerifyOptions, PARAMS,
+};

@@ -4,7 +4,10 @@
 use crate::bmc::{check_bound, BmcResult};
 use crate::cfa::Cfa;
 use crate::error::ProgError;
+use crate::abstract_post::Abstraction;
+use crate::cegar::{cegar, CegarOutcome};
 use crate::impact::{impact, ImpactResult};
+use crate::kind::{k_induction, KindResult};
 use crate::invariant_check::check_invariant;
 use crate::load::load_c;
 use crate::lower::LowerOptions;
@@ -27,6 +30,18 @@ pub const PARAMS: &[Param] = &[
         range: "1..100000",
         doc: "largest unwinding bound (loop iterations and recursion depth) bounded model checking tries",
     },
+    Param {
+        name: "prog.abstraction",
+        default: "boolean",
+        range: "boolean|cartesian",
+        doc: "abstract post of the cegar engine: all minterms over the predicates (all-SAT) or one cube of entailed literals",
+    },
+    Param {
+        name: "prog.max-k",
+        default: "50",
+        range: "1..10000",
+        doc: "largest k the k-induction engine tries",
+    },
 ];
 
 /// Which engine decides.
@@ -36,6 +51,10 @@ pub enum Engine {
     Bmc,
     /// Lazy abstraction with interpolants (McMillan, CAV 2006).
     Impact,
+    /// Predicate abstraction with interpolant refinement (C15, C16, C39 of CAV 2006).
+    Cegar,
+    /// k-induction with simple-path constraints.
+    Kind,
     /// Every available engine in turn.
     Portfolio,
 }
@@ -46,6 +65,12 @@ pub struct VerifyOptions {
     pub engine: Engine,
     pub wrap: bool,
     pub max_bound: usize,
+    /// Boolean (all-SAT) rather than cartesian abstraction in the cegar engine.
+    pub boolean: bool,
+    /// Largest k of k-induction.
+    pub max_k: usize,
+    /// Write an SV-COMP witness (YAML 2.0) for a `true` or `false` answer to this file.
+    pub witness: Option<PathBuf>,
     /// Replay counterexamples with gcc (scratch directory).
     pub replay_dir: Option<PathBuf>,
 }
@@ -53,7 +78,7 @@ pub struct VerifyOptions {
 impl VerifyOptions {
     /// Options with the engine and the `-x` parameters.
     pub fn from_params(engine: Engine, params: &Params) -> Result<VerifyOptions, String> {
-        let [wrap, bound] = PARAMS else {
+        let [wrap, bound, abstraction, max_k] = PARAMS else {
             return Err("parameter table".into());
         };
         let wrap = match params.raw(wrap.name) {
@@ -63,10 +88,23 @@ impl VerifyOptions {
             Some(v) => return Err(format!("prog.wrap: expected true or false, got `{v}`")),
         };
         let max_bound = params.get_in::<usize>(bound, 1, 100_000)?;
+        let boolean = match params.raw(abstraction.name) {
+            None | Some("boolean") => true,
+            Some("cartesian") => false,
+            Some(v) => {
+                return Err(format!(
+                    "prog.abstraction: expected boolean or cartesian, got `{v}`"
+                ))
+            }
+        };
+        let max_k = params.get_in::<usize>(max_k, 1, 10_000)?;
         Ok(VerifyOptions {
             engine,
             wrap,
             max_bound,
+            boolean,
+            max_k,
+            witness: None,
             replay_dir: None,
         })
     }
@@ -161,19 +199,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         };
         match impact(&cfa, &sub) {
             Ok(ImpactResult::Safe(inv)) => match check_invariant(&cfa, &inv) {
-                Ok(()) => {
-                    let text: Vec<serde_json::Value> = inv
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, d)| !d.is_empty())
-                        .map(|(l, d)| serde_json::json!({ "location": l, "invariant": show_dnf(&cfa, d) }))
-                        .collect();
-                    let a = Answer::decision(Verdict::True)
-                        .detail("engine", "impact")
-                        .detail("proof", "inductive invariant, checked by the SMT solver (initiation, consecution on every edge, safety)")
-                        .witness(serde_json::json!({ "invariants": text }));
-                    return Ok(base(sizes(a)));
-                }
+                Ok(()) => return Ok(base(sizes(safe_answer(&cfa, "impact", &inv, &c_file, opts)))),
                 Err(why) => {
                     impact_note = Some(format!("impact invariant rejected by the checker: {why}"))
                 }
@@ -195,9 +221,92 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             return Ok(base(sizes(Answer::decision(v).detail("reason", reason))));
         }
     }
-    let with_note = |a: Answer| match &impact_note {
-        Some(n) => a.detail("impact", n.clone()),
-        None => a,
+    // Predicate abstraction where IMPACT did not finish.
+    let run_cegar =
+        opts.engine == Engine::Cegar || (opts.engine == Engine::Portfolio && !cfa.is_acyclic());
+    let mut cegar_note = None;
+    if run_cegar {
+        let sub = if opts.engine == Engine::Cegar {
+            budget.clone()
+        } else {
+            budget.sub(budget.remaining().map(|r| r / 2))
+        };
+        let mode = if opts.boolean {
+            Abstraction::Boolean
+        } else {
+            Abstraction::Cartesian
+        };
+        match cegar(&cfa, mode, &sub) {
+            Ok(run) => {
+                let stats = |a: Answer| {
+                    a.stat("refinements", run.refinements)
+                        .stat("predicates", run.predicates)
+                        .stat("abstract_states", run.states)
+                };
+                match run.outcome {
+                    CegarOutcome::Safe(inv) => match check_invariant(&cfa, &inv) {
+                        Ok(()) => {
+                            return Ok(base(stats(sizes(safe_answer(&cfa, "cegar", &inv, &c_file, opts)))))
+                        }
+                        Err(why) => {
+                            cegar_note =
+                                Some(format!("cegar invariant rejected by the checker: {why}"))
+                        }
+                    },
+                    CegarOutcome::Counterexample(values, n) => {
+                        let a = false_answer("cegar", &values, &cfa, &c_file, opts);
+                        let a = match n {
+                            Some(n) => a.detail(
+                                "loop",
+                                format!("counterexample through a counting loop iterated {n} times (closed form)"),
+                            ),
+                            None => a,
+                        };
+                        return Ok(base(stats(sizes(a))));
+                    }
+                    CegarOutcome::GaveUp(why) => cegar_note = Some(format!("cegar gave up: {why}")),
+                }
+            }
+            Err(e) => cegar_note = Some(format!("cegar: {}", e.verdict_word())),
+        }
+        if opts.engine == Engine::Cegar {
+            let v = if budget.check().is_err() {
+                Verdict::Timeout
+            } else {
+                Verdict::Unknown
+            };
+            let reason = cegar_note.unwrap_or_default();
+            return Ok(base(sizes(Answer::decision(v).detail("reason", reason))));
+        }
+    }
+    if opts.engine == Engine::Kind {
+        let a = match k_induction(&cfa, opts.max_k, budget) {
+            Ok(KindResult::Inductive(k)) => with_witness(Answer::decision(Verdict::True)
+                .detail("engine", "kind")
+                .detail("proof", format!("the error location is unreachable: `pc ∉ {{error, cut}}` is {k}-inductive with simple-path constraints — the base cases of 0..{} steps and the induction step of {k} steps refuted by the SMT solver", k - 1))
+                .stat("k", k), opts, |t| crate::sv_witness::correctness(&c_file, t, &cfa, &[], &[]), &c_file),
+            Ok(KindResult::Counterexample(values, steps)) => {
+                false_answer("kind", &values, &cfa, &c_file, opts).stat("steps", steps)
+            }
+            Ok(KindResult::GaveUp(why)) => unknown(&why),
+            Err(e) => Answer::decision(if budget.check().is_err() {
+                Verdict::Timeout
+            } else {
+                Verdict::Unknown
+            })
+            .detail("reason", format!("k-induction: {}", e.verdict_word())),
+        };
+        return Ok(base(sizes(a)));
+    }
+    let with_note = |a: Answer| {
+        let a = match &impact_note {
+            Some(n) => a.detail("impact", n.clone()),
+            None => a,
+        };
+        match &cegar_note {
+            Some(n) => a.detail("cegar", n.clone()),
+            None => a,
+        }
     };
     let mut k = 1usize;
     let mut reached = 0usize;
@@ -231,22 +340,9 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
                 .stat("bound", reached);
                 return Ok(base(with_note(sizes(a))));
             }
-            Ok(BmcResult::Counterexample(values, bound)) => {
-                let mut a = Answer::decision(Verdict::False)
-                    .detail("engine", "bmc")
-                    .witness(serde_json::json!({ "nondet": values.iter().map(|v| v.to_string()).collect::<Vec<_>>(), "bound": bound }))
-                    .stat("bound", bound);
-                if let Some(dir) = &opts.replay_dir {
-                    let r = replay_with_gcc(&c_file, &values, dir);
-                    a = a.detail(
-                        "replay",
-                        match r {
-                            Replay::Reached => "reach_error reached".to_string(),
-                            Replay::NotReached(w) => format!("not reached ({w})"),
-                            Replay::Failed(w) => format!("failed: {w}"),
-                        },
-                    );
-                }
+            Ok(BmcResult::Counterexample(values, bound, lines)) => {
+                let cex: Vec<(i128, u32)> = values.into_iter().zip(lines).collect();
+                let a = false_answer("bmc", &cex, &cfa, &c_file, opts).stat("bound", bound);
                 return Ok(base(with_note(sizes(a))));
             }
             Ok(BmcResult::Safe) => {
@@ -268,6 +364,99 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             }
         }
     }
+}
+
+/// Writes the witness file when one is asked for; the answer says where (or why not).
+fn with_witness(a: Answer, opts: &VerifyOptions, make: impl FnOnce(&[u8]) -> Result<String, String>, c_file: &Path) -> Answer {
+    let Some(out) = &opts.witness else { return a };
+    let written = std::fs::read(c_file)
+        .map_err(|e| format!("cannot read {}: {e}", c_file.display()))
+        .and_then(|text| make(&text))
+        .and_then(|y| std::fs::write(out, y).map_err(|e| format!("cannot write {}: {e}", out.display())));
+    match written {
+        Ok(()) => a.detail("witness_file", out.display().to_string()),
+        Err(e) => a.detail("witness_file", format!("not written: {e}")),
+    }
+}
+
+/// Loop heads of the automaton (targets of the back edges of a depth-first search).
+fn loop_heads(cfa: &Cfa) -> Vec<usize> {
+    let (back, _) = crate::bmc::back_edges(cfa);
+    let mut v: Vec<usize> = cfa
+        .edges
+        .iter()
+        .zip(back)
+        .filter(|(_, b)| *b)
+        .map(|(e, _)| e.to)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// `true` with the checked invariant as the witness.
+fn safe_answer(
+    cfa: &Cfa,
+    engine: &str,
+    inv: &crate::Invariant,
+    c_file: &Path,
+    opts: &VerifyOptions,
+) -> Answer {
+    let a = safe_answer_text(cfa, engine, inv);
+    let heads = loop_heads(cfa);
+    with_witness(a, opts, |t| crate::sv_witness::correctness(c_file, t, cfa, inv, &heads), c_file)
+}
+
+fn safe_answer_text(cfa: &Cfa, engine: &str, inv: &crate::Invariant) -> Answer {
+    let text: Vec<serde_json::Value> = inv
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_empty())
+        .map(|(l, d)| serde_json::json!({ "location": l, "invariant": show_dnf(cfa, d) }))
+        .collect();
+    Answer::decision(Verdict::True)
+        .detail("engine", engine)
+        .detail("proof", "inductive invariant, checked by the SMT solver (initiation, consecution on every edge, safety)")
+        .witness(serde_json::json!({ "invariants": text }))
+}
+
+/// `false` with the nondeterministic values, replayed with gcc when a scratch directory is set.
+fn false_answer(
+    engine: &str,
+    cex: &[(i128, u32)],
+    cfa: &Cfa,
+    c_file: &Path,
+    opts: &VerifyOptions,
+) -> Answer {
+    let values: Vec<i128> = cex.iter().map(|c| c.0).collect();
+    let a = false_answer_replayed(engine, &values, c_file, opts);
+    // The reach_error call: the line of the edges into the error location.
+    let target = cfa
+        .edges
+        .iter()
+        .filter(|e| e.to == cfa.error && e.line > 0)
+        .map(|e| e.line)
+        .min()
+        .unwrap_or(0);
+    with_witness(a, opts, |t| crate::sv_witness::violation(c_file, t, cex, target), c_file)
+}
+
+fn false_answer_replayed(engine: &str, values: &[i128], c_file: &Path, opts: &VerifyOptions) -> Answer {
+    let mut a = Answer::decision(Verdict::False)
+        .detail("engine", engine)
+        .witness(serde_json::json!({ "nondet": values.iter().map(|v| v.to_string()).collect::<Vec<_>>() }));
+    if let Some(dir) = &opts.replay_dir {
+        let r = replay_with_gcc(c_file, values, dir);
+        a = a.detail(
+            "replay",
+            match r {
+                Replay::Reached => "reach_error reached".to_string(),
+                Replay::NotReached(w) => format!("not reached ({w})"),
+                Replay::Failed(w) => format!("failed: {w}"),
+            },
+        );
+    }
+    a
 }
 
 /// The automaton of a C file as Graphviz DOT.
@@ -335,5 +524,26 @@ pub fn impact_invariant(cfa: &Cfa, budget: &Budget) -> Option<crate::invariant_c
     match impact(cfa, budget) {
         Ok(ImpactResult::Safe(inv)) => Some(inv),
         _ => None,
+    }
+}
+
+/// Predicate abstraction alone on an automaton: the invariant when it proves the error
+/// unreachable (for callers that check it themselves with [`crate::check_invariant`]).
+pub fn cegar_invariant(
+    cfa: &Cfa,
+    boolean: bool,
+    budget: &Budget,
+) -> Option<crate::invariant_check::Invariant> {
+    let mode = if boolean {
+        Abstraction::Boolean
+    } else {
+        Abstraction::Cartesian
+    };
+    match cegar(cfa, mode, budget) {
+        Ok(run) => match run.outcome {
+            CegarOutcome::Safe(inv) => Some(inv),
+            _ => None,
+        },
+        Err(_) => None,
     }
 }

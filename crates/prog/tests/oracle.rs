@@ -1,13 +1,14 @@
 //! Property tests against a brute-force oracle: small random C programs over two bounded
-//! nondeterministic inputs (assignments, `if`, a bounded `while`), decided by BMC and by IMPACT;
-//! the oracle runs every input through an interpreter of the generated program. Every `false`
-//! is replayed with gcc, every IMPACT invariant re-checked by the SMT checker.
+//! nondeterministic inputs (assignments, `if`, a bounded `while`), decided by BMC, IMPACT,
+//! predicate abstraction (cegar) and k-induction; the oracle runs every input through an
+//! interpreter of the generated program. Every `false` is replayed with gcc, every IMPACT and
+//! CEGAR invariant re-checked by the SMT checker.
 
 use proptest::prelude::*;
 use std::time::Duration;
 use verikit_diag::{Budget, Params};
 use verikit_prog::{
-    check_invariant, impact_invariant, load_c, replay_with_gcc, verify, Engine, LowerOptions,
+    cegar_invariant, check_invariant, impact_invariant, load_c, replay_with_gcc, verify, Engine, LowerOptions,
     Replay, VerifyOptions,
 };
 
@@ -123,7 +124,7 @@ fn oracle(body: &[S], target: i64) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
     #[test]
-    fn bmc_and_impact_agree_with_brute_force(body in prop::collection::vec(stmt(), 1..4), target in -4i64..8) {
+    fn engines_agree_with_brute_force(body in prop::collection::vec(stmt(), 1..4), target in -4i64..8) {
         if std::process::Command::new("gcc").arg("--version").output().is_err() {
             return Ok(());
         }
@@ -132,7 +133,7 @@ proptest! {
         let file = dir.join("p.c");
         std::fs::write(&file, program(&body, target)).expect("write");
         let reachable = oracle(&body, target);
-        for engine in [Engine::Bmc, Engine::Portfolio] {
+        for engine in [Engine::Bmc, Engine::Portfolio, Engine::Cegar, Engine::Kind] {
             let opts = VerifyOptions::from_params(engine, &Params::default()).expect("params");
             let a = verify(&file, &opts, &Budget::with_timeout(Duration::from_secs(20))).expect("verify").to_json();
             let verdict = a["verdict"].as_str().unwrap_or("").to_string();
@@ -148,6 +149,12 @@ proptest! {
         if let Some(inv) = impact_invariant(&cfa, &Budget::with_timeout(Duration::from_secs(20))) {
             prop_assert!(!reachable, "IMPACT proves an unsafe program safe");
             prop_assert_eq!(check_invariant(&cfa, &inv), Ok(()));
+        }
+        for boolean in [true, false] {
+            if let Some(inv) = cegar_invariant(&cfa, boolean, &Budget::with_timeout(Duration::from_secs(20))) {
+                prop_assert!(!reachable, "CEGAR proves an unsafe program safe");
+                prop_assert_eq!(check_invariant(&cfa, &inv), Ok(()));
+            }
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

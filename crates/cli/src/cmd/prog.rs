@@ -1,6 +1,5 @@
-//! `verikit prog`: C programs (SV-COMP conventions) and their tasks — `unreach-call` by IMPACT and
-//! bounded model checking, the control-flow automaton as DOT, the CHC encoding, and linear Horn
-//! clauses solved by the same engines.
+//! `verikit prog`: SV-COMP C tasks (`unreach-call` by IMPACT, cegar, k-induction, BMC; witnesses),
+//! the automaton as DOT, the CHC encoding, and linear Horn clauses solved by the same engines.
 
 use crate::report::{CliError, Ctx};
 use clap::builder::PossibleValuesParser;
@@ -25,6 +24,9 @@ pub enum ProgCmd {
         /// Do not replay a counterexample with gcc.
         #[arg(long)]
         no_replay: bool,
+        /// Write an SV-COMP witness (YAML format 2.0) of a `true` or `false` answer to FILE.
+        #[arg(long, value_name = "FILE")]
+        witness: Option<PathBuf>,
     },
     /// The program as constrained Horn clauses (SMT-LIB `HORN`; `sat` = safe).
     ToChc {
@@ -57,8 +59,9 @@ pub fn run(cmd: ProgCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             input,
             engine,
             no_replay,
+            witness,
             ..
-        } => verikit_prog::verify_command(&input, &engine, no_replay, ctx),
+        } => verikit_prog::verify_command(&input, &engine, no_replay, witness, ctx),
         ProgCmd::Chc { input, engine } => verikit_prog::chc_command(&input, &engine, ctx),
         ProgCmd::ToChc { input, depth } => verikit_prog::to_chc_command(&input, depth, ctx),
     }
