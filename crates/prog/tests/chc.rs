@@ -220,7 +220,7 @@ fn shared_chc_tasks_never_wrong() {
     let all = std::env::var("VERIKIT_PROG_ALL").is_ok_and(|v| v == "1");
     let ci = include_str!("chc-ci.tsv");
     let mut tasks = expected(&root);
-    let floor: usize = if all { 18 } else { 14 };
+    let floor: usize = if all { 18 } else { 16 };
     if !all {
         tasks.retain(|(p, _)| {
             ci.lines()
@@ -340,10 +340,12 @@ proptest::proptest! {
         let r = checked(&text, &a);
         proptest::prop_assert_eq!(r == "unsat", truth == "unsat", "{}\n{}", text, a);
         // IMPACT: a model, when it finds one, only for the safe ones (checked by `checked`).
+        // A work limit (nodes of the unwinding) ends the runs that would otherwise spend the
+        // whole time limit, whatever the machine's load.
         let a = solve_chc_text(
             &text,
             &opts(Engine::Impact),
-            &Budget::with_timeout(Duration::from_secs(2)),
+            &Budget::with_timeout(Duration::from_secs(2)).with_work_limit(400),
         )
         .expect("solve")
         .to_json();
