@@ -202,6 +202,22 @@ fn rows() -> Vec<Row> {
         #[cfg(feature = "prog")]
         ("prog", "verify", &["demo/prog/off_by_one.c"], true, true),
         #[cfg(feature = "prog")]
+        (
+            "prog",
+            "verify",
+            &["demo/prog/off_by_one.c", "--engine", "cegar"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "prog")]
+        (
+            "prog",
+            "verify",
+            &["demo/prog/count_up.c", "--engine", "kind"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "prog")]
         ("prog", "to-chc", &["demo/prog/count_up.c"], false, false),
         #[cfg(feature = "prog")]
         ("prog", "chc", &["demo/prog/counter_bug.smt2"], true, true),

@@ -45,6 +45,86 @@ fn safe_loop_is_proved_and_the_bug_is_found_and_replayed() {
 }
 
 #[test]
+fn cegar_and_kind_answer_and_write_witnesses() {
+    if !gcc() {
+        eprintln!("skipping: gcc is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("verikit-prog-witness-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let w = dir.join("w.yml");
+    let w = w.to_str().unwrap_or("");
+    let bug = format!("{DEMO}/off_by_one.c");
+    for engine in ["cegar", "kind"] {
+        let (code, v, _, err) = verikit(&[
+            "--json",
+            "prog",
+            "verify",
+            &bug,
+            "--engine",
+            engine,
+            "--witness",
+            w,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        if engine == "kind" && v["verdict"] != "false" {
+            // k-induction may run out of steps before the 100 iterations; never `true`.
+            assert_ne!(v["verdict"], "true", "{v}");
+            continue;
+        }
+        assert_eq!(v["verdict"], "false", "{engine}: {v}");
+        assert_eq!(v["replay"], "reach_error reached", "{v}");
+        assert_eq!(v["witness"]["nondet"], serde_json::json!(["100"]));
+        let text = std::fs::read_to_string(w).expect("witness file");
+        assert!(text.contains("entry_type: violation_sequence"), "{text}");
+        assert!(text.contains("\\result == 100"), "{text}");
+    }
+    let safe = format!("{DEMO}/count_up.c");
+    let (code, v, _, err) = verikit(&[
+        "--json",
+        "prog",
+        "verify",
+        &safe,
+        "--engine",
+        "cegar",
+        "--witness",
+        w,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert!(v["witness"]["invariants"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
+    let text = std::fs::read_to_string(w).expect("witness file");
+    assert!(text.contains("entry_type: invariant_set"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cegar_timeout_on_a_hard_task_is_prompt() {
+    let Some(sv) = verikit_testkit::shared_path("sv") else {
+        eprintln!("skipping: ../shared/data/sv is missing");
+        return;
+    };
+    if !gcc() {
+        return;
+    }
+    let hard = sv.join("loop-simple/nested_6.yml");
+    let (code, v, _, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "prog",
+        "verify",
+        hard.to_str().unwrap_or(""),
+        "--engine",
+        "cegar",
+    ]);
+    assert_eq!(code, 3, "{err} {v}");
+    assert_eq!(v["verdict"], "timeout");
+}
+
+#[test]
 fn tasks_outside_the_subset_or_property_answer_unknown() {
     let Some(sv) = verikit_testkit::shared_path("sv") else {
         eprintln!("skipping: ../shared/data/sv is missing");

@@ -33,7 +33,11 @@ const MAX_MINTERMS: usize = 64;
 
 /// The negation of a `≤` atom over the integers (`¬(l ≤ 0)` is `−l + 1 ≤ 0`).
 pub(crate) fn negate(a: &Atom) -> Atom {
-    let l = a.lin.scale(-1).and_then(|l| l.add_const(1)).unwrap_or_default();
+    let l = a
+        .lin
+        .scale(-1)
+        .and_then(|l| l.add_const(1))
+        .unwrap_or_default();
     Atom::le0(l)
 }
 

@@ -109,7 +109,9 @@ pub(crate) fn cegar(cfa: &Cfa, mode: Abstraction, budget: &Budget) -> Result<Ceg
         budget.check()?;
         if refinements >= MAX_ROUNDS {
             return Ok(done(
-                CegarOutcome::GaveUp(format!("{MAX_ROUNDS} refinements without a proof or a counterexample")),
+                CegarOutcome::GaveUp(format!(
+                    "{MAX_ROUNDS} refinements without a proof or a counterexample"
+                )),
                 refinements,
                 &preds,
                 states,
@@ -135,7 +137,9 @@ pub(crate) fn cegar(cfa: &Cfa, mode: Abstraction, budget: &Budget) -> Result<Ceg
                 break;
             }
             for &e in out.get(loc).into_iter().flatten() {
-                let Some(edge) = cfa.edges.get(e) else { continue };
+                let Some(edge) = cfa.edges.get(e) else {
+                    continue;
+                };
                 let to = edge.to;
                 if itv.get(to).is_none_or(|s| s.is_none()) {
                     continue; // unreachable by the interval invariant
@@ -152,9 +156,11 @@ pub(crate) fn cegar(cfa: &Cfa, mode: Abstraction, budget: &Budget) -> Result<Ceg
                     budget,
                 )?;
                 for c in posts {
-                    let seen = reached.get(to).into_iter().flatten().any(|&w| {
-                        nodes.get(w).is_some_and(|n| covers(&n.cube, &c))
-                    });
+                    let seen = reached
+                        .get(to)
+                        .into_iter()
+                        .flatten()
+                        .any(|&w| nodes.get(w).is_some_and(|n| covers(&n.cube, &c)));
                     if seen {
                         continue;
                     }
@@ -206,7 +212,10 @@ pub(crate) fn cegar(cfa: &Cfa, mode: Abstraction, budget: &Budget) -> Result<Ceg
         // C16: a loop unrolled at least twice is simulated with its closed form.
         let mut counting = None;
         if let Some((head, pos)) = repeated_loop(&locs) {
-            let (first, last) = (pos.first().copied().unwrap_or(0), pos.last().copied().unwrap_or(0));
+            let (first, last) = (
+                pos.first().copied().unwrap_or(0),
+                pos.last().copied().unwrap_or(0),
+            );
             let bodies: Vec<&[usize]> = pos
                 .windows(2)
                 .filter_map(|w| edges.get(w.first().copied()?..w.get(1).copied()?))
@@ -216,7 +225,11 @@ pub(crate) fn cegar(cfa: &Cfa, mode: Abstraction, budget: &Budget) -> Result<Ceg
                 if let (Some(prefix), Some(body), Some(suffix)) =
                     (edges.get(..first), bodies.first(), edges.get(last..))
                 {
-                    let segs = [Segment::Plain(prefix), Segment::Loop(body), Segment::Plain(suffix)];
+                    let segs = [
+                        Segment::Plain(prefix),
+                        Segment::Loop(body),
+                        Segment::Plain(suffix),
+                    ];
                     match feasible(cfa, &segs, budget)? {
                         Feasible::Yes(values, n) if !to_cut => {
                             return Ok(done(
@@ -238,7 +251,10 @@ pub(crate) fn cegar(cfa: &Cfa, mode: Abstraction, budget: &Budget) -> Result<Ceg
                 streak = (Some(head), pos.len(), 0);
             }
             if streak.2 >= DIVERGENCE && counting != Some(true) {
-                let line = edges.get(first).and_then(|&e| cfa.edges.get(e)).map_or(0, |e| e.line);
+                let line = edges
+                    .get(first)
+                    .and_then(|&e| cfa.edges.get(e))
+                    .map_or(0, |e| e.line);
                 return Ok(done(
                     CegarOutcome::GaveUp(format!(
                         "refinement diverges: each of the last {DIVERGENCE} rounds unrolled the loop at line {line} once more, and its body is not a counting loop the closed form summarises"
@@ -286,7 +302,8 @@ pub(crate) fn cegar(cfa: &Cfa, mode: Abstraction, budget: &Budget) -> Result<Ceg
                 if !added {
                     return Ok(done(
                         CegarOutcome::GaveUp(
-                            "refinement found no new predicate for a spurious counterexample".into(),
+                            "refinement found no new predicate for a spurious counterexample"
+                                .into(),
                         ),
                         refinements,
                         &preds,

@@ -87,7 +87,10 @@ fn refine_le(lin: &Lin, st: &mut [Itv]) -> bool {
         }
     }
     let v = eval(lin, st);
-    !v.lo.is_some_and(|l| l > 0) && st.iter().all(|i| !matches!((i.lo, i.hi), (Some(l), Some(h)) if l > h))
+    !v.lo.is_some_and(|l| l > 0)
+        && st
+            .iter()
+            .all(|i| !matches!((i.lo, i.hi), (Some(l), Some(h)) if l > h))
 }
 
 /// The strongest interval post-state of an edge (`None`: infeasible).

@@ -79,7 +79,11 @@ impl Unrolling {
     fn step(&mut self, cfa: &Cfa, i: usize) {
         let zero = self.konst(0);
         let pre = self.states.get(i).map(|s| s.1.clone()).unwrap_or_default();
-        let post = self.states.get(i + 1).map(|s| s.1.clone()).unwrap_or_default();
+        let post = self
+            .states
+            .get(i + 1)
+            .map(|s| s.1.clone())
+            .unwrap_or_default();
         let pv = |x: Var| pre.get(x).copied().unwrap_or(zero);
         let mut sels = Vec::with_capacity(cfa.edges.len());
         let mut writers: HashMap<Var, Vec<TermId>> = HashMap::new();
@@ -110,7 +114,10 @@ impl Unrolling {
                 }
             }
             let conj = self.s.terms.mk(TermOp::And, body, Sort::Bool);
-            let imp = self.s.terms.mk(TermOp::Implies, vec![sel, conj], Sort::Bool);
+            let imp = self
+                .s
+                .terms
+                .mk(TermOp::Implies, vec![sel, conj], Sort::Bool);
             self.s.assert(imp);
         }
         // Some edge is taken; at most one per source location.
@@ -173,9 +180,9 @@ impl Unrolling {
         let mut out = Vec::new();
         for i in 0..steps {
             let Some(sels) = self.sels.get(i) else { break };
-            let taken = sels.iter().position(|&t| {
-                matches!(self.s.model_value(t, &mut memo), Some(Value::Bool(true)))
-            });
+            let taken = sels
+                .iter()
+                .position(|&t| matches!(self.s.model_value(t, &mut memo), Some(Value::Bool(true))));
             let Some(e) = taken.and_then(|e| cfa.edges.get(e)) else {
                 continue;
             };
@@ -272,7 +279,11 @@ fn unknown_err(budget: &Budget) -> Exhausted {
 }
 
 /// Runs k-induction for `k = 1 … max_k`.
-pub(crate) fn k_induction(cfa: &Cfa, max_k: usize, budget: &Budget) -> Result<KindResult, Exhausted> {
+pub(crate) fn k_induction(
+    cfa: &Cfa,
+    max_k: usize,
+    budget: &Budget,
+) -> Result<KindResult, Exhausted> {
     let live = liveness(cfa);
     let mut base = Unrolling::new(budget);
     let mut step = Unrolling::new(budget);

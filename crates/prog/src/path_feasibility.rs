@@ -61,7 +61,11 @@ fn increments(cfa: &Cfa, body: &[usize]) -> Option<BTreeMap<Var, i128>> {
 }
 
 /// Decides whether the path can be executed.
-pub(crate) fn feasible(cfa: &Cfa, path: &[Segment<'_>], budget: &Budget) -> Result<Feasible, Exhausted> {
+pub(crate) fn feasible(
+    cfa: &Cfa,
+    path: &[Segment<'_>],
+    budget: &Budget,
+) -> Result<Feasible, Exhausted> {
     let mut s = Solver::new();
     s.set_budget(budget);
     let mut cur: HashMap<Var, TermId> = HashMap::new();
@@ -77,7 +81,9 @@ pub(crate) fn feasible(cfa: &Cfa, path: &[Segment<'_>], budget: &Budget) -> Resu
         match seg {
             Segment::Plain(edges) => {
                 for &e in edges.iter() {
-                    let Some(edge) = cfa.edges.get(e) else { continue };
+                    let Some(edge) = cfa.edges.get(e) else {
+                        continue;
+                    };
                     match &edge.op {
                         Op::Assume(atoms) => {
                             for a in atoms {
@@ -134,19 +140,22 @@ pub(crate) fn feasible(cfa: &Cfa, path: &[Segment<'_>], budget: &Budget) -> Resu
                     }
                 }
                 let v0 = cur.clone();
-                let at = |s: &mut Solver, j: TermId, partial: &BTreeMap<Var, i128>, x: Var| -> TermId {
-                    let base = v0.get(&x).copied().unwrap_or(zero);
-                    let d = inc.get(&x).copied().unwrap_or(0);
-                    let p = partial.get(&x).copied().unwrap_or(0);
-                    let dk = s.terms.mk_const(num(d), Sort::Int);
-                    let dj = s.terms.mk(TermOp::Mul, vec![dk, j], Sort::Int);
-                    let pk = s.terms.mk_const(num(p), Sort::Int);
-                    s.terms.mk(TermOp::Add, vec![base, dj, pk], Sort::Int)
-                };
+                let at =
+                    |s: &mut Solver, j: TermId, partial: &BTreeMap<Var, i128>, x: Var| -> TermId {
+                        let base = v0.get(&x).copied().unwrap_or(zero);
+                        let d = inc.get(&x).copied().unwrap_or(0);
+                        let p = partial.get(&x).copied().unwrap_or(0);
+                        let dk = s.terms.mk_const(num(d), Sort::Int);
+                        let dj = s.terms.mk(TermOp::Mul, vec![dk, j], Sort::Int);
+                        let pk = s.terms.mk_const(num(p), Sort::Int);
+                        s.terms.mk(TermOp::Add, vec![base, dj, pk], Sort::Int)
+                    };
                 for j in [zero, last] {
                     let mut partial: BTreeMap<Var, i128> = BTreeMap::new();
                     for &e in body.iter() {
-                        let Some(edge) = cfa.edges.get(e) else { continue };
+                        let Some(edge) = cfa.edges.get(e) else {
+                            continue;
+                        };
                         match &edge.op {
                             Op::Assume(atoms) => {
                                 for a in atoms {
@@ -155,7 +164,8 @@ pub(crate) fn feasible(cfa: &Cfa, path: &[Segment<'_>], budget: &Budget) -> Resu
                                         let t = at(&mut s, j, &partial, y);
                                         m.insert(y, t);
                                     }
-                                    let t = atom(&mut s, a, &|y| m.get(&y).copied().unwrap_or(zero));
+                                    let t =
+                                        atom(&mut s, a, &|y| m.get(&y).copied().unwrap_or(zero));
                                     s.assert(t);
                                 }
                             }
@@ -181,7 +191,9 @@ pub(crate) fn feasible(cfa: &Cfa, path: &[Segment<'_>], budget: &Budget) -> Resu
         SatResult::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
         SatResult::Sat => {
             let mut memo = HashMap::new();
-            let get = |s: &Solver, t: TermId, memo: &mut HashMap<TermId, Value>| match s.model_value(t, memo) {
+            let get = |s: &Solver, t: TermId, memo: &mut HashMap<TermId, Value>| match s
+                .model_value(t, memo)
+            {
                 Some(Value::Num(n)) => {
                     let (p, _) = n.parts();
                     p.to_string().parse::<i128>().ok()
@@ -200,7 +212,10 @@ pub(crate) fn feasible(cfa: &Cfa, path: &[Segment<'_>], budget: &Budget) -> Resu
 
 fn edge_vars(op: &Op) -> Vec<Var> {
     match op {
-        Op::Assume(atoms) => atoms.iter().flat_map(|a: &Atom| a.lin.coeffs.keys().copied()).collect(),
+        Op::Assume(atoms) => atoms
+            .iter()
+            .flat_map(|a: &Atom| a.lin.coeffs.keys().copied())
+            .collect(),
         Op::Assign(asg) => asg
             .iter()
             .flat_map(|(x, t): &(Var, Lin)| std::iter::once(*x).chain(t.coeffs.keys().copied()))

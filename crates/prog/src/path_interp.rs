@@ -45,7 +45,6 @@ pub(crate) fn num(k: i128) -> Num {
     }
 }
 
-
 /// Columns of an LP over free integer-valued variables: two non-negative columns per variable.
 pub(crate) struct Lp {
     rows: Vec<Row>,
@@ -203,7 +202,6 @@ pub(crate) fn path_interpolants(cfa: &Cfa, edges: &[usize]) -> PathInterp {
     }
     PathInterp::Refuted(out)
 }
-
 
 /// The prefix sum `Σ_{r < upto} y_r·row_r` as an atom over program variables (`None`: `true`).
 fn interpolant(

@@ -149,7 +149,10 @@ pub(crate) fn correctness(
             None if !v.name.contains("::") && !v.name.contains('!') && !v.aux => v.name.clone(),
             None => return None,
         };
-        let ident = b.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let ident = b
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && b.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         (ident && b != "return").then_some(b)
     };

@@ -1,14 +1,14 @@
 //! `verikit prog` as library calls: a task (`.yml`) or a C file → lowering → engine → `Answer`,
 //! with the counterexample replayed by gcc; `to_chc` and `dump_cfa` for the emitters.
 
+use crate::abstract_post::Abstraction;
 use crate::bmc::{check_bound, BmcResult};
+use crate::cegar::{cegar, CegarOutcome};
 use crate::cfa::Cfa;
 use crate::error::ProgError;
-use crate::abstract_post::Abstraction;
-use crate::cegar::{cegar, CegarOutcome};
 use crate::impact::{impact, ImpactResult};
-use crate::kind::{k_induction, KindResult};
 use crate::invariant_check::check_invariant;
+use crate::kind::{k_induction, KindResult};
 use crate::load::load_c;
 use crate::lower::LowerOptions;
 use crate::replay::{replay_with_gcc, Replay};
@@ -199,7 +199,11 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         };
         match impact(&cfa, &sub) {
             Ok(ImpactResult::Safe(inv)) => match check_invariant(&cfa, &inv) {
-                Ok(()) => return Ok(base(sizes(safe_answer(&cfa, "impact", &inv, &c_file, opts)))),
+                Ok(()) => {
+                    return Ok(base(sizes(safe_answer(
+                        &cfa, "impact", &inv, &c_file, opts,
+                    ))))
+                }
                 Err(why) => {
                     impact_note = Some(format!("impact invariant rejected by the checker: {why}"))
                 }
@@ -246,7 +250,9 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
                 match run.outcome {
                     CegarOutcome::Safe(inv) => match check_invariant(&cfa, &inv) {
                         Ok(()) => {
-                            return Ok(base(stats(sizes(safe_answer(&cfa, "cegar", &inv, &c_file, opts)))))
+                            return Ok(base(stats(sizes(safe_answer(
+                                &cfa, "cegar", &inv, &c_file, opts,
+                            )))))
                         }
                         Err(why) => {
                             cegar_note =
@@ -367,12 +373,19 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
 }
 
 /// Writes the witness file when one is asked for; the answer says where (or why not).
-fn with_witness(a: Answer, opts: &VerifyOptions, make: impl FnOnce(&[u8]) -> Result<String, String>, c_file: &Path) -> Answer {
+fn with_witness(
+    a: Answer,
+    opts: &VerifyOptions,
+    make: impl FnOnce(&[u8]) -> Result<String, String>,
+    c_file: &Path,
+) -> Answer {
     let Some(out) = &opts.witness else { return a };
     let written = std::fs::read(c_file)
         .map_err(|e| format!("cannot read {}: {e}", c_file.display()))
         .and_then(|text| make(&text))
-        .and_then(|y| std::fs::write(out, y).map_err(|e| format!("cannot write {}: {e}", out.display())));
+        .and_then(|y| {
+            std::fs::write(out, y).map_err(|e| format!("cannot write {}: {e}", out.display()))
+        });
     match written {
         Ok(()) => a.detail("witness_file", out.display().to_string()),
         Err(e) => a.detail("witness_file", format!("not written: {e}")),
@@ -404,7 +417,12 @@ fn safe_answer(
 ) -> Answer {
     let a = safe_answer_text(cfa, engine, inv);
     let heads = loop_heads(cfa);
-    with_witness(a, opts, |t| crate::sv_witness::correctness(c_file, t, cfa, inv, &heads), c_file)
+    with_witness(
+        a,
+        opts,
+        |t| crate::sv_witness::correctness(c_file, t, cfa, inv, &heads),
+        c_file,
+    )
 }
 
 fn safe_answer_text(cfa: &Cfa, engine: &str, inv: &crate::Invariant) -> Answer {
@@ -438,10 +456,20 @@ fn false_answer(
         .map(|e| e.line)
         .min()
         .unwrap_or(0);
-    with_witness(a, opts, |t| crate::sv_witness::violation(c_file, t, cex, target), c_file)
+    with_witness(
+        a,
+        opts,
+        |t| crate::sv_witness::violation(c_file, t, cex, target),
+        c_file,
+    )
 }
 
-fn false_answer_replayed(engine: &str, values: &[i128], c_file: &Path, opts: &VerifyOptions) -> Answer {
+fn false_answer_replayed(
+    engine: &str,
+    values: &[i128],
+    c_file: &Path,
+    opts: &VerifyOptions,
+) -> Answer {
     let mut a = Answer::decision(Verdict::False)
         .detail("engine", engine)
         .witness(serde_json::json!({ "nondet": values.iter().map(|v| v.to_string()).collect::<Vec<_>>() }));

@@ -19,7 +19,8 @@ fn gcc() -> bool {
         .is_ok()
 }
 
-const HEAD: &str = "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
+const HEAD: &str =
+    "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
 void reach_error() { __assert_fail(\"0\", \"p.c\", 2, \"reach_error\"); }\n\
 extern int __VERIFIER_nondet_int(void);\n";
 
@@ -87,8 +88,11 @@ fn cegar_proves_a_loop_safe_with_a_checked_invariant() {
     assert_eq!(a["engine"], "cegar", "{a}");
     let cfa = load_c(&file, LowerOptions::default()).expect("lower");
     for boolean in [true, false] {
-        if let Some(inv) = cegar_invariant(&cfa, boolean, &Budget::with_timeout(Duration::from_secs(60)))
-        {
+        if let Some(inv) = cegar_invariant(
+            &cfa,
+            boolean,
+            &Budget::with_timeout(Duration::from_secs(60)),
+        ) {
             assert_eq!(check_invariant(&cfa, &inv), Ok(()));
             // The checker is not a rubber stamp: dropping every invariant but the initial one fails.
             let mut weak = inv.clone();
@@ -172,7 +176,10 @@ fn k_induction_proves_and_refutes() {
     let file = write(&dir, ind);
     let a = run(&file, Engine::Kind, None);
     assert_eq!(a["verdict"], "true", "{a}");
-    assert!(a["proof"].as_str().unwrap_or("").contains("inductive"), "{a}");
+    assert!(
+        a["proof"].as_str().unwrap_or("").contains("inductive"),
+        "{a}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -234,7 +241,10 @@ fn witnesses_parse_and_violation_values_replay() {
         assert_eq!(seen, v, "{text}");
         let last = &segs.last().expect("target")["segment"][0]["waypoint"];
         assert_eq!(last["type"], "target");
-        assert_eq!(last["location"]["line"], 10, "reach_error() is called on line 10");
+        assert_eq!(
+            last["location"]["line"], 10,
+            "reach_error() is called on line 10"
+        );
     }
     // A correctness witness: an invariant set with a loop invariant at the loop head (line 8).
     let file = write(&dir, SAFE);
@@ -246,9 +256,12 @@ fn witnesses_parse_and_violation_values_replay() {
     assert_eq!(doc[0]["entry_type"], "invariant_set", "{text}");
     let invs = doc[0]["content"].as_array().expect("content");
     assert!(
-        invs.iter().any(|i| i["invariant"]["type"] == "loop_invariant"
-            && i["invariant"]["location"]["line"] == 8
-            && i["invariant"]["value"].as_str().is_some_and(|v| v.contains('j'))),
+        invs.iter()
+            .any(|i| i["invariant"]["type"] == "loop_invariant"
+                && i["invariant"]["location"]["line"] == 8
+                && i["invariant"]["value"]
+                    .as_str()
+                    .is_some_and(|v| v.contains('j'))),
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -295,7 +308,9 @@ fn shared_tasks_never_wrong_for_cegar_and_kind() {
             let a = verify(t, &opts, &Budget::with_timeout(Duration::from_secs(1)))
                 .expect("verify")
                 .to_json();
-            let exp = a.pointer("/input/expected_verdict").and_then(|v| v.as_bool());
+            let exp = a
+                .pointer("/input/expected_verdict")
+                .and_then(|v| v.as_bool());
             let verdict = a["verdict"].as_str().unwrap_or("");
             eprintln!("{}\t{engine:?}\t{verdict}\t{exp:?}", t.display());
             match (verdict, exp) {

@@ -8,8 +8,8 @@ use proptest::prelude::*;
 use std::time::Duration;
 use verikit_diag::{Budget, Params};
 use verikit_prog::{
-    cegar_invariant, check_invariant, impact_invariant, load_c, replay_with_gcc, verify, Engine, LowerOptions,
-    Replay, VerifyOptions,
+    cegar_invariant, check_invariant, impact_invariant, load_c, replay_with_gcc, verify, Engine,
+    LowerOptions, Replay, VerifyOptions,
 };
 
 #[derive(Clone, Debug)]
