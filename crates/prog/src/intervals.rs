@@ -87,7 +87,7 @@ fn refine_le(lin: &Lin, st: &mut [Itv]) -> bool {
         }
     }
     let v = eval(lin, st);
-    !v.lo.is_some_and(|l| l > 0)
+    v.lo.is_none_or(|l| l <= 0)
         && st
             .iter()
             .all(|i| !matches!((i.lo, i.hi), (Some(l), Some(h)) if l > h))
