@@ -280,3 +280,130 @@ fn parallel_timeout_exits_3_promptly() {
         "the timeout was not honoured promptly"
     );
 }
+
+#[test]
+fn timely_workers_count_like_the_sequential_engine_and_time_out_promptly() {
+    let Some(m) = beem("bakery/bakery.1.dve") else {
+        return;
+    };
+    let (code, seq, err) = verikit(&["--json", "mc", "info", &m]);
+    assert_eq!(code, 0, "{err}");
+    for w in ["1", "3"] {
+        let (code, v, err) = verikit(&["--json", "mc", "info", &m, "--workers", w]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(v["engine"], "timely", "{v}");
+        assert_eq!(v["workers"], w.parse::<u64>().unwrap());
+        for k in ["states", "transitions", "deadlocks"] {
+            assert_eq!(v["stats"][k], seq["stats"][k], "{k} on {w} workers");
+        }
+    }
+    let Some(p) = beem("bakery/bakery.1.prop2.dve") else {
+        return;
+    };
+    let (code, v, err) = verikit(&["--json", "mc", "check", &p, "--workers", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false", "BEEM: G(wait0 -> F cs0) is violated");
+    assert_eq!(v["algorithm"], "owcty");
+    assert!(!v["witness"]["cycle"].as_array().unwrap().is_empty());
+    let Some(hard) = beem("anderson/anderson.3.dve") else {
+        return;
+    };
+    let t = Instant::now();
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "mc",
+        "check",
+        &hard,
+        "--ltl",
+        "GF \"P_0.CS\"",
+        "--workers",
+        "2",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout");
+    assert!(
+        t.elapsed().as_secs() < 30,
+        "the timeout was not honoured promptly"
+    );
+}
+
+/// The JSON object a process printed (timely may print connection retries before it).
+fn json_of(out: &[u8]) -> serde_json::Value {
+    let text = String::from_utf8_lossy(out);
+    let at = text.find("\n{").map_or(0, |i| i + 1);
+    serde_json::from_str(text.get(at..).unwrap_or("")).unwrap_or(serde_json::Value::Null)
+}
+
+#[test]
+fn two_processes_on_loopback_agree_with_the_sequential_counts() {
+    use std::process::{Command, Stdio};
+    let Some(m) = beem("bakery/bakery.1.dve") else {
+        return;
+    };
+    let (code, seq, err) = verikit(&["--json", "mc", "info", &m]);
+    assert_eq!(code, 0, "{err}");
+    let ports: Vec<u16> = (0..2)
+        .map(|_| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("verikit-mc-dist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hostfile = dir.join("hosts.txt");
+    std::fs::write(
+        &hostfile,
+        format!("127.0.0.1:{}\n127.0.0.1:{}\n", ports[0], ports[1]),
+    )
+    .unwrap();
+    let spawn = |i: &str| {
+        Command::new(env!("CARGO_BIN_EXE_verikit"))
+            .args(["--json", "--timeout", "60", "mc", "info", &m, "--workers", "2"])
+            .args(["--processes", "2", "--process", i, "--hostfile"])
+            .arg(&hostfile)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn verikit")
+    };
+    let children = [spawn("0"), spawn("1")];
+    // A process that cannot reach its peer would wait for it: end both after a generous bound.
+    let t = Instant::now();
+    let mut children: Vec<_> = children.into_iter().map(Some).collect();
+    let mut outs = vec![None, None];
+    while outs.iter().any(Option::is_none) && t.elapsed().as_secs() < 120 {
+        for (k, c) in children.iter_mut().enumerate() {
+            if let Some(ch) = c {
+                if ch.try_wait().unwrap().is_some() {
+                    outs[k] = c.take().map(|ch| ch.wait_with_output().unwrap());
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    for c in children.iter_mut().flatten() {
+        let _ = c.kill();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    for (k, o) in outs.into_iter().enumerate() {
+        let o = o.unwrap_or_else(|| panic!("process {k} did not finish"));
+        let v = json_of(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "process {k}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(v["processes"], 2, "process {k}: {v}");
+        assert_eq!(v["workers"], 4, "process {k}: {v}");
+        for key in ["states", "transitions", "deadlocks"] {
+            assert_eq!(v["stats"][key], seq["stats"][key], "process {k}: {key}");
+        }
+        assert!(v["stats"]["bytes_sent"].as_u64().unwrap() > 0, "{v}");
+    }
+}

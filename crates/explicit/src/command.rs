@@ -5,15 +5,48 @@
 use crate::task::{check_with, info_with, load_source, parse_ap_defs, Check, Engine, McOptions};
 use verikit_diag::{Answer, Budget, Ctx, Failure, SourceFile};
 
-/// How `verikit mc` explores: workers, the accepting-cycle algorithm, a memory limit in MiB.
+/// How `verikit mc` explores: threads, the accepting-cycle algorithm, a memory limit in MiB, and
+/// the distributed engine's timely workers (`workers`) and cluster (`processes` processes, this
+/// one `process`, their `host:port` lines in the `hostfile`).
 #[derive(Clone, Debug, Default)]
 pub struct ExploreOptions {
     pub threads: Option<usize>,
     pub algorithm: Option<String>,
     pub max_memory_mib: Option<usize>,
+    pub workers: Option<usize>,
+    pub processes: Option<usize>,
+    pub process: Option<usize>,
+    pub hostfile: Option<std::path::PathBuf>,
 }
 
 impl ExploreOptions {
+    /// The cluster of `--workers`/`--processes`, if the distributed engine is asked for.
+    #[cfg(feature = "dist")]
+    fn cluster(&self) -> Result<Option<crate::dist_cluster::Cluster>, Failure> {
+        use crate::dist_cluster::Cluster;
+        let w = self.workers.unwrap_or(1);
+        match (self.processes, &self.hostfile) {
+            (Some(p), Some(h)) => {
+                let text = verikit_diag::read_input(h)?.text;
+                Cluster::from_hostfile(w, p, self.process.unwrap_or(0), &text)
+                    .map(Some)
+                    .map_err(Failure::Usage)
+            }
+            (Some(_), None) => Err(Failure::Usage("--processes needs --hostfile".into())),
+            _ => Ok(self.workers.map(|_| Cluster::local(w))),
+        }
+    }
+
+    #[cfg(not(feature = "dist"))]
+    fn cluster(&self) -> Result<Option<std::convert::Infallible>, Failure> {
+        match self.workers.or(self.processes) {
+            Some(_) => Err(Failure::Usage(
+                "--workers/--processes: built without the `dist` feature".into(),
+            )),
+            None => Ok(None),
+        }
+    }
+
     fn engine(&self) -> Engine {
         Engine::from_options(self.threads, self.algorithm.as_deref())
     }
@@ -57,13 +90,27 @@ pub fn check_command(
         ..McOptions::from_params(&ctx.params).map_err(Failure::Usage)?
     };
     let m = load_source(src).map_err(|d| Failure::from_error(d, Some(src)))?;
-    check_with(&m, src, q, &o, &x.budget(&ctx.budget))
-        .map_err(|e| Failure::from_error(e, Some(src)))
+    let budget = x.budget(&ctx.budget);
+    #[cfg(feature = "dist")]
+    if let Some(c) = x.cluster()? {
+        return crate::dist_task::check_dist(&m, src, q, &c, &budget)
+            .map_err(|e| Failure::from_error(e, Some(src)));
+    }
+    #[cfg(not(feature = "dist"))]
+    x.cluster()?;
+    check_with(&m, src, q, &o, &budget).map_err(|e| Failure::from_error(e, Some(src)))
 }
 
 /// `verikit mc info`: the whole state space's size, time and memory.
 pub fn info_command(src: &SourceFile, x: &ExploreOptions, ctx: &Ctx) -> Result<Answer, Failure> {
     let m = load_source(src).map_err(|d| Failure::from_error(d, Some(src)))?;
-    info_with(&m, src, &x.engine(), &x.budget(&ctx.budget))
-        .map_err(|e| Failure::from_error(e, Some(src)))
+    let budget = x.budget(&ctx.budget);
+    #[cfg(feature = "dist")]
+    if let Some(c) = x.cluster()? {
+        return crate::dist_task::info_dist(&m, src, &c, &budget)
+            .map_err(|e| Failure::from_error(e, Some(src)));
+    }
+    #[cfg(not(feature = "dist"))]
+    x.cluster()?;
+    info_with(&m, src, &x.engine(), &budget).map_err(|e| Failure::from_error(e, Some(src)))
 }

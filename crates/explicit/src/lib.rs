@@ -21,6 +21,14 @@ mod bfs;
 mod bytecode;
 mod c_expr;
 mod command;
+#[cfg(feature = "dist")]
+mod dist_cluster;
+#[cfg(feature = "dist")]
+mod dist_owcty;
+#[cfg(feature = "dist")]
+mod dist_reach;
+#[cfg(feature = "dist")]
+mod dist_task;
 mod dve_ast;
 mod dve_parse;
 mod ltl_product;
@@ -47,6 +55,12 @@ pub use command::{check_command, info_command, ExploreOptions};
 pub use dve_ast::{
     BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, RecvArg, SyncAst, TransAst, Ty, UnOp,
     VarDecl,
+};
+#[cfg(feature = "dist")]
+pub use dist_cluster::Cluster;
+#[cfg(feature = "dist")]
+pub use dist_task::{
+    check_dist, dist_explore, info_dist, ltl_search_dist, property_search_dist, DistStats,
 };
 pub use dve_parse::{parse_dve, parse_dve_expr};
 pub use model::{compile, DecodedState, Label, Model};

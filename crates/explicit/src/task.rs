@@ -204,13 +204,15 @@ fn cycle_search<G: BuchiGraph + Send>(
 pub enum McError {
     Input(Box<Diagnostic>),
     Limit(String),
+    /// A failure of the engine itself (a worker that died, two algorithms that disagree).
+    Internal(String),
 }
 
 impl fmt::Display for McError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             McError::Input(d) => write!(f, "{}", d.message),
-            McError::Limit(m) => f.write_str(m),
+            McError::Limit(m) | McError::Internal(m) => f.write_str(m),
         }
     }
 }
@@ -221,7 +223,7 @@ impl Reportable for McError {
     fn diagnostic(&self) -> Option<&Diagnostic> {
         match self {
             McError::Input(d) => Some(d),
-            McError::Limit(_) => None,
+            McError::Limit(_) | McError::Internal(_) => None,
         }
     }
     fn is_resource_limit(&self) -> bool {
@@ -310,7 +312,7 @@ fn stats(a: Answer, r: &Exploration) -> Answer {
         .time("explore_s", r.seconds)
 }
 
-fn input(a: Answer, m: &Model, src: &SourceFile) -> Answer {
+pub(crate) fn input(a: Answer, m: &Model, src: &SourceFile) -> Answer {
     a.input("file", &src.name)
         .input("processes", m.num_processes())
         .input("state_bytes", m.state_size())
@@ -563,7 +565,7 @@ fn safety(
         .stat("reduced_states", r.reduced))
 }
 
-fn cycle_answer(
+pub(crate) fn cycle_answer(
     m: &Model,
     src: &SourceFile,
     what: &str,
@@ -650,16 +652,14 @@ pub fn ltl_search(
     ltl_search_with(m, formula, aps, &McOptions::default(), budget)
 }
 
-/// Model × A(¬φ): nested DFS (with the options' reduction), or OWCTY / MAP on several workers.
-/// Errors in the formula or in a proposition are located in the text they come from
-/// (`<formula>`, `<ap NAME>`).
-pub fn ltl_search_with(
+/// The automaton of ¬φ, the DVE expression of each of its propositions and their compiled
+/// predicates, in the automaton's proposition order.
+pub(crate) fn ltl_prepare(
     m: &Model,
     formula: &str,
     aps: &[(String, String)],
-    o: &McOptions,
     budget: &Budget,
-) -> Result<LtlRun, McError> {
+) -> Result<(Twa, BTreeMap<String, Expr>, Vec<Prog>), McError> {
     let aut = negation_buchi(formula, budget).map_err(|e| match e.diagnostic() {
         Some(d) => McError::Input(Box::new(
             d.clone()
@@ -695,6 +695,20 @@ pub fn ltl_search_with(
         exprs.insert(ap.clone(), e);
         progs.push(p);
     }
+    Ok((aut, exprs, progs))
+}
+
+/// Model × A(¬φ): nested DFS (with the options' reduction), or OWCTY / MAP on several workers.
+/// Errors in the formula or in a proposition are located in the text they come from
+/// (`<formula>`, `<ap NAME>`).
+pub fn ltl_search_with(
+    m: &Model,
+    formula: &str,
+    aps: &[(String, String)],
+    o: &McOptions,
+    budget: &Budget,
+) -> Result<LtlRun, McError> {
+    let (aut, exprs, progs) = ltl_prepare(m, formula, aps, budget)?;
     let sequential = o.engine.cycle_algo() == CycleAlgo::NestedDfs;
     let por = if !o.por {
         "off".to_string()

@@ -18,6 +18,20 @@ pub struct Limits {
     /// Accepting-cycle algorithm (default: ndfs on one thread, owcty on several).
     #[arg(long, value_name = "ALGO", value_parser = clap::builder::PossibleValuesParser::new(CycleAlgo::NAMES))]
     algorithm: Option<String>,
+    /// Distributed engine (timely-dataflow): N worker threads in this process.
+    #[arg(long, value_name = "N", conflicts_with_all = ["threads", "algorithm"],
+          value_parser = clap::value_parser!(u16).range(1..))]
+    workers: Option<u16>,
+    /// Distributed engine across P processes (timely's cluster mode; with --process, --hostfile).
+    #[arg(long, value_name = "P", requires_all = ["process", "hostfile"], conflicts_with_all = ["threads", "algorithm"],
+          value_parser = clap::value_parser!(u16).range(1..))]
+    processes: Option<u16>,
+    /// This process's index, 0..P.
+    #[arg(long, value_name = "I", requires = "processes")]
+    process: Option<usize>,
+    /// One `host:port` line per process, in process order (timely's `-h` file).
+    #[arg(long, value_name = "FILE", requires = "processes")]
+    hostfile: Option<PathBuf>,
 }
 
 impl Limits {
@@ -27,6 +41,10 @@ impl Limits {
             threads,
             algorithm,
             max_memory_mib: self.max_memory,
+            workers: self.workers.map(usize::from),
+            processes: self.processes.map(usize::from),
+            process: self.process,
+            hostfile: self.hostfile,
         }
     }
 }

@@ -1,0 +1,214 @@
+#![cfg(feature = "dist")]
+//! The distributed engine (timely-dataflow workers in this process) against the sequential one on
+//! a CI subset of the shared BEEM models (`VERIKIT_EXPLICIT_ALL=1`: every instance up to a larger
+//! bound):
+//! * distributed generation on 1, 2 and 4 workers: state, transition, deadlock and
+//!   evaluation-error counts equal to `bfs` (and to BEEM's published state count);
+//! * distributed OWCTY on 2 and 4 workers on the `.prop<k>.dve` products: verdicts equal to nested
+//!   DFS and to BEEM's; every lasso replays (`replay_property_lasso`);
+//! * `--ltl` formulas by distributed OWCTY: verdicts equal to the sequential `ltl_search`, lassos
+//!   replay (`replay_automaton_lasso`).
+
+use std::path::Path;
+use std::time::Duration;
+use verikit_diag::{Budget, SourceFile, Verdict};
+use verikit_explicit::{
+    bfs, check_dist, decode_product, dist_explore, load_model, ltl_search, ltl_search_dist,
+    parse_dve, property_search, property_search_dist, replay_automaton_lasso,
+    replay_property_lasso, Check, Cluster, DecodedState, Goal,
+};
+
+fn max_states() -> u64 {
+    if std::env::var_os("VERIKIT_EXPLICIT_ALL").is_some() {
+        200_000
+    } else {
+        12_000
+    }
+}
+
+/// `(model, BEEM states, property .dve, BEEM's LTL answer)` of EXPECTED.tsv's complete rows.
+fn rows(dir: &Path) -> Vec<(String, u64, String, Option<bool>)> {
+    let text = std::fs::read_to_string(dir.join("EXPECTED.tsv")).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (cm, cs, cc, ca, cp) = (
+        col("model"),
+        col("states"),
+        col("exploration_complete"),
+        col("beem_answer"),
+        col("property_dve"),
+    );
+    lines
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            if f.get(cc) != Some(&"yes") {
+                return None;
+            }
+            let answer = match f.get(ca) {
+                Some(&"yes") => Some(true),
+                Some(&"no") => Some(false),
+                _ => None,
+            };
+            Some((
+                f[cm].to_string(),
+                f[cs].parse().ok()?,
+                f.get(cp).unwrap_or(&"").to_string(),
+                answer,
+            ))
+        })
+        .filter(|r| r.1 <= max_states())
+        .collect()
+}
+
+#[test]
+fn distributed_counts_equal_sequential_on_1_2_4_workers() {
+    let dir = verikit_testkit::require_data!("beem");
+    let mut models: Vec<(String, u64)> = rows(&dir).into_iter().map(|r| (r.0, r.1)).collect();
+    models.sort();
+    models.dedup();
+    let mut checked = 0;
+    for (rel, beem_states) in &models {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+        let m = load_model(&text).unwrap();
+        let b = Budget::unlimited();
+        let s = bfs(&m, Goal::Explore, &b);
+        assert_eq!(s.states, *beem_states, "{rel}: sequential against BEEM");
+        for workers in [1, 2, 4] {
+            let d = dist_explore(&m, &Cluster::local(workers), &b).unwrap();
+            assert!(d.stopped.is_none(), "{rel}");
+            assert_eq!(
+                (d.states, d.transitions, d.deadlocks, d.eval_errors),
+                (s.states, s.transitions, s.deadlocks, s.eval_errors),
+                "{rel} on {workers} timely workers"
+            );
+            assert_eq!(d.workers, workers);
+            if workers == 1 {
+                assert_eq!(d.bytes_sent, 0, "{rel}: one worker sends nothing");
+            } else if s.states > 100 {
+                assert!(d.records_sent > 0 && d.bytes_sent > d.records_sent, "{rel}");
+            }
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} instances");
+    assert!(checked >= 10, "only {checked} instances checked");
+}
+
+#[test]
+fn distributed_owcty_agrees_with_nested_dfs_and_lassos_replay() {
+    let dir = verikit_testkit::require_data!("beem");
+    let mut checked = 0;
+    let mut replayed = 0;
+    for (model, _, prop, answer) in rows(&dir) {
+        if prop.is_empty() {
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(&prop)).unwrap();
+        let m = load_model(&text).unwrap();
+        let ast = parse_dve(&text).unwrap();
+        let b = Budget::with_timeout(Duration::from_secs(60));
+        let nd = property_search(&m, &b).unwrap();
+        for workers in [2, 4] {
+            let (r, s) = property_search_dist(&m, &Cluster::local(workers), &b).unwrap();
+            assert!(r.stopped.is_none(), "{prop}: budget ran out");
+            assert_eq!(r.lasso.is_none(), nd.lasso.is_none(), "{prop} ({model})");
+            assert_eq!(
+                s.remaining == Some(0),
+                nd.lasso.is_none(),
+                "{prop}: OWCTY's fixpoint is empty iff there is no accepting cycle"
+            );
+            if let Some(a) = answer {
+                assert_eq!(r.lasso.is_none(), a, "{prop} against BEEM");
+            }
+            if let Some(l) = &r.lasso {
+                let dec = |v: &[Vec<u8>]| v.iter().map(|x| m.decode(x)).collect::<Vec<_>>();
+                replay_property_lasso(&ast, &dec(&l.stem), &dec(&l.cycle))
+                    .unwrap_or_else(|e| panic!("{prop}: lasso does not replay: {e}"));
+                replayed += 1;
+            }
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} properties, {replayed} lassos");
+    assert!(checked >= 8, "only {checked} properties checked");
+    assert!(replayed >= 4, "only {replayed} lassos replayed");
+}
+
+#[test]
+fn distributed_ltl_equals_sequential_and_lassos_replay() {
+    let dir = verikit_testkit::require_data!("beem");
+    let p = dir.join("peterson/peterson.1.dve");
+    let Ok(text) = std::fs::read_to_string(&p) else {
+        eprintln!("skipped: {} missing", p.display());
+        return;
+    };
+    let m = load_model(&text).unwrap();
+    let ast = parse_dve(&text).unwrap();
+    let b = Budget::with_timeout(Duration::from_secs(60));
+    let formulas = [
+        "G !(\"P_0.CS\" && \"P_1.CS\")",
+        "G(\"P_0.wait\" -> F \"P_0.CS\")",
+        "GF \"P_0.CS\"",
+        "F G \"P_1.NCS\"",
+        "G F \"P_0.NCS\" || F \"P_1.CS\"",
+    ];
+    let mut violated = 0;
+    for f in formulas {
+        let seq = ltl_search(&m, f, &[], &b).unwrap();
+        let (run, s) = ltl_search_dist(&m, f, &[], &Cluster::local(3), &b).unwrap();
+        assert!(run.search.stopped.is_none(), "{f}");
+        assert_eq!(
+            run.search.lasso.is_none(),
+            seq.search.lasso.is_none(),
+            "{f}"
+        );
+        assert_eq!(s.remaining == Some(0), seq.search.lasso.is_none(), "{f}");
+        if let Some(l) = &run.search.lasso {
+            let dec = |v: &[Vec<u8>]| {
+                v.iter()
+                    .map(|x| decode_product(&m, x))
+                    .collect::<Vec<(DecodedState, u32)>>()
+            };
+            replay_automaton_lasso(&ast, &run.automaton, &run.aps, &dec(&l.stem), &dec(&l.cycle))
+                .unwrap_or_else(|e| panic!("{f}: lasso does not replay: {e}"));
+            violated += 1;
+        }
+    }
+    assert!(violated >= 1, "no formula was violated");
+    assert!(violated < formulas.len(), "every formula was violated");
+}
+
+#[test]
+fn check_dist_answers_like_the_sequential_check() {
+    let dir = verikit_testkit::require_data!("beem");
+    let p = dir.join("bakery/bakery.1.dve");
+    let Ok(text) = std::fs::read_to_string(&p) else {
+        eprintln!("skipped: {} missing", p.display());
+        return;
+    };
+    let src = SourceFile::new(p.display().to_string(), text.clone());
+    let m = load_model(&text).unwrap();
+    let b = Budget::unlimited();
+    let seq = verikit_explicit::check(&m, &src, &Check::Deadlock, &b).unwrap();
+    let d = check_dist(&m, &src, &Check::Deadlock, &Cluster::local(2), &b).unwrap();
+    assert_eq!(d.verdict, seq.verdict);
+    assert_eq!(d.verdict, Some(Verdict::False));
+    assert!(d.witness.is_some(), "a deadlock answer has a trace");
+    let j = d.to_json();
+    assert_eq!(j["stats"]["states"], 1506, "{j}");
+    assert_eq!(j["workers"], 2);
+    assert!(j["stats"]["bytes_per_state"].as_f64().unwrap() > 0.0);
+    let e = check_dist(&m, &src, &Check::Assert, &Cluster::local(2), &b);
+    assert!(e.is_err(), "--assert is refused, not answered");
+}
+
+#[test]
+fn hostfile_is_validated() {
+    assert!(Cluster::from_hostfile(1, 2, 0, "127.0.0.1:1\n").is_err());
+    assert!(Cluster::from_hostfile(1, 2, 2, "127.0.0.1:1\n127.0.0.1:2\n").is_err());
+    assert!(Cluster::from_hostfile(1, 1, 0, "nohostport\n").is_err());
+    let c = Cluster::from_hostfile(2, 2, 1, "# hosts\n127.0.0.1:1\n\n127.0.0.1:2\nx:3\n").unwrap();
+    assert_eq!(c.hosts, vec!["127.0.0.1:1", "127.0.0.1:2"]);
+    assert_eq!((c.processes(), c.total_workers(), c.process), (2, 4, 1));
+}
