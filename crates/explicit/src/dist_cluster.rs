@@ -140,7 +140,9 @@ fn read_u64(b: &[u8], k: usize) -> u64 {
 pub(crate) struct Exchanger {
     input: InputHandle<u64, timely::container::CapacityContainerBuilder<Vec<Vec<u8>>>>,
     probe: ProbeHandle<u64>,
-    inbox: Rc<RefCell<Vec<Vec<u8>>>>,
+    /// Received batches by epoch: a faster worker's records of the next round may arrive before
+    /// this worker has ended the current one.
+    inbox: Rc<RefCell<Vec<(u64, Vec<Vec<u8>>)>>>,
     pub(crate) me: usize,
     pub(crate) peers: usize,
     sent: u64,
@@ -158,7 +160,7 @@ impl Exchanger {
         let peers = worker.peers().max(1);
         let mut input = InputHandle::new();
         let probe = ProbeHandle::new();
-        let inbox: Rc<RefCell<Vec<Vec<u8>>>> = Rc::default();
+        let inbox: Rc<RefCell<Vec<(u64, Vec<Vec<u8>>)>>> = Rc::default();
         let sink = Rc::clone(&inbox);
         worker.dataflow::<u64, _, _>(|scope| {
             scope
@@ -168,8 +170,9 @@ impl Exchanger {
                     "inbox",
                     move |_, _| {
                         move |input, _output| {
-                            input.for_each(|_, data| {
-                                sink.borrow_mut().append(data);
+                            input.for_each(|cap, data| {
+                                let t = cap.least().copied().unwrap_or(0);
+                                sink.borrow_mut().push((t, std::mem::take(data)));
                             });
                         }
                     },
@@ -217,13 +220,17 @@ impl Exchanger {
             self.input.send(head.clone());
         }
         self.sent = 0;
-        let next = self.input.time() + 1;
+        let now = *self.input.time();
+        let next = now + 1;
         self.input.advance_to(next);
         let probe = &self.probe;
         worker.step_or_park_while(Some(Duration::from_millis(1)), || probe.less_than(&next));
         let mut sums = vec![0u64; values.len() + 1];
         let mut states = Vec::new();
-        for r in self.inbox.borrow_mut().drain(..) {
+        let mut inbox = self.inbox.borrow_mut();
+        let (this, later): (Vec<_>, Vec<_>) = inbox.drain(..).partition(|(t, _)| *t <= now);
+        *inbox = later;
+        for r in this.into_iter().flat_map(|(_, b)| b) {
             if r.first() == Some(&TAG_SUMS) {
                 let body = r.get(9..).unwrap_or(&[]);
                 for (k, s) in sums.iter_mut().enumerate() {
