@@ -198,7 +198,29 @@ fn rows() -> Vec<Row> {
             true,
         ),
         #[cfg(feature = "mc")]
+        (
+            "mc",
+            "check",
+            &[
+                "demo/mc/peterson2.dve",
+                "--ltl",
+                "G(\"P_0.idle\" -> F \"P_0.cs\")",
+                "--workers",
+                "2",
+            ],
+            true,
+            true,
+        ),
+        #[cfg(feature = "mc")]
         ("mc", "info", &["demo/mc/peterson2.dve"], false, false),
+        #[cfg(feature = "mc")]
+        (
+            "mc",
+            "info",
+            &["demo/mc/peterson2.dve", "--workers", "2"],
+            false,
+            false,
+        ),
         #[cfg(feature = "prog")]
         ("prog", "verify", &["demo/prog/off_by_one.c"], true, true),
         #[cfg(feature = "prog")]

@@ -363,7 +363,16 @@ fn two_processes_on_loopback_agree_with_the_sequential_counts() {
     .unwrap();
     let spawn = |i: &str| {
         Command::new(env!("CARGO_BIN_EXE_verikit"))
-            .args(["--json", "--timeout", "60", "mc", "info", &m, "--workers", "2"])
+            .args([
+                "--json",
+                "--timeout",
+                "60",
+                "mc",
+                "info",
+                &m,
+                "--workers",
+                "2",
+            ])
             .args(["--processes", "2", "--process", i, "--hostfile"])
             .arg(&hostfile)
             .stdout(Stdio::piped())

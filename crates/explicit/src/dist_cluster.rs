@@ -207,7 +207,11 @@ impl Exchanger {
     /// Ends the round: returns the states this worker received (each record still starts with
     /// its one-byte tag: the state is `&r[1..]`) and the sums over all workers of
     /// `[states sent this round, values…]`. Every worker must call it the same number of times.
-    pub(crate) fn round(&mut self, worker: &mut Worker, values: &[u64]) -> (Vec<Vec<u8>>, Vec<u64>) {
+    pub(crate) fn round(
+        &mut self,
+        worker: &mut Worker,
+        values: &[u64],
+    ) -> (Vec<Vec<u8>>, Vec<u64>) {
         let mut head = Vec::with_capacity(1 + 8 * (values.len() + 2));
         for dest in 0..self.peers {
             head.clear();

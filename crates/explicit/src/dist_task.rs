@@ -16,8 +16,8 @@ use crate::model::Model;
 use crate::nested_dfs::{nested_dfs, BuchiGraph, CycleSearch};
 use crate::successors::Generator;
 use crate::task::{
-    check_with, cycle_answer, decode_product, input, ltl_prepare, Check, Engine, LtlRun,
-    McError, McOptions,
+    check_with, cycle_answer, decode_product, input, ltl_prepare, Check, Engine, LtlRun, McError,
+    McOptions,
 };
 use serde_json::json;
 use std::sync::Arc;
@@ -183,7 +183,9 @@ fn dist_answer(a: Answer, s: &DistStats, seconds: f64) -> Answer {
         )
         .time("distributed_s", seconds);
     if let Some(r) = s.remaining {
-        a = a.stat("owcty_rounds", s.owcty_rounds).stat("owcty_remaining", r);
+        a = a
+            .stat("owcty_rounds", s.owcty_rounds)
+            .stat("owcty_remaining", r);
     }
     a.line(format!(
         "timely: {} worker(s) in {} process(es), {} states, {} transitions, {:.1} bytes sent per state, {:.3} s",
@@ -223,7 +225,11 @@ pub fn info_dist(
     } else {
         Answer::new().detail("complete", true)
     };
-    Ok(dist_answer(input(a, m, src), &s, t0.elapsed().as_secs_f64()))
+    Ok(dist_answer(
+        input(a, m, src),
+        &s,
+        t0.elapsed().as_secs_f64(),
+    ))
 }
 
 /// `mc check` on the cluster `c`: deadlocks by distributed generation, the property process or
@@ -270,7 +276,11 @@ pub fn check_dist(
                 check_with(m, src, &Check::Deadlock, &sequential, budget)?
                     .detail("witness_by", "sequential breadth-first search")
             };
-            Ok(dist_answer(a.detail("check", "deadlock"), &s, t0.elapsed().as_secs_f64()))
+            Ok(dist_answer(
+                a.detail("check", "deadlock"),
+                &s,
+                t0.elapsed().as_secs_f64(),
+            ))
         }
         Check::Property => {
             let (r, s) = property_search_dist(m, c, budget)?;

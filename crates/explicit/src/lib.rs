@@ -62,6 +62,10 @@ pub use dist_cluster::Cluster;
 pub use dist_task::{
     check_dist, dist_explore, info_dist, ltl_search_dist, property_search_dist, DistStats,
 };
+pub use dve_ast::{
+    BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, RecvArg, SyncAst, TransAst, Ty, UnOp,
+    VarDecl,
+};
 pub use dve_parse::{parse_dve, parse_dve_expr};
 pub use model::{compile, DecodedState, Label, Model};
 pub use nested_dfs::{CycleSearch, Lasso};

@@ -170,8 +170,14 @@ fn distributed_ltl_equals_sequential_and_lassos_replay() {
                     .map(|x| decode_product(&m, x))
                     .collect::<Vec<(DecodedState, u32)>>()
             };
-            replay_automaton_lasso(&ast, &run.automaton, &run.aps, &dec(&l.stem), &dec(&l.cycle))
-                .unwrap_or_else(|e| panic!("{f}: lasso does not replay: {e}"));
+            replay_automaton_lasso(
+                &ast,
+                &run.automaton,
+                &run.aps,
+                &dec(&l.stem),
+                &dec(&l.cycle),
+            )
+            .unwrap_or_else(|e| panic!("{f}: lasso does not replay: {e}"));
             violated += 1;
         }
     }
@@ -211,4 +217,13 @@ fn hostfile_is_validated() {
     let c = Cluster::from_hostfile(2, 2, 1, "# hosts\n127.0.0.1:1\n\n127.0.0.1:2\nx:3\n").unwrap();
     assert_eq!(c.hosts, vec!["127.0.0.1:1", "127.0.0.1:2"]);
     assert_eq!((c.processes(), c.total_workers(), c.process), (2, 4, 1));
+}
+
+#[test]
+fn hostfile_reader_is_total() {
+    verikit_testkit::assert_parser_total(
+        &["# cluster\n127.0.0.1:2101\nnode-b:2101\n\n[::1]:2102\n"],
+        500,
+        |t| Cluster::from_hostfile(2, 3, 1, t),
+    );
 }
