@@ -52,10 +52,6 @@ mod tests;
 pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
 pub use bytecode::{EvalError, EvalErrorKind};
 pub use command::{check_command, info_command, ExploreOptions};
-pub use dve_ast::{
-    BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, RecvArg, SyncAst, TransAst, Ty, UnOp,
-    VarDecl,
-};
 #[cfg(feature = "dist")]
 pub use dist_cluster::Cluster;
 #[cfg(feature = "dist")]
