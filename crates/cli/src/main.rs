@@ -67,6 +67,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("prog", verikit_prog::PARAMS),
         #[cfg(feature = "aig")]
         ("hw", verikit_hw::PARAMS),
+        #[cfg(feature = "aig")]
+        ("ste", verikit_hw::STE_PARAMS),
         #[cfg(feature = "synt")]
         ("synt", verikit_synt::PARAMS),
     ]

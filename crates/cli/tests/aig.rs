@@ -189,3 +189,149 @@ fn ltl_timeout_on_a_hard_circuit() {
     assert_eq!(v["verdict"], "timeout");
     assert!(v["reached"].as_str().is_some_and(|s| !s.is_empty()), "{v}");
 }
+
+const MEM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/mem4x2.aag");
+const MEM_BUG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/mem4x2-bug.aag");
+const MEM_STE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/mem4x2.ste");
+const CAM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/cam2.aag");
+const CAM_STE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/cam2.ste");
+const CAM_FIXED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/cam2-mismatch.ste");
+
+/// The run of a `fails` witness replayed on the circuit by the AIGER simulator: the named
+/// assertion's violated consequent nodes are recomputed here from the witness alone.
+fn replay_ste_witness(aig_path: &str, ste_path: &str, w: &serde_json::Value) -> Vec<String> {
+    let aig = parse("c", &std::fs::read(aig_path).unwrap()).unwrap();
+    let f = verikit_hw::parse_ste("s", &std::fs::read_to_string(ste_path).unwrap()).unwrap();
+    let a = f
+        .assertions
+        .iter()
+        .find(|a| a.name == w["assertion"].as_str().unwrap())
+        .unwrap();
+    let bits = |s: &str| s.chars().map(|c| c == '1').collect::<Vec<bool>>();
+    let run = verikit_hw::ConcreteRun {
+        valuation: a
+            .vars
+            .iter()
+            .map(|n| w["valuation"][n].as_u64() == Some(1))
+            .collect(),
+        latches: bits(w["latches"].as_str().unwrap()),
+        inputs: w["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| bits(f.as_str().unwrap()))
+            .collect(),
+    };
+    verikit_hw::replay_ste(&aig, a, &run).unwrap()
+}
+
+#[test]
+fn ste_holds_fails_and_x_with_refinement() {
+    // the correct memory: write_read holds, the read from an unconstrained address is X
+    let (code, v, err) = verikit(&["--json", "aig", "ste", MEM, MEM_STE]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v["results"][0]["result"], "holds");
+    assert_eq!(v["results"][1]["result"], "x");
+    // refined, the X becomes a real counterexample (another word is read)
+    for r in ["star", "tg"] {
+        let (code, v, err) = verikit(&[
+            "--json",
+            "-x",
+            &format!("ste.refine={r}"),
+            "aig",
+            "ste",
+            MEM,
+            MEM_STE,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(v["verdict"], "false", "{r}: {v}");
+        assert_eq!(v["results"][1]["result"], "fails");
+        assert!(!replay_ste_witness(MEM, MEM_STE, &v["witness"]).is_empty());
+    }
+    // the decoder bug fails write_read without refinement
+    let (code, v, _) = verikit(&["--json", "aig", "ste", MEM_BUG, MEM_STE]);
+    assert_eq!(code, 0);
+    assert_eq!(v["results"][0]["result"], "fails", "{v}");
+    assert!(!replay_ste_witness(MEM_BUG, MEM_STE, &v["witness"]).is_empty());
+    // C19's CAM: symbolic indexing is X; refinement finds two matching tags; A' proves it
+    let (_, v, _) = verikit(&["--json", "aig", "ste", CAM, CAM_STE]);
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    let (_, v, _) = verikit(&["--json", "-x", "ste.refine=tg", "aig", "ste", CAM, CAM_STE]);
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert!(!replay_ste_witness(CAM, CAM_STE, &v["witness"]).is_empty());
+    let (_, v, _) = verikit(&["--json", "aig", "ste", CAM, CAM_FIXED]);
+    assert_eq!(v["verdict"], "true", "{v}");
+    // bad input: a located error, exit 2
+    let dir = std::env::temp_dir().join(format!("verikit-ste-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ste");
+    std::fs::write(&bad, "assert a:\n  we is 1 ==> nosuch is 0 ;\n").unwrap();
+    let (code, _, err) = verikit(&["aig", "ste", MEM, bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.ste:2:15"), "{err}");
+    let (code, _, err) = verikit(&["-x", "ste.refine=magic", "aig", "ste", MEM, MEM_STE]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn everlost_finds_the_counter_bug() {
+    let (code, v, err) = verikit(&["--json", "aig", "check", COUNTER, "--engine", "everlost"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false", "{v}");
+    let w = Witness::parse(v["witness"]["aiger"].as_str().unwrap()).unwrap();
+    let aig = parse("c", &std::fs::read(COUNTER).unwrap()).unwrap();
+    assert!(replay(&aig, &w, 0).is_ok());
+    // a safe circuit: EverLost cannot prove, it runs until the limit
+    let (code, v, _) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "aig",
+        "check",
+        RING,
+        "--engine",
+        "everlost",
+    ]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "timeout");
+}
+
+#[test]
+fn ste_timeout_on_a_multiplier() {
+    let Some(dir) = verikit_testkit::shared_path("aiger/hwmcc20") else {
+        return;
+    };
+    // every input symbolic over 8 frames of a 9-bit multiplier: the BDDs blow up
+    let f = dir.join("mul9.aig");
+    let aig = parse("m", &std::fs::read(&f).unwrap()).unwrap();
+    let mut ante = Vec::new();
+    for t in 0..8 {
+        for i in 0..aig.inputs.len() {
+            ante.push(format!("at {t}: i{i} is x{t}_{i}"));
+        }
+    }
+    for l in 0..aig.latches.len() {
+        ante.push(format!("l{l} is s{l}"));
+    }
+    let text = format!(
+        "assert m: {} ==> at 7: v{} is 0 ;\n",
+        ante.join(" and "),
+        aig.maxvar
+    );
+    let tmp = std::env::temp_dir().join(format!("verikit-ste-mul-{}.ste", std::process::id()));
+    std::fs::write(&tmp, text).unwrap();
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "aig",
+        "ste",
+        f.to_str().unwrap(),
+        tmp.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&tmp);
+    assert_eq!(code, 3, "{err} {v}");
+    assert_eq!(v["verdict"], "timeout");
+}

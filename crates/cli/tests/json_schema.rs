@@ -274,6 +274,14 @@ fn rows() -> Vec<Row> {
         #[cfg(feature = "aig")]
         (
             "aig",
+            "ste",
+            &["demo/aig/mem4x2-bug.aag", "demo/aig/mem4x2.ste"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "aig")]
+        (
+            "aig",
             "convert",
             &["demo/aig/ring.aag", "-o", "../../target/ring-schema.aig"],
             false,

@@ -54,6 +54,19 @@ pub fn check_command(
     Ok(r.answer.input("file", path.display().to_string()))
 }
 
+/// `verikit aig ste`: the STE assertions of `assertions` checked on the circuit (`-x ste.*`
+/// chooses the refinement).
+pub fn ste_command(path: &Path, assertions: &Path, ctx: &Ctx) -> Result<Answer, Failure> {
+    let aig = read_aig(path)?;
+    let src = SourceFile::read(assertions).map_err(|d| Failure::from_error(d, None))?;
+    let opts = crate::ste_task::SteOptions::default()
+        .with_params(&ctx.params)
+        .map_err(Failure::Usage)?;
+    let a = crate::ste_task::ste_text(&aig, &src, &opts, &ctx.budget)
+        .map_err(|d| Failure::from_error(d, None))?;
+    Ok(a.input("file", path.display().to_string()))
+}
+
 /// `verikit aig convert`: binary AIGER if `output` ends in `.aig`, ASCII otherwise.
 pub fn convert_command(path: &Path, output: &Path) -> Result<Answer, Failure> {
     let aig = read_aig(path)?;

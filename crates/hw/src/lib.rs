@@ -15,9 +15,11 @@
 
 #![warn(unreachable_pub)]
 
+mod autoste;
 mod bmc;
 mod certify;
 mod command;
+mod everlost;
 mod ic3;
 mod kind;
 mod l2s;
@@ -28,6 +30,14 @@ mod mus;
 mod outcome;
 mod refute;
 mod sat_task;
+mod star;
+mod ste;
+mod ste_algebra;
+mod ste_parse;
+mod ste_replay;
+mod ste_sim;
+mod ste_task;
+mod ste_vacuity;
 mod task;
 mod trimmer;
 mod unroll;
@@ -40,10 +50,17 @@ mod tests;
 pub use certify::check_invariant;
 pub use command::{
     bmc_cnf_command, check_command, convert_command, core_command, info_command, read_aig,
-    solve_command, CheckRequest,
+    solve_command, ste_command, CheckRequest,
 };
+pub use everlost::EverLostOptions;
 pub use live_task::Liveness;
 pub use outcome::{Outcome, Proof};
 pub use sat_task::{bmc_cnf, core_cnf, solve_cnf, CoreMethod, CoreRun, SatOptions, SatRun};
+pub use ste_parse::{parse_ste, Assertion, SteFile};
+pub use ste_replay::replay_ste;
+pub use ste_task::{
+    ste_assertion, ste_check, ste_text, Refine, SteOptions, SteOutcome, SteReport, STE_PARAMS,
+};
+pub use ste_vacuity::ConcreteRun;
 pub use task::{check, check_property, info, Engine, Options, Report, PARAMS};
 pub use trimmer::TrimStats;

@@ -5,6 +5,7 @@
 
 use crate::bmc::bmc;
 use crate::certify::check_invariant;
+use crate::everlost::{everlost, EverLostOptions};
 use crate::ic3::{ic3, Ic3Options};
 use crate::kind::kind;
 use crate::live_task::{check_live, LiveEngine, LiveSettings, Liveness};
@@ -51,6 +52,43 @@ pub const PARAMS: &[Param] = &[
         range: "0..=1000000",
         doc: "portfolio: deepest BMC frame before switching to IC3",
     },
+    Param {
+        name: "hw.portfolio-everlost-share",
+        default: "10",
+        range: "0..=100",
+        doc:
+            "portfolio: percent of the time limit given to EverLost after BMC (1 s without a limit)",
+    },
+    Param {
+        name: "hw.everlost-latches",
+        default: "16",
+        range: "0..=64",
+        doc: "EverLost: latches kept in the abstract model (nearest the target first)",
+    },
+    Param {
+        name: "hw.everlost-rings",
+        default: "256",
+        range: "1..=100000",
+        doc: "EverLost: most BDD pre-image rings computed on the abstract model",
+    },
+    Param {
+        name: "hw.everlost-cycles",
+        default: "8",
+        range: "1..=10000",
+        doc: "EverLost: cycles per batch of 64 random traces before choosing the best state",
+    },
+    Param {
+        name: "hw.everlost-patience",
+        default: "4",
+        range: "0..=100000",
+        doc: "EverLost: batches without a closer ring before a random walk",
+    },
+    Param {
+        name: "hw.everlost-seed",
+        default: "1",
+        range: "0..=18446744073709551615",
+        doc: "EverLost: random seed",
+    },
 ];
 
 /// Which engine decides the property.
@@ -59,17 +97,20 @@ pub enum Engine {
     Bmc,
     Kind,
     Ic3,
+    /// Abstraction-guided simulation (C27), bug finding only.
+    EverLost,
     #[default]
     Portfolio,
 }
 
 impl Engine {
-    pub const NAMES: &'static [&'static str] = &["bmc", "kind", "ic3", "portfolio"];
+    pub const NAMES: &'static [&'static str] = &["bmc", "kind", "ic3", "everlost", "portfolio"];
     pub fn parse(s: &str) -> Option<Engine> {
         Some(match s {
             "bmc" => Engine::Bmc,
             "kind" => Engine::Kind,
             "ic3" | "pdr" => Engine::Ic3,
+            "everlost" => Engine::EverLost,
             "portfolio" => Engine::Portfolio,
             _ => return None,
         })
@@ -79,6 +120,7 @@ impl Engine {
             Engine::Bmc => "bmc",
             Engine::Kind => "kind",
             Engine::Ic3 => "ic3",
+            Engine::EverLost => "everlost",
             Engine::Portfolio => "portfolio",
         }
     }
@@ -96,6 +138,8 @@ pub struct Options {
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
+    pub portfolio_everlost_share: u32,
+    pub everlost: EverLostOptions,
     /// A liveness property to check instead of safety property `property`.
     pub live: Option<Liveness>,
 }
@@ -111,6 +155,14 @@ impl Default for Options {
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
+            portfolio_everlost_share: 10,
+            everlost: EverLostOptions {
+                latches: 16,
+                rings: 256,
+                cycles: 8,
+                patience: 4,
+                seed: 1,
+            },
             live: None,
         }
     }
@@ -127,6 +179,15 @@ impl Options {
         self.kind_simple_path = p.get(s)?;
         self.portfolio_bmc_share = p.get_in(sh, 0, 100)?;
         self.portfolio_bmc_depth = p.get_in(pd, 0, 1_000_000)?;
+        let [es, el, er, ec, ep, ed] = [6, 7, 8, 9, 10, 11].map(|i| &PARAMS[i]);
+        self.portfolio_everlost_share = p.get_in(es, 0, 100)?;
+        self.everlost = EverLostOptions {
+            latches: p.get_in(el, 0, 64)?,
+            rings: p.get_in(er, 1, 100_000)?,
+            cycles: p.get_in(ec, 1, 10_000)?,
+            patience: p.get_in(ep, 0, 100_000)?,
+            seed: p.get(ed)?,
+        };
         Ok(self)
     }
 }
@@ -151,6 +212,10 @@ fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(Stri
             let (o, s) = ic3(aig, p, ic3o, budget);
             (o, ic3_stats(&s))
         }
+        Engine::EverLost => {
+            let (o, s) = everlost(aig, p, &opts.everlost, budget);
+            (o, everlost_stats(&s))
+        }
         Engine::Portfolio => {
             let slice = match budget.remaining() {
                 Some(r) => r.mul_f64(opts.portfolio_bmc_share as f64 / 100.0),
@@ -173,13 +238,57 @@ fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(Stri
                     vec![],
                 );
             }
+            // EverLost (C27) for a slice: deep bugs beyond BMC's depth.
+            let slice = match budget.remaining() {
+                Some(r) => r.mul_f64(opts.portfolio_everlost_share as f64 / 100.0),
+                None => Duration::from_secs(1),
+            };
+            let mut everlost_note = String::new();
+            if opts.portfolio_everlost_share > 0 {
+                let b = budget.sub(Some(slice));
+                let (o, s) = everlost(aig, p, &opts.everlost, &b);
+                if let Outcome::Unsafe { .. } = o {
+                    let mut st = everlost_stats(&s);
+                    st.push(("bmc".into(), bmc_note));
+                    st.push(("engine".into(), "everlost".into()));
+                    return (o, st);
+                }
+                everlost_note = format!("{} cycles, {} rings", s.cycles, s.rings);
+                if let Err(why) = budget.check() {
+                    return (
+                        Outcome::Exhausted {
+                            why,
+                            reached: format!("{bmc_note}; everlost {everlost_note}"),
+                        },
+                        vec![],
+                    );
+                }
+            }
             let (o, s) = ic3(aig, p, ic3o, budget);
             let mut st = ic3_stats(&s);
+            if !everlost_note.is_empty() {
+                st.push(("everlost".into(), everlost_note));
+            }
             st.push(("bmc".into(), bmc_note));
             st.push(("engine".into(), "ic3".into()));
             (o, st)
         }
     }
+}
+
+fn everlost_stats(s: &crate::everlost::EverLostStats) -> Vec<(String, String)> {
+    vec![
+        (
+            "everlost_abstract_latches".into(),
+            s.abstract_latches.to_string(),
+        ),
+        ("everlost_rings".into(), s.rings.to_string()),
+        ("everlost_cycles".into(), s.cycles.to_string()),
+        (
+            "everlost_best_ring".into(),
+            s.best_ring.map_or("none".into(), |d| d.to_string()),
+        ),
+    ]
 }
 
 fn ic3_stats(s: &crate::ic3::Ic3Stats) -> Vec<(String, String)> {
@@ -205,6 +314,11 @@ pub fn check_property(aig: &Aig, opts: &Options, budget: &Budget) -> Result<Repo
             Engine::Bmc => LiveEngine::Bmc,
             Engine::Kind => LiveEngine::Kind,
             Engine::Ic3 => LiveEngine::Ic3,
+            Engine::EverLost => {
+                return Err(Diagnostic::error(
+                    "the everlost engine finds safety bugs only; use bmc, kind, ic3 or portfolio for liveness",
+                ))
+            }
             Engine::Portfolio => LiveEngine::Portfolio {
                 share: opts.portfolio_bmc_share,
                 depth: opts.portfolio_bmc_depth,

@@ -13,8 +13,9 @@ pub enum AigCmd {
     Check {
         /// The circuit (`.aag` ASCII or `.aig` binary AIGER; `-` for standard input).
         file: PathBuf,
-        /// bmc, kind (k-induction), ic3 (= pdr) or portfolio (BMC, then IC3).
-        #[arg(long, default_value = "portfolio", value_parser = clap::builder::PossibleValuesParser::new(["bmc", "kind", "ic3", "pdr", "portfolio"]))]
+        /// bmc, kind (k-induction), ic3 (= pdr), everlost (abstraction-guided simulation, bug
+        /// finding only) or portfolio (BMC, then EverLost, then IC3).
+        #[arg(long, default_value = "portfolio", value_parser = clap::builder::PossibleValuesParser::new(["bmc", "kind", "ic3", "pdr", "everlost", "portfolio"]))]
         engine: String,
         /// Which safety property (bad-state literal, or output in pre-1.9 files), from 0.
         #[arg(long, default_value_t = 0)]
@@ -55,6 +56,24 @@ pub enum AigCmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Symbolic trajectory evaluation of the assertions `A ==> C` of a `.ste` file: `true`
+    /// (holds; `vacuous` noted), `false` (a concrete counterexample run, replayed), `unknown`
+    /// (an X in the consequent's nodes). `-x ste.refine=star|tg` refines X results.
+    Ste {
+        /// The circuit (`.aag` or `.aig`; `-` for standard input).
+        file: PathBuf,
+        /// The assertions (`.ste`).
+        assertions: PathBuf,
+    },
+    /// Symbolic trajectory evaluation of the assertions `A ==> C` of a `.ste` file: `true`
+    /// (holds; `vacuous` noted), `false` (a concrete counterexample run, replayed), `unknown`
+    /// (an X in the consequent's nodes). `-x ste.refine=star|tg` refines X results.
+    Ste {
+        /// The circuit (`.aag` or `.aig`; `-` for standard input).
+        file: PathBuf,
+        /// The assertions (`.ste`).
+        assertions: PathBuf,
+    },
     /// Sizes, sections and latch reset kinds of a circuit.
     Info {
         /// The circuit (`.aag` or `.aig`; `-` for standard input).
@@ -87,6 +106,7 @@ pub fn run(cmd: AigCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             property,
             output,
         } => verikit_hw::bmc_cnf_command(&file, property, k, output.as_deref()),
+        AigCmd::Ste { file, assertions } => verikit_hw::ste_command(&file, &assertions, ctx),
         AigCmd::Info { file } => verikit_hw::info_command(&file),
     }
 }
