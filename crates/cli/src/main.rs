@@ -69,6 +69,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("hw", verikit_hw::PARAMS),
         #[cfg(feature = "aig")]
         ("ste", verikit_hw::STE_PARAMS),
+        #[cfg(feature = "sat")]
+        ("sat", verikit_hw::SAT_PARAMS),
         #[cfg(feature = "synt")]
         ("synt", verikit_synt::PARAMS),
     ]

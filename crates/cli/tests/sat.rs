@@ -243,3 +243,29 @@ fn timeout_on_a_hard_formula() {
         assert_eq!(v["verdict"], "timeout");
     }
 }
+
+#[test]
+fn backend_choice() {
+    // the own CDCL by flag or by parameter
+    for args in [
+        vec!["--json", "sat", "--backend", "cdcl", PHP],
+        vec!["--json", "-x", "sat.backend=cdcl", "sat", PHP],
+    ] {
+        let (code, v, err) = verikit(&args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(v["verdict"], "false");
+        assert_eq!(v["backend"], "cdcl");
+    }
+    // CaDiCaL: the same answer when built with the `cadical` feature, a usage error otherwise
+    let (code, v, err) = verikit(&["--json", "sat", "--backend", "cadical", PHP]);
+    if cfg!(feature = "cadical") {
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(v["verdict"], "false");
+        assert_eq!(v["backend"], "cadical");
+    } else {
+        assert_eq!(code, 2, "{v}");
+        assert!(err.contains("cadical"), "{err}");
+    }
+    let (code, _, _) = verikit(&["-x", "sat.backend=minisat", "sat", PHP]);
+    assert_eq!(code, 2);
+}

@@ -116,8 +116,18 @@ pub fn solve_command(
     proof: Option<&Path>,
     binary_proof: bool,
     competition: bool,
+    backend: Option<&str>,
     ctx: &Ctx,
 ) -> Result<SatRun, Failure> {
+    let name = match backend {
+        Some(b) => b.to_string(),
+        None => ctx
+            .params
+            .get(&crate::sat_task::SAT_PARAMS[0])
+            .map_err(Failure::Usage)?,
+    };
+    let backend = crate::sat_task::Backend::parse(&name)
+        .ok_or_else(|| Failure::Usage("-x sat.backend: expected cdcl or cadical".into()))?;
     let proof = match proof {
         Some(p) => {
             let f = std::fs::File::create(p)
@@ -127,7 +137,11 @@ pub fn solve_command(
         }
         None => None,
     };
-    let opts = SatOptions { proof, competition };
+    let opts = SatOptions {
+        proof,
+        competition,
+        backend,
+    };
     let mut r =
         solve_cnf(&src.text, opts, &ctx.budget).map_err(|d| Failure::from_error(d, Some(src)))?;
     r.answer = r.answer.input("file", &src.name);

@@ -17,8 +17,8 @@
 //!
 //! A trace that reaches a bad state is the counterexample (inputs from the initial state).
 //! When the abstract pre-images reach a fixpoint that excludes the initial states, the target is
-//! unreachable; the engine reports `unknown` with that note (the proof engines give the
-//! certificate).
+//! unreachable and the engine stops at once with `unknown` (the proof engines give the
+//! certificate). Each batch of traces spends one unit of the budget's work.
 
 use crate::outcome::Outcome;
 use std::collections::HashMap;
@@ -361,36 +361,48 @@ pub(crate) fn everlost(
     let rings = build_rings(aig, bad, opts, budget);
     stats.abstract_latches = rings.abs.len();
     stats.rings = rings.rings.len();
-    let note = if rings.unreachable {
-        "; the abstract model shows the target unreachable"
-    } else {
-        ""
-    };
+    if rings.unreachable {
+        // §1: "if formal verification succeeds (finding no abstract error paths) we are done";
+        // the proof itself is left to the proof engines.
+        return (
+            Outcome::Unknown {
+                reason: format!(
+                    "the abstract model ({} latches) cannot reach the target: nothing to simulate toward",
+                    stats.abstract_latches
+                ),
+            },
+            stats,
+        );
+    }
     let mut rng = Rng(opts.seed);
     let mut cache = HashMap::new();
     // The current state and the inputs that led to it from the initial state.
-    let init: Vec<bool> = aig
-        .latches
-        .iter()
-        .map(|l| match l.reset {
-            Reset::Zero => false,
-            Reset::One => true,
-            Reset::Uninit => rng.next() & 1 == 1,
-        })
-        .collect();
+    // Uninitialised latches take random values, drawn again at every restart.
+    let draw = |rng: &mut Rng| -> Vec<bool> {
+        aig.latches
+            .iter()
+            .map(|l| match l.reset {
+                Reset::Zero => false,
+                Reset::One => true,
+                Reset::Uninit => rng.next() & 1 == 1,
+            })
+            .collect()
+    };
+    let mut init = draw(&mut rng);
     let mut state = init.clone();
     let mut path: Vec<Vec<bool>> = Vec::new();
     let mut best = rings.distance(aig, &state, &mut cache);
     let mut stale = 0usize;
     let k = opts.cycles.max(1);
     loop {
-        if let Err(why) = budget.check() {
+        // One unit of work per batch of 64 traces.
+        if let Err(why) = budget.spend(1) {
             stats.best_ring = best;
             return (
                 Outcome::Exhausted {
                     why,
                     reached: format!(
-                        "{} simulated cycles, {} rings, closest ring {}{note}",
+                        "{} simulated cycles, {} rings, closest ring {}",
                         stats.cycles,
                         stats.rings,
                         best.map_or("none".into(), |d| d.to_string())
@@ -479,13 +491,23 @@ pub(crate) fn everlost(
             }
         } else {
             stale = 0;
+            if rng.next() % 8 == 0 {
+                // now and then the walk restarts from a fresh initial state
+                init = draw(&mut rng);
+                state = init.clone();
+                path.clear();
+                best = rings.distance(aig, &state, &mut cache);
+                continue;
+            }
             best = None; // a random walk forgets the best ring reached
             (random_end, k)
         };
         let Some(lane) = lane else {
-            // Every lane died on a constraint: restart from the initial state.
+            // Every lane died on a constraint: restart from an initial state.
+            init = draw(&mut rng);
             state = init.clone();
             path.clear();
+            best = rings.distance(aig, &state, &mut cache);
             continue;
         };
         for f in frames.iter().take(upto) {
@@ -513,6 +535,7 @@ pub(crate) fn everlost(
             .map(|t| t.lane(0) == Some(true))
             .collect();
         if path.len() > 100_000 {
+            init = draw(&mut rng);
             state = init.clone();
             path.clear();
             best = rings.distance(aig, &state, &mut cache);

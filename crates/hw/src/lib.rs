@@ -55,7 +55,9 @@ pub use command::{
 pub use everlost::EverLostOptions;
 pub use live_task::Liveness;
 pub use outcome::{Outcome, Proof};
-pub use sat_task::{bmc_cnf, core_cnf, solve_cnf, CoreMethod, CoreRun, SatOptions, SatRun};
+pub use sat_task::{
+    bmc_cnf, core_cnf, solve_cnf, Backend, CoreMethod, CoreRun, SatOptions, SatRun, SAT_PARAMS,
+};
 pub use ste_parse::{parse_ste, Assertion, SteFile};
 pub use ste_replay::replay_ste;
 pub use ste_task::{

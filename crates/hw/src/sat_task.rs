@@ -20,6 +20,76 @@ pub struct SatOptions {
     pub proof: Option<ProofLog>,
     /// Answer in the SAT competition's format (`s …`, `v … 0`).
     pub competition: bool,
+    /// The solver (`--backend`, `-x sat.backend`).
+    pub backend: Backend,
+}
+
+/// The SAT backend of a plain solve (decision 0008).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The own CDCL core (DRAT proofs available).
+    #[default]
+    Cdcl,
+    /// CaDiCaL through `rustsat` (the cargo feature `cadical`).
+    Cadical,
+}
+
+impl Backend {
+    pub fn parse(s: &str) -> Option<Backend> {
+        match s {
+            "cdcl" => Some(Backend::Cdcl),
+            "cadical" => Some(Backend::Cadical),
+            _ => None,
+        }
+    }
+    /// Whether this build has the backend.
+    pub fn available(self) -> bool {
+        self == Backend::Cdcl || cfg!(feature = "cadical")
+    }
+}
+
+/// The `-x sat.*` tuning parameters.
+pub const SAT_PARAMS: &[verikit_diag::Param] = &[verikit_diag::Param {
+    name: "sat.backend",
+    default: "cdcl",
+    range: "cdcl|cadical",
+    doc: "verikit sat: the solver (cadical needs a build with the `cadical` feature)",
+}];
+
+/// A plain solve on a [`SatBackend`]: the result, the model (one value per variable), and why it
+/// stopped if the budget ran out.
+fn solve_plain(
+    sat: &mut dyn SatBackend,
+    cnf: &Cnf,
+    budget: &Budget,
+) -> (SatResult, Vec<bool>, Option<Exhausted>) {
+    for _ in sat.num_vars()..cnf.num_vars {
+        sat.new_var();
+    }
+    for c in &cnf.clauses {
+        sat.add_clause(c);
+    }
+    let r = sat.solve(&[], budget);
+    let model = if r == SatResult::Sat {
+        (0..cnf.num_vars)
+            .map(|v| sat.model_value(Lit::pos(v)) == Some(true))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (r, model, sat.exhausted())
+}
+
+#[cfg(feature = "cadical")]
+fn cadical() -> Result<Box<dyn SatBackend>, Diagnostic> {
+    Ok(Box::new(verikit_sat::CadicalBackend::new()))
+}
+
+#[cfg(not(feature = "cadical"))]
+fn cadical() -> Result<Box<dyn SatBackend>, Diagnostic> {
+    Err(Diagnostic::error(
+        "this build has no CaDiCaL backend (build with the cargo feature `cadical`)",
+    ))
 }
 
 /// The answer and, in competition mode, the solver exit code (10 SAT, 20 UNSAT, 0 unknown).
@@ -47,6 +117,21 @@ fn exhausted_verdict(e: Exhausted) -> Verdict {
 /// Decides a DIMACS CNF.
 pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun, Diagnostic> {
     let cnf = dimacs::parse(text)?;
+    if opts.backend == Backend::Cadical {
+        if opts.proof.is_some() {
+            return Err(Diagnostic::error(
+                "--proof needs the cdcl backend (CaDiCaL is used here without proof output)",
+            ));
+        }
+        let mut b = cadical()?;
+        let (r, model, exh) = solve_plain(b.as_mut(), &cnf, budget);
+        let answer = Answer::default()
+            .input("variables", cnf.num_vars)
+            .input("clauses", cnf.clauses.len())
+            .detail("backend", b.name());
+        return finish_solve(&cnf, opts.competition, r, model, exh, answer);
+    }
+    let competition = opts.competition;
     let mut s = Cdcl::new();
     let logging = opts.proof.is_some();
     if let Some(p) = opts.proof {
@@ -82,12 +167,26 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
         }
     }
     answer = answer
+        .detail("backend", "cdcl")
         .stat("conflicts", st.conflicts)
         .stat("decisions", st.decisions)
         .stat("propagations", st.propagations)
         .stat("restarts", st.restarts)
         .stat("learnt_clauses", st.learnt_clauses)
         .stat("deleted_clauses", st.deleted_clauses);
+    let exh = s.exhausted();
+    finish_solve(&cnf, competition, r, model, exh, answer)
+}
+
+/// The answer of a solve: the model checked against the clauses, the competition lines.
+fn finish_solve(
+    cnf: &Cnf,
+    competition: bool,
+    r: SatResult,
+    model: Vec<bool>,
+    exh: Option<Exhausted>,
+    mut answer: Answer,
+) -> Result<SatRun, Diagnostic> {
     let (verdict, word, status, exit) = match r {
         SatResult::Sat => {
             if !cnf.satisfied_by(|v: Var| model.get(v as usize).copied().unwrap_or(false)) {
@@ -96,14 +195,14 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
                         .with_verdict(Verdict::Error)
                         .detail("result", "error")
                         .line("internal error: the model does not satisfy the clauses"),
-                    competition_exit: opts.competition.then_some(0),
+                    competition_exit: competition.then_some(0),
                 });
             }
             (Verdict::True, "sat", "s SATISFIABLE", 10)
         }
         SatResult::Unsat => (Verdict::False, "unsat", "s UNSATISFIABLE", 20),
         SatResult::Unknown => (
-            exhausted_verdict(s.exhausted().unwrap_or(Exhausted::Timeout)),
+            exhausted_verdict(exh.unwrap_or(Exhausted::Timeout)),
             "unknown",
             "s UNKNOWN",
             0,
@@ -115,7 +214,7 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
         .map(|(v, &b)| dimacs_lit(Lit::new(v as u32, !b)))
         .collect();
     answer = answer.with_verdict(verdict).detail("result", word);
-    if opts.competition {
+    if competition {
         answer = answer.line(status);
         if r == SatResult::Sat {
             for chunk in lits.chunks(16) {
@@ -135,7 +234,7 @@ pub fn solve_cnf(text: &str, opts: SatOptions, budget: &Budget) -> Result<SatRun
     }
     Ok(SatRun {
         answer,
-        competition_exit: opts.competition.then_some(exit),
+        competition_exit: competition.then_some(exit),
     })
 }
 

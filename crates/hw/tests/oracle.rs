@@ -115,6 +115,21 @@ proptest! {
     ) {
         let a = build(ni, &resets, &gates, &nexts, bad, cons);
         let want = oracle(&a);
+        // EverLost finds bugs only; its work budget (batches of 64 traces) keeps it
+        // deterministic. A found counterexample must be real and replay; it never says safe.
+        let mut eo = Options { engine: Engine::EverLost, ..Options::default() };
+        eo.everlost.seed = u64::from(bad);
+        let r = check(&a, &eo, &Budget::unlimited().with_work_limit(3_000));
+        let v = r.answer.verdict;
+        prop_assert_ne!(v, Some(Verdict::True));
+        if v == Some(Verdict::False) {
+            prop_assert!(want, "everlost: unsafe on a safe circuit: {}", a.to_aag());
+            prop_assert!(replay(&a, r.witness.as_ref().unwrap(), 0).is_ok());
+        } else if want {
+            // every reachable state of these circuits is within a few steps: the guided
+            // simulation finds the bug
+            prop_assert!(false, "everlost missed a bug: {} {}", r.answer.to_json(), a.to_aag());
+        }
         for engine in [Engine::Bmc, Engine::Kind, Engine::Ic3, Engine::Portfolio] {
             let mut opts = Options { engine, ..Options::default() };
             if engine == Engine::Bmc {

@@ -23,6 +23,10 @@ pub struct SatArgs {
     /// Answer as SAT-competition solvers do: `s SATISFIABLE` + `v … 0` lines, exit 10 / 20.
     #[arg(long)]
     competition: bool,
+    /// The solver: cdcl (own, DRAT proofs) or cadical (builds with the `cadical` feature);
+    /// default from `-x sat.backend`.
+    #[arg(long, value_parser = ["cdcl", "cadical"])]
+    backend: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -55,7 +59,8 @@ pub fn run(args: SatArgs, ctx: &Ctx) -> Result<Answer, CliError> {
         return Err(CliError::Usage("a DIMACS file is required".into()));
     };
     let (proof, binary) = (args.proof.as_deref(), args.binary_proof);
-    let r = verikit_hw::solve_command(&read_input(file)?, proof, binary, args.competition, ctx)?;
+    let (src, backend) = (read_input(file)?, args.backend.as_deref());
+    let r = verikit_hw::solve_command(&src, proof, binary, args.competition, backend, ctx)?;
     if let Some(code) = r.competition_exit {
         print!("{}", r.answer.text);
         std::process::exit(code);

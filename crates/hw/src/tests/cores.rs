@@ -59,6 +59,7 @@ fn solve_answers_with_checked_model_and_proof() {
         SatOptions {
             proof: None,
             competition: true,
+            ..SatOptions::default()
         },
         &Budget::unlimited(),
     )
@@ -74,6 +75,7 @@ fn solve_answers_with_checked_model_and_proof() {
                 binary,
             )),
             competition: false,
+            ..SatOptions::default()
         };
         let r = solve_cnf(unsat, opts, &Budget::unlimited()).unwrap();
         assert_eq!(r.answer.verdict, Some(Verdict::False));
@@ -219,4 +221,29 @@ fn bmc_cnf_of_the_counter_is_unsat_below_its_depth() {
         assert_eq!(r.answer.verdict, Some(want), "k = {k}");
     }
     assert!(bmc_cnf(&aig, 5, 1).is_err());
+}
+
+#[test]
+fn cadical_backend_agrees_or_is_refused_without_the_feature() {
+    use crate::Backend;
+    let unsat = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n";
+    let sat = "p cnf 3 2\n1 -2 0\n2 3 0\n";
+    for (text, want) in [(unsat, "false"), (sat, "true")] {
+        let opts = SatOptions {
+            backend: Backend::Cadical,
+            ..SatOptions::default()
+        };
+        match solve_cnf(text, opts, &Budget::unlimited()) {
+            Ok(r) => {
+                assert!(Backend::Cadical.available());
+                let j = r.answer.to_json();
+                assert_eq!(j["verdict"], want, "{j}");
+                assert_eq!(j["backend"], "cadical");
+            }
+            Err(e) => {
+                assert!(!Backend::Cadical.available());
+                assert!(e.message.contains("cadical"), "{}", e.message);
+            }
+        }
+    }
 }
