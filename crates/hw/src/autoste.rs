@@ -30,6 +30,9 @@ pub(crate) struct Choice {
     pub(crate) relevant_inputs: usize,
 }
 
+/// A candidate goal: its key (leaves, nodes in the cone), node, cone, undecided valuations.
+type Goal = ((usize, usize), (usize, u32), Vec<(usize, u32)>, Bdd);
+
 /// Evaluation rank of a variable inside one frame (constants, inputs, latches, gates in order).
 fn rank(kinds: &[Kind], var: u32) -> usize {
     match kinds.get(var as usize) {
@@ -87,7 +90,7 @@ pub(crate) fn choose(
 ) -> Result<Option<Choice>, Exhausted> {
     let kinds = aig.kinds();
     // The goal: fewest leaves in the BCOI, then fewest nodes.
-    let mut best: Option<((usize, usize), (usize, u32), Vec<(usize, u32)>, Bdd)> = None;
+    let mut best: Option<Goal> = None;
     for (node, x) in &run.undecided {
         budget.check()?;
         let cone = bcoi(aig, &kinds, *node);

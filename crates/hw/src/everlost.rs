@@ -491,7 +491,7 @@ pub(crate) fn everlost(
             }
         } else {
             stale = 0;
-            if rng.next() % 8 == 0 {
+            if rng.next().is_multiple_of(8) {
                 // now and then the walk restarts from a fresh initial state
                 init = draw(&mut rng);
                 state = init.clone();

@@ -67,6 +67,7 @@ pub fn parse_ste(name: &str, text: &str) -> Result<SteFile, Diagnostic> {
         toks,
         pos: 0,
         vars: Vec::new(),
+        depth: 0,
     };
     let mut assertions = Vec::new();
     while p.peek().is_some() {
@@ -114,6 +115,12 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
                 let mut end = None;
                 for (j, d) in text.get(i..).unwrap_or("").char_indices() {
                     match d {
+                        '(' if depth >= MAX_NESTING => {
+                            return Err(Diagnostic::at(
+                                Span::new(i + j, i + j + 1),
+                                format!("nested deeper than {MAX_NESTING} levels"),
+                            ))
+                        }
                         '(' => depth += 1,
                         ')' => {
                             depth -= 1;
@@ -179,7 +186,11 @@ struct Parser<'a> {
     toks: Vec<(Tok, Span)>,
     pos: usize,
     vars: Vec<String>,
+    depth: usize,
 }
+
+/// Deepest nesting of `(`, `next`, `at`, `when` accepted.
+const MAX_NESTING: usize = 256;
 
 /// Guard and time under which a sub-formula is read.
 #[derive(Clone)]
@@ -260,6 +271,19 @@ impl Parser<'_> {
 
     fn item(&mut self, ctx: &Ctx, out: &mut Vec<Atom>) -> Result<(), Diagnostic> {
         let sp = self.span();
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(Diagnostic::at(
+                sp,
+                format!("nested deeper than {MAX_NESTING} levels"),
+            ));
+        }
+        let r = self.item_inner(ctx, out, sp);
+        self.depth -= 1;
+        r
+    }
+
+    fn item_inner(&mut self, ctx: &Ctx, out: &mut Vec<Atom>, sp: Span) -> Result<(), Diagnostic> {
         match self.next() {
             Some((Tok::LParen, _)) => {
                 self.formula(ctx, out)?;

@@ -161,6 +161,9 @@ pub(crate) struct Leaf {
     pub(crate) var: u32,
 }
 
+/// The value a simulation gives a leaf (`None`: X).
+pub(crate) type LeafFn<'f, A> = dyn FnMut(&mut A, Leaf) -> Option<Rail<<A as Algebra>::B>> + 'f;
+
 /// Simulates `depth` frames. `leaf` may give a leaf a Boolean value (a fresh variable for the
 /// concrete search, a strengthening); `None` leaves it X.
 pub(crate) fn simulate<A: Algebra>(
@@ -168,7 +171,7 @@ pub(crate) fn simulate<A: Algebra>(
     aig: &Aig,
     depth: usize,
     ante: &BTreeMap<(usize, u32), Rail<A::B>>,
-    leaf: &mut dyn FnMut(&mut A, Leaf) -> Option<Rail<A::B>>,
+    leaf: &mut LeafFn<'_, A>,
     budget: &Budget,
 ) -> Result<Trajectory<A::B>, Exhausted> {
     let n = aig.maxvar as usize + 1;

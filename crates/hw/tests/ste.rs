@@ -3,6 +3,8 @@
 //! brute-force oracle on random small circuits. Every `fails` answer is replayed by
 //! `verikit-aiger`'s simulator (`replay_ste`) and by the oracle's own simulation here.
 
+#![allow(clippy::needless_range_loop)] // the generators index bit vectors by position
+
 use proptest::prelude::*;
 use verikit_aiger::{Aig, Reset, Sim, Ternary};
 use verikit_diag::{Budget, Verdict};
@@ -423,6 +425,24 @@ fn answer_json_and_located_errors() {
             e.message
         );
     }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("assert a: {}we is 1 ==> we is 1 ;", "next ".repeat(100_000));
+    assert!(parse_ste("d.ste", &deep).is_err());
+    let deep = format!(
+        "assert a: {}we is 1{} ==> we is 1 ;",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    assert!(parse_ste("d.ste", &deep).is_err());
+    let deep = format!(
+        "assert a: we is {}v{} ==> we is 1 ;",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    assert!(parse_ste("d.ste", &deep).is_err());
 }
 
 #[test]
