@@ -24,6 +24,11 @@ mod alu;
 mod check;
 mod command;
 mod concrete_trace;
+mod cta_check;
+mod cta_parse;
+mod cta_reach;
+mod cta_replay;
+mod cta_topology;
 mod dbm;
 mod deadlock;
 mod expr;
@@ -48,6 +53,13 @@ pub use command::{
     check_command, info_command, liveness_command, reach_command, ALGO_NAMES, EXTRAPOLATION_NAMES,
     SEARCH_NAMES,
 };
+pub use cta_check::run_cta;
+pub use cta_parse::{parse_cta, Cta, CtaAction, CtaAtom, CtaChannel, CtaCmp, CtaEdge, CtaProcess};
+pub use cta_reach::{
+    check_topology, cta_reach, resolve_cta_labels, CtaOptions, CtaResult, CtaStep, CTA_PARAMS,
+};
+pub use cta_replay::replay_cta;
+pub use cta_topology::{classify_topology, Topology};
 pub use concrete_trace::{TimedStep, TimedTrace};
 pub use expr::BinOp;
 pub use live_check::{buchi_answer, check_buchi, LassoShape};

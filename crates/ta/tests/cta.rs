@@ -1,0 +1,142 @@
+//! Communicating timed automata (Krčál–Yi CAV'06): topology classification, reachability with
+//! urgent reading, witnesses replayed by the independent checker, located errors.
+
+use verikit_diag::Budget;
+use verikit_ta::{
+    check_topology, classify_topology, cta_reach, parse_cta, replay_cta, resolve_cta_labels,
+    CtaOptions, Topology,
+};
+
+fn model(name: &str) -> String {
+    let p = format!("{}/tests/cta/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn reach(text: &str, labels: &[&str], bound: usize) -> verikit_ta::CtaResult {
+    let cta = parse_cta(text).unwrap();
+    let names: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
+    let ids = resolve_cta_labels(&cta, &names).unwrap();
+    let r = cta_reach(&cta, &ids, &CtaOptions { channel_bound: bound }, &Budget::unlimited()).unwrap();
+    if r.reachable == Some(true) {
+        replay_cta(&cta, &r.trace, &ids).unwrap();
+        // a witness missing its last step does not reach the target
+        let short = &r.trace[..r.trace.len().saturating_sub(1)];
+        assert!(replay_cta(&cta, short, &ids).is_err() || r.trace.is_empty());
+    }
+    r
+}
+
+#[test]
+fn urgent_reading_forbids_eps_while_a_read_is_enabled() {
+    let text = model("urgent.cta");
+    // B's eps at y>=2 once `a` (sent at time 1) is at the head: forbidden, the read is enabled
+    let r = reach(&text, &["err", "sent"], 4);
+    assert_eq!(r.reachable, Some(false));
+    assert_eq!(r.topology, Topology::OneChannel);
+    assert_eq!(r.max_channel, 1);
+    // before anything is sent the eps move is free
+    assert_eq!(reach(&text, &["err"], 4).reachable, Some(true));
+    assert_eq!(reach(&text, &["ok"], 4).reachable, Some(true));
+    // when the read is disabled after time 1 (guard y<=1) the eps move is allowed again
+    let relaxed = text.replace("c?a{provided: y>=0}", "c?a{provided: y<=1}");
+    let r = reach(&relaxed, &["err", "sent"], 4);
+    assert_eq!(r.reachable, Some(true));
+    assert_eq!(r.trace.len(), 2);
+}
+
+#[test]
+fn the_channel_counts_and_the_bound_is_reported() {
+    let text = model("counter.cta");
+    let r = reach(&text, &["done", "finished"], 8);
+    assert_eq!(r.reachable, Some(true));
+    let r = reach(&text, &["never"], 8);
+    assert_eq!(r.reachable, Some(false), "exhaustive: the channel stays short");
+    assert!(r.max_channel >= 2 && r.max_channel <= 4, "{}", r.max_channel);
+    let exact = r.max_channel;
+    // one letter less room: the search is cut and an unreached target is unknown
+    let r = reach(&text, &["never"], exact - 1);
+    assert_eq!(r.reachable, None);
+    assert!(r.bound_hit);
+}
+
+#[test]
+fn an_unbounded_producer_is_unknown_not_false() {
+    let r = reach(&model("producer.cta"), &["never"], 5);
+    assert_eq!(r.reachable, None);
+    assert!(r.bound_hit);
+    assert_eq!(r.max_channel, 5);
+}
+
+#[test]
+fn topologies_are_classified_as_the_paper_says() {
+    let base = "system:s\nprocess:A\nprocess:B\nprocess:C\nlocation:A:l{initial:}\nlocation:B:l{initial:}\nlocation:C:l{initial:}\n";
+    let class = |chans: &str| classify_topology(&parse_cta(&format!("{base}{chans}")).unwrap()).0;
+    assert_eq!(class(""), Topology::NoChannel);
+    assert_eq!(class("channel:c:A:B\n"), Topology::OneChannel);
+    assert_eq!(class("channel:c:A:B\nchannel:d:B:C\n"), Topology::Chain);
+    assert_eq!(class("channel:d:B:C\nchannel:c:A:B\n"), Topology::Chain);
+    assert_eq!(class("channel:c:A:B\nchannel:d:B:A\n"), Topology::TwoWay);
+    assert_eq!(class("channel:c:A:B\nchannel:d:A:B\n"), Topology::Parallel);
+    assert_eq!(class("channel:c:A:A\n"), Topology::SelfLoop);
+    assert_eq!(class("channel:c:A:B\nchannel:d:A:C\n"), Topology::Unclassified);
+    assert_eq!(class("channel:c:A:C\nchannel:d:B:C\n"), Topology::Unclassified);
+    // a cycle of three contains a chain
+    assert_eq!(class("channel:c:A:B\nchannel:d:B:C\nchannel:e:C:A\n"), Topology::Chain);
+    for t in [Topology::NoChannel, Topology::OneChannel] {
+        assert_eq!(t.decidable(), Some(true));
+    }
+    for t in [Topology::Chain, Topology::TwoWay, Topology::Parallel, Topology::SelfLoop] {
+        assert_eq!(t.decidable(), Some(false));
+    }
+    assert_eq!(Topology::Unclassified.decidable(), None);
+}
+
+#[test]
+fn the_chain_of_figure_2_is_refused_by_name_at_its_channel() {
+    let text = model("chain.cta");
+    let cta = parse_cta(&text).unwrap();
+    let e = check_topology(&cta).unwrap_err();
+    assert!(e.message.contains("chain"), "{}", e.message);
+    assert!(e.message.contains("Theorem 2"), "{}", e.message);
+    let at = text.find("channel:c12").unwrap();
+    assert_eq!(e.span.map(|s| s.start), Some(at));
+    let r = cta_reach(&cta, &[], &CtaOptions::default(), &Budget::unlimited());
+    assert!(r.is_err());
+}
+
+#[test]
+fn no_channel_is_a_plain_network() {
+    let text = "system:s\nprocess:A\nclock:A:x\nlocation:A:l{initial:}\nlocation:A:m{labels: m}\nedge:A:l:m:eps{provided: x>3 && x<4}\n";
+    let r = reach(text, &["m"], 1);
+    assert_eq!(r.topology, Topology::NoChannel);
+    assert_eq!(r.reachable, Some(true));
+    let never = text.replace("x>3 && x<4", "x>3 && x<3");
+    assert_eq!(reach(&never, &["m"], 1).reachable, Some(false));
+}
+
+#[test]
+fn bad_input_is_located() {
+    let cases = [
+        ("system:s\nprocess:A\nlocation:A:l{initial: : invariant: x<=1}\n", "invariant"),
+        ("system:s\nprocess:A\nprocess:B\nchannel:c:A:B\nlocation:B:l{initial:}\nedge:B:l:l:c!a\n", "c"),
+        ("system:s\nprocess:A\nlocation:A:l{initial:}\nedge:A:l:zz:eps\n", "zz"),
+        ("system:s\nprocess:A\nprocess:B\nclock:B:y\nlocation:A:l{initial:}\nedge:A:l:l:eps{provided: y<1}\n", "y<1"),
+        ("system:s\nprocess:A\nclock:A:x\nlocation:A:l{initial:}\nedge:A:l:l:eps{do: x=2}\n", "2}"),
+        ("system:s\nprocess:A\nclock:A:x\nlocation:A:l{initial:}\nedge:A:l:l:eps{provided: x != 1}\n", "x != 1"),
+    ];
+    for (text, at) in cases {
+        let e = parse_cta(text).unwrap_err();
+        let span = e.span.unwrap_or_else(|| panic!("unlocated: {}", e.message));
+        let want = text.rfind(at).unwrap();
+        assert!(span.start <= want + at.len() && want <= span.end, "{}: {:?} vs {want}", e.message, span);
+    }
+    assert!(parse_cta("process:A\n").is_err());
+    assert!(parse_cta("system:s\nprocess:A\n").unwrap_err().message.contains("initial"));
+}
+
+#[test]
+fn parser_is_total() {
+    let seeds = [model("urgent.cta"), model("counter.cta"), model("chain.cta")];
+    let seeds: Vec<&str> = seeds.iter().map(String::as_str).collect();
+    verikit_testkit::assert_parser_total(&seeds, 2000, parse_cta);
+}
