@@ -73,6 +73,8 @@ fn param_tables() -> Vec<(&'static str, &'static [Param])> {
         ("sat", verikit_hw::SAT_PARAMS),
         #[cfg(feature = "synt")]
         ("synt", verikit_synt::PARAMS),
+        #[cfg(feature = "ta")]
+        ("ta", verikit_ta::PARAMS),
     ]
 }
 

@@ -318,6 +318,22 @@ fn rows() -> Vec<Row> {
         #[cfg(feature = "ta")]
         (
             "ta",
+            "cta",
+            &["demo/ta/urgent.cta", "--labels", "err"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "ta")]
+        (
+            "ta",
+            "neta",
+            &["demo/ta/frozen.neta", "--labels", "frozen_ok"],
+            true,
+            true,
+        ),
+        #[cfg(feature = "ta")]
+        (
+            "ta",
             "liveness",
             &["demo/ta/fischer2.tck", "-l", "cs1"],
             true,

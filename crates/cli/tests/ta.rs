@@ -276,3 +276,158 @@ fn a_hard_liveness_check_times_out() {
     assert_eq!(code, 3, "{err}");
     assert_eq!(v["verdict"], "timeout");
 }
+
+const DEMO_CTA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/urgent.cta");
+
+#[test]
+fn communicating_timed_automata() {
+    let (code, v, err) = verikit(&["--json", "ta", "cta", DEMO_CTA, "--labels", "err,sent"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["topology"], "one channel (A1, A2, c1,2)", "{v}");
+    assert_eq!(v["stats"]["max_channel_length"], 1, "{v}");
+    let (code, v, err) = verikit(&["--json", "ta", "cta", DEMO_CTA, "--labels", "ok"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["witness"]["replayed"], true, "{v}");
+    let steps = v["witness"]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2, "{v}");
+    // the chain of Krčál–Yi Fig. 2 is refused by name, located at its first channel
+    let dir = std::env::temp_dir().join(format!("verikit-cta-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("chain.cta");
+    std::fs::write(
+        &f,
+        "system:s\nprocess:A\nprocess:B\nprocess:C\nchannel:c:A:B\nchannel:d:B:C\n\
+         location:A:l{initial:}\nlocation:B:l{initial:}\nlocation:C:l{initial:}\n",
+    )
+    .unwrap();
+    let (code, _, err) = verikit(&["ta", "cta", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("chain.cta:5:1"), "{err}");
+    assert!(
+        err.contains("undecidable") && err.contains("Theorem 2"),
+        "{err}"
+    );
+    // an unbounded channel: unknown at the bound set by -x
+    let g = dir.join("producer.cta");
+    std::fs::write(
+        &g,
+        "system:s\nprocess:A\nprocess:B\nclock:A:x\nchannel:c:A:B\nlocation:A:p{initial:}\n\
+         location:B:q{initial:}\nlocation:B:n{labels: n}\nedge:A:p:p:c!a{provided: x==1 : do: x=0}\n",
+    )
+    .unwrap();
+    let (code, v, err) = verikit(&[
+        "--json",
+        "-x",
+        "ta.cta-channel-bound=3",
+        "ta",
+        "cta",
+        g.to_str().unwrap(),
+        "--labels",
+        "n",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v["stats"]["max_channel_length"], 3, "{v}");
+    // a channel of two letters chosen freely every instant: too many contents for one second
+    let h = dir.join("hard.cta");
+    std::fs::write(
+        &h,
+        "system:s\nprocess:A\nprocess:B\nclock:A:x\nchannel:c:A:B\nlocation:A:p{initial:}\n\
+         location:B:q{initial:}\nlocation:B:n{labels: n}\nedge:A:p:p:c!a{provided: x<=1}\n\
+         edge:A:p:p:c!b{provided: x<=1}\n",
+    )
+    .unwrap();
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "-x",
+        "ta.cta-channel-bound=40",
+        "ta",
+        "cta",
+        h.to_str().unwrap(),
+        "--labels",
+        "n",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout", "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn search_options_from_tuning_parameters() {
+    for x in [
+        "ta.order=dfs",
+        "ta.covering=none",
+        "ta.extrapolation=extraM",
+    ] {
+        let (code, v, err) = verikit(&["--json", "-x", x, "ta", "reach", DEMO, "--labels", "cs1"]);
+        assert_eq!(code, 0, "{x}: {err}");
+        assert_eq!(v["verdict"], "true", "{x}: {v}");
+    }
+    let (code, _, err) = verikit(&["-x", "ta.order=sideways", "ta", "reach", DEMO]);
+    assert_eq!(code, 2, "{err}");
+}
+
+const DEMO_NETA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/frozen.neta");
+
+#[test]
+fn nested_timed_automata() {
+    let (code, v, err) = verikit(&["--json", "ta", "neta", DEMO_NETA, "--labels", "frozen_ok"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["witness"]["replayed"], true, "{v}");
+    assert_eq!(
+        v["witness"]["rules"].as_array().map(Vec::len),
+        Some(5),
+        "{v}"
+    );
+    let (code, v, err) = verikit(&[
+        "--json",
+        "-x",
+        "ta.neta-stack-bound=0",
+        "ta",
+        "neta",
+        DEMO_NETA,
+        "--labels",
+        "frozen_ok",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    let dir = std::env::temp_dir().join(format!("verikit-neta-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.neta");
+    std::fs::write(
+        &f,
+        "system:s\nautomaton:A\nlocation:A:q{initial:}\nedge:A:q:A:q{do: y=0}\n",
+    )
+    .unwrap();
+    let (code, _, err) = verikit(&["ta", "neta", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.neta:4:18"), "{err}");
+    // unbounded recursion with a deep bound: more configurations than one second allows
+    let g = dir.join("deep.neta");
+    std::fs::write(
+        &g,
+        "system:s\nclock:x\nclock:y\nautomaton:A\nlocation:A:q{initial:}\nlocation:A:n{labels: n}\n\
+         edge:A:q:A:q{provided: x>=1 : do: push}\nedge:A:q:A:q{provided: y>=2 : do: fpush}\n",
+    )
+    .unwrap();
+    let (code, v, err) = verikit(&[
+        "--json",
+        "--timeout",
+        "1",
+        "-x",
+        "ta.neta-stack-bound=1000",
+        "ta",
+        "neta",
+        g.to_str().unwrap(),
+        "--labels",
+        "n",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "timeout", "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,11 @@ use crate::query::{check_labels, to_answer, Options};
 use crate::reach::{Algo, Search};
 use crate::tck::parse_tck;
 use crate::zone_graph::Extrapolation;
-use verikit_diag::{Answer, Ctx, Failure, SourceFile};
+use crate::cta_check::run_cta;
+use crate::cta_reach::CtaOptions;
+use crate::neta_check::run_neta;
+use crate::neta_reach::NetaOptions;
+use verikit_diag::{Answer, Ctx, Failure, Params, SourceFile};
 
 /// Search order names of `--search`.
 pub const SEARCH_NAMES: &[&str] = &["bfs", "dfs"];
@@ -18,25 +22,36 @@ pub const ALGO_NAMES: &[&str] = &["reach", "covreach", "alu-covreach"];
 pub const EXTRAPOLATION_NAMES: &[&str] = &["extraLU+l", "extraLU+g", "extraM"];
 
 impl Options {
-    /// The options named `search` (bfs, dfs), `algo` (reach, covreach, alu-covreach) and
-    /// `extrapolation` (extraLU+l, extraLU+g, extraM).
-    pub fn from_names(search: &str, algo: &str, extrapolation: &str) -> Result<Options, Failure> {
+    /// The options of the `-x ta.*` parameters, overridden by those named `search` (bfs, dfs),
+    /// `algo` (reach, covreach, alu-covreach) and `extrapolation` (extraLU+l, extraLU+g, extraM)
+    /// when given.
+    pub fn from_names(
+        search: Option<&str>,
+        algo: Option<&str>,
+        extrapolation: Option<&str>,
+        params: &Params,
+    ) -> Result<Options, Failure> {
         let unknown = |what: &str, v: &str| Failure::Usage(format!("unknown {what} `{v}`"));
-        Ok(Options {
-            search: match search {
+        let mut o = Options::from_params(params).map_err(Failure::Usage)?;
+        if let Some(s) = search {
+            o.search = match s {
                 "bfs" => Search::Bfs,
                 "dfs" => Search::Dfs,
                 s => return Err(unknown("search order", s)),
-            },
-            algo: match algo {
+            };
+        }
+        if let Some(a) = algo {
+            o.algo = match a {
                 "reach" => Algo::Reach,
                 "covreach" => Algo::Covreach,
                 "alu-covreach" => Algo::AluCovreach,
                 a => return Err(unknown("algorithm", a)),
-            },
-            extrapolation: Extrapolation::parse(extrapolation)
-                .ok_or_else(|| unknown("extrapolation", extrapolation))?,
-        })
+            };
+        }
+        if let Some(e) = extrapolation {
+            o.extrapolation = Extrapolation::parse(e).ok_or_else(|| unknown("extrapolation", e))?;
+        }
+        Ok(o)
     }
 }
 
@@ -60,11 +75,12 @@ pub fn reach_command(
 pub fn liveness_command(
     src: &SourceFile,
     labels: &[String],
-    extrapolation: &str,
+    extrapolation: Option<String>,
     ctx: &Ctx,
 ) -> Result<Answer, Failure> {
     let opts = Options {
-        extrapolation: Options::from_names("bfs", "covreach", extrapolation)?.extrapolation,
+        extrapolation: Options::from_names(None, None, extrapolation.as_deref(), &ctx.params)?
+            .extrapolation,
         ..Options::default()
     };
     let m = parse_tck(&src.text).map_err(located(src))?;
@@ -92,6 +108,22 @@ pub fn check_command(
     let sum =
         run_check(&src.name, &src.text, qs, opts, &ctx.budget, &mut sink).map_err(located(src))?;
     Ok(ctx.finish_batch(sum))
+}
+
+/// `verikit ta cta`: reachability of `labels` in communicating timed automata (Krčál–Yi), after
+/// the channel topology is classified (`-x ta.cta-channel-bound`).
+pub fn cta_command(src: &SourceFile, labels: &[String], ctx: &Ctx) -> Result<Answer, Failure> {
+    let opts = CtaOptions::from_params(&ctx.params).map_err(Failure::Usage)?;
+    let a = run_cta(&src.text, labels, &opts, &ctx.budget).map_err(located(src))?;
+    Ok(a.input("file", &src.name))
+}
+
+/// `verikit ta neta`: reachability of `labels` in nested timed automata with invariants
+/// (`-x ta.neta-stack-bound`).
+pub fn neta_command(src: &SourceFile, labels: &[String], ctx: &Ctx) -> Result<Answer, Failure> {
+    let opts = NetaOptions::from_params(&ctx.params).map_err(Failure::Usage)?;
+    let a = run_neta(&src.text, labels, &opts, &ctx.budget).map_err(located(src))?;
+    Ok(a.input("file", &src.name))
 }
 
 /// `verikit ta info`.

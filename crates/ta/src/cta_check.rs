@@ -54,7 +54,10 @@ pub fn run_cta(
         .stat("max_channel_length", r.max_channel)
         .stat("channel_bound", opts.channel_bound);
     if r.bound_hit {
-        a = a.detail("reason", "a channel reached the bound (ta.cta-channel-bound)");
+        a = a.detail(
+            "reason",
+            "a channel reached the bound (ta.cta-channel-bound)",
+        );
     }
     if let Some(e) = r.exhausted {
         a = a.detail("reason", e.verdict_word());
@@ -62,12 +65,16 @@ pub fn run_cta(
     if r.reachable == Some(false) {
         a = a.detail(
             "bounded",
-            format!("every reachable channel content has at most {} letters", r.max_channel),
+            format!(
+                "every reachable channel content has at most {} letters",
+                r.max_channel
+            ),
         );
     }
     if r.reachable == Some(true) {
-        replay_cta(&cta, &r.trace, &ids)
-            .map_err(|e| Diagnostic::error(format!("internal: the witness does not replay: {e}")))?;
+        replay_cta(&cta, &r.trace, &ids).map_err(|e| {
+            Diagnostic::error(format!("internal: the witness does not replay: {e}"))
+        })?;
         let steps: Vec<String> = r.trace.iter().map(|s| step_text(&cta, s)).collect();
         for s in &steps {
             a = a.line(s);

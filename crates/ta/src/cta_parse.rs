@@ -24,23 +24,9 @@
 //! invariants: an `invariant` attribute is refused. A process sends only on channels leaving it
 //! and receives only on channels entering it. Errors are located [`Diagnostic`]s.
 
+use crate::model::Cmp;
 use rustc_hash::FxHashMap;
 use verikit_diag::{Diagnostic, Span};
-
-/// A comparison of a clock with a constant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CtaCmp {
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `==`
-    Eq,
-    /// `>=`
-    Ge,
-    /// `>`
-    Gt,
-}
 
 /// `clock OP value` (clock: index into [`Cta::clocks`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +34,7 @@ pub struct CtaAtom {
     /// Clock index.
     pub clock: usize,
     /// Comparison.
-    pub cmp: CtaCmp,
+    pub cmp: Cmp,
     /// Constant.
     pub value: i32,
 }
@@ -146,12 +132,12 @@ fn is_ident(s: &str) -> bool {
 
 /// A trimmed piece of text with its span.
 #[derive(Clone, Copy, Debug)]
-struct Piece<'a> {
-    text: &'a str,
-    span: Span,
+pub(crate) struct Piece<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) span: Span,
 }
 
-fn piece(s: &str, base: usize) -> Piece<'_> {
+pub(crate) fn piece(s: &str, base: usize) -> Piece<'_> {
     let lead = s.len() - s.trim_start().len();
     let t = s.trim();
     Piece {
@@ -161,7 +147,7 @@ fn piece(s: &str, base: usize) -> Piece<'_> {
 }
 
 /// Splits at every `sep` (a byte string), trimming the pieces.
-fn split<'a>(s: &'a str, base: usize, sep: &str) -> Vec<Piece<'a>> {
+pub(crate) fn split<'a>(s: &'a str, base: usize, sep: &str) -> Vec<Piece<'a>> {
     let mut out = Vec::new();
     let mut start = 0;
     while let Some(i) = s.get(start..).and_then(|r| r.find(sep)) {
@@ -173,7 +159,7 @@ fn split<'a>(s: &'a str, base: usize, sep: &str) -> Vec<Piece<'a>> {
     out
 }
 
-fn ident<'a>(p: Piece<'a>, what: &str) -> Result<&'a str, Diagnostic> {
+pub(crate) fn ident<'a>(p: Piece<'a>, what: &str) -> Result<&'a str, Diagnostic> {
     if is_ident(p.text) {
         Ok(p.text)
     } else {
@@ -432,9 +418,10 @@ impl Builder {
     }
 
     fn process(&self, f: Piece<'_>) -> Result<usize, Diagnostic> {
-        self.procs.get(f.text).copied().ok_or_else(|| {
-            Diagnostic::at(f.span, format!("undeclared process `{}`", f.text))
-        })
+        self.procs
+            .get(f.text)
+            .copied()
+            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared process `{}`", f.text)))
     }
 
     fn location(&self, p: usize, f: Piece<'_>) -> Result<u32, Diagnostic> {
@@ -506,19 +493,25 @@ impl Builder {
             self.cta.letters.push(letter_name.to_string());
         }
         Ok(if send {
-            CtaAction::Send { channel, letter: id }
+            CtaAction::Send {
+                channel,
+                letter: id,
+            }
         } else {
-            CtaAction::Receive { channel, letter: id }
+            CtaAction::Receive {
+                channel,
+                letter: id,
+            }
         })
     }
 
     fn atom(&self, p: usize, a: Piece<'_>) -> Result<CtaAtom, Diagnostic> {
         for (op, cmp) in [
-            ("<=", CtaCmp::Le),
-            (">=", CtaCmp::Ge),
-            ("==", CtaCmp::Eq),
-            ("<", CtaCmp::Lt),
-            (">", CtaCmp::Gt),
+            ("<=", Cmp::Le),
+            (">=", Cmp::Ge),
+            ("==", Cmp::Eq),
+            ("<", Cmp::Lt),
+            (">", Cmp::Gt),
         ] {
             if let Some(i) = a.text.find(op) {
                 let lhs = piece(&a.text[..i], a.span.start);
@@ -571,7 +564,7 @@ impl Builder {
 }
 
 /// `{k:v : k:v}` attributes (values may be empty).
-fn parse_attrs(body: Piece<'_>) -> Result<Vec<(Piece<'_>, Piece<'_>)>, Diagnostic> {
+pub(crate) fn parse_attrs(body: Piece<'_>) -> Result<Vec<(Piece<'_>, Piece<'_>)>, Diagnostic> {
     if body.text.is_empty() {
         return Ok(Vec::new());
     }

@@ -19,23 +19,16 @@
 //! symbolic semantics with clock difference relations, Tables 1–3, completed only in the full
 //! version [KY06]) is not implemented: unbounded channels are not decided.
 
-use crate::cta_parse::{Cta, CtaAction, CtaAtom, CtaCmp};
+use crate::cta_parse::{Cta, CtaAction, CtaAtom};
 use crate::cta_topology::{classify_topology, Topology};
 use crate::dbm::{le, lt, Dbm};
 use crate::extra_m::extra_m;
 use crate::federation::Federation;
 use crate::lu_bounds::NO_BOUND;
+use crate::model::Cmp;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
-use verikit_diag::{Budget, Diagnostic, Exhausted, Param, Params};
-
-/// Tuning parameters of CTA reachability.
-pub const CTA_PARAMS: &[Param] = &[Param {
-    name: "ta.cta-channel-bound",
-    default: "16",
-    range: "1..=100000",
-    doc: "CTA reachability: longest channel word explored (beyond it the search is cut and an unreached target is `unknown`)",
-}];
+use verikit_diag::{Budget, Diagnostic, Exhausted};
 
 /// Options of [`cta_reach`].
 #[derive(Clone, Copy, Debug)]
@@ -47,17 +40,6 @@ pub struct CtaOptions {
 impl Default for CtaOptions {
     fn default() -> Self {
         CtaOptions { channel_bound: 16 }
-    }
-}
-
-impl CtaOptions {
-    /// Reads `ta.cta-channel-bound` from `-x` parameters.
-    pub fn from_params(p: &Params) -> Result<CtaOptions, String> {
-        let mut o = CtaOptions::default();
-        if p.raw(CTA_PARAMS[0].name).is_some() {
-            o.channel_bound = p.get_in(&CTA_PARAMS[0], 1usize, 100_000)?;
-        }
-        Ok(o)
     }
 }
 
@@ -134,11 +116,11 @@ pub(crate) fn constrain_atom(z: &mut Dbm, a: &CtaAtom) -> bool {
     let x = a.clock + 1;
     let v = a.value;
     match a.cmp {
-        CtaCmp::Lt => z.constrain(x, 0, lt(v)),
-        CtaCmp::Le => z.constrain(x, 0, le(v)),
-        CtaCmp::Eq => z.constrain(x, 0, le(v)) && z.constrain(0, x, le(-v)),
-        CtaCmp::Ge => z.constrain(0, x, le(-v)),
-        CtaCmp::Gt => z.constrain(0, x, lt(-v)),
+        Cmp::Lt => z.constrain(x, 0, lt(v)),
+        Cmp::Le => z.constrain(x, 0, le(v)),
+        Cmp::Eq => z.constrain(x, 0, le(v)) && z.constrain(0, x, le(-v)),
+        Cmp::Ge => z.constrain(0, x, le(-v)),
+        Cmp::Gt => z.constrain(0, x, lt(-v)),
     }
 }
 
@@ -233,9 +215,12 @@ pub fn check_topology(cta: &Cta) -> Result<Topology, Diagnostic> {
         d = d.with_span(ch.span, "this channel");
     }
     for ch in witness.iter().skip(1).filter_map(|&c| cta.channels.get(c)) {
-        d = d.with_note(format!("with channel `{}` from `{}` to `{}`", ch.name,
+        d = d.with_note(format!(
+            "with channel `{}` from `{}` to `{}`",
+            ch.name,
             cta.processes.get(ch.from).map_or("?", |p| p.name.as_str()),
-            cta.processes.get(ch.to).map_or("?", |p| p.name.as_str())));
+            cta.processes.get(ch.to).map_or("?", |p| p.name.as_str())
+        ));
     }
     Err(d)
 }
@@ -291,24 +276,22 @@ pub fn cta_reach(
     let mut waiting = VecDeque::new();
     let mut ticker = budget.ticker(64);
     let mut found = None;
-    let mut push = |n: Node,
-                    nodes: &mut Vec<Node>,
-                    waiting: &mut VecDeque<usize>|
-     -> Option<usize> {
-        let key = (n.locs.clone(), n.chans.clone());
-        let slot = passed.entry(key).or_default();
-        if slot
-            .iter()
-            .any(|&i| nodes.get(i).is_some_and(|o| n.zone.is_subset(&o.zone)))
-        {
-            return None;
-        }
-        let id = nodes.len();
-        slot.push(id);
-        nodes.push(n);
-        waiting.push_back(id);
-        Some(id)
-    };
+    let mut push =
+        |n: Node, nodes: &mut Vec<Node>, waiting: &mut VecDeque<usize>| -> Option<usize> {
+            let key = (n.locs.clone(), n.chans.clone());
+            let slot = passed.entry(key).or_default();
+            if slot
+                .iter()
+                .any(|&i| nodes.get(i).is_some_and(|o| n.zone.is_subset(&o.zone)))
+            {
+                return None;
+            }
+            let id = nodes.len();
+            slot.push(id);
+            nodes.push(n);
+            waiting.push_back(id);
+            Some(id)
+        };
     if let Some(id) = push(init, &mut nodes, &mut waiting) {
         if nodes
             .get(id)
@@ -351,7 +334,13 @@ pub fn cta_reach(
                         locs: nlocs.clone(),
                         chans: nchans.clone(),
                         zone: z,
-                        parent: Some((cur, CtaStep { process: p, edge: e })),
+                        parent: Some((
+                            cur,
+                            CtaStep {
+                                process: p,
+                                edge: e,
+                            },
+                        )),
                     };
                     let target = cta_is_target(cta, &n.locs, labels);
                     if let Some(id) = push(n, &mut nodes, &mut waiting) {

@@ -7,20 +7,21 @@
 //! `cta_reach` (only the DBM and federation kernels are shared) so that a search bug does not
 //! confirm itself.
 
-use crate::cta_parse::{Cta, CtaAction, CtaCmp};
+use crate::cta_parse::{Cta, CtaAction};
 use crate::cta_reach::CtaStep;
 use crate::dbm::{le, lt, Dbm};
 use crate::federation::Federation;
+use crate::model::Cmp;
 
 fn apply_guard(z: &mut Dbm, guard: &[crate::cta_parse::CtaAtom]) -> bool {
     guard.iter().all(|a| {
         let x = a.clock + 1;
         match a.cmp {
-            CtaCmp::Lt => z.constrain(x, 0, lt(a.value)),
-            CtaCmp::Le => z.constrain(x, 0, le(a.value)),
-            CtaCmp::Eq => z.constrain(x, 0, le(a.value)) && z.constrain(0, x, le(-a.value)),
-            CtaCmp::Ge => z.constrain(0, x, le(-a.value)),
-            CtaCmp::Gt => z.constrain(0, x, lt(-a.value)),
+            Cmp::Lt => z.constrain(x, 0, lt(a.value)),
+            Cmp::Le => z.constrain(x, 0, le(a.value)),
+            Cmp::Eq => z.constrain(x, 0, le(a.value)) && z.constrain(0, x, le(-a.value)),
+            Cmp::Ge => z.constrain(0, x, le(-a.value)),
+            Cmp::Gt => z.constrain(0, x, lt(-a.value)),
         }
     })
 }
@@ -35,10 +36,19 @@ pub fn replay_cta(cta: &Cta, trace: &[CtaStep], labels: &[u32]) -> Result<Vec<u3
     z0.up();
     let mut fed = Federation::from_zone(z0);
     for (k, s) in trace.iter().enumerate() {
-        let proc_ = cta.processes.get(s.process).ok_or(format!("step {k}: no process"))?;
-        let edge = proc_.edges.get(s.edge).ok_or(format!("step {k}: no edge"))?;
+        let proc_ = cta
+            .processes
+            .get(s.process)
+            .ok_or(format!("step {k}: no process"))?;
+        let edge = proc_
+            .edges
+            .get(s.edge)
+            .ok_or(format!("step {k}: no edge"))?;
         if locs.get(s.process) != Some(&edge.src) {
-            return Err(format!("step {k}: process {} is not at the edge's source", proc_.name));
+            return Err(format!(
+                "step {k}: process {} is not at the edge's source",
+                proc_.name
+            ));
         }
         match edge.action {
             CtaAction::Send { channel, letter } => chans
@@ -46,7 +56,9 @@ pub fn replay_cta(cta: &Cta, trace: &[CtaStep], labels: &[u32]) -> Result<Vec<u3
                 .ok_or(format!("step {k}: no channel"))?
                 .push(letter),
             CtaAction::Receive { channel, letter } => {
-                let w = chans.get_mut(channel).ok_or(format!("step {k}: no channel"))?;
+                let w = chans
+                    .get_mut(channel)
+                    .ok_or(format!("step {k}: no channel"))?;
                 if w.first() != Some(&letter) {
                     return Err(format!("step {k}: the letter is not at the channel's head"));
                 }
@@ -84,7 +96,10 @@ pub fn replay_cta(cta: &Cta, trace: &[CtaStep], labels: &[u32]) -> Result<Vec<u3
             }
         }
         if next.is_empty() {
-            return Err(format!("step {k}: no valuation allows edge {} of {}", s.edge, proc_.name));
+            return Err(format!(
+                "step {k}: no valuation allows edge {} of {}",
+                s.edge, proc_.name
+            ));
         }
         fed = next;
         if let Some(slot) = locs.get_mut(s.process) {

@@ -205,6 +205,66 @@ impl Dbm {
         self.set(0, x, LE_ZERO);
     }
 
+    /// Assigns clock `y`'s value to clock `x` (canonical in, canonical out).
+    pub(crate) fn copy(&mut self, x: usize, y: usize) {
+        if x == y {
+            return;
+        }
+        for j in 0..self.dim {
+            if j != x {
+                self.set(x, j, self.get(y, j));
+                self.set(j, x, self.get(j, y));
+            }
+        }
+        self.set(x, y, LE_ZERO);
+        self.set(y, x, LE_ZERO);
+    }
+
+    /// Delay in which only the clocks with `running[i]` advance (the others are stopped, like the
+    /// reference clock): removes every bound `x_i − x_j` with `i` running and `j` not
+    /// (canonical in, canonical out). `running[0]` is ignored.
+    pub(crate) fn up_some(&mut self, running: &[bool]) {
+        let run = |i: usize| i != 0 && running.get(i).copied().unwrap_or(false);
+        for i in 1..self.dim {
+            if !run(i) {
+                continue;
+            }
+            for j in 0..self.dim {
+                if !run(j) && j != i {
+                    self.set(i, j, INF);
+                }
+            }
+        }
+    }
+
+    /// Appends `n` clocks equal to 0 (canonical in, canonical out).
+    pub(crate) fn extend_zero(&self, n: usize) -> Dbm {
+        let d = self.dim + n;
+        let mut z = Dbm::universe(d);
+        for i in 0..self.dim {
+            for j in 0..self.dim {
+                z.set(i, j, self.get(i, j));
+            }
+        }
+        for x in self.dim..d {
+            z.reset(x, 0);
+        }
+        z
+    }
+
+    /// Keeps the first `dim` indices (existential projection of the others; exact on canonical
+    /// zones).
+    pub(crate) fn truncate(&self, dim: usize) -> Dbm {
+        let d = dim.min(self.dim);
+        let mut z = Dbm::universe(d);
+        for i in 0..d {
+            for j in 0..d {
+                z.set(i, j, self.get(i, j));
+            }
+        }
+        z
+    }
+
     /// Intersection (canonical result; false if empty).
     pub(crate) fn intersect(&mut self, other: &Dbm) -> bool {
         for (a, &b) in self.m.iter_mut().zip(&other.m) {
@@ -434,6 +494,50 @@ mod tests {
                 prop_assert_eq!(member(&r, v), img, "reset at {:?}", v);
                 prop_assert_eq!(member(&f, v), fr, "free at {:?}", v);
             }
+        }
+
+        #[test]
+        fn copy_and_partial_delay(z in arb_zone(), x in 1usize..3, stop in any::<bool>()) {
+            prop_assume!(!z.is_empty());
+            let y = 3 - x;
+            let mut c = z.clone();
+            c.copy(x, y);
+            let mut full = c.clone();
+            full.close();
+            prop_assert_eq!(&full, &c, "copy keeps the canonical form");
+            // clock 2 stopped (or not); clock 1 runs
+            let running = [false, true, !stop];
+            let mut u = z.clone();
+            u.up_some(&running);
+            let mut full = u.clone();
+            full.close();
+            prop_assert_eq!(&full, &u, "up_some keeps the canonical form");
+            for v in &points(3) {
+                let pre = (0..=MAXV + 5 * S).any(|t| {
+                    let mut w = v.clone();
+                    w[x] = t;
+                    member(&z, &w)
+                });
+                prop_assert_eq!(member(&c, v), v[x] == v[y] && pre, "copy at {:?}", v);
+                let fut = (0..=MAXV).any(|d| {
+                    let w: Vec<i64> = v.iter().enumerate()
+                        .map(|(k, a)| if running[k] { a - d } else { *a }).collect();
+                    w.iter().all(|&a| a >= 0) && member(&z, &w)
+                });
+                if v.iter().all(|&a| a <= MAXV / 2) {
+                    prop_assert_eq!(member(&u, v), fut, "up_some at {:?}", v);
+                }
+            }
+        }
+
+        #[test]
+        fn extend_and_truncate(z in arb_zone()) {
+            prop_assume!(!z.is_empty());
+            let e = z.extend_zero(1);
+            prop_assert_eq!(e.dim(), 4);
+            prop_assert_eq!(e.get(3, 0), LE_ZERO);
+            prop_assert_eq!(e.get(0, 3), LE_ZERO);
+            prop_assert_eq!(e.truncate(3), z);
         }
 
         #[test]

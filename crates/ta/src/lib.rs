@@ -39,6 +39,11 @@ mod live_check;
 mod liveness;
 mod lu_bounds;
 mod model;
+mod neta_check;
+mod neta_parse;
+mod neta_reach;
+mod neta_replay;
+mod params;
 mod query;
 mod reach;
 mod replay;
@@ -50,17 +55,17 @@ mod zone_graph;
 
 pub use check::{check_query, model_info, query_answer, run_check, Queries, QueryResult};
 pub use command::{
-    check_command, info_command, liveness_command, reach_command, ALGO_NAMES, EXTRAPOLATION_NAMES,
-    SEARCH_NAMES,
+    check_command, cta_command, info_command, liveness_command, neta_command, reach_command,
+    ALGO_NAMES, EXTRAPOLATION_NAMES, SEARCH_NAMES,
 };
+pub use concrete_trace::{TimedStep, TimedTrace};
 pub use cta_check::run_cta;
-pub use cta_parse::{parse_cta, Cta, CtaAction, CtaAtom, CtaChannel, CtaCmp, CtaEdge, CtaProcess};
+pub use cta_parse::{parse_cta, Cta, CtaAction, CtaAtom, CtaChannel, CtaEdge, CtaProcess};
 pub use cta_reach::{
-    check_topology, cta_reach, resolve_cta_labels, CtaOptions, CtaResult, CtaStep, CTA_PARAMS,
+    check_topology, cta_reach, resolve_cta_labels, CtaOptions, CtaResult, CtaStep,
 };
 pub use cta_replay::replay_cta;
 pub use cta_topology::{classify_topology, Topology};
-pub use concrete_trace::{TimedStep, TimedTrace};
 pub use expr::BinOp;
 pub use live_check::{buchi_answer, check_buchi, LassoShape};
 pub use model::{
@@ -74,7 +79,10 @@ pub use tck::parse_tck;
 pub use uppaal::{parse_uppaal, Query, QueryKind, UppaalModel};
 pub use zone_graph::{Discrete, Extrapolation, Transition};
 
-use verikit_diag::Param;
-
-/// Tuning parameters of the timed-automata engine (none yet: the choices are command options).
-pub const PARAMS: &[Param] = &[];
+pub use neta_check::run_neta;
+pub use neta_parse::{
+    parse_neta, Neta, NetaAtom, NetaAutomaton, NetaClock, NetaEdge, NetaLocation, NetaOp,
+};
+pub use neta_reach::{neta_reach, resolve_neta_labels, NetaClass, NetaOptions, NetaResult};
+pub use neta_replay::replay_neta;
+pub use params::PARAMS;

@@ -16,7 +16,15 @@ fn reach(text: &str, labels: &[&str], bound: usize) -> verikit_ta::CtaResult {
     let cta = parse_cta(text).unwrap();
     let names: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
     let ids = resolve_cta_labels(&cta, &names).unwrap();
-    let r = cta_reach(&cta, &ids, &CtaOptions { channel_bound: bound }, &Budget::unlimited()).unwrap();
+    let r = cta_reach(
+        &cta,
+        &ids,
+        &CtaOptions {
+            channel_bound: bound,
+        },
+        &Budget::unlimited(),
+    )
+    .unwrap();
     if r.reachable == Some(true) {
         replay_cta(&cta, &r.trace, &ids).unwrap();
         // a witness missing its last step does not reach the target
@@ -50,8 +58,16 @@ fn the_channel_counts_and_the_bound_is_reported() {
     let r = reach(&text, &["done", "finished"], 8);
     assert_eq!(r.reachable, Some(true));
     let r = reach(&text, &["never"], 8);
-    assert_eq!(r.reachable, Some(false), "exhaustive: the channel stays short");
-    assert!(r.max_channel >= 2 && r.max_channel <= 4, "{}", r.max_channel);
+    assert_eq!(
+        r.reachable,
+        Some(false),
+        "exhaustive: the channel stays short"
+    );
+    assert!(
+        r.max_channel >= 2 && r.max_channel <= 4,
+        "{}",
+        r.max_channel
+    );
     let exact = r.max_channel;
     // one letter less room: the search is cut and an unreached target is unknown
     let r = reach(&text, &["never"], exact - 1);
@@ -78,14 +94,28 @@ fn topologies_are_classified_as_the_paper_says() {
     assert_eq!(class("channel:c:A:B\nchannel:d:B:A\n"), Topology::TwoWay);
     assert_eq!(class("channel:c:A:B\nchannel:d:A:B\n"), Topology::Parallel);
     assert_eq!(class("channel:c:A:A\n"), Topology::SelfLoop);
-    assert_eq!(class("channel:c:A:B\nchannel:d:A:C\n"), Topology::Unclassified);
-    assert_eq!(class("channel:c:A:C\nchannel:d:B:C\n"), Topology::Unclassified);
+    assert_eq!(
+        class("channel:c:A:B\nchannel:d:A:C\n"),
+        Topology::Unclassified
+    );
+    assert_eq!(
+        class("channel:c:A:C\nchannel:d:B:C\n"),
+        Topology::Unclassified
+    );
     // a cycle of three contains a chain
-    assert_eq!(class("channel:c:A:B\nchannel:d:B:C\nchannel:e:C:A\n"), Topology::Chain);
+    assert_eq!(
+        class("channel:c:A:B\nchannel:d:B:C\nchannel:e:C:A\n"),
+        Topology::Chain
+    );
     for t in [Topology::NoChannel, Topology::OneChannel] {
         assert_eq!(t.decidable(), Some(true));
     }
-    for t in [Topology::Chain, Topology::TwoWay, Topology::Parallel, Topology::SelfLoop] {
+    for t in [
+        Topology::Chain,
+        Topology::TwoWay,
+        Topology::Parallel,
+        Topology::SelfLoop,
+    ] {
         assert_eq!(t.decidable(), Some(false));
     }
     assert_eq!(Topology::Unclassified.decidable(), None);
@@ -117,26 +147,39 @@ fn no_channel_is_a_plain_network() {
 #[test]
 fn bad_input_is_located() {
     let cases = [
-        ("system:s\nprocess:A\nlocation:A:l{initial: : invariant: x<=1}\n", "invariant"),
-        ("system:s\nprocess:A\nprocess:B\nchannel:c:A:B\nlocation:B:l{initial:}\nedge:B:l:l:c!a\n", "c"),
-        ("system:s\nprocess:A\nlocation:A:l{initial:}\nedge:A:l:zz:eps\n", "zz"),
-        ("system:s\nprocess:A\nprocess:B\nclock:B:y\nlocation:A:l{initial:}\nedge:A:l:l:eps{provided: y<1}\n", "y<1"),
-        ("system:s\nprocess:A\nclock:A:x\nlocation:A:l{initial:}\nedge:A:l:l:eps{do: x=2}\n", "2}"),
-        ("system:s\nprocess:A\nclock:A:x\nlocation:A:l{initial:}\nedge:A:l:l:eps{provided: x != 1}\n", "x != 1"),
+        ("system:s\nprocess:A\nlocation:A:l{initial: : invariant: x<=1}\n", "invariant", "invariants are not part"),
+        ("system:s\nprocess:A\nprocess:B\nchannel:c:A:B\nlocation:B:l{initial:}\nedge:B:l:l:c!a\n", "c!a", "not an end of channel"),
+        ("system:s\nprocess:A\nlocation:A:l{initial:}\nedge:A:l:zz:eps\n", "zz", "undeclared location"),
+        ("system:s\nprocess:A\nprocess:B\nclock:B:y\nlocation:A:l{initial:}\nedge:A:l:l:eps{provided: y<1}\n", "y<1", "another process"),
+        ("system:s\nprocess:A\nclock:A:x\nlocation:A:l{initial:}\nedge:A:l:l:eps{do: x=2}\n", "2}", "to 0"),
+        ("system:s\nprocess:A\nclock:A:x\nlocation:A:l{initial:}\nedge:A:l:l:eps{provided: x != 1}\n", "x != 1", "invalid clock constraint"),
     ];
-    for (text, at) in cases {
+    for (text, at, msg) in cases {
         let e = parse_cta(text).unwrap_err();
+        assert!(e.message.contains(msg), "{text}: {}", e.message);
         let span = e.span.unwrap_or_else(|| panic!("unlocated: {}", e.message));
         let want = text.rfind(at).unwrap();
-        assert!(span.start <= want + at.len() && want <= span.end, "{}: {:?} vs {want}", e.message, span);
+        assert!(
+            span.start <= want + at.len() && want <= span.end,
+            "{}: {:?} vs {want}",
+            e.message,
+            span
+        );
     }
     assert!(parse_cta("process:A\n").is_err());
-    assert!(parse_cta("system:s\nprocess:A\n").unwrap_err().message.contains("initial"));
+    assert!(parse_cta("system:s\nprocess:A\n")
+        .unwrap_err()
+        .message
+        .contains("initial"));
 }
 
 #[test]
 fn parser_is_total() {
-    let seeds = [model("urgent.cta"), model("counter.cta"), model("chain.cta")];
+    let seeds = [
+        model("urgent.cta"),
+        model("counter.cta"),
+        model("chain.cta"),
+    ];
     let seeds: Vec<&str> = seeds.iter().map(String::as_str).collect();
     verikit_testkit::assert_parser_total(&seeds, 2000, parse_cta);
 }

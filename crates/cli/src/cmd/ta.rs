@@ -28,9 +28,10 @@ pub enum TaCmd {
         /// Accepting labels, comma-separated.
         #[arg(long, short = 'l', value_delimiter = ',')]
         labels: Vec<String>,
-        /// Zone abstraction (no covering: it is unsound for cycles).
-        #[arg(long, default_value = "extraLU+l", value_parser = PossibleValuesParser::new(EXTRAPOLATION_NAMES))]
-        extrapolation: String,
+        /// Zone abstraction (no covering: it is unsound for cycles) [default: extraLU+l, or
+        /// `-x ta.extrapolation`].
+        #[arg(long, value_parser = PossibleValuesParser::new(EXTRAPOLATION_NAMES))]
+        extrapolation: Option<String>,
     },
     /// Answers UPPAAL queries (`E<> φ`, `A[] φ`, `E[] φ`, `A<> φ`, `φ --> ψ`) on an UPPAAL XML
     /// model: those of a `.q` file, one `--query`, or else the model's embedded `<queries>`; one
@@ -47,6 +48,24 @@ pub enum TaCmd {
         #[command(flatten)]
         how: How,
     },
+    /// Communicating timed automata with FIFO channels (`.cta`, Krčál–Yi CAV'06): is a state
+    /// carrying all the labels reachable? Undecidable channel topologies are refused by name.
+    Cta {
+        /// The model (`.cta`; `-` for standard input).
+        model: PathBuf,
+        /// Labels, comma-separated.
+        #[arg(long, short = 'l', value_delimiter = ',')]
+        labels: Vec<String>,
+    },
+    /// Nested timed automata with invariants (`.neta`, Wang–Li–Yuen SETTA'17): is a configuration
+    /// whose working location carries all the labels reachable? (Explored up to a stack bound.)
+    Neta {
+        /// The model (`.neta`; `-` for standard input).
+        model: PathBuf,
+        /// Labels, comma-separated.
+        #[arg(long, short = 'l', value_delimiter = ',')]
+        labels: Vec<String>,
+    },
     /// Processes, clocks, integers, locations, edges and synchronisations of a model (`.xml` or
     /// `.tck`).
     Info {
@@ -59,27 +78,28 @@ pub enum TaCmd {
 #[derive(Args, Debug)]
 pub struct How {
     /// Search order.
-    #[arg(long, alias = "order", default_value = "bfs", value_parser = PossibleValuesParser::new(SEARCH_NAMES))]
-    search: String,
+    #[arg(long, alias = "order", value_parser = PossibleValuesParser::new(SEARCH_NAMES))]
+    search: Option<String>,
     /// `covreach`: covering by zone inclusion; `alu-covreach`: covering by the aLU abstraction
     /// (coarser); `reach`: only equal nodes merged.
-    #[arg(long, default_value = "covreach", value_parser = PossibleValuesParser::new(ALGO_NAMES))]
-    algo: String,
+    #[arg(long, value_parser = PossibleValuesParser::new(ALGO_NAMES))]
+    algo: Option<String>,
     /// Zone abstraction: ExtraLU+ with local or global bounds, or ExtraM.
-    #[arg(long, default_value = "extraLU+l", value_parser = PossibleValuesParser::new(EXTRAPOLATION_NAMES))]
-    extrapolation: String,
+    #[arg(long, value_parser = PossibleValuesParser::new(EXTRAPOLATION_NAMES))]
+    extrapolation: Option<String>,
 }
 
 impl How {
-    fn options(&self) -> Result<Options, CliError> {
-        Options::from_names(&self.search, &self.algo, &self.extrapolation)
+    fn options(&self, ctx: &Ctx) -> Result<Options, CliError> {
+        let (s, a, e) = (&self.search, &self.algo, &self.extrapolation);
+        Options::from_names(s.as_deref(), a.as_deref(), e.as_deref(), &ctx.params)
     }
 }
 
 pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
     match cmd {
         TaCmd::Reach { model, labels, how } => {
-            verikit_ta::reach_command(&read_input(&model)?, &labels, how.options()?, ctx)
+            verikit_ta::reach_command(&read_input(&model)?, &labels, how.options(ctx)?, ctx)
         }
         TaCmd::Check {
             model,
@@ -88,14 +108,18 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             how,
         } => {
             let src = read_input(&model)?;
-            let (qsrc, opts) = (queries.map(|q| read_input(&q)).transpose()?, how.options()?);
+            let (qsrc, opts) = (queries.map(|q| read_input(&q)).transpose()?, how.options(ctx)?);
             verikit_ta::check_command(&src, qsrc.as_ref(), query.as_deref(), opts, ctx)
         }
         TaCmd::Liveness {
             model,
             labels,
             extrapolation,
-        } => verikit_ta::liveness_command(&read_input(&model)?, &labels, &extrapolation, ctx),
+        } => verikit_ta::liveness_command(&read_input(&model)?, &labels, extrapolation, ctx),
+        TaCmd::Cta { model, labels } => verikit_ta::cta_command(&read_input(&model)?, &labels, ctx),
+        TaCmd::Neta { model, labels } => {
+            verikit_ta::neta_command(&read_input(&model)?, &labels, ctx)
+        }
         TaCmd::Info { model } => verikit_ta::info_command(&read_input(&model)?),
     }
 }

@@ -1,0 +1,494 @@
+//! Nested timed automata with invariants (NeTA-I): the model and its text format.
+//!
+//! Seed: Wang, Li, Yuen, "Nested timed automata with invariants" (SETTA 2017, S05), §2.1
+//! Definition 1 (timed automata with the operations ε, test `x ∈ I?`, reset `x ← 0`, value
+//! passing `x ← x'`) and §3 Definition 3 (a NeTA-I `(T, A0, X, C, I, Δ)`: a finite set of TAs
+//! sharing the local clocks `X`, global clocks `C`, local and global invariants per location, and
+//! the rules internal, push, F-push, pop, global-test, global-reset, global-load `x ← c` and
+//! global-store `c ← x`).
+//!
+//! The format (`.neta`) follows TChecker's line syntax, `#` comments:
+//!
+//! ```text
+//! system:NAME
+//! clock:x                       # a local clock (every automaton has the same local clocks)
+//! global:c                      # a global clock
+//! automaton:A0                  # the first automaton declared is the initial one, A0
+//! location:A0:q0{initial: : invariant: x<=1 && c<3 : labels: start}
+//! edge:A0:q0:A0:q1{provided: x>=1 : do: x=0; c=x; x=c}   # internal/global operations
+//! edge:A0:q1:A1:r0{do: push}    # push A0 (its clocks keep running); A1 starts at r0, initial
+//! edge:A0:q1:A1:r0{do: fpush}   # F-push: the clocks of the pushed A0 are frozen
+//! edge:A1:r1:A0:q1{do: pop}     # A1 finishes at r1; the top frame must be at q1, A0 resumes
+//! ```
+//!
+//! `provided` is a conjunction of tests `clock OP n`; `do` is a `;`-separated sequence of
+//! `clock=0` (reset), `x=y` (value passing), `x=c` (global-load), `c=x` (global-store), ending
+//! with at most one `push`/`fpush`/`pop` (Definition 3's rules are sequences of actions; the tests
+//! of `provided` come first). An invariant conjoins constraints on local clocks (the local invariant `I(A)(q)`) and on
+//! global clocks (the global invariant `I(q)`).
+
+use crate::cta_parse::{ident, parse_attrs, piece, split, Piece};
+use crate::model::Cmp;
+use rustc_hash::FxHashMap;
+use verikit_diag::{Diagnostic, Span};
+
+/// A clock of a NeTA-I.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetaClock {
+    /// A local clock (index into [`Neta::locals`]) of the working automaton.
+    Local(usize),
+    /// A global clock (index into [`Neta::globals`]).
+    Global(usize),
+}
+
+/// `clock OP value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetaAtom {
+    /// Clock.
+    pub clock: NetaClock,
+    /// Comparison.
+    pub cmp: Cmp,
+    /// Constant.
+    pub value: i32,
+}
+
+/// One action of a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetaOp {
+    /// Test (`x ∈ I?`, global-test).
+    Test(NetaAtom),
+    /// Reset to 0 (local or global).
+    Reset(NetaClock),
+    /// `dst ← src`: value passing (local ← local), global-load (local ← global), global-store
+    /// (global ← local).
+    Copy {
+        /// Assigned clock.
+        dst: NetaClock,
+        /// Copied clock.
+        src: NetaClock,
+    },
+    /// Push: the working automaton goes on the stack, its clocks proceeding.
+    Push,
+    /// F-push: the same with frozen clocks.
+    FPush,
+    /// Pop: the top frame resumes.
+    Pop,
+}
+
+/// A rule: from `(aut, src)` to `(tgt_aut, tgt)` by `ops` in order.
+#[derive(Clone, Debug)]
+pub struct NetaEdge {
+    /// Source automaton.
+    pub aut: usize,
+    /// Source location (index within its automaton).
+    pub src: u32,
+    /// Target automaton.
+    pub tgt_aut: usize,
+    /// Target location.
+    pub tgt: u32,
+    /// Actions.
+    pub ops: Vec<NetaOp>,
+    /// Declaration in the source.
+    pub span: Span,
+}
+
+/// A location of one automaton.
+#[derive(Clone, Debug)]
+pub struct NetaLocation {
+    /// Name.
+    pub name: String,
+    /// Local invariant (atoms on local clocks).
+    pub local_inv: Vec<NetaAtom>,
+    /// Global invariant (atoms on global clocks).
+    pub global_inv: Vec<NetaAtom>,
+    /// Label indices.
+    pub labels: Vec<u32>,
+}
+
+/// One timed automaton of the set `T`.
+#[derive(Clone, Debug)]
+pub struct NetaAutomaton {
+    /// Name.
+    pub name: String,
+    /// Locations.
+    pub locations: Vec<NetaLocation>,
+    /// Initial location.
+    pub initial: u32,
+    /// Declaration in the source.
+    pub span: Span,
+}
+
+/// A nested timed automaton with invariants.
+#[derive(Clone, Debug, Default)]
+pub struct Neta {
+    /// System name.
+    pub name: String,
+    /// Automata; the first is `A0`.
+    pub automata: Vec<NetaAutomaton>,
+    /// Local clock names (`X`).
+    pub locals: Vec<String>,
+    /// Global clock names (`C`).
+    pub globals: Vec<String>,
+    /// Rules (`Δ`).
+    pub edges: Vec<NetaEdge>,
+    /// Labels.
+    pub labels: Vec<String>,
+}
+
+impl Neta {
+    /// Whether some location has an invariant.
+    pub fn has_invariants(&self) -> bool {
+        self.automata.iter().any(|a| {
+            a.locations
+                .iter()
+                .any(|l| !l.local_inv.is_empty() || !l.global_inv.is_empty())
+        })
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    neta: Neta,
+    clocks: FxHashMap<String, NetaClock>,
+    auts: FxHashMap<String, usize>,
+    locs: Vec<FxHashMap<String, u32>>,
+    labels: FxHashMap<String, u32>,
+    initial_seen: Vec<bool>,
+    has_system: bool,
+}
+
+/// Parses a `.neta` text (see the module documentation).
+pub fn parse_neta(text: &str) -> Result<Neta, Diagnostic> {
+    let mut b = Builder::default();
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let start = offset;
+        offset += raw.len();
+        let line = match raw.find('#') {
+            Some(i) => &raw[..i],
+            None => raw,
+        };
+        let p = piece(line, start);
+        if !p.text.is_empty() {
+            b.declaration(p)?;
+        }
+    }
+    if !b.has_system {
+        return Err(Diagnostic::at(
+            Span::point(0),
+            "missing `system:` declaration",
+        ));
+    }
+    if b.neta.automata.is_empty() {
+        return Err(Diagnostic::at(
+            Span::point(0),
+            "no `automaton:` declared (A0 is the first one)",
+        ));
+    }
+    for (i, a) in b.neta.automata.iter().enumerate() {
+        if !b.initial_seen.get(i).copied().unwrap_or(false) {
+            return Err(Diagnostic::at(
+                a.span,
+                format!("automaton `{}` has no initial location", a.name),
+            ));
+        }
+    }
+    for e in &b.neta.edges {
+        let stack = e
+            .ops
+            .iter()
+            .find(|o| matches!(o, NetaOp::Push | NetaOp::FPush));
+        let init = b.neta.automata.get(e.tgt_aut).map(|a| a.initial);
+        if stack.is_some() && init != Some(e.tgt) {
+            return Err(Diagnostic::at(
+                e.span,
+                "a push starts the new automaton at its initial location (Wang–Li–Yuen Def. 3)",
+            ));
+        }
+    }
+    Ok(b.neta)
+}
+
+impl Builder {
+    fn declaration(&mut self, line: Piece<'_>) -> Result<(), Diagnostic> {
+        let base = line.span.start;
+        let (head, attrs) = match line.text.find('{') {
+            Some(i) => {
+                let Some(body) = line.text[i + 1..].strip_suffix('}') else {
+                    return Err(Diagnostic::at(
+                        line.span,
+                        "expected `}` at the end of the attribute list",
+                    ));
+                };
+                (&line.text[..i], Some(piece(body, base + i + 1)))
+            }
+            None => (line.text, None),
+        };
+        let f = split(head, base, ":");
+        let attrs = match attrs {
+            Some(a) => parse_attrs(a)?,
+            None => Vec::new(),
+        };
+        let kind = f[0];
+        let want = |n: usize| -> Result<(), Diagnostic> {
+            if f.len() == n {
+                Ok(())
+            } else {
+                Err(Diagnostic::at(
+                    line.span,
+                    format!(
+                        "`{}` takes {} fields separated by `:`, found {}",
+                        kind.text,
+                        n - 1,
+                        f.len() - 1
+                    ),
+                ))
+            }
+        };
+        match kind.text {
+            "system" => {
+                want(2)?;
+                self.neta.name = f[1].text.to_string();
+                self.has_system = true;
+            }
+            "clock" | "global" => {
+                want(2)?;
+                let name = ident(f[1], "clock name")?;
+                if self.clocks.contains_key(name) {
+                    return Err(Diagnostic::at(
+                        f[1].span,
+                        format!("clock `{name}` declared twice"),
+                    ));
+                }
+                let c = if kind.text == "clock" {
+                    self.neta.locals.push(name.to_string());
+                    NetaClock::Local(self.neta.locals.len() - 1)
+                } else {
+                    self.neta.globals.push(name.to_string());
+                    NetaClock::Global(self.neta.globals.len() - 1)
+                };
+                self.clocks.insert(name.to_string(), c);
+            }
+            "automaton" => {
+                want(2)?;
+                let name = ident(f[1], "automaton name")?;
+                if self.auts.contains_key(name) {
+                    return Err(Diagnostic::at(
+                        f[1].span,
+                        format!("automaton `{name}` declared twice"),
+                    ));
+                }
+                self.auts.insert(name.to_string(), self.neta.automata.len());
+                self.neta.automata.push(NetaAutomaton {
+                    name: name.to_string(),
+                    locations: Vec::new(),
+                    initial: 0,
+                    span: line.span,
+                });
+                self.locs.push(FxHashMap::default());
+                self.initial_seen.push(false);
+            }
+            "location" => {
+                want(3)?;
+                let a = self.automaton(f[1])?;
+                let name = ident(f[2], "location name")?;
+                let idx = self.locs[a].len() as u32;
+                if self.locs[a].insert(name.to_string(), idx).is_some() {
+                    return Err(Diagnostic::at(
+                        f[2].span,
+                        format!("location `{name}` declared twice"),
+                    ));
+                }
+                let mut loc = NetaLocation {
+                    name: name.to_string(),
+                    local_inv: Vec::new(),
+                    global_inv: Vec::new(),
+                    labels: Vec::new(),
+                };
+                for (k, v) in &attrs {
+                    match k.text {
+                        "initial" => {
+                            if self.initial_seen[a] {
+                                return Err(Diagnostic::at(k.span, "a second initial location"));
+                            }
+                            self.initial_seen[a] = true;
+                            self.neta.automata[a].initial = idx;
+                        }
+                        "invariant" if !v.text.is_empty() => {
+                            for p in split(v.text, v.span.start, "&&") {
+                                let at = self.atom(p)?;
+                                match at.clock {
+                                    NetaClock::Local(_) => loc.local_inv.push(at),
+                                    NetaClock::Global(_) => loc.global_inv.push(at),
+                                }
+                            }
+                        }
+                        "labels" => {
+                            for l in split(v.text, v.span.start, ",") {
+                                let l = ident(l, "label")?;
+                                let n = self.labels.len() as u32;
+                                let id = *self.labels.entry(l.to_string()).or_insert(n);
+                                if id == n {
+                                    self.neta.labels.push(l.to_string());
+                                }
+                                loc.labels.push(id);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                self.neta.automata[a].locations.push(loc);
+            }
+            "edge" => {
+                want(5)?;
+                let aut = self.automaton(f[1])?;
+                let src = self.location(aut, f[2])?;
+                let tgt_aut = self.automaton(f[3])?;
+                let tgt = self.location(tgt_aut, f[4])?;
+                let mut ops = Vec::new();
+                for (k, v) in &attrs {
+                    match k.text {
+                        "provided" if !v.text.is_empty() => {
+                            for p in split(v.text, v.span.start, "&&") {
+                                ops.push(NetaOp::Test(self.atom(p)?));
+                            }
+                        }
+                        "do" => {
+                            for p in split(v.text, v.span.start, ";") {
+                                if !p.text.is_empty() {
+                                    ops.push(self.op(p)?);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let stack_ops = ops
+                    .iter()
+                    .filter(|o| matches!(o, NetaOp::Push | NetaOp::FPush | NetaOp::Pop))
+                    .count();
+                let last_is_stack =
+                    matches!(ops.last(), Some(NetaOp::Push | NetaOp::FPush | NetaOp::Pop));
+                if stack_ops > 1 || (stack_ops == 1 && !last_is_stack) {
+                    return Err(Diagnostic::at(
+                        line.span,
+                        "a rule has at most one push, fpush or pop, as its last action",
+                    ));
+                }
+                if stack_ops == 0 && tgt_aut != aut {
+                    return Err(Diagnostic::at(
+                        f[3].span,
+                        "only push, fpush and pop change the working automaton",
+                    ));
+                }
+                self.neta.edges.push(NetaEdge {
+                    aut,
+                    src,
+                    tgt_aut,
+                    tgt,
+                    ops,
+                    span: line.span,
+                });
+            }
+            other => {
+                return Err(Diagnostic::at(
+                    kind.span,
+                    format!("unknown declaration `{other}` (expected system, clock, global, automaton, location or edge)"),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn automaton(&self, f: Piece<'_>) -> Result<usize, Diagnostic> {
+        self.auts
+            .get(f.text)
+            .copied()
+            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared automaton `{}`", f.text)))
+    }
+
+    fn location(&self, a: usize, f: Piece<'_>) -> Result<u32, Diagnostic> {
+        self.locs
+            .get(a)
+            .and_then(|m| m.get(f.text))
+            .copied()
+            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared location `{}`", f.text)))
+    }
+
+    fn clock(&self, f: Piece<'_>) -> Result<NetaClock, Diagnostic> {
+        self.clocks
+            .get(f.text)
+            .copied()
+            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared clock `{}`", f.text)))
+    }
+
+    fn atom(&self, a: Piece<'_>) -> Result<NetaAtom, Diagnostic> {
+        for (op, cmp) in [
+            ("<=", Cmp::Le),
+            (">=", Cmp::Ge),
+            ("==", Cmp::Eq),
+            ("<", Cmp::Lt),
+            (">", Cmp::Gt),
+        ] {
+            if let Some(i) = a.text.find(op) {
+                let lhs = piece(&a.text[..i], a.span.start);
+                let rhs = piece(&a.text[i + op.len()..], a.span.start + i + op.len());
+                let clock = self.clock(lhs)?;
+                let value = rhs
+                    .text
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| (0..=1_000_000).contains(v))
+                    .ok_or_else(|| {
+                        Diagnostic::at(
+                            rhs.span,
+                            format!(
+                                "invalid constant `{}` (a natural number up to 1000000)",
+                                rhs.text
+                            ),
+                        )
+                    })?;
+                return Ok(NetaAtom { clock, cmp, value });
+            }
+        }
+        Err(Diagnostic::at(
+            a.span,
+            format!(
+                "invalid clock constraint `{}` (expected `clock OP n`, OP one of < <= == >= >)",
+                a.text
+            ),
+        ))
+    }
+
+    fn op(&self, p: Piece<'_>) -> Result<NetaOp, Diagnostic> {
+        match p.text {
+            "push" => return Ok(NetaOp::Push),
+            "fpush" => return Ok(NetaOp::FPush),
+            "pop" => return Ok(NetaOp::Pop),
+            _ => {}
+        }
+        let Some(i) = p.text.find('=') else {
+            return Err(Diagnostic::at(
+                p.span,
+                format!(
+                    "invalid action `{}` (expected `x=0`, `x=y`, push, fpush or pop)",
+                    p.text
+                ),
+            ));
+        };
+        let lhs = piece(&p.text[..i], p.span.start);
+        let rhs = piece(&p.text[i + 1..], p.span.start + i + 1);
+        let dst = self.clock(lhs)?;
+        if rhs.text == "0" {
+            return Ok(NetaOp::Reset(dst));
+        }
+        let src = self.clock(rhs)?;
+        if let (NetaClock::Global(_), NetaClock::Global(_)) = (dst, src) {
+            return Err(Diagnostic::at(
+                p.span,
+                "global ← global is not an action of NeTA-Is (Wang–Li–Yuen Def. 3)",
+            ));
+        }
+        Ok(NetaOp::Copy { dst, src })
+    }
+}
