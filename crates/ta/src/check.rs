@@ -163,6 +163,7 @@ fn wanted_valuations(
 pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult) -> Answer {
     let opts = r.options;
     let (verdict, word) = match (r.satisfied, r.search.exhausted) {
+        _ if r.search.runtime_error.is_some() => (Verdict::Error, "run-time error"),
         (Some(true), _) => (Verdict::True, "satisfied"),
         (Some(false), _) => (Verdict::False, "not satisfied"),
         (None, Some(e)) if e.verdict_word() == "timeout" => (Verdict::Timeout, "unknown"),
@@ -170,6 +171,9 @@ pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult) -> Answer {
     };
     let mut a = answer_with(&um.model, &r.search, opts, verdict, word, Some(&q.text))
         .detail("query", &q.text);
+    if let Some(e) = &r.search.runtime_error {
+        a = a.detail("error", e);
+    }
     if !q.comment.is_empty() {
         a = a.detail("comment", &q.comment);
     }

@@ -112,6 +112,7 @@ pub(crate) fn search_lasso(
         timed: None,
         labels: Vec::new(),
         seconds: 0.0,
+        runtime_error: None,
     };
     let mut shape = None;
     if let Some(l) = lasso {

@@ -3,7 +3,7 @@
 
 use crate::concrete_trace::{concretize, TimedTrace};
 use crate::dbm::Dbm;
-use crate::model::{ClockAtom, Model};
+use crate::model::{ClockAtom, EvalError, Model};
 use crate::reach::{reach, reach_until, Algo, HitPred, Search, Stats};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
 use serde_json::{json, Value};
@@ -50,6 +50,9 @@ pub struct ReachResult {
     /// Label ids of the query.
     pub labels: Vec<u32>,
     pub seconds: f64,
+    /// A run-time error met by the search (UPPAAL models: an enabled move whose update failed);
+    /// `symbolic`/`timed` then lead to the state where the move is enabled.
+    pub runtime_error: Option<String>,
 }
 
 /// Resolves label names (comma-separated lists allowed); an unknown label is an error.
@@ -98,6 +101,7 @@ pub(crate) fn check_pred(
         ));
     }
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
+    zg.set_strict_updates(true);
     zg.raise_global_bounds(query_atoms);
     let out = reach_until(&mut zg, hit, opts.search, opts.algo, budget);
     finish(model, &zg, out, Vec::new(), end, t0)
@@ -132,7 +136,22 @@ fn finish(
 ) -> Result<ReachResult, Diagnostic> {
     let mut symbolic = Vec::new();
     let mut timed = None;
-    if let Some(hit) = out.hit {
+    let runtime_error = match (out.error_at, zg.runtime_error()) {
+        (Some(_), Some((t, err))) => Some(format!(
+            "run-time error: {} in the update of {}",
+            match err {
+                EvalError::OutOfRange => "a value out of its variable's range",
+                EvalError::IndexOutOfBounds => "an array index out of bounds",
+                EvalError::DivisionByZero => "a division by zero",
+                EvalError::Overflow => "an arithmetic overflow",
+                _ => "an ill-defined statement",
+            },
+            move_names(model, &t).join(" + ")
+        )),
+        _ => None,
+    };
+    let end = if runtime_error.is_some() { None } else { end };
+    if let Some(hit) = out.hit.or(out.error_at) {
         let path = out.path(hit);
         let mut moves = Vec::new();
         for (t, d, z) in &path {
@@ -167,7 +186,7 @@ fn finish(
     }
     let reachable = if out.hit.is_some() {
         Some(true)
-    } else if out.exhausted.is_some() {
+    } else if out.exhausted.is_some() || runtime_error.is_some() {
         None
     } else {
         Some(false)
@@ -180,6 +199,7 @@ fn finish(
         timed,
         labels: ids,
         seconds: t0.elapsed().as_secs_f64(),
+        runtime_error,
     })
 }
 
@@ -205,6 +225,7 @@ fn move_names(model: &Model, t: &Transition) -> Vec<String> {
 /// The answer printed by `verikit ta reach`.
 pub fn to_answer(model: &Model, r: &ReachResult, opts: Options) -> Answer {
     let (verdict, word) = match (r.reachable, r.exhausted) {
+        _ if r.runtime_error.is_some() => (Verdict::Error, "run-time error"),
         (Some(true), _) => (Verdict::True, "reachable"),
         (Some(false), _) => (Verdict::False, "unreachable"),
         (None, Some(e)) if e.verdict_word() == "timeout" => (Verdict::Timeout, "unknown"),

@@ -67,6 +67,8 @@ pub(crate) struct Outcome {
     pub(crate) exhausted: Option<Exhausted>,
     pub(crate) nodes: Vec<Node>,
     pub(crate) discrete: Vec<Discrete>,
+    /// A run-time error (UPPAAL semantics of updates): the node whose move failed.
+    pub(crate) error_at: Option<u32>,
 }
 
 impl Outcome {
@@ -218,6 +220,7 @@ pub(crate) fn reach_until(
     budget.progress().phase("zone graph: nodes visited", None);
     let mut exhausted = None;
     let mut hit = None;
+    let mut error_at = None;
     for (d, z) in zg.initial() {
         st.insert(zg, d, z, None);
     }
@@ -255,6 +258,10 @@ pub(crate) fn reach_until(
             }
         }
         st.stats.transitions += succs.len() as u64;
+        if zg.runtime_error().is_some() {
+            error_at = Some(id);
+            break;
+        }
         for (t, nd, nz) in succs.drain(..) {
             st.insert(zg, nd, nz, Some((id, t)));
         }
@@ -271,5 +278,6 @@ pub(crate) fn reach_until(
         exhausted,
         nodes: st.nodes,
         discrete: st.discrete,
+        error_at,
     }
 }

@@ -60,6 +60,11 @@ pub(crate) struct ZoneGraph<'m> {
     /// Set when a broadcast had more receiver combinations than [`MAX_COMBOS`]: the moves listed
     /// are then incomplete and every answer must be `unknown`.
     overflow: std::cell::Cell<bool>,
+    /// UPPAAL's semantics for updates: an enabled move whose update fails (a bounded integer out
+    /// of its range, an index out of bounds, a division by zero) is a run-time error, recorded
+    /// here, instead of TChecker's silently disabled move.
+    strict_updates: bool,
+    runtime_error: std::cell::RefCell<Option<(Transition, EvalError)>>,
 }
 
 /// At most this many participant combinations per synchronisation and state (broadcast receivers
@@ -138,6 +143,8 @@ impl<'m> ZoneGraph<'m> {
             scratch_l: vec![0; dim],
             scratch_u: vec![0; dim],
             overflow: std::cell::Cell::new(false),
+            strict_updates: false,
+            runtime_error: std::cell::RefCell::new(None),
         }
     }
 
@@ -145,6 +152,17 @@ impl<'m> ZoneGraph<'m> {
     /// the abstraction must preserve).
     pub(crate) fn raise_global_bounds(&mut self, atoms: &[ClockAtom]) {
         self.lu.raise_global(atoms, self.model);
+    }
+
+    /// Makes failing updates of enabled moves run-time errors (UPPAAL) instead of disabling the
+    /// move (TChecker).
+    pub(crate) fn set_strict_updates(&mut self, strict: bool) {
+        self.strict_updates = strict;
+    }
+
+    /// The first run-time error met: the move and why its update failed.
+    pub(crate) fn runtime_error(&self) -> Option<(Transition, EvalError)> {
+        self.runtime_error.borrow().clone()
     }
 
     /// True if some state had too many participant combinations (the moves were cut short).
@@ -407,6 +425,12 @@ impl<'m> ZoneGraph<'m> {
         disc: &[i32],
         t: &Transition,
     ) -> Option<(Discrete, Vec<(usize, i64)>)> {
+        self.guards_hold(disc, t)?;
+        self.updates(disc, t).ok()
+    }
+
+    /// `Some(())` when the integer guards of every participant hold.
+    fn guards_hold(&self, disc: &[i32], t: &Transition) -> Option<()> {
         let n = self.nproc();
         let src_ints = disc.get(n..)?;
         for &(p, e) in t.iter().filter(|pe| pe.0 & STAY_OUT == 0) {
@@ -420,14 +444,33 @@ impl<'m> ZoneGraph<'m> {
                 return None;
             }
         }
+        Some(())
+    }
+
+    /// The updates of a transition whose integer guards hold: target locations, integers and
+    /// clock resets, or why an update failed.
+    fn updates(
+        &self,
+        disc: &[i32],
+        t: &Transition,
+    ) -> Result<(Discrete, Vec<(usize, i64)>), EvalError> {
+        let n = self.nproc();
         let mut next = disc.to_vec();
         let mut resets = Vec::new();
         for &(p, e) in t.iter().filter(|pe| pe.0 & STAY_OUT == 0) {
-            let edge = &self.model.processes[p as usize].edges[e as usize];
-            next[p as usize] = edge.tgt as i32;
-            exec(&edge.stmts, &self.model.ints, &mut next[n..], &mut resets).ok()?;
+            let edge = self
+                .model
+                .processes
+                .get(p as usize)
+                .and_then(|pr| pr.edges.get(e as usize))
+                .ok_or(EvalError::IndexOutOfBounds)?;
+            if let Some(slot) = next.get_mut(p as usize) {
+                *slot = edge.tgt as i32;
+            }
+            let ints = next.get_mut(n..).ok_or(EvalError::IndexOutOfBounds)?;
+            exec(&edge.stmts, &self.model.ints, ints, &mut resets)?;
         }
-        Some((next, resets))
+        Ok((next, resets))
     }
 
     /// The successor of `(disc, z)` by `t`, not extrapolated; `None` if disabled or empty.
@@ -438,8 +481,22 @@ impl<'m> ZoneGraph<'m> {
         t: &Transition,
     ) -> Option<(Discrete, Dbm)> {
         let n = self.nproc();
-        let (next, resets) = self.discrete_step(disc, t)?;
-        let src_ints = &disc[n..];
+        let src_ints = disc.get(n..)?;
+        let Some((next, resets)) = self.discrete_step(disc, t) else {
+            if self.strict_updates {
+                // enabled (integer and clock guards) but its update fails: a run-time error
+                let mut g = z.clone();
+                if let (Some(_), Err(err)) = (self.guards_hold(disc, t), self.updates(disc, t)) {
+                    if constrain_move(&mut g, self.model, t, src_ints) {
+                        let mut slot = self.runtime_error.borrow_mut();
+                        if slot.is_none() {
+                            *slot = Some((t.clone(), err));
+                        }
+                    }
+                }
+            }
+            return None;
+        };
         let mut z = z.clone();
         if !constrain_move(&mut z, self.model, t, src_ints) {
             return None;
