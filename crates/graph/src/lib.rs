@@ -1,7 +1,8 @@
 //! Graph kernels shared by the engines: a compressed sparse row adjacency ([`Csr`]), strongly
 //! connected components (iterative Tarjan, so deep graphs cannot overflow the stack), and forward
 //! and backward reachability, and immediate dominators ([`immediate_dominators`], module
-//! `dominators`). Vertices are `0..n` as `u32`.
+//! `dominators`), and parity games solved by Zielonka's algorithm ([`zielonka`], module
+//! `zielonka`). Vertices are `0..n` as `u32`.
 //! Drawing small graphs (automata) as SVG without GraphViz: [`layered_layout`] (Sugiyama-style
 //! layers, barycentre ordering) and [`to_svg`].
 
@@ -13,6 +14,7 @@ mod reach;
 mod sugiyama;
 mod svg;
 mod tarjan;
+mod zielonka;
 
 pub use csr::Csr;
 pub use dominators::immediate_dominators;
@@ -20,6 +22,7 @@ pub use reach::reachable;
 pub use sugiyama::{layered_layout, Layout, Sizes};
 pub use svg::{placement, to_svg, DrawEdge, DrawNode, Drawing, Placement, Rect};
 pub use tarjan::{sccs, tarjan, topological_components, Sccs};
+pub use zielonka::{normalise_priorities, zielonka, ParityGame, ParitySolution, Player};
 
 #[cfg(test)]
 mod tests {
