@@ -7,7 +7,11 @@ AIGER sizes are the ones recorded in the data's spot-ltlsynt.tsv (60 s limit, lo
 machine). Reported: solved counts, agreement with EXPECTED.tsv, PAR-2 scores (unsolved = 2 × limit),
 time ratios verikit/ltlsynt on specs both solved, AND-gate ratios, medians.
 
+Each engine of --engines (`-x synt.engine=...`) is run on every spec; the first is the main
+`verikit` column (the default, portfolio), the others get their own decided/wrong counts.
+
 usage: VERIKIT_BIN=... PYTHONPATH=bench python3 bench/engines/synt.py [--limit S] [--filter SUBSTR]
+       [--engines portfolio,bounded,parity]
 """
 
 import argparse
@@ -24,9 +28,15 @@ from harness import BENCH, DATA, measure, verikit_cmd, verikit_version
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=10.0, help="seconds per verikit run")
 ARGS.add_argument("--filter", default="", help="only specs whose path contains this")
+ARGS.add_argument("--engines", default="portfolio,bounded,parity",
+                  help="comma-separated -x synt.engine values; the first is the main column")
 OPTS = ARGS.parse_args()
 
 SYNT = DATA / "synt"
+ENGINES = [e for e in OPTS.engines.split(",") if e]
+# Hand-written findings kept in the page across runs (bench/results/synt-notes.md, optional).
+NOTES_FILE = BENCH / "results" / "synt-notes.md"
+NOTES = ["", NOTES_FILE.read_text().rstrip()] if NOTES_FILE.exists() else []
 
 
 def read_tsv(path):
@@ -59,13 +69,18 @@ def main():
     for spec, e in expected.items():
         if OPTS.filter not in spec:
             continue
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        run = measure(verikit_cmd("--json", "-q", "--timeout", str(OPTS.limit), "synt", "solve",
-                                  str(SYNT / spec)), timeout=OPTS.limit + 10)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        res = run.result or {}
-        word = res.get("result") or ("timeout" if run.timed_out else "error")
+        per = {}
+        for eng in ENGINES:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            run = measure(verikit_cmd("--json", "-q", "--timeout", str(OPTS.limit), "-x",
+                                      f"synt.engine={eng}", "synt", "solve", str(SYNT / spec)),
+                          timeout=OPTS.limit + 10)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_e = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            res_e = run.result or {}
+            word_e = res_e.get("result") or ("timeout" if run.timed_out else "error")
+            per[eng] = (word_e, cpu_e, res_e)
+        word, cpu, res = per[ENGINES[0]]
         ands = (res.get("stats") or {}).get("and_gates")
         if word != "realizable":
             ands = None
@@ -75,6 +90,8 @@ def main():
             "spec": spec, "expected": e["expected"], "verikit": word, "cpu": cpu,
             "ands": ands, "spot": sv, "spot_t": fnum(s.get("wall_s")),
             "spot_ands": fnum(s.get("aiger_ands")), "ref": fnum(e.get("ref_size")),
+            "engines": {k: v[0] for k, v in per.items()},
+            "decided_by": res.get("engine", ""),
         })
         print(f"[synt] {spec}: verikit={word}/{cpu:.2f}s ands={ands} ltlsynt={sv}", flush=True)
     load_end = os.getloadavg()
@@ -132,17 +149,38 @@ def main():
         f"| median CPU time of verikit's decided specs (s) | {fmt(med([r['cpu'] for r in solved]))} | "
         f"{fmt(med([r['spot_t'] for r in spot_solved]))} |",
         "",
+        "## Per engine (`-x synt.engine=...`, same limit)",
+        "",
+        "| engine | decided | realizable / unrealizable | wrong | decided, not by ltlsynt (recorded) | decided by ltlsynt, not by it |",
+        "|---|---|---|---|---|---|",
+    ] + [
+        f"| {eng} | {sum(decided(r['engines'][eng]) for r in rows)} | "
+        f"{sum(r['engines'][eng] == 'realizable' for r in rows)} / "
+        f"{sum(r['engines'][eng] == 'unrealizable' for r in rows)} | "
+        f"{sum(decided(r['engines'][eng]) and decided(r['expected']) and r['engines'][eng] != r['expected'] for r in rows)} | "
+        f"{sum(decided(r['engines'][eng]) and not decided(r['spot']) for r in rows)} | "
+        f"{sum(decided(r['spot']) and not decided(r['engines'][eng]) for r in rows)} |"
+        for eng in ENGINES
+    ] + [
+        "",
+        f"Main column: `{ENGINES[0]}`; of its decided specs, "
+        f"{sum(r['decided_by'] == 'bounded' for r in solved)} were decided by the bounded games and "
+        f"{sum(r['decided_by'] == 'parity' for r in solved)} by the parity game.",
+    ] + NOTES + [
+        "",
         "## Per specification",
         "",
-        "| spec | expected | verikit | CPU s | ANDs | ltlsynt | wall s | ANDs | time ratio | AND ratio | ref size |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| spec | expected | verikit | " + " | ".join(ENGINES[1:]) + (" | " if len(ENGINES) > 1 else "")
+        + "CPU s | ANDs | ltlsynt | wall s | ANDs | time ratio | AND ratio | ref size |",
+        "|---|---|---|" + "---|" * (len(ENGINES) - 1) + "---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         tr = r["cpu"] / r["spot_t"] if decided(r["verikit"]) and decided(r["spot"]) and r["spot_t"] > 0 else math.nan
         ar = (r["ands"] / r["spot_ands"] if r["ands"] is not None and r["spot_ands"] and r["spot_ands"] > 0
               else math.nan)
         lines.append(
-            f"| {r['spec'].removeprefix('tlsf/')} | {r['expected']} | {r['verikit']} | {r['cpu']:.2f} | "
+            f"| {r['spec'].removeprefix('tlsf/')} | {r['expected']} | {r['verikit']} | "
+            + "".join(f"{r['engines'][e]} | " for e in ENGINES[1:]) + f"{r['cpu']:.2f} | "
             f"{'' if r['ands'] is None else r['ands']} | {r['spot']} | {fmt(r['spot_t'])} | "
             f"{fmt(r['spot_ands'], 0)} | {fmt(tr)} | {fmt(ar)} | {fmt(r['ref'], 0)} |")
     if wrong:

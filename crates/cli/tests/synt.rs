@@ -162,3 +162,46 @@ fn timeout_on_a_hard_real_input() {
     assert_eq!(v["verdict"], "timeout");
     eprintln!("answered timeout after {:.1} s", t.elapsed().as_secs_f64());
 }
+
+#[test]
+fn engines_agree_and_name_themselves() {
+    // The deterministic route (parity game) and the bounded games on the same inputs: same
+    // verdicts, checked witnesses, the deciding engine in the answer; unknown engines refused.
+    for (args, want) in [
+        (vec!["synt", "solve", DEMO], "true"),
+        (
+            vec!["synt", "solve", "-f", "G(g <-> X r)", "--outs", "g"],
+            "false",
+        ),
+        (
+            vec![
+                "synt",
+                "solve",
+                "-f",
+                "G(r <-> X g)",
+                "--ins",
+                "r",
+                "--moore",
+            ],
+            "true",
+        ),
+    ] {
+        for engine in ["bounded", "parity", "portfolio"] {
+            let x = format!("synt.engine={engine}");
+            let mut a = vec!["--json", "-x", x.as_str()];
+            a.extend(args.iter().copied());
+            let (code, v, _, err) = verikit(&a);
+            assert_eq!(code, 0, "{engine} {args:?}: {err}");
+            assert_eq!(v["verdict"], want, "{engine} {args:?}");
+            assert_eq!(v["witness"]["checked"], true, "{engine} {args:?}");
+            let by = v["engine"].as_str().unwrap_or_default();
+            match engine {
+                "portfolio" => assert!(by == "bounded" || by == "parity", "{by}"),
+                e => assert_eq!(by, e),
+            }
+        }
+    }
+    let (code, _, _, err) = verikit(&["-x", "synt.engine=strix", "synt", "solve", DEMO]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bounded, parity or portfolio"), "{err}");
+}

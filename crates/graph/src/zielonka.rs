@@ -173,7 +173,13 @@ impl Solver<'_> {
         }
         while let Some(v) = queue.pop() {
             self.tick()?;
-            for &u in self.g.pred.get(v as usize).map(Vec::as_slice).unwrap_or(&[]) {
+            for &u in self
+                .g
+                .pred
+                .get(v as usize)
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+            {
                 let ui = u as usize;
                 if !sub.get(ui).copied().unwrap_or(false) || inside[ui] {
                     continue;
@@ -330,9 +336,7 @@ mod tests {
             });
             for (c, ms) in s.members.iter().enumerate() {
                 let has_p = ms.iter().any(|&v| g.priority(v) == p);
-                let cyc = s.is_nontrivial(c, |v| {
-                    keep(v) && edges_of(v).contains(&v)
-                });
+                let cyc = s.is_nontrivial(c, |v| keep(v) && edges_of(v).contains(&v));
                 if has_p && cyc && ms.iter().all(|&v| keep(v)) {
                     seeds.extend(ms.iter().copied());
                 }
@@ -351,7 +355,9 @@ mod tests {
     /// The winning region of `P0` by trying every positional strategy of `P0`.
     fn brute_force(g: &ParityGame) -> Vec<bool> {
         let n = g.num_vertices();
-        let mine: Vec<u32> = (0..n as u32).filter(|&v| g.owner(v) == Player::P0).collect();
+        let mine: Vec<u32> = (0..n as u32)
+            .filter(|&v| g.owner(v) == Player::P0)
+            .collect();
         let mut idx = vec![0usize; mine.len()];
         let mut w0 = vec![false; n];
         loop {

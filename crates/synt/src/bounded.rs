@@ -329,7 +329,7 @@ impl Game<'_> {
 /// Functions `ys = f(xs)` choosing, for every `xs` with a completion in `rel`, one such
 /// completion (the variables in order, each 0 unless only 1 is possible): the answer of a
 /// strategy that must reach a class from any letter of a group.
-fn skolem(rel: &Bdd, ys: &[BddVariable]) -> Vec<Bdd> {
+pub(crate) fn skolem(rel: &Bdd, ys: &[BddVariable]) -> Vec<Bdd> {
     let mut r = rel.clone();
     let mut out = Vec::with_capacity(ys.len());
     for (i, &y) in ys.iter().enumerate() {

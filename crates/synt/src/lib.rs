@@ -21,6 +21,7 @@ mod aig;
 mod bounded;
 mod command;
 mod compositional;
+mod dpa_game;
 mod error;
 mod letters;
 mod ltl;

@@ -11,6 +11,7 @@
 use crate::aig::{self, Circuit};
 use crate::bounded::{Game, GameStats};
 use crate::compositional;
+use crate::dpa_game::{self, Colouring};
 use crate::error::SyntError;
 use crate::letters::Letters;
 use crate::mealy::Machine;
@@ -40,7 +41,13 @@ pub const PARAMS: &[Param] = &[
         name: "synt.max-positions",
         default: "300000",
         range: "1..=100000000",
-        doc: "a bounded game gives up beyond this many positions",
+        doc: "a bounded game gives up beyond this many positions (the parity game: three times as many vertices)",
+    },
+    Param {
+        name: "synt.engine",
+        default: "portfolio",
+        range: "bounded|parity|portfolio",
+        doc: "bounded: C06 bounded games; parity: deterministic parity automaton + Zielonka; portfolio: bounded with a third of the time, then parity",
     },
 ];
 
@@ -163,6 +170,8 @@ pub struct Solution {
     pub product_states: usize,
     /// Why it is undecided.
     pub reason: Option<String>,
+    /// The route that decided (`bounded` or `parity`).
+    pub engine: &'static str,
 }
 
 fn translate(
@@ -237,10 +246,197 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
     let names: Vec<String> = first.iter().chain(second.iter()).cloned().collect();
     let dict = Letters::dict(&names)?;
     let neg = arena.not(phi);
+    let n_first = first.len();
+    let setup = Setup {
+        p,
+        unc,
+        ctl,
+        moore,
+        n_first,
+        dict,
+        phi,
+        neg,
+    };
+    let engine: String = params.get(&PARAMS[3]).map_err(SyntError::Usage)?;
+    let bounded = BoundedOptions {
+        compositional,
+        max_bound,
+        max_positions,
+    };
+    match engine.as_str() {
+        "bounded" => bounded_route(&mut arena, &setup, &bounded, budget),
+        "parity" => parity_route(&mut arena, &setup, max_positions, budget),
+        "portfolio" => {
+            // The bounded games first, with a third of the time left (all of it without a
+            // deadline, where they stop at their bound or size limit), then the parity game.
+            let share = budget.remaining().map(|r| r / 3);
+            let sub = budget.sub(share);
+            let first = bounded_route(&mut arena, &setup, &bounded, &sub);
+            let reason = match first {
+                Ok(sol) if sol.realizable.is_some() => return Ok(sol),
+                Ok(sol) => sol.reason.unwrap_or_default(),
+                Err(SyntError::Exhausted(Exhausted::Timeout)) => "bounded: timeout".into(),
+                Err(SyntError::Limit(why)) => format!("bounded: {why}"),
+                Err(e) => return Err(e),
+            };
+            budget.check()?;
+            tracing::info!(%reason, "portfolio: the parity game");
+            let mut sol = parity_route(&mut arena, &setup, max_positions, budget)?;
+            if let Some(r) = sol.reason.as_mut() {
+                *r = format!("{reason}; parity: {r}");
+            }
+            Ok(sol)
+        }
+        other => Err(SyntError::Usage(format!(
+            "-x synt.engine={other}: expected bounded, parity or portfolio"
+        ))),
+    }
+}
+
+/// What the routes share: the problem, its partition in game order, the dictionary, `φ`, `¬φ`.
+struct Setup<'a> {
+    p: &'a Problem,
+    unc: Vec<String>,
+    ctl: Vec<String>,
+    moore: bool,
+    n_first: usize,
+    dict: verikit_bdd::BddDict,
+    phi: F,
+    neg: F,
+}
+
+struct BoundedOptions {
+    compositional: bool,
+    max_bound: u32,
+    max_positions: usize,
+}
+
+/// A winning machine of the system (`system`) or of the environment, minimised, model-checked
+/// against `bad` (an automaton of the winner's forbidden behaviours: of `¬φ` for the system, of
+/// `φ` for the environment), encoded as a circuit whose simulation is compared with the machine.
+fn finish(
+    s: &Setup,
+    m: &Machine,
+    system: bool,
+    bad: &Twa,
+    sol: &mut Solution,
+    budget: &Budget,
+) -> Result<(), SyntError> {
+    let m = m.minimise(budget)?;
+    let check_letters = Letters::new(bad, &s.dict, s.n_first, budget)?;
+    sol.product_states = model_check::check(&m, bad, &check_letters, budget)?;
+    let (m_unc, m_ctl) = if system {
+        (&s.unc, &s.ctl)
+    } else {
+        (&s.ctl, &s.unc)
+    };
+    let (all_in, all_out) = if system {
+        (&s.p.inputs, &s.p.outputs)
+    } else {
+        (&s.p.outputs, &s.p.inputs)
+    };
+    let circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
+    replay_circuit(&m, &circuit, m_ctl, all_in, all_out)?;
+    sol.realizable = Some(system);
+    sol.machine_states = m.states();
+    sol.circuit = Some(circuit.to_aiger());
+    Ok(())
+}
+
+fn empty_solution(engine: &'static str) -> Solution {
+    Solution {
+        realizable: None,
+        circuit: None,
+        machine_states: 0,
+        bound: None,
+        positions: 0,
+        product_states: 0,
+        reason: None,
+        engine,
+    }
+}
+
+/// The deterministic route: a deterministic parity automaton of `φ` (omega's determinisation,
+/// competing with the complement of `¬φ`'s), the product game with the input/output split
+/// (`dpa_game`), Zielonka's algorithm, the winner's machine checked as the bounded route's.
+fn parity_route(
+    arena: &mut Arena,
+    s: &Setup,
+    max_positions: usize,
+    budget: &Budget,
+) -> Result<Solution, SyntError> {
+    let t0 = Instant::now();
+    let pos = translate(arena, s.phi, false, budget)?;
+    let neg = translate(arena, s.neg, false, budget)?;
+    let o = verikit_omega::DetOptions {
+        deterministic: true,
+        parity: true,
+        complete: true,
+        kind: None,
+        det: verikit_omega::DeterminizeOptions {
+            budget: budget.clone(),
+            ..Default::default()
+        },
+    };
+    let det = verikit_omega::deterministic_pair(&pos, Some(&neg), &o)?;
+    let colouring = match verikit_omega::ParityAut::from_twa(&det) {
+        Some(pa) => Colouring::Parity(pa),
+        None if det.acceptance().is_t() => Colouring::Constant(true),
+        None if det.acceptance().is_f() => Colouring::Constant(false),
+        None => {
+            return Err(SyntError::Internal(format!(
+                "the deterministic automaton is not a parity automaton: {}",
+                det.acceptance_description()
+            )))
+        }
+    };
+    tracing::info!(
+        states = det.num_states(),
+        colours = det.num_sets,
+        secs = t0.elapsed().as_secs_f64(),
+        "deterministic parity automaton of φ"
+    );
+    let init = det
+        .init
+        .first()
+        .copied()
+        .ok_or_else(|| SyntError::Internal("automaton without an initial state".into()))?;
+    let letters = Letters::new(&det, &s.dict, s.n_first, budget)?;
+    let mut sol = empty_solution("parity");
+    let (system, m, stats) = dpa_game::solve(
+        &letters,
+        &colouring,
+        init,
+        s.moore,
+        max_positions.saturating_mul(3),
+        budget,
+    )?;
+    sol.positions = stats.vertices;
+    tracing::info!(
+        vertices = stats.vertices,
+        automaton_states = stats.automaton_states,
+        system_wins = system,
+        "parity game solved"
+    );
+    // The winner's forbidden behaviours: ¬φ for the system, φ for the environment.
+    let bad = if system { &neg } else { &pos };
+    finish(s, &m, system, bad, &mut sol, budget)?;
+    Ok(sol)
+}
+
+/// The Safraless route (C06): bounded games of increasing bound for both sides.
+fn bounded_route(
+    arena: &mut Arena,
+    s: &Setup,
+    o: &BoundedOptions,
+    budget: &Budget,
+) -> Result<Solution, SyntError> {
+    let (phi, neg) = (s.phi, s.neg);
+    let moore = s.moore;
     // C06 §5: the conjuncts of φ; the forbidden behaviours are the union of their negations'
     // automata, and the environment is tried on each conjunct before the whole.
-    let comps = if compositional {
-        compositional::components(&mut arena, phi)
+    let comps = if o.compositional {
+        compositional::components(arena, phi)
     } else {
         vec![phi]
     };
@@ -249,11 +445,11 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         let mut parts = Vec::with_capacity(comps.len());
         for &c in &comps {
             let n = arena.not(c);
-            parts.push(one_set(&mut arena, n, budget)?);
+            parts.push(one_set(arena, n, budget)?);
         }
         compositional::union(&parts, budget)?
     } else {
-        one_set(&mut arena, neg, budget)?
+        one_set(arena, neg, budget)?
     };
     tracing::info!(
         states = sys_aut.num_states(),
@@ -261,7 +457,7 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         secs = t0.elapsed().as_secs_f64(),
         "automaton of ¬φ"
     );
-    let sys_letters = Letters::new(&sys_aut, &dict, first.len(), budget)?;
+    let sys_letters = Letters::new(&sys_aut, &s.dict, s.n_first, budget)?;
     // The environment's games: on each conjunct (when there are several), then on φ. Their
     // automata are built when first played (bound 1): many realizable specifications are won by
     // the system at bound 0 or 1.
@@ -271,24 +467,13 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         Vec::new()
     };
     env_targets.push(phi);
+    let last = env_targets.len() - 1;
     let mut env: Vec<Option<(Twa, Letters)>> = env_targets.iter().map(|_| None).collect();
     let mut env_alive = vec![true; env_targets.len()];
-    // The automata the winners are checked against (of ¬φ and of φ, translated whole), built
-    // when needed.
-    let mut check_neg: Option<Twa> = None;
-    let mut check_pos: Option<Twa> = None;
-    let mut sol = Solution {
-        realizable: None,
-        circuit: None,
-        machine_states: 0,
-        bound: None,
-        positions: 0,
-        product_states: 0,
-        reason: None,
-    };
+    let mut sol = empty_solution("bounded");
     let mut sys_alive = true;
     let mut limits = Vec::new();
-    for k in 0..=max_bound.max(1) {
+    for k in 0..=o.max_bound.max(1) {
         budget.check()?;
         let n_games = 1 + if k == 0 { 0 } else { env_targets.len() };
         for g in 0..n_games {
@@ -299,14 +484,14 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
             }
             if !system && env[j].is_none() {
                 let t1 = Instant::now();
-                let a = one_set(&mut arena, env_targets[j], budget)?;
+                let a = one_set(arena, env_targets[j], budget)?;
                 tracing::info!(
                     states = a.num_states(),
                     secs = t1.elapsed().as_secs_f64(),
                     component = j,
                     "automaton of φ"
                 );
-                let l = Letters::new(&a, &dict, first.len(), budget)?;
+                let l = Letters::new(&a, &s.dict, s.n_first, budget)?;
                 env[j] = Some((a, l));
             }
             let (aut, letters) = match env.get(j) {
@@ -319,7 +504,7 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
                 init: &aut.init,
                 controlled_first: if system { moore } else { !moore },
                 k: k as i8,
-                max_positions,
+                max_positions: o.max_positions,
             };
             let r = game.solve(budget);
             let (m, stats): (Option<Machine>, GameStats) = match r {
@@ -348,34 +533,20 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
                 "bounded game"
             );
             let Some(m) = m else { continue };
-            let m = m.minimise(budget)?;
-            // The forbidden behaviours of the winner, of the whole specification: ¬φ for the
-            // system, φ for the environment.
-            let slot = if system {
-                &mut check_neg
-            } else {
-                &mut check_pos
+            // The automaton the winner is checked against, of the whole specification: when φ
+            // was not split, the game's own automaton of ¬φ (system) or φ (environment) — a
+            // second translation of the same formula was the 74 → 67 regression (decision
+            // 0802); a split specification is checked against ¬φ or φ translated whole.
+            let whole;
+            let bad = match (system, env.get(last)) {
+                (true, _) if comps.len() == 1 => &sys_aut,
+                (false, Some(Some((a, _)))) if j == last => a,
+                _ => {
+                    whole = translate(arena, if system { neg } else { phi }, false, budget)?;
+                    &whole
+                }
             };
-            if slot.is_none() {
-                let f = if system { neg } else { phi };
-                *slot = Some(translate(&mut arena, f, false, budget)?);
-            }
-            let bad = slot
-                .as_ref()
-                .ok_or_else(|| SyntError::Internal("no automaton to check against".into()))?;
-            let check_letters = Letters::new(bad, &dict, first.len(), budget)?;
-            sol.product_states = model_check::check(&m, bad, &check_letters, budget)?;
-            let (m_unc, m_ctl) = if system { (&unc, &ctl) } else { (&ctl, &unc) };
-            let (all_in, all_out) = if system {
-                (&p.inputs, &p.outputs)
-            } else {
-                (&p.outputs, &p.inputs)
-            };
-            let circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
-            replay_circuit(&m, &circuit, m_ctl, all_in, all_out)?;
-            sol.realizable = Some(system);
-            sol.machine_states = m.states();
-            sol.circuit = Some(circuit.to_aiger());
+            finish(s, &m, system, bad, &mut sol, budget)?;
             sol.bound = Some(k);
             return Ok(sol);
         }
@@ -384,7 +555,7 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         }
     }
     sol.reason = Some(if limits.is_empty() {
-        format!("no winner up to bound {max_bound} (synt.max-bound)")
+        format!("no winner up to bound {} (synt.max-bound)", o.max_bound)
     } else {
         limits.join("; ")
     });
@@ -496,7 +667,9 @@ pub fn solve(
             .detail("reason", sol.reason.as_deref().unwrap_or(""))
             .line("unknown"),
     };
-    a = a.stat("game_positions", sol.positions);
+    a = a
+        .stat("game_positions", sol.positions)
+        .detail("engine", sol.engine);
     if let Some(k) = sol.bound {
         a = a.stat("bound", k);
     }

@@ -290,12 +290,24 @@ fn known_specifications() {
         ),
     ];
     let whole = Params::parse(&["synt.compositional=0"]).unwrap();
+    let bounded = Params::parse(&["synt.engine=bounded"]).unwrap();
+    let parity = Params::parse(&["synt.engine=parity"]).unwrap();
     for &(f, i, o, sem, want) in cases {
         assert_eq!(solve_checked(f, i, o, sem), Some(want), "{f} ({sem:?})");
         assert_eq!(
             solve_checked_with(f, i, o, sem, &whole),
             Some(want),
             "{f} ({sem:?}, whole)"
+        );
+        assert_eq!(
+            solve_checked_with(f, i, o, sem, &bounded),
+            Some(want),
+            "{f} ({sem:?}, bounded)"
+        );
+        assert_eq!(
+            solve_checked_with(f, i, o, sem, &parity),
+            Some(want),
+            "{f} ({sem:?}, parity)"
         );
     }
 }
@@ -388,7 +400,17 @@ proptest! {
     #[test]
     fn verdicts_never_contradicted_by_small_strategies(f in formula(), moore in any::<bool>()) {
         let sem = if moore { Semantics::Moore } else { Semantics::Mealy };
-        let Some(r) = solve_checked(&f, &["r"], &["g"], sem) else { return Ok(()); };
+        // The deterministic route decides every formula of this size; its witnesses are
+        // checked independently inside `solve_checked_with`, and the bounded route may not
+        // contradict it.
+        let parity = Params::parse(&["synt.engine=parity"]).unwrap();
+        let rp = solve_checked_with(&f, &["r"], &["g"], sem, &parity);
+        prop_assert!(rp.is_some(), "{f}: the parity route gave no answer");
+        let bounded = Params::parse(&["synt.engine=bounded"]).unwrap();
+        if let Some(rb) = solve_checked_with(&f, &["r"], &["g"], sem, &bounded) {
+            prop_assert_eq!(Some(rb), rp, "{}", f);
+        }
+        let Some(r) = rp else { return Ok(()); };
         if r {
             // No small environment strategy may force ¬φ.
             prop_assert!(!small_machine_wins(&format!("!({f})"), "g", "r", !moore), "{f}");
