@@ -34,7 +34,7 @@ impl Player {
 
     /// The player a priority favours (even: `P0`).
     pub fn of_priority(p: u32) -> Player {
-        if p % 2 == 0 {
+        if p.is_multiple_of(2) {
             Player::P0
         } else {
             Player::P1
@@ -145,7 +145,7 @@ struct Solver<'a> {
 impl Solver<'_> {
     fn tick(&mut self) -> Result<(), Exhausted> {
         self.steps = self.steps.wrapping_add(1);
-        if self.steps % 1024 == 0 {
+        if self.steps.is_multiple_of(1024) {
             self.budget.spend(1024)?;
         }
         Ok(())
@@ -474,8 +474,8 @@ mod tests {
         fn zielonka_matches_brute_force_and_strategies_win(g in game()) {
             let s = zielonka(&g, &Budget::unlimited()).unwrap_or_else(|e| panic!("{e:?}"));
             let w0 = brute_force(&g);
-            for v in 0..g.num_vertices() {
-                prop_assert_eq!(s.winner[v] == Player::P0, w0[v], "vertex {}", v);
+            for (v, &w) in w0.iter().enumerate() {
+                prop_assert_eq!(s.winner[v] == Player::P0, w, "vertex {}", v);
             }
             if let Err(e) = check_strategies(&g, &s) {
                 prop_assert!(false, "{}", e);
@@ -508,8 +508,8 @@ mod tests {
                 (0..n as u32).map(|v| g.succ(v).to_vec()).collect(),
             ).unwrap_or_else(|e| panic!("{e}"));
             let w0 = brute_force(&oracle);
-            for v in 0..n {
-                prop_assert_eq!(s.winner[v] == Player::P0, w0[v]);
+            for (v, &w) in w0.iter().enumerate() {
+                prop_assert_eq!(s.winner[v] == Player::P0, w);
             }
         }
     }

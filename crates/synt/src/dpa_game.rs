@@ -109,8 +109,8 @@ pub(crate) fn solve(
         let mut out = Vec::new();
         match v {
             Vertex::A(q) => {
-                if !outcome.contains_key(&q) {
-                    outcome.insert(q, outcomes(letters, colouring, q, budget)?);
+                if let std::collections::hash_map::Entry::Vacant(e) = outcome.entry(q) {
+                    e.insert(outcomes(letters, colouring, q, budget)?);
                 }
                 for (g, group) in letters.groups.iter().enumerate() {
                     // Groups whose classes all miss `q`'s edges do not occur (complete automaton).

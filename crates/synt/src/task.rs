@@ -45,7 +45,7 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "synt.engine",
-        default: "portfolio",
+        default: "bounded",
         range: "bounded|parity|portfolio",
         doc: "bounded: C06 bounded games; parity: deterministic parity automaton + Zielonka; portfolio: bounded with a third of the time, then parity",
     },
