@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use serde_json::json;
 use verikit_diag::{Budget, SourceFile};
 use verikit_omega::task::{self, AutOp, AutPair, Show, TranslateJob};
-use verikit_omega::{hoa, DetOptions, OmegaError, ParityKind, Twa};
+use verikit_omega::{DetOptions, OmegaError, ParityKind, Twa};
 
 fn fail(e: OmegaError, file: Option<&SourceFile>, b: &Budget) -> PyErr {
     engine_error(&e, file, b)
@@ -110,7 +110,7 @@ fn ltl_check(formula: &str, word: &str) -> PyResult<String> {
 #[pyo3(signature = (text, name="<hoa>"))]
 fn aut_structure(text: &str, name: &str) -> PyResult<String> {
     let a = read(text, name)?;
-    let (acceptance, acc_name) = hoa::print::acceptance_text(&a);
+    let (acceptance, acc_name) = verikit_omega::acceptance_text(&a);
     let mut edges = Vec::new();
     for (s, out) in a.states.iter().enumerate() {
         for e in out {
@@ -139,14 +139,14 @@ fn aut_structure(text: &str, name: &str) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (text, name="<hoa>"))]
 fn aut_dot(text: &str, name: &str) -> PyResult<String> {
-    Ok(verikit_omega::dot::to_dot(&read(text, name)?))
+    Ok(verikit_omega::to_dot(&read(text, name)?))
 }
 
 /// The automaton drawn as SVG without GraphViz (`verikit_omega::svg`, the drawing of `verikit serve`).
 #[pyfunction]
 #[pyo3(signature = (text, name="<hoa>"))]
 fn aut_svg(text: &str, name: &str) -> PyResult<String> {
-    Ok(verikit_omega::svg::to_svg(&read(text, name)?))
+    Ok(verikit_omega::to_svg(&read(text, name)?))
 }
 
 /// A one-automaton `verikit aut` command: `stats`, `simplify`, `sba`, `is_empty`, `complement`,
@@ -172,7 +172,7 @@ fn aut_unary(
         "complement" => AutOp::Complement,
         "accepts" => {
             let w = word.ok_or_else(|| usage("accepts needs a word".into()))?;
-            let w = verikit_omega::word::parse_word(w)
+            let w = verikit_omega::parse_word(w)
                 .map_err(|e| fail(e, None, &Budget::unlimited()))?;
             AutOp::Accepts(w)
         }

@@ -19,7 +19,7 @@ use crate::waba_bmc::{waba_bmc, LassoOutcome};
 use std::time::Duration;
 use verikit_aiger::{replay_lasso, Aig, Sim, Ternary, Witness};
 use verikit_diag::{Answer, Budget, Diagnostic, Verdict};
-use verikit_omega::ltl::eval::{holds, Lasso as Word};
+use verikit_omega::{holds, Lasso as Word};
 use verikit_omega::{translate, TranslateOptions};
 
 /// A liveness property of a circuit.

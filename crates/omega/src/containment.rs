@@ -12,7 +12,8 @@
 //! formula, and only small operands are compared.
 
 use crate::ltl::ast::{Arena, Node, F};
-use crate::ltl::simplify::{nnf, simplify};
+use crate::ltl::nnf::nnf;
+use crate::ltl::simplify::simplify;
 use crate::ltl::synt_impl;
 use std::collections::HashMap;
 

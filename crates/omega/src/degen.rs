@@ -25,7 +25,7 @@
 //! existing copy of the target may be reused.
 
 use crate::prune::prune;
-use crate::scc_info::scc_info;
+use crate::scc_info::{accepting_inner_marks, scc_info};
 use crate::twa::Twa;
 use std::collections::{HashMap, VecDeque};
 
@@ -183,17 +183,9 @@ impl Builder {
 pub fn frequency_orders(aut: &Twa) -> [Vec<u32>; 2] {
     let info = scc_info(aut);
     let mut count = vec![0usize; aut.num_sets as usize];
-    for (s, es) in aut.states.iter().enumerate() {
-        let c = info.sccs.comp[s];
-        if !info.accepting[c as usize] {
-            continue;
-        }
-        for e in es {
-            if info.sccs.comp[e.dst as usize] == c && !e.label.is_false() {
-                for (i, n) in count.iter_mut().enumerate() {
-                    *n += ((e.marks >> i) & 1) as usize;
-                }
-            }
+    for m in accepting_inner_marks(aut, &info).iter().flatten() {
+        for (i, n) in count.iter_mut().enumerate() {
+            *n += ((m >> i) & 1) as usize;
         }
     }
     let mut by_count: Vec<u32> = (0..aut.num_sets).collect();

@@ -4,74 +4,102 @@
 //! output, DOT output, SCC-based emptiness with lasso witnesses, products, membership of lasso
 //! words, and a rank-based complementation for small automata.
 //!
-//! The automaton type is [`twa::Twa`]: explicit states, edges labelled by BDDs over the atomic
+//! The automaton type is [`Twa`]: explicit states, edges labelled by BDDs over the atomic
 //! propositions (`biodivine-lib-bdd`), and generalized Büchi acceptance `Inf(0)&…&Inf(k-1)` on
 //! transitions (state-based acceptance is the special case where all edges leaving a state carry
-//! the same marks; [`twa::Twa::state_based`] records it).
+//! the same marks; [`Twa::state_based`] records it).
 
-pub mod acc;
-pub mod accepts;
-pub mod bisim;
-pub mod checked_merge;
-pub mod complement;
-pub mod containment;
-pub mod cosim;
-pub mod degen;
-pub mod delayed_sim;
-pub mod direct_sim;
-pub mod dot;
-pub mod dual;
-pub mod el_emptiness;
-pub mod emptiness;
-pub mod error;
-pub mod fair_merge;
-pub mod fair_sim;
-pub mod filter;
-pub mod gba_reduce;
-pub mod gf_guarantee;
-pub mod hoa;
-pub mod iterated_sim;
-mod ldba;
-pub mod little_brothers;
-pub mod ltl;
-pub mod postproc;
-pub mod product;
-pub mod prune;
-pub mod quotient;
-pub mod ramsey_inclusion;
-pub mod rand;
-pub mod redirect_merge;
-pub mod sbacc;
-pub mod scc_acc;
-pub mod scc_info;
-pub mod scc_sets;
-pub mod sim_game;
-pub mod spot_stats;
-pub mod svg;
-pub mod task;
-pub mod translate;
-pub mod twa;
-pub mod wdba;
-pub mod word;
-pub mod zielonka;
-// Closed from the start: reached through the re-exports below.
+#![warn(unreachable_pub)]
+
+mod acc;
+mod accepts;
+mod bisim;
+mod checked_merge;
+mod complement;
+mod containment;
+mod cosim;
+mod degen;
+mod delayed_sim;
 mod deterministic;
 mod determinize;
+mod direct_sim;
+mod dot;
+mod dual;
+mod el_emptiness;
+mod emptiness;
+mod error;
+mod fair_merge;
+mod fair_sim;
+mod filter;
+mod gba_reduce;
+mod gf_guarantee;
+mod hoa;
+mod iterated_sim;
+mod ldba;
+mod little_brothers;
+mod monitor;
+mod ltl;
 mod parity;
+mod postproc;
+mod product;
+mod prune;
+mod quotient;
+mod ramsey_inclusion;
+mod rand;
+mod redirect_merge;
+mod sbacc;
+mod scc_acc;
+mod scc_info;
+mod scc_sets;
+mod sim_game;
+mod spot_stats;
+mod svg;
+pub mod task;
+mod translate;
+mod twa;
+mod wdba;
+mod word;
+mod zielonka;
 
 pub use error::OmegaError;
-pub use ldba::Ldba;
 pub use task::PARAMS;
-pub use twa::Twa;
-// For the synthesis engine (crates/synt): the formula arena, the translation, the AP printer.
+// The automaton, its acceptance conditions, and what reads and prints it.
 pub use acc::{Acc, Parity};
-pub use ltl::print::ap_text;
+pub use dot::to_dot;
+pub use hoa::print::acceptance_text;
+pub use hoa::{
+    parse as parse_hoa, parse_all as parse_hoa_all, parse_stream as parse_hoa_stream, to_hoa,
+};
+pub use svg::to_svg;
+pub use twa::{isomorphic, Marks, Twa};
+// LTL: the formula arena, Spot-syntax parsing and printing, simplification, lasso evaluation.
+pub use ltl::eval::{holds, Lasso};
+pub use ltl::parse::parse as parse_ltl;
+pub use ltl::print::{ap_text, to_string as ltl_to_string};
+pub use ltl::nnf::nnf;
+pub use ltl::simplify::simplify as simplify_ltl;
 pub use ltl::{Arena, Node, F};
+pub use rand::{RandLtl, Weights};
+// Translation and the questions asked of automata.
+pub use accepts::{accepts, accepts_lasso, accepts_lasso_dnf};
+pub use complement::complement;
+pub use dual::complement_deterministic;
+pub use emptiness::{accepting_lasso, is_empty};
+pub use filter::{filter, Filter};
+pub use gba_reduce::{reduce as gba_reduce, Method as ReduceMethod};
+pub use ldba::Ldba;
+pub use product::{ap_union, product};
+pub use prune::prune;
+pub use ramsey_inclusion::{included, Inclusion, Limits as InclusionLimits};
+pub use sim_game::GameSolver;
 pub use translate::{translate, Level, Options as TranslateOptions};
-pub use twa::Marks;
+pub use word::{parse_word, Word};
 // Deterministic automata: determinisation, parity automata, the `-D`/`-P` pipeline.
 pub use deterministic::{
     buchi_as_parity, deterministic, deterministic_pair, simplify_parity, DetOptions,
 };
 pub use determinize::{determinize, Options as DeterminizeOptions};
 pub use parity::{colour_of, complete_gba, ParityAut, ParityKind};
+
+#[cfg(test)]
+mod tests;

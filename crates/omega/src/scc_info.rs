@@ -41,3 +41,22 @@ pub fn scc_info(aut: &Twa) -> SccInfo {
         accepting,
     }
 }
+
+/// The marks of every edge with a satisfiable label that stays inside an accepting SCC, listed per
+/// SCC (empty for the other SCCs): what the SCC-wise acceptance analyses (`scc_sets`'s essential
+/// sets, `degen`'s frequency orders) look at.
+pub fn accepting_inner_marks(aut: &Twa, info: &SccInfo) -> Vec<Vec<Marks>> {
+    let mut inside: Vec<Vec<Marks>> = vec![Vec::new(); info.sccs.len()];
+    for (s, es) in aut.states.iter().enumerate() {
+        let c = info.sccs.comp[s] as usize;
+        if !info.accepting[c] {
+            continue;
+        }
+        for e in es {
+            if !e.label.is_false() && info.sccs.comp[e.dst as usize] as usize == c {
+                inside[c].push(e.marks);
+            }
+        }
+    }
+    inside
+}

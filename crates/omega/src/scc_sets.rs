@@ -27,18 +27,7 @@ use crate::twa::{Marks, Twa};
 fn essential_sets(aut: &Twa, info: &crate::scc_info::SccInfo) -> Option<(Vec<Vec<u32>>, u32)> {
     let k = aut.num_sets;
     let n_c = info.sccs.len();
-    let mut inside: Vec<Vec<Marks>> = vec![Vec::new(); n_c];
-    for (s, es) in aut.states.iter().enumerate() {
-        let c = info.sccs.comp[s] as usize;
-        if !info.accepting[c] {
-            continue;
-        }
-        for e in es {
-            if !e.label.is_false() && info.sccs.comp[e.dst as usize] as usize == c {
-                inside[c].push(e.marks);
-            }
-        }
-    }
+    let inside = crate::scc_info::accepting_inner_marks(aut, info);
     let mut kept: Vec<Vec<u32>> = vec![Vec::new(); n_c];
     let mut need = 0u32;
     for c in 0..n_c {

@@ -167,33 +167,42 @@ pub fn split_file_spec(spec: &str, exists: impl Fn(&str) -> bool) -> (String, Op
     (spec.to_string(), None)
 }
 
-/// The formulas of Spot's `-f`/`-F` options and positional arguments: the command-line formulas
-/// first (positional, then `-f`), then each file of `-F` (`FILE` or `FILE/COL`, read by `read`)
-/// in order. At least one formula source is required.
+/// One formula input of the command line: a formula (positional or `-f`) or a file spec of
+/// `-F` (`FILE` or `FILE/COL`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormulaInput {
+    Formula(String),
+    File(String),
+}
+
+/// The formulas of Spot's `-f`/`-F` options and positional arguments, in the order of `inputs`
+/// (the command line's order, as Spot keeps it): a formula as it is, a file (read by `read`)
+/// line by line or CSV column by CSV column. At least one input is required.
 pub fn formula_items<E>(
-    positional: &[String],
-    formulas: &[String],
-    files: &[String],
+    inputs: &[FormulaInput],
     mut read: impl FnMut(&str) -> Result<SourceFile, E>,
     wrap: impl Fn(OmegaError, &SourceFile) -> E,
     usage: impl Fn(String) -> E,
 ) -> Result<Vec<FormulaItem>, E> {
-    if positional.is_empty() && formulas.is_empty() && files.is_empty() {
+    if inputs.is_empty() {
         return Err(usage(
             "no formula given (a FORMULA argument, -f FORMULA or -F FILE)".into(),
         ));
     }
-    let mut out: Vec<FormulaItem> = positional
-        .iter()
-        .chain(formulas)
-        .map(|t| FormulaItem {
-            text: t.clone(),
-            offset: 0,
-            line: 0,
-            source: None,
-        })
-        .collect();
-    for spec in files {
+    let mut out: Vec<FormulaItem> = Vec::new();
+    for input in inputs {
+        let spec = match input {
+            FormulaInput::Formula(t) => {
+                out.push(FormulaItem {
+                    text: t.clone(),
+                    offset: 0,
+                    line: 0,
+                    source: None,
+                });
+                continue;
+            }
+            FormulaInput::File(spec) => spec,
+        };
         let (path, col) = split_file_spec(spec, |p| p == "-" || std::path::Path::new(p).exists());
         let file = read(&path)?;
         let lines = match col {
@@ -480,6 +489,91 @@ pub struct TranslateJob {
     /// Spot's `--stats=FORMAT` (checked by [`crate::spot_stats::validate`]): one line per
     /// automaton instead of the automaton.
     pub stats_format: Option<String>,
+    /// A monitor (`-M`, [`crate::monitor`]): every run accepting, exactly the finite prefixes of
+    /// the models; deterministic and minimal with `-D`.
+    pub monitor: bool,
+    /// Spot's `--any` (`-a`): no preference, so no automaton simplification (the raw tableau,
+    /// with useless states removed unless `--low`, as Spot's post-processor does).
+    pub any: bool,
+}
+
+/// The flags of `ltl translate` as the command line gives them (Spot's `ltl2tgba` options).
+#[derive(Clone, Debug, Default)]
+pub struct TranslateFlags {
+    /// `-B`: state-based Büchi.
+    pub sba: bool,
+    /// `-S`: state-based acceptance.
+    pub state_based: bool,
+    /// `--low`, `--medium`, `--high` (the last given; see [`level`]).
+    pub level: (bool, bool, bool),
+    /// `--dot`.
+    pub dot: bool,
+    /// `--stats[=FORMAT]`.
+    pub stats: Option<String>,
+    pub no_simplify: bool,
+    pub no_postprocess: bool,
+    pub no_redirect_merges: bool,
+    pub state_names: bool,
+    /// `--reduce METHOD`.
+    pub reduce: Option<gba_reduce::Method>,
+    /// `-D`, `-P`, `-C` (see [`det_flags`]).
+    pub det: Option<DetOptions>,
+    /// `-M`.
+    pub monitor: bool,
+    /// `--any` (the last of `--small`, `--deterministic`, `--any`).
+    pub any: bool,
+    /// `--negate`.
+    pub negate: bool,
+}
+
+/// The job of `ltl translate` from its flags and the `-x` parameters; a usage error for
+/// combinations Spot refuses or that have no meaning (`-M` with `-P`).
+pub fn translate_job(f: TranslateFlags, params: &Params) -> Result<TranslateJob, String> {
+    if f.monitor && f.det.as_ref().is_some_and(|d| d.parity) {
+        return Err("-M (a monitor, every run accepting) cannot have parity acceptance (-P)".into());
+    }
+    let (low, medium, high) = f.level;
+    let base = translate::Options {
+        simplify_formula: !f.no_simplify,
+        postprocess: !f.no_postprocess && !f.any,
+        sba: f.sba && !f.monitor,
+        redirect_merges: !f.no_redirect_merges && !f.any,
+        level: level(low, medium, high),
+        ..translate::Options::default()
+    };
+    Ok(TranslateJob {
+        options: translate_options(params, base)?,
+        reduce: f.reduce,
+        show: Show::from_flags(f.dot, f.stats.is_some()),
+        state_names: f.state_names,
+        deterministic: match f.det {
+            Some(o) => Some(det_options(params, o)?),
+            None => None,
+        },
+        negate: f.negate,
+        state_based: f.state_based,
+        stats_format: stats_format(f.stats)?,
+        monitor: f.monitor,
+        any: f.any,
+    })
+}
+
+/// The deterministic pipeline's options of `-D` (`--deterministic`), `-P[=KIND]` and `-C`, if
+/// one is given (or always, with `force`, for `aut determinize`).
+pub fn det_flags(
+    deterministic: bool,
+    parity: Option<Option<crate::parity::ParityKind>>,
+    complete: bool,
+    force: bool,
+) -> Option<DetOptions> {
+    let any = deterministic || parity.is_some() || complete;
+    (force || any).then(|| DetOptions {
+        deterministic: force || deterministic,
+        parity: parity.is_some(),
+        complete,
+        kind: parity.flatten(),
+        ..DetOptions::default()
+    })
 }
 
 /// `ltl translate` of one formula (at byte `offset` of its file): the automaton and its answer.
@@ -519,13 +613,21 @@ pub fn translate_item(
         ..job.options.clone()
     };
     let mut aut = translate::translate(&mut arena, phi, &opts)?;
+    if job.any && opts.level != translate::Level::Low {
+        aut = crate::prune::prune(&aut);
+    }
     let mut a = Answer::new().detail("formula", text);
     if let Some(m) = job.reduce {
         let (r, st) = gba_reduce::reduce(&aut, m, budget);
         aut = r;
         a = a.detail("reduction", &st);
     }
-    if let Some(o) = &job.deterministic {
+    if job.monitor {
+        let det = job.deterministic.as_ref().is_some_and(|o| o.deterministic);
+        let keep = |t: &Twa| t.clone();
+        let simplify: &dyn Fn(&Twa) -> Twa = if job.any { &keep } else { &postproc::simplify };
+        aut = crate::monitor::monitor(&aut, det, simplify)?;
+    } else if let Some(o) = &job.deterministic {
         let o = DetOptions {
             det: crate::determinize::Options {
                 budget: budget.clone(),

@@ -256,7 +256,7 @@ impl Tableau<'_> {
                 }
                 // Not in NNF (not reached after `nnf`): expand through the equivalent NNF formula.
                 _ => {
-                    let g = crate::ltl::simplify::nnf(self.arena, f);
+                    let g = crate::ltl::nnf::nnf(self.arena, f);
                     if g == f {
                         vec![]
                     } else {
@@ -599,7 +599,7 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
     let f = if opts.simplify_formula {
         crate::ltl::simplify::simplify(arena, f)
     } else {
-        crate::ltl::simplify::nnf(arena, f)
+        crate::ltl::nnf::nnf(arena, f)
     };
     // APs of the original formula's arena that occur in f, keeping arena order.
     let used = arena.aps_of(f);

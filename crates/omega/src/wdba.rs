@@ -17,6 +17,12 @@ use std::collections::{HashMap, VecDeque};
 /// Bound on the number of powerset states.
 pub const MAX_POWERSET: usize = 2000;
 
+/// The subset construction of `a` (acceptance ignored), or `None` beyond [`MAX_POWERSET`] states;
+/// the deterministic monitor of [`crate::monitor`].
+pub(crate) fn powerset_states(a: &Twa) -> Option<Twa> {
+    powerset(a, MAX_POWERSET).map(|(d, _)| d)
+}
+
 /// The powerset automaton: deterministic, complete except for the empty subset (omitted),
 /// with the subset of each state.
 fn powerset(a: &Twa, max: usize) -> Option<(Twa, Vec<Vec<u32>>)> {

@@ -5,13 +5,13 @@
 mod common;
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_omega::accepts::accepts_lasso;
-use verikit_omega::emptiness::accepting_lasso;
-use verikit_omega::ltl::eval::{holds, Lasso};
-use verikit_omega::ltl::Arena;
-use verikit_omega::product::product;
-use verikit_omega::rand::{RandLtl, Weights};
-use verikit_omega::translate::{translate, Options};
+use verikit_omega::accepts_lasso;
+use verikit_omega::accepting_lasso;
+use verikit_omega::{holds, Lasso};
+use verikit_omega::Arena;
+use verikit_omega::product;
+use verikit_omega::{RandLtl, Weights};
+use verikit_omega::{translate, TranslateOptions as Options};
 
 /// A random lasso word: a prefix of 0–3 and a cycle of 1–3 letters below `letters`.
 fn random_lasso(rng: &mut SmallRng, letters: u64) -> Lasso {
@@ -36,7 +36,7 @@ fn check_with(
     nap: usize,
     max_size: usize,
     weights: Weights,
-    wrap: fn(&mut Arena, verikit_omega::ltl::F) -> verikit_omega::ltl::F,
+    wrap: fn(&mut Arena, verikit_omega::F) -> verikit_omega::F,
 ) {
     let aps: Vec<String> = ["a", "b", "c", "d"]
         .iter()
@@ -58,7 +58,7 @@ fn check_with(
         let f = gen.formula(&mut arena, size);
         let f = wrap(&mut arena, f);
         let nf = arena.not(f);
-        let text = verikit_omega::ltl::print::to_string(&arena, f);
+        let text = verikit_omega::ltl_to_string(&arena, f);
         let af = translate(&mut arena, f, &opts).unwrap_or_else(|e| panic!("{text}: {e}"));
         let an = translate(&mut arena, nf, &opts).unwrap_or_else(|e| panic!("!({text}): {e}"));
         if sba {
@@ -118,7 +118,7 @@ fn tgba_larger_random_formulas() {
 #[test]
 fn gf_guarantee_random_formulas() {
     let w = Weights::parse("G=0,R=0,W=0,not=0,implies=0,equiv=0,xor=0,X=2,U=2,M=2").unwrap();
-    let wrap: fn(&mut Arena, verikit_omega::ltl::F) -> verikit_omega::ltl::F = |a, f| {
+    let wrap: fn(&mut Arena, verikit_omega::F) -> verikit_omega::F = |a, f| {
         let ff = a.ev(f);
         a.gl(ff)
     };
@@ -142,15 +142,15 @@ fn simplifier_preserves_meaning_on_lassos() {
             arena.ap_id(a);
         }
         let f = gen.formula_in(&mut arena, 2, 22);
-        let g = verikit_omega::ltl::simplify::simplify(&mut arena, f);
+        let g = verikit_omega::simplify_ltl(&mut arena, f);
         for _ in 0..20 {
             let w = random_lasso(&mut rng, 8);
             assert_eq!(
                 holds(&arena, f, &w),
                 holds(&arena, g, &w),
                 "{} simplified to {} differs on {w:?}",
-                verikit_omega::ltl::print::to_string(&arena, f),
-                verikit_omega::ltl::print::to_string(&arena, g)
+                verikit_omega::ltl_to_string(&arena, f),
+                verikit_omega::ltl_to_string(&arena, g)
             );
         }
     }
@@ -177,11 +177,11 @@ fn first_occurrence_rule_is_exact() {
         let xe = arena.and2(x, e);
         let fxe = arena.ev(xe);
         let nx = arena.not(x);
-        let nx = verikit_omega::ltl::simplify::nnf(&mut arena, nx);
+        let nx = verikit_omega::nnf(&mut arena, nx);
         let gnx = arena.gl(nx);
         let f = arena.or(vec![fxe, gnx, r]);
-        let g = verikit_omega::ltl::simplify::simplify(&mut arena, f);
-        if verikit_omega::ltl::print::to_string(&arena, g).contains(" W ") {
+        let g = verikit_omega::simplify_ltl(&mut arena, f);
+        if verikit_omega::ltl_to_string(&arena, g).contains(" W ") {
             fired += 1;
         }
         for _ in 0..20 {
@@ -199,8 +199,8 @@ fn first_occurrence_rule_is_exact() {
             assert!(
                 accepting_lasso(&aut).is_none(),
                 "{} and {} differ",
-                verikit_omega::ltl::print::to_string(&arena, f),
-                verikit_omega::ltl::print::to_string(&arena, g)
+                verikit_omega::ltl_to_string(&arena, f),
+                verikit_omega::ltl_to_string(&arena, g)
             );
         }
     }

@@ -9,10 +9,10 @@
 //! translates the full sets through the CLI.
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_omega::accepts::accepts_lasso;
-use verikit_omega::ltl::eval::{holds, Lasso};
-use verikit_omega::ltl::Arena;
-use verikit_omega::translate::{translate, Options};
+use verikit_omega::accepts_lasso;
+use verikit_omega::{holds, Lasso};
+use verikit_omega::Arena;
+use verikit_omega::{translate, TranslateOptions as Options};
 
 fn bits_for(arena: &Arena, aps: &[String], w: &Lasso) -> Lasso {
     let map: Vec<Option<u32>> = aps.iter().map(|n| arena.lookup_ap(n)).collect();
@@ -80,7 +80,7 @@ fn spot_formula_sets() {
     for (k, f, spot_tgba, _spot_ba) in &rows {
         let t0 = std::time::Instant::now();
         let mut arena = Arena::new();
-        let phi = verikit_omega::ltl::parse::parse(f, &mut arena)
+        let phi = verikit_omega::parse_ltl(f, &mut arena)
             .unwrap_or_else(|e| panic!("{f}: {}", e.message));
         let nphi = arena.not(phi);
         // The automaton kind follows the row's position in the full tables, so a formula is
@@ -92,9 +92,9 @@ fn spot_formula_sets() {
         };
         let a = translate(&mut arena, phi, &opts).unwrap();
         let n = translate(&mut arena, nphi, &opts).unwrap();
-        let p = verikit_omega::product::product(&a, &n).unwrap();
+        let p = verikit_omega::product(&a, &n).unwrap();
         assert!(
-            verikit_omega::emptiness::is_empty(&p),
+            verikit_omega::is_empty(&p),
             "{f}: A(f) ⊗ A(!f) is not empty"
         );
         let nap = arena.aps().len().min(10);

@@ -9,12 +9,12 @@ mod common;
 
 use proptest::prelude::*;
 use verikit_diag::Budget;
-use verikit_omega::dual::complement_deterministic;
-use verikit_omega::emptiness::accepting_lasso;
-use verikit_omega::ltl::eval::{holds, Lasso};
-use verikit_omega::product::product;
-use verikit_omega::rand::{RandLtl, Weights};
-use verikit_omega::translate::{translate, Options};
+use verikit_omega::complement_deterministic;
+use verikit_omega::accepting_lasso;
+use verikit_omega::{holds, Lasso};
+use verikit_omega::product;
+use verikit_omega::{RandLtl, Weights};
+use verikit_omega::{translate, TranslateOptions as Options};
 use verikit_omega::{
     deterministic, deterministic_pair, determinize, Arena, DetOptions, DeterminizeOptions,
     ParityAut, ParityKind, Twa, F,
@@ -96,7 +96,7 @@ fn opts() -> Options {
 /// types on formula `f`; returns the `-D -P` automaton.
 fn check_formula(f: &str) -> Twa {
     let mut arena = Arena::new();
-    let phi = verikit_omega::ltl::parse::parse(f, &mut arena)
+    let phi = verikit_omega::parse_ltl(f, &mut arena)
         .unwrap_or_else(|e| panic!("{f}: {}", e.message));
     let nphi = arena.not(phi);
     let a = translate(&mut arena, phi, &opts()).unwrap();
@@ -203,7 +203,7 @@ fn fga_is_small() {
 #[test]
 fn budget_stops_the_construction() {
     let mut arena = Arena::new();
-    let phi = verikit_omega::ltl::parse::parse(
+    let phi = verikit_omega::parse_ltl(
         "(FGa | GFb) & (FGc | GFd) & (FGe | GFf) & (FGg | GFh)",
         &mut arena,
     )
@@ -227,7 +227,7 @@ proptest! {
         let mut arena = Arena::new();
         let mut r = RandLtl::new(vec!["a".into(), "b".into(), "c".into()], seed, Weights::default());
         let phi = r.formula(&mut arena, size);
-        let f = verikit_omega::ltl::print::to_string(&arena, phi);
+        let f = verikit_omega::ltl_to_string(&arena, phi);
         check_formula(&f);
     }
 }

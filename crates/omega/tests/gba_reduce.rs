@@ -9,15 +9,15 @@ mod common;
 use common::{conv, tiny_buchi};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_diag::Budget;
-use verikit_omega::accepts::accepts_lasso;
-use verikit_omega::complement::complement;
-use verikit_omega::emptiness::{accepting_lasso, is_empty};
-use verikit_omega::gba_reduce::{reduce, Method};
-use verikit_omega::ltl::eval::{holds, Lasso};
-use verikit_omega::ltl::Arena;
-use verikit_omega::product::product;
-use verikit_omega::rand::{RandLtl, Weights};
-use verikit_omega::translate::{translate, Options};
+use verikit_omega::accepts_lasso;
+use verikit_omega::complement;
+use verikit_omega::{accepting_lasso, is_empty};
+use verikit_omega::{gba_reduce as reduce, ReduceMethod as Method};
+use verikit_omega::{holds, Lasso};
+use verikit_omega::Arena;
+use verikit_omega::product;
+use verikit_omega::{RandLtl, Weights};
+use verikit_omega::{translate, TranslateOptions as Options};
 
 const METHODS: [Method; 4] = [
     Method::Direct,
@@ -48,7 +48,7 @@ fn check(
         let size = rng.gen_range(3..max_size);
         let f = gen.formula(&mut arena, size);
         let nf = arena.not(f);
-        let text = verikit_omega::ltl::print::to_string(&arena, f);
+        let text = verikit_omega::ltl_to_string(&arena, f);
         let af = translate(&mut arena, f, opts).unwrap();
         let an = translate(&mut arena, nf, &Options::default()).unwrap();
         totals[0] += af.num_states();
@@ -168,7 +168,7 @@ fn reductions_preserve_language_random_automata() {
             Err(_) => continue,
         };
         let mut complements = std::collections::HashMap::new();
-        complements.insert(verikit_omega::hoa::to_hoa(&a), Ok(ca.clone()));
+        complements.insert(verikit_omega::to_hoa(&a), Ok(ca.clone()));
         for m in METHODS {
             let (r, _) = reduce(&a, m, &Budget::unlimited());
             if r.num_states() < a.num_states() || r.num_edges() < a.num_edges() {
@@ -179,12 +179,12 @@ fn reductions_preserve_language_random_automata() {
                 panic!(
                     "#{k} {m:?}: reduced accepts {} not in the input\n{}\n{}",
                     l.word_text(&p),
-                    verikit_omega::hoa::to_hoa(&a),
-                    verikit_omega::hoa::to_hoa(&r)
+                    verikit_omega::to_hoa(&a),
+                    verikit_omega::to_hoa(&r)
                 );
             }
             let cr = complements
-                .entry(verikit_omega::hoa::to_hoa(&r))
+                .entry(verikit_omega::to_hoa(&r))
                 .or_insert_with(|| complement(&r));
             if let Ok(cr) = cr {
                 let p = product(&a, cr).unwrap();
@@ -192,8 +192,8 @@ fn reductions_preserve_language_random_automata() {
                     panic!(
                         "#{k} {m:?}: reduced misses {}\n{}\n{}",
                         l.word_text(&p),
-                        verikit_omega::hoa::to_hoa(&a),
-                        verikit_omega::hoa::to_hoa(&r)
+                        verikit_omega::to_hoa(&a),
+                        verikit_omega::to_hoa(&r)
                     );
                 }
             }

@@ -1,12 +1,12 @@
 //! HOA v1: the format specification's example automata (written by hand here), unsupported
 //! features rejected by name, located errors, round trips, parser totality.
 
-use verikit_omega::emptiness::accepting_lasso;
-use verikit_omega::hoa::{parse, parse_all, to_hoa};
-use verikit_omega::ltl::eval::Lasso;
-use verikit_omega::ltl::Arena;
-use verikit_omega::translate::{translate, Options};
-use verikit_omega::twa::isomorphic;
+use verikit_omega::accepting_lasso;
+use verikit_omega::{parse_hoa as parse, parse_hoa_all as parse_all, to_hoa};
+use verikit_omega::Lasso;
+use verikit_omega::Arena;
+use verikit_omega::{translate, TranslateOptions as Options};
+use verikit_omega::isomorphic;
 use verikit_omega::OmegaError;
 
 const GFA_TRANS: &str = r#"HOA: v1
@@ -125,8 +125,8 @@ fn spec_examples_parse_and_mean_what_they_say() {
     for text in [GFA_TRANS, GFA_STATE] {
         let a = parse(text).unwrap();
         assert_eq!(a.aps, vec!["a".to_string()]);
-        assert!(verikit_omega::accepts::accepts_lasso(&a, &w(&[], &[0, 1])));
-        assert!(!verikit_omega::accepts::accepts_lasso(
+        assert!(verikit_omega::accepts_lasso(&a, &w(&[], &[0, 1])));
+        assert!(!verikit_omega::accepts_lasso(
             &a,
             &w(&[1, 1], &[0])
         ));
@@ -136,25 +136,25 @@ fn spec_examples_parse_and_mean_what_they_say() {
     assert_eq!((g.num_states(), g.num_sets), (3, 2));
     assert_eq!(g.state_names[0].as_deref(), Some("start"));
     // Needs infinitely many a and infinitely many b: (a&b)^ω accepted, a^ω not.
-    assert!(verikit_omega::accepts::accepts_lasso(&g, &w(&[], &[3])));
-    assert!(!verikit_omega::accepts::accepts_lasso(&g, &w(&[], &[1])));
-    assert!(verikit_omega::accepts::accepts_lasso(
+    assert!(verikit_omega::accepts_lasso(&g, &w(&[], &[3])));
+    assert!(!verikit_omega::accepts_lasso(&g, &w(&[], &[1])));
+    assert!(verikit_omega::accepts_lasso(
         &g,
         &w(&[], &[1, 0, 2, 0])
     ));
     let i = parse(IMPLICIT).unwrap();
     // Edge k has the valuation k (AP 0 = bit 0): edge 0 is !a, edge 1 is a.
-    assert!(verikit_omega::accepts::accepts_lasso(&i, &w(&[], &[1])));
+    assert!(verikit_omega::accepts_lasso(&i, &w(&[], &[1])));
     let s = parse(STATE_LABELS).unwrap();
     assert_eq!(s.num_edges(), 5);
     assert!(accepting_lasso(&s).is_some());
     let gg = parse(GFA_GFB).unwrap();
     assert!(gg.is_deterministic() && gg.is_complete());
-    assert!(verikit_omega::accepts::accepts_lasso(
+    assert!(verikit_omega::accepts_lasso(
         &gg,
         &w(&[0], &[1, 2])
     ));
-    assert!(!verikit_omega::accepts::accepts_lasso(&gg, &w(&[3], &[1])));
+    assert!(!verikit_omega::accepts_lasso(&gg, &w(&[3], &[1])));
     let two = format!("{GFA_TRANS}{GFA_STATE}");
     assert_eq!(parse_all(&two).unwrap().len(), 2);
 }
@@ -190,7 +190,7 @@ fn other_acceptance_conditions_are_read_and_refused_by_name_where_unsupported() 
     );
     let c = parse(&cob).unwrap();
     assert_eq!(c.acc_name().as_deref(), Some("co-Buchi"));
-    assert!(verikit_omega::hoa::to_hoa(&c).contains("acc-name: co-Buchi\nAcceptance: 1 Fin(0)\n"));
+    assert!(verikit_omega::to_hoa(&c).contains("acc-name: co-Buchi\nAcceptance: 1 Fin(0)\n"));
     let parity = GFA_TRANS.replace(
         "acc-name: Buchi\nAcceptance: 1 Inf(0)",
         "acc-name: parity min even 2\nAcceptance: 2 Inf(0) | Fin(1)",
@@ -235,7 +235,7 @@ fn round_trip_of_translations() {
     for f in formulas {
         for sba in [false, true] {
             let mut arena = Arena::new();
-            let phi = verikit_omega::ltl::parse::parse(f, &mut arena).unwrap();
+            let phi = verikit_omega::parse_ltl(f, &mut arena).unwrap();
             let a = translate(
                 &mut arena,
                 phi,
@@ -272,7 +272,7 @@ fn parser_is_total() {
     );
     let stream = format!("{GFA_TRANS}{GFA_STATE}{IMPLICIT}");
     verikit_testkit::assert_parser_total(&[&stream], 2000, |s| {
-        let v = verikit_omega::hoa::parse::parse_stream(s);
+        let v = verikit_omega::parse_hoa_stream(s);
         v.into_iter().collect::<Result<Vec<_>, _>>()
     });
 }
@@ -302,7 +302,7 @@ fn zero_states_read_and_written_as_zero() {
 /// or a lexical error) is reported in its slot, located, and the ones after it are still read.
 #[test]
 fn streams_keep_going_after_a_bad_automaton() {
-    use verikit_omega::hoa::parse_stream;
+    use verikit_omega::parse_hoa_stream;
     let bad_body = GFA_TRANS.replace("[!0] 0", "[!0] 7");
     let bad_lex = GFA_TRANS.replace("[!0] 0", "[!0] 0 #");
     for bad in [bad_body, bad_lex] {

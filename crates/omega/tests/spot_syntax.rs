@@ -6,7 +6,7 @@
 //! Spot's parenthesisation), independent of the parser under test; trees are compared up to the
 //! order of `&`/`|` operands (Spot orders them by its own formula ids).
 
-use verikit_omega::ltl::{parse::parse, print::to_string, Arena};
+use verikit_omega::{ltl_to_string as to_string, parse_ltl as parse, Arena};
 
 #[test]
 fn lexer_edge_cases_parse_as_spot_documents() {

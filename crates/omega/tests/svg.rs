@@ -1,8 +1,8 @@
 //! The SVG drawing of translated automata: one node group per state, one edge group per edge,
 //! the acceptance marks and the formula in the picture.
 
-use verikit_omega::ltl::{parse::parse, Arena};
-use verikit_omega::translate::{translate, Options};
+use verikit_omega::{parse_ltl as parse, Arena};
+use verikit_omega::{translate, TranslateOptions as Options};
 
 #[test]
 fn translated_automata_are_drawn_whole() {
@@ -20,7 +20,7 @@ fn translated_automata_are_drawn_whole() {
         };
         let mut aut = translate(&mut arena, phi, &opts).unwrap();
         aut.name = Some(f.to_string());
-        let svg = verikit_omega::svg::to_svg(&aut);
+        let svg = verikit_omega::to_svg(&aut);
         assert_eq!(
             svg.matches("<g class=\"node\"").count(),
             aut.num_states(),
@@ -52,6 +52,6 @@ fn translated_automata_are_drawn_whole() {
             svg.contains(&f.replace('&', "&amp;").replace('>', "&gt;")),
             "{f}: title missing"
         );
-        assert_eq!(svg, verikit_omega::svg::to_svg(&aut));
+        assert_eq!(svg, verikit_omega::to_svg(&aut));
     }
 }

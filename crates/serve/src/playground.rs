@@ -122,7 +122,7 @@ fn ltl(formula: String, sba: bool, budget: &Budget) -> Reply {
     let file = SourceFile::new("<formula>", formula);
     let (aut, a) = ltl_task::translate_formula(&file.text, 0, &job, budget)
         .map_err(|e| failure(e, Some(&file)))?;
-    Ok(a.detail("svg", verikit_omega::svg::to_svg(&aut)))
+    Ok(a.detail("svg", verikit_omega::to_svg(&aut)))
 }
 
 fn smt(script: String, budget: &Budget) -> Reply {

@@ -175,8 +175,8 @@ fn circuit_avoids(c: &Circuit, bad: &str) -> bool {
         .chain(c.outputs.iter().map(|(n, _)| n.clone()))
         .collect();
     let plays = c.plays(&aps);
-    let p = verikit_omega::product::product(&plays, &aut).unwrap();
-    verikit_omega::emptiness::is_empty(&p)
+    let p = verikit_omega::product(&plays, &aut).unwrap();
+    verikit_omega::is_empty(&p)
 }
 
 /// Solves and checks the witness independently; returns the verdict.
@@ -371,8 +371,8 @@ fn small_machine_wins(good: &str, x: &str, y: &str, first_moves: bool) -> bool {
                 t.add_edge(s as u32, next, lx.and(&ly), 0);
             }
         }
-        let p = verikit_omega::product::product(&t, &bad).unwrap();
-        if verikit_omega::emptiness::is_empty(&p) {
+        let p = verikit_omega::product(&t, &bad).unwrap();
+        if verikit_omega::is_empty(&p) {
             return true;
         }
     }

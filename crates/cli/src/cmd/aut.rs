@@ -7,9 +7,9 @@ use crate::report::{read_input, CliError, Ctx, Output};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, SourceFile, Verdict};
-use verikit_omega::filter::{self, Filter};
+use verikit_omega::{filter, Filter};
 use verikit_omega::task::{self, AutOp, AutPair, Show};
-use verikit_omega::{gba_reduce::Method, DetOptions, OmegaError, ParityKind, Twa};
+use verikit_omega::{DetOptions, OmegaError, ParityKind, ReduceMethod as Method, Twa};
 
 #[derive(Subcommand, Debug)]
 pub enum AutCmd {
@@ -174,7 +174,7 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
         AutCmd::Simplify { a, sba, dot } => each(ctx, &a, AutOp::Simplify { sba }, dot),
         AutCmd::IsEmpty { a } => each(ctx, &a, AutOp::IsEmpty, false),
         AutCmd::Accepts { a, word } => {
-            let op = AutOp::Accepts(verikit_omega::word::parse_word(&word).map_err(err)?);
+            let op = AutOp::Accepts(verikit_omega::parse_word(&word).map_err(err)?);
             task::aut_unary(&load_one(&a)?, &op, Show::Stats, &ctx.budget).map_err(err)
         }
         AutCmd::Reduce { a, sim, stats, dot } => {
@@ -194,7 +194,7 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
         } => {
             let words = accepts_word
                 .iter()
-                .map(|w| verikit_omega::word::parse_word(w));
+                .map(|w| verikit_omega::parse_word(w));
             let f = Filter {
                 is_empty,
                 is_deterministic,
@@ -218,7 +218,7 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
                     auts.push(a.map_err(|e| CliError::from_error(e, Some(&src)))?);
                 }
             }
-            filter::filter(auts.into_iter().map(Ok).collect(), &f, &ctx.budget).map_err(err)
+            filter(auts.into_iter().map(Ok).collect(), &f, &ctx.budget).map_err(err)
         }
         AutCmd::Determinize { a, det, dot } => {
             let o = det.options(true).unwrap_or_default();
@@ -236,19 +236,25 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
     }
 }
 
-/// `-D`, `-P`, `-C` (as Spot's `ltl2tgba` and `autfilt`).
+/// `-D`, `-P`, `-C` and the preferences `--small`/`--deterministic`/`--any` (as Spot's
+/// `ltl2tgba` and `autfilt`; of the preferences the last one given wins).
 #[derive(clap::Args, Debug)]
 pub struct DetArgs {
-    /// Deterministic automaton: the Büchi automaton if it is deterministic, else a parity
-    /// automaton by determinisation (Safra trees).
-    #[arg(long, short = 'D')]
+    /// Deterministic automaton (`--deterministic`): the Büchi automaton if deterministic, else a
+    /// parity automaton by determinisation (Safra trees); with -M a minimal deterministic monitor.
+    #[arg(long, short = 'D', overrides_with_all = ["small", "any"])]
     deterministic: bool,
+    /// Prefer small automata (the default; cancels an earlier -D or --any).
+    #[arg(long, overrides_with_all = ["deterministic", "any"])]
+    small: bool,
+    /// No preference: skip the automaton simplifications (cancels an earlier -D), as Spot's -a.
+    #[arg(long, short = 'a', overrides_with_all = ["deterministic", "small"])]
+    pub any: bool,
     /// Parity acceptance (with -D: always a parity automaton); `--parity=min odd` etc. fixes its
     /// type (min|max even|odd).
     #[arg(long, short = 'P', num_args = 0..=1, require_equals = true, value_parser = parity_kind)]
     parity: Option<Option<ParityKind>>,
-    /// Complete (a rejecting sink for the missing letters).
-    #[arg(long, short = 'C')]
+    #[arg(long, short = 'C', help = "Complete (a rejecting sink for the missing letters).")]
     complete: bool,
 }
 
@@ -258,15 +264,8 @@ fn parity_kind(s: &str) -> Result<ParityKind, String> {
 }
 
 impl DetArgs {
-    /// The deterministic pipeline's options, if `-D`, `-P` or `-C` is given.
+    /// The deterministic pipeline's options, if `-D`, `-P` or `-C` is given (or `force`).
     pub fn options(&self, force: bool) -> Option<DetOptions> {
-        let any = self.deterministic || self.parity.is_some() || self.complete;
-        (force || any).then(|| DetOptions {
-            deterministic: force || self.deterministic,
-            parity: self.parity.is_some(),
-            complete: self.complete,
-            kind: self.parity.flatten(),
-            ..DetOptions::default()
-        })
+        task::det_flags(self.deterministic, self.parity, self.complete, force)
     }
 }

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use std::collections::HashSet;
 use verikit_aiger::{replay_lasso, Aig, Reset, Sim, Ternary};
 use verikit_diag::{Budget, Verdict};
-use verikit_omega::ltl::eval::{holds, Lasso as Word};
+use verikit_omega::{holds, Lasso as Word};
 
 fn settings(engine: LiveEngine) -> LiveSettings {
     LiveSettings {

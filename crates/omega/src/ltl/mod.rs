@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod eval;
+pub mod nnf;
 pub mod parse;
 pub mod print;
 pub mod simplify;

@@ -92,7 +92,7 @@ pub fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
 /// The NNF of `!f`.
 fn neg(a: &mut Arena, f: F) -> F {
     let n = a.not(f);
-    super::simplify::nnf(a, n)
+    super::nnf::nnf(a, n)
 }
 
 /// One syntactic-implication rewriting at the root of `f` (in NNF, children already

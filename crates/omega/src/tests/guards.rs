@@ -3,10 +3,10 @@
 //! unchanged), and the HOA reader refuses an `acc-name` that contradicts `Acceptance:`.
 
 use verikit_diag::Budget;
-use verikit_omega::ramsey_inclusion::{included, Inclusion, Limits};
-use verikit_omega::sim_game::{Game, GameSolver, TooLarge};
-use verikit_omega::{degen, delayed_sim, direct_sim, fair_merge, fair_sim, gba_reduce, hoa};
-use verikit_omega::{iterated_sim, postproc, wdba, Twa};
+use crate::ramsey_inclusion::{included, Inclusion, Limits};
+use crate::sim_game::{Game, GameSolver, TooLarge};
+use crate::{degen, delayed_sim, direct_sim, fair_merge, fair_sim, gba_reduce, hoa};
+use crate::{iterated_sim, postproc, wdba, Twa};
 
 /// `FG a` as a deterministic co-Büchi automaton: state 0 (`!a` seen, mark 0) and state 1.
 /// Read as Büchi (`Inf(0)`), its marks would mean `GF !a`, the complement.

@@ -5,20 +5,20 @@
 //! formulas decided by the LTL evaluator on the returned words and by the automaton of the
 //! negation.
 
-mod common;
+use super::common;
 
 use common::{conv, tiny_buchi};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_omega::accepts::accepts_lasso;
-use verikit_omega::complement::complement;
-use verikit_omega::emptiness::is_empty;
-use verikit_omega::ltl::eval::holds;
-use verikit_omega::ltl::Arena;
-use verikit_omega::product::{ap_union, product};
-use verikit_omega::ramsey_inclusion::{included, Inclusion, Limits};
-use verikit_omega::rand::{RandLtl, Weights};
-use verikit_omega::translate::{translate, Options};
-use verikit_omega::{degen, postproc, Twa};
+use crate::accepts_lasso;
+use crate::complement;
+use crate::is_empty;
+use crate::holds;
+use crate::Arena;
+use crate::{ap_union, product};
+use crate::ramsey_inclusion::{included, Inclusion, Limits};
+use crate::{RandLtl, Weights};
+use crate::{translate, TranslateOptions as Options};
+use crate::{degen, postproc, Twa};
 
 /// A random automaton with `n` states over the APs `aps`, `k` acceptance sets, one to three
 /// edges per state with literal or `true` labels and random marks.
@@ -202,7 +202,7 @@ fn redirect_merges_keep_the_language_of_random_formulas() {
             Inclusion::Included
         );
         for _ in 0..50 {
-            let w = verikit_omega::ltl::eval::Lasso {
+            let w = crate::Lasso {
                 prefix: (0..rng.gen_range(0..3))
                     .map(|_| rng.gen_range(0..8))
                     .collect(),

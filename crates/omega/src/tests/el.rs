@@ -6,10 +6,10 @@
 use proptest::prelude::*;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_diag::Budget;
-use verikit_omega::accepts::{accepts_lasso, accepts_lasso_dnf};
-use verikit_omega::ltl::eval::Lasso;
-use verikit_omega::twa::{isomorphic, Twa};
-use verikit_omega::{dual, emptiness, hoa, product::product, Acc, Marks, Parity};
+use crate::accepts::{accepts_lasso, accepts_lasso_dnf};
+use crate::ltl::eval::Lasso;
+use crate::twa::{isomorphic, Twa};
+use crate::{dual, emptiness, hoa, product::product, Acc, Marks, Parity};
 
 const NSETS: u32 = 3;
 
@@ -177,7 +177,7 @@ proptest! {
 fn complement_of_nondeterministic_el_is_refused_by_name() {
     let text = "HOA: v1\nStates: 1\nStart: 0\nAP: 1 \"a\"\nacc-name: co-Buchi\nAcceptance: 1 Fin(0)\n--BODY--\nState: 0\n[t] 0 {0}\n[0] 0\n--END--\n";
     let a = hoa::parse(text).unwrap();
-    let e = verikit_omega::complement::complement(&a).unwrap_err();
+    let e = crate::complement::complement(&a).unwrap_err();
     assert!(e.to_string().contains("co-Buchi") && e.to_string().contains("deterministic"));
     // co-Büchi: `a` forever from some point is accepted (the second edge avoids mark 0).
     let l = emptiness::accepting_lasso(&a).unwrap();

@@ -2,12 +2,12 @@
 //! against the LTL evaluator on random lasso words.
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_omega::accepts::{accepts, accepts_lasso};
-use verikit_omega::ltl::eval::{holds, Lasso};
-use verikit_omega::ltl::Arena;
-use verikit_omega::rand::{RandLtl, Weights};
-use verikit_omega::translate::{translate, Options};
-use verikit_omega::{
+use crate::accepts::{accepts, accepts_lasso};
+use crate::ltl::eval::{holds, Lasso};
+use crate::ltl::Arena;
+use crate::rand::{RandLtl, Weights};
+use crate::translate::{translate, Options};
+use crate::{
     complement::complement, degen, emptiness, postproc, product::product, word::parse_word,
     OmegaError,
 };
@@ -62,7 +62,7 @@ fn complement_of_small_automata() {
             Err(e) => panic!("{e}"),
         };
         done += 1;
-        let text = verikit_omega::ltl::print::to_string(&arena, f);
+        let text = crate::ltl::print::to_string(&arena, f);
         assert!(
             emptiness::is_empty(&product(&a, &c).unwrap()),
             "{text}: A and its complement intersect"
@@ -83,7 +83,7 @@ fn complement_of_small_automata() {
 #[test]
 fn words_in_spot_syntax() {
     let mut arena = Arena::new();
-    let f = verikit_omega::ltl::parse::parse("a U G b", &mut arena).unwrap();
+    let f = crate::ltl::parse::parse("a U G b", &mut arena).unwrap();
     let a = translate(&mut arena, f, &Options::default()).unwrap();
     let yes = parse_word("a & !b; a & !b; cycle{b & !a}").unwrap();
     let no = parse_word("a & !b; !a & !b; cycle{b & a}").unwrap();

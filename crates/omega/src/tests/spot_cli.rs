@@ -4,13 +4,13 @@
 //! evaluator, an independent oracle, and by inclusion both ways).
 
 #[allow(dead_code)] // each test binary uses part of the shared helpers
-mod common;
+use super::common;
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_diag::Budget;
-use verikit_omega::ltl::{eval::Lasso, parse::parse, Arena};
-use verikit_omega::ramsey_inclusion::{included, Inclusion, Limits};
-use verikit_omega::{sbacc, spot_stats, task, translate, Twa};
+use crate::ltl::{eval::Lasso, parse::parse, Arena};
+use crate::ramsey_inclusion::{included, Inclusion, Limits};
+use crate::{sbacc, spot_stats, task, translate, Twa};
 
 #[test]
 fn csv_columns_as_spot_reads_them() {
@@ -103,7 +103,7 @@ fn random_lasso(rng: &mut SmallRng, naps: usize) -> Lasso {
 fn state_based_acceptance_keeps_the_language() {
     let mut rng = SmallRng::seed_from_u64(19);
     let aps: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-    let mut gen = verikit_omega::rand::RandLtl::new(aps, 7, Default::default());
+    let mut gen = crate::RandLtl::new(aps, 7, Default::default());
     let mut checked = 0;
     for _ in 0..60 {
         let mut arena = Arena::new();
@@ -121,14 +121,14 @@ fn state_based_acceptance_keeps_the_language() {
             assert!(
                 matches!(r, Inclusion::Included),
                 "{}",
-                verikit_omega::ltl::print::to_string(&arena, f)
+                crate::ltl_to_string(&arena, f)
             );
         }
         for _ in 0..20 {
             let w = random_lasso(&mut rng, 3);
-            let want = verikit_omega::ltl::eval::holds(&arena, f, &w);
+            let want = crate::holds(&arena, f, &w);
             let wa = common::conv(&arena, &s, &w, true);
-            assert_eq!(verikit_omega::accepts::accepts_lasso(&s, &wa), want);
+            assert_eq!(crate::accepts_lasso(&s, &wa), want);
         }
         checked += 1;
     }

@@ -4,13 +4,13 @@
 //! of a deadline so that the tests assert no timing.
 
 use verikit_diag::{Budget, Exhausted};
-use verikit_omega::gba_reduce::{reduce, Method};
-use verikit_omega::ltl::parse::parse;
-use verikit_omega::ltl::Arena;
-use verikit_omega::ramsey_inclusion::{included, Inclusion, Limits};
-use verikit_omega::sim_game::GameSolver;
-use verikit_omega::translate::{translate, Options};
-use verikit_omega::{
+use crate::gba_reduce::{reduce, Method};
+use crate::ltl::parse::parse;
+use crate::ltl::Arena;
+use crate::ramsey_inclusion::{included, Inclusion, Limits};
+use crate::sim_game::GameSolver;
+use crate::translate::{translate, Options};
+use crate::{
     complement, emptiness, little_brothers, postproc, redirect_merge, OmegaError, Twa,
 };
 
@@ -65,7 +65,7 @@ fn reductions_return_their_input_when_cancelled() {
         );
     }
     for solver in [GameSolver::RankLifting, GameSolver::Zielonka] {
-        let one = verikit_omega::degen::degeneralize(&t);
+        let one = crate::degen::degeneralize(&t);
         let input = if solver == GameSolver::Zielonka {
             &one
         } else {
@@ -89,7 +89,7 @@ fn redirect_merges_stop_when_cancelled() {
     let f = parse("F(a & X(b U c)) | G d", &mut a).unwrap();
     let nf = a.not(f);
     let t = postproc::simplify(&translate(&mut a, f, &raw()).unwrap());
-    let neg = verikit_omega::prune::prune(&translate(&mut a, nf, &raw()).unwrap());
+    let neg = crate::prune::prune(&translate(&mut a, nf, &raw()).unwrap());
     let (r, st) = redirect_merge::reduce(
         &t,
         &neg,

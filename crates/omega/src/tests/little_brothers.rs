@@ -5,20 +5,20 @@
 //! negation, witnesses replayed by the LTL evaluator, and random lasso words against the
 //! evaluator.
 
-mod common;
+use super::common;
 
 use common::{conv, tiny_buchi};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_omega::accepts::accepts_lasso;
-use verikit_omega::complement::complement;
-use verikit_omega::emptiness::accepting_lasso;
-use verikit_omega::ltl::eval::{holds, Lasso};
-use verikit_omega::ltl::Arena;
-use verikit_omega::product::product;
-use verikit_omega::rand::{RandLtl, Weights};
-use verikit_omega::sim_game::GameSolver;
-use verikit_omega::translate::{translate, Options};
-use verikit_omega::{degen, little_brothers, postproc};
+use crate::accepts::accepts_lasso;
+use crate::complement::complement;
+use crate::emptiness::accepting_lasso;
+use crate::ltl::eval::{holds, Lasso};
+use crate::ltl::Arena;
+use crate::product::product;
+use crate::rand::{RandLtl, Weights};
+use crate::sim_game::GameSolver;
+use crate::translate::{translate, Options};
+use crate::{degen, little_brothers, postproc};
 
 /// Random tiny Büchi automata (state- and transition-based marks, one AP): the reduced
 /// automaton and the input include each other (rank-based complementation).
@@ -50,8 +50,8 @@ fn removals_keep_the_language_of_random_automata() {
         let show = || {
             format!(
                 "{}\n{}",
-                verikit_omega::hoa::to_hoa(&a),
-                verikit_omega::hoa::to_hoa(&r)
+                crate::hoa::to_hoa(&a),
+                crate::hoa::to_hoa(&r)
             )
         };
         let p = product(&r, &ca).unwrap();
@@ -98,7 +98,7 @@ fn removals_keep_the_language_of_degeneralised_formulas() {
         let size = rng.gen_range(4..16);
         let f = gen.formula(&mut arena, size);
         let nf = arena.not(f);
-        let text = verikit_omega::ltl::print::to_string(&arena, f);
+        let text = crate::ltl::print::to_string(&arena, f);
         let raw = translate(&mut arena, f, &raw_opts).unwrap();
         let tgba = translate(&mut arena, f, &Options::default()).unwrap();
         let an = translate(&mut arena, nf, &Options::default()).unwrap();
@@ -168,7 +168,7 @@ fn removals_keep_the_language_of_degeneralised_formulas() {
 #[test]
 fn removals_shrink_the_degeneralisation_of_a_six_set_formula() {
     let mut arena = Arena::new();
-    let f = verikit_omega::ltl::parse::parse(
+    let f = crate::ltl::parse::parse(
         "G(((Xb R ((Fc & F!d) | G(!c & d))) M (!d U a)) M XG(c | F!a | XGc))",
         &mut arena,
     )

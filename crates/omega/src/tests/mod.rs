@@ -1,0 +1,12 @@
+//! Tests that call the crate's internal algorithms directly (moved from `tests/` when the crate's
+//! API was closed): budgets, acceptance guards, little-brother removals, operations on automata,
+//! Emerson–Lei acceptance.
+
+mod budget;
+mod common;
+mod el;
+mod guards;
+mod little_brothers;
+mod ops;
+mod ramsey_inclusion;
+mod spot_cli;
