@@ -30,7 +30,7 @@ fn same_sig(a: &Signature, b: &Signature) -> bool {
 
 /// Quotient by the coarsest bisimulation respecting labels and marks (iterated signature
 /// refinement). Initial states are merged when bisimilar.
-pub fn merge_bisimilar(aut: &Twa) -> Twa {
+pub(crate) fn merge_bisimilar(aut: &Twa) -> Twa {
     let n = aut.num_states();
     let mut class = vec![0u32; n];
     let mut nclasses = 1usize;

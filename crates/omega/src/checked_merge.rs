@@ -19,24 +19,24 @@ use crate::twa::{Edge, Twa};
 use biodivine_lib_bdd::BddValuation;
 
 /// Largest automaton (states) whose pairs are tried.
-pub const MAX_STATES: usize = 48;
+pub(crate) const MAX_STATES: usize = 48;
 /// The bound the translation uses for its state-based Büchi automata (the second round, on the
 /// degeneralised automaton; with the refuting words it costs about 1.1× the `-B` total of a
 /// 16-state bound).
-pub const MAX_STATES_SBA: usize = 48;
+pub(crate) const MAX_STATES_SBA: usize = 48;
 /// Largest number of emptiness checks per automaton.
-pub const MAX_CHECKS: usize = 400;
+pub(crate) const MAX_CHECKS: usize = 400;
 /// Work budget per automaton: the total size (states + edges) of the products checked.
-pub const MAX_WORK: usize = 250_000;
+pub(crate) const MAX_WORK: usize = 250_000;
 
 /// Largest number of refuting words (models of `¬φ` accepted by a rejected merge) kept and
 /// tried on each later candidate before its product is built.
-pub const MAX_WITNESSES: usize = 64;
+pub(crate) const MAX_WITNESSES: usize = 64;
 
 /// Work budget per automaton for trying the refuting words: the total size (states + edges) of
 /// the products of candidates with lasso words (no BDD labels, far cheaper per element than the
 /// products with the automaton of the negation).
-pub const MAX_WITNESS_WORK: usize = 20_000_000;
+pub(crate) const MAX_WITNESS_WORK: usize = 20_000_000;
 
 /// `aut` with `t` merged into `s`.
 fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
@@ -65,7 +65,7 @@ fn merged(aut: &Twa, s: u32, t: u32) -> Twa {
 /// order at 13, for `G(((Xb R ((Fc & F!d) | G(!c & d))) M (!d U a)) M XG(c | F!a | XGc))` the
 /// index order at 39 and the reverse one at 34, while elsewhere the index order wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PairOrder {
+pub(crate) enum PairOrder {
     /// `(0, 1), (0, 2), …, (1, 2), …`: states near the initial state first.
     Index,
     /// The reverse: the pairs of the last-numbered states first.
@@ -73,7 +73,7 @@ pub enum PairOrder {
 }
 
 /// The orders [`merge_states`] tries.
-pub const ORDERS: [PairOrder; 2] = [PairOrder::Index, PairOrder::Reverse];
+pub(crate) const ORDERS: [PairOrder; 2] = [PairOrder::Index, PairOrder::Reverse];
 
 /// Greedily merges pairs of states of `aut` (an automaton of `φ`) while the merged automaton
 /// has an empty product with `neg` (an automaton of `¬φ`), simplifying after each kept merge with
@@ -83,7 +83,7 @@ pub const ORDERS: [PairOrder; 2] = [PairOrder::Index, PairOrder::Reverse];
 /// then edges). Each pass has its own budgets; a later pass tries the refuting words found by the
 /// earlier ones first and skips the pairs of `aut` they rejected. Returns `aut` itself when
 /// nothing was merged or the automaton is out of scope.
-pub fn merge_states(aut: &Twa, neg: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Twa {
+pub(crate) fn merge_states(aut: &Twa, neg: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Twa {
     let mut known = Known::default();
     let mut best = aut.clone();
     for (k, order) in ORDERS.into_iter().enumerate() {
@@ -106,7 +106,7 @@ pub fn merge_states(aut: &Twa, neg: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Twa
 /// On larger automata a second pass costs as much as the first (up to seconds on 40-state
 /// automata, where it would gain 39 → 33 and 30 → 28 states on two random formulas); up to 16
 /// states it costs about 5% of the total translation time of the 699 formulas of the shared data.
-pub const LATER_MAX_STATES: usize = 16;
+pub(crate) const LATER_MAX_STATES: usize = 16;
 
 /// What earlier greedy passes learnt: refuting words (models of `¬φ` accepted by a rejected
 /// merge), the pairs of the starting automaton whose merge was rejected, whether the first pass
@@ -118,26 +118,6 @@ struct Known {
     first_merged: bool,
     passes: usize,
     out_of_budget: bool,
-}
-
-/// [`merge_states`] in the index order only, with explicit bounds on the number of emptiness
-/// checks and on the product work (states + edges of the products checked).
-pub fn merge_states_within(
-    aut: &Twa,
-    neg: &Twa,
-    simplify: &dyn Fn(&Twa) -> Twa,
-    max_checks: usize,
-    max_work: usize,
-) -> Twa {
-    greedy(
-        aut,
-        neg,
-        simplify,
-        max_checks,
-        max_work,
-        PairOrder::Index,
-        &mut Known::default(),
-    )
 }
 
 /// A refuting word: prefix length and the valuation of each letter of prefix and cycle.

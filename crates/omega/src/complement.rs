@@ -13,9 +13,9 @@ use std::collections::{HashMap, VecDeque};
 use verikit_diag::Budget;
 
 /// Limits of the construction.
-pub const MAX_STATES_IN: usize = 8;
-pub const MAX_APS: usize = 8;
-pub const MAX_STATES_OUT: usize = 20_000;
+pub(crate) const MAX_STATES_IN: usize = 8;
+pub(crate) const MAX_APS: usize = 8;
+pub(crate) const MAX_STATES_OUT: usize = 20_000;
 
 /// The complement of `aut` (no budget: [`complement_within`]).
 pub fn complement(aut: &Twa) -> Result<Twa, OmegaError> {
@@ -26,7 +26,7 @@ pub fn complement(aut: &Twa) -> Result<Twa, OmegaError> {
 /// complement state).
 /// Automata with an Emerson–Lei condition other than generalized Büchi are complemented by
 /// [`crate::dual::complement_deterministic`] when deterministic, and refused otherwise.
-pub fn complement_within(aut: &Twa, budget: &Budget) -> Result<Twa, OmegaError> {
+pub(crate) fn complement_within(aut: &Twa, budget: &Budget) -> Result<Twa, OmegaError> {
     if !aut.is_generalized_buchi() {
         return crate::dual::complement_deterministic(aut, budget);
     }

@@ -19,12 +19,12 @@ use std::collections::HashMap;
 
 /// Whether a formula has no model: `true` only when proved (a check that fails or gives up
 /// answers `false`).
-pub type IsEmpty<'a> = dyn FnMut(&mut Arena, F) -> bool + 'a;
+pub(crate) type IsEmpty<'a> = dyn FnMut(&mut Arena, F) -> bool + 'a;
 
 /// Translations allowed per formula.
-pub const BUDGET: usize = 48;
+pub(crate) const BUDGET: usize = 48;
 /// Largest operand (tree size) compared by a translation.
-pub const MAX_OPERAND: usize = 24;
+pub(crate) const MAX_OPERAND: usize = 24;
 
 struct Checker<'a, 'b> {
     cache: HashMap<(F, F), bool>,
@@ -55,7 +55,7 @@ impl Checker<'_, '_> {
 /// `f` (any formula) simplified, then rewritten bottom-up with containment-checked
 /// implications (`p ⇒ o` iff `is_empty(p ∧ ¬o)`), then simplified again. The result is
 /// equivalent to `f` when `is_empty` only answers `true` for formulas without models.
-pub fn simplify_by_containment(a: &mut Arena, f: F, is_empty: &mut IsEmpty<'_>) -> F {
+pub(crate) fn simplify_by_containment(a: &mut Arena, f: F, is_empty: &mut IsEmpty<'_>) -> F {
     let g = simplify(a, f);
     let mut ck = Checker {
         cache: HashMap::new(),

@@ -22,10 +22,10 @@ use biodivine_lib_bdd::Bdd;
 use std::collections::HashMap;
 
 /// Largest automaton (states) the reduction is tried on.
-pub const MAX_STATES: usize = 300;
+pub(crate) const MAX_STATES: usize = 300;
 
 /// The co-simulation preorder: `co[p * n + q]` iff `q` co-simulates `p`.
-pub fn co_simulation(aut: &Twa) -> Vec<bool> {
+pub(crate) fn co_simulation(aut: &Twa) -> Vec<bool> {
     let n = aut.num_states();
     let tables = crate::direct_sim::truth_tables(aut);
     // Incoming edges: (source, index of the edge in the source's list).
@@ -105,7 +105,7 @@ pub fn co_simulation(aut: &Twa) -> Vec<bool> {
 /// Quotient by co-simulation equivalence, then pruning of edges whose source is strictly
 /// co-simulated by the source of another edge to the same state with at least its marks. Returns
 /// the input unchanged when it is larger than [`MAX_STATES`].
-pub fn reduce(aut: &Twa) -> Twa {
+pub(crate) fn reduce(aut: &Twa) -> Twa {
     let n = aut.num_states();
     if n <= 1 || n > MAX_STATES || aut.acc_false || !aut.is_generalized_buchi() {
         return aut.clone();

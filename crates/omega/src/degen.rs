@@ -32,7 +32,7 @@ use std::collections::{HashMap, VecDeque};
 /// The level at which a run enters an accepting (non-weak) SCC when no copy of the target exists
 /// yet (or, with `cache: false`, always).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Entry {
+pub(crate) enum Entry {
     /// Level 0 (waiting for the first set of the order).
     Zero,
     /// The accepting copy (level `k`).
@@ -49,7 +49,7 @@ pub enum Entry {
 /// Like every degeneralisation of this module, an automaton whose acceptance is not generalized
 /// Büchi is returned unchanged: its [`Twa::acc`] still names its condition, so no caller reads it
 /// as Büchi (callers that need a Büchi automaton check [`Twa::require_gba`] first).
-pub fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
+pub(crate) fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
     if !aut.is_generalized_buchi() {
         return aut.clone();
     }
@@ -180,7 +180,7 @@ impl Builder {
 /// Two orders of the acceptance sets that do not depend on how the sets happen to be numbered:
 /// the sets by how many edges inside accepting SCCs carry them, rarest first (ties by number),
 /// and the reverse. [`best_sba`] adds them to the rotations of [`orders`] beyond 3 sets.
-pub fn frequency_orders(aut: &Twa) -> [Vec<u32>; 2] {
+pub(crate) fn frequency_orders(aut: &Twa) -> [Vec<u32>; 2] {
     let info = scc_info(aut);
     let mut count = vec![0usize; aut.num_sets as usize];
     for m in accepting_inner_marks(aut, &info).iter().flatten() {
@@ -238,20 +238,20 @@ fn permute(v: &mut Vec<u32>, i: usize, out: &mut Vec<Vec<u32>>) {
 }
 
 /// Largest TGBA (states) on which the whole portfolio of orders is tried.
-pub const PORTFOLIO_STATES: usize = 40;
+pub(crate) const PORTFOLIO_STATES: usize = 40;
 
 /// How many of the smallest raw degeneralisations [`best_sba`] simplifies.
-pub const SIMPLIFIED_CANDIDATES: usize = 3;
+pub(crate) const SIMPLIFIED_CANDIDATES: usize = 3;
 
 /// How many of the smallest raw degeneralisations with the incoming-marks entry level
 /// ([`Entry::Incoming`]) [`best_sba`] simplifies, besides the others.
-pub const SIMPLIFIED_INCOMING: usize = 2;
+pub(crate) const SIMPLIFIED_INCOMING: usize = 2;
 
 /// The smallest simplified state-based Büchi automaton among the degeneralisations of `aut` with
 /// the orders of [`orders`] and the entry policies of [`Entry`]: all are built, the
 /// [`SIMPLIFIED_CANDIDATES`] smallest with level 0 or the accepting copy at entry and the
 /// [`SIMPLIFIED_INCOMING`] smallest with the incoming-marks level are simplified.
-pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
+pub(crate) fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
     if aut.num_sets == 0 || aut.acc_false || !aut.is_generalized_buchi() {
         return None;
     }
@@ -305,7 +305,7 @@ pub fn best_sba(aut: &Twa, simplify: &dyn Fn(&Twa) -> Twa) -> Option<Twa> {
 /// Degeneralisation into a state-based Büchi automaton (one acceptance set, the marks of a state
 /// on all its outgoing edges). Automata with no acceptance set (`t`) stay as they are, marked
 /// state-based. Other acceptance conditions: the automaton unchanged (see [`degeneralize_with`]).
-pub fn degeneralize(aut: &Twa) -> Twa {
+pub(crate) fn degeneralize(aut: &Twa) -> Twa {
     if !aut.is_generalized_buchi() {
         return aut.clone();
     }
@@ -412,7 +412,7 @@ pub fn degeneralize(aut: &Twa) -> Twa {
 
 /// Degeneralisation into a *transition-based* Büchi automaton: states `(q, level)` without an
 /// accepting copy; the edge that completes a round of all marks carries mark 0.
-pub fn degeneralize_tba(aut: &Twa) -> Twa {
+pub(crate) fn degeneralize_tba(aut: &Twa) -> Twa {
     if aut.num_sets <= 1 || aut.acc_false || !aut.is_generalized_buchi() {
         return aut.clone();
     }
@@ -476,7 +476,7 @@ pub fn degeneralize_tba(aut: &Twa) -> Twa {
 /// A state-based Büchi automaton from a transition-based one (one set) by guessing, on entering a
 /// state, whether the edge that will leave it is marked: `(q, 1)` keeps the marked edges of `q`
 /// and is accepting, `(q, 0)` keeps the unmarked ones.
-pub fn sba_by_outgoing(aut: &Twa) -> Twa {
+pub(crate) fn sba_by_outgoing(aut: &Twa) -> Twa {
     if !aut.is_generalized_buchi() {
         return aut.clone();
     }

@@ -65,7 +65,7 @@ fn attractor(g: &Game, target: &[bool], blocked: &[bool], player: u8) -> Vec<boo
 }
 
 /// The winning region of player 1 (the spoiler) in the delayed-simulation game (Fig. 2).
-pub fn spoiler_wins(g: &Game) -> Vec<bool> {
+pub(crate) fn spoiler_wins(g: &Game) -> Vec<bool> {
     let nl = g.num_locs();
     let none = vec![false; nl];
     let mut win = attractor(g, &none, &none, 1);
@@ -97,7 +97,7 @@ pub fn spoiler_wins(g: &Game) -> Vec<bool> {
 /// The delayed-simulation preorder of an automaton (`sim[p * n + q]` iff `q` delayed-simulates
 /// `p`), or `None` when the game is too large to build or the acceptance is not generalized
 /// Büchi.
-pub fn delayed_simulation(aut: &crate::Twa) -> Option<Vec<bool>> {
+pub(crate) fn delayed_simulation(aut: &crate::Twa) -> Option<Vec<bool>> {
     let g = Game::build(aut, aut).ok()?;
     let w = spoiler_wins(&g);
     Some((0..g.n * g.n).map(|i| !w[i]).collect())

@@ -18,7 +18,7 @@ use crate::twa::Twa;
 use std::collections::HashMap;
 
 /// Largest automaton (states) the reduction is tried on.
-pub const MAX_STATES: usize = 300;
+pub(crate) const MAX_STATES: usize = 300;
 
 /// Labels as truth tables when there are few atomic propositions (bit `v` = valuation `v`).
 pub(crate) fn truth_tables(aut: &Twa) -> Option<Vec<Vec<Vec<u64>>>> {
@@ -53,7 +53,7 @@ pub(crate) fn truth_tables(aut: &Twa) -> Option<Vec<Vec<Vec<u64>>>> {
 ///
 /// The relation compares marks as generalized Büchi sets: for any other acceptance condition it
 /// is only the identity (no state simulates another), so no caller merges states by it.
-pub fn direct_simulation(aut: &Twa) -> Vec<bool> {
+pub(crate) fn direct_simulation(aut: &Twa) -> Vec<bool> {
     let n = aut.num_states();
     if !aut.is_generalized_buchi() {
         return (0..n * n).map(|i| i / n.max(1) == i % n.max(1)).collect();
@@ -129,7 +129,7 @@ pub(crate) fn preorder_classes(rel: &[bool], n: usize) -> (Vec<u32>, Vec<usize>)
 /// Quotient by direct-simulation equivalence followed by little-brother edge pruning. Returns the
 /// input unchanged when it is larger than [`MAX_STATES`] or its acceptance is not generalized
 /// Büchi.
-pub fn reduce(aut: &Twa) -> Twa {
+pub(crate) fn reduce(aut: &Twa) -> Twa {
     let n = aut.num_states();
     if n <= 1 || n > MAX_STATES || aut.acc_false || !aut.is_generalized_buchi() {
         return aut.clone();

@@ -21,14 +21,14 @@ use verikit_diag::{Budget, Exhausted};
 /// An accepting component: its states and the marks whose edges a cycle must avoid. Any cycle
 /// through all inner edges of `states` that carry none of `banned` is accepting.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AcceptingScc {
+pub(crate) struct AcceptingScc {
     pub states: Vec<u32>,
     pub banned: Marks,
 }
 
 /// Searches the graph `adj` (successors of each node with the marks of the edge) restricted to
 /// the nodes with `reach[n]` for an SCC with an accepting cycle under `acc`.
-pub fn accepting_scc(
+pub(crate) fn accepting_scc(
     adj: &[Vec<(u32, Marks)>],
     reach: &[bool],
     acc: &Acc,

@@ -50,7 +50,7 @@ impl Lasso {
 }
 
 /// A valuation lasso in Spot's word syntax.
-pub fn word_text(aut: &Twa, w: &crate::ltl::eval::Lasso) -> String {
+pub(crate) fn word_text(aut: &Twa, w: &crate::ltl::eval::Lasso) -> String {
     let mut parts: Vec<String> = w.prefix.iter().map(|&b| aut.letter_formula(b)).collect();
     let cyc: Vec<String> = w.cycle.iter().map(|&b| aut.letter_formula(b)).collect();
     parts.push(format!("cycle{{{}}}", cyc.join("; ")));
@@ -69,7 +69,7 @@ pub fn accepting_lasso(aut: &Twa) -> Option<Lasso> {
 
 /// [`accepting_lasso`] polling `budget` between its linear-time phases (SCCs, the search of
 /// the lasso): `Err` when it ran out.
-pub fn accepting_lasso_within(aut: &Twa, budget: &Budget) -> Result<Option<Lasso>, Exhausted> {
+pub(crate) fn accepting_lasso_within(aut: &Twa, budget: &Budget) -> Result<Option<Lasso>, Exhausted> {
     if let Some(acc) = &aut.acc {
         return el_lasso(aut, acc, budget);
     }

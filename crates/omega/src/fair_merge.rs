@@ -33,7 +33,7 @@ use verikit_diag::Budget;
 
 /// Counters of one run of [`merges`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MergeStats {
+pub(crate) struct MergeStats {
     pub tried: usize,
     pub kept: usize,
     /// Rank lifts done (rank lifting only).
@@ -49,7 +49,7 @@ pub struct MergeStats {
 /// budget ran out while solving it); otherwise the merged automaton (language-equivalent) and
 /// the counters. `None` as well for an acceptance that is not generalized Büchi (the game refuses
 /// it).
-pub fn merges(aut: &Twa, solver: GameSolver, budget: &Budget) -> Option<(Twa, MergeStats)> {
+pub(crate) fn merges(aut: &Twa, solver: GameSolver, budget: &Budget) -> Option<(Twa, MergeStats)> {
     let mut st = MergeStats {
         applied: true,
         ..MergeStats::default()

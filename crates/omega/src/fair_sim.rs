@@ -49,25 +49,28 @@ use crate::sim_game::{Game, Loc};
 use verikit_diag::Budget;
 
 /// The rank `∞`.
-pub const INF: u32 = u32::MAX;
+pub(crate) const INF: u32 = u32::MAX;
 
 /// The bound on the first component of a rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub(crate) enum Bound {
+#[cfg(test)]
     /// The paper's `max_i |P_i − Q_j|` (round locations).
     Paper,
     /// `max_i` of the number of distinct successors of the round locations in `P_i − Q_j`.
     Successors,
 }
 
+#[cfg(test)]
 /// A solved fair-simulation game: the ranks `r[j][loc]` (`j` = acceptance set of the duplicator).
-pub struct FairRanks {
+pub(crate) struct FairRanks {
     pub r: Vec<Vec<u32>>,
 }
 
+#[cfg(test)]
 impl FairRanks {
     /// `q` fair-simulates `p` (player 0 wins from the spoiler location `(p, q)`).
-    pub fn simulates(&self, g: &Game, p: usize, q: usize) -> bool {
+    pub(crate) fn simulates(&self, g: &Game, p: usize, q: usize) -> bool {
         self.r[0][g.spoiler_loc(p, q)] != INF
     }
 }
@@ -84,7 +87,7 @@ enum Field {
 }
 
 /// The rank-lifting solver of one game, kept between incremental changes.
-pub struct Lifter {
+pub(crate) struct Lifter {
     g: Game,
     k: usize,
     maxv: Vec<u32>,
@@ -121,20 +124,20 @@ const POLL_LIFTS: u64 = 4096;
 
 /// Largest number of merge / removal candidates checked per automaton and pass (by the checked
 /// reductions of [`crate::fair_merge`] and [`crate::little_brothers`]).
-pub const MAX_CANDIDATES: usize = 2000;
+pub(crate) const MAX_CANDIDATES: usize = 2000;
 
 /// Work budget of one checked merge or removal, in lifts per game location (a trial over the
 /// budget is rejected, which is sound: the automaton is left as it was).
-pub const TRIAL_LIFTS_PER_LOC: u64 = 8;
+pub(crate) const TRIAL_LIFTS_PER_LOC: u64 = 8;
 
 /// Work budget of all the trials of one phase (merges or removals), in multiples of the lifts
 /// of the initial solve (at least [`MIN_PHASE_LIFTS`]); candidates beyond it are not tried.
-pub const PHASE_LIFTS_FACTOR: u64 = 32;
-pub const MIN_PHASE_LIFTS: u64 = 2_000_000;
+pub(crate) const PHASE_LIFTS_FACTOR: u64 = 32;
+pub(crate) const MIN_PHASE_LIFTS: u64 = 2_000_000;
 
 /// True if every initial state is fair-simulated by an initial state (the spoiler's and the
 /// duplicator's automata have the same initial states) after a trial that did not fail.
-pub fn init_simulated(l: &Lifter, init: &[u32]) -> bool {
+pub(crate) fn init_simulated(l: &Lifter, init: &[u32]) -> bool {
     !l.failed()
         && init
             .iter()
@@ -142,7 +145,7 @@ pub fn init_simulated(l: &Lifter, init: &[u32]) -> bool {
 }
 
 /// Work budgets of one trial and of one phase's trials (see [`TRIAL_LIFTS_PER_LOC`]).
-pub fn trial_budgets(lf: &Lifter) -> (u64, u64) {
+pub(crate) fn trial_budgets(lf: &Lifter) -> (u64, u64) {
     let g = lf.game();
     let trial = TRIAL_LIFTS_PER_LOC * (g.num_locs() * g.k) as u64;
     let phase = (PHASE_LIFTS_FACTOR * lf.lifts).max(MIN_PHASE_LIFTS);
@@ -151,7 +154,7 @@ pub fn trial_budgets(lf: &Lifter) -> (u64, u64) {
 
 /// The watched rows of [`init_simulated`] ([`Lifter::watch`]): for every initial state `i`, the
 /// pairs `(i, j)`.
-pub fn init_rows(init: &[u32]) -> Vec<Vec<(usize, usize)>> {
+pub(crate) fn init_rows(init: &[u32]) -> Vec<Vec<(usize, usize)>> {
     init.iter()
         .map(|&i| init.iter().map(|&j| (i as usize, j as usize)).collect())
         .collect()
@@ -172,6 +175,7 @@ fn rank_bounds(g: &Game, bound: Bound) -> Vec<u32> {
                     for (i, c) in cnt.iter_mut().enumerate() {
                         if (g.p_marks[u] >> i) & 1 == 1 {
                             match bound {
+                                #[cfg(test)]
                                 Bound::Paper => *c += 1,
                                 Bound::Successors => {
                                     if (seen[t] >> i) & 1 == 0 {
@@ -192,14 +196,15 @@ fn rank_bounds(g: &Game, bound: Bound) -> Vec<u32> {
 }
 
 impl Lifter {
+#[cfg(test)]
     /// Solves `g` with the given duplicator locations disabled (spoiler moves to be added later).
-    pub fn new(g: Game, bound: Bound, disabled_dups: &[u32]) -> Lifter {
+    pub(crate) fn new(g: Game, bound: Bound, disabled_dups: &[u32]) -> Lifter {
         Lifter::with_budget(g, bound, disabled_dups, &Budget::unlimited())
     }
 
     /// [`Lifter::new`] polling `budget`: when it runs out the lifter stops, [`Lifter::exhausted`]
     /// is set, and every later trial fails.
-    pub fn with_budget(g: Game, bound: Bound, disabled_dups: &[u32], budget: &Budget) -> Lifter {
+    pub(crate) fn with_budget(g: Game, bound: Bound, disabled_dups: &[u32], budget: &Budget) -> Lifter {
         let k = g.k;
         let nl = g.num_locs();
         let mut disabled = vec![false; nl];
@@ -246,17 +251,18 @@ impl Lifter {
         s
     }
 
-    pub fn game(&self) -> &Game {
+    pub(crate) fn game(&self) -> &Game {
         &self.g
     }
 
     /// `q` fair-simulates `p` in the current game.
-    pub fn simulates(&self, p: usize, q: usize) -> bool {
+    pub(crate) fn simulates(&self, p: usize, q: usize) -> bool {
         self.r[0][self.g.spoiler_loc(p, q)] != INF
     }
 
+#[cfg(test)]
     /// The current ranks.
-    pub fn ranks(&self) -> FairRanks {
+    pub(crate) fn ranks(&self) -> FairRanks {
         FairRanks { r: self.r.clone() }
     }
 
@@ -288,13 +294,14 @@ impl Lifter {
     }
 
     /// Starts a trial: every change from now on can be undone by [`Lifter::rollback`].
-    pub fn begin(&mut self) {
+    #[cfg(test)]
+    pub(crate) fn begin(&mut self) {
         self.begin_limited(u64::MAX);
     }
 
     /// [`Lifter::begin`] with a work budget: the trial fails once it has done `max_lifts`
     /// lifts (a failed trial is rolled back, so giving up is always sound).
-    pub fn begin_limited(&mut self, max_lifts: u64) {
+    pub(crate) fn begin_limited(&mut self, max_lifts: u64) {
         self.log = Some(Vec::new());
         self.failed = false;
         self.limit = self.lifts.saturating_add(max_lifts);
@@ -303,7 +310,7 @@ impl Lifter {
     /// Watches rows of spoiler locations: `rows[i]` is a set of `(p, q)` pairs of which one must
     /// stay simulated (finite rank) for the trial to succeed. A trial in which every pair of
     /// some row is lost stops early ([`Lifter::failed`]).
-    pub fn watch(&mut self, rows: &[Vec<(usize, usize)>]) {
+    pub(crate) fn watch(&mut self, rows: &[Vec<(usize, usize)>]) {
         self.watch = vec![
             u32::MAX;
             if rows.is_empty() {
@@ -325,23 +332,23 @@ impl Lifter {
     }
 
     /// True if the current trial stopped because a watched row was lost (or a budget ran out).
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.failed
     }
 
     /// True once the caller's budget ran out (the ranks are then not a fixed point).
-    pub fn exhausted(&self) -> bool {
+    pub(crate) fn exhausted(&self) -> bool {
         self.exhausted
     }
 
     /// Keeps the changes of the trial.
-    pub fn commit(&mut self) {
+    pub(crate) fn commit(&mut self) {
         self.log = None;
         self.limit = u64::MAX;
     }
 
     /// Undoes the changes of the trial (ranks, counters, enabled and removed moves).
-    pub fn rollback(&mut self) {
+    pub(crate) fn rollback(&mut self) {
         for (u, c) in std::mem::take(&mut self.work) {
             self.inlist[c as usize][u as usize] = false;
         }
@@ -373,7 +380,7 @@ impl Lifter {
     }
 
     /// `add(G, Δ)`: adds the spoiler moves whose duplicator locations are given, and re-lifts.
-    pub fn enable(&mut self, dups: &[u32]) {
+    pub(crate) fn enable(&mut self, dups: &[u32]) {
         for &d in dups {
             let d = d as usize;
             if !self.disabled[d] {
@@ -389,7 +396,7 @@ impl Lifter {
     }
 
     /// `rem(G, Δ)`: removes the duplicator moves whose round locations are given, and re-lifts.
-    pub fn kill(&mut self, rounds: &[u32]) {
+    pub(crate) fn kill(&mut self, rounds: &[u32]) {
         for &u in rounds {
             let u = u as usize;
             if self.dead[u] {
@@ -544,19 +551,22 @@ impl Lifter {
     }
 }
 
+#[cfg(test)]
 /// Solves the fair-simulation game from scratch.
-pub fn solve(g: Game, bound: Bound) -> Lifter {
+pub(crate) fn solve(g: Game, bound: Bound) -> Lifter {
     Lifter::new(g, bound, &[])
 }
 
+#[cfg(test)]
 /// The fair-simulation preorder of an automaton (`sim[p * n + q]` iff `q` fair-simulates `p`),
 /// or `None` when the game is too large to build or the acceptance is not generalized Büchi.
-pub fn fair_simulation(aut: &crate::Twa) -> Option<Vec<bool>> {
+pub(crate) fn fair_simulation(aut: &crate::Twa) -> Option<Vec<bool>> {
     fair_simulation_with(aut, Bound::Successors)
 }
 
+#[cfg(test)]
 /// [`fair_simulation`] with a chosen rank bound.
-pub fn fair_simulation_with(aut: &crate::Twa, bound: Bound) -> Option<Vec<bool>> {
+pub(crate) fn fair_simulation_with(aut: &crate::Twa, bound: Bound) -> Option<Vec<bool>> {
     let g = Game::build(aut, aut).ok()?;
     let n = g.n;
     let l = solve(g, bound);

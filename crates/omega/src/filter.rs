@@ -31,7 +31,7 @@ pub struct Filter {
 }
 
 /// `L(a) ⊆ L(b)`.
-pub fn included(a: &Twa, b: &Twa, budget: &Budget) -> Result<bool, OmegaError> {
+pub(crate) fn included(a: &Twa, b: &Twa, budget: &Budget) -> Result<bool, OmegaError> {
     if b.is_deterministic() {
         let nb = dual::complement_deterministic(b, budget)?;
         let p = product::product(a, &nb)?;
@@ -65,7 +65,7 @@ fn acceptance_matches(a: &Twa, want: &str) -> bool {
 }
 
 /// True if `a` passes every test of `f` (before `invert`).
-pub fn passes(a: &Twa, f: &Filter, budget: &Budget) -> Result<bool, OmegaError> {
+pub(crate) fn passes(a: &Twa, f: &Filter, budget: &Budget) -> Result<bool, OmegaError> {
     budget.check()?;
     if f.is_deterministic && !a.is_deterministic() {
         return Ok(false);

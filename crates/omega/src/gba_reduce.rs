@@ -52,7 +52,7 @@ use std::time::Instant;
 use verikit_diag::Budget;
 
 /// Largest number of passes of the pipeline.
-pub const MAX_PASSES: usize = 6;
+pub(crate) const MAX_PASSES: usize = 6;
 
 /// The reduction to apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub struct Sizes {
     pub initial: usize,
 }
 
-pub fn sizes(a: &Twa) -> Sizes {
+pub(crate) fn sizes(a: &Twa) -> Sizes {
     Sizes {
         states: a.num_states(),
         transitions: a
@@ -219,7 +219,7 @@ fn classes(sim: &[bool], n: usize, marks: Option<&[Marks]>) -> (Vec<u32>, usize)
 /// Quotient by delayed-simulation equivalence, iterated until no two states are equivalent.
 ///
 /// Other acceptance conditions: the automaton unchanged (the game refuses them).
-pub fn delayed_quotient(aut: &Twa, st: &mut ReduceStats, budget: &Budget) -> Twa {
+pub(crate) fn delayed_quotient(aut: &Twa, st: &mut ReduceStats, budget: &Budget) -> Twa {
     let mut cur = aut.clone();
     for _ in 0..8 {
         let n = cur.num_states();
@@ -250,7 +250,7 @@ pub fn delayed_quotient(aut: &Twa, st: &mut ReduceStats, budget: &Budget) -> Twa
 /// Fair-simulation minimisation: the checked merges of [`crate::fair_merge`], then the checked
 /// little-brother removals of [`crate::little_brothers`], with Zielonka's algorithm for at most
 /// one acceptance set and rank lifting otherwise. `None` if a game is too large.
-pub fn fair_reduce(aut: &Twa, st: &mut ReduceStats, budget: &Budget) -> Option<Twa> {
+pub(crate) fn fair_reduce(aut: &Twa, st: &mut ReduceStats, budget: &Budget) -> Option<Twa> {
     let solver = if aut.num_sets <= 1 {
         GameSolver::Zielonka
     } else {

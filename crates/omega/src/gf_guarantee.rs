@@ -23,7 +23,7 @@ use crate::twa::Twa;
 
 /// True if `f` (in negation normal form) is syntactically a guarantee formula: built from
 /// Boolean formulas with `&`, `|`, `X`, `F`, `U`, `M`.
-pub fn is_guarantee(a: &Arena, f: F) -> bool {
+pub(crate) fn is_guarantee(a: &Arena, f: F) -> bool {
     if a.is_boolean(f) {
         return true;
     }
@@ -38,7 +38,7 @@ pub fn is_guarantee(a: &Arena, f: F) -> bool {
 /// The `GF g` automaton from a deterministic terminal automaton `d` of `F g` (one acceptance
 /// set, accepting part = sink states with a `true` self-loop), or `None` when `d` does not have
 /// that shape.
-pub fn from_terminal(d: &Twa) -> Option<Twa> {
+pub(crate) fn from_terminal(d: &Twa) -> Option<Twa> {
     if d.num_sets != 1 || d.acc_false || d.init.len() != 1 || !d.is_deterministic() {
         return None;
     }

@@ -11,7 +11,7 @@
 use crate::twa::Twa;
 
 /// At most this many rounds of (direct, co-) simulation.
-pub const MAX_ROUNDS: usize = 8;
+pub(crate) const MAX_ROUNDS: usize = 8;
 
 fn size(a: &Twa) -> (usize, usize) {
     (a.num_states(), a.num_edges())
@@ -21,7 +21,7 @@ fn size(a: &Twa) -> (usize, usize) {
 /// `cleanup`, while the automaton shrinks (states, then edges).
 ///
 /// An automaton whose acceptance is not generalized Büchi is returned unchanged.
-pub fn iterated_simulations(aut: &Twa, cleanup: &dyn Fn(&Twa) -> Twa) -> Twa {
+pub(crate) fn iterated_simulations(aut: &Twa, cleanup: &dyn Fn(&Twa) -> Twa) -> Twa {
     let mut a = aut.clone();
     if !aut.is_generalized_buchi() {
         return a;

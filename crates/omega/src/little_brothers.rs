@@ -50,7 +50,7 @@ use verikit_diag::Budget;
 
 /// Counters of one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LbStats {
+pub(crate) struct LbStats {
     pub candidates: usize,
     /// Candidates checked (all of them unless a budget ran out).
     pub tried: usize,
@@ -77,7 +77,7 @@ pub struct LbStats {
 /// checked), if Zielonka's algorithm is asked for more than one acceptance set or no initial
 /// state, or if `budget` ran out while solving the first game. The result has the same language
 /// and the same states (unreachable ones trimmed); it stays state-based if `aut` was.
-pub fn reduce(
+pub(crate) fn reduce(
     aut: &Twa,
     solver: GameSolver,
     max_locs: usize,
@@ -328,7 +328,7 @@ fn by_batches(aut: &Twa, max_locs: usize, budget: &Budget) -> Option<(Twa, LbSta
 
 /// [`reduce`] with Zielonka's algorithm then `simplify`, repeated while the automaton shrinks (a removal changes the
 /// relation, so a new pass may find new candidates); at most [`MAX_PASSES`] passes.
-pub fn reduce_passes(
+pub(crate) fn reduce_passes(
     aut: &Twa,
     max_locs: usize,
     simplify: &dyn Fn(&Twa) -> Twa,
@@ -355,4 +355,4 @@ pub fn reduce_passes(
 }
 
 /// Largest number of passes of [`reduce_passes`].
-pub const MAX_PASSES: usize = 4;
+pub(crate) const MAX_PASSES: usize = 4;

@@ -391,7 +391,7 @@ impl ParityAut {
 
 /// Adds a sink (a self-loop on every letter with `marks`) and sends every missing letter there.
 /// Returns false (and changes nothing) if the automaton is already complete.
-pub fn complete_with_sink(aut: &mut Twa, marks: Marks) -> bool {
+pub(crate) fn complete_with_sink(aut: &mut Twa, marks: Marks) -> bool {
     if aut.is_complete() {
         return false;
     }

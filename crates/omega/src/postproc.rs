@@ -18,7 +18,7 @@ use verikit_diag::Budget;
 /// direct-simulation reduction. Marks on edges that lie on no cycle are irrelevant to acceptance;
 /// the pipeline is run with them cleared and with them all set (which lets a transient state
 /// merge with an accepting one), and the smaller result is kept.
-pub fn simplify(aut: &Twa) -> Twa {
+pub(crate) fn simplify(aut: &Twa) -> Twa {
     if !aut.is_generalized_buchi() {
         // The cleanups below reason about generalized Büchi marks: other conditions are kept.
         return aut.clone();
@@ -52,7 +52,7 @@ fn simplify_with(aut: &Twa, transient_all: bool) -> Twa {
 /// little-brother removals of [`crate::little_brothers`] (within [`LITTLE_BROTHERS_LOCS`]). When
 /// `budget` runs out, the optional steps (removals, portfolio) are skipped: the result is still
 /// a state-based Büchi automaton with the language of `aut`.
-pub fn to_sba(aut: &Twa, budget: &Budget) -> Twa {
+pub(crate) fn to_sba(aut: &Twa, budget: &Budget) -> Twa {
     let a = simplify(&degeneralize(aut));
     if aut.num_sets == 0 || aut.acc_false || a.num_states() <= 1 || budget.check().is_err() {
         return a;
@@ -89,7 +89,7 @@ pub fn to_sba(aut: &Twa, budget: &Budget) -> Twa {
 }
 
 /// Largest estimated game (locations) of the little-brother removals of [`to_sba`].
-pub const LITTLE_BROTHERS_LOCS: usize = 300_000;
+pub(crate) const LITTLE_BROTHERS_LOCS: usize = 300_000;
 
 /// The smaller of `a` (the simplified [`degeneralize`] of `aut`), the portfolio of
 /// [`crate::degen::best_sba`] and the transition-based route.

@@ -16,7 +16,7 @@ pub fn prune(aut: &Twa) -> Twa {
 
 /// [`prune`], giving the edges that lie on no cycle no marks (`transient_all == false`) or all
 /// marks.
-pub fn prune_with(aut: &Twa, transient_all: bool) -> Twa {
+pub(crate) fn prune_with(aut: &Twa, transient_all: bool) -> Twa {
     let g = aut.graph();
     let reach = verikit_graph::reachable(&g, &aut.init);
     let info = scc_info(aut);
@@ -213,7 +213,7 @@ fn remove_subsumed(es: Vec<Edge>) -> Vec<Edge> {
 }
 
 /// Removes false edges and states unreachable from the initial states.
-pub fn trim(aut: &Twa) -> Twa {
+pub(crate) fn trim(aut: &Twa) -> Twa {
     let n = aut.num_states();
     let mut seen = vec![false; n];
     let mut stack: Vec<u32> = aut.init.clone();

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 /// Quotient of `aut` by a partition (`class[s]` in `0..nc`). State-based automata get the union
 /// of the members' marks on every edge of a class (the paper's `N(t ← s)`); transition-based ones
 /// keep each edge's marks. Edges with the same target class and marks are merged.
-pub fn quotient(aut: &Twa, class: &[u32], nc: usize) -> Twa {
+pub(crate) fn quotient(aut: &Twa, class: &[u32], nc: usize) -> Twa {
     let mut out = Twa::new(aut.aps.clone());
     out.vars = aut.vars.clone();
     out.num_sets = aut.num_sets;

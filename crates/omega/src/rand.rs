@@ -185,15 +185,11 @@ impl RandLtl {
     }
 }
 
-/// How many draws [`RandLtl::unique`] makes for one new formula before giving up (Spot's
-/// `randltl` gives up the same way when the size range has too few distinct formulas).
-pub const MAX_TRIALS: usize = 100_000;
-
 impl RandLtl {
     /// Up to `count` formulas of tree size in `lo..=hi`, as Spot's `randltl` outputs them: each
     /// one distinct from the previous ones (after `simplify`, if given) and not a constant
     /// (`1`, `0`). Stops early — returning what it has and the reason — when `max_trials` draws
-    /// in a row ([`MAX_TRIALS`] by default) give nothing new or when `budget` runs out.
+    /// in a row (the parameter `omega.rand-max-trials`; Spot's `randltl` gives up the same way) give nothing new or when `budget` runs out.
     pub fn unique(
         &mut self,
         arena: &mut Arena,

@@ -27,11 +27,11 @@ use crate::twa::{Marks, Twa};
 use verikit_diag::Budget;
 
 /// Largest automaton (states) on which redirects are tried.
-pub const MAX_STATES: usize = 64;
+pub(crate) const MAX_STATES: usize = 64;
 
 /// `aut` with the edges into `p` redirected to `q` (and `p` replaced by `q` among the initial
 /// states); `p` keeps no edge (it is unreachable; the caller's simplification removes it).
-pub fn redirected(aut: &Twa, p: u32, q: u32) -> Twa {
+pub(crate) fn redirected(aut: &Twa, p: u32, q: u32) -> Twa {
     let mut out = aut.clone();
     for es in &mut out.states {
         for e in es.iter_mut() {
@@ -114,7 +114,7 @@ impl WordTable {
 /// Limits of [`reduce`]: counted work, never wall time, so that the result of a translation
 /// does not depend on the machine or its load.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Products with the automaton of the negation, in total.
     pub max_products: usize,
     /// Total size (states + edges) of those products.
@@ -161,7 +161,7 @@ impl Default for Limits {
 
 /// What [`reduce`] did.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Stats {
+pub(crate) struct Stats {
     pub redirects: usize,
     pub products: usize,
     pub product_work: usize,
@@ -233,11 +233,12 @@ impl Meters {
     }
 }
 
+#[cfg(test)]
 /// Alternates the checked merges of [`crate::checked_merge::merge_states`] and checked
 /// redirects on `aut` (an automaton of `φ`; `neg` an automaton of `¬φ`), simplifying with
 /// `simplify` after each kept step, until neither applies, a limit is reached or `budget` runs
 /// out. The result has the language of `aut`.
-pub fn reduce(
+pub(crate) fn reduce(
     aut: &Twa,
     neg: &Twa,
     simplify: &dyn Fn(&Twa) -> Twa,
@@ -267,7 +268,7 @@ fn same(a: &Twa, b: &Twa) -> bool {
 /// the automata of `seen` after a round of merges: the search is deterministic, so from there it
 /// would repeat an earlier search (the translation passes the start of its first search, which
 /// the merges of the raw tableau often reproduce).
-pub fn reduce_unless_seen(
+pub(crate) fn reduce_unless_seen(
     aut: &Twa,
     neg: &Twa,
     simplify: &dyn Fn(&Twa) -> Twa,

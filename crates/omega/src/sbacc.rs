@@ -10,7 +10,7 @@
 use crate::twa::{Marks, Twa};
 
 /// The automaton with state-based acceptance; an automaton that already has it is returned as is.
-pub fn state_based(aut: &Twa) -> Twa {
+pub(crate) fn state_based(aut: &Twa) -> Twa {
     if aut.compute_state_based() {
         let mut a = aut.clone();
         a.state_based = true;

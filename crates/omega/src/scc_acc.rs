@@ -16,7 +16,7 @@ use crate::twa::Twa;
 
 /// Applies the simplification to every accepting SCC with two or more sets. State-based automata
 /// are returned unchanged (the rewriting is per edge).
-pub fn simplify_marks(aut: &Twa) -> Twa {
+pub(crate) fn simplify_marks(aut: &Twa) -> Twa {
     if aut.num_sets < 2 || aut.acc_false || aut.state_based {
         return aut.clone();
     }

@@ -1,21 +1,19 @@
 //! SCC information of an automaton: its strongly connected components (by `verikit-graph`'s
-//! Tarjan), the marks inside each, which contain a cycle, and which are accepting. Shared by the
+//! Tarjan), which contain a cycle, and which are accepting. Shared by the
 //! acceptance cleanups, degeneralisations, WDBA minimisation and the inclusion checks.
 
 use crate::twa::{Marks, Twa};
 
 /// SCC information of an automaton.
-pub struct SccInfo {
+pub(crate) struct SccInfo {
     pub sccs: verikit_graph::Sccs,
-    /// Union of marks on edges inside each SCC.
-    pub marks: Vec<Marks>,
     /// True if the SCC contains an edge (a cycle).
     pub nontrivial: Vec<bool>,
     /// True if some cycle of the SCC is accepting.
     pub accepting: Vec<bool>,
 }
 
-pub fn scc_info(aut: &Twa) -> SccInfo {
+pub(crate) fn scc_info(aut: &Twa) -> SccInfo {
     let g = aut.graph();
     let sccs = verikit_graph::sccs(&g);
     let n = sccs.len();
@@ -36,7 +34,6 @@ pub fn scc_info(aut: &Twa) -> SccInfo {
         .collect();
     SccInfo {
         sccs,
-        marks,
         nontrivial,
         accepting,
     }
@@ -45,7 +42,7 @@ pub fn scc_info(aut: &Twa) -> SccInfo {
 /// The marks of every edge with a satisfiable label that stays inside an accepting SCC, listed per
 /// SCC (empty for the other SCCs): what the SCC-wise acceptance analyses (`scc_sets`'s essential
 /// sets, `degen`'s frequency orders) look at.
-pub fn accepting_inner_marks(aut: &Twa, info: &SccInfo) -> Vec<Vec<Marks>> {
+pub(crate) fn accepting_inner_marks(aut: &Twa, info: &SccInfo) -> Vec<Vec<Marks>> {
     let mut inside: Vec<Vec<Marks>> = vec![Vec::new(); info.sccs.len()];
     for (s, es) in aut.states.iter().enumerate() {
         let c = info.sccs.comp[s] as usize;

@@ -47,7 +47,7 @@ fn essential_sets(aut: &Twa, info: &crate::scc_info::SccInfo) -> Option<(Vec<Vec
 
 /// Renames the acceptance sets per accepting SCC so that the automaton uses as few sets as its
 /// most demanding SCC needs. Returns the automaton unchanged when that saves nothing.
-pub fn share_sets(aut: &Twa) -> Twa {
+pub(crate) fn share_sets(aut: &Twa) -> Twa {
     if aut.num_sets < 2 || aut.acc_false {
         return aut.clone();
     }

@@ -42,7 +42,7 @@ use std::collections::HashMap;
 
 /// Largest number of atomic propositions for which letters are enumerated (truth tables);
 /// above it letter classes are computed with BDDs.
-pub const TABLE_APS: usize = 8;
+pub(crate) const TABLE_APS: usize = 8;
 
 /// How a fair-simulation game of this module is solved by the checked reductions
 /// ([`crate::fair_merge`], [`crate::little_brothers`]).
@@ -56,13 +56,13 @@ pub enum GameSolver {
 }
 
 /// Largest number of game locations built (the memory budget of the game-based reductions).
-pub const MAX_LOCS: usize = 4_000_000;
+pub(crate) const MAX_LOCS: usize = 4_000_000;
 
 /// Largest number of letter classes (atoms) of one duplicator state.
-pub const MAX_ATOMS: usize = 4096;
+pub(crate) const MAX_ATOMS: usize = 4096;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Loc {
+pub(crate) enum Loc {
     /// `(p, q)`: the spoiler moves.
     Spoiler,
     /// `(e, q, S)`: the duplicator moves.
@@ -72,7 +72,7 @@ pub enum Loc {
 }
 
 /// The game graph. Locations `0..n*n` are the spoiler locations `(p, q)` at index `p * n + q`.
-pub struct Game {
+pub(crate) struct Game {
     pub n: usize,
     /// Number of acceptance pairs (at least 1).
     pub k: usize,
@@ -95,7 +95,7 @@ pub struct Game {
 
 /// Why a game could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TooLarge {
+pub(crate) enum TooLarge {
     /// More than [`MAX_ATOMS`] letter classes on one state.
     Aps,
     /// More than 64 edges on a duplicator state.
@@ -242,13 +242,13 @@ impl Letters {
 }
 
 impl Game {
-    pub fn spoiler_loc(&self, p: usize, q: usize) -> usize {
+    pub(crate) fn spoiler_loc(&self, p: usize, q: usize) -> usize {
         p * self.n + q
     }
 
     /// True if the automaton's self-simulation game stays within the degree limit (the
     /// location budget and the atom limit are checked while building).
-    pub fn build_ok(aut: &Twa) -> bool {
+    pub(crate) fn build_ok(aut: &Twa) -> bool {
         aut.is_generalized_buchi()
             && aut.states.iter().all(|es| es.len() <= 64)
             && aut.num_states().saturating_mul(aut.num_states()) <= MAX_LOCS
@@ -258,7 +258,7 @@ impl Game {
     /// APs and the same number of sets ([`TooLarge::Mismatch`] otherwise; for two different
     /// automata, build the game on their disjoint union); edges with a false label are ignored
     /// (that is how removed edges are represented).
-    pub fn build(spoiler: &Twa, dup: &Twa) -> Result<Game, TooLarge> {
+    pub(crate) fn build(spoiler: &Twa, dup: &Twa) -> Result<Game, TooLarge> {
         Game::build_with(spoiler, dup, false)
     }
 
@@ -362,19 +362,20 @@ impl Game {
     }
 
     /// The successors of location `u`.
-    pub fn succ(&self, u: usize) -> &[u32] {
+    pub(crate) fn succ(&self, u: usize) -> &[u32] {
         &self.sdst[self.soff[u] as usize..self.soff[u + 1] as usize]
     }
 
     /// The predecessors of location `u`.
-    pub fn pred(&self, u: usize) -> &[u32] {
+    pub(crate) fn pred(&self, u: usize) -> &[u32] {
         &self.pdst[self.poff[u] as usize..self.poff[u + 1] as usize]
     }
 
-    pub fn num_locs(&self) -> usize {
+    pub(crate) fn num_locs(&self) -> usize {
         self.kind.len()
     }
-    pub fn num_moves(&self) -> usize {
+#[cfg(test)]
+    pub(crate) fn num_moves(&self) -> usize {
         self.sdst.len()
     }
 }

@@ -15,7 +15,7 @@ use crate::twa::Twa;
 const KNOWN: &str = "%acdefFghLmnprRstwxX";
 
 /// Checks a format: `Err` names the first unsupported directive.
-pub fn validate(fmt: &str) -> Result<(), String> {
+pub(crate) fn validate(fmt: &str) -> Result<(), String> {
     let mut it = fmt.chars();
     while let Some(c) = it.next() {
         if c != '%' {
@@ -41,7 +41,7 @@ pub fn validate(fmt: &str) -> Result<(), String> {
 
 /// What a format line may mention besides the automaton.
 #[derive(Clone, Debug, Default)]
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     /// The formula, in Spot's syntax.
     pub formula: &'a str,
     /// The input file (empty for a formula on the command line).
@@ -53,7 +53,7 @@ pub struct Context<'a> {
 }
 
 /// Number of states with two outgoing edges whose labels intersect.
-pub fn nondeterministic_states(aut: &Twa) -> usize {
+pub(crate) fn nondeterministic_states(aut: &Twa) -> usize {
     aut.states
         .iter()
         .filter(|es| {
@@ -68,7 +68,7 @@ pub fn nondeterministic_states(aut: &Twa) -> usize {
 
 /// Number of transitions: each edge counts once per letter (valuation of all the automaton's
 /// propositions) its label allows.
-pub fn transitions(aut: &Twa) -> f64 {
+pub(crate) fn transitions(aut: &Twa) -> f64 {
     aut.states
         .iter()
         .flatten()
@@ -77,7 +77,7 @@ pub fn transitions(aut: &Twa) -> f64 {
 }
 
 /// The format with every directive replaced (the format must pass [`validate`]).
-pub fn render(fmt: &str, aut: &Twa, ctx: &Context) -> String {
+pub(crate) fn render(fmt: &str, aut: &Twa, ctx: &Context) -> String {
     let mut out = String::new();
     let mut it = fmt.chars();
     while let Some(c) = it.next() {

@@ -12,7 +12,7 @@ pub fn to_svg(aut: &Twa) -> String {
 }
 
 /// The automaton as the graph kernel's [`Drawing`] (for callers that draw it themselves).
-pub fn drawing(aut: &Twa) -> Drawing {
+pub(crate) fn drawing(aut: &Twa) -> Drawing {
     let sb = aut.state_based && aut.num_sets > 0;
     let marks_text = |m: u64| {
         let v: Vec<String> = (0..64u32)

@@ -563,10 +563,10 @@ fn gf_guarantee(arena: &mut Arena, f: F, opts: &Options) -> Option<Twa> {
 }
 
 /// Largest automaton (states) given to the fair-simulation reduction of the translation.
-pub const FAIR_MAX_STATES: usize = 30;
+pub(crate) const FAIR_MAX_STATES: usize = 30;
 /// Largest number of acceptance sets given to the fair-simulation reduction (its games grow with
 /// the number of sets: a 41-state automaton with 6 sets takes seconds).
-pub const FAIR_MAX_SETS: u32 = 4;
+pub(crate) const FAIR_MAX_SETS: u32 = 4;
 
 /// The fair-simulation minimisation of [`crate::gba_reduce`] (Juvekar–Piterman CAV'06 §4.2:
 /// merges and edge removals, each checked by fair-simulation equivalence) followed by the
@@ -592,7 +592,7 @@ fn fair_reduced(aut: &Twa, budget: &Budget) -> Twa {
 }
 
 /// Largest formula (tree size) simplified with containment checks.
-pub const CONTAINMENT_MAX_SIZE: usize = 60;
+pub(crate) const CONTAINMENT_MAX_SIZE: usize = 60;
 
 fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaError> {
     let original = f;

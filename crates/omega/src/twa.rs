@@ -13,11 +13,12 @@
 use verikit_bdd::{Bdd, BddDict, BddValuation, Limits, TextStyle};
 use verikit_logic::BoolExpr;
 
-pub use crate::acc::{Acc, Marks};
+pub(crate) use crate::acc::Acc;
+pub use crate::acc::Marks;
 use crate::error::OmegaError;
 
 /// The largest number of acceptance sets.
-pub const MAX_SETS: u32 = 64;
+pub(crate) const MAX_SETS: u32 = 64;
 
 #[derive(Clone, Debug)]
 pub struct Edge {

@@ -15,7 +15,7 @@ use biodivine_lib_bdd::Bdd;
 use std::collections::{HashMap, VecDeque};
 
 /// Bound on the number of powerset states.
-pub const MAX_POWERSET: usize = 2000;
+pub(crate) const MAX_POWERSET: usize = 2000;
 
 /// The subset construction of `a` (acceptance ignored), or `None` beyond [`MAX_POWERSET`] states;
 /// the deterministic monitor of [`crate::monitor`].
@@ -104,7 +104,7 @@ fn powerset(a: &Twa, max: usize) -> Option<(Twa, Vec<Vec<u32>>)> {
 /// automaton `neg` for the complement language (used to verify the result).
 ///
 /// `None` (no minimisation) unless both automata have generalized Büchi acceptance.
-pub fn minimize_obligation(a: &Twa, neg: &Twa) -> Option<Twa> {
+pub(crate) fn minimize_obligation(a: &Twa, neg: &Twa) -> Option<Twa> {
     if a.acc_false || !a.is_generalized_buchi() || !neg.is_generalized_buchi() {
         return None;
     }

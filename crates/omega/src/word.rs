@@ -224,7 +224,7 @@ impl Word {
 }
 
 /// A Boolean expression over AP indices of `t` as a BDD (the shared kernel's conversion).
-pub fn bool_to_bdd(t: &Twa, e: &BoolExpr) -> verikit_bdd::Bdd {
+pub(crate) fn bool_to_bdd(t: &Twa, e: &BoolExpr) -> verikit_bdd::Bdd {
     t.label_of(e)
 }
 

@@ -37,7 +37,7 @@ const NONE: u32 = u32::MAX;
 
 /// The solver of one game (or of a part of it, [`Solver::restrict`]), on a compact copy of its
 /// graph; `dead` round locations are removed duplicator moves.
-pub struct Solver {
+pub(crate) struct Solver {
     /// Number of states of the automata (spoiler location `(p, q)` is `p·n + q` in the game).
     n: usize,
     /// Game location → local index (`NONE` when not part of this solver's graph).
@@ -86,7 +86,7 @@ fn owner(kind: Loc) -> u8 {
 
 impl Solver {
     /// A solver of `g`, whose automata have at most one acceptance set (`g.k == 1`).
-    pub fn new(g: &Game) -> Solver {
+    pub(crate) fn new(g: &Game) -> Solver {
         debug_assert_eq!(g.k, 1);
         let nl = g.num_locs();
         let prio: Vec<u8> = (0..nl)
@@ -179,7 +179,7 @@ impl Solver {
     /// duplicator's winning locations of that solve (the part of the game that decides the starts
     /// once duplicator moves are removed, since removing them only shrinks what the duplicator
     /// wins). The removed moves are carried over.
-    pub fn restrict(&self, starts: &[(usize, usize)]) -> Solver {
+    pub(crate) fn restrict(&self, starts: &[(usize, usize)]) -> Solver {
         let mut keep: Vec<u32> = Vec::new();
         let mut mark = vec![false; self.loc.len()];
         for &(p, q) in starts {
@@ -233,7 +233,7 @@ impl Solver {
     /// Marks locations (game locations) as removed (`true`) or present again (`false`): round
     /// locations are duplicator moves, duplicator locations spoiler moves (see
     /// [`crate::sim_game`]); locations outside this solver's graph are ignored.
-    pub fn set_dead(&mut self, rounds: &[u32], dead: bool) {
+    pub(crate) fn set_dead(&mut self, rounds: &[u32], dead: bool) {
         for &r in rounds {
             let i = self.index[r as usize];
             if i != NONE {
@@ -243,7 +243,7 @@ impl Solver {
     }
 
     /// `q` fair-simulates `p` in the last solve (false if the solve did not reach `(p, q)`).
-    pub fn simulates(&self, p: usize, q: usize) -> bool {
+    pub(crate) fn simulates(&self, p: usize, q: usize) -> bool {
         let v = self.local(p, q);
         v != NONE && self.win[v as usize] == 1
     }
@@ -251,7 +251,7 @@ impl Solver {
     /// Solves the game reachable from the given spoiler locations `(p, q)` through live moves.
     /// With `stop`, the solve may end as soon as every start is known to be lost (the verdicts of
     /// other locations are then incomplete).
-    pub fn solve_from(&mut self, starts: &[(usize, usize)], stop: bool) {
+    pub(crate) fn solve_from(&mut self, starts: &[(usize, usize)], stop: bool) {
         for &u in &self.seen {
             self.win[u as usize] = 0;
         }
@@ -301,7 +301,7 @@ impl Solver {
     }
 
     /// Solves the whole game (every location, live moves only).
-    pub fn solve_all(&mut self) {
+    pub(crate) fn solve_all(&mut self) {
         let starts: Vec<(usize, usize)> = (0..self.n)
             .flat_map(|p| (0..self.n).map(move |q| (p, q)))
             .collect();
@@ -312,7 +312,7 @@ impl Solver {
     /// game solved later has at most the duplicator moves of the last one (removing moves only
     /// helps the spoiler).
     /// Also keeps the duplicator's strategy of that solve for [`Solver::strategy_still_wins`].
-    pub fn absorb_lost(&mut self) {
+    pub(crate) fn absorb_lost(&mut self) {
         for &u in &self.seen {
             let u = u as usize;
             if self.win[u] == 2 {
@@ -327,7 +327,7 @@ impl Solver {
     /// of that solve (Zielonka's strategies are winning on the whole winning region), and if no
     /// location it reaches from them uses a removed move, the plays it allows are the same.
     /// False means "unknown" (solve to decide).
-    pub fn strategy_still_wins(&self, starts: &[(usize, usize)]) -> bool {
+    pub(crate) fn strategy_still_wins(&self, starts: &[(usize, usize)]) -> bool {
         let mut seen = vec![false; self.loc.len()];
         let mut stack: Vec<u32> = Vec::new();
         for &(p, q) in starts {

@@ -4,7 +4,7 @@
 //! writing.
 
 pub mod parse;
-pub mod print;
+pub(crate) mod print;
 
 pub use parse::{parse, parse_all, parse_stream};
 pub use print::to_hoa;

@@ -52,7 +52,7 @@ enum Tok {
 
 /// The largest bound accepted in `X[n]`, `F[n..m]`, `G[n..m]` (each unit is one `X` of the
 /// expanded formula).
-pub const MAX_BOUND: u32 = 1000;
+pub(crate) const MAX_BOUND: u32 = 1000;
 
 impl Tok {
     fn show(&self) -> String {

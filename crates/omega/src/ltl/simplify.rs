@@ -17,7 +17,7 @@ use super::nnf::nnf;
 use std::collections::HashMap;
 
 /// True if `F f == f` (purely eventual), syntactically.
-pub fn is_eventual(a: &Arena, f: F) -> bool {
+pub(crate) fn is_eventual(a: &Arena, f: F) -> bool {
     match a.node(f) {
         Node::True | Node::False | Node::Ev(_) => true,
         Node::Gl(x) | Node::X(x) => is_eventual(a, *x),
@@ -29,7 +29,7 @@ pub fn is_eventual(a: &Arena, f: F) -> bool {
 }
 
 /// True if `G f == f` (purely universal), syntactically.
-pub fn is_universal(a: &Arena, f: F) -> bool {
+pub(crate) fn is_universal(a: &Arena, f: F) -> bool {
     match a.node(f) {
         Node::True | Node::False | Node::Gl(_) => true,
         Node::Ev(x) | Node::X(x) => is_universal(a, *x),

@@ -17,10 +17,10 @@
 use super::ast::{Arena, Node, F};
 
 /// Recursion depth of [`implies`].
-pub const DEPTH: u32 = 5;
+pub(crate) const DEPTH: u32 = 5;
 
 /// Syntactic implication `p ⇒ o` (sound, incomplete).
-pub fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
+pub(crate) fn implies(a: &Arena, p: F, o: F, depth: u32) -> bool {
     if p == o || a.is_true(o) || a.is_false(p) {
         return true;
     }
@@ -97,7 +97,7 @@ fn neg(a: &mut Arena, f: F) -> F {
 
 /// One syntactic-implication rewriting at the root of `f` (in NNF, children already
 /// simplified); returns `f` when no rule applies.
-pub fn rewrite(a: &mut Arena, f: F) -> F {
+pub(crate) fn rewrite(a: &mut Arena, f: F) -> F {
     rewrite_with(a, f, &mut |a: &mut Arena, p: F, o: F| {
         implies(a, p, o, DEPTH)
     })
@@ -105,7 +105,7 @@ pub fn rewrite(a: &mut Arena, f: F) -> F {
 
 /// The rewritings of [`rewrite`] with another (sound) implication oracle `imp(arena, p, o)`, e.g.
 /// the language-containment checks of [`crate::containment`].
-pub fn rewrite_with(a: &mut Arena, f: F, imp: &mut dyn FnMut(&mut Arena, F, F) -> bool) -> F {
+pub(crate) fn rewrite_with(a: &mut Arena, f: F, imp: &mut dyn FnMut(&mut Arena, F, F) -> bool) -> F {
     match a.node(f).clone() {
         Node::And(v) | Node::Or(v) => {
             let is_and = matches!(a.node(f), Node::And(_));
