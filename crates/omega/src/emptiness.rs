@@ -69,7 +69,10 @@ pub fn accepting_lasso(aut: &Twa) -> Option<Lasso> {
 
 /// [`accepting_lasso`] polling `budget` between its linear-time phases (SCCs, the search of
 /// the lasso): `Err` when it ran out.
-pub(crate) fn accepting_lasso_within(aut: &Twa, budget: &Budget) -> Result<Option<Lasso>, Exhausted> {
+pub(crate) fn accepting_lasso_within(
+    aut: &Twa,
+    budget: &Budget,
+) -> Result<Option<Lasso>, Exhausted> {
     if let Some(acc) = &aut.acc {
         return el_lasso(aut, acc, budget);
     }

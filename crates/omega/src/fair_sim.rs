@@ -54,25 +54,11 @@ pub(crate) const INF: u32 = u32::MAX;
 /// The bound on the first component of a rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
-#[cfg(test)]
+    #[cfg(test)]
     /// The paper's `max_i |P_i − Q_j|` (round locations).
     Paper,
     /// `max_i` of the number of distinct successors of the round locations in `P_i − Q_j`.
     Successors,
-}
-
-#[cfg(test)]
-/// A solved fair-simulation game: the ranks `r[j][loc]` (`j` = acceptance set of the duplicator).
-pub(crate) struct FairRanks {
-    pub r: Vec<Vec<u32>>,
-}
-
-#[cfg(test)]
-impl FairRanks {
-    /// `q` fair-simulates `p` (player 0 wins from the spoiler location `(p, q)`).
-    pub(crate) fn simulates(&self, g: &Game, p: usize, q: usize) -> bool {
-        self.r[0][g.spoiler_loc(p, q)] != INF
-    }
 }
 
 /// What a logged write overwrote.
@@ -196,7 +182,7 @@ fn rank_bounds(g: &Game, bound: Bound) -> Vec<u32> {
 }
 
 impl Lifter {
-#[cfg(test)]
+    #[cfg(test)]
     /// Solves `g` with the given duplicator locations disabled (spoiler moves to be added later).
     pub(crate) fn new(g: Game, bound: Bound, disabled_dups: &[u32]) -> Lifter {
         Lifter::with_budget(g, bound, disabled_dups, &Budget::unlimited())
@@ -204,7 +190,12 @@ impl Lifter {
 
     /// [`Lifter::new`] polling `budget`: when it runs out the lifter stops, [`Lifter::exhausted`]
     /// is set, and every later trial fails.
-    pub(crate) fn with_budget(g: Game, bound: Bound, disabled_dups: &[u32], budget: &Budget) -> Lifter {
+    pub(crate) fn with_budget(
+        g: Game,
+        bound: Bound,
+        disabled_dups: &[u32],
+        budget: &Budget,
+    ) -> Lifter {
         let k = g.k;
         let nl = g.num_locs();
         let mut disabled = vec![false; nl];
@@ -258,12 +249,6 @@ impl Lifter {
     /// `q` fair-simulates `p` in the current game.
     pub(crate) fn simulates(&self, p: usize, q: usize) -> bool {
         self.r[0][self.g.spoiler_loc(p, q)] != INF
-    }
-
-#[cfg(test)]
-    /// The current ranks.
-    pub(crate) fn ranks(&self) -> FairRanks {
-        FairRanks { r: self.r.clone() }
     }
 
     fn set(&mut self, f: Field, j: usize, u: usize, v: u32) {

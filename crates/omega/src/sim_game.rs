@@ -374,7 +374,7 @@ impl Game {
     pub(crate) fn num_locs(&self) -> usize {
         self.kind.len()
     }
-#[cfg(test)]
+    #[cfg(test)]
     pub(crate) fn num_moves(&self) -> usize {
         self.sdst.len()
     }
@@ -403,7 +403,7 @@ pub(crate) mod tests {
     use crate::Twa;
 
     /// A small automaton from HOA text.
-    pub fn hoa(body: &str, states: usize, acc: &str) -> Twa {
+    pub(crate) fn hoa(body: &str, states: usize, acc: &str) -> Twa {
         let text = format!(
             "HOA: v1\nStates: {states}\nStart: 0\nAP: 1 \"a\"\nAcceptance: {acc}\n--BODY--\n{body}--END--\n"
         );
@@ -413,7 +413,7 @@ pub(crate) mod tests {
     /// 0 loops accepting, 1 loops rejecting; 2 takes one accepting step then loops rejecting
     /// (empty language); 3 loops rejecting forever; 4 alternates 4 -> 5 -> 4 with the mark
     /// only on the edge 5 -> 4.
-    pub fn sample() -> Twa {
+    pub(crate) fn sample() -> Twa {
         hoa(
             "State: 0\n[t] 0 {0}\nState: 1\n[t] 1\nState: 2\n[t] 3 {0}\nState: 3\n[t] 3\nState: 4\n[t] 5\nState: 5\n[t] 4 {0}\n",
             6,

@@ -530,7 +530,9 @@ pub struct TranslateFlags {
 /// combinations Spot refuses or that have no meaning (`-M` with `-P`).
 pub fn translate_job(f: TranslateFlags, params: &Params) -> Result<TranslateJob, String> {
     if f.monitor && f.det.as_ref().is_some_and(|d| d.parity) {
-        return Err("-M (a monitor, every run accepting) cannot have parity acceptance (-P)".into());
+        return Err(
+            "-M (a monitor, every run accepting) cannot have parity acceptance (-P)".into(),
+        );
     }
     let (low, medium, high) = f.level;
     let base = translate::Options {

@@ -5,13 +5,13 @@
 mod common;
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_omega::accepts_lasso;
 use verikit_omega::accepting_lasso;
-use verikit_omega::{holds, Lasso};
-use verikit_omega::Arena;
+use verikit_omega::accepts_lasso;
 use verikit_omega::product;
-use verikit_omega::{RandLtl, Weights};
+use verikit_omega::Arena;
+use verikit_omega::{holds, Lasso};
 use verikit_omega::{translate, TranslateOptions as Options};
+use verikit_omega::{RandLtl, Weights};
 
 /// A random lasso word: a prefix of 0–3 and a cycle of 1–3 letters below `letters`.
 fn random_lasso(rng: &mut SmallRng, letters: u64) -> Lasso {

@@ -10,8 +10,8 @@
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts_lasso;
-use verikit_omega::{holds, Lasso};
 use verikit_omega::Arena;
+use verikit_omega::{holds, Lasso};
 use verikit_omega::{translate, TranslateOptions as Options};
 
 fn bits_for(arena: &Arena, aps: &[String], w: &Lasso) -> Lasso {

@@ -9,16 +9,16 @@ mod common;
 
 use proptest::prelude::*;
 use verikit_diag::Budget;
-use verikit_omega::complement_deterministic;
 use verikit_omega::accepting_lasso;
-use verikit_omega::{holds, Lasso};
+use verikit_omega::complement_deterministic;
 use verikit_omega::product;
-use verikit_omega::{RandLtl, Weights};
-use verikit_omega::{translate, TranslateOptions as Options};
 use verikit_omega::{
     deterministic, deterministic_pair, determinize, Arena, DetOptions, DeterminizeOptions,
     ParityAut, ParityKind, Twa, F,
 };
+use verikit_omega::{holds, Lasso};
+use verikit_omega::{translate, TranslateOptions as Options};
+use verikit_omega::{RandLtl, Weights};
 
 /// Panics unless `d` is deterministic and has the language of `a` (whose complement is `na`).
 fn assert_equivalent(what: &str, d: &Twa, a: &Twa, na: &Twa) {
@@ -96,8 +96,8 @@ fn opts() -> Options {
 /// types on formula `f`; returns the `-D -P` automaton.
 fn check_formula(f: &str) -> Twa {
     let mut arena = Arena::new();
-    let phi = verikit_omega::parse_ltl(f, &mut arena)
-        .unwrap_or_else(|e| panic!("{f}: {}", e.message));
+    let phi =
+        verikit_omega::parse_ltl(f, &mut arena).unwrap_or_else(|e| panic!("{f}: {}", e.message));
     let nphi = arena.not(phi);
     let a = translate(&mut arena, phi, &opts()).unwrap();
     let na = translate(&mut arena, nphi, &opts()).unwrap();

@@ -11,13 +11,13 @@ use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_diag::Budget;
 use verikit_omega::accepts_lasso;
 use verikit_omega::complement;
+use verikit_omega::product;
+use verikit_omega::Arena;
 use verikit_omega::{accepting_lasso, is_empty};
 use verikit_omega::{gba_reduce as reduce, ReduceMethod as Method};
 use verikit_omega::{holds, Lasso};
-use verikit_omega::Arena;
-use verikit_omega::product;
-use verikit_omega::{RandLtl, Weights};
 use verikit_omega::{translate, TranslateOptions as Options};
+use verikit_omega::{RandLtl, Weights};
 
 const METHODS: [Method; 4] = [
     Method::Direct,

@@ -2,12 +2,12 @@
 //! features rejected by name, located errors, round trips, parser totality.
 
 use verikit_omega::accepting_lasso;
-use verikit_omega::{parse_hoa as parse, parse_hoa_all as parse_all, to_hoa};
-use verikit_omega::Lasso;
-use verikit_omega::Arena;
-use verikit_omega::{translate, TranslateOptions as Options};
 use verikit_omega::isomorphic;
+use verikit_omega::Arena;
+use verikit_omega::Lasso;
 use verikit_omega::OmegaError;
+use verikit_omega::{parse_hoa as parse, parse_hoa_all as parse_all, to_hoa};
+use verikit_omega::{translate, TranslateOptions as Options};
 
 const GFA_TRANS: &str = r#"HOA: v1
 name: "GFa"
@@ -126,10 +126,7 @@ fn spec_examples_parse_and_mean_what_they_say() {
         let a = parse(text).unwrap();
         assert_eq!(a.aps, vec!["a".to_string()]);
         assert!(verikit_omega::accepts_lasso(&a, &w(&[], &[0, 1])));
-        assert!(!verikit_omega::accepts_lasso(
-            &a,
-            &w(&[1, 1], &[0])
-        ));
+        assert!(!verikit_omega::accepts_lasso(&a, &w(&[1, 1], &[0])));
     }
     assert!(parse(GFA_STATE).unwrap().state_based);
     let g = parse(ALIASES_GEN).unwrap();
@@ -138,10 +135,7 @@ fn spec_examples_parse_and_mean_what_they_say() {
     // Needs infinitely many a and infinitely many b: (a&b)^ω accepted, a^ω not.
     assert!(verikit_omega::accepts_lasso(&g, &w(&[], &[3])));
     assert!(!verikit_omega::accepts_lasso(&g, &w(&[], &[1])));
-    assert!(verikit_omega::accepts_lasso(
-        &g,
-        &w(&[], &[1, 0, 2, 0])
-    ));
+    assert!(verikit_omega::accepts_lasso(&g, &w(&[], &[1, 0, 2, 0])));
     let i = parse(IMPLICIT).unwrap();
     // Edge k has the valuation k (AP 0 = bit 0): edge 0 is !a, edge 1 is a.
     assert!(verikit_omega::accepts_lasso(&i, &w(&[], &[1])));
@@ -150,10 +144,7 @@ fn spec_examples_parse_and_mean_what_they_say() {
     assert!(accepting_lasso(&s).is_some());
     let gg = parse(GFA_GFB).unwrap();
     assert!(gg.is_deterministic() && gg.is_complete());
-    assert!(verikit_omega::accepts_lasso(
-        &gg,
-        &w(&[0], &[1, 2])
-    ));
+    assert!(verikit_omega::accepts_lasso(&gg, &w(&[0], &[1, 2])));
     assert!(!verikit_omega::accepts_lasso(&gg, &w(&[3], &[1])));
     let two = format!("{GFA_TRANS}{GFA_STATE}");
     assert_eq!(parse_all(&two).unwrap().len(), 2);
@@ -302,7 +293,7 @@ fn zero_states_read_and_written_as_zero() {
 /// or a lexical error) is reported in its slot, located, and the ones after it are still read.
 #[test]
 fn streams_keep_going_after_a_bad_automaton() {
-    use verikit_omega::parse_hoa_stream;
+    use verikit_omega::parse_hoa_stream as parse_stream;
     let bad_body = GFA_TRANS.replace("[!0] 0", "[!0] 7");
     let bad_lex = GFA_TRANS.replace("[!0] 0", "[!0] 0 #");
     for bad in [bad_body, bad_lex] {

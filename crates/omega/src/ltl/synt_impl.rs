@@ -105,7 +105,11 @@ pub(crate) fn rewrite(a: &mut Arena, f: F) -> F {
 
 /// The rewritings of [`rewrite`] with another (sound) implication oracle `imp(arena, p, o)`, e.g.
 /// the language-containment checks of [`crate::containment`].
-pub(crate) fn rewrite_with(a: &mut Arena, f: F, imp: &mut dyn FnMut(&mut Arena, F, F) -> bool) -> F {
+pub(crate) fn rewrite_with(
+    a: &mut Arena,
+    f: F,
+    imp: &mut dyn FnMut(&mut Arena, F, F) -> bool,
+) -> F {
     match a.node(f).clone() {
         Node::And(v) | Node::Or(v) => {
             let is_and = matches!(a.node(f), Node::And(_));

@@ -3,16 +3,14 @@
 //! has the input's language; decisions answer unknown / exhausted). Cancellation is used instead
 //! of a deadline so that the tests assert no timing.
 
-use verikit_diag::{Budget, Exhausted};
 use crate::gba_reduce::{reduce, Method};
 use crate::ltl::parse::parse;
 use crate::ltl::Arena;
 use crate::ramsey_inclusion::{included, Inclusion, Limits};
 use crate::sim_game::GameSolver;
 use crate::translate::{translate, Options};
-use crate::{
-    complement, emptiness, little_brothers, postproc, redirect_merge, OmegaError, Twa,
-};
+use crate::{complement, emptiness, little_brothers, postproc, redirect_merge, OmegaError, Twa};
+use verikit_diag::{Budget, Exhausted};
 
 fn cancelled() -> Budget {
     let b = Budget::unlimited();

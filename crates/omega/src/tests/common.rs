@@ -1,12 +1,12 @@
 //! Helpers shared by the tests of the simulation-based reductions.
 
-use rand::{rngs::SmallRng, Rng};
 use crate::ltl::eval::Lasso;
 use crate::ltl::Arena;
 use crate::Twa;
+use rand::{rngs::SmallRng, Rng};
 
 /// Lasso letters from the arena's AP numbering to the automaton's (`to_aut`) or back.
-pub fn conv(arena: &Arena, aut: &Twa, w: &Lasso, to_aut: bool) -> Lasso {
+pub(super) fn conv(arena: &Arena, aut: &Twa, w: &Lasso, to_aut: bool) -> Lasso {
     let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
     let c = |b: &u64| {
         let mut o = 0u64;
@@ -32,7 +32,7 @@ pub fn conv(arena: &Arena, aut: &Twa, w: &Lasso, to_aut: bool) -> Lasso {
 
 /// A random tiny Büchi automaton over one AP with `n` states, one acceptance set and one to
 /// three edges per state; with `state_based`, every edge of a state carries the state's mark.
-pub fn tiny_buchi(rng: &mut SmallRng, n: u32, state_based: bool) -> Twa {
+pub(super) fn tiny_buchi(rng: &mut SmallRng, n: u32, state_based: bool) -> Twa {
     let mut a = Twa::new(vec!["a".into()]);
     a.num_sets = 1;
     for _ in 0..n {

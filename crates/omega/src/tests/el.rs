@@ -3,13 +3,13 @@
 //! complement of deterministic automata against membership of random lasso words, and HOA round
 //! trips of random automata with random conditions.
 
-use proptest::prelude::*;
-use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_diag::Budget;
 use crate::accepts::{accepts_lasso, accepts_lasso_dnf};
 use crate::ltl::eval::Lasso;
 use crate::twa::{isomorphic, Twa};
 use crate::{dual, emptiness, hoa, product::product, Acc, Marks, Parity};
+use proptest::prelude::*;
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use verikit_diag::Budget;
 
 const NSETS: u32 = 3;
 

@@ -2,11 +2,11 @@
 //! is not generalized Büchi do not read its marks as Büchi sets (they refuse it or keep it
 //! unchanged), and the HOA reader refuses an `acc-name` that contradicts `Acceptance:`.
 
-use verikit_diag::Budget;
 use crate::ramsey_inclusion::{included, Inclusion, Limits};
 use crate::sim_game::{Game, GameSolver, TooLarge};
 use crate::{degen, delayed_sim, direct_sim, fair_merge, fair_sim, gba_reduce, hoa};
 use crate::{iterated_sim, postproc, wdba, Twa};
+use verikit_diag::Budget;
 
 /// `FG a` as a deterministic co-Büchi automaton: state 0 (`!a` seen, mark 0) and state 1.
 /// Read as Büchi (`Inf(0)`), its marks would mean `GF !a`, the complement.

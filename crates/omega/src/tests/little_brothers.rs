@@ -7,8 +7,6 @@
 
 use super::common;
 
-use common::{conv, tiny_buchi};
-use rand::{rngs::SmallRng, Rng, SeedableRng};
 use crate::accepts::accepts_lasso;
 use crate::complement::complement;
 use crate::emptiness::accepting_lasso;
@@ -19,6 +17,8 @@ use crate::rand::{RandLtl, Weights};
 use crate::sim_game::GameSolver;
 use crate::translate::{translate, Options};
 use crate::{degen, little_brothers, postproc};
+use common::{conv, tiny_buchi};
+use rand::{rngs::SmallRng, Rng, SeedableRng};
 
 /// Random tiny Büchi automata (state- and transition-based marks, one AP): the reduced
 /// automaton and the input include each other (rank-based complementation).
@@ -47,13 +47,7 @@ fn removals_keep_the_language_of_random_automata() {
         let (Ok(ca), Ok(cr)) = (complement(&a), complement(&r)) else {
             continue;
         };
-        let show = || {
-            format!(
-                "{}\n{}",
-                crate::hoa::to_hoa(&a),
-                crate::hoa::to_hoa(&r)
-            )
-        };
+        let show = || format!("{}\n{}", crate::hoa::to_hoa(&a), crate::hoa::to_hoa(&r));
         let p = product(&r, &ca).unwrap();
         if let Some(l) = accepting_lasso(&p) {
             panic!(

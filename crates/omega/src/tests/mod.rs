@@ -7,6 +7,7 @@ mod common;
 mod el;
 mod guards;
 mod little_brothers;
+mod monitor;
 mod ops;
 mod ramsey_inclusion;
 mod spot_cli;

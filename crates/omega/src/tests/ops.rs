@@ -1,7 +1,6 @@
 //! Complementation, products, membership of words in Spot syntax, degeneralisation: checked
 //! against the LTL evaluator on random lasso words.
 
-use rand::{rngs::SmallRng, Rng, SeedableRng};
 use crate::accepts::{accepts, accepts_lasso};
 use crate::ltl::eval::{holds, Lasso};
 use crate::ltl::Arena;
@@ -11,6 +10,7 @@ use crate::{
     complement::complement, degen, emptiness, postproc, product::product, word::parse_word,
     OmegaError,
 };
+use rand::{rngs::SmallRng, Rng, SeedableRng};
 
 fn random_word(rng: &mut SmallRng, nap: u32) -> Lasso {
     Lasso {

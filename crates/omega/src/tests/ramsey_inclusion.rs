@@ -7,18 +7,18 @@
 
 use super::common;
 
-use common::{conv, tiny_buchi};
-use rand::{rngs::SmallRng, Rng, SeedableRng};
 use crate::accepts_lasso;
 use crate::complement;
-use crate::is_empty;
 use crate::holds;
+use crate::is_empty;
+use crate::ramsey_inclusion::{included, Inclusion, Limits};
 use crate::Arena;
 use crate::{ap_union, product};
-use crate::ramsey_inclusion::{included, Inclusion, Limits};
-use crate::{RandLtl, Weights};
-use crate::{translate, TranslateOptions as Options};
 use crate::{degen, postproc, Twa};
+use crate::{translate, TranslateOptions as Options};
+use crate::{RandLtl, Weights};
+use common::{conv, tiny_buchi};
+use rand::{rngs::SmallRng, Rng, SeedableRng};
 
 /// A random automaton with `n` states over the APs `aps`, `k` acceptance sets, one to three
 /// edges per state with literal or `true` labels and random marks.

@@ -6,11 +6,11 @@
 #[allow(dead_code)] // each test binary uses part of the shared helpers
 use super::common;
 
-use rand::{rngs::SmallRng, Rng, SeedableRng};
-use verikit_diag::Budget;
 use crate::ltl::{eval::Lasso, parse::parse, Arena};
 use crate::ramsey_inclusion::{included, Inclusion, Limits};
 use crate::{sbacc, spot_stats, task, translate, Twa};
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use verikit_diag::Budget;
 
 #[test]
 fn csv_columns_as_spot_reads_them() {
@@ -133,4 +133,68 @@ fn state_based_acceptance_keeps_the_language() {
         checked += 1;
     }
     assert!(checked > 40);
+}
+
+/// Spot keeps the command line's order of `-f` and `-F` inputs (positional formulas too).
+#[test]
+fn formula_inputs_keep_the_command_line_order() {
+    use crate::task::{formula_items, FormulaInput as I};
+    let read = |p: &str| Ok::<_, String>(verikit_diag::SourceFile::new(p, "x\n# comment\ny\n"));
+    let inputs = [
+        I::Formula("a".into()),
+        I::File("no-such-file.ltl".into()),
+        I::Formula("b".into()),
+    ];
+    let items = formula_items(&inputs, read, |e, _| e.to_string(), |m| m).unwrap();
+    let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+    assert_eq!(texts, ["a", "x", "y", "b"]);
+    assert_eq!((items[1].line, items[2].line), (1, 3));
+    assert!(formula_items(&[], read, |e, _| e.to_string(), |m| m).is_err());
+}
+
+/// `--any` skips the automaton simplifications (the language stays, only the size may grow);
+/// `-M` with `-P` is refused; `-M` drops `-B`.
+#[test]
+fn preference_and_monitor_flags() {
+    use crate::task::{translate_job, TranslateFlags};
+    let params = verikit_diag::Params::default();
+    let any = translate_job(
+        TranslateFlags {
+            any: true,
+            ..TranslateFlags::default()
+        },
+        &params,
+    )
+    .unwrap();
+    assert!(!any.options.postprocess && !any.options.redirect_merges && any.any);
+    let small = translate_job(TranslateFlags::default(), &params).unwrap();
+    assert!(small.options.postprocess && !small.any);
+    for f in ["GFa & GFb", "a U (b U c)", "G(a -> F b)"] {
+        let b = Budget::unlimited();
+        let (x, _) = crate::task::translate_formula(f, 0, &any, &b).unwrap();
+        let (y, _) = crate::task::translate_formula(f, 0, &small, &b).unwrap();
+        assert!(y.num_states() <= x.num_states(), "{f}");
+        let lim = Limits::default();
+        assert!(
+            matches!(included(&x, &y, &lim, &b).0, Inclusion::Included),
+            "{f}"
+        );
+        assert!(
+            matches!(included(&y, &x, &lim, &b).0, Inclusion::Included),
+            "{f}"
+        );
+    }
+    let det = crate::task::det_flags(true, Some(None), false, false);
+    let mp = TranslateFlags {
+        monitor: true,
+        det,
+        ..TranslateFlags::default()
+    };
+    assert!(translate_job(mp, &params).is_err());
+    let mb = TranslateFlags {
+        monitor: true,
+        sba: true,
+        ..TranslateFlags::default()
+    };
+    assert!(!translate_job(mb, &params).unwrap().options.sba);
 }

@@ -1,8 +1,8 @@
 //! Helpers shared by the integration tests of the simulation-based reductions.
 
 use rand::{rngs::SmallRng, Rng};
-use verikit_omega::Lasso;
 use verikit_omega::Arena;
+use verikit_omega::Lasso;
 use verikit_omega::Twa;
 
 /// Lasso letters from the arena's AP numbering to the automaton's (`to_aut`) or back.
