@@ -172,8 +172,8 @@ fn aut_unary(
         "complement" => AutOp::Complement,
         "accepts" => {
             let w = word.ok_or_else(|| usage("accepts needs a word".into()))?;
-            let w = verikit_omega::parse_word(w)
-                .map_err(|e| fail(e, None, &Budget::unlimited()))?;
+            let w =
+                verikit_omega::parse_word(w).map_err(|e| fail(e, None, &Budget::unlimited()))?;
             AutOp::Accepts(w)
         }
         "reduce" => AutOp::Reduce {

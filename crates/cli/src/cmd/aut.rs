@@ -7,8 +7,8 @@ use crate::report::{read_input, CliError, Ctx, Output};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, SourceFile, Verdict};
-use verikit_omega::{filter, Filter};
 use verikit_omega::task::{self, AutOp, AutPair, Show};
+use verikit_omega::{filter, Filter};
 use verikit_omega::{DetOptions, OmegaError, ParityKind, ReduceMethod as Method, Twa};
 
 #[derive(Subcommand, Debug)]
@@ -192,9 +192,7 @@ pub fn run(cmd: AutCmd, ctx: &Ctx) -> Result<Output, CliError> {
             acceptance_is,
             invert_match,
         } => {
-            let words = accepts_word
-                .iter()
-                .map(|w| verikit_omega::parse_word(w));
+            let words = accepts_word.iter().map(|w| verikit_omega::parse_word(w));
             let f = Filter {
                 is_empty,
                 is_deterministic,
@@ -254,7 +252,11 @@ pub struct DetArgs {
     /// type (min|max even|odd).
     #[arg(long, short = 'P', num_args = 0..=1, require_equals = true, value_parser = parity_kind)]
     parity: Option<Option<ParityKind>>,
-    #[arg(long, short = 'C', help = "Complete (a rejecting sink for the missing letters).")]
+    #[arg(
+        long,
+        short = 'C',
+        help = "Complete (a rejecting sink for the missing letters)."
+    )]
     complete: bool,
 }
 

@@ -110,10 +110,16 @@ pub struct FormulaSource {
 /// Clap parses the command line left to right: a counter numbers the inputs in that order.
 static SEQ: AtomicUsize = AtomicUsize::new(0);
 fn formula(s: &str) -> Result<(usize, FormulaInput), String> {
-    Ok((SEQ.fetch_add(1, Ordering::Relaxed), FormulaInput::Formula(s.into())))
+    Ok((
+        SEQ.fetch_add(1, Ordering::Relaxed),
+        FormulaInput::Formula(s.into()),
+    ))
 }
 fn file(s: &str) -> Result<(usize, FormulaInput), String> {
-    Ok((SEQ.fetch_add(1, Ordering::Relaxed), FormulaInput::File(s.into())))
+    Ok((
+        SEQ.fetch_add(1, Ordering::Relaxed),
+        FormulaInput::File(s.into()),
+    ))
 }
 
 /// Runs `f` on the formula, or on every formula as a streamed batch.
@@ -122,7 +128,10 @@ fn each(
     src: &FormulaSource,
     f: impl Fn(&FormulaItem) -> Result<Answer, verikit_omega::OmegaError>,
 ) -> Result<Output, CliError> {
-    let mut inputs: Vec<_> = [&src.formulas, &src.f, &src.file].into_iter().flatten().collect();
+    let mut inputs: Vec<_> = [&src.formulas, &src.f, &src.file]
+        .into_iter()
+        .flatten()
+        .collect();
     inputs.sort_by_key(|(n, _)| *n);
     let inputs: Vec<FormulaInput> = inputs.into_iter().map(|(_, i)| i.clone()).collect();
     let read = |p: &str| read_input(std::path::Path::new(p));
@@ -133,14 +142,20 @@ fn each(
         return f(&it).map_err(|e| err(it.locate(e)));
     }
     let (none, f) = (SourceFile::new("<formulas>", ""), &f);
-    let items = items.into_iter().map(|it| move || f(&it).map_err(|e| it.locate(e)));
+    let items = items
+        .into_iter()
+        .map(|it| move || f(&it).map_err(|e| it.locate(e)));
     batch(ctx, &none, ("formula", "formulas"), items)
 }
 
 pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
     match cmd {
-        LtlCmd::Parse(s) => each(ctx, &s, |i| task::print_formula(&i.text, i.offset, false, s.negate)),
-        LtlCmd::Simplify(s) => each(ctx, &s, |i| task::print_formula(&i.text, i.offset, true, s.negate)),
+        LtlCmd::Parse(s) => each(ctx, &s, |i| {
+            task::print_formula(&i.text, i.offset, false, s.negate)
+        }),
+        LtlCmd::Simplify(s) => each(ctx, &s, |i| {
+            task::print_formula(&i.text, i.offset, true, s.negate)
+        }),
         LtlCmd::Translate(t) => {
             let flags = TranslateFlags {
                 sba: t.sba,
@@ -159,7 +174,9 @@ pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
                 negate: t.src.negate,
             };
             let job = task::translate_job(flags, &ctx.params).map_err(CliError::Usage)?;
-            each(ctx, &t.src, |i| task::translate_item(i, &job, &ctx.budget).map(|x| x.1))
+            each(ctx, &t.src, |i| {
+                task::translate_item(i, &job, &ctx.budget).map(|x| x.1)
+            })
         }
         LtlCmd::Check { formula, word } => task::check(&formula, &word).map_err(err),
         LtlCmd::Rand(r) => {
