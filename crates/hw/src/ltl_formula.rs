@@ -8,7 +8,7 @@
 
 use verikit_aiger::Aig;
 use verikit_diag::Diagnostic;
-use verikit_omega::parse_ltl;
+use verikit_omega::parse_ltl as parse;
 use verikit_omega::{Arena, Node, F};
 
 /// A formula in negation normal form; negation only on literals (folded into the AIG literal).
