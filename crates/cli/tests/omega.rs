@@ -864,9 +864,10 @@ fn state_based_acceptance_and_levels_keep_the_language() {
 }
 
 /// Spot's bounded operators are read (`X[n]`, `F[n..m]`, `G[n:m]`, `F[n..]`) and translated;
-/// PSL/SERE operators are refused by name with a location.
+/// PSL/SERE operators are translated and checked on words; operators outside Spot's PSL subset
+/// (`##`, `first_match`) are refused by name with a location.
 #[test]
-fn bounded_operators_and_refused_sere() {
+fn bounded_operators_and_psl() {
     let out = verikit(&["ltl", "parse", "F[1..2] a & G[2:3] b & X[2] c & F[3..] d"]);
     assert!(
         out.status.success(),
@@ -882,12 +883,29 @@ fn bounded_operators_and_refused_sere() {
     let j = json(&["ltl", "check", "F[1..2] a", "!a; !a; !a; a; cycle{!a}"]);
     assert_eq!(j["verdict"], "false");
     let out = verikit(&["ltl", "translate", "{a;b[*]}<>-> c"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&[
+        "ltl",
+        "check",
+        "{a;b[*];c}<>-> d",
+        "a&!b&!c&!d; !a&b&!c&!d; !a&!b&c&d; cycle{!a&!b&!c&!d}",
+    ]);
+    assert_eq!(j["verdict"], "true");
+    let j = json(&[
+        "ltl",
+        "check",
+        "{a;b[*];c}<>-> d",
+        "a&!b&!c&!d; !a&b&!c&!d; !a&!b&c&!d; cycle{!a&!b&!c&!d}",
+    ]);
+    assert_eq!(j["verdict"], "false");
+    let out = verikit(&["ltl", "translate", "{a ##1 b}"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("<formula>:1:1") && err.contains("SERE"),
-        "{err}"
-    );
+    assert!(err.contains("<formula>:1:4") && err.contains("##"), "{err}");
 }
 
 /// Issue 19 leftovers: `-f`/`-F`/positional formulas are answered in command-line order (as

@@ -690,11 +690,29 @@ pub fn check(formula: &str, word: &str) -> Result<Answer, OmegaError> {
     check_word(&arena, phi, &crate::word::parse_word(word)?)
 }
 
-/// `ltl check`: does the lasso word satisfy the formula? (Direct evaluation, no automaton.) The
-/// word's letters must be full valuations of the formula's propositions.
+/// `ltl check`: does the lasso word satisfy the formula? (Direct evaluation of LTL, no
+/// automaton; a PSL formula is translated and the word run through its automaton.) The word's
+/// letters must be full valuations of the formula's propositions.
 pub fn check_word(arena: &Arena, phi: F, word: &Word) -> Result<Answer, OmegaError> {
     let lasso = word.lasso(arena.aps())?;
-    let sat = crate::ltl::eval::holds(arena, phi, &lasso);
+    let sat = if arena.has_sere(phi) {
+        let mut ar = arena.clone();
+        let aut = crate::translate::translate(&mut ar, phi, &crate::translate::Options::default())?;
+        let bit: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
+        let map = |l: &u64| -> u64 {
+            bit.iter()
+                .enumerate()
+                .filter_map(|(k, i)| i.map(|i| (l >> i & 1) << k))
+                .sum()
+        };
+        let w = crate::ltl::eval::Lasso {
+            prefix: lasso.prefix.iter().map(map).collect(),
+            cycle: lasso.cycle.iter().map(map).collect(),
+        };
+        crate::accepts::accepts_lasso(&aut, &w)
+    } else {
+        crate::ltl::eval::holds(arena, phi, &lasso)
+    };
     let (f, w) = (to_string(arena, phi), word.to_text());
     let (res, verb) = if sat {
         ("satisfied", "satisfies")

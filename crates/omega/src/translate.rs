@@ -19,10 +19,12 @@
 
 use crate::error::OmegaError;
 use crate::ltl::ast::{Arena, Node, F};
+use crate::ltl::linear_form::LinearForms;
+use crate::ltl::sere::S;
 use crate::ltl::synt_impl::implies;
 use crate::twa::{Marks, Twa, MAX_SETS};
 use biodivine_lib_bdd::Bdd;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use verikit_diag::{Budget, Exhausted};
 
 /// Options of the translation.
@@ -107,6 +109,9 @@ struct Tableau<'a> {
     memo: HashMap<F, Vec<Term>>,
     bool_memo: HashMap<F, Bdd>,
     remap: Vec<u32>,
+    /// Linear forms of the SEREs met (PSL), and their non-emptiness.
+    lf: LinearForms,
+    nonempty: HashMap<S, bool>,
     /// Polled by the merges of the expansion; when it runs out they return nothing, and
     /// `translate_once` stops with the exhaustion at its next poll (the tableau is dropped).
     budget: Budget,
@@ -254,6 +259,9 @@ impl Tableau<'_> {
                     let post = self.single(tt, vec![f], vec![]);
                     self.product(&eb, &post)
                 }
+                Node::Closure(_) | Node::NegClosure(..) | Node::EConcat(..) | Node::UConcat(..) => {
+                    self.expand_sere(f)
+                }
                 // Not in NNF (not reached after `nnf`): expand through the equivalent NNF formula.
                 _ => {
                     let g = crate::ltl::nnf::nnf(self.arena, f);
@@ -268,6 +276,176 @@ impl Tableau<'_> {
         self.memo.insert(f, r.clone());
         r
     }
+}
+
+impl Tableau<'_> {
+    /// The linear form of `r` with BDD letters, satisfiable letters only.
+    fn lf_bdd(&mut self, r: S) -> Vec<(Bdd, S)> {
+        let pairs = self.lf.lf(self.arena, r);
+        let mut out = Vec::with_capacity(pairs.len());
+        for (b, t) in pairs {
+            let l = self.bool_bdd(b);
+            if !l.is_false() {
+                out.push((l, t));
+            }
+        }
+        out
+    }
+
+    /// True when `r` matches some word (memoised).
+    fn sere_nonempty(&mut self, r: S) -> bool {
+        if let Some(&v) = self.nonempty.get(&r) {
+            return v;
+        }
+        let mut seen = HashSet::new();
+        let mut todo = vec![r];
+        let mut found = false;
+        while let Some(s) = todo.pop() {
+            if !seen.insert(s) {
+                continue;
+            }
+            if self.arena.nullable(s) {
+                found = true;
+                break;
+            }
+            for (_, t) in self.lf_bdd(s) {
+                todo.push(t);
+            }
+        }
+        self.nonempty.insert(r, found);
+        found
+    }
+
+    /// One step of a SERE binding operator through the linear form of its SERE (Spot's
+    /// `ltl2tgba_fm` rewriting, Duret-Lutz ATVA'13 §3). The eventualities (`<>->`, `!{r}`) carry
+    /// no promise here: [`breakpoint`] gives them their acceptance.
+    fn expand_sere(&mut self, f: F) -> Vec<Term> {
+        let tt = self.aut.tt();
+        match self.arena.node(f).clone() {
+            // {r} = ⋁ b ∧ (nullable(r') ∨ X{r'}) over r' with a non-empty language.
+            Node::Closure(r) => {
+                let mut acc = Vec::new();
+                for (b, t) in self.lf_bdd(r) {
+                    if self.arena.nullable(t) {
+                        acc.extend(self.single(b, vec![], vec![]));
+                    } else if self.sere_nonempty(t) {
+                        let g = self.arena.closure(t);
+                        acc.extend(self.single(b, vec![g], vec![]));
+                    }
+                }
+                merge_within(acc, &self.budget).unwrap_or_default()
+            }
+            // !{r} = ⋀ b → (¬nullable(r') ∧ X !{r'}) (with X !{r'} true when r' is empty).
+            Node::NegClosure(r, m) => {
+                let mut acc = self.single(tt, vec![], vec![]);
+                for (b, t) in self.lf_bdd(r) {
+                    let mut alt = self.single(b.not(), vec![], vec![]);
+                    if !self.arena.nullable(t) {
+                        let next = if self.sere_nonempty(t) {
+                            vec![self.arena.neg_closure(t, m)]
+                        } else {
+                            vec![]
+                        };
+                        alt.extend(self.single(b, next, vec![]));
+                    }
+                    acc = self.product(&acc, &alt);
+                    if acc.is_empty() {
+                        break;
+                    }
+                }
+                acc
+            }
+            // {r}<>-> g = ⋁ b ∧ ((nullable(r') ∧ g) ∨ X {r'}<>-> g).
+            Node::EConcat(r, g, m) => {
+                let mut acc = Vec::new();
+                let eg = self.expand(g);
+                for (b, t) in self.lf_bdd(r) {
+                    let here = self.single(b.clone(), vec![], vec![]);
+                    if self.arena.nullable(t) {
+                        acc.extend(self.product(&here, &eg));
+                    }
+                    if self.sere_nonempty(t) {
+                        let next = self.arena.econcat(t, g, m);
+                        acc.extend(self.single(b, vec![next], vec![]));
+                    }
+                }
+                merge_within(acc, &self.budget).unwrap_or_default()
+            }
+            // {r}[]-> g = ⋀ b → ((nullable(r') → g) ∧ X {r'}[]-> g).
+            Node::UConcat(r, g) => {
+                let mut acc = self.single(tt.clone(), vec![], vec![]);
+                let eg = self.expand(g);
+                for (b, t) in self.lf_bdd(r) {
+                    let next = if self.sere_nonempty(t) {
+                        vec![self.arena.uconcat(t, g)]
+                    } else {
+                        vec![]
+                    };
+                    let mut taken = self.single(b.clone(), next, vec![]);
+                    if self.arena.nullable(t) {
+                        taken = self.product(&taken, &eg);
+                    }
+                    let mut alt = self.single(b.not(), vec![], vec![]);
+                    alt.extend(taken);
+                    acc = self.product(&acc, &alt);
+                    if acc.is_empty() {
+                        break;
+                    }
+                }
+                acc
+            }
+            _ => vec![],
+        }
+    }
+}
+
+/// True for the eventualities of PSL whose acceptance is given by [`breakpoint`].
+fn watched(a: &Arena, f: F) -> Option<bool> {
+    match a.node(f) {
+        Node::EConcat(_, _, m) | Node::NegClosure(_, m) => Some(*m),
+        _ => None,
+    }
+}
+
+/// Acceptance of the PSL eventualities by a breakpoint (Miyano–Hayashi): the obligations
+/// `{r}<>-> g` and `!{r}` of a state are marked (watched) or not; a transition to a state with
+/// marked obligations promises `token` (it is not accepting for that set); a transition to a
+/// state without marked obligations is accepting and marks every obligation of the target.
+/// An obligation pending forever is eventually marked and keeps its marked successors, so the
+/// set is visited finitely often; if every obligation is fulfilled, each watched set empties.
+/// (A promise per obligation, as for `U`, is not enough: the derivatives of a SERE change the
+/// obligation at every step, and overlapping obligations of bounded length can pend forever.)
+fn breakpoint(a: &mut Arena, t: &mut Term, token: F) {
+    let mut any = false;
+    let mut has_marked = false;
+    for &g in &t.next {
+        if let Some(m) = watched(a, g) {
+            any = true;
+            has_marked |= m;
+        }
+    }
+    if !any {
+        return;
+    }
+    if has_marked {
+        t.promises.push(token);
+        t.promises.sort_unstable();
+        t.promises.dedup();
+        return;
+    }
+    let next: Vec<F> = t
+        .next
+        .iter()
+        .map(|&g| match a.node(g).clone() {
+            Node::EConcat(r, x, false) => a.econcat(r, x, true),
+            Node::NegClosure(r, false) => a.neg_closure(r, true),
+            _ => g,
+        })
+        .collect();
+    let mut next = next;
+    next.sort_unstable();
+    next.dedup();
+    t.next = next;
 }
 
 /// Merges terms with the same obligations and promises (disjunction of their letters), then
@@ -391,7 +569,11 @@ pub fn translate(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaEr
         }
     }
     // Third variant: the formula simplified with language-containment checks.
-    if best.num_states() > 1 && arena.tree_size(f) <= CONTAINMENT_MAX_SIZE && live() {
+    if best.num_states() > 1
+        && arena.tree_size(f) <= CONTAINMENT_MAX_SIZE
+        && !arena.has_sere(f)
+        && live()
+    {
         let simplified = crate::ltl::simplify::simplify(arena, f);
         // Implications decided by the emptiness of the tableau of `p ∧ ¬o`.
         let mut is_empty = |a: &mut Arena, q: F| {
@@ -617,8 +799,11 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
         memo: HashMap::new(),
         bool_memo: HashMap::new(),
         remap,
+        lf: LinearForms::new(),
+        nonempty: HashMap::new(),
         budget: opts.budget.clone(),
     };
+    let token = tab.arena.breakpoint_token();
     let mut index: HashMap<F, u32> = HashMap::new();
     let mut order: Vec<F> = Vec::new();
     let mut raw: Vec<Vec<Term>> = Vec::new();
@@ -638,9 +823,13 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
         let terms: Vec<Term> = merge_within(
             terms
                 .into_iter()
-                .map(|t| Term {
-                    next: absorb(tab.arena, &t.next),
-                    ..t
+                .map(|t| {
+                    let mut t = Term {
+                        next: absorb(tab.arena, &t.next),
+                        ..t
+                    };
+                    breakpoint(tab.arena, &mut t, token);
+                    t
                 })
                 .collect(),
             &opts.budget,

@@ -4,6 +4,7 @@
 //! identities" (constant absorption, flattening, sorting and deduplication of `&`/`|` operands,
 //! `FFf = Ff`, `GGf = Gf`, `f U f = f`, …), which never change the meaning of a formula.
 
+use super::sere::{Sere, S};
 use std::collections::HashMap;
 
 /// A formula id in an [`Arena`].
@@ -34,6 +35,15 @@ pub enum Node {
     R(F, F),
     W(F, F),
     M(F, F),
+    /// PSL weak closure `{r}` (module [`super::sere`]).
+    Closure(S),
+    /// `!{r}`; the flag marks the obligation as watched by the translation's breakpoint
+    /// (always `false` in parsed formulas; printed the same).
+    NegClosure(S, bool),
+    /// `{r}<>-> f` (`{r}!` is `{r}<>-> 1`); the flag as in `NegClosure`.
+    EConcat(S, F, bool),
+    /// `{r}[]-> f` (also written `{r}|-> f`).
+    UConcat(S, F),
 }
 
 /// The store of hash-consed formulas and atomic proposition names.
@@ -43,6 +53,9 @@ pub struct Arena {
     map: HashMap<Node, F>,
     aps: Vec<String>,
     ap_index: HashMap<String, u32>,
+    /// Hash-consed SEREs (module [`super::sere`]).
+    pub(super) seres: Vec<Sere>,
+    pub(super) sere_map: HashMap<Sere, S>,
 }
 
 impl Default for Arena {
@@ -58,13 +71,16 @@ impl Arena {
             map: HashMap::new(),
             aps: Vec::new(),
             ap_index: HashMap::new(),
+            seres: Vec::new(),
+            sere_map: HashMap::new(),
         };
         a.intern(Node::True);
         a.intern(Node::False);
+        a.sere_init();
         a
     }
 
-    fn intern(&mut self, n: Node) -> F {
+    pub(super) fn intern(&mut self, n: Node) -> F {
         if let Some(&f) = self.map.get(&n) {
             return f;
         }
@@ -326,6 +342,10 @@ impl Arena {
             Node::R(a, b) => self.r(a, b),
             Node::W(a, b) => self.w(a, b),
             Node::M(a, b) => self.m(a, b),
+            Node::Closure(r) => self.closure(r),
+            Node::NegClosure(r, m) => self.neg_closure(r, m),
+            Node::EConcat(r, b, m) => self.econcat(r, b, m),
+            Node::UConcat(r, b) => self.uconcat(r, b),
         }
     }
 
@@ -333,7 +353,11 @@ impl Arena {
     /// simplifying constructors.
     pub fn with_children(&mut self, f: F, kids: Vec<F>) -> F {
         let n = match self.node(f) {
-            Node::True | Node::False | Node::Ap(_) => return f,
+            Node::True | Node::False | Node::Ap(_) | Node::Closure(_) | Node::NegClosure(..) => {
+                return f
+            }
+            Node::EConcat(r, _, m) => Node::EConcat(*r, kids[0], *m),
+            Node::UConcat(r, _) => Node::UConcat(*r, kids[0]),
             Node::Not(_) => Node::Not(kids[0]),
             Node::X(_) => Node::X(kids[0]),
             Node::Ev(_) => Node::Ev(kids[0]),
@@ -354,8 +378,11 @@ impl Arena {
     /// The children of a node.
     pub fn children(&self, f: F) -> Vec<F> {
         match self.node(f) {
-            Node::True | Node::False | Node::Ap(_) => vec![],
+            Node::True | Node::False | Node::Ap(_) | Node::Closure(_) | Node::NegClosure(..) => {
+                vec![]
+            }
             Node::Not(a) | Node::X(a) | Node::Ev(a) | Node::Gl(a) => vec![*a],
+            Node::EConcat(_, a, _) | Node::UConcat(_, a) => vec![*a],
             Node::And(v) | Node::Or(v) => v.clone(),
             Node::Xor(a, b)
             | Node::Implies(a, b)
@@ -385,8 +412,13 @@ impl Arena {
             if !seen.insert(g) {
                 continue;
             }
-            if let Node::Ap(i) = self.node(g) {
-                out.push(*i);
+            match self.node(g) {
+                Node::Ap(i) => out.push(*i),
+                Node::Closure(r)
+                | Node::NegClosure(r, _)
+                | Node::EConcat(r, _, _)
+                | Node::UConcat(r, _) => todo.extend(self.sere_bools(*r)),
+                _ => {}
             }
             todo.extend(self.children(g));
         }

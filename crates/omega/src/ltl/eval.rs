@@ -44,7 +44,8 @@ impl Lasso {
     }
 }
 
-/// Whether `u v^ω` satisfies `f` (`cycle` must be non-empty; an empty cycle gives `false`).
+/// Whether `u v^ω` satisfies the LTL formula `f` (`cycle` must be non-empty; an empty cycle gives
+/// `false`; formulas with PSL operators, `Arena::has_sere`, are outside its scope and give `false`).
 pub fn holds(a: &Arena, f: F, w: &Lasso) -> bool {
     if w.cycle.is_empty() {
         return false;
@@ -72,6 +73,11 @@ fn eval(
     let r: Vec<bool> = match a.node(f).clone() {
         Node::True => vec![true; n],
         Node::False => vec![false; n],
+        // This evaluator covers LTL only: PSL's SERE operators are checked through their
+        // automaton (`translate`), and their tests carry their own brute-force semantics.
+        Node::Closure(_) | Node::NegClosure(..) | Node::EConcat(..) | Node::UConcat(..) => {
+            vec![false; n]
+        }
         Node::Ap(i) => letters
             .iter()
             .map(|&l| i < 64 && (l >> i) & 1 == 1)

@@ -92,6 +92,37 @@ fn nnf_rec(a: &mut Arena, f: F, neg: bool, memo: &mut HashMap<(F, bool), F>) -> 
                 _ => a.m(px, py),
             }
         }
+        // !{r}<>-> f == {r}[]-> !f ; !{r}[]-> f == {r}<>-> !f ; !{r} and {r} swap.
+        Node::EConcat(r, x, m) => {
+            let y = nnf_rec(a, x, neg, memo);
+            if neg {
+                a.uconcat(r, y)
+            } else {
+                a.econcat(r, y, m)
+            }
+        }
+        Node::UConcat(r, x) => {
+            let y = nnf_rec(a, x, neg, memo);
+            if neg {
+                a.econcat(r, y, false)
+            } else {
+                a.uconcat(r, y)
+            }
+        }
+        Node::Closure(r) => {
+            if neg {
+                a.neg_closure(r, false)
+            } else {
+                f
+            }
+        }
+        Node::NegClosure(r, _) => {
+            if neg {
+                a.closure(r)
+            } else {
+                f
+            }
+        }
     };
     memo.insert((f, neg), r);
     r

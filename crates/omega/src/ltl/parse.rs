@@ -48,6 +48,14 @@ enum Tok {
         lo: u32,
         hi: Option<u32>,
     },
+    /// `{r}` followed by its binding: the SERE is the text between the braces at `open` and
+    /// `close`; `bind` is `b'w'` (`{r}`), `b'!'` (`{r}!`), `b'E'` (`<>->`), `b'e'` (`<>=>`),
+    /// `b'U'` (`[]->`, `|->`) or `b'u'` (`[]=>`, `|=>`).
+    Sere {
+        open: usize,
+        close: usize,
+        bind: u8,
+    },
 }
 
 /// The largest bound accepted in `X[n]`, `F[n..m]`, `G[n..m]` (each unit is one `X` of the
@@ -77,6 +85,14 @@ impl Tok {
             Tok::Ap(s) => s.clone(),
             Tok::PostNeg => "=0".into(),
             Tok::PostPos => "=1".into(),
+            Tok::Sere { bind, .. } => match bind {
+                b'w' => "{…}".into(),
+                b'!' => "{…}!".into(),
+                b'E' => "{…}<>->".into(),
+                b'e' => "{…}<>=>".into(),
+                b'U' => "{…}[]->".into(),
+                _ => "{…}[]=>".into(),
+            },
             Tok::Rep { op, lo, hi } => match (op, hi) {
                 (b'X', _) => format!("X[{lo}]"),
                 (_, Some(h)) => format!("{}[{lo}..{h}]", *op as char),
@@ -157,12 +173,6 @@ const FIXED: &[(&str, Tok)] = &[
 
 /// Spellings of PSL/SERE and past operators that Spot reads and this LTL kernel does not.
 const UNSUPPORTED: &[&str] = &[
-    "[]->",
-    "[]=>",
-    "|->",
-    "|=>",
-    "<>->",
-    "<>=>",
     "□→",
     "□⇒",
     "◇→",
@@ -175,7 +185,6 @@ const UNSUPPORTED: &[&str] = &[
     "[:",
     "[=",
     "[->",
-    "{",
     "}",
     ";",
     ":",
@@ -252,6 +261,13 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
         let rest = &text[i..];
         if rest.starts_with("/*") {
             i = skip_comment(text, i)?;
+            continue;
+        }
+        if c == b'{' {
+            let (tok, end) = brace(text, i)?;
+            out.push((tok, Span::new(i, end)));
+            i = end;
+            mode = Mode::AfterProp;
             continue;
         }
         if c == b'"' {
@@ -344,6 +360,60 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
         }
     }
     Ok(out)
+}
+
+/// A SERE in braces at byte `open` and the binding operator after it, if any.
+fn brace(text: &str, open: usize) -> Result<(Tok, usize), Diagnostic> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    let close = loop {
+        match b.get(i) {
+            None => {
+                return Err(Diagnostic::at(Span::new(open, open + 1), "unmatched `{`")
+                    .with_span(Span::new(open, open + 1), "this `{` is never closed"))
+            }
+            Some(b'"') => {
+                i = quoted(text, i)?.1;
+                continue;
+            }
+            Some(b'{') => depth += 1,
+            Some(b'}') => {
+                depth -= 1;
+                if depth == 0 {
+                    break i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    };
+    let mut j = close + 1;
+    while b.get(j).is_some_and(u8::is_ascii_whitespace) {
+        j += 1;
+    }
+    let rest = text.get(j..).unwrap_or("");
+    for (spell, bind) in [
+        ("<>->", b'E'),
+        ("<>=>", b'e'),
+        ("[]->", b'U'),
+        ("[]=>", b'u'),
+        ("|->", b'U'),
+        ("|=>", b'u'),
+        ("!", b'!'),
+    ] {
+        if rest.starts_with(spell) {
+            return Ok((Tok::Sere { open, close, bind }, j + spell.len()));
+        }
+    }
+    Ok((
+        Tok::Sere {
+            open,
+            close,
+            bind: b'w',
+        },
+        close + 1,
+    ))
 }
 
 /// The bracket of a bounded operator `op` (`X`, `F` or `G`) whose `[` is at byte `open`, as
@@ -502,7 +572,7 @@ fn skip_comment(text: &str, start: usize) -> Result<usize, Diagnostic> {
 }
 
 /// A double-quoted proposition starting at `start` (`\x` stands for `x`): its name and end.
-fn quoted(text: &str, start: usize) -> Result<(String, usize), Diagnostic> {
+pub(super) fn quoted(text: &str, start: usize) -> Result<(String, usize), Diagnostic> {
     let mut name = String::new();
     let mut chars = text[start + 1..].char_indices();
     while let Some((k, ch)) = chars.next() {
@@ -526,6 +596,7 @@ fn quoted(text: &str, start: usize) -> Result<(String, usize), Diagnostic> {
 const MAX_DEPTH: usize = 400;
 
 struct Parser<'a> {
+    text: &'a str,
     toks: Vec<(Tok, Span)>,
     pos: usize,
     end: usize,
@@ -540,6 +611,7 @@ pub fn parse(text: &str, arena: &mut Arena) -> Result<F, Diagnostic> {
         return Err(Diagnostic::at(Span::point(text.len()), "empty formula"));
     }
     let mut p = Parser {
+        text,
         toks,
         pos: 0,
         end: text.len(),
@@ -717,6 +789,30 @@ impl Parser<'_> {
                     ));
                 }
                 Ok(f)
+            }
+            Tok::Sere { open, close, bind } => {
+                let mut r = super::sere_parse::parse_sere(self.text, open + 1, close, self.arena)?;
+                if matches!(bind, b'e' | b'u') {
+                    let tt = self.arena.tt();
+                    let any = self.arena.s_bool(tt);
+                    r = self.arena.s_concat(vec![r, any]);
+                }
+                match bind {
+                    b'w' => Ok(self.arena.closure(r)),
+                    b'!' => {
+                        let tt = self.arena.tt();
+                        Ok(self.arena.econcat(r, tt, false))
+                    }
+                    _ => {
+                        // The suffix formula extends as far as an implication's right operand.
+                        let f = self.implies()?;
+                        Ok(if matches!(bind, b'E' | b'e') {
+                            self.arena.econcat(r, f, false)
+                        } else {
+                            self.arena.uconcat(r, f)
+                        })
+                    }
+                }
             }
             Tok::True => Ok(self.arena.tt()),
             Tok::False => Ok(self.arena.ff()),

@@ -5,6 +5,7 @@
 //! that are not plain identifiers (or that could be read as operators) are double-quoted.
 
 use super::ast::{Arena, Node, F};
+use super::sere::{Sere, S};
 use std::fmt::Write;
 
 /// The formula in Spot syntax.
@@ -52,7 +53,9 @@ fn is_atomic_or_unary(a: &Arena, f: F) -> bool {
             | Node::X(_)
             | Node::Ev(_)
             | Node::Gl(_)
-    )
+            | Node::Closure(_)
+            | Node::NegClosure(..)
+    ) || matches!(a.node(f), Node::EConcat(_, x, _) if a.is_true(*x))
 }
 
 fn operand(a: &Arena, f: F, s: &mut String) {
@@ -78,8 +81,105 @@ fn temporal_unary(op: char, a: &Arena, x: F, s: &mut String) {
     }
 }
 
+/// Binding strength of a SERE operator (loosest first), for parenthesisation.
+fn sere_level(a: &Arena, r: S) -> u8 {
+    match a.sere(r) {
+        Sere::Or(_) => 1,
+        Sere::AndNlm(_) => 2,
+        Sere::AndLen(_) => 3,
+        Sere::Concat(_) => 4,
+        Sere::Fusion(_) => 5,
+        Sere::Bool(b) if !is_atomic_or_unary(a, *b) => 1,
+        _ => 6,
+    }
+}
+
+fn sere_operand(a: &Arena, r: S, min: u8, s: &mut String) {
+    if sere_level(a, r) < min {
+        s.push('{');
+        sere(a, r, s);
+        s.push('}');
+    } else {
+        sere(a, r, s);
+    }
+}
+
+fn bounds(lo: u32, hi: Option<u32>) -> String {
+    match hi {
+        Some(h) if h == lo => format!("{lo}"),
+        Some(h) => format!("{lo}..{h}"),
+        None if lo == 0 => String::new(),
+        None => format!("{lo}.."),
+    }
+}
+
+/// A SERE in Spot syntax (without the outer braces).
+pub fn sere(a: &Arena, r: S, s: &mut String) {
+    match a.sere(r) {
+        Sere::Empty => s.push_str("[*0]"),
+        Sere::Bool(b) => go(a, *b, s),
+        Sere::Concat(v) | Sere::Fusion(v) | Sere::Or(v) | Sere::AndLen(v) | Sere::AndNlm(v) => {
+            let (op, lvl) = match a.sere(r) {
+                Sere::Concat(_) => (";", 5),
+                Sere::Fusion(_) => (":", 6),
+                Sere::Or(_) => (" | ", 2),
+                Sere::AndLen(_) => (" && ", 4),
+                _ => (" & ", 3),
+            };
+            for (k, &x) in v.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(op);
+                }
+                sere_operand(a, x, lvl, s);
+            }
+        }
+        Sere::Star(x, lo, hi) => {
+            sere_operand(a, *x, 6, s);
+            if (*lo, *hi) == (1, None) {
+                s.push_str("[+]");
+            } else {
+                let _ = write!(s, "[*{}]", bounds(*lo, *hi));
+            }
+        }
+        Sere::FStar(x, lo, hi) => {
+            sere_operand(a, *x, 6, s);
+            if (*lo, *hi) == (1, None) {
+                s.push_str("[:+]");
+            } else {
+                let _ = write!(s, "[:*{}]", bounds(*lo, *hi));
+            }
+        }
+    }
+}
+
 fn go(a: &Arena, f: F, s: &mut String) {
     match a.node(f) {
+        Node::Closure(r) => {
+            s.push('{');
+            sere(a, *r, s);
+            s.push('}');
+        }
+        Node::NegClosure(r, _) => {
+            s.push_str("!{");
+            sere(a, *r, s);
+            s.push('}');
+        }
+        Node::EConcat(r, x, _) if a.is_true(*x) => {
+            s.push('{');
+            sere(a, *r, s);
+            s.push_str("}!");
+        }
+        Node::EConcat(r, x, _) | Node::UConcat(r, x) => {
+            s.push('{');
+            sere(a, *r, s);
+            let op = if matches!(a.node(f), Node::EConcat(..)) {
+                "}<>-> "
+            } else {
+                "}[]-> "
+            };
+            s.push_str(op);
+            operand(a, *x, s);
+        }
         Node::True => s.push('1'),
         Node::False => s.push('0'),
         Node::Ap(i) => s.push_str(&ap_text(a.ap_name(*i))),

@@ -47,6 +47,10 @@ fn suffix_invariant(a: &Arena, f: F) -> bool {
 /// NNF followed by the basic rewritings, to a fixpoint. The result is equivalent to `f`.
 pub fn simplify(a: &mut Arena, f: F) -> F {
     let g = nnf(a, f);
+    // The rewritings are written for LTL; PSL formulas are only put in negation normal form.
+    if a.has_sere(g) {
+        return g;
+    }
     let mut memo = HashMap::new();
     let mut cur = g;
     for _ in 0..8 {
