@@ -513,9 +513,15 @@ fn absorb(a: &mut Arena, next: &[F]) -> Vec<F> {
         _ => return vec![conj],
     };
     let mut keep = vec![true; items.len()];
+    // The syntactic implication is written for LTL: PSL obligations are neither dropped nor
+    // used to drop others (a marked and an unmarked `<>->` must both stay).
+    let psl: Vec<bool> = items.iter().map(|&f| a.has_sere(f)).collect();
     for i in 0..items.len() {
+        if psl[i] {
+            continue;
+        }
         for j in 0..items.len() {
-            if i != j && keep[j] && implies(a, items[j], items[i], 6) {
+            if i != j && keep[j] && !psl[j] && implies(a, items[j], items[i], 6) {
                 keep[i] = false;
                 break;
             }

@@ -221,8 +221,12 @@ impl Arena {
         if hi == Some(0) {
             return EMPTY;
         }
-        if r == NONE || r == EMPTY {
+        if r == NONE {
             return if lo == 0 { EMPTY } else { NONE };
+        }
+        if r == EMPTY {
+            // One copy of `[*0]` is `[*0]`; two fused copies match nothing.
+            return if lo <= 1 { EMPTY } else { NONE };
         }
         if lo == 1 && hi == Some(1) {
             return r;
