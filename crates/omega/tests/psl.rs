@@ -6,10 +6,10 @@
 
 use proptest::prelude::*;
 use std::collections::HashMap;
-use verikit_omega::accepts::accepts_lasso;
-use verikit_omega::ltl::eval::Lasso;
-use verikit_omega::ltl::{parse::parse, print::to_string, Arena};
-use verikit_omega::{translate, TranslateOptions};
+use verikit_omega::{
+    accepts_lasso, ltl_to_string as to_string, parse_ltl as parse, translate, Arena, Lasso,
+    TranslateOptions,
+};
 
 #[derive(Clone, Debug)]
 enum B {
