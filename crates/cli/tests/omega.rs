@@ -914,13 +914,25 @@ fn bounded_operators_and_psl() {
 #[test]
 fn spot_order_monitor_and_preferences() {
     let f = tmp("order.ltl", "x\ny\n");
-    let out = verikit(&["ltl", "parse", "-f", "a", "-F", f.to_str().unwrap(), "-f", "b"]);
+    let out = verikit(&[
+        "ltl",
+        "parse",
+        "-f",
+        "a",
+        "-F",
+        f.to_str().unwrap(),
+        "-f",
+        "b",
+    ]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "a\nx\ny\nb\n");
     let out = verikit(&["ltl", "parse", "c", "-f", "a"]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "c\na\n");
     let out = verikit(&["ltl", "translate", "-M", "-D", "G(a -> X b)"]);
     let hoa = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(hoa.contains("States: 2\n") && hoa.contains("Acceptance: 0 t"), "{hoa}");
+    assert!(
+        hoa.contains("States: 2\n") && hoa.contains("Acceptance: 0 t"),
+        "{hoa}"
+    );
     assert!(hoa.contains("deterministic"), "{hoa}");
     let out = verikit(&["ltl", "translate", "-D", "--any", "FG a"]);
     let hoa = String::from_utf8_lossy(&out.stdout).to_string();

@@ -84,6 +84,11 @@ pub(crate) struct LtlProperty {
 pub(crate) fn parse_ltl(aig: &Aig, text: &str) -> Result<LtlProperty, Diagnostic> {
     let mut arena = Arena::new();
     let formula = parse(text, &mut arena)?;
+    if arena.has_sere(formula) {
+        return Err(Diagnostic::error(
+            "PSL/SERE operators ({…}, <>->, []->, |->, |=>) are not supported in AIGER LTL properties: the weak alternating Büchi encoding (C12) is for LTL; write the property in LTL",
+        ));
+    }
     let mut ap_lits = Vec::with_capacity(arena.aps().len());
     for name in arena.aps() {
         let l = resolve(aig, name).ok_or_else(|| {
@@ -156,6 +161,10 @@ fn nnf(a: &Arena, lits: &[u32], f: F, neg: bool) -> Ltl {
         // x M y = y U (x ∧ y); ¬(x M y) = ¬y R (¬x ∨ ¬y)
         Node::M(x, y) if neg => Ltl::r(go(*y, true), both(*x, *y, true, true, false)),
         Node::M(x, y) => Ltl::u(go(*y, false), both(*x, *y, false, false, true)),
+        // Refused by `parse_ltl` (the only way to an `LtlProperty`); never reached.
+        Node::Closure(_) | Node::NegClosure(..) | Node::EConcat(..) | Node::UConcat(..) => {
+            Ltl::False
+        }
     }
 }
 

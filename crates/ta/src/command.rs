@@ -3,15 +3,15 @@
 //! streamed through the command's [`Ctx`].
 
 use crate::check::{model_info, run_check, Queries};
+use crate::cta_check::run_cta;
+use crate::cta_reach::CtaOptions;
 use crate::live_check::{buchi_answer, check_buchi};
+use crate::neta_check::run_neta;
+use crate::neta_reach::NetaOptions;
 use crate::query::{check_labels, to_answer, Options};
 use crate::reach::{Algo, Search};
 use crate::tck::parse_tck;
 use crate::zone_graph::Extrapolation;
-use crate::cta_check::run_cta;
-use crate::cta_reach::CtaOptions;
-use crate::neta_check::run_neta;
-use crate::neta_reach::NetaOptions;
 use verikit_diag::{Answer, Ctx, Failure, Params, SourceFile};
 
 /// Search order names of `--search`.

@@ -65,15 +65,6 @@ pub enum AigCmd {
         /// The assertions (`.ste`).
         assertions: PathBuf,
     },
-    /// Symbolic trajectory evaluation of the assertions `A ==> C` of a `.ste` file: `true`
-    /// (holds; `vacuous` noted), `false` (a concrete counterexample run, replayed), `unknown`
-    /// (an X in the consequent's nodes). `-x ste.refine=star|tg` refines X results.
-    Ste {
-        /// The circuit (`.aag` or `.aig`; `-` for standard input).
-        file: PathBuf,
-        /// The assertions (`.ste`).
-        assertions: PathBuf,
-    },
     /// Sizes, sections and latch reset kinds of a circuit.
     Info {
         /// The circuit (`.aag` or `.aig`; `-` for standard input).

@@ -108,7 +108,10 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             how,
         } => {
             let src = read_input(&model)?;
-            let (qsrc, opts) = (queries.map(|q| read_input(&q)).transpose()?, how.options(ctx)?);
+            let (qsrc, opts) = (
+                queries.map(|q| read_input(&q)).transpose()?,
+                how.options(ctx)?,
+            );
             verikit_ta::check_command(&src, qsrc.as_ref(), query.as_deref(), opts, ctx)
         }
         TaCmd::Liveness {

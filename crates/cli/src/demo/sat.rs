@@ -6,7 +6,7 @@ use verikit_diag::{Answer, Ctx, SourceFile};
 pub fn demo(ctx: &Ctx) -> Result<Vec<(String, Answer)>, CliError> {
     let php = SourceFile::new("php-4-3.cnf", include_str!("../../demo/sat/php-4-3.cnf"));
     let gphp = SourceFile::new("php-4-3.gcnf", include_str!("../../demo/sat/php-4-3.gcnf"));
-    let solved = verikit_hw::solve_command(&php, None, false, false, ctx)?;
+    let solved = verikit_hw::solve_command(&php, None, false, false, None, ctx)?;
     Ok(vec![
         (
             "four pigeons, three holes: unsatisfiable".into(),

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 /// Memoised linear forms over one arena.
 #[derive(Default)]
-pub struct LinearForms {
+pub(crate) struct LinearForms {
     memo: HashMap<S, Vec<(F, S)>>,
 }
 
@@ -26,12 +26,12 @@ fn push(out: &mut Vec<(F, S)>, a: &Arena, p: (F, S)) {
 }
 
 impl LinearForms {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// The linear form of `r`.
-    pub fn lf(&mut self, a: &mut Arena, r: S) -> Vec<(F, S)> {
+    pub(crate) fn lf(&mut self, a: &mut Arena, r: S) -> Vec<(F, S)> {
         if let Some(v) = self.memo.get(&r) {
             return v.clone();
         }
@@ -193,31 +193,5 @@ impl LinearForms {
                 return out;
             }
         }
-    }
-
-    /// True when `r` matches some word (possibly empty): a nullable SERE is reachable through
-    /// pairs whose letter `sat` accepts.
-    pub fn nonempty(
-        &mut self,
-        a: &mut Arena,
-        r: S,
-        sat: &mut dyn FnMut(&mut Arena, F) -> bool,
-    ) -> bool {
-        let mut seen = std::collections::HashSet::new();
-        let mut todo = vec![r];
-        while let Some(s) = todo.pop() {
-            if !seen.insert(s) {
-                continue;
-            }
-            if a.nullable(s) {
-                return true;
-            }
-            for (b, t) in self.lf(a, s) {
-                if sat(a, b) {
-                    todo.push(t);
-                }
-            }
-        }
-        false
     }
 }

@@ -114,7 +114,7 @@ fn bounds(lo: u32, hi: Option<u32>) -> String {
 }
 
 /// A SERE in Spot syntax (without the outer braces).
-pub fn sere(a: &Arena, r: S, s: &mut String) {
+pub(crate) fn sere(a: &Arena, r: S, s: &mut String) {
     match a.sere(r) {
         Sere::Empty => s.push_str("[*0]"),
         Sere::Bool(b) => go(a, *b, s),

@@ -49,9 +49,9 @@ pub enum Sere {
 }
 
 /// The SERE `[*0]`.
-pub const EMPTY: S = S(0);
+pub(crate) const EMPTY: S = S(0);
 /// The SERE `0` (no word).
-pub const NONE: S = S(1);
+pub(crate) const NONE: S = S(1);
 
 impl Arena {
     pub(super) fn sere_init(&mut self) {

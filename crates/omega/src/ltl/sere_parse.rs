@@ -21,7 +21,7 @@ struct P<'a> {
 }
 
 /// Parses the SERE in `text[start..end]` (the bytes between the braces).
-pub fn parse_sere(
+pub(crate) fn parse_sere(
     text: &str,
     start: usize,
     end: usize,
