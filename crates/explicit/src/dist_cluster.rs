@@ -137,12 +137,15 @@ fn read_u64(b: &[u8], k: usize) -> u64 {
 }
 
 /// One worker's end of the exchange.
+/// Received state batches, each with the epoch (round) it belongs to.
+type Inbox = Rc<RefCell<Vec<(u64, Vec<Vec<u8>>)>>>;
+
 pub(crate) struct Exchanger {
     input: InputHandle<u64, timely::container::CapacityContainerBuilder<Vec<Vec<u8>>>>,
     probe: ProbeHandle<u64>,
     /// Received batches by epoch: a faster worker's records of the next round may arrive before
     /// this worker has ended the current one.
-    inbox: Rc<RefCell<Vec<(u64, Vec<Vec<u8>>)>>>,
+    inbox: Inbox,
     pub(crate) me: usize,
     pub(crate) peers: usize,
     sent: u64,
@@ -160,7 +163,7 @@ impl Exchanger {
         let peers = worker.peers().max(1);
         let mut input = InputHandle::new();
         let probe = ProbeHandle::new();
-        let inbox: Rc<RefCell<Vec<(u64, Vec<Vec<u8>>)>>> = Rc::default();
+        let inbox: Inbox = Rc::default();
         let sink = Rc::clone(&inbox);
         worker.dataflow::<u64, _, _>(|scope| {
             scope

@@ -652,6 +652,9 @@ pub fn ltl_search(
     ltl_search_with(m, formula, aps, &McOptions::default(), budget)
 }
 
+/// The automaton of ¬φ, the DVE expression of each proposition, and their compiled predicates.
+pub(crate) type LtlParts = (Twa, BTreeMap<String, Expr>, Vec<Prog>);
+
 /// The automaton of ¬φ, the DVE expression of each of its propositions and their compiled
 /// predicates, in the automaton's proposition order.
 pub(crate) fn ltl_prepare(
@@ -659,7 +662,7 @@ pub(crate) fn ltl_prepare(
     formula: &str,
     aps: &[(String, String)],
     budget: &Budget,
-) -> Result<(Twa, BTreeMap<String, Expr>, Vec<Prog>), McError> {
+) -> Result<LtlParts, McError> {
     let aut = negation_buchi(formula, budget).map_err(|e| match e.diagnostic() {
         Some(d) => McError::Input(Box::new(
             d.clone()

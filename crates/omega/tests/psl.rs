@@ -249,6 +249,48 @@ fn fcopies(
 /// The longest match looked at: the lassos and SEREs of these tests are small.
 const HORIZON: usize = 14;
 
+/// Most free letters enumerated exactly; longer extensions keep the over-approximation.
+const EXACT_FREE: usize = 3;
+
+/// Does `w[pos..pos+k)` extend to a word matching `r`? Each free letter is one valuation: a match
+/// found with free letters that satisfy every Boolean (an over-approximation: one letter may be
+/// asked for `b` and `!b`, by a fusion or by `&&`) is confirmed by enumerating the valuations of
+/// the free letters, up to `EXACT_FREE` of them.
+fn prefix_extends(r: &R, w: &Word, pos: usize, k: usize) -> bool {
+    let wild = Word {
+        letters: w.letters,
+        loop_to: w.loop_to,
+        wild: pos + k,
+    };
+    let mut memo = HashMap::new();
+    (k..=k + HORIZON).any(|l| {
+        if !m(r, &wild, pos, pos + l, &mut memo) {
+            return false;
+        }
+        let free = l - k;
+        if free > EXACT_FREE {
+            return true;
+        }
+        // The prefix as a finite word, then every choice of the free letters (4 valuations each).
+        let prefix: Vec<u64> = (pos..pos + k).map(|i| w.letter(i)).collect();
+        (0..4u64.pow(free as u32)).any(|mut code| {
+            let mut letters = prefix.clone();
+            for _ in 0..free {
+                letters.push(code % 4);
+                code /= 4;
+            }
+            // One extra letter keeps `letter` total; matching never looks past index l.
+            letters.push(0);
+            let exact = Word {
+                letters: &letters,
+                loop_to: l,
+                wild: usize::MAX,
+            };
+            m(r, &exact, 0, l, &mut HashMap::new())
+        })
+    })
+}
+
 fn holds(f: &Fm, letters: &[u64], loop_to: usize, pos: usize) -> bool {
     let n = letters.len();
     let canon = |i: usize| {
@@ -305,15 +347,7 @@ fn holds(f: &Fm, letters: &[u64], loop_to: usize, pos: usize) -> bool {
                 return true;
             }
             // Every non-empty prefix extends to a match (letters after it are free).
-            (1..=HORIZON).all(|k| {
-                let wk = Word {
-                    letters,
-                    loop_to,
-                    wild: pos + k,
-                };
-                let mut memo = HashMap::new();
-                (k..=k + HORIZON).any(|l| m(r, &wk, pos, pos + l, &mut memo))
-            })
+            (1..=HORIZON).all(|k| prefix_extends(r, &w, pos, k))
         }
     }
 }

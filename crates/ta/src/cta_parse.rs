@@ -365,13 +365,12 @@ impl Builder {
                 let mut resets = Vec::new();
                 for (k, v) in &attrs {
                     match k.text {
-                        "provided" => {
-                            if !v.text.is_empty() {
-                                for a in split(v.text, v.span.start, "&&") {
-                                    guard.push(self.atom(p, a)?);
-                                }
+                        "provided" if !v.text.is_empty() => {
+                            for a in split(v.text, v.span.start, "&&") {
+                                guard.push(self.atom(p, a)?);
                             }
                         }
+                        "provided" => {}
                         "do" => {
                             for s in v.text.split([';', ',']).scan(v.span.start, |at, s| {
                                 let here = *at;

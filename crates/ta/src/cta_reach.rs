@@ -272,7 +272,8 @@ pub fn cta_reach(
         parent: None,
     };
     let mut nodes: Vec<Node> = Vec::new();
-    let mut passed: FxHashMap<(Vec<u32>, Vec<Vec<u32>>), Vec<usize>> = FxHashMap::default();
+    // Discrete part (locations, channel contents) → the nodes with that part.
+    let mut passed: FxHashMap<Discrete, Vec<usize>> = FxHashMap::default();
     let mut waiting = VecDeque::new();
     let mut ticker = budget.ticker(64);
     let mut found = None;
@@ -366,3 +367,6 @@ pub fn cta_reach(
     }
     Ok(res)
 }
+
+/// The discrete part of a configuration: each process's location and each channel's contents.
+type Discrete = (Vec<u32>, Vec<Vec<u32>>);

@@ -311,7 +311,8 @@ pub fn neta_reach(n: &Neta, labels: &[u32], opts: &NetaOptions, budget: &Budget)
         zone: z,
         parent: None,
     }];
-    let mut passed: FxHashMap<((usize, u32), Vec<Frame>), Vec<usize>> = FxHashMap::default();
+    // Discrete part (working automaton and location, the stack) → the nodes with that part.
+    let mut passed: FxHashMap<StackKey, Vec<usize>> = FxHashMap::default();
     passed.insert((cur, Vec::new()), vec![0]);
     let mut waiting = VecDeque::from([0usize]);
     let mut found = neta_is_target(n, cur, labels).then_some(0);
@@ -370,3 +371,6 @@ pub fn neta_reach(n: &Neta, labels: &[u32], opts: &NetaOptions, budget: &Budget)
     }
     res
 }
+
+/// The discrete part of a configuration: the working (automaton, location) and the stack.
+type StackKey = ((usize, u32), Vec<Frame>);

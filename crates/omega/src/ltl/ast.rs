@@ -4,8 +4,34 @@
 //! identities" (constant absorption, flattening, sorting and deduplication of `&`/`|` operands,
 //! `FFf = Ff`, `GGf = Gf`, `f U f = f`, …), which never change the meaning of a formula.
 
-use super::sere::{Sere, S};
 use std::collections::HashMap;
+
+/// A SERE id in an [`Arena`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct S(pub u32);
+
+/// One SERE node; operands are ids in the same arena, Boolean letters are formula ids.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Sere {
+    /// `[*0]`, the empty word.
+    Empty,
+    /// One letter satisfying a Boolean formula (`0` matches nothing).
+    Bool(F),
+    /// `r;s;…` (at least two operands).
+    Concat(Vec<S>),
+    /// `r:s:…` (at least two operands).
+    Fusion(Vec<S>),
+    /// `r|s|…`, sorted.
+    Or(Vec<S>),
+    /// `r&&s&&…` (length-matching), sorted.
+    AndLen(Vec<S>),
+    /// `r&s&…` (non-length-matching), sorted.
+    AndNlm(Vec<S>),
+    /// `r[*lo..hi]` (`None`: unbounded).
+    Star(S, u32, Option<u32>),
+    /// `r[:*lo..hi]`.
+    FStar(S, u32, Option<u32>),
+}
 
 /// A formula id in an [`Arena`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

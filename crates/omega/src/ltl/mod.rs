@@ -3,6 +3,7 @@
 
 pub(crate) mod ast;
 pub(crate) mod eval;
+pub(crate) mod lex;
 pub(crate) mod linear_form;
 pub(crate) mod nnf;
 pub(crate) mod parse;

@@ -15,6 +15,7 @@
 //! Errors are located diagnostics (byte spans); deep nesting is an error, not a stack overflow.
 
 use super::ast::{Arena, F};
+use super::lex::{quoted, MAX_BOUND};
 use verikit_diag::{Diagnostic, Span};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -57,10 +58,6 @@ enum Tok {
         bind: u8,
     },
 }
-
-/// The largest bound accepted in `X[n]`, `F[n..m]`, `G[n..m]` (each unit is one `X` of the
-/// expanded formula).
-pub(crate) const MAX_BOUND: u32 = 1000;
 
 impl Tok {
     fn show(&self) -> String {
@@ -569,28 +566,6 @@ fn skip_comment(text: &str, start: usize) -> Result<usize, Diagnostic> {
         Diagnostic::at(Span::new(start, start + 2), "unclosed comment")
             .with_span(Span::new(start, start + 2), "this `/*` is never closed"),
     )
-}
-
-/// A double-quoted proposition starting at `start` (`\x` stands for `x`): its name and end.
-pub(super) fn quoted(text: &str, start: usize) -> Result<(String, usize), Diagnostic> {
-    let mut name = String::new();
-    let mut chars = text[start + 1..].char_indices();
-    while let Some((k, ch)) = chars.next() {
-        match ch {
-            '"' => return Ok((name, start + 1 + k + 1)),
-            '\\' => {
-                if let Some((_, n)) = chars.next() {
-                    name.push(n);
-                }
-            }
-            _ => name.push(ch),
-        }
-    }
-    Err(Diagnostic::at(
-        Span::new(start, start + 1),
-        "unterminated quoted atomic proposition",
-    )
-    .with_span(Span::new(start, start + 1), "this `\"` is never closed"))
 }
 
 const MAX_DEPTH: usize = 400;

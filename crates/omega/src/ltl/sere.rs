@@ -20,33 +20,7 @@
 //! - `{r}`: `{r}!`, or every non-empty prefix of σ is a prefix of a word matching r.
 
 use super::ast::{Arena, Node, F};
-
-/// A SERE id in an [`Arena`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct S(pub u32);
-
-/// One SERE node; operands are ids in the same arena, Boolean letters are formula ids.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Sere {
-    /// `[*0]`, the empty word.
-    Empty,
-    /// One letter satisfying a Boolean formula (`0` matches nothing).
-    Bool(F),
-    /// `r;s;…` (at least two operands).
-    Concat(Vec<S>),
-    /// `r:s:…` (at least two operands).
-    Fusion(Vec<S>),
-    /// `r|s|…`, sorted.
-    Or(Vec<S>),
-    /// `r&&s&&…` (length-matching), sorted.
-    AndLen(Vec<S>),
-    /// `r&s&…` (non-length-matching), sorted.
-    AndNlm(Vec<S>),
-    /// `r[*lo..hi]` (`None`: unbounded).
-    Star(S, u32, Option<u32>),
-    /// `r[:*lo..hi]`.
-    FStar(S, u32, Option<u32>),
-}
+pub(crate) use super::ast::{Sere, S};
 
 /// The SERE `[*0]`.
 pub(crate) const EMPTY: S = S(0);

@@ -6,7 +6,7 @@
 //! `$` or `inf` for unbounded.
 
 use super::ast::{Arena, F};
-use super::parse::MAX_BOUND;
+use super::lex::{quoted, MAX_BOUND};
 use super::sere::{Sere, S};
 use verikit_diag::{Diagnostic, Span};
 
@@ -292,7 +292,7 @@ impl P<'_> {
         }
         let b = self.text.as_bytes();
         if b.get(self.pos) == Some(&b'"') && self.pos < self.end {
-            let (name, end) = super::parse::quoted(self.text, self.pos)?;
+            let (name, end) = quoted(self.text, self.pos)?;
             self.pos = end;
             let f = self.arena.ap(&name);
             return Ok(self.arena.s_bool(f));
