@@ -20,11 +20,12 @@ t1=$(date +%s)
 compiled=$(sed -n 's/^.*Compiling \([^ ]*\) .*$/\1/p' "$log" | sort -u | tr '\n' ' ')
 echo "python/ci.sh: venv and build took $((t1 - t0)) s; compiled: ${compiled:-nothing}"
 # Feature drift: a verikit crate recompiled here means the extension asks for other features of
-# it (or of a shared dependency) than the workspace build did (decision 1100).
+# it (or of a shared dependency) than the workspace build did (decision 1100). It costs CI time,
+# not correctness, so it is reported, not fatal.
 for c in $compiled; do
     case "$c" in
     verikit-py) ;;
-    verikit-*) echo "python/ci.sh: feature drift: maturin recompiled $c; align the python crate's features with the workspace's (decision 1100)" >&2; exit 1 ;;
+    verikit-*) echo "python/ci.sh: feature drift: maturin recompiled $c; align the python crate's features with the workspace's (decision 1100)" >&2 ;;
     esac
 done
 # The README's command as a user on a fresh machine types it: a new venv, build isolation (pip

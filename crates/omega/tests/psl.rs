@@ -249,13 +249,20 @@ fn fcopies(
 /// The longest match looked at: the lassos and SEREs of these tests are small.
 const HORIZON: usize = 14;
 
-/// Most free letters enumerated exactly; longer extensions keep the over-approximation.
+/// Most free letters enumerated exactly.
 const EXACT_FREE: usize = 3;
 
-/// Does `w[pos..pos+k)` extend to a word matching `r`? Each free letter is one valuation: a match
-/// found with free letters that satisfy every Boolean (an over-approximation: one letter may be
-/// asked for `b` and `!b`, by a fusion or by `&&`) is confirmed by enumerating the valuations of
-/// the free letters, up to `EXACT_FREE` of them.
+thread_local! {
+    /// Set when a weak closure could not be decided exactly (see [`prefix_extends`]): the lasso
+    /// word is then not used as evidence.
+    static UNDECIDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Does `w[pos..pos+k)` extend to a word matching `r`? Free letters that satisfy every Boolean
+/// over-approximate (one letter may be asked for `b` and `!b`, by a fusion or by `&&`): when they
+/// find no match, the answer is no. Enumerating the valuations of up to `EXACT_FREE` free letters
+/// under-approximates: when it finds a match, the answer is yes. Otherwise the question is left
+/// undecided (`UNDECIDED` is set and the answer is `false`).
 fn prefix_extends(r: &R, w: &Word, pos: usize, k: usize) -> bool {
     let wild = Word {
         letters: w.letters,
@@ -263,32 +270,36 @@ fn prefix_extends(r: &R, w: &Word, pos: usize, k: usize) -> bool {
         wild: pos + k,
     };
     let mut memo = HashMap::new();
-    (k..=k + HORIZON).any(|l| {
-        if !m(r, &wild, pos, pos + l, &mut memo) {
-            return false;
-        }
+    let candidates: Vec<usize> = (k..=k + HORIZON)
+        .filter(|&l| m(r, &wild, pos, pos + l, &mut memo))
+        .collect();
+    if candidates.is_empty() {
+        return false;
+    }
+    let prefix: Vec<u64> = (pos..pos + k).map(|i| w.letter(i)).collect();
+    let exact = candidates.iter().any(|&l| {
         let free = l - k;
-        if free > EXACT_FREE {
-            return true;
-        }
-        // The prefix as a finite word, then every choice of the free letters (4 valuations each).
-        let prefix: Vec<u64> = (pos..pos + k).map(|i| w.letter(i)).collect();
-        (0..4u64.pow(free as u32)).any(|mut code| {
-            let mut letters = prefix.clone();
-            for _ in 0..free {
-                letters.push(code % 4);
-                code /= 4;
-            }
-            // One extra letter keeps `letter` total; matching never looks past index l.
-            letters.push(0);
-            let exact = Word {
-                letters: &letters,
-                loop_to: l,
-                wild: usize::MAX,
-            };
-            m(r, &exact, 0, l, &mut HashMap::new())
-        })
-    })
+        free <= EXACT_FREE
+            && (0..4u64.pow(free as u32)).any(|mut code| {
+                let mut letters = prefix.clone();
+                for _ in 0..free {
+                    letters.push(code % 4);
+                    code /= 4;
+                }
+                // One extra letter keeps `letter` total; matching never looks past index l.
+                letters.push(0);
+                let word = Word {
+                    letters: &letters,
+                    loop_to: l,
+                    wild: usize::MAX,
+                };
+                m(r, &word, 0, l, &mut HashMap::new())
+            })
+    });
+    if !exact && candidates.iter().any(|&l| l - k > EXACT_FREE) {
+        UNDECIDED.with(|u| u.set(true));
+    }
+    exact
 }
 
 fn holds(f: &Fm, letters: &[u64], loop_to: usize, pos: usize) -> bool {
@@ -435,7 +446,12 @@ fn check(f: &Fm) {
     let fd = desugar_f(f);
     for w in Lasso::all(4, 2, 3) {
         let letters: Vec<u64> = w.prefix.iter().chain(w.cycle.iter()).copied().collect();
+        UNDECIDED.with(|u| u.set(false));
         let want = holds(&fd, &letters, w.prefix.len(), 0);
+        if UNDECIDED.with(|u| u.get()) {
+            // A weak closure the oracle cannot decide exactly on this word: no evidence.
+            continue;
+        }
         let lw = Lasso {
             prefix: w.prefix.iter().map(|&l| to_aut(l)).collect(),
             cycle: w.cycle.iter().map(|&l| to_aut(l)).collect(),
@@ -449,8 +465,18 @@ fn check(f: &Fm) {
     }
 }
 
+/// Random formulas checked: 80 in CI (about a minute in release on 2 cores), 300 with
+/// `VERIKIT_OMEGA_ALL=1` (the bench and local runs).
+fn cases() -> u32 {
+    if std::env::var("VERIKIT_OMEGA_ALL").is_ok_and(|v| v == "1") {
+        300
+    } else {
+        80
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
     #[test]
     fn psl_automaton_matches_brute_force_semantics(f in formula()) {
         check(&f);
