@@ -170,6 +170,63 @@ pub(crate) fn ident<'a>(p: Piece<'a>, what: &str) -> Result<&'a str, Diagnostic>
     }
 }
 
+/// One declaration line split as TChecker writes it: the `:`-separated fields before the
+/// optional `{attr:value:...}` list, and the attributes.
+pub(crate) struct Declaration<'a> {
+    pub(crate) line: Piece<'a>,
+    pub(crate) fields: Vec<Piece<'a>>,
+    pub(crate) attrs: Vec<(Piece<'a>, Piece<'a>)>,
+}
+
+impl<'a> Declaration<'a> {
+    pub(crate) fn split(line: Piece<'a>) -> Result<Declaration<'a>, Diagnostic> {
+        let base = line.span.start;
+        let (head, attrs) = match line.text.find('{') {
+            Some(i) => {
+                let Some(body) = line.text[i + 1..].strip_suffix('}') else {
+                    return Err(Diagnostic::at(
+                        line.span,
+                        "expected `}` at the end of the attribute list",
+                    ));
+                };
+                (&line.text[..i], Some(piece(body, base + i + 1)))
+            }
+            None => (line.text, None),
+        };
+        let fields = split(head, base, ":");
+        let attrs = match attrs {
+            Some(a) => parse_attrs(a)?,
+            None => Vec::new(),
+        };
+        Ok(Declaration {
+            line,
+            fields,
+            attrs,
+        })
+    }
+
+    /// The declaration's keyword (its first field).
+    pub(crate) fn kind(&self) -> &'a str {
+        self.fields.first().map_or("", |f| f.text)
+    }
+
+    /// An error unless the declaration has exactly `n` fields (its keyword included).
+    pub(crate) fn want(&self, n: usize) -> Result<(), Diagnostic> {
+        if self.fields.len() == n {
+            return Ok(());
+        }
+        Err(Diagnostic::at(
+            self.line.span,
+            format!(
+                "`{}` takes {} fields separated by `:`, found {}",
+                self.kind(),
+                n - 1,
+                self.fields.len().saturating_sub(1)
+            ),
+        ))
+    }
+}
+
 #[derive(Default)]
 struct Builder {
     cta: Cta,
@@ -218,41 +275,10 @@ pub fn parse_cta(text: &str) -> Result<Cta, Diagnostic> {
 
 impl Builder {
     fn declaration(&mut self, line: Piece<'_>) -> Result<(), Diagnostic> {
-        let base = line.span.start;
-        let (head, attrs) = match line.text.find('{') {
-            Some(i) => {
-                let rest = &line.text[i + 1..];
-                let Some(body) = rest.strip_suffix('}') else {
-                    return Err(Diagnostic::at(
-                        line.span,
-                        "expected `}` at the end of the attribute list",
-                    ));
-                };
-                (&line.text[..i], Some(piece(body, base + i + 1)))
-            }
-            None => (line.text, None),
-        };
-        let fields = split(head, base, ":");
-        let attrs = match attrs {
-            Some(a) => parse_attrs(a)?,
-            None => Vec::new(),
-        };
+        let decl = Declaration::split(line)?;
+        let (fields, attrs) = (&decl.fields, &decl.attrs);
         let kind = fields[0];
-        let want = |n: usize| -> Result<(), Diagnostic> {
-            if fields.len() == n {
-                Ok(())
-            } else {
-                Err(Diagnostic::at(
-                    line.span,
-                    format!(
-                        "`{}` takes {} fields separated by `:`, found {}",
-                        kind.text,
-                        n - 1,
-                        fields.len() - 1
-                    ),
-                ))
-            }
-        };
+        let want = |n: usize| decl.want(n);
         match kind.text {
             "system" => {
                 want(2)?;
@@ -318,7 +344,7 @@ impl Builder {
                 let idx = locs.len() as u32;
                 locs.insert(name.to_string(), idx);
                 let mut labels = Vec::new();
-                for (k, v) in &attrs {
+                for (k, v) in attrs {
                     match k.text {
                         "initial" => {
                             if self.initial_seen[p] {
@@ -363,7 +389,7 @@ impl Builder {
                 let action = self.action(p, fields[4])?;
                 let mut guard = Vec::new();
                 let mut resets = Vec::new();
-                for (k, v) in &attrs {
+                for (k, v) in attrs {
                     match k.text {
                         "provided" if !v.text.is_empty() => {
                             for a in split(v.text, v.span.start, "&&") {

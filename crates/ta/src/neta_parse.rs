@@ -27,7 +27,7 @@
 //! of `provided` come first). An invariant conjoins constraints on local clocks (the local invariant `I(A)(q)`) and on
 //! global clocks (the global invariant `I(q)`).
 
-use crate::cta_parse::{ident, parse_attrs, piece, split, Piece};
+use crate::cta_parse::{ident, piece, split, Declaration, Piece};
 use crate::model::Cmp;
 use rustc_hash::FxHashMap;
 use verikit_diag::{Diagnostic, Span};
@@ -211,40 +211,10 @@ pub fn parse_neta(text: &str) -> Result<Neta, Diagnostic> {
 
 impl Builder {
     fn declaration(&mut self, line: Piece<'_>) -> Result<(), Diagnostic> {
-        let base = line.span.start;
-        let (head, attrs) = match line.text.find('{') {
-            Some(i) => {
-                let Some(body) = line.text[i + 1..].strip_suffix('}') else {
-                    return Err(Diagnostic::at(
-                        line.span,
-                        "expected `}` at the end of the attribute list",
-                    ));
-                };
-                (&line.text[..i], Some(piece(body, base + i + 1)))
-            }
-            None => (line.text, None),
-        };
-        let f = split(head, base, ":");
-        let attrs = match attrs {
-            Some(a) => parse_attrs(a)?,
-            None => Vec::new(),
-        };
+        let decl = Declaration::split(line)?;
+        let (f, attrs) = (&decl.fields, &decl.attrs);
         let kind = f[0];
-        let want = |n: usize| -> Result<(), Diagnostic> {
-            if f.len() == n {
-                Ok(())
-            } else {
-                Err(Diagnostic::at(
-                    line.span,
-                    format!(
-                        "`{}` takes {} fields separated by `:`, found {}",
-                        kind.text,
-                        n - 1,
-                        f.len() - 1
-                    ),
-                ))
-            }
-        };
+        let want = |n: usize| decl.want(n);
         match kind.text {
             "system" => {
                 want(2)?;
@@ -305,7 +275,7 @@ impl Builder {
                     global_inv: Vec::new(),
                     labels: Vec::new(),
                 };
-                for (k, v) in &attrs {
+                for (k, v) in attrs {
                     match k.text {
                         "initial" => {
                             if self.initial_seen[a] {
@@ -346,7 +316,7 @@ impl Builder {
                 let tgt_aut = self.automaton(f[3])?;
                 let tgt = self.location(tgt_aut, f[4])?;
                 let mut ops = Vec::new();
-                for (k, v) in &attrs {
+                for (k, v) in attrs {
                     match k.text {
                         "provided" if !v.text.is_empty() => {
                             for p in split(v.text, v.span.start, "&&") {
