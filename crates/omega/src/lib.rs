@@ -11,6 +11,9 @@
 
 #![warn(unreachable_pub)]
 
+// Lets the helpers shared with the integration tests name this crate as they do.
+#[cfg(test)]
+extern crate self as verikit_omega;
 mod acc;
 mod accepts;
 mod bisim;

@@ -3,6 +3,9 @@
 //! Emerson–Lei acceptance.
 
 mod budget;
+// The integration tests' helpers, compiled here too (through `verikit_omega` = this crate).
+#[path = "../../tests/common/mod.rs"]
+#[allow(unreachable_pub)]
 mod common;
 mod el;
 mod guards;
