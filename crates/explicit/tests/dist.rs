@@ -18,6 +18,8 @@ use verikit_explicit::{
     replay_property_lasso, Check, Cluster, DecodedState, Goal,
 };
 
+mod common;
+
 fn max_states() -> u64 {
     if std::env::var_os("VERIKIT_EXPLICIT_ALL").is_some() {
         200_000
@@ -26,37 +28,10 @@ fn max_states() -> u64 {
     }
 }
 
-/// `(model, BEEM states, property .dve, BEEM's LTL answer)` of EXPECTED.tsv's complete rows.
+/// The complete EXPECTED.tsv rows (`common::rows`) up to `max_states()` states.
 fn rows(dir: &Path) -> Vec<(String, u64, String, Option<bool>)> {
-    let text = std::fs::read_to_string(dir.join("EXPECTED.tsv")).unwrap();
-    let mut lines = text.lines();
-    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
-    let (cm, cs, cc, ca, cp) = (
-        col("model"),
-        col("states"),
-        col("exploration_complete"),
-        col("beem_answer"),
-        col("property_dve"),
-    );
-    lines
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            if f.get(cc) != Some(&"yes") {
-                return None;
-            }
-            let answer = match f.get(ca) {
-                Some(&"yes") => Some(true),
-                Some(&"no") => Some(false),
-                _ => None,
-            };
-            Some((
-                f[cm].to_string(),
-                f[cs].parse().ok()?,
-                f.get(cp).unwrap_or(&"").to_string(),
-                answer,
-            ))
-        })
+    common::rows(dir)
+        .into_iter()
         .filter(|r| r.1 <= max_states())
         .collect()
 }

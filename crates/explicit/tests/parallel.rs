@@ -13,46 +13,15 @@ use verikit_explicit::{
     replay_property_lasso, replay_trace, Check, CycleAlgo, Engine, Goal, McOptions,
 };
 
+mod common;
+use common::rows;
+
 fn max_states() -> u64 {
     if std::env::var_os("VERIKIT_EXPLICIT_ALL").is_some() {
         2_000_000
     } else {
         30_000
     }
-}
-
-/// `(model, BEEM states, property .dve, BEEM's LTL answer)` of EXPECTED.tsv.
-fn rows(dir: &Path) -> Vec<(String, u64, String, Option<bool>)> {
-    let text = std::fs::read_to_string(dir.join("EXPECTED.tsv")).unwrap();
-    let mut lines = text.lines();
-    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
-    let (cm, cs, cc, ca, cp) = (
-        col("model"),
-        col("states"),
-        col("exploration_complete"),
-        col("beem_answer"),
-        col("property_dve"),
-    );
-    lines
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            if f.get(cc) != Some(&"yes") {
-                return None;
-            }
-            let answer = match f.get(ca) {
-                Some(&"yes") => Some(true),
-                Some(&"no") => Some(false),
-                _ => None,
-            };
-            Some((
-                f[cm].to_string(),
-                f[cs].parse().ok()?,
-                f.get(cp).unwrap_or(&"").to_string(),
-                answer,
-            ))
-        })
-        .collect()
 }
 
 fn models(dir: &Path) -> Vec<(PathBuf, u64)> {
