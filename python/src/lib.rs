@@ -19,7 +19,7 @@ mod smt;
 
 use pyo3::create_exception;
 use pyo3::prelude::*;
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 use verikit_diag::{Answer, Budget, Diagnostic, Failure, Params, Reportable, SourceFile};
 
@@ -104,6 +104,37 @@ fn source(path: Option<&str>, text: Option<&str>, name: &str) -> PyResult<Source
     }
 }
 
+/// What a wait on a worker's channel ended with.
+pub(crate) enum Wait<T> {
+    /// The worker sent a value.
+    Got(T),
+    /// A signal handler raised (e.g. `KeyboardInterrupt`); the worker is still running.
+    Signal(PyErr),
+    /// The worker ended without sending.
+    Gone,
+}
+
+/// Waits on `rx` without the GIL, `POLL` at a time, running Python's signal handlers between
+/// polls; gives the receiver back with what the wait ended with.
+pub(crate) fn wait<T: Send>(py: Python<'_>, mut rx: Receiver<T>) -> (Receiver<T>, Wait<T>) {
+    loop {
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(POLL);
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(v) => return (rx, Wait::Got(v)),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    return (rx, Wait::Signal(e));
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => return (rx, Wait::Gone),
+        }
+    }
+}
+
 /// Runs `f` on a worker thread while this thread, without the GIL, watches for signals; on a
 /// `KeyboardInterrupt` (or any signal handler's exception) `budget` is cancelled, the worker is
 /// awaited (the engines poll the budget) and the exception is raised.
@@ -117,33 +148,24 @@ fn run<T: Send>(py: Python<'_>, budget: &Budget, f: impl FnOnce() -> T + Send) -
                 let _ = tx.send(f());
             })
             .map_err(|e| plain("internal", format!("cannot start a worker thread: {e}")))?;
-        let mut rx = rx;
-        loop {
-            let (back, got) = py.detach(move || {
-                let got = rx.recv_timeout(POLL);
-                (rx, got)
-            });
-            rx = back;
-            match got {
-                Ok(v) => return Ok(v),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        budget.cancel();
-                        let _ = py.detach(move || worker.join());
-                        return Err(e);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let why = match py.detach(move || worker.join()) {
-                        Err(p) => p
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_else(|| "the engine panicked".into()),
-                        Ok(()) => "the worker ended without an answer".into(),
-                    };
-                    return Err(plain("internal", why));
-                }
+        let (_, got) = wait(py, rx);
+        match got {
+            Wait::Got(v) => Ok(v),
+            Wait::Signal(e) => {
+                budget.cancel();
+                let _ = py.detach(move || worker.join());
+                Err(e)
+            }
+            Wait::Gone => {
+                let why = match py.detach(move || worker.join()) {
+                    Err(p) => p
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "the engine panicked".into()),
+                    Ok(()) => "the worker ended without an answer".into(),
+                };
+                Err(plain("internal", why))
             }
         }
     })

@@ -2,9 +2,9 @@
 //! interpreter, as `verikit smt` runs them: a whole script at once ([`smt_run`]), or an
 //! incremental [`Solver`] fed command by command.
 
-use crate::{json, plain, run, source, POLL, STACK};
+use crate::{json, plain, run, source, wait, Wait, STACK};
 use pyo3::prelude::*;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Mutex;
 use verikit_diag::{Budget, SourceFile};
 use verikit_smt::task::{answer, tuning, Outcome, SmtTask};
@@ -152,37 +152,29 @@ impl Solver {
             .rx
             .lock()
             .map_err(|_| plain("internal", "solver lock poisoned"))?;
-        let mut rx = slot
+        let rx = slot
             .take()
             .ok_or_else(|| plain("internal", "the solver is busy"))?;
-        loop {
-            let (back, got) = py.detach(move || {
-                let got = rx.recv_timeout(POLL);
-                (rx, got)
-            });
-            rx = back;
-            match got {
-                Ok(r) => {
-                    *slot = Some(rx);
-                    self.alive = r.alive;
-                    return outcome(r.outcome, &SourceFile::new("<solver>", r.text));
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        self.budget.cancel();
-                        self.alive = false;
-                        let rx = py.detach(move || {
-                            let _ = rx.recv();
-                            rx
-                        });
-                        *slot = Some(rx);
-                        return Err(e);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.alive = false;
-                    return Err(plain("internal", "the solver thread has ended"));
-                }
+        let (rx, got) = wait(py, rx);
+        match got {
+            Wait::Got(r) => {
+                *slot = Some(rx);
+                self.alive = r.alive;
+                outcome(r.outcome, &SourceFile::new("<solver>", r.text))
+            }
+            Wait::Signal(e) => {
+                self.budget.cancel();
+                self.alive = false;
+                let rx = py.detach(move || {
+                    let _ = rx.recv();
+                    rx
+                });
+                *slot = Some(rx);
+                Err(e)
+            }
+            Wait::Gone => {
+                self.alive = false;
+                Err(plain("internal", "the solver thread has ended"))
             }
         }
     }

@@ -3,26 +3,16 @@ explicit model's arrays describe a stochastic matrix; located errors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import verikit
 from verikit import prism
 from conftest import cli, data, same
 
-DIE = """dtmc
-module die
-  s : [0..7] init 0;
-  d : [0..6] init 0;
-  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);
-  [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);
-  [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);
-  [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);
-  [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);
-  [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);
-  [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);
-  [] s=7 -> (s'=7);
-endmodule
-"""
+# Knuth's die, the model of the prism example.
+DIE = (Path(__file__).resolve().parents[1] / "examples" / "die.pm").read_text()
 
 
 def test_brp_equals_cli():
