@@ -7,10 +7,12 @@
 //!   computed backwards from `relevant(root,tt) = ¬f¹ ∧ ¬f⁰ ∧ (g¹ ∨ g⁰)` as
 //!   `(∨ sinks relevant) ∧ ¬f¹ ∧ ¬f⁰`; `PI(root,tt)` the leaves with `relevant ≢ 0`;
 //! * the candidate heuristics: a leaf of `PI` is its own candidate; a gate takes the candidates
-//!   common to all its sources' non-empty candidate sets (rule 1), otherwise the candidates
-//!   occurring most often among them (rule 3). Rule 2 (prefer control over data sources) needs
-//!   the netlist's clock/enable classification, which an AIG does not carry: not applied. The
-//!   vector grouping of candidates is not applied either.
+//!   common to all its sources' non-empty candidate sets (rule 1), otherwise those of its control
+//!   sources (rule 2), otherwise the candidates occurring most often among them (rule 3). An AIG
+//!   carries no clocks, so its control sources are the select signals of multiplexers, found
+//!   structurally: in `¬(c∧a) ∧ ¬(¬c∧b)` (`if c then a else b`, the shape of a latch's load
+//!   enable or a memory's write enable) the two inner gates have the control source `c` and the
+//!   data sources `a`, `b`. The vector grouping of candidates is not applied.
 //!
 //! The caller adds `relevant → N^t (in is v_fresh)` for the chosen leaves (the paper's
 //! optimised refinement), which preserves the assertion's meaning (Theorem 1).
@@ -65,6 +67,25 @@ fn is_leaf(kinds: &[Kind], (t, var): (usize, u32)) -> bool {
         Some(Kind::Latch(_)) => t == 0,
         _ => false,
     }
+}
+
+/// The multiplexers' inner gates: AND variable → the variable of its control source (rule 2).
+fn mux_controls(aig: &Aig, kinds: &[Kind]) -> BTreeMap<u32, u32> {
+    let fanins = |l: u32| match kinds.get((l >> 1) as usize) {
+        Some(Kind::And(k)) if l & 1 == 1 => aig.ands.get(*k).map(|g| [g.rhs0, g.rhs1]),
+        _ => None,
+    };
+    let mut out = BTreeMap::new();
+    for g in &aig.ands {
+        let (Some(x), Some(y)) = (fanins(g.rhs0), fanins(g.rhs1)) else {
+            continue;
+        };
+        if let Some(&c) = x.iter().find(|&&l| y.contains(&(l ^ 1))) {
+            out.entry(g.rhs0 >> 1).or_insert(c >> 1);
+            out.entry(g.rhs1 >> 1).or_insert(c >> 1);
+        }
+    }
+    out
 }
 
 /// The BCOI of a node, in evaluation order.
@@ -133,7 +154,8 @@ pub(crate) fn choose(
         .copied()
         .filter(|&n| is_leaf(&kinds, n) && rel.get(&n).is_some_and(|b| !b.is_false()))
         .collect();
-    // Candidates, forwards over the cone (rules 1 and 3).
+    // Candidates, forwards over the cone (rules 1, 2 and 3).
+    let controls = mux_controls(aig, &kinds);
     let mut cand: BTreeMap<(usize, u32), BTreeSet<(usize, u32)>> = BTreeMap::new();
     for &n in &cone {
         let c: BTreeSet<(usize, u32)> = if is_leaf(&kinds, n) {
@@ -152,8 +174,14 @@ pub(crate) fn choose(
                         .copied()
                         .filter(|p| rest.iter().all(|s| s.contains(p)))
                         .collect();
+                    let control = controls
+                        .get(&n.1)
+                        .and_then(|&c| cand.get(&(n.0, c)))
+                        .filter(|c| !c.is_empty());
                     if !common.is_empty() {
                         common
+                    } else if let Some(control) = control {
+                        control.clone()
                     } else {
                         let mut count: BTreeMap<(usize, u32), usize> = BTreeMap::new();
                         for s in &sets {

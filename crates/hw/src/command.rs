@@ -148,7 +148,7 @@ pub fn solve_command(
     Ok(r)
 }
 
-/// `verikit sat core`: a core by `method` (trim-till-fix, trimmer, mus, proof), written to
+/// `verikit sat core`: a core by `method` (trim-till-fix, trimmer, mus, mus-rotate, proof), written to
 /// `output` as a formula when asked.
 pub fn core_command(
     src: &SourceFile,

@@ -21,6 +21,7 @@
 //! certificate). Each batch of traces spends one unit of the budget's work.
 
 use crate::outcome::Outcome;
+use crate::unroll::latch_support;
 use std::collections::HashMap;
 use verikit_aiger::{Aig, Kind, Reset, Sim, Ternary, Witness};
 use verikit_bdd::{Bdd, BddVariable, BddVariableSet, MAX_VARS};
@@ -61,31 +62,6 @@ impl Rng {
     }
 }
 
-/// The latches in the support of `roots` (through AND gates only).
-fn support(aig: &Aig, kinds: &[Kind], roots: &[u32]) -> Vec<usize> {
-    let mut seen = vec![false; aig.maxvar as usize + 1];
-    let mut stack: Vec<u32> = roots.iter().map(|l| l >> 1).collect();
-    let mut out = Vec::new();
-    while let Some(v) = stack.pop() {
-        match seen.get_mut(v as usize) {
-            Some(s) if !*s => *s = true,
-            _ => continue,
-        }
-        match kinds.get(v as usize) {
-            Some(Kind::Latch(k)) => out.push(*k),
-            Some(Kind::And(k)) => {
-                if let Some(g) = aig.ands.get(*k) {
-                    stack.push(g.rhs0 >> 1);
-                    stack.push(g.rhs1 >> 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    out.sort_unstable();
-    out
-}
-
 /// The abstraction and its rings.
 struct Rings {
     /// Abstract latch positions (into `aig.latches`).
@@ -105,7 +81,7 @@ fn build_rings(aig: &Aig, prop_lit: u32, opts: &EverLostOptions, budget: &Budget
     roots.extend(&aig.constraints);
     // Breadth-first over the latch dependency graph from the target.
     let mut abs: Vec<usize> = Vec::new();
-    let mut frontier = support(aig, &kinds, &roots);
+    let mut frontier = latch_support(aig, &kinds, &roots, false);
     let mut in_abs = vec![false; aig.latches.len()];
     while !frontier.is_empty() && abs.len() < opts.latches {
         let mut next = Vec::new();
@@ -121,7 +97,7 @@ fn build_rings(aig: &Aig, prop_lit: u32, opts: &EverLostOptions, budget: &Budget
             }
             abs.push(k);
             if let Some(l) = aig.latches.get(k) {
-                next.extend(support(aig, &kinds, &[l.next]));
+                next.extend(latch_support(aig, &kinds, &[l.next], false));
             }
         }
         frontier = next;

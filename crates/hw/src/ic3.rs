@@ -19,6 +19,7 @@
 //!   are the inductive invariant returned.
 
 use crate::outcome::{Outcome, Proof};
+use crate::ternary_constants::ternary_constants;
 use crate::unroll::{coi_latches, Unroller};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -33,6 +34,10 @@ pub(crate) struct Ic3Options {
     pub(crate) drop_tries: usize,
     /// Re-enqueue blocked obligations one frame higher.
     pub(crate) requeue: bool,
+    /// Counterexamples to generalisation blocked in a row per literal drop (0: plain MIC).
+    pub(crate) ctg_max: usize,
+    /// Recursion depth of CTG blocking (generalising a CTG may block CTGs of its own up to it).
+    pub(crate) ctg_depth: usize,
 }
 
 /// A cube over latch indices: `2·j + 1` means latch `j` is 0, `2·j` latch `j` is 1. Sorted.
@@ -77,6 +82,9 @@ struct Ic3<'a> {
     /// latch index -> coi position
     pos: Vec<Option<usize>>,
     frames: Vec<Vec<Cube>>, // delta frames; frames[0] unused
+    /// Per coi position: the latch's value in every reachable state, if ternary simulation
+    /// proves it constant (asserted in both solvers, left out of cubes, part of the invariant).
+    fixed: Vec<Option<bool>>,
     obls: Vec<Obligation>,
     queries: u64,
 }
@@ -127,6 +135,18 @@ impl<'a> Ic3<'a> {
             .iter()
             .map(|&c| lun.lit(&mut lsat, 0, c))
             .collect();
+        // on an exhausted budget no constants: the main loop stops at its first check
+        let consts = ternary_constants(aig, budget).unwrap_or_default();
+        let fixed: Vec<Option<bool>> = coi
+            .iter()
+            .map(|&j| consts.get(j).copied().flatten())
+            .collect();
+        for (p, v) in fixed.iter().enumerate() {
+            if let (Some(v), Some(&c), Some(&lc)) = (v, cur.get(p), lcur.get(p)) {
+                sat.add_clause(&[neg_lit(c, *v)]);
+                lsat.add_clause(&[neg_lit(lc, *v)]);
+            }
+        }
         Ic3 {
             aig,
             prop,
@@ -148,6 +168,7 @@ impl<'a> Ic3<'a> {
             lcons,
             pos,
             frames: vec![Vec::new()],
+            fixed,
             obls: Vec::new(),
             queries: 0,
         }
@@ -358,9 +379,20 @@ impl<'a> Ic3<'a> {
         }
     }
 
+    /// Generalises a cube blocked at frame `i` (its relative-induction core is `core`): MIC with
+    /// counterexamples to generalisation (Hassan, Bradley, Somenzi, *Better generalization in IC3*,
+    /// FMCAD 2013, §III, Fig. 3): try dropping each literal; when the smaller cube is not
+    /// relatively inductive because of a predecessor state (a CTG) that is itself blocked one
+    /// frame lower, block the CTG (generalised at depth `d + 1`) instead of giving up, at most
+    /// `ctg_max` times in a row; otherwise shrink the candidate to the literals the CTG agrees with
+    /// and retry ("join").
     fn generalise(&mut self, i: usize, cube: &Cube, core: Cube) -> Result<Cube, Stop> {
         let mut g = if core.is_empty() { cube.clone() } else { core };
         self.fix_init(&mut g, cube);
+        self.mic(i, g, 0)
+    }
+
+    fn mic(&mut self, i: usize, mut g: Cube, d: usize) -> Result<Cube, Stop> {
         let mut tries = 0;
         let mut idx = 0;
         while idx < g.len() && tries < self.opts.drop_tries {
@@ -374,16 +406,76 @@ impl<'a> Ic3<'a> {
                 continue;
             }
             tries += 1;
-            let mut c2 = Vec::new();
-            if self.relative(i - 1, &cand, true, &mut c2)?.is_none() {
-                let mut ng = if c2.is_empty() { cand.clone() } else { c2 };
-                self.fix_init(&mut ng, &cand);
-                g = ng;
-            } else {
-                idx += 1;
+            match self.down(i, cand, d)? {
+                Some(ng) => {
+                    // `ng` ⊆ g without g[idx]: continue at the same position of the smaller cube
+                    idx = ng
+                        .iter()
+                        .take_while(|&&c| g.get(idx).is_some_and(|&x| c < x))
+                        .count();
+                    g = ng;
+                }
+                None => idx += 1,
             }
         }
         Ok(g)
+    }
+
+    /// `Some(c)` with `c ⊆ cube` blocked relative to `F_{i-1}` (and disjoint from Init), or `None`
+    /// when no sub-cube of `cube` is found that way (Hassan et al.'s `ctgDown`).
+    fn down(&mut self, i: usize, mut cube: Cube, d: usize) -> Result<Option<Cube>, Stop> {
+        let mut ctgs = 0;
+        loop {
+            if cube.is_empty() || self.intersects_init(&cube) {
+                return Ok(None);
+            }
+            let mut core = Vec::new();
+            let Some((s, _)) = self.relative(i - 1, &cube, true, &mut core)? else {
+                let mut ng = if core.is_empty() { cube.clone() } else { core };
+                self.fix_init(&mut ng, &cube);
+                return Ok(Some(ng));
+            };
+            if d >= self.opts.ctg_depth {
+                return Ok(None);
+            }
+            let ctg: Cube = (s.iter().enumerate())
+                .filter(|&(p, _)| self.fixed.get(p).is_some_and(Option::is_none))
+                .map(|(p, &v)| 2 * p as u32 + u32::from(!v))
+                .collect();
+            let mut ctg_core = Vec::new();
+            if ctgs < self.opts.ctg_max
+                && i >= 2
+                && !self.intersects_init(&ctg)
+                && self.relative(i - 2, &ctg, true, &mut ctg_core)?.is_none()
+            {
+                ctgs += 1;
+                // the highest frame the CTG is blocked at
+                let mut j = i - 1;
+                while j < self.k() {
+                    let mut c2 = Vec::new();
+                    if self.relative(j, &ctg, true, &mut c2)?.is_some() {
+                        break;
+                    }
+                    ctg_core = c2;
+                    j += 1;
+                }
+                let mut cg = if ctg_core.is_empty() {
+                    ctg.clone()
+                } else {
+                    ctg_core
+                };
+                self.fix_init(&mut cg, &ctg);
+                let cg = self.mic(j, cg, d + 1)?;
+                self.add_clause(&cg, j);
+            } else {
+                ctgs = 0;
+                // join: keep the literals of the cube the CTG agrees with
+                cube.retain(|&c| {
+                    let (p, one) = self.latch_of(c);
+                    s.get(p).is_some_and(|&v| v == one)
+                });
+            }
+        }
     }
 
     fn add_clause(&mut self, cube: &Cube, frame: usize) {
@@ -632,7 +724,13 @@ pub(crate) fn ic3(
         clauses: e.frames.iter().map(|f| f.len()).sum(),
     };
     let out = match r {
-        Ok(inv) => {
+        Ok(mut inv) => {
+            // the constant latches' facts: clause `latch = v` is the negated cube `latch = ¬v`
+            for (p, v) in e.fixed.iter().enumerate() {
+                if let Some(v) = v {
+                    inv.push(vec![2 * p as u32 + u32::from(*v)]);
+                }
+            }
             let clauses = inv
                 .iter()
                 .map(|cube| {

@@ -39,6 +39,7 @@ mod ste_sim;
 mod ste_task;
 mod ste_vacuity;
 mod task;
+mod ternary_constants;
 mod trimmer;
 mod unroll;
 mod vwaba;

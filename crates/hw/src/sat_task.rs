@@ -243,6 +243,8 @@ fn finish_solve(
 pub enum CoreMethod {
     /// Deletion-based MUS extraction with clause-set refinement (minimal).
     Mus,
+    /// The same with recursive model rotation (Marques-Silva & Lynce, SAT 2011).
+    MusRotate,
     /// The core of the checked DRAT proof of one solve.
     Proof,
     /// One Trimmer run (C13 §4).
@@ -256,6 +258,7 @@ impl CoreMethod {
     pub fn parse(s: &str) -> Option<CoreMethod> {
         Some(match s {
             "mus" => CoreMethod::Mus,
+            "mus-rotate" => CoreMethod::MusRotate,
             "proof" => CoreMethod::Proof,
             "trimmer" => CoreMethod::Trimmer,
             "trim-till-fix" => CoreMethod::TrimTillFix,
@@ -265,6 +268,7 @@ impl CoreMethod {
     fn name(self) -> &'static str {
         match self {
             CoreMethod::Mus => "mus",
+            CoreMethod::MusRotate => "mus-rotate",
             CoreMethod::Proof => "proof",
             CoreMethod::Trimmer => "trimmer",
             CoreMethod::TrimTillFix => "trim-till-fix",
@@ -313,9 +317,9 @@ pub fn core_cnf(text: &str, method: CoreMethod, budget: &Budget) -> Result<CoreR
     let mut minimal = false;
     let mut stopped: Option<Exhausted> = None;
     let groups: Option<Vec<u32>> = match method {
-        CoreMethod::Mus => {
+        CoreMethod::Mus | CoreMethod::MusRotate => {
             let mut calls = 0;
-            let r = mus(&g, budget, &mut calls);
+            let r = mus(&g, method == CoreMethod::MusRotate, budget, &mut calls);
             answer = answer.stat("sat_calls", calls);
             match r {
                 MusResult::Sat(m) => {

@@ -12,7 +12,7 @@
 //! loop — wants explained), as in the paper's figures.
 
 use crate::ste_algebra::{Algebra, CnfAlg};
-use crate::ste_sim::{defining, simulate, Leaf, Rail, Resolved};
+use crate::ste_sim::{assertion_run, Leaf, Rail, Resolved};
 use std::collections::BTreeMap;
 use verikit_aiger::Aig;
 use verikit_diag::{Budget, Exhausted};
@@ -48,16 +48,13 @@ pub(crate) fn weakest_strengthening(
             alg.sat.add_clause(&[!h0, !h1]);
             hats.insert(c, (h0, h1));
         }
-        let ante = defining(&mut alg, &r.ante);
-        let traj = simulate(
+        let (traj, cons) = assertion_run(
             &mut alg,
             aig,
-            r.depth,
-            &ante,
+            r,
             &mut |_, l| hats.get(&l).map(|&(h0, h1)| Rail { one: h1, zero: h0 }),
             budget,
         )?;
-        let cons = defining(&mut alg, &r.cons);
         let nb = alg.not(&traj.bottom);
         alg.sat.add_clause(&[nb]);
         let mut any = alg.konst(false);

@@ -10,7 +10,7 @@
 //! C20 §4 computes further BDDs (`relevant`) over the same trajectory.
 
 use crate::ste_algebra::{Algebra, BddAlg};
-use crate::ste_sim::{defining, simulate, Rail, Resolved, Trajectory};
+use crate::ste_sim::{assertion_run, Rail, Resolved, Trajectory};
 use verikit_aiger::Aig;
 use verikit_bdd::Bdd;
 use verikit_diag::{Budget, Exhausted};
@@ -32,9 +32,7 @@ pub(crate) struct SteRun {
 /// Runs STE for a resolved assertion.
 pub(crate) fn ste(aig: &Aig, r: &Resolved, budget: &Budget) -> Result<SteRun, Exhausted> {
     let mut alg = BddAlg::new(r.nvars);
-    let ante = defining(&mut alg, &r.ante);
-    let traj = simulate(&mut alg, aig, r.depth, &ante, &mut |_, _| None, budget)?;
-    let cons = defining(&mut alg, &r.cons);
+    let (traj, cons) = assertion_run(&mut alg, aig, r, &mut |_, _| None, budget)?;
     let ok = traj.bottom.not();
     let mut fail = alg.konst(false);
     let mut incomplete = alg.konst(false);

@@ -164,6 +164,24 @@ pub(crate) struct Leaf {
 /// The value a simulation gives a leaf (`None`: X).
 pub(crate) type LeafFn<'f, A> = dyn FnMut(&mut A, Leaf) -> Option<Rail<<A as Algebra>::B>> + 'f;
 
+/// The consequent's defining sequence (by node and time).
+pub(crate) type Defining<B> = BTreeMap<(usize, u32), Rail<B>>;
+
+/// An assertion's run: the defining trajectory of its antecedent (simulated with `leaf`, see
+/// [`simulate`]) and the defining sequence of its consequent, the two things every STE check
+/// compares.
+pub(crate) fn assertion_run<A: Algebra>(
+    alg: &mut A,
+    aig: &Aig,
+    r: &Resolved,
+    leaf: &mut LeafFn<'_, A>,
+    budget: &Budget,
+) -> Result<(Trajectory<A::B>, Defining<A::B>), Exhausted> {
+    let ante = defining(alg, &r.ante);
+    let traj = simulate(alg, aig, r.depth, &ante, leaf, budget)?;
+    Ok((traj, defining(alg, &r.cons)))
+}
+
 /// Simulates `depth` frames. `leaf` may give a leaf a Boolean value (a fresh variable for the
 /// concrete search, a strengthening); `None` leaves it X.
 pub(crate) fn simulate<A: Algebra>(

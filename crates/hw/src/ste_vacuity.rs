@@ -7,7 +7,7 @@
 //! is vacuous, or the STE counterexample spurious (§5 "fails vacuously").
 
 use crate::ste_algebra::{Algebra, CnfAlg};
-use crate::ste_sim::{defining, simulate, Leaf, Rail, Resolved};
+use crate::ste_sim::{assertion_run, Leaf, Rail, Resolved};
 use std::collections::HashMap;
 use verikit_aiger::Aig;
 use verikit_diag::{Budget, Exhausted};
@@ -41,12 +41,10 @@ pub(crate) fn concrete_run(
     let mut free: HashMap<Leaf, Lit> = HashMap::new();
     let syms = {
         let mut alg = CnfAlg::new(&mut sat);
-        let ante = defining(&mut alg, &r.ante);
-        let traj = simulate(
+        let (traj, cons) = assertion_run(
             &mut alg,
             aig,
-            r.depth,
-            &ante,
+            r,
             &mut |alg: &mut CnfAlg, l| {
                 let v = alg.fresh();
                 free.insert(l, v);
@@ -54,7 +52,6 @@ pub(crate) fn concrete_run(
             },
             budget,
         )?;
-        let cons = defining(&mut alg, &r.cons);
         let mut any = alg.konst(false);
         for (&(t, var), g) in &cons {
             let Some(f) = traj.rails.get(t).and_then(|fr| fr.get(var as usize)) else {

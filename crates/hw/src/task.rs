@@ -89,6 +89,18 @@ pub const PARAMS: &[Param] = &[
         range: "0..=18446744073709551615",
         doc: "EverLost: random seed",
     },
+    Param {
+        name: "hw.ic3-ctg",
+        default: "0",
+        range: "0..=1000",
+        doc: "IC3: counterexamples to generalisation blocked in a row per dropped literal (0 = plain MIC)",
+    },
+    Param {
+        name: "hw.ic3-ctg-depth",
+        default: "1",
+        range: "0..=10",
+        doc: "IC3: recursion depth of blocking counterexamples to generalisation",
+    },
 ];
 
 /// Which engine decides the property.
@@ -135,6 +147,8 @@ pub struct Options {
     pub bmc_max_depth: Option<usize>,
     pub ic3_drop_tries: usize,
     pub ic3_requeue: bool,
+    pub ic3_ctg: usize,
+    pub ic3_ctg_depth: usize,
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
@@ -152,6 +166,8 @@ impl Default for Options {
             bmc_max_depth: None,
             ic3_drop_tries: 100,
             ic3_requeue: true,
+            ic3_ctg: 0,
+            ic3_ctg_depth: 1,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
@@ -188,7 +204,19 @@ impl Options {
             patience: p.get_in(ep, 0, 100_000)?,
             seed: p.get(ed)?,
         };
+        let [cm, cd] = [12, 13].map(|i| &PARAMS[i]);
+        self.ic3_ctg = p.get_in(cm, 0, 1000)?;
+        self.ic3_ctg_depth = p.get_in(cd, 0, 10)?;
         Ok(self)
+    }
+
+    fn ic3_options(&self) -> Ic3Options {
+        Ic3Options {
+            drop_tries: self.ic3_drop_tries,
+            requeue: self.ic3_requeue,
+            ctg_max: self.ic3_ctg,
+            ctg_depth: self.ic3_ctg_depth,
+        }
     }
 }
 
@@ -200,10 +228,7 @@ pub struct Report {
 }
 
 fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(String, String)>) {
-    let ic3o = Ic3Options {
-        drop_tries: opts.ic3_drop_tries,
-        requeue: opts.ic3_requeue,
-    };
+    let ic3o = opts.ic3_options();
     let p = opts.property;
     match opts.engine {
         Engine::Bmc => (bmc(aig, p, opts.bmc_max_depth, budget), vec![]),
@@ -325,10 +350,7 @@ pub fn check_property(aig: &Aig, opts: &Options, budget: &Budget) -> Result<Repo
             },
         },
         max_bound: opts.bmc_max_depth,
-        ic3: Ic3Options {
-            drop_tries: opts.ic3_drop_tries,
-            requeue: opts.ic3_requeue,
-        },
+        ic3: opts.ic3_options(),
         simple_path: opts.kind_simple_path,
     };
     let (a, witness, stats) = check_live(aig, live, &set, budget)?;

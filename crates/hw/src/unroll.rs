@@ -187,7 +187,18 @@ impl<'a> Unroller<'a> {
 
 /// The latches in the cone of influence of the given literals (through next-state functions).
 pub(crate) fn coi_latches(aig: &Aig, roots: &[u32]) -> Vec<usize> {
-    let kinds = aig.kinds();
+    latch_support(aig, &aig.kinds(), roots, true)
+}
+
+/// The latches the given literals depend on, sorted: through AND gates only (the latches of the
+/// current state they read), or with `through_next` also through the next-state functions of
+/// the latches reached (the sequential cone of influence).
+pub(crate) fn latch_support(
+    aig: &Aig,
+    kinds: &[Kind],
+    roots: &[u32],
+    through_next: bool,
+) -> Vec<usize> {
     let mut seen = vec![false; aig.maxvar as usize + 1];
     let mut stack: Vec<u32> = roots.iter().map(|l| l >> 1).collect();
     let mut out = Vec::new();
@@ -199,7 +210,7 @@ pub(crate) fn coi_latches(aig: &Aig, roots: &[u32]) -> Vec<usize> {
         match kinds.get(v as usize) {
             Some(Kind::Latch(j)) => {
                 out.push(*j);
-                if let Some(l) = aig.latches.get(*j) {
+                if let Some(l) = aig.latches.get(*j).filter(|_| through_next) {
                     stack.push(l.next >> 1);
                 }
             }

@@ -340,6 +340,53 @@ fn x_failure_resolved_by_refinement_into_a_pass() {
     }
 }
 
+/// C20 §4 rule 2 on the paper's kind of circuit: a multiplexer `out = c ? (din ∧ k) : (din ∧ ¬k)`
+/// (a write enable `c` selecting between data paths). Rule 1 finds no common candidate at the
+/// mux's inner gates (`c` vs `k`), rule 2 prefers the control source `c` there, so Tzoref–
+/// Grumberg's refinement makes `c` symbolic first (rule 3 alone would pick `k`, the smaller
+/// index), then `k`, and reaches the real counterexample.
+#[test]
+fn tg_refines_the_mux_control_before_its_data() {
+    let mut aig = Aig::new();
+    let din = aig.add_input();
+    let k = aig.add_input();
+    let c = aig.add_input();
+    for (j, n) in ["din", "k", "c"].iter().enumerate() {
+        name(&mut aig, 'i', j, n.to_string());
+    }
+    let a = aig.and(din, k);
+    let b = aig.and(din, k ^ 1);
+    let x = aig.and(c, a);
+    let y = aig.and(c ^ 1, b);
+    let out = aig.and(x ^ 1, y ^ 1) ^ 1;
+    aig.outputs.push(out);
+    name(&mut aig, 'o', 0, "out".into());
+    let text = "assert mux: din is 1 ==> out is 1 ;";
+    let f = parse_ste("t.ste", text).unwrap();
+    let a = f.assertions[0].clone();
+    let rep = ste_assertion(&aig, &a, &opts(Refine::Tg), &Budget::unlimited())
+        .unwrap()
+        .unwrap();
+    let steps: Vec<&String> = rep
+        .refinements
+        .iter()
+        .filter(|l| l.starts_with("refine:"))
+        .collect();
+    assert!(
+        steps
+            .first()
+            .is_some_and(|l| l.starts_with("refine: c@0 is")),
+        "{:?}",
+        rep.refinements
+    );
+    assert!(
+        steps.iter().any(|l| l.starts_with("refine: k@0 is")),
+        "{:?}",
+        rep.refinements
+    );
+    check_fails(&aig, &a, &rep.outcome);
+}
+
 #[test]
 fn hidden_vacuity_is_detected() {
     // C20 §5: g and h are each satisfiable but not together; STE sees no ⊥.

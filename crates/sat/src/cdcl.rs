@@ -350,20 +350,22 @@ impl Cdcl {
     fn heap_less(&self, a: Var, b: Var) -> bool {
         self.activity[a as usize] > self.activity[b as usize]
     }
+    /// Puts `v` at heap position `i`.
+    fn heap_set(&mut self, i: usize, v: Var) {
+        self.heap[i] = v;
+        self.heap_pos[v as usize] = i as i32;
+    }
     fn heap_up(&mut self, mut i: usize) {
         let v = self.heap[i];
         while i > 0 {
             let p = (i - 1) / 2;
-            if self.heap_less(v, self.heap[p]) {
-                self.heap[i] = self.heap[p];
-                self.heap_pos[self.heap[i] as usize] = i as i32;
-                i = p;
-            } else {
+            if !self.heap_less(v, self.heap[p]) {
                 break;
             }
+            self.heap_set(i, self.heap[p]);
+            i = p;
         }
-        self.heap[i] = v;
-        self.heap_pos[v as usize] = i as i32;
+        self.heap_set(i, v);
     }
     fn heap_down(&mut self, mut i: usize) {
         let v = self.heap[i];
@@ -379,16 +381,13 @@ impl Cdcl {
             } else {
                 l
             };
-            if self.heap_less(self.heap[c], v) {
-                self.heap[i] = self.heap[c];
-                self.heap_pos[self.heap[i] as usize] = i as i32;
-                i = c;
-            } else {
+            if !self.heap_less(self.heap[c], v) {
                 break;
             }
+            self.heap_set(i, self.heap[c]);
+            i = c;
         }
-        self.heap[i] = v;
-        self.heap_pos[v as usize] = i as i32;
+        self.heap_set(i, v);
     }
     fn heap_insert(&mut self, v: Var) {
         if self.heap_pos[v as usize] >= 0 || !self.decidable[v as usize] {

@@ -36,9 +36,9 @@ pub enum SatCmd {
     Core {
         /// The formula (`.cnf` or `.gcnf`; `-` for standard input).
         file: PathBuf,
-        /// trim-till-fix, trimmer (one run; Gershman et al., CAV'06), mus (deletion-based, minimal)
-        /// or proof (the core of one checked DRAT proof).
-        #[arg(long, default_value = "trim-till-fix", value_parser = ["trim-till-fix", "trimmer", "mus", "proof"])]
+        /// trim-till-fix, trimmer (one run; Gershman et al., CAV'06), mus (deletion-based, minimal;
+        /// mus-rotate: with recursive model rotation) or proof (the core of one checked DRAT proof).
+        #[arg(long, default_value = "trim-till-fix", value_parser = ["trim-till-fix", "trimmer", "mus", "mus-rotate", "proof"])]
         method: String,
         /// Write the core as a formula (`.cnf` / `.gcnf` text).
         #[arg(short, long, value_name = "FILE")]

@@ -138,7 +138,7 @@ proptest! {
         let cnf = random_cnf(seed, n, 55);
         let text = cnf.to_dimacs();
         let is_sat = brute(n, &cnf.clauses);
-        for method in [CoreMethod::Mus, CoreMethod::Proof, CoreMethod::Trimmer, CoreMethod::TrimTillFix] {
+        for method in [CoreMethod::Mus, CoreMethod::MusRotate, CoreMethod::Proof, CoreMethod::Trimmer, CoreMethod::TrimTillFix] {
             let r = core_cnf(&text, method, &Budget::unlimited()).unwrap();
             if is_sat {
                 prop_assert_eq!(r.answer.verdict, Some(Verdict::True));
@@ -148,7 +148,7 @@ proptest! {
             let core = core_clauses(r.core_text.as_deref().unwrap());
             prop_assert!(!brute(n, &core), "{:?}: core satisfiable", method);
             prop_assert_eq!(r.answer.to_json()["core_checked"].as_bool(), Some(true));
-            if method == CoreMethod::Mus {
+            if matches!(method, CoreMethod::Mus | CoreMethod::MusRotate) {
                 for i in 0..core.len() {
                     let mut less = core.clone();
                     less.remove(i);
@@ -178,7 +178,7 @@ proptest! {
                 .filter(|(i, _)| i % 7 == 0 || gs.contains(&((i % 7) as u32)))
                 .map(|(_, c)| c.clone()).collect()
         };
-        for method in [CoreMethod::Mus, CoreMethod::Trimmer, CoreMethod::TrimTillFix] {
+        for method in [CoreMethod::Mus, CoreMethod::MusRotate, CoreMethod::Trimmer, CoreMethod::TrimTillFix] {
             let r = core_cnf(&text, method, &Budget::unlimited()).unwrap();
             if brute(n, &cnf.clauses) {
                 prop_assert_eq!(r.answer.verdict, Some(Verdict::True));
@@ -187,7 +187,7 @@ proptest! {
             prop_assert_eq!(r.answer.verdict, Some(Verdict::False));
             let gs = r.groups.clone();
             prop_assert!(!brute(n, &with(&gs)));
-            if method == CoreMethod::Mus {
+            if matches!(method, CoreMethod::Mus | CoreMethod::MusRotate) {
                 if !gs.is_empty() {
                     for i in 0..gs.len() {
                         let mut less = gs.clone();

@@ -20,6 +20,8 @@ fn settings(engine: LiveEngine) -> LiveSettings {
         ic3: Ic3Options {
             drop_tries: 100,
             requeue: true,
+            ctg_max: 3,
+            ctg_depth: 1,
         },
         simple_path: true,
     }
