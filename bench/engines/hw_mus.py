@@ -75,7 +75,10 @@ def main():
          "| circuit | k | clauses | mus size | SAT calls | CPU s | mus-rotate size | SAT calls | CPU s |",
          "|---|---|---|---|---|---|---|---|---|"]
     for f, k, nc, a, b in table:
-        cell = lambda x: f"{x[0]}{'' if x[2] else '*'} | {x[1]} | {x[3]:.2f}"  # noqa: E731
+        def cell(x):
+            size = "–" if x[0] is None else x[0]
+            calls = "–" if x[1] is None else x[1]
+            return f"{size}{'' if x[2] else '*'} | {calls} | {x[3]:.2f}"
         L.append(f"| {f} | {k} | {nc} | {cell(a)} | {cell(b)} |")
     both = [(a, b) for _, _, _, a, b in table if a[2] and b[2]]
     L += ["", "`*`: not minimal within the limit (the core so far).", ""]
