@@ -16,17 +16,10 @@ import platform
 import re
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from harness import measure  # noqa: E402
-
-BENCH = Path(__file__).resolve().parent.parent
-ROOT = BENCH.parent
-DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data")).resolve() / "aiger"
-VERIKIT = Path(os.environ.get("VERIKIT_BIN", ROOT / "target" / "release" / "verikit"))
+from hw_paths import DATA, VERIKIT, measure
 
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=5.0)
