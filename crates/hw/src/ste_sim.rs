@@ -164,8 +164,8 @@ pub(crate) struct Leaf {
 /// The value a simulation gives a leaf (`None`: X).
 pub(crate) type LeafFn<'f, A> = dyn FnMut(&mut A, Leaf) -> Option<Rail<<A as Algebra>::B>> + 'f;
 
-/// The consequent's defining sequence (by node and time).
-pub(crate) type Defining<B> = BTreeMap<(usize, u32), Rail<B>>;
+/// The antecedent's defining trajectory and the consequent's defining sequence (by time, node).
+pub(crate) type AssertionRun<B> = (Trajectory<B>, BTreeMap<(usize, u32), Rail<B>>);
 
 /// An assertion's run: the defining trajectory of its antecedent (simulated with `leaf`, see
 /// [`simulate`]) and the defining sequence of its consequent, the two things every STE check
@@ -176,7 +176,7 @@ pub(crate) fn assertion_run<A: Algebra>(
     r: &Resolved,
     leaf: &mut LeafFn<'_, A>,
     budget: &Budget,
-) -> Result<(Trajectory<A::B>, Defining<A::B>), Exhausted> {
+) -> Result<AssertionRun<A::B>, Exhausted> {
     let ante = defining(alg, &r.ante);
     let traj = simulate(alg, aig, r.depth, &ante, leaf, budget)?;
     Ok((traj, defining(alg, &r.cons)))
