@@ -2,7 +2,6 @@
 //! parses arguments, calls its library crate and returns its `Answer`; this file handles the global
 //! options (`--json`, `--timeout`, `-q`, `-v`), printing, and exit codes.
 
-mod cmd;
 mod demo;
 mod report;
 
@@ -48,43 +47,23 @@ struct Global {
     help_params: bool,
 }
 
-/// Every engine's tuning-parameter table (`-x key=value`), by engine name.
-fn param_tables() -> Vec<(&'static str, &'static [Param])> {
-    vec![
-        #[cfg(feature = "nfa")]
-        ("nfa", verikit_automata::PARAMS),
-        #[cfg(feature = "smt")]
-        ("smt", verikit_smt::PARAMS),
-        #[cfg(feature = "bn")]
-        ("bn", verikit_boolnet::PARAMS),
-        #[cfg(feature = "prism")]
-        ("prism", verikit_prob::PARAMS),
-        #[cfg(feature = "omega")]
-        ("omega", verikit_omega::PARAMS),
-        #[cfg(feature = "mc")]
-        ("mc", verikit_explicit::PARAMS),
-        #[cfg(feature = "prog")]
-        ("prog", verikit_prog::PARAMS),
-        #[cfg(feature = "aig")]
-        ("hw", verikit_hw::PARAMS),
-        #[cfg(feature = "aig")]
-        ("ste", verikit_hw::STE_PARAMS),
-        #[cfg(feature = "sat")]
-        ("sat", verikit_hw::SAT_PARAMS),
-        #[cfg(feature = "synt")]
-        ("synt", verikit_synt::PARAMS),
-        #[cfg(feature = "ta")]
-        ("ta", verikit_ta::PARAMS),
-    ]
-}
-
-/// Declares the `Cmd` enum (one variant per group behind its cargo feature) and `dispatch`, which
-/// calls the group's `run`.
+/// Declares the command modules (`cmd/<module>.rs`, each behind its group's cargo feature), the
+/// `Cmd` enum (one variant per group), `dispatch`, which calls the group's `run`, and
+/// `param_tables`: every engine's tuning-parameter table (`-x key=value`), by engine name.
 macro_rules! groups {
-    ($($(#[$doc:meta])* $feature:literal $variant:ident($args:ty) => $run:path;)*) => {
+    ($($(#[$doc:meta])* $feature:literal $m:ident::$variant:ident($args:ident)
+        => [$(($engine:literal, $table:path)),*];)*) => {
+        mod cmd {
+            $(#[cfg(feature = $feature)] pub mod $m;)*
+            #[cfg(feature = "omega")]
+            pub mod omega_common;
+            #[cfg(feature = "serve")]
+            pub mod serve;
+        }
+
         #[derive(Subcommand, Debug)]
         enum Cmd {
-            $($(#[$doc])* #[cfg(feature = $feature)] $variant($args),)*
+            $($(#[$doc])* #[cfg(feature = $feature)] $variant(cmd::$m::$args),)*
             /// The web playground: a local HTTP server with a page per engine (LTL, SMT-LIB, NFA,
             /// PRISM, Boolean networks); the global `--timeout` (default 10 s) limits each request.
             #[cfg(feature = "serve")]
@@ -95,11 +74,15 @@ macro_rules! groups {
 
         fn dispatch(cmd: Cmd, ctx: &Ctx) -> Result<Output, CliError> {
             match cmd {
-                $(#[cfg(feature = $feature)] Cmd::$variant(c) => $run(c, ctx),)*
+                $(#[cfg(feature = $feature)] Cmd::$variant(c) => cmd::$m::run(c, ctx),)*
                 #[cfg(feature = "serve")]
                 Cmd::Serve(_) => Err(CliError::Internal("serve runs outside the watchdog".into())),
                 Cmd::Demo => demo::run(ctx),
             }
+        }
+
+        fn param_tables() -> Vec<(&'static str, &'static [Param])> {
+            vec![$($(#[cfg(feature = $feature)] ($engine, $table),)*)*]
         }
     };
 }
@@ -107,41 +90,41 @@ macro_rules! groups {
 groups! {
     /// Finite automata: universality, inclusion, equivalence, reduction, random NFAs.
     #[command(subcommand)]
-    "nfa" Nfa(cmd::nfa::NfaCmd) => cmd::nfa::run;
+    "nfa" nfa::Nfa(NfaCmd) => [("nfa", verikit_automata::PARAMS)];
     /// SMT-LIB 2.6 solver for linear arithmetic (QF_LRA, QF_RDL, QF_LIA, QF_IDL).
-    "smt" Smt(cmd::smt::SmtArgs) => cmd::smt::run;
+    "smt" smt::Smt(SmtArgs) => [("smt", verikit_smt::PARAMS)];
     /// LTL formulas: parse, simplify, translate to Büchi automata, random formulas.
     #[command(subcommand)]
-    "omega" Ltl(cmd::ltl::LtlCmd) => cmd::ltl::run;
+    "omega" ltl::Ltl(LtlCmd) => [("omega", verikit_omega::PARAMS)];
     /// omega-automata in HOA: statistics, product, emptiness, membership, complement.
     #[command(subcommand)]
-    "omega" Aut(cmd::aut::AutCmd) => cmd::aut::run;
+    "omega" aut::Aut(AutCmd) => [];
     /// Boolean networks: attractors of synchronous networks, model information, random networks.
     #[command(subcommand)]
-    "bn" Bn(cmd::bn::BnCmd) => cmd::bn::run;
+    "bn" bn::Bn(BnCmd) => [("bn", verikit_boolnet::PARAMS)];
     /// Probabilistic models in the PRISM language: build, check PCTL/CSL properties.
     #[command(subcommand)]
-    "prism" Prism(cmd::prism::PrismCmd) => cmd::prism::run;
+    "prism" prism::Prism(PrismCmd) => [("prism", verikit_prob::PARAMS)];
     /// Timed automata (TChecker .tck): zone-graph reachability of location labels, timed traces.
     #[command(subcommand)]
-    "ta" Ta(cmd::ta::TaCmd) => cmd::ta::run;
+    "ta" ta::Ta(TaCmd) => [("ta", verikit_ta::PARAMS)];
     /// Explicit-state model checking of DVE (DiVinE/BEEM) models: state spaces, deadlocks,
     /// assertions, LTL by nested DFS.
     #[command(subcommand)]
-    "mc" Mc(cmd::mc::McCmd) => cmd::mc::run;
+    "mc" mc::Mc(McCmd) => [("mc", verikit_explicit::PARAMS)];
     /// C programs (SV-COMP conventions): unreach-call by IMPACT and bounded model checking, CFA,
     /// CHC.
     #[command(subcommand)]
-    "prog" Prog(cmd::prog::ProgCmd) => cmd::prog::run;
+    "prog" prog::Prog(ProgCmd) => [("prog", verikit_prog::PARAMS)];
     /// Hardware model checking of AIGER circuits (.aag/.aig): BMC, k-induction, IC3/PDR.
     #[command(subcommand)]
-    "aig" Aig(cmd::aig::AigCmd) => cmd::aig::run;
+    "aig" aig::Aig(AigCmd) => [("hw", verikit_hw::PARAMS), ("ste", verikit_hw::STE_PARAMS)];
     /// SAT: DIMACS CNF solving with DRAT proofs; unsatisfiable cores (Trimmer, MUS) of .cnf/.gcnf.
-    "sat" Sat(cmd::sat::SatArgs) => cmd::sat::run;
+    "sat" sat::Sat(SatArgs) => [("sat", verikit_hw::SAT_PARAMS)];
     /// Reactive synthesis from LTL (TLSF, or -f with --ins/--outs): realizability, AIGER
     /// controllers.
     #[command(subcommand)]
-    "synt" Synt(cmd::synt::SyntCmd) => cmd::synt::run;
+    "synt" synt::Synt(SyntCmd) => [("synt", verikit_synt::PARAMS)];
 }
 
 fn usage_exit(msg: &str) -> ! {

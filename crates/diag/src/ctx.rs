@@ -4,6 +4,7 @@
 
 use crate::answer::Answer;
 use crate::budget::Budget;
+use crate::failure::Failure;
 use crate::front::emit;
 use crate::params::Params;
 use std::sync::{Arc, Mutex};
@@ -76,6 +77,12 @@ impl Ctx {
     pub fn finish_batch(&self, mut summary: Answer) -> Answer {
         summary.results = self.sink.take();
         summary
+    }
+
+    /// A bad batch item's error on stderr at once (`LABEL: ` and the rendered failure), whatever
+    /// `-q`: the other items still run, and the batch's answer lists it.
+    pub fn item_error(&self, label: &str, f: &Failure) {
+        eprint!("{label}: {}", f.render());
     }
 
     /// A warning on stderr (`Warning: …`), unless `-q`.

@@ -18,6 +18,7 @@ mod acc;
 mod accepts;
 mod bisim;
 mod checked_merge;
+mod command;
 mod complement;
 mod containment;
 mod cosim;
@@ -64,6 +65,11 @@ mod wdba;
 mod word;
 mod zielonka;
 
+pub use command::{
+    accepts_command, aut_command, check_command, filter_command, formula_arg, formula_file_arg,
+    formulas_command, included_command, parity_kind, product_command, rand_command, FilterTests,
+    FormulaCommand,
+};
 pub use error::OmegaError;
 pub use task::PARAMS;
 // The automaton, its acceptance conditions, and what reads and prints it.

@@ -1,14 +1,12 @@
 //! `verikit ltl`: LTL formulas in Spot's syntax — parse, simplify, translate (like `ltl2tgba`),
 //! evaluate on a lasso word, random formulas (like `randltl`). The work is in
-//! `verikit_omega::task`; this file reads arguments and files.
+//! `verikit_omega` (`formulas_command` and its siblings); this file only declares the arguments.
 
-use super::aut::{batch, err, DetArgs};
-use crate::report::{read_input, CliError, Ctx, Output};
+use super::omega_common::{DetArgs, FormulaSource};
+use crate::report::{CliError, Ctx, Output};
 use clap::Subcommand;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use verikit_diag::{Answer, SourceFile};
-use verikit_omega::task::{self, FormulaInput, FormulaItem, RandJob, TranslateFlags};
-use verikit_omega::ReduceMethod as Method;
+use verikit_omega::task::{self, TranslateFlags};
+use verikit_omega::{self as omega, FormulaCommand as Do, ReduceMethod as Method};
 
 #[derive(Subcommand, Debug)]
 pub enum LtlCmd {
@@ -91,98 +89,26 @@ pub struct RandArgs {
     simplify: bool,
 }
 
-/// The formula inputs, kept in command-line order as Spot does (positional, `-f`, `-F` mixed).
-#[derive(clap::Args, Debug)]
-pub struct FormulaSource {
-    #[arg(value_parser = formula, help = "Formulas (Spot syntax).")]
-    formulas: Vec<(usize, FormulaInput)>,
-    #[arg(long = "formula", short = 'f', value_parser = formula, help = "A formula, as Spot's -f.")]
-    f: Vec<(usize, FormulaInput)>,
-    /// Formulas of a file, one per line (`-` stdin; blank and `#` lines skipped), or column COL
-    /// of a CSV file with `FILE/COL` (COL < 0: skip the header), as Spot's `-F`. Results are
-    /// printed as they come; a bad line is reported (file:line:col), the others still run.
-    #[arg(long, short = 'F', value_parser = file)]
-    file: Vec<(usize, FormulaInput)>,
-    #[arg(long, help = "Negate each formula.")]
-    negate: bool,
-}
-
-/// Clap parses the command line left to right: a counter numbers the inputs in that order.
-static SEQ: AtomicUsize = AtomicUsize::new(0);
-fn formula(s: &str) -> Result<(usize, FormulaInput), String> {
-    Ok((
-        SEQ.fetch_add(1, Ordering::Relaxed),
-        FormulaInput::Formula(s.into()),
-    ))
-}
-fn file(s: &str) -> Result<(usize, FormulaInput), String> {
-    Ok((
-        SEQ.fetch_add(1, Ordering::Relaxed),
-        FormulaInput::File(s.into()),
-    ))
-}
-
-/// Runs `f` on the formula, or on every formula as a streamed batch.
-fn each(
-    ctx: &Ctx,
-    src: &FormulaSource,
-    f: impl Fn(&FormulaItem) -> Result<Answer, verikit_omega::OmegaError>,
-) -> Result<Output, CliError> {
-    let mut inputs: Vec<_> = [&src.formulas, &src.f, &src.file]
-        .into_iter()
-        .flatten()
-        .collect();
-    inputs.sort_by_key(|(n, _)| *n);
-    let inputs: Vec<FormulaInput> = inputs.into_iter().map(|(_, i)| i.clone()).collect();
-    let read = |p: &str| read_input(std::path::Path::new(p));
-    let wrap = |e, file: &SourceFile| CliError::from_error(e, Some(file));
-    let mut items = task::formula_items(&inputs, read, wrap, CliError::Usage)?;
-    if items.len() == 1 && src.file.is_empty() {
-        let it = items.remove(0);
-        return f(&it).map_err(|e| err(it.locate(e)));
-    }
-    let (none, f) = (SourceFile::new("<formulas>", ""), &f);
-    let items = items
-        .into_iter()
-        .map(|it| move || f(&it).map_err(|e| it.locate(e)));
-    batch(ctx, &none, ("formula", "formulas"), items)
-}
-
 pub fn run(cmd: LtlCmd, ctx: &Ctx) -> Result<Output, CliError> {
     match cmd {
-        LtlCmd::Parse(s) => each(ctx, &s, |i| {
-            task::print_formula(&i.text, i.offset, false, s.negate)
-        }),
-        LtlCmd::Simplify(s) => each(ctx, &s, |i| {
-            task::print_formula(&i.text, i.offset, true, s.negate)
-        }),
+        LtlCmd::Parse(s) => s.print(false, ctx),
+        LtlCmd::Simplify(s) => s.print(true, ctx),
         LtlCmd::Translate(t) => {
-            let flags = TranslateFlags {
-                sba: t.sba,
-                state_based: t.state_based_acceptance,
-                level: (t.low, t.medium, t.high),
-                dot: t.dot,
-                stats: t.stats,
-                no_simplify: t.no_simplify,
-                no_postprocess: t.no_postprocess,
-                no_redirect_merges: t.no_redirect_merges,
-                state_names: t.state_names,
-                reduce: t.reduce,
-                det: t.det.options(false),
-                monitor: t.monitor,
-                any: t.det.any,
-                negate: t.src.negate,
-            };
-            let job = task::translate_job(flags, &ctx.params).map_err(CliError::Usage)?;
-            each(ctx, &t.src, |i| {
-                task::translate_item(i, &job, &ctx.budget).map(|x| x.1)
-            })
+            let mut f = TranslateFlags::default();
+            (f.sba, f.state_based, f.level) =
+                (t.sba, t.state_based_acceptance, (t.low, t.medium, t.high));
+            (f.dot, f.stats, f.no_simplify, f.no_postprocess) =
+                (t.dot, t.stats, t.no_simplify, t.no_postprocess);
+            (f.no_redirect_merges, f.state_names, f.reduce) =
+                (t.no_redirect_merges, t.state_names, t.reduce);
+            (f.det, f.monitor, f.any, f.negate) =
+                (t.det.options(false), t.monitor, t.det.any, t.src.negate);
+            t.src.run(Do::Translate(f), ctx)
         }
-        LtlCmd::Check { formula, word } => task::check(&formula, &word).map_err(err),
+        LtlCmd::Check { formula, word } => omega::check_command(&formula, &word),
         LtlCmd::Rand(r) => {
-            let job = RandJob::parse(&r.ap, &r.size, &r.weights, (r.count, r.seed, r.simplify));
-            let job = job.map_err(CliError::Usage)?;
-            task::rand_formulas(&job, &ctx.params, &ctx.budget).map_err(CliError::Usage)
+            let texts = (r.ap.as_str(), r.size.as_str(), r.weights.as_str());
+            omega::rand_command(texts, (r.count, r.seed, r.simplify), ctx)
         }
     }
 }

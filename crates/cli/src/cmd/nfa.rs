@@ -1,12 +1,14 @@
 //! `verikit nfa`: universality, inclusion and equivalence of finite automata, random automata,
 //! reduction, format conversion. Arguments only: every question is answered by `verikit_automata`.
 
-use crate::report::{read_input, CliError, Ctx};
+use crate::report::{read_input, CliError as Fail, Ctx};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
-use verikit_automata::{self as automata, CheckOptions, Choice, Produced, TvParams};
-use verikit_diag::Answer;
+use verikit_automata::{
+    self as automata, AutomataError as NfaError, CheckOptions, Choice, Produced, TvParams,
+};
+use verikit_diag::{Answer, Budget, SourceFile};
 
 fn values(table: &'static [Choice]) -> PossibleValuesParser {
     PossibleValuesParser::new(table.iter().map(|c| PossibleValue::new(c.name).help(c.doc)))
@@ -121,27 +123,30 @@ pub struct OutputOpts {
     to: String,
 }
 
-/// The options of a decision: `algo`, the check flags and the `-x` parameters.
-fn opts(ctx: &Ctx, algo: &str, p: &Pair, no_memo: bool) -> CheckOptions {
-    let mut o = CheckOptions::new(algo, &p.pre, p.a.from.as_deref(), &ctx.params);
-    (o.no_memo, o.no_prune) = (no_memo, p.no_prune);
-    o
+impl Pair {
+    /// Reads A and B and asks `decide` with the options of the pair, `algo` and `no_memo`.
+    fn ask(&self, decide: Decide, algo: &str, no_memo: bool, ctx: &Ctx) -> Result<Answer, Fail> {
+        let mut o = CheckOptions::new(algo, &self.pre, self.a.from.as_deref(), &ctx.params);
+        (o.no_memo, o.no_prune) = (no_memo, self.no_prune);
+        let (a, b) = (read_input(&self.a.a)?, read_input(&self.b)?);
+        Ok(decide(&a, &b, &o, &ctx.budget)?)
+    }
 }
 
-fn emit(p: Produced, out: &OutputOpts, inputs: &[&Path]) -> Result<Answer, CliError> {
-    automata::emit_produced(p, &out.to, out.output.as_deref(), inputs)
+type Decide = fn(&SourceFile, &SourceFile, &CheckOptions, &Budget) -> Result<Answer, NfaError>;
+
+impl OutputOpts {
+    fn emit(&self, p: Produced, inputs: &[&Path]) -> Result<Answer, Fail> {
+        automata::emit_produced(p, &self.to, self.output.as_deref(), inputs)
+    }
 }
 
-pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
+pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, Fail> {
     let (bud, params) = (&ctx.budget, &ctx.params);
     let plain = |algo: &str, a: &One| CheckOptions::new(algo, "none", a.from.as_deref(), params);
-    let read = |p: &Pair| Ok::<_, CliError>((read_input(&p.a.a)?, read_input(&p.b)?));
     Ok(match cmd {
         NfaCmd::Univ { a, algo } => automata::univ(&read_input(&a.a)?, &plain(&algo, &a), bud)?,
-        NfaCmd::Incl { ab, algo } => {
-            let (x, y) = read(&ab)?;
-            automata::incl(&x, &y, &opts(ctx, &algo, &ab, false), bud)?
-        }
+        NfaCmd::Incl { ab, algo } => ab.ask(automata::incl, &algo, false, ctx)?,
         NfaCmd::Equiv {
             mut ab,
             algo,
@@ -151,23 +156,22 @@ pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             if bisim {
                 ab.pre = "bisim".into();
             }
-            let (x, y) = read(&ab)?;
-            automata::equiv(&x, &y, &opts(ctx, &algo, &ab, no_memo), bud)?
+            ab.ask(automata::equiv, &algo, no_memo, ctx)?
         }
         NfaCmd::Gen(g) => {
             let mut p = TvParams::default();
             (p.states, p.letters, p.density) = (g.states, g.letters, g.density);
             (p.final_density, p.initial, p.seed) = (g.final_density, g.initial, g.seed);
-            emit(automata::generate(&p, params)?, &g.output, &[])?
+            g.output.emit(automata::generate(&p, params)?, &[])?
         }
         NfaCmd::Reduce { a, method, output } => {
             let p = automata::reduce(&read_input(&a.a)?, &method, &plain("auto", &a), bud)?;
-            emit(p, &output, &[&a.a])?
+            output.emit(p, &[&a.a])?
         }
-        NfaCmd::Convert { a, output } => {
-            let p = automata::convert(&read_input(&a.a)?, a.from.as_deref())?;
-            emit(p, &output, &[&a.a])?
-        }
+        NfaCmd::Convert { a, output } => output.emit(
+            automata::convert(&read_input(&a.a)?, a.from.as_deref())?,
+            &[&a.a],
+        )?,
         NfaCmd::Info(a) => automata::info(&read_input(&a.a)?, a.from.as_deref())?,
     })
 }

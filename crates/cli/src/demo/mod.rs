@@ -1,62 +1,36 @@
 //! `verikit demo`: one real example of every engine, from files embedded in the binary. Each
 //! group's module here provides `demo(ctx)`, returning titled answers.
 
-#[cfg(feature = "aig")]
-mod aig;
-#[cfg(feature = "omega")]
-mod aut;
-#[cfg(feature = "bn")]
-mod bn;
-#[cfg(feature = "omega")]
-mod ltl;
-#[cfg(feature = "mc")]
-mod mc;
-#[cfg(feature = "nfa")]
-mod nfa;
-#[cfg(feature = "prism")]
-mod prism;
-#[cfg(feature = "sat")]
-mod sat;
-#[cfg(feature = "smt")]
-mod smt;
-#[cfg(feature = "synt")]
-mod synt;
-#[cfg(feature = "ta")]
-mod ta;
-
 use crate::report::{CliError, Ctx, Output};
 use std::time::Instant;
 use verikit_diag::Answer;
 
 type DemoFn = fn(&Ctx) -> Result<Vec<(String, Output)>, CliError>;
 
-fn engines() -> Vec<(&'static str, DemoFn)> {
-    [
-        #[cfg(feature = "nfa")]
-        ("nfa", nfa::demo as DemoFn),
-        #[cfg(feature = "smt")]
-        ("smt", smt::demo as DemoFn),
-        #[cfg(feature = "omega")]
-        ("ltl", ltl::demo as DemoFn),
-        #[cfg(feature = "omega")]
-        ("aut", aut::demo as DemoFn),
-        #[cfg(feature = "bn")]
-        ("bn", bn::demo as DemoFn),
-        #[cfg(feature = "prism")]
-        ("prism", prism::demo as DemoFn),
-        #[cfg(feature = "ta")]
-        ("ta", ta::demo as DemoFn),
-        #[cfg(feature = "mc")]
-        ("mc", mc::demo as DemoFn),
-        #[cfg(feature = "aig")]
-        ("aig", aig::demo as DemoFn),
-        #[cfg(feature = "sat")]
-        ("sat", sat::demo as DemoFn),
-        #[cfg(feature = "synt")]
-        ("synt", synt::demo as DemoFn),
-    ]
-    .into_iter()
-    .collect()
+/// Declares each group's demo module (behind its cargo feature) and `engines`, the demos in the
+/// order they run, each under its module's name.
+macro_rules! demos {
+    ($($feature:literal $m:ident;)*) => {
+        $(#[cfg(feature = $feature)] mod $m;)*
+
+        fn engines() -> Vec<(&'static str, DemoFn)> {
+            vec![$(#[cfg(feature = $feature)] (stringify!($m), $m::demo as DemoFn),)*]
+        }
+    };
+}
+
+demos! {
+    "nfa" nfa;
+    "smt" smt;
+    "omega" ltl;
+    "omega" aut;
+    "bn" bn;
+    "prism" prism;
+    "ta" ta;
+    "mc" mc;
+    "aig" aig;
+    "sat" sat;
+    "synt" synt;
 }
 
 pub fn run(ctx: &Ctx) -> Result<Answer, CliError> {
