@@ -4,8 +4,7 @@
 //! state is accepting (the format's convention); with no initial-state line the source of the first
 //! transition is initial. State names are arbitrary tokens such as `[1]`. Blank lines are ignored.
 
-use crate::nfa::{Alphabet, Nfa, State};
-use rustc_hash::FxHashMap;
+use crate::nfa::{Alphabet, Nfa, State, StateTable};
 use std::fmt::Write as _;
 use verikit_diag::{Diagnostic, Span};
 
@@ -15,17 +14,8 @@ fn valid_name(s: &str) -> bool {
 
 /// Parses a BA file.
 pub(crate) fn parse(text: &str) -> Result<Nfa, Diagnostic> {
-    let mut names: Vec<String> = Vec::new();
-    let mut index: FxHashMap<String, State> = FxHashMap::default();
-    let mut state = |n: &str| -> State {
-        if let Some(&q) = index.get(n) {
-            return q;
-        }
-        let q = names.len() as State;
-        names.push(n.to_string());
-        index.insert(n.to_string(), q);
-        q
-    };
+    let mut table = StateTable::default();
+    let mut state = |n: &str| table.get(n);
     let mut alphabet = Alphabet::new();
     let mut init: Option<State> = None;
     let mut edges = Vec::new();
@@ -97,11 +87,11 @@ pub(crate) fn parse(text: &str) -> Result<Nfa, Diagnostic> {
     };
     // Without `Accepting` lines every state accepts.
     let finals = if finals.is_empty() {
-        (0..names.len() as State).collect()
+        (0..table.names.len() as State).collect()
     } else {
         finals
     };
-    crate::nfa::from_parts(alphabet, names, &[init], &finals, &edges)
+    crate::nfa::from_parts(alphabet, table.names, &[init], &finals, &edges)
 }
 
 /// Writes an NFA with one initial state in BA format (states named `[i]`). With several initial

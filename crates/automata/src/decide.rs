@@ -4,7 +4,7 @@
 use crate::error::AutomataError;
 use crate::nfa::Nfa;
 use crate::outcome::Outcome;
-use crate::{antichain, antichain_sim, bisim, hk, hkc, naive, saturation, subset};
+use crate::{antichain, antichain_sim, bisim, hk, hkc, naive, pairs, saturation, subset};
 use verikit_diag::{Budget, Exhausted};
 
 /// Universality algorithms.
@@ -114,8 +114,8 @@ pub fn equivalent(
     budget: &Budget,
 ) -> Result<Outcome, Exhausted> {
     Ok(match algo {
-        EquivAlgo::Naive { memo } => naive::equivalent(a, b, memo, budget)?,
-        EquivAlgo::Hk { memo } => hk::equivalent(a, b, memo, budget)?,
+        EquivAlgo::Naive { memo } => pairs::run(a, b, memo, naive::Plain::default(), budget)?,
+        EquivAlgo::Hk { memo } => pairs::run(a, b, memo, hk::UnionFind::default(), budget)?,
         EquivAlgo::Hkc { memo } => hkc::equivalent(a, b, memo, budget)?,
         EquivAlgo::Antichain | EquivAlgo::AntichainNoPrune => {
             let prune = algo == EquivAlgo::Antichain;

@@ -4,12 +4,11 @@
 //! forest (union by rank, path halving) over macrostate ids.
 
 use crate::macrostate::SetStore;
-use crate::nfa::Nfa;
-use crate::outcome::Outcome;
-use crate::pairs::{run, Relation};
+use crate::pairs::Relation;
 
+/// HK's relation: `rst(R)` as a disjoint-set forest (run by [`crate::pairs::run`]).
 #[derive(Default)]
-struct UnionFind {
+pub(crate) struct UnionFind {
     parent: Vec<u32>,
     rank: Vec<u8>,
     pairs: usize,
@@ -56,14 +55,4 @@ impl Relation for UnionFind {
     fn size(&self) -> usize {
         self.pairs
     }
-}
-
-/// `L(A) = L(B)` by HK (`memo`: memoised `todo`).
-pub(crate) fn equivalent(
-    a: &Nfa,
-    b: &Nfa,
-    memo: bool,
-    budget: &verikit_diag::Budget,
-) -> Result<Outcome, verikit_diag::Exhausted> {
-    run(a, b, memo, UnionFind::default(), budget)
 }

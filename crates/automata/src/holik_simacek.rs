@@ -35,10 +35,6 @@ use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
-/// Memory budget (bytes) for the relation, the counters and the position maps together.
-#[cfg(test)]
-pub(crate) const MEMORY_BUDGET: usize = crate::lrt::MEMORY_BUDGET;
-
 /// One counter row `Count_a(·, C)` over `dom_a`, in shared chunks.
 #[derive(Clone)]
 struct Row {
@@ -276,15 +272,9 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// The simulation preorder of `a` (Holík–Šimáček); [`AutomataError::Limit`] above
-/// [`MEMORY_BUDGET`].
-#[cfg(test)]
-pub(crate) fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
-    simulation_within(a, MEMORY_BUDGET, &verikit_diag::Budget::unlimited())
-}
-
-/// [`simulation`] with an explicit memory budget in bytes, polling `poll` (deadline,
-/// cancellation) in the refinement loop.
+/// The simulation preorder of `a` within a memory budget of `budget` bytes
+/// ([`AutomataError::Limit`] above it), polling `poll` (deadline, cancellation) in the refinement
+/// loop.
 pub(crate) fn simulation_within(
     a: &Nfa,
     budget: usize,
@@ -436,25 +426,4 @@ pub(crate) fn simulation_within(
         .map(|x| block_rows[e.block_of[x] as usize].clone())
         .collect();
     Ok(Simulation::from_rows(rows))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::simulation::oracle;
-
-    #[test]
-    fn agrees_with_the_fixed_point_on_random_automata() {
-        oracle::assert_agrees_with_fixed_point(
-            300,
-            40,
-            |seed| 0.3 + (seed % 6) as f64 * 0.3,
-            simulation,
-        );
-    }
-
-    #[test]
-    fn budget_is_enforced() {
-        oracle::assert_memory_is_enforced(simulation_within);
-    }
 }

@@ -63,15 +63,9 @@ pub(crate) fn counter_bytes(a: &Nfa) -> usize {
         .saturating_mul(4)
 }
 
-/// The simulation preorder of `a` by LRT; [`AutomataError::Limit`] when the relation and the
-/// counters would exceed [`MEMORY_BUDGET`].
-#[cfg(test)]
-pub(crate) fn simulation(a: &Nfa) -> Result<Simulation, AutomataError> {
-    simulation_within(a, MEMORY_BUDGET, &verikit_diag::Budget::unlimited())
-}
-
-/// [`simulation`] with an explicit memory budget in bytes, polling `poll` (deadline,
-/// cancellation) in the refinement loop.
+/// The simulation preorder of `a` within a memory budget of `budget` bytes
+/// ([`AutomataError::Limit`] above it), polling `poll` (deadline, cancellation) in the refinement
+/// loop.
 pub(crate) fn simulation_within(
     a: &Nfa,
     budget: usize,
@@ -197,26 +191,5 @@ pub(crate) fn simulation_or_fixpoint(
         Ok(s) => Ok(s),
         Err(AutomataError::Exhausted(e)) => Err(e.into()),
         Err(_) => Ok(crate::simulation::simulation_within(a, poll)?),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::simulation::oracle;
-
-    #[test]
-    fn agrees_with_the_fixed_point_on_random_automata() {
-        oracle::assert_agrees_with_fixed_point(
-            200,
-            30,
-            |seed| 0.5 + (seed % 5) as f64 * 0.3,
-            simulation,
-        );
-    }
-
-    #[test]
-    fn budget_is_enforced() {
-        oracle::assert_memory_is_enforced(simulation_within);
     }
 }

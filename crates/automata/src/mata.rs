@@ -11,7 +11,7 @@
 
 use crate::error::AutomataError;
 use crate::minterm::{mintermise, MAX_ATOMS};
-use crate::nfa::{Alphabet, BitLetters, Letter, Nfa, NfaBuilder, State};
+use crate::nfa::{Alphabet, BitLetters, Letter, Nfa, NfaBuilder, State, StateTable};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use verikit_diag::{Diagnostic, Span};
@@ -98,21 +98,17 @@ fn logical_lines(text: &str) -> Vec<Vec<Tok<'_>>> {
     lines
 }
 
-struct StateTable {
-    names: Vec<String>,
-    index: FxHashMap<String, State>,
-}
-
-impl StateTable {
-    fn get(&mut self, name: &str) -> State {
-        if let Some(&q) = self.index.get(name) {
-            return q;
-        }
-        let q = self.names.len() as State;
-        self.names.push(name.to_string());
-        self.index.insert(name.to_string(), q);
-        q
+/// A builder for `a` over `alphabet` with its states, initial and final states; the transitions
+/// are the caller's (their letters depend on how the alphabets were merged).
+fn builder(a: &MataAut, alphabet: &Alphabet) -> NfaBuilder {
+    let mut b = NfaBuilder::with_states(alphabet.clone(), a.state_names.len());
+    for &q in &a.initial {
+        b.add_initial(q);
     }
+    for &q in &a.finals {
+        b.add_final(q);
+    }
+    b
 }
 
 fn is_formula_syntax(t: &str) -> bool {
@@ -151,10 +147,7 @@ pub(crate) fn parse(text: &str) -> Result<MataAut, Diagnostic> {
             "unexpected token after the section header",
         ));
     }
-    let mut states = StateTable {
-        names: Vec::new(),
-        index: FxHashMap::default(),
-    };
+    let mut states = StateTable::default();
     let mut aut = MataAut {
         kind,
         state_names: Vec::new(),
@@ -359,13 +352,7 @@ pub(crate) fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
                     .iter()
                     .map(|s| alphabet.get(s).unwrap_or(0))
                     .collect();
-                let mut b = NfaBuilder::with_states(alphabet.clone(), a.state_names.len());
-                for &q in &a.initial {
-                    b.add_initial(q);
-                }
-                for &q in &a.finals {
-                    b.add_final(q);
-                }
+                let mut b = builder(a, &alphabet);
                 for &(s, l, t) in &a.transitions {
                     b.add_transition(s, map[l as usize], t);
                 }
@@ -428,13 +415,7 @@ pub(crate) fn build(auts: &[MataAut]) -> Result<Vec<Nfa>, AutomataError> {
                 if !crate::nfa::fits(a.state_names.len(), alphabet.len()) {
                     return Err(too_big(a.state_names.len(), alphabet.len()));
                 }
-                let mut b = NfaBuilder::with_states(alphabet.clone(), a.state_names.len());
-                for &q in &a.initial {
-                    b.add_initial(q);
-                }
-                for &q in &a.finals {
-                    b.add_final(q);
-                }
+                let mut b = builder(a, &alphabet);
                 for &(s, l, t) in &a.transitions {
                     for &c in &m.cover[base[ai] + l as usize] {
                         b.add_transition(s, c, t);

@@ -3,13 +3,12 @@
 //! literally in `R` (so `R` ends as a bisimulation between `A♯` and `B♯`).
 
 use crate::macrostate::SetStore;
-use crate::nfa::Nfa;
-use crate::outcome::Outcome;
-use crate::pairs::{run, Relation};
+use crate::pairs::Relation;
 use rustc_hash::FxHashSet;
 
+/// The naive algorithm's relation: `R` itself (run by [`crate::pairs::run`]).
 #[derive(Default)]
-struct Plain(FxHashSet<(u32, u32)>);
+pub(crate) struct Plain(FxHashSet<(u32, u32)>);
 
 impl Relation for Plain {
     fn contains(&mut self, x: u32, y: u32, _: &SetStore<'_>, _: &[(u32, u32)]) -> bool {
@@ -21,14 +20,4 @@ impl Relation for Plain {
     fn size(&self) -> usize {
         self.0.len()
     }
-}
-
-/// `L(A) = L(B)` by the naive algorithm (`memo`: memoised `todo`).
-pub(crate) fn equivalent(
-    a: &Nfa,
-    b: &Nfa,
-    memo: bool,
-    budget: &verikit_diag::Budget,
-) -> Result<Outcome, verikit_diag::Exhausted> {
-    run(a, b, memo, Plain::default(), budget)
 }

@@ -12,6 +12,27 @@ use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
+/// The states of an automaton being read, by name: each new name becomes the next state (the
+/// text formats' parsers share it).
+#[derive(Default)]
+pub(crate) struct StateTable {
+    pub(crate) names: Vec<String>,
+    index: FxHashMap<String, State>,
+}
+
+impl StateTable {
+    /// The state called `name`, added if new.
+    pub(crate) fn get(&mut self, name: &str) -> State {
+        if let Some(&q) = self.index.get(name) {
+            return q;
+        }
+        let q = self.names.len() as State;
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), q);
+        q
+    }
+}
+
 pub type State = u32;
 pub type Letter = u32;
 

@@ -189,60 +189,72 @@ pub(crate) fn reduce_by(a: &Nfa, sim: &Simulation) -> Nfa {
     quotient(a, &block)
 }
 
-/// Test support for the simulation algorithms that must compute exactly this module's fixed point.
+/// The other simulation algorithms compute exactly this module's fixed point and keep to their
+/// memory budget.
 #[cfg(test)]
-pub(crate) mod oracle {
+mod oracle {
     use super::{simulation, Simulation};
     use crate::error::AutomataError;
     use crate::gen::{tabakov_vardi, TvParams};
     use crate::nfa::{Nfa, State};
     use verikit_diag::Budget;
 
-    /// `algo` equals the fixed point on random automata `0..seeds` with `2 + seed % states_mod`
-    /// states, `1 + seed % 4` letters and transition density `density(seed)`.
-    pub(crate) fn assert_agrees_with_fixed_point(
-        seeds: u64,
-        states_mod: u64,
-        density: impl Fn(u64) -> f64,
-        algo: impl Fn(&Nfa) -> Result<Simulation, AutomataError>,
-    ) {
-        for seed in 0..seeds {
-            let states = 2 + (seed % states_mod) as usize;
-            let a = tabakov_vardi(&TvParams {
-                states,
-                letters: 1 + (seed % 4) as usize,
-                density: density(seed),
-                final_density: 0.3,
-                initial: 0,
-                seed,
-            });
-            let got = algo(&a).unwrap();
-            let fix = simulation(&a);
-            for x in 0..states as State {
-                assert_eq!(
-                    got.simulators(x),
-                    fix.simulators(x),
-                    "seed {seed} state {x}"
-                );
+    type Algo = fn(&Nfa, usize, &Budget) -> Result<Simulation, AutomataError>;
+
+    /// (name, algorithm, seeds, states modulus, density base, density modulus): the algorithm on
+    /// random automata `0..seeds` with `2 + seed % states_mod` states, `1 + seed % 4` letters and
+    /// transition density `base + (seed % density_mod) · 0.3`.
+    const ALGOS: [(&str, Algo, u64, u64, f64, u64); 2] = [
+        (
+            "holik-simacek",
+            crate::holik_simacek::simulation_within,
+            300,
+            40,
+            0.3,
+            6,
+        ),
+        ("lrt", crate::lrt::simulation_within, 200, 30, 0.5, 5),
+    ];
+
+    fn random(states: usize, letters: usize, density: f64, final_density: f64, seed: u64) -> Nfa {
+        let initial = 0;
+        tabakov_vardi(&TvParams {
+            states,
+            letters,
+            density,
+            final_density,
+            initial,
+            seed,
+        })
+    }
+
+    #[test]
+    fn agree_with_the_fixed_point_on_random_automata() {
+        for (name, algo, seeds, states_mod, base, density_mod) in ALGOS {
+            for seed in 0..seeds {
+                let states = 2 + (seed % states_mod) as usize;
+                let density = base + (seed % density_mod) as f64 * 0.3;
+                let a = random(states, 1 + (seed % 4) as usize, density, 0.3, seed);
+                let got = algo(&a, crate::lrt::MEMORY_BUDGET, &Budget::unlimited()).unwrap();
+                let fix = simulation(&a);
+                for x in 0..states as State {
+                    assert_eq!(
+                        got.simulators(x),
+                        fix.simulators(x),
+                        "{name}: seed {seed} state {x}"
+                    );
+                }
             }
         }
     }
 
-    /// `algo` with a memory budget of 100 bytes refuses a 50-state automaton with a limit error.
-    pub(crate) fn assert_memory_is_enforced(
-        algo: impl Fn(&Nfa, usize, &Budget) -> Result<Simulation, AutomataError>,
-    ) {
-        let a = tabakov_vardi(&TvParams {
-            states: 50,
-            letters: 2,
-            density: 1.25,
-            final_density: 0.5,
-            initial: 0,
-            seed: 7,
-        });
-        assert!(matches!(
-            algo(&a, 100, &Budget::unlimited()),
-            Err(AutomataError::Limit(_))
-        ));
+    /// With a memory budget of 100 bytes, a 50-state automaton is refused with a limit error.
+    #[test]
+    fn memory_budget_is_enforced() {
+        let a = random(50, 2, 1.25, 0.5, 7);
+        for (name, algo, ..) in ALGOS {
+            let r = algo(&a, 100, &Budget::unlimited());
+            assert!(matches!(r, Err(AutomataError::Limit(_))), "{name}");
+        }
     }
 }

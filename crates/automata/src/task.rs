@@ -133,46 +133,18 @@ pub const OUTPUT_FORMATS: &[Choice] = &[
     c("dot", "Graphviz"),
 ];
 
-const P_AUTO_LETTERS: Param = Param {
-    name: "nfa.auto-hkc-max-letters",
-    default: "10",
-    range: "0..=1000000",
-    doc: "equiv --algo auto: HKC only up to this many letters",
-};
-const P_AUTO_DENSITY: Param = Param {
-    name: "nfa.auto-hkc-min-density",
-    default: "1.25",
-    range: "0..=1e9",
-    doc: "equiv --algo auto: HKC only from this transition density",
-};
-const P_SIM_MEMORY: Param = Param {
-    name: "nfa.sim-memory-mib",
-    default: "4096",
-    range: "1..=1048576",
-    doc: "memory budget of a simulation relation (MiB)",
-};
-const P_GEN_MAX_STATES: Param = Param {
-    name: "nfa.gen-max-states",
-    default: "10000000",
-    range: "1..=268435456",
-    doc: "largest automaton `nfa gen` draws",
-};
-
-const P_GEN_MAX_LETTERS: Param = Param {
-    name: "nfa.gen-max-letters",
-    default: "100000",
-    range: "1..=16777216",
-    doc: "largest alphabet `nfa gen` draws",
-};
-
-/// The tuning parameters of the nfa engine (`-x key=value`).
-pub const PARAMS: &[Param] = &[
-    P_AUTO_LETTERS,
-    P_AUTO_DENSITY,
-    P_SIM_MEMORY,
-    P_GEN_MAX_STATES,
-    P_GEN_MAX_LETTERS,
-];
+verikit_diag::params! {
+    P_AUTO_LETTERS = "nfa.auto-hkc-max-letters", "10", "0..=1000000",
+        "equiv --algo auto: HKC only up to this many letters";
+    P_AUTO_DENSITY = "nfa.auto-hkc-min-density", "1.25", "0..=1e9",
+        "equiv --algo auto: HKC only from this transition density";
+    P_SIM_MEMORY = "nfa.sim-memory-mib", "4096", "1..=1048576",
+        "memory budget of a simulation relation (MiB)";
+    P_GEN_MAX_STATES = "nfa.gen-max-states", "10000000", "1..=268435456",
+        "largest automaton `nfa gen` draws";
+    P_GEN_MAX_LETTERS = "nfa.gen-max-letters", "100000", "1..=16777216",
+        "largest alphabet `nfa gen` draws";
+}
 
 fn param<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     params: &Params,
@@ -465,6 +437,16 @@ fn timeout_answer(q: Question, e: Exhausted, algo: &str, t0: Instant) -> Answer 
 }
 
 /// The answer of a decision, the witness replayed independently first.
+/// A decision's verdict with its relation word, the algorithm that decided it and its sizes.
+fn verdict_of(q: &Question, out: &Outcome, algo: &str) -> Answer {
+    let relation = if out.holds { q.relation.0 } else { q.relation.1 };
+    Answer::decision(Verdict::from_bool(out.holds))
+        .detail("relation", relation)
+        .detail("algorithm", algo)
+        .stat("size", out.size)
+        .stat("explored", out.explored)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn decision(
     q: Question,
@@ -476,19 +458,7 @@ fn decision(
     t0: Instant,
     check_s: f64,
 ) -> Result<Answer, AutomataError> {
-    let mut r = Answer::decision(Verdict::from_bool(out.holds))
-        .detail(
-            "relation",
-            if out.holds {
-                q.relation.0
-            } else {
-                q.relation.1
-            },
-        )
-        .detail("algorithm", algo)
-        .input("a", describe(a))
-        .stat("size", out.size)
-        .stat("explored", out.explored);
+    let mut r = verdict_of(&q, out, algo).input("a", describe(a));
     if let Some(b) = b {
         r = r.input("b", describe(b));
     }
@@ -748,20 +718,9 @@ fn symbolic(
                "initial": n.initial.len(), "final": n.finals.count_ones(..)})
     };
     let what = if out.holds { q.holds } else { q.fails };
-    let mut r = Answer::decision(Verdict::from_bool(out.holds))
-        .detail(
-            "relation",
-            if out.holds {
-                q.relation.0
-            } else {
-                q.relation.1
-            },
-        )
-        .detail("algorithm", algo)
+    let mut r = verdict_of(&q, &out, algo)
         .input("a", sdesc(sa))
         .input("b", sdesc(sb))
-        .stat("size", out.size)
-        .stat("explored", out.explored)
         .line(format!("{}: {what}", Verdict::from_bool(out.holds)));
     if let Some(w) = &out.witness {
         let in_a = hkc_bdd::accepts(sa, w);

@@ -16,7 +16,7 @@
 //! transitions. Symbols of other arities are rejected. `Ops` and `States` lines are optional (states
 //! and letters are also collected from the transitions). `#` starts a comment.
 
-use crate::nfa::{Alphabet, Nfa, State};
+use crate::nfa::{Alphabet, Nfa, State, StateTable};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use verikit_diag::{Diagnostic, Span};
@@ -27,17 +27,8 @@ fn is_name(s: &str) -> bool {
 
 /// Parses a Timbuk word automaton.
 pub(crate) fn parse(text: &str) -> Result<Nfa, Diagnostic> {
-    let mut names: Vec<String> = Vec::new();
-    let mut index: FxHashMap<String, State> = FxHashMap::default();
-    let mut state = |n: &str| -> State {
-        if let Some(&q) = index.get(n) {
-            return q;
-        }
-        let q = names.len() as State;
-        names.push(n.to_string());
-        index.insert(n.to_string(), q);
-        q
-    };
+    let mut table = StateTable::default();
+    let mut state = |n: &str| table.get(n);
     let mut alphabet = Alphabet::new();
     let mut arity: FxHashMap<String, u32> = FxHashMap::default();
     let (mut init, mut finals, mut edges) = (Vec::new(), Vec::new(), Vec::new());
@@ -152,7 +143,7 @@ pub(crate) fn parse(text: &str) -> Result<Nfa, Diagnostic> {
             "not a Timbuk automaton: no `Automaton` or `Transitions`",
         ));
     }
-    crate::nfa::from_parts(alphabet, names, &init, &finals, &edges)
+    crate::nfa::from_parts(alphabet, table.names, &init, &finals, &edges)
 }
 
 /// Writes an NFA as a Timbuk word automaton (nullary symbol `x` for the initial states; letter

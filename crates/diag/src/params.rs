@@ -19,6 +19,19 @@ pub struct Param {
     pub doc: &'static str,
 }
 
+/// Declares an engine's tuning parameters once: a `const` per parameter and the table
+/// `pub const PARAMS: &[Param]` listing them in order, one line each
+/// (`IDENT = "engine.key", "default", "range", "meaning";`).
+#[macro_export]
+macro_rules! params {
+    ($($id:ident = $name:literal, $default:literal, $range:literal, $doc:literal;)*) => {
+        $(const $id: $crate::Param =
+            $crate::Param { name: $name, default: $default, range: $range, doc: $doc };)*
+        /// The tuning parameters of this engine (`-x key=value`).
+        pub const PARAMS: &[$crate::Param] = &[$($id),*];
+    };
+}
+
 impl fmt::Display for Param {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

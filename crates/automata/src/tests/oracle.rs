@@ -96,8 +96,9 @@ proptest! {
     /// Holík–Šimáček, LRT and the plain fixed point compute the same relation.
     #[test]
     fn simulation_algorithms_agree(a in (1usize..=3).prop_flat_map(|k| arb_nfa(12, k))) {
-        let hs = holik_simacek::simulation(&a).unwrap();
-        let lrt = lrt::simulation(&a).unwrap();
+        let (mem, poll) = (lrt::MEMORY_BUDGET, &Budget::unlimited());
+        let hs = holik_simacek::simulation_within(&a, mem, poll).unwrap();
+        let lrt = lrt::simulation_within(&a, mem, poll).unwrap();
         let fix = simulation::simulation(&a);
         for x in 0..a.num_states() as u32 {
             prop_assert_eq!(hs.simulators(x), fix.simulators(x));
