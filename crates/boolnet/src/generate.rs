@@ -97,13 +97,7 @@ mod tests {
     #[test]
     fn core_size_is_the_non_leaf_count() {
         for seed in 0..20 {
-            let net = random(GenParams {
-                nodes: 60,
-                core: 7,
-                k: 2,
-                module: 3,
-                seed,
-            });
+            let net = crate::tests::generated(60, 7, seed);
             let f = net.resolved(crate::InputMode::Free);
             assert_eq!(crate::leaf_removal::non_leaves(&f).len(), 7, "seed {seed}");
         }

@@ -175,22 +175,9 @@ impl Symbolic {
 
     /// Renames next-state variables to current-state ones (the BDD must use only `x′`).
     fn unprime(&self, b: &Bdd) -> Result<Bdd, BnError> {
-        let nodes: Vec<BddNode> = b
-            .clone()
-            .to_nodes()
-            .into_iter()
-            .enumerate()
-            .map(|(k, mut node)| {
-                if k >= 2 {
-                    let v = node.var.to_index();
-                    node.var = BddVariable::from_index(v & !1);
-                }
-                node
-            })
-            .collect();
-        Bdd::from_nodes(&nodes)
-            .map_err(|e| BnError::Limit(format!("internal renaming failed: {e}")))
+        rename(b, |v| v & !1)
     }
+
 
     /// The successors of `set` (a set over the ancestor-closed `vars`): the relational product
     /// `∃x. set(x) ∧ ⋀_{i∈vars} x′_i ↔ f_i(x)` computed on the partitioned relation, conjoining
@@ -239,22 +226,9 @@ impl Symbolic {
 
     /// Renames current-state variables to next-state ones (the BDD must use only `x`).
     fn prime(&self, b: &Bdd) -> Result<Bdd, BnError> {
-        let nodes: Vec<BddNode> = b
-            .clone()
-            .to_nodes()
-            .into_iter()
-            .enumerate()
-            .map(|(k, mut node)| {
-                if k >= 2 {
-                    let v = node.var.to_index();
-                    node.var = BddVariable::from_index(v | 1);
-                }
-                node
-            })
-            .collect();
-        Bdd::from_nodes(&nodes)
-            .map_err(|e| BnError::Limit(format!("internal renaming failed: {e}")))
+        rename(b, |v| v | 1)
     }
+
 
     /// The predecessors of `set`: `∃x′. set(x′) ∧ ⋀_i x′_i ↔ f_i(x)`, one part of the partitioned
     /// relation at a time for the variables the set mentions, each `x′_i` quantified as soon as
@@ -768,4 +742,22 @@ pub(crate) fn unpermute_state(s: &[bool], order: &[usize]) -> Vec<bool> {
         }
     }
     out
+}
+
+/// `b` with each variable index `v` replaced by `to(v)` (node by node; `to` must keep the order of
+/// the variables `b` uses, as the x ↔ x′ renamings of the interleaved order do).
+fn rename(b: &Bdd, to: impl Fn(usize) -> usize) -> Result<Bdd, BnError> {
+    let nodes: Vec<BddNode> = b
+        .clone()
+        .to_nodes()
+        .into_iter()
+        .enumerate()
+        .map(|(k, mut node)| {
+            if k >= 2 {
+                node.var = BddVariable::from_index(to(node.var.to_index()));
+            }
+            node
+        })
+        .collect();
+    Bdd::from_nodes(&nodes).map_err(|e| BnError::Limit(format!("internal renaming failed: {e}")))
 }

@@ -67,36 +67,17 @@ fn formula(rng: &mut StdRng, depth: u32, n: usize, ints: bool) -> String {
         return format!("({op} {} {rhs})", term(rng, n, ints));
     }
     let d = depth - 1;
-    match rng.gen_range(0..6) {
-        0 => format!("(not {})", formula(rng, d, n, ints)),
-        1 => format!(
-            "(ite {} {} {})",
-            formula(rng, d, n, ints),
-            formula(rng, d, n, ints),
-            formula(rng, d, n, ints)
-        ),
-        2 => format!(
-            "(=> {} {})",
-            formula(rng, d, n, ints),
-            formula(rng, d, n, ints)
-        ),
-        3 => format!(
-            "(xor {} {})",
-            formula(rng, d, n, ints),
-            formula(rng, d, n, ints)
-        ),
-        4 => format!(
-            "(and {} {})",
-            formula(rng, d, n, ints),
-            formula(rng, d, n, ints)
-        ),
-        _ => format!(
-            "(or {} {} {})",
-            formula(rng, d, n, ints),
-            formula(rng, d, n, ints),
-            formula(rng, d, n, ints)
-        ),
-    }
+    let ops = [
+        ("not", 1),
+        ("ite", 3),
+        ("=>", 2),
+        ("xor", 2),
+        ("and", 2),
+        ("or", 3),
+    ];
+    let (op, arity) = ops[rng.gen_range(0..6) as usize];
+    let args: Vec<String> = (0..arity).map(|_| formula(rng, d, n, ints)).collect();
+    format!("({op} {})", args.join(" "))
 }
 
 /// One long script and, for each of its checks, the stand-alone script of that check.

@@ -4,8 +4,10 @@
 //! enumeration of every point of a small box and every Boolean assignment, with models checked
 //! against the original assertions.
 
+mod common;
+
+use common::solve_checked as solve;
 use proptest::prelude::*;
-use verikit_smt::{run_script, RunOptions};
 
 const BOX: i64 = 3;
 
@@ -170,37 +172,9 @@ fn brute_force(f: &[Vec<A>]) -> bool {
 }
 
 fn script(f: &[Vec<A>]) -> String {
-    let mut s =
-        String::from("(set-logic QF_LIA)\n(declare-fun p0 () Bool)(declare-fun p1 () Bool)\n");
-    for v in ["x", "y"] {
-        s += &format!("(declare-fun {v} () Int)\n(assert (<= (- {BOX}) {v} {BOX}))\n");
-    }
-    for cl in f {
-        let lits: Vec<String> = cl.iter().map(A::smt).collect();
-        if lits.len() == 1 {
-            s += &format!("(assert {})\n", lits[0]);
-        } else {
-            s += &format!("(assert (or {}))\n", lits.join(" "));
-        }
-    }
-    s + "(check-sat)\n"
-}
-
-fn solve(text: &str) -> (String, Option<bool>, usize) {
-    let out = run_script(
-        text,
-        RunOptions {
-            check: true,
-            ..Default::default()
-        },
-    );
-    assert!(out.errors.is_empty(), "{:?}", out.errors);
-    let c = &out.checks[0];
-    (
-        c.answer.clone(),
-        c.model_valid,
-        c.certificate_failures.len(),
-    )
+    let clauses: Vec<Vec<String>> = f.iter().map(|cl| cl.iter().map(A::smt).collect()).collect();
+    let decls = "(declare-fun p0 () Bool)(declare-fun p1 () Bool)\n";
+    common::clause_script(decls, &["x", "y"], BOX, &clauses)
 }
 
 proptest! {

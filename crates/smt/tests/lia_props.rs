@@ -2,8 +2,10 @@
 //! Gomory cuts) against brute-force enumeration of every integer point of a small box, and a few
 //! hand-made instances whose proofs need the integer lemmas.
 
+mod common;
+
+use common::solve_checked as solve;
 use proptest::prelude::*;
-use verikit_smt::{run_script, RunOptions};
 
 /// A linear constraint `Σ c_i v_i ⋈ k` over the variables `x`, `y`, `z`.
 #[derive(Clone, Debug)]
@@ -93,32 +95,11 @@ fn brute_force(f: &[Vec<Con>]) -> bool {
 }
 
 fn script(f: &[Vec<Con>]) -> String {
-    let mut s = String::from("(set-logic QF_LIA)\n");
-    for v in VARS {
-        s += &format!("(declare-fun {v} () Int)\n(assert (<= (- {BOX}) {v} {BOX}))\n");
-    }
-    for cl in f {
-        let lits: Vec<String> = cl.iter().map(Con::smt).collect();
-        if lits.len() == 1 {
-            s += &format!("(assert {})\n", lits[0]);
-        } else {
-            s += &format!("(assert (or {}))\n", lits.join(" "));
-        }
-    }
-    s + "(check-sat)\n"
-}
-
-fn solve(text: &str) -> (String, Option<bool>) {
-    let out = run_script(
-        text,
-        RunOptions {
-            check: true,
-            ..Default::default()
-        },
-    );
-    assert!(out.errors.is_empty(), "{:?}", out.errors);
-    let c = &out.checks[0];
-    (c.answer.clone(), c.model_valid)
+    let clauses: Vec<Vec<String>> = f
+        .iter()
+        .map(|cl| cl.iter().map(Con::smt).collect())
+        .collect();
+    common::clause_script("", &VARS, BOX, &clauses)
 }
 
 proptest! {
@@ -126,7 +107,7 @@ proptest! {
     #[test]
     fn agrees_with_enumeration(f in formula()) {
         let text = script(&f);
-        let (answer, model_ok) = solve(&text);
+        let (answer, model_ok, _) = solve(&text);
         let expected = if brute_force(&f) { "sat" } else { "unsat" };
         prop_assert_eq!(&answer, expected, "{}", text);
         if answer == "sat" {
@@ -162,7 +143,7 @@ fn diophantine_system_without_single_row_witness() {
 fn satisfiable_congruences_give_checked_models() {
     let text = "(set-logic QF_LIA)(declare-fun x () Int)(declare-fun y () Int)
         (assert (= (+ (* 6 x) (* 10 y)) 14))(assert (<= 100 x 200))(check-sat)";
-    assert_eq!(solve(text), ("sat".to_string(), Some(true)));
+    assert_eq!(solve(text), ("sat".to_string(), Some(true), 0));
 }
 
 #[test]

@@ -313,15 +313,8 @@ proptest! {
 
 #[test]
 fn generated_networks_agree() {
-    use crate::generate::{random, GenParams};
     for seed in 0..30 {
-        let net = random(GenParams {
-            nodes: 14,
-            core: 5,
-            k: 2,
-            module: 3,
-            seed,
-        });
+        let net = super::generated(14, 5, seed);
         let f = net.resolved(InputMode::Free);
         let want = as_strings(&bruteforce::attractors(&f).unwrap());
         for o in all_options().into_iter().skip(1) {
@@ -346,14 +339,7 @@ fn inputs_modes() {
             ..Options::default()
         };
         let r = attractors(&net, &o).unwrap();
-        let b = attractors(
-            &net,
-            &Options {
-                method: Method::BruteForce,
-                ..o.clone()
-            },
-        )
-        .unwrap();
+        let b = super::brute_force(&net, &o).unwrap();
         assert_eq!(as_strings(&r.listed), as_strings(&b.listed));
         if let Some(c) = count {
             assert_eq!(r.attractor_count.unwrap(), c.into());
@@ -381,13 +367,6 @@ fn resource_limit_is_an_error() {
     };
     let e = attractors(&net, &o).unwrap_err();
     assert!(matches!(e, crate::BnError::Limit(_)), "{e}");
-    let e = attractors(
-        &net,
-        &Options {
-            method: Method::BruteForce,
-            ..Options::default()
-        },
-    )
-    .unwrap_err();
+    let e = super::brute_force(&net, &Options::default()).unwrap_err();
     assert!(matches!(e, crate::BnError::Limit(_)));
 }

@@ -52,14 +52,7 @@ fn small_models_decomposition_equals_brute_force() {
             limit: 1 << 20,
             ..Options::default()
         };
-        let b = attractors(
-            &net,
-            &Options {
-                method: Method::BruteForce,
-                ..o.clone()
-            },
-        )
-        .unwrap();
+        let b = super::brute_force(&net, &o).unwrap();
         for o in [
             o.clone(),
             Options {
