@@ -1,24 +1,16 @@
 #![cfg(feature = "prism")]
 //! `verikit prism bisim`: alternating probabilistic bisimulation of interval MDPs.
 
-use std::process::Command;
+mod common;
 
-fn verikit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_verikit"))
-}
-
-fn json(args: &[&str]) -> (serde_json::Value, i32) {
-    let out = verikit().arg("--json").args(args).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let v = stdout
-        .lines()
-        .last()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or(serde_json::Value::Null);
-    (v, out.status.code().unwrap_or(-1))
-}
+use common::{fails, json};
 
 const FIG1: &str = "imdp\nmodule m\n  x : [0..2] init 0;\n  [a] x=0 -> [1/3,2/3]:(x'=1) + [0.1,1]:(x'=2);\n  [b] x=0 -> [0.4,0.6]:(x'=1) + [0.25,2/3]:(x'=2);\n  [a] x>0 -> true;\nendmodule\nlabel \"t\" = x=1;\n";
+
+/// `verikit --json prism bisim MODEL EXTRA…`: the answer, the exit code and stderr.
+fn bisim(model: &std::path::Path, extra: &[&str]) -> (serde_json::Value, i32, String) {
+    json(&[&["prism", "bisim", model.to_str().unwrap()], extra].concat())
+}
 
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("verikit-imdp-{}", std::process::id()));
@@ -31,13 +23,7 @@ fn paper_figure_1_and_quotient_roundtrip() {
     let model = tmp("fig1.prism");
     std::fs::write(&model, FIG1).unwrap();
     let out = tmp("fig1-q.prism");
-    let (v, code) = json(&[
-        "prism",
-        "bisim",
-        model.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (v, code, _) = bisim(&model, &["--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["verdict"], "true");
     assert_eq!(v["input"]["states"], 3);
@@ -46,18 +32,12 @@ fn paper_figure_1_and_quotient_roundtrip() {
     // Only the strictly minimal action b survives at x=0: 2 + 1 + 1 transitions.
     assert_eq!(v["stats"]["quotient_transitions"], 4);
     // The written quotient is itself minimal.
-    let (w, code) = json(&["prism", "bisim", out.to_str().unwrap()]);
+    let (w, code, _) = bisim(&out, &[]);
     assert_eq!(code, 0, "{w}");
     assert_eq!(w["input"]["states"], 3);
     assert_eq!(w["stats"]["quotient_states"], 3);
     let tra = tmp("fig1-q.tra");
-    let (_, code) = json(&[
-        "prism",
-        "bisim",
-        model.to_str().unwrap(),
-        "--out",
-        tra.to_str().unwrap(),
-    ]);
+    let (_, code, _) = bisim(&model, &["--out", tra.to_str().unwrap()]);
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(&tra).unwrap();
     assert!(text.starts_with("3 3 4\n"), "{text}");
@@ -74,7 +54,7 @@ fn widened_dining_philosophers_match_paper_table_1() {
         eprintln!("skipping: data not available");
         return;
     }
-    let (v, code) = json(&["prism", "bisim", p.to_str().unwrap(), "--widen", "0.01"]);
+    let (v, code, _) = bisim(&p, &["--widen", "0.01"]);
     assert_eq!(code, 0, "{v}");
     // Table 1 of the paper: Dining-Phils-LR-nofair-3: 956 states, 3048 intervals -> 172, 509.
     assert_eq!(v["input"]["states"], 956);
@@ -87,7 +67,7 @@ fn widened_dining_philosophers_match_paper_table_1() {
 fn bad_widen_is_usage_error() {
     let model = tmp("fig1b.prism");
     std::fs::write(&model, FIG1).unwrap();
-    let (_, code) = json(&["prism", "bisim", model.to_str().unwrap(), "--widen", "-0.5"]);
+    let (_, code, _) = bisim(&model, &["--widen", "-0.5"]);
     assert_eq!(code, 2);
     let bad = tmp("bad.prism");
     std::fs::write(
@@ -95,7 +75,7 @@ fn bad_widen_is_usage_error() {
         "imdp\nmodule m x : [0..1] init 0; [] x=0 -> [0.5,:(x'=1); endmodule\n",
     )
     .unwrap();
-    let (_, code) = json(&["prism", "bisim", bad.to_str().unwrap()]);
+    let (_, code, _) = bisim(&bad, &[]);
     assert_eq!(code, 2);
 }
 
@@ -104,16 +84,24 @@ fn data(rel: &str) -> Option<String> {
     p.exists().then(|| p.to_str().unwrap().to_string())
 }
 
+/// The shared model and properties files, or `None` (the test skips) if either is missing.
+fn model_and_props(model: &str, props: &str) -> Option<(String, String)> {
+    let both = data(model).zip(data(props));
+    if both.is_none() {
+        eprintln!("skipping: data not available");
+    }
+    both
+}
+
 #[test]
 fn check_prism_robot_example_under_exists_forall() {
-    let (Some(model), Some(props)) = (
-        data("prism-examples/imdps/simple/robot.prism"),
-        data("prism-examples/imdps/simple/robot.props"),
+    let Some((model, props)) = model_and_props(
+        "prism-examples/imdps/simple/robot.prism",
+        "prism-examples/imdps/simple/robot.props",
     ) else {
-        eprintln!("skipping: data not available");
         return;
     };
-    let (v, code) = json(&["prism", "check", &model, &props, "--const", "delta=0.1"]);
+    let (v, code, _) = json(&["prism", "check", &model, &props, "--const", "delta=0.1"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["input"]["model_type"], "IMDP");
     let r = v["results"].as_array().unwrap();
@@ -128,11 +116,10 @@ fn check_prism_robot_example_under_exists_forall() {
 
 #[test]
 fn check_widened_by_zero_matches_storm() {
-    let (Some(model), Some(props)) = (
-        data("qvbs/mdp/consensus/consensus.2.prism"),
-        data("qvbs/mdp/consensus/consensus.props"),
+    let Some((model, props)) = model_and_props(
+        "qvbs/mdp/consensus/consensus.2.prism",
+        "qvbs/mdp/consensus/consensus.props",
     ) else {
-        eprintln!("skipping: data not available");
         return;
     };
     // Storm's values recorded in tests/expected/prism-storm.tsv (consensus.2, K=4).
@@ -140,7 +127,7 @@ fn check_widened_by_zero_matches_storm() {
         ("c2", 0.43774416558149665),
         ("steps_min", 191.9999983460711),
     ] {
-        let (v, code) = json(&[
+        let (v, code, _) = json(&[
             "prism", "check", &model, &props, "--const", "K=4", "--widen", "0", "--prop", name,
         ]);
         assert_eq!(code, 0, "{v}");
@@ -149,7 +136,7 @@ fn check_widened_by_zero_matches_storm() {
         assert!((got - want).abs() <= 1e-5 * want, "{name}: {got}");
     }
     // Widening moves the value up: nature works against the minimising controller.
-    let (v, _) = json(&[
+    let (v, _, _) = json(&[
         "prism", "check", &model, &props, "--const", "K=4", "--widen", "0.01", "--prop", "c2",
     ]);
     let got = v["results"][0]["result"].as_f64().unwrap();
@@ -158,14 +145,13 @@ fn check_widened_by_zero_matches_storm() {
 
 #[test]
 fn bisim_with_properties_agrees_on_quotient() {
-    let (Some(model), Some(props)) = (
-        data("prism-examples/imdps/consensus/coin2.prism"),
-        data("prism-examples/imdps/consensus/coin.props"),
+    let Some((model, props)) = model_and_props(
+        "prism-examples/imdps/consensus/coin2.prism",
+        "prism-examples/imdps/consensus/coin.props",
     ) else {
-        eprintln!("skipping: data not available");
         return;
     };
-    let (v, code) = json(&[
+    let (v, code, _) = json(&[
         "prism",
         "bisim",
         &model,
@@ -180,7 +166,7 @@ fn bisim_with_properties_agrees_on_quotient() {
     assert!(v["stats"]["quotient_states"].as_u64().unwrap() < 272);
     // Without the properties' propositions in the initial partition the quotient is wrong,
     // and the report says so.
-    let (w, code) = json(&[
+    let (w, code, _) = json(&[
         "prism",
         "bisim",
         &model,
@@ -195,7 +181,7 @@ fn bisim_with_properties_agrees_on_quotient() {
     assert_eq!(w["agree"], false, "{w}");
     assert_eq!(w["stats"]["quotient_states"], 1);
     // Named labels and reward structures.
-    let (x, code) = json(&[
+    let (x, code, _) = json(&[
         "prism",
         "bisim",
         &model,
@@ -206,7 +192,7 @@ fn bisim_with_properties_agrees_on_quotient() {
     ]);
     assert_eq!(code, 0, "{x}");
     assert_eq!(x["initial_classes"], 2);
-    let (_, code) = json(&[
+    let (_, code, _) = json(&[
         "prism",
         "bisim",
         &model,
@@ -224,21 +210,19 @@ fn interval_query_needs_a_direction() {
     std::fs::write(&model, FIG1).unwrap();
     let props = tmp("fig1c.props");
     std::fs::write(&props, "P=? [ F \"t\" ];\n").unwrap();
-    let out = verikit()
-        .args([
+    fails(
+        &[
             "prism",
             "check",
             model.to_str().unwrap(),
             props.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("Pmax=?"), "{err}");
+        ],
+        2,
+        &["Pmax=?"],
+    );
     // Fig. 1: from x=0 the controller's best guaranteed probability of t is action b's 0.4.
     std::fs::write(&props, "Pmax=? [ F \"t\" ];\nPmaxmax=? [ F \"t\" ];\n").unwrap();
-    let (v, code) = json(&[
+    let (v, code, _) = json(&[
         "prism",
         "check",
         model.to_str().unwrap(),

@@ -11,337 +11,98 @@ use std::process::Command;
 
 const VERDICTS: [&str; 5] = ["true", "false", "unknown", "timeout", "error"];
 
-/// (group, command, arguments after it, is a decision command, a false verdict carries a witness)
-type Row = (
-    &'static str,
-    &'static str,
-    &'static [&'static str],
-    bool,
-    bool,
-);
+/// What a row's command is: `Plain` prints a result without a verdict, `Decision` answers a
+/// verdict, `Witnessed` answers a verdict and promises a witness with a `false` one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Plain,
+    Decision,
+    Witnessed,
+}
+
+/// (group, command, arguments after it, what the command is)
+type Row = (&'static str, &'static str, &'static [&'static str], Kind);
+
+/// The rows, one a line: `"feature": "group" "command" [arguments] Kind;` (command `""` for a
+/// group without subcommands), each behind its cargo feature.
+macro_rules! rows {
+    ($($feature:literal: $group:literal $cmd:literal [$($arg:literal),*] $kind:ident;)*) => {
+        vec![$(
+            #[cfg(feature = $feature)]
+            ($group, $cmd, &[$($arg),*] as &'static [&'static str], Kind::$kind),
+        )*]
+    };
+}
 
 fn rows() -> Vec<Row> {
-    vec![
-        #[cfg(feature = "nfa")]
-        ("nfa", "univ", &["demo/nfa/has-a.mata"], true, true),
-        #[cfg(feature = "nfa")]
-        (
-            "nfa",
-            "incl",
-            &["demo/nfa/has-a.mata", "demo/nfa/ends-ab.mata"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "nfa")]
-        (
-            "nfa",
-            "equiv",
-            &["demo/nfa/ends-ab.mata", "demo/nfa/has-a.mata"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "nfa")]
-        (
-            "nfa",
-            "gen",
-            &["-n", "5", "-k", "2", "--seed", "3"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "nfa")]
-        ("nfa", "reduce", &["demo/nfa/has-a.mata"], false, false),
-        #[cfg(feature = "nfa")]
-        (
-            "nfa",
-            "convert",
-            &["demo/nfa/has-a.mata", "--to", "ba"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "nfa")]
-        ("nfa", "info", &["demo/nfa/has-a.mata"], false, false),
-        #[cfg(feature = "smt")]
-        ("smt", "", &["demo/smt/knapsack.smt2"], true, false),
-        #[cfg(feature = "omega")]
-        ("ltl", "parse", &["G F a"], false, false),
-        #[cfg(feature = "omega")]
-        ("ltl", "simplify", &["G F (a & X a)"], false, false),
-        #[cfg(feature = "omega")]
-        ("ltl", "translate", &["G (a -> F b)"], false, false),
-        #[cfg(feature = "omega")]
-        (
-            "ltl",
-            "translate",
-            &["-D", "-P", "FG a | GF b"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "omega")]
-        ("ltl", "check", &["G F a", "cycle{!a}"], true, false),
-        #[cfg(feature = "omega")]
-        ("ltl", "rand", &["-n", "3", "--seed", "2"], false, false),
-        #[cfg(feature = "omega")]
-        ("aut", "stats", &["demo/omega/arbiter.hoa"], false, false),
-        #[cfg(feature = "omega")]
-        ("aut", "print", &["demo/omega/arbiter.hoa"], false, false),
-        #[cfg(feature = "omega")]
-        ("aut", "simplify", &["demo/omega/arbiter.hoa"], false, false),
-        #[cfg(feature = "omega")]
-        (
-            "aut",
-            "product",
-            &["demo/omega/arbiter.hoa", "demo/omega/arbiter.hoa"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "omega")]
-        ("aut", "is-empty", &["demo/omega/arbiter.hoa"], true, true),
-        #[cfg(feature = "omega")]
-        (
-            "aut",
-            "accepts",
-            &["demo/omega/arbiter.hoa", "cycle{req & !grant}"],
-            true,
-            false,
-        ),
-        #[cfg(feature = "omega")]
-        ("aut", "reduce", &["demo/omega/arbiter.hoa"], false, false),
-        #[cfg(feature = "omega")]
-        (
-            "aut",
-            "determinize",
-            &["demo/omega/arbiter.hoa"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "omega")]
-        (
-            "aut",
-            "included",
-            &["demo/omega/arbiter.hoa", "demo/omega/arbiter.hoa"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "omega")]
-        ("aut", "filter", &["demo/omega/arbiter.hoa"], true, false),
-        #[cfg(feature = "omega")]
-        (
-            "aut",
-            "complement",
-            &["demo/omega/arbiter.hoa"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "bn")]
-        ("bn", "attractors", &["demo/bn/example5.bnet"], false, false),
-        #[cfg(feature = "bn")]
-        (
-            "bn",
-            "fixed-points",
-            &["demo/bn/example5.bnet"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "bn")]
-        ("bn", "info", &["demo/bn/example5.bnet"], false, false),
-        #[cfg(feature = "bn")]
-        ("bn", "gen", &["-n", "12", "--seed", "4"], false, false),
-        #[cfg(feature = "bn")]
-        ("bn", "convert", &["demo/bn/example5.bnet"], false, false),
-        #[cfg(feature = "prism")]
-        (
-            "prism",
-            "check",
-            &["demo/prism/die.prism", "demo/prism/die.props"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "prism")]
-        ("prism", "build", &["demo/prism/die.prism"], false, false),
-        #[cfg(feature = "prism")]
-        ("prism", "bisim", &["demo/prism/fig1.prism"], false, false),
-        #[cfg(feature = "ta")]
-        (
-            "ta",
-            "reach",
-            &["demo/ta/fischer2.tck", "--labels", "cs1,cs2"],
-            true,
-            // `false` is "unreachable": no trace to show (a `true` answer carries the trace).
-            false,
-        ),
-        #[cfg(feature = "mc")]
-        (
-            "mc",
-            "check",
-            &[
-                "demo/mc/peterson2.dve",
-                "--ltl",
-                "G(\"P_0.idle\" -> F \"P_0.cs\")",
-            ],
-            true,
-            true,
-        ),
-        #[cfg(feature = "mc")]
-        (
-            "mc",
-            "check",
-            &[
-                "demo/mc/peterson2.dve",
-                "--ltl",
-                "G(\"P_0.idle\" -> F \"P_0.cs\")",
-                "--threads",
-                "2",
-                "--algorithm",
-                "map",
-            ],
-            true,
-            true,
-        ),
-        #[cfg(feature = "mc")]
-        (
-            "mc",
-            "check",
-            &[
-                "demo/mc/peterson2.dve",
-                "--ltl",
-                "G(\"P_0.idle\" -> F \"P_0.cs\")",
-                "--workers",
-                "2",
-            ],
-            true,
-            true,
-        ),
-        #[cfg(feature = "mc")]
-        ("mc", "info", &["demo/mc/peterson2.dve"], false, false),
-        #[cfg(feature = "mc")]
-        (
-            "mc",
-            "info",
-            &["demo/mc/peterson2.dve", "--workers", "2"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "prog")]
-        ("prog", "verify", &["demo/prog/off_by_one.c"], true, true),
-        #[cfg(feature = "prog")]
-        (
-            "prog",
-            "verify",
-            &["demo/prog/off_by_one.c", "--engine", "cegar"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "prog")]
-        (
-            "prog",
-            "verify",
-            &["demo/prog/count_up.c", "--engine", "kind"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "prog")]
-        ("prog", "to-chc", &["demo/prog/count_up.c"], false, false),
-        #[cfg(feature = "prog")]
-        ("prog", "chc", &["demo/prog/counter_bug.smt2"], true, true),
-        #[cfg(feature = "aig")]
-        ("aig", "check", &["demo/aig/counter.aag"], true, true),
-        #[cfg(feature = "aig")]
-        (
-            "aig",
-            "check",
-            &["demo/aig/mod3.aag", "--justice", "1"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "aig")]
-        (
-            "aig",
-            "check",
-            &["demo/aig/mod3.aag", "--justice", "0"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "aig")]
-        (
-            "aig",
-            "check",
-            &["demo/aig/mod3.aag", "--ltl", "F G !en"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "aig")]
-        ("aig", "info", &["demo/aig/ring.aag"], false, false),
-        #[cfg(feature = "aig")]
-        (
-            "aig",
-            "ste",
-            &["demo/aig/mem4x2-bug.aag", "demo/aig/mem4x2.ste"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "aig")]
-        (
-            "aig",
-            "convert",
-            &["demo/aig/ring.aag", "-o", "../../target/ring-schema.aig"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "aig")]
-        (
-            "aig",
-            "bmc-cnf",
-            &["demo/aig/counter.aag", "-k", "2"],
-            false,
-            false,
-        ),
-        #[cfg(feature = "sat")]
-        ("sat", "", &["demo/sat/php-4-3.cnf"], true, false),
-        #[cfg(feature = "sat")]
-        ("sat", "core", &["demo/sat/php-4-3.cnf"], true, true),
-        #[cfg(feature = "sat")]
-        (
-            "sat",
-            "core",
-            &["demo/sat/php-4-3.gcnf", "--method", "mus"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "synt")]
-        ("synt", "solve", &["demo/synt/arbiter.tlsf"], true, true),
-        #[cfg(feature = "synt")]
-        ("synt", "convert", &["demo/synt/arbiter.tlsf"], false, false),
-        #[cfg(feature = "ta")]
-        ("ta", "check", &["demo/ta/fischer2.xml"], true, false),
-        #[cfg(feature = "ta")]
-        ("ta", "info", &["demo/ta/fischer2.xml"], false, false),
-        #[cfg(feature = "ta")]
-        (
-            "ta",
-            "cta",
-            &["demo/ta/urgent.cta", "--labels", "err"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "ta")]
-        (
-            "ta",
-            "neta",
-            &["demo/ta/frozen.neta", "--labels", "frozen_ok"],
-            true,
-            true,
-        ),
-        #[cfg(feature = "ta")]
-        (
-            "ta",
-            "liveness",
-            &["demo/ta/fischer2.tck", "-l", "cs1"],
-            true,
-            // `false` is "no accepting cycle": nothing to show (a `true` answer carries the lasso)
-            false,
-        ),
-        ("demo", "", &[], false, false),
-    ]
+    let mut rows: Vec<Row> = rows! {
+        "nfa": "nfa" "univ" ["demo/nfa/has-a.mata"] Witnessed;
+        "nfa": "nfa" "incl" ["demo/nfa/has-a.mata", "demo/nfa/ends-ab.mata"] Witnessed;
+        "nfa": "nfa" "equiv" ["demo/nfa/ends-ab.mata", "demo/nfa/has-a.mata"] Witnessed;
+        "nfa": "nfa" "gen" ["-n", "5", "-k", "2", "--seed", "3"] Plain;
+        "nfa": "nfa" "reduce" ["demo/nfa/has-a.mata"] Plain;
+        "nfa": "nfa" "convert" ["demo/nfa/has-a.mata", "--to", "ba"] Plain;
+        "nfa": "nfa" "info" ["demo/nfa/has-a.mata"] Plain;
+        "smt": "smt" "" ["demo/smt/knapsack.smt2"] Decision;
+        "omega": "ltl" "parse" ["G F a"] Plain;
+        "omega": "ltl" "simplify" ["G F (a & X a)"] Plain;
+        "omega": "ltl" "translate" ["G (a -> F b)"] Plain;
+        "omega": "ltl" "translate" ["-D", "-P", "FG a | GF b"] Plain;
+        "omega": "ltl" "check" ["G F a", "cycle{!a}"] Decision;
+        "omega": "ltl" "rand" ["-n", "3", "--seed", "2"] Plain;
+        "omega": "aut" "stats" ["demo/omega/arbiter.hoa"] Plain;
+        "omega": "aut" "print" ["demo/omega/arbiter.hoa"] Plain;
+        "omega": "aut" "simplify" ["demo/omega/arbiter.hoa"] Plain;
+        "omega": "aut" "product" ["demo/omega/arbiter.hoa", "demo/omega/arbiter.hoa"] Plain;
+        "omega": "aut" "is-empty" ["demo/omega/arbiter.hoa"] Witnessed;
+        "omega": "aut" "accepts" ["demo/omega/arbiter.hoa", "cycle{req & !grant}"] Decision;
+        "omega": "aut" "reduce" ["demo/omega/arbiter.hoa"] Plain;
+        "omega": "aut" "determinize" ["demo/omega/arbiter.hoa"] Plain;
+        "omega": "aut" "included" ["demo/omega/arbiter.hoa", "demo/omega/arbiter.hoa"] Witnessed;
+        "omega": "aut" "filter" ["demo/omega/arbiter.hoa"] Decision;
+        "omega": "aut" "complement" ["demo/omega/arbiter.hoa"] Plain;
+        "bn": "bn" "attractors" ["demo/bn/example5.bnet"] Plain;
+        "bn": "bn" "fixed-points" ["demo/bn/example5.bnet"] Plain;
+        "bn": "bn" "info" ["demo/bn/example5.bnet"] Plain;
+        "bn": "bn" "gen" ["-n", "12", "--seed", "4"] Plain;
+        "bn": "bn" "convert" ["demo/bn/example5.bnet"] Plain;
+        "prism": "prism" "check" ["demo/prism/die.prism", "demo/prism/die.props"] Plain;
+        "prism": "prism" "build" ["demo/prism/die.prism"] Plain;
+        "prism": "prism" "bisim" ["demo/prism/fig1.prism"] Plain;
+        // `false` is "unreachable": no trace to show (a `true` answer carries the trace).
+        "ta": "ta" "reach" ["demo/ta/fischer2.tck", "--labels", "cs1,cs2"] Decision;
+        "mc": "mc" "check" ["demo/mc/peterson2.dve", "--ltl", "G(\"P_0.idle\" -> F \"P_0.cs\")"] Witnessed;
+        "mc": "mc" "check" ["demo/mc/peterson2.dve", "--ltl", "G(\"P_0.idle\" -> F \"P_0.cs\")", "--threads", "2", "--algorithm", "map"] Witnessed;
+        "mc": "mc" "check" ["demo/mc/peterson2.dve", "--ltl", "G(\"P_0.idle\" -> F \"P_0.cs\")", "--workers", "2"] Witnessed;
+        "mc": "mc" "info" ["demo/mc/peterson2.dve"] Plain;
+        "mc": "mc" "info" ["demo/mc/peterson2.dve", "--workers", "2"] Plain;
+        "prog": "prog" "verify" ["demo/prog/off_by_one.c"] Witnessed;
+        "prog": "prog" "verify" ["demo/prog/off_by_one.c", "--engine", "cegar"] Witnessed;
+        "prog": "prog" "verify" ["demo/prog/count_up.c", "--engine", "kind"] Witnessed;
+        "prog": "prog" "to-chc" ["demo/prog/count_up.c"] Plain;
+        "prog": "prog" "chc" ["demo/prog/counter_bug.smt2"] Witnessed;
+        "aig": "aig" "check" ["demo/aig/counter.aag"] Witnessed;
+        "aig": "aig" "check" ["demo/aig/mod3.aag", "--justice", "1"] Witnessed;
+        "aig": "aig" "check" ["demo/aig/mod3.aag", "--justice", "0"] Witnessed;
+        "aig": "aig" "check" ["demo/aig/mod3.aag", "--ltl", "F G !en"] Witnessed;
+        "aig": "aig" "info" ["demo/aig/ring.aag"] Plain;
+        "aig": "aig" "ste" ["demo/aig/mem4x2-bug.aag", "demo/aig/mem4x2.ste"] Witnessed;
+        "aig": "aig" "convert" ["demo/aig/ring.aag", "-o", "../../target/ring-schema.aig"] Plain;
+        "aig": "aig" "bmc-cnf" ["demo/aig/counter.aag", "-k", "2"] Plain;
+        "sat": "sat" "" ["demo/sat/php-4-3.cnf"] Decision;
+        "sat": "sat" "core" ["demo/sat/php-4-3.cnf"] Witnessed;
+        "sat": "sat" "core" ["demo/sat/php-4-3.gcnf", "--method", "mus"] Witnessed;
+        "synt": "synt" "solve" ["demo/synt/arbiter.tlsf"] Witnessed;
+        "synt": "synt" "convert" ["demo/synt/arbiter.tlsf"] Plain;
+        "ta": "ta" "check" ["demo/ta/fischer2.xml"] Decision;
+        "ta": "ta" "info" ["demo/ta/fischer2.xml"] Plain;
+        "ta": "ta" "cta" ["demo/ta/urgent.cta", "--labels", "err"] Witnessed;
+        "ta": "ta" "neta" ["demo/ta/frozen.neta", "--labels", "frozen_ok"] Witnessed;
+        // `false` is "no accepting cycle": nothing to show (a `true` answer carries the lasso)
+        "ta": "ta" "liveness" ["demo/ta/fischer2.tck", "-l", "cs1"] Decision;
+    };
+    rows.push(("demo", "", &[], Kind::Plain));
+    rows
 }
 
 fn verikit() -> Command {
@@ -406,7 +167,12 @@ fn check_shape(v: &Value, what: &str, decision: bool, needs_witness: bool) {
             .as_array()
             .unwrap_or_else(|| panic!("{what}: `results` is not an array"));
         for (i, item) in items.iter().enumerate() {
-            check_shape(item, &format!("{what} results[{i}]"), false, needs_witness);
+            let kind = if needs_witness {
+                Kind::Witnessed
+            } else {
+                Kind::Plain
+            };
+            check_shape(item, &format!("{what} results[{i}]"), kind);
         }
     }
 }
@@ -431,7 +197,7 @@ fn every_command_prints_one_answer() {
             );
         }
     }
-    for (group, cmd, args, decision, needs_witness) in table {
+    for (group, cmd, args, kind) in table {
         let mut c = verikit();
         c.arg("--json").arg("-q").arg(group);
         if !cmd.is_empty() {
@@ -457,6 +223,6 @@ fn every_command_prints_one_answer() {
             values.next().is_none(),
             "{what}: more than one JSON value on stdout:\n{text}"
         );
-        check_shape(&first, &what, decision, needs_witness);
+        check_shape(&first, &what, kind != Kind::Plain, kind == Kind::Witnessed);
     }
 }

@@ -1,6 +1,9 @@
 #![cfg(feature = "nfa")]
 //! `verikit nfa …` end to end: verdicts, witnesses in JSON, error locations and exit codes.
 
+mod common;
+
+use common::fails;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -9,17 +12,30 @@ fn verikit() -> Command {
 }
 
 fn demo(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("demo/nfa")
-        .join(name)
+    common::demo("nfa", name)
 }
 
+/// `verikit --json ARGS`: the answer (`Null` unless stdout is one JSON value) and the exit code.
 fn json(args: &[&str]) -> (serde_json::Value, i32) {
-    let out = verikit().arg("--json").args(args).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    let v = serde_json::from_str(text.trim()).unwrap_or(serde_json::Value::Null);
-    (v, out.status.code().unwrap_or(-1))
+    let (code, v, _, _) = common::run(&[&["--json"], args].concat());
+    (v, code)
 }
+
+/// The verdict of `verikit nfa CMD --algo ALGO [EXTRA…] A B`.
+fn verdict(cmd: &str, algo: &str, extra: &[&str], a: &PathBuf, b: &PathBuf) -> serde_json::Value {
+    let files = [a.to_str().unwrap(), b.to_str().unwrap()];
+    json(&[&["nfa", cmd, "--algo", algo], extra, &files].concat()).0["verdict"].clone()
+}
+
+/// Every `nfa reduce --method`.
+const REDUCE_METHODS: [&str; 6] = [
+    "bisim",
+    "sim",
+    "sim-hs",
+    "sim-lrt",
+    "sim-fixpoint",
+    "saturate",
+];
 
 #[test]
 fn inclusion_both_ways_with_witness() {
@@ -36,15 +52,7 @@ fn inclusion_both_ways_with_witness() {
     assert_eq!(v["witness"], serde_json::json!(["a"]));
     assert_eq!(v["replay"]["confirmed"], true);
     for algo in ["antichain", "antichain-sim", "hkc", "subset"] {
-        let (v, _) = json(&[
-            "nfa",
-            "incl",
-            "--algo",
-            algo,
-            b.to_str().unwrap(),
-            a.to_str().unwrap(),
-        ]);
-        assert_eq!(v["verdict"], "false", "{algo}");
+        assert_eq!(verdict("incl", algo, &[], &b, &a), "false", "{algo}");
     }
 }
 
@@ -59,25 +67,12 @@ fn universality_and_equivalence() {
     }
     let (x, y) = (demo("ends-ab.mata"), demo("has-a.mata"));
     for algo in ["antichain", "antichain-sim", "hkc", "hk", "naive", "subset"] {
-        let (v, _) = json(&[
-            "nfa",
-            "equiv",
-            "--algo",
-            algo,
-            x.to_str().unwrap(),
-            y.to_str().unwrap(),
-        ]);
-        assert_eq!(v["verdict"], "false", "{algo}");
-        let (v, _) = json(&[
-            "nfa",
-            "equiv",
-            "--algo",
-            algo,
-            "--no-memo",
-            x.to_str().unwrap(),
-            x.to_str().unwrap(),
-        ]);
-        assert_eq!(v["verdict"], "true", "{algo}");
+        assert_eq!(verdict("equiv", algo, &[], &x, &y), "false", "{algo}");
+        assert_eq!(
+            verdict("equiv", algo, &["--no-memo"], &x, &x),
+            "true",
+            "{algo}"
+        );
     }
 }
 
@@ -94,14 +89,7 @@ fn gen_reduce_convert_pipeline() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    for method in [
-        "bisim",
-        "sim",
-        "sim-hs",
-        "sim-lrt",
-        "sim-fixpoint",
-        "saturate",
-    ] {
+    for method in REDUCE_METHODS {
         let r = dir.join(format!("r-{method}.ba"));
         let out = verikit()
             .args(["nfa", "reduce", "--method", method, "--to", "ba", "-o"])
@@ -109,11 +97,7 @@ fn gen_reduce_convert_pipeline() {
             .arg(&g)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_success(&out);
         let (v, _) = json(&["nfa", "equiv", g.to_str().unwrap(), r.to_str().unwrap()]);
         assert_eq!(v["verdict"], "true", "{method}");
     }
@@ -148,15 +132,13 @@ fn alphabet_reconciliation_is_reported() {
 
 #[test]
 fn bad_input_is_located_with_exit_2() {
-    let dir = std::env::temp_dir().join(format!("verikit-nfa-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let a = dir.join("bad.mata");
-    std::fs::write(&a, "@NFA-bits\n%Initial q0\nq0 (a1 & ) q1\n").unwrap();
-    let out = verikit().args(["nfa", "univ"]).arg(&a).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.mata:3:"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
+    let a = common::tmp(
+        "nfa-bad",
+        "bad.mata",
+        "@NFA-bits\n%Initial q0\nq0 (a1 & ) q1\n",
+    );
+    fails(&["nfa", "univ", a.to_str().unwrap()], 2, &["bad.mata:3:"]);
+    let _ = std::fs::remove_dir_all(a.parent().unwrap());
 }
 
 #[test]
@@ -214,53 +196,53 @@ fn regex_front_end() {
     assert_eq!(v["verdict"], "true");
     let bad = dir.join("bad.re");
     std::fs::write(&bad, "(a|b\n").unwrap();
-    let out = verikit().args(["nfa", "univ"]).arg(&bad).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.re:"));
+    fails(&["nfa", "univ", bad.to_str().unwrap()], 2, &["bad.re:"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Symbolic HKC (`--algo hkc-bdd`) agrees with explicit HKC on email-filter pairs, and its
-/// counterexamples are replayed (the CLI refuses to report a word that does not replay).
-#[test]
-fn symbolic_hkc_on_email_filter() {
+/// The email-filter pairs (`autI.mata`, `autJ.mata`) the symbolic algorithms are compared on,
+/// both ways round with `both_ways`; `None` (the test skips) without the shared data.
+fn email_filter_pairs(both_ways: bool) -> Option<Vec<(String, String, String)>> {
     let Some(d) = verikit_testkit::shared_path("nfa/email-filter") else {
         eprintln!("skipping: no email-filter data");
-        return;
+        return None;
     };
+    let file = |i: i32| d.join(format!("aut{i}.mata")).to_str().unwrap().to_string();
+    let mut pairs = Vec::new();
     for (i, j) in [(0, 3), (10, 73), (5, 5), (40, 40), (65, 8)] {
-        let a = d.join(format!("aut{i}.mata"));
-        let b = d.join(format!("aut{j}.mata"));
-        let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
-        let (s, _) = json(&["nfa", "equiv", "--algo", "hkc-bdd", a, b]);
-        let (e, _) = json(&["nfa", "equiv", "--algo", "hkc", a, b]);
-        assert_eq!(s["verdict"], e["verdict"], "aut{i} vs aut{j}");
-        if s["verdict"] == "false" {
-            assert_eq!(s["replay"]["confirmed"], true);
+        pairs.push((format!("aut{i} vs aut{j}"), file(i), file(j)));
+        if both_ways {
+            pairs.push((format!("aut{j} vs aut{i}"), file(j), file(i)));
         }
     }
+    Some(pairs)
 }
 
-/// Symbolic inclusion (`--algo antichain-bdd`, alias `symbolic`) agrees with explicit antichains
-/// on email-filter pairs in both directions; counterexamples replay.
+/// Symbolic HKC (`--algo hkc-bdd`) agrees with explicit HKC on email-filter pairs, and symbolic
+/// inclusion (`--algo antichain-bdd`, alias `symbolic`) with explicit antichains in both
+/// directions; their counterexamples are replayed (the CLI refuses to report a word that does not
+/// replay).
 #[test]
-fn symbolic_inclusion_on_email_filter() {
-    let Some(d) = verikit_testkit::shared_path("nfa/email-filter") else {
-        eprintln!("skipping: no email-filter data");
-        return;
-    };
-    for (i, j) in [(0, 3), (10, 73), (5, 5), (40, 40), (65, 8)] {
-        for (x, y) in [(i, j), (j, i)] {
-            let a = d.join(format!("aut{x}.mata"));
-            let b = d.join(format!("aut{y}.mata"));
-            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
-            let (s, _) = json(&["nfa", "incl", "--algo", "symbolic", a, b]);
-            let (e, _) = json(&["nfa", "incl", "--algo", "antichain", a, b]);
-            assert_eq!(s["verdict"], e["verdict"], "aut{x} ⊆ aut{y}");
-            assert_eq!(s["algorithm"], "antichain-bdd");
+fn symbolic_algorithms_on_email_filter() {
+    for (cmd, symbolic, explicit, both_ways) in [
+        ("equiv", "hkc-bdd", "hkc", false),
+        ("incl", "symbolic", "antichain", true),
+    ] {
+        let Some(pairs) = email_filter_pairs(both_ways) else {
+            return;
+        };
+        for (what, a, b) in &pairs {
+            let (s, _) = json(&["nfa", cmd, "--algo", symbolic, a, b]);
+            let (e, _) = json(&["nfa", cmd, "--algo", explicit, a, b]);
+            assert_eq!(s["verdict"], e["verdict"], "{cmd}: {what}");
+            if cmd == "incl" {
+                assert_eq!(s["algorithm"], "antichain-bdd");
+            }
             if s["verdict"] == "false" {
                 assert_eq!(s["replay"]["confirmed"], true);
-                assert_eq!(s["replay"]["accepted_by_a"], true);
+                if cmd == "incl" {
+                    assert_eq!(s["replay"]["accepted_by_a"], true);
+                }
             }
         }
     }
@@ -402,18 +384,7 @@ fn help_lists_exactly_the_accepted_values() {
                 "subset",
             ],
         ),
-        (
-            "reduce",
-            "--method",
-            &[
-                "bisim",
-                "sim",
-                "sim-hs",
-                "sim-lrt",
-                "sim-fixpoint",
-                "saturate",
-            ],
-        ),
+        ("reduce", "--method", &REDUCE_METHODS),
         ("convert", "--from", &["mata", "ba", "timbuk", "regex"]),
         ("convert", "--to", &["mata", "ba", "timbuk", "dot"]),
         ("info", "--from", &["mata", "ba", "timbuk", "regex"]),

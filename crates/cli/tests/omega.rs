@@ -2,6 +2,9 @@
 //! `verikit ltl` and `verikit aut`: end-to-end through the binary, witnesses replayed with the
 //! binary's own independent checkers (`ltl check` evaluates LTL directly on a lasso word).
 
+mod common;
+
+use common::fails;
 use std::io::Write;
 use std::process::{Command, Output};
 
@@ -24,15 +27,14 @@ fn json(args: &[&str]) -> serde_json::Value {
     })
 }
 
+/// The verdict and the `result` word of an answer (empty where missing).
+fn words(v: &serde_json::Value) -> (&str, &str) {
+    let (verdict, result) = (v["verdict"].as_str(), v["result"].as_str());
+    (verdict.unwrap_or(""), result.unwrap_or(""))
+}
+
 fn tmp(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("verikit-omega-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::File::create(&p)
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    p
+    common::tmp("omega", name, text)
 }
 
 #[test]
@@ -49,37 +51,36 @@ fn parse_and_simplify_print_spot_syntax() {
 
 #[test]
 fn syntax_errors_have_a_caret_and_exit_2() {
-    let out = verikit(&["ltl", "translate", "G(a -> F b"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("<formula>:1:11") && err.contains('^'), "{err}");
+    fails(
+        &["ltl", "translate", "G(a -> F b"],
+        2,
+        &["<formula>:1:11", "^"],
+    );
     let f = tmp("bad.ltl", "Fa\nG(a U)\n");
-    let out = verikit(&["ltl", "translate", "--stats", "-F", f.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.ltl:2:6"));
+    fails(
+        &["ltl", "translate", "--stats", "-F", f.to_str().unwrap()],
+        2,
+        &["bad.ltl:2:6"],
+    );
     let h = tmp(
         "bad.hoa",
         "HOA: v1\nStates: 1\nStart: 0\nAcceptance: 1 Fin(0)\nAP: 0\n--BODY--\nState: 0\n--END--\n",
     );
     // co-Büchi is read (issue 19); a generalized-Büchi-only command refuses it by name, at the
     // `Acceptance:` item.
-    let out = verikit(&["aut", "reduce", h.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("co-Buchi") && err.contains("Fin(0)") && err.contains("bad.hoa:4:"),
-        "{err}"
+    fails(
+        &["aut", "reduce", h.to_str().unwrap()],
+        2,
+        &["co-Buchi", "Fin(0)", "bad.hoa:4:"],
     );
     let alt = tmp(
         "alt.hoa",
         "HOA: v1\nStates: 2\nStart: 0&1\nAcceptance: 0 t\nAP: 0\n--BODY--\nState: 0\nState: 1\n--END--\n",
     );
-    let out = verikit(&["aut", "stats", alt.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("alt.hoa:3:") && err.contains("universal"),
-        "{err}"
+    fails(
+        &["aut", "stats", alt.to_str().unwrap()],
+        2,
+        &["alt.hoa:3:", "universal"],
     );
 }
 
@@ -97,25 +98,16 @@ fn translate_then_check_the_hoa_with_aut_commands() {
     let s = json(&["aut", "stats", fp]);
     assert_eq!(s["stats"]["acc_sets"], 2);
     let e = json(&["aut", "is-empty", fp]);
-    assert_eq!(
-        (&e["verdict"], &e["result"]),
-        (&"false".into(), &"nonempty".into())
-    );
+    assert_eq!(words(&e), ("false", "nonempty"));
     // Replay the witness with the direct LTL evaluator.
     let w = e["witness"].as_str().unwrap().to_string();
     let c = json(&["ltl", "check", "GFa & GFb", &w]);
     assert_eq!(c["verdict"], "true", "witness {w}");
     assert_eq!(c["result"], "satisfied", "witness {w}");
     let yes = json(&["aut", "accepts", fp, "a & !b; cycle{a & b}"]);
-    assert_eq!(
-        (&yes["verdict"], &yes["result"]),
-        (&"true".into(), &"accepted".into())
-    );
+    assert_eq!(words(&yes), ("true", "accepted"));
     let no = json(&["aut", "accepts", fp, "cycle{a & !b; !a & !b}"]);
-    assert_eq!(
-        (&no["verdict"], &no["result"]),
-        (&"false".into(), &"rejected".into())
-    );
+    assert_eq!(words(&no), ("false", "rejected"));
     // SBA output.
     let b = json(&["ltl", "translate", "-B", "--stats", "GFa & GFb"]);
     assert_eq!(b["stats"]["acc_sets"], 1);
@@ -133,10 +125,7 @@ fn product_with_the_negation_is_empty_and_complement_works() {
     assert!(out.status.success());
     let prod = tmp("prod.hoa", &String::from_utf8_lossy(&out.stdout));
     let e = json(&["aut", "is-empty", prod.to_str().unwrap()]);
-    assert_eq!(
-        (&e["verdict"], &e["result"]),
-        (&"true".into(), &"empty".into())
-    );
+    assert_eq!(words(&e), ("true", "empty"));
     let small = String::from_utf8_lossy(&verikit(&["ltl", "translate", "GFa"]).stdout).to_string();
     let s = tmp("gfa.hoa", &small);
     let out = verikit(&["aut", "complement", s.to_str().unwrap()]);
@@ -147,15 +136,9 @@ fn product_with_the_negation_is_empty_and_complement_works() {
     );
     let c = tmp("cgfa.hoa", &String::from_utf8_lossy(&out.stdout));
     let yes = json(&["aut", "accepts", c.to_str().unwrap(), "a; cycle{!a}"]);
-    assert_eq!(
-        (&yes["verdict"], &yes["result"]),
-        (&"true".into(), &"accepted".into())
-    );
+    assert_eq!(words(&yes), ("true", "accepted"));
     let no = json(&["aut", "accepts", c.to_str().unwrap(), "cycle{a; !a}"]);
-    assert_eq!(
-        (&no["verdict"], &no["result"]),
-        (&"false".into(), &"rejected".into())
-    );
+    assert_eq!(words(&no), ("false", "rejected"));
     let dot = verikit(&["aut", "print", "--dot", s.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&dot.stdout).starts_with("digraph"));
 }
@@ -181,16 +164,10 @@ fn demo_model_checks_the_arbiter() {
     let d = json(&["demo"]);
     let items = d["demos"].as_array().unwrap();
     let aut = items.iter().find(|i| i["engine"] == "aut").unwrap();
-    assert_eq!(
-        (&aut["verdict"], &aut["result"]),
-        (&"false".into(), &"violated".into())
-    );
+    assert_eq!(words(&aut), ("false", "violated"));
     let cex = aut["witness"].as_str().unwrap();
     let c = json(&["ltl", "check", "G(req -> F grant)", cex]);
-    assert_eq!(
-        (&c["verdict"], &c["result"]),
-        (&"false".into(), &"violated".into())
-    );
+    assert_eq!(words(&c), ("false", "violated"));
 }
 
 #[test]
@@ -229,24 +206,12 @@ fn aut_reduce_keeps_the_language_and_reports_the_papers_columns() {
         let p = verikit(&["aut", "product", r.to_str().unwrap(), n.to_str().unwrap()]);
         let ph = tmp("reduce-prod.hoa", &String::from_utf8_lossy(&p.stdout));
         let e = json(&["aut", "is-empty", ph.to_str().unwrap()]);
-        assert_eq!(
-            (&e["verdict"], &e["result"]),
-            (&"true".into(), &"empty".into()),
-            "{m}"
-        );
+        assert_eq!(words(&e), ("true", "empty"), "{m}");
         // ... and it still accepts a word of the formula (membership replayed by the binary).
         let acc = json(&["aut", "accepts", r.to_str().unwrap(), "cycle{a & b & c}"]);
-        assert_eq!(
-            (&acc["verdict"], &acc["result"]),
-            (&"true".into(), &"accepted".into()),
-            "{m}"
-        );
+        assert_eq!(words(&acc), ("true", "accepted"), "{m}");
         let rej = json(&["aut", "accepts", r.to_str().unwrap(), "cycle{a & !b & c}"]);
-        assert_eq!(
-            (&rej["verdict"], &rej["result"]),
-            (&"false".into(), &"rejected".into()),
-            "{m}"
-        );
+        assert_eq!(words(&rej), ("false", "rejected"), "{m}");
     }
     let j = json(&["ltl", "translate", "--stats", "--reduce", "fair+delayed", f]);
     assert!(j["reduction"]["after"]["states"].is_u64());
@@ -283,25 +248,13 @@ fn aut_included_answers_with_a_replayable_counterexample() {
     );
     let w = r["witness"].as_str().unwrap();
     let yes = json(&["aut", "accepts", ys, w]);
-    assert_eq!(
-        (&yes["verdict"], &yes["result"]),
-        (&"true".into(), &"accepted".into())
-    );
+    assert_eq!(words(&yes), ("true", "accepted"));
     let no = json(&["aut", "accepts", xs, w]);
-    assert_eq!(
-        (&no["verdict"], &no["result"]),
-        (&"false".into(), &"rejected".into())
-    );
+    assert_eq!(words(&no), ("false", "rejected"));
     let sat = json(&["ltl", "check", "GFb | FG!a", w]);
-    assert_eq!(
-        (&sat["verdict"], &sat["result"]),
-        (&"true".into(), &"satisfied".into())
-    );
+    assert_eq!(words(&sat), ("true", "satisfied"));
     let vio = json(&["ltl", "check", "G(a -> Fb)", w]);
-    assert_eq!(
-        (&vio["verdict"], &vio["result"]),
-        (&"false".into(), &"violated".into())
-    );
+    assert_eq!(words(&vio), ("false", "violated"));
     let out = verikit(&["aut", "included", ys, xs]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("false: L(A) ⊄ L(B)"));
@@ -385,10 +338,11 @@ fn check_and_accepts_agree_on_letters() {
 #[test]
 fn streams_are_answered_per_item_and_survive_bad_items() {
     let f = tmp("three.ltl", "GFa\nG(a U)\na U b\n");
-    let out = verikit(&["ltl", "translate", "-F", f.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("three.ltl:2:6"), "{err}");
+    fails(
+        &["ltl", "translate", "-F", f.to_str().unwrap()],
+        2,
+        &["three.ltl:2:6"],
+    );
     let hoa = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(hoa.matches("HOA: v1").count(), 2, "{hoa}");
     let s = tmp("two.hoa", &hoa);
@@ -519,10 +473,7 @@ fn zero_state_automaton_round_trips() {
     let out = verikit(&["aut", "print", h.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("States: 0\n"));
     let e = json(&["aut", "is-empty", h.to_str().unwrap()]);
-    assert_eq!(
-        (&e["verdict"], &e["result"]),
-        (&"true".into(), &"empty".into())
-    );
+    assert_eq!(words(&e), ("true", "empty"));
 }
 
 /// `aut filter` as Spot's `autfilt`: a stream of automata with several acceptance conditions,
@@ -553,32 +504,18 @@ fn aut_filter_like_autfilt() {
     // FG a (co-Büchi) ⊆ GF a (Büchi), not the converse; `-v` inverts.
     let b = tmp("buchi.hoa", buchi);
     let c = tmp("cob.hoa", cob);
-    let out = verikit(&[
-        "aut",
-        "filter",
-        c.to_str().unwrap(),
-        "--included-in",
-        b.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0));
-    let out = verikit(&[
-        "aut",
-        "filter",
-        b.to_str().unwrap(),
-        "--included-in",
-        c.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    let out = verikit(&[
-        "aut",
-        "filter",
-        "--invert-match",
-        b.to_str().unwrap(),
-        "--equivalent-to",
-        c.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0));
+    let (bs, cs) = (b.to_str().unwrap(), c.to_str().unwrap());
+    for (args, code) in [
+        (&[cs, "--included-in", bs][..], 0),
+        (&[bs, "--included-in", cs], 1),
+        (&["--invert-match", bs, "--equivalent-to", cs], 0),
+    ] {
+        let out = verikit(&[&["aut", "filter"], args].concat());
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        if code == 1 {
+            assert!(out.stdout.is_empty(), "{args:?}");
+        }
+    }
     let out = verikit(&[
         "aut",
         "filter",
@@ -665,7 +602,7 @@ fn aut_determinize() {
 fn deterministic_batch_times_out() {
     let file = verikit_testkit::require_data!("ltl/random.ltl");
     let f = file.to_str().unwrap();
-    let out = verikit(&[
+    let args = [
         "--timeout",
         "1",
         "ltl",
@@ -675,24 +612,15 @@ fn deterministic_batch_times_out() {
         "--stats",
         "-F",
         f,
-    ]);
+    ];
+    let out = verikit(&args);
     assert_eq!(
         out.status.code(),
         Some(3),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let j = json(&[
-        "--timeout",
-        "1",
-        "ltl",
-        "translate",
-        "-D",
-        "-P",
-        "--stats",
-        "-F",
-        f,
-    ]);
+    let j = json(&args);
     assert_eq!(j["verdict"], "timeout");
     let done = j["results"].as_array().unwrap();
     assert!(done.len() < 530, "{}", done.len());
@@ -799,19 +727,19 @@ fn spot_csv_input_and_stats_format_against_spots_sizes() {
             }
         }
     }
-    let out = verikit(&["ltl", "translate", "--stats=%s %q", "Fa"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("`%q`"));
+    fails(&["ltl", "translate", "--stats=%s %q", "Fa"], 2, &["`%q`"]);
     // A CSV line without the column is located.
     let bad = tmp("bad.csv", "a,Fb\nc\n");
-    let out = verikit(&[
-        "ltl",
-        "translate",
-        "-F",
-        &format!("{}/2", bad.to_str().unwrap()),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.csv:2:1"));
+    fails(
+        &[
+            "ltl",
+            "translate",
+            "-F",
+            &format!("{}/2", bad.to_str().unwrap()),
+        ],
+        2,
+        &["bad.csv:2:1"],
+    );
 }
 
 /// `-S` gives state-based acceptance (all edges leaving a state carry the same marks) with the
@@ -902,10 +830,11 @@ fn bounded_operators_and_psl() {
         "a&!b&!c&!d; !a&b&!c&!d; !a&!b&c&!d; cycle{!a&!b&!c&!d}",
     ]);
     assert_eq!(j["verdict"], "false");
-    let out = verikit(&["ltl", "translate", "{a ##1 b}"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("<formula>:1:4") && err.contains("##"), "{err}");
+    fails(
+        &["ltl", "translate", "{a ##1 b}"],
+        2,
+        &["<formula>:1:4", "##"],
+    );
 }
 
 /// Issue 19 leftovers: `-f`/`-F`/positional formulas are answered in command-line order (as

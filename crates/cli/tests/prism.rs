@@ -2,7 +2,10 @@
 //! `verikit prism`: results, exit codes, located errors, exports; JANI models with embedded
 //! properties.
 
-use std::path::PathBuf;
+mod common;
+
+use common::{fails, json};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn verikit() -> Command {
@@ -10,40 +13,31 @@ fn verikit() -> Command {
 }
 
 fn demo(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("demo/prism")
-        .join(name)
+    common::demo("prism", name)
 }
 
-fn json(args: &[&str]) -> (serde_json::Value, i32, String) {
-    let out = verikit().arg("--json").args(args).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let v = stdout
-        .lines()
-        .last()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or(serde_json::Value::Null);
-    (
-        v,
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+/// `verikit --json prism check MODEL PROPS EXTRA…`: the answer, the exit code and stderr.
+fn check(model: &Path, props: &Path, extra: &[&str]) -> (serde_json::Value, i32, String) {
+    let files = [model.to_str().unwrap(), props.to_str().unwrap()];
+    json(&[&["prism", "check"], &files[..], extra].concat())
+}
+
+/// [`check`], which must succeed: the answer.
+fn checked(model: &Path, props: &Path, extra: &[&str]) -> serde_json::Value {
+    let (v, code, err) = check(model, props, extra);
+    assert_eq!(code, 0, "{err}");
+    v
 }
 
 fn tmp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("verikit-prism-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+    common::tmp("prism-test", name, text)
 }
 
 #[test]
 fn die_results_are_exact_sixths() {
     let m = demo("die.prism");
     let p = demo("die.props");
-    let (v, code, err) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(&m, &p, &[]);
     assert_eq!(v["input"]["states"], 13);
     assert_eq!(v["input"]["transitions"], 20);
     let res = v["results"].as_array().unwrap();
@@ -59,34 +53,13 @@ fn die_results_are_exact_sixths() {
 fn select_property_by_name_and_index() {
     let m = demo("die.prism");
     let p = demo("die.props");
-    let (v, code, _) = json(&[
-        "prism",
-        "check",
-        m.to_str().unwrap(),
-        p.to_str().unwrap(),
-        "--prop",
-        "one_bounded",
-    ]);
+    let (v, code, _) = check(&m, &p, &["--prop", "one_bounded"]);
     assert_eq!(code, 0);
     assert_eq!(v["result"], 0.125);
-    let (v, code, _) = json(&[
-        "prism",
-        "check",
-        m.to_str().unwrap(),
-        p.to_str().unwrap(),
-        "--prop",
-        "5",
-    ]);
+    let (v, code, _) = check(&m, &p, &["--prop", "5"]);
     assert_eq!(code, 0);
     assert_eq!(v["verdict"], "true");
-    let (_, code, _) = json(&[
-        "prism",
-        "check",
-        m.to_str().unwrap(),
-        p.to_str().unwrap(),
-        "--prop",
-        "nope",
-    ]);
+    let (_, code, _) = check(&m, &p, &["--prop", "nope"]);
     assert_eq!(code, 2);
 }
 
@@ -94,58 +67,32 @@ fn select_property_by_name_and_index() {
 fn undefined_constant_is_named_and_const_option_works() {
     let m = tmp("c.prism", "dtmc\nconst int N;\nmodule M x : [0..N] init 0; [] x<N -> 0.5:(x'=x+1) + 0.5:(x'=x); [] x=N -> true; endmodule\n");
     let p = tmp("c.props", "P=? [ F<=2 x=N ]\n");
-    let out = verikit()
-        .args(["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("undefined constant `N`") && err.contains("c.prism:2:1"),
-        "{err}"
+    fails(
+        &["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()],
+        2,
+        &["undefined constant `N`", "c.prism:2:1"],
     );
-    let (v, code, err) = json(&[
-        "prism",
-        "check",
-        m.to_str().unwrap(),
-        p.to_str().unwrap(),
-        "--const",
-        "N=2",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(&m, &p, &["--const", "N=2"]);
     assert_eq!(v["result"], 0.25);
 }
 
 #[test]
 fn type_errors_and_parse_errors_are_located() {
-    let m = tmp(
-        "t.prism",
-        "mdp\nmodule M\n  x : [0..3] init 0;\n  [] x + true -> (x'=1);\nendmodule\n",
-    );
-    let out = verikit()
-        .args(["prism", "build", m.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("type error") && err.contains("t.prism:4:"),
-        "{err}"
-    );
-    let m = tmp(
-        "p.prism",
-        "dtmc\nmodule M\n  x : [0..3] init 0;\n  [] x=0 -> (x'=1)\nendmodule\n",
-    );
-    let out = verikit()
-        .args(["prism", "build", m.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("expected `;`") && err.contains("p.prism:5:1"),
-        "{err}"
-    );
+    for (name, text, needles) in [
+        (
+            "t.prism",
+            "mdp\nmodule M\n  x : [0..3] init 0;\n  [] x + true -> (x'=1);\nendmodule\n",
+            ["type error", "t.prism:4:"],
+        ),
+        (
+            "p.prism",
+            "dtmc\nmodule M\n  x : [0..3] init 0;\n  [] x=0 -> (x'=1)\nendmodule\n",
+            ["expected `;`", "p.prism:5:1"],
+        ),
+    ] {
+        let m = tmp(name, text);
+        fails(&["prism", "build", m.to_str().unwrap()], 2, &needles);
+    }
 }
 
 #[test]
@@ -157,12 +104,11 @@ fn deadlocks_fixed_by_default_or_reported() {
     let (v, code, _) = json(&["prism", "build", m.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert_eq!(v["input"]["deadlocks_fixed"], 1);
-    let out = verikit()
-        .args(["prism", "build", m.to_str().unwrap(), "--no-fix-deadlocks"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("deadlock in state (x=1)"));
+    fails(
+        &["prism", "build", m.to_str().unwrap(), "--no-fix-deadlocks"],
+        2,
+        &["deadlock in state (x=1)"],
+    );
 }
 
 #[test]
@@ -192,11 +138,7 @@ fn exports_in_prism_formats() {
         .arg(&dot)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let t = std::fs::read_to_string(&tra).unwrap();
     assert!(t.starts_with("13 20\n"), "{t}");
     // Every row sums to one.
@@ -225,8 +167,7 @@ fn mdp_ctmc_and_nested_operators() {
         "mdp\nmodule M\n s : [0..3] init 0;\n [a] s=0 -> 0.5:(s'=1) + 0.5:(s'=2);\n [b] s=0 -> (s'=3);\n [] s>0 -> true;\nendmodule\nlabel \"goal\" = s=1;\n",
     );
     let p = tmp("m.props", "\"max\": Pmax=? [ F \"goal\" ];\n\"min\": Pmin=? [ F \"goal\" ];\n\"nested\": Pmax=? [ F P>=1 [ X s=3 ] ];\n");
-    let (v, code, err) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(&m, &p, &[]);
     let r = v["results"].as_array().unwrap();
     assert_eq!(r[0]["result"], 0.5);
     assert_eq!(r[1]["result"], 0.0);
@@ -236,8 +177,7 @@ fn mdp_ctmc_and_nested_operators() {
         "c.props",
         "P=? [ F<=1 s=1 ];\nR=? [ F s=1 ];\nS=? [ s=1 ];\n",
     );
-    let (v, code, err) = json(&["prism", "check", c.to_str().unwrap(), p.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(&c, &p, &[]);
     let r = v["results"].as_array().unwrap();
     assert!((r[0]["result"].as_f64().unwrap() - (1.0 - (-2.0f64).exp())).abs() < 1e-7);
     assert!((r[1]["result"].as_f64().unwrap() - 0.5).abs() < 1e-6);
@@ -256,17 +196,13 @@ fn export_scheduler_for_pmax() {
         "\"m\": Pmax=? [ F s=3 ];\nPmax=? [ X s=1 ];\n",
     );
     let out = model.with_file_name("sched.txt");
-    let (v, code, err) = json(&[
-        "prism",
-        "check",
+    let (m, p, o) = (
         model.to_str().unwrap(),
         props.to_str().unwrap(),
-        "--prop",
-        "m",
-        "--export-scheduler",
         out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    );
+    let check = |extra: &[&str]| json(&[&["prism", "check", m, p], extra].concat());
+    let v = checked(&model, &props, &["--prop", "m", "--export-scheduler", o]);
     assert_eq!(v["result"], 0.5);
     let text = std::fs::read_to_string(&out).unwrap();
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -275,47 +211,33 @@ fn export_scheduler_for_pmax() {
     assert_eq!(rows[0], "0 1 b", "{text}");
     assert!(rows.iter().any(|r| r.ends_with(" c")), "{text}");
     // More than one property, or a reward property: usage / input error.
-    let (_, code, _) = json(&[
-        "prism",
-        "check",
-        model.to_str().unwrap(),
-        props.to_str().unwrap(),
-        "--export-scheduler",
-        out.to_str().unwrap(),
-    ]);
+    let (_, code, _) = check(&model, &props, &["--export-scheduler", o]);
     assert_eq!(code, 2);
-    let (_, code, err) = json(&[
-        "prism",
-        "check",
-        model.to_str().unwrap(),
-        props.to_str().unwrap(),
-        "--prop",
-        "2",
-        "--export-scheduler",
-        out.to_str().unwrap(),
-    ]);
+    let (_, code, err) = check(&model, &props, &["--prop", "2", "--export-scheduler", o]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("scheduler export"), "{err}");
+}
+
+/// The published `brp.pm` of the PRISM suite, or `None` (the test skips) without the shared data.
+fn brp() -> Option<PathBuf> {
+    let dir = verikit_testkit::shared_path("prism/models/dtmcs/brp");
+    if dir.is_none() {
+        eprintln!("skipped: shared data missing");
+    }
+    Some(dir?.join("brp.pm"))
 }
 
 /// The published `brp.pm` (PRISM suite): every undefined constant is named with its location;
 /// a type error injected into one of its commands is reported before building, located.
 #[test]
 fn real_model_undefined_constants_and_type_error() {
-    let Some(dir) = verikit_testkit::shared_path("prism/models/dtmcs/brp") else {
-        eprintln!("skipped: shared data missing");
+    let Some(model) = brp() else {
         return;
     };
-    let model = dir.join("brp.pm");
-    let out = verikit()
-        .args(["prism", "build", model.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("undefined constants `N`, `MAX`") && err.contains("brp.pm:7:1"),
-        "{err}"
+    fails(
+        &["prism", "build", model.to_str().unwrap()],
+        2,
+        &["undefined constants `N`, `MAX`", "brp.pm:7:1"],
     );
     let text = std::fs::read_to_string(&model).unwrap();
     assert!(text.contains("(s_ab'=!s_ab)"));
@@ -323,23 +245,16 @@ fn real_model_undefined_constants_and_type_error() {
         "brp-bad.pm",
         &text.replacen("(s_ab'=!s_ab)", "(s_ab'=s+1)", 1),
     );
-    let out = verikit()
-        .args([
+    fails(
+        &[
             "prism",
             "build",
             bad.to_str().unwrap(),
             "--const",
             "N=16,MAX=2",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("type error")
-            && err.contains("`s_ab` is bool")
-            && err.contains("brp-bad.pm:38:"),
-        "{err}"
+        ],
+        2,
+        &["type error", "`s_ab` is bool", "brp-bad.pm:38:"],
     );
 }
 
@@ -347,32 +262,25 @@ fn real_model_undefined_constants_and_type_error() {
 /// 677 states; without fixing, the first deadlock state and the count are reported (exit 2).
 #[test]
 fn real_model_deadlocks_as_prism() {
-    let Some(dir) = verikit_testkit::shared_path("prism/models/dtmcs/brp") else {
-        eprintln!("skipped: shared data missing");
+    let Some(model) = brp() else {
         return;
     };
-    let model = dir.join("brp.pm");
     let m = model.to_str().unwrap();
     let (v, code, err) = json(&["prism", "build", m, "--const", "N=16,MAX=2"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["input"]["deadlocks_fixed"], 35);
     assert_eq!(v["input"]["states"], 677);
-    let out = verikit()
-        .args([
+    fails(
+        &[
             "prism",
             "build",
             m,
             "--const",
             "N=16,MAX=2",
             "--no-fix-deadlocks",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("deadlock in state (s=") && err.contains("and 34 other states"),
-        "{err}"
+        ],
+        2,
+        &["deadlock in state (s=", "and 34 other states"],
     );
 }
 
@@ -446,10 +354,7 @@ fn build_jani() {
 #[test]
 fn jani_errors() {
     // Open constant: named and located in the JSON.
-    let out = verikit().args(["prism", "check", &die()]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("`k`") && err.contains("die.jani:"), "{err}");
+    fails(&["prism", "check", &die()], 2, &["`k`", "die.jani:"]);
     // A properties file is refused for JANI input.
     let (_, code, _) = json(&["prism", "check", &die(), &die(), "--const", "k=1"]);
     assert_eq!(code, 2);
@@ -461,15 +366,10 @@ fn jani_errors() {
         .unwrap()
         .replace("\"dtmc\"", "\"ma\"");
     std::fs::write(&p, text).unwrap();
-    let out = verikit()
-        .args(["prism", "build", p.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("Markov automata") && err.contains("ma.jani:"),
-        "{err}"
+    fails(
+        &["prism", "build", p.to_str().unwrap()],
+        2,
+        &["Markov automata", "ma.jani:"],
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -705,8 +605,7 @@ fn prism_language_coverage_through_the_cli() {
         "\"reach\": Pmax=? [ x<2 W x=4 ];\n\"twice\": 2 * \"reach\";\n\"ctl\": E [ G x<4 ];\n\
          \"total\": R{\"r\"}max=? [ C ];\n\"rel\": Pmin=? [ x=4 R x<=4 ];\n",
     );
-    let (v, code, err) = json(&["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(&m, &p, &[]);
     assert_eq!(v["input"]["model_type"], "MDP");
     let res = v["results"].as_array().unwrap();
     let get = |n: &str| res.iter().find(|r| r["name"] == n).unwrap()["result"].clone();
@@ -723,14 +622,8 @@ fn prism_language_coverage_through_the_cli() {
     assert_eq!(get("rel").as_f64(), Some(1.0));
     // A cycle of references is a located error (exit 2).
     let p = tmp("cyc.props", "\"a\": \"b\";\n\"b\": \"a\" | true;\n");
-    let out = verikit()
-        .args(["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("cyc.props:"), "{err}");
-    assert!(err.contains("cyclic reference"), "{err}");
+    let args = ["prism", "check", m.to_str().unwrap(), p.to_str().unwrap()];
+    fails(&args, 2, &["cyc.props:", "cyclic reference"]);
 }
 
 /// LTL inside `P[…]` through the CLI (issue 19): a DTMC and an MDP with values computed by hand
@@ -749,13 +642,7 @@ fn ltl_properties_through_the_cli() {
         "\"gf\": P=? [ G F \"a\" ];\n\"fg\": P=? [ F G \"a\" ];\n\"xx\": P=? [ X X X \"a\" ];\n\
          \"ug\": P=? [ !\"a\" U (G \"a\") ];\n\"holds\": P>=0.5 [ F G \"a\" ];\n",
     );
-    let (v, code, err) = json(&[
-        "prism",
-        "check",
-        dtmc.to_str().unwrap(),
-        props.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(&dtmc, &props, &[]);
     let res = v["results"].as_array().unwrap();
     let get = |n: &str| res.iter().find(|r| r["name"] == n).unwrap()["result"].clone();
     for (n, want) in [("gf", 1.0), ("fg", 0.5), ("xx", 0.5), ("ug", 0.5)] {
@@ -772,13 +659,7 @@ fn ltl_properties_through_the_cli() {
         "ltl-mdp.props",
         "\"max\": Pmax=? [ F G \"a\" ];\n\"min\": Pmin=? [ F G \"a\" ];\n",
     );
-    let (v, code, err) = json(&[
-        "prism",
-        "check",
-        mdp.to_str().unwrap(),
-        props.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(&mdp, &props, &[]);
     let res = v["results"].as_array().unwrap();
     let get = |n: &str| {
         res.iter().find(|r| r["name"] == n).unwrap()["result"]

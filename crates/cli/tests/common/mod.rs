@@ -25,3 +25,62 @@ pub fn verikit(args: &[&str]) -> (i32, serde_json::Value, String) {
     let (code, v, _, err) = run(args);
     (code, v, err)
 }
+
+/// `verikit --json ARGS`: the answer (the last line of stdout as JSON, `Null` if it is not one),
+/// the exit code and stderr.
+#[allow(dead_code)]
+pub fn json(args: &[&str]) -> (serde_json::Value, i32, String) {
+    let (code, _, text, err) = run(&[&["--json"], args].concat());
+    let v = text
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or(serde_json::Value::Null);
+    (v, code, err)
+}
+
+/// Runs `verikit ARGS`, checks that it exits with `code` and that stderr names every one of
+/// `needles`; returns stderr.
+#[allow(dead_code)]
+pub fn fails(args: &[&str], code: i32, needles: &[&str]) -> String {
+    let (got, _, out, err) = run(args);
+    assert_eq!(got, code, "verikit {}: {out}{err}", args.join(" "));
+    for n in needles {
+        assert!(
+            err.contains(n),
+            "verikit {}: no `{n}` in:\n{err}",
+            args.join(" ")
+        );
+    }
+    err
+}
+
+/// The demo input `crates/cli/demo/<group>/<name>`.
+#[allow(dead_code)]
+pub fn demo(group: &str, name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("demo")
+        .join(group)
+        .join(name)
+}
+
+/// A file `name` holding `text` in this test process's scratch directory `verikit-<tag>-<pid>`.
+#[allow(dead_code)]
+pub fn tmp(tag: &str, name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("verikit-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("scratch file");
+    p
+}
+
+/// Checks that a run exited with 0, showing its stderr otherwise.
+#[allow(dead_code)]
+pub fn assert_success(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
