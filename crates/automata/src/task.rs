@@ -438,13 +438,13 @@ fn timeout_answer(q: Question, e: Exhausted, algo: &str, t0: Instant) -> Answer 
 
 /// The answer of a decision, the witness replayed independently first.
 /// A decision's verdict with its relation word, the algorithm that decided it and its sizes.
-fn verdict_of(q: &Question, out: &Outcome, algo: &str) -> Answer {
-    let relation = if out.holds { q.relation.0 } else { q.relation.1 };
-    Answer::decision(Verdict::from_bool(out.holds))
+fn verdict_of(q: &Question, (holds, size, explored): (bool, usize, usize), algo: &str) -> Answer {
+    let relation = if holds { q.relation.0 } else { q.relation.1 };
+    Answer::decision(Verdict::from_bool(holds))
         .detail("relation", relation)
         .detail("algorithm", algo)
-        .stat("size", out.size)
-        .stat("explored", out.explored)
+        .stat("size", size)
+        .stat("explored", explored)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -458,7 +458,7 @@ fn decision(
     t0: Instant,
     check_s: f64,
 ) -> Result<Answer, AutomataError> {
-    let mut r = verdict_of(&q, out, algo).input("a", describe(a));
+    let mut r = verdict_of(&q, (out.holds, out.size, out.explored), algo).input("a", describe(a));
     if let Some(b) = b {
         r = r.input("b", describe(b));
     }
@@ -718,7 +718,7 @@ fn symbolic(
                "initial": n.initial.len(), "final": n.finals.count_ones(..)})
     };
     let what = if out.holds { q.holds } else { q.fails };
-    let mut r = verdict_of(&q, &out, algo)
+    let mut r = verdict_of(&q, (out.holds, out.size, out.explored), algo)
         .input("a", sdesc(sa))
         .input("b", sdesc(sb))
         .line(format!("{}: {what}", Verdict::from_bool(out.holds)));

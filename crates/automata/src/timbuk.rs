@@ -16,7 +16,7 @@
 //! transitions. Symbols of other arities are rejected. `Ops` and `States` lines are optional (states
 //! and letters are also collected from the transitions). `#` starts a comment.
 
-use crate::nfa::{Alphabet, Nfa, State, StateTable};
+use crate::nfa::{Alphabet, Nfa, StateTable};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use verikit_diag::{Diagnostic, Span};

@@ -92,8 +92,6 @@ fn random_function(regs: &[u32], rng: &mut SmallRng) -> BoolExpr {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn core_size_is_the_non_leaf_count() {
         for seed in 0..20 {

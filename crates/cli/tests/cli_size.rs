@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 const GOAL_TOTAL: usize = 1500;
 /// The CLI's current size (every line counted as it is), which it may not exceed: lower it
 /// whenever logic moves into a library, until it reaches `GOAL_TOTAL`.
-const RATCHET_TOTAL: usize = 1565;
+const RATCHET_TOTAL: usize = 1556;
 /// The most lines one `src/cmd/<group>.rs` may have.
 const MAX_CMD_FILE: usize = 150;
 

@@ -93,6 +93,15 @@ fn model_and_props(model: &str, props: &str) -> Option<(String, String)> {
     both
 }
 
+/// `verikit --json prism check MODEL PROPS EXTRA…`, which must succeed on an interval model: the
+/// answer.
+fn check_imdp(model: &str, props: &str, extra: &[&str]) -> serde_json::Value {
+    let (v, code, _) = json(&[&["prism", "check", model, props], extra].concat());
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["input"]["model_type"], "IMDP");
+    v
+}
+
 #[test]
 fn check_prism_robot_example_under_exists_forall() {
     let Some((model, props)) = model_and_props(
@@ -101,9 +110,7 @@ fn check_prism_robot_example_under_exists_forall() {
     ) else {
         return;
     };
-    let (v, code, _) = json(&["prism", "check", &model, &props, "--const", "delta=0.1"]);
-    assert_eq!(code, 0, "{v}");
-    assert_eq!(v["input"]["model_type"], "IMDP");
+    let v = check_imdp(&model, &props, &["--const", "delta=0.1"]);
     let r = v["results"].as_array().unwrap();
     // Pmaxmin, Pmaxmax, Rminmax, Rminmin (worked out by hand from the model).
     let want = [0.4, 0.6, 1.225, 1.0 + 0.1 / 0.9 + 0.1];
@@ -127,11 +134,11 @@ fn check_widened_by_zero_matches_storm() {
         ("c2", 0.43774416558149665),
         ("steps_min", 191.9999983460711),
     ] {
-        let (v, code, _) = json(&[
-            "prism", "check", &model, &props, "--const", "K=4", "--widen", "0", "--prop", name,
-        ]);
-        assert_eq!(code, 0, "{v}");
-        assert_eq!(v["input"]["model_type"], "IMDP");
+        let v = check_imdp(
+            &model,
+            &props,
+            &["--const", "K=4", "--widen", "0", "--prop", name],
+        );
         let got = v["results"][0]["result"].as_f64().unwrap();
         assert!((got - want).abs() <= 1e-5 * want, "{name}: {got}");
     }

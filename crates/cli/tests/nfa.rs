@@ -4,7 +4,7 @@
 mod common;
 
 use common::fails;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn verikit() -> Command {
@@ -22,7 +22,7 @@ fn json(args: &[&str]) -> (serde_json::Value, i32) {
 }
 
 /// The verdict of `verikit nfa CMD --algo ALGO [EXTRA…] A B`.
-fn verdict(cmd: &str, algo: &str, extra: &[&str], a: &PathBuf, b: &PathBuf) -> serde_json::Value {
+fn verdict(cmd: &str, algo: &str, extra: &[&str], a: &Path, b: &Path) -> serde_json::Value {
     let files = [a.to_str().unwrap(), b.to_str().unwrap()];
     json(&[&["nfa", cmd, "--algo", algo], extra, &files].concat()).0["verdict"].clone()
 }
