@@ -167,12 +167,7 @@ fn check_shape(v: &Value, what: &str, decision: bool, needs_witness: bool) {
             .as_array()
             .unwrap_or_else(|| panic!("{what}: `results` is not an array"));
         for (i, item) in items.iter().enumerate() {
-            let kind = if needs_witness {
-                Kind::Witnessed
-            } else {
-                Kind::Plain
-            };
-            check_shape(item, &format!("{what} results[{i}]"), kind);
+            check_shape(item, &format!("{what} results[{i}]"), false, needs_witness);
         }
     }
 }

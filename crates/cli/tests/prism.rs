@@ -196,12 +196,7 @@ fn export_scheduler_for_pmax() {
         "\"m\": Pmax=? [ F s=3 ];\nPmax=? [ X s=1 ];\n",
     );
     let out = model.with_file_name("sched.txt");
-    let (m, p, o) = (
-        model.to_str().unwrap(),
-        props.to_str().unwrap(),
-        out.to_str().unwrap(),
-    );
-    let check = |extra: &[&str]| json(&[&["prism", "check", m, p], extra].concat());
+    let o = out.to_str().unwrap();
     let v = checked(&model, &props, &["--prop", "m", "--export-scheduler", o]);
     assert_eq!(v["result"], 0.5);
     let text = std::fs::read_to_string(&out).unwrap();

@@ -19,7 +19,7 @@ pub struct FormulaSource {
     #[arg(long, short = 'F', value_parser = omega::formula_file_arg)]
     file: Vec<(usize, In)>,
     #[arg(long, help = "Negate each formula.")]
-    negate: bool,
+    pub negate: bool,
 }
 
 impl FormulaSource {
