@@ -512,6 +512,16 @@ fn decision(
         .line(format!("algorithm: {algo}; time: {dt:.4} s")))
 }
 
+/// The (first) automaton of `src` (format `from`) and how its alphabet was reconciled.
+fn load_one(src: &SourceFile, from: Option<&str>) -> Result<(Nfa, Reconciliation), AutomataError> {
+    let (v, rec) = load(&[src], from)?;
+    let n = v
+        .into_iter()
+        .next()
+        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    Ok((n, rec))
+}
+
 /// `L(A) = Σ*`?
 pub fn univ(
     src: &SourceFile,
@@ -519,10 +529,8 @@ pub fn univ(
     budget: &Budget,
 ) -> Result<Answer, AutomataError> {
     let t0 = Instant::now();
-    let (v, rec) = load(&[src], opts.from.as_deref())?;
-    let n = v
-        .first()
-        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    let (n, rec) = load_one(src, opts.from.as_deref())?;
+    let n = &n;
     let (algo, name) = match opts.algo() {
         "auto" => (UnivAlgo::Auto, "antichain-auto"),
         "backward" => (UnivAlgo::Backward, "antichain-backward"),
@@ -801,10 +809,8 @@ pub fn reduce(
     budget: &Budget,
 ) -> Result<Produced, AutomataError> {
     let t0 = Instant::now();
-    let (v, _) = load(&[src], opts.from.as_deref())?;
-    let n = v
-        .first()
-        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    let (n, _) = load_one(src, opts.from.as_deref())?;
+    let n = &n;
     let mem = opts.sim_memory()?;
     let red = match method {
         "bisim" => bisim::reduce(n),
@@ -847,10 +853,8 @@ pub fn convert(src: &SourceFile, from: Option<&str>) -> Result<Produced, Automat
 
 /// `info`: sizes, alphabet and density.
 pub fn info(src: &SourceFile, from: Option<&str>) -> Result<Answer, AutomataError> {
-    let (v, _) = load(&[src], from)?;
-    let n = v
-        .first()
-        .ok_or_else(|| AutomataError::Internal("nothing loaded".into()))?;
+    let (n, _) = load_one(src, from)?;
+    let n = &n;
     Ok(Answer::new()
         .input("a", describe(n))
         .detail("density", n.density())

@@ -6,7 +6,7 @@ mod attractors;
 mod bbm;
 
 use crate::generate::{random, GenParams};
-use crate::{attractors, Attractors, BnError, Method, Network, Options};
+use crate::{Attractors, BnError, Method, Network, Options};
 
 /// `attractors` by brute force (the oracle), with the other options of `o`.
 fn brute_force(net: &Network, o: &Options) -> Result<Attractors, BnError> {
@@ -14,7 +14,7 @@ fn brute_force(net: &Network, o: &Options) -> Result<Attractors, BnError> {
         method: Method::BruteForce,
         ..o.clone()
     };
-    attractors(net, &o)
+    crate::attractors(net, &o)
 }
 
 /// A random network as `bn gen` draws it: `nodes` nodes, `core` of them non-leaves, two
