@@ -178,7 +178,6 @@ impl Symbolic {
         rename(b, |v| v & !1)
     }
 
-
     /// The successors of `set` (a set over the ancestor-closed `vars`): the relational product
     /// `∃x. set(x) ∧ ⋀_{i∈vars} x′_i ↔ f_i(x)` computed on the partitioned relation, conjoining
     /// one `x′_i ↔ f_i` at a time and quantifying each `x_j` as soon as no remaining part uses it.
@@ -228,7 +227,6 @@ impl Symbolic {
     fn prime(&self, b: &Bdd) -> Result<Bdd, BnError> {
         rename(b, |v| v | 1)
     }
-
 
     /// The predecessors of `set`: `∃x′. set(x′) ∧ ⋀_i x′_i ↔ f_i(x)`, one part of the partitioned
     /// relation at a time for the variables the set mentions, each `x′_i` quantified as soon as
