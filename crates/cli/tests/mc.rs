@@ -329,6 +329,63 @@ fn timely_workers_count_like_the_sequential_engine_and_time_out_promptly() {
     );
 }
 
+/// A hostfile of `n` free loopback ports in a fresh directory: (directory, hostfile).
+fn loopback_hostfile(n: usize, tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let ports: Vec<String> = (0..n)
+        .map(|_| {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            format!("127.0.0.1:{}\n", l.local_addr().unwrap().port())
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("verikit-mc-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hostfile = dir.join("hosts.txt");
+    std::fs::write(&hostfile, ports.concat()).unwrap();
+    (dir, hostfile)
+}
+
+/// `verikit --json mc info MODEL --workers 2` as process `i` of the hostfile's cluster.
+fn spawn_process(
+    model: &str,
+    i: &str,
+    hostfile: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_verikit"))
+        .args(["--json", "--timeout", "60"])
+        .args(extra)
+        .args(["mc", "info", model, "--workers", "2"])
+        .args(["--processes", "2", "--process", i, "--hostfile"])
+        .arg(hostfile)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn verikit")
+}
+
+/// The outputs of the children that finished within `secs` seconds (the others are killed: a
+/// process that cannot reach its peer would wait for it).
+fn wait_all(children: Vec<std::process::Child>, secs: u64) -> Vec<Option<std::process::Output>> {
+    let t = Instant::now();
+    let mut children: Vec<_> = children.into_iter().map(Some).collect();
+    let mut outs: Vec<_> = children.iter().map(|_| None).collect();
+    while outs.iter().any(Option::is_none) && t.elapsed().as_secs() < secs {
+        for (k, c) in children.iter_mut().enumerate() {
+            if c.as_mut()
+                .is_some_and(|ch| ch.try_wait().unwrap().is_some())
+            {
+                outs[k] = c.take().map(|ch| ch.wait_with_output().unwrap());
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    for c in children.iter_mut().flatten() {
+        let _ = c.kill();
+    }
+    outs
+}
+
 /// The JSON object a process printed (timely may print connection retries before it).
 fn json_of(out: &[u8]) -> serde_json::Value {
     let text = String::from_utf8_lossy(out);
@@ -338,66 +395,14 @@ fn json_of(out: &[u8]) -> serde_json::Value {
 
 #[test]
 fn two_processes_on_loopback_agree_with_the_sequential_counts() {
-    use std::process::{Command, Stdio};
     let Some(m) = beem("bakery/bakery.1.dve") else {
         return;
     };
     let (code, seq, err) = verikit(&["--json", "mc", "info", &m]);
     assert_eq!(code, 0, "{err}");
-    let ports: Vec<u16> = (0..2)
-        .map(|_| {
-            std::net::TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port()
-        })
-        .collect();
-    let dir = std::env::temp_dir().join(format!("verikit-mc-dist-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let hostfile = dir.join("hosts.txt");
-    std::fs::write(
-        &hostfile,
-        format!("127.0.0.1:{}\n127.0.0.1:{}\n", ports[0], ports[1]),
-    )
-    .unwrap();
-    let spawn = |i: &str| {
-        Command::new(env!("CARGO_BIN_EXE_verikit"))
-            .args([
-                "--json",
-                "--timeout",
-                "60",
-                "mc",
-                "info",
-                &m,
-                "--workers",
-                "2",
-            ])
-            .args(["--processes", "2", "--process", i, "--hostfile"])
-            .arg(&hostfile)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn verikit")
-    };
-    let children = [spawn("0"), spawn("1")];
-    // A process that cannot reach its peer would wait for it: end both after a generous bound.
-    let t = Instant::now();
-    let mut children: Vec<_> = children.into_iter().map(Some).collect();
-    let mut outs = vec![None, None];
-    while outs.iter().any(Option::is_none) && t.elapsed().as_secs() < 120 {
-        for (k, c) in children.iter_mut().enumerate() {
-            if let Some(ch) = c {
-                if ch.try_wait().unwrap().is_some() {
-                    outs[k] = c.take().map(|ch| ch.wait_with_output().unwrap());
-                }
-            }
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    for c in children.iter_mut().flatten() {
-        let _ = c.kill();
-    }
+    let (dir, hostfile) = loopback_hostfile(2, "agree");
+    let spawn = |i: &str| spawn_process(&m, i, &hostfile, &[]);
+    let outs = wait_all(vec![spawn("0"), spawn("1")], 120);
     let _ = std::fs::remove_dir_all(&dir);
     for (k, o) in outs.into_iter().enumerate() {
         let o = o.unwrap_or_else(|| panic!("process {k} did not finish"));
@@ -415,4 +420,36 @@ fn two_processes_on_loopback_agree_with_the_sequential_counts() {
         }
         assert!(v["stats"]["bytes_sent"].as_u64().unwrap() > 0, "{v}");
     }
+}
+
+#[test]
+fn a_missing_peer_ends_with_a_clear_error_not_a_hang() {
+    let Some(m) = beem("bakery/bakery.1.dve") else {
+        return;
+    };
+    // Process 1 of 2 alone: process 0 never comes up.
+    let (dir, hostfile) = loopback_hostfile(2, "missing");
+    let t = Instant::now();
+    let outs = wait_all(
+        vec![spawn_process(
+            &m,
+            "1",
+            &hostfile,
+            &["-x", "mc.connect-timeout=1"],
+        )],
+        60,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = outs
+        .into_iter()
+        .next()
+        .flatten()
+        .expect("process 1 did not end");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cluster setup") && err.contains("mc.connect-timeout"),
+        "{err}"
+    );
+    assert!(t.elapsed().as_secs() < 60);
 }

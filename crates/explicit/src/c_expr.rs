@@ -58,6 +58,15 @@ pub(crate) fn expr<P: ExprParser>(p: &mut P) -> R<Expr> {
     r
 }
 
+/// An expression whose loosest operator binds tighter than `&&` (bitwise or, comparisons,
+/// arithmetic): a proposition inside a formula whose own connectives are `&&`, `||`.
+pub(crate) fn comparison<P: ExprParser>(p: &mut P) -> R<Expr> {
+    p.enter()?;
+    let r = binary(p, 3);
+    p.leave();
+    r
+}
+
 fn binop<P: ExprParser>(p: &P) -> Option<(BinOp, usize)> {
     match p.peek_tok() {
         Peek::Ident(w) => p.word_binop(w),

@@ -2,8 +2,9 @@
 //! model loaded (DVE or Promela by extension), the engine and the `-x mc.*` parameters, the
 //! memory limit on the command's budget, errors located in the model.
 
+use crate::model::Model;
 use crate::task::{check_with, info_with, load_source, parse_ap_defs, Check, Engine, McOptions};
-use verikit_diag::{Answer, Budget, Ctx, Failure, SourceFile};
+use verikit_diag::{Answer, Budget, Ctx, Failure, Params, SourceFile};
 
 /// How `verikit mc` explores: threads, the accepting-cycle algorithm, a memory limit in MiB, and
 /// the distributed engine's timely workers (`workers`) and cluster (`processes` processes, this
@@ -22,14 +23,17 @@ pub struct ExploreOptions {
 impl ExploreOptions {
     /// The cluster of `--workers`/`--processes`, if the distributed engine is asked for.
     #[cfg(feature = "dist")]
-    fn cluster(&self) -> Result<Option<crate::dist_cluster::Cluster>, Failure> {
+    fn cluster(&self, params: &Params) -> Result<Option<crate::dist_cluster::Cluster>, Failure> {
         use crate::dist_cluster::Cluster;
         let w = self.workers.unwrap_or(1);
         match (self.processes, &self.hostfile) {
             (Some(p), Some(h)) => {
                 let text = verikit_diag::read_input(h)?.text;
+                let secs: u64 = params
+                    .get_in(&crate::task::CONNECT_TIMEOUT_PARAM, 1, 86_400)
+                    .map_err(Failure::Usage)?;
                 Cluster::from_hostfile(w, p, self.process.unwrap_or(0), &text)
-                    .map(Some)
+                    .map(|c| Some(c.with_connect_timeout(std::time::Duration::from_secs(secs))))
                     .map_err(Failure::Usage)
             }
             (Some(_), None) => Err(Failure::Usage("--processes needs --hostfile".into())),
@@ -38,7 +42,7 @@ impl ExploreOptions {
     }
 
     #[cfg(not(feature = "dist"))]
-    fn cluster(&self) -> Result<Option<std::convert::Infallible>, Failure> {
+    fn cluster(&self, _: &Params) -> Result<Option<std::convert::Infallible>, Failure> {
         match self.workers.or(self.processes) {
             Some(_) => Err(Failure::Usage(
                 "--workers/--processes: built without the `dist` feature".into(),
@@ -76,6 +80,22 @@ impl Check {
             _ => Check::Default,
         })
     }
+
+    /// The question a model answers by default: its property process (`never` claim) if it
+    /// has one, else its first `ltl` block (SPIN's choice), else deadlocks; other questions as
+    /// asked. With the name of the `ltl` block used.
+    pub fn resolve(&self, m: &Model) -> (Check, Option<String>) {
+        match (self, m.property.is_none(), m.ast().ltl.first()) {
+            (Check::Default, true, Some(l)) => (
+                Check::Ltl {
+                    formula: l.formula.clone(),
+                    aps: l.aps.clone(),
+                },
+                Some(l.name.clone()),
+            ),
+            _ => (self.clone(), None),
+        }
+    }
 }
 
 /// `verikit mc check`.
@@ -91,14 +111,22 @@ pub fn check_command(
     };
     let m = load_source(src).map_err(|d| Failure::from_error(d, Some(src)))?;
     let budget = x.budget(&ctx.budget);
+    let (q, block) = q.resolve(&m);
+    let named = |a: Answer| match &block {
+        Some(n) => a.detail("ltl_block", n.as_str()),
+        None => a,
+    };
     #[cfg(feature = "dist")]
-    if let Some(c) = x.cluster()? {
-        return crate::dist_task::check_dist(&m, src, q, &c, &budget)
+    if let Some(c) = x.cluster(&ctx.params)? {
+        return crate::dist_task::check_dist(&m, src, &q, &c, &budget)
+            .map(named)
             .map_err(|e| Failure::from_error(e, Some(src)));
     }
     #[cfg(not(feature = "dist"))]
-    x.cluster()?;
-    check_with(&m, src, q, &o, &budget).map_err(|e| Failure::from_error(e, Some(src)))
+    x.cluster(&ctx.params)?;
+    check_with(&m, src, &q, &o, &budget)
+        .map(named)
+        .map_err(|e| Failure::from_error(e, Some(src)))
 }
 
 /// `verikit mc info`: the whole state space's size, time and memory.
@@ -106,11 +134,11 @@ pub fn info_command(src: &SourceFile, x: &ExploreOptions, ctx: &Ctx) -> Result<A
     let m = load_source(src).map_err(|d| Failure::from_error(d, Some(src)))?;
     let budget = x.budget(&ctx.budget);
     #[cfg(feature = "dist")]
-    if let Some(c) = x.cluster()? {
+    if let Some(c) = x.cluster(&ctx.params)? {
         return crate::dist_task::info_dist(&m, src, &c, &budget)
             .map_err(|e| Failure::from_error(e, Some(src)));
     }
     #[cfg(not(feature = "dist"))]
-    x.cluster()?;
+    x.cluster(&ctx.params)?;
     info_with(&m, src, &x.engine(), &budget).map_err(|e| Failure::from_error(e, Some(src)))
 }

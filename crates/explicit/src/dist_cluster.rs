@@ -34,7 +34,13 @@ pub struct Cluster {
     pub process: usize,
     /// `host:port` of every process, in process order (empty: one process).
     pub hosts: Vec<String>,
+    /// How long the processes of a cluster may take to connect to each other before the run
+    /// gives up (timely's own setup retries forever when a peer is missing).
+    pub connect_timeout: Duration,
 }
+
+/// The default of `-x mc.connect-timeout` in seconds.
+pub(crate) const DEFAULT_CONNECT_TIMEOUT_S: u64 = 30;
 
 impl Cluster {
     /// `workers` threads in this process.
@@ -43,6 +49,7 @@ impl Cluster {
             workers: workers.max(1),
             process: 0,
             hosts: Vec::new(),
+            connect_timeout: Duration::from_secs(DEFAULT_CONNECT_TIMEOUT_S),
         }
     }
 
@@ -84,7 +91,14 @@ impl Cluster {
             workers: workers.max(1),
             process,
             hosts,
+            connect_timeout: Duration::from_secs(DEFAULT_CONNECT_TIMEOUT_S),
         })
+    }
+
+    /// The same cluster with another connect timeout.
+    pub fn with_connect_timeout(mut self, t: Duration) -> Cluster {
+        self.connect_timeout = t;
+        self
     }
 
     /// Number of processes.

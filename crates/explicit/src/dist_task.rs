@@ -20,8 +20,9 @@ use crate::task::{
     McOptions,
 };
 use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use timely::worker::Worker;
 use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, SourceFile, Verdict};
 
@@ -96,11 +97,71 @@ fn totals(
 }
 
 /// Runs `f` on every worker of this process; all workers return the same sums, the first is kept.
+/// In a cluster, timely connects the processes first and retries forever while a peer is
+/// missing: the run happens on a thread of its own, and when no worker has started after the
+/// cluster's connect timeout (or the budget ends first) the run fails with an error naming the
+/// cluster instead of hanging (the connecting thread is left behind; the command then exits).
 fn run(
     cluster: &Cluster,
+    budget: &Budget,
     f: impl Fn(&mut Worker) -> DistStats + Send + Sync + 'static,
 ) -> Result<DistStats, McError> {
-    let guards = timely::execute(cluster.config(), f).map_err(|e| {
+    let config = cluster.config();
+    if cluster.hosts.len() <= 1 {
+        return execute(config, f);
+    }
+    let started = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&started);
+    let g = move |w: &mut Worker| {
+        flag.store(true, Ordering::SeqCst);
+        f(w)
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("timely-cluster".into())
+        .spawn(move || {
+            let _ = tx.send(execute(config, g));
+        })
+        .map_err(|e| McError::Internal(format!("cannot start the cluster thread: {e}")))?;
+    let t0 = Instant::now();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(r) => return r,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(McError::Internal(
+                    "the cluster thread ended without a result".into(),
+                ))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if started.load(Ordering::SeqCst) {
+            continue;
+        }
+        if let Err(e) = budget.check() {
+            return Err(McError::Limit(format!(
+                "{e} while the {} processes of the cluster were connecting",
+                cluster.hosts.len()
+            )));
+        }
+        if t0.elapsed() >= cluster.connect_timeout {
+            return Err(McError::Input(Box::new(Diagnostic::error(format!(
+                "cluster setup: process {} of {} could not connect to all its peers ({}) within {} s; \
+                 start every process of the hostfile (or raise -x mc.connect-timeout)",
+                cluster.process,
+                cluster.hosts.len(),
+                cluster.hosts.join(", "),
+                cluster.connect_timeout.as_secs_f64()
+            )))));
+        }
+    }
+}
+
+/// Runs `f` on the workers of `config` and joins them: the first worker's result.
+fn execute(
+    config: timely::Config,
+    f: impl Fn(&mut Worker) -> DistStats + Send + Sync + 'static,
+) -> Result<DistStats, McError> {
+    let guards = timely::execute(config, f).map_err(|e| {
         McError::Input(Box::new(Diagnostic::error(format!(
             "cannot start the timely workers: {e}"
         ))))
@@ -118,7 +179,7 @@ pub fn dist_explore(m: &Model, cluster: &Cluster, budget: &Budget) -> Result<Dis
     let m = Arc::new(m.clone());
     let b = budget.clone();
     let c = cluster.clone();
-    run(cluster, move |w| {
+    run(cluster, budget, move |w| {
         let mut ex = Exchanger::new(w);
         let mut g = Generator::new(&m);
         let mut expand = |s: &[u8], out: &mut Vec<Vec<u8>>| {
@@ -342,7 +403,7 @@ pub fn property_search_dist(
     };
     let mm = Arc::new(m.clone());
     let (b, cc) = (budget.clone(), c.clone());
-    let s = run(c, move |w| {
+    let s = run(c, budget, move |w| {
         let mut g = PropertyGraph::new(&mm, p);
         product_worker(w, &mut g, &b, &cc)
     })?;
@@ -361,7 +422,7 @@ pub fn ltl_search_dist(
     let (aut, exprs, progs) = ltl_prepare(m, formula, aps, budget)?;
     let (mm, aa, pp) = (Arc::new(m.clone()), Arc::new(aut.clone()), progs.clone());
     let (b, cc) = (budget.clone(), c.clone());
-    let s = run(c, move |w| {
+    let s = run(c, budget, move |w| {
         let mut g = AutomatonGraph::new(&mm, &aa, pp.clone());
         product_worker(w, &mut g, &b, &cc)
     })?;

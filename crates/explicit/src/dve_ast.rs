@@ -148,7 +148,7 @@ pub struct ProcessAst {
 }
 
 /// A whole DVE file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct DveAst {
     pub vars: Vec<VarDecl>,
     pub channels: Vec<ChanDecl>,
@@ -160,4 +160,17 @@ pub struct DveAst {
     /// Promela's `atomic` (SPIN's rule): when no process can move while one is committed, the
     /// exclusivity is given up and every process may move. DVE's committed states never yield.
     pub atomic_yields: bool,
+    /// Promela's `ltl name { … }` blocks, in file order (DVE has none): the first is checked
+    /// when no other question is asked, as SPIN does.
+    pub ltl: Vec<LtlProperty>,
+}
+
+/// An LTL property written in the model: the formula in Spot's syntax over propositions
+/// `aps` (name = DVE expression).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LtlProperty {
+    pub name: String,
+    pub formula: String,
+    pub aps: Vec<(String, String)>,
+    pub span: Span,
 }

@@ -5,6 +5,7 @@
 
 use crate::c_expr::{self, ExprParser, Peek};
 use crate::dve_ast::*;
+use crate::token_cursor::{Cursor, Token};
 use verikit_diag::{Diagnostic, Span};
 
 /// Nesting limit for expressions (deeper input is refused rather than overflowing the stack).
@@ -112,35 +113,55 @@ const UNSUPPORTED: &[&str] = &[
     "clock",
 ];
 
-struct Parser<'a> {
-    toks: Vec<(Tok, Span)>,
-    pos: usize,
-    text: &'a str,
-    depth: usize,
+struct Parser {
+    c: Cursor<Tok>,
+}
+
+impl std::ops::Deref for Parser {
+    type Target = Cursor<Tok>;
+    fn deref(&self) -> &Cursor<Tok> {
+        &self.c
+    }
+}
+
+impl std::ops::DerefMut for Parser {
+    fn deref_mut(&mut self) -> &mut Cursor<Tok> {
+        &mut self.c
+    }
+}
+
+impl Token for Tok {
+    fn eof() -> &'static Tok {
+        &Tok::Eof
+    }
+    fn as_ident(&self) -> Option<&str> {
+        match self {
+            Tok::Ident(w) => Some(w),
+            _ => None,
+        }
+    }
+    fn as_punct(&self) -> Option<&'static str> {
+        match self {
+            Tok::Punct(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 type R<T> = Result<T, Diagnostic>;
 
 /// Parses a DVE model.
 pub fn parse_dve(text: &str) -> Result<DveAst, Diagnostic> {
-    let toks = lex(text)?;
     let mut p = Parser {
-        toks,
-        pos: 0,
-        text,
-        depth: 0,
+        c: Cursor::new(lex(text)?, text.len()),
     };
     p.file()
 }
 
 /// Parses one DVE expression (a state predicate of an LTL proposition).
 pub fn parse_dve_expr(text: &str) -> Result<Expr, Diagnostic> {
-    let toks = lex(text)?;
     let mut p = Parser {
-        toks,
-        pos: 0,
-        text,
-        depth: 0,
+        c: Cursor::new(lex(text)?, text.len()),
     };
     let e = p.expr()?;
     if *p.peek() != Tok::Eof {
@@ -149,35 +170,7 @@ pub fn parse_dve_expr(text: &str) -> Result<Expr, Diagnostic> {
     Ok(e)
 }
 
-impl Parser<'_> {
-    fn peek(&self) -> &Tok {
-        self.toks.get(self.pos).map_or(&Tok::Eof, |t| &t.0)
-    }
-    fn peek_at(&self, k: usize) -> &Tok {
-        self.toks.get(self.pos + k).map_or(&Tok::Eof, |t| &t.0)
-    }
-    fn span(&self) -> Span {
-        self.toks
-            .get(self.pos)
-            .map_or(Span::point(self.text.len()), |t| t.1)
-    }
-    fn prev_end(&self) -> usize {
-        self.pos
-            .checked_sub(1)
-            .and_then(|k| self.toks.get(k))
-            .map_or(0, |t| t.1.end)
-    }
-    fn bump(&mut self) -> (Tok, Span) {
-        let t = self
-            .toks
-            .get(self.pos)
-            .cloned()
-            .unwrap_or((Tok::Eof, Span::point(self.text.len())));
-        if self.pos < self.toks.len() {
-            self.pos += 1;
-        }
-        t
-    }
+impl Parser {
     fn describe(t: &Tok) -> String {
         match t {
             Tok::Ident(s) => format!("`{s}`"),
@@ -203,28 +196,6 @@ impl Parser<'_> {
                 .with_span(sp, format!("expected {what}")),
         )
     }
-    fn is_punct(&self, p: &str) -> bool {
-        matches!(self.peek(), Tok::Punct(q) if *q == p)
-    }
-    fn is_kw(&self, k: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(w) if w == k)
-    }
-    fn eat_punct(&mut self, p: &str) -> bool {
-        if self.is_punct(p) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn eat_kw(&mut self, k: &str) -> bool {
-        if self.is_kw(k) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
     fn expect_punct(&mut self, p: &str) -> R<Span> {
         if self.is_punct(p) {
             Ok(self.bump().1)
@@ -243,14 +214,7 @@ impl Parser<'_> {
     }
 
     fn file(&mut self) -> R<DveAst> {
-        let mut ast = DveAst {
-            vars: Vec::new(),
-            channels: Vec::new(),
-            processes: Vec::new(),
-            synchronous: false,
-            property: None,
-            atomic_yields: false,
-        };
+        let mut ast = DveAst::default();
         loop {
             if self.is_kw("process") {
                 let pr = self.process()?;
@@ -574,7 +538,7 @@ impl Parser<'_> {
     }
 }
 
-impl ExprParser for Parser<'_> {
+impl ExprParser for Parser {
     fn peek_tok(&self) -> Peek<'_> {
         match self.peek() {
             Tok::Ident(w) => Peek::Ident(w),
@@ -596,15 +560,10 @@ impl ExprParser for Parser<'_> {
         self.err(what)
     }
     fn enter(&mut self) -> R<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            let sp = self.span();
-            return Err(Diagnostic::at(sp, "expression nested too deeply").with_span(sp, "here"));
-        }
-        Ok(())
+        self.c.enter(MAX_DEPTH, "expression")
     }
     fn leave(&mut self) {
-        self.depth -= 1;
+        self.c.leave();
     }
     fn word_binop(&self, w: &str) -> Option<(BinOp, usize)> {
         match w {

@@ -41,6 +41,7 @@ mod partitioned_product;
 mod por;
 mod promela_ast;
 mod promela_lower;
+mod promela_macro;
 mod promela_parse;
 mod replay;
 mod state_store;
@@ -48,6 +49,7 @@ mod successors;
 mod task;
 #[cfg(test)]
 mod tests;
+mod token_cursor;
 
 pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
 pub use bytecode::{EvalError, EvalErrorKind};
@@ -59,8 +61,8 @@ pub use dist_task::{
     check_dist, dist_explore, info_dist, ltl_search_dist, property_search_dist, DistStats,
 };
 pub use dve_ast::{
-    BinOp, ChanDecl, Dir, DveAst, Expr, LValue, ProcessAst, RecvArg, SyncAst, TransAst, Ty, UnOp,
-    VarDecl,
+    BinOp, ChanDecl, Dir, DveAst, Expr, LValue, LtlProperty, ProcessAst, RecvArg, SyncAst,
+    TransAst, Ty, UnOp, VarDecl,
 };
 pub use dve_parse::{parse_dve, parse_dve_expr};
 pub use model::{compile, DecodedState, Label, Model};
@@ -74,10 +76,10 @@ pub use task::{
     check, check_with, decode_product, info, info_with, load_model, load_promela, load_source,
     ltl_search, ltl_search_with, parse_ap_defs, parse_promela, property_search,
     property_search_with, safety_search, Check, CycleAlgo, Engine, LtlRun, McError, McOptions,
-    POR_PARAM,
+    CONNECT_TIMEOUT_PARAM, POR_PARAM,
 };
 
 use verikit_diag::Param;
 
 /// Tuning parameters of the explicit-state engine.
-pub const PARAMS: &[Param] = &[POR_PARAM];
+pub const PARAMS: &[Param] = &[POR_PARAM, CONNECT_TIMEOUT_PARAM];

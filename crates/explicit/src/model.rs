@@ -299,14 +299,7 @@ impl Model {
             synchronous: false,
             receivers: Vec::new(),
             init: Vec::new(),
-            ast: DveAst {
-                vars: Vec::new(),
-                channels: Vec::new(),
-                processes: Vec::new(),
-                synchronous: false,
-                property: None,
-                atomic_yields: false,
-            },
+            ast: DveAst::default(),
         }
     }
 }

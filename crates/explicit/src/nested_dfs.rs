@@ -120,6 +120,15 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
         next: 0,
     });
     let mut ticks = 0u32;
+    // Every 1024 steps of either search: the budget, with the memory the search holds.
+    let poll = |ticks: &mut u32, store: &StateStore, color: &[u8]| {
+        *ticks += 1;
+        if *ticks & 1023 == 0 {
+            budget.check_memory(store.memory() + color.len()).err()
+        } else {
+            None
+        }
+    };
     let finish = |r: &mut CycleSearch, store: &StateStore, decided: &[u8]| {
         r.states = store.len() as u64;
         r.reduced = decided.iter().filter(|&&d| d == REDUCED).count() as u64;
@@ -135,13 +144,10 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
         Lasso { stem, cycle }
     };
     while let Some(top) = blue.last_mut() {
-        ticks += 1;
-        if ticks & 1023 == 0 {
-            if let Err(e) = budget.check_memory(store.memory() + color.len()) {
-                r.stopped = Some(e);
-                finish(&mut r, &store, &decided);
-                return r;
-            }
+        if let Some(e) = poll(&mut ticks, &store, &color) {
+            r.stopped = Some(e);
+            finish(&mut r, &store, &decided);
+            return r;
         }
         if top.next < top.succs.len() {
             let t = top.succs[top.next];
@@ -176,13 +182,10 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
                 next: 0,
             });
             while let Some(rt) = red.last_mut() {
-                ticks += 1;
-                if ticks & 1023 == 0 {
-                    if let Err(e) = budget.check_memory(store.memory() + color.len()) {
-                        r.stopped = Some(e);
-                        finish(&mut r, &store, &decided);
-                        return r;
-                    }
+                if let Some(e) = poll(&mut ticks, &store, &color) {
+                    r.stopped = Some(e);
+                    finish(&mut r, &store, &decided);
+                    return r;
                 }
                 if rt.next < rt.succs.len() {
                     let t = rt.succs[rt.next];

@@ -5,7 +5,7 @@
 //! Expressions reuse the DVE expression tree (`dve_ast::Expr`): the two languages share C's
 //! operators.
 
-use crate::dve_ast::{Expr, LValue, RecvArg, Ty};
+use crate::dve_ast::{Expr, LValue, LtlProperty, RecvArg, Ty};
 use verikit_diag::Span;
 
 /// A statement with the labels in front of it.
@@ -72,4 +72,6 @@ pub(crate) struct PromelaAst {
     pub(crate) procs: Vec<Proctype>,
     pub(crate) init: Option<(Vec<Step>, Span)>,
     pub(crate) never: Option<(Vec<Step>, Span)>,
+    /// `ltl name { … }` blocks (`promela_ltl`).
+    pub(crate) ltl: Vec<LtlProperty>,
 }

@@ -612,5 +612,6 @@ pub(crate) fn lower(ast: &PromelaAst) -> Result<DveAst, Diagnostic> {
         synchronous: false,
         property,
         atomic_yields: true,
+        ltl: ast.ltl.clone(),
     })
 }

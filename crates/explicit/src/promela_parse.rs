@@ -1,6 +1,7 @@
 //! The Promela reader for the subset BEEM's translations use (`promela_ast`), with located
-//! errors; constructs outside the subset (`mtype`, `typedef`, `inline`, the preprocessor,
-//! `printf`, `unless`, process parameters, …) are refused by name. Promela is SPIN's language
+//! errors, after `promela_macro` has expanded `#define` and `inline`, and with `ltl` blocks read
+//! by `promela_ltl`; constructs outside the subset (`mtype`, `typedef`, `#include`/`#if`,
+//! `printf`, `unless`, process parameters, `run` with arguments, …) are refused by name. Promela is SPIN's language
 //! (Holzmann, *The SPIN Model Checker*, 2003); the BEEM translations are described with the
 //! benchmark set (Pelánek, SPIN 2007) and checked against DiVinE's models (Barnat et al.,
 //! "DiVinE: a tool for distributed verification", CAV 2006).
@@ -8,18 +9,24 @@
 use crate::c_expr::{self, ExprParser, Peek};
 use crate::dve_ast::{BinOp, Expr, LValue, RecvArg, Ty};
 use crate::promela_ast::*;
+use crate::promela_macro::Macro;
+use crate::token_cursor::{Cursor, Token};
 use verikit_diag::{Diagnostic, Span};
 
 /// Nesting limit for expressions and statements.
 const MAX_DEPTH: usize = 200;
 
 #[derive(Clone, Debug, PartialEq)]
-enum Tok {
+pub(crate) enum Tok {
     Ident(String),
     Int(i64),
     Punct(&'static str),
     /// A string literal (only `printf`/`printm` take one; both are refused by name).
     Str,
+    /// `#define` (consumed by `promela_macro::expand`, never seen by the parser).
+    Define(Box<Macro>),
+    /// `#undef NAME`.
+    Undef(String),
     Eof,
 }
 
@@ -30,12 +37,89 @@ const PUNCTS: &[&str] = &[
 ];
 
 fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
+    let mut out = lex_range(text, 0, text.len())?;
+    out.push((Tok::Eof, Span::point(text.len())));
+    Ok(out)
+}
+
+/// The end of the preprocessor line that starts at `i`: the next newline not escaped by `\`.
+fn directive_end(text: &str, mut i: usize) -> usize {
     let b = text.as_bytes();
-    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'\n' && b.get(i.wrapping_sub(1)) != Some(&b'\\') {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// A preprocessor line `#…` at `at` (ending before `end`): `#define` and `#undef` become tokens;
+/// every other directive is refused by name.
+fn directive(text: &str, at: usize, end: usize) -> Result<Option<(Tok, Span)>, Diagnostic> {
+    let toks = lex_range(text, at + 1, end)?;
+    let line = Span::new(at, end);
+    let word = match toks.first() {
+        Some((Tok::Ident(w), _)) => w.as_str(),
+        _ => "",
+    };
+    match word {
+        "define" => {
+            let Some((Tok::Ident(name), nsp)) = toks.get(1) else {
+                return Err(Diagnostic::at(line, "`#define` without a macro name")
+                    .with_span(line, "directive"));
+            };
+            // Function-like when `(` follows the name with no space between (cpp's rule).
+            let function_like =
+                matches!(toks.get(2), Some((Tok::Punct("("), p)) if p.start == nsp.end);
+            let (params, body_at) = if function_like {
+                let (ps, k) = crate::promela_macro::param_list(&toks, 3).map_err(|k| {
+                    let sp = toks.get(k).map_or(line, |t| t.1);
+                    Diagnostic::at(sp, "`#define`: expected a parameter name or `)`")
+                        .with_span(sp, "here")
+                })?;
+                (Some(ps), k)
+            } else {
+                (None, 2)
+            };
+            let body = toks.get(body_at..).unwrap_or_default().to_vec();
+            Ok(Some((
+                Tok::Define(Box::new(Macro {
+                    name: name.clone(),
+                    params,
+                    body,
+                })),
+                line,
+            )))
+        }
+        "undef" => {
+            match toks.get(1) {
+                Some((Tok::Ident(name), _)) => Ok(Some((Tok::Undef(name.clone()), line))),
+                _ => Err(Diagnostic::at(line, "`#undef` without a macro name")
+                    .with_span(line, "directive")),
+            }
+        }
+        _ => {
+            let sp = Span::new(at, (at + 1 + word.len()).min(end));
+            Err(Diagnostic::at(
+                sp,
+                format!("preprocessor directive `#{word}` is not supported (only `#define` and `#undef`)"),
+            )
+            .with_span(sp, "directive"))
+        }
+    }
+}
+
+fn lex_range(text: &str, from: usize, to: usize) -> Result<Vec<(Tok, Span)>, Diagnostic> {
+    let b = text.as_bytes().get(..to).unwrap_or_default();
+    let mut i = from;
     let mut out = Vec::new();
     while let Some(&c) = b.get(i) {
-        let rest = text.get(i..).unwrap_or("");
+        let rest = text.get(i..to).unwrap_or("");
         if c.is_ascii_whitespace() {
+            i += 1;
+        } else if rest.starts_with("\\\n") || rest.starts_with("\\\r\n") {
+            // line continuation (inside `#define`)
             i += 1;
         } else if rest.starts_with("//") {
             while b.get(i).is_some_and(|&x| x != b'\n') {
@@ -51,12 +135,9 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
                 }
             }
         } else if c == b'#' {
-            let sp = Span::new(i, i + 1);
-            return Err(Diagnostic::at(
-                sp,
-                "preprocessor directives (`#define`, `#include`, …) are not supported",
-            )
-            .with_span(sp, "directive"));
+            let end = directive_end(text, i).min(to);
+            out.extend(directive(text, i, end)?);
+            i = end;
         } else if c.is_ascii_alphabetic() || c == b'_' {
             let s = i;
             while b
@@ -108,7 +189,6 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
                 .with_span(sp, "not part of Promela"));
         }
     }
-    out.push((Tok::Eof, Span::point(text.len())));
     Ok(out)
 }
 
@@ -116,8 +196,6 @@ fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
 const UNSUPPORTED: &[&str] = &[
     "mtype",
     "typedef",
-    "inline",
-    "ltl",
     "printf",
     "printm",
     "unless",
@@ -163,61 +241,60 @@ const KEYWORDS: &[&str] = &[
 
 type R<T> = Result<T, Diagnostic>;
 
+#[path = "promela_ltl.rs"]
+mod promela_ltl;
+
 struct Parser {
-    toks: Vec<(Tok, Span)>,
-    pos: usize,
-    depth: usize,
+    c: Cursor<Tok>,
+}
+
+impl std::ops::Deref for Parser {
+    type Target = Cursor<Tok>;
+    fn deref(&self) -> &Cursor<Tok> {
+        &self.c
+    }
+}
+
+impl std::ops::DerefMut for Parser {
+    fn deref_mut(&mut self) -> &mut Cursor<Tok> {
+        &mut self.c
+    }
+}
+
+impl Token for Tok {
+    fn eof() -> &'static Tok {
+        &Tok::Eof
+    }
+    fn as_ident(&self) -> Option<&str> {
+        match self {
+            Tok::Ident(w) => Some(w),
+            _ => None,
+        }
+    }
+    fn as_punct(&self) -> Option<&'static str> {
+        match self {
+            Tok::Punct(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 /// Parses a Promela file of the supported subset.
 pub(crate) fn parse_promela(text: &str) -> Result<PromelaAst, Diagnostic> {
     let mut p = Parser {
-        toks: lex(text)?,
-        pos: 0,
-        depth: 0,
+        c: Cursor::new(crate::promela_macro::expand(lex(text)?)?, text.len()),
     };
     p.file()
 }
 
 impl Parser {
-    fn peek(&self) -> &Tok {
-        self.peek_at(0)
-    }
-    fn peek_at(&self, k: usize) -> &Tok {
-        self.toks
-            .get(self.pos + k)
-            .or_else(|| self.toks.last())
-            .map_or(&Tok::Eof, |t| &t.0)
-    }
-    fn span(&self) -> Span {
-        self.toks
-            .get(self.pos)
-            .or_else(|| self.toks.last())
-            .map_or(Span::point(0), |t| t.1)
-    }
-    fn prev_end(&self) -> usize {
-        self.pos
-            .checked_sub(1)
-            .and_then(|k| self.toks.get(k))
-            .map_or(0, |t| t.1.end)
-    }
-    fn bump(&mut self) -> (Tok, Span) {
-        let t = self
-            .toks
-            .get(self.pos)
-            .cloned()
-            .unwrap_or((Tok::Eof, Span::point(0)));
-        if self.pos + 1 < self.toks.len() {
-            self.pos += 1;
-        }
-        t
-    }
     fn describe(t: &Tok) -> String {
         match t {
             Tok::Ident(s) => format!("`{s}`"),
             Tok::Int(v) => format!("`{v}`"),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::Str => "a string literal".into(),
+            Tok::Define(_) | Tok::Undef(_) => "a preprocessor directive".into(),
             Tok::Eof => "end of input".into(),
         }
     }
@@ -240,28 +317,6 @@ impl Parser {
                 .with_span(sp, format!("expected {what}")),
         )
     }
-    fn is_punct(&self, p: &str) -> bool {
-        matches!(self.peek(), Tok::Punct(q) if *q == p)
-    }
-    fn is_kw(&self, k: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(w) if w == k)
-    }
-    fn eat_punct(&mut self, p: &str) -> bool {
-        if self.is_punct(p) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-    fn eat_kw(&mut self, k: &str) -> bool {
-        if self.is_kw(k) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
     fn expect_punct(&mut self, p: &str) -> R<Span> {
         if self.is_punct(p) {
             Ok(self.bump().1)
@@ -280,12 +335,7 @@ impl Parser {
         }
     }
     fn enter(&mut self) -> R<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            let sp = self.span();
-            return Err(Diagnostic::at(sp, "nesting too deep").with_span(sp, "here"));
-        }
-        Ok(())
+        self.c.enter(MAX_DEPTH, "statements or expressions")
     }
 
     fn file(&mut self) -> R<PromelaAst> {
@@ -307,6 +357,14 @@ impl Parser {
                 }
                 let body = self.block(&mut Vec::new())?;
                 ast.init = Some((body, Span::new(start.start, self.prev_end())));
+            } else if self.eat_kw("ltl") {
+                let k = ast.ltl.len();
+                let l = promela_ltl::ltl_block(self, start, k)?;
+                if ast.ltl.iter().any(|o| o.name == l.name) {
+                    return Err(Diagnostic::at(l.span, format!("a second `ltl {}`", l.name))
+                        .with_span(l.span, "here"));
+                }
+                ast.ltl.push(l);
             } else if self.eat_kw("never") {
                 if ast.never.is_some() {
                     return Err(
@@ -316,7 +374,7 @@ impl Parser {
                 let body = self.block(&mut Vec::new())?;
                 ast.never = Some((body, Span::new(start.start, self.prev_end())));
             } else {
-                return self.err("a declaration, `proctype`, `init` or `never`");
+                return self.err("a declaration, `proctype`, `init`, `ltl` or `never`");
             }
         }
         Ok(ast)
@@ -479,7 +537,7 @@ impl Parser {
                 return self.err("`;`");
             }
         }
-        self.depth -= 1;
+        self.c.leave();
         Ok(out)
     }
 
@@ -666,7 +724,7 @@ impl ExprParser for Parser {
             Tok::Ident(w) => Peek::Ident(w),
             Tok::Int(v) => Peek::Int(*v),
             Tok::Punct(p) => Peek::Punct(p),
-            Tok::Str | Tok::Eof => Peek::Other,
+            _ => Peek::Other,
         }
     }
     fn cur_span(&self) -> Span {
@@ -685,7 +743,7 @@ impl ExprParser for Parser {
         Parser::enter(self)
     }
     fn leave(&mut self) {
-        self.depth -= 1;
+        self.c.leave();
     }
     fn inside_parens(&mut self) -> R<()> {
         if self.is_punct("->") {
@@ -735,8 +793,9 @@ mod tests {
     fn refuses_by_name() {
         let e = parse_promela("mtype = { a, b };").expect_err("mtype");
         assert!(e.message.contains("mtype"), "{}", e.message);
-        let e = parse_promela("#define N 3\n").expect_err("define");
-        assert!(e.message.contains("preprocessor"), "{}", e.message);
+        let e = parse_promela("#include \"x.h\"\n").expect_err("include");
+        assert!(e.message.contains("#include"), "{}", e.message);
+        assert_eq!(e.span.map(|s| s.start), Some(0));
         let e = parse_promela("active proctype P() { printf(\"x\") }").expect_err("printf");
         assert!(e.message.contains("printf"), "{}", e.message);
     }

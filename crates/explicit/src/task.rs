@@ -30,6 +30,15 @@ pub const POR_PARAM: Param = Param {
     doc: "partial-order reduction (ample sets) in `mc check`: deadlocks, assertions, X-free LTL",
 };
 
+/// `-x mc.connect-timeout=SECS`: how long the processes of a `--processes` cluster may take to
+/// connect before the run fails (a missing peer would otherwise make timely wait forever).
+pub const CONNECT_TIMEOUT_PARAM: Param = Param {
+    name: "mc.connect-timeout",
+    default: "30",
+    range: "1..=86400",
+    doc: "seconds the processes of a distributed run (--processes) may take to connect",
+};
+
 /// How `mc check` searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct McOptions {

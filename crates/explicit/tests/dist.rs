@@ -139,20 +139,9 @@ fn distributed_ltl_equals_sequential_and_lassos_replay() {
             "{f}"
         );
         assert_eq!(s.remaining == Some(0), seq.search.lasso.is_none(), "{f}");
-        if let Some(l) = &run.search.lasso {
-            let dec = |v: &[Vec<u8>]| {
-                v.iter()
-                    .map(|x| decode_product(&m, x))
-                    .collect::<Vec<(DecodedState, u32)>>()
-            };
-            replay_automaton_lasso(
-                &ast,
-                &run.automaton,
-                &run.aps,
-                &dec(&l.stem),
-                &dec(&l.cycle),
-            )
-            .unwrap_or_else(|e| panic!("{f}: lasso does not replay: {e}"));
+        if common::replay_ltl(&m, &ast, &run)
+            .unwrap_or_else(|e| panic!("{f}: lasso does not replay: {e}"))
+        {
             violated += 1;
         }
     }

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 use verikit_diag::Budget;
+
+mod common;
 use verikit_explicit::{
     decode_product, load_model, ltl_search, parse_dve, property_search, replay_automaton_lasso,
     replay_property_lasso, DecodedState,
@@ -157,20 +159,9 @@ fn ltl_formulas_agree_with_beem_and_lassos_replay() {
             r.model, r.formula, r.answer
         );
         assert_eq!(holds, r.answer, "{} `{}`", r.model, r.formula);
-        if let Some(l) = &run.search.lasso {
-            let dec = |v: &[Vec<u8>]| {
-                v.iter()
-                    .map(|x| decode_product(&m, x))
-                    .collect::<Vec<(DecodedState, u32)>>()
-            };
-            replay_automaton_lasso(
-                &ast,
-                &run.automaton,
-                &run.aps,
-                &dec(&l.stem),
-                &dec(&l.cycle),
-            )
-            .unwrap_or_else(|e| panic!("{} `{}`: lasso does not replay: {e}", r.model, r.formula));
+        if common::replay_ltl(&m, &ast, &run)
+            .unwrap_or_else(|e| panic!("{} `{}`: lasso does not replay: {e}", r.model, r.formula))
+        {
             violated += 1;
         }
         checked += 1;

@@ -6,9 +6,11 @@
 use std::path::{Path, PathBuf};
 use verikit_diag::{Budget, SourceFile};
 use verikit_explicit::{
-    bfs, decode_product, load_promela, load_source, ltl_search, parse_promela,
-    replay_automaton_lasso, replay_trace, DecodedState, Goal, ViolationKind,
+    bfs, load_promela, load_source, ltl_search, parse_promela, replay_trace, DecodedState, Goal,
+    ViolationKind,
 };
+
+mod common;
 
 fn pm_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -190,18 +192,93 @@ fn ltl_on_a_promela_model_replays_its_lasso() {
     assert!(run.search.lasso.is_none());
     // phil_0 need not eat infinitely often (deadlock, starvation): a lasso, replayed.
     let run = ltl_search(&m, "G F \"phil_0.eat\"", &[], &Budget::unlimited()).unwrap();
-    let l = run.search.lasso.as_ref().expect("violated");
-    let dec = |v: &[Vec<u8>]| {
-        v.iter()
-            .map(|x| decode_product(&m, x))
-            .collect::<Vec<(DecodedState, u32)>>()
+    let replayed = common::replay_ltl(&m, &ast, &run);
+    assert!(
+        replayed.unwrap_or_else(|e| panic!("lasso does not replay: {e}")),
+        "violated"
+    );
+}
+
+/// The hand-written models of tests/expected/promela (`#define`, function-like macros,
+/// `inline` with arguments, `ltl` blocks): every `ltl` block's verdict equals SPIN's
+/// (SPIN-LTL.tsv), and every violation's lasso replays on the syntax tree.
+#[test]
+fn ltl_blocks_agree_with_spin_and_lassos_replay() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/promela");
+    let table = std::fs::read_to_string(dir.join("SPIN-LTL.tsv")).unwrap();
+    let mut checked = 0;
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (file, name, spin) = (f[0], f[1], f[2]);
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let src = SourceFile::new(file, text.clone());
+        let m = load_source(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
+        let ast = parse_promela(&text).unwrap();
+        let block = m
+            .ast()
+            .ltl
+            .iter()
+            .find(|l| l.name == name)
+            .unwrap_or_else(|| panic!("{file}: no ltl {name}"));
+        let run = ltl_search(&m, &block.formula, &block.aps, &Budget::unlimited())
+            .unwrap_or_else(|e| panic!("{file} {name}: {e}"));
+        let verdict = if run.search.lasso.is_some() {
+            "violated"
+        } else {
+            "holds"
+        };
+        assert_eq!(verdict, spin, "{file} ltl {name} = {}", block.formula);
+        common::replay_ltl(&m, &ast, &run)
+            .unwrap_or_else(|e| panic!("{file} {name}: lasso does not replay: {e}"));
+        checked += 1;
+    }
+    assert!(checked >= 9, "only {checked} rows");
+}
+
+/// The preprocessor and `inline`: expansions equal the hand-expanded model state for state;
+/// what stays outside the subset is refused where it stands.
+#[test]
+fn macros_and_inline_expand_like_the_hand_written_model() {
+    let with = "#define N 3\n#define inc(v, k) v = (v + k) % N\n\
+        byte a; byte b;\n\
+        inline both(s) { inc(a, s); inc(b, 1) }\n\
+        active proctype P() { do :: both(2) :: a == 0 -> both(1) od }\n";
+    let without = "byte a; byte b;\n\
+        active proctype P() { do :: { a = (a + 2) % 3; b = (b + 1) % 3 } \
+        :: a == 0 -> { a = (a + 1) % 3; b = (b + 1) % 3 } od }\n";
+    let count = |t: &str| {
+        let m = load_promela(t).unwrap_or_else(|d| panic!("{}", d.message));
+        let r = bfs(&m, Goal::Explore, &Budget::unlimited());
+        (r.states, r.transitions, r.deadlocks)
     };
-    replay_automaton_lasso(
-        &ast,
-        &run.automaton,
-        &run.aps,
-        &dec(&l.stem),
-        &dec(&l.cycle),
-    )
-    .unwrap_or_else(|e| panic!("lasso does not replay: {e}"));
+    assert_eq!(count(with), count(without));
+    assert!(count(with).0 > 3);
+    for (bad, word, at) in [
+        ("#include \"x.h\"\nbyte a;", "#include", 0),
+        ("byte a;\n#ifdef X\n", "#ifdef", 8),
+        (
+            "#define f(x) x\nbyte a; active proctype P() { a = f(1, 2) }",
+            "argument",
+            49,
+        ),
+        (
+            "inline g(x) { x = 1 }\nbyte a; active proctype P() { g() }",
+            "argument",
+            52,
+        ),
+        ("#define a a\nbyte a; active proctype P() { a = 2 }", "", 0),
+        (
+            "active proctype P() { skip }\nltl p { [] (x < ) }",
+            "expected",
+            45,
+        ),
+    ] {
+        match load_promela(bad) {
+            Ok(_) => assert!(word.is_empty(), "{bad:?} accepted"),
+            Err(d) => {
+                assert!(d.message.contains(word), "{bad:?}: {}", d.message);
+                assert_eq!(d.span.map(|s| s.start), Some(at), "{bad:?}: {}", d.message);
+            }
+        }
+    }
 }

@@ -1,6 +1,26 @@
 //! Helpers shared by the integration tests that compare engines on the shared BEEM models.
+#![allow(dead_code)] // each test target uses its own part
 
 use std::path::Path;
+use verikit_explicit::{
+    decode_product, replay_automaton_lasso, DecodedState, DveAst, LtlRun, Model,
+};
+
+/// Replays the lasso of an LTL run (model × automaton of ¬φ) on the syntax tree with the
+/// independent interpreter: `Ok(true)` when there is one and it replays, `Ok(false)` when the
+/// formula holds.
+pub fn replay_ltl(m: &Model, ast: &DveAst, run: &LtlRun) -> Result<bool, String> {
+    let Some(l) = &run.search.lasso else {
+        return Ok(false);
+    };
+    let dec = |v: &[Vec<u8>]| {
+        v.iter()
+            .map(|x| decode_product(m, x))
+            .collect::<Vec<(DecodedState, u32)>>()
+    };
+    replay_automaton_lasso(ast, &run.automaton, &run.aps, &dec(&l.stem), &dec(&l.cycle))?;
+    Ok(true)
+}
 
 /// `(model, BEEM states, property .dve, BEEM's LTL answer)` of EXPECTED.tsv's rows whose
 /// exploration is complete.
