@@ -5,7 +5,7 @@
 
 use crate::c_expr::{self, ExprParser, Peek};
 use crate::dve_ast::*;
-use crate::token_cursor::{Cursor, Token};
+use crate::token_cursor::Cursor;
 use verikit_diag::{Diagnostic, Span};
 
 /// Nesting limit for expressions (deeper input is refused rather than overflowing the stack).
@@ -117,36 +117,7 @@ struct Parser {
     c: Cursor<Tok>,
 }
 
-impl std::ops::Deref for Parser {
-    type Target = Cursor<Tok>;
-    fn deref(&self) -> &Cursor<Tok> {
-        &self.c
-    }
-}
-
-impl std::ops::DerefMut for Parser {
-    fn deref_mut(&mut self) -> &mut Cursor<Tok> {
-        &mut self.c
-    }
-}
-
-impl Token for Tok {
-    fn eof() -> &'static Tok {
-        &Tok::Eof
-    }
-    fn as_ident(&self) -> Option<&str> {
-        match self {
-            Tok::Ident(w) => Some(w),
-            _ => None,
-        }
-    }
-    fn as_punct(&self) -> Option<&'static str> {
-        match self {
-            Tok::Punct(p) => Some(p),
-            _ => None,
-        }
-    }
-}
+crate::token_cursor::cursor_parser!(Parser, Tok);
 
 type R<T> = Result<T, Diagnostic>;
 

@@ -196,6 +196,13 @@ impl Expander {
                 } else {
                     args
                 };
+                if let Some(k) = args.iter().position(Vec::is_empty) {
+                    return Err(Diagnostic::at(
+                        use_span,
+                        format!("`{}`: argument {} is empty", m.name, k + 1),
+                    )
+                    .with_span(use_span, "here"));
+                }
                 if args.len() != params.len() {
                     return Err(Diagnostic::at(
                         use_span,

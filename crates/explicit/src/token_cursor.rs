@@ -96,3 +96,42 @@ impl<T: Token> Cursor<T> {
         self.depth = self.depth.saturating_sub(1);
     }
 }
+
+/// For a reader whose token enum has `Ident(String)`, `Punct(&'static str)` and `Eof` and whose
+/// parser keeps its cursor in the field `c`: the [`Token`] impl, and the parser dereferencing to
+/// the cursor (so `self.peek()`, `self.pos`, … work on the parser).
+macro_rules! cursor_parser {
+    ($parser:ident, $tok:ident) => {
+        impl std::ops::Deref for $parser {
+            type Target = $crate::token_cursor::Cursor<$tok>;
+            fn deref(&self) -> &Self::Target {
+                &self.c
+            }
+        }
+
+        impl std::ops::DerefMut for $parser {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.c
+            }
+        }
+
+        impl $crate::token_cursor::Token for $tok {
+            fn eof() -> &'static $tok {
+                &$tok::Eof
+            }
+            fn as_ident(&self) -> Option<&str> {
+                match self {
+                    $tok::Ident(w) => Some(w),
+                    _ => None,
+                }
+            }
+            fn as_punct(&self) -> Option<&'static str> {
+                match self {
+                    $tok::Punct(p) => Some(p),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use cursor_parser;

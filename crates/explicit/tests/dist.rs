@@ -13,9 +13,8 @@ use std::path::Path;
 use std::time::Duration;
 use verikit_diag::{Budget, SourceFile, Verdict};
 use verikit_explicit::{
-    bfs, check_dist, decode_product, dist_explore, load_model, ltl_search, ltl_search_dist,
-    parse_dve, property_search, property_search_dist, replay_automaton_lasso,
-    replay_property_lasso, Check, Cluster, DecodedState, Goal,
+    bfs, check_dist, dist_explore, load_model, ltl_search, ltl_search_dist, parse_dve,
+    property_search, property_search_dist, replay_property_lasso, Check, Cluster, Goal,
 };
 
 mod common;

@@ -11,10 +11,7 @@ use std::time::Duration;
 use verikit_diag::Budget;
 
 mod common;
-use verikit_explicit::{
-    decode_product, load_model, ltl_search, parse_dve, property_search, replay_automaton_lasso,
-    replay_property_lasso, DecodedState,
-};
+use verikit_explicit::{load_model, ltl_search, parse_dve, property_search, replay_property_lasso};
 
 /// Instances up to this many states (BEEM's count) are checked.
 const MAX_STATES: u64 = 120_000;
