@@ -31,6 +31,8 @@ const MAX_TOKENS: usize = 2_000_000;
 const MAX_DEPTH: usize = 64;
 
 type R<T> = Result<T, Diagnostic>;
+/// Tokens with their spans.
+type Tokens = Vec<(Tok, Span)>;
 
 struct Expander {
     defs: HashMap<String, Macro>,
@@ -251,13 +253,10 @@ impl Expander {
 
 /// The arguments of a function-like macro call from just after its `(`: split at top-level
 /// commas (parentheses, brackets and braces nest); the index after the closing `)`.
-fn arguments(toks: &[(Tok, Span)], mut k: usize, sp: Span) -> R<(Vec<Vec<(Tok, Span)>>, usize)> {
+fn arguments(toks: &[(Tok, Span)], mut k: usize, sp: Span) -> R<(Vec<Tokens>, usize)> {
     let mut args = vec![Vec::new()];
     let mut depth = 0usize;
-    loop {
-        let Some(t) = toks.get(k) else {
-            break;
-        };
+    while let Some(t) = toks.get(k) {
         match &t.0 {
             Tok::Eof => break,
             Tok::Punct("(" | "[" | "{") => depth += 1,
