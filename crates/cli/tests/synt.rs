@@ -30,51 +30,34 @@ fn tlsf_arbiter_is_realizable_with_a_checked_controller() {
     assert_eq!(text.trim(), "realizable");
 }
 
+/// `synt solve -f FORMULA --ins|--outs NAMES [--moore]` with the verdict it must give.
+const LTLSYNT_CASES: &[(&str, &str, &str, bool, &str)] = &[
+    // --outs inferred from --ins.
+    ("G(r -> F g)", "--ins", "r", false, "true"),
+    // --ins inferred from --outs; unrealizable (with a counter-strategy, checked below).
+    ("G(g <-> X r)", "--outs", "g", false, "false"),
+    // Moore: the system cannot copy the current input, but can copy it one step later.
+    ("G(r <-> g)", "--ins", "r", true, "false"),
+    ("G(r <-> X g)", "--ins", "r", true, "true"),
+];
+
 #[test]
 fn ltlsynt_interface_and_counter_strategies() {
-    // --outs inferred from --ins.
-    let (code, v, _, err) =
-        verikit(&["--json", "synt", "solve", "-f", "G(r -> F g)", "--ins", "r"]);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(v["verdict"], "true");
-    // --ins inferred from --outs; unrealizable with a counter-strategy reading the outputs.
-    let (code, v, _, err) = verikit(&[
-        "--json",
-        "synt",
-        "solve",
-        "-f",
-        "G(g <-> X r)",
-        "--outs",
-        "g",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(v["verdict"], "false");
-    assert_eq!(v["result"], "unrealizable");
-    assert_eq!(v["witness"]["kind"], "counter-strategy");
-    assert!(v["witness"]["aiger"].as_str().unwrap().contains("i0 g"));
-    // Moore: the system cannot copy the current input, but can copy it one step later.
-    let (_, v, _, _) = verikit(&[
-        "--json",
-        "synt",
-        "solve",
-        "-f",
-        "G(r <-> g)",
-        "--ins",
-        "r",
-        "--moore",
-    ]);
-    assert_eq!(v["verdict"], "false");
-    let (_, v, _, _) = verikit(&[
-        "--json",
-        "synt",
-        "solve",
-        "-f",
-        "G(r <-> X g)",
-        "--ins",
-        "r",
-        "--moore",
-    ]);
-    assert_eq!(v["verdict"], "true");
+    for &(f, side, names, moore, want) in LTLSYNT_CASES {
+        let mut args = vec!["--json", "synt", "solve", "-f", f, side, names];
+        if moore {
+            args.push("--moore");
+        }
+        let (code, v, _, err) = verikit(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(v["verdict"], want, "{args:?}");
+        if want == "false" && !moore {
+            // The counter-strategy reads the system's outputs.
+            assert_eq!(v["result"], "unrealizable");
+            assert_eq!(v["witness"]["kind"], "counter-strategy");
+            assert!(v["witness"]["aiger"].as_str().unwrap().contains("i0 g"));
+        }
+    }
 }
 
 #[test]

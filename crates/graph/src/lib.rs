@@ -2,14 +2,17 @@
 //! connected components (iterative Tarjan, so deep graphs cannot overflow the stack), and forward
 //! and backward reachability, and immediate dominators ([`immediate_dominators`], module
 //! `dominators`), and parity games solved by Zielonka's algorithm ([`zielonka`], module
-//! `zielonka`). Vertices are `0..n` as `u32`.
+//! `zielonka`) or by priority promotion ([`priority_promotion`], module `priority_promotion`),
+//! sharing one attractor (module `attractor`). Vertices are `0..n` as `u32`.
 //! Drawing small graphs (automata) as SVG without GraphViz: [`layered_layout`] (Sugiyama-style
 //! layers, barycentre ordering) and [`to_svg`].
 
 #![warn(unreachable_pub)]
 
+mod attractor;
 mod csr;
 mod dominators;
+mod priority_promotion;
 mod reach;
 mod sugiyama;
 mod svg;
@@ -18,6 +21,7 @@ mod zielonka;
 
 pub use csr::Csr;
 pub use dominators::immediate_dominators;
+pub use priority_promotion::priority_promotion;
 pub use reach::reachable;
 pub use sugiyama::{layered_layout, Layout, Sizes};
 pub use svg::{placement, to_svg, DrawEdge, DrawNode, Drawing, Placement, Rect};

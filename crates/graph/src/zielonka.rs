@@ -12,6 +12,7 @@
 //! ([`ParityGame::new`] checks it). The solution gives both winning regions and a positional
 //! winning strategy for each player on its region.
 
+use crate::attractor::{attractor, Steps};
 use verikit_diag::{Budget, Exhausted};
 
 /// A player of a parity game.
@@ -41,7 +42,7 @@ impl Player {
         }
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         match self {
             Player::P0 => 0,
             Player::P1 => 1,
@@ -111,6 +112,10 @@ impl ParityGame {
     pub fn succ(&self, v: u32) -> &[u32] {
         self.succ.get(v as usize).map(Vec::as_slice).unwrap_or(&[])
     }
+
+    pub(crate) fn pred(&self, v: u32) -> &[u32] {
+        self.pred.get(v as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
 }
 
 /// Priorities in the convention `max` (else min) and `odd` (`P0` wins when the dominant priority
@@ -138,74 +143,24 @@ pub struct ParitySolution {
 struct Solver<'a> {
     g: &'a ParityGame,
     strategy: Vec<Option<u32>>,
-    budget: &'a Budget,
-    steps: u32,
+    steps: Steps<'a>,
 }
 
 impl Solver<'_> {
-    fn tick(&mut self) -> Result<(), Exhausted> {
-        self.steps = self.steps.wrapping_add(1);
-        if self.steps.is_multiple_of(1024) {
-            self.budget.spend(1024)?;
-        }
-        Ok(())
-    }
-
-    /// The attractor of `target` for `player` inside the subgame `sub` (a membership mask);
-    /// records the attracting move of `player`'s vertices it adds.
     fn attractor(
         &mut self,
         player: Player,
         sub: &[bool],
         target: &[u32],
     ) -> Result<Vec<bool>, Exhausted> {
-        let n = self.g.num_vertices();
-        let mut inside = vec![false; n];
-        let mut left: Vec<u32> = vec![u32::MAX; n];
-        let mut queue: Vec<u32> = Vec::with_capacity(target.len());
-        for &t in target {
-            if let Some(x) = inside.get_mut(t as usize) {
-                if !*x {
-                    *x = true;
-                    queue.push(t);
-                }
-            }
-        }
-        while let Some(v) = queue.pop() {
-            self.tick()?;
-            for &u in self
-                .g
-                .pred
-                .get(v as usize)
-                .map(Vec::as_slice)
-                .unwrap_or(&[])
-            {
-                let ui = u as usize;
-                if !sub.get(ui).copied().unwrap_or(false) || inside[ui] {
-                    continue;
-                }
-                if self.g.owner(u) == player {
-                    inside[ui] = true;
-                    self.strategy[ui] = Some(v);
-                    queue.push(u);
-                } else {
-                    if left[ui] == u32::MAX {
-                        left[ui] = self
-                            .g
-                            .succ(u)
-                            .iter()
-                            .filter(|&&w| sub.get(w as usize).copied().unwrap_or(false))
-                            .count() as u32;
-                    }
-                    left[ui] = left[ui].saturating_sub(1);
-                    if left[ui] == 0 {
-                        inside[ui] = true;
-                        queue.push(u);
-                    }
-                }
-            }
-        }
-        Ok(inside)
+        attractor(
+            self.g,
+            player,
+            sub,
+            target,
+            &mut self.strategy,
+            &mut self.steps,
+        )
     }
 
     /// Solves the subgame of the vertices `verts` (mask `sub`): the winning regions of `P0` and
@@ -215,7 +170,7 @@ impl Solver<'_> {
         mut verts: Vec<u32>,
         mut sub: Vec<bool>,
     ) -> Result<[Vec<u32>; 2], Exhausted> {
-        self.budget.check()?;
+        self.steps.check()?;
         let mut won: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
         loop {
             let Some(p) = verts.iter().map(|&v| self.g.priority(v)).max() else {
@@ -275,8 +230,7 @@ pub fn zielonka(g: &ParityGame, budget: &Budget) -> Result<ParitySolution, Exhau
     let mut s = Solver {
         g,
         strategy: vec![None; n],
-        budget,
-        steps: 0,
+        steps: Steps::new(budget),
     };
     let w = s.solve((0..n as u32).collect(), vec![true; n])?;
     let mut winner = vec![Player::P0; n];
@@ -299,7 +253,7 @@ pub fn zielonka(g: &ParityGame, budget: &Budget) -> Result<ParitySolution, Exhau
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::{reachable, tarjan, Csr};
     use proptest::prelude::*;
@@ -353,7 +307,7 @@ mod tests {
     }
 
     /// The winning region of `P0` by trying every positional strategy of `P0`.
-    fn brute_force(g: &ParityGame) -> Vec<bool> {
+    pub(crate) fn brute_force(g: &ParityGame) -> Vec<bool> {
         let n = g.num_vertices();
         let mine: Vec<u32> = (0..n as u32)
             .filter(|&v| g.owner(v) == Player::P0)
@@ -387,7 +341,7 @@ mod tests {
 
     /// The strategy checker: each player's strategy, played from its region against every
     /// opponent move, stays in the region and wins every cycle.
-    fn check_strategies(g: &ParityGame, s: &ParitySolution) -> Result<(), String> {
+    pub(crate) fn check_strategies(g: &ParityGame, s: &ParitySolution) -> Result<(), String> {
         let n = g.num_vertices();
         for me in [Player::P0, Player::P1] {
             let region: Vec<bool> = s.winner.iter().map(|&w| w == me).collect();
@@ -410,7 +364,7 @@ mod tests {
         Ok(())
     }
 
-    fn game() -> impl Strategy<Value = ParityGame> {
+    pub(crate) fn game() -> impl Strategy<Value = ParityGame> {
         (1usize..8).prop_flat_map(|n| {
             (
                 proptest::collection::vec(any::<bool>(), n),

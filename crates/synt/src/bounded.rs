@@ -25,7 +25,6 @@ use crate::letters::Letters;
 use crate::mealy::{Machine, Row};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
-use verikit_bdd::{Bdd, BddVariable};
 use verikit_diag::Budget;
 
 type Counters = Box<[i8]>;
@@ -255,17 +254,9 @@ impl Game<'_> {
                 let group = groups
                     .get(opt.group as usize)
                     .ok_or_else(|| SyntError::Internal("group out of range".into()))?;
-                let x = l.representative(group)?;
-                let answer: Vec<Bdd> = x
-                    .iter()
-                    .map(|&(_, b)| if b { l.dict.tt() } else { l.dict.ff() })
-                    .collect();
+                let (x, answer) = l.first_letter(group)?;
                 for &cls in &group.classes {
-                    let guard = l
-                        .classes
-                        .get(cls as usize)
-                        .ok_or_else(|| SyntError::Internal("class out of range".into()))?
-                        .restrict(&x);
+                    let guard = l.class(cls)?.restrict(&x);
                     if guard.is_false() {
                         continue;
                     }
@@ -297,18 +288,8 @@ impl Game<'_> {
                             "winning position without a live answer".into(),
                         ));
                     };
-                    let rel = l
-                        .classes
-                        .get(cls as usize)
-                        .ok_or_else(|| SyntError::Internal("class out of range".into()))?
-                        .and(&group.cell);
-                    let answer = skolem(&rel, &ctl);
                     let t = target(s, &mut order);
-                    rows.push(Row {
-                        guard: group.cell.clone(),
-                        answer,
-                        target: t,
-                    });
+                    rows.push(l.answer_row(group, cls, &ctl, t)?);
                 }
             }
             table.push(rows);
@@ -324,23 +305,6 @@ impl Game<'_> {
             stats,
         ))
     }
-}
-
-/// Functions `ys = f(xs)` choosing, for every `xs` with a completion in `rel`, one such
-/// completion (the variables in order, each 0 unless only 1 is possible): the answer of a
-/// strategy that must reach a class from any letter of a group.
-pub(crate) fn skolem(rel: &Bdd, ys: &[BddVariable]) -> Vec<Bdd> {
-    let mut r = rel.clone();
-    let mut out = Vec::with_capacity(ys.len());
-    for (i, &y) in ys.iter().enumerate() {
-        let rest = ys.get(i + 1..).unwrap_or(&[]);
-        let hi = r.var_restrict(y, true);
-        let lo = r.var_restrict(y, false);
-        let one = lo.exists(rest).not();
-        r = one.and(&hi).or(&one.not().and(&lo));
-        out.push(one);
-    }
-    out
 }
 
 fn leq(a: &[i8], b: &[i8]) -> bool {

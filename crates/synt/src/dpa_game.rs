@@ -18,12 +18,10 @@
 //! system is player `P0`: it wins when the automaton accepts.
 
 use rustc_hash::FxHashMap;
-use verikit_bdd::Bdd;
 use verikit_diag::Budget;
-use verikit_graph::{zielonka, ParityGame, Player};
+use verikit_graph::{priority_promotion, zielonka, ParityGame, Player};
 use verikit_omega::ParityAut;
 
-use crate::bounded::skolem;
 use crate::error::SyntError;
 use crate::letters::Letters;
 use crate::mealy::{Machine, Row};
@@ -63,6 +61,15 @@ enum Vertex {
     C(u32, u32),
 }
 
+/// The parity-game solver (both in `verikit-graph`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Solver {
+    /// Priority promotion (Benerecetti, Dell'Erba, Mogavero).
+    PriorityPromotion,
+    /// Zielonka's recursive algorithm.
+    Zielonka,
+}
+
 /// What the game did.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DpaStats {
@@ -78,6 +85,7 @@ pub(crate) fn solve(
     init: u32,
     system_first: bool,
     max_vertices: usize,
+    solver: Solver,
     budget: &Budget,
 ) -> Result<(bool, Machine, DpaStats), SyntError> {
     let mut ticker = budget.ticker(256);
@@ -173,7 +181,16 @@ pub(crate) fn solve(
     };
     tracing::info!(vertices = verts.len(), "parity game");
     let game = ParityGame::new(owner, priority, succ).map_err(SyntError::Internal)?;
-    let sol = zielonka(&game, budget)?;
+    let t0 = std::time::Instant::now();
+    let sol = match solver {
+        Solver::PriorityPromotion => priority_promotion(&game, budget)?,
+        Solver::Zielonka => zielonka(&game, budget)?,
+    };
+    tracing::info!(
+        ?solver,
+        secs = t0.elapsed().as_secs_f64(),
+        "parity game solved"
+    );
     let winner = sol.winner.first().copied().unwrap_or(Player::P1);
     let winner_first = winner == first;
     // The winner's machine over the A vertices its strategy reaches.
@@ -220,26 +237,12 @@ pub(crate) fn solve(
                 .groups
                 .get(g as usize)
                 .ok_or_else(|| SyntError::Internal("group out of range".into()))?;
-            let x = letters.representative(group)?;
-            let answer: Vec<Bdd> = x
-                .iter()
-                .map(|&(_, b)| {
-                    if b {
-                        letters.dict.tt()
-                    } else {
-                        letters.dict.ff()
-                    }
-                })
-                .collect();
+            let (x, answer) = letters.first_letter(group)?;
             for &c in &group.classes {
                 let Some(Some((dst, _))) = outs.get(c as usize) else {
                     continue;
                 };
-                let guard = letters
-                    .classes
-                    .get(c as usize)
-                    .ok_or_else(|| SyntError::Internal("class out of range".into()))?
-                    .restrict(&x);
+                let guard = letters.class(c)?.restrict(&x);
                 if guard.is_false() {
                     continue;
                 }
@@ -271,18 +274,8 @@ pub(crate) fn solve(
                 else {
                     return Err(SyntError::Internal("no class for the chosen edge".into()));
                 };
-                let rel = letters
-                    .classes
-                    .get(c as usize)
-                    .ok_or_else(|| SyntError::Internal("class out of range".into()))?
-                    .and(&group.cell);
-                let answer = skolem(&rel, &ctl);
                 let t = target(dst, &mut order);
-                rows.push(Row {
-                    guard: group.cell.clone(),
-                    answer,
-                    target: t,
-                });
+                rows.push(letters.answer_row(group, c, &ctl, t)?);
             }
         }
         table.push(rows);

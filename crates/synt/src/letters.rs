@@ -12,6 +12,7 @@
 //! cells, not of letters.
 
 use crate::error::SyntError;
+use crate::mealy::Row;
 use verikit_bdd::{Bdd, BddDict, BddValuation, BddVariable, Limits};
 use verikit_diag::Budget;
 use verikit_omega::Twa;
@@ -187,4 +188,58 @@ impl Letters {
             .ok_or_else(|| SyntError::Internal("empty group".into()))?;
         Ok(self.first_vars().into_iter().map(|v| (v, w[v])).collect())
     }
+
+    /// The class `c`.
+    pub(crate) fn class(&self, c: u32) -> Result<&Bdd, SyntError> {
+        self.classes
+            .get(c as usize)
+            .ok_or_else(|| SyntError::Internal("class out of range".into()))
+    }
+
+    /// The first mover's letter for `g` (its representative) and that letter as constant answers.
+    pub(crate) fn first_letter(
+        &self,
+        g: &Group,
+    ) -> Result<(Vec<(BddVariable, bool)>, Vec<Bdd>), SyntError> {
+        let x = self.representative(g)?;
+        let answer = x
+            .iter()
+            .map(|&(_, b)| if b { self.dict.tt() } else { self.dict.ff() })
+            .collect();
+        Ok((x, answer))
+    }
+
+    /// The second mover's machine row for the first mover's group `g`: answers (over the
+    /// controlled variables `ctl`) that bring every letter of `g` into class `c`, then `target`.
+    pub(crate) fn answer_row(
+        &self,
+        g: &Group,
+        c: u32,
+        ctl: &[BddVariable],
+        target: u32,
+    ) -> Result<Row, SyntError> {
+        let rel = self.class(c)?.and(&g.cell);
+        Ok(Row {
+            guard: g.cell.clone(),
+            answer: skolem(&rel, ctl),
+            target,
+        })
+    }
+}
+
+/// Functions `ys = f(xs)` choosing, for every `xs` with a completion in `rel`, one such
+/// completion (the variables in order, each 0 unless only 1 is possible): the answer of a
+/// strategy that must reach a class from any letter of a group.
+pub(crate) fn skolem(rel: &Bdd, ys: &[BddVariable]) -> Vec<Bdd> {
+    let mut r = rel.clone();
+    let mut out = Vec::with_capacity(ys.len());
+    for (i, &y) in ys.iter().enumerate() {
+        let rest = ys.get(i + 1..).unwrap_or(&[]);
+        let hi = r.var_restrict(y, true);
+        let lo = r.var_restrict(y, false);
+        let one = lo.exists(rest).not();
+        r = one.and(&hi).or(&one.not().and(&lo));
+        out.push(one);
+    }
+    out
 }

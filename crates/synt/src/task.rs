@@ -45,9 +45,15 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "synt.engine",
-        default: "bounded",
+        default: "portfolio",
         range: "bounded|parity|portfolio",
-        doc: "bounded: C06 bounded games; parity: deterministic parity automaton + Zielonka; portfolio: bounded with a third of the time, then parity",
+        doc: "bounded: C06 bounded games; parity: deterministic parity automaton + parity-game solver; portfolio: both side by side (two threads), the first to decide wins",
+    },
+    Param {
+        name: "synt.parity-solver",
+        default: "pp",
+        range: "pp|zielonka",
+        doc: "the parity-game solver of the parity route: pp (priority promotion) or zielonka",
     },
 ];
 
@@ -200,8 +206,91 @@ fn one_set(arena: &mut Arena, f: verikit_omega::F, budget: &Budget) -> Result<Tw
     }
 }
 
-/// Solves a problem within `budget`.
+/// The two routes a problem can be solved by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Route {
+    Bounded,
+    Parity,
+}
+
+/// Solves a problem within `budget` with the engine `-x synt.engine` names (default: the
+/// portfolio).
 pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
+    let engine: String = params.get(&PARAMS[3]).map_err(SyntError::Usage)?;
+    match engine.as_str() {
+        "bounded" => solve_route(p, params, Route::Bounded, budget),
+        "parity" => solve_route(p, params, Route::Parity, budget),
+        "portfolio" => portfolio(p, params, budget),
+        other => Err(SyntError::Usage(format!(
+            "-x synt.engine={other}: expected bounded, parity or portfolio"
+        ))),
+    }
+}
+
+/// The portfolio: both routes at once, each in its own thread with its own child budget (same
+/// deadline); the first to decide cancels the other. Run one after the other, each route had only
+/// a share of the time and the portfolio decided fewer specifications than the bounded route
+/// alone (decision 0803); side by side each keeps the whole deadline, at the price of the other
+/// route's CPU time until the first decides.
+fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
+    let routes = [Route::Bounded, Route::Parity];
+    let subs: Vec<Budget> = routes.iter().map(|_| budget.sub(None)).collect();
+    let cancel_all = || subs.iter().for_each(Budget::cancel);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for (&route, sub) in routes.iter().zip(&subs) {
+            let tx = tx.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("synt-{route:?}"))
+                .stack_size(256 << 20)
+                .spawn_scoped(scope, move || {
+                    let _ = tx.send((route, solve_route(p, params, route, sub)));
+                });
+            if let Err(e) = spawned {
+                cancel_all();
+                return Err(SyntError::Internal(format!("cannot start a thread: {e}")));
+            }
+        }
+        drop(tx);
+        let mut reasons = Vec::new();
+        let mut exhausted = None;
+        while let Ok((route, r)) = rx.recv() {
+            let name = match route {
+                Route::Bounded => "bounded",
+                Route::Parity => "parity",
+            };
+            match r {
+                Ok(sol) if sol.realizable.is_some() => {
+                    cancel_all();
+                    return Ok(sol);
+                }
+                Ok(sol) => reasons.push(format!("{name}: {}", sol.reason.unwrap_or_default())),
+                Err(SyntError::Limit(why)) => reasons.push(format!("{name}: {why}")),
+                Err(SyntError::Exhausted(e)) => exhausted = Some(e),
+                Err(e) => {
+                    cancel_all();
+                    return Err(e);
+                }
+            }
+        }
+        // Neither decided: out of time if either ran out, else both gave up.
+        if let Some(e) = exhausted {
+            budget.check()?;
+            return Err(SyntError::Exhausted(e));
+        }
+        let mut sol = empty_solution("portfolio");
+        sol.reason = Some(reasons.join("; "));
+        Ok(sol)
+    })
+}
+
+/// Solves a problem by one route.
+fn solve_route(
+    p: &Problem,
+    params: &Params,
+    route: Route,
+    budget: &Budget,
+) -> Result<Solution, SyntError> {
     let max_bound: u32 = params
         .get_in(&PARAMS[0], 0, 100)
         .map_err(SyntError::Usage)?;
@@ -257,39 +346,31 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
         phi,
         neg,
     };
-    let engine: String = params.get(&PARAMS[3]).map_err(SyntError::Usage)?;
-    let bounded = BoundedOptions {
-        compositional,
-        max_bound,
-        max_positions,
-    };
-    match engine.as_str() {
-        "bounded" => bounded_route(&mut arena, &setup, &bounded, budget),
-        "parity" => parity_route(&mut arena, &setup, max_positions, budget),
-        "portfolio" => {
-            // The bounded games first, with a third of the time left (all of it without a
-            // deadline, where they stop at their bound or size limit), then the parity game.
-            let share = budget.remaining().map(|r| r / 3);
-            let sub = budget.sub(share);
-            let first = bounded_route(&mut arena, &setup, &bounded, &sub);
-            let reason = match first {
-                Ok(sol) if sol.realizable.is_some() => return Ok(sol),
-                Ok(sol) => sol.reason.unwrap_or_default(),
-                Err(SyntError::Exhausted(Exhausted::Timeout)) => "bounded: timeout".into(),
-                Err(SyntError::Limit(why)) => format!("bounded: {why}"),
-                Err(e) => return Err(e),
+    match route {
+        Route::Bounded => {
+            let bounded = BoundedOptions {
+                compositional,
+                max_bound,
+                max_positions,
             };
-            budget.check()?;
-            tracing::info!(%reason, "portfolio: the parity game");
-            let mut sol = parity_route(&mut arena, &setup, max_positions, budget)?;
-            if let Some(r) = sol.reason.as_mut() {
-                *r = format!("{reason}; parity: {r}");
-            }
-            Ok(sol)
+            bounded_route(&mut arena, &setup, &bounded, budget)
         }
-        other => Err(SyntError::Usage(format!(
-            "-x synt.engine={other}: expected bounded, parity or portfolio"
-        ))),
+        Route::Parity => {
+            let solver = match params
+                .get::<String>(&PARAMS[4])
+                .map_err(SyntError::Usage)?
+                .as_str()
+            {
+                "pp" => dpa_game::Solver::PriorityPromotion,
+                "zielonka" => dpa_game::Solver::Zielonka,
+                other => {
+                    return Err(SyntError::Usage(format!(
+                        "-x synt.parity-solver={other}: expected pp or zielonka"
+                    )))
+                }
+            };
+            parity_route(&mut arena, &setup, max_positions, solver, budget)
+        }
     }
 }
 
@@ -363,6 +444,7 @@ fn parity_route(
     arena: &mut Arena,
     s: &Setup,
     max_positions: usize,
+    solver: dpa_game::Solver,
     budget: &Budget,
 ) -> Result<Solution, SyntError> {
     let t0 = Instant::now();
@@ -409,6 +491,7 @@ fn parity_route(
         init,
         s.moore,
         max_positions.saturating_mul(3),
+        solver,
         budget,
     )?;
     sol.positions = stats.vertices;

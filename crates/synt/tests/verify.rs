@@ -45,15 +45,15 @@ fn parse_aag(text: &str) -> Circuit {
     for _ in 0..i {
         ins.push(lines.next().unwrap().trim().parse::<u32>().unwrap());
     }
-    let mut latches = Vec::new();
-    for _ in 0..l {
-        let v: Vec<u32> = lines
-            .next()
-            .unwrap()
+    let nums = |line: Option<&str>| -> Vec<u32> {
+        line.unwrap()
             .split_whitespace()
             .map(|x| x.parse().unwrap())
-            .collect();
-        latches.push(v[1]);
+            .collect()
+    };
+    let mut latches = Vec::new();
+    for _ in 0..l {
+        latches.push(nums(lines.next())[1]);
     }
     let mut outs = Vec::new();
     for _ in 0..o {
@@ -61,12 +61,7 @@ fn parse_aag(text: &str) -> Circuit {
     }
     let mut ands = Vec::new();
     for _ in 0..a {
-        let v: Vec<u32> = lines
-            .next()
-            .unwrap()
-            .split_whitespace()
-            .map(|x| x.parse().unwrap())
-            .collect();
+        let v = nums(lines.next());
         ands.push((v[0], v[1], v[2]));
     }
     let mut in_names = vec![String::new(); i];

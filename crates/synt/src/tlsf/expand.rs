@@ -443,21 +443,7 @@ impl Expander<'_> {
                 let E::Bin(op1 @ (Op::Lt | Op::Le), lo, v) = &lhs.e else {
                     return Err(err(r.span, "expected a range `a <= i < b` or `i IN set`"));
                 };
-                let E::Id(var) = &v.e else {
-                    return Err(err(v.span, "expected a variable"));
-                };
-                let mut a = self.num(lo, env)?;
-                let mut b = self.num(hi, env)?;
-                if *op1 == Op::Lt {
-                    a = a.saturating_add(1);
-                }
-                if *op2 == Op::Lt {
-                    b = b.saturating_sub(1);
-                }
-                if b.saturating_sub(a) > MAX_RANGE {
-                    return Err(err(r.span, "range too large"));
-                }
-                Ok((var.clone(), (a..=b).map(Value::Num).collect()))
+                self.bounds(r.span, (lo, *op1), v, (*op2, hi), env)
             }
             E::Chain(false, lo, rest) if rest.len() == 2 => {
                 let (op1, v) = (&rest[0].0, &rest[0].1);
@@ -465,24 +451,36 @@ impl Expander<'_> {
                 if !matches!(op1, Op::Lt | Op::Le) || !matches!(op2, Op::Lt | Op::Le) {
                     return Err(err(r.span, "expected a range `a <= i < b` or `i IN set`"));
                 }
-                let E::Id(var) = &v.e else {
-                    return Err(err(v.span, "expected a variable"));
-                };
-                let mut a = self.num(lo, env)?;
-                let mut b = self.num(hi, env)?;
-                if *op1 == Op::Lt {
-                    a = a.saturating_add(1);
-                }
-                if *op2 == Op::Lt {
-                    b = b.saturating_sub(1);
-                }
-                if b.saturating_sub(a) > MAX_RANGE {
-                    return Err(err(r.span, "range too large"));
-                }
-                Ok((var.clone(), (a..=b).map(Value::Num).collect()))
+                self.bounds(r.span, (lo, *op1), v, (*op2, hi), env)
             }
             _ => Err(err(r.span, "expected a range `a <= i < b` or `i IN set`")),
         }
+    }
+
+    /// `lo op1 var op2 hi` with `<`/`<=`: the variable and its values.
+    fn bounds(
+        &mut self,
+        span: Span,
+        (lo, op1): (&Ex, Op),
+        v: &Ex,
+        (op2, hi): (Op, &Ex),
+        env: &Env,
+    ) -> Result<(String, Vec<Value>), SyntError> {
+        let E::Id(var) = &v.e else {
+            return Err(err(v.span, "expected a variable"));
+        };
+        let mut a = self.num(lo, env)?;
+        let mut b = self.num(hi, env)?;
+        if op1 == Op::Lt {
+            a = a.saturating_add(1);
+        }
+        if op2 == Op::Lt {
+            b = b.saturating_sub(1);
+        }
+        if b.saturating_sub(a) > MAX_RANGE {
+            return Err(err(span, "range too large"));
+        }
+        Ok((var.clone(), (a..=b).map(Value::Num).collect()))
     }
 
     fn binary(
