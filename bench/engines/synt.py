@@ -8,7 +8,7 @@ machine). Reported: solved counts, agreement with EXPECTED.tsv, PAR-2 scores (un
 time ratios verikit/ltlsynt on specs both solved, AND-gate ratios, medians.
 
 Each engine of --engines (`-x synt.engine=...`) is run on every spec; the first is the main
-`verikit` column (the default engine, bounded), the others get their own decided/wrong counts.
+`verikit` column (the default engine, portfolio), the others get their own decided/wrong counts.
 
 usage: VERIKIT_BIN=... PYTHONPATH=bench python3 bench/engines/synt.py [--limit S] [--filter SUBSTR]
        [--engines bounded,parity,portfolio]
@@ -28,7 +28,7 @@ from harness import BENCH, DATA, measure, verikit_cmd, verikit_version
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=10.0, help="seconds per verikit run")
 ARGS.add_argument("--filter", default="", help="only specs whose path contains this")
-ARGS.add_argument("--engines", default="bounded,parity,portfolio",
+ARGS.add_argument("--engines", default="portfolio,bounded,parity",
                   help="comma-separated -x synt.engine values; the first is the main column")
 OPTS = ARGS.parse_args()
 
