@@ -237,19 +237,19 @@ pub fn zielonka(g: &ParityGame, budget: &Budget) -> Result<ParitySolution, Exhau
     for &v in &w[1] {
         winner[v as usize] = Player::P1;
     }
-    let strategy = s
-        .strategy
-        .iter()
-        .enumerate()
-        .map(|(v, &m)| {
-            if g.owner(v as u32) == winner[v] {
-                m
-            } else {
-                None
-            }
-        })
-        .collect();
-    Ok(ParitySolution { winner, strategy })
+    Ok(ParitySolution::new(g, winner, &s.strategy))
+}
+
+impl ParitySolution {
+    /// The solution with the moves of `strategy` kept for the vertices their owner wins.
+    pub(crate) fn new(g: &ParityGame, winner: Vec<Player>, strategy: &[Option<u32>]) -> Self {
+        let strategy = strategy
+            .iter()
+            .enumerate()
+            .map(|(v, &m)| m.filter(|_| winner.get(v) == Some(&g.owner(v as u32))))
+            .collect();
+        ParitySolution { winner, strategy }
+    }
 }
 
 #[cfg(test)]
@@ -381,6 +381,10 @@ pub(crate) mod tests {
         })
     }
 
+    type Solve = fn(&ParityGame, &Budget) -> Result<ParitySolution, Exhausted>;
+    /// Both solvers of the kernel.
+    const SOLVERS: [Solve; 2] = [zielonka, crate::priority_promotion];
+
     #[test]
     fn small_known_game() {
         // 0 (P0) -> 1 | 2; 1 (P1, prio 1) -> 1 self-loop; 2 (prio 2) -> 0.
@@ -390,10 +394,12 @@ pub(crate) mod tests {
             vec![vec![1, 2], vec![1], vec![0]],
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let s = zielonka(&g, &Budget::unlimited()).unwrap_or_else(|e| panic!("{e:?}"));
-        assert_eq!(s.winner, vec![Player::P0, Player::P1, Player::P0]);
-        assert_eq!(s.strategy[0], Some(2));
-        assert!(check_strategies(&g, &s).is_ok());
+        for solve in SOLVERS {
+            let s = solve(&g, &Budget::unlimited()).unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(s.winner, vec![Player::P0, Player::P1, Player::P0]);
+            assert_eq!(s.strategy[0], Some(2));
+            assert!(check_strategies(&g, &s).is_ok());
+        }
     }
 
     #[test]
@@ -409,7 +415,9 @@ pub(crate) mod tests {
         b.cancel();
         let g = ParityGame::new(vec![Player::P0], vec![0], vec![vec![0]])
             .unwrap_or_else(|e| panic!("{e}"));
-        assert!(zielonka(&g, &b).is_err());
+        for solve in SOLVERS {
+            assert!(solve(&g, &b).is_err());
+        }
     }
 
     #[test]
