@@ -53,13 +53,24 @@ impl std::error::Error for Exhausted {}
 struct Shared {
     cancelled: AtomicBool,
     work: AtomicU64,
+    /// The budget this one was made from by [`Budget::sub`]: its cancellation reaches this one.
+    parent: Option<Arc<Shared>>,
+}
+
+impl Shared {
+    fn new(parent: Option<Arc<Shared>>) -> Arc<Shared> {
+        Arc::new(Shared {
+            cancelled: AtomicBool::new(false),
+            work: AtomicU64::new(0),
+            parent,
+        })
+    }
 }
 
 /// A deadline, a cancellation flag, counted work and a memory limit (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Budget {
     shared: Arc<Shared>,
-    parent: Option<Arc<Shared>>,
     deadline: Option<Instant>,
     work_limit: Option<u64>,
     work_base: u64,
@@ -77,11 +88,7 @@ impl Budget {
     /// No deadline, no limits (cancellation still works).
     pub fn unlimited() -> Budget {
         Budget {
-            shared: Arc::new(Shared {
-                cancelled: AtomicBool::new(false),
-                work: AtomicU64::new(0),
-            }),
-            parent: None,
+            shared: Shared::new(None),
             deadline: None,
             work_limit: None,
             work_base: 0,
@@ -132,7 +139,7 @@ impl Budget {
     /// work counter, and cancelled whenever this budget is.
     pub fn sub(&self, timeout: Option<Duration>) -> Budget {
         let mut b = Budget::unlimited();
-        b.parent = Some(self.shared.clone());
+        b.shared = Shared::new(Some(self.shared.clone()));
         b.memory_limit = self.memory_limit;
         b.progress = self.progress.clone();
         b.deadline = self.deadline;
@@ -158,11 +165,14 @@ impl Budget {
 
     /// True once [`Budget::cancel`] was called on this budget or an ancestor.
     pub fn is_cancelled(&self) -> bool {
-        self.shared.cancelled.load(Ordering::Relaxed)
-            || self
-                .parent
-                .as_ref()
-                .is_some_and(|p| p.cancelled.load(Ordering::Relaxed))
+        let mut at = Some(&self.shared);
+        while let Some(s) = at {
+            if s.cancelled.load(Ordering::Relaxed) {
+                return true;
+            }
+            at = s.parent.as_ref();
+        }
+        false
     }
 
     /// The deadline, if any.
@@ -284,6 +294,11 @@ mod tests {
         c.cancel();
         assert_eq!(b.check(), Err(Exhausted::Cancelled));
         assert_eq!(child.check(), Err(Exhausted::Cancelled));
+        // Nor does it stop at the first generation.
+        let grandchild = Budget::unlimited();
+        let deep = grandchild.sub(None).sub(None).sub(None);
+        grandchild.cancel();
+        assert_eq!(deep.check(), Err(Exhausted::Cancelled));
         // A child's cancellation does not reach the parent.
         let p = Budget::unlimited();
         p.sub(None).cancel();
