@@ -2,16 +2,17 @@
 times of Spot 2.12.1's `ltl2tgba -D -P` recorded in the shared data (`ltl/spot-det-sizes.tsv`;
 Spot is not run here).
 
-For each formula set one verikit process translates the whole set with `-D -P --stats --json`
-under a per-set time limit (`--timeout`, default 120 s); formulas not finished within it are
-counted as unfinished. Per formula: states, edges, colours (acceptance sets), and verikit's time
-measured around the translation and determinisation (`times.translate_s`, parsing and process
-start-up excluded). Spot's recorded time is the wall time of one `ltl2tgba` process per formula,
+Every formula runs in its own verikit process (`ltl translate -D -P --stats --json -f φ`) under
+a per-formula limit (`--limit-s`, default 3 s) of CPU time (RLIMIT_CPU; verikit's own wall-clock
+`--timeout` is set loose, as the machine may be loaded), so one slow formula costs its own limit and never blocks the others; a
+formula over the limit is listed as a timeout. Per formula: states, edges, colours (acceptance
+sets), the process's CPU time (user + system, start-up included) and verikit's time measured around
+the translation and determinisation (`times.translate_s`, parsing and process start-up excluded). Spot's recorded time is the wall time of one `ltl2tgba` process per formula,
 ~70 ms of which is start-up, so the comparison of times is given both ways: verikit's per-formula
 time against Spot's whole-process time, and against Spot's time minus its start-up (the fastest
 recorded run stands in for the start-up).
 
-usage: PYTHONPATH=bench python3 bench/engines/ltl_det.py [--limit N] [--timeout S]
+usage: PYTHONPATH=bench python3 bench/engines/ltl_det.py [--limit N] [--limit-s S] [--sets a,b]
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import csv
 import datetime
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -28,7 +28,12 @@ from harness import DATA, ROOT, load_avg, machine, measure, verikit_cmd, verikit
 
 SETS = ["dac", "eh", "sb", "hkrss", "p", "random"]
 LIMIT = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
-TIMEOUT = float(sys.argv[sys.argv.index("--timeout") + 1]) if "--timeout" in sys.argv else 120.0
+TIMEOUT = float(sys.argv[sys.argv.index("--limit-s") + 1]) if "--limit-s" in sys.argv else 3.0
+# verikit's own `--timeout` is wall-clock time: on a loaded machine it is set loose and the CPU
+# limit (RLIMIT_CPU) is what stops a formula.
+WALL = 5 * TIMEOUT + 5
+if "--sets" in sys.argv:
+    SETS = sys.argv[sys.argv.index("--sets") + 1].split(",")
 
 
 def load() -> dict[str, list[dict]]:
@@ -39,9 +44,21 @@ def load() -> dict[str, list[dict]]:
     return {s: rs[:LIMIT] for s, rs in rows.items()} if LIMIT else rows
 
 
+def stage_times(formula: str) -> tuple[str, str]:
+    """Where a formula over the limit spends its time: the CPU seconds of the Büchi translations
+    of φ and of ¬φ alone (what `-D -P` runs before determinising), each under the same limit
+    (`>limit` when it does not finish)."""
+    out = []
+    for f in (formula, f"!({formula})"):
+        run = measure(verikit_cmd("--json", "-q", "--timeout", str(WALL), "ltl", "translate", "--stats",
+                                  "-f", f), timeout=WALL + 10, cpu_limit=TIMEOUT)
+        ok = not run.timed_out and run.verdict != "timeout" and isinstance(run.result.get("stats"), dict)
+        out.append(f"{run.cpu_s:.2f} s" if ok else f">{TIMEOUT:g} s")
+    return out[0], out[1]
+
+
 def main() -> None:
     sets = load()
-    tmp = Path(tempfile.mkdtemp())
     lines: list[str] = []
     per_set: list[str] = []
     agg = {"n": 0, "done": 0, "larger": 0, "equal": 0, "smaller": 0, "s_ours": 0, "s_spot": 0,
@@ -50,20 +67,25 @@ def main() -> None:
     spot_t: list[float] = []
     larger: list[tuple] = []
     cpu_total = 0.0
+    timeouts: list[tuple] = []
+    ours_cpu: list[float] = []
     spot_min = min(float(r["dpa_ms"]) for rs in sets.values() for r in rs) / 1000
     for s in SETS:
         rows = sets.get(s, [])
         if not rows:
             continue
-        f = tmp / f"{s}.ltl"
-        f.write_text("".join(r["formula"] + "\n" for r in rows))
-        run = measure(verikit_cmd("--json", "-q", "--timeout", str(TIMEOUT), "ltl", "translate", "-D", "-P",
-                                  "--stats", "-F", str(f)), timeout=TIMEOUT + 60)
-        cpu_total += run.cpu_s
         by_pos = {}
-        for item in run.result.get("results", []):
-            if isinstance(item.get("stats"), dict):
-                by_pos[int(item["position"])] = item
+        for i, r in enumerate(rows, 1):
+            run = measure(verikit_cmd("--json", "-q", "--timeout", str(WALL), "ltl", "translate", "-D", "-P",
+                                      "--stats", "-f", r["formula"]), timeout=WALL + 10, cpu_limit=TIMEOUT)
+            cpu_total += run.cpu_s
+            items = [it for it in run.result.get("results", [run.result]) if isinstance(it.get("stats"), dict)]
+            if run.timed_out or run.verdict == "timeout" or not items:
+                how = run.verdict if not run.timed_out else "killed"
+                timeouts.append((s, r["formula"], run.cpu_s, how, *stage_times(r["formula"])))
+                continue
+            items[0]["cpu_s"] = run.cpu_s
+            by_pos[i] = items[0]
         st = {"larger": 0, "equal": 0, "smaller": 0, "so": 0, "ss": 0}
         for i, r in enumerate(rows, 1):
             agg["n"] += 1
@@ -90,13 +112,16 @@ def main() -> None:
             if o > sp:
                 larger.append((o - sp, o, sp, co, cs, s, r["formula"]))
             ours_t.append(float(it["times"]["translate_s"]))
+            ours_cpu.append(float(it["cpu_s"]))
             spot_t.append(float(r["dpa_ms"]) / 1000)
         per_set.append(f"| {s} | {len(rows)} | {len(by_pos)} | {st['so']} | {st['ss']} | {st['larger']} | "
-                       f"{st['equal']} | {st['smaller']} | {run.cpu_s:.2f} |")
+                       f"{st['equal']} | {st['smaller']} | {sum(float(it['cpu_s']) for it in by_pos.values()):.2f} |")
     med_o = statistics.median(ours_t) if ours_t else float("nan")
     med_s = statistics.median(spot_t) if spot_t else float("nan")
     med_s0 = statistics.median([max(t - spot_min, 0.0) for t in spot_t]) if spot_t else float("nan")
     ratios = [o / s for o, s in zip(ours_t, spot_t) if s > 0]
+    ratios_cpu = [o / s for o, s in zip(ours_cpu, spot_t) if s > 0]
+    med_cpu = statistics.median(ours_cpu) if ours_cpu else float("nan")
     lines += [
         "# LTL → deterministic parity automata: verikit `ltl translate -D -P` vs Spot 2.12.1 `ltl2tgba -D -P`",
         "",
@@ -105,9 +130,9 @@ def main() -> None:
         "heavily loaded, so every time below is inflated.",
         f"verikit {verikit_version()}; Spot 2.12.1's sizes and times are the recorded ones of the shared data "
         "(`ltl/spot-det-sizes.tsv`), not re-run.",
-        f"Per-set limit {TIMEOUT:.0f} s (`--timeout`)." + (f" Only the first {LIMIT} formulas of each set." if LIMIT else ""),
+        f"One process per formula, limit {TIMEOUT:g} CPU s per formula (RLIMIT_CPU; `--timeout {WALL:g}` wall)." + (f" Only the first {LIMIT} formulas of each set." if LIMIT else ""),
         "",
-        "| set | formulas | finished | states verikit | states Spot | larger | equal | smaller | verikit CPU s (whole set, one process) |",
+        "| set | formulas | finished | states verikit | states Spot | larger | equal | smaller | verikit CPU s (finished formulas, processes) |",
         "|---|---|---|---|---|---|---|---|---|",
         *per_set,
         "",
@@ -120,7 +145,18 @@ def main() -> None:
         f"fastest run ({1000 * spot_min:.1f} ms) as start-up. Median ratio verikit/Spot (whole process): "
         f"{statistics.median(ratios) if ratios else float('nan'):.3f}; max verikit time "
         f"{1000 * max(ours_t) if ours_t else float('nan'):.1f} ms.",
-        f"- verikit CPU for all sets (user + system, start-up and parsing included): {cpu_total:.2f} s.",
+        f"- whole-process CPU time per formula (start-up included, comparable with Spot's whole-process "
+        f"time): median {1000 * med_cpu:.1f} ms; median ratio verikit/Spot "
+        f"{statistics.median(ratios_cpu) if ratios_cpu else float('nan'):.3f}.",
+        f"- verikit CPU for all formulas (user + system, start-up and parsing included, timeouts too): "
+        f"{cpu_total:.2f} s.",
+        "",
+        f"Formulas over the limit ({len(timeouts)}; set, CPU s used, how it ended, and the CPU time "
+        "of the Büchi translations of φ and ¬φ alone under the same limit — when those finish "
+        "quickly, the determinisation is what is slow):",
+        "",
+        *[f"- [{s}] {c:.2f} s {how}; Büchi φ {bp}, ¬φ {bn}: `{f}`" for s, f, c, how, bp, bn in timeouts],
+        *(["- none"] if not timeouts else []),
         "",
         "Goal of issue 19: never larger, median time ≤ Spot's. Every formula where verikit has more states "
         "(difference, states verikit / Spot, colours verikit / Spot):",

@@ -17,13 +17,17 @@ pub fn accepts(aut: &Twa, word: &Word) -> Result<bool, OmegaError> {
 /// True if `aut` accepts the valuation lasso `u v^ω` (bit `i` of a letter = `aut.aps[i]`).
 /// Runs a direct search on (state, position) pairs without building BDD products.
 pub fn accepts_lasso(aut: &Twa, w: &Lasso) -> bool {
-    let vals: Vec<_> = w
-        .prefix
+    let vals = lasso_valuations(aut, w);
+    accepts_valuations(aut, w.prefix.len(), &vals).0
+}
+
+/// The letters of `w` (prefix then cycle) as valuations of `aut`'s propositions.
+fn lasso_valuations(aut: &Twa, w: &Lasso) -> Vec<BddValuation> {
+    w.prefix
         .iter()
         .chain(w.cycle.iter())
         .map(|&b| aut.valuation(b))
-        .collect();
-    accepts_valuations(aut, w.prefix.len(), &vals).0
+        .collect()
 }
 
 /// Whether `aut` accepts the lasso word whose letters are `vals` (the first `plen` the prefix,
@@ -124,12 +128,7 @@ pub(crate) fn has_accepting_cycle(
 /// every mark of its `Inf`s. `None` if the normal form has more than `max_clauses` clauses.
 pub fn accepts_lasso_dnf(aut: &Twa, w: &Lasso, max_clauses: usize) -> Option<bool> {
     let clauses = aut.acceptance().dnf(max_clauses)?;
-    let vals: Vec<_> = w
-        .prefix
-        .iter()
-        .chain(w.cycle.iter())
-        .map(|&b| aut.valuation(b))
-        .collect();
+    let vals = lasso_valuations(aut, w);
     let (plen, n) = (w.prefix.len(), vals.len());
     if n <= plen {
         return Some(false);

@@ -238,11 +238,7 @@ mod tests {
         let mut a = crate::ltl::Arena::new();
         let f = parse("Xb R (((Xa & F!d) | (X!a & Gd)) U !c)", &mut a).unwrap();
         let nf = a.not(f);
-        let raw = Options {
-            wdba: false,
-            postprocess: false,
-            ..Options::default()
-        };
+        let raw = crate::translate::raw_options();
         let neg = crate::prune::prune(&translate(&mut a, nf, &raw).unwrap());
         let n = translate(&mut a, f, &Options::default()).unwrap();
         assert_eq!(n.num_states(), 13);
@@ -280,11 +276,7 @@ mod tests {
         let mut a = crate::ltl::Arena::new();
         let f = parse("F(d & XFc) | GFc", &mut a).unwrap();
         let nf = a.not(f);
-        let raw = Options {
-            wdba: false,
-            postprocess: false,
-            ..Options::default()
-        };
+        let raw = crate::translate::raw_options();
         let n = crate::postproc::simplify(&translate(&mut a, f, &raw).unwrap());
         let neg = translate(&mut a, nf, &raw).unwrap();
         let r = merge_states(&n, &neg, &crate::postproc::simplify);

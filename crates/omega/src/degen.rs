@@ -25,7 +25,7 @@
 //! existing copy of the target may be reused.
 
 use crate::prune::prune;
-use crate::scc_info::{accepting_inner_marks, scc_info};
+use crate::scc_info::{accepting_inner_marks, all_marks_inside, scc_info};
 use crate::twa::Twa;
 use std::collections::{HashMap, VecDeque};
 
@@ -59,16 +59,7 @@ pub(crate) fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
     let k = aut.num_sets;
     let all = aut.all_marks();
     let info = scc_info(aut);
-    let nc = info.sccs.len();
-    let mut weak = vec![true; nc];
-    for (s, es) in aut.states.iter().enumerate() {
-        let c = info.sccs.comp[s] as usize;
-        for e in es {
-            if info.sccs.comp[e.dst as usize] as usize == c && e.marks & all != all {
-                weak[c] = false;
-            }
-        }
-    }
+    let weak = all_marks_inside(aut, &info);
     // Marks common to all edges entering a state from inside its SCC.
     let mut common = vec![all; aut.num_states()];
     for (s, es) in aut.states.iter().enumerate() {
@@ -97,16 +88,8 @@ pub(crate) fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
             None
         }
     };
-    let mut out = Twa::new(aut.aps.clone());
-    out.vars = aut.vars.clone();
-    out.num_sets = 1;
-    out.state_based = true;
-    out.name = aut.name.clone();
-    let mut b = Builder {
-        ids: HashMap::new(),
-        levels: vec![Vec::new(); aut.num_states()],
-        todo: VecDeque::new(),
-    };
+    let mut out = level_automaton(aut, true);
+    let mut b = Builder::new(aut, Names::Level);
     let entry = |levels: &[Vec<u32>], q: u32| -> u32 {
         fixed(q).unwrap_or_else(|| {
             let policy = match enter {
@@ -118,12 +101,7 @@ pub(crate) fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
             levels[q as usize].first().copied().unwrap_or(policy)
         })
     };
-    let mut init = Vec::new();
-    for &i in &aut.init {
-        let l = entry(&b.levels, i);
-        init.push(b.get(aut, &mut out, (i, l)));
-    }
-    out.init = init;
+    b.start(aut, &mut out, &entry);
     while let Some((q, l)) = b.todo.pop_front() {
         let src = b.ids[&(q, l)];
         let cq = info.sccs.comp[q as usize] as usize;
@@ -151,25 +129,74 @@ pub(crate) fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
     out
 }
 
+/// The empty one-set automaton over `aut`'s propositions that a degeneralisation fills.
+fn level_automaton(aut: &Twa, state_based: bool) -> Twa {
+    let mut out = Twa::new(aut.aps.clone());
+    out.vars = aut.vars.clone();
+    out.num_sets = 1;
+    out.state_based = state_based;
+    out.name = aut.name.clone();
+    out
+}
+
+/// How a degeneralisation names its states `(q, level)` after `q`'s name.
+#[derive(Clone, Copy)]
+enum Names {
+    /// `q (level)`.
+    Level,
+    /// `q (level)`, and `q (acc)` at the given (accepting) level.
+    Accepting(u32),
+    /// Unnamed.
+    None,
+}
+
+/// The states `(input state, level)` of a degeneralisation, made on demand and queued.
 struct Builder {
     ids: HashMap<(u32, u32), u32>,
     /// Levels at which each state exists (the level cache).
     levels: Vec<Vec<u32>>,
     todo: VecDeque<(u32, u32)>,
+    names: Names,
 }
 
 impl Builder {
+    fn new(aut: &Twa, names: Names) -> Builder {
+        Builder {
+            ids: HashMap::new(),
+            levels: vec![Vec::new(); aut.num_states()],
+            todo: VecDeque::new(),
+            names,
+        }
+    }
+
+    /// Makes the initial states `(i, level(levels, i))` of `out`.
+    fn start(&mut self, aut: &Twa, out: &mut Twa, level: impl Fn(&[Vec<u32>], u32) -> u32) {
+        let mut init = Vec::new();
+        for &i in &aut.init {
+            let l = level(&self.levels, i);
+            init.push(self.get(aut, out, (i, l)));
+        }
+        out.init = init;
+    }
+
+    /// The smallest level below `bound` at which `q` already exists, else 0 (Spot's level cache).
+    fn cached_level(&self, q: u32, bound: u32) -> u32 {
+        (0..bound)
+            .find(|&l| self.ids.contains_key(&(q, l)))
+            .unwrap_or(0)
+    }
+
     fn get(&mut self, aut: &Twa, out: &mut Twa, key: (u32, u32)) -> u32 {
         if let Some(&id) = self.ids.get(&key) {
             return id;
         }
         let id = out.add_state();
-        out.state_names[id as usize] = aut
-            .state_names
-            .get(key.0 as usize)
-            .cloned()
-            .flatten()
-            .map(|b| format!("{b} ({})", key.1));
+        let name = aut.state_names.get(key.0 as usize).cloned().flatten();
+        out.state_names[id as usize] = match self.names {
+            Names::None => None,
+            Names::Accepting(k) if key.1 == k => name.map(|b| format!("{b} (acc)")),
+            _ => name.map(|b| format!("{b} ({})", key.1)),
+        };
         self.ids.insert(key, id);
         self.levels[key.0 as usize].push(key.1);
         self.todo.push_back(key);
@@ -328,15 +355,8 @@ pub(crate) fn degeneralize(aut: &Twa) -> Twa {
     let info = scc_info(aut);
     // Weak automata (every cycle of an accepting SCC is accepting): mark the states of accepting
     // SCCs, no copies needed.
-    let all = aut.all_marks();
-    let weak = aut.states.iter().enumerate().all(|(s, es)| {
-        let c = info.sccs.comp[s] as usize;
-        !info.accepting[c]
-            || es
-                .iter()
-                .all(|e| info.sccs.comp[e.dst as usize] as usize != c || e.marks & all == all)
-    });
-    if weak {
+    let full = all_marks_inside(aut, &info);
+    if (0..info.sccs.len()).all(|c| !info.accepting[c] || full[c]) {
         let mut a = aut.clone();
         a.num_sets = 1;
         a.state_based = true;
@@ -352,50 +372,18 @@ pub(crate) fn degeneralize(aut: &Twa) -> Twa {
         }
         return a;
     }
-    let mut out = Twa::new(aut.aps.clone());
-    out.vars = aut.vars.clone();
-    out.num_sets = 1;
-    out.state_based = true;
-    out.name = aut.name.clone();
-    let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
-    let mut todo: VecDeque<(u32, u32)> = VecDeque::new();
-    let get = |ids: &mut HashMap<(u32, u32), u32>,
-               out: &mut Twa,
-               todo: &mut VecDeque<(u32, u32)>,
-               key: (u32, u32)|
-     -> u32 {
-        if let Some(&id) = ids.get(&key) {
-            return id;
-        }
-        let id = out.add_state();
-        let base = aut.state_names.get(key.0 as usize).cloned().flatten();
-        out.state_names[id as usize] = base.map(|b| {
-            if key.1 == k {
-                format!("{b} (acc)")
-            } else {
-                format!("{b} ({})", key.1)
-            }
-        });
-        ids.insert(key, id);
-        todo.push_back(key);
-        id
-    };
-    let mut init = Vec::new();
-    for &i in &aut.init {
-        init.push(get(&mut ids, &mut out, &mut todo, (i, 0)));
-    }
-    out.init = init;
-    while let Some((q, l)) = todo.pop_front() {
-        let src = ids[&(q, l)];
+    let mut out = level_automaton(aut, true);
+    let mut b = Builder::new(aut, Names::Accepting(k));
+    b.start(aut, &mut out, |_, _| 0);
+    while let Some((q, l)) = b.todo.pop_front() {
+        let src = b.ids[&(q, l)];
         let acc = if l == k { 1 } else { 0 };
         let cq = info.sccs.comp[q as usize];
         for e in &aut.states[q as usize] {
             let nl = if info.sccs.comp[e.dst as usize] != cq || !info.accepting[cq as usize] {
                 // Entering another SCC (finitely often on any run): any level is sound; reuse a
                 // level at which the target already exists (Spot's "level cache").
-                (0..=k)
-                    .find(|&l| ids.contains_key(&(e.dst, l)))
-                    .unwrap_or(0)
+                b.cached_level(e.dst, k + 1)
             } else {
                 let mut nl = if l == k { 0 } else { l };
                 while nl < k && (e.marks >> nl) & 1 == 1 {
@@ -403,7 +391,7 @@ pub(crate) fn degeneralize(aut: &Twa) -> Twa {
                 }
                 nl
             };
-            let dst = get(&mut ids, &mut out, &mut todo, (e.dst, nl));
+            let dst = b.get(aut, &mut out, (e.dst, nl));
             out.add_edge(src, dst, e.label.clone(), acc);
         }
     }
@@ -418,39 +406,15 @@ pub(crate) fn degeneralize_tba(aut: &Twa) -> Twa {
     }
     let k = aut.num_sets;
     let info = scc_info(aut);
-    let mut out = Twa::new(aut.aps.clone());
-    out.vars = aut.vars.clone();
-    out.num_sets = 1;
-    out.name = aut.name.clone();
-    let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
-    let mut todo: VecDeque<(u32, u32)> = VecDeque::new();
-    let get = |ids: &mut HashMap<(u32, u32), u32>,
-               out: &mut Twa,
-               todo: &mut VecDeque<(u32, u32)>,
-               key: (u32, u32)|
-     -> u32 {
-        if let Some(&id) = ids.get(&key) {
-            return id;
-        }
-        let id = out.add_state();
-        ids.insert(key, id);
-        todo.push_back(key);
-        id
-    };
-    let mut init = Vec::new();
-    for &i in &aut.init {
-        init.push(get(&mut ids, &mut out, &mut todo, (i, 0)));
-    }
-    out.init = init;
-    while let Some((q, l)) = todo.pop_front() {
-        let src = ids[&(q, l)];
+    let mut out = level_automaton(aut, false);
+    let mut b = Builder::new(aut, Names::None);
+    b.start(aut, &mut out, |_, _| 0);
+    while let Some((q, l)) = b.todo.pop_front() {
+        let src = b.ids[&(q, l)];
         let cq = info.sccs.comp[q as usize];
         for e in &aut.states[q as usize] {
             let (nl, m) = if info.sccs.comp[e.dst as usize] != cq || !info.accepting[cq as usize] {
-                (
-                    (0..k).find(|&l| ids.contains_key(&(e.dst, l))).unwrap_or(0),
-                    0,
-                )
+                (b.cached_level(e.dst, k), 0)
             } else {
                 let mut nl = l;
                 while nl < k && (e.marks >> nl) & 1 == 1 {
@@ -466,7 +430,7 @@ pub(crate) fn degeneralize_tba(aut: &Twa) -> Twa {
                     (nl, 0)
                 }
             };
-            let dst = get(&mut ids, &mut out, &mut todo, (e.dst, nl));
+            let dst = b.get(aut, &mut out, (e.dst, nl));
             out.add_edge(src, dst, e.label.clone(), m);
         }
     }

@@ -80,8 +80,9 @@ pub fn deterministic(aut: &Twa, o: &DetOptions) -> Result<Twa, OmegaError> {
 /// [`deterministic`] given also an automaton `neg` of the complement language (the
 /// translation of `¬φ`): when `aut` is not deterministic, the complement of the deterministic
 /// parity automaton of `neg` (complete, parity flipped) competes with the determinisation of
-/// `aut`, and the smaller (states, then colours) is kept. The determinisation of `neg` gives up
-/// quietly beyond eight times the states of the first result.
+/// `aut`, and the smaller (states, then colours) is kept. The two determinisations are raced
+/// with growing bounds ([`race`]): the loser gives up quietly beyond eight times the states of
+/// the winner.
 pub fn deterministic_pair(aut: &Twa, neg: Option<&Twa>, o: &DetOptions) -> Result<Twa, OmegaError> {
     if !o.deterministic && !o.parity && o.kind.is_none() {
         if !o.complete {
@@ -119,20 +120,19 @@ pub fn deterministic_pair(aut: &Twa, neg: Option<&Twa>, o: &DetOptions) -> Resul
         aut.require_gba("determinisation")?;
         if aut.is_deterministic() {
             buchi_as_parity(aut)
+        } else if let Some(n) = neg.filter(|n| n.is_generalized_buchi()) {
+            // Both sides are made (raced), and already simplified.
+            return finish(race(aut, n, o)?, o);
         } else {
             determinize(aut, &o.det)?
         }
     };
     o.det.budget.check()?;
-    let mut p = simplify_parity(&raw);
-    if let Some(n) = neg.filter(|n| n.is_generalized_buchi() && !aut.is_deterministic()) {
-        if let Some(c) = complement_of(n, &p, o)? {
-            let key = |q: &ParityAut| (q.aut.num_states(), q.colours());
-            if key(&c) < key(&p) {
-                p = c;
-            }
-        }
-    }
+    finish(simplify_parity(&raw), o)
+}
+
+/// Completion and the change of parity type that `o` asks for, then the automaton.
+fn finish(mut p: ParityAut, o: &DetOptions) -> Result<Twa, OmegaError> {
     if o.complete {
         p = p.complete();
     }
@@ -144,24 +144,84 @@ pub fn deterministic_pair(aut: &Twa, neg: Option<&Twa>, o: &DetOptions) -> Resul
     Ok(p.into_twa())
 }
 
-/// The complement of a deterministic parity automaton of `neg` (see [`deterministic_pair`]);
-/// `None` if its determinisation exceeds the size bound.
-fn complement_of(
-    neg: &Twa,
-    first: &ParityAut,
-    o: &DetOptions,
-) -> Result<Option<ParityAut>, OmegaError> {
+/// The smaller (states, then colours; `a` on a tie) of two deterministic parity automata.
+fn smaller(a: ParityAut, b: ParityAut) -> ParityAut {
+    let key = |q: &ParityAut| (q.aut.num_states(), q.colours());
+    if key(&b) < key(&a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// `Ok(None)` for a determinisation over its size bound ([`OmegaError::Limit`]); the budget
+/// and every other error pass through.
+fn within<T>(r: Result<T, OmegaError>) -> Result<Option<T>, OmegaError> {
+    match r {
+        Ok(t) => Ok(Some(t)),
+        Err(OmegaError::Limit(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The determinisation of `aut` (nondeterministic), simplified, with at most `bound` raw
+/// macro-states.
+fn direct_at(aut: &Twa, bound: usize, o: &DetOptions) -> Result<Option<ParityAut>, OmegaError> {
+    let opts = Options {
+        max_states: bound,
+        budget: o.det.budget.clone(),
+    };
+    let r = within(determinize(aut, &opts))?;
+    o.det.budget.check()?;
+    Ok(r.map(|r| simplify_parity(&r)))
+}
+
+/// The two routes to a deterministic parity automaton of `aut`'s language, raced: `aut`
+/// determinised, and the complement of `neg`'s deterministic automaton ([`complement_at`]).
+/// Either determinisation may blow up while the other stays small (a 15-state automaton whose
+/// determinisation has thousands of macro-states while the negation's gives 23 states), so both
+/// run with a bound on macro-states that grows fourfold from 64 until one finishes; the other
+/// then gets eight times the winner's states and is kept only if smaller. Over
+/// `o.det.max_states` on both sides, the determinisation of `aut` reports its limit.
+fn race(aut: &Twa, neg: &Twa, o: &DetOptions) -> Result<ParityAut, OmegaError> {
+    let max = o.det.max_states;
+    let mut bound = 64.min(max);
+    loop {
+        let direct = direct_at(aut, bound, o)?;
+        let dual = complement_at(neg, bound, o)?;
+        let second = |best: &ParityAut| (best.aut.num_states() * 8 + 16).min(max);
+        return match (direct, dual) {
+            (Some(p), Some(c)) => Ok(smaller(p, c)),
+            (Some(p), None) => Ok(match complement_at(neg, second(&p), o)? {
+                Some(c) => smaller(p, c),
+                None => p,
+            }),
+            (None, Some(c)) => Ok(match direct_at(aut, second(&c), o)? {
+                Some(p) => smaller(p, c),
+                None => c,
+            }),
+            (None, None) if bound >= max => determinize(aut, &o.det).map(|r| simplify_parity(&r)),
+            (None, None) => {
+                bound = bound.saturating_mul(4).min(max);
+                continue;
+            }
+        };
+    }
+}
+
+/// The complement of a deterministic parity automaton of `neg` (see [`deterministic_pair`]),
+/// simplified; `None` if its determinisation needs more than `bound` macro-states.
+fn complement_at(neg: &Twa, bound: usize, o: &DetOptions) -> Result<Option<ParityAut>, OmegaError> {
     let raw = if neg.is_deterministic() {
         buchi_as_parity(neg)
     } else {
         let small = Options {
-            max_states: first.aut.num_states() * 8 + 16,
+            max_states: bound,
             budget: o.det.budget.clone(),
         };
-        match determinize(neg, &small) {
-            Ok(r) => r,
-            Err(OmegaError::Limit(_)) => return Ok(None),
-            Err(e) => return Err(e),
+        match within(determinize(neg, &small))? {
+            Some(r) => r,
+            None => return Ok(None),
         }
     };
     let mut c = simplify_parity(&raw).complete();

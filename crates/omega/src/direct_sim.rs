@@ -26,27 +26,7 @@ pub(crate) fn truth_tables(aut: &Twa) -> Option<Vec<Vec<Vec<u64>>>> {
     if nap > 8 {
         return None;
     }
-    let nv = 1usize << nap;
-    let words = nv.div_ceil(64);
-    let vals: Vec<_> = (0..nv as u64).map(|v| aut.valuation(v)).collect();
-    Some(
-        aut.states
-            .iter()
-            .map(|es| {
-                es.iter()
-                    .map(|e| {
-                        let mut t = vec![0u64; words];
-                        for (v, val) in vals.iter().enumerate() {
-                            if e.label.eval_in(val) {
-                                t[v / 64] |= 1 << (v % 64);
-                            }
-                        }
-                        t
-                    })
-                    .collect()
-            })
-            .collect(),
-    )
+    Some(crate::sim_game::tables(aut))
 }
 
 /// The direct simulation preorder: `sim[p * n + q]` iff `q` simulates `p`.

@@ -413,11 +413,7 @@ mod tests {
         let mut a = crate::ltl::Arena::new();
         let f = parse(fs, &mut a).unwrap();
         let nf = a.not(f);
-        let raw = Options {
-            wdba: false,
-            postprocess: false,
-            ..Options::default()
-        };
+        let raw = crate::translate::raw_options();
         let neg = crate::prune::prune(&translate(&mut a, nf, &raw).unwrap());
         let start = crate::postproc::simplify(&translate(&mut a, f, &raw).unwrap());
         let (r, st) = reduce(

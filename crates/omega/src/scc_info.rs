@@ -57,3 +57,19 @@ pub(crate) fn accepting_inner_marks(aut: &Twa, info: &SccInfo) -> Vec<Vec<Marks>
     }
     inside
 }
+
+/// For each SCC: is every edge inside it marked with every acceptance set (a *weak* SCC when it
+/// is accepting: all its cycles accept)? The degeneralisations give such SCCs one copy only.
+pub(crate) fn all_marks_inside(aut: &Twa, info: &SccInfo) -> Vec<bool> {
+    let all = aut.all_marks();
+    let mut full = vec![true; info.sccs.len()];
+    for (s, es) in aut.states.iter().enumerate() {
+        let c = info.sccs.comp[s] as usize;
+        for e in es {
+            if info.sccs.comp[e.dst as usize] as usize == c && e.marks & all != all {
+                full[c] = false;
+            }
+        }
+    }
+    full
+}

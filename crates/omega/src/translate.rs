@@ -929,3 +929,14 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
     }
     Ok(aut)
 }
+
+/// The translation without WDBA minimisation and post-processing: the raw tableau the merge
+/// tests start from.
+#[cfg(test)]
+pub(crate) fn raw_options() -> Options {
+    Options {
+        wdba: false,
+        postprocess: false,
+        ..Options::default()
+    }
+}

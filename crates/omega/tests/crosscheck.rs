@@ -15,14 +15,7 @@ use verikit_omega::{RandLtl, Weights};
 
 /// A random lasso word: a prefix of 0–3 and a cycle of 1–3 letters below `letters`.
 fn random_lasso(rng: &mut SmallRng, letters: u64) -> Lasso {
-    Lasso {
-        prefix: (0..rng.gen_range(0..4))
-            .map(|_| rng.gen_range(0..letters))
-            .collect(),
-        cycle: (0..rng.gen_range(1..4))
-            .map(|_| rng.gen_range(0..letters))
-            .collect(),
-    }
+    common::random_lasso(rng, 4, letters)
 }
 
 fn check(n: usize, seed: u64, sba: bool, nap: usize, max_size: usize) {

@@ -8,6 +8,9 @@
 //! random formulas) are checked; with `VERIKIT_OMEGA_ALL=1` every row is. `bench/engines/ltl.py`
 //! translates the full sets through the CLI.
 
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use verikit_omega::accepts_lasso;
 use verikit_omega::Arena;
@@ -99,14 +102,7 @@ fn spot_formula_sets() {
         );
         let nap = arena.aps().len().min(10);
         for _ in 0..6 {
-            let w = Lasso {
-                prefix: (0..rng.gen_range(0..3))
-                    .map(|_| rng.gen_range(0..1u64 << nap))
-                    .collect(),
-                cycle: (0..rng.gen_range(1..4))
-                    .map(|_| rng.gen_range(0..1u64 << nap))
-                    .collect(),
-            };
+            let w = common::random_lasso(&mut rng, 3, 1 << nap);
             let expect = holds(&arena, phi, &w);
             assert_eq!(
                 accepts_lasso(&a, &bits_for(&arena, &a.aps, &w)),

@@ -232,6 +232,47 @@ proptest! {
     }
 }
 
+/// `ltl translate -D -P` as the command runs it (the default translation with redirect merges,
+/// `¬φ`'s complement competing) on `f`: deterministic, a parity automaton, and the language of
+/// the Büchi translation of `f` (both products with the other side's complement empty), and of
+/// the LTL evaluator on short lassos.
+fn check_command_dpa(f: &str) {
+    let job = verikit_omega::task::translate_job(
+        verikit_omega::task::TranslateFlags {
+            det: verikit_omega::task::det_flags(true, Some(None), false, false),
+            ..Default::default()
+        },
+        &verikit_diag::Params::default(),
+    )
+    .unwrap();
+    let (d, _) = verikit_omega::task::translate_formula(f, 0, &job, &Budget::unlimited()).unwrap();
+    assert!(
+        ParityAut::from_twa(&d).is_some(),
+        "{f}: not a parity automaton"
+    );
+    let mut arena = Arena::new();
+    let phi = verikit_omega::parse_ltl(f, &mut arena).unwrap();
+    let nphi = arena.not(phi);
+    let a = translate(&mut arena, phi, &Options::default()).unwrap();
+    let na = translate(&mut arena, nphi, &Options::default()).unwrap();
+    assert_equivalent(&format!("{f} (ltl translate -D -P)"), &d, &a, &na);
+    assert_words(f, &arena, phi, &d);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// Random formulas over 2–3 APs through the command's `-D -P` pipeline against the Büchi
+    /// translation (product emptiness with the complements) and the evaluator.
+    #[test]
+    fn command_dpa_matches_buchi(seed in any::<u64>(), size in 4usize..16, three in any::<bool>()) {
+        let aps: Vec<String> = if three { vec!["a".into(), "b".into(), "c".into()] } else { vec!["a".into(), "b".into()] };
+        let mut arena = Arena::new();
+        let mut r = RandLtl::new(aps, seed, Weights::default());
+        let phi = r.formula(&mut arena, size);
+        check_command_dpa(&verikit_omega::ltl_to_string(&arena, phi));
+    }
+}
+
 /// The shared pattern sets (every formula; the random set is in the benchmark).
 #[test]
 fn shared_pattern_sets() {

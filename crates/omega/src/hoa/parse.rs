@@ -57,28 +57,7 @@ fn lex_one(text: &str, mut i: usize) -> Result<(Vec<(Tok, Span)>, usize), OmegaE
         }
         let start = i;
         if b[i..].starts_with(b"/*") {
-            let mut depth = 0usize;
-            loop {
-                if i >= b.len() {
-                    return Err(err(
-                        Span::new(start, start + 2),
-                        "unterminated comment".into(),
-                    ));
-                }
-                // Byte-wise: `i` may stop inside a multi-byte character of the comment.
-                if b[i..].starts_with(b"/*") {
-                    depth += 1;
-                    i += 2;
-                } else if b[i..].starts_with(b"*/") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
+            i = crate::ltl::skip_comment(text, i).map_err(OmegaError::syntax)?;
             continue;
         }
         // A bare `--` between automata (as some tools separate a stream) is skipped.
@@ -192,6 +171,14 @@ impl P<'_> {
             .get(self.pos)
             .map_or(Span::point(self.text.len()), |t| t.1)
     }
+    /// The token at the cursor, or the error "unexpected end of input in the `part`".
+    fn current(&self, part: &str) -> Result<(Tok, Span), OmegaError> {
+        match self.toks.get(self.pos) {
+            Some(x) => Ok(x.clone()),
+            None => Err(self.err(format!("unexpected end of input in the {part}"))),
+        }
+    }
+
     fn err(&self, m: impl Into<String>) -> OmegaError {
         let sp = self.span();
         OmegaError::syntax(Diagnostic::at(sp, m).with_span(sp, "here"))
@@ -213,6 +200,21 @@ impl P<'_> {
         } else {
             false
         }
+    }
+    /// An optional label `[expr]` at the cursor.
+    fn bracketed_label(
+        &mut self,
+        nap: usize,
+        aliases: &HashMap<String, BoolExpr>,
+    ) -> Result<Option<BoolExpr>, OmegaError> {
+        if !self.punct('[') {
+            return Ok(None);
+        }
+        let e = self.label_expr(nap, aliases)?;
+        if !self.punct(']') {
+            return Err(self.err("expected `]`"));
+        }
+        Ok(Some(e))
     }
     /// Consumes label-expression tokens and parses them with the shared infix parser.
     fn label_expr(
@@ -442,10 +444,7 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     let mut name: Option<String> = None;
     let mut implicit = false;
     loop {
-        let (t, sp) = match p.toks.get(p.pos) {
-            Some(x) => x.clone(),
-            None => return Err(p.err("unexpected end of input in the header (missing `--BODY--`)")),
-        };
+        let (t, sp) = p.current("header (missing `--BODY--`)")?;
         match t {
             Tok::Body => {
                 p.pos += 1;
@@ -651,10 +650,7 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
     let mut defined = std::collections::HashSet::new();
     // Body.
     loop {
-        let (t, sp) = match p.toks.get(p.pos) {
-            Some(x) => x.clone(),
-            None => return Err(p.err("unexpected end of input in the body (missing `--END--`)")),
-        };
+        let (t, sp) = p.current("body (missing `--END--`)")?;
         match t {
             Tok::End => {
                 p.pos += 1;
@@ -668,15 +664,7 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
             }
             Tok::Header(h) if h == "State" => {
                 p.pos += 1;
-                let state_label = if p.punct('[') {
-                    let e = p.label_expr(nap, &aliases)?;
-                    if !p.punct(']') {
-                        return Err(p.err("expected `]`"));
-                    }
-                    Some(e)
-                } else {
-                    None
-                };
+                let state_label = p.bracketed_label(nap, &aliases)?;
                 let ssp = p.span();
                 let s = p.int("a state number")?;
                 ensure(&mut aut, s, ssp)?;
@@ -700,18 +688,10 @@ fn parse_one(p: &mut P<'_>) -> Result<Twa, OmegaError> {
                 // Edges.
                 let mut k: u64 = 0;
                 loop {
-                    let label = if p.punct('[') {
-                        if state_label.is_some() {
-                            return Err(p.err("an edge label on a state that already has a label"));
-                        }
-                        let e = p.label_expr(nap, &aliases)?;
-                        if !p.punct(']') {
-                            return Err(p.err("expected `]`"));
-                        }
-                        Some(e)
-                    } else {
-                        None
-                    };
+                    if state_label.is_some() && p.peek() == Some(&Tok::Punct('[')) {
+                        return Err(p.err("an edge label on a state that already has a label"));
+                    }
+                    let label = p.bracketed_label(nap, &aliases)?;
                     let dsp = p.span();
                     let d = match p.peek() {
                         Some(Tok::Int(d)) => *d,

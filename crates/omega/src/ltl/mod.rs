@@ -14,3 +14,13 @@ pub(crate) mod simplify;
 pub(crate) mod synt_impl;
 
 pub use ast::{Arena, Node, F};
+pub(crate) use parse::skip_comment;
+
+/// `t` parsed, simplified and printed: what the simplification unit tests compare.
+#[cfg(test)]
+pub(crate) fn simplified(t: &str) -> String {
+    let mut a = Arena::new();
+    let f = parse::parse(t, &mut a).unwrap_or_else(|e| panic!("{t}: {}", e.message));
+    let g = simplify::simplify(&mut a, f);
+    print::to_string(&a, g)
+}

@@ -543,8 +543,9 @@ fn size_and_depth(arena: &Arena, f: F, cap: usize) -> (usize, usize) {
     go(arena, f, cap, &mut Memo::new())
 }
 
-/// Skips a (nested) `/* … */` comment starting at `i`; returns the index after it.
-fn skip_comment(text: &str, start: usize) -> Result<usize, Diagnostic> {
+/// Skips a (nested) `/* … */` comment starting at `i`; returns the index after it. Shared by
+/// the LTL and HOA lexers (byte-wise: a comment may hold multi-byte characters).
+pub(crate) fn skip_comment(text: &str, start: usize) -> Result<usize, Diagnostic> {
     let b = text.as_bytes();
     let mut depth = 0usize;
     let mut i = start;

@@ -519,14 +519,7 @@ fn rules(a: &mut Arena, f: F) -> F {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ltl::{parse::parse, print::to_string};
-
-    fn s(t: &str) -> String {
-        let mut a = Arena::new();
-        let f = parse(t, &mut a).unwrap();
-        let g = simplify(&mut a, f);
-        to_string(&a, g)
-    }
+    use crate::ltl::simplified as s;
 
     #[test]
     fn basic_rules() {

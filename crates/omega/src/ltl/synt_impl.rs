@@ -187,14 +187,7 @@ pub(crate) fn rewrite_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ltl::{parse::parse, print::to_string, simplify::simplify};
-
-    fn s(t: &str) -> String {
-        let mut a = Arena::new();
-        let f = parse(t, &mut a).unwrap();
-        let g = simplify(&mut a, f);
-        to_string(&a, g)
-    }
+    use crate::ltl::simplified as s;
 
     #[test]
     fn implication_rewritings() {

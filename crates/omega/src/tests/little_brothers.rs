@@ -132,14 +132,7 @@ fn removals_keep_the_language_of_degeneralised_formulas() {
                 ),
             }
             for _ in 0..12 {
-                let w = Lasso {
-                    prefix: (0..rng.gen_range(0..4))
-                        .map(|_| rng.gen_range(0..8u64))
-                        .collect(),
-                    cycle: (0..rng.gen_range(1..4))
-                        .map(|_| rng.gen_range(0..8u64))
-                        .collect(),
-                };
+                let w = common::random_lasso(&mut rng, 4, 8);
                 let expect = holds(&arena, f, &w);
                 assert_eq!(
                     accepts_lasso(&r, &conv(&arena, &r, &w, true)),

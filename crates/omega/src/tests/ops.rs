@@ -1,6 +1,7 @@
 //! Complementation, products, membership of words in Spot syntax, degeneralisation: checked
 //! against the LTL evaluator on random lasso words.
 
+use super::common::random_lasso;
 use crate::accepts::{accepts, accepts_lasso};
 use crate::ltl::eval::{holds, Lasso};
 use crate::ltl::Arena;
@@ -11,17 +12,6 @@ use crate::{
     OmegaError,
 };
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-
-fn random_word(rng: &mut SmallRng, nap: u32) -> Lasso {
-    Lasso {
-        prefix: (0..rng.gen_range(0..3))
-            .map(|_| rng.gen_range(0..1u64 << nap))
-            .collect(),
-        cycle: (0..rng.gen_range(1..4))
-            .map(|_| rng.gen_range(0..1u64 << nap))
-            .collect(),
-    }
-}
 
 /// Letters over the arena's APs (a, b = bits 0, 1) to letters over `aps`.
 fn conv(aps: &[String], w: &Lasso) -> Lasso {
@@ -68,7 +58,7 @@ fn complement_of_small_automata() {
             "{text}: A and its complement intersect"
         );
         for _ in 0..20 {
-            let w = random_word(&mut rng, 2);
+            let w = random_lasso(&mut rng, 3, 4);
             let sat = holds(&arena, f, &w);
             assert_eq!(
                 accepts_lasso(&c, &conv(&c.aps, &w)),
@@ -148,7 +138,7 @@ fn products_and_degeneralisation_preserve_languages() {
         let t = degen::sba_by_outgoing(&degen::degeneralize_tba(&p));
         assert!(t.state_based && t.num_sets <= 1);
         for _ in 0..10 {
-            let w = random_word(&mut rng, 2);
+            let w = random_lasso(&mut rng, 3, 4);
             let both = holds(&arena, f, &w) && holds(&arena, g, &w);
             assert_eq!(accepts_lasso(&p, &conv(&p.aps, &w)), both);
             assert_eq!(accepts_lasso(&d, &conv(&d.aps, &w)), both);

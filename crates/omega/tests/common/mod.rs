@@ -5,6 +5,19 @@ use verikit_omega::Arena;
 use verikit_omega::Lasso;
 use verikit_omega::Twa;
 
+/// A random lasso word: a prefix of fewer than `prefix_below` and a cycle of 1–3 letters, each
+/// letter below `letters`.
+pub fn random_lasso(rng: &mut SmallRng, prefix_below: usize, letters: u64) -> Lasso {
+    Lasso {
+        prefix: (0..rng.gen_range(0..prefix_below))
+            .map(|_| rng.gen_range(0..letters))
+            .collect(),
+        cycle: (0..rng.gen_range(1..4))
+            .map(|_| rng.gen_range(0..letters))
+            .collect(),
+    }
+}
+
 /// Lasso letters from the arena's AP numbering to the automaton's (`to_aut`) or back.
 pub fn conv(arena: &Arena, aut: &Twa, w: &Lasso, to_aut: bool) -> Lasso {
     let map: Vec<Option<u32>> = aut.aps.iter().map(|n| arena.lookup_ap(n)).collect();
