@@ -101,7 +101,7 @@ pub(crate) fn degeneralize_with(aut: &Twa, order: &[u32], enter: Entry) -> Twa {
             levels[q as usize].first().copied().unwrap_or(policy)
         })
     };
-    b.start(aut, &mut out, &entry);
+    b.start(aut, &mut out, entry);
     while let Some((q, l)) = b.todo.pop_front() {
         let src = b.ids[&(q, l)];
         let cq = info.sccs.comp[q as usize] as usize;

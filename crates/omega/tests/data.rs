@@ -11,7 +11,7 @@
 #[allow(dead_code)] // each test binary uses part of the shared helpers
 mod common;
 
-use rand::{rngs::SmallRng, Rng, SeedableRng};
+use rand::{rngs::SmallRng, SeedableRng};
 use verikit_omega::accepts_lasso;
 use verikit_omega::Arena;
 use verikit_omega::{holds, Lasso};

@@ -518,7 +518,6 @@ fn rules(a: &mut Arena, f: F) -> F {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::ltl::simplified as s;
 
     #[test]

@@ -186,7 +186,6 @@ pub(crate) fn rewrite_with(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::ltl::simplified as s;
 
     #[test]

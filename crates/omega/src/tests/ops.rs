@@ -11,7 +11,7 @@ use crate::{
     complement::complement, degen, emptiness, postproc, product::product, word::parse_word,
     OmegaError,
 };
-use rand::{rngs::SmallRng, Rng, SeedableRng};
+use rand::{rngs::SmallRng, SeedableRng};
 
 /// Letters over the arena's APs (a, b = bits 0, 1) to letters over `aps`.
 fn conv(aps: &[String], w: &Lasso) -> Lasso {

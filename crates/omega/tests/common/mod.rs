@@ -7,6 +7,7 @@ use verikit_omega::Twa;
 
 /// A random lasso word: a prefix of fewer than `prefix_below` and a cycle of 1–3 letters, each
 /// letter below `letters`.
+#[allow(dead_code)] // not every test binary draws words
 pub fn random_lasso(rng: &mut SmallRng, prefix_below: usize, letters: u64) -> Lasso {
     Lasso {
         prefix: (0..rng.gen_range(0..prefix_below))
