@@ -96,6 +96,7 @@ fn rows() -> Vec<Row> {
         "synt": "synt" "convert" ["demo/synt/arbiter.tlsf"] Plain;
         "ta": "ta" "check" ["demo/ta/fischer2.xml"] Decision;
         "ta": "ta" "info" ["demo/ta/fischer2.xml"] Plain;
+        "ta": "ta" "convert" ["demo/ta/fischer2.xml", "--to", "tck"] Plain;
         "ta": "ta" "cta" ["demo/ta/urgent.cta", "--labels", "err"] Witnessed;
         "ta": "ta" "neta" ["demo/ta/frozen.neta", "--labels", "frozen_ok"] Witnessed;
         // `false` is "no accepting cycle": nothing to show (a `true` answer carries the lasso)

@@ -281,6 +281,7 @@ pub fn model_info(name: &str, text: &str) -> Result<Answer, Diagnostic> {
         (crate::tck::parse_tck(text)?, "tchecker", 0)
     };
     let locations: usize = model.processes.iter().map(|p| p.locations.len()).sum();
+    let nz = crate::non_zeno::strongly_non_zeno(&model);
     let edges: usize = model.processes.iter().map(|p| p.edges.len()).sum();
     let mut a = Answer::default()
         .input("file", name)
@@ -292,6 +293,7 @@ pub fn model_info(name: &str, text: &str) -> Result<Answer, Diagnostic> {
         .detail("edges", edges)
         .detail("synchronisations", model.syncs.len())
         .detail("embedded_queries", queries)
+        .detail("non_zeno", nz.word())
         .line(format!(
             "{format}: {} processes, {} clocks, {} ints, {locations} locations, {edges} edges, {} synchronisations",
             model.processes.len(),
@@ -299,6 +301,7 @@ pub fn model_info(name: &str, text: &str) -> Result<Answer, Diagnostic> {
             model.ints.len(),
             model.syncs.len()
         ));
+    a = a.line(format!("  {}", nz.describe()));
     for p in &model.processes {
         a = a.line(format!(
             "  {}: {} locations, {} edges",

@@ -126,6 +126,33 @@ pub fn neta_command(src: &SourceFile, labels: &[String], ctx: &Ctx) -> Result<An
     Ok(a.input("file", &src.name))
 }
 
+/// Target format names of `ta convert --to`.
+pub const CONVERT_NAMES: &[&str] = &["tck", "dot"];
+
+/// `verikit ta convert`: the model (UPPAAL XML when it starts with `<`, else `.tck`) in
+/// TChecker's text format (`tck`; constructs it cannot express refused by name and located) or
+/// as a Graphviz digraph (`dot`), as the answer's text (and its `output` field).
+pub fn convert_command(src: &SourceFile, to: &str) -> Result<Answer, Failure> {
+    let model = if src.text.trim_start().starts_with('<') {
+        crate::uppaal::parse_uppaal(&src.text)
+            .map_err(located(src))?
+            .model
+    } else {
+        parse_tck(&src.text).map_err(located(src))?
+    };
+    let text = match to {
+        "tck" => crate::tck_write::to_tck(&model),
+        "dot" => crate::tck_write::to_dot(&model),
+        other => return Err(Failure::Usage(format!("unknown target format `{other}`"))),
+    }
+    .map_err(located(src))?;
+    Ok(Answer::new()
+        .input("file", &src.name)
+        .detail("format", to)
+        .detail("output", &text)
+        .line(text.trim_end()))
+}
+
 /// `verikit ta info`.
 pub fn info_command(src: &SourceFile) -> Result<Answer, Failure> {
     model_info(&src.name, &src.text).map_err(located(src))

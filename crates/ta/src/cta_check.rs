@@ -4,7 +4,9 @@
 //! Seed: Krčál, Yi, CAV 2006 (C24), §2–§4.
 
 use crate::cta_parse::{parse_cta, Cta, CtaAction};
-use crate::cta_reach::{cta_reach, resolve_cta_labels, CtaOptions, CtaStep};
+use crate::cta_reach::{
+    cta_reach, cta_unreachable_summarised, resolve_cta_labels, CtaOptions, CtaStep,
+};
 use crate::cta_replay::replay_cta;
 use verikit_diag::{Answer, Budget, Diagnostic, Verdict};
 
@@ -27,8 +29,10 @@ fn step_text(cta: &Cta, s: &CtaStep) -> String {
 }
 
 /// Answers "is a state carrying all `labels` reachable?" on a `.cta` text: verdict `true` with
-/// the symbolic trace (replayed before it is returned), `false` when the search was exhaustive,
-/// `unknown` when the channel bound cut it, `timeout` when the budget ran out.
+/// the symbolic trace (replayed before it is returned), `false` when the search was exhaustive or,
+/// once the channel bound cut it, when the target is unreachable in the over-approximation that
+/// summarises each channel beyond its first `k` letters (`k` = 1, 2, 4, … up to the bound),
+/// `unknown` when neither decides, `timeout` when the budget ran out.
 pub fn run_cta(
     text: &str,
     labels: &[String],
@@ -38,11 +42,32 @@ pub fn run_cta(
     let cta = parse_cta(text)?;
     let ids = resolve_cta_labels(&cta, labels)?;
     let r = cta_reach(&cta, &ids, opts, budget)?;
-    let verdict = match (r.reachable, r.exhausted) {
+    let mut verdict = match (r.reachable, r.exhausted) {
         (Some(b), _) => Verdict::from_bool(b),
         (None, Some(_)) => Verdict::Timeout,
         (None, None) => Verdict::Unknown,
     };
+    let mut summarised = None;
+    if verdict == Verdict::Unknown {
+        let mut k = 1;
+        loop {
+            match cta_unreachable_summarised(&cta, &ids, k, budget)? {
+                Some(true) => {
+                    summarised = Some(k);
+                    verdict = Verdict::False;
+                    break;
+                }
+                Some(false) if k < opts.channel_bound => k = (2 * k).min(opts.channel_bound),
+                Some(false) => break,
+                None => {
+                    if budget.check().is_err() {
+                        verdict = Verdict::Timeout;
+                    }
+                    break;
+                }
+            }
+        }
+    }
     let mut a = Answer::decision(verdict)
         .detail("topology", r.topology.name())
         .detail("decidability", r.topology.reason())
@@ -53,7 +78,14 @@ pub fn run_cta(
         .stat("transitions", r.transitions)
         .stat("max_channel_length", r.max_channel)
         .stat("channel_bound", opts.channel_bound);
-    if r.bound_hit {
+    if let Some(k) = summarised {
+        a = a.detail(
+            "certificate",
+            format!(
+                "unreachable even when every channel keeps its first {k} letter(s) and any number of further letters from the set it may hold: an exhaustive search of this over-approximation of all runs, whatever the channels' lengths"
+            ),
+        );
+    } else if r.bound_hit {
         a = a.detail(
             "reason",
             "a channel reached the bound (ta.cta-channel-bound)",

@@ -170,6 +170,119 @@ pub(crate) fn ident<'a>(p: Piece<'a>, what: &str) -> Result<&'a str, Diagnostic>
     }
 }
 
+/// Splits each non-empty line of a TChecker-style text (`#` starts a comment) into a
+/// [`Declaration`] and hands it to `f`, except the `system:NAME` line, whose name is returned
+/// (an error if there is none).
+pub(crate) fn for_each_declaration<'a>(
+    text: &'a str,
+    mut f: impl FnMut(Declaration<'a>) -> Result<(), Diagnostic>,
+) -> Result<String, Diagnostic> {
+    let mut offset = 0;
+    let mut system = None;
+    for raw in text.split_inclusive('\n') {
+        let start = offset;
+        offset += raw.len();
+        let line = raw.find('#').map_or(raw, |i| &raw[..i]);
+        let p = piece(line, start);
+        if p.text.is_empty() {
+            continue;
+        }
+        let decl = Declaration::split(p)?;
+        if decl.kind() == "system" {
+            decl.want(2)?;
+            system = decl.fields.get(1).map(|f| f.text.to_string());
+        } else {
+            f(decl)?;
+        }
+    }
+    system.ok_or_else(|| Diagnostic::at(Span::point(0), "missing `system:` declaration"))
+}
+
+/// The check at the end of a TChecker-style text: every component (`what`, with its span and
+/// name) got an initial location.
+pub(crate) fn complete<'a>(
+    initial_seen: &[bool],
+    components: impl Iterator<Item = (Span, &'a str)>,
+    what: &str,
+) -> Result<(), Diagnostic> {
+    for (i, (span, name)) in components.enumerate() {
+        if !initial_seen.get(i).copied().unwrap_or(false) {
+            return Err(Diagnostic::at(
+                span,
+                format!("{what} `{name}` has no initial location"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The identifier `f` as the name of a new `what`: an error if it is not an identifier or
+/// `map` already has it.
+pub(crate) fn fresh_ident<'a, T>(
+    map: &FxHashMap<String, T>,
+    f: Piece<'a>,
+    what: &str,
+) -> Result<&'a str, Diagnostic> {
+    let name = ident(f, &format!("{what} name"))?;
+    if map.contains_key(name) {
+        return Err(Diagnostic::at(
+            f.span,
+            format!("{what} `{name}` declared twice"),
+        ));
+    }
+    Ok(name)
+}
+
+/// A clock constraint `clock OP n` (OP one of `< <= == >= >`, `n` a natural number up to
+/// 1000000): the clock's text, the comparison and the constant.
+pub(crate) fn clock_atom(a: Piece<'_>) -> Result<(Piece<'_>, Cmp, i32), Diagnostic> {
+    for (op, cmp) in [
+        ("<=", Cmp::Le),
+        (">=", Cmp::Ge),
+        ("==", Cmp::Eq),
+        ("<", Cmp::Lt),
+        (">", Cmp::Gt),
+    ] {
+        if let Some(i) = a.text.find(op) {
+            let lhs = piece(&a.text[..i], a.span.start);
+            let rhs = piece(&a.text[i + op.len()..], a.span.start + i + op.len());
+            let value = rhs
+                .text
+                .parse::<i32>()
+                .ok()
+                .filter(|v| (0..=1_000_000).contains(v))
+                .ok_or_else(|| {
+                    Diagnostic::at(
+                        rhs.span,
+                        format!(
+                            "invalid constant `{}` (a natural number up to 1000000)",
+                            rhs.text
+                        ),
+                    )
+                })?;
+            return Ok((lhs, cmp, value));
+        }
+    }
+    Err(Diagnostic::at(
+        a.span,
+        format!(
+            "invalid clock constraint `{}` (expected `clock OP n`, OP one of < <= == >= >)",
+            a.text
+        ),
+    ))
+}
+
+/// What `f` names in `map`, or an error `undeclared {what}` located at `f`.
+pub(crate) fn declared<T: Copy>(
+    map: Option<&FxHashMap<String, T>>,
+    f: Piece<'_>,
+    what: &str,
+) -> Result<T, Diagnostic> {
+    map.and_then(|m| m.get(f.text))
+        .copied()
+        .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared {what} `{}`", f.text)))
+}
+
 /// One declaration line split as TChecker writes it: the `:`-separated fields before the
 /// optional `{attr:value:...}` list, and the attributes.
 pub(crate) struct Declaration<'a> {
@@ -237,63 +350,30 @@ struct Builder {
     labels: FxHashMap<String, u32>,
     locs: Vec<FxHashMap<String, u32>>,
     initial_seen: Vec<bool>,
-    has_system: bool,
 }
 
 /// Parses a `.cta` text (see the module documentation for the format).
 pub fn parse_cta(text: &str) -> Result<Cta, Diagnostic> {
     let mut b = Builder::default();
-    let mut offset = 0;
-    for raw in text.split_inclusive('\n') {
-        let start = offset;
-        offset += raw.len();
-        let line = match raw.find('#') {
-            Some(i) => &raw[..i],
-            None => raw,
-        };
-        let p = piece(line, start);
-        if !p.text.is_empty() {
-            b.declaration(p)?;
-        }
-    }
-    if !b.has_system {
-        return Err(Diagnostic::at(
-            Span::point(0),
-            "missing `system:` declaration",
-        ));
-    }
-    for (i, p) in b.cta.processes.iter().enumerate() {
-        if !b.initial_seen.get(i).copied().unwrap_or(false) {
-            return Err(Diagnostic::at(
-                p.span,
-                format!("process `{}` has no initial location", p.name),
-            ));
-        }
-    }
+    b.cta.name = for_each_declaration(text, |d| b.declaration(d))?;
+    complete(
+        &b.initial_seen,
+        b.cta.processes.iter().map(|p| (p.span, p.name.as_str())),
+        "process",
+    )?;
     Ok(b.cta)
 }
 
 impl Builder {
-    fn declaration(&mut self, line: Piece<'_>) -> Result<(), Diagnostic> {
-        let decl = Declaration::split(line)?;
+    fn declaration(&mut self, decl: Declaration<'_>) -> Result<(), Diagnostic> {
+        let line = decl.line;
         let (fields, attrs) = (&decl.fields, &decl.attrs);
         let kind = fields[0];
         let want = |n: usize| decl.want(n);
         match kind.text {
-            "system" => {
-                want(2)?;
-                self.cta.name = fields[1].text.to_string();
-                self.has_system = true;
-            }
             "process" => {
                 want(2)?;
-                let name = ident(fields[1], "process name")?;
-                if self.procs.contains_key(name) {
-                    return Err(Diagnostic::at(
-                        fields[1].span,
-                        format!("process `{name}` declared twice"),
-                    ));
-                }
+                let name = fresh_ident(&self.procs, fields[1], "process")?;
                 self.procs.insert(name.to_string(), self.cta.processes.len());
                 self.cta.processes.push(CtaProcess {
                     name: name.to_string(),
@@ -331,16 +411,10 @@ impl Builder {
             "location" => {
                 want(3)?;
                 let p = self.process(fields[1])?;
-                let name = ident(fields[2], "location name")?;
                 let Some(locs) = self.locs.get_mut(p) else {
                     return Err(Diagnostic::at(fields[1].span, "unknown process"));
                 };
-                if locs.contains_key(name) {
-                    return Err(Diagnostic::at(
-                        fields[2].span,
-                        format!("location `{name}` declared twice"),
-                    ));
-                }
+                let name = fresh_ident(locs, fields[2], "location")?;
                 let idx = locs.len() as u32;
                 locs.insert(name.to_string(), idx);
                 let mut labels = Vec::new();
@@ -443,18 +517,11 @@ impl Builder {
     }
 
     fn process(&self, f: Piece<'_>) -> Result<usize, Diagnostic> {
-        self.procs
-            .get(f.text)
-            .copied()
-            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared process `{}`", f.text)))
+        declared(Some(&self.procs), f, "process")
     }
 
     fn location(&self, p: usize, f: Piece<'_>) -> Result<u32, Diagnostic> {
-        self.locs
-            .get(p)
-            .and_then(|m| m.get(f.text))
-            .copied()
-            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared location `{}`", f.text)))
+        declared(self.locs.get(p), f, "location")
     }
 
     fn clock(&self, p: usize, f: Piece<'_>) -> Result<usize, Diagnostic> {
@@ -531,41 +598,12 @@ impl Builder {
     }
 
     fn atom(&self, p: usize, a: Piece<'_>) -> Result<CtaAtom, Diagnostic> {
-        for (op, cmp) in [
-            ("<=", Cmp::Le),
-            (">=", Cmp::Ge),
-            ("==", Cmp::Eq),
-            ("<", Cmp::Lt),
-            (">", Cmp::Gt),
-        ] {
-            if let Some(i) = a.text.find(op) {
-                let lhs = piece(&a.text[..i], a.span.start);
-                let rhs = piece(&a.text[i + op.len()..], a.span.start + i + op.len());
-                let clock = self.clock(p, lhs)?;
-                let value = rhs
-                    .text
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|v| (0..=1_000_000).contains(v))
-                    .ok_or_else(|| {
-                        Diagnostic::at(
-                            rhs.span,
-                            format!(
-                                "invalid constant `{}` (a natural number up to 1000000)",
-                                rhs.text
-                            ),
-                        )
-                    })?;
-                return Ok(CtaAtom { clock, cmp, value });
-            }
-        }
-        Err(Diagnostic::at(
-            a.span,
-            format!(
-                "invalid clock constraint `{}` (expected `clock OP n`, OP one of < <= == >= >)",
-                a.text
-            ),
-        ))
+        let (lhs, cmp, value) = clock_atom(a)?;
+        Ok(CtaAtom {
+            clock: self.clock(p, lhs)?,
+            cmp,
+            value,
+        })
     }
 
     fn reset(&self, p: usize, s: Piece<'_>) -> Result<usize, Diagnostic> {

@@ -124,16 +124,40 @@ pub(crate) fn constrain_atom(z: &mut Dbm, a: &CtaAtom) -> bool {
     }
 }
 
+/// How channel contents are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Channels {
+    /// Exactly, up to this many letters (a longer content cuts the search: `bound_hit`).
+    Bounded(usize),
+    /// The first `k` letters exactly, the rest summarised by the set of letters it may contain
+    /// (`tails`, a bit per letter): every content `w·u` with `u` over the set is represented, so
+    /// the search over-approximates the reachable states and is finite.
+    Summarised(usize),
+}
+
+/// Channel contents: the exact prefix of each channel and the letters its summarised tail may
+/// hold (0: no tail).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Contents {
+    words: Vec<Vec<u32>>,
+    tails: Vec<u64>,
+}
+
 /// The valuations of `z` from which edge `e` of process `p` may fire on channel contents `chans`
-/// (empty when the channel action is impossible), and the channels after it.
-pub(crate) fn fire(
+/// (empty when the channel action is impossible), and the channels after it, kept as `mode`
+/// says. With a summarised tail: a send goes to the tail
+/// once there is one (or the prefix is full), a receive on an empty prefix takes any letter of the
+/// tail (which may or may not be empty afterwards), and urgent reading only constrains `ε` moves
+/// when the head letter is known (the prefix is not empty).
+fn fire_on(
     cta: &Cta,
     p: usize,
     e: usize,
     locs: &[u32],
-    chans: &[Vec<u32>],
+    chans: &Contents,
+    mode: Channels,
     z: &Dbm,
-) -> Option<(Federation, Vec<Vec<u32>>)> {
+) -> Option<(Federation, Contents)> {
     let proc_ = cta.processes.get(p)?;
     let edge = proc_.edges.get(e)?;
     if locs.get(p) != Some(&edge.src) {
@@ -145,18 +169,31 @@ pub(crate) fn fire(
             return None;
         }
     }
-    let mut chans = chans.to_vec();
+    let mut chans = chans.clone();
     let fed = match edge.action {
         CtaAction::Send { channel, letter } => {
-            chans.get_mut(channel)?.push(letter);
+            let w = chans.words.get_mut(channel)?;
+            let tail = chans.tails.get_mut(channel)?;
+            match mode {
+                Channels::Summarised(k) if *tail != 0 || w.len() >= k => {
+                    *tail |= 1u64.checked_shl(letter)?;
+                }
+                _ => w.push(letter),
+            }
             Federation::from_zone(g)
         }
         CtaAction::Receive { channel, letter } => {
-            let w = chans.get_mut(channel)?;
-            if w.first() != Some(&letter) {
+            let w = chans.words.get_mut(channel)?;
+            let tail = chans.tails.get(channel)?;
+            if w.is_empty() {
+                if tail & 1u64.checked_shl(letter)? == 0 {
+                    return None;
+                }
+            } else if w.first() != Some(&letter) {
                 return None;
+            } else {
+                w.remove(0);
             }
-            w.remove(0);
             Federation::from_zone(g)
         }
         CtaAction::Internal => {
@@ -167,7 +204,7 @@ pub(crate) fn fire(
                     continue;
                 }
                 if let CtaAction::Receive { channel, letter } = other.action {
-                    if chans.get(channel).and_then(|w| w.first()) == Some(&letter) {
+                    if chans.words.get(channel).and_then(|w| w.first()) == Some(&letter) {
                         fed = fed.subtract_zone(&guard_zone(z.dim(), &other.guard));
                     }
                 }
@@ -227,7 +264,7 @@ pub fn check_topology(cta: &Cta) -> Result<Topology, Diagnostic> {
 
 struct Node {
     locs: Vec<u32>,
-    chans: Vec<Vec<u32>>,
+    chans: Contents,
     zone: Dbm,
     parent: Option<(usize, CtaStep)>,
 }
@@ -238,6 +275,33 @@ pub fn cta_reach(
     cta: &Cta,
     labels: &[u32],
     opts: &CtaOptions,
+    budget: &Budget,
+) -> Result<CtaResult, Diagnostic> {
+    search(cta, labels, Channels::Bounded(opts.channel_bound), budget)
+}
+
+/// Is the target unreachable even when each channel keeps only its first `k` letters exactly and
+/// the rest as a set of letters? `Some(true)`: then it is unreachable in the CTA (the search
+/// over-approximates every run, whatever the channels' lengths, and is exhaustive); `Some(false)`:
+/// reachable in the over-approximation (perhaps spuriously); `None`: the budget ran out or the
+/// alphabet has more than 64 letters.
+pub fn cta_unreachable_summarised(
+    cta: &Cta,
+    labels: &[u32],
+    k: usize,
+    budget: &Budget,
+) -> Result<Option<bool>, Diagnostic> {
+    if cta.letters.len() > 64 {
+        return Ok(None);
+    }
+    let r = search(cta, labels, Channels::Summarised(k), budget)?;
+    Ok(r.reachable.map(|found| !found))
+}
+
+fn search(
+    cta: &Cta,
+    labels: &[u32],
+    mode: Channels,
     budget: &Budget,
 ) -> Result<CtaResult, Diagnostic> {
     let topology = check_topology(cta)?;
@@ -267,7 +331,10 @@ pub fn cta_reach(
     extra_m(&mut z0, &m);
     let init = Node {
         locs: cta.processes.iter().map(|p| p.initial).collect(),
-        chans: vec![Vec::new(); cta.channels.len()],
+        chans: Contents {
+            words: vec![Vec::new(); cta.channels.len()],
+            tails: vec![0; cta.channels.len()],
+        },
         zone: z0,
         parent: None,
     };
@@ -313,11 +380,11 @@ pub fn cta_reach(
         let (locs, chans, zone) = (node.locs.clone(), node.chans.clone(), node.zone.clone());
         for (p, proc_) in cta.processes.iter().enumerate() {
             for e in 0..proc_.edges.len() {
-                let Some((fed, nchans)) = fire(cta, p, e, &locs, &chans, &zone) else {
+                let Some((fed, nchans)) = fire_on(cta, p, e, &locs, &chans, mode, &zone) else {
                     continue;
                 };
-                let longest = nchans.iter().map(Vec::len).max().unwrap_or(0);
-                if longest > opts.channel_bound {
+                let longest = nchans.words.iter().map(Vec::len).max().unwrap_or(0);
+                if matches!(mode, Channels::Bounded(b) if longest > b) {
                     res.bound_hit = true;
                     continue;
                 }
@@ -369,4 +436,4 @@ pub fn cta_reach(
 }
 
 /// The discrete part of a configuration: each process's location and each channel's contents.
-type Discrete = (Vec<u32>, Vec<Vec<u32>>);
+type Discrete = (Vec<u32>, Contents);

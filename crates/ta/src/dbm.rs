@@ -97,9 +97,27 @@ impl Dbm {
         self.m[i * self.dim + j] = b;
     }
 
-    /// Sets a bound directly (the caller re-closes with [`Dbm::close`]).
-    pub(crate) fn set_raw(&mut self, i: usize, j: usize, b: Bound) {
-        self.set(i, j, b);
+    /// Replaces each off-diagonal bound `c_ij` by `f(i, j, c_ij)` and re-closes the matrix if
+    /// some bound changed (the extrapolation operators, which bound by bound widen the zone).
+    pub(crate) fn rewrite(&mut self, mut f: impl FnMut(usize, usize, Bound) -> Bound) {
+        let d = self.dim;
+        let mut changed = false;
+        for i in 0..d {
+            for j in 0..d {
+                if i == j {
+                    continue;
+                }
+                let c = self.get(i, j);
+                let new = f(i, j, c);
+                if new != c {
+                    self.set(i, j, new);
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            self.close();
+        }
     }
 
     /// True if the (canonical) zone is empty.
@@ -391,7 +409,7 @@ mod tests {
                     if i != j {
                         let b = if strict { lt(c) } else { le(c) };
                         if b < z.get(i, j) {
-                            z.set_raw(i, j, b);
+                            z.set(i, j, b);
                         }
                     }
                 }
@@ -414,7 +432,7 @@ mod tests {
             for (i, j, c, strict) in cs {
                 if i != j {
                     let b = if strict { lt(c) } else { le(c) };
-                    if b < raw.get(i, j) { raw.set_raw(i, j, b); }
+                    if b < raw.get(i, j) { raw.set(i, j, b); }
                 }
             }
             let before = set_of(&raw);

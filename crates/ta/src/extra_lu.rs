@@ -18,40 +18,23 @@ pub(crate) fn extra_lu_plus(z: &mut Dbm, l: &[i32], u: &[i32]) {
     let beyond_u: Vec<bool> = (0..d)
         .map(|j| j != 0 && (u[j] == NO_BOUND || row0[j] < le(-u[j])))
         .collect();
-    let mut changed = false;
-    for i in 0..d {
+    z.rewrite(|i, j, c| {
         // row i is dropped entirely when x_i has no lower bound or is already beyond L_i
         let drop_row = i != 0 && (l[i] == NO_BOUND || row0[i] < le(-l[i]));
-        for j in 0..d {
-            if i == j {
-                continue;
-            }
-            let c = z.get(i, j);
-            let new = if i != 0 {
-                if c == INF {
-                    continue;
-                }
-                if drop_row || c > le(l[i]) || beyond_u[j] {
-                    INF
-                } else {
-                    c
-                }
-            } else if beyond_u[j] {
-                if u[j] == NO_BOUND {
-                    LE_ZERO
-                } else {
-                    lt(-u[j])
-                }
+        if i != 0 {
+            if c == INF || drop_row || c > le(l[i]) || beyond_u[j] {
+                INF
             } else {
                 c
-            };
-            if new != c {
-                z.set_raw(i, j, new);
-                changed = true;
             }
+        } else if beyond_u[j] {
+            if u[j] == NO_BOUND {
+                LE_ZERO
+            } else {
+                lt(-u[j])
+            }
+        } else {
+            c
         }
-    }
-    if changed {
-        z.close();
-    }
+    });
 }

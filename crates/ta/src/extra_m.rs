@@ -10,35 +10,19 @@ use crate::lu_bounds::NO_BOUND;
 
 /// Applies Extra_M in place (`z` canonical and non-empty; `m` indexed by DBM index).
 pub(crate) fn extra_m(z: &mut Dbm, m: &[i32]) {
-    let d = z.dim();
-    let mut changed = false;
-    for i in 0..d {
-        for j in 0..d {
-            if i == j {
-                continue;
+    z.rewrite(|i, j, c| {
+        if c == INF {
+            c
+        } else if i != 0 && (m[i] == NO_BOUND || c > le(m[i])) {
+            INF
+        } else if j != 0 && (m[j] == NO_BOUND || c < le(-m[j])) {
+            match (i == 0, m[j] == NO_BOUND) {
+                (true, true) => LE_ZERO,
+                (false, true) => INF,
+                _ => lt(-m[j]),
             }
-            let c = z.get(i, j);
-            if c == INF {
-                continue;
-            }
-            let new = if i != 0 && (m[i] == NO_BOUND || c > le(m[i])) {
-                INF
-            } else if j != 0 && (m[j] == NO_BOUND || c < le(-m[j])) {
-                match (i == 0, m[j] == NO_BOUND) {
-                    (true, true) => LE_ZERO,
-                    (false, true) => INF,
-                    _ => lt(-m[j]),
-                }
-            } else {
-                c
-            };
-            if new != c {
-                z.set_raw(i, j, new);
-                changed = true;
-            }
+        } else {
+            c
         }
-    }
-    if changed {
-        z.close();
-    }
+    });
 }

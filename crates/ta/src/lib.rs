@@ -43,11 +43,13 @@ mod neta_check;
 mod neta_parse;
 mod neta_reach;
 mod neta_replay;
+mod non_zeno;
 mod params;
 mod query;
 mod reach;
 mod replay;
 mod tck;
+mod tck_write;
 mod uppaal;
 mod uppaal_lang;
 mod uppaal_xml;
@@ -55,14 +57,15 @@ mod zone_graph;
 
 pub use check::{check_query, model_info, query_answer, run_check, Queries, QueryResult};
 pub use command::{
-    check_command, cta_command, info_command, liveness_command, neta_command, reach_command,
-    ALGO_NAMES, EXTRAPOLATION_NAMES, SEARCH_NAMES,
+    check_command, convert_command, cta_command, info_command, liveness_command, neta_command,
+    reach_command, ALGO_NAMES, CONVERT_NAMES, EXTRAPOLATION_NAMES, SEARCH_NAMES,
 };
 pub use concrete_trace::{TimedStep, TimedTrace};
 pub use cta_check::run_cta;
 pub use cta_parse::{parse_cta, Cta, CtaAction, CtaAtom, CtaChannel, CtaEdge, CtaProcess};
 pub use cta_reach::{
-    check_topology, cta_reach, resolve_cta_labels, CtaOptions, CtaResult, CtaStep,
+    check_topology, cta_reach, cta_unreachable_summarised, resolve_cta_labels, CtaOptions,
+    CtaResult, CtaStep,
 };
 pub use cta_replay::replay_cta;
 pub use cta_topology::{classify_topology, Topology};
@@ -76,6 +79,7 @@ pub use query::{check_labels, resolve_labels, to_answer, Options, ReachResult, S
 pub use reach::{Algo, Search, Stats};
 pub use replay::{replay, replay_deadlock, replay_end, replay_lasso, replay_state, TraceEnd};
 pub use tck::parse_tck;
+pub use tck_write::{to_dot, to_tck};
 pub use uppaal::{parse_uppaal, Query, QueryKind, UppaalModel};
 pub use zone_graph::{Discrete, Extrapolation, Transition};
 
@@ -85,4 +89,5 @@ pub use neta_parse::{
 };
 pub use neta_reach::{neta_reach, resolve_neta_labels, NetaClass, NetaOptions, NetaResult};
 pub use neta_replay::replay_neta;
+pub use non_zeno::{strongly_non_zeno, NonZeno};
 pub use params::PARAMS;

@@ -38,6 +38,10 @@ pub struct LassoShape {
     pub stem: usize,
     pub prefix: usize,
     pub cycle: usize,
+    /// The cycle resets a clock and waits for it to reach 1 (`non_zeno::cycle_progresses`): its
+    /// repetition is a non-Zeno run. When false, the search (as UPPAAL's and TChecker's) did not
+    /// exclude Zeno cycles and this one may be Zeno.
+    pub cycle_progresses: bool,
 }
 
 /// What to search for.
@@ -66,11 +70,7 @@ pub(crate) fn search_lasso(
     budget: &Budget,
 ) -> Result<LiveOutcome, Diagnostic> {
     let t0 = Instant::now();
-    if model.has_diagonals() {
-        return Err(Diagnostic::error(
-            "diagonal clock constraints (`x - y # c`) are not supported: ExtraLU+ and ExtraM are unsound with them",
-        ));
-    }
+    model.refuse_diagonals()?;
     let mut zg = ZoneGraph::new(model, extrapolation);
     let all = |_: &Discrete| true;
     let keep: &dyn Fn(&Discrete) -> bool = match goal {
@@ -151,6 +151,7 @@ pub(crate) fn search_lasso(
             stem: stem_nodes.len() - 1,
             prefix: prefix.len(),
             cycle: cycle.len(),
+            cycle_progresses: crate::non_zeno::cycle_progresses(model, &cycle),
         });
     }
     search.seconds = t0.elapsed().as_secs_f64();
@@ -245,9 +246,15 @@ pub(crate) fn lasso_details(a: Answer, l: LassoShape) -> Answer {
             l.prefix
         ))
     } else {
-        a.line(format!(
-            "  witness: a lasso, {} moves then a cycle of {} moves (shown twice)",
-            l.prefix, l.cycle
-        ))
+        a.detail("witness_non_zeno", l.cycle_progresses)
+            .line(format!(
+                "  witness: a lasso, {} moves then a cycle of {} moves (shown twice)",
+                l.prefix, l.cycle
+            ))
+            .line(if l.cycle_progresses {
+                "  the cycle resets a clock and waits for it to reach 1: repeating it lets time diverge (non-Zeno)"
+            } else {
+                "  the cycle's time progress is not established: Zeno cycles are not excluded (as in UPPAAL and TChecker)"
+            })
     }
 }

@@ -242,13 +242,7 @@ pub(crate) fn find_lasso(
         }
     }
     let (v, cyc) = hit?;
-    let mut path = vec![v];
-    let mut cur = v;
-    while let Some(p) = parent[cur as usize] {
-        path.push(p);
-        cur = p;
-    }
-    path.reverse();
+    let path = unwind(&parent, v);
     let mut cycle = Vec::new();
     if cyc {
         // BFS from v's successors back to v inside its component
@@ -307,6 +301,18 @@ pub(crate) fn find_lasso(
     Some(NodeLasso { path, cycle })
 }
 
+/// The BFS path to `v` read back from the `parent` pointers (first node first).
+fn unwind(parent: &[Option<u32>], v: u32) -> Vec<u32> {
+    let mut path = vec![v];
+    let mut cur = v;
+    while let Some(&Some(p)) = parent.get(cur as usize) {
+        path.push(p);
+        cur = p;
+    }
+    path.reverse();
+    path
+}
+
 /// The shortest path of nodes from an initial node to `target` in the whole graph.
 pub(crate) fn path_from_initial(g: &LiveGraph, target: u32) -> Option<Vec<u32>> {
     let n = g.nodes.len();
@@ -321,14 +327,7 @@ pub(crate) fn path_from_initial(g: &LiveGraph, target: u32) -> Option<Vec<u32>> 
     }
     while let Some(v) = queue.pop_front() {
         if v == target {
-            let mut path = vec![v];
-            let mut cur = v;
-            while let Some(p) = parent[cur as usize] {
-                path.push(p);
-                cur = p;
-            }
-            path.reverse();
-            return Some(path);
+            return Some(unwind(&parent, v));
         }
         for (w, _) in &g.succ[v as usize] {
             if !seen[*w as usize] {

@@ -738,6 +738,17 @@ impl Model {
                 .map_or("?", |s| s.as_str())
         )
     }
+    /// An error naming the diagonal constraints when the model has some: the zone
+    /// abstractions the searches use (ExtraLU+, ExtraM) are unsound with them.
+    pub(crate) fn refuse_diagonals(&self) -> Result<(), verikit_diag::Diagnostic> {
+        if self.has_diagonals() {
+            return Err(verikit_diag::Diagnostic::error(
+                "diagonal clock constraints (`x - y # c`) are not supported: ExtraLU+ and ExtraM are unsound with them",
+            ));
+        }
+        Ok(())
+    }
+
     /// True if some clock constraint compares two clocks.
     pub fn has_diagonals(&self) -> bool {
         self.processes.iter().any(|p| {

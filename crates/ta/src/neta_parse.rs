@@ -27,7 +27,10 @@
 //! of `provided` come first). An invariant conjoins constraints on local clocks (the local invariant `I(A)(q)`) and on
 //! global clocks (the global invariant `I(q)`).
 
-use crate::cta_parse::{ident, piece, split, Declaration, Piece};
+use crate::cta_parse::{
+    clock_atom, complete, declared, for_each_declaration, fresh_ident, ident, piece, split,
+    Declaration, Piece,
+};
 use crate::model::Cmp;
 use rustc_hash::FxHashMap;
 use verikit_diag::{Diagnostic, Span};
@@ -154,44 +157,22 @@ struct Builder {
     locs: Vec<FxHashMap<String, u32>>,
     labels: FxHashMap<String, u32>,
     initial_seen: Vec<bool>,
-    has_system: bool,
 }
 
 /// Parses a `.neta` text (see the module documentation).
 pub fn parse_neta(text: &str) -> Result<Neta, Diagnostic> {
     let mut b = Builder::default();
-    let mut offset = 0;
-    for raw in text.split_inclusive('\n') {
-        let start = offset;
-        offset += raw.len();
-        let line = match raw.find('#') {
-            Some(i) => &raw[..i],
-            None => raw,
-        };
-        let p = piece(line, start);
-        if !p.text.is_empty() {
-            b.declaration(p)?;
-        }
-    }
-    if !b.has_system {
-        return Err(Diagnostic::at(
-            Span::point(0),
-            "missing `system:` declaration",
-        ));
-    }
+    b.neta.name = for_each_declaration(text, |d| b.declaration(d))?;
+    complete(
+        &b.initial_seen,
+        b.neta.automata.iter().map(|a| (a.span, a.name.as_str())),
+        "automaton",
+    )?;
     if b.neta.automata.is_empty() {
         return Err(Diagnostic::at(
             Span::point(0),
             "no `automaton:` declared (A0 is the first one)",
         ));
-    }
-    for (i, a) in b.neta.automata.iter().enumerate() {
-        if !b.initial_seen.get(i).copied().unwrap_or(false) {
-            return Err(Diagnostic::at(
-                a.span,
-                format!("automaton `{}` has no initial location", a.name),
-            ));
-        }
     }
     for e in &b.neta.edges {
         let stack = e
@@ -210,26 +191,15 @@ pub fn parse_neta(text: &str) -> Result<Neta, Diagnostic> {
 }
 
 impl Builder {
-    fn declaration(&mut self, line: Piece<'_>) -> Result<(), Diagnostic> {
-        let decl = Declaration::split(line)?;
+    fn declaration(&mut self, decl: Declaration<'_>) -> Result<(), Diagnostic> {
+        let line = decl.line;
         let (f, attrs) = (&decl.fields, &decl.attrs);
         let kind = f[0];
         let want = |n: usize| decl.want(n);
         match kind.text {
-            "system" => {
-                want(2)?;
-                self.neta.name = f[1].text.to_string();
-                self.has_system = true;
-            }
             "clock" | "global" => {
                 want(2)?;
-                let name = ident(f[1], "clock name")?;
-                if self.clocks.contains_key(name) {
-                    return Err(Diagnostic::at(
-                        f[1].span,
-                        format!("clock `{name}` declared twice"),
-                    ));
-                }
+                let name = fresh_ident(&self.clocks, f[1], "clock")?;
                 let c = if kind.text == "clock" {
                     self.neta.locals.push(name.to_string());
                     NetaClock::Local(self.neta.locals.len() - 1)
@@ -241,13 +211,7 @@ impl Builder {
             }
             "automaton" => {
                 want(2)?;
-                let name = ident(f[1], "automaton name")?;
-                if self.auts.contains_key(name) {
-                    return Err(Diagnostic::at(
-                        f[1].span,
-                        format!("automaton `{name}` declared twice"),
-                    ));
-                }
+                let name = fresh_ident(&self.auts, f[1], "automaton")?;
                 self.auts.insert(name.to_string(), self.neta.automata.len());
                 self.neta.automata.push(NetaAutomaton {
                     name: name.to_string(),
@@ -261,14 +225,12 @@ impl Builder {
             "location" => {
                 want(3)?;
                 let a = self.automaton(f[1])?;
-                let name = ident(f[2], "location name")?;
-                let idx = self.locs[a].len() as u32;
-                if self.locs[a].insert(name.to_string(), idx).is_some() {
-                    return Err(Diagnostic::at(
-                        f[2].span,
-                        format!("location `{name}` declared twice"),
-                    ));
-                }
+                let Some(locs) = self.locs.get_mut(a) else {
+                    return Err(Diagnostic::at(f[1].span, "unknown automaton"));
+                };
+                let name = fresh_ident(locs, f[2], "location")?;
+                let idx = locs.len() as u32;
+                locs.insert(name.to_string(), idx);
                 let mut loc = NetaLocation {
                     name: name.to_string(),
                     local_inv: Vec::new(),
@@ -371,18 +333,11 @@ impl Builder {
     }
 
     fn automaton(&self, f: Piece<'_>) -> Result<usize, Diagnostic> {
-        self.auts
-            .get(f.text)
-            .copied()
-            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared automaton `{}`", f.text)))
+        declared(Some(&self.auts), f, "automaton")
     }
 
     fn location(&self, a: usize, f: Piece<'_>) -> Result<u32, Diagnostic> {
-        self.locs
-            .get(a)
-            .and_then(|m| m.get(f.text))
-            .copied()
-            .ok_or_else(|| Diagnostic::at(f.span, format!("undeclared location `{}`", f.text)))
+        declared(self.locs.get(a), f, "location")
     }
 
     fn clock(&self, f: Piece<'_>) -> Result<NetaClock, Diagnostic> {
@@ -393,41 +348,12 @@ impl Builder {
     }
 
     fn atom(&self, a: Piece<'_>) -> Result<NetaAtom, Diagnostic> {
-        for (op, cmp) in [
-            ("<=", Cmp::Le),
-            (">=", Cmp::Ge),
-            ("==", Cmp::Eq),
-            ("<", Cmp::Lt),
-            (">", Cmp::Gt),
-        ] {
-            if let Some(i) = a.text.find(op) {
-                let lhs = piece(&a.text[..i], a.span.start);
-                let rhs = piece(&a.text[i + op.len()..], a.span.start + i + op.len());
-                let clock = self.clock(lhs)?;
-                let value = rhs
-                    .text
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|v| (0..=1_000_000).contains(v))
-                    .ok_or_else(|| {
-                        Diagnostic::at(
-                            rhs.span,
-                            format!(
-                                "invalid constant `{}` (a natural number up to 1000000)",
-                                rhs.text
-                            ),
-                        )
-                    })?;
-                return Ok(NetaAtom { clock, cmp, value });
-            }
-        }
-        Err(Diagnostic::at(
-            a.span,
-            format!(
-                "invalid clock constraint `{}` (expected `clock OP n`, OP one of < <= == >= >)",
-                a.text
-            ),
-        ))
+        let (lhs, cmp, value) = clock_atom(a)?;
+        Ok(NetaAtom {
+            clock: self.clock(lhs)?,
+            cmp,
+            value,
+        })
     }
 
     fn op(&self, p: Piece<'_>) -> Result<NetaOp, Diagnostic> {

@@ -95,11 +95,7 @@ pub(crate) fn check_pred(
     budget: &Budget,
 ) -> Result<ReachResult, Diagnostic> {
     let t0 = Instant::now();
-    if model.has_diagonals() {
-        return Err(Diagnostic::error(
-            "diagonal clock constraints (`x - y # c`) are not supported: ExtraLU+ and ExtraM are unsound with them",
-        ));
-    }
+    model.refuse_diagonals()?;
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
     zg.set_strict_updates(true);
     zg.raise_global_bounds(query_atoms);
@@ -115,11 +111,7 @@ pub fn check_labels(
     budget: &Budget,
 ) -> Result<ReachResult, Diagnostic> {
     let t0 = Instant::now();
-    if model.has_diagonals() {
-        return Err(Diagnostic::error(
-            "diagonal clock constraints (`x - y # c`) are not supported: ExtraLU+ and ExtraM are unsound with them",
-        ));
-    }
+    model.refuse_diagonals()?;
     let ids = resolve_labels(model, labels)?;
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
     let out = reach(&mut zg, &ids, opts.search, opts.algo, budget);

@@ -383,6 +383,20 @@ impl Lower {
                 if self.frame.is_some() {
                     return self.local_decl(&ft, name, init, *span);
                 }
+                // element `k` of the flattened variable, and the block of all its elements
+                let elem = |k: u32| {
+                    if ft.dims.is_empty() {
+                        format!("{prefix}{name}")
+                    } else {
+                        format!("{prefix}{name}[{k}]")
+                    }
+                };
+                let block = |first: u32| VarBlock {
+                    name: format!("{prefix}{name}"),
+                    first,
+                    size: n,
+                    span: *span,
+                };
                 match ft.ty {
                     Ty::Int(lo, hi) => {
                         let vals = self.flat_init(init, n as usize, *span)?;
@@ -408,22 +422,13 @@ impl Lower {
                         for (k, c) in consts.iter().enumerate() {
                             let (min, max) = if ft.is_const { (*c, *c) } else { (lo, hi) };
                             self.model.ints.push(IntVar {
-                                name: if n == 1 && ft.dims.is_empty() {
-                                    format!("{prefix}{name}")
-                                } else {
-                                    format!("{prefix}{name}[{k}]")
-                                },
+                                name: elem(k as u32),
                                 min: min as i32,
                                 max: max as i32,
                                 init: *c as i32,
                             });
                         }
-                        self.model.int_blocks.push(VarBlock {
-                            name: format!("{prefix}{name}"),
-                            first,
-                            size: n,
-                            span: *span,
-                        });
+                        self.model.int_blocks.push(block(first));
                         self.bind(
                             name,
                             Sym::Int {
@@ -438,18 +443,9 @@ impl Lower {
                         }
                         let first = self.model.clocks.len() as u32 + 1;
                         for k in 0..n {
-                            self.model.clocks.push(if ft.dims.is_empty() {
-                                format!("{prefix}{name}")
-                            } else {
-                                format!("{prefix}{name}[{k}]")
-                            });
+                            self.model.clocks.push(elem(k));
                         }
-                        self.model.clock_blocks.push(VarBlock {
-                            name: format!("{prefix}{name}"),
-                            first,
-                            size: n,
-                            span: *span,
-                        });
+                        self.model.clock_blocks.push(block(first));
                         self.bind(
                             name,
                             Sym::Clock {
@@ -462,11 +458,7 @@ impl Lower {
                         let first = self.chans.len() as u32;
                         for k in 0..n {
                             self.chans.push(Chan {
-                                name: if ft.dims.is_empty() {
-                                    format!("{prefix}{name}")
-                                } else {
-                                    format!("{prefix}{name}[{k}]")
-                                },
+                                name: elem(k),
                                 urgent,
                                 broadcast,
                             });

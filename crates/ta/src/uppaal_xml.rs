@@ -123,17 +123,25 @@ fn attr(e: &BytesStart<'_>, key: &[u8]) -> Option<String> {
         .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
+/// What `read` holds while it walks the document: the model so far, the open template, location
+/// and transition, the text of the current element, the kind of the open `<label>` and the
+/// formula of the open `<query>`.
+#[derive(Default)]
+struct Reading {
+    doc: XDoc,
+    tpl: Option<XTemplate>,
+    loc: Option<XLocation>,
+    tr: Option<XTransition>,
+    cur: Text,
+    label_kind: String,
+    formula: Text,
+}
+
 /// Reads the document.
 pub(crate) fn read(text: &str) -> Result<XDoc, Diagnostic> {
     let mut r = Reader::from_str(text);
-    let mut doc = XDoc::default();
+    let mut st = Reading::default();
     let mut stack: Vec<String> = Vec::new();
-    let mut tpl: Option<XTemplate> = None;
-    let mut loc: Option<XLocation> = None;
-    let mut tr: Option<XTransition> = None;
-    let mut cur = Text::default();
-    let mut label_kind = String::new();
-    let mut formula = Text::default();
     let mut saw_nta = false;
     loop {
         let before = r.buffer_position() as usize;
@@ -161,114 +169,92 @@ pub(crate) fn read(text: &str) -> Result<XDoc, Diagnostic> {
                         ))
                     }
                     ("nta", "template") => {
-                        tpl = Some(XTemplate {
+                        st.tpl = Some(XTemplate {
                             span,
                             ..XTemplate::default()
                         })
                     }
                     ("nta", "declaration" | "system" | "queries" | "instantiation") => {}
-                    ("nta", other) if doc.other.is_none() => {
-                        doc.other = Some((other.to_string(), span));
+                    ("nta", other) if st.doc.other.is_none() => {
+                        st.doc.other = Some((other.to_string(), span));
                     }
                     ("template", "location") => {
-                        loc = Some(XLocation {
+                        st.loc = Some(XLocation {
                             id: attr(&e, b"id").unwrap_or_default(),
                             span,
                             ..XLocation::default()
                         })
                     }
                     ("template", "init") => {
-                        if let Some(t) = tpl.as_mut() {
+                        if let Some(t) = st.tpl.as_mut() {
                             t.init = attr(&e, b"ref");
                         }
                     }
                     ("template", "transition") => {
-                        tr = Some(XTransition {
+                        st.tr = Some(XTransition {
                             span,
                             ..XTransition::default()
                         })
                     }
                     ("template", "name" | "parameter" | "declaration") => {}
                     ("template", other) => {
-                        if let Some(t) = tpl.as_mut() {
+                        if let Some(t) = st.tpl.as_mut() {
                             if t.other.is_none() {
                                 t.other = Some((other.to_string(), span));
                             }
                         }
                     }
                     ("location", "urgent") => {
-                        if let Some(l) = loc.as_mut() {
+                        if let Some(l) = st.loc.as_mut() {
                             l.urgent = true;
                         }
                     }
                     ("location", "committed") => {
-                        if let Some(l) = loc.as_mut() {
+                        if let Some(l) = st.loc.as_mut() {
                             l.committed = true;
                         }
                     }
                     ("transition", "source") => {
-                        if let Some(t) = tr.as_mut() {
+                        if let Some(t) = st.tr.as_mut() {
                             t.source = attr(&e, b"ref").unwrap_or_default();
                         }
                     }
                     ("transition", "target") => {
-                        if let Some(t) = tr.as_mut() {
+                        if let Some(t) = st.tr.as_mut() {
                             t.target = attr(&e, b"ref").unwrap_or_default();
                         }
                     }
-                    (_, "label") => label_kind = attr(&e, b"kind").unwrap_or_default(),
+                    (_, "label") => st.label_kind = attr(&e, b"kind").unwrap_or_default(),
                     _ => {}
                 }
-                cur = Text::default();
+                st.cur = Text::default();
                 if !empty {
                     stack.push(name);
                 } else {
                     // an empty text element
-                    finish(
-                        &mut doc,
-                        &stack,
-                        &name,
-                        &mut tpl,
-                        &mut loc,
-                        &mut tr,
-                        &label_kind,
-                        &mut cur,
-                        &mut formula,
-                        span,
-                    );
+                    st.finish(&stack, &name);
                 }
             }
             Event::Text(t) => {
                 let raw = std::str::from_utf8(t.as_ref()).unwrap_or("");
-                cur.push_raw(raw, after - t.as_ref().len())?;
+                st.cur.push_raw(raw, after - t.as_ref().len())?;
             }
             Event::CData(t) => {
                 let raw = std::str::from_utf8(t.as_ref()).unwrap_or("");
                 let at = after.saturating_sub(3 + raw.len());
                 for (k, ch) in raw.char_indices() {
                     for j in 0..ch.len_utf8() {
-                        cur.map.push(at + k + j);
+                        st.cur.map.push(at + k + j);
                     }
-                    cur.s.push(ch);
+                    st.cur.s.push(ch);
                 }
             }
             Event::End(_) => {
                 let Some(name) = stack.pop() else {
                     return Err(Diagnostic::at(span, "unbalanced closing tag"));
                 };
-                finish(
-                    &mut doc,
-                    &stack,
-                    &name,
-                    &mut tpl,
-                    &mut loc,
-                    &mut tr,
-                    &label_kind,
-                    &mut cur,
-                    &mut formula,
-                    span,
-                );
-                cur = Text::default();
+                st.finish(&stack, &name);
+                st.cur = Text::default();
             }
             Event::Eof => break,
             _ => {}
@@ -280,103 +266,97 @@ pub(crate) fn read(text: &str) -> Result<XDoc, Diagnostic> {
             "not an UPPAAL model: no `<nta>` element",
         ));
     }
-    Ok(doc)
+    Ok(st.doc)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn finish(
-    doc: &mut XDoc,
-    stack: &[String],
-    name: &str,
-    tpl: &mut Option<XTemplate>,
-    loc: &mut Option<XLocation>,
-    tr: &mut Option<XTransition>,
-    label_kind: &str,
-    cur: &mut Text,
-    formula: &mut Text,
-    span: Span,
-) {
-    let parent = stack.last().map(String::as_str).unwrap_or("");
-    let text = std::mem::take(cur);
-    match (parent, name) {
-        ("nta", "declaration") => doc.declaration = Some(text),
-        ("nta", "system") => {
-            // a preceding `<instantiation>` (UPPAAL 4.1 layout) comes first
-            let mut sys = doc.system.take().unwrap_or_default();
-            sys.s.push('\n');
-            sys.map.push(text.map.first().copied().unwrap_or(0));
-            sys.s.push_str(&text.s);
-            sys.map.extend(text.map);
-            doc.system = Some(sys);
-        }
-        ("nta", "instantiation") => {
-            let mut sys = doc.system.take().unwrap_or_default();
-            sys.s.push_str(&text.s);
-            sys.map.extend(text.map);
-            doc.system = Some(sys);
-        }
-        ("nta", "template") => {
-            if let Some(t) = tpl.take() {
-                doc.templates.push(t);
+impl Reading {
+    /// The closing tag `name` under `stack`: the text read so far goes where it belongs.
+    fn finish(&mut self, stack: &[String], name: &str) {
+        let parent = stack.last().map(String::as_str).unwrap_or("");
+        let text = std::mem::take(&mut self.cur);
+        match (parent, name) {
+            ("nta", "declaration") => self.doc.declaration = Some(text),
+            ("nta", "system") => {
+                // a preceding `<instantiation>` (UPPAAL 4.1 layout) comes first
+                let mut sys = self.doc.system.take().unwrap_or_default();
+                sys.s.push('\n');
+                sys.map.push(text.map.first().copied().unwrap_or(0));
+                sys.s.push_str(&text.s);
+                sys.map.extend(text.map);
+                self.doc.system = Some(sys);
             }
-        }
-        ("template", "name") => {
-            if let Some(t) = tpl.as_mut() {
-                t.name = text;
+            ("nta", "instantiation") => {
+                let mut sys = self.doc.system.take().unwrap_or_default();
+                sys.s.push_str(&text.s);
+                sys.map.extend(text.map);
+                self.doc.system = Some(sys);
             }
-        }
-        ("template", "parameter") => {
-            if let Some(t) = tpl.as_mut() {
-                t.parameter = Some(text);
+            ("nta", "template") => {
+                if let Some(t) = self.tpl.take() {
+                    self.doc.templates.push(t);
+                }
             }
-        }
-        ("template", "declaration") => {
-            if let Some(t) = tpl.as_mut() {
-                t.declaration = Some(text);
+            ("template", "name") => {
+                if let Some(t) = self.tpl.as_mut() {
+                    t.name = text;
+                }
             }
-        }
-        ("template", "location") => {
-            if let (Some(t), Some(l)) = (tpl.as_mut(), loc.take()) {
-                t.locations.push(l);
+            ("template", "parameter") => {
+                if let Some(t) = self.tpl.as_mut() {
+                    t.parameter = Some(text);
+                }
             }
-        }
-        ("template", "transition") => {
-            if let (Some(t), Some(x)) = (tpl.as_mut(), tr.take()) {
-                t.transitions.push(x);
+            ("template", "declaration") => {
+                if let Some(t) = self.tpl.as_mut() {
+                    t.declaration = Some(text);
+                }
             }
-        }
-        ("location", "name") => {
-            if let Some(l) = loc.as_mut() {
-                l.name = Some(text);
+            ("template", "location") => {
+                if let (Some(t), Some(l)) = (self.tpl.as_mut(), self.loc.take()) {
+                    t.locations.push(l);
+                }
             }
-        }
-        ("location", "label") => {
-            if let Some(l) = loc.as_mut() {
-                match label_kind {
-                    "invariant" => l.invariant = Some(text),
-                    "comments" => {}
-                    k => {
-                        if l.other.is_none() && !text.s.trim().is_empty() {
-                            l.other = Some((k.to_string(), text.span()));
+            ("template", "transition") => {
+                if let (Some(t), Some(x)) = (self.tpl.as_mut(), self.tr.take()) {
+                    t.transitions.push(x);
+                }
+            }
+            ("location", "name") => {
+                if let Some(l) = self.loc.as_mut() {
+                    l.name = Some(text);
+                }
+            }
+            ("location", "label") => {
+                if let Some(l) = self.loc.as_mut() {
+                    match self.label_kind.as_str() {
+                        "invariant" => l.invariant = Some(text),
+                        "comments" => {}
+                        k => {
+                            if l.other.is_none() && !text.s.trim().is_empty() {
+                                l.other = Some((k.to_string(), text.span()));
+                            }
                         }
                     }
                 }
             }
-        }
-        ("transition", "label") => {
-            if let Some(t) = tr.as_mut() {
-                t.labels.push((label_kind.to_string(), text));
+            ("transition", "label") => {
+                if let Some(t) = self.tr.as_mut() {
+                    t.labels.push((self.label_kind.clone(), text));
+                }
             }
-        }
-        ("query", "formula") => *formula = text,
-        ("query", "comment") => doc.queries.push((std::mem::take(formula), text)),
-        ("queries", "query") => {
-            if !formula.s.trim().is_empty() {
-                doc.queries.push((std::mem::take(formula), Text::default()));
+            ("query", "formula") => self.formula = text,
+            ("query", "comment") => self
+                .doc
+                .queries
+                .push((std::mem::take(&mut self.formula), text)),
+            ("queries", "query") => {
+                if !self.formula.s.trim().is_empty() {
+                    self.doc
+                        .queries
+                        .push((std::mem::take(&mut self.formula), Text::default()));
+                }
             }
-        }
-        _ => {
-            let _ = span;
+            _ => {}
         }
     }
 }

@@ -3,8 +3,8 @@
 
 use verikit_diag::Budget;
 use verikit_ta::{
-    check_topology, classify_topology, cta_reach, parse_cta, replay_cta, resolve_cta_labels,
-    CtaOptions, Topology,
+    check_topology, classify_topology, cta_reach, cta_unreachable_summarised, parse_cta,
+    replay_cta, resolve_cta_labels, CtaOptions, Topology,
 };
 
 fn model(name: &str) -> String {
@@ -81,6 +81,55 @@ fn an_unbounded_producer_is_unknown_not_false() {
     assert_eq!(r.reachable, None);
     assert!(r.bound_hit);
     assert_eq!(r.max_channel, 5);
+}
+
+fn summarised(text: &str, labels: &[&str], k: usize) -> Option<bool> {
+    let cta = parse_cta(text).unwrap();
+    let names: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
+    let ids = resolve_cta_labels(&cta, &names).unwrap();
+    cta_unreachable_summarised(&cta, &ids, k, &Budget::unlimited()).unwrap()
+}
+
+#[test]
+fn summarised_channels_prove_unreachability_beyond_the_bound() {
+    // the unbounded producer: B never moves, whatever the channel holds
+    assert_eq!(
+        summarised(&model("producer.cta"), &["never"], 1),
+        Some(true)
+    );
+    // FIFO order matters: `a a b` sent, B reads one `a` and then wants `b`
+    let text = "system:s\nprocess:A\nprocess:B\nclock:A:x\nchannel:c:A:B\n\
+        location:A:p0{initial:}\nlocation:A:p1\nlocation:A:p2\nlocation:A:p3\n\
+        location:B:q0{initial:}\nlocation:B:q1\nlocation:B:n{labels: n}\n\
+        edge:A:p0:p1:c!a{provided: x==1 : do: x=0}\nedge:A:p1:p2:c!a{provided: x==1 : do: x=0}\n\
+        edge:A:p2:p3:c!b{provided: x==1 : do: x=0}\n\
+        edge:B:q0:q1:c?a\nedge:B:q1:n:c?b\n";
+    let r = reach(text, &["n"], 2);
+    assert_eq!(r.reachable, None, "the bounded search is cut");
+    // one exact letter: the tail {a, b} lets `b` be read too early (spurious)
+    assert_eq!(summarised(text, &["n"], 1), Some(false));
+    // two exact letters: the head after one read is `a`, so `b` is never read
+    assert_eq!(summarised(text, &["n"], 2), Some(true));
+    // and the exact search with room for the whole content agrees
+    assert_eq!(reach(text, &["n"], 3).reachable, Some(false));
+}
+
+#[test]
+fn summarised_channels_never_hide_a_reachable_target() {
+    // soundness against the exact search on every example and label
+    for name in ["urgent.cta", "counter.cta", "producer.cta"] {
+        let text = model(name);
+        let cta = parse_cta(&text).unwrap();
+        for label in &cta.labels {
+            let exact = reach(&text, &[label.as_str()], 8).reachable;
+            for k in 1..=4 {
+                let s = summarised(&text, &[label.as_str()], k);
+                if exact == Some(true) {
+                    assert_eq!(s, Some(false), "{name} {label} k={k}");
+                }
+            }
+        }
+    }
 }
 
 #[test]

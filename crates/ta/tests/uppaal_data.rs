@@ -6,23 +6,12 @@
 //! guard against regressions (`bench/engines/ta-uppaal.py` runs the full set through the CLI).
 //! Either way: 0 wrong verdicts, and every witness replays on the independent checker.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::xml_files;
+use std::path::Path;
 use verikit_diag::SourceFile;
 use verikit_ta::{parse_uppaal, QueryKind};
-
-fn xml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            xml_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "xml") {
-            out.push(p);
-        }
-    }
-}
 
 #[test]
 fn every_shared_uppaal_model_parses_or_is_refused_with_a_location() {

@@ -5,7 +5,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use verikit_diag::Answer;
-use verikit_ta::{Options, ALGO_NAMES, EXTRAPOLATION_NAMES, SEARCH_NAMES};
+use verikit_ta::{Options, ALGO_NAMES, CONVERT_NAMES, EXTRAPOLATION_NAMES, SEARCH_NAMES};
 
 #[derive(Subcommand, Debug)]
 pub enum TaCmd {
@@ -72,6 +72,12 @@ pub enum TaCmd {
         /// The model.
         model: PathBuf,
     },
+    /// The model (`.xml` or `.tck`) in TChecker's format or as a Graphviz digraph.
+    Convert {
+        model: PathBuf,
+        #[arg(long, value_parser = PossibleValuesParser::new(CONVERT_NAMES))]
+        to: String,
+    },
 }
 
 /// How the zone graph is searched.
@@ -124,5 +130,6 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             verikit_ta::neta_command(&read_input(&model)?, &labels, ctx)
         }
         TaCmd::Info { model } => verikit_ta::info_command(&read_input(&model)?),
+        TaCmd::Convert { model, to } => verikit_ta::convert_command(&read_input(&model)?, &to),
     }
 }
