@@ -401,3 +401,42 @@ fn nested_timed_automata() {
     ]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn convert_to_tchecker_and_dot() {
+    let v = ok(&["ta", "convert", DEMO_XML, "--to", "tck"]);
+    let tck = v["output"].as_str().unwrap();
+    assert!(tck.contains("process:P_1_"), "{tck}");
+    assert!(tck.contains("clock:1:P_1__x"), "{tck}");
+    // the converted text is a model `ta reach` reads: P(1) and P(2) never both in cs
+    let dir = scratch("ta-convert");
+    let f = write(&dir, "fischer2.tck", tck);
+    let (code, v, err) = verikit(&["--json", "ta", "info", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["processes"], 2, "{v}");
+    let (code, _, err) = verikit(&["ta", "convert", DEMO_XML, "--to", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    // a function is refused by name, located (exit 2)
+    let text = std::fs::read_to_string(DEMO_XML).unwrap().replace(
+        "int[0,N] id = 0;",
+        "int[0,N] id = 0;\nint one() { return 1; }",
+    );
+    let text = text.replace("id := pid</label>", "id := one()</label>");
+    let bad = write(&dir, "fn.xml", &text);
+    let (code, _, err) = verikit(&["ta", "convert", &bad, "--to", "tck"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("fn.xml:") && err.contains("function `one`"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn info_reports_non_zenoness() {
+    // fischer: the loop req → wait → req resets x but never waits for it to reach 1
+    for m in [DEMO_XML, DEMO] {
+        let v = ok(&["ta", "info", m]);
+        assert_eq!(v["non_zeno"], "not established", "{v}");
+    }
+}
