@@ -349,13 +349,10 @@ impl Reading {
                 .doc
                 .queries
                 .push((std::mem::take(&mut self.formula), text)),
-            ("queries", "query") => {
-                if !self.formula.s.trim().is_empty() {
-                    self.doc
-                        .queries
-                        .push((std::mem::take(&mut self.formula), Text::default()));
-                }
-            }
+            ("queries", "query") if !self.formula.s.trim().is_empty() => self
+                .doc
+                .queries
+                .push((std::mem::take(&mut self.formula), Text::default())),
             _ => {}
         }
     }

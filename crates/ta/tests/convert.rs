@@ -123,7 +123,7 @@ fn shared_uppaal_models_round_trip() {
     }
     if all {
         let mut files = Vec::new();
-        common::xml_files(&root.join("uppaal"), &mut files);
+        common::files_with_ext(&root.join("uppaal"), "xml", &mut files);
         for f in files
             .iter()
             .filter(|f| !f.to_string_lossy().contains("smc"))

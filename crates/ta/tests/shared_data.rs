@@ -3,30 +3,18 @@
 //! TChecker's runs), every reachable answer's timed trace replays on the model, and the sizes of
 //! full explorations are compared with TChecker's.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use verikit_diag::Budget;
 use verikit_ta::{check_labels, parse_tck, replay, Algo, Extrapolation, Options, Search};
 
-fn tck_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            tck_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "tck") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_shared_tck_parses() {
     let dir = verikit_testkit::require_data!("ta/tchecker");
     let mut files = Vec::new();
-    tck_files(&dir, &mut files);
+    common::files_with_ext(&dir, "tck", &mut files);
     assert!(files.len() >= 100, "found only {} .tck files", files.len());
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();

@@ -8,7 +8,6 @@
 
 mod common;
 
-use common::xml_files;
 use std::path::Path;
 use verikit_diag::SourceFile;
 use verikit_ta::{parse_uppaal, QueryKind};
@@ -17,7 +16,7 @@ use verikit_ta::{parse_uppaal, QueryKind};
 fn every_shared_uppaal_model_parses_or_is_refused_with_a_location() {
     let dir = verikit_testkit::require_data!("ta/uppaal");
     let mut files = Vec::new();
-    xml_files(&dir, &mut files);
+    common::files_with_ext(&dir, "xml", &mut files);
     files.sort();
     assert!(files.len() >= 100, "found only {} .xml files", files.len());
     let mut ok = 0;

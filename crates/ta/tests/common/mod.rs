@@ -2,16 +2,16 @@
 
 use std::path::{Path, PathBuf};
 
-/// Every `.xml` file below `dir`, recursively (none if `dir` cannot be read).
-pub fn xml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every file below `dir` (recursively) whose extension is `ext` (none if `dir` cannot be read).
+pub fn files_with_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
-            xml_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "xml") {
+            files_with_ext(&p, ext, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
             out.push(p);
         }
     }
