@@ -738,6 +738,39 @@ impl Lower {
     fn effect(&mut self, e: &UExpr, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
         match e {
             UExpr::Assign(op, lhs, rhs, sp) => {
+                // `a[i++] = e` (a queue's push): the step is done after the assignment, which is
+                // the same when nothing else in the statement reads `i`
+                let mut steps = Vec::new();
+                let hoisted = hoist_postfix(lhs, &mut steps);
+                if !steps.is_empty() {
+                    let names: Vec<&str> = steps
+                        .iter()
+                        .filter_map(|(_, v, _)| match v {
+                            UExpr::Name(n, _) => Some(n.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    // how often the stepped variables are read
+                    let count = |x: &UExpr| {
+                        let n = std::cell::Cell::new(0);
+                        any_sub(x, &|y| {
+                            if matches!(y, UExpr::Name(m, _) if names.contains(&m.as_str())) {
+                                n.set(n.get() + 1);
+                            }
+                            false
+                        });
+                        n.get()
+                    };
+                    let alone = count(&hoisted) == steps.len() && count(rhs) == 0;
+                    if names.len() == steps.len() && alone {
+                        let once = UExpr::Assign(op, Box::new(hoisted), rhs.clone(), *sp);
+                        self.effect(&once, out)?;
+                        for (inc, v, s) in steps {
+                            self.effect(&UExpr::Step(inc, Box::new(v), s), out)?;
+                        }
+                        return Ok(());
+                    }
+                }
                 let r = self.reference(lhs)?;
                 let mut v = self.expr(rhs)?;
                 if *op != "=" {
@@ -2032,19 +2065,45 @@ impl UppaalModel {
 }
 
 fn contains_deadlock(e: &UExpr) -> bool {
+    any_sub(e, &|x| matches!(x, UExpr::Deadlock(_)))
+}
+
+/// Whether `e` or one of its sub-expressions satisfies `pred`.
+fn any_sub(e: &UExpr, pred: &dyn Fn(&UExpr) -> bool) -> bool {
+    if pred(e) {
+        return true;
+    }
     match e {
-        UExpr::Deadlock(_) => true,
-        UExpr::Unary(_, x, _) | UExpr::Quant(_, _, _, x, _) | UExpr::Field(x, _, _) => {
-            contains_deadlock(x)
+        UExpr::Unary(_, x, _)
+        | UExpr::Quant(_, _, _, x, _)
+        | UExpr::Field(x, _, _)
+        | UExpr::Step(_, x, _) => any_sub(x, pred),
+        UExpr::Bin(_, a, b, _) | UExpr::Index(a, b, _) | UExpr::Assign(_, a, b, _) => {
+            any_sub(a, pred) || any_sub(b, pred)
         }
-        UExpr::Bin(_, a, b, _) | UExpr::Index(a, b, _) => {
-            contains_deadlock(a) || contains_deadlock(b)
-        }
-        UExpr::Ite(a, b, c, _) => {
-            contains_deadlock(a) || contains_deadlock(b) || contains_deadlock(c)
-        }
-        UExpr::Call(f, args, _) => contains_deadlock(f) || args.iter().any(contains_deadlock),
+        UExpr::Ite(a, b, c, _) => any_sub(a, pred) || any_sub(b, pred) || any_sub(c, pred),
+        UExpr::Call(f, args, _) => any_sub(f, pred) || args.iter().any(|a| any_sub(a, pred)),
         _ => false,
+    }
+}
+
+/// `target` with each postfix step `v++`/`v--` in an array index replaced by `v`, the steps
+/// collected in `steps` (as `(increment, v, span)`).
+fn hoist_postfix(target: &UExpr, steps: &mut Vec<(bool, UExpr, Span)>) -> UExpr {
+    match target {
+        UExpr::Index(base, idx, sp) => {
+            let base = hoist_postfix(base, steps);
+            let idx = match &**idx {
+                // postfix: the operand starts where the step does (prefix `++v` starts before it)
+                UExpr::Step(inc, v, s) if s.start == v.span().start => {
+                    steps.push((*inc, (**v).clone(), *s));
+                    (**v).clone()
+                }
+                other => other.clone(),
+            };
+            UExpr::Index(Box::new(base), Box::new(idx), *sp)
+        }
+        other => other.clone(),
     }
 }
 
@@ -2206,6 +2265,34 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
                 assert!(q.holds(3, &end), "{}: the trace ends where φ holds", q.text);
             }
         }
+    }
+
+    /// `a[i++] = e` assigns `a[i]`, then steps `i` (train-gate's queue); with `i` read again in
+    /// the statement the order would matter, so that stays refused.
+    #[test]
+    fn a_postfix_step_in_an_assigned_index() {
+        let with = |upd: &str| {
+            SMALL
+                .replace("int hits[N];", "int hits[N];\nint q[3];\nint[0,3] n = 0;")
+                .replace("done = done + 1</label>", &format!("{upd}</label>"))
+        };
+        let um = parse_uppaal(&with("q[n++] = 7")).unwrap();
+        let budget = Budget::unlimited();
+        for (text, want) in [
+            ("E<> q[0] == 7 && n == 1", Some(true)),
+            ("E<> q[1] == 7", Some(false)),
+            ("E<> q[0] == 7 && n == 0", Some(false)),
+        ] {
+            let q = um.query_text(text).unwrap();
+            let r = check_query(&um, &q, Options::default(), &budget).unwrap();
+            assert_eq!(r.satisfied, want, "{text}");
+        }
+        let e = parse_uppaal(&with("q[n++] = n")).unwrap_err();
+        assert!(
+            e.message.contains("assignments inside expressions"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
