@@ -44,7 +44,6 @@ pub enum TaCmd {
         /// One query, e.g. `'E<> P(1).cs'`.
         #[arg(long, short = 'Q', conflicts_with = "queries")]
         query: Option<String>,
-        /// (Queries with `deadlock` or clock constraints always use ExtraM and inclusion.)
         #[command(flatten)]
         how: How,
     },
@@ -86,8 +85,7 @@ pub struct How {
     /// Search order.
     #[arg(long, alias = "order", value_parser = PossibleValuesParser::new(SEARCH_NAMES))]
     search: Option<String>,
-    /// `covreach`: covering by zone inclusion; `alu-covreach`: covering by the aLU abstraction
-    /// (coarser); `reach`: only equal nodes merged.
+    /// Covering: by inclusion (covreach), by the coarser aLU abstraction, or none (reach).
     #[arg(long, value_parser = PossibleValuesParser::new(ALGO_NAMES))]
     algo: Option<String>,
     /// Zone abstraction: ExtraLU+ with local or global bounds, or ExtraM.
@@ -114,11 +112,8 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             how,
         } => {
             let src = read_input(&model)?;
-            let (qsrc, opts) = (
-                queries.map(|q| read_input(&q)).transpose()?,
-                how.options(ctx)?,
-            );
-            verikit_ta::check_command(&src, qsrc.as_ref(), query.as_deref(), opts, ctx)
+            let (qsrc, o) = (queries.map(|q| read_input(&q)).transpose()?, how.options(ctx)?);
+            verikit_ta::check_command(&src, qsrc.as_ref(), query.as_deref(), o, ctx)
         }
         TaCmd::Liveness {
             model,
@@ -126,9 +121,7 @@ pub fn run(cmd: TaCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             extrapolation,
         } => verikit_ta::liveness_command(&read_input(&model)?, &labels, extrapolation, ctx),
         TaCmd::Cta { model, labels } => verikit_ta::cta_command(&read_input(&model)?, &labels, ctx),
-        TaCmd::Neta { model, labels } => {
-            verikit_ta::neta_command(&read_input(&model)?, &labels, ctx)
-        }
+        TaCmd::Neta { model, labels: l } => verikit_ta::neta_command(&read_input(&model)?, &l, ctx),
         TaCmd::Info { model } => verikit_ta::info_command(&read_input(&model)?),
         TaCmd::Convert { model, to } => verikit_ta::convert_command(&read_input(&model)?, &to),
     }
