@@ -14,17 +14,27 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashSet;
 
-/// Parameters of the model.
+/// Parameters of the model (also the `verikit nfa gen` arguments, with the `clap` feature).
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct TvParams {
+    /// Number of states |Q|.
+    #[cfg_attr(feature = "clap", arg(long, short = 'n'))]
     pub states: usize,
+    /// Number of letters |Σ|.
+    #[cfg_attr(feature = "clap", arg(long, short = 'k', default_value_t = 2))]
     pub letters: usize,
-    /// Transition density `r` (transitions per state and letter).
+    /// Transition density r (transitions per state and letter).
+    #[cfg_attr(feature = "clap", arg(long, short = 'r', default_value_t = 2.0))]
     pub density: f64,
-    /// Final-state density `f` (fraction of accepting states).
+    /// Final-state density f (fraction of accepting states).
+    #[cfg_attr(feature = "clap", arg(long, short = 'f', default_value_t = 1.0))]
     pub final_density: f64,
     /// The initial state.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 0))]
     pub initial: State,
+    /// Seed of the random generator.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 0))]
     pub seed: u64,
 }
 

@@ -15,17 +15,25 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use verikit_logic::BoolExpr;
 
-/// Parameters of [`random`].
+/// Parameters of [`random`] (also the `verikit bn gen` arguments, with the `clap` feature).
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct GenParams {
-    /// Number of nodes.
+    /// Number of nodes (1 to 32000).
+    #[cfg_attr(feature = "clap", arg(long, short = 'n'))]
     pub nodes: usize,
-    /// Number of non-leaf (core) nodes (at least 1, at most `nodes`).
+    /// Number of non-leaf nodes (1 to --nodes).
+    #[cfg_attr(feature = "clap", arg(long = "non-leaves", default_value_t = 10))]
     pub core: usize,
-    /// Regulators per node.
+    /// Regulators per node (1 to 64).
+    #[cfg_attr(feature = "clap", arg(long, short = 'k', default_value_t = 2))]
     pub k: usize,
-    /// Size of the strongly connected modules of the core.
+    /// Size of the strongly connected modules the non-leaf core is cut into (1 to
+    /// --non-leaves).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 5))]
     pub module: usize,
+    /// Seed of the random generator.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1))]
     pub seed: u64,
 }
 

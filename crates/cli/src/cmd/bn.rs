@@ -44,7 +44,13 @@ pub enum BnCmd {
     /// Variables, inputs, regulations, the dependency graph's SCC blocks and their credits.
     Info(CommonOpts),
     /// A random network like the paper's (n nodes, few non-leaf nodes, K regulators per node).
-    Gen(GenArgs),
+    Gen {
+        #[command(flatten)]
+        p: GenParams,
+        /// Write to this file instead of standard output.
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+    },
     /// Convert a model to .bnet or .aeon.
     Convert {
         /// Output file (.bnet or .aeon); standard output (.bnet) if omitted.
@@ -53,28 +59,6 @@ pub enum BnCmd {
         #[command(flatten)]
         common: CommonOpts,
     },
-}
-
-#[derive(Args, Debug)]
-pub struct GenArgs {
-    /// Number of nodes (1 to 32000).
-    #[arg(long, short = 'n')]
-    nodes: usize,
-    /// Number of non-leaf nodes (1 to --nodes).
-    #[arg(long, default_value_t = 10)]
-    non_leaves: usize,
-    /// Regulators per node (1 to 64).
-    #[arg(long, short = 'k', default_value_t = 2)]
-    k: usize,
-    /// Size of the strongly connected modules the non-leaf core is cut into (1 to
-    /// --non-leaves).
-    #[arg(long, default_value_t = 5)]
-    module: usize,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Write to this file instead of standard output.
-    #[arg(long, short = 'o')]
-    output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -123,11 +107,6 @@ pub fn run(cmd: BnCmd, ctx: &Ctx) -> Result<Answer, CliError> {
         BnCmd::FixedPoints { limit, common } => model(common, BnQuery::FixedPoints(limit), ctx),
         BnCmd::Info(common) => model(common, BnQuery::Info, ctx),
         BnCmd::Convert { output, common } => model(common, BnQuery::Convert(output), ctx),
-        BnCmd::Gen(g) => {
-            let mut p = GenParams::default();
-            (p.nodes, p.core, p.k, p.module, p.seed) =
-                (g.nodes, g.non_leaves, g.k, g.module, g.seed);
-            boolnet::generate_command(p, g.output.as_deref())
-        }
+        BnCmd::Gen { p, output } => boolnet::generate_command(p, output.as_deref()),
     }
 }

@@ -44,7 +44,12 @@ pub enum NfaCmd {
         bisim: bool,
     },
     /// Random NFA in the Tabakov–Vardi model (one initial state).
-    Gen(GenArgs),
+    Gen {
+        #[command(flatten)]
+        p: TvParams,
+        #[command(flatten)]
+        output: OutputOpts,
+    },
     /// Reduce an automaton: quotient by bisimilarity or by simulation equivalence.
     Reduce {
         #[command(flatten)]
@@ -63,30 +68,6 @@ pub enum NfaCmd {
     },
     /// Size, alphabet and density of an automaton.
     Info(One),
-}
-
-#[derive(Args, Debug)]
-pub struct GenArgs {
-    /// Number of states |Q|.
-    #[arg(long, short = 'n')]
-    states: usize,
-    /// Number of letters |Σ|.
-    #[arg(long, short = 'k', default_value_t = 2)]
-    letters: usize,
-    /// Transition density r (transitions per state and letter).
-    #[arg(long, short = 'r', default_value_t = 2.0)]
-    density: f64,
-    /// Final-state density f (fraction of accepting states).
-    #[arg(long, short = 'f', default_value_t = 1.0)]
-    final_density: f64,
-    /// Seed of the random generator.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// The initial state.
-    #[arg(long, default_value_t = 0)]
-    initial: u32,
-    #[command(flatten)]
-    output: OutputOpts,
 }
 
 #[derive(Args, Debug)]
@@ -158,12 +139,7 @@ pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, Fail> {
             }
             ab.ask(automata::equiv, &algo, no_memo, ctx)?
         }
-        NfaCmd::Gen(g) => {
-            let mut p = TvParams::default();
-            (p.states, p.letters, p.density) = (g.states, g.letters, g.density);
-            (p.final_density, p.initial, p.seed) = (g.final_density, g.initial, g.seed);
-            g.output.emit(automata::generate(&p, params)?, &[])?
-        }
+        NfaCmd::Gen { p, output } => output.emit(automata::generate(&p, params)?, &[])?,
         NfaCmd::Reduce { a, method, output } => {
             let p = automata::reduce(&read_input(&a.a)?, &method, &plain("auto", &a), bud)?;
             output.emit(p, &[&a.a])?
