@@ -1,11 +1,15 @@
 """Before/after check of one refactor: the same inputs through two verikit binaries, CPU seconds.
 
 Usage: python3 bench/refactor_check.py OLD_BINARY NEW_BINARY [--out bench/results/refactor-check.md]
+                                      [--cpu-limit SECS] [--timeout SECS]
 
 For each engine a handful of real inputs from ../shared/data is run through both binaries in
 alternation (old, new, old, new: two runs each, the smaller CPU time kept), and the text answers
 are compared after normalising the lines that carry times. CPU time is user+sys of the child
 process (resource.getrusage), so the load of a shared machine inflates it less than wall time.
+Each run is stopped at --cpu-limit CPU seconds (RLIMIT_CPU; exit -1, left out of the medians) or
+--timeout wall seconds; an input on which both binaries hit a limit in the first round is not run
+a second time.
 """
 from __future__ import annotations
 
@@ -50,11 +54,16 @@ def cases() -> list[tuple[str, str, list[str]]]:
     return out
 
 
-def run(binary: str, args: list[str], timeout: float) -> tuple[float, int, str]:
+def run(binary: str, args: list[str], timeout: float, cpu_limit: float) -> tuple[float, int, str]:
+    def limit() -> None:
+        secs = max(1, int(cpu_limit))
+        resource.setrlimit(resource.RLIMIT_CPU, (secs, secs + 1))
+
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=timeout)
-        rc, text = p.returncode, p.stdout
+        p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=timeout,
+                           preexec_fn=limit)
+        rc, text = (p.returncode, p.stdout) if p.returncode >= 0 else (-1, "cpu limit")
     except subprocess.TimeoutExpired:
         rc, text = -1, "timeout"
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -77,16 +86,20 @@ def main() -> None:
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "refactor-check.md"))
-    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--timeout", type=float, default=600.0, help="wall seconds per run")
+    ap.add_argument("--cpu-limit", type=float, default=30.0, help="CPU seconds per run")
     a = ap.parse_args()
+    load_start = os.getloadavg()[0]
     rows = []
     for engine, name, args in cases():
         best = {"old": float("inf"), "new": float("inf")}
         texts = {}
         rcs = {}
-        for _ in range(2):
+        for round_ in range(2):
+            if round_ == 1 and rcs.get("old") == -1 and rcs.get("new") == -1:
+                break
             for tag, binary in (("old", a.old), ("new", a.new)):
-                cpu, rc, text = run(binary, args, a.timeout)
+                cpu, rc, text = run(binary, args, a.timeout, a.cpu_limit)
                 best[tag] = min(best[tag], cpu)
                 texts[tag], rcs[tag] = text, rc
         ratio = best["new"] / best["old"] if best["old"] > 0 else float("nan")
@@ -97,7 +110,8 @@ def main() -> None:
         "# Refactor check: verikit before vs after (same inputs, CPU seconds)",
         "",
         f"- machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores",
-        f"- date: {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, load average at the end {load:.1f}",
+        f"- date: {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, load average {load_start:.1f} at the start, {load:.1f} at the end",
+        f"- limits per run: {a.cpu_limit:g} CPU s, {a.timeout:g} wall s (exit -1: stopped; such inputs are not in the medians)",
         f"- old: `{Path(a.old).name}` built from the commit before the architecture refactor; new: this tree",
         "- each input: old, new, old, new; the smaller CPU time (user+sys) of each binary is kept",
         "- ratio = new / old (< 1: the refactored binary is faster); answers are compared by their JSON-free text in the test suite, not here",
