@@ -1,7 +1,7 @@
 """SAT backends of verikit-sat on the same CNFs (decision 0008): CPU time (user + system of the
 process, from wait4) of the `sat_backend` example per backend and file, every model replayed.
 
-    python3 bench/sat_backends.py [--backends cdcl,cadical] [--pysat] OUT_DIR [CNF…]
+    python3 bench/sat_backends.py [--backends cdcl,cadical] [--pysat] [--cli VERIKIT] OUT_DIR [CNF…]
 
 Generates random 3-SAT at the threshold (ratio 4.26, fixed seeds) and pigeonhole formulas into
 OUT_DIR, adds the CNF files given (e.g. Tseitin encodings dumped from SMT-LIB files), runs
@@ -10,7 +10,8 @@ backend and file, and prints a markdown table of the median CPU seconds. `--back
 measures only the own core (a build without the feature); `--pysat` adds python-sat's CaDiCaL
 1.9.5 (`cadical195`, run with bench/.venv/bin/python) as a second reference: the CPU time of its
 solve call alone (parsing, interpreter start-up and imports excluded), its answer checked against
-the backends'.
+the backends'. `--cli VERIKIT` runs `VERIKIT -q sat --backend B FILE` (the whole command, DIMACS
+parsing and the model check included) instead of the example.
 """
 
 from __future__ import annotations
@@ -87,6 +88,11 @@ def main() -> None:
         i = args.index("--backends")
         backends = args[i + 1].split(",")
         del args[i : i + 2]
+    cli = None
+    if "--cli" in args:
+        i = args.index("--cli")
+        cli = args[i + 1]
+        del args[i : i + 2]
     with_pysat = "--pysat" in args
     args = [a for a in args if a != "--pysat"]
     out = Path(args[0])
@@ -112,7 +118,11 @@ def main() -> None:
         for b in backends:
             ts = []
             for _ in range(3):
-                t, ans = cpu([str(BIN), b, str(f)])
+                if cli:
+                    t, ans = cpu([cli, "-q", "sat", "--backend", b, str(f)])
+                    ans = {"sat": "Sat", "unsat": "Unsat"}.get(ans, ans)
+                else:
+                    t, ans = cpu([str(BIN), b, str(f)])
                 ts.append(t)
                 answers.add(ans)
             row[b] = statistics.median(ts)
