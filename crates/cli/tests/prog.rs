@@ -2,6 +2,7 @@
 //! `verikit prog` end to end: verdicts, witnesses replayed by gcc, unsupported constructs,
 //! located errors, CHC output, DOT, and a timeout on a hard real task.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
@@ -13,6 +14,50 @@ fn gcc() -> bool {
     Command::new("gcc").arg("--version").output().is_ok()
 }
 
+/// `../shared/data/<folder>` when it is there (and gcc, which the C front end preprocesses
+/// with, is installed if `need_gcc`); `None` after saying why the test is skipped.
+fn data(folder: &str, need_gcc: bool) -> Option<PathBuf> {
+    let Some(p) = verikit_testkit::shared_path(folder) else {
+        eprintln!("skipping: ../shared/data/{folder} is missing");
+        return None;
+    };
+    if need_gcc && !gcc() {
+        eprintln!("skipping: gcc is not installed");
+        return None;
+    }
+    Some(p)
+}
+
+/// `verikit --json prog verify FILE --engine ENGINE [--witness W]`, which must exit 0.
+fn verify(file: &str, engine: &str, witness: Option<&str>) -> serde_json::Value {
+    let mut args = vec!["--json", "prog", "verify", file, "--engine", engine];
+    if let Some(w) = witness {
+        args.extend(["--witness", w]);
+    }
+    let (code, v, _, err) = verikit(&args);
+    assert_eq!(code, 0, "{engine} on {file}: {err}");
+    v
+}
+
+/// A `true` answer of `prog verify` carries its loop invariants.
+fn assert_invariants(v: &serde_json::Value) {
+    assert!(
+        v["witness"]["invariants"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()),
+        "{v}"
+    );
+}
+
+/// `verikit --json --timeout 1 prog ARGS… FILE EXTRA…` on a hard task answers `timeout` (exit 3).
+fn assert_prompt_timeout(sub: &str, file: &Path, extra: &[&str]) {
+    let mut args = vec!["--json", "--timeout", "1", "prog", sub, file.to_str().unwrap_or("")];
+    args.extend(extra);
+    let (code, v, _, err) = verikit(&args);
+    assert_eq!(code, 3, "{err} {v}");
+    assert_eq!(v["verdict"], "timeout");
+}
+
 #[test]
 fn safe_loop_is_proved_and_the_bug_is_found_and_replayed() {
     if !gcc() {
@@ -21,19 +66,15 @@ fn safe_loop_is_proved_and_the_bug_is_found_and_replayed() {
     }
     let safe = format!("{DEMO}/count_up.c");
     for engine in ["portfolio", "bmc"] {
-        let (code, v, _, err) = verikit(&["--json", "prog", "verify", &safe, "--engine", engine]);
-        assert_eq!(code, 0, "{err}");
+        let v = verify(&safe, engine, None);
         assert_eq!(v["verdict"], "true", "{engine}: {v}");
     }
     // IMPACT without forced covering unrolls this loop until its path limit: never a wrong
     // answer, and a `true` carries the invariants.
-    let (code, v, _, err) = verikit(&["--json", "prog", "verify", &safe, "--engine", "impact"]);
-    assert_eq!(code, 0, "{err}");
+    let v = verify(&safe, "impact", None);
     assert!(v["verdict"] == "true" || v["verdict"] == "unknown", "{v}");
     if v["verdict"] == "true" {
-        assert!(v["witness"]["invariants"]
-            .as_array()
-            .is_some_and(|a| !a.is_empty()));
+        assert_invariants(&v);
     }
 
     let bug = format!("{DEMO}/off_by_one.c");
@@ -69,24 +110,13 @@ fn cegar_and_kind_answer_and_write_witnesses() {
     // off_by_one.c's loop calls a function: not a counting loop cegar can summarise, so it may
     // give up (naming why), never answer `true`.
     let obo = format!("{DEMO}/off_by_one.c");
-    let (code, v, _, err) = verikit(&["--json", "prog", "verify", &obo, "--engine", "cegar"]);
-    assert_eq!(code, 0, "{err}");
+    let v = verify(&obo, "cegar", None);
     assert_ne!(v["verdict"], "true", "{v}");
     if v["verdict"] == "unknown" {
         assert!(v["reason"].as_str().is_some_and(|r| !r.is_empty()), "{v}");
     }
     for engine in ["cegar", "kind"] {
-        let (code, v, _, err) = verikit(&[
-            "--json",
-            "prog",
-            "verify",
-            &bug,
-            "--engine",
-            engine,
-            "--witness",
-            w,
-        ]);
-        assert_eq!(code, 0, "{err}");
+        let v = verify(&bug, engine, Some(w));
         if engine == "kind" && v["verdict"] != "false" {
             // k-induction may run out of steps before the 100 iterations; never `true`.
             assert_ne!(v["verdict"], "true", "{v}");
@@ -100,21 +130,9 @@ fn cegar_and_kind_answer_and_write_witnesses() {
         assert!(text.contains("\\result == 100"), "{text}");
     }
     let safe = format!("{DEMO}/count_up.c");
-    let (code, v, _, err) = verikit(&[
-        "--json",
-        "prog",
-        "verify",
-        &safe,
-        "--engine",
-        "cegar",
-        "--witness",
-        w,
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let v = verify(&safe, "cegar", Some(w));
     assert_eq!(v["verdict"], "true", "{v}");
-    assert!(v["witness"]["invariants"]
-        .as_array()
-        .is_some_and(|a| !a.is_empty()));
+    assert_invariants(&v);
     let text = std::fs::read_to_string(w).expect("witness file");
     assert!(text.contains("entry_type: invariant_set"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -122,37 +140,17 @@ fn cegar_and_kind_answer_and_write_witnesses() {
 
 #[test]
 fn cegar_timeout_on_a_hard_task_is_prompt() {
-    let Some(sv) = verikit_testkit::shared_path("sv") else {
-        eprintln!("skipping: ../shared/data/sv is missing");
-        return;
-    };
-    if !gcc() {
-        return;
+    if let Some(sv) = data("sv", true) {
+        let hard = sv.join("loop-simple/nested_6.yml");
+        assert_prompt_timeout("verify", &hard, &["--engine", "cegar"]);
     }
-    let hard = sv.join("loop-simple/nested_6.yml");
-    let (code, v, _, err) = verikit(&[
-        "--json",
-        "--timeout",
-        "1",
-        "prog",
-        "verify",
-        hard.to_str().unwrap_or(""),
-        "--engine",
-        "cegar",
-    ]);
-    assert_eq!(code, 3, "{err} {v}");
-    assert_eq!(v["verdict"], "timeout");
 }
 
 #[test]
 fn tasks_outside_the_subset_or_property_answer_unknown() {
-    let Some(sv) = verikit_testkit::shared_path("sv") else {
-        eprintln!("skipping: ../shared/data/sv is missing");
+    let Some(sv) = data("sv", true) else {
         return;
     };
-    if !gcc() {
-        return;
-    }
     let arr = sv.join("array-cav19/array_init_nondet_vars.yml");
     let (code, v, _, err) = verikit(&["--json", "prog", "verify", arr.to_str().unwrap_or("")]);
     assert_eq!(code, 0, "{err}");
@@ -173,24 +171,9 @@ fn tasks_outside_the_subset_or_property_answer_unknown() {
 
 #[test]
 fn timeout_on_a_hard_task_is_prompt() {
-    let Some(sv) = verikit_testkit::shared_path("sv") else {
-        eprintln!("skipping: ../shared/data/sv is missing");
-        return;
-    };
-    if !gcc() {
-        return;
+    if let Some(sv) = data("sv", true) {
+        assert_prompt_timeout("verify", &sv.join("recursive/Ackermann03.yml"), &[]);
     }
-    let hard = sv.join("recursive/Ackermann03.yml");
-    let (code, v, _, err) = verikit(&[
-        "--json",
-        "--timeout",
-        "1",
-        "prog",
-        "verify",
-        hard.to_str().unwrap_or(""),
-    ]);
-    assert_eq!(code, 3, "{err} {v}");
-    assert_eq!(v["verdict"], "timeout");
 }
 
 #[test]
@@ -262,19 +245,8 @@ fn chc_answers_carry_model_or_derivation() {
 
 #[test]
 fn chc_timeout_on_a_hard_task_is_prompt() {
-    let Some(chc) = verikit_testkit::shared_path("chc") else {
-        eprintln!("skipping: ../shared/data/chc is missing");
-        return;
-    };
-    let hard = chc.join("aeval-benchmarks/multi-phase/s_split_29_000.smt2");
-    let (code, v, _, err) = verikit(&[
-        "--json",
-        "--timeout",
-        "1",
-        "prog",
-        "chc",
-        hard.to_str().unwrap_or(""),
-    ]);
-    assert_eq!(code, 3, "{err} {v}");
-    assert_eq!(v["verdict"], "timeout");
+    if let Some(chc) = data("chc", false) {
+        let hard = chc.join("aeval-benchmarks/multi-phase/s_split_29_000.smt2");
+        assert_prompt_timeout("chc", &hard, &[]);
+    }
 }

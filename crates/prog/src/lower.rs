@@ -242,6 +242,12 @@ impl<'a> Lower<'a> {
         self.cur = self.new_loc();
         Ok(())
     }
+    /// Falls through into `to` (a jump there) and continues lowering at `to`.
+    fn enter(&mut self, to: Loc) -> Result<(), ProgError> {
+        self.goto(to)?;
+        self.cur = to;
+        Ok(())
+    }
     fn new_var(&mut self, name: &str, ty: IntTy, aux: bool) -> Var {
         let id = self.cfa.vars.len();
         let name = if aux {
@@ -677,18 +683,12 @@ impl<'a> Lower<'a> {
                 Ok(None)
             }
             "__VERIFIER_assume" | "assume_abort_if_not" if !self.funcs.contains_key(&name) => {
-                let a = args
-                    .first()
-                    .ok_or_else(|| self.unsup("assume without argument"))?;
-                let cnd = self.cond(a)?;
+                let cnd = self.first_arg_cond(args, "assume without argument")?;
                 self.assume(&cnd)?;
                 Ok(None)
             }
             "__VERIFIER_assert" | "assert" if !self.funcs.contains_key(&name) => {
-                let a = args
-                    .first()
-                    .ok_or_else(|| self.unsup("assert without argument"))?;
-                let cnd = self.cond(a)?;
+                let cnd = self.first_arg_cond(args, "assert without argument")?;
                 let (t, f) = self.branch(cnd)?;
                 let e = self.cfa.error;
                 self.edge(f, e, Op::Assume(Vec::new()))?;
@@ -1003,8 +1003,7 @@ impl<'a> Lower<'a> {
                 self.cur = b_end;
                 let bv = self.fit(b, ty)?;
                 self.assign(t, bv.lin.clone())?;
-                self.goto(join)?;
-                self.cur = join;
+                self.enter(join)?;
                 Ok(Val {
                     lin: Lin::var(t),
                     ty,
@@ -1131,14 +1130,7 @@ impl<'a> Lower<'a> {
                     _ => Err(self.unsup("division or remainder")),
                 }
             }
-            B::Less
-            | B::Greater
-            | B::LessOrEqual
-            | B::GreaterOrEqual
-            | B::Equals
-            | B::NotEquals
-            | B::LogicalAnd
-            | B::LogicalOr => {
+            _ if is_truth_op(&op) => {
                 let c = self.cond(e)?;
                 self.cond_value(c)
             }
@@ -1185,6 +1177,17 @@ impl<'a> Lower<'a> {
     }
 
     /// A condition (C truth value) of an expression.
+    /// The condition of a builtin's first argument (`assume(c)`, `assert(c)`); `missing` names
+    /// the unsupported call without one.
+    fn first_arg_cond(
+        &mut self,
+        args: &'a [Node<Expression>],
+        missing: &str,
+    ) -> Result<Cond, ProgError> {
+        let a = args.first().ok_or_else(|| self.unsup(missing))?;
+        self.cond(a)
+    }
+
     fn cond(&mut self, e: &'a Node<Expression>) -> Result<Cond, ProgError> {
         use BinaryOperator as B;
         self.at(e.span.start);
@@ -1234,8 +1237,7 @@ impl<'a> Lower<'a> {
                         let r = self.cond(&b.node.rhs)?;
                         let rv = self.cond_value(r)?;
                         self.assign(t, rv.lin)?;
-                        self.goto(join)?;
-                        self.cur = join;
+                        self.enter(join)?;
                         truth(&Val {
                             lin: Lin::var(t),
                             ty: IntTy::INT,
@@ -1324,8 +1326,7 @@ impl<'a> Lower<'a> {
                 match &l.node.label.node {
                     Label::Identifier(i) => {
                         let loc = self.label(&i.node.name);
-                        self.goto(loc)?;
-                        self.cur = loc;
+                        self.enter(loc)?;
                     }
                     _ => return Err(self.unsup("switch case label")),
                 }
@@ -1342,33 +1343,18 @@ impl<'a> Lower<'a> {
                 if let Some(el) = &i.node.else_statement {
                     self.stmt(el)?;
                 }
-                self.goto(join)?;
-                self.cur = join;
-                Ok(())
+                self.enter(join)
             }
             Statement::While(w) => {
-                let head = self.new_loc();
-                let exit = self.new_loc();
-                self.goto(head)?;
-                self.cur = head;
-                let c = self.cond(&w.node.expression)?;
-                let (lt, lf) = self.branch(c)?;
-                self.edge(lf, exit, Op::Assume(Vec::new()))?;
-                self.cur = lt;
-                self.loop_body(&w.node.statement, exit, head)?;
-                self.goto(head)?;
-                self.cur = exit;
-                Ok(())
+                self.pretest_loop(Some(&*w.node.expression), &w.node.statement, None)
             }
             Statement::DoWhile(w) => {
                 let head = self.new_loc();
                 let test = self.new_loc();
                 let exit = self.new_loc();
-                self.goto(head)?;
-                self.cur = head;
+                self.enter(head)?;
                 self.loop_body(&w.node.statement, exit, test)?;
-                self.goto(test)?;
-                self.cur = test;
+                self.enter(test)?;
                 let c = self.cond(&w.node.expression)?;
                 let (lt, lf) = self.branch(c)?;
                 self.edge(lt, head, Op::Assume(Vec::new()))?;
@@ -1386,22 +1372,8 @@ impl<'a> Lower<'a> {
                 let loc = self.label(&l.node.name);
                 self.goto(loc)
             }
-            Statement::Continue => {
-                let t = self
-                    .frames
-                    .last()
-                    .and_then(|f| f.cont.last().copied())
-                    .ok_or_else(|| self.unsup("continue outside a loop"))?;
-                self.goto(t)
-            }
-            Statement::Break => {
-                let t = self
-                    .frames
-                    .last()
-                    .and_then(|f| f.brk.last().copied())
-                    .ok_or_else(|| self.unsup("break outside a loop"))?;
-                self.goto(t)
-            }
+            Statement::Continue => self.jump_out(|f| &f.cont, "continue outside a loop"),
+            Statement::Break => self.jump_out(|f| &f.brk, "break outside a loop"),
             Statement::Return(e) => {
                 let (ret_loc, ret_var) = match self.frames.last() {
                     Some(f) => (f.ret_loc, f.ret_var),
@@ -1420,6 +1392,21 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// `break` / `continue`: a jump to the innermost loop's target in `targets` (the current
+    /// frame's break or continue stack); outside a loop it is an unsupported statement.
+    fn jump_out(
+        &mut self,
+        targets: fn(&Frame) -> &Vec<Loc>,
+        outside: &str,
+    ) -> Result<(), ProgError> {
+        let t = self
+            .frames
+            .last()
+            .and_then(|f| targets(f).last().copied())
+            .ok_or_else(|| self.unsup(outside))?;
+        self.goto(t)
+    }
+
     fn for_loop(&mut self, f: &'a Node<ForStatement>) -> Result<(), ProgError> {
         match &f.node.initializer.node {
             ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
@@ -1428,23 +1415,43 @@ impl<'a> Lower<'a> {
             }
             ForInitializer::Declaration(d) => self.local_decl(&d.node)?,
         }
+        self.pretest_loop(
+            f.node.condition.as_deref(),
+            &f.node.statement,
+            Some(f.node.step.as_deref()),
+        )
+    }
+
+    /// A loop that tests its condition (none: true) before each iteration: `while`, and `for`
+    /// after its initializer. `step` is `Some` for a `for` loop: its step location (the target
+    /// of `continue`) evaluates the step expression, if any, before jumping back to the head;
+    /// a `while` loop continues at its head.
+    fn pretest_loop(
+        &mut self,
+        cond: Option<&'a Node<Expression>>,
+        body: &'a Node<Statement>,
+        step: Option<Option<&'a Node<Expression>>>,
+    ) -> Result<(), ProgError> {
         let head = self.new_loc();
-        let step = self.new_loc();
+        let step_loc = match step {
+            Some(_) => Some(self.new_loc()),
+            None => None,
+        };
         let exit = self.new_loc();
-        self.goto(head)?;
-        self.cur = head;
-        let c = match &f.node.condition {
+        self.enter(head)?;
+        let c = match cond {
             Some(c) => self.cond(c)?,
             None => Cond::tt(),
         };
         let (lt, lf) = self.branch(c)?;
         self.edge(lf, exit, Op::Assume(Vec::new()))?;
         self.cur = lt;
-        self.loop_body(&f.node.statement, exit, step)?;
-        self.goto(step)?;
-        self.cur = step;
-        if let Some(s) = &f.node.step {
-            self.expr(s)?;
+        self.loop_body(body, exit, step_loc.unwrap_or(head))?;
+        if let Some(l) = step_loc {
+            self.enter(l)?;
+            if let Some(Some(s)) = step {
+                self.expr(s)?;
+            }
         }
         self.goto(head)?;
         self.cur = exit;
@@ -1624,17 +1631,27 @@ fn boolish(e: &Node<Expression>) -> bool {
         }
         Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Negate,
         Expression::BinaryOperator(b) => match b.node.operator.node {
-            B::Less
+            ref op if is_truth_op(op) => true,
+            B::BitwiseAnd | B::BitwiseOr => boolish(&b.node.lhs) && boolish(&b.node.rhs),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The binary operators whose value is a truth value (0 or 1): the comparisons and the logical
+/// connectives.
+fn is_truth_op(op: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    matches!(
+        op,
+        B::Less
             | B::Greater
             | B::LessOrEqual
             | B::GreaterOrEqual
             | B::Equals
             | B::NotEquals
             | B::LogicalAnd
-            | B::LogicalOr => true,
-            B::BitwiseAnd | B::BitwiseOr => boolish(&b.node.lhs) && boolish(&b.node.rhs),
-            _ => false,
-        },
-        _ => false,
-    }
+            | B::LogicalOr
+    )
 }
