@@ -51,7 +51,14 @@ fn assert_invariants(v: &serde_json::Value) {
 
 /// `verikit --json --timeout 1 prog ARGS… FILE EXTRA…` on a hard task answers `timeout` (exit 3).
 fn assert_prompt_timeout(sub: &str, file: &Path, extra: &[&str]) {
-    let mut args = vec!["--json", "--timeout", "1", "prog", sub, file.to_str().unwrap_or("")];
+    let mut args = vec![
+        "--json",
+        "--timeout",
+        "1",
+        "prog",
+        sub,
+        file.to_str().unwrap_or(""),
+    ];
     args.extend(extra);
     let (code, v, _, err) = verikit(&args);
     assert_eq!(code, 3, "{err} {v}");
