@@ -16,6 +16,7 @@ mod front;
 mod params;
 mod progress;
 mod progress_display;
+mod scan;
 mod watchdog;
 
 pub use answer::{Answer, Verdict};
@@ -29,4 +30,5 @@ pub use front::{
 };
 pub use params::{Param, Params};
 pub use progress::{Progress, Snapshot};
+pub use scan::{digits_end, ident_end, is_ident_start, skip_trivia, UNTERMINATED_COMMENT};
 pub use watchdog::run_watched;

@@ -8,7 +8,9 @@
 //! queries); the grammar follows the UPPAAL 4/5 language reference (operators and precedences
 //! of C, `imply`/`and`/`or`/`not`, `forall`/`exists`/`sum`, ranged `int[a,b]`, `for (i : T)`).
 
-use verikit_diag::{Diagnostic, Span};
+use verikit_diag::{
+    digits_end, ident_end, is_ident_start, skip_trivia, Diagnostic, Span, UNTERMINATED_COMMENT,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Tok {
@@ -38,38 +40,14 @@ pub(crate) fn lex(text: &str, base: &[usize]) -> Result<Vec<(Tok, Span)>, Diagno
     let sp = |i: usize, j: usize| Span::new(at(i), at(j.saturating_sub(1)) + 1);
     let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            let start = i;
-            i += 2;
-            loop {
-                if i + 1 >= b.len() {
-                    return Err(Diagnostic::at(sp(start, start + 2), "unterminated comment"));
-                }
-                if b[i] == b'*' && b[i + 1] == b'/' {
-                    i += 2;
-                    break;
-                }
-                i += 1;
-            }
-            continue;
-        }
+    loop {
+        i = skip_trivia(b, i).map_err(|s| Diagnostic::at(sp(s, s + 2), UNTERMINATED_COMMENT))?;
+        let Some(&c) = b.get(i) else {
+            break;
+        };
         let start = i;
         if c.is_ascii_digit() {
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
+            i = digits_end(b, i);
             if i < b.len() && (b[i] == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
                 return Err(Diagnostic::at(
                     sp(start, i + 1),
@@ -82,10 +60,8 @@ pub(crate) fn lex(text: &str, base: &[usize]) -> Result<Vec<(Tok, Span)>, Diagno
             out.push((Tok::Int(v), sp(start, i)));
             continue;
         }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
+        if is_ident_start(c) {
+            i = ident_end(b, i);
             out.push((Tok::Ident(text[start..i].to_string()), sp(start, i)));
             continue;
         }

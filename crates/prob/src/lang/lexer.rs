@@ -2,7 +2,9 @@
 //!
 //! Produces tokens with byte spans; comments (`// …`, `/* … */`) and whitespace are skipped.
 
-use verikit_diag::{Diagnostic, Span};
+use verikit_diag::{
+    digits_end, ident_end, is_ident_start, skip_trivia, Diagnostic, Span, UNTERMINATED_COMMENT,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Tok {
@@ -31,41 +33,15 @@ pub(crate) fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
     let b = text.as_bytes();
     let mut i = 0usize;
     let mut out = Vec::new();
-    'outer: while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            let start = i;
-            i += 2;
-            loop {
-                if i + 1 >= b.len() {
-                    return Err(Diagnostic::at(
-                        Span::new(start, start + 2),
-                        "unterminated comment",
-                    ));
-                }
-                if b[i] == b'*' && b[i + 1] == b'/' {
-                    i += 2;
-                    break;
-                }
-                i += 1;
-            }
-            continue;
-        }
+    'outer: loop {
+        i = skip_trivia(b, i)
+            .map_err(|s| Diagnostic::at(Span::new(s, s + 2), UNTERMINATED_COMMENT))?;
+        let Some(&c) = b.get(i) else {
+            break;
+        };
         let start = i;
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
+        if is_ident_start(c) {
+            i = ident_end(b, i);
             out.push(Token {
                 tok: Tok::Ident(text[start..i].to_string()),
                 span: Span::new(start, i),
@@ -74,16 +50,11 @@ pub(crate) fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
         }
         if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
             let mut real = false;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
+            i = digits_end(b, i);
             // `0..N` must lex as `0` `..`
             if i < b.len() && b[i] == b'.' && b.get(i + 1) != Some(&b'.') {
                 real = true;
-                i += 1;
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
+                i = digits_end(b, i + 1);
             }
             if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
                 let mut j = i + 1;
@@ -92,10 +63,7 @@ pub(crate) fn lex(text: &str) -> Result<Vec<Token>, Diagnostic> {
                 }
                 if j < b.len() && b[j].is_ascii_digit() {
                     real = true;
-                    i = j;
-                    while i < b.len() && b[i].is_ascii_digit() {
-                        i += 1;
-                    }
+                    i = digits_end(b, j);
                 }
             }
             let s = &text[start..i];
