@@ -62,6 +62,22 @@ CASES = [
         'Pmax=? [ F G !(p1=2) ]',
         'Pmin=? [ X X (p1=2|p2=2|p3=2) ]',
     ]),
+    ("qvbs/dtmc/brp/brp.prism", "N=16,MAX=2", [
+        'P=? [ G (s!=5 | (F srep=3)) ]',
+        'P=? [ (F s=5) | (F<=20 srep=3) ]',
+        'P=? [ !(s=5) U (srep>0 & X X srep=3) ]',
+    ]),
+    ("qvbs/dtmc/egl/egl.prism", "N=2,L=2", [
+        'P=? [ (F "knowA") & (F "knowB") ]',
+        'P=? [ !"knowB" U ("knowA" & X !"knowB") ]',
+        'P=? [ F G ("knowA" & "knowB") ]',
+    ]),
+    ("qvbs/mdp/csma/csma.2-2.prism", "", [
+        'Pmax=? [ (F "one_delivered") & (G !"collision_max_backoff") ]',
+        'Pmin=? [ (F "one_delivered") & (G !"collision_max_backoff") ]',
+        'Pmin=? [ G F "all_delivered" ]',
+        'Pmax=? [ !"one_delivered" U ("one_delivered" & X X "all_delivered") ]',
+    ]),
     ("prism-examples/mdps/mutual/mutual3.nm", "", [
         'Pmin=? [ G (p1!=1 | (F p1=10)) ]',
         'Pmax=? [ G F "some_14" ]',
@@ -80,7 +96,7 @@ def with_consts(text: str, consts: str) -> str:
 def main() -> None:
     rows = ["# model (under shared data)\tconstants\tproperty\tstorm value (initial state)\tstorm seconds "
             "(recorded by bench/peers/prism_record_ltl.py, stormpy 2.0.0 sparse engine; properties "
-            "written for this oracle)"]
+            "written for this oracle; the shipped property files of the shared models have no LTL)"]
     for model, consts, props in CASES:
         path = DATA / model
         if not path.exists():
