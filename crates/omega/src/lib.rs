@@ -21,6 +21,7 @@ mod checked_merge;
 mod command;
 mod complement;
 mod containment;
+mod cosafe_dfa;
 mod cosim;
 mod degen;
 mod delayed_sim;
@@ -92,6 +93,7 @@ pub use rand::{RandLtl, Weights};
 // Translation and the questions asked of automata.
 pub use accepts::{accepts, accepts_lasso, accepts_lasso_dnf};
 pub use complement::complement;
+pub use cosafe_dfa::CosafeDfa;
 pub use dual::complement_deterministic;
 pub use emptiness::{accepting_lasso, is_empty};
 pub use filter::{filter, Filter};

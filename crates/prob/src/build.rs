@@ -375,6 +375,24 @@ const UNBOUNDED_MEMORY_BUDGET: usize = 4 << 30;
 /// Widens the ranges of unbounded variables so that `vals` fits (each widening at least doubles
 /// the range, so a variable is re-encoded O(log range) times), re-encoding every state found so
 /// far with the new bit layout.
+/// The state index of successor valuation `bv` (a new state is added to `table`; unbounded
+/// variables `unb` widen their ranges first, re-packing the table when they do).
+#[inline]
+fn intern_successor(
+    bv: &[i64],
+    unb: &[usize],
+    vars: &mut [crate::lang::typecheck::VarInfo],
+    layout: &mut Layout,
+    table: &mut StateTable,
+    key: &mut Vec<u64>,
+) -> Result<u32, ProbError> {
+    if !unb.is_empty() {
+        grow_ranges(bv, unb, vars, layout, table, key)?;
+    }
+    layout.pack(bv, key);
+    Ok(table.intern(key).0)
+}
+
 fn grow_ranges(
     vals: &[i64],
     unb: &[usize],
@@ -666,11 +684,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 entries.clear();
                 for b in 0..br.len() {
                     let bv = &br.vals[b * nvars..(b + 1) * nvars];
-                    if !unb.is_empty() {
-                        grow_ranges(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
-                    }
-                    layout.pack(bv, &mut key);
-                    let (t, _) = table.intern(&key);
+                    let t = intern_successor(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
                     entries.push((t, br.lo[b], br.hi[b]));
                 }
                 emit(&mut entries, &mut cols, &mut vals, &mut upper, interval);
@@ -693,11 +707,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 total += wsum;
                 for b in 0..br.len() {
                     let bv = &br.vals[b * nvars..(b + 1) * nvars];
-                    if !unb.is_empty() {
-                        grow_ranges(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
-                    }
-                    layout.pack(bv, &mut key);
-                    let (t, _) = table.intern(&key);
+                    let t = intern_successor(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
                     if is_ctmc {
                         entries.push((t, br.lo[b], br.hi[b]));
                     } else {

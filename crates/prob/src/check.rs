@@ -83,6 +83,14 @@ pub struct Checker<'a> {
 
 type R<T> = Result<T, ProbError>;
 
+/// An error of omega's LTL automata, located at the path formula (`what` says what failed).
+fn omega_error(e: verikit_omega::OmegaError, sp: Span, what: &str) -> ProbError {
+    match e {
+        verikit_omega::OmegaError::Exhausted(x) => ProbError::Exhausted(x),
+        other => input(sp, format!("{what}: {other}")),
+    }
+}
+
 impl<'a> Checker<'a> {
     /// A checker for `model` (built from `prog`) with the constants, labels and formulas of a
     /// properties file; undefined property constants come from `overrides`.
@@ -322,23 +330,6 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn bounded(&mut self, v: Vec<f64>, bound: &Bound) -> R<Option<(CExpr, Type)>> {
-        match bound {
-            Bound::Query => Ok(Some((
-                CExpr::StateVec(Arc::new(v), Type::Double),
-                Type::Double,
-            ))),
-            Bound::Cmp(op, b) => {
-                let p = self.const_f64(b)?;
-                let bits = v.iter().map(|&x| op.holds(x, p) as u8 as f64).collect();
-                Ok(Some((
-                    CExpr::StateVec(Arc::new(bits), Type::Bool),
-                    Type::Bool,
-                )))
-            }
-        }
-    }
-
     // ------------------------------------------------------------------ helpers
 
     fn exit_rates(&mut self) -> &[f64] {
@@ -486,31 +477,8 @@ impl<'a> Checker<'a> {
                     }
                     self.ctmc_until(&phi, &psi, t1, t2)
                 } else {
-                    let step = |this: &mut Self,
-                                b: &Option<(Box<Expr>, bool)>,
-                                upper: bool|
-                     -> R<Option<i64>> {
-                        match b {
-                            None => Ok(None),
-                            Some((e, strict)) => {
-                                let x = this.const_f64(e)?;
-                                if x.fract() != 0.0 || x < 0.0 {
-                                    return Err(input(
-                                        e.span,
-                                        "step bounds of DTMCs/MDPs must be non-negative integers",
-                                    ));
-                                }
-                                let k = x as i64;
-                                Ok(Some(match (strict, upper) {
-                                    (true, true) => k - 1,
-                                    (true, false) => k + 1,
-                                    _ => k,
-                                }))
-                            }
-                        }
-                    };
-                    let k1 = step(self, &tb.lower, false)?.unwrap_or(0);
-                    let k2 = step(self, &tb.upper, true)?;
+                    let k1 = self.step_bound(&tb.lower, false)?.unwrap_or(0);
+                    let k2 = self.step_bound(&tb.upper, true)?;
                     if k2.is_some_and(|k2| k2 < k1) {
                         return Ok(vec![0.0; self.model.num_states()]);
                     }
@@ -529,18 +497,7 @@ impl<'a> Checker<'a> {
     /// limit-deterministic automaton; the value is the maximal probability of reaching an
     /// accepting end component of the product.
     fn ltl(&mut self, opt: Opt, l: &Ltl, sp: Span) -> R<Vec<f64>> {
-        if self.model.model_type == ModelType::Ctmc || self.model.is_interval() {
-            return Err(input(
-                sp,
-                format!(
-                    "LTL path formulas are supported on DTMCs and MDPs, not on {}s",
-                    self.model.model_type.name()
-                ),
-            ));
-        }
-        let mut arena = verikit_omega::Arena::new();
-        let mut atoms: Vec<Vec<bool>> = Vec::new();
-        let f = self.ltl_formula(l, &mut arena, &mut atoms)?;
+        let (mut arena, f, atoms) = self.ltl_input(l, sp, "LTL path formulas are")?;
         let negate = opt == Opt::Min;
         let f = if negate { arena.not(f) } else { f };
         let budget = self.opts.budget.clone();
@@ -549,14 +506,70 @@ impl<'a> Checker<'a> {
             budget: budget.clone(),
             ..Default::default()
         };
-        let tgba = verikit_omega::translate(&mut arena, f, &topts).map_err(|e| match e {
-            verikit_omega::OmegaError::Exhausted(x) => ProbError::Exhausted(x),
-            other => input(sp, format!("translating the LTL formula: {other}")),
-        })?;
-        // Letter of each model state over the automaton's APs (`p<i>` is atom `i`).
-        let n = self.model.num_states();
-        let mut letters = vec![0u64; n];
-        for (bit, name) in tgba.aps.iter().enumerate().take(64) {
+        let tgba = verikit_omega::translate(&mut arena, f, &topts)
+            .map_err(|e| omega_error(e, sp, "translating the LTL formula"))?;
+        let letters = self.letters(&tgba.aps, &atoms);
+        let mut ldba = verikit_omega::Ldba::new(&tgba);
+        let prod = crate::ldba_product::product(self.model, &letters, &mut ldba, &budget)?;
+        let mut sub = self.on(&prod.model);
+        let all = vec![true; prod.model.num_states()];
+        let x = sub.until(&all, &prod.target, Opt::Max);
+        self.sound &= sub.sound;
+        self.note(sub.exhausted.take());
+        let v = prod.project(&x);
+        Ok(if negate {
+            v.into_iter().map(|x| 1.0 - x).collect()
+        } else {
+            v
+        })
+    }
+
+    /// The omega formula of an LTL path formula on a DTMC or MDP, with the state set of each
+    /// atom; on other models a located refusal (`what` names the feature).
+    fn ltl_input(
+        &mut self,
+        l: &Ltl,
+        sp: Span,
+        what: &str,
+    ) -> R<(verikit_omega::Arena, verikit_omega::F, Vec<Vec<bool>>)> {
+        if self.model.model_type == ModelType::Ctmc || self.model.is_interval() {
+            return Err(input(
+                sp,
+                format!(
+                    "{what} supported on DTMCs and MDPs, not on {}s",
+                    self.model.model_type.name()
+                ),
+            ));
+        }
+        let mut arena = verikit_omega::Arena::new();
+        let mut atoms: Vec<Vec<bool>> = Vec::new();
+        let f = self.ltl_formula(l, &mut arena, &mut atoms)?;
+        Ok((arena, f, atoms))
+    }
+
+    /// A checker of the same program and options on a product model.
+    fn on<'m>(&self, model: &'m Model) -> Checker<'m>
+    where
+        'a: 'm,
+    {
+        Checker {
+            model,
+            prog: self.prog,
+            opts: self.opts.clone(),
+            names: self.names.clone(),
+            preds: None,
+            embedded: None,
+            exit: None,
+            sound: true,
+            exhausted: Cell::new(None),
+            keep_values: false,
+        }
+    }
+
+    /// The letter of each model state over an automaton's APs (`p<i>` is atom `i`, the first 64).
+    fn letters(&self, aps: &[String], atoms: &[Vec<bool>]) -> Vec<u64> {
+        let mut letters = vec![0u64; self.model.num_states()];
+        for (bit, name) in aps.iter().enumerate().take(64) {
             let set = name
                 .strip_prefix('p')
                 .and_then(|i| i.parse::<usize>().ok())
@@ -569,30 +582,31 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        let mut ldba = verikit_omega::Ldba::new(&tgba);
-        let prod = crate::ldba_product::product(self.model, &letters, &mut ldba, &budget)?;
-        let mut sub = Checker {
-            model: &prod.model,
-            prog: self.prog,
-            opts: self.opts.clone(),
-            names: self.names.clone(),
-            preds: None,
-            embedded: None,
-            exit: None,
-            sound: true,
-            exhausted: Cell::new(None),
-            keep_values: false,
-        };
-        let all = vec![true; prod.model.num_states()];
-        let x = sub.until(&all, &prod.target, Opt::Max);
+        letters
+    }
+
+    /// `R[ φ ]` over a co-safe LTL formula on a DTMC or MDP (PRISM's `checkRewardCoSafeLTL`):
+    /// the reward accumulated until the formula's good prefix is read, i.e. the reachability
+    /// reward of the accepting states of the product with omega's DFA of the formula
+    /// ([`verikit_omega::CosafeDfa`], [`crate::ldba_product::dfa_product`]); infinite where that
+    /// target is not reached almost surely, as for `R[ F φ ]`.
+    fn cosafe_reward(&mut self, rew: &[f64], opt: Opt, l: &Ltl, sp: Span) -> R<Vec<f64>> {
+        let (arena, f, atoms) = self.ltl_input(l, sp, "rewards of co-safe LTL formulas are")?;
+        let mut dfa = verikit_omega::CosafeDfa::new(&arena, f)
+            .map_err(|e| omega_error(e, sp, "R operator"))?;
+        let letters = self.letters(dfa.aps(), &atoms);
+        let budget = self.opts.budget.clone();
+        let prod = crate::ldba_product::dfa_product(self.model, &letters, &mut dfa, &budget)?;
+        let prew: Vec<f64> = prod
+            .choice_origin
+            .iter()
+            .map(|&c| rew.get(c as usize).copied().unwrap_or(0.0))
+            .collect();
+        let mut sub = self.on(&prod.model);
+        let x = sub.reach_reward(&prod.target, &prew, opt);
         self.sound &= sub.sound;
         self.note(sub.exhausted.take());
-        let v = prod.project(&x);
-        Ok(if negate {
-            v.into_iter().map(|x| 1.0 - x).collect()
-        } else {
-            v
-        })
+        Ok(prod.project(&x))
     }
 
     /// The omega formula of an LTL path formula; each distinct state set of an atom becomes
@@ -711,23 +725,16 @@ impl<'a> Checker<'a> {
                 "inside LTL formulas only upper step bounds (`<=k`, `<k`) are supported",
             ));
         }
-        let Some((e, strict)) = &tb.upper else {
-            return Ok(None);
-        };
-        let x = self.const_f64(e)?;
-        if x.fract() != 0.0 || x < 0.0 {
-            return Err(input(
-                e.span,
-                "step bounds of DTMCs/MDPs must be non-negative integers",
-            ));
+        let k = self.step_bound(&tb.upper, true)?;
+        if let (Some(k), Some((e, strict))) = (k, &tb.upper) {
+            if k + i64::from(*strict) > 10_000 {
+                return Err(input(
+                    e.span,
+                    "step bounds above 10000 inside LTL formulas are not supported (they are expanded into X)",
+                ));
+            }
         }
-        if x > 10_000.0 {
-            return Err(input(
-                e.span,
-                "step bounds above 10000 inside LTL formulas are not supported (they are expanded into X)",
-            ));
-        }
-        Ok(Some(x as i64 - i64::from(*strict)))
+        Ok(k)
     }
 
     /// `phi U^{rew{"r"} ⋈ b} psi` on a DTMC/MDP: ordinary until on the reward unfolding
@@ -761,18 +768,7 @@ impl<'a> Checker<'a> {
             return Ok(vec![0.0; self.model.num_states()]);
         };
         let u = crate::reward_bounded::unfold(self.model, &step, phi, psi, rb.upper, t, rb.span)?;
-        let mut sub = Checker {
-            model: &u.model,
-            prog: self.prog,
-            opts: self.opts.clone(),
-            names: self.names.clone(),
-            preds: None,
-            embedded: None,
-            exit: None,
-            sound: true,
-            exhausted: Cell::new(None),
-            keep_values: false,
-        };
+        let mut sub = self.on(&u.model);
         let x = sub.until(&u.phi, &u.psi, opt);
         self.sound &= sub.sound;
         self.note(sub.exhausted.take());
@@ -1103,6 +1099,10 @@ impl<'a> Checker<'a> {
             RewardPath::Steady => {
                 let rr = self.rate_rewards(r)?;
                 self.steady(&rr, sp)
+            }
+            RewardPath::Ltl(l, lsp) => {
+                let rew = self.choice_rewards(r)?;
+                self.cosafe_reward(&rew, opt, l, *lsp)
             }
             RewardPath::Total => {
                 if ctmc {

@@ -15,14 +15,19 @@
 //! state-based, so a maximal end component is accepting iff it contains an accepting product
 //! state. Only the part of the product reachable from the states `(s, δ(q₀, L(s)))` of all model
 //! states is built (so nested formulas get a value in every state).
+//!
+//! The same product with omega's DFA of a co-safe formula ([`verikit_omega::CosafeDfa`], no
+//! ε-jumps, so the product keeps the model's type and one product choice per model choice)
+//! serves `R[ φ ]` over co-safe LTL: the target is the product states whose automaton state
+//! accepts (PRISM's `checkRewardCoSafeLTL`).
 
 use crate::error::ProbError;
 use crate::lang::ast::ModelType;
 use crate::mec::mecs;
 use crate::model::Model;
 use std::collections::HashMap;
-use verikit_diag::Budget;
-use verikit_omega::Ldba;
+use verikit_diag::{Budget, Exhausted};
+use verikit_omega::{CosafeDfa, Ldba};
 
 /// Product states above this are refused as a resource limit.
 const MAX_PRODUCT: usize = 50_000_000;
@@ -34,6 +39,39 @@ pub(crate) struct Product {
     /// Product states that lie in an accepting maximal end component.
     pub target: Vec<bool>,
     pub origin: Vec<u32>,
+    /// The model choice of each product choice (`u32::MAX` for an automaton jump).
+    pub choice_origin: Vec<u32>,
+}
+
+/// The automata the product reads: deterministic steps, plus ε-jumps for an LDBA.
+pub(crate) trait ProductAutomaton {
+    fn initial(&self) -> u32;
+    fn step(&mut self, q: u32, letter: u64, budget: &Budget) -> Result<u32, Exhausted>;
+    fn jumps(&mut self, q: u32) -> Vec<u32>;
+}
+
+impl ProductAutomaton for Ldba {
+    fn initial(&self) -> u32 {
+        Ldba::initial(self)
+    }
+    fn step(&mut self, q: u32, letter: u64, budget: &Budget) -> Result<u32, Exhausted> {
+        Ldba::step(self, q, letter, budget)
+    }
+    fn jumps(&mut self, q: u32) -> Vec<u32> {
+        Ldba::jumps(self, q)
+    }
+}
+
+impl ProductAutomaton for CosafeDfa {
+    fn initial(&self) -> u32 {
+        CosafeDfa::initial(self)
+    }
+    fn step(&mut self, q: u32, letter: u64, budget: &Budget) -> Result<u32, Exhausted> {
+        CosafeDfa::step(self, q, letter, budget)
+    }
+    fn jumps(&mut self, _q: u32) -> Vec<u32> {
+        Vec::new()
+    }
 }
 
 impl Product {
@@ -46,14 +84,16 @@ impl Product {
     }
 }
 
-/// Builds the product of `m` (a DTMC or MDP) with `ldba`; `letters[s]` is the letter of model
-/// state `s` (bit `i` = the automaton's AP `i`). Polls the budget per product state.
-pub(crate) fn product(
+/// The product of `m` with `aut` as a model of type `ty`, its states `(s, q)` and, for each model
+/// state and each product choice, where it comes from; `letters[s]` is the letter of model state
+/// `s` (bit `i` = the automaton's AP `i`). Polls the budget per product state.
+fn build<A: ProductAutomaton>(
     m: &Model,
     letters: &[u64],
-    ldba: &mut Ldba,
+    aut: &mut A,
+    ty: ModelType,
     budget: &Budget,
-) -> Result<Product, ProbError> {
+) -> Result<Built, ProbError> {
     let n = m.num_states();
     let letter = |s: usize| letters.get(s).copied().unwrap_or(0);
     let mut index: HashMap<(u32, u32), u32> = HashMap::new();
@@ -72,13 +112,14 @@ pub(crate) fn product(
         states.push((s, q));
         Ok(i)
     };
-    let q0 = ldba.initial();
+    let q0 = aut.initial();
     let mut origin = Vec::with_capacity(n);
     for s in 0..n {
-        let q = ldba.step(q0, letter(s), budget)?;
+        let q = aut.step(q0, letter(s), budget)?;
         origin.push(visit(s as u32, q, &mut states)?);
     }
-    let mut out = Model::empty(ModelType::Mdp);
+    let mut out = Model::empty(ty);
+    let mut choice_origin = Vec::new();
     let mut ticker = budget.ticker(1024);
     let mut next = 0usize;
     while let Some(&(s, q)) = states.get(next) {
@@ -89,7 +130,7 @@ pub(crate) fn product(
             let mut succ: Vec<(u32, f64, f64)> = Vec::new();
             for k in m.trans(c) {
                 let t = m.cols[k];
-                let qt = ldba.step(q, letter(t as usize), budget)?;
+                let qt = aut.step(q, letter(t as usize), budget)?;
                 let id = visit(t, qt, &mut states)?;
                 match succ.iter_mut().find(|x| x.0 == id) {
                     Some(x) => {
@@ -100,10 +141,12 @@ pub(crate) fn product(
                 }
             }
             out.push_interval_choice(succ);
+            choice_origin.push(c as u32);
         }
-        for j in ldba.jumps(q) {
+        for j in aut.jumps(q) {
             let id = visit(s, j, &mut states)?;
             out.push_interval_choice([(id, 1.0, 1.0)]);
+            choice_origin.push(u32::MAX);
         }
         out.end_state();
     }
@@ -115,6 +158,36 @@ pub(crate) fn product(
         .iter()
         .filter_map(|&s| origin.get(s as usize).copied())
         .collect();
+    Ok(Built {
+        model: out,
+        states,
+        origin,
+        choice_origin,
+    })
+}
+
+struct Built {
+    model: Model,
+    states: Vec<(u32, u32)>,
+    origin: Vec<u32>,
+    choice_origin: Vec<u32>,
+}
+
+/// The product of `m` (a DTMC or MDP, read as an MDP) with `ldba` and its accepting maximal end
+/// components.
+pub(crate) fn product(
+    m: &Model,
+    letters: &[u64],
+    ldba: &mut Ldba,
+    budget: &Budget,
+) -> Result<Product, ProbError> {
+    let n = m.num_states();
+    let Built {
+        model: out,
+        states,
+        origin,
+        choice_origin,
+    } = build(m, letters, ldba, ModelType::Mdp, budget)?;
     let all = vec![true; states.len()];
     let (mec_of, count) = mecs(&out, &all, &|_| true);
     let mut good = vec![false; count];
@@ -142,5 +215,30 @@ pub(crate) fn product(
         model: out,
         target,
         origin,
+        choice_origin,
+    })
+}
+
+/// The product of `m` (a DTMC or MDP, keeping its type) with the DFA of a co-safe formula; the
+/// target is the product states whose automaton state accepts.
+pub(crate) fn dfa_product(
+    m: &Model,
+    letters: &[u64],
+    dfa: &mut CosafeDfa,
+    budget: &Budget,
+) -> Result<Product, ProbError> {
+    let b = build(m, letters, dfa, m.model_type, budget)?;
+    let target = b.states.iter().map(|&(_, q)| dfa.is_accepting(q)).collect();
+    tracing::info!(
+        "co-safe LTL product: {} model states × {} automaton states → {} states",
+        m.num_states(),
+        dfa.num_states(),
+        b.states.len()
+    );
+    Ok(Product {
+        model: b.model,
+        target,
+        origin: b.origin,
+        choice_origin: b.choice_origin,
     })
 }

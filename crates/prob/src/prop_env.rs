@@ -256,6 +256,46 @@ pub(crate) trait StateFormulas<'a> {
         }
     }
 
+    /// The per-state values of an operator `P`/`R`/`S`: the numbers for `=?`, else whether
+    /// each satisfies the bound.
+    fn bounded(&mut self, v: Vec<f64>, bound: &Bound) -> R<Option<(CExpr, Type)>> {
+        match bound {
+            Bound::Query => Ok(Some((
+                CExpr::StateVec(Arc::new(v), Type::Double),
+                Type::Double,
+            ))),
+            Bound::Cmp(op, b) => {
+                let p = self.const_f64(b)?;
+                let bits = v.iter().map(|&x| op.holds(x, p) as u8 as f64).collect();
+                Ok(Some((
+                    CExpr::StateVec(Arc::new(bits), Type::Bool),
+                    Type::Bool,
+                )))
+            }
+        }
+    }
+
+    /// A step bound of a discrete-time path formula as an inclusive step count (`<k` is
+    /// `<=k-1`, `>k` is `>=k+1`); the constant must be a non-negative integer.
+    fn step_bound(&mut self, b: &Option<(Box<Expr>, bool)>, upper: bool) -> R<Option<i64>> {
+        let Some((e, strict)) = b else {
+            return Ok(None);
+        };
+        let x = self.const_f64(e)?;
+        if x.fract() != 0.0 || x < 0.0 {
+            return Err(input(
+                e.span,
+                "step bounds of discrete-time models must be non-negative integers",
+            ));
+        }
+        let k = x as i64;
+        Ok(Some(match (strict, upper) {
+            (true, true) => k - 1,
+            (true, false) => k + 1,
+            _ => k,
+        }))
+    }
+
     /// PRISM's `filter(op, prop, states)`: `prop` over the states of `states` (default: all),
     /// folded by `op`.
     fn filter(

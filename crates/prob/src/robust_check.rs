@@ -375,15 +375,8 @@ pub(crate) fn solve_lfp(
                 h[s] = v.min(h[s]);
             }
         }
-        if let Some(h) = &hi {
-            if converged(order, &lo, h, eps) {
-                return Solved {
-                    values: midpoint(&lo, h, maybe),
-                    sound: true,
-                    sweeps,
-                    exhausted: None,
-                };
-            }
+        if let Some(done) = verified(order, &lo, hi.as_deref(), eps, maybe, sweeps) {
+            return done;
         }
         // Optimistic guess once the lower iteration has (nearly) settled.
         if delta < slack || sweeps >= next_guess {
@@ -409,15 +402,8 @@ pub(crate) fn solve_lfp(
                 } else {
                     hi = Some(guess.clone());
                 }
-                if let Some(h) = &hi {
-                    if converged(order, &lo, h, eps) {
-                        return Solved {
-                            values: midpoint(&lo, h, maybe),
-                            sound: true,
-                            sweeps,
-                            exhausted: None,
-                        };
-                    }
+                if let Some(done) = verified(order, &lo, hi.as_deref(), eps, maybe, sweeps) {
+                    return done;
                 }
             } else if delta < slack {
                 slack *= 0.5;
@@ -433,6 +419,24 @@ pub(crate) fn solve_lfp(
         sweeps,
         exhausted: None,
     }
+}
+
+/// The sound answer once an upper bound `hi` is within relative `eps` of `lo` on `order`.
+fn verified(
+    order: &[u32],
+    lo: &[f64],
+    hi: Option<&[f64]>,
+    eps: f64,
+    maybe: &[bool],
+    sweeps: usize,
+) -> Option<Solved> {
+    let h = hi?;
+    converged(order, lo, h, eps).then(|| Solved {
+        values: midpoint(lo, h, maybe),
+        sound: true,
+        sweeps,
+        exhausted: None,
+    })
 }
 
 fn converged(order: &[u32], lo: &[f64], hi: &[f64], eps: f64) -> bool {
@@ -907,44 +911,6 @@ impl<'a> RobustChecker<'a> {
         Ok(d)
     }
 
-    fn bounded(&mut self, v: Vec<f64>, bound: &Bound) -> R<Option<(CExpr, Type)>> {
-        match bound {
-            Bound::Query => Ok(Some((
-                CExpr::StateVec(Arc::new(v), Type::Double),
-                Type::Double,
-            ))),
-            Bound::Cmp(op, b) => {
-                let p = self.const_f64(b)?;
-                let bits = v.iter().map(|&x| op.holds(x, p) as u8 as f64).collect();
-                Ok(Some((
-                    CExpr::StateVec(Arc::new(bits), Type::Bool),
-                    Type::Bool,
-                )))
-            }
-        }
-    }
-
-    fn step_bound(&mut self, b: &Option<(Box<Expr>, bool)>, upper: bool) -> R<Option<i64>> {
-        match b {
-            None => Ok(None),
-            Some((e, strict)) => {
-                let x = self.const_f64(e)?;
-                if x.fract() != 0.0 || x < 0.0 {
-                    return Err(input(
-                        e.span,
-                        "step bounds of interval models must be non-negative integers",
-                    ));
-                }
-                let k = x as i64;
-                Ok(Some(match (strict, upper) {
-                    (true, true) => k - 1,
-                    (true, false) => k + 1,
-                    _ => k,
-                }))
-            }
-        }
-    }
-
     fn prob(&mut self, dir: Dir, path: &PathFormula) -> R<Vec<f64>> {
         let m = self.model;
         match path {
@@ -1129,6 +1095,10 @@ impl<'a> RobustChecker<'a> {
             RewardPath::Total => Err(input(
                 sp,
                 "total rewards `C` are not supported on interval models",
+            )),
+            RewardPath::Ltl(_, lsp) => Err(input(
+                *lsp,
+                "rewards of co-safe LTL formulas are not supported on interval models",
             )),
         }
     }

@@ -1,5 +1,9 @@
 //! Parser totality and property tests of the engine against brute-force oracles.
 
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+
+use common::mdp_text;
 use proptest::prelude::*;
 use verikit_prob::{
     build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
@@ -17,15 +21,7 @@ fn parsers_are_total() {
     verikit_testkit::assert_parser_total(&[SAMPLE_MODEL], 3000, |t| {
         let mf = parse_model(t)?;
         // Semantic checks and building must not panic either (small models only).
-        if let Ok(prog) = check_model(&mf, &[("p".into(), "0.5".into())]) {
-            let _ = build(
-                &prog,
-                &BuildOptions {
-                    max_states: 10_000,
-                    ..BuildOptions::default()
-                },
-            );
-        }
+        common::build_small(check_model(&mf, &[("p".into(), "0.5".into())]));
         Ok::<_, verikit_diag::Diagnostic>(())
     });
     verikit_testkit::assert_parser_total(&[SAMPLE_PROPS], 3000, parse_properties);
@@ -45,22 +41,6 @@ fn sample_model_builds_and_checks() {
         "{:?}",
         r.answer
     );
-}
-
-/// A random MDP with `n` states; state n-1 is the target, state n-2 a trap (n >= 3).
-fn mdp_text(n: usize, choices: &[Vec<(usize, usize, u32)>]) -> String {
-    let mut s = format!("mdp\nmodule M\n s : [0..{}] init 0;\n", n - 1);
-    for (i, cs) in choices.iter().enumerate().take(n - 2) {
-        for &(a, b, w) in cs {
-            let p = w as f64 / 10.0;
-            s.push_str(&format!(
-                " [] s={i} -> {p}:(s'={a}) + {}:(s'={b});\n",
-                1.0 - p
-            ));
-        }
-    }
-    s.push_str(&format!(" [] s>={} -> true;\nendmodule\n", n - 2));
-    s
 }
 
 /// Brute force: the best memoryless deterministic scheduler, each evaluated by 3000 iterations.

@@ -2,6 +2,9 @@
 //! properties (exact values known; the same file is the CLI demo's JANI die), located errors, and
 //! totality of the reader.
 
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+
 use verikit_prob::parse_jani;
 use verikit_prob::{build, check_model, Answer, BuildOptions, CheckOptions, Checker};
 
@@ -138,15 +141,7 @@ fn infinite_state_space_is_a_resource_limit() {
 fn reader_is_total() {
     verikit_testkit::assert_parser_total(&[DIE], 2000, |t| {
         let jf = parse_jani(t)?;
-        if let Ok(prog) = check_model(&jf.model, &[("k".into(), "2".into())]) {
-            let _ = build(
-                &prog,
-                &BuildOptions {
-                    max_states: 10_000,
-                    ..BuildOptions::default()
-                },
-            );
-        }
+        common::build_small(check_model(&jf.model, &[("k".into(), "2".into())]));
         Ok::<_, verikit_diag::Diagnostic>(())
     });
 }

@@ -7,25 +7,10 @@
 mod common;
 
 use proptest::prelude::*;
-use verikit_prob::{
-    build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
-};
+use verikit_prob::{build, check_model, parse_model, parse_properties, BuildOptions};
 
 fn check(model: &str, prop: &str) -> Result<f64, String> {
-    let mf = parse_model(model).map_err(|e| e.to_string())?;
-    let prog = check_model(&mf, &[]).map_err(|e| e.to_string())?;
-    let m = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
-    let pf = parse_properties(prop).map_err(|e| e.to_string())?;
-    let mut c =
-        Checker::new(&m, &prog, &pf, &[], CheckOptions::default()).map_err(|e| e.to_string())?;
-    match c
-        .check(&pf.properties[0], "p")
-        .map_err(|e| e.to_string())?
-        .answer
-    {
-        Answer::Num(x) => Ok(x),
-        Answer::Bool(b) => Ok(b as u8 as f64),
-    }
+    common::check(model, &[], prop)
 }
 
 /// x=0 goes to 1 (absorbing) or 2 with ½ each; 2 and 3 alternate. `a` holds in 1 and 3.
@@ -96,6 +81,16 @@ fn located_errors() {
     assert!(e.contains("CTL"), "{e}");
 }
 
+/// The state formula `x=v1 | x=v2 | …` of the values `xs` (`false` when there are none).
+fn x_in<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
+    let xs: Vec<String> = xs.into_iter().map(|v| format!("x={v}")).collect();
+    if xs.is_empty() {
+        "false".to_string()
+    } else {
+        xs.join(" | ")
+    }
+}
+
 /// Per state, per choice: (successor, probability).
 type Trans = Vec<Vec<Vec<(usize, f64)>>>;
 
@@ -135,14 +130,7 @@ fn random_model(mdp: bool, n: usize, seed: &[u32]) -> (String, Trans, Vec<bool>,
     text.push_str("endmodule\n");
     let a: Vec<bool> = (0..n).map(|_| next() % 2 == 0).collect();
     let b: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
-    let set = |v: &[bool]| {
-        let xs: Vec<String> = (0..n).filter(|&i| v[i]).map(|i| format!("x={i}")).collect();
-        if xs.is_empty() {
-            "false".to_string()
-        } else {
-            xs.join(" | ")
-        }
-    };
+    let set = |v: &[bool]| x_in((0..n).filter(|&i| v[i]));
     text.push_str(&format!(
         "label \"a\" = {};\nlabel \"b\" = {};\n",
         set(&a),
@@ -191,10 +179,7 @@ proptest! {
     fn dtmc_recurrence_against_bsccs(seed in prop::collection::vec(0u32..1000, 40), n in 2usize..7) {
         let (text, trans, a, _) = random_model(false, n, &seed);
         let bs = bsccs(&trans);
-        let set = |pick: &dyn Fn(&[usize]) -> bool| {
-            let xs: Vec<String> = bs.iter().filter(|b| pick(b)).flatten().map(|i| format!("x={i}")).collect();
-            if xs.is_empty() { "false".to_string() } else { xs.join(" | ") }
-        };
+        let set = |pick: &dyn Fn(&[usize]) -> bool| x_in(bs.iter().filter(|b| pick(b)).flatten());
         let gf = set(&|b| b.iter().any(|&s| a[s]));
         let fg = set(&|b| b.iter().all(|&s| a[s]));
         let ltl_gf = check(&text, "P=? [ G F \"a\" ]").unwrap();
@@ -300,8 +285,7 @@ proptest! {
         let (text, _, a, _) = random_model(true, n, &seed);
         let is_a = |v: i64| a.get(v as usize).copied().unwrap_or(false);
         let reach = |states: Vec<i64>, op: &str| {
-            let e: Vec<String> = states.iter().map(|v| format!("x={v}")).collect();
-            let e = if e.is_empty() { "false".to_string() } else { e.join(" | ") };
+            let e = x_in(states);
             check(&text, &format!("{op}=? [ F ({e}) ]")).unwrap()
         };
         let gf = reach(mec_states(&text, &|_| true, &|c| c.iter().any(|&v| is_a(v))), "Pmax");
@@ -326,14 +310,143 @@ proptest! {
 fn ltl_parser_is_total() {
     const LTL_PROPS: &str =
         "\"p\": P=? [ G F \"a\" ];\nPmax=? [ (F x=1) & (G (x<2 => X !\"b\")) ];\n\
-        Pmin=? [ (a U<=3 (G b)) W (X X c) ];\nP>=0.5 [ !(F G \"a\") | (\"b\" R (F<=2 x=1)) ];\n";
+        Pmin=? [ (a U<=3 (G b)) W (X X c) ];\nP>=0.5 [ !(F G \"a\") | (\"b\" R (F<=2 x=1)) ];\n\
+        R{\"r\"}min=? [ (F x=1) & (\"a\" U (X F<=2 b)) ];\n";
     verikit_testkit::assert_parser_total(&[LTL_PROPS], 3000, parse_properties);
     for deep in [
         format!("P=? [ {} a ]", "(F ".repeat(20_000)),
         format!("P=? [ {} a ]", "X ".repeat(20_000)),
         format!("P=? [ {} a ]", "!(G ".repeat(20_000)),
         format!("P=? [ a & {} ]", "(a U ".repeat(20_000)),
+        format!("R=? [ {} a ]", "X ".repeat(20_000)),
     ] {
         assert!(parse_properties(&deep).is_err());
+    }
+}
+
+/// `CHAIN` and `MDP` with a reward of 1 per step and 2 per visit of `x=3`.
+fn with_rewards(model: &str) -> String {
+    format!("{model}rewards \"r\"\n true : 1;\n x=3 : 2;\nendrewards\n")
+}
+
+/// `R[ φ ]` over co-safe LTL (PRISM's co-safe LTL rewards): the reward accumulated until the
+/// formula's good prefix has been read, infinite where it is not read almost surely.
+#[test]
+fn cosafe_rewards_hand_computed() {
+    let chain = with_rewards(CHAIN);
+    let mdp = with_rewards(MDP);
+    for (model, prop, want) in [
+        // 0,1,1 or 0,2,3: `a` at position 2 on both paths; rewards of positions 0 and 1.
+        (&chain, "R=? [ X X \"a\" ]", 2.0),
+        // Reachability written as LTL is the reachability reward (1 step to x=1 or x=2).
+        (&chain, "R=? [ !\"a\" U x>0 ]", 1.0),
+        (&chain, "R=? [ F (x=2 & X x=3) ]", f64::INFINITY),
+        (&chain, "R{\"r\"}=? [ (F x>=1) & (F<=5 x>=1) ]", 1.0),
+        // MDP: reach x=2, then one more step to x=3 (the equations at `MDP_B_THEN_3`).
+        (&mdp, "Rmin=? [ F (\"b\" & X x=3) ]", MDP_B_THEN_3),
+        (&mdp, "Rmax=? [ F (\"b\" & X x=3) ]", f64::INFINITY),
+        (&mdp, "Rmin=? [ (F \"a\") | (F \"b\" & X X true) ]", 1.0),
+    ] {
+        let got = check(model, prop).unwrap_or_else(|e| panic!("{prop}: {e}"));
+        assert!(
+            got == want || (got - want).abs() < 1e-9,
+            "{prop}: {got} vs {want}"
+        );
+    }
+}
+
+/// `Rmin [ F ("b" & X x=3) ]` on `MDP` with rewards `r`: take `r` at x=0 (`l` never reaches
+/// x=2). With T(s) the expected reward until x=2 is entered: T0 = 1 + ½T2 + ½T3, T2 = 0,
+/// T3 = 3 + ½T2 + ½T0, so T0 = 1 + ½(3 + ½T0), T0 = 10/3; then the step 2 → 3 adds 1.
+const MDP_B_THEN_3: f64 = 10.0 / 3.0 + 1.0;
+
+#[test]
+fn cosafe_rewards_refused_by_name() {
+    let chain = with_rewards(CHAIN);
+    let e = check(&chain, "R=? [ G \"a\" ]").unwrap_err();
+    assert!(e.contains("co-safe") && e.contains("`G`"), "{e}");
+    let e = check(&chain, "R=? [ F G \"a\" ]").unwrap_err();
+    assert!(e.contains("`G`"), "{e}");
+    let e = check(&chain, "R=? [ \"a\" W x=2 ]").unwrap_err();
+    assert!(e.contains("`W`") || e.contains("co-safe"), "{e}");
+    let e = check(&chain, "R=? [ F<=3 \"a\" ]").unwrap_err();
+    assert!(e.contains("bounded reachability rewards"), "{e}");
+    let e = check(&chain, "R=? [ \"a\" ]").unwrap_err();
+    assert!(e.contains("state formula"), "{e}");
+    let ctmc = "ctmc\nmodule M\n x : [0..1] init 0;\n [] x=0 -> 1:(x'=1);\nendmodule\n\
+                rewards true : 1; endrewards\n";
+    let e = check(ctmc, "R=? [ X X x=1 ]").unwrap_err();
+    assert!(e.contains("DTMCs and MDPs"), "{e}");
+    // Not co-safe after negation normal form: `!(F a)` is `G !a`.
+    let e = check(&chain, "R=? [ !(F \"a\") U \"a\" ]").unwrap_err();
+    assert!(e.contains("`G`"), "{e}");
+}
+
+/// The model of `random_model` with a hand-written observer for `F ("a" & X "b")` and for
+/// `(F "a") & (F "b")` in the variables `m`, `k` (updated with `x`, on the successor's labels),
+/// so that the rewards of the LTL formulas are reachability rewards of the observer's accepting
+/// values — an independent product written in the PRISM language.
+fn observed_model(mdp: bool, trans: &Trans, a: &[bool], b: &[bool]) -> String {
+    let n = trans.len();
+    // F (a & X b): 0 waiting, 1 the previous letter had `a`, 2 accepted.
+    let m_next = |m: usize, t: usize| match (m, a[t], b[t]) {
+        (2, _, _) | (1, _, true) => 2,
+        (_, true, _) => 1,
+        _ => 0,
+    };
+    // (F a) & (F b): bit 0 `a` seen, bit 1 `b` seen.
+    let k_next = |k: usize, t: usize| k | a[t] as usize | (b[t] as usize) << 1;
+    let mut text = format!(
+        "{}\nmodule M\n x : [0..{}] init 0;\n m : [0..2] init {};\n k : [0..3] init {};\n",
+        if mdp { "mdp" } else { "dtmc" },
+        n - 1,
+        m_next(0, 0),
+        k_next(0, 0)
+    );
+    for (s, choices) in trans.iter().enumerate() {
+        for succ in choices {
+            for m in 0..3 {
+                for k in 0..4 {
+                    let upd: Vec<String> = succ
+                        .iter()
+                        .map(|&(t, p)| {
+                            format!("{p}:(x'={t})&(m'={})&(k'={})", m_next(m, t), k_next(k, t))
+                        })
+                        .collect();
+                    text.push_str(&format!(
+                        " [] x={s} & m={m} & k={k} -> {};\n",
+                        upd.join(" + ")
+                    ));
+                }
+            }
+        }
+    }
+    text.push_str("endmodule\n");
+    let set = |v: &[bool]| x_in((0..n).filter(|&i| v[i]));
+    text.push_str(&format!(
+        "label \"a\" = {};\nlabel \"b\" = {};\nrewards\n true : 1;\n x=0 : 2;\nendrewards\n",
+        set(a),
+        set(b)
+    ));
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Co-safe LTL rewards against reachability rewards on a product written by hand in the
+    /// PRISM language (`observed_model`), on random DTMCs and MDPs (min and max).
+    #[test]
+    fn cosafe_rewards_agree_with_a_hand_written_observer(seed in prop::collection::vec(0u32..1000, 40), n in 2usize..6, mdp in any::<bool>()) {
+        let (_, trans, a, b) = random_model(mdp, n, &seed);
+        let text = observed_model(mdp, &trans, &a, &b);
+        let ops: &[&str] = if mdp { &["Rmax", "Rmin"] } else { &["R"] };
+        for op in ops {
+            for (ltl, target) in [("F (\"a\" & X \"b\")", "m=2"), ("(F \"a\") & (F \"b\")", "k=3")] {
+                let got = check(&text, &format!("{op}=? [ {ltl} ]")).unwrap();
+                let want = check(&text, &format!("{op}=? [ F {target} ]")).unwrap();
+                prop_assert!(got == want || (got - want).abs() < 1e-6, "{}=? [{}]: {} vs {}\n{}", op, ltl, got, want, text);
+            }
+        }
     }
 }

@@ -6,7 +6,6 @@
 //! included, is run (under a time cap) by `bench/engines/prism_refs.py`, summarised in
 //! `bench/results/prism.md`.
 
-use std::collections::HashMap;
 use std::path::Path;
 use verikit_prob::{
     build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
@@ -186,6 +185,39 @@ fn reference(v: &serde_json::Value) -> Option<Answer> {
     }
 }
 
+/// Compares each named reference result with the property of that name (a missing property
+/// is a failure); returns how many were compared.
+fn compare_results(
+    checker: &mut Checker,
+    props: &[Property],
+    results: &[(String, serde_json::Value)],
+    name: &str,
+    failures: &mut Vec<String>,
+    mut unsupported: Option<&mut Vec<String>>,
+) -> usize {
+    let mut checked = 0;
+    for (pname, v) in results {
+        let Some(want) = reference(v) else { continue };
+        let Some(p) = props
+            .iter()
+            .find(|p| p.name.as_deref() == Some(pname.as_str()))
+        else {
+            failures.push(format!("{name}: property {pname} not in the file"));
+            continue;
+        };
+        checked += usize::from(compare_with_reference(
+            checker,
+            p,
+            pname,
+            &want,
+            name,
+            failures,
+            unsupported.as_deref_mut(),
+        ));
+    }
+    checked
+}
+
 /// Checks property `p` and compares its value with the reference `want`: a mismatch or an error
 /// is a failure, except that an unsupported operator goes to `unsupported` when one is given.
 /// Returns whether a value was compared.
@@ -255,6 +287,16 @@ fn all() -> bool {
 const CI_INSTANCES: &str = include_str!("ci-instances.tsv");
 
 /// An instance as the CI list names it.
+/// `dir/file [constants]`, how the failures name an instance.
+fn instance_name(dir: &Path, file: &str, consts: &[(String, String)]) -> String {
+    format!(
+        "{}/{} {:?}",
+        dir.file_name().unwrap_or_default().to_string_lossy(),
+        file,
+        consts
+    )
+}
+
 fn inst_key(inst: &Instance) -> String {
     let dir = inst.dir.file_name().unwrap_or_default().to_string_lossy();
     let consts: Vec<String> = inst
@@ -307,12 +349,7 @@ fn qvbs_reference_results() {
             );
             continue;
         }
-        let name = format!(
-            "{}/{} {:?}",
-            inst.dir.file_name().unwrap_or_default().to_string_lossy(),
-            inst.model,
-            inst.consts
-        );
+        let name = instance_name(&inst.dir, &inst.model, &inst.consts);
         let text = std::fs::read_to_string(inst.dir.join(&inst.model)).unwrap();
         let ptext = std::fs::read_to_string(inst.dir.join(&inst.props)).unwrap();
         let mf = parse_model(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -337,27 +374,14 @@ fn qvbs_reference_results() {
         let pf = parse_properties(&ptext).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut checker = Checker::new(&model, &prog, &pf, &inst.consts, CheckOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let by_name: HashMap<&str, _> = pf
-            .properties
-            .iter()
-            .filter_map(|p| Some((p.name.as_deref()?, p)))
-            .collect();
-        for (pname, v) in &inst.results {
-            let Some(want) = reference(v) else { continue };
-            let Some(p) = by_name.get(pname.as_str()) else {
-                failures.push(format!("{name}: property {pname} not in the file"));
-                continue;
-            };
-            checked += usize::from(compare_with_reference(
-                &mut checker,
-                p,
-                pname,
-                &want,
-                &name,
-                &mut failures,
-                Some(&mut unsupported),
-            ));
-        }
+        checked += compare_results(
+            &mut checker,
+            &pf.properties,
+            &inst.results,
+            &name,
+            &mut failures,
+            Some(&mut unsupported),
+        );
         eprintln!(
             "TIME\t{}\t{:.3}",
             inst_key(inst),
@@ -618,12 +642,7 @@ fn jani_instances(root: &Path, max_states: u64) -> Vec<JaniInstance> {
 }
 
 fn check_jani_instance(inst: &JaniInstance, failures: &mut Vec<String>) -> usize {
-    let name = format!(
-        "{}/{} {:?}",
-        inst.dir.file_name().unwrap_or_default().to_string_lossy(),
-        inst.file,
-        inst.consts
-    );
+    let name = instance_name(&inst.dir, &inst.file, &inst.consts);
     let text = std::fs::read_to_string(inst.dir.join(&inst.file)).unwrap();
     let t0 = std::time::Instant::now();
     let jf = match verikit_prob::parse_jani(&text) {
@@ -664,28 +683,14 @@ fn check_jani_instance(inst: &JaniInstance, failures: &mut Vec<String>) -> usize
             return 0;
         }
     };
-    let mut checked = 0;
-    for (pname, v) in &inst.results {
-        let Some(want) = reference(v) else { continue };
-        let Some(p) = jf
-            .props
-            .properties
-            .iter()
-            .find(|p| p.name.as_deref() == Some(pname.as_str()))
-        else {
-            failures.push(format!("{name}: property {pname} not in the file"));
-            continue;
-        };
-        checked += usize::from(compare_with_reference(
-            &mut checker,
-            p,
-            pname,
-            &want,
-            &name,
-            failures,
-            None,
-        ));
-    }
+    let checked = compare_results(
+        &mut checker,
+        &jf.props.properties,
+        &inst.results,
+        &name,
+        failures,
+        None,
+    );
     eprintln!(
         "{name}: {} states, {:.2} s",
         model.num_states(),
@@ -742,12 +747,7 @@ fn qvbs_prism_jani_twins() {
         let Some((pm, pp, pconsts)) = &inst.twin else {
             continue;
         };
-        let name = format!(
-            "{}/{} {:?}",
-            inst.dir.file_name().unwrap_or_default().to_string_lossy(),
-            inst.file,
-            inst.consts
-        );
+        let name = instance_name(&inst.dir, &inst.file, &inst.consts);
         if JANI_TWIN_SKIP.iter().any(|s| inst.file.starts_with(s)) {
             eprintln!("skip {name}: listed in JANI_TWIN_SKIP");
             continue;

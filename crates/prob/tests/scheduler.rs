@@ -2,6 +2,10 @@
 //! checker reported for the Pmin/Pmax property (evaluated by an independent Gauss–Seidel solver on
 //! the induced chain, and by the checker on the induced chain read as a DTMC).
 
+#[allow(dead_code)] // each test binary uses part of the shared helpers
+mod common;
+
+use common::mdp_text;
 use proptest::prelude::*;
 use verikit_prob::{
     build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
@@ -170,22 +174,6 @@ fn scheduler_refused_for_other_properties() {
     for p in &pf.properties {
         assert!(c.scheduler(p).is_err());
     }
-}
-
-/// A random MDP with `n` states; state n-1 is the target, state n-2 a trap (n >= 3).
-fn mdp_text(n: usize, choices: &[Vec<(usize, usize, u32)>]) -> String {
-    let mut s = format!("mdp\nmodule M\n s : [0..{}] init 0;\n", n - 1);
-    for (i, cs) in choices.iter().enumerate().take(n - 2) {
-        for &(a, b, w) in cs {
-            let p = w as f64 / 10.0;
-            s.push_str(&format!(
-                " [] s={i} -> {p}:(s'={a}) + {}:(s'={b});\n",
-                1.0 - p
-            ));
-        }
-    }
-    s.push_str(&format!(" [] s>={} -> true;\nendmodule\n", n - 2));
-    s
 }
 
 proptest! {

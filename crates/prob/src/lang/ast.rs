@@ -156,36 +156,12 @@ pub enum Ltl {
 }
 
 impl Ltl {
-    /// The state formulas at the leaves, left to right.
-    pub fn atoms(&self) -> Vec<&Expr> {
-        let mut out = Vec::new();
-        let mut todo = vec![self];
-        while let Some(l) = todo.pop() {
-            match l {
-                Ltl::Atom(e) => out.push(e.as_ref()),
-                Ltl::Not(a) | Ltl::Next(a, _) | Ltl::Finally(a, _, _) | Ltl::Globally(a, _, _) => {
-                    todo.push(a)
-                }
-                Ltl::And(a, b)
-                | Ltl::Or(a, b)
-                | Ltl::Implies(a, b)
-                | Ltl::Iff(a, b)
-                | Ltl::Until(a, b, _, _)
-                | Ltl::WeakUntil(a, b, _, _)
-                | Ltl::Release(a, b, _, _) => {
-                    todo.push(b);
-                    todo.push(a)
-                }
-            }
-        }
-        out
-    }
-    /// Visits the state formulas ([`Expr::walk_deep`]).
-    pub fn walk_deep(&self, f: &mut dyn FnMut(&Expr)) {
+    /// The operands of the top operator (none for an atom), left to right.
+    fn operands(&self) -> [Option<&Ltl>; 2] {
         match self {
-            Ltl::Atom(e) => e.walk_deep(f),
+            Ltl::Atom(_) => [None, None],
             Ltl::Not(a) | Ltl::Next(a, _) | Ltl::Finally(a, _, _) | Ltl::Globally(a, _, _) => {
-                a.walk_deep(f)
+                [Some(a), None]
             }
             Ltl::And(a, b)
             | Ltl::Or(a, b)
@@ -193,10 +169,27 @@ impl Ltl {
             | Ltl::Iff(a, b)
             | Ltl::Until(a, b, _, _)
             | Ltl::WeakUntil(a, b, _, _)
-            | Ltl::Release(a, b, _, _) => {
-                a.walk_deep(f);
-                b.walk_deep(f)
+            | Ltl::Release(a, b, _, _) => [Some(a), Some(b)],
+        }
+    }
+
+    /// The state formulas at the leaves, left to right.
+    pub fn atoms(&self) -> Vec<&Expr> {
+        let mut out = Vec::new();
+        let mut todo = vec![self];
+        while let Some(l) = todo.pop() {
+            if let Ltl::Atom(e) = l {
+                out.push(e.as_ref());
             }
+            todo.extend(l.operands().into_iter().rev().flatten());
+        }
+        out
+    }
+
+    /// Visits the state formulas ([`Expr::walk_deep`]).
+    pub fn walk_deep(&self, f: &mut dyn FnMut(&Expr)) {
+        for e in self.atoms() {
+            e.walk_deep(f)
         }
     }
 }
@@ -213,6 +206,9 @@ pub enum RewardPath {
     Steady,
     /// `C` without a bound: the total reward accumulated along the whole path.
     Total,
+    /// Any other path formula: the reward accumulated until a co-safe LTL formula is satisfied
+    /// (PRISM's `checkRewardCoSafeLTL`), with the span of the formula.
+    Ltl(Box<Ltl>, Span),
 }
 
 #[derive(Clone, Debug)]
@@ -312,11 +308,11 @@ impl Expr {
             }
             ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk_deep(f)),
             ExprKind::Prob { path, .. } | ExprKind::Ctl { path, .. } => path.walk_deep(f),
-            ExprKind::Reward { path, .. } => {
-                if let RewardPath::Reach(a) = path.as_ref() {
-                    a.walk_deep(f)
-                }
-            }
+            ExprKind::Reward { path, .. } => match path.as_ref() {
+                RewardPath::Reach(a) => a.walk_deep(f),
+                RewardPath::Ltl(l, _) => l.walk_deep(f),
+                _ => {}
+            },
             ExprKind::Steady { expr, .. } => expr.walk_deep(f),
             ExprKind::Filter { prop, states, .. } => {
                 prop.walk_deep(f);

@@ -348,13 +348,28 @@ impl<'a> Parser<'a> {
         Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), sp)
     }
 
-    fn iff(&mut self) -> PResult<Expr> {
-        let mut a = self.implies()?;
-        while self.eat_sym("<=>") {
-            let b = self.implies()?;
-            a = Self::bin(BinOp::Iff, a, b);
+    /// One left-associative precedence level: `operand (op operand)*` over the operators of
+    /// `ops` (PRISM's `Expression.Precedence` levels, loosest first: `<=>`, `|`, `&`, the
+    /// relations, `+ -`, `* /`). Inlined so that each level stays one stack frame.
+    #[inline(always)]
+    fn left_assoc(
+        &mut self,
+        ops: &[(&str, BinOp)],
+        operand: impl Fn(&mut Self) -> PResult<Expr>,
+    ) -> PResult<Expr> {
+        let mut a = operand(self)?;
+        loop {
+            let Some(&(_, op)) = ops.iter().find(|(s, _)| self.is_sym(s)) else {
+                return Ok(a);
+            };
+            self.bump();
+            let b = operand(self)?;
+            a = Self::bin(op, a, b);
         }
-        Ok(a)
+    }
+
+    fn iff(&mut self) -> PResult<Expr> {
+        self.left_assoc(&[("<=>", BinOp::Iff)], Self::implies)
     }
     fn implies(&mut self) -> PResult<Expr> {
         let a = self.or()?;
@@ -367,20 +382,10 @@ impl<'a> Parser<'a> {
         Ok(a)
     }
     fn or(&mut self) -> PResult<Expr> {
-        let mut a = self.and()?;
-        while self.eat_sym("|") {
-            let b = self.and()?;
-            a = Self::bin(BinOp::Or, a, b);
-        }
-        Ok(a)
+        self.left_assoc(&[("|", BinOp::Or)], Self::and)
     }
     fn and(&mut self) -> PResult<Expr> {
-        let mut a = self.not()?;
-        while self.eat_sym("&") {
-            let b = self.not()?;
-            a = Self::bin(BinOp::And, a, b);
-        }
-        Ok(a)
+        self.left_assoc(&[("&", BinOp::And)], Self::not)
     }
     fn not(&mut self) -> PResult<Expr> {
         if self.is_sym("!") {
@@ -398,47 +403,21 @@ impl<'a> Parser<'a> {
     // thread's stack.
     #[inline(always)]
     fn rel(&mut self) -> PResult<Expr> {
-        let mut a = self.add()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Sym("=") => BinOp::Eq,
-                Tok::Sym("!=") => BinOp::Ne,
-                Tok::Sym("<") => BinOp::Lt,
-                Tok::Sym("<=") => BinOp::Le,
-                Tok::Sym(">") => BinOp::Gt,
-                Tok::Sym(">=") => BinOp::Ge,
-                _ => return Ok(a),
-            };
-            self.bump();
-            let b = self.add()?;
-            a = Self::bin(op, a, b);
-        }
+        const REL: &[(&str, BinOp)] = &[
+            ("=", BinOp::Eq),
+            ("!=", BinOp::Ne),
+            ("<", BinOp::Lt),
+            ("<=", BinOp::Le),
+            (">", BinOp::Gt),
+            (">=", BinOp::Ge),
+        ];
+        self.left_assoc(REL, Self::add)
     }
     fn add(&mut self) -> PResult<Expr> {
-        let mut a = self.mul()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Sym("+") => BinOp::Add,
-                Tok::Sym("-") => BinOp::Sub,
-                _ => return Ok(a),
-            };
-            self.bump();
-            let b = self.mul()?;
-            a = Self::bin(op, a, b);
-        }
+        self.left_assoc(&[("+", BinOp::Add), ("-", BinOp::Sub)], Self::mul)
     }
     fn mul(&mut self) -> PResult<Expr> {
-        let mut a = self.power()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Sym("*") => BinOp::Mul,
-                Tok::Sym("/") => BinOp::Div,
-                _ => return Ok(a),
-            };
-            self.bump();
-            let b = self.power()?;
-            a = Self::bin(op, a, b);
-        }
+        self.left_assoc(&[("*", BinOp::Mul), ("/", BinOp::Div)], Self::power)
     }
     /// `a ^ b`, PRISM's power operator (the same as `pow(a, b)`): it binds tighter than `*` and
     /// `/` but less tightly than unary minus (PRISM's `Expression.Precedence`: TIMES_DIVIDE <
@@ -620,28 +599,49 @@ impl<'a> Parser<'a> {
             Tok::Ident(n) => (n, self.bump().span),
             _ => return self.err("`P`"),
         };
-        let mut opt = Self::opt_of(&name);
-        if opt == Opt::None {
-            if self.eat_kw("min") {
-                opt = Opt::Min;
-            } else if self.eat_kw("max") {
-                opt = Opt::Max;
-            }
-        }
+        let opt = self.opt_suffix(&name);
         let bound = self.bound()?;
         self.expect_sym("[")?;
         let path = self.path()?;
-        let old = self.old_filter()?;
-        self.expect_sym("]")?;
-        let e = Expr::new(
+        self.close_operator(
+            start,
             ExprKind::Prob {
                 opt,
                 bound,
                 path: Box::new(path),
             },
-            Span::new(start.start, self.prev_end()),
-        );
+        )
+    }
+
+    /// The end of an operator `P`/`R`/`S […]` after its path: an old-style filter, the `]`,
+    /// and the expression spanning from `start`.
+    fn close_operator(&mut self, start: Span, kind: ExprKind) -> PResult<Expr> {
+        let old = self.old_filter()?;
+        self.expect_sym("]")?;
+        let e = Expr::new(kind, Span::new(start.start, self.prev_end()));
         Ok(Self::wrap_old_filter(e, old))
+    }
+
+    /// `min`/`max` written after the operator's name (`P min=?`, `R{"r"}max=?`) and, for
+    /// interval models, `minmax`/`maxmin`/`minmin`/`maxmax` (controller, then nature), when the
+    /// name itself (`Pmax`) carries none.
+    fn opt_suffix(&mut self, name: &str) -> Opt {
+        let opt = Self::opt_of(name);
+        if opt != Opt::None {
+            return opt;
+        }
+        match self.peek().clone() {
+            Tok::Ident(w)
+                if matches!(
+                    w.as_str(),
+                    "min" | "max" | "minmax" | "maxmin" | "minmin" | "maxmax"
+                ) =>
+            {
+                self.bump();
+                Self::opt_of(&w)
+            }
+            _ => Opt::None,
+        }
     }
 
     /// PRISM's old-style filter inside an operator, `P=? [ F x=2 {x=0}{min} ]`: `{states}`
@@ -785,6 +785,38 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         Ok(tb)
+    }
+
+    /// The path formula of `R[…]` other than `C`, `I=` and `S`: `F φ` over a state formula is
+    /// a reachability reward (unbounded, as PRISM wants it); any other temporal formula is kept
+    /// as LTL for the co-safe LTL reward (PRISM's `checkRewardPathFormula`), whose checker
+    /// refuses formulas that are not syntactically co-safe.
+    #[inline(never)]
+    fn reward_path_formula(&mut self, psp: Span) -> PResult<RewardPath> {
+        let l = self.ltl_binary()?;
+        let end = self.prev_end();
+        Ok(match l {
+            Ltl::Atom(_) => {
+                return Err(Diagnostic::at(
+                    Span::new(psp.start, end.max(psp.end)),
+                    "expected `F`, `C`, `C<=`, `I=`, `S` or a co-safe LTL formula inside `R[…]`, \
+                     found a state formula",
+                ))
+            }
+            Ltl::Finally(a, tb, _) if matches!(*a, Ltl::Atom(_)) => {
+                if !tb.is_none() || tb.reward.is_some() {
+                    return Err(Diagnostic::at(
+                        psp,
+                        "bounded reachability rewards are not supported",
+                    ));
+                }
+                match *a {
+                    Ltl::Atom(e) => RewardPath::Reach(e),
+                    other => RewardPath::Ltl(Box::new(other), psp),
+                }
+            }
+            other => RewardPath::Ltl(Box::new(other), Span::new(psp.start, end.max(psp.end))),
+        })
     }
 
     // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
@@ -1052,34 +1084,11 @@ impl<'a> Parser<'a> {
             };
             self.expect_sym("}")?;
         }
-        let mut opt = Self::opt_of(&name);
-        if opt == Opt::None {
-            if self.eat_kw("min") {
-                opt = Opt::Min;
-            } else if self.eat_kw("max") {
-                opt = Opt::Max;
-            } else if let Tok::Ident(w) = self.peek().clone() {
-                // `R{"r"}minmax=?` on interval models (controller, then nature).
-                if matches!(w.as_str(), "minmax" | "maxmin" | "minmin" | "maxmax") {
-                    self.bump();
-                    opt = Self::opt_of(&w);
-                }
-            }
-        }
+        let opt = self.opt_suffix(&name);
         let bound = self.bound()?;
         self.expect_sym("[")?;
         let psp = self.span();
         let path = match self.peek().clone() {
-            Tok::Ident(s) if s == "F" => {
-                self.bump();
-                if self.is_sym("<=") || self.is_sym("<") || self.is_sym("[") || self.is_sym("^") {
-                    return Err(Diagnostic::at(
-                        psp,
-                        "bounded reachability rewards are not supported",
-                    ));
-                }
-                RewardPath::Reach(Box::new(self.expr()?))
-            }
             Tok::Ident(s) if s == "C" => {
                 self.bump();
                 if self.eat_sym("<=") {
@@ -1097,20 +1106,17 @@ impl<'a> Parser<'a> {
                 self.bump();
                 RewardPath::Steady
             }
-            _ => return self.err("`F`, `C`, `C<=`, `I=` or `S`"),
+            _ => self.reward_path_formula(psp)?,
         };
-        let old = self.old_filter()?;
-        self.expect_sym("]")?;
-        let e = Expr::new(
+        self.close_operator(
+            start,
             ExprKind::Reward {
                 rew,
                 opt,
                 bound,
                 path: Box::new(path),
             },
-            Span::new(start.start, self.prev_end()),
-        );
-        Ok(Self::wrap_old_filter(e, old))
+        )
     }
 
     // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.
@@ -1120,16 +1126,13 @@ impl<'a> Parser<'a> {
         let bound = self.bound()?;
         self.expect_sym("[")?;
         let e = self.expr()?;
-        let old = self.old_filter()?;
-        self.expect_sym("]")?;
-        let e = Expr::new(
+        self.close_operator(
+            start,
             ExprKind::Steady {
                 bound,
                 expr: Box::new(e),
             },
-            Span::new(start.start, self.prev_end()),
-        );
-        Ok(Self::wrap_old_filter(e, old))
+        )
     }
 
     // Kept out of `atom`, whose stack frame bounds the nesting depth the parser can take.

@@ -193,6 +193,18 @@ pub(crate) fn certify<B: Bellman>(
 mod tests {
     use super::*;
 
+    /// At a snapshot sweep: the change of each value since the last snapshot (into `delta`),
+    /// the new snapshot, and the largest change.
+    fn take_delta(x: &[f64], snap: &mut [f64], delta: &mut [f64]) -> f64 {
+        let mut m: f64 = 0.0;
+        for i in 0..x.len() {
+            delta[i] = x[i] - snap[i];
+            snap[i] = x[i];
+            m = m.max(delta[i]);
+        }
+        m
+    }
+
     /// A birth–death chain on 0..n (exits at both ends to values 0 and 1): x_i = p·x_{i+1} +
     /// (1−p)·x_{i−1}, slowly mixing for n large.
     struct Walk {
@@ -250,12 +262,7 @@ mod tests {
                 x[i] = w.p * right + (1.0 - w.p) * left;
             }
             if sweep % 8 == 0 {
-                let mut m: f64 = 0.0;
-                for i in 0..n {
-                    delta[i] = x[i] - snap[i];
-                    snap[i] = x[i];
-                    m = m.max(delta[i]);
-                }
+                let m = take_delta(&x, &mut snap, &mut delta);
                 let rho = m / prev;
                 prev = m;
                 let a = Attempt {
@@ -397,12 +404,7 @@ mod tests {
                     x[i] = t[i].max(x[i]);
                 }
                 if sweep % 8 == 0 {
-                    let mut w: f64 = 0.0;
-                    for i in 0..n {
-                        delta[i] = x[i] - snap[i];
-                        snap[i] = x[i];
-                        w = w.max(delta[i]);
-                    }
+                    let w = take_delta(&x, &mut snap, &mut delta);
                     let rho = w / prev;
                     prev = w;
                     let a = Attempt { lo: &x, delta: &delta, rho, widen: 0.0, cap: f64::INFINITY, eps: 1e-6, own: 1e-6 };

@@ -323,104 +323,8 @@ pub(crate) fn certify(c: &Component, opt: Opt, cap: f64, eps: f64) -> Option<Cer
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vi::random_component::{build, oracle, random_component, Owned, RandChoice};
     use proptest::prelude::*;
-
-    /// Per member 1–2 choices, each with 1–3 weighted local successors, an exit weight (0: the
-    /// choice stays inside, so end components can occur) with an exit value, and a reward.
-    type RandChoice = (Vec<(usize, f64)>, f64, f64, f64);
-
-    struct Owned {
-        first: Vec<u32>,
-        cstart: Vec<u32>,
-        col: Vec<u32>,
-        val: Vec<f64>,
-        b: Vec<f64>,
-        b_hi: Vec<f64>,
-    }
-
-    fn build(n: usize, choices: &[Vec<RandChoice>], rewards: bool, widen: f64) -> Owned {
-        let mut o = Owned {
-            first: vec![0],
-            cstart: vec![0],
-            col: vec![],
-            val: vec![],
-            b: vec![],
-            b_hi: vec![],
-        };
-        for ch in choices {
-            for (succ, exit_w, exit_v, rew) in ch {
-                let total: f64 = succ.iter().map(|s| s.1).sum::<f64>() + exit_w;
-                for &(t, w) in succ {
-                    o.col.push((t % n) as u32);
-                    o.val.push(w / total);
-                }
-                let b = exit_w / total * exit_v + if rewards { *rew } else { 0.0 };
-                o.b.push(b);
-                o.b_hi.push(b * (1.0 + widen));
-                o.cstart.push(o.col.len() as u32);
-            }
-            o.first.push(o.b.len() as u32);
-        }
-        o
-    }
-
-    /// Long Jacobi iteration from 0 (the least fixpoint), with constants `b`.
-    fn oracle(o: &Owned, b: &[f64], opt: Opt) -> Vec<f64> {
-        let k = o.first.len() - 1;
-        let mut x = vec![0.0f64; k];
-        for _ in 0..400_000 {
-            let mut nx = vec![0.0f64; k];
-            for (i, v) in nx.iter_mut().enumerate() {
-                let mut best = if opt == Opt::Max {
-                    f64::NEG_INFINITY
-                } else {
-                    f64::INFINITY
-                };
-                for c in o.first[i] as usize..o.first[i + 1] as usize {
-                    let mut s = b[c];
-                    for t in o.cstart[c] as usize..o.cstart[c + 1] as usize {
-                        s += o.val[t] * x[o.col[t] as usize];
-                    }
-                    best = if opt == Opt::Max {
-                        best.max(s)
-                    } else {
-                        best.min(s)
-                    };
-                }
-                *v = best;
-            }
-            let diff = nx
-                .iter()
-                .zip(&x)
-                .map(|(a, b)| (a - b).abs() / b.abs().max(1e-300))
-                .fold(0.0, f64::max);
-            x = nx;
-            if diff < 1e-16 {
-                break;
-            }
-        }
-        x
-    }
-
-    fn random_component(may_stay: bool) -> impl Strategy<Value = (usize, Vec<Vec<RandChoice>>)> {
-        let exit = if may_stay {
-            prop_oneof![Just(0.0f64), 0.02f64..0.5].boxed()
-        } else {
-            (0.02f64..0.5).boxed()
-        };
-        (1usize..8).prop_flat_map(move |n| {
-            let choice = (
-                proptest::collection::vec((0..n, 0.1f64..1.0), 1..4),
-                exit.clone(),
-                0.0f64..1.0,
-                0.0f64..2.0,
-            );
-            (
-                Just(n),
-                proptest::collection::vec(proptest::collection::vec(choice, 1..3), n),
-            )
-        })
-    }
 
     fn opt_of(i: u8) -> Opt {
         match i % 3 {
@@ -431,8 +335,8 @@ mod tests {
     }
 
     fn check(o: &Owned, opt: Opt, cert: &Certified) -> Result<(), TestCaseError> {
-        let exact_lo = oracle(o, &o.b, opt);
-        let exact_hi = oracle(o, &o.b_hi, opt);
+        let exact_lo = oracle(o, &o.b, opt, 400_000, 1e-16, true);
+        let exact_hi = oracle(o, &o.b_hi, opt, 400_000, 1e-16, true);
         for i in 0..exact_lo.len() {
             let tol = 1e-12 * exact_lo[i].abs().max(1e-300);
             prop_assert!(
@@ -463,7 +367,7 @@ mod tests {
         /// Every choice leaves the component with positive probability: the certificate holds
         /// and its bounds enclose the fixpoints of the lower and the upper constants.
         #[test]
-        fn encloses_the_fixpoint((n, ch) in random_component(false), o in any::<u8>(), rew in any::<bool>(), wide in any::<bool>()) {
+        fn encloses_the_fixpoint((n, ch) in random_component(false, 8), o in any::<u8>(), rew in any::<bool>(), wide in any::<bool>()) {
             let opt = opt_of(o);
             let ch = if opt == Opt::None { single_choice(ch) } else { ch };
             let ob = build(n, &ch, rew, if wide { 1e-7 } else { 0.0 });
@@ -477,7 +381,7 @@ mod tests {
         /// Choices may stay inside (end components): whenever a certificate is returned it is
         /// sound (the step bound rules end components out).
         #[test]
-        fn sound_with_end_components((n, ch) in random_component(true), o in any::<u8>(), rew in any::<bool>()) {
+        fn sound_with_end_components((n, ch) in random_component(true, 8), o in any::<u8>(), rew in any::<bool>()) {
             let opt = opt_of(o);
             let ch = if opt == Opt::None { single_choice(ch) } else { ch };
             let ob = build(n, &ch, rew, 0.0);

@@ -199,92 +199,9 @@ pub(crate) fn solve(c: &Component, min: bool, eps: f64, max_iter: usize) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::ast::Opt;
+    use crate::vi::random_component::{build, oracle, random_component};
     use proptest::prelude::*;
-
-    /// A random component: per member 1–2 choices, each with 1–3 weighted local successors and
-    /// an exit weight with exit value in [0, 1], plus a reward.
-    type RandChoice = (Vec<(usize, f64)>, f64, f64, f64);
-
-    struct Owned {
-        first: Vec<u32>,
-        cstart: Vec<u32>,
-        col: Vec<u32>,
-        val: Vec<f64>,
-        b: Vec<f64>,
-    }
-
-    fn build(n: usize, choices: &[Vec<RandChoice>], rewards: bool) -> Owned {
-        let mut o = Owned {
-            first: vec![0],
-            cstart: vec![0],
-            col: vec![],
-            val: vec![],
-            b: vec![],
-        };
-        for ch in choices {
-            for (succ, exit_w, exit_v, rew) in ch {
-                let total: f64 = succ.iter().map(|s| s.1).sum::<f64>() + exit_w;
-                for &(t, w) in succ {
-                    o.col.push((t % n) as u32);
-                    o.val.push(w / total);
-                }
-                o.b.push(exit_w / total * exit_v + if rewards { *rew } else { 0.0 });
-                o.cstart.push(o.col.len() as u32);
-            }
-            o.first.push(o.b.len() as u32);
-        }
-        o
-    }
-
-    /// The oracle: a long Jacobi iteration from 0 (converges to the least fixpoint; every
-    /// choice exits with positive probability, so the fixpoint is unique).
-    fn oracle(o: &Owned, min: bool) -> Vec<f64> {
-        let k = o.first.len() - 1;
-        let mut x = vec![0.0f64; k];
-        for _ in 0..200_000 {
-            let mut nx = vec![0.0f64; k];
-            for (i, v) in nx.iter_mut().enumerate() {
-                let mut best = if min {
-                    f64::INFINITY
-                } else {
-                    f64::NEG_INFINITY
-                };
-                for c in o.first[i] as usize..o.first[i + 1] as usize {
-                    let mut s = o.b[c];
-                    for t in o.cstart[c] as usize..o.cstart[c + 1] as usize {
-                        s += o.val[t] * x[o.col[t] as usize];
-                    }
-                    best = if min { best.min(s) } else { best.max(s) };
-                }
-                *v = best;
-            }
-            let diff = nx
-                .iter()
-                .zip(&x)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
-            x = nx;
-            if diff < 1e-15 {
-                break;
-            }
-        }
-        x
-    }
-
-    fn random_component() -> impl Strategy<Value = (usize, Vec<Vec<RandChoice>>)> {
-        (1usize..7).prop_flat_map(|n| {
-            let choice = (
-                proptest::collection::vec((0..n, 0.1f64..1.0), 1..4),
-                0.02f64..0.5,
-                0.0f64..1.0,
-                0.0f64..2.0,
-            );
-            (
-                Just(n),
-                proptest::collection::vec(proptest::collection::vec(choice, 1..3), n),
-            )
-        })
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
@@ -292,10 +209,11 @@ mod tests {
         /// On random components (probabilities and rewards, min and max) the bounds enclose the
         /// fixpoint of a long iteration and are within the requested precision.
         #[test]
-        fn bounds_enclose_the_fixpoint((n, ch) in random_component(), min in any::<bool>(), rew in any::<bool>()) {
-            let o = build(n, &ch, rew);
+        fn bounds_enclose_the_fixpoint((n, ch) in random_component(false, 7), min in any::<bool>(), rew in any::<bool>()) {
+            let o = build(n, &ch, rew, 0.0);
             let c = Component { first: &o.first, cstart: &o.cstart, col: &o.col, val: &o.val, b: &o.b };
-            let exact = oracle(&o, min);
+            let opt = if min { Opt::Min } else { Opt::Max };
+            let exact = oracle(&o, &o.b, opt, 200_000, 1e-15, false);
             let r = solve(&c, min, 1e-6, 1_000_000).expect("converges");
             for i in 0..n {
                 let tol = 1e-12 * exact[i].abs().max(1.0);

@@ -1,4 +1,4 @@
-//! Test support shared by the interval-model test suites.
+//! Test support shared by the engine's test suites.
 
 use verikit_prob::Model;
 use verikit_prob::ModelType;
@@ -68,4 +68,36 @@ pub fn check(model: &str, consts: &[(String, String)], prop: &str) -> Result<f64
         Answer::Num(x) => Ok(x),
         Answer::Bool(b) => Ok(b as u8 as f64),
     }
+}
+
+/// Builds `prog` (when its semantic checks passed) with a small state bound, for parser
+/// totality tests: only the absence of panics matters.
+#[allow(dead_code)]
+pub fn build_small<E>(prog: Result<verikit_prob::Program, E>) {
+    if let Ok(prog) = prog {
+        let _ = verikit_prob::build(
+            &prog,
+            &verikit_prob::BuildOptions {
+                max_states: 10_000,
+                ..verikit_prob::BuildOptions::default()
+            },
+        );
+    }
+}
+
+/// A random MDP with `n` states; state n-1 is the target, state n-2 a trap (n >= 3).
+#[allow(dead_code)]
+pub fn mdp_text(n: usize, choices: &[Vec<(usize, usize, u32)>]) -> String {
+    let mut s = format!("mdp\nmodule M\n s : [0..{}] init 0;\n", n - 1);
+    for (i, cs) in choices.iter().enumerate().take(n - 2) {
+        for &(a, b, w) in cs {
+            let p = w as f64 / 10.0;
+            s.push_str(&format!(
+                " [] s={i} -> {p}:(s'={a}) + {}:(s'={b});\n",
+                1.0 - p
+            ));
+        }
+    }
+    s.push_str(&format!(" [] s>={} -> true;\nendmodule\n", n - 2));
+    s
 }
