@@ -664,3 +664,28 @@ fn ltl_properties_through_the_cli() {
     assert!((get("max") - 1.0).abs() < 1e-9);
     assert!((get("min") - 0.5).abs() < 1e-9);
 }
+
+/// `R[ φ ]` over co-safe LTL through the CLI: the reward until `X X "a"` holds (2 steps on every
+/// path of the DTMC above) and the located refusal of a formula that is not co-safe (exit 2).
+#[test]
+fn cosafe_ltl_reward_through_the_cli() {
+    let dtmc = tmp(
+        "cosafe.prism",
+        "dtmc\nmodule M\n x : [0..3] init 0;\n [] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);\n \
+         [] x=1 -> (x'=1);\n [] x=2 -> (x'=3);\n [] x=3 -> (x'=2);\nendmodule\n\
+         label \"a\" = x=1 | x=3;\nrewards \"steps\" true : 1; endrewards\n",
+    );
+    let m = dtmc.to_str().unwrap();
+    let (v, code, err) = json(&["prism", "check", m, "--pf", "R=? [ X X \"a\" ]"]);
+    assert_eq!(code, 0, "{err}");
+    assert!((v["result"].as_f64().unwrap() - 2.0).abs() < 1e-9, "{v}");
+    let props = tmp("cosafe.props", "\"g\": R=? [ F G \"a\" ];\n");
+    let out = verikit()
+        .args(["prism", "check", m, props.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cosafe.props:1:"), "{err}");
+    assert!(err.contains("not syntactically co-safe") && err.contains("`G`"), "{err}");
+}

@@ -45,7 +45,10 @@ pub fn is_ident_start(c: u8) -> bool {
 
 /// The end of the identifier characters (`[A-Za-z0-9_]*`) from byte `i`.
 pub fn ident_end(b: &[u8], mut i: usize) -> usize {
-    while b.get(i).is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_') {
+    while b
+        .get(i)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+    {
         i += 1;
     }
     i

@@ -211,7 +211,10 @@ fn minimise(mut d: Dnf) -> Dnf {
     d.dedup();
     let mut out: Dnf = Vec::new();
     for c in d {
-        if !out.iter().any(|k| k.iter().all(|x| c.binary_search(x).is_ok())) {
+        if !out
+            .iter()
+            .any(|k| k.iter().all(|x| c.binary_search(x).is_ok()))
+        {
             out.push(c);
         }
     }

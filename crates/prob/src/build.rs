@@ -684,7 +684,8 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 entries.clear();
                 for b in 0..br.len() {
                     let bv = &br.vals[b * nvars..(b + 1) * nvars];
-                    let t = intern_successor(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
+                    let t =
+                        intern_successor(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
                     entries.push((t, br.lo[b], br.hi[b]));
                 }
                 emit(&mut entries, &mut cols, &mut vals, &mut upper, interval);
@@ -707,7 +708,8 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Model, ProbError> {
                 total += wsum;
                 for b in 0..br.len() {
                     let bv = &br.vals[b * nvars..(b + 1) * nvars];
-                    let t = intern_successor(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
+                    let t =
+                        intern_successor(bv, &unb, &mut vars, &mut layout, &mut table, &mut key)?;
                     if is_ctmc {
                         entries.push((t, br.lo[b], br.hi[b]));
                     } else {

@@ -298,9 +298,8 @@ impl<'a> Checker<'a> {
                 let phi = self.states(l)?;
                 let psi = self.states(r)?;
                 self.preds();
-                let m = self.chain_ref();
-                let Some(p) = self.preds.as_ref() else {
-                    return Ok(vec![false; m.num_states()]);
+                let Some((m, p)) = self.chain_preds() else {
+                    return Ok(vec![false; self.model.num_states()]);
                 };
                 Ok(crate::ctl::until(m, p, &phi, &psi, forall))
             }
@@ -398,6 +397,18 @@ impl<'a> Checker<'a> {
 
     fn eps(&self) -> f64 {
         self.opts.eps
+    }
+
+    /// Computes the predecessor lists; the precision and sweep limit of the solvers.
+    fn solver_settings(&mut self) -> (f64, usize) {
+        self.preds();
+        (self.eps(), self.opts.max_sweeps)
+    }
+
+    /// The chain the solvers work on (embedded for a CTMC) with its predecessor lists, once
+    /// [`Self::preds`] has computed them.
+    fn chain_preds(&self) -> Option<(&Model, &Preds)> {
+        Some((self.chain_ref(), self.preds.as_ref()?))
     }
 
     // ------------------------------------------------------------------ P operator
@@ -777,11 +788,8 @@ impl<'a> Checker<'a> {
 
     /// Unbounded until `phi U psi` on the discrete chain.
     fn until(&mut self, phi: &[bool], psi: &[bool], opt: Opt) -> Vec<f64> {
-        self.preds();
-        let eps = self.eps();
-        let max_sweeps = self.opts.max_sweeps;
-        let m = self.chain_ref();
-        let Some(p) = self.preds.as_ref() else {
+        let (eps, max_sweeps) = self.solver_settings();
+        let Some((m, p)) = self.chain_preds() else {
             return vec![];
         };
         let n = m.num_states();
@@ -1125,11 +1133,8 @@ impl<'a> Checker<'a> {
             let z = crate::total_reward::zero_reward_ec_states(self.model, rew);
             return self.reach_reward(&z, rew, opt);
         }
-        self.preds();
-        let eps = self.eps();
-        let max_sweeps = self.opts.max_sweeps;
-        let m = self.chain_ref();
-        let Some(p) = self.preds.as_ref() else {
+        let (eps, max_sweeps) = self.solver_settings();
+        let Some((m, p)) = self.chain_preds() else {
             return vec![];
         };
         let t = crate::total_reward::max_total(m, p, rew);
@@ -1157,11 +1162,8 @@ impl<'a> Checker<'a> {
     }
 
     fn reach_reward(&mut self, target: &[bool], rew: &[f64], opt: Opt) -> Vec<f64> {
-        self.preds();
-        let eps = self.eps();
-        let max_sweeps = self.opts.max_sweeps;
-        let m = self.chain_ref();
-        let Some(p) = self.preds.as_ref() else {
+        let (eps, max_sweeps) = self.solver_settings();
+        let Some((m, p)) = self.chain_preds() else {
             return vec![];
         };
         let n = m.num_states();

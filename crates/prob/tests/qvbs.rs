@@ -9,7 +9,7 @@
 use std::path::Path;
 use verikit_prob::{
     build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions, Checker,
-    Property,
+    Model, Program, PropertiesFile, Property,
 };
 
 /// Quotes the huge `num`/`den` integers of QVBS result values so that serde_json accepts them.
@@ -641,21 +641,19 @@ fn jani_instances(root: &Path, max_states: u64) -> Vec<JaniInstance> {
     out
 }
 
+/// Reads, checks and builds a JANI instance: its properties, model and program, or the error.
+fn load_jani(inst: &JaniInstance) -> Result<(PropertiesFile, Model, Program), String> {
+    let text = std::fs::read_to_string(inst.dir.join(&inst.file)).map_err(|e| e.to_string())?;
+    let jf = verikit_prob::parse_jani(&text).map_err(|e| e.to_string())?;
+    let prog = check_model(&jf.model, &inst.consts).map_err(|e| e.to_string())?;
+    let model = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
+    Ok((jf.props, model, prog))
+}
+
 fn check_jani_instance(inst: &JaniInstance, failures: &mut Vec<String>) -> usize {
     let name = instance_name(&inst.dir, &inst.file, &inst.consts);
-    let text = std::fs::read_to_string(inst.dir.join(&inst.file)).unwrap();
     let t0 = std::time::Instant::now();
-    let jf = match verikit_prob::parse_jani(&text) {
-        Ok(j) => j,
-        Err(e) => {
-            failures.push(format!("{name}: {e}"));
-            return 0;
-        }
-    };
-    let r = check_model(&jf.model, &inst.consts)
-        .map_err(verikit_prob::ProbError::from)
-        .and_then(|p| Ok((build(&p, &BuildOptions::default())?, p)));
-    let (model, prog) = match r {
+    let (props, model, prog) = match load_jani(inst) {
         Ok(x) => x,
         Err(e) => {
             failures.push(format!("{name}: {e}"));
@@ -670,22 +668,17 @@ fn check_jani_instance(inst: &JaniInstance, failures: &mut Vec<String>) -> usize
             ));
         }
     }
-    let mut checker = match Checker::new(
-        &model,
-        &prog,
-        &jf.props,
-        &inst.consts,
-        CheckOptions::default(),
-    ) {
-        Ok(c) => c,
-        Err(e) => {
-            failures.push(format!("{name}: {e}"));
-            return 0;
-        }
-    };
+    let mut checker =
+        match Checker::new(&model, &prog, &props, &inst.consts, CheckOptions::default()) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                return 0;
+            }
+        };
     let checked = compare_results(
         &mut checker,
-        &jf.props.properties,
+        &props.properties,
         &inst.results,
         &name,
         failures,
@@ -753,18 +746,7 @@ fn qvbs_prism_jani_twins() {
             continue;
         }
         let t0 = std::time::Instant::now();
-        let jtext = std::fs::read_to_string(inst.dir.join(&inst.file)).unwrap();
-        let jf = match verikit_prob::parse_jani(&jtext) {
-            Ok(j) => j,
-            Err(e) => {
-                failures.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
-        let jr = check_model(&jf.model, &inst.consts)
-            .map_err(verikit_prob::ProbError::from)
-            .and_then(|p| Ok((build(&p, &BuildOptions::default())?, p)));
-        let (jm, jp) = match jr {
+        let (jprops, jm, jp) = match load_jani(inst) {
             Ok(x) => x,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));
@@ -788,11 +770,11 @@ fn qvbs_prism_jani_twins() {
         }
         let pf = parse_properties(&std::fs::read_to_string(inst.dir.join(pp)).unwrap())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let mut jc = Checker::new(&jm, &jp, &jf.props, &inst.consts, CheckOptions::default())
+        let mut jc = Checker::new(&jm, &jp, &jprops, &inst.consts, CheckOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut pc = Checker::new(&pmodel, &pprog, &pf, pconsts, CheckOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        for jprop in &jf.props.properties {
+        for jprop in &jprops.properties {
             let Some(pname) = jprop.name.as_deref() else {
                 continue;
             };
