@@ -399,6 +399,13 @@ impl<'a> Checker<'a> {
         self.opts.eps
     }
 
+    /// A solver's values, noting whether they are verified and whether the budget ran out.
+    fn accept(&mut self, sol: crate::vi::Solution) -> Vec<f64> {
+        self.sound &= sol.sound;
+        self.note(sol.exhausted);
+        sol.values
+    }
+
     /// Computes the predecessor lists; the precision and sweep limit of the solvers.
     fn solver_settings(&mut self) -> (f64, usize) {
         self.preds();
@@ -830,9 +837,7 @@ impl<'a> Checker<'a> {
             max_sweeps,
             budget: &self.opts.budget,
         });
-        self.sound &= sol.sound;
-        self.note(sol.exhausted);
-        sol.values
+        self.accept(sol)
     }
 
     /// `phi U<=k psi` by k steps of the Bellman operator.
@@ -1156,9 +1161,7 @@ impl<'a> Checker<'a> {
             max_sweeps,
             budget: &self.opts.budget,
         });
-        self.sound &= sol.sound;
-        self.note(sol.exhausted);
-        sol.values
+        self.accept(sol)
     }
 
     fn reach_reward(&mut self, target: &[bool], rew: &[f64], opt: Opt) -> Vec<f64> {
@@ -1198,9 +1201,7 @@ impl<'a> Checker<'a> {
             max_sweeps,
             budget: &self.opts.budget,
         });
-        self.sound &= sol.sound;
-        self.note(sol.exhausted);
-        sol.values
+        self.accept(sol)
     }
 
     fn ctmc_cumulative(&mut self, rr: Vec<f64>, t: f64) -> Vec<f64> {
@@ -1257,9 +1258,7 @@ impl<'a> Checker<'a> {
             max_sweeps,
             budget: &self.opts.budget,
         });
-        self.sound &= sol.sound;
-        self.note(sol.exhausted);
-        Ok(sol.values)
+        Ok(self.accept(sol))
     }
 }
 

@@ -287,6 +287,15 @@ fn all() -> bool {
 const CI_INSTANCES: &str = include_str!("ci-instances.tsv");
 
 /// An instance as the CI list names it.
+fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// `dir/file [constants]`, how the failures name an instance.
 fn instance_name(dir: &Path, file: &str, consts: &[(String, String)]) -> String {
     format!(
@@ -397,12 +406,7 @@ fn qvbs_reference_results() {
         unsupported.len(),
         unsupported.join("\n")
     );
-    assert!(
-        failures.is_empty(),
-        "{} disagreements:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures);
 }
 
 struct LogEntry {
@@ -715,12 +719,7 @@ fn qvbs_jani_only_reference_results() {
         "checked {checked} reference results on {} JANI-only instances",
         insts.len()
     );
-    assert!(
-        failures.is_empty(),
-        "{} disagreements:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures);
 }
 
 /// PRISM/JANI twins (QVBS ships both for most families): the JANI translation builds the same
@@ -817,12 +816,7 @@ fn qvbs_prism_jani_twins() {
         "compared {compared} values of {} PRISM/JANI twins ({checked} against references)",
         insts.len()
     );
-    assert!(
-        failures.is_empty(),
-        "{} disagreements:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures);
 }
 
 /// Largest twin (reference state count) compared here.
