@@ -680,12 +680,9 @@ fn cosafe_ltl_reward_through_the_cli() {
     assert_eq!(code, 0, "{err}");
     assert!((v["result"].as_f64().unwrap() - 2.0).abs() < 1e-9, "{v}");
     let props = tmp("cosafe.props", "\"g\": R=? [ F G \"a\" ];\n");
-    let out = verikit()
-        .args(["prism", "check", m, props.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("cosafe.props:1:"), "{err}");
-    assert!(err.contains("not syntactically co-safe") && err.contains("`G`"), "{err}");
+    fails(
+        &["prism", "check", m, props.to_str().unwrap()],
+        2,
+        &["cosafe.props:1:", "not syntactically co-safe", "`G`"],
+    );
 }
