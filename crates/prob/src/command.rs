@@ -49,12 +49,21 @@ pub struct CheckCommand {
     pub export_results: Option<String>,
 }
 
-/// `verikit prism build`'s export files.
+/// `verikit prism build`'s export files (its arguments, with the `clap` feature).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct BuildExports {
+    /// Write the transition matrix in PRISM's `.tra` format.
+    #[cfg_attr(feature = "clap", arg(long = "export-tra", value_name = "FILE"))]
     pub tra: Option<PathBuf>,
+    /// Write the states in PRISM's `.sta` format.
+    #[cfg_attr(feature = "clap", arg(long = "export-sta", value_name = "FILE"))]
     pub sta: Option<PathBuf>,
+    /// Write the labels in PRISM's `.lab` format.
+    #[cfg_attr(feature = "clap", arg(long = "export-lab", value_name = "FILE"))]
     pub lab: Option<PathBuf>,
+    /// Write a Graphviz DOT graph.
+    #[cfg_attr(feature = "clap", arg(long = "export-dot", value_name = "FILE"))]
     pub dot: Option<PathBuf>,
 }
 

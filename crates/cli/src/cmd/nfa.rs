@@ -105,12 +105,14 @@ pub struct OutputOpts {
 }
 
 impl Pair {
-    /// Reads A and B and asks `decide` with the options of the pair, `algo` and `no_memo`.
-    fn ask(&self, decide: Decide, algo: &str, no_memo: bool, ctx: &Ctx) -> Result<Answer, Fail> {
-        let mut o = CheckOptions::new(algo, &self.pre, self.a.from.as_deref(), &ctx.params);
+    /// Reads A and B and asks `f` with the options of the pair, `algo`, `no_memo` and `bisim`.
+    fn ask(&self, f: Decide, algo: &str, flags: (bool, bool), ctx: &Ctx) -> Result<Answer, Fail> {
+        let ((no_memo, bisim), from) = (flags, self.a.from.as_deref());
+        let pre = if bisim { "bisim" } else { &self.pre };
+        let mut o = CheckOptions::new(algo, pre, from, &ctx.params);
         (o.no_memo, o.no_prune) = (no_memo, self.no_prune);
         let (a, b) = (read_input(&self.a.a)?, read_input(&self.b)?);
-        Ok(decide(&a, &b, &o, &ctx.budget)?)
+        Ok(f(&a, &b, &o, &ctx.budget)?)
     }
 }
 
@@ -127,18 +129,13 @@ pub fn run(cmd: NfaCmd, ctx: &Ctx) -> Result<Answer, Fail> {
     let plain = |algo: &str, a: &One| CheckOptions::new(algo, "none", a.from.as_deref(), params);
     Ok(match cmd {
         NfaCmd::Univ { a, algo } => automata::univ(&read_input(&a.a)?, &plain(&algo, &a), bud)?,
-        NfaCmd::Incl { ab, algo } => ab.ask(automata::incl, &algo, false, ctx)?,
+        NfaCmd::Incl { ab, algo } => ab.ask(automata::incl, &algo, (false, false), ctx)?,
         NfaCmd::Equiv {
-            mut ab,
+            ab,
             algo,
             no_memo,
             bisim,
-        } => {
-            if bisim {
-                ab.pre = "bisim".into();
-            }
-            ab.ask(automata::equiv, &algo, no_memo, ctx)?
-        }
+        } => ab.ask(automata::equiv, &algo, (no_memo, bisim), ctx)?,
         NfaCmd::Gen { p, output } => output.emit(automata::generate(&p, params)?, &[])?,
         NfaCmd::Reduce { a, method, output } => {
             let p = automata::reduce(&read_input(&a.a)?, &method, &plain("auto", &a), bud)?;

@@ -37,18 +37,8 @@ pub enum PrismCmd {
     Build {
         #[command(flatten)]
         model: ModelArgs,
-        /// Write the transition matrix in PRISM's `.tra` format.
-        #[arg(long, value_name = "FILE")]
-        export_tra: Option<PathBuf>,
-        /// Write the states in PRISM's `.sta` format.
-        #[arg(long, value_name = "FILE")]
-        export_sta: Option<PathBuf>,
-        /// Write the labels in PRISM's `.lab` format.
-        #[arg(long, value_name = "FILE")]
-        export_lab: Option<PathBuf>,
-        /// Write a Graphviz DOT graph.
-        #[arg(long, value_name = "FILE")]
-        export_dot: Option<PathBuf>,
+        #[command(flatten)]
+        exports: BuildExports,
     },
     /// Coarsest alternating probabilistic bisimulation of an interval MDP (SETTA 2017): prints |S|,
     /// |I| before and after and the time; optionally writes the quotient.
@@ -129,16 +119,8 @@ pub fn run(cmd: PrismCmd, ctx: &Ctx) -> Result<Answer, CliError> {
             c.export_results = a.export_results;
             verikit_prob::check_command(&input(a.model), &c, ctx)
         }
-        PrismCmd::Build {
-            model,
-            export_tra,
-            export_sta,
-            export_lab,
-            export_dot,
-        } => {
-            let mut x = BuildExports::default();
-            (x.tra, x.sta, x.lab, x.dot) = (export_tra, export_sta, export_lab, export_dot);
-            verikit_prob::build_command(&input(model), &x, ctx)
+        PrismCmd::Build { model, exports } => {
+            verikit_prob::build_command(&input(model), &exports, ctx)
         }
         PrismCmd::Bisim(a) => {
             let mut b = BisimCommand::default();
