@@ -43,6 +43,7 @@ mod promela_ast;
 mod promela_lower;
 mod promela_macro;
 mod promela_parse;
+mod promela_token;
 mod replay;
 mod state_store;
 mod successors;

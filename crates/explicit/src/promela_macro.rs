@@ -13,17 +13,9 @@
 //! the use site (the macro's name up to its closing parenthesis), so an error inside an expansion
 //! points at the use.
 
-use crate::promela_parse::Tok;
+use crate::promela_token::{Macro, Tok};
 use std::collections::HashMap;
 use verikit_diag::{Diagnostic, Span};
-
-/// A `#define` or an `inline`: its parameters (`None`: object-like) and body.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Macro {
-    pub(crate) name: String,
-    pub(crate) params: Option<Vec<String>>,
-    pub(crate) body: Vec<(Tok, Span)>,
-}
 
 /// At most this many tokens after expansion (a guard against exponential definitions).
 const MAX_TOKENS: usize = 2_000_000;

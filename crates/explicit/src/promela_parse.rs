@@ -9,26 +9,12 @@
 use crate::c_expr::{self, ExprParser, Peek};
 use crate::dve_ast::{BinOp, Expr, LValue, RecvArg, Ty};
 use crate::promela_ast::*;
-use crate::promela_macro::Macro;
+use crate::promela_token::{Macro, Tok};
 use crate::token_cursor::Cursor;
 use verikit_diag::{Diagnostic, Span};
 
 /// Nesting limit for expressions and statements.
 const MAX_DEPTH: usize = 200;
-
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Tok {
-    Ident(String),
-    Int(i64),
-    Punct(&'static str),
-    /// A string literal (only `printf`/`printm` take one; both are refused by name).
-    Str,
-    /// `#define` (consumed by `promela_macro::expand`, never seen by the parser).
-    Define(Box<Macro>),
-    /// `#undef NAME`.
-    Undef(String),
-    Eof,
-}
 
 const PUNCTS: &[&str] = &[
     "::", "->", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++", "--", "{", "}", "(", ")",

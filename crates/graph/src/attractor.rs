@@ -5,7 +5,7 @@
 //! Paper: W. Zielonka, *Infinite games on finitely coloured graphs with applications to automata
 //! on infinite trees*, TCS 200 (1998), §2 (attractor sets).
 
-use crate::zielonka::{ParityGame, Player};
+use crate::parity_game::{ParityGame, Player};
 use verikit_diag::{Budget, Exhausted};
 
 /// Counted work of a solver: the budget is charged every 1024 steps.

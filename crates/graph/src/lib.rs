@@ -12,6 +12,7 @@
 mod attractor;
 mod csr;
 mod dominators;
+mod parity_game;
 mod priority_promotion;
 mod reach;
 mod sugiyama;
@@ -21,12 +22,13 @@ mod zielonka;
 
 pub use csr::Csr;
 pub use dominators::immediate_dominators;
+pub use parity_game::{normalise_priorities, ParityGame, ParitySolution, Player};
 pub use priority_promotion::priority_promotion;
 pub use reach::reachable;
 pub use sugiyama::{layered_layout, Layout, Sizes};
 pub use svg::{placement, to_svg, DrawEdge, DrawNode, Drawing, Placement, Rect};
 pub use tarjan::{sccs, tarjan, topological_components, Sccs};
-pub use zielonka::{normalise_priorities, zielonka, ParityGame, ParitySolution, Player};
+pub use zielonka::zielonka;
 
 #[cfg(test)]
 mod tests {

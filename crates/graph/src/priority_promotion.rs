@@ -19,7 +19,7 @@
 //! inside it. Same conventions and result as [`crate::zielonka`] (max-even, `P0` wins even).
 
 use crate::attractor::{attractor, Steps};
-use crate::zielonka::{ParityGame, ParitySolution, Player};
+use crate::parity_game::{ParityGame, ParitySolution, Player};
 use verikit_diag::{Budget, Exhausted};
 
 /// Solves `g` by priority promotion within `budget` (polled every region and every 1024
@@ -34,8 +34,8 @@ pub fn priority_promotion(g: &ParityGame, budget: &Budget) -> Result<ParitySolut
     let mut left = n;
     let mut r: Vec<u32> = (0..n).map(pr).collect();
     while left > 0 {
-        for v in 0..n {
-            r[v] = pr(v);
+        for (v, rv) in r.iter_mut().enumerate() {
+            *rv = pr(v);
         }
         let Some(mut p) = (0..n).filter(|&v| alive[v]).map(|v| r[v]).max() else {
             break;

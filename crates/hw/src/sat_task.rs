@@ -11,7 +11,9 @@ use crate::trimmer::{trimmer, TrimResult, TrimStats};
 use crate::unroll::Unroller;
 use verikit_aiger::Aig;
 use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Verdict};
-use verikit_sat::{dimacs, Cdcl, Cnf, Gcnf, Lit, NoTheory, ProofLog, SatBackend, SatResult, Var};
+use verikit_sat::{
+    dimacs, Cdcl, Cnf, Gcnf, Lit, NoTheory, ProofLog, SatBackend, SatResult, Var, VarCount,
+};
 
 /// Options of `verikit sat`.
 #[derive(Default)]
@@ -490,7 +492,7 @@ fn internal_error(answer: Answer, msg: &str) -> CoreRun {
 /// Collects the clauses an unroller produces.
 #[derive(Default)]
 struct Recorder {
-    vars: u32,
+    vars: VarCount,
     clauses: Vec<Vec<Lit>>,
 }
 
@@ -499,16 +501,13 @@ impl SatBackend for Recorder {
         "recorder"
     }
     fn new_var(&mut self) -> Var {
-        self.vars += 1;
-        self.vars - 1
+        self.vars.fresh()
     }
     fn num_vars(&self) -> u32 {
-        self.vars
+        self.vars.get()
     }
     fn add_clause(&mut self, lits: &[Lit]) {
-        if let Some(m) = lits.iter().map(|l| l.var()).max() {
-            self.vars = self.vars.max(m + 1);
-        }
+        self.vars.cover(lits);
         self.clauses.push(lits.to_vec());
     }
     fn solve(&mut self, _: &[Lit], _: &Budget) -> SatResult {
@@ -545,7 +544,7 @@ pub fn bmc_cnf(aig: &Aig, prop: usize, k: usize) -> Result<Cnf, String> {
     }
     rec.add_clause(&bads);
     Ok(Cnf {
-        num_vars: rec.vars,
+        num_vars: rec.vars.get(),
         clauses: rec.clauses,
     })
 }

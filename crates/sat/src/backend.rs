@@ -28,6 +28,31 @@ pub trait SatBackend {
     fn exhausted(&self) -> Option<Exhausted>;
 }
 
+/// The variable numbering of a backend that does not number variables itself: the next fresh
+/// variable, raised past every variable a clause or an assumption mentions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VarCount(u32);
+
+impl VarCount {
+    /// A fresh variable.
+    pub fn fresh(&mut self) -> Var {
+        self.0 += 1;
+        self.0 - 1
+    }
+
+    /// Number of variables so far.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+
+    /// Counts every variable of `lits`.
+    pub fn cover(&mut self, lits: &[Lit]) {
+        if let Some(m) = lits.iter().map(|l| l.var()).max() {
+            self.0 = self.0.max(m + 1);
+        }
+    }
+}
+
 /// The own CDCL core ([`Cdcl`]) with the empty theory.
 #[derive(Default)]
 pub struct CdclBackend {

@@ -2,7 +2,7 @@
 //! `rustsat` / `rustsat-cadical` crates. Opt-in (cargo feature `cadical`): the build compiles
 //! CaDiCaL's C++ sources. The budget is polled by CaDiCaL's terminate callback.
 
-use crate::backend::SatBackend;
+use crate::backend::{SatBackend, VarCount};
 use crate::cdcl::{Lit, SatResult, Var};
 use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit as RLit, TernaryVal};
@@ -13,7 +13,7 @@ use verikit_diag::{Budget, Exhausted};
 /// CaDiCaL behind the [`SatBackend`] interface.
 pub struct CadicalBackend {
     solver: rustsat_cadical::CaDiCaL<'static, 'static>,
-    vars: u32,
+    vars: VarCount,
     model: Vec<bool>,
     core: Vec<Lit>,
     exhausted: Rc<Cell<Option<Exhausted>>>,
@@ -29,7 +29,7 @@ impl CadicalBackend {
     pub fn new() -> CadicalBackend {
         CadicalBackend {
             solver: rustsat_cadical::CaDiCaL::default(),
-            vars: 0,
+            vars: VarCount::default(),
             model: Vec::new(),
             core: Vec::new(),
             exhausted: Rc::new(Cell::new(None)),
@@ -50,24 +50,19 @@ impl SatBackend for CadicalBackend {
         "cadical"
     }
     fn new_var(&mut self) -> Var {
-        self.vars += 1;
-        self.vars - 1
+        self.vars.fresh()
     }
     fn num_vars(&self) -> u32 {
-        self.vars
+        self.vars.get()
     }
     fn add_clause(&mut self, lits: &[Lit]) {
-        if let Some(max) = lits.iter().map(|l| l.var()).max() {
-            self.vars = self.vars.max(max + 1);
-        }
+        self.vars.cover(lits);
         let c: Clause = lits.iter().map(|&l| to_rlit(l)).collect();
         // CaDiCaL only fails here when out of memory; the next solve then reports it.
         let _ = self.solver.add_clause(c);
     }
     fn solve(&mut self, assumptions: &[Lit], budget: &Budget) -> SatResult {
-        if let Some(max) = assumptions.iter().map(|l| l.var()).max() {
-            self.vars = self.vars.max(max + 1);
-        }
+        self.vars.cover(assumptions);
         self.model.clear();
         self.core.clear();
         self.exhausted.set(None);
@@ -85,7 +80,7 @@ impl SatBackend for CadicalBackend {
         self.solver.detach_terminator();
         match r {
             Ok(SolverResult::Sat) => {
-                self.model = (0..self.vars)
+                self.model = (0..self.vars.get())
                     .map(|v| {
                         matches!(
                             self.solver.lit_val(RLit::new(v, false)),

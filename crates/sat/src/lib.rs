@@ -19,7 +19,7 @@ mod drat;
 mod drat_check;
 mod lit;
 
-pub use backend::{CdclBackend, SatBackend};
+pub use backend::{CdclBackend, SatBackend, VarCount};
 #[cfg(feature = "cadical")]
 pub use cadical::CadicalBackend;
 pub use cdcl::{Cdcl, Final, Lit, NoTheory, SatResult, Stats, Theory, Var};
