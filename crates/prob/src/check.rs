@@ -102,7 +102,17 @@ impl<'a> Checker<'a> {
         opts: CheckOptions,
     ) -> R<Checker<'a>> {
         let names = Names::new(prog, props, overrides)?;
-        Ok(Checker {
+        Ok(Checker::fresh(model, prog, opts, names))
+    }
+
+    /// A checker with nothing computed yet.
+    fn fresh(
+        model: &'a Model,
+        prog: &'a Program,
+        opts: CheckOptions,
+        names: Arc<Names>,
+    ) -> Checker<'a> {
+        Checker {
             model,
             prog,
             opts,
@@ -113,7 +123,7 @@ impl<'a> Checker<'a> {
             sound: true,
             exhausted: Cell::new(None),
             keep_values: false,
-        })
+        }
     }
 
     /// Whether [`Checker::check`] also reports the value of every state.
@@ -570,18 +580,7 @@ impl<'a> Checker<'a> {
     where
         'a: 'm,
     {
-        Checker {
-            model,
-            prog: self.prog,
-            opts: self.opts.clone(),
-            names: self.names.clone(),
-            preds: None,
-            embedded: None,
-            exit: None,
-            sound: true,
-            exhausted: Cell::new(None),
-            keep_values: false,
-        }
+        Checker::fresh(model, self.prog, self.opts.clone(), self.names.clone())
     }
 
     /// The letter of each model state over an automaton's APs (`p<i>` is atom `i`, the first 64).
