@@ -164,7 +164,7 @@ fn demo_model_checks_the_arbiter() {
     let d = json(&["demo"]);
     let items = d["demos"].as_array().unwrap();
     let aut = items.iter().find(|i| i["engine"] == "aut").unwrap();
-    assert_eq!(words(&aut), ("false", "violated"));
+    assert_eq!(words(aut), ("false", "violated"));
     let cex = aut["witness"].as_str().unwrap();
     let c = json(&["ltl", "check", "G(req -> F grant)", cex]);
     assert_eq!(words(&c), ("false", "violated"));

@@ -1433,10 +1433,7 @@ impl<'a> Lower<'a> {
         step: Option<Option<&'a Node<Expression>>>,
     ) -> Result<(), ProgError> {
         let head = self.new_loc();
-        let step_loc = match step {
-            Some(_) => Some(self.new_loc()),
-            None => None,
-        };
+        let step_loc = step.map(|_| self.new_loc());
         let exit = self.new_loc();
         self.enter(head)?;
         let c = match cond {

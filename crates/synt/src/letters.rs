@@ -17,6 +17,9 @@ use verikit_bdd::{Bdd, BddDict, BddValuation, BddVariable, Limits};
 use verikit_diag::Budget;
 use verikit_omega::Twa;
 
+/// A letter as the values of its BDD variables.
+type Letter = Vec<(BddVariable, bool)>;
+
 /// Largest number of classes (or groups) a game is played with.
 pub(crate) const MAX_CELLS: usize = 1 << 16;
 
@@ -197,10 +200,7 @@ impl Letters {
     }
 
     /// The first mover's letter for `g` (its representative) and that letter as constant answers.
-    pub(crate) fn first_letter(
-        &self,
-        g: &Group,
-    ) -> Result<(Vec<(BddVariable, bool)>, Vec<Bdd>), SyntError> {
+    pub(crate) fn first_letter(&self, g: &Group) -> Result<(Letter, Vec<Bdd>), SyntError> {
         let x = self.representative(g)?;
         let answer = x
             .iter()

@@ -22,8 +22,17 @@ fn xor(a: &mut Aig, x: u32, y: u32) -> u32 {
     a.and(both ^ 1, none ^ 1)
 }
 
+/// A specification, its inputs and outputs, its semantics and its monitor.
+type Case = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    Semantics,
+    Monitor,
+);
+
 /// Realizable safety specifications with their monitors.
-const CASES: &[(&str, &[&str], &[&str], Semantics, Monitor)] = &[
+const CASES: &[Case] = &[
     ("G(r <-> g)", &["r"], &["g"], Semantics::Mealy, |a, s| {
         xor(a, s("r"), s("g"))
     }),
