@@ -228,7 +228,24 @@ fn copies(
     if n == 0 {
         return i == j;
     }
-    (i..=j).any(|k| m(x, w, i, k, memo) && copies(x, n - 1, w, k, j, memo))
+    let key = counted_key(x, 1, n, i, j);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let v = (i..=j).any(|k| m(x, w, i, k, memo) && copies(x, n - 1, w, k, j, memo));
+    memo.insert(key, v);
+    v
+}
+
+/// The memo key of `copies` (`tag` 1) and `fcopies` (`tag` 2) in `m`'s memo: the count `n` and
+/// the tag sit in the high bits of the start position, which `m`'s own keys never use (positions
+/// stay below `HORIZON`). Without it, nested repetitions take exponential time on some formulas.
+fn counted_key(x: &R, tag: usize, n: u32, i: usize, j: usize) -> (usize, usize, usize) {
+    (
+        x as *const R as usize,
+        i | (n as usize) << 32 | tag << 60,
+        j,
+    )
 }
 
 fn fcopies(
@@ -239,11 +256,16 @@ fn fcopies(
     j: usize,
     memo: &mut HashMap<(usize, usize, usize), bool>,
 ) -> bool {
-    match n {
-        0 => i == j,
-        1 => m(x, w, i, j, memo),
-        _ => (i..j).any(|k| m(x, w, i, k + 1, memo) && fcopies(x, n - 1, w, k, j, memo)),
+    if n < 2 {
+        return if n == 0 { i == j } else { m(x, w, i, j, memo) };
     }
+    let key = counted_key(x, 2, n, i, j);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let v = (i..j).any(|k| m(x, w, i, k + 1, memo) && fcopies(x, n - 1, w, k, j, memo));
+    memo.insert(key, v);
+    v
 }
 
 /// The longest match looked at: the lassos and SEREs of these tests are small.
