@@ -621,30 +621,38 @@ fn prism_language_coverage_through_the_cli() {
     fails(&args, 2, &["cyc.props:", "cyclic reference"]);
 }
 
+/// The DTMC of the LTL tests: `x=0` goes to the absorbing `x=1` or to the `x=2 ↔ x=3` loop with
+/// ½ each; `"a"` holds on `x=1` and `x=3`.
+const LTL_DTMC: &str =
+    "dtmc\nmodule M\n x : [0..3] init 0;\n [] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);\n \
+         [] x=1 -> (x'=1);\n [] x=2 -> (x'=3);\n [] x=3 -> (x'=2);\nendmodule\n\
+         label \"a\" = x=1 | x=3;\n";
+
+/// The result of the property named `name` in a `--json` answer.
+fn result_of(v: &serde_json::Value, name: &str) -> serde_json::Value {
+    let res = v["results"].as_array().expect("results");
+    res.iter()
+        .find(|r| r["name"] == name)
+        .expect("named result")["result"]
+        .clone()
+}
+
 /// LTL inside `P[…]` through the CLI (issue 19): a DTMC and an MDP with values computed by hand
-/// (the DTMC's `x=0` goes to the absorbing `x=1` or to the `x=2 ↔ x=3` loop with ½ each; in the
-/// MDP the choice is the scheduler's).
+/// (`LTL_DTMC`; in the MDP the choice is the scheduler's).
 #[test]
 fn ltl_properties_through_the_cli() {
-    let dtmc = tmp(
-        "ltl.prism",
-        "dtmc\nmodule M\n x : [0..3] init 0;\n [] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);\n \
-         [] x=1 -> (x'=1);\n [] x=2 -> (x'=3);\n [] x=3 -> (x'=2);\nendmodule\n\
-         label \"a\" = x=1 | x=3;\n",
-    );
+    let dtmc = tmp("ltl.prism", LTL_DTMC);
     let props = tmp(
         "ltl.props",
         "\"gf\": P=? [ G F \"a\" ];\n\"fg\": P=? [ F G \"a\" ];\n\"xx\": P=? [ X X X \"a\" ];\n\
          \"ug\": P=? [ !\"a\" U (G \"a\") ];\n\"holds\": P>=0.5 [ F G \"a\" ];\n",
     );
     let v = checked(&dtmc, &props, &[]);
-    let res = v["results"].as_array().unwrap();
-    let get = |n: &str| res.iter().find(|r| r["name"] == n).unwrap()["result"].clone();
     for (n, want) in [("gf", 1.0), ("fg", 0.5), ("xx", 0.5), ("ug", 0.5)] {
-        let got = get(n).as_f64().unwrap();
+        let got = result_of(&v, n).as_f64().unwrap();
         assert!((got - want).abs() < 1e-9, "{n}: {got}");
     }
-    assert_eq!(get("holds"), serde_json::Value::Bool(true));
+    assert_eq!(result_of(&v, "holds"), serde_json::Value::Bool(true));
     let mdp = tmp(
         "ltl-mdp.prism",
         "mdp\nmodule M\n x : [0..2] init 0;\n [l] x=0 -> (x'=1);\n [r] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);\n \
@@ -655,12 +663,7 @@ fn ltl_properties_through_the_cli() {
         "\"max\": Pmax=? [ F G \"a\" ];\n\"min\": Pmin=? [ F G \"a\" ];\n",
     );
     let v = checked(&mdp, &props, &[]);
-    let res = v["results"].as_array().unwrap();
-    let get = |n: &str| {
-        res.iter().find(|r| r["name"] == n).unwrap()["result"]
-            .as_f64()
-            .unwrap()
-    };
+    let get = |n: &str| result_of(&v, n).as_f64().unwrap();
     assert!((get("max") - 1.0).abs() < 1e-9);
     assert!((get("min") - 0.5).abs() < 1e-9);
 }
@@ -671,9 +674,7 @@ fn ltl_properties_through_the_cli() {
 fn cosafe_ltl_reward_through_the_cli() {
     let dtmc = tmp(
         "cosafe.prism",
-        "dtmc\nmodule M\n x : [0..3] init 0;\n [] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);\n \
-         [] x=1 -> (x'=1);\n [] x=2 -> (x'=3);\n [] x=3 -> (x'=2);\nendmodule\n\
-         label \"a\" = x=1 | x=3;\nrewards \"steps\" true : 1; endrewards\n",
+        &format!("{LTL_DTMC}rewards \"steps\" true : 1; endrewards\n"),
     );
     let m = dtmc.to_str().unwrap();
     let (v, code, err) = json(&["prism", "check", m, "--pf", "R=? [ X X \"a\" ]"]);
