@@ -3,6 +3,7 @@
 //!
 //! Seed: Krčál, Yi, CAV 2006 (C24), §2–§4.
 
+use crate::cta_one_counter::{cta_one_counter, not_applicable};
 use crate::cta_parse::{parse_cta, Cta, CtaAction};
 use crate::cta_reach::{
     cta_reach, cta_unreachable_summarised, resolve_cta_labels, CtaOptions, CtaStep,
@@ -32,7 +33,9 @@ fn step_text(cta: &Cta, s: &CtaStep) -> String {
 /// the symbolic trace (replayed before it is returned), `false` when the search was exhaustive or,
 /// once the channel bound cut it, when the target is unreachable in the over-approximation that
 /// summarises each channel beyond its first `k` letters (`k` = 1, 2, 4, … up to the bound),
-/// `unknown` when neither decides, `timeout` when the budget ran out.
+/// then, for one channel with closed guards and no urgent reading to respect, the exact
+/// one-counter procedure of `cta_one_counter` (C24 §3); `unknown` when none decides, `timeout`
+/// when the budget ran out.
 pub fn run_cta(
     text: &str,
     labels: &[String],
@@ -68,6 +71,22 @@ pub fn run_cta(
             }
         }
     }
+    let mut one_counter = None;
+    let mut not_decided = None;
+    if verdict == Verdict::Unknown {
+        match not_applicable(&cta) {
+            Some(why) => not_decided = Some(why),
+            None => {
+                let oc = cta_one_counter(&cta, &ids, budget);
+                verdict = match (oc.reachable, oc.exhausted) {
+                    (Some(b), _) => Verdict::from_bool(b),
+                    (None, Some(_)) => Verdict::Timeout,
+                    (None, None) => Verdict::Unknown,
+                };
+                one_counter = Some(oc);
+            }
+        }
+    }
     let mut a = Answer::decision(verdict)
         .detail("topology", r.topology.name())
         .detail("decidability", r.topology.reason())
@@ -85,11 +104,27 @@ pub fn run_cta(
                 "unreachable even when every channel keeps its first {k} letter(s) and any number of further letters from the set it may hold: an exhaustive search of this over-approximation of all runs, whatever the channels' lengths"
             ),
         );
-    } else if r.bound_hit {
+    } else if r.bound_hit && one_counter.is_none() {
         a = a.detail(
             "reason",
             "a channel reached the bound (ta.cta-channel-bound)",
         );
+    }
+    if let Some(why) = not_decided {
+        a = a.detail("one_counter", format!("not applied: {why}"));
+    }
+    let mut trace = r.trace;
+    if let Some(oc) = one_counter {
+        a = a
+            .detail(
+                "procedure",
+                "one-counter machine of the desynchronized semantics in discrete time (C24 §3, Definition 2, Theorem 1; exact by digitization), decided by post* saturation",
+            )
+            .stat("one_counter_control_states", oc.control_states)
+            .stat("one_counter_automaton_transitions", oc.automaton_transitions);
+        if oc.reachable == Some(true) {
+            trace = oc.trace;
+        }
     }
     if let Some(e) = r.exhausted {
         a = a.detail("reason", e.verdict_word());
@@ -103,11 +138,11 @@ pub fn run_cta(
             ),
         );
     }
-    if r.reachable == Some(true) {
-        replay_cta(&cta, &r.trace, &ids).map_err(|e| {
+    if verdict == Verdict::True {
+        replay_cta(&cta, &trace, &ids).map_err(|e| {
             Diagnostic::error(format!("internal: the witness does not replay: {e}"))
         })?;
-        let steps: Vec<String> = r.trace.iter().map(|s| step_text(&cta, s)).collect();
+        let steps: Vec<String> = trace.iter().map(|s| step_text(&cta, s)).collect();
         for s in &steps {
             a = a.line(s);
         }

@@ -25,6 +25,7 @@ mod check;
 mod command;
 mod concrete_trace;
 mod cta_check;
+mod cta_one_counter;
 mod cta_parse;
 mod cta_reach;
 mod cta_replay;
@@ -62,6 +63,7 @@ pub use command::{
 };
 pub use concrete_trace::{TimedStep, TimedTrace};
 pub use cta_check::run_cta;
+pub use cta_one_counter::{cta_one_counter, not_applicable, OneCounterResult};
 pub use cta_parse::{parse_cta, Cta, CtaAction, CtaAtom, CtaChannel, CtaEdge, CtaProcess};
 pub use cta_reach::{
     check_topology, cta_reach, cta_unreachable_summarised, resolve_cta_labels, CtaOptions,

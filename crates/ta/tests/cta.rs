@@ -1,10 +1,11 @@
 //! Communicating timed automata (Krčál–Yi CAV'06): topology classification, reachability with
 //! urgent reading, witnesses replayed by the independent checker, located errors.
 
+use proptest::prelude::*;
 use verikit_diag::Budget;
 use verikit_ta::{
-    check_topology, classify_topology, cta_reach, cta_unreachable_summarised, parse_cta,
-    replay_cta, resolve_cta_labels, CtaOptions, Topology,
+    check_topology, classify_topology, cta_one_counter, cta_reach, cta_unreachable_summarised,
+    not_applicable, parse_cta, replay_cta, resolve_cta_labels, run_cta, CtaOptions, Topology,
 };
 
 fn model(name: &str) -> String {
@@ -231,4 +232,112 @@ fn parser_is_total() {
     ];
     let seeds: Vec<&str> = seeds.iter().map(String::as_str).collect();
     verikit_testkit::assert_parser_total(&seeds, 2000, parse_cta);
+}
+
+/// The one-counter procedure's answer, its witness replayed on the synchronized semantics.
+fn one_counter(text: &str, labels: &[&str]) -> Option<bool> {
+    let cta = parse_cta(text).unwrap();
+    assert_eq!(not_applicable(&cta), None);
+    let names: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
+    let ids = resolve_cta_labels(&cta, &names).unwrap();
+    let r = cta_one_counter(&cta, &ids, &Budget::unlimited());
+    if r.reachable == Some(true) {
+        replay_cta(&cta, &r.trace, &ids).unwrap_or_else(|e| panic!("{labels:?}: {e}"));
+    }
+    r.reachable
+}
+
+#[test]
+fn the_one_counter_procedure_decides_an_unbounded_channel_exactly() {
+    let text = model("fifo.cta");
+    // both fast paths fail on `twice`: the channel grows without bound, and the summarised tail
+    // {a, b} lets `b` be read twice
+    let r = reach(&text, &["twice"], 6);
+    assert_eq!(r.reachable, None);
+    assert!(r.bound_hit);
+    for k in [1, 2, 4] {
+        assert_eq!(summarised(&text, &["twice"], k), Some(false), "k={k}");
+    }
+    assert_eq!(one_counter(&text, &["twice"]), Some(false));
+    assert_eq!(one_counter(&text, &["got_b"]), Some(true));
+    assert_eq!(one_counter(&text, &["got_b", "sent_b"]), Some(true));
+    // the command: `false` from the one-counter procedure, named in the answer
+    let names = vec!["twice".to_string()];
+    let opts = CtaOptions { channel_bound: 4 };
+    let a = run_cta(&text, &names, &opts, &Budget::unlimited()).unwrap();
+    let j = a.to_json();
+    assert_eq!(j["verdict"], "false", "{j}");
+    assert!(
+        j["procedure"].as_str().unwrap().contains("one-counter"),
+        "{j}"
+    );
+    // an unbounded producer: B never moves
+    assert_eq!(one_counter(&model("producer.cta"), &["never"]), Some(false));
+}
+
+#[test]
+fn the_one_counter_procedure_says_when_it_does_not_apply() {
+    // counter.cta: B's location b0 has an eps edge and a receive edge (urgent reading matters)
+    let cta = parse_cta(&model("counter.cta")).unwrap();
+    let why = not_applicable(&cta).unwrap();
+    assert!(why.contains("b0") && why.contains("urgent"), "{why}");
+    let strict = model("fifo.cta").replace("c?b{provided: y==2", "c?b{provided: y<3");
+    let why = not_applicable(&parse_cta(&strict).unwrap()).unwrap();
+    assert!(why.contains("strict guard"), "{why}");
+    let none = "system:s\nprocess:A\nlocation:A:l{initial:}\n";
+    assert!(not_applicable(&parse_cta(none).unwrap()).is_some());
+}
+
+/// A random one-channel CTA in the class of the one-counter procedure: closed guards, each
+/// receiver location either internal-only or receive-only.
+fn random_cta() -> impl Strategy<Value = String> {
+    let guard = (0..3usize, 0..3i32).prop_map(|(op, c)| {
+        let op = ["<=", "==", ">="][op];
+        (op, c)
+    });
+    let a_edge = (0..3u32, 0..3u32, 0..3usize, guard.clone(), any::<bool>());
+    let b_edge = (0..3u32, 0..3u32, 0..2usize, guard, any::<bool>());
+    (
+        prop::collection::vec(a_edge, 1..5),
+        prop::collection::vec(b_edge, 1..5),
+        prop::collection::vec(any::<bool>(), 3),
+    )
+        .prop_map(|(ae, be, b_reads)| {
+            let mut t = String::from(
+                "system:r\nprocess:A\nprocess:B\nclock:A:x\nclock:B:y\nchannel:c:A:B\n\
+                 location:A:p0{initial:}\nlocation:A:p1\nlocation:A:p2{labels: s}\n\
+                 location:B:q0{initial:}\nlocation:B:q1\nlocation:B:q2{labels: t}\n",
+            );
+            for (src, tgt, act, (op, c), reset) in ae {
+                let act = ["c!a", "c!b", "eps"][act];
+                let r = if reset { " : do: x=0" } else { "" };
+                t += &format!("edge:A:p{src}:p{tgt}:{act}{{provided: x{op}{c}{r}}}\n");
+            }
+            for (src, tgt, letter, (op, c), reset) in be {
+                let reads = b_reads.get(src as usize).copied().unwrap_or(false);
+                let act = if reads { ["c?a", "c?b"][letter] } else { "eps" };
+                let r = if reset { " : do: y=0" } else { "" };
+                t += &format!("edge:B:q{src}:q{tgt}:{act}{{provided: y{op}{c}{r}}}\n");
+            }
+            t
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Against the bounded search (exact when it answers), the summarised over-approximation
+    /// (an unreachable target there is unreachable) and the synchronized replay of every witness.
+    #[test]
+    fn one_counter_agrees_with_the_bounded_search(text in random_cta()) {
+        for labels in [&["t"][..], &["t", "s"][..]] {
+            let oc = one_counter(&text, labels);
+            prop_assert!(oc.is_some());
+            let exact = reach(&text, labels, 5).reachable;
+            if let Some(b) = exact {
+                prop_assert_eq!(oc, Some(b), "{}", text);
+            } else if summarised(&text, labels, 2) == Some(true) {
+                prop_assert_eq!(oc, Some(false), "{}", text);
+            }
+        }
+    }
 }
