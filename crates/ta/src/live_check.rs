@@ -77,21 +77,30 @@ pub(crate) fn search_lasso(
         Goal::Globally(phi) => *phi,
         _ => &all,
     };
-    let (g, exhausted) = explore(&mut zg, keep, budget);
+    let (g, mut exhausted) = explore(&mut zg, keep, budget);
     let never = |_: u32| false;
     let stop = |v: u32| can_stop(&zg, &g, v);
-    let lasso = match goal {
-        Goal::Globally(_) => find_lasso(&g, &|_| true, None, &stop, &g.initial),
-        Goal::Buchi(acc) => {
+    // the budget is honoured: once the exploration was cut, no lasso search on the partial graph
+    let found = match (exhausted, goal) {
+        (Some(_), _) => Ok(None),
+        (None, Goal::Globally(_)) => find_lasso(&g, &|_| true, None, &stop, &g.initial, budget),
+        (None, Goal::Buchi(acc)) => {
             let a = |v: u32| acc(g.disc(v));
-            find_lasso(&g, &|_| true, Some(&a), &never, &g.initial)
+            find_lasso(&g, &|_| true, Some(&a), &never, &g.initial, budget)
         }
-        Goal::LeadsToViolation(phi, psi) => {
+        (None, Goal::LeadsToViolation(phi, psi)) => {
             let sub = |v: u32| !psi(g.disc(v));
             let sources: Vec<u32> = (0..g.nodes.len() as u32)
                 .filter(|&v| phi(g.disc(v)) && !psi(g.disc(v)))
                 .collect();
-            find_lasso(&g, &sub, None, &stop, &sources)
+            find_lasso(&g, &sub, None, &stop, &sources, budget)
+        }
+    };
+    let lasso = match found {
+        Ok(l) => l,
+        Err(e) => {
+            exhausted = Some(e);
+            None
         }
     };
     // moves cut short (too many broadcast combinations): no witness can be trusted

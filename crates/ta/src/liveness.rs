@@ -190,7 +190,9 @@ pub(crate) fn find_lasso(
     accept: Option<&dyn Fn(u32) -> bool>,
     stop: &dyn Fn(u32) -> bool,
     sources: &[u32],
-) -> Option<NodeLasso> {
+    budget: &Budget,
+) -> Result<Option<NodeLasso>, Exhausted> {
+    let mut ticker = budget.ticker(64);
     let n = g.nodes.len();
     let in_sub: Vec<bool> = (0..n as u32).map(sub).collect();
     let succs = |v: u32| -> Vec<u32> {
@@ -225,6 +227,8 @@ pub(crate) fn find_lasso(
     }
     let mut hit = None;
     while let Some(v) = queue.pop_front() {
+        // `stop` computes a federation per node: the budget is polled here too
+        ticker.tick()?;
         if on_cycle(v) {
             hit = Some((v, true));
             break;
@@ -241,7 +245,9 @@ pub(crate) fn find_lasso(
             }
         }
     }
-    let (v, cyc) = hit?;
+    let Some((v, cyc)) = hit else {
+        return Ok(None);
+    };
     let path = unwind(&parent, v);
     let mut cycle = Vec::new();
     if cyc {
@@ -265,6 +271,7 @@ pub(crate) fn find_lasso(
         }
         if !found {
             'bfs: while let Some(u) = q.pop_front() {
+                ticker.tick()?;
                 for w in succs(u) {
                     if sccs.comp[w as usize] != c {
                         continue;
@@ -281,13 +288,15 @@ pub(crate) fn find_lasso(
                 }
             }
             if !found {
-                return None;
+                return Ok(None);
             }
             // v ← … ← first successor
             let mut cur = v;
             loop {
                 cycle.push(cur);
-                let p = *par.get(&cur)?;
+                let Some(&p) = par.get(&cur) else {
+                    return Ok(None);
+                };
                 if p == v {
                     break;
                 }
@@ -298,7 +307,7 @@ pub(crate) fn find_lasso(
             cycle.push(v);
         }
     }
-    Some(NodeLasso { path, cycle })
+    Ok(Some(NodeLasso { path, cycle }))
 }
 
 /// The BFS path to `v` read back from the `parent` pointers (first node first).

@@ -204,3 +204,36 @@ fn expected_uppaal_rows_agree_and_witnesses_replay() {
         assert_eq!(t.refused, 0, "a CI row is refused");
     }
 }
+
+/// train-gate's liveness queries (`-->`, `E[]`/`A<>`) do not finish within a small budget: the
+/// answer is `timeout`, returned once the budget is gone — the lasso search after the zone graph
+/// (a federation per node for "can a maximal path stop here") polls the budget too, and a cut
+/// exploration is not searched further.
+#[test]
+fn train_gate_liveness_honours_its_budget() {
+    let root = verikit_testkit::require_data!("ta");
+    let path = root.join("uppaal/deis-uppaal-models/Demos/Symbolic/train-gate.xml");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} missing", path.display());
+        return;
+    };
+    let um = parse_uppaal(&text).unwrap();
+    let mut seen = 0;
+    for q in um.embedded_queries().into_iter().flatten() {
+        if q.kind != QueryKind::LeadsTo {
+            continue;
+        }
+        seen += 1;
+        let budget = verikit_diag::Budget::with_timeout(std::time::Duration::from_millis(300));
+        let r = verikit_ta::check_query(&um, &q, verikit_ta::Options::default(), &budget).unwrap();
+        if r.satisfied.is_none() {
+            assert_eq!(
+                r.search.exhausted.map(|e| e.verdict_word()),
+                Some("timeout"),
+                "{}",
+                q.text
+            );
+        }
+    }
+    assert!(seen > 0, "train-gate has leads-to queries");
+}
