@@ -243,6 +243,7 @@ fn a_hard_liveness_check_times_out() {
 }
 
 const DEMO_CTA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/urgent.cta");
+const DEMO_FIFO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/fifo.cta");
 
 #[test]
 fn communicating_timed_automata() {
@@ -296,8 +297,10 @@ fn communicating_timed_automata() {
             .contains("first 1 letter"),
         "{v}"
     );
-    // A sends four letters before time 1, B reads them all after time 10: reachable, but with
-    // four letters queued — beyond the bound, and the summarised channels cannot rule it out
+    // A sends four letters before time 1, B reads them all after time 10: reachable, with four
+    // letters queued — beyond the bound, and the summarised channels cannot rule it out; the
+    // one-counter procedure of Krčál–Yi §3 (closed guards, no urgent reading to respect) decides
+    // it, and its witness replays
     let late = write(
         &dir,
         "late.cta",
@@ -317,7 +320,35 @@ fn communicating_timed_automata() {
         "--labels",
         "n",
     ]);
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert!(
+        v["procedure"].as_str().unwrap().contains("one-counter"),
+        "{v}"
+    );
+    assert_eq!(v["witness"]["replayed"], true, "{v}");
+    assert_eq!(v["witness"]["steps"].as_array().unwrap().len(), 8, "{v}");
+    // with a strict guard the procedure does not apply and says why: `unknown`
+    let strict = std::fs::read_to_string(&late)
+        .unwrap()
+        .replace("y>=10", "y>10");
+    let late_strict = write(&dir, "late_strict.cta", &strict);
+    let v = ok(&[
+        "-x",
+        "ta.cta-channel-bound=3",
+        "ta",
+        "cta",
+        &late_strict,
+        "--labels",
+        "n",
+    ]);
     assert_eq!(v["verdict"], "unknown", "{v}");
+    assert!(
+        v["one_counter"].as_str().unwrap().contains("strict guard"),
+        "{v}"
+    );
+    // the demo of an unbounded channel that only counting decides
+    let v = ok(&["ta", "cta", DEMO_FIFO, "--labels", "twice"]);
+    assert_eq!(v["verdict"], "false", "{v}");
     // a channel of two letters chosen freely every instant: too many contents for one second
     let h = write(
         &dir,
