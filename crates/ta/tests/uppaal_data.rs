@@ -218,22 +218,20 @@ fn train_gate_liveness_honours_its_budget() {
         return;
     };
     let um = parse_uppaal(&text).unwrap();
-    let mut seen = 0;
-    for q in um.embedded_queries().into_iter().flatten() {
-        if q.kind != QueryKind::LeadsTo {
-            continue;
-        }
-        seen += 1;
-        let budget = verikit_diag::Budget::with_timeout(std::time::Duration::from_millis(300));
-        let r = verikit_ta::check_query(&um, &q, verikit_ta::Options::default(), &budget).unwrap();
-        if r.satisfied.is_none() {
-            assert_eq!(
-                r.search.exhausted.map(|e| e.verdict_word()),
-                Some("timeout"),
-                "{}",
-                q.text
-            );
-        }
+    let q = um
+        .embedded_queries()
+        .into_iter()
+        .flatten()
+        .find(|q| q.kind == QueryKind::LeadsTo)
+        .expect("train-gate has a leads-to query");
+    let budget = verikit_diag::Budget::with_timeout(std::time::Duration::from_millis(200));
+    let r = verikit_ta::check_query(&um, &q, verikit_ta::Options::default(), &budget).unwrap();
+    if r.satisfied.is_none() {
+        assert_eq!(
+            r.search.exhausted.map(|e| e.verdict_word()),
+            Some("timeout"),
+            "{}",
+            q.text
+        );
     }
-    assert!(seen > 0, "train-gate has leads-to queries");
 }
