@@ -271,6 +271,18 @@ fn communicating_timed_automata() {
         err.contains("undecidable") && err.contains("Theorem 2"),
         "{err}"
     );
+    // `ta cta FILE --labels n` with channel words of at most 3 letters
+    let bound3 = |f: &str| {
+        ok(&[
+            "-x",
+            "ta.cta-channel-bound=3",
+            "ta",
+            "cta",
+            f,
+            "--labels",
+            "n",
+        ])
+    };
     // an unbounded channel: cut at the bound set by -x, then decided `false` on the summarised
     // channels (B never moves)
     let g = write(
@@ -279,15 +291,7 @@ fn communicating_timed_automata() {
         "system:s\nprocess:A\nprocess:B\nclock:A:x\nchannel:c:A:B\nlocation:A:p{initial:}\n\
          location:B:q{initial:}\nlocation:B:n{labels: n}\nedge:A:p:p:c!a{provided: x==1 : do: x=0}\n",
     );
-    let v = ok(&[
-        "-x",
-        "ta.cta-channel-bound=3",
-        "ta",
-        "cta",
-        &g,
-        "--labels",
-        "n",
-    ]);
+    let v = bound3(&g);
     assert_eq!(v["verdict"], "false", "{v}");
     assert_eq!(v["stats"]["max_channel_length"], 3, "{v}");
     assert!(
@@ -311,15 +315,7 @@ fn communicating_timed_automata() {
          edge:A:p2:p3:c!a{provided: x<=1}\nedge:A:p3:p4:c!a{provided: x<=1}\n\
          edge:B:q0:q1:c?a{provided: y>=10}\nedge:B:q1:q2:c?a\nedge:B:q2:q3:c?a\nedge:B:q3:n:c?a\n",
     );
-    let v = ok(&[
-        "-x",
-        "ta.cta-channel-bound=3",
-        "ta",
-        "cta",
-        &late,
-        "--labels",
-        "n",
-    ]);
+    let v = bound3(&late);
     assert_eq!(v["verdict"], "true", "{v}");
     assert!(
         v["procedure"].as_str().unwrap().contains("one-counter"),
@@ -332,15 +328,7 @@ fn communicating_timed_automata() {
         .unwrap()
         .replace("y>=10", "y>10");
     let late_strict = write(&dir, "late_strict.cta", &strict);
-    let v = ok(&[
-        "-x",
-        "ta.cta-channel-bound=3",
-        "ta",
-        "cta",
-        &late_strict,
-        "--labels",
-        "n",
-    ]);
+    let v = bound3(&late_strict);
     assert_eq!(v["verdict"], "unknown", "{v}");
     assert!(
         v["one_counter"].as_str().unwrap().contains("strict guard"),
