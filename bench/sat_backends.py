@@ -1,30 +1,40 @@
 """SAT backends of verikit-sat on the same CNFs (decision 0008): CPU time (user + system of the
 process, from wait4) of the `sat_backend` example per backend and file, every model replayed.
 
-    python3 bench/sat_backends.py [--backends cdcl,cadical] [--pysat] [--cli VERIKIT] OUT_DIR [CNF…]
+    python3 bench/sat_backends.py [--backends cdcl,cadical] [--pysat] [--cli VERIKIT] [--limit S]
+                                  [--bmc N] [--runs R] OUT_DIR [CNF…]
 
 Generates random 3-SAT at the threshold (ratio 4.26, fixed seeds) and pigeonhole formulas into
 OUT_DIR, adds the CNF files given (e.g. Tseitin encodings dumped from SMT-LIB files), runs
-`target/release/examples/sat_backend` (build it with `--features cadical`) three times per
+`target/release/examples/sat_backend` (build it with `--features cadical`) three times (`--runs`) per
 backend and file, and prints a markdown table of the median CPU seconds. `--backends cdcl`
 measures only the own core (a build without the feature); `--pysat` adds python-sat's CaDiCaL
 1.9.5 (`cadical195`, run with bench/.venv/bin/python) as a second reference: the CPU time of its
 solve call alone (parsing, interpreter start-up and imports excluded), its answer checked against
 the backends'. `--cli VERIKIT` runs `VERIKIT -q sat --backend B FILE` (the whole command, DIMACS
-parsing and the model check included) instead of the example.
+parsing and the model check included) instead of the example. `--limit S` stops each run after S
+CPU seconds (RLIMIT_CPU; the cell then says `>S`, and the file's answer comes from the runs that
+finished). `--bmc N` adds the BMC CNFs of bench/engines/sat.py (`verikit aig bmc-cnf` on the shared
+AIGER circuits, its `--max N` selection: unsafe circuits one frame below the shortest
+counterexample and at it, safe ones at k = 8), written with the release CLI (`VERIKIT_BIN`).
+`SAT_BACKEND_BIN` names the example binary when it was built in another target directory
+(`CARGO_TARGET_DIR=target-cadical cargo build --release -p verikit-sat --features cadical
+--example sat_backend`).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / "target" / "release" / "examples" / "sat_backend"
+BIN = Path(os.environ.get("SAT_BACKEND_BIN", ROOT / "target" / "release" / "examples" / "sat_backend"))
+VERIKIT = Path(os.environ.get("VERIKIT_BIN", ROOT / "target" / "release" / "verikit"))
 
 
 def random_3sat(n: int, seed: int) -> str:
@@ -49,10 +59,23 @@ def pigeonhole(holes: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cpu(cmd: list[str]) -> tuple[float, str]:
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    _, status, ru = os.wait4(proc.pid, 0)
+def cpu(cmd: list[str], limit: float | None = None) -> tuple[float, str]:
+    """CPU seconds and last word of the output of one run; the answer is `limit` when the run was
+    stopped by the CPU-time limit."""
+    preexec = None
+    if limit is not None:
+        import resource
+
+        secs = max(1, int(limit))
+
+        def preexec() -> None:
+            resource.setrlimit(resource.RLIMIT_CPU, (secs, secs + 1))
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec)
     out = proc.stdout.read() if proc.stdout else ""
+    _, status, ru = os.wait4(proc.pid, 0)
+    if limit is not None and os.waitstatus_to_exitcode(status) in (-signal.SIGXCPU, -signal.SIGKILL):
+        return ru.ru_utime + ru.ru_stime, "limit"
     if os.waitstatus_to_exitcode(status) != 0:
         err = proc.stderr.read() if proc.stderr else ""
         raise SystemExit(f"{cmd}: failed: {err}")
@@ -70,6 +93,23 @@ with Solver(name="cadical195", bootstrap_with=cnf.clauses) as s:
 t1 = resource.getrusage(resource.RUSAGE_SELF)
 print((t1.ru_utime - t0.ru_utime) + (t1.ru_stime - t0.ru_stime), "Sat" if r else "Unsat")
 """
+
+
+def bmc_cnfs(out: Path, n: int) -> list[Path]:
+    """The BMC CNFs of bench/engines/sat.py's selection (`--max n`), written into `out`."""
+    sys.path.insert(0, str(ROOT / "bench" / "engines"))
+    sys.path.insert(0, str(ROOT / "bench"))
+    from sat import DATA as AIGER, instances  # noqa: E402  (bench/engines/sat.py)
+
+    files = []
+    for f, k, _ in instances(n):
+        cnf = out / f"{Path(f).stem}-k{k}.cnf"
+        if not cnf.exists():
+            subprocess.run([str(VERIKIT), "aig", "bmc-cnf", str(AIGER / f), "-k", str(k), "-o", str(cnf)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+        if cnf.exists():
+            files.append(cnf)
+    return files
 
 
 def pysat(f: Path) -> tuple[float, str]:
@@ -93,6 +133,21 @@ def main() -> None:
         i = args.index("--cli")
         cli = args[i + 1]
         del args[i : i + 2]
+    limit = None
+    if "--limit" in args:
+        i = args.index("--limit")
+        limit = float(args[i + 1])
+        del args[i : i + 2]
+    runs = 3
+    if "--runs" in args:
+        i = args.index("--runs")
+        runs = int(args[i + 1])
+        del args[i : i + 2]
+    bmc = 0
+    if "--bmc" in args:
+        i = args.index("--bmc")
+        bmc = int(args[i + 1])
+        del args[i : i + 2]
     with_pysat = "--pysat" in args
     args = [a for a in args if a != "--pysat"]
     out = Path(args[0])
@@ -107,6 +162,8 @@ def main() -> None:
         f = out / f"php{h}.cnf"
         f.write_text(pigeonhole(h))
         files.append(f)
+    if bmc:
+        files += bmc_cnfs(out, bmc)
     files += [Path(a) for a in args[1:]]
     cols = [f"{b} CPU s" for b in backends] + (["python-sat cadical195 solve CPU s"] if with_pysat else [])
     print("| CNF | answer | " + " | ".join(cols) + " |")
@@ -117,15 +174,18 @@ def main() -> None:
         answers = set()
         for b in backends:
             ts = []
-            for _ in range(3):
+            for _ in range(runs):
                 if cli:
-                    t, ans = cpu([cli, "-q", "sat", "--backend", b, str(f)])
-                    ans = {"sat": "Sat", "unsat": "Unsat"}.get(ans, ans)
+                    t, a = cpu([cli, "-q", "sat", "--backend", b, str(f)], limit)
+                    a = {"sat": "Sat", "unsat": "Unsat"}.get(a, a)
                 else:
-                    t, ans = cpu([str(BIN), b, str(f)])
+                    t, a = cpu([str(BIN), b, str(f)], limit)
+                if a == "limit":
+                    break
                 ts.append(t)
-                answers.add(ans)
-            row[b] = statistics.median(ts)
+                answers.add(a)
+                ans = a
+            row[b] = statistics.median(ts) if len(ts) == runs else None
         if with_pysat:
             ts = []
             for _ in range(3):
@@ -135,7 +195,8 @@ def main() -> None:
             row["pysat"] = statistics.median(ts)
         if len(answers) > 1:
             raise SystemExit(f"{f}: the solvers disagree: {sorted(answers)}")
-        cells = " | ".join(f"{row[k]:.3f}" for k in [*backends] + (["pysat"] if with_pysat else []))
+        cells = " | ".join(f"{row[k]:.3f}" if row[k] is not None else f">{limit:g}"
+                           for k in [*backends] + (["pysat"] if with_pysat else []))
         print(f"| {f.name} | {ans} | {cells} |", flush=True)
 
 
