@@ -7,8 +7,11 @@ set with `--stats --json`; the per-formula times are the ones verikit measures a
 translation (parsing excluded, `times.translate_s`), the table's `verikit s` is the CPU time (user +
 system) of the whole process.
 
-usage: PYTHONPATH=bench python3 bench/engines/ltl.py [--limit N]   (N: only the first N formulas of
-each set, for trying the script; the page is written either way)
+usage: PYTHONPATH=bench python3 bench/engines/ltl.py [--limit N] [--level low|medium|high]
+(N: only the first N formulas of each set, for trying the script; the page is written either way).
+`--level` is the translation's optimisation level, passed to every `ltl translate` (default `high`,
+the level this page has always measured; the command line's own default is `--medium` since
+decision 0341, compared level by level in bench/results/ltl-levels.md).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from harness import DATA, Table, ltl_automata, measure, verikit_cmd, verikit_ver
 
 SETS = ["dac", "eh", "sb", "hkrss", "p", "random"]
 LIMIT = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
+LEVEL = "--" + (sys.argv[sys.argv.index("--level") + 1] if "--level" in sys.argv else "high")
 
 
 def load() -> dict[str, list[dict]]:
@@ -64,7 +68,7 @@ def redirect_merges_note(rows: list[dict], tmp: Path) -> list[str]:
     f.write_text("".join(r["formula"] + "\n" for r in rows))
     res = {}
     for name, flag in (("default", ["--no-redirect-merges"]), ("redirect", [])):
-        run = measure(verikit_cmd("--json", "-q", "ltl", "translate", "--stats", *flag, "-F", str(f)), timeout=900)
+        run = measure(verikit_cmd("--json", "-q", "ltl", "translate", "--stats", LEVEL, *flag, "-F", str(f)), timeout=900)
         auts = ltl_automata(run.result)
         if len(auts) != len(rows):
             return ["", f"`--no-redirect-merges` sample: verikit failed ({name}): {run.stderr[:200]}"]
@@ -97,7 +101,7 @@ def main() -> None:
         f = tmp / f"{s}.ltl"
         f.write_text("".join(r["formula"] + "\n" for r in rows))
         for kind, flag in (("tgba", []), ("ba", ["-B"])):
-            run = measure(verikit_cmd("--json", "-q", "ltl", "translate", "--stats", *flag, "-F", str(f)), timeout=600)
+            run = measure(verikit_cmd("--json", "-q", "ltl", "translate", "--stats", LEVEL, *flag, "-F", str(f)), timeout=600)
             auts = ltl_automata(run.result)
             if len(auts) != len(rows):
                 print(f"[ltl] {s} {kind}: verikit failed: {run.stderr[:500]}", file=sys.stderr)
@@ -155,7 +159,8 @@ def main() -> None:
              f"Load average at the end of the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores shared with other jobs. "
              "The per-formula times are wall clock inside verikit around each translation, so they are inflated by "
              "the load; `verikit s` is the CPU time (user + system) of the whole process of the set, start-up and "
-             "parsing included." + (f" Only the first {LIMIT} formulas of each set (`--limit`)." if LIMIT else ""), "",
+             f"parsing included. Optimisation level `{LEVEL}` (`--level`; the command line's default is "
+             "`--medium`, decision 0341)." + (f" Only the first {LIMIT} formulas of each set (`--limit`)." if LIMIT else ""), "",
              "The reason attached to each larger formula below is derived from the sizes: 'acceptance' when verikit "
              "uses more acceptance sets than Spot, 'state structure' when the sets agree (Spot's automaton is structured "
              "differently: docs/decisions/0330 lists what was measured against these formulas), "
