@@ -134,10 +134,9 @@ fn pigeonhole_is_unsat_and_incremental_use_works() {
     assert_eq!(b.model_value(x), Some(false));
 }
 
-#[test]
-fn a_cancelled_budget_stops_the_search() {
+/// A backend given pigeonhole(9) and a cancelled budget answers `Unknown` and says why.
+fn assert_cancelled_budget_stops<B: SatBackend>(mut b: B) {
     let cnf = pigeonhole(9);
-    let mut b = CdclBackend::new();
     for c in &cnf.clauses {
         b.add_clause(c);
     }
@@ -145,4 +144,115 @@ fn a_cancelled_budget_stops_the_search() {
     budget.cancel();
     assert_eq!(b.solve(&[], &budget), SatResult::Unknown);
     assert_eq!(b.exhausted(), Some(Exhausted::Cancelled));
+}
+
+#[test]
+fn a_cancelled_budget_stops_the_search() {
+    assert_cancelled_budget_stops(CdclBackend::new());
+}
+
+/// Random 3-SAT at the satisfiability threshold (round(4.26 n) clauses), beyond brute force.
+#[cfg(feature = "cadical")]
+fn random_3sat(n: u32, seed: u64) -> Cnf {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let m = (4.26 * f64::from(n)).round() as usize;
+    let clauses = (0..m)
+        .map(|_| {
+            let mut c: Vec<Lit> = Vec::new();
+            while c.len() < 3 {
+                let v = rng.gen_range(0..n);
+                if c.iter().all(|l| l.var() != v) {
+                    c.push(Lit::new(v, rng.gen()));
+                }
+            }
+            c
+        })
+        .collect();
+    Cnf {
+        num_vars: n,
+        clauses,
+    }
+}
+
+/// Solves `cnf` under `assumptions` with a fresh backend; a model is replayed on the clauses and
+/// the assumptions, a failed-assumption set must be a subset of the assumptions.
+#[cfg(feature = "cadical")]
+fn solve_replayed<B: SatBackend>(
+    mut b: B,
+    cnf: &Cnf,
+    assumptions: &[Lit],
+) -> (SatResult, Vec<Lit>) {
+    for _ in 0..cnf.num_vars {
+        b.new_var();
+    }
+    for c in &cnf.clauses {
+        b.add_clause(c);
+    }
+    let r = b.solve(assumptions, &Budget::unlimited());
+    match r {
+        SatResult::Sat => {
+            assert!(cnf.satisfied_by(|v| b.model_value(Lit::pos(v)) == Some(true)));
+            assert!(assumptions.iter().all(|a| b.model_value(*a) == Some(true)));
+        }
+        SatResult::Unsat => assert!(b
+            .failed_assumptions()
+            .iter()
+            .all(|l| assumptions.contains(l))),
+        SatResult::Unknown => panic!("unknown without a budget"),
+    }
+    (r, b.failed_assumptions())
+}
+
+/// CaDiCaL and the own CDCL give the same answer on pigeonhole formulas and on random 3-SAT at the
+/// threshold, without and with assumptions; every model is replayed, and each backend's
+/// failed-assumption set is re-checked as unsatisfiable by the other backend.
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_and_own_cdcl_agree() {
+    use verikit_sat::CadicalBackend;
+    let mut cnfs: Vec<(String, Cnf)> = (1..8).map(|h| (format!("php{h}"), pigeonhole(h))).collect();
+    for n in [40u32, 60, 80] {
+        for seed in 0..6 {
+            cnfs.push((format!("uf{n}-s{seed}"), random_3sat(n, seed)));
+        }
+    }
+    let (mut sat, mut unsat, mut failed) = (0, 0, 0);
+    for (name, cnf) in &cnfs {
+        let (own, _) = solve_replayed(CdclBackend::new(), cnf, &[]);
+        let (cad, _) = solve_replayed(CadicalBackend::new(), cnf, &[]);
+        assert_eq!(own, cad, "{name}");
+        if own == SatResult::Unsat {
+            unsat += 1;
+            continue;
+        }
+        sat += 1;
+        // Assume the first variables false: both backends answer alike; a failed-assumption set of
+        // one is unsatisfiable with the clauses for the other.
+        let assumptions: Vec<Lit> = (0..cnf.num_vars.min(12)).map(|v| !Lit::pos(v)).collect();
+        let (own, own_core) = solve_replayed(CdclBackend::new(), cnf, &assumptions);
+        let (cad, cad_core) = solve_replayed(CadicalBackend::new(), cnf, &assumptions);
+        assert_eq!(own, cad, "{name} under assumptions");
+        if own == SatResult::Unsat {
+            failed += 1;
+            let (r, _) = solve_replayed(CdclBackend::new(), cnf, &cad_core);
+            assert_eq!(r, SatResult::Unsat, "{name}: CaDiCaL's failed assumptions");
+            let (r, _) = solve_replayed(CadicalBackend::new(), cnf, &own_core);
+            assert_eq!(
+                r,
+                SatResult::Unsat,
+                "{name}: the own core's failed assumptions"
+            );
+        }
+    }
+    // Both answers occur, and some assumption sets fail, so the agreement is not vacuous.
+    assert!(
+        sat > 0 && unsat > 0 && failed > 0,
+        "sat {sat}, unsat {unsat}, failed {failed}"
+    );
+}
+
+#[cfg(feature = "cadical")]
+#[test]
+fn a_cancelled_budget_stops_cadical() {
+    assert_cancelled_budget_stops(verikit_sat::CadicalBackend::new());
 }
