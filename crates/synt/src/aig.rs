@@ -1,10 +1,12 @@
 //! Controllers as AND-inverter graphs (AIGER 1.9 without the optional sections: inputs, latches
 //! initialised to 0, outputs, AND gates; structural hashing).
 //!
-//! The machine's state is encoded in binary in the latches (state 0 = all latches 0); each output
-//! and each next-state bit is a BDD (`verikit-bdd`) over the latch and input bits, built from the
-//! machine's table and turned into gates node by node (if-then-else with the constant cases
-//! simplified), shared across all functions.
+//! The machine's state is encoded in the latches (state 0 = all latches 0), in binary or one-hot;
+//! each output and each next-state bit is a BDD (`verikit-bdd`) over the latch and input bits,
+//! built from the machine's table and turned into gates node by node (if-then-else with the
+//! constant cases simplified), shared across all functions. Of the four encodings (binary or
+//! one-hot, latches last or first in the BDD order) the one with the fewest AND gates is kept,
+//! as ltlsynt's `--aiger` options choose among encodings by size.
 //!
 //! The circuit is handed over as the workspace's `verikit_aiger::Aig`, whose writers print it.
 
@@ -25,6 +27,8 @@ pub(crate) struct Circuit {
     pub(crate) outputs: Vec<(String, Lit)>,
     /// `(lhs, rhs0, rhs1)` with `lhs` even, in topological order.
     pub(crate) ands: Vec<(Lit, Lit, Lit)>,
+    /// Per machine state, its latch values.
+    pub(crate) codes: Vec<Vec<bool>>,
 }
 
 struct Builder {
@@ -114,10 +118,40 @@ fn latch_name(j: usize) -> String {
     format!("\u{1}state_{j}")
 }
 
+/// How the machine's state is kept in the latches. State 0 is always all latches 0 (AIGER's
+/// reset value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StateCode {
+    /// `⌈log₂ n⌉` latches, state `s` in binary.
+    Binary,
+    /// `n − 1` latches, state `s > 0` with latch `s − 1` alone set: more latches, but each state
+    /// is one literal (the other latches are 0 in every reachable valuation).
+    OneHot,
+}
+
+impl StateCode {
+    fn latches(self, n: usize) -> usize {
+        match self {
+            StateCode::Binary => (usize::BITS - (n.max(1) - 1).leading_zeros()) as usize,
+            StateCode::OneHot => n.max(1) - 1,
+        }
+    }
+    fn bit(self, s: usize, j: usize) -> bool {
+        match self {
+            StateCode::Binary => s >> j & 1 == 1,
+            StateCode::OneHot => s == j + 1,
+        }
+    }
+}
+
 /// The circuit of a machine. `unc` are the names of the machine's uncontrolled propositions,
 /// `ctl` its controlled ones (in the order of the rows' answers); `all_inputs`/`all_outputs` are
 /// the circuit's declared signals (a declared input the game does not use is read and ignored; a
 /// declared output it does not use is constant 0).
+///
+/// Four encodings are built — binary or one-hot state codes, the latch bits after or before the
+/// propositions in the BDD order the gates are read from — and the one with the fewest AND gates
+/// is kept (then the fewest latches).
 pub(crate) fn encode(
     m: &Machine,
     unc: &[String],
@@ -126,15 +160,65 @@ pub(crate) fn encode(
     all_outputs: &[String],
     budget: &Budget,
 ) -> Result<Circuit, SyntError> {
+    let mut best: Option<Circuit> = None;
+    for code in [StateCode::Binary, StateCode::OneHot] {
+        if code == StateCode::OneHot && m.states() > 64 {
+            continue;
+        }
+        for latches_first in [false, true] {
+            let c = encode_with(
+                m,
+                unc,
+                ctl,
+                all_inputs,
+                all_outputs,
+                code,
+                latches_first,
+                budget,
+            )?;
+            let key = |c: &Circuit| (c.ands.len(), c.latches.len());
+            if best.as_ref().map_or(true, |b| key(&c) < key(b)) {
+                best = Some(c);
+            }
+        }
+    }
+    best.ok_or_else(|| SyntError::Internal("no circuit encoding".into()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn encode_with(
+    m: &Machine,
+    unc: &[String],
+    ctl: &[String],
+    all_inputs: &[String],
+    all_outputs: &[String],
+    code: StateCode,
+    latches_first: bool,
+    budget: &Budget,
+) -> Result<Circuit, SyntError> {
     let n = m.states().max(1);
-    let nl = (usize::BITS - (n - 1).leading_zeros()) as usize;
+    let nl = code.latches(n);
     let ni = all_inputs.len();
-    // BDD variables: the game's propositions, then the latch bits.
+    // BDD variables: the game's propositions and the latch bits, in one of two orders.
     let latch_names: Vec<String> = (0..nl).map(latch_name).collect();
-    let dict = m
-        .dict
-        .extend(latch_names.iter().map(String::as_str))
-        .map_err(|e| SyntError::Limit(e.to_string()))?;
+    let limit = |e: verikit_bdd::BddError| SyntError::Limit(e.to_string());
+    let dict = if latches_first {
+        verikit_bdd::BddDict::try_new(
+            latch_names
+                .iter()
+                .chain(m.dict.names().iter())
+                .map(String::as_str),
+        )
+        .map_err(limit)?
+    } else {
+        m.dict
+            .extend(latch_names.iter().map(String::as_str))
+            .map_err(limit)?
+    };
+    let lift = |b: &Bdd| -> Result<Bdd, SyntError> {
+        dict.import(&m.dict, b, &verikit_bdd::Limits::unlimited())
+            .map_err(limit)
+    };
     let latch_vars: Vec<BddVariable> = latch_names.iter().filter_map(|n| dict.var_of(n)).collect();
     let mut b = Builder {
         n_vars: (ni + nl) as u32,
@@ -161,12 +245,21 @@ pub(crate) fn encode(
         }
     }
     let set = dict.vars();
+    // The latch condition of state `s`: its whole code in binary; in one-hot its own latch (state
+    // 0: all latches 0), the other latches being 0 in every reachable valuation.
     let state_cube = |s: usize| -> Bdd {
-        let mut c = set.mk_true();
-        for (j, v) in latch_vars.iter().enumerate() {
-            c = c.and(&set.mk_literal(*v, s >> j & 1 == 1));
+        match code {
+            StateCode::OneHot if s > 0 => latch_vars
+                .get(s - 1)
+                .map_or_else(|| set.mk_false(), |&v| set.mk_var(v)),
+            _ => {
+                let mut c = set.mk_true();
+                for (j, v) in latch_vars.iter().enumerate() {
+                    c = c.and(&set.mk_literal(*v, code.bit(s, j)));
+                }
+                c
+            }
         }
-        c
     };
     // A function given per state by the rows: `on(row)` is where it is true inside the row.
     let function = |on: &dyn Fn(&Row) -> Bdd, b: &mut Builder| -> Result<Lit, SyntError> {
@@ -175,7 +268,7 @@ pub(crate) fn encode(
             budget.check()?;
             let mut g = set.mk_false();
             for r in rows {
-                g = g.or(&dict.lift(&on(r)));
+                g = g.or(&lift(&on(r))?);
             }
             if !g.is_false() {
                 f = f.or(&state_cube(s).and(&g));
@@ -201,7 +294,7 @@ pub(crate) fn encode(
     for j in 0..nl {
         let lit = function(
             &|r: &Row| {
-                if r.target >> j & 1 == 1 {
+                if code.bit(r.target as usize, j) {
                     r.guard.clone()
                 } else {
                     m.dict.ff()
@@ -218,11 +311,15 @@ pub(crate) fn encode(
         .enumerate()
         .map(|(g, &(x, y))| (2 * (base + g as u32), y, x))
         .collect();
+    let codes = (0..n)
+        .map(|s| (0..nl).map(|j| code.bit(s, j)).collect())
+        .collect();
     Ok(Circuit {
         inputs: all_inputs.to_vec(),
         latches,
         outputs,
         ands,
+        codes,
     })
 }
 

@@ -17,6 +17,8 @@ enum Value {
     Ltl(L),
     Set(BTreeSet<Value>),
     Bus(String, i64),
+    /// A value of an enumeration type: bit `i` required true/false, or either (`None`).
+    Pattern(Vec<Option<bool>>),
 }
 
 /// Evaluation nesting limit (recursive definitions): deeper is an error, not a stack overflow.
@@ -72,7 +74,25 @@ pub(crate) fn expand(ast: &Ast, budget: &Budget) -> Result<Expanded, SyntError> 
             return Err(err(d.span, format!("`{}` is defined twice", d.name)));
         }
     }
+    // Enumeration types: their values are global bit patterns.
+    let mut enums = HashMap::new();
+    for en in &ast.enums {
+        if enums.insert(en.name.as_str(), en).is_some() {
+            return Err(err(en.span, format!("enum `{}` is defined twice", en.name)));
+        }
+        for (v, span, bits) in &en.values {
+            if x.globals
+                .insert(v.clone(), Value::Pattern(bits.clone()))
+                .is_some()
+            {
+                return Err(err(*span, format!("`{v}` is defined twice")));
+            }
+        }
+    }
     let mut names = [Vec::new(), Vec::new()];
+    // A signal of an enumeration type takes one of its values: an assumption for an input, an
+    // invariant for an output (unless the patterns cover every valuation).
+    let mut valid: [Vec<L>; 2] = Default::default();
     for (k, decls) in [&ast.inputs, &ast.outputs].into_iter().enumerate() {
         for s in decls {
             if x.signals.contains_key(&s.name) {
@@ -80,6 +100,26 @@ pub(crate) fn expand(ast: &Ast, budget: &Budget) -> Result<Expanded, SyntError> 
                     s.span,
                     format!("signal `{}` is declared twice", s.name),
                 ));
+            }
+            if let Some((t, tspan)) = &s.ty {
+                let Some(en) = enums.get(t.as_str()) else {
+                    return Err(err(*tspan, format!("undefined enumeration type `{t}`")));
+                };
+                let width = en.values.first().map_or(0, |(_, _, b)| b.len());
+                for i in 0..width {
+                    names[k].push(format!("{}_{i}", s.name));
+                }
+                let values: Vec<L> = en
+                    .values
+                    .iter()
+                    .map(|(_, _, b)| pattern(&s.name, b))
+                    .collect();
+                if !covers_all(en.values.iter().map(|(_, _, b)| b.as_slice()), width) {
+                    valid[k].push(ltl::or(values));
+                }
+                x.signals
+                    .insert(s.name.clone(), Value::Bus(s.name.clone(), width as i64));
+                continue;
             }
             let v = match &s.width {
                 None => {
@@ -115,6 +155,11 @@ pub(crate) fn expand(ast: &Ast, budget: &Budget) -> Result<Expanded, SyntError> 
             sections[k].push(v);
         }
     }
+    let [valid_in, valid_out] = valid;
+    if !valid_in.is_empty() {
+        sections[3].push(ltl::globally(ltl::and(valid_in)));
+    }
+    sections[4].extend(valid_out);
     let [inputs, outputs] = names;
     let mut seen = BTreeSet::new();
     for n in inputs.iter().chain(outputs.iter()) {
@@ -132,6 +177,39 @@ pub(crate) fn expand(ast: &Ast, budget: &Budget) -> Result<Expanded, SyntError> 
 }
 
 type Env = HashMap<String, Value>;
+
+/// The formula saying that bus `bus` holds the bit pattern `bits`.
+fn pattern(bus: &str, bits: &[Option<bool>]) -> L {
+    ltl::and(
+        bits.iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let a = ltl::ap(&format!("{bus}_{i}"));
+                b.map(|v| if v { a } else { ltl::not(a) })
+            })
+            .collect(),
+    )
+}
+
+/// Whether the patterns match every valuation of `width` bits (then no validity constraint is
+/// needed), by enumerating the valuations up to 16 bits; a wider enum is taken as not covering
+/// (the constraint is then at worst redundant).
+fn covers_all<'a>(
+    patterns: impl Iterator<Item = &'a [Option<bool>]> + Clone,
+    width: usize,
+) -> bool {
+    if width > 16 {
+        return false;
+    }
+    (0u32..1 << width).all(|w| {
+        patterns.clone().any(|p| {
+            p.iter().enumerate().all(|(i, b)| match b {
+                Some(v) => (w >> i & 1 == 1) == *v,
+                None => true,
+            })
+        })
+    })
+}
 
 impl Expander<'_> {
     fn tick(&mut self, span: Span) -> Result<(), SyntError> {
@@ -648,6 +726,18 @@ fn combine(op: Op, x: Value, y: Value, span: Span) -> Result<Value, SyntError> {
                             })
                             .collect(),
                     )
+                }
+                (V::Bus(p, n), V::Pattern(b)) | (V::Pattern(b), V::Bus(p, n)) => {
+                    if *n != b.len() as i64 {
+                        return Err(err(
+                            span,
+                            format!(
+                                "bus `{p}` of size {n} compared with an enum value of {} bits",
+                                b.len()
+                            ),
+                        ));
+                    }
+                    pattern(p, b)
                 }
                 (V::Bus(p, 1), V::Ltl(s)) | (V::Ltl(s), V::Bus(p, 1))
                     if matches!(**s, Ltl::Ap(_)) =>

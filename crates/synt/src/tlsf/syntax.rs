@@ -101,6 +101,17 @@ pub(crate) struct SignalDecl {
     pub(crate) name: String,
     pub(crate) span: Span,
     pub(crate) width: Option<Ex>,
+    /// The enumeration type of a typed declaration (`hburst HBURST;`).
+    pub(crate) ty: Option<(String, Span)>,
+}
+
+/// `enum name = V1: 01 V2: 1* …;` — each value a bit pattern (`*`: either value), character `i`
+/// the bit `i` of a signal of this type.
+#[derive(Clone, Debug)]
+pub(crate) struct EnumDecl {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+    pub(crate) values: Vec<(String, Span, Vec<Option<bool>>)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -109,6 +120,7 @@ pub(crate) struct Ast {
     pub(crate) info: Vec<(String, Vec<String>, Span)>,
     pub(crate) params: Vec<Def>,
     pub(crate) defs: Vec<Def>,
+    pub(crate) enums: Vec<EnumDecl>,
     pub(crate) inputs: Vec<SignalDecl>,
     pub(crate) outputs: Vec<SignalDecl>,
     pub(crate) initially: Vec<Ex>,
@@ -286,11 +298,11 @@ impl Parser {
             self.expect_sym("{")?;
             match name.as_str() {
                 "PARAMETERS" => {
-                    let d = self.defs()?;
+                    let d = self.defs(&mut Vec::new())?;
                     ast.params.extend(d)
                 }
                 "DEFINITIONS" => {
-                    let d = self.defs()?;
+                    let d = self.defs(&mut ast.enums)?;
                     ast.defs.extend(d)
                 }
                 _ => {
@@ -306,14 +318,13 @@ impl Parser {
         Ok(())
     }
 
-    fn defs(&mut self) -> Result<Vec<Def>, SyntError> {
+    fn defs(&mut self, enums: &mut Vec<EnumDecl>) -> Result<Vec<Def>, SyntError> {
         let mut out = Vec::new();
         while !self.eat_sym("}") {
-            if self.is_ident("enum") {
-                return Err(unsupported(
-                    self.span(),
-                    "TLSF enumeration types (`enum`) are not supported",
-                ));
+            if self.is_ident("enum") && matches!(self.peek_at(1), Tok::Ident(_)) {
+                self.bump();
+                enums.push(self.enum_decl()?);
+                continue;
             }
             let (name, span) = self.ident()?;
             let params = if self.eat_sym("(") {
@@ -345,6 +356,72 @@ impl Parser {
             });
         }
         Ok(out)
+    }
+
+    /// After `enum`: `name = (VALUE : PATTERN)+ ;`. A pattern is a run of `0`, `1`, `*`
+    /// (scanned as numbers and `*` symbols: the digits are read back from each number's span,
+    /// leading zeros included).
+    fn enum_decl(&mut self) -> Result<EnumDecl, SyntError> {
+        let (name, span) = self.ident()?;
+        self.expect_sym("=")?;
+        let mut values: Vec<(String, Span, Vec<Option<bool>>)> = Vec::new();
+        while !self.eat_sym(";") {
+            if self.is_sym("}") {
+                break;
+            }
+            let (v, vspan) = self.ident()?;
+            self.expect_sym(":")?;
+            let mut bits = Vec::new();
+            loop {
+                match self.peek().clone() {
+                    Tok::Num(n) => {
+                        let t = self.bump();
+                        let digits = n.to_string();
+                        let zeros = (t.span.end - t.span.start).saturating_sub(digits.len());
+                        for c in "0".repeat(zeros).chars().chain(digits.chars()) {
+                            match c {
+                                '0' => bits.push(Some(false)),
+                                '1' => bits.push(Some(true)),
+                                _ => {
+                                    return Err(err(
+                                        t.span,
+                                        format!("enum value `{v}`: a pattern has only 0, 1 and *"),
+                                    ))
+                                }
+                            }
+                        }
+                    }
+                    Tok::Sym("*") => {
+                        self.bump();
+                        bits.push(None);
+                    }
+                    _ => break,
+                }
+            }
+            if bits.is_empty() {
+                return Err(err(
+                    self.span(),
+                    format!("enum value `{v}` needs a bit pattern (0, 1, *)"),
+                ));
+            }
+            if let Some((_, _, first)) = values.first() {
+                if first.len() != bits.len() {
+                    return Err(err(
+                        vspan,
+                        format!(
+                            "enum `{name}`: value `{v}` has {} bits, the first value {}",
+                            bits.len(),
+                            first.len()
+                        ),
+                    ));
+                }
+            }
+            values.push((v, vspan, bits));
+        }
+        if values.is_empty() {
+            return Err(err(span, format!("enum `{name}` has no values")));
+        }
+        Ok(EnumDecl { name, span, values })
     }
 
     fn main(&mut self, ast: &mut Ast) -> Result<(), SyntError> {
@@ -392,14 +469,12 @@ impl Parser {
             if self.eat_sym(";") {
                 continue;
             }
-            let (name, span) = self.ident()?;
+            let (mut name, mut span) = self.ident()?;
+            let mut ty = None;
             if matches!(self.peek(), Tok::Ident(_)) {
-                return Err(unsupported(
-                    span,
-                    format!(
-                        "typed (enumeration) signal declarations are not supported (`{name} …`)"
-                    ),
-                ));
+                let (n, s) = self.ident()?;
+                ty = Some((std::mem::replace(&mut name, n), span));
+                span = s;
             }
             let width = if self.eat_sym("[") {
                 let w = self.expr()?;
@@ -408,7 +483,18 @@ impl Parser {
             } else {
                 None
             };
-            out.push(SignalDecl { name, span, width });
+            if let (Some((t, _)), Some(w)) = (&ty, &width) {
+                return Err(unsupported(
+                    w.span,
+                    format!("a bus of enumeration type (`{t} {name}[…]`) is not supported"),
+                ));
+            }
+            out.push(SignalDecl {
+                name,
+                span,
+                width,
+                ty,
+            });
             if !self.is_sym("}") {
                 self.expect_sym(";")?;
             }
