@@ -104,10 +104,27 @@ fn bad_input_is_located_or_named() {
         err.contains("bad.tlsf:4:") && err.contains("undefined name `c`"),
         "{err}"
     );
-    std::fs::write(&f, "GLOBAL { DEFINITIONS { enum e = 0: a; } } MAIN { }").unwrap();
+    // A malformed enumeration type is a located error; a well-formed one is encoded as bits.
+    std::fs::write(
+        &f,
+        "GLOBAL { DEFINITIONS { enum e = a: 01 b: 1; } } MAIN { }",
+    )
+    .unwrap();
     let (code, _, _, err) = verikit(&["synt", "convert", f.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("enumeration types"), "{err}");
+    assert!(
+        err.contains("bad.tlsf:1:") && err.contains("value `b` has 1 bits"),
+        "{err}"
+    );
+    std::fs::write(
+        &f,
+        "GLOBAL { DEFINITIONS { enum e = a: 01 b: 10; } } \
+         MAIN { INPUTS { e x; } OUTPUTS { y; } GUARANTEE { G (x == a -> y); } }",
+    )
+    .unwrap();
+    let (code, _, out, err) = verikit(&["synt", "convert", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("--ins=x_0,x_1"), "{out}");
     // A formula over undeclared propositions names them.
     let (code, _, _, err) = verikit(&[
         "synt",

@@ -177,8 +177,9 @@ pub(crate) fn encode(
                 budget,
             )?;
             let key = |c: &Circuit| (c.ands.len(), c.latches.len());
-            if best.as_ref().map_or(true, |b| key(&c) < key(b)) {
-                best = Some(c);
+            match &best {
+                Some(b) if key(b) <= key(&c) => {}
+                _ => best = Some(c),
             }
         }
     }
