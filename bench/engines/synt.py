@@ -124,8 +124,7 @@ def main():
         "loaded 2-core machine, and it was only run on the specs a minimal converter could turn into "
         "one formula (no `GLOBAL`, no `INITIALLY`/`PRESET`/`REQUIRE`); `error` rows are mostly its "
         "upper-case signal-name problem (see the data README). A verikit `error` is a run that ended "
-        "without a result: the `enum` refusal (exit 2) or a resource limit (exit 3: too many letter "
-        "classes or game positions).",
+        "without a result: a resource limit (exit 3: too many letter classes or game positions).",
         "",
         "## Summary",
         "",
