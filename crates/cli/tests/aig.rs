@@ -44,6 +44,24 @@ fn every_engine_finds_the_counter_bug_and_proves_the_ring() {
 }
 
 #[test]
+fn gzip_compressed_circuit_is_checked() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("verikit-aig-gz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gz = dir.join("counter.aag.gz");
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&std::fs::read(COUNTER).unwrap()).unwrap();
+    std::fs::write(&gz, z.finish().unwrap()).unwrap();
+    let (code, v, err) = verikit(&["--json", "aig", "check", gz.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["result"], "unsafe", "{v}");
+    let w = Witness::parse(v["witness"]["aiger"].as_str().unwrap()).unwrap();
+    let aig = parse("c", &std::fs::read(COUNTER).unwrap()).unwrap();
+    assert_eq!(replay(&aig, &w, 0).unwrap().frame, 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn witness_file_is_written_and_info_reports_sections() {
     let dir = std::env::temp_dir().join(format!("verikit-aig-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

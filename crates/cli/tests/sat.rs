@@ -49,6 +49,32 @@ fn unsat_with_text_and_binary_proofs_checked() {
     }
 }
 
+/// `path` gzip-compressed into the temporary file `name`.
+fn gzip(path: &str, name: &str) -> std::path::PathBuf {
+    use std::io::Write;
+    let out = tmp(name);
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&std::fs::read(path).unwrap()).unwrap();
+    std::fs::write(&out, z.finish().unwrap()).unwrap();
+    out
+}
+
+#[test]
+fn gzip_compressed_cnf_is_read_and_a_corrupt_one_is_an_input_error() {
+    let gz = gzip(PHP, "php.cnf.gz");
+    let g = gz.to_str().unwrap();
+    for args in [vec!["--json", "sat", g], vec!["--json", "sat", "core", g]] {
+        let (code, v, err) = verikit(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(v["result"], "unsat", "{v}");
+    }
+    let bad = tmp("bad.cnf.gz");
+    std::fs::write(&bad, [0x1f, 0x8b, 8, 0, 1, 2, 3]).unwrap();
+    let (code, _, err) = verikit(&["--json", "sat", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("does not decompress"), "{err}");
+}
+
 #[test]
 fn competition_output_and_exit_codes() {
     let (code, _, out, _) = run(&["sat", "--competition", PHP]);

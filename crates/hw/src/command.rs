@@ -6,15 +6,49 @@
 use crate::live_task::Liveness;
 use crate::sat_task::{bmc_cnf, core_cnf, solve_cnf, CoreMethod, SatOptions, SatRun};
 use crate::task::{check_property, info, Engine, Options};
+use flate2::read::MultiGzDecoder;
+use std::io::Read;
 use std::path::Path;
 use verikit_aiger::{parse, Aig};
-use verikit_diag::{read_bytes, write_output, Answer, Ctx, Failure, SourceFile};
+use verikit_diag::{read_bytes, write_output, Answer, Ctx, Diagnostic, Failure, SourceFile};
 use verikit_sat::ProofLog;
 
-/// A circuit from an `.aag`/`.aig` file (`-`: standard input); errors carry byte offsets.
-pub fn read_aig(path: &Path) -> Result<Aig, Failure> {
+/// The bytes of an input file (`-`: standard input), decompressed when they start with gzip's
+/// magic number (`.cnf.gz`, `.aig.gz`; concatenated members as `gzip -d` reads them).
+fn read_gunzipped(path: &Path) -> Result<Vec<u8>, Failure> {
     let bytes = read_bytes(path)?;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(bytes);
+    }
+    let mut out = Vec::new();
+    MultiGzDecoder::new(bytes.as_slice())
+        .read_to_end(&mut out)
+        .map_err(|e| {
+            let d = Diagnostic::error(format!(
+                "`{}` starts as a gzip file but does not decompress: {e}",
+                path.display()
+            ));
+            Failure::from_error(d, None)
+        })?;
+    Ok(out)
+}
+
+/// A circuit from an `.aag`/`.aig` file, possibly gzip-compressed (`-`: standard input); errors
+/// carry byte offsets (into the decompressed bytes).
+pub fn read_aig(path: &Path) -> Result<Aig, Failure> {
+    let bytes = read_gunzipped(path)?;
     parse(&path.display().to_string(), &bytes).map_err(|d| Failure::from_error(d, None))
+}
+
+/// A DIMACS CNF or group CNF text, possibly gzip-compressed (`-`: standard input).
+pub fn read_cnf(path: &Path) -> Result<SourceFile, Failure> {
+    let bytes = read_gunzipped(path)?;
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    SourceFile::from_bytes(&name, bytes).map_err(Failure::from)
 }
 
 /// What `verikit aig check` asks: the engine by name, the safety property, or a liveness one.

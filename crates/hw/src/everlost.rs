@@ -21,6 +21,7 @@
 //! certificate). Each batch of traces spends one unit of the budget's work.
 
 use crate::outcome::Outcome;
+use crate::splitmix::Rng;
 use crate::unroll::latch_support;
 use std::collections::HashMap;
 use verikit_aiger::{Aig, Kind, Reset, Sim, Ternary, Witness};
@@ -48,18 +49,6 @@ pub(crate) struct EverLostStats {
     pub(crate) rings: usize,
     pub(crate) cycles: u64,
     pub(crate) best_ring: Option<usize>,
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// The abstraction and its rings.

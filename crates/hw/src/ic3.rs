@@ -38,6 +38,9 @@ pub(crate) struct Ic3Options {
     pub(crate) ctg_max: usize,
     /// Recursion depth of CTG blocking (generalising a CTG may block CTGs of its own up to it).
     pub(crate) ctg_depth: usize,
+    /// Rebuild a solver once this many retired clauses (plus twice the live frame clauses)
+    /// accumulate in it (0: never).
+    pub(crate) rebuild: usize,
 }
 
 /// A cube over latch indices: `2·j + 1` means latch `j` is 0, `2·j` latch `j` is 1. Sorted.
@@ -87,6 +90,93 @@ struct Ic3<'a> {
     fixed: Vec<Option<bool>>,
     obls: Vec<Obligation>,
     queries: u64,
+    bad: u32,
+    /// Retired clauses in the main solver and in the lifting solver since their last rebuild.
+    retired: usize,
+    lretired: usize,
+    rebuilds: u64,
+}
+
+/// The main solver: one copy of the transition relation (current → next state), the constraints
+/// in the current state, the initial states under `act0`, the constant latches as units.
+struct MainSolver<'a> {
+    sat: CdclBackend,
+    un: Unroller<'a>,
+    cur: Vec<Lit>,
+    next: Vec<Lit>,
+    act0: Lit,
+    bad_lit: Lit,
+}
+
+impl<'a> MainSolver<'a> {
+    fn new(aig: &'a Aig, coi: &[usize], bad: u32, fixed: &[Option<bool>]) -> MainSolver<'a> {
+        let mut sat = CdclBackend::new();
+        let mut un = Unroller::new(aig, &mut sat, false);
+        let cur: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 0, j)).collect();
+        let next: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 1, j)).collect();
+        for &c in &aig.constraints {
+            let l = un.lit(&mut sat, 0, c);
+            sat.add_clause(&[l]);
+        }
+        let bad_lit = un.lit(&mut sat, 0, bad);
+        let act0 = Lit::pos(sat.new_var());
+        for (&j, &c) in coi.iter().zip(&cur) {
+            match aig.latches.get(j).map(|l| l.reset) {
+                Some(Reset::Zero) => sat.add_clause(&[!act0, !c]),
+                Some(Reset::One) => sat.add_clause(&[!act0, c]),
+                _ => {}
+            }
+        }
+        for (v, &c) in fixed.iter().zip(&cur) {
+            if let Some(v) = v {
+                sat.add_clause(&[neg_lit(c, *v)]);
+            }
+        }
+        MainSolver {
+            sat,
+            un,
+            cur,
+            next,
+            act0,
+            bad_lit,
+        }
+    }
+}
+
+/// The lifting solver: the transition relation, the bad literal and the constraints.
+struct LiftSolver<'a> {
+    sat: CdclBackend,
+    un: Unroller<'a>,
+    cur: Vec<Lit>,
+    next: Vec<Lit>,
+    bad: Lit,
+    cons: Vec<Lit>,
+}
+
+impl<'a> LiftSolver<'a> {
+    fn new(aig: &'a Aig, coi: &[usize], bad: u32, fixed: &[Option<bool>]) -> LiftSolver<'a> {
+        let mut sat = CdclBackend::new();
+        let mut un = Unroller::new(aig, &mut sat, false);
+        let cur: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 0, j)).collect();
+        let next: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 1, j)).collect();
+        let bad = un.lit(&mut sat, 0, bad);
+        let cons: Vec<Lit> = (aig.constraints.iter())
+            .map(|&c| un.lit(&mut sat, 0, c))
+            .collect();
+        for (v, &c) in fixed.iter().zip(&cur) {
+            if let Some(v) = v {
+                sat.add_clause(&[neg_lit(c, *v)]);
+            }
+        }
+        LiftSolver {
+            sat,
+            un,
+            cur,
+            next,
+            bad,
+            cons,
+        }
+    }
 }
 
 fn neg_lit(l: Lit, value_is_one: bool) -> Lit {
@@ -108,69 +198,88 @@ impl<'a> Ic3<'a> {
                 *x = Some(p);
             }
         }
-        let mut sat = CdclBackend::new();
-        let mut un = Unroller::new(aig, &mut sat, false);
-        let cur: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 0, j)).collect();
-        let next: Vec<Lit> = coi.iter().map(|&j| un.latch(&mut sat, 1, j)).collect();
-        for &c in &aig.constraints {
-            let l = un.lit(&mut sat, 0, c);
-            sat.add_clause(&[l]);
-        }
-        let bad_lit = un.lit(&mut sat, 0, bad);
-        let act0 = Lit::pos(sat.new_var());
-        for (p, &j) in coi.iter().enumerate() {
-            match aig.latches.get(j).map(|l| l.reset) {
-                Some(Reset::Zero) => sat.add_clause(&[!act0, !cur[p]]),
-                Some(Reset::One) => sat.add_clause(&[!act0, cur[p]]),
-                _ => {}
-            }
-        }
-        let mut lsat = CdclBackend::new();
-        let mut lun = Unroller::new(aig, &mut lsat, false);
-        let lcur: Vec<Lit> = coi.iter().map(|&j| lun.latch(&mut lsat, 0, j)).collect();
-        let lnext: Vec<Lit> = coi.iter().map(|&j| lun.latch(&mut lsat, 1, j)).collect();
-        let lbad = lun.lit(&mut lsat, 0, bad);
-        let lcons: Vec<Lit> = aig
-            .constraints
-            .iter()
-            .map(|&c| lun.lit(&mut lsat, 0, c))
-            .collect();
         // on an exhausted budget no constants: the main loop stops at its first check
         let consts = ternary_constants(aig, budget).unwrap_or_default();
         let fixed: Vec<Option<bool>> = coi
             .iter()
             .map(|&j| consts.get(j).copied().flatten())
             .collect();
-        for (p, v) in fixed.iter().enumerate() {
-            if let (Some(v), Some(&c), Some(&lc)) = (v, cur.get(p), lcur.get(p)) {
-                sat.add_clause(&[neg_lit(c, *v)]);
-                lsat.add_clause(&[neg_lit(lc, *v)]);
-            }
-        }
+        let m = MainSolver::new(aig, &coi, bad, &fixed);
+        let l = LiftSolver::new(aig, &coi, bad, &fixed);
         Ic3 {
             aig,
             prop,
+            bad,
             opts,
             budget,
             coi,
-            sat,
-            un,
-            cur,
-            next,
-            act0,
-            acts: vec![act0],
-            bad_lit,
-            lsat,
-            lun,
-            lcur,
-            lnext,
-            lbad,
-            lcons,
+            acts: vec![m.act0],
+            sat: m.sat,
+            un: m.un,
+            cur: m.cur,
+            next: m.next,
+            act0: m.act0,
+            bad_lit: m.bad_lit,
+            lsat: l.sat,
+            lun: l.un,
+            lcur: l.cur,
+            lnext: l.next,
+            lbad: l.bad,
+            lcons: l.cons,
             pos,
             frames: vec![Vec::new()],
             fixed,
             obls: Vec::new(),
             queries: 0,
+            retired: 0,
+            lretired: 0,
+            rebuilds: 0,
+        }
+    }
+
+    /// Solver hygiene (as ABC's and rIC3's PDR): every relative-induction query and every lifting
+    /// query leaves a retired activation clause behind, and every propagated frame clause a
+    /// subsumed copy. Once the retired clauses outnumber `opts.rebuild` plus twice the live frame
+    /// clauses, the solver is built afresh from the circuit and the live frame clauses.
+    /// Called only where every frame clause is in `frames` (not inside propagation's sweep).
+    fn main_hygiene(&mut self) {
+        let limit = self.opts.rebuild;
+        let live: usize = self.frames.iter().map(Vec::len).sum();
+        if limit > 0 && self.retired > limit + 2 * live {
+            let m = MainSolver::new(self.aig, &self.coi, self.bad, &self.fixed);
+            self.sat = m.sat;
+            self.un = m.un;
+            self.cur = m.cur;
+            self.next = m.next;
+            self.act0 = m.act0;
+            self.bad_lit = m.bad_lit;
+            self.acts = vec![m.act0];
+            let frames = std::mem::take(&mut self.frames);
+            self.frames = vec![Vec::new()];
+            for _ in 1..frames.len() {
+                self.new_frame();
+            }
+            for (i, f) in frames.iter().enumerate().skip(1) {
+                for c in f {
+                    self.add_clause(c, i);
+                }
+            }
+            self.retired = 0;
+            self.rebuilds += 1;
+        }
+    }
+
+    fn lift_hygiene(&mut self) {
+        if self.opts.rebuild > 0 && self.lretired > self.opts.rebuild {
+            let l = LiftSolver::new(self.aig, &self.coi, self.bad, &self.fixed);
+            self.lsat = l.sat;
+            self.lun = l.un;
+            self.lcur = l.cur;
+            self.lnext = l.next;
+            self.lbad = l.bad;
+            self.lcons = l.cons;
+            self.lretired = 0;
+            self.rebuilds += 1;
         }
     }
 
@@ -281,6 +390,7 @@ impl<'a> Ic3<'a> {
         };
         if let Some(t) = tmp {
             self.sat.add_clause(&[!t]);
+            self.retired += 1;
         }
         out
     }
@@ -307,6 +417,7 @@ impl<'a> Ic3<'a> {
         inputs: &[bool],
         target: Option<&Cube>,
     ) -> Result<Cube, Stop> {
+        self.lift_hygiene();
         let act = Lit::pos(self.lsat.new_var());
         let mut cl = vec![!act];
         cl.extend(self.lcons.iter().map(|&c| !c));
@@ -339,6 +450,7 @@ impl<'a> Ic3<'a> {
         self.budget.check().map_err(Stop::Out)?;
         let r = self.lsat.solve(&assumptions, self.budget);
         self.lsat.add_clause(&[!act]);
+        self.lretired += 1;
         let full: Cube = state
             .iter()
             .enumerate()
@@ -568,6 +680,7 @@ impl<'a> Ic3<'a> {
         }
         let mut ticker = 0u32;
         while let Some(Reverse((frame, id))) = q.pop() {
+            self.main_hygiene();
             ticker += 1;
             if ticker.is_multiple_of(64) {
                 self.budget.check().map_err(Stop::Out)?;
@@ -626,6 +739,7 @@ impl<'a> Ic3<'a> {
     /// Propagates clauses forward; `Some(invariant)` at a fixpoint.
     fn propagate(&mut self) -> Result<Option<Vec<Cube>>, Stop> {
         for i in 1..self.k() {
+            self.main_hygiene();
             let clauses = self
                 .frames
                 .get_mut(i)
@@ -636,6 +750,8 @@ impl<'a> Ic3<'a> {
                 let mut core = Vec::new();
                 if self.relative(i, &c, false, &mut core)?.is_none() {
                     self.add_clause(&c, i + 1);
+                    // the copy under frame i's activation literal is subsumed now
+                    self.retired += 1;
                 } else {
                     keep.push(c);
                 }
@@ -722,6 +838,7 @@ pub(crate) fn ic3(
         queries: e.queries,
         obligations: e.obls.len(),
         clauses: e.frames.iter().map(|f| f.len()).sum(),
+        rebuilds: e.rebuilds,
     };
     let out = match r {
         Ok(mut inv) => {
@@ -762,4 +879,5 @@ pub(crate) struct Ic3Stats {
     pub(crate) queries: u64,
     pub(crate) obligations: usize,
     pub(crate) clauses: usize,
+    pub(crate) rebuilds: u64,
 }

@@ -18,11 +18,13 @@
 mod autoste;
 mod bmc;
 mod certify;
+mod coi_reduce;
 mod command;
 mod everlost;
 mod ic3;
 mod kind;
 mod l2s;
+mod latch_correspondence;
 mod live_task;
 mod ltl_formula;
 mod monitor;
@@ -30,6 +32,7 @@ mod mus;
 mod outcome;
 mod refute;
 mod sat_task;
+mod splitmix;
 mod star;
 mod ste;
 mod ste_algebra;
@@ -51,7 +54,7 @@ mod tests;
 pub use certify::check_invariant;
 pub use command::{
     bmc_cnf_command, check_command, convert_command, core_command, info_command, read_aig,
-    solve_command, ste_command, CheckRequest,
+    read_cnf, solve_command, ste_command, CheckRequest,
 };
 pub use everlost::EverLostOptions;
 pub use live_task::Liveness;

@@ -5,14 +5,16 @@
 
 use crate::bmc::bmc;
 use crate::certify::check_invariant;
+use crate::coi_reduce::{coi_reduce, substitute};
 use crate::everlost::{everlost, EverLostOptions};
 use crate::ic3::{ic3, Ic3Options};
 use crate::kind::kind;
+use crate::latch_correspondence::latch_correspondence;
 use crate::live_task::{check_live, LiveEngine, LiveSettings, Liveness};
 use crate::outcome::{exhausted_answer, Outcome, Proof};
 use std::time::{Duration, Instant};
 use verikit_aiger::{replay, Aig, Reset, Witness};
-use verikit_diag::{Answer, Budget, Diagnostic, Param, Params, Verdict};
+use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Param, Params, Verdict};
 
 /// The tuning parameters of the hardware engines.
 pub const PARAMS: &[Param] = &[
@@ -101,6 +103,18 @@ pub const PARAMS: &[Param] = &[
         range: "0..=10",
         doc: "IC3: recursion depth of blocking counterexamples to generalisation",
     },
+    Param {
+        name: "hw.reduce",
+        default: "true",
+        range: "true|false",
+        doc: "safety: run the engines on the cone of influence with constant latches propagated and gates hashed",
+    },
+    Param {
+        name: "hw.ic3-rebuild",
+        default: "1000",
+        range: "0..=100000000",
+        doc: "IC3: rebuild a solver after this many retired clauses beyond twice the live frame clauses (0 = never)",
+    },
 ];
 
 /// Which engine decides the property.
@@ -149,6 +163,7 @@ pub struct Options {
     pub ic3_requeue: bool,
     pub ic3_ctg: usize,
     pub ic3_ctg_depth: usize,
+    pub ic3_rebuild: usize,
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
@@ -156,6 +171,8 @@ pub struct Options {
     pub everlost: EverLostOptions,
     /// A liveness property to check instead of safety property `property`.
     pub live: Option<Liveness>,
+    /// Safety engines run on the reduced circuit (`coi_reduce`).
+    pub reduce: bool,
 }
 
 impl Default for Options {
@@ -168,6 +185,7 @@ impl Default for Options {
             ic3_requeue: true,
             ic3_ctg: 0,
             ic3_ctg_depth: 1,
+            ic3_rebuild: 1000,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
@@ -180,6 +198,7 @@ impl Default for Options {
                 seed: 1,
             },
             live: None,
+            reduce: true,
         }
     }
 }
@@ -207,6 +226,8 @@ impl Options {
         let [cm, cd] = [12, 13].map(|i| &PARAMS[i]);
         self.ic3_ctg = p.get_in(cm, 0, 1000)?;
         self.ic3_ctg_depth = p.get_in(cd, 0, 10)?;
+        self.reduce = p.get(&PARAMS[14])?;
+        self.ic3_rebuild = p.get_in(&PARAMS[15], 0, 100_000_000)?;
         Ok(self)
     }
 
@@ -216,6 +237,7 @@ impl Options {
             requeue: self.ic3_requeue,
             ctg_max: self.ic3_ctg,
             ctg_depth: self.ic3_ctg_depth,
+            rebuild: self.ic3_rebuild,
         }
     }
 }
@@ -301,6 +323,54 @@ fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(Stri
     }
 }
 
+/// The engine on the reduced circuit (`opts.reduce`: cone of influence with the ternary
+/// constants, then latch correspondence within a tenth of the time), its outcome lifted to `aig`.
+fn reduced_run(
+    aig: &Aig,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<(Outcome, Vec<(String, String)>), Exhausted> {
+    if !opts.reduce {
+        return Ok(run_engine(aig, opts, budget));
+    }
+    let Some(r1) = coi_reduce(aig, opts.property, budget)? else {
+        return Ok(run_engine(aig, opts, budget));
+    };
+    let slice = budget
+        .remaining()
+        .map_or(Duration::from_secs(1), |r| r.mul_f64(0.1));
+    // out of its slice, latch correspondence merges nothing
+    let eq = latch_correspondence(&r1.aig, &budget.sub(Some(slice))).unwrap_or_default();
+    budget.check()?;
+    let r2 = match eq.iter().any(Option::is_some) {
+        true => substitute(&r1.aig, 0, eq, budget)?,
+        false => None,
+    };
+    let o = Options {
+        property: 0,
+        ..opts.clone()
+    };
+    let mut stats = r1.stats();
+    let outcome = match &r2 {
+        Some(r2) => {
+            let (outcome, s) = run_engine(&r2.aig, &o, budget);
+            stats.extend(s);
+            stats.extend(
+                r2.stats()
+                    .into_iter()
+                    .map(|(k, v)| (format!("{k}_scorr"), v)),
+            );
+            r2.lift(&r1.aig, outcome)
+        }
+        None => {
+            let (outcome, s) = run_engine(&r1.aig, &o, budget);
+            stats.extend(s);
+            outcome
+        }
+    };
+    Ok((r1.lift(aig, outcome), stats))
+}
+
 fn everlost_stats(s: &crate::everlost::EverLostStats) -> Vec<(String, String)> {
     vec![
         (
@@ -322,6 +392,7 @@ fn ic3_stats(s: &crate::ic3::Ic3Stats) -> Vec<(String, String)> {
         ("ic3_queries".into(), s.queries.to_string()),
         ("ic3_obligations".into(), s.obligations.to_string()),
         ("ic3_clauses".into(), s.clauses.to_string()),
+        ("ic3_rebuilds".into(), s.rebuilds.to_string()),
     ]
 }
 
@@ -406,7 +477,16 @@ pub fn check(aig: &Aig, opts: &Options, budget: &Budget) -> Report {
             witness: None,
         };
     }
-    let (outcome, stats) = run_engine(aig, opts, budget);
+    let (outcome, stats) = match reduced_run(aig, opts, budget) {
+        Ok(x) => x,
+        Err(why) => (
+            Outcome::Exhausted {
+                why,
+                reached: "reducing the circuit".into(),
+            },
+            vec![],
+        ),
+    };
     let mut engine = opts.engine.name().to_string();
     let mut a = match outcome {
         Outcome::Safe(proof) => {

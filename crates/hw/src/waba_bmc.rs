@@ -243,6 +243,9 @@ pub(crate) fn waba_bmc(
             return stop(why, k);
         }
         e.frame(aig, k);
+        if let Err(why) = budget.check() {
+            return stop(why, k);
+        }
         let act = e.close(aig, k);
         match e.sat.solve(&[act], budget) {
             SatResult::Sat => return LassoOutcome::Found(extract(&e, prop, k)),

@@ -253,18 +253,25 @@ fn memory_with_a_decoder_bug_fails_with_a_replayed_run() {
 #[test]
 fn unread_address_is_an_x_failure_then_refinement_finds_the_real_counterexample() {
     let aig = memory(2, 1, false);
-    let text = memory_rw(2, 1, false);
-    let (out, _) = one(&aig, &text, Refine::None);
+    let out = unknown_then_refined_to_a_failure(&aig, &memory_rw(2, 1, false));
     let SteOutcome::Unknown { undecided, .. } = &out else {
         panic!("expected X, got {out:?}");
     };
     assert!(undecided
         .iter()
         .any(|u| u.starts_with("dout[0]@1") || u.starts_with('v')));
+}
+
+/// The unrefined outcome of `text` on `aig`, which must be X (unknown), after checking that both
+/// refinements (STAR, Tzoref–Grumberg) turn it into a replayed failure.
+fn unknown_then_refined_to_a_failure(aig: &Aig, text: &str) -> SteOutcome {
+    let (out, _) = one(aig, text, Refine::None);
+    assert!(matches!(out, SteOutcome::Unknown { .. }), "{out:?}");
     for r in [Refine::Star, Refine::Tg] {
-        let (out, a) = one(&aig, &text, r);
-        check_fails(&aig, &a, &out);
+        let (out, a) = one(aig, text, r);
+        check_fails(aig, &a, &out);
     }
+    out
 }
 
 #[test]
@@ -272,13 +279,7 @@ fn cam_symbolic_indexing_is_x_and_refinement_finds_two_matching_tags() {
     // C19 §2: Assertion (2) is "unknown" in STE; the contradicting strengthening shows two
     // entries matching the input tag with different data.
     let aig = cam(2, 2, 2);
-    let text = cam_assertion(2, 2, 2, false);
-    let (out, _) = one(&aig, &text, Refine::None);
-    assert!(matches!(out, SteOutcome::Unknown { .. }), "{out:?}");
-    for r in [Refine::Star, Refine::Tg] {
-        let (out, a) = one(&aig, &text, r);
-        check_fails(&aig, &a, &out);
-    }
+    unknown_then_refined_to_a_failure(&aig, &cam_assertion(2, 2, 2, false));
 }
 
 #[test]

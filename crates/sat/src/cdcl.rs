@@ -1113,6 +1113,14 @@ impl Cdcl {
             match next {
                 Some(l) => {
                     self.stats.decisions += 1;
+                    // long conflict-free stretches (large satisfiable unrollings) poll too
+                    if self.stats.decisions.is_multiple_of(1024) {
+                        if let Err(e) = self.budget.check() {
+                            self.exhausted = Some(e);
+                            self.cancel_until(th, 0);
+                            return SatResult::Unknown;
+                        }
+                    }
                     self.new_decision_level(th);
                     self.enqueue(l, Reason::None);
                 }

@@ -1,16 +1,17 @@
 //! `verikit sat`: DIMACS CNF solving with DRAT proofs, and unsatisfiable cores (`sat core`).
 
-use crate::report::{read_input, CliError, Ctx};
+use crate::report::{CliError, Ctx};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use verikit_diag::Answer;
+use verikit_hw::read_cnf;
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct SatArgs {
     #[command(subcommand)]
     cmd: Option<SatCmd>,
-    /// Is the formula satisfiable? (DIMACS CNF; `-` for standard input.) Verdict `true` with the
+    /// Is the formula satisfiable? (DIMACS CNF, gzip-compressed or not; `-` for standard input.) Verdict `true` with the
     /// model (checked against the clauses) or `false`.
     #[arg(required = true)]
     file: Option<PathBuf>,
@@ -53,13 +54,13 @@ pub fn run(args: SatArgs, ctx: &Ctx) -> Result<Answer, CliError> {
         output,
     }) = &args.cmd
     {
-        return verikit_hw::core_command(&read_input(file)?, method, output.as_deref(), ctx);
+        return verikit_hw::core_command(&read_cnf(file)?, method, output.as_deref(), ctx);
     }
     let Some(file) = &args.file else {
         return Err(CliError::Usage("a DIMACS file is required".into()));
     };
     let (proof, binary) = (args.proof.as_deref(), args.binary_proof);
-    let (src, backend) = (read_input(file)?, args.backend.as_deref());
+    let (src, backend) = (read_cnf(file)?, args.backend.as_deref());
     let r = verikit_hw::solve_command(&src, proof, binary, args.competition, backend, ctx)?;
     if let Some(code) = r.competition_exit {
         print!("{}", r.answer.text);

@@ -22,6 +22,7 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             requeue: true,
             ctg_max: 3,
             ctg_depth: 1,
+            rebuild: 1000,
         },
         simple_path: true,
     }
