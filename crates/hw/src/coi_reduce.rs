@@ -17,6 +17,7 @@
 
 use crate::outcome::{Outcome, Proof};
 use crate::ternary_constants::ternary_constants;
+use crate::unroll::cone_vars;
 use std::collections::HashMap;
 use verikit_aiger::{Aig, Kind, Reset, Witness};
 use verikit_diag::{Budget, Exhausted};
@@ -67,32 +68,10 @@ fn through(map: &[Option<u32>], l: u32) -> u32 {
 /// The variables safety property `prop` and the constraints depend on: through AND gates, the
 /// next-state functions of kept latches and the replacements of substituted ones.
 fn cone(aig: &Aig, kinds: &[Kind], roots: &[u32], subst: &[Option<u32>]) -> Vec<bool> {
-    let mut seen = vec![false; aig.maxvar as usize + 1];
-    let mut stack: Vec<u32> = roots.iter().map(|l| l >> 1).collect();
-    while let Some(v) = stack.pop() {
-        match seen.get_mut(v as usize) {
-            Some(s) if !*s => *s = true,
-            _ => continue,
-        }
-        match kinds.get(v as usize) {
-            Some(Kind::Latch(j)) => match subst.get(*j).copied().flatten() {
-                Some(r) => stack.push(r >> 1),
-                None => {
-                    if let Some(l) = aig.latches.get(*j) {
-                        stack.push(l.next >> 1);
-                    }
-                }
-            },
-            Some(Kind::And(g)) => {
-                if let Some(a) = aig.ands.get(*g) {
-                    stack.push(a.rhs0 >> 1);
-                    stack.push(a.rhs1 >> 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    seen
+    cone_vars(aig, kinds, roots, |j| match subst.get(j).copied().flatten() {
+        Some(r) => Some(r),
+        None => aig.latches.get(j).map(|l| l.next),
+    })
 }
 
 /// The reduced circuit for safety property `prop` of `aig` (`None` if there is no such property),

@@ -199,9 +199,25 @@ pub(crate) fn latch_support(
     roots: &[u32],
     through_next: bool,
 ) -> Vec<usize> {
+    let mut out = Vec::new();
+    cone_vars(aig, kinds, roots, |j| {
+        out.push(j);
+        aig.latches.get(j).filter(|_| through_next).map(|l| l.next)
+    });
+    out.sort_unstable();
+    out
+}
+
+/// The variables the given literals depend on (`true` per variable index): through AND gates, and
+/// from each latch `j` reached on to the literal `latch(j)` names, if any.
+pub(crate) fn cone_vars(
+    aig: &Aig,
+    kinds: &[Kind],
+    roots: &[u32],
+    mut latch: impl FnMut(usize) -> Option<u32>,
+) -> Vec<bool> {
     let mut seen = vec![false; aig.maxvar as usize + 1];
     let mut stack: Vec<u32> = roots.iter().map(|l| l >> 1).collect();
-    let mut out = Vec::new();
     while let Some(v) = stack.pop() {
         match seen.get_mut(v as usize) {
             Some(s) if !*s => *s = true,
@@ -209,9 +225,8 @@ pub(crate) fn latch_support(
         }
         match kinds.get(v as usize) {
             Some(Kind::Latch(j)) => {
-                out.push(*j);
-                if let Some(l) = aig.latches.get(*j).filter(|_| through_next) {
-                    stack.push(l.next >> 1);
+                if let Some(l) = latch(*j) {
+                    stack.push(l >> 1);
                 }
             }
             Some(Kind::And(g)) => {
@@ -223,6 +238,5 @@ pub(crate) fn latch_support(
             _ => {}
         }
     }
-    out.sort_unstable();
-    out
+    seen
 }
