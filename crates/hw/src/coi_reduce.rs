@@ -68,9 +68,11 @@ fn through(map: &[Option<u32>], l: u32) -> u32 {
 /// The variables safety property `prop` and the constraints depend on: through AND gates, the
 /// next-state functions of kept latches and the replacements of substituted ones.
 fn cone(aig: &Aig, kinds: &[Kind], roots: &[u32], subst: &[Option<u32>]) -> Vec<bool> {
-    cone_vars(aig, kinds, roots, |j| match subst.get(j).copied().flatten() {
-        Some(r) => Some(r),
-        None => aig.latches.get(j).map(|l| l.next),
+    cone_vars(aig, kinds, roots, |j| {
+        match subst.get(j).copied().flatten() {
+            Some(r) => Some(r),
+            None => aig.latches.get(j).map(|l| l.next),
+        }
     })
 }
 
