@@ -236,6 +236,17 @@ fn chc_answers_carry_model_or_derivation() {
             .is_some_and(|a| a.len() >= 7),
         "{v2}"
     );
+    // Nonlinear clauses: spacer's model.
+    let (code, v3, _, err) = verikit(&["--json", "prog", "chc", &format!("{DEMO}/sums.smt2")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v3["result"], "sat", "{v3}");
+    assert_eq!(v3["engine"], "spacer", "{v3}");
+    assert!(
+        v3["witness"]["model"]
+            .as_array()
+            .is_some_and(|m| m.len() == 1),
+        "{v3}"
+    );
     let dir = std::env::temp_dir().join(format!("verikit-prog-chc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let bad = dir.join("bad.smt2");

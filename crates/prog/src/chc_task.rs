@@ -4,11 +4,13 @@
 //! checked by `horn_check` on the clauses as written → the `Answer`.
 
 use crate::bmc::{check_bound, BmcResult};
+use crate::cfa::Atom;
 use crate::error::ProgError;
 use crate::horn::{read_horn, HornSystem};
 use crate::horn_cfa::{horn_to_cfa, HornCfa};
 use crate::horn_check::{check_chc_derivation, check_chc_model, define, ChcModel, ChcStep};
 use crate::impact::{impact, ImpactResult};
+use crate::spacer::{spacer, SpacerOutcome};
 use crate::task::{Engine, VerifyOptions};
 use std::path::Path;
 use verikit_diag::{Answer, Budget, Exhausted, SourceFile, Verdict};
@@ -19,6 +21,23 @@ fn unknown(reason: &str) -> Answer {
         .detail("reason", reason)
 }
 
+/// The name of argument `x` of `pred` in a definition (a `Bool` argument as 0/1).
+fn arg_name(pred: &crate::horn::Pred, x: usize) -> String {
+    match pred.bools.get(x) {
+        Some(true) => format!("(ite |p!{x}| 1 0)"),
+        _ => format!("|p!{x}|"),
+    }
+}
+
+/// `(and …)` / `(or …)` of SMT-LIB texts (`empty` for none).
+fn join(op: &str, items: Vec<String>, empty: &str) -> String {
+    match items.len() {
+        0 => empty.to_string(),
+        1 => items.concat(),
+        _ => format!("({op} {})", items.join(" ")),
+    }
+}
+
 /// The interpretation of every predicate from IMPACT's invariant (`None` when an invariant
 /// mentions something other than the predicate's own arguments).
 fn model(sys: &HornSystem, h: &HornCfa, inv: &crate::Invariant) -> Option<ChcModel> {
@@ -26,10 +45,7 @@ fn model(sys: &HornSystem, h: &HornCfa, inv: &crate::Invariant) -> Option<ChcMod
     for (p, pred) in sys.preds.iter().enumerate() {
         let d = h.pred_loc.get(p).and_then(|&l| inv.get(l))?;
         let n = pred.bools.len();
-        let name = |x: usize| match pred.bools.get(x) {
-            Some(true) => format!("(ite |p!{x}| 1 0)"),
-            _ => format!("|p!{x}|"),
-        };
+        let name = |x: usize| arg_name(pred, x);
         let mut disj = Vec::new();
         for conj in d {
             if conj
@@ -38,21 +54,37 @@ fn model(sys: &HornSystem, h: &HornCfa, inv: &crate::Invariant) -> Option<ChcMod
             {
                 return None;
             }
-            let atoms: Vec<String> = conj.iter().map(|a| a.smt(&name)).collect();
-            disj.push(match atoms.len() {
-                0 => "true".to_string(),
-                1 => atoms.concat(),
-                _ => format!("(and {})", atoms.join(" ")),
-            });
+            disj.push(join(
+                "and",
+                conj.iter().map(|a| a.smt(&name)).collect(),
+                "true",
+            ));
         }
-        let body = match disj.len() {
-            0 => "false".to_string(),
-            1 => disj.concat(),
-            _ => format!("(or {})", disj.join(" ")),
-        };
-        defs.push(define(sys, p, &body));
+        defs.push(define(sys, p, &join("or", disj, "false")));
     }
     Some(ChcModel { defs })
+}
+
+/// The interpretation of every predicate from the lemmas of `spacer` (each the negation of a
+/// cube over the predicate's arguments).
+fn spacer_model(sys: &HornSystem, cubes: &[Vec<Vec<Atom>>]) -> ChcModel {
+    let mut defs = Vec::new();
+    for (p, pred) in sys.preds.iter().enumerate() {
+        let name = |x: usize| arg_name(pred, x);
+        let lemmas = cubes
+            .get(p)
+            .map(|cs| {
+                cs.iter()
+                    .map(|c| {
+                        let cube = join("and", c.iter().map(|a| a.smt(&name)).collect(), "true");
+                        format!("(not {cube})")
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        defs.push(define(sys, p, &join("and", lemmas, "true")));
+    }
+    ChcModel { defs }
 }
 
 /// The derivation encoded by the marked havoc values of a counterexample: per step the tag
@@ -125,6 +157,85 @@ fn solve_text(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<Answe
     Ok(a)
 }
 
+/// A checked `sat` answer.
+fn sat_answer(m: &ChcModel, engine: &str) -> Answer {
+    let mut a = Answer::decision(Verdict::True)
+        .detail("result", "sat")
+        .detail("engine", engine)
+        .detail(
+            "proof",
+            "model checked by the SMT solver against every clause as written",
+        );
+    for d in &m.defs {
+        a = a.line(d);
+    }
+    a.witness(serde_json::json!({ "model": m.defs }))
+}
+
+/// A checked `unsat` answer: one line per derivation step.
+fn unsat_answer(sys: &HornSystem, text: &str, steps: &[ChcStep], engine: &str) -> Answer {
+    let mut a = Answer::decision(Verdict::False)
+        .detail("result", "unsat")
+        .detail("engine", engine)
+        .detail(
+            "proof",
+            "derivation of false checked step by step by the SMT solver against the clauses as written",
+        )
+        .stat("steps", steps.len());
+    for s in steps {
+        let head = sys
+            .clauses
+            .get(s.clause)
+            .and_then(|c| c.head.as_ref())
+            .and_then(|h| sys.preds.get(h.pred))
+            .map(|p| {
+                let args: Vec<String> = s.fact.iter().map(|v| v.to_string()).collect();
+                format!("{}({})", p.name, args.join(", "))
+            })
+            .unwrap_or_else(|| "false".into());
+        let line = sys
+            .clauses
+            .get(s.clause)
+            .map(|c| crate::horn::line_of(text, c.span.start))
+            .unwrap_or(0);
+        a = a.line(format!("clause {} (line {line}) ⊢ {head}", s.clause));
+    }
+    a.witness(serde_json::json!({ "derivation": steps }))
+}
+
+/// The `spacer` engine with its answer checked; `Err` is the reason it did not decide.
+fn run_spacer(sys: &HornSystem, text: &str, budget: &Budget) -> Result<Answer, String> {
+    match spacer(sys, text, budget) {
+        Err(e) => Err(format!("spacer: {e}")),
+        Ok(SpacerOutcome::Sat(cubes)) => {
+            let m = spacer_model(sys, &cubes);
+            match check_chc_model(text, &m) {
+                Ok(()) => Ok(sat_answer(&m, "spacer")),
+                Err(why) => Err(format!("spacer model rejected by the checker: {why}")),
+            }
+        }
+        Ok(SpacerOutcome::Unsat(steps)) => match check_chc_derivation(text, &steps) {
+            Ok(()) => Ok(unsat_answer(sys, text, &steps, "spacer")),
+            Err(why) => Err(format!("spacer derivation rejected by the checker: {why}")),
+        },
+        Ok(SpacerOutcome::Stopped(e, n)) => {
+            Err(format!("spacer: {} at level {n}", e.verdict_word()))
+        }
+    }
+}
+
+/// `unknown` (or `timeout` when the budget is spent) with a reason.
+fn undecided(budget: &Budget, reason: String) -> Answer {
+    let v = if budget.check().is_err() {
+        Verdict::Timeout
+    } else {
+        Verdict::Unknown
+    };
+    Answer::decision(v)
+        .detail("result", "unknown")
+        .detail("reason", reason)
+}
+
 fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
     let sys = match read_horn(text) {
         Ok(s) => s,
@@ -135,12 +246,41 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
         a.input("predicates", sys.preds.len())
             .input("clauses", sys.clauses.len())
     };
-    let h = match horn_to_cfa(&sys, text) {
-        Ok(h) => h,
-        Err(ProgError::Unsupported(why)) => return Ok(sizes(unknown(&why))),
+    let linear = match horn_to_cfa(&sys, text) {
+        Ok(h) => Ok(h),
+        Err(ProgError::Unsupported(why)) => Err(why),
         Err(e) => return Err(e),
     };
-    let sizes = |a: Answer| sizes(a).stat("locations", h.cfa.nlocs);
+    let mut spacer_note: Option<String> = None;
+    if matches!(opts.engine, Engine::Spacer | Engine::Portfolio) {
+        // In the portfolio a linear system keeps half of the budget for IMPACT and BMC.
+        let sub = match (opts.engine, budget.remaining(), &linear) {
+            (Engine::Portfolio, Some(r), Ok(_)) => budget.sub(Some(r / 2)),
+            _ => budget.sub(None),
+        };
+        match run_spacer(&sys, text, &sub) {
+            Ok(a) => return Ok(sizes(a)),
+            Err(why) => spacer_note = Some(why),
+        }
+    }
+    let h = match linear {
+        Ok(h) if opts.engine != Engine::Spacer => h,
+        Ok(_) => return Ok(sizes(undecided(budget, spacer_note.unwrap_or_default()))),
+        Err(why) => {
+            let reason = match spacer_note {
+                Some(n) => format!("{n}; {why}"),
+                None => why,
+            };
+            return Ok(sizes(undecided(budget, reason)));
+        }
+    };
+    let sizes = |a: Answer| {
+        let a = sizes(a).stat("locations", h.cfa.nlocs);
+        match &spacer_note {
+            Some(n) => a.detail("spacer", n.clone()),
+            None => a,
+        }
+    };
     let mut note: Option<String> = None;
     if opts.engine != Engine::Bmc {
         let sub = match (opts.engine, budget.remaining()) {
@@ -150,19 +290,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
         match impact(&h.cfa, &sub) {
             Ok(ImpactResult::Safe(inv)) => match model(&sys, &h, &inv) {
                 Some(m) => match check_chc_model(text, &m) {
-                    Ok(()) => {
-                        let mut a = Answer::decision(Verdict::True)
-                            .detail("result", "sat")
-                            .detail("engine", "impact")
-                            .detail(
-                                "proof",
-                                "model checked by the SMT solver against every clause as written",
-                            );
-                        for d in &m.defs {
-                            a = a.line(d);
-                        }
-                        return Ok(sizes(a.witness(serde_json::json!({ "model": m.defs }))));
-                    }
+                    Ok(()) => return Ok(sizes(sat_answer(&m, "impact"))),
                     Err(why) => note = Some(format!("impact model rejected by the checker: {why}")),
                 },
                 None => note = Some(
@@ -177,16 +305,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
             Err(e) => note = Some(format!("impact: {}", e.verdict_word())),
         }
         if opts.engine == Engine::Impact {
-            let v = if budget.check().is_err() {
-                Verdict::Timeout
-            } else {
-                Verdict::Unknown
-            };
-            return Ok(sizes(
-                Answer::decision(v)
-                    .detail("result", "unknown")
-                    .detail("reason", note.unwrap_or_default()),
-            ));
+            return Ok(sizes(undecided(budget, note.unwrap_or_default())));
         }
     }
     let with_note = |a: Answer| match &note {
@@ -226,33 +345,8 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
                         "derivation rejected by the checker: {why}"
                     )))));
                 }
-                let mut a = Answer::decision(Verdict::False)
-                    .detail("result", "unsat")
-                    .detail("engine", "bmc")
-                    .detail("proof", "derivation of false checked step by step by the SMT solver against the clauses as written")
-                    .stat("bound", bound)
-                    .stat("steps", steps.len());
-                for s in &steps {
-                    let head = sys
-                        .clauses
-                        .get(s.clause)
-                        .and_then(|c| c.head.as_ref())
-                        .and_then(|h| sys.preds.get(h.pred))
-                        .map(|p| {
-                            let args: Vec<String> = s.fact.iter().map(|v| v.to_string()).collect();
-                            format!("{}({})", p.name, args.join(", "))
-                        })
-                        .unwrap_or_else(|| "false".into());
-                    let line = sys
-                        .clauses
-                        .get(s.clause)
-                        .map(|c| crate::horn::line_of(text, c.span.start))
-                        .unwrap_or(0);
-                    a = a.line(format!("clause {} (line {line}) ⊢ {head}", s.clause));
-                }
-                return Ok(with_note(sizes(
-                    a.witness(serde_json::json!({ "derivation": steps })),
-                )));
+                let a = unsat_answer(&sys, text, &steps, "bmc").stat("bound", bound);
+                return Ok(with_note(sizes(a)));
             }
             Ok(BmcResult::Safe) => {
                 let a = Answer::decision(Verdict::True)

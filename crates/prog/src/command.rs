@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, Ctx, Failure};
 
 /// Engine names of `--engine`.
-pub const ENGINE_NAMES: &[&str] = &["bmc", "impact", "cegar", "kind", "portfolio"];
+pub const ENGINE_NAMES: &[&str] = &["bmc", "impact", "cegar", "kind", "spacer", "portfolio"];
 
 impl From<ProgError> for Failure {
     fn from(e: ProgError) -> Failure {
@@ -23,6 +23,7 @@ fn engine(name: &str) -> Result<Engine, Failure> {
         "impact" => Engine::Impact,
         "cegar" => Engine::Cegar,
         "kind" => Engine::Kind,
+        "spacer" => Engine::Spacer,
         "portfolio" => Engine::Portfolio,
         e => return Err(Failure::Usage(format!("unknown engine `{e}`"))),
     })

@@ -22,7 +22,7 @@ use verikit_smt::SExpr;
 /// Largest number of disjuncts one conjunct of a clause constraint may have in DNF.
 const MAX_DNF: usize = 512;
 
-type Dnf = Vec<Vec<Atom>>;
+pub(crate) type Dnf = Vec<Vec<Atom>>;
 
 /// The automaton of a linear system and how to read its values back.
 pub(crate) struct HornCfa {
@@ -377,6 +377,71 @@ impl Conv<'_> {
     }
 }
 
+/// One clause over linear integer atoms: clause variable `i` is `base + i`, auxiliary variables
+/// (of `ite`, `div`/`mod`, `abs`, Boolean terms) follow up to `base + nvars`.
+pub(crate) struct ClauseIr {
+    pub(crate) nvars: usize,
+    /// Body predicate applications: the predicate and its argument terms.
+    pub(crate) body: Vec<(usize, Vec<Lin>)>,
+    /// The head (`None`: `false`).
+    pub(crate) head: Option<(usize, Vec<Lin>)>,
+    /// The constraint as a conjunction of DNFs (Boolean domains first).
+    pub(crate) parts: Vec<Dnf>,
+}
+
+/// Converts one clause to linear atoms (any number of body applications).
+pub(crate) fn convert_clause(
+    sys: &HornSystem,
+    c: &crate::horn::Clause,
+    text: &str,
+    base: Var,
+) -> Result<ClauseIr, ProgError> {
+    let mut conv = Conv {
+        text,
+        env: HashMap::new(),
+        aux: base,
+        next: c.vars.len(),
+        side: Vec::new(),
+        depth: 0,
+    };
+    let mut domain = Vec::new();
+    for (i, (n, b)) in c.vars.iter().enumerate() {
+        conv.env.insert(n.as_str(), (base + i, *b));
+        if *b {
+            let v = Lin::var(base + i);
+            domain.push(le(&Lin::constant(0), &v)?);
+            domain.push(le(&v, &Lin::constant(1))?);
+        }
+    }
+    let app = |conv: &mut Conv<'_>, a: &crate::horn::App| -> Result<(usize, Vec<Lin>), ProgError> {
+        let bools = sys.preds.get(a.pred).map(|p| p.bools.clone());
+        let mut args = Vec::new();
+        for (t, b) in a.args.iter().zip(bools.unwrap_or_default()) {
+            args.push(if b { conv.bool_int(t)? } else { conv.lin(t)? });
+        }
+        Ok((a.pred, args))
+    };
+    let mut body = Vec::new();
+    for a in &c.body {
+        body.push(app(&mut conv, a)?);
+    }
+    let head = match &c.head {
+        Some(a) => Some(app(&mut conv, a)?),
+        None => None,
+    };
+    let mut parts = vec![vec![domain]];
+    for k in &c.constraint {
+        parts.push(conv.formula(k, false)?);
+    }
+    parts.extend(std::mem::take(&mut conv.side));
+    Ok(ClauseIr {
+        nvars: conv.next,
+        body,
+        head,
+        parts,
+    })
+}
+
 /// Builds the automaton of a linear system (every body has at most one predicate application).
 pub(crate) fn horn_to_cfa(sys: &HornSystem, text: &str) -> Result<HornCfa, ProgError> {
     let slots = sys.preds.iter().map(|p| p.bools.len()).max().unwrap_or(0);
@@ -407,51 +472,27 @@ pub(crate) fn horn_to_cfa(sys: &HornSystem, text: &str) -> Result<HornCfa, ProgE
                 c.body.len()
             )));
         }
-        let mut conv = Conv {
-            text,
-            env: HashMap::new(),
-            aux,
-            next: c.vars.len(),
-            side: Vec::new(),
-            depth: 0,
-        };
-        let mut domain = Vec::new();
-        for (i, (n, b)) in c.vars.iter().enumerate() {
-            conv.env.insert(n.as_str(), (aux + i, *b));
-            if *b {
-                let v = Lin::var(aux + i);
-                domain.push(le(&Lin::constant(0), &v)?);
-                domain.push(le(&v, &Lin::constant(1))?);
-            }
-        }
+        let ir = convert_clause(sys, c, text, aux)?;
         // Body arguments equal the slots.
-        let mut guard = domain;
-        let from = match c.body.first() {
-            Some(app) => {
-                let bools = sys.preds.get(app.pred).map(|p| p.bools.clone());
-                for (i, (a, b)) in app.args.iter().zip(bools.unwrap_or_default()).enumerate() {
-                    let t = if b { conv.bool_int(a)? } else { conv.lin(a)? };
-                    guard.push(eq(&Lin::var(i), &t)?);
+        let mut guard = Vec::new();
+        let from = match ir.body.first() {
+            Some((p, args)) => {
+                for (i, t) in args.iter().enumerate() {
+                    guard.push(eq(&Lin::var(i), t)?);
                 }
-                pred_loc.get(app.pred).copied().unwrap_or(cfa.error)
+                pred_loc.get(*p).copied().unwrap_or(cfa.error)
             }
             None => cfa.init,
         };
-        let mut head = Vec::new();
-        if let Some(app) = &c.head {
-            let bools = sys.preds.get(app.pred).map(|p| p.bools.clone());
-            for (i, (a, b)) in app.args.iter().zip(bools.unwrap_or_default()).enumerate() {
-                let t = if b { conv.bool_int(a)? } else { conv.lin(a)? };
-                head.push((i, t));
-            }
-        }
+        let head: Vec<(Var, Lin)> = ir
+            .head
+            .as_ref()
+            .map(|(_, args)| args.iter().cloned().enumerate().collect())
+            .unwrap_or_default();
         // The constraint as a sequence of layers of parallel `assume` edges (a conjunction of
         // DNFs, so disjunctions add edges instead of multiplying them); small layers are merged.
         let mut parts = vec![vec![guard]];
-        for k in &c.constraint {
-            parts.push(conv.formula(k, false)?);
-        }
-        parts.extend(std::mem::take(&mut conv.side));
+        parts.extend(ir.parts);
         let mut layers: Vec<Dnf> = Vec::new();
         for d in parts {
             match layers.last_mut() {
@@ -462,7 +503,7 @@ pub(crate) fn horn_to_cfa(sys: &HornSystem, text: &str) -> Result<HornCfa, ProgE
                 _ => layers.push(d),
             }
         }
-        aux_max = aux_max.max(conv.next);
+        aux_max = aux_max.max(ir.nvars);
         // The chain of edges.
         let tl = match tag_loc.get(&from) {
             Some(&l) => l,
@@ -499,8 +540,8 @@ pub(crate) fn horn_to_cfa(sys: &HornSystem, text: &str) -> Result<HornCfa, ProgE
             let vars = (aux..aux + c.vars.len()).collect();
             at = push(&mut cfa, at, Op::Havoc { vars, nondet: true });
         }
-        if conv.next > c.vars.len() {
-            let vars = (aux + c.vars.len()..aux + conv.next).collect();
+        if ir.nvars > c.vars.len() {
+            let vars = (aux + c.vars.len()..aux + ir.nvars).collect();
             at = push(
                 &mut cfa,
                 at,

@@ -39,7 +39,7 @@ pub(crate) fn atom(s: &mut Solver, a: &Atom, v: &dyn Fn(Var) -> TermId) -> TermI
     )
 }
 
-fn dnf(s: &mut Solver, d: &[Vec<Atom>], v: &dyn Fn(Var) -> TermId) -> TermId {
+pub(crate) fn dnf(s: &mut Solver, d: &[Vec<Atom>], v: &dyn Fn(Var) -> TermId) -> TermId {
     let mut ors = Vec::new();
     for conj in d {
         let mut ands = Vec::new();

@@ -28,6 +28,7 @@ mod lower;
 mod path_feasibility;
 mod path_interp;
 mod replay;
+mod spacer;
 mod sv_witness;
 mod svtask;
 mod task;

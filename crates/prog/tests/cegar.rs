@@ -147,8 +147,14 @@ fn k_induction_proves_and_refutes() {
       return 0;\n\
     }\n";
     let file = write(&dir, safe);
-    let a = run(&file, Engine::Kind, None);
-    // Not every program is k-inductive for small k; this one must not be answered wrongly.
+    // Not every program is k-inductive for small k; this one must not be answered wrongly. The
+    // bound on k (not a time limit) ends the search as soon as the answer can no longer be wrong
+    // in a new way: every k up to it is tried.
+    let mut opts = VerifyOptions::from_params(Engine::Kind, &Params::default()).expect("params");
+    opts.max_k = 12;
+    let a = verify(&file, &opts, &Budget::with_timeout(Duration::from_secs(60)))
+        .expect("verify")
+        .to_json();
     assert_ne!(a["verdict"], "false", "{a}");
     let bug = "int main(void) {\n\
       int x = 0;\n\
