@@ -157,6 +157,9 @@ fn solve_text(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<Answe
     Ok(a)
 }
 
+/// SMT queries Spacer may spend on a linear system in the portfolio before IMPACT and BMC run.
+const PORTFOLIO_QUERIES: u64 = 2_000;
+
 /// A checked `sat` answer.
 fn sat_answer(m: &ChcModel, engine: &str) -> Answer {
     let mut a = Answer::decision(Verdict::True)
@@ -253,9 +256,12 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     let mut spacer_note: Option<String> = None;
     if matches!(opts.engine, Engine::Spacer | Engine::Portfolio) {
-        // In the portfolio a linear system keeps half of the budget for IMPACT and BMC.
-        let sub = match (opts.engine, budget.remaining(), &linear) {
-            (Engine::Portfolio, Some(r), Ok(_)) => budget.sub(Some(r / 2)),
+        // In the portfolio a linear system keeps half of the time (and everything beyond
+        // `PORTFOLIO_QUERIES` SMT queries) for IMPACT and BMC.
+        let sub = match (opts.engine, &linear) {
+            (Engine::Portfolio, Ok(_)) => budget
+                .sub(budget.remaining().map(|r| r / 2))
+                .with_work_limit(PORTFOLIO_QUERIES),
             _ => budget.sub(None),
         };
         match run_spacer(&sys, text, &sub) {

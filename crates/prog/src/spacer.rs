@@ -24,7 +24,7 @@
 //!   is left at some level `k`, `F_{k+1}` is closed under every clause: the model.
 //!
 //! Queries go to `verikit-smt` (linear integer arithmetic), each a fresh solver polled by the
-//! budget. The caller checks the model and the derivation independently (`horn_check`).
+//! budget and counted as one unit of its work. The caller checks the model and the derivation independently (`horn_check`).
 
 use crate::cfa::{Atom, Lin};
 use crate::horn::HornSystem;
@@ -166,6 +166,7 @@ impl Pdr<'_> {
         level: usize,
         mode: Mode,
     ) -> Result<Query, Exhausted> {
+        self.budget.spend(1)?;
         let (Some(ir), Some(&head)) = (self.irs.get(ci), self.heads.get(ci)) else {
             return Ok(Query::Unsat(Vec::new()));
         };
