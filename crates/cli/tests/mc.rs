@@ -9,18 +9,34 @@ use common::verikit;
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/mc/peterson2.dve");
 
+/// `verikit --json ARGS…`, which must exit 0: its JSON answer.
+fn json_ok(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let (code, v, err) = verikit(&all);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    v
+}
+
+/// BEEM's (states, transitions, deadlocks) of bakery.1.
+const BAKERY1: (u64, u64, u64) = (1506, 2697, 4);
+
+/// The (states, transitions, deadlocks) of an `mc info` answer.
+fn counts(v: &serde_json::Value) -> (u64, u64, u64) {
+    let k = |key: &str| v["stats"][key].as_u64().unwrap_or(u64::MAX);
+    (k("states"), k("transitions"), k("deadlocks"))
+}
+
 fn beem(rel: &str) -> Option<String> {
     verikit_testkit::shared_path(&format!("beem/{rel}")).map(|p| p.display().to_string())
 }
 
 #[test]
 fn demo_model_deadlock_free_mutex_holds_liveness_fails_with_lasso() {
-    let (code, v, err) = verikit(&["--json", "mc", "check", DEMO, "--deadlock"]);
-    assert_eq!(code, 0, "{err}");
+    let v = json_ok(&["mc", "check", DEMO, "--deadlock"]);
     assert_eq!(v["verdict"], "true");
     assert_eq!(v["result"], "deadlock-free");
-    let (code, v, err) = verikit(&[
-        "--json",
+    let v = json_ok(&[
         "mc",
         "check",
         DEMO,
@@ -31,17 +47,14 @@ fn demo_model_deadlock_free_mutex_holds_liveness_fails_with_lasso() {
         "--ap",
         "cs1=P_1.cs",
     ]);
-    assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "true", "{v}");
-    let (code, v, err) = verikit(&[
-        "--json",
+    let v = json_ok(&[
         "mc",
         "check",
         DEMO,
         "--ltl",
         "G(\"P_0.idle\" -> F \"P_0.cs\")",
     ]);
-    assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "false");
     assert_eq!(v["result"], "violated");
     assert!(!v["witness"]["cycle"].as_array().unwrap().is_empty());
@@ -52,13 +65,8 @@ fn info_counts_equal_beem_and_deadlock_trace_is_shortest() {
     let Some(m) = beem("bakery/bakery.1.dve") else {
         return;
     };
-    let (code, v, err) = verikit(&["--json", "mc", "info", &m]);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(v["stats"]["states"], 1506);
-    assert_eq!(v["stats"]["transitions"], 2697);
-    assert_eq!(v["stats"]["deadlocks"], 4);
-    let (code, v, err) = verikit(&["--json", "mc", "check", &m, "--deadlock"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(counts(&json_ok(&["mc", "info", &m])), BAKERY1);
+    let v = json_ok(&["mc", "check", &m, "--deadlock"]);
     assert_eq!(v["verdict"], "false");
     assert_eq!(v["result"], "deadlock");
     let trace = v["witness"]["trace"].as_array().unwrap();
@@ -68,34 +76,50 @@ fn info_counts_equal_beem_and_deadlock_trace_is_shortest() {
     let Some(p) = beem("bakery/bakery.1.prop2.dve") else {
         return;
     };
-    let (code, v, err) = verikit(&["--json", "mc", "check", &p]);
-    assert_eq!(code, 0, "{err}");
+    let v = json_ok(&["mc", "check", &p]);
     assert_eq!(v["verdict"], "false", "BEEM: G(wait0 -> F cs0) is violated");
+}
+
+/// `verikit mc info` on a file `name` holding `text`: exit 2 and stderr containing each of
+/// `expected`.
+fn refused(name: &str, text: &str, expected: &[&str]) {
+    let dir = std::env::temp_dir().join(format!("verikit-mc-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join(name);
+    std::fs::write(&f, text).unwrap();
+    let (code, _, err) = verikit(&["mc", "info", f.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 2, "{err}");
+    for e in expected {
+        assert!(err.contains(e), "{name}: `{e}` not in {err}");
+    }
 }
 
 #[test]
 fn bad_input_is_located() {
-    let dir = std::env::temp_dir().join(format!("verikit-mc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("bad.dve");
-    std::fs::write(&f, "byte x;\nprocess P { state s; init s;\n trans s -> s { effect y = 1; }; }\nsystem async;\n").unwrap();
-    let (code, _, err) = verikit(&["mc", "info", f.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("bad.dve:3:") && err.contains("unknown variable `y`"),
-        "{err}"
-    );
-    std::fs::write(&f, "byte x;\ntypedef t;\n").unwrap();
-    let (code, _, err) = verikit(&["mc", "info", f.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("bad.dve:2:1") && err.contains("unsupported construct `typedef`"),
-        "{err}"
-    );
+    let cases: [(&str, &str, &[&str]); 3] = [
+        (
+            "bad.dve",
+            "byte x;\nprocess P { state s; init s;\n trans s -> s { effect y = 1; }; }\nsystem async;\n",
+            &["bad.dve:3:", "unknown variable `y`"],
+        ),
+        (
+            "bad.dve",
+            "byte x;\ntypedef t;\n",
+            &["bad.dve:2:1", "unsupported construct `typedef`"],
+        ),
+        (
+            "bad.pm",
+            "byte x;\nactive proctype P() {\n  x = 1;\n  printf(\"hi\") }\n",
+            &["bad.pm:4:3", "`printf` is not supported"],
+        ),
+    ];
+    for (name, text, expected) in cases {
+        refused(name, text, expected);
+    }
     let (code, _, err) = verikit(&["mc", "check", DEMO, "--ltl", "G(\"P_9.cs\")"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown process `P_9`"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -103,15 +127,25 @@ fn timeout_and_memory_limit_exit_3_with_counts() {
     let Some(m) = beem("anderson/anderson.3.dve") else {
         return;
     };
-    let t = Instant::now();
-    let (code, v, err) = verikit(&["--json", "--timeout", "1", "mc", "info", &m]);
-    assert_eq!(code, 3, "{err}");
-    assert_eq!(v["verdict"], "timeout");
-    assert!(v["stats"]["states"].as_u64().unwrap() > 0);
-    assert!(
-        t.elapsed().as_secs() < 30,
-        "the timeout was not honoured promptly"
-    );
+    // Sequential and multi-threaded: `timeout` with the counts reached, within the watchdog's
+    // grace (no "computed so far" fallback answer without counts).
+    for engine in [&[][..], &["--threads", "2"]] {
+        let t = Instant::now();
+        let mut args = vec!["--json", "--timeout", "1", "mc", "info", &m];
+        args.extend_from_slice(engine);
+        let (code, v, err) = verikit(&args);
+        assert_eq!(code, 3, "{engine:?}: {err}");
+        assert_eq!(v["verdict"], "timeout", "{engine:?}");
+        assert!(
+            v["stats"]["states"].as_u64().unwrap() > 0,
+            "{engine:?}: {v}"
+        );
+        assert_eq!(v["complete"], false, "{engine:?}: {v}");
+        assert!(
+            t.elapsed().as_secs() < 30,
+            "{engine:?}: the timeout was not honoured promptly"
+        );
+    }
     let (code, v, err) = verikit(&["--json", "mc", "info", &m, "--max-memory", "8"]);
     assert_eq!(code, 3, "{err}");
     assert_eq!(v["verdict"], "resource-limit");
@@ -124,40 +158,21 @@ fn promela_models_are_checked_like_dve() {
         return;
     };
     // SPIN-CHECK.tsv: 80 states, 213 transitions (SPIN counts the initial state once more).
-    let (code, v, err) = verikit(&["--json", "mc", "info", &m]);
-    assert_eq!(code, 0, "{err}");
+    let v = json_ok(&["mc", "info", &m]);
     assert_eq!(v["stats"]["states"], 80);
     assert_eq!(v["stats"]["transitions"], 212);
-    let (code, v, err) = verikit(&["--json", "mc", "check", &m, "--deadlock"]);
-    assert_eq!(code, 0, "{err}");
+    let v = json_ok(&["mc", "check", &m, "--deadlock"]);
     assert_eq!(v["verdict"], "false");
     assert!(v["witness"]["trace"].as_array().unwrap().len() > 1);
     // Process states of a Promela model are its labels.
-    let (code, v, err) = verikit(&[
-        "--json",
+    let v = json_ok(&[
         "mc",
         "check",
         &m,
         "--ltl",
         "G !(\"phil_0.eat\" && \"phil_1.eat\")",
     ]);
-    assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "true", "{v}");
-    let dir = std::env::temp_dir().join(format!("verikit-mc-pm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("bad.pm");
-    std::fs::write(
-        &f,
-        "byte x;\nactive proctype P() {\n  x = 1;\n  printf(\"hi\") }\n",
-    )
-    .unwrap();
-    let (code, _, err) = verikit(&["mc", "info", f.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("bad.pm:4:3") && err.contains("`printf` is not supported"),
-        "{err}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -200,15 +215,11 @@ fn threads_and_cycle_algorithms_answer_like_the_sequential_engines() {
         return;
     };
     for t in ["1", "2", "3"] {
-        let (code, v, err) = verikit(&["--json", "mc", "info", &m, "--threads", t]);
-        assert_eq!(code, 0, "{err}");
-        assert_eq!(v["stats"]["states"], 1506, "--threads {t}");
-        assert_eq!(v["stats"]["transitions"], 2697, "--threads {t}");
-        assert_eq!(v["stats"]["deadlocks"], 4, "--threads {t}");
+        let v = json_ok(&["mc", "info", &m, "--threads", t]);
+        assert_eq!(counts(&v), BAKERY1, "--threads {t}");
         assert_eq!(v["threads"], t.parse::<u64>().unwrap());
     }
-    let (code, v, err) = verikit(&["--json", "mc", "check", &m, "--deadlock", "--threads", "2"]);
-    assert_eq!(code, 0, "{err}");
+    let v = json_ok(&["mc", "check", &m, "--deadlock", "--threads", "2"]);
     assert_eq!(v["verdict"], "false");
     assert_eq!(v["result"], "deadlock");
     assert!(v["witness"]["trace"].as_array().unwrap().len() > 1);
@@ -216,17 +227,7 @@ fn threads_and_cycle_algorithms_answer_like_the_sequential_engines() {
         return;
     };
     for algo in ["ndfs", "owcty", "map"] {
-        let (code, v, err) = verikit(&[
-            "--json",
-            "mc",
-            "check",
-            &p,
-            "--threads",
-            "2",
-            "--algorithm",
-            algo,
-        ]);
-        assert_eq!(code, 0, "{err}");
+        let v = json_ok(&["mc", "check", &p, "--threads", "2", "--algorithm", algo]);
         assert_eq!(
             v["verdict"], "false",
             "{algo}: BEEM: G(wait0 -> F cs0) is violated"
@@ -237,8 +238,7 @@ fn threads_and_cycle_algorithms_answer_like_the_sequential_engines() {
             "{algo}"
         );
     }
-    let (code, v, err) = verikit(&[
-        "--json",
+    let v = json_ok(&[
         "mc",
         "check",
         DEMO,
@@ -249,7 +249,6 @@ fn threads_and_cycle_algorithms_answer_like_the_sequential_engines() {
         "--algorithm",
         "map",
     ]);
-    assert_eq!(code, 0, "{err}");
     assert_eq!(v["verdict"], "true");
     let (code, _, err) = verikit(&["mc", "info", &m, "--threads", "0"]);
     assert_eq!(code, 2, "{err}");
@@ -292,11 +291,9 @@ fn timely_workers_count_like_the_sequential_engine_and_time_out_promptly() {
     let Some(m) = beem("bakery/bakery.1.dve") else {
         return;
     };
-    let (code, seq, err) = verikit(&["--json", "mc", "info", &m]);
-    assert_eq!(code, 0, "{err}");
+    let seq = json_ok(&["mc", "info", &m]);
     for w in ["1", "3"] {
-        let (code, v, err) = verikit(&["--json", "mc", "info", &m, "--workers", w]);
-        assert_eq!(code, 0, "{err}");
+        let v = json_ok(&["mc", "info", &m, "--workers", w]);
         assert_eq!(v["engine"], "timely", "{v}");
         assert_eq!(v["workers"], w.parse::<u64>().unwrap());
         for k in ["states", "transitions", "deadlocks"] {
@@ -306,8 +303,7 @@ fn timely_workers_count_like_the_sequential_engine_and_time_out_promptly() {
     let Some(p) = beem("bakery/bakery.1.prop2.dve") else {
         return;
     };
-    let (code, v, err) = verikit(&["--json", "mc", "check", &p, "--workers", "2"]);
-    assert_eq!(code, 0, "{err}");
+    let v = json_ok(&["mc", "check", &p, "--workers", "2"]);
     assert_eq!(v["verdict"], "false", "BEEM: G(wait0 -> F cs0) is violated");
     assert_eq!(v["algorithm"], "owcty");
     assert!(!v["witness"]["cycle"].as_array().unwrap().is_empty());
@@ -383,8 +379,7 @@ fn two_processes_on_loopback_agree_with_the_sequential_counts() {
     let Some(m) = beem("bakery/bakery.1.dve") else {
         return;
     };
-    let (code, seq, err) = verikit(&["--json", "mc", "info", &m]);
-    assert_eq!(code, 0, "{err}");
+    let seq = json_ok(&["mc", "info", &m]);
     let (dir, hostfile) = loopback_hostfile(2, "agree");
     let spawn = |i: &str| spawn_process(&m, i, &hostfile, &[]);
     let outs = wait_all(vec![spawn("0"), spawn("1")], 120);

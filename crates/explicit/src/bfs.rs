@@ -80,11 +80,16 @@ pub(crate) fn initial(m: &Model) -> Vec<u8> {
 
 /// Is some assertion false in `st`? Returns the process and state names.
 pub(crate) fn failed_assert(m: &Model, st: &[u8]) -> Result<Option<(String, String)>, EvalError> {
-    let mut scratch = st.to_vec();
+    // Most states have no assertion to check: copy the state (programs run on a mutable
+    // state) only when one is found.
+    let mut scratch = Vec::new();
     let mut stack = Vec::new();
     for (pi, p) in m.procs.iter().enumerate() {
         let s = st.get(pi).copied().unwrap_or(0) as usize;
         for a in p.asserts.get(s).map_or(&[][..], |v| v) {
+            if scratch.is_empty() {
+                scratch.extend_from_slice(st);
+            }
             stack.clear();
             if a.exec(&mut scratch, &mut stack)? == 0 {
                 return Ok(Some((
@@ -144,6 +149,7 @@ pub(crate) fn bfs_reduced(
     budget: &Budget,
 ) -> Exploration {
     let mut succ: Vec<(Vec<u8>, Label)> = Vec::new();
+    let mut cur: Vec<u8> = Vec::new();
     let t0 = Instant::now();
     let mut store = StateStore::new(m.state_size());
     let mut parents: Vec<u32> = Vec::new();
@@ -186,7 +192,8 @@ pub(crate) fn bfs_reduced(
                 );
             }
         }
-        let cur = store.get(i).to_vec();
+        cur.clear();
+        cur.extend_from_slice(store.get(i));
         if goal == Goal::Assert {
             match failed_assert(m, &cur) {
                 Ok(None) => {}

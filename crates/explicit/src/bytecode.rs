@@ -47,6 +47,28 @@ pub(crate) enum Op {
         w: Width,
         len: u32,
     },
+    /// Fused `Load; Const(c); Bin(op)`: pushes `var op c` (one dispatch for the common
+    /// `var == const` guard and the right-hand side of `var = var + const`).
+    LoadBinConst {
+        off: u32,
+        w: Width,
+        op: BinOp,
+        c: i32,
+    },
+    /// Fused `Load; Load; Bin(op)`: pushes `a op b` of two variables.
+    LoadBinLoad {
+        off: u32,
+        w: Width,
+        op: BinOp,
+        off2: u32,
+        w2: Width,
+    },
+    /// Fused `Const(c); Store`: stores a constant.
+    StoreConst {
+        off: u32,
+        w: Width,
+        c: i32,
+    },
 }
 
 /// What went wrong while evaluating.
@@ -81,9 +103,95 @@ pub(crate) struct Prog {
     pub(crate) ops: Vec<Op>,
     /// The source span of each op (for evaluation errors).
     pub(crate) spans: Vec<Span>,
+    /// When the program is a conjunction of comparisons of a variable with a constant or with
+    /// another variable (the common guard `a == 1 && b < c`): those comparisons, evaluated
+    /// without the operand stack and without dispatch on each op.
+    conj: Option<Vec<Atom>>,
 }
 
-#[inline]
+/// One comparison of a conjunctive guard.
+#[derive(Clone, Copy, Debug)]
+enum Atom {
+    Const {
+        off: u32,
+        w: Width,
+        op: BinOp,
+        c: i32,
+    },
+    Var {
+        off: u32,
+        w: Width,
+        op: BinOp,
+        off2: u32,
+        w2: Width,
+    },
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+#[inline(always)]
+fn compare(op: BinOp, a: i32, b: i32) -> bool {
+    match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        _ => a >= b,
+    }
+}
+
+impl Atom {
+    #[inline(always)]
+    fn holds(&self, st: &[u8]) -> bool {
+        match *self {
+            Atom::Const { off, w, op, c } => compare(op, load(st, off as usize, w), c),
+            Atom::Var {
+                off,
+                w,
+                op,
+                off2,
+                w2,
+            } => compare(op, load(st, off as usize, w), load(st, off2 as usize, w2)),
+        }
+    }
+}
+
+/// The comparisons of `ops` if it is a tree of `&&` over comparisons (the only ops `&&`
+/// compiles to are `JzKeep` and `Bool`; `||` and `=>` add `JnzOne`, negation `Un`).
+fn conjunction(ops: &[Op]) -> Option<Vec<Atom>> {
+    let mut atoms = Vec::new();
+    for op in ops {
+        match *op {
+            Op::LoadBinConst { off, w, op, c } if is_comparison(op) => {
+                atoms.push(Atom::Const { off, w, op, c })
+            }
+            Op::LoadBinLoad {
+                off,
+                w,
+                op,
+                off2,
+                w2,
+            } if is_comparison(op) => atoms.push(Atom::Var {
+                off,
+                w,
+                op,
+                off2,
+                w2,
+            }),
+            Op::JzKeep(_) | Op::Bool => {}
+            _ => return None,
+        }
+    }
+    (!atoms.is_empty()).then_some(atoms)
+}
+
+#[inline(always)]
 pub(crate) fn load(st: &[u8], off: usize, w: Width) -> i32 {
     if w == 1 {
         st.get(off).map_or(0, |&b| i32::from(b))
@@ -122,6 +230,7 @@ pub(crate) fn fits(v: i32, w: Width) -> bool {
     }
 }
 
+#[inline]
 pub(crate) fn bin(op: BinOp, a: i32, b: i32) -> Option<i32> {
     Some(match op {
         BinOp::Mul => a.wrapping_mul(b),
@@ -165,7 +274,62 @@ pub(crate) fn un(op: UnOp, a: i32) -> i32 {
 }
 
 impl Prog {
+    /// Appends an op, fusing it with the ops before it into one superinstruction where the
+    /// shape allows (`Load; Const; Bin`, `Load; Load; Bin`, `Const; Store`). Fusion only
+    /// rewrites the last ops of the program, which no jump targets: jumps point to the end of a
+    /// finished sub-expression, whose last op is `Bool`.
     pub(crate) fn push(&mut self, op: Op, span: Span) {
+        self.push_fused(op, span);
+        self.conj = conjunction(&self.ops);
+    }
+
+    /// Replaces the op at `at` (a jump placeholder, once its target is known).
+    pub(crate) fn patch(&mut self, at: usize, op: Op) {
+        if let Some(o) = self.ops.get_mut(at) {
+            *o = op;
+        }
+        self.conj = conjunction(&self.ops);
+    }
+
+    fn push_fused(&mut self, op: Op, span: Span) {
+        let n = self.ops.len();
+        let fused = match (n.checked_sub(2).and_then(|i| self.ops.get(i..)), &op) {
+            (Some([Op::Load { off, w }, Op::Const(c)]), Op::Bin(b)) => Some(Op::LoadBinConst {
+                off: *off,
+                w: *w,
+                op: *b,
+                c: *c,
+            }),
+            (Some([Op::Load { off, w }, Op::Load { off: off2, w: w2 }]), Op::Bin(b)) => {
+                Some(Op::LoadBinLoad {
+                    off: *off,
+                    w: *w,
+                    op: *b,
+                    off2: *off2,
+                    w2: *w2,
+                })
+            }
+            _ => None,
+        };
+        if let Some(f) = fused {
+            self.ops.truncate(n - 2);
+            self.spans.truncate(n - 2);
+            self.ops.push(f);
+            self.spans.push(span);
+            return;
+        }
+        if let (Some(Op::Const(c)), Op::Store { off, w }) = (self.ops.last(), &op) {
+            let f = Op::StoreConst {
+                off: *off,
+                w: *w,
+                c: *c,
+            };
+            self.ops.pop();
+            self.spans.pop();
+            self.ops.push(f);
+            self.spans.push(span);
+            return;
+        }
         self.ops.push(op);
         self.spans.push(span);
     }
@@ -180,6 +344,9 @@ impl Prog {
     /// Runs the program on `st` (stores write into it) with `stack` as the operand stack (values
     /// already on it are operands of the first stores). Returns the top of the stack (0 if empty).
     pub(crate) fn exec(&self, st: &mut [u8], stack: &mut Vec<i32>) -> Result<i32, EvalError> {
+        if let Some(atoms) = &self.conj {
+            return Ok(i32::from(atoms.iter().all(|a| a.holds(st))));
+        }
         let mut pc = 0;
         while let Some(op) = self.ops.get(pc) {
             pc += 1;
@@ -236,6 +403,26 @@ impl Prog {
                         return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
                     }
                     store(st, off as usize, w, v);
+                }
+                Op::LoadBinConst { off, w, op, c } => match bin(op, load(st, off as usize, w), c) {
+                    Some(v) => stack.push(v),
+                    None => return Err(self.fail(pc - 1, EvalErrorKind::DivisionByZero)),
+                },
+                Op::LoadBinLoad {
+                    off,
+                    w,
+                    op,
+                    off2,
+                    w2,
+                } => match bin(op, load(st, off as usize, w), load(st, off2 as usize, w2)) {
+                    Some(v) => stack.push(v),
+                    None => return Err(self.fail(pc - 1, EvalErrorKind::DivisionByZero)),
+                },
+                Op::StoreConst { off, w, c } => {
+                    if !fits(c, w) {
+                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
+                    }
+                    store(st, off as usize, w, c);
                 }
                 Op::StoreIdx { off, w, len } => {
                     let i = stack.pop().unwrap_or(0);

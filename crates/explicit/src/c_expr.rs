@@ -7,7 +7,8 @@
 //! parts (DVE's word operators `imply`/`or`/`and`/`not`, what may follow a name, Promela's
 //! refusal of conditional expressions).
 
-use crate::dve_ast::{BinOp, Expr, UnOp};
+use crate::dve_ast::{BinOp, Expr, LValue, UnOp};
+use crate::token_cursor::{Cursor, Token};
 use verikit_diag::{Diagnostic, Span};
 
 type R<T> = Result<T, Diagnostic>;
@@ -21,19 +22,50 @@ pub(crate) enum Peek<'a> {
     Other,
 }
 
-/// What a front end's parser provides to the shared grammar.
-pub(crate) trait ExprParser {
-    fn peek_tok(&self) -> Peek<'_>;
-    fn cur_span(&self) -> Span;
+/// A parser walking a [`Cursor`] (implemented by `token_cursor::cursor_parser!`).
+pub(crate) trait Cursored {
+    type Tok: Token;
+    fn cursor(&self) -> &Cursor<Self::Tok>;
+    fn cursor_mut(&mut self) -> &mut Cursor<Self::Tok>;
+}
+
+/// What a front end's parser provides to the shared grammar: its cursor (tokens, errors,
+/// nesting limit) and the language-specific parts.
+pub(crate) trait ExprParser: Cursored {
+    fn peek_tok(&self) -> Peek<'_> {
+        let t = self.cursor().peek();
+        if let Some(w) = t.as_ident() {
+            Peek::Ident(w)
+        } else if let Some(v) = t.as_int() {
+            Peek::Int(v)
+        } else if let Some(p) = t.as_punct() {
+            Peek::Punct(p)
+        } else {
+            Peek::Other
+        }
+    }
+    fn cur_span(&self) -> Span {
+        self.cursor().span()
+    }
     /// Consumes the current token.
-    fn advance(&mut self);
+    fn advance(&mut self) {
+        self.cursor_mut().bump();
+    }
     /// Consumes punctuation `p` or fails.
-    fn expect(&mut self, p: &str) -> R<Span>;
+    fn expect(&mut self, p: &str) -> R<Span> {
+        self.cursor_mut().expect_punct(p)
+    }
     /// An error "expected `what`" at the current token.
-    fn fail<T>(&self, what: &str) -> R<T>;
+    fn fail<T>(&self, what: &str) -> R<T> {
+        self.cursor().err(what)
+    }
     /// Enters one nesting level (an expression, a prefix operator's operand); too deep is an error.
-    fn enter(&mut self) -> R<()>;
-    fn leave(&mut self);
+    fn enter(&mut self) -> R<()> {
+        self.cursor_mut().enter()
+    }
+    fn leave(&mut self) {
+        self.cursor_mut().leave();
+    }
     /// A word operator and its precedence (DVE: `imply` 0, `or` 1, `and` 2).
     fn word_binop(&self, _w: &str) -> Option<(BinOp, usize)> {
         None
@@ -48,6 +80,52 @@ pub(crate) trait ExprParser {
     fn inside_parens(&mut self) -> R<()> {
         Ok(())
     }
+}
+
+/// One or more items separated by commas.
+pub(crate) fn comma_list<P: Cursored, X>(
+    p: &mut P,
+    mut item: impl FnMut(&mut P) -> R<X>,
+) -> R<Vec<X>> {
+    let mut v = vec![item(p)?];
+    while p.cursor_mut().eat_punct(",") {
+        v.push(item(p)?);
+    }
+    Ok(v)
+}
+
+/// An optional subscript `[e]`.
+pub(crate) fn subscript<P: ExprParser>(p: &mut P) -> R<Option<Expr>> {
+    if !p.cursor_mut().eat_punct("[") {
+        return Ok(None);
+    }
+    let e = expr(p)?;
+    p.expect("]")?;
+    Ok(Some(e))
+}
+
+/// A name or an array element `a[e]`, as the primary that starts with the name `name` at `sp`
+/// (already consumed).
+pub(crate) fn var_or_index<P: ExprParser>(p: &mut P, name: String, sp: Span) -> R<Expr> {
+    Ok(match subscript(p)? {
+        Some(i) => Expr::Index(
+            name,
+            Box::new(i),
+            Span::new(sp.start, p.cursor().prev_end()),
+        ),
+        None => Expr::Var(name, sp),
+    })
+}
+
+/// The target of an assignment or a receive: a name, or an array element `a[e]`.
+pub(crate) fn lvalue<P: ExprParser>(p: &mut P) -> R<LValue> {
+    let (name, sp) = p.cursor_mut().ident()?;
+    let index = subscript(p)?;
+    Ok(LValue {
+        name,
+        index,
+        span: Span::new(sp.start, p.cursor().prev_end()),
+    })
 }
 
 /// An expression.

@@ -16,8 +16,8 @@ use crate::model::Model;
 use crate::nested_dfs::{nested_dfs, BuchiGraph, CycleSearch};
 use crate::successors::Generator;
 use crate::task::{
-    check_with, cycle_answer, decode_product, input, ltl_prepare, Check, Engine, LtlRun, McError,
-    McOptions,
+    check_with, counts, cycle_answer, decode_product, info_answer, input, limit, ltl_prepare,
+    Check, Engine, LtlRun, McError, McOptions,
 };
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -226,14 +226,11 @@ fn product_worker(
 }
 
 fn dist_answer(a: Answer, s: &DistStats, seconds: f64) -> Answer {
-    let mut a = a
+    let a = a
         .detail("engine", "timely")
         .detail("workers", s.workers)
-        .detail("processes", s.processes)
-        .stat("states", s.states)
-        .stat("transitions", s.transitions)
-        .stat("deadlocks", s.deadlocks)
-        .stat("evaluation_errors", s.eval_errors)
+        .detail("processes", s.processes);
+    let mut a = counts(a, s.states, s.transitions, s.deadlocks, s.eval_errors)
         .stat("bfs_levels", s.levels)
         .stat("memory_bytes", s.memory_bytes)
         .stat("bytes_sent", s.bytes_sent)
@@ -261,10 +258,9 @@ fn dist_answer(a: Answer, s: &DistStats, seconds: f64) -> Answer {
 
 fn limit_error(s: &DistStats) -> Option<McError> {
     match s.stopped {
-        Some(e @ (Exhausted::Memory | Exhausted::Work)) => Some(McError::Limit(format!(
-            "{e} during the distributed search after {} states and {} transitions",
-            s.states, s.transitions
-        ))),
+        Some(e @ (Exhausted::Memory | Exhausted::Work)) => {
+            Some(limit("the distributed search", e, s.states, s.transitions))
+        }
         _ => None,
     }
 }
@@ -281,11 +277,7 @@ pub fn info_dist(
     if let Some(e) = limit_error(&s) {
         return Err(e);
     }
-    let a = if s.stopped.is_some() {
-        Answer::decision(Verdict::Timeout).detail("complete", false)
-    } else {
-        Answer::new().detail("complete", true)
-    };
+    let a = info_answer(s.stopped.is_some());
     Ok(dist_answer(
         input(a, m, src),
         &s,

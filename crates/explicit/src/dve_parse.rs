@@ -3,9 +3,10 @@
 //! transitions over shared variables, rendezvous and buffered channels, negative-claim property
 //! processes), with located errors; constructs outside this subset are refused by name.
 
-use crate::c_expr::{self, ExprParser, Peek};
+use crate::c_expr::{self, comma_list, ExprParser};
+use crate::c_lex::lex_one;
 use crate::dve_ast::*;
-use crate::token_cursor::Cursor;
+use crate::token_cursor::{Cursor, Lang};
 use verikit_diag::{Diagnostic, Span};
 
 /// Nesting limit for expressions (deeper input is refused rather than overflowing the stack).
@@ -25,54 +26,10 @@ const PUNCTS: &[&str] = &[
 ];
 
 fn lex(text: &str) -> Result<Vec<(Tok, Span)>, Diagnostic> {
-    let b = text.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if text[i..].starts_with("//") {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-        } else if text[i..].starts_with("/*") {
-            match text[i + 2..].find("*/") {
-                Some(k) => i += k + 4,
-                None => {
-                    return Err(Diagnostic::at(Span::new(i, i + 2), "unterminated comment")
-                        .with_span(Span::new(i, i + 2), "comment starts here"))
-                }
-            }
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push((Tok::Ident(text[s..i].to_string()), Span::new(s, i)));
-        } else if c.is_ascii_digit() {
-            let s = i;
-            while i < b.len() && b[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            let sp = Span::new(s, i);
-            let v: i64 = text[s..i].parse().map_err(|_| {
-                Diagnostic::at(sp, format!("bad integer literal `{}`", &text[s..i]))
-                    .with_span(sp, "not a decimal integer in range")
-            })?;
-            if v > i64::from(i32::MAX) {
-                return Err(Diagnostic::at(sp, "integer literal too large").with_span(sp, "here"));
-            }
-            out.push((Tok::Int(v), sp));
-        } else if let Some(p) = PUNCTS.iter().find(|p| text[i..].starts_with(**p)) {
-            out.push((Tok::Punct(p), Span::new(i, i + p.len())));
-            i += p.len();
-        } else {
-            let ch = text[i..].chars().next().unwrap_or('?');
-            let sp = Span::new(i, i + ch.len_utf8());
-            return Err(Diagnostic::at(sp, format!("unexpected character `{ch}`"))
-                .with_span(sp, "not part of DVE"));
-        }
+    while i < text.len() {
+        i = lex_one(text, i, text.len(), PUNCTS, "DVE", &mut out)?;
     }
     out.push((Tok::Eof, Span::point(text.len())));
     Ok(out)
@@ -113,6 +70,18 @@ const UNSUPPORTED: &[&str] = &[
     "clock",
 ];
 
+/// DVE's words and messages for the cursor. Every word is a name (BEEM's models use some of the
+/// refused words as names).
+static LANG: Lang<Tok> = Lang {
+    unsupported: UNSUPPORTED,
+    refusal: |w| format!("unsupported construct `{w}`: not part of the DVE subset read here"),
+    refusal_label: "unsupported",
+    reserved: None,
+    other: |_| "end of file",
+    max_depth: MAX_DEPTH,
+    nesting: "expression",
+};
+
 struct Parser {
     c: Cursor<Tok>,
 }
@@ -124,7 +93,7 @@ type R<T> = Result<T, Diagnostic>;
 /// Parses a DVE model.
 pub fn parse_dve(text: &str) -> Result<DveAst, Diagnostic> {
     let mut p = Parser {
-        c: Cursor::new(lex(text)?, text.len()),
+        c: Cursor::new(lex(text)?, text.len(), &LANG),
     };
     p.file()
 }
@@ -132,7 +101,7 @@ pub fn parse_dve(text: &str) -> Result<DveAst, Diagnostic> {
 /// Parses one DVE expression (a state predicate of an LTL proposition).
 pub fn parse_dve_expr(text: &str) -> Result<Expr, Diagnostic> {
     let mut p = Parser {
-        c: Cursor::new(lex(text)?, text.len()),
+        c: Cursor::new(lex(text)?, text.len(), &LANG),
     };
     let e = p.expr()?;
     if *p.peek() != Tok::Eof {
@@ -142,48 +111,6 @@ pub fn parse_dve_expr(text: &str) -> Result<Expr, Diagnostic> {
 }
 
 impl Parser {
-    fn describe(t: &Tok) -> String {
-        match t {
-            Tok::Ident(s) => format!("`{s}`"),
-            Tok::Int(v) => format!("`{v}`"),
-            Tok::Punct(p) => format!("`{p}`"),
-            Tok::Eof => "end of file".into(),
-        }
-    }
-    fn err<T>(&self, what: &str) -> R<T> {
-        let t = self.peek();
-        let sp = self.span();
-        if let Tok::Ident(w) = t {
-            if UNSUPPORTED.contains(&w.as_str()) {
-                return Err(Diagnostic::at(
-                    sp,
-                    format!("unsupported construct `{w}`: not part of the DVE subset read here"),
-                )
-                .with_span(sp, "unsupported"));
-            }
-        }
-        Err(
-            Diagnostic::at(sp, format!("expected {what}, found {}", Self::describe(t)))
-                .with_span(sp, format!("expected {what}")),
-        )
-    }
-    fn expect_punct(&mut self, p: &str) -> R<Span> {
-        if self.is_punct(p) {
-            Ok(self.bump().1)
-        } else {
-            self.err(&format!("`{p}`"))
-        }
-    }
-    fn ident(&mut self) -> R<(String, Span)> {
-        match self.peek().clone() {
-            Tok::Ident(s) => {
-                let sp = self.bump().1;
-                Ok((s, sp))
-            }
-            _ => self.err("a name"),
-        }
-    }
-
     fn file(&mut self) -> R<DveAst> {
         let mut ast = DveAst::default();
         loop {
@@ -228,43 +155,30 @@ impl Parser {
         } else {
             return self.err("a type (`byte`, `int`, `bool`)");
         };
-        loop {
-            let (name, sp) = self.ident()?;
-            let len = if self.eat_punct("[") {
-                let e = self.expr()?;
-                self.expect_punct("]")?;
-                Some(e)
-            } else {
-                None
-            };
+        let decls = comma_list(self, |p| {
+            let (name, sp) = p.ident()?;
+            let len = c_expr::subscript(p)?;
             let mut init = Vec::new();
-            if self.eat_punct("=") {
-                if self.eat_punct("{") {
-                    if !self.is_punct("}") {
-                        loop {
-                            init.push(self.expr()?);
-                            if !self.eat_punct(",") {
-                                break;
-                            }
-                        }
+            if p.eat_punct("=") {
+                if p.eat_punct("{") {
+                    if !p.is_punct("}") {
+                        init = comma_list(p, Parser::expr)?;
                     }
-                    self.expect_punct("}")?;
+                    p.expect_punct("}")?;
                 } else {
-                    init.push(self.expr()?);
+                    init.push(p.expr()?);
                 }
             }
-            out.push(VarDecl {
+            Ok(VarDecl {
                 name,
                 ty,
                 is_const,
                 len,
                 init,
-                span: Span::new(sp.start, self.prev_end()),
-            });
-            if !self.eat_punct(",") {
-                break;
-            }
-        }
+                span: Span::new(sp.start, p.prev_end()),
+            })
+        })?;
+        out.extend(decls);
         self.expect_punct(";")?;
         Ok(())
     }
@@ -283,42 +197,26 @@ impl Parser {
         self.bump();
         let mut types = Vec::new();
         if self.eat_punct("{") {
-            loop {
-                types.push(self.ty()?);
-                if !self.eat_punct(",") {
-                    break;
-                }
-            }
+            types = comma_list(self, Parser::ty)?;
             self.expect_punct("}")?;
         }
-        loop {
-            let (name, sp) = self.ident()?;
-            let capacity = if self.eat_punct("[") {
-                let e = self.expr()?;
-                self.expect_punct("]")?;
-                Some(e)
-            } else {
-                None
-            };
-            out.push(ChanDecl {
+        let decls = comma_list(self, |p| {
+            let (name, sp) = p.ident()?;
+            let capacity = c_expr::subscript(p)?;
+            Ok(ChanDecl {
                 name,
                 types: types.clone(),
                 capacity,
-                span: Span::new(sp.start, self.prev_end()),
-            });
-            if !self.eat_punct(",") {
-                break;
-            }
-        }
+                span: Span::new(sp.start, p.prev_end()),
+            })
+        })?;
+        out.extend(decls);
         self.expect_punct(";")?;
         Ok(())
     }
 
     fn name_list(&mut self) -> R<Vec<(String, Span)>> {
-        let mut v = vec![self.ident()?];
-        while self.eat_punct(",") {
-            v.push(self.ident()?);
-        }
+        let v = comma_list(self, |p| p.ident())?;
         self.expect_punct(";")?;
         Ok(v)
     }
@@ -349,24 +247,15 @@ impl Parser {
             } else if self.eat_kw("commit") {
                 commit.extend(self.name_list()?);
             } else if self.eat_kw("assert") {
-                loop {
-                    let (st, sp) = self.ident()?;
-                    self.expect_punct(":")?;
-                    let e = self.expr()?;
-                    asserts.push((st, e, sp));
-                    if !self.eat_punct(",") {
-                        break;
-                    }
-                }
+                asserts.extend(comma_list(self, |p| {
+                    let (st, sp) = p.ident()?;
+                    p.expect_punct(":")?;
+                    Ok((st, p.expr()?, sp))
+                })?);
                 self.expect_punct(";")?;
             } else if self.eat_kw("trans") {
                 if !self.is_punct("}") {
-                    loop {
-                        trans.push(self.transition()?);
-                        if !self.eat_punct(",") {
-                            break;
-                        }
-                    }
+                    trans.extend(comma_list(self, Parser::transition)?);
                     self.expect_punct(";")?;
                 }
             } else if self.eat_punct("}") {
@@ -392,22 +281,6 @@ impl Parser {
             asserts,
             trans,
             span,
-        })
-    }
-
-    fn lvalue(&mut self) -> R<LValue> {
-        let (name, sp) = self.ident()?;
-        let index = if self.eat_punct("[") {
-            let e = self.expr()?;
-            self.expect_punct("]")?;
-            Some(e)
-        } else {
-            None
-        };
-        Ok(LValue {
-            name,
-            index,
-            span: Span::new(sp.start, self.prev_end()),
         })
     }
 
@@ -453,20 +326,10 @@ impl Parser {
                 let mut targets = Vec::new();
                 if !self.is_punct(";") {
                     match dir {
-                        Dir::Send => loop {
-                            values.push(self.expr()?);
-                            if !self.eat_punct(",") {
-                                break;
-                            }
-                        },
+                        Dir::Send => values = comma_list(self, Parser::expr)?,
                         Dir::Recv => {
                             let paren = self.eat_punct("(");
-                            loop {
-                                targets.push(RecvArg::Store(self.lvalue()?));
-                                if !self.eat_punct(",") {
-                                    break;
-                                }
-                            }
+                            targets = comma_list(self, |p| Ok(RecvArg::Store(c_expr::lvalue(p)?)))?;
                             if paren {
                                 self.expect_punct(")")?;
                             }
@@ -482,15 +345,11 @@ impl Parser {
                     span: Span::new(csp.start, self.prev_end()),
                 });
             } else if self.eat_kw("effect") {
-                loop {
-                    let lv = self.lvalue()?;
-                    self.expect_punct("=")?;
-                    let e = self.expr()?;
-                    t.effect.push((lv, e));
-                    if !self.eat_punct(",") {
-                        break;
-                    }
-                }
+                t.effect.extend(comma_list(self, |p| {
+                    let lv = c_expr::lvalue(p)?;
+                    p.expect_punct("=")?;
+                    Ok((lv, p.expr()?))
+                })?);
                 self.expect_punct(";")?;
             } else if self.eat_punct("}") {
                 break;
@@ -510,32 +369,6 @@ impl Parser {
 }
 
 impl ExprParser for Parser {
-    fn peek_tok(&self) -> Peek<'_> {
-        match self.peek() {
-            Tok::Ident(w) => Peek::Ident(w),
-            Tok::Int(v) => Peek::Int(*v),
-            Tok::Punct(p) => Peek::Punct(p),
-            Tok::Eof => Peek::Other,
-        }
-    }
-    fn cur_span(&self) -> Span {
-        self.span()
-    }
-    fn advance(&mut self) {
-        self.bump();
-    }
-    fn expect(&mut self, p: &str) -> R<Span> {
-        self.expect_punct(p)
-    }
-    fn fail<T>(&self, what: &str) -> R<T> {
-        self.err(what)
-    }
-    fn enter(&mut self) -> R<()> {
-        self.c.enter(MAX_DEPTH, "expression")
-    }
-    fn leave(&mut self) {
-        self.c.leave();
-    }
     fn word_binop(&self, w: &str) -> Option<(BinOp, usize)> {
         match w {
             "imply" => Some((BinOp::Imply, 0)),
@@ -555,28 +388,14 @@ impl ExprParser for Parser {
             _ => return self.err("an expression"),
         };
         self.bump();
-        if self.eat_punct("[") {
-            let i = self.expr()?;
-            self.expect_punct("]")?;
-            Ok(Expr::Index(
-                w,
-                Box::new(i),
-                Span::new(sp.start, self.prev_end()),
-            ))
-        } else if self.is_punct(".") && matches!(self.peek_at(1), Tok::Ident(_)) {
+        if self.is_punct(".") && matches!(self.peek_at(1), Tok::Ident(_)) {
             self.bump();
             let (st, _) = self.ident()?;
             Ok(Expr::InState(w, st, Span::new(sp.start, self.prev_end())))
         } else if self.is_punct("->") && matches!(self.peek_at(1), Tok::Ident(_)) {
             self.bump();
             let (v, _) = self.ident()?;
-            let idx = if self.eat_punct("[") {
-                let i = self.expr()?;
-                self.expect_punct("]")?;
-                Some(Box::new(i))
-            } else {
-                None
-            };
+            let idx = c_expr::subscript(self)?.map(Box::new);
             Ok(Expr::Remote(
                 w,
                 v,
@@ -584,7 +403,7 @@ impl ExprParser for Parser {
                 Span::new(sp.start, self.prev_end()),
             ))
         } else {
-            Ok(Expr::Var(w, sp))
+            c_expr::var_or_index(self, w, sp)
         }
     }
 }

@@ -20,6 +20,7 @@
 mod bfs;
 mod bytecode;
 mod c_expr;
+mod c_lex;
 mod command;
 #[cfg(feature = "dist")]
 mod dist_cluster;

@@ -247,11 +247,14 @@ fn compile_expr(sc: &Scope, e: &Expr, out: &mut Prog) -> Result<(), Diagnostic> 
                 compile_expr(sc, b, out)?;
                 out.push(Op::Bool, *sp);
                 let end = out.ops.len() as u32;
-                out.ops[at] = if *op == BinOp::And {
-                    Op::JzKeep(end)
-                } else {
-                    Op::JnzOne(end)
-                };
+                out.patch(
+                    at,
+                    if *op == BinOp::And {
+                        Op::JzKeep(end)
+                    } else {
+                        Op::JnzOne(end)
+                    },
+                );
             }
             _ => {
                 compile_expr(sc, a, out)?;

@@ -212,8 +212,17 @@ impl Worker<'_> {
             if self.shared.stop.load(Ordering::Relaxed) {
                 return;
             }
+            // A worker that fell behind (a loaded machine) may find a long backlog of batches:
+            // the budget is polled between them too, so a timeout is seen within one batch.
             while let Ok(b) = rx.try_recv() {
                 self.absorb(&b);
+                ticks = ticks.wrapping_add(1);
+                if ticks & 15 == 0
+                    && (self.shared.stop.load(Ordering::Relaxed)
+                        || !self.check(budget, &mut last_report))
+                {
+                    return;
+                }
             }
             let Some(i) = self.queue.pop_front() else {
                 self.flush_all();

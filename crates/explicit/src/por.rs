@@ -154,10 +154,17 @@ impl Objects {
     fn prog(&self, p: &Prog, f: &mut Foot) {
         for op in &p.ops {
             match *op {
-                Op::Load { off, .. } | Op::LoadIdx { off, .. } | Op::InState { off, .. } => {
-                    f.r.set(self.byte(off))
+                Op::Load { off, .. }
+                | Op::LoadIdx { off, .. }
+                | Op::InState { off, .. }
+                | Op::LoadBinConst { off, .. } => f.r.set(self.byte(off)),
+                Op::LoadBinLoad { off, off2, .. } => {
+                    f.r.set(self.byte(off));
+                    f.r.set(self.byte(off2));
                 }
-                Op::Store { off, .. } | Op::StoreIdx { off, .. } => f.w.set(self.byte(off)),
+                Op::Store { off, .. } | Op::StoreIdx { off, .. } | Op::StoreConst { off, .. } => {
+                    f.w.set(self.byte(off))
+                }
                 _ => {}
             }
         }

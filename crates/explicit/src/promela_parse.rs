@@ -6,11 +6,12 @@
 //! benchmark set (Pelánek, SPIN 2007) and checked against DiVinE's models (Barnat et al.,
 //! "DiVinE: a tool for distributed verification", CAV 2006).
 
-use crate::c_expr::{self, ExprParser, Peek};
-use crate::dve_ast::{BinOp, Expr, LValue, RecvArg, Ty};
+use crate::c_expr::{self, comma_list, ExprParser};
+use crate::c_lex::lex_one;
+use crate::dve_ast::{BinOp, Expr, RecvArg, Ty};
 use crate::promela_ast::*;
 use crate::promela_token::{Macro, Tok};
-use crate::token_cursor::Cursor;
+use crate::token_cursor::{Cursor, Lang};
 use verikit_diag::{Diagnostic, Span};
 
 /// Nesting limit for expressions and statements.
@@ -102,55 +103,13 @@ fn lex_range(text: &str, from: usize, to: usize) -> Result<Vec<(Tok, Span)>, Dia
     let mut out = Vec::new();
     while let Some(&c) = b.get(i) {
         let rest = text.get(i..to).unwrap_or("");
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if rest.starts_with("\\\n") || rest.starts_with("\\\r\n") {
+        if rest.starts_with("\\\n") || rest.starts_with("\\\r\n") {
             // line continuation (inside `#define`)
             i += 1;
-        } else if rest.starts_with("//") {
-            while b.get(i).is_some_and(|&x| x != b'\n') {
-                i += 1;
-            }
-        } else if rest.starts_with("/*") {
-            match rest.get(2..).and_then(|r| r.find("*/")) {
-                Some(k) => i += k + 4,
-                None => {
-                    let sp = Span::new(i, i + 2);
-                    return Err(Diagnostic::at(sp, "unterminated comment")
-                        .with_span(sp, "comment starts here"));
-                }
-            }
         } else if c == b'#' {
             let end = directive_end(text, i).min(to);
             out.extend(directive(text, i, end)?);
             i = end;
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let s = i;
-            while b
-                .get(i)
-                .is_some_and(|&x| x.is_ascii_alphanumeric() || x == b'_')
-            {
-                i += 1;
-            }
-            out.push((
-                Tok::Ident(text.get(s..i).unwrap_or("").to_string()),
-                Span::new(s, i),
-            ));
-        } else if c.is_ascii_digit() {
-            let s = i;
-            while b.get(i).is_some_and(|x| x.is_ascii_alphanumeric()) {
-                i += 1;
-            }
-            let sp = Span::new(s, i);
-            let lit = text.get(s..i).unwrap_or("");
-            let v: i64 = lit.parse().map_err(|_| {
-                Diagnostic::at(sp, format!("bad integer literal `{lit}`"))
-                    .with_span(sp, "not a decimal integer in range")
-            })?;
-            if v > i64::from(i32::MAX) {
-                return Err(Diagnostic::at(sp, "integer literal too large").with_span(sp, "here"));
-            }
-            out.push((Tok::Int(v), sp));
         } else if c == b'"' {
             // Read the literal whole so that the statement using it (`printf`) is refused by
             // name where it starts rather than at the quote.
@@ -165,14 +124,8 @@ fn lex_range(text: &str, from: usize, to: usize) -> Result<Vec<(Tok, Span)>, Dia
                         .with_span(sp, "string starts here"));
                 }
             }
-        } else if let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) {
-            out.push((Tok::Punct(p), Span::new(i, i + p.len())));
-            i += p.len();
         } else {
-            let ch = rest.chars().next().unwrap_or('?');
-            let sp = Span::new(i, i + ch.len_utf8());
-            return Err(Diagnostic::at(sp, format!("unexpected character `{ch}`"))
-                .with_span(sp, "not part of Promela"));
+            i = lex_one(text, i, to, PUNCTS, "Promela", &mut out)?;
         }
     }
     Ok(out)
@@ -230,6 +183,21 @@ type R<T> = Result<T, Diagnostic>;
 #[path = "promela_ltl.rs"]
 mod promela_ltl;
 
+/// Promela's words and messages for the cursor.
+static LANG: Lang<Tok> = Lang {
+    unsupported: UNSUPPORTED,
+    refusal: |w| format!("Promela `{w}` is not supported (outside the subset BEEM's models use)"),
+    refusal_label: "unsupported construct",
+    reserved: Some(KEYWORDS),
+    other: |t| match t {
+        Tok::Str => "a string literal",
+        Tok::Define(_) | Tok::Undef(_) => "a preprocessor directive",
+        _ => "end of input",
+    },
+    max_depth: MAX_DEPTH,
+    nesting: "statements or expressions",
+};
+
 struct Parser {
     c: Cursor<Tok>,
 }
@@ -239,62 +207,12 @@ crate::token_cursor::cursor_parser!(Parser, Tok);
 /// Parses a Promela file of the supported subset.
 pub(crate) fn parse_promela(text: &str) -> Result<PromelaAst, Diagnostic> {
     let mut p = Parser {
-        c: Cursor::new(crate::promela_macro::expand(lex(text)?)?, text.len()),
+        c: Cursor::new(crate::promela_macro::expand(lex(text)?)?, text.len(), &LANG),
     };
     p.file()
 }
 
 impl Parser {
-    fn describe(t: &Tok) -> String {
-        match t {
-            Tok::Ident(s) => format!("`{s}`"),
-            Tok::Int(v) => format!("`{v}`"),
-            Tok::Punct(p) => format!("`{p}`"),
-            Tok::Str => "a string literal".into(),
-            Tok::Define(_) | Tok::Undef(_) => "a preprocessor directive".into(),
-            Tok::Eof => "end of input".into(),
-        }
-    }
-    fn err<T>(&self, what: &str) -> R<T> {
-        let sp = self.span();
-        if let Tok::Ident(w) = self.peek() {
-            if UNSUPPORTED.contains(&w.as_str()) {
-                return Err(Diagnostic::at(
-                    sp,
-                    format!(
-                        "Promela `{w}` is not supported (outside the subset BEEM's models use)"
-                    ),
-                )
-                .with_span(sp, "unsupported construct"));
-            }
-        }
-        let found = Self::describe(self.peek());
-        Err(
-            Diagnostic::at(sp, format!("expected {what}, found {found}"))
-                .with_span(sp, format!("expected {what}")),
-        )
-    }
-    fn expect_punct(&mut self, p: &str) -> R<Span> {
-        if self.is_punct(p) {
-            Ok(self.bump().1)
-        } else {
-            self.err(&format!("`{p}`"))
-        }
-    }
-    fn ident(&mut self) -> R<(String, Span)> {
-        match self.peek().clone() {
-            Tok::Ident(w)
-                if !KEYWORDS.contains(&w.as_str()) && !UNSUPPORTED.contains(&w.as_str()) =>
-            {
-                Ok((w, self.bump().1))
-            }
-            _ => self.err("a name"),
-        }
-    }
-    fn enter(&mut self) -> R<()> {
-        self.c.enter(MAX_DEPTH, "statements or expressions")
-    }
-
     fn file(&mut self) -> R<PromelaAst> {
         let mut ast = PromelaAst::default();
         loop {
@@ -357,31 +275,23 @@ impl Parser {
     /// `byte a = 1, b[3];`
     fn var_decls(&mut self, out: &mut Vec<VarDef>) -> R<()> {
         let ty = self.ty()?;
-        loop {
-            let (name, sp) = self.ident()?;
-            let len = if self.eat_punct("[") {
-                let e = self.expr()?;
-                self.expect_punct("]")?;
-                Some(e)
+        let defs = comma_list(self, |p| {
+            let (name, sp) = p.ident()?;
+            let len = c_expr::subscript(p)?;
+            let init = if p.eat_punct("=") {
+                Some(p.expr()?)
             } else {
                 None
             };
-            let init = if self.eat_punct("=") {
-                Some(self.expr()?)
-            } else {
-                None
-            };
-            out.push(VarDef {
+            Ok(VarDef {
                 name,
                 ty,
                 len,
                 init,
-                span: Span::new(sp.start, self.prev_end()),
-            });
-            if !self.eat_punct(",") {
-                break;
-            }
-        }
+                span: Span::new(sp.start, p.prev_end()),
+            })
+        })?;
+        out.extend(defs);
         if !self.is_punct("}") {
             self.expect_punct(";")?;
         }
@@ -402,13 +312,7 @@ impl Parser {
             return self.err("`of`");
         }
         self.expect_punct("{")?;
-        let mut types = Vec::new();
-        loop {
-            types.push(self.ty()?);
-            if !self.eat_punct(",") {
-                break;
-            }
-        }
+        let types = comma_list(self, Parser::ty)?;
         self.expect_punct("}")?;
         let span = Span::new(start.start, self.prev_end());
         Ok(ChanDef {
@@ -586,26 +490,14 @@ impl Parser {
                     Tok::Punct("!") => {
                         self.bump();
                         self.bump();
-                        let mut vals = Vec::new();
-                        loop {
-                            vals.push(self.expr()?);
-                            if !self.eat_punct(",") {
-                                break;
-                            }
-                        }
+                        let vals = comma_list(self, Parser::expr)?;
                         return Ok(Stmt::Send(w, vals, Span::new(sp.start, self.prev_end())));
                     }
                     Tok::Punct("?") => {
                         self.bump();
                         self.bump();
                         let paren = self.eat_punct("(");
-                        let mut args = Vec::new();
-                        loop {
-                            args.push(self.recv_arg()?);
-                            if !self.eat_punct(",") {
-                                break;
-                            }
-                        }
+                        let args = comma_list(self, Parser::recv_arg)?;
                         if paren {
                             self.expect_punct(")")?;
                         }
@@ -615,7 +507,7 @@ impl Parser {
                 }
                 // An assignment, `x++`/`x--`, or an expression that starts with a name.
                 let save = self.pos;
-                let lv = self.lvalue()?;
+                let lv = c_expr::lvalue(self)?;
                 if self.eat_punct("=") {
                     let e = self.expr()?;
                     return Ok(Stmt::Assign(lv, e));
@@ -649,24 +541,8 @@ impl Parser {
             Tok::Ident(w) if w == "true" || w == "false" => {
                 Ok(RecvArg::Match(c_expr::unary(self)?))
             }
-            _ => Ok(RecvArg::Store(self.lvalue()?)),
+            _ => Ok(RecvArg::Store(c_expr::lvalue(self)?)),
         }
-    }
-
-    fn lvalue(&mut self) -> R<LValue> {
-        let (name, sp) = self.ident()?;
-        let index = if self.eat_punct("[") {
-            let e = self.expr()?;
-            self.expect_punct("]")?;
-            Some(e)
-        } else {
-            None
-        };
-        Ok(LValue {
-            name,
-            index,
-            span: Span::new(sp.start, self.prev_end()),
-        })
     }
 
     fn expr(&mut self) -> R<Expr> {
@@ -676,32 +552,6 @@ impl Parser {
 
 /// Promela expressions: the shared grammar of `c_expr`; names are variables or `a[i]`.
 impl ExprParser for Parser {
-    fn peek_tok(&self) -> Peek<'_> {
-        match self.peek() {
-            Tok::Ident(w) => Peek::Ident(w),
-            Tok::Int(v) => Peek::Int(*v),
-            Tok::Punct(p) => Peek::Punct(p),
-            _ => Peek::Other,
-        }
-    }
-    fn cur_span(&self) -> Span {
-        self.span()
-    }
-    fn advance(&mut self) {
-        self.bump();
-    }
-    fn expect(&mut self, p: &str) -> R<Span> {
-        self.expect_punct(p)
-    }
-    fn fail<T>(&self, what: &str) -> R<T> {
-        self.err(what)
-    }
-    fn enter(&mut self) -> R<()> {
-        Parser::enter(self)
-    }
-    fn leave(&mut self) {
-        self.c.leave();
-    }
     fn inside_parens(&mut self) -> R<()> {
         if self.is_punct("->") {
             return self.err("`)` (conditional expressions are not supported)");
@@ -710,19 +560,10 @@ impl ExprParser for Parser {
     }
     fn name_primary(&mut self) -> R<Expr> {
         let (name, nsp) = self.ident()?;
-        if self.eat_punct("[") {
-            let i = self.expr()?;
-            self.expect_punct("]")?;
-            Ok(Expr::Index(
-                name,
-                Box::new(i),
-                Span::new(nsp.start, self.prev_end()),
-            ))
-        } else if self.is_punct("@") || self.is_punct(".") {
-            self.err("an operator (remote references are not supported)")
-        } else {
-            Ok(Expr::Var(name, nsp))
+        if self.is_punct("@") || self.is_punct(".") {
+            return self.err("an operator (remote references are not supported)");
         }
+        c_expr::var_or_index(self, name, nsp)
     }
 }
 

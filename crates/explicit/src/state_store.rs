@@ -1,6 +1,7 @@
 //! The visited-state table: fixed-width packed states stored back to back in one arena, and a
-//! `hashbrown::HashTable` of 32-bit indices into it (4 bytes of table per state plus the state
-//! itself; no per-state allocation).
+//! `hashbrown::HashTable` of (32-bit index, 32-bit hash) pairs (8 bytes of table per state plus
+//! the state itself; no per-state allocation). The stored hash lets a lookup skip the arena for
+//! all but matching hashes and lets the table grow without re-hashing states.
 
 use hashbrown::HashTable;
 use std::hash::Hasher;
@@ -8,16 +9,24 @@ use std::hash::Hasher;
 pub(crate) struct StateStore {
     width: usize,
     arena: Vec<u8>,
-    table: HashTable<u32>,
+    table: HashTable<(u32, u32)>,
 }
 
+/// The 32-bit hash of a state that the table keeps.
 #[inline]
-fn hash(bytes: &[u8]) -> u64 {
+fn hash32(bytes: &[u8]) -> u32 {
     let mut h = rustc_hash::FxHasher::default();
     h.write(bytes);
-    // Spread the FxHash bits (hashbrown uses the top 7 bits as tags).
     let x = h.finish();
-    x ^ (x >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    let x = x ^ (x >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x ^ (x >> 32)) as u32
+}
+
+/// The table's 64-bit hash of a stored 32-bit one (hashbrown takes buckets from the low bits and
+/// tags from the top 7).
+#[inline]
+fn spread(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(h)
 }
 
 impl StateStore {
@@ -42,12 +51,13 @@ impl StateStore {
     /// The index of a stored state.
     pub(crate) fn find(&self, st: &[u8]) -> Option<u32> {
         let (arena, width) = (&self.arena, self.width);
+        let h = hash32(st);
         self.table
-            .find(hash(st), |&i| {
+            .find(spread(h), |&(i, hi)| {
                 let s = i as usize * width;
-                arena.get(s..s + width).unwrap_or(&[]) == st
+                hi == h && arena.get(s..s + width).unwrap_or(&[]) == st
             })
-            .copied()
+            .map(|&(i, _)| i)
     }
 
     /// Is the state already stored?
@@ -57,27 +67,27 @@ impl StateStore {
 
     /// Inserts a state; returns its index and whether it was new.
     pub(crate) fn insert(&mut self, st: &[u8]) -> (u32, bool) {
-        let h = hash(st);
+        let h = hash32(st);
         let (arena, width) = (&self.arena, self.width);
         let at = |i: u32| {
             let s = i as usize * width;
             arena.get(s..s + width).unwrap_or(&[])
         };
-        if let Some(&i) = self.table.find(h, |&i| at(i) == st) {
+        if let Some(&(i, _)) = self
+            .table
+            .find(spread(h), |&(i, hi)| hi == h && at(i) == st)
+        {
             return (i, false);
         }
         let i = self.table.len() as u32;
         self.arena.extend_from_slice(st);
-        let (arena, width) = (&self.arena, self.width);
-        self.table.insert_unique(h, i, |&j| {
-            let s = j as usize * width;
-            hash(arena.get(s..s + width).unwrap_or(&[]))
-        });
+        self.table
+            .insert_unique(spread(h), (i, h), |&(_, hj)| spread(hj));
         (i, true)
     }
 
     /// Bytes in use (arena and table).
     pub(crate) fn memory(&self) -> usize {
-        self.arena.capacity() + self.table.capacity() * (std::mem::size_of::<u32>() + 1)
+        self.arena.capacity() + self.table.capacity() * (std::mem::size_of::<(u32, u32)>() + 1)
     }
 }

@@ -19,6 +19,12 @@ pub struct Generator<'m> {
     /// System successors of the current state before pairing with the property process.
     sys: Vec<(Vec<u8>, Label)>,
     pool: Vec<Vec<u8>>,
+    /// Spent label transition lists, reused by `apply`.
+    label_pool: Vec<Vec<u32>>,
+    /// Values sent, or read from a channel's head, in the current step (reused).
+    vals: Vec<i32>,
+    /// The enabled transitions of the property process (reused).
+    enabled: Vec<u32>,
     /// A state without system successor gets one stuttering step (the LTL semantics: every
     /// run is infinite; a deadlock repeats forever).
     pub(crate) stutter: bool,
@@ -36,6 +42,9 @@ impl<'m> Generator<'m> {
             stack: Vec::with_capacity(32),
             sys: Vec::new(),
             pool: Vec::new(),
+            label_pool: Vec::new(),
+            vals: Vec::new(),
+            enabled: Vec::new(),
             stutter: false,
             yielded: false,
         }
@@ -86,10 +95,20 @@ impl<'m> Generator<'m> {
             .unwrap_or(false)
     }
 
+    /// Starts the next successor as a copy of the current state, in a spent buffer if there is
+    /// one ([`Generator::emit`] hands the buffer on without copying it).
+    fn start_next(&mut self) {
+        if self.next.capacity() == 0 {
+            if let Some(b) = self.pool.pop() {
+                self.next = b;
+            }
+        }
+        self.next.clear();
+        self.next.extend_from_slice(&self.cur);
+    }
+
     fn emit(&mut self, label: Label) {
-        let mut buf = self.pool.pop().unwrap_or_default();
-        buf.clear();
-        buf.extend_from_slice(&self.next);
+        let buf = std::mem::take(&mut self.next);
         self.sys.push((buf, label));
     }
 
@@ -104,8 +123,9 @@ impl<'m> Generator<'m> {
     ) {
         self.cur.clear();
         self.cur.extend_from_slice(state);
-        for (b, _) in self.sys.drain(..) {
+        for (b, l) in self.sys.drain(..) {
             self.pool.push(b);
+            self.label_pool.push(l.trans);
         }
         if self.m.synchronous {
             self.sync_system(&mut on_error);
@@ -118,8 +138,7 @@ impl<'m> Generator<'m> {
             }
         }
         if self.stutter && self.sys.is_empty() {
-            self.next.clear();
-            self.next.extend_from_slice(&self.cur);
+            self.start_next();
             self.emit(Label::default());
         }
         let sys = std::mem::take(&mut self.sys);
@@ -132,9 +151,10 @@ impl<'m> Generator<'m> {
             Some(pp) => {
                 let p = &self.m.procs[pp as usize];
                 let ps = self.cur[pp as usize] as usize;
-                let ids: Vec<u32> = p.by_state.get(ps).cloned().unwrap_or_default();
-                let mut enabled = Vec::new();
-                for id in ids {
+                let ids = p.by_state.get(ps).map_or(&[][..], |v| v);
+                let mut enabled = std::mem::take(&mut self.enabled);
+                enabled.clear();
+                for &id in ids {
                     let t = &self.m.trans[id as usize];
                     match self.guard(&t.guard) {
                         Ok(true) => enabled.push(id),
@@ -160,6 +180,7 @@ impl<'m> Generator<'m> {
                         out(&self.next, &lab);
                     }
                 }
+                self.enabled = enabled;
             }
         }
         self.sys = sys;
@@ -200,7 +221,8 @@ impl<'m> Generator<'m> {
                     SyncC::Send { chan, values } => {
                         let ch = &m.chans[*chan as usize];
                         // Values are computed in the state before the step.
-                        let mut vals = Vec::with_capacity(values.len());
+                        let mut vals = std::mem::take(&mut self.vals);
+                        vals.clear();
                         let mut bad = None;
                         for v in values {
                             self.stack.clear();
@@ -214,6 +236,7 @@ impl<'m> Generator<'m> {
                         }
                         if let Some(e) = bad {
                             on_error(e, id);
+                            self.vals = vals;
                             continue;
                         }
                         if ch.capacity == 0 {
@@ -255,17 +278,21 @@ impl<'m> Generator<'m> {
                                 }
                             }
                         }
+                        self.vals = vals;
                     }
                     SyncC::Recv { chan, .. } => {
                         let ch = &m.chans[*chan as usize];
                         if ch.capacity > 0 && self.cur[ch.off as usize] > 0 {
                             let mut at = ch.off as usize + 1;
-                            let mut head = Vec::with_capacity(ch.fields.len());
+                            let mut head = std::mem::take(&mut self.vals);
+                            head.clear();
                             for &w in &ch.fields {
                                 head.push(load(&self.cur, at, w));
                                 at += w as usize;
                             }
-                            match self.matches(id, &head) {
+                            let ok = self.matches(id, &head);
+                            self.vals = head;
+                            match ok {
                                 Ok(true) => {}
                                 Ok(false) => continue,
                                 Err(e) => {
@@ -289,8 +316,7 @@ impl<'m> Generator<'m> {
     fn apply(&mut self, id: u32, rid: Option<u32>, vals: &[i32]) -> Result<(), EvalError> {
         let m = self.m;
         let t = &m.trans[id as usize];
-        self.next.clear();
-        self.next.extend_from_slice(&self.cur);
+        self.start_next();
         match (&t.sync, rid) {
             (SyncC::Send { .. }, Some(rid)) => {
                 if let SyncC::Recv { targets, .. } = &m.trans[rid as usize].sync {
@@ -319,7 +345,8 @@ impl<'m> Generator<'m> {
                 let off = ch.off as usize;
                 let item = ch.item_size();
                 let mut at = off + 1;
-                let mut got = Vec::with_capacity(ch.fields.len());
+                let mut got = std::mem::take(&mut self.vals);
+                got.clear();
                 for &w in &ch.fields {
                     got.push(load(&self.next, at, w));
                     at += w as usize;
@@ -331,20 +358,28 @@ impl<'m> Generator<'m> {
                 let end = off + 1 + count * item;
                 self.next[end - item..end].fill(0);
                 self.next[off] -= 1;
+                let mut stored = Ok(0);
                 for (k, tg) in targets.iter().enumerate() {
                     if let Some(tg) = tg {
                         self.stack.clear();
                         self.stack.push(got.get(k).copied().unwrap_or(0));
-                        tg.exec(&mut self.next, &mut self.stack)?;
+                        stored = tg.exec(&mut self.next, &mut self.stack);
+                        if stored.is_err() {
+                            break;
+                        }
                     }
                 }
+                self.vals = got;
+                stored?;
             }
             _ => {}
         }
         self.stack.clear();
         t.effect.exec(&mut self.next, &mut self.stack)?;
         self.next[t.proc as usize] = t.to;
-        let mut trans = vec![id];
+        let mut trans = self.label_pool.pop().unwrap_or_default();
+        trans.clear();
+        trans.push(id);
         if let Some(rid) = rid {
             let r = &m.trans[rid as usize];
             self.stack.clear();
@@ -383,8 +418,7 @@ impl<'m> Generator<'m> {
         }
         let mut pick = vec![0usize; choices.len()];
         'outer: loop {
-            self.next.clear();
-            self.next.extend_from_slice(&self.cur);
+            self.start_next();
             let mut ok = true;
             let mut trans = Vec::with_capacity(pick.len());
             for (k, &c) in pick.iter().enumerate() {

@@ -291,7 +291,7 @@ fn location(src: &SourceFile, span: Span) -> String {
     format!("{}:{l}:{c}", src.name)
 }
 
-fn limit(what: &str, e: Exhausted, states: u64, transitions: u64) -> McError {
+pub(crate) fn limit(what: &str, e: Exhausted, states: u64, transitions: u64) -> McError {
     McError::Limit(format!(
         "{e} during {what} after {states} states and {transitions} transitions"
     ))
@@ -311,11 +311,31 @@ fn trace_json(m: &Model, t: &Trace) -> Value {
     json!(steps)
 }
 
+/// The counts every state-space answer reports.
+pub(crate) fn counts(
+    a: Answer,
+    states: u64,
+    transitions: u64,
+    deadlocks: u64,
+    errors: u64,
+) -> Answer {
+    a.stat("states", states)
+        .stat("transitions", transitions)
+        .stat("deadlocks", deadlocks)
+        .stat("evaluation_errors", errors)
+}
+
+/// The answer of `mc info` before its counts: `timeout` when the search `stopped`.
+pub(crate) fn info_answer(stopped: bool) -> Answer {
+    if stopped {
+        Answer::decision(Verdict::Timeout).detail("complete", false)
+    } else {
+        Answer::new().detail("complete", true)
+    }
+}
+
 fn stats(a: Answer, r: &Exploration) -> Answer {
-    a.stat("states", r.states)
-        .stat("transitions", r.transitions)
-        .stat("deadlocks", r.deadlocks)
-        .stat("evaluation_errors", r.eval_errors)
+    counts(a, r.states, r.transitions, r.deadlocks, r.eval_errors)
         .stat("bfs_depth", r.depth)
         .stat("memory_bytes", r.memory_bytes)
         .time("explore_s", r.seconds)
@@ -348,12 +368,7 @@ pub fn info_with(
     if let Some(e @ (Exhausted::Memory | Exhausted::Work)) = r.stopped {
         return Err(limit("state-space generation", e, r.states, r.transitions));
     }
-    let mut a = if r.stopped.is_some() {
-        Answer::decision(Verdict::Timeout).detail("complete", false)
-    } else {
-        Answer::new().detail("complete", true)
-    };
-    a = stats(input(a, m, src), &r)
+    let mut a = stats(input(info_answer(r.stopped.is_some()), m, src), &r)
         .detail("threads", e.threads.max(1))
         .line(format!(
             "{}states: {}, transitions: {}, deadlocks: {}, time: {:.3} s, memory: {:.1} MiB",

@@ -11,10 +11,10 @@
 
 use std::path::Path;
 use std::time::Duration;
-use verikit_diag::{Budget, SourceFile, Verdict};
+use verikit_diag::{Budget, Verdict};
 use verikit_explicit::{
     bfs, check_dist, dist_explore, load_model, ltl_search, ltl_search_dist, parse_dve,
-    property_search, property_search_dist, replay_property_lasso, Check, Cluster, Goal,
+    property_search_dist, Check, Cluster, Goal, Model,
 };
 
 mod common;
@@ -72,39 +72,19 @@ fn distributed_counts_equal_sequential_on_1_2_4_workers() {
 #[test]
 fn distributed_owcty_agrees_with_nested_dfs_and_lassos_replay() {
     let dir = verikit_testkit::require_data!("beem");
-    let mut checked = 0;
-    let mut replayed = 0;
-    for (model, _, prop, answer) in rows(&dir) {
-        if prop.is_empty() {
-            continue;
+    // OWCTY's fixpoint is empty iff there is no accepting cycle.
+    let on = |workers| {
+        move |m: &Model, b: &Budget, no_cycle: bool| {
+            let (r, s) = property_search_dist(m, &Cluster::local(workers), b).unwrap();
+            (r, (s.remaining == Some(0)) == no_cycle)
         }
-        let text = std::fs::read_to_string(dir.join(&prop)).unwrap();
-        let m = load_model(&text).unwrap();
-        let ast = parse_dve(&text).unwrap();
-        let b = Budget::with_timeout(Duration::from_secs(60));
-        let nd = property_search(&m, &b).unwrap();
-        for workers in [2, 4] {
-            let (r, s) = property_search_dist(&m, &Cluster::local(workers), &b).unwrap();
-            assert!(r.stopped.is_none(), "{prop}: budget ran out");
-            assert_eq!(r.lasso.is_none(), nd.lasso.is_none(), "{prop} ({model})");
-            assert_eq!(
-                s.remaining == Some(0),
-                nd.lasso.is_none(),
-                "{prop}: OWCTY's fixpoint is empty iff there is no accepting cycle"
-            );
-            if let Some(a) = answer {
-                assert_eq!(r.lasso.is_none(), a, "{prop} against BEEM");
-            }
-            if let Some(l) = &r.lasso {
-                let dec = |v: &[Vec<u8>]| v.iter().map(|x| m.decode(x)).collect::<Vec<_>>();
-                replay_property_lasso(&ast, &dec(&l.stem), &dec(&l.cycle))
-                    .unwrap_or_else(|e| panic!("{prop}: lasso does not replay: {e}"));
-                replayed += 1;
-            }
-        }
-        checked += 1;
-    }
-    eprintln!("{checked} properties, {replayed} lassos");
+    };
+    let (two, four) = (on(2), on(4));
+    let (checked, replayed) = common::cycle_engines_agree(
+        &dir,
+        max_states(),
+        &[("2 workers", &two), ("4 workers", &four)],
+    );
     assert!(checked >= 8, "only {checked} properties checked");
     assert!(replayed >= 4, "only {replayed} lassos replayed");
 }
@@ -112,13 +92,10 @@ fn distributed_owcty_agrees_with_nested_dfs_and_lassos_replay() {
 #[test]
 fn distributed_ltl_equals_sequential_and_lassos_replay() {
     let dir = verikit_testkit::require_data!("beem");
-    let p = dir.join("peterson/peterson.1.dve");
-    let Ok(text) = std::fs::read_to_string(&p) else {
-        eprintln!("skipped: {} missing", p.display());
+    let Some((src, m)) = common::model_at(&dir, "peterson/peterson.1.dve") else {
         return;
     };
-    let m = load_model(&text).unwrap();
-    let ast = parse_dve(&text).unwrap();
+    let ast = parse_dve(&src.text).unwrap();
     let b = Budget::with_timeout(Duration::from_secs(60));
     let formulas = [
         "G !(\"P_0.CS\" && \"P_1.CS\")",
@@ -151,13 +128,9 @@ fn distributed_ltl_equals_sequential_and_lassos_replay() {
 #[test]
 fn check_dist_answers_like_the_sequential_check() {
     let dir = verikit_testkit::require_data!("beem");
-    let p = dir.join("bakery/bakery.1.dve");
-    let Ok(text) = std::fs::read_to_string(&p) else {
-        eprintln!("skipped: {} missing", p.display());
+    let Some((src, m)) = common::model_at(&dir, "bakery/bakery.1.dve") else {
         return;
     };
-    let src = SourceFile::new(p.display().to_string(), text.clone());
-    let m = load_model(&text).unwrap();
     let b = Budget::unlimited();
     let seq = verikit_explicit::check(&m, &src, &Check::Deadlock, &b).unwrap();
     let d = check_dist(&m, &src, &Check::Deadlock, &Cluster::local(2), &b).unwrap();

@@ -6,11 +6,10 @@
 //!   to BEEM's; every lasso replays (`replay_property_lasso`).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-use verikit_diag::{Budget, SourceFile};
+use verikit_diag::Budget;
 use verikit_explicit::{
-    bfs, check_with, load_model, parallel_reach, parse_dve, property_search, property_search_with,
-    replay_property_lasso, replay_trace, Check, CycleAlgo, Engine, Goal, McOptions,
+    bfs, check_with, load_model, parallel_reach, parse_dve, property_search_with, replay_trace,
+    Check, CycleAlgo, Engine, Goal, McOptions, Model,
 };
 
 mod common;
@@ -101,42 +100,24 @@ fn parallel_verdicts_equal_sequential_and_traces_replay() {
 #[test]
 fn owcty_and_map_agree_with_nested_dfs_and_lassos_replay() {
     let dir = verikit_testkit::require_data!("beem");
-    let mut checked = 0;
-    let mut replayed = 0;
-    for (model, states, prop, answer) in rows(&dir) {
-        if prop.is_empty() || states > max_states() {
-            continue;
-        }
-        let text = std::fs::read_to_string(dir.join(&prop)).unwrap();
-        let m = load_model(&text).unwrap();
-        let ast = parse_dve(&text).unwrap();
-        let b = Budget::with_timeout(Duration::from_secs(60));
-        let nd = property_search(&m, &b).unwrap();
-        for algo in [CycleAlgo::Owcty, CycleAlgo::Map] {
-            let e = Engine {
-                threads: 2,
-                cycles: Some(algo),
-            };
-            let r = property_search_with(&m, &e, &b).unwrap();
-            assert!(r.stopped.is_none(), "{prop} {algo:?}: budget ran out");
-            assert_eq!(
-                r.lasso.is_none(),
-                nd.lasso.is_none(),
-                "{prop} ({model}) {algo:?}"
-            );
-            if let Some(a) = answer {
-                assert_eq!(r.lasso.is_none(), a, "{prop} {algo:?} against BEEM");
-            }
-            if let Some(l) = &r.lasso {
-                let dec = |v: &[Vec<u8>]| v.iter().map(|x| m.decode(x)).collect::<Vec<_>>();
-                replay_property_lasso(&ast, &dec(&l.stem), &dec(&l.cycle))
-                    .unwrap_or_else(|e| panic!("{prop} {algo:?}: lasso does not replay: {e}"));
-                replayed += 1;
-            }
-        }
-        checked += 1;
-    }
-    eprintln!("{checked} properties, {replayed} lassos");
+    let engine = |algo| Engine {
+        threads: 2,
+        cycles: Some(algo),
+    };
+    let owcty = |m: &Model, b: &Budget, _: bool| {
+        (
+            property_search_with(m, &engine(CycleAlgo::Owcty), b).unwrap(),
+            true,
+        )
+    };
+    let map = |m: &Model, b: &Budget, _: bool| {
+        (
+            property_search_with(m, &engine(CycleAlgo::Map), b).unwrap(),
+            true,
+        )
+    };
+    let (checked, replayed) =
+        common::cycle_engines_agree(&dir, max_states(), &[("OWCTY", &owcty), ("MAP", &map)]);
     assert!(checked >= 15, "only {checked} properties checked");
     assert!(replayed >= 10, "only {replayed} lassos replayed");
 }
@@ -144,13 +125,9 @@ fn owcty_and_map_agree_with_nested_dfs_and_lassos_replay() {
 #[test]
 fn check_with_threads_answers_like_the_sequential_check() {
     let dir = verikit_testkit::require_data!("beem");
-    let p = dir.join("peterson/peterson.1.dve");
-    let Ok(text) = std::fs::read_to_string(&p) else {
-        eprintln!("skipped: {} missing", p.display());
+    let Some((src, m)) = common::model_at(&dir, "peterson/peterson.1.dve") else {
         return;
     };
-    let src = SourceFile::new(p.display().to_string(), text.clone());
-    let m = load_model(&text).unwrap();
     let b = Budget::unlimited();
     let seq = verikit_explicit::check(&m, &src, &Check::Deadlock, &b).unwrap();
     let par = check_with(
