@@ -1,6 +1,6 @@
 //! The Promela reader for the subset BEEM's translations use (`promela_ast`), with located
 //! errors, after `promela_macro` has expanded `#define` and `inline`, and with `ltl` blocks read
-//! by `promela_ltl`; constructs outside the subset (`mtype`, `typedef`, `#include`/`#if`,
+//! by `promela_ltl`; `mtype` names are constants numbered as SPIN does; constructs outside the subset (`typedef`, `#include`/`#if`,
 //! `printf`, `unless`, process parameters, `run` with arguments, …) are refused by name. Promela is SPIN's language
 //! (Holzmann, *The SPIN Model Checker*, 2003); the BEEM translations are described with the
 //! benchmark set (Pelánek, SPIN 2007) and checked against DiVinE's models (Barnat et al.,
@@ -133,7 +133,6 @@ fn lex_range(text: &str, from: usize, to: usize) -> Result<Vec<(Tok, Span)>, Dia
 
 /// Promela words this reader refuses by name.
 const UNSUPPORTED: &[&str] = &[
-    "mtype",
     "typedef",
     "printf",
     "printm",
@@ -175,7 +174,7 @@ const UNSUPPORTED: &[&str] = &[
 const KEYWORDS: &[&str] = &[
     "if", "fi", "do", "od", "goto", "break", "skip", "else", "atomic", "d_step", "assert", "run",
     "proctype", "active", "init", "never", "chan", "of", "byte", "int", "short", "bool", "bit",
-    "true", "false", "eval",
+    "true", "false", "eval", "mtype",
 ];
 
 type R<T> = Result<T, Diagnostic>;
@@ -200,6 +199,9 @@ static LANG: Lang<Tok> = Lang {
 
 struct Parser {
     c: Cursor<Tok>,
+    /// The `mtype` names declared so far and their values (SPIN's numbering: each declaration
+    /// numbers its names from the last, 1 up, after the names of the earlier declarations).
+    mtypes: Vec<(String, i64)>,
 }
 
 crate::token_cursor::cursor_parser!(Parser, Tok);
@@ -208,6 +210,7 @@ crate::token_cursor::cursor_parser!(Parser, Tok);
 pub(crate) fn parse_promela(text: &str) -> Result<PromelaAst, Diagnostic> {
     let mut p = Parser {
         c: Cursor::new(crate::promela_macro::expand(lex(text)?)?, text.len(), &LANG),
+        mtypes: Vec::new(),
     };
     p.file()
 }
@@ -220,6 +223,11 @@ impl Parser {
             let start = self.span();
             if matches!(self.peek(), Tok::Eof) {
                 break;
+            } else if self.is_kw("mtype")
+                && (matches!(self.peek_at(1), Tok::Punct("="))
+                    || matches!(self.peek_at(3), Tok::Punct("=")))
+            {
+                self.mtype_decl()?;
             } else if self.type_start() {
                 self.var_decls(&mut ast.vars)?;
             } else if self.eat_kw("chan") {
@@ -255,19 +263,58 @@ impl Parser {
         Ok(ast)
     }
 
+    /// `mtype = { a, b, c };` or `mtype:name = { … };` (a sub-type's names share the one
+    /// numbering, as in SPIN).
+    fn mtype_decl(&mut self) -> R<()> {
+        self.bump();
+        if self.eat_punct(":") {
+            self.ident()?;
+        }
+        self.expect_punct("=")?;
+        self.expect_punct("{")?;
+        let names = comma_list(self, |p| p.ident())?;
+        self.expect_punct("}")?;
+        let base = self.mtypes.len() as i64;
+        let k = names.len() as i64;
+        for (i, (name, sp)) in names.into_iter().enumerate() {
+            if self.mtypes.iter().any(|(n, _)| *n == name) {
+                return Err(Diagnostic::at(sp, format!("`{name}` is already an mtype name"))
+                    .with_span(sp, "declared again"));
+            }
+            let v = base + k - i as i64;
+            if v > 255 {
+                return Err(Diagnostic::at(sp, "more than 255 mtype names").with_span(sp, "here"));
+            }
+            self.mtypes.push((name, v));
+        }
+        Ok(())
+    }
+
+    /// The value of an `mtype` name.
+    fn mtype_value(&self, name: &str) -> Option<i64> {
+        self.mtypes.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+    }
+
     fn type_start(&self) -> bool {
-        ["byte", "int", "short", "bool", "bit"]
+        ["byte", "int", "short", "bool", "bit", "mtype"]
             .iter()
             .any(|k| self.is_kw(k))
     }
 
     fn ty(&mut self) -> R<Ty> {
-        let t = if self.eat_kw("byte") || self.eat_kw("bool") || self.eat_kw("bit") {
+        let t = if self.eat_kw("mtype") {
+            // `mtype:name`: a sub-type, stored as a byte like every mtype.
+            if self.is_punct(":") && matches!(self.peek_at(1), Tok::Ident(_)) {
+                self.bump();
+                self.bump();
+            }
+            Ty::Byte
+        } else if self.eat_kw("byte") || self.eat_kw("bool") || self.eat_kw("bit") {
             Ty::Byte
         } else if self.eat_kw("int") || self.eat_kw("short") {
             Ty::Int
         } else {
-            return self.err("a type (`byte`, `bool`, `bit`, `short`, `int`)");
+            return self.err("a type (`byte`, `bool`, `bit`, `short`, `int`, `mtype`)");
         };
         Ok(t)
     }
@@ -538,7 +585,7 @@ impl Parser {
         }
         match self.peek() {
             Tok::Int(_) | Tok::Punct("-") => Ok(RecvArg::Match(c_expr::unary(self)?)),
-            Tok::Ident(w) if w == "true" || w == "false" => {
+            Tok::Ident(w) if w == "true" || w == "false" || self.mtype_value(w).is_some() => {
                 Ok(RecvArg::Match(c_expr::unary(self)?))
             }
             _ => Ok(RecvArg::Store(c_expr::lvalue(self)?)),
@@ -560,6 +607,9 @@ impl ExprParser for Parser {
     }
     fn name_primary(&mut self) -> R<Expr> {
         let (name, nsp) = self.ident()?;
+        if let Some(v) = self.mtype_value(&name) {
+            return Ok(Expr::Int(v, nsp));
+        }
         if self.is_punct("@") || self.is_punct(".") {
             return self.err("an operator (remote references are not supported)");
         }
@@ -589,8 +639,10 @@ mod tests {
 
     #[test]
     fn refuses_by_name() {
-        let e = parse_promela("mtype = { a, b };").expect_err("mtype");
-        assert!(e.message.contains("mtype"), "{}", e.message);
+        // `mtype` is read (decision 0706); `typedef` is still refused by name.
+        assert!(parse_promela("mtype = { a, b };").is_ok());
+        let e = parse_promela("typedef T { byte x };").expect_err("typedef");
+        assert!(e.message.contains("typedef"), "{}", e.message);
         let e = parse_promela("#include \"x.h\"\n").expect_err("include");
         assert!(e.message.contains("#include"), "{}", e.message);
         assert_eq!(e.span.map(|s| s.start), Some(0));

@@ -282,3 +282,43 @@ fn macros_and_inline_expand_like_the_hand_written_model() {
         }
     }
 }
+
+/// `mtype`: names are constants numbered as SPIN numbers them (each declaration from its last
+/// name, 1 up, after the earlier declarations' names: `spin` prints req=2 ack=1 nak=3 for the
+/// first model), `mtype` and `mtype:name` variables and message fields are bytes, and the
+/// state space of a client/server model equals SPIN's (`pan -E`, no reduction: 50 states, 82
+/// transitions; SPIN has no `init` prefix here: both processes are `active`).
+#[test]
+fn mtype_names_are_numbered_and_explored_as_spin_does() {
+    let values = "mtype = { req, ack };\nmtype = { nak };\nmtype x = ack;\n\
+        active proctype P() { assert(req == 2 && ack == 1 && nak == 3 && x == 1); x = nak }\n";
+    let m = load_promela(values).unwrap_or_else(|d| panic!("{}", d.message));
+    let r = bfs(&m, Goal::Assert, &Budget::unlimited());
+    assert!(r.violation.is_none(), "{:?}", r.violation);
+    assert!(r.complete);
+    let wrong = values.replace("req == 2", "req == 1");
+    let m = load_promela(&wrong).unwrap();
+    let r = bfs(&m, Goal::Assert, &Budget::unlimited());
+    assert!(
+        matches!(r.violation.map(|v| v.kind), Some(ViolationKind::Assert { .. })),
+        "the numbering is observable"
+    );
+    let client_server = "mtype = { req, ack };\nmtype:ans = { yes, no };\n\
+        chan c = [2] of { mtype, byte };\nmtype last = ack;\nmtype:ans verdict = no;\n\
+        active proctype Client() {\n  byte i = 0;\n  do\n  :: i < 3 -> c!req,i; i++\n\
+          :: i == 3 -> break\n  od;\n  verdict = yes\n}\n\
+        active proctype Server() {\n  byte n;\n  do\n  :: c?req,n -> last = req\n\
+          :: c?ack,n -> assert(false)\n  od\n}\n";
+    let m = load_promela(client_server).unwrap_or_else(|d| panic!("{}", d.message));
+    let r = bfs(&m, Goal::Assert, &Budget::unlimited());
+    assert!(r.violation.is_none(), "no `ack` is ever sent");
+    assert_eq!((r.states, r.transitions), (50, 82), "SPIN's counts");
+    for (bad, word) in [
+        ("mtype = { a, a };\n", "already an mtype name"),
+        ("mtype = { a }\nmtype = { b, a };\n", "already an mtype name"),
+        ("typedef T { byte x };\n", "`typedef` is not supported"),
+    ] {
+        let d = load_promela(bad).err().unwrap_or_else(|| panic!("{bad:?} accepted"));
+        assert!(d.message.contains(word), "{bad:?}: {}", d.message);
+    }
+}
