@@ -278,8 +278,10 @@ impl Parser {
         let k = names.len() as i64;
         for (i, (name, sp)) in names.into_iter().enumerate() {
             if self.mtypes.iter().any(|(n, _)| *n == name) {
-                return Err(Diagnostic::at(sp, format!("`{name}` is already an mtype name"))
-                    .with_span(sp, "declared again"));
+                return Err(
+                    Diagnostic::at(sp, format!("`{name}` is already an mtype name"))
+                        .with_span(sp, "declared again"),
+                );
             }
             let v = base + k - i as i64;
             if v > 255 {
