@@ -21,6 +21,10 @@ pub fn model_at(dir: &Path, rel: &str) -> Option<(SourceFile, Model)> {
     Some((SourceFile::new(p.display().to_string(), text), m))
 }
 
+/// One accepting-cycle engine of a comparison: on a model, within a budget, knowing whether
+/// nested DFS found no cycle, its search and whether its own check holds.
+pub type CycleEngine<'a> = &'a dyn Fn(&Model, &Budget, bool) -> (CycleSearch, bool);
+
 /// Runs the accepting-cycle engines `engines` (name, run) on every `.prop<k>.dve` product of
 /// EXPECTED.tsv whose model has at most `max_states` states: each verdict must equal nested
 /// DFS's and BEEM's, `run`'s own check must hold (second component), and every lasso must replay
@@ -28,7 +32,7 @@ pub fn model_at(dir: &Path, rel: &str) -> Option<(SourceFile, Model)> {
 pub fn cycle_engines_agree(
     dir: &Path,
     max_states: u64,
-    engines: &[(&str, &dyn Fn(&Model, &Budget, bool) -> (CycleSearch, bool))],
+    engines: &[(&str, CycleEngine)],
 ) -> (usize, usize) {
     let (mut checked, mut replayed) = (0, 0);
     for (model, states, prop, answer) in rows(dir) {
