@@ -14,6 +14,9 @@
 //!   `Y' ⊆ Y`; a pair is bad when `p` is accepting and `Y` is not. The todo list is memoised
 //!   (Section 3.3): a pair enters it at most once. Breadth-first order gives a shortest
 //!   counterexample among the explored pairs.
+//!
+//! The pair search of [`included`] ([`PairSearch`]) is parameterised by what subsumes what
+//! ([`PairOrder`]); [`crate::antichain_sim`] runs the same search with simulation subsumption.
 
 use crate::macrostate::{is_subset, word_to, Parent, SetStore, ROOT};
 use crate::nfa::{Letter, Nfa, State};
@@ -185,12 +188,8 @@ pub(crate) fn universal_forward_bounded(
             {
                 continue;
             }
-            live_nodes.retain(|&j| {
-                let keep = !is_subset(ts, store.get(nodes[j as usize]));
-                if !keep {
-                    alive[j as usize] = false;
-                }
-                keep
+            drop_covered(&mut live_nodes, &mut alive, |j| {
+                is_subset(ts, store.get(nodes[j as usize]))
             });
             let id = nodes.len() as u32;
             nodes.push(t);
@@ -291,7 +290,6 @@ pub(crate) fn included_with(
     bound: usize,
     budget: &Budget,
 ) -> Result<Option<Outcome>, Exhausted> {
-    let mut ticker = budget.ticker(256);
     // Useful states: co-reachable ones (unreachable ones are never visited).
     let useful_a = if prune {
         a.coreachable()
@@ -300,132 +298,240 @@ pub(crate) fn included_with(
         all.insert_range(..);
         all
     };
-    let nl = a.num_letters() as Letter;
-    let mut store = if prune {
+    let store = if prune {
         SetStore::with_filter(b, b.coreachable())
     } else {
         SetStore::new(b)
     };
-    let init_b = store.intern_filtered(b.initial());
+    let mut search = PairSearch::new(store, a.num_states());
+    let init_b = search.store.intern_filtered(b.initial());
     // Without pruning, the empty macrostate is an ordinary one (never matched: u32::MAX).
-    let empty = if prune { store.intern(&[]) } else { u32::MAX };
-    // Per A-state, the node ids of the antichain (minimal Y's).
-    let mut chains: Vec<Vec<u32>> = vec![Vec::new(); a.num_states()];
-    let mut pstate: Vec<State> = Vec::new();
-    let mut pset: Vec<u32> = Vec::new();
-    let mut parents: Vec<Parent> = Vec::new();
-    let mut alive: Vec<bool> = Vec::new();
-    let mut queue: VecDeque<u32> = VecDeque::new();
-    let mut next_report = 1_000_000usize;
-    let mut explored = 0usize;
-    // Returns Some(node) if the new pair is bad.
-    macro_rules! push {
-        ($p:expr, $y:expr, $parent:expr, $letter:expr) => {{
-            let (p, y): (State, u32) = ($p, $y);
-            let id = pstate.len() as u32;
-            if !useful_a.contains(p as usize) {
-                // p cannot reach an accepting state: nothing to check below this pair.
-                None
-            } else {
-                let bad = y == empty || (a.is_final(p) && !store.accepting(y));
-                let mut add = true;
-                if !bad {
-                    let ys = store.get(y);
-                    let chain = &mut chains[p as usize];
-                    if chain.iter().any(|&j| {
-                        pset[j as usize] == y || is_subset(store.get(pset[j as usize]), ys)
-                    }) {
-                        add = false;
-                    } else {
-                        chain.retain(|&j| {
-                            let keep = !is_subset(ys, store.get(pset[j as usize]));
-                            if !keep {
-                                alive[j as usize] = false;
-                            }
-                            keep
-                        });
-                        chain.push(id);
-                    }
-                }
-                if add {
-                    pstate.push(p);
-                    pset.push(y);
-                    parents.push(Parent {
-                        parent: $parent,
-                        letter: $letter,
-                    });
-                    alive.push(true);
-                    queue.push_back(id);
-                }
-                if bad {
-                    Some(id)
-                } else {
-                    None
-                }
-            }
-        }};
-    }
-    let witness = |parents: &[Parent], pstate: &[State], pset: &[u32], bad: u32| {
-        let mut w = word_to(parents, bad);
-        let (p, y) = (pstate[bad as usize], pset[bad as usize]);
-        if y == empty {
-            // Any continuation to an accepting state of A is rejected by B.
-            w.extend(word_to_final(a, p));
-        }
-        w
+    let empty = if prune {
+        search.store.intern(&[])
+    } else {
+        u32::MAX
     };
-    for &p in a.initial() {
-        if let Some(bad) = push!(p, init_b, ROOT, Letter::MAX) {
-            return Ok(Some(Outcome::fails(
-                witness(&parents, &pstate, &pset, bad),
-                chains.iter().map(Vec::len).sum(),
-                0,
-            )));
+    let mut subsumption = SubsetSubsumption { a, useful_a, empty };
+    let stop = search.run(a, init_b, &mut subsumption, order, bound, budget)?;
+    let size = search.chains_size();
+    Ok(match stop {
+        Stop::Bound => None,
+        Stop::Holds => Some(Outcome::holds(size, search.explored)),
+        Stop::Bad(bad) => {
+            let mut w = word_to(&search.parents, bad);
+            let (p, y) = search.pair(bad);
+            if y == empty {
+                // Any continuation to an accepting state of A is rejected by B.
+                w.extend(word_to_final(a, p));
+            }
+            Some(Outcome::fails(w, size, search.explored))
+        }
+    })
+}
+
+/// The plain antichain order on pairs: `(p, Y)` is subsumed by `(p, Y')` when `Y' ⊆ Y`; pairs
+/// whose `A` state is useless are dropped, and `(p, ∅)` (the empty macrostate `empty`) is bad.
+struct SubsetSubsumption<'a> {
+    a: &'a Nfa,
+    useful_a: FixedBitSet,
+    empty: u32,
+}
+
+impl PairOrder for SubsetSubsumption<'_> {
+    fn useful(&self, p: State) -> bool {
+        // A `p` that cannot reach an accepting state leaves nothing to check below its pairs.
+        self.useful_a.contains(p as usize)
+    }
+    fn bad(&self, p: State, y: u32, store: &SetStore<'_>) -> bool {
+        y == self.empty || (self.a.is_final(p) && !store.accepting(y))
+    }
+    fn subsumed(&self, p: State, y: u32, search: &PairSearch<'_>) -> bool {
+        let ys = search.store.get(y);
+        search.chains[p as usize].iter().any(|&j| {
+            let yj = search.pset[j as usize];
+            yj == y || is_subset(search.store.get(yj), ys)
+        })
+    }
+    fn covers(&self, ys: &[State], old: &[State]) -> bool {
+        is_subset(ys, old)
+    }
+}
+
+/// What distinguishes the forward antichain inclusion searches over pairs `(p, Y) ∈ Q_A × 2^{Q_B}`
+/// ([`included_with`], and with simulation subsumption [`crate::antichain_sim::included`]).
+pub(crate) trait PairOrder {
+    /// Whether pairs with the `A` state `p` are worth storing at all.
+    fn useful(&self, _p: State) -> bool {
+        true
+    }
+    /// Whether `(p, Y)` is a counterexample pair.
+    fn bad(&self, p: State, y: u32, store: &SetStore<'_>) -> bool;
+    /// Whether the stored pairs make the good pair `(p, Y)` redundant (it is then dropped).
+    fn subsumed(&self, p: State, y: u32, search: &PairSearch<'_>) -> bool;
+    /// Whether a new pair `(p, ys)` makes the stored `(p, old)` redundant (it is then removed).
+    fn covers(&self, ys: &[State], old: &[State]) -> bool;
+    /// The macrostate `Y` moves to on `sigma`.
+    fn successor(&mut self, store: &mut SetStore<'_>, y: u32, sigma: Letter) -> u32 {
+        store.post(y, sigma)
+    }
+}
+
+/// How a [`PairSearch`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The stored pair with this id is bad.
+    Bad(u32),
+    /// Every pair was expanded without meeting a bad one.
+    Holds,
+    /// The bound on expanded pairs was reached first.
+    Bound,
+}
+
+/// The pairs of a forward antichain inclusion search: for each `A` state the antichain of its
+/// stored pairs, and for each pair its state, macrostate, parent (for the witness word) and
+/// whether a later pair removed it.
+pub(crate) struct PairSearch<'s> {
+    pub(crate) store: SetStore<'s>,
+    /// Per `A` state, the ids of its pairs in the antichain.
+    pub(crate) chains: Vec<Vec<u32>>,
+    pub(crate) pstate: Vec<State>,
+    pub(crate) pset: Vec<u32>,
+    pub(crate) parents: Vec<Parent>,
+    pub(crate) alive: Vec<bool>,
+    queue: VecDeque<u32>,
+    /// Pairs expanded so far.
+    pub(crate) explored: usize,
+}
+
+impl<'s> PairSearch<'s> {
+    pub(crate) fn new(store: SetStore<'s>, num_a_states: usize) -> Self {
+        PairSearch {
+            store,
+            chains: vec![Vec::new(); num_a_states],
+            pstate: Vec::new(),
+            pset: Vec::new(),
+            parents: Vec::new(),
+            alive: Vec::new(),
+            queue: VecDeque::new(),
+            explored: 0,
         }
     }
-    loop {
-        let next = match order {
-            Order::Bfs => queue.pop_front(),
-            Order::Dfs => queue.pop_back(),
-        };
-        let Some(ni) = next else { break };
-        if !alive[ni as usize] {
-            continue;
+
+    /// The state and macrostate of pair `id`.
+    pub(crate) fn pair(&self, id: u32) -> (State, u32) {
+        (self.pstate[id as usize], self.pset[id as usize])
+    }
+
+    /// Pairs in the antichains.
+    pub(crate) fn chains_size(&self) -> usize {
+        self.chains.iter().map(Vec::len).sum()
+    }
+
+    /// Pairs stored and not removed (the antichains and a bad pair that stopped the search).
+    pub(crate) fn alive_count(&self) -> usize {
+        self.alive.iter().filter(|&&x| x).count()
+    }
+
+    /// Stores `(p, Y)` reached from `parent` by `letter` unless `order` finds it useless or
+    /// subsumed; `Some(id)` if it is bad.
+    fn push<O: PairOrder>(
+        &mut self,
+        order: &O,
+        (p, y): (State, u32),
+        parent: u32,
+        letter: Letter,
+    ) -> Option<u32> {
+        if !order.useful(p) {
+            return None;
         }
-        if explored >= bound {
-            return Ok(None);
+        let id = self.pstate.len() as u32;
+        let bad = order.bad(p, y, &self.store);
+        if !bad {
+            if order.subsumed(p, y, self) {
+                return None;
+            }
+            let ys = self.store.get(y);
+            let (store, pset) = (&self.store, &self.pset);
+            let chain = &mut self.chains[p as usize];
+            drop_covered(chain, &mut self.alive, |j| {
+                order.covers(ys, store.get(pset[j as usize]))
+            });
+            chain.push(id);
         }
-        ticker.tick()?;
-        explored += 1;
-        if explored >= next_report {
-            next_report += 1_000_000;
-            tracing::info!(
-                "antichain inclusion: {explored} pairs expanded, {} macrostates",
-                store.len()
-            );
+        self.pstate.push(p);
+        self.pset.push(y);
+        self.parents.push(Parent { parent, letter });
+        self.alive.push(true);
+        self.queue.push_back(id);
+        bad.then_some(id)
+    }
+
+    /// Stores the initial pairs `(p, init_b)` and expands pairs in `order` until a bad pair is
+    /// stored, none is left, or `bound` pairs have been expanded.
+    pub(crate) fn run<O: PairOrder>(
+        &mut self,
+        a: &Nfa,
+        init_b: u32,
+        order: &mut O,
+        exploration: Order,
+        bound: usize,
+        budget: &Budget,
+    ) -> Result<Stop, Exhausted> {
+        let mut ticker = budget.ticker(256);
+        let mut next_report = 1_000_000usize;
+        for &p in a.initial() {
+            if let Some(bad) = self.push(order, (p, init_b), ROOT, Letter::MAX) {
+                return Ok(Stop::Bad(bad));
+            }
         }
-        let p = pstate[ni as usize];
-        let y = pset[ni as usize];
-        for sigma in 0..nl {
-            let succ_a = a.post(p, sigma);
-            if succ_a.is_empty() {
+        let nl = a.num_letters() as Letter;
+        loop {
+            let next = match exploration {
+                Order::Bfs => self.queue.pop_front(),
+                Order::Dfs => self.queue.pop_back(),
+            };
+            let Some(ni) = next else { break };
+            if !self.alive[ni as usize] {
                 continue;
             }
-            let y2 = store.post(y, sigma);
-            for &p2 in succ_a {
-                if let Some(bad) = push!(p2, y2, ni, sigma) {
-                    let size = chains.iter().map(Vec::len).sum();
-                    return Ok(Some(Outcome::fails(
-                        witness(&parents, &pstate, &pset, bad),
-                        size,
-                        explored,
-                    )));
+            if self.explored >= bound {
+                return Ok(Stop::Bound);
+            }
+            ticker.tick()?;
+            self.explored += 1;
+            if self.explored >= next_report {
+                next_report += 1_000_000;
+                tracing::info!(
+                    "antichain inclusion: {} pairs expanded, {} macrostates",
+                    self.explored,
+                    self.store.len()
+                );
+            }
+            let (p, y) = self.pair(ni);
+            for sigma in 0..nl {
+                let succ_a = a.post(p, sigma);
+                if succ_a.is_empty() {
+                    continue;
+                }
+                let y2 = order.successor(&mut self.store, y, sigma);
+                for &p2 in succ_a {
+                    if let Some(bad) = self.push(order, (p2, y2), ni, sigma) {
+                        return Ok(Stop::Bad(bad));
+                    }
                 }
             }
         }
+        Ok(Stop::Holds)
     }
-    Ok(Some(Outcome::holds(
-        chains.iter().map(Vec::len).sum(),
-        explored,
-    )))
+}
+
+/// Removes from an antichain the members `covered` by a new element, marking them dead.
+fn drop_covered(chain: &mut Vec<u32>, alive: &mut [bool], covered: impl Fn(u32) -> bool) {
+    chain.retain(|&j| {
+        let keep = !covered(j);
+        if !keep {
+            alive[j as usize] = false;
+        }
+        keep
+    });
 }

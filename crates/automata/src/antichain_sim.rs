@@ -12,12 +12,12 @@
 //! A bad pair (`p` accepting, no accepting state in `Y`) is still a real counterexample: dropping
 //! simulated states from `Y` never changes whether `Y` contains an accepting state.
 
-use crate::macrostate::{word_to, Parent, SetStore, ROOT};
+use crate::antichain::{Order, PairOrder, PairSearch, Stop};
+use crate::macrostate::{word_to, SetStore};
 use crate::nfa::{Letter, Nfa, State};
 use crate::outcome::Outcome;
 use crate::simulation::Simulation;
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
 
 /// `≾`-maximal elements of a sorted set (of union states), sorted; among mutually simulating states
 /// the smallest is kept.
@@ -45,7 +45,6 @@ pub(crate) fn included(
     b: &Nfa,
     budget: &verikit_diag::Budget,
 ) -> Result<Outcome, verikit_diag::Exhausted> {
-    let mut ticker = budget.ticker(256);
     let u = a.disjoint_union(b);
     let off = a.num_states() as State;
     // Similarity (the measured-fastest algorithm); the identity, a simulation too (the plain
@@ -55,24 +54,6 @@ pub(crate) fn included(
         Err(crate::error::AutomataError::Exhausted(e)) => return Err(e),
         Err(_) => Simulation::identity(u.num_states()),
     };
-    let nl = a.num_letters() as Letter;
-    // Macrostates are sets of union states (all in the B part).
-    let mut store = SetStore::new(&u);
-    let mut maxed: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut scratch = Vec::new();
-    let mut canon = |store: &mut SetStore<'_>, id: u32, scratch: &mut Vec<State>| -> u32 {
-        if let Some(&m) = maxed.get(&id) {
-            return m;
-        }
-        maximise(&sim, store.get(id), scratch);
-        let m = store.intern(scratch);
-        maxed.insert(id, m);
-        maxed.insert(m, m);
-        m
-    };
-    let yb: Vec<State> = b.initial().iter().map(|&q| q + off).collect();
-    let raw0 = store.intern(&yb);
-    let init_b = canon(&mut store, raw0, &mut scratch);
     // Simulators of each A state within A (for subsumption across A states).
     let sims_a: Vec<Vec<State>> = (0..a.num_states() as State)
         .map(|p| {
@@ -83,114 +64,77 @@ pub(crate) fn included(
                 .collect()
         })
         .collect();
-    let mut chains: Vec<Vec<u32>> = vec![Vec::new(); a.num_states()];
-    let mut pstate: Vec<State> = Vec::new();
-    let mut pset: Vec<u32> = Vec::new();
-    let mut parents: Vec<Parent> = Vec::new();
-    let mut alive: Vec<bool> = Vec::new();
-    let mut queue: VecDeque<u32> = VecDeque::new();
-    let mut explored = 0usize;
-    let mut push = |p: State,
-                    y: u32,
-                    parent: u32,
-                    letter: Letter,
-                    store: &SetStore<'_>,
-                    pstate: &mut Vec<State>,
-                    pset: &mut Vec<u32>,
-                    parents: &mut Vec<Parent>,
-                    alive: &mut Vec<bool>,
-                    queue: &mut VecDeque<u32>|
-     -> Option<u32> {
-        let ys = store.get(y);
-        let bad = a.is_final(p) && !store.accepting(y);
-        if !bad {
-            // Discharged by simulation: p ≾ y for some y in Y.
-            if ys.iter().any(|&q| sim.le(p, q)) {
-                return None;
-            }
-            for &p2 in &sims_a[p as usize] {
-                if chains[p2 as usize]
-                    .iter()
-                    .any(|&j| below(&sim, store.get(pset[j as usize]), ys))
-                {
-                    return None;
-                }
-            }
-            let chain = &mut chains[p as usize];
-            chain.retain(|&j| {
-                let keep = !below(&sim, ys, store.get(pset[j as usize]));
-                if !keep {
-                    alive[j as usize] = false;
-                }
-                keep
-            });
-            chain.push(pstate.len() as u32);
-        }
-        let id = pstate.len() as u32;
-        pstate.push(p);
-        pset.push(y);
-        parents.push(Parent { parent, letter });
-        alive.push(true);
-        queue.push_back(id);
-        if bad {
-            Some(id)
-        } else {
-            None
-        }
+    let mut order = SimSubsumption {
+        a,
+        sim,
+        sims_a,
+        maxed: FxHashMap::default(),
+        scratch: Vec::new(),
     };
-    for &p in a.initial() {
-        if let Some(bad) = push(
-            p,
-            init_b,
-            ROOT,
-            Letter::MAX,
-            &store,
-            &mut pstate,
-            &mut pset,
-            &mut parents,
-            &mut alive,
-            &mut queue,
-        ) {
-            return Ok(Outcome::fails(word_to(&parents, bad), 0, 0));
+    // Macrostates are sets of union states (all in the B part).
+    let mut search = PairSearch::new(SetStore::new(&u), a.num_states());
+    let yb: Vec<State> = b.initial().iter().map(|&q| q + off).collect();
+    let raw0 = search.store.intern(&yb);
+    let init_b = order.canon(&mut search.store, raw0);
+    let stop = search.run(a, init_b, &mut order, Order::Bfs, usize::MAX, budget)?;
+    Ok(match stop {
+        // An initial pair is bad: nothing explored.
+        Stop::Bad(bad) if search.explored == 0 => {
+            Outcome::fails(word_to(&search.parents, bad), 0, 0)
         }
+        Stop::Bad(bad) => Outcome::fails(
+            word_to(&search.parents, bad),
+            search.alive_count(),
+            search.explored,
+        ),
+        Stop::Holds | Stop::Bound => Outcome::holds(search.alive_count(), search.explored),
+    })
+}
+
+/// Subsumption by simulation: a pair is discharged when `p ≾ y` for some `y ∈ Y`, and subsumed by
+/// a stored `(p', Y')` with `p ≾ p'` and `Y'` below `Y`; macrostates are kept `≾`-maximal.
+struct SimSubsumption<'a> {
+    a: &'a Nfa,
+    sim: Simulation,
+    sims_a: Vec<Vec<State>>,
+    /// Macrostate id → id of its `≾`-maximal elements.
+    maxed: FxHashMap<u32, u32>,
+    scratch: Vec<State>,
+}
+
+impl SimSubsumption<'_> {
+    /// The id of the `≾`-maximal elements of macrostate `id`.
+    fn canon(&mut self, store: &mut SetStore<'_>, id: u32) -> u32 {
+        if let Some(&m) = self.maxed.get(&id) {
+            return m;
+        }
+        maximise(&self.sim, store.get(id), &mut self.scratch);
+        let m = store.intern(&self.scratch);
+        self.maxed.insert(id, m);
+        self.maxed.insert(m, m);
+        m
     }
-    while let Some(ni) = queue.pop_front() {
-        if !alive[ni as usize] {
-            continue;
-        }
-        ticker.tick()?;
-        explored += 1;
-        let p = pstate[ni as usize];
-        let y = pset[ni as usize];
-        for sigma in 0..nl {
-            let succ_a = a.post(p, sigma);
-            if succ_a.is_empty() {
-                continue;
-            }
-            let raw = store.post(y, sigma);
-            let y2 = canon(&mut store, raw, &mut scratch);
-            for &p2 in succ_a {
-                if let Some(bad) = push(
-                    p2,
-                    y2,
-                    ni,
-                    sigma,
-                    &store,
-                    &mut pstate,
-                    &mut pset,
-                    &mut parents,
-                    &mut alive,
-                    &mut queue,
-                ) {
-                    return Ok(Outcome::fails(
-                        word_to(&parents, bad),
-                        alive.iter().filter(|&&x| x).count(),
-                        explored,
-                    ));
-                }
-            }
-        }
+}
+
+impl PairOrder for SimSubsumption<'_> {
+    fn bad(&self, p: State, y: u32, store: &SetStore<'_>) -> bool {
+        self.a.is_final(p) && !store.accepting(y)
     }
-    let size = alive.iter().filter(|&&x| x).count();
-    Ok(Outcome::holds(size, explored))
+    fn subsumed(&self, p: State, y: u32, search: &PairSearch<'_>) -> bool {
+        let ys = search.store.get(y);
+        // Discharged by simulation: p ≾ y for some y in Y.
+        ys.iter().any(|&q| self.sim.le(p, q))
+            || self.sims_a[p as usize].iter().any(|&p2| {
+                search.chains[p2 as usize]
+                    .iter()
+                    .any(|&j| below(&self.sim, search.store.get(search.pset[j as usize]), ys))
+            })
+    }
+    fn covers(&self, ys: &[State], old: &[State]) -> bool {
+        below(&self.sim, ys, old)
+    }
+    fn successor(&mut self, store: &mut SetStore<'_>, y: u32, sigma: Letter) -> u32 {
+        let raw = store.post(y, sigma);
+        self.canon(store, raw)
+    }
 }

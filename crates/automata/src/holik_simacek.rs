@@ -64,14 +64,6 @@ struct Engine<'a> {
     budget: usize,
 }
 
-fn limit(n: usize, need: usize, budget: usize) -> AutomataError {
-    AutomataError::Limit(format!(
-        "simulation of {n} states needs more than {} MiB (budget {} MiB)",
-        need >> 20,
-        budget >> 20
-    ))
-}
-
 impl<'a> Engine<'a> {
     fn n(&self) -> usize {
         self.a.num_states()
@@ -90,10 +82,7 @@ impl<'a> Engine<'a> {
 
     fn charge(&mut self, bytes: usize) -> Result<(), AutomataError> {
         self.bytes = self.bytes.saturating_add(bytes);
-        if self.bytes > self.budget {
-            return Err(limit(self.n(), self.bytes, self.budget));
-        }
-        Ok(())
+        crate::simulation::within_memory(self.n(), self.bytes, self.budget)
     }
 
     fn enqueue(&mut self, c: u32, l: Letter, v: State) {
@@ -288,9 +277,7 @@ pub(crate) fn simulation_within(
     }
     let maps = nl.saturating_mul(n).saturating_mul(4);
     let rel_bytes = crate::simulation::relation_bytes(n);
-    if maps.saturating_add(2 * rel_bytes) > budget {
-        return Err(limit(n, maps.saturating_add(2 * rel_bytes), budget));
-    }
+    crate::simulation::within_memory(n, maps.saturating_add(2 * rel_bytes), budget)?;
     // dom_a and positions.
     let mut didx = vec![vec![u32::MAX; n]; nl];
     let mut dom: Vec<Vec<State>> = vec![Vec::new(); nl];

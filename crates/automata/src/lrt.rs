@@ -26,7 +26,7 @@
 
 use crate::error::AutomataError;
 use crate::nfa::{Letter, Nfa, State};
-use crate::simulation::{initial_rows, relation_bytes, Simulation};
+use crate::simulation::{initial_rows, relation_bytes, within_memory, Simulation};
 
 /// Memory budget (bytes) for the relation and the counters together.
 pub(crate) const MEMORY_BUDGET: usize = 4 << 30;
@@ -73,14 +73,11 @@ pub(crate) fn simulation_within(
 ) -> Result<Simulation, AutomataError> {
     let mut ticker = poll.ticker(64);
     let n = a.num_states();
-    let need = relation_bytes(n).saturating_add(counter_bytes(a));
-    if need > budget {
-        return Err(AutomataError::Limit(format!(
-            "simulation of {n} states needs about {} MiB (budget {} MiB)",
-            need >> 20,
-            budget >> 20
-        )));
-    }
+    within_memory(
+        n,
+        relation_bytes(n).saturating_add(counter_bytes(a)),
+        budget,
+    )?;
     let nl = a.num_letters();
     let (dom, cod) = domains(a);
     let mut rows = initial_rows(a);

@@ -150,10 +150,15 @@ pub(crate) fn preorder(
 /// [`AutomataError::Limit`] when the simulation relation of `a` would exceed `memory` bytes.
 pub(crate) fn check_memory(a: &Nfa, memory: usize) -> Result<(), AutomataError> {
     let n = a.num_states();
-    let need = relation_bytes(n);
+    within_memory(n, relation_bytes(n), memory)
+}
+
+/// [`AutomataError::Limit`] when computing the simulation of `n` states needs `need` bytes, more
+/// than `memory` (the one message of every simulation algorithm's memory limit).
+pub(crate) fn within_memory(n: usize, need: usize, memory: usize) -> Result<(), AutomataError> {
     if need > memory {
         return Err(AutomataError::Limit(format!(
-            "the simulation relation of {n} states needs {} MiB (budget {} MiB)",
+            "the simulation of {n} states needs at least {} MiB (budget {} MiB)",
             need >> 20,
             memory >> 20
         )));

@@ -409,24 +409,30 @@ struct Question {
     relation: (&'static str, &'static str),
 }
 
-const UNIV: Question = Question {
-    claim: Claim::NotUniversal,
-    holds: "L(A) = Σ*",
-    fails: "L(A) ≠ Σ*",
-    relation: ("universal", "not-universal"),
-};
-const INCL: Question = Question {
-    claim: Claim::NotIncluded,
-    holds: "L(A) ⊆ L(B)",
-    fails: "L(A) ⊄ L(B)",
-    relation: ("included", "not-included"),
-};
-const EQUIV: Question = Question {
-    claim: Claim::NotEquivalent,
-    holds: "L(A) = L(B)",
-    fails: "L(A) ≠ L(B)",
-    relation: ("equivalent", "not-equivalent"),
-};
+impl Question {
+    /// The sentences for both answers and the relation words of the question `claim` refutes.
+    const fn of(claim: Claim) -> Question {
+        let (holds, fails, relation) = match claim {
+            Claim::NotUniversal => ("L(A) = Σ*", "L(A) ≠ Σ*", ("universal", "not-universal")),
+            Claim::NotIncluded => ("L(A) ⊆ L(B)", "L(A) ⊄ L(B)", ("included", "not-included")),
+            Claim::NotEquivalent => (
+                "L(A) = L(B)",
+                "L(A) ≠ L(B)",
+                ("equivalent", "not-equivalent"),
+            ),
+        };
+        Question {
+            claim,
+            holds,
+            fails,
+            relation,
+        }
+    }
+}
+
+const UNIV: Question = Question::of(Claim::NotUniversal);
+const INCL: Question = Question::of(Claim::NotIncluded);
+const EQUIV: Question = Question::of(Claim::NotEquivalent);
 
 fn timeout_answer(q: Question, e: Exhausted, algo: &str, t0: Instant) -> Answer {
     Answer::decision(Verdict::Timeout)
@@ -436,17 +442,23 @@ fn timeout_answer(q: Question, e: Exhausted, algo: &str, t0: Instant) -> Answer 
         .line(format!("timeout: {} undecided ({e})", q.holds))
 }
 
-/// The answer of a decision, the witness replayed independently first.
-/// A decision's verdict with its relation word, the algorithm that decided it and its sizes.
+/// A decision's verdict with its relation word, the algorithm that decided it, its sizes and the
+/// line saying what holds.
 fn verdict_of(q: &Question, (holds, size, explored): (bool, usize, usize), algo: &str) -> Answer {
-    let relation = if holds { q.relation.0 } else { q.relation.1 };
+    let (relation, what) = if holds {
+        (q.relation.0, q.holds)
+    } else {
+        (q.relation.1, q.fails)
+    };
     Answer::decision(Verdict::from_bool(holds))
         .detail("relation", relation)
         .detail("algorithm", algo)
         .stat("size", size)
         .stat("explored", explored)
+        .line(format!("{}: {what}", Verdict::from_bool(holds)))
 }
 
+/// The answer of a decision, the witness replayed independently first.
 #[allow(clippy::too_many_arguments)]
 fn decision(
     q: Question,
@@ -465,8 +477,6 @@ fn decision(
     if !rec.is_trivial() {
         r = r.detail("alphabet_reconciliation", rec);
     }
-    let what = if out.holds { q.holds } else { q.fails };
-    r = r.line(format!("{}: {what}", Verdict::from_bool(out.holds)));
     if let Some(w) = &out.witness {
         let (in_a, in_b, ok) = check(q.claim, a, b, w);
         if !ok {
@@ -476,23 +486,8 @@ fn decision(
             )));
         }
         let names: Vec<&str> = w.iter().map(|&l| a.alphabet.name(l)).collect();
-        let side = match (q.claim, in_a) {
-            (Claim::NotUniversal, _) => "rejected by A",
-            (_, true) => "accepted by A, rejected by B",
-            (_, false) => "accepted by B, rejected by A",
-        };
-        r = r
-            .witness(&names)
-            .detail("witness_length", w.len())
-            .detail(
-                "replay",
-                json!({"accepted_by_a": in_a, "accepted_by_b": in_b, "confirmed": ok}),
-            )
-            .line(format!(
-                "counterexample ({} letters, {side}; replayed): {}",
-                w.len(),
-                a.alphabet.show_word(w)
-            ));
+        let replay = (in_a, in_b, matches!(q.claim, Claim::NotUniversal));
+        r = counterexample(r, &names, a.alphabet.show_word(w), replay);
     } else {
         r = r.line(format!(
             "final antichain/relation size: {} ({} explored)",
@@ -506,10 +501,48 @@ fn decision(
             rec.only_in_second.join(", ")
         ));
     }
+    Ok(timed(r, algo, t0, check_s))
+}
+
+/// `r` with a replayed counterexample: its letter `names`, the word as `shown`, and whether A and
+/// B accept it (`universality`: the word is rejected by A, there is no B).
+fn counterexample<S: serde::Serialize>(
+    r: Answer,
+    names: &[S],
+    shown: String,
+    (in_a, in_b, universality): (bool, Option<bool>, bool),
+) -> Answer {
+    let side = match (universality, in_a) {
+        (true, _) => "rejected by A",
+        (_, true) => "accepted by A, rejected by B",
+        (_, false) => "accepted by B, rejected by A",
+    };
+    r.witness(names)
+        .detail("witness_length", names.len())
+        .detail(
+            "replay",
+            json!({"accepted_by_a": in_a, "accepted_by_b": in_b, "confirmed": true}),
+        )
+        .line(format!(
+            "counterexample ({} letters, {side}; replayed): {shown}",
+            names.len()
+        ))
+}
+
+/// `r` with the total and checking times and the line naming the algorithm.
+fn timed(r: Answer, algo: &str, t0: Instant, check_s: f64) -> Answer {
     let dt = t0.elapsed().as_secs_f64();
-    Ok(r.time("total_s", dt)
+    r.time("total_s", dt)
         .time("check_s", check_s)
-        .line(format!("algorithm: {algo}; time: {dt:.4} s")))
+        .line(format!("algorithm: {algo}; time: {dt:.4} s"))
+}
+
+/// The two automata of a binary question.
+fn two(v: &[Nfa]) -> Result<(&Nfa, &Nfa), AutomataError> {
+    match v {
+        [x, y] => Ok((x, y)),
+        _ => Err(AutomataError::Internal("two automata expected".into())),
+    }
 }
 
 /// The (first) automaton of `src` (format `from`) and how its alphabet was reconciled.
@@ -530,7 +563,6 @@ pub fn univ(
 ) -> Result<Answer, AutomataError> {
     let t0 = Instant::now();
     let (n, rec) = load_one(src, opts.from.as_deref())?;
-    let n = &n;
     let (algo, name) = match opts.algo() {
         "auto" => (UnivAlgo::Auto, "antichain-auto"),
         "backward" => (UnivAlgo::Backward, "antichain-backward"),
@@ -538,20 +570,8 @@ pub fn univ(
         "subset" => (UnivAlgo::Subset, "subset"),
         x => return Err(unknown("algorithm", x, UNIV_ALGOS)),
     };
-    let t1 = Instant::now();
-    match crate::decide::universal(n, algo, budget) {
-        Ok(out) => decision(
-            UNIV,
-            n,
-            None,
-            &out,
-            name,
-            &rec,
-            t0,
-            t1.elapsed().as_secs_f64(),
-        ),
-        Err(e) => Ok(timeout_answer(UNIV, e, name, t0)),
-    }
+    let run = || Ok(crate::decide::universal(&n, algo, budget)?);
+    timed_decision(UNIV, (&n, None), &rec, name, t0, run)
 }
 
 /// `L(A) ⊆ L(B)`?
@@ -574,9 +594,7 @@ pub fn incl(
     let pre = opts.pre()?;
     let name = format!("{name}{}", pre_suffix(pre));
     let (v, rec) = load(&[a, b], opts.from.as_deref())?;
-    let [x, y] = v.as_slice() else {
-        return Err(AutomataError::Internal("two automata expected".into()));
-    };
+    let (x, y) = two(&v)?;
     let run = |p: &Nfa, q: &Nfa| crate::decide::included(p, q, algo, budget);
     decide_pair(INCL, (x, y), &rec, pre, &name, opts, budget, t0, run)
 }
@@ -595,22 +613,26 @@ fn decide_pair(
     t0: Instant,
     decide: impl Fn(&Nfa, &Nfa) -> Result<Outcome, Exhausted>,
 ) -> Result<Answer, AutomataError> {
-    let t1 = Instant::now();
     let run = || -> Result<Outcome, AutomataError> {
         let (px, py) = crate::decide::preprocess(x, y, pre, opts.sim_memory()?, budget)?;
         Ok(decide(&px, &py)?)
     };
-    match run() {
-        Ok(out) => decision(
-            q,
-            x,
-            Some(y),
-            &out,
-            name,
-            rec,
-            t0,
-            t1.elapsed().as_secs_f64(),
-        ),
+    timed_decision(q, (x, Some(y)), rec, name, t0, run)
+}
+
+/// Runs `decide`, timed, and answers the decision ([`decision`]), or `timeout` when the budget
+/// runs out.
+fn timed_decision(
+    q: Question,
+    (x, y): (&Nfa, Option<&Nfa>),
+    rec: &Reconciliation,
+    name: &str,
+    t0: Instant,
+    decide: impl FnOnce() -> Result<Outcome, AutomataError>,
+) -> Result<Answer, AutomataError> {
+    let t1 = Instant::now();
+    match decide() {
+        Ok(out) => decision(q, x, y, &out, name, rec, t0, t1.elapsed().as_secs_f64()),
         Err(AutomataError::Exhausted(e)) => Ok(timeout_answer(q, e, name, t0)),
         Err(e) => Err(e),
     }
@@ -641,9 +663,7 @@ pub fn equiv(
     }
     let pre = opts.pre()?;
     let (v, rec) = load(&[a, b], opts.from.as_deref())?;
-    let [x, y] = v.as_slice() else {
-        return Err(AutomataError::Internal("two automata expected".into()));
-    };
+    let (x, y) = two(&v)?;
     let choice = if choice == "auto" {
         // SETTA'17 §4.3 and §6: HKC when the alphabet is small and the automata dense, antichains
         // otherwise (thresholds measured on our grids, decision 0101).
@@ -725,11 +745,9 @@ fn symbolic(
         json!({"states": n.states, "transitions": n.edges.len(), "atoms": sys.atoms.len(),
                "initial": n.initial.len(), "final": n.finals.count_ones(..)})
     };
-    let what = if out.holds { q.holds } else { q.fails };
     let mut r = verdict_of(&q, (out.holds, out.size, out.explored), algo)
         .input("a", sdesc(sa))
-        .input("b", sdesc(sb))
-        .line(format!("{}: {what}", Verdict::from_bool(out.holds)));
+        .input("b", sdesc(sb));
     if let Some(w) = &out.witness {
         let in_a = hkc_bdd::accepts(sa, w);
         let in_b = hkc_bdd::accepts(sb, w);
@@ -754,33 +772,14 @@ fn symbolic(
                 }
             })
             .collect();
-        let side = if in_a {
-            "accepted by A, rejected by B"
-        } else {
-            "accepted by B, rejected by A"
-        };
-        r = r
-            .line(format!(
-                "counterexample ({} letters, {side}; replayed): {}",
-                w.len(),
-                names.join(" ")
-            ))
-            .witness(&names)
-            .detail("witness_length", w.len())
-            .detail(
-                "replay",
-                json!({"accepted_by_a": in_a, "accepted_by_b": in_b, "confirmed": true}),
-            );
+        r = counterexample(r, &names, names.join(" "), (in_a, Some(in_b), false));
     } else {
         r = r.line(format!(
             "final relation size: {} ({} explored)",
             out.size, out.explored
         ));
     }
-    let dt = t0.elapsed().as_secs_f64();
-    Ok(r.time("total_s", dt)
-        .time("check_s", check_s)
-        .line(format!("algorithm: {algo}; time: {dt:.4} s")))
+    Ok(timed(r, algo, t0, check_s))
 }
 
 /// An automaton in an output format (`mata`, `ba`, `timbuk`, `dot`).

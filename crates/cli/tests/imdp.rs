@@ -3,25 +3,43 @@
 
 mod common;
 
-use common::{fails, json};
+use common::{fails, json, shared_files};
 
 const FIG1: &str = "imdp\nmodule m\n  x : [0..2] init 0;\n  [a] x=0 -> [1/3,2/3]:(x'=1) + [0.1,1]:(x'=2);\n  [b] x=0 -> [0.4,0.6]:(x'=1) + [0.25,2/3]:(x'=2);\n  [a] x>0 -> true;\nendmodule\nlabel \"t\" = x=1;\n";
 
+/// The shared interval models and their properties files.
+const ROBOT: [&str; 2] = [
+    "prism-examples/imdps/simple/robot.prism",
+    "prism-examples/imdps/simple/robot.props",
+];
+const CONSENSUS: [&str; 2] = [
+    "qvbs/mdp/consensus/consensus.2.prism",
+    "qvbs/mdp/consensus/consensus.props",
+];
+const COIN: [&str; 2] = [
+    "prism-examples/imdps/consensus/coin2.prism",
+    "prism-examples/imdps/consensus/coin.props",
+];
+
 /// `verikit --json prism bisim MODEL EXTRA…`: the answer, the exit code and stderr.
-fn bisim(model: &std::path::Path, extra: &[&str]) -> (serde_json::Value, i32, String) {
-    json(&[&["prism", "bisim", model.to_str().unwrap()], extra].concat())
+fn bisim(model: impl AsRef<std::path::Path>, extra: &[&str]) -> (serde_json::Value, i32, String) {
+    let model = model.as_ref().to_str().unwrap();
+    json(&[&["prism", "bisim", model], extra].concat())
 }
 
+/// A scratch path (written by the command under test).
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("verikit-imdp-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    common::scratch("imdp", name)
+}
+
+/// A scratch input file holding `text`.
+fn input(name: &str, text: &str) -> std::path::PathBuf {
+    common::tmp("imdp", name, text)
 }
 
 #[test]
 fn paper_figure_1_and_quotient_roundtrip() {
-    let model = tmp("fig1.prism");
-    std::fs::write(&model, FIG1).unwrap();
+    let model = input("fig1.prism", FIG1);
     let out = tmp("fig1-q.prism");
     let (v, code, _) = bisim(&model, &["--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{v}");
@@ -45,15 +63,9 @@ fn paper_figure_1_and_quotient_roundtrip() {
 
 #[test]
 fn widened_dining_philosophers_match_paper_table_1() {
-    let Some(p) = verikit_testkit::shared_path("prism-examples/mdps/phil/nofair/phil-nofair3.nm")
-    else {
-        eprintln!("skipping: data not available");
+    let Some([p]) = shared_files(["prism-examples/mdps/phil/nofair/phil-nofair3.nm"]) else {
         return;
     };
-    if !p.exists() {
-        eprintln!("skipping: data not available");
-        return;
-    }
     let (v, code, _) = bisim(&p, &["--widen", "0.01"]);
     assert_eq!(code, 0, "{v}");
     // Table 1 of the paper: Dining-Phils-LR-nofair-3: 956 states, 3048 intervals -> 172, 509.
@@ -65,32 +77,15 @@ fn widened_dining_philosophers_match_paper_table_1() {
 
 #[test]
 fn bad_widen_is_usage_error() {
-    let model = tmp("fig1b.prism");
-    std::fs::write(&model, FIG1).unwrap();
+    let model = input("fig1b.prism", FIG1);
     let (_, code, _) = bisim(&model, &["--widen", "-0.5"]);
     assert_eq!(code, 2);
-    let bad = tmp("bad.prism");
-    std::fs::write(
-        &bad,
+    let bad = input(
+        "bad.prism",
         "imdp\nmodule m x : [0..1] init 0; [] x=0 -> [0.5,:(x'=1); endmodule\n",
-    )
-    .unwrap();
+    );
     let (_, code, _) = bisim(&bad, &[]);
     assert_eq!(code, 2);
-}
-
-fn data(rel: &str) -> Option<String> {
-    let p = verikit_testkit::shared_path(rel)?;
-    p.exists().then(|| p.to_str().unwrap().to_string())
-}
-
-/// The shared model and properties files, or `None` (the test skips) if either is missing.
-fn model_and_props(model: &str, props: &str) -> Option<(String, String)> {
-    let both = data(model).zip(data(props));
-    if both.is_none() {
-        eprintln!("skipping: data not available");
-    }
-    both
 }
 
 /// `verikit --json prism check MODEL PROPS EXTRA…`, which must succeed on an interval model: the
@@ -104,10 +99,7 @@ fn check_imdp(model: &str, props: &str, extra: &[&str]) -> serde_json::Value {
 
 #[test]
 fn check_prism_robot_example_under_exists_forall() {
-    let Some((model, props)) = model_and_props(
-        "prism-examples/imdps/simple/robot.prism",
-        "prism-examples/imdps/simple/robot.props",
-    ) else {
+    let Some([model, props]) = shared_files(ROBOT) else {
         return;
     };
     let v = check_imdp(&model, &props, &["--const", "delta=0.1"]);
@@ -123,10 +115,7 @@ fn check_prism_robot_example_under_exists_forall() {
 
 #[test]
 fn check_widened_by_zero_matches_storm() {
-    let Some((model, props)) = model_and_props(
-        "qvbs/mdp/consensus/consensus.2.prism",
-        "qvbs/mdp/consensus/consensus.props",
-    ) else {
+    let Some([model, props]) = shared_files(CONSENSUS) else {
         return;
     };
     // Storm's values recorded in tests/expected/prism-storm.tsv (consensus.2, K=4).
@@ -152,89 +141,43 @@ fn check_widened_by_zero_matches_storm() {
 
 #[test]
 fn bisim_with_properties_agrees_on_quotient() {
-    let Some((model, props)) = model_and_props(
-        "prism-examples/imdps/consensus/coin2.prism",
-        "prism-examples/imdps/consensus/coin.props",
-    ) else {
+    let Some([model, props]) = shared_files(COIN) else {
         return;
     };
-    let (v, code, _) = json(&[
-        "prism",
-        "bisim",
-        &model,
-        "--const",
-        "K=2,bias1=0.1",
-        "--props",
-        &props,
-    ]);
+    let coin = |extra: &[&str]| bisim(&model, &[&["--const", "K=2,bias1=0.1"], extra].concat());
+    let (v, code, _) = coin(&["--props", &props]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["labels"], "props");
     assert_eq!(v["agree"], true, "{v}");
     assert!(v["stats"]["quotient_states"].as_u64().unwrap() < 272);
     // Without the properties' propositions in the initial partition the quotient is wrong,
     // and the report says so.
-    let (w, code, _) = json(&[
-        "prism",
-        "bisim",
-        &model,
-        "--const",
-        "K=2,bias1=0.1",
-        "--props",
-        &props,
-        "--labels",
-        "none",
-    ]);
+    let (w, code, _) = coin(&["--props", &props, "--labels", "none"]);
     assert_eq!(code, 0, "{w}");
     assert_eq!(w["agree"], false, "{w}");
     assert_eq!(w["stats"]["quotient_states"], 1);
     // Named labels and reward structures.
-    let (x, code, _) = json(&[
-        "prism",
-        "bisim",
-        &model,
-        "--const",
-        "K=2,bias1=0.1",
-        "--labels",
-        "finished,steps",
-    ]);
+    let (x, code, _) = coin(&["--labels", "finished,steps"]);
     assert_eq!(code, 0, "{x}");
     assert_eq!(x["initial_classes"], 2);
-    let (_, code, _) = json(&[
-        "prism",
-        "bisim",
-        &model,
-        "--const",
-        "K=2,bias1=0.1",
-        "--labels",
-        "nosuchlabel",
-    ]);
+    let (_, code, _) = coin(&["--labels", "nosuchlabel"]);
     assert_eq!(code, 2);
 }
 
 #[test]
 fn interval_query_needs_a_direction() {
-    let model = tmp("fig1c.prism");
-    std::fs::write(&model, FIG1).unwrap();
-    let props = tmp("fig1c.props");
-    std::fs::write(&props, "P=? [ F \"t\" ];\n").unwrap();
-    fails(
-        &[
-            "prism",
-            "check",
-            model.to_str().unwrap(),
-            props.to_str().unwrap(),
-        ],
-        2,
-        &["Pmax=?"],
-    );
-    // Fig. 1: from x=0 the controller's best guaranteed probability of t is action b's 0.4.
-    std::fs::write(&props, "Pmax=? [ F \"t\" ];\nPmaxmax=? [ F \"t\" ];\n").unwrap();
-    let (v, code, _) = json(&[
+    let model = input("fig1c.prism", FIG1);
+    let props = input("fig1c.props", "P=? [ F \"t\" ];\n");
+    let args = [
         "prism",
         "check",
         model.to_str().unwrap(),
         props.to_str().unwrap(),
-    ]);
+    ];
+    fails(&args, 2, &["Pmax=?"]);
+    // Fig. 1: from x=0 the controller's best guaranteed probability of t is action b's 0.4.
+    std::fs::write(&props, "Pmax=? [ F \"t\" ];\nPmaxmax=? [ F \"t\" ];\n").unwrap();
+    let (v, code, _) = json(&args);
     assert_eq!(code, 0, "{v}");
     let r = &v["results"];
     assert!((r[0]["result"].as_f64().unwrap() - 0.4).abs() < 1e-6, "{v}");

@@ -283,15 +283,11 @@ fn real_model_deadlocks_as_prism() {
 #[test]
 fn system_block_through_the_cli() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../prob/tests/models/system");
-    let (v, code, err) = json(&[
-        "prism",
-        "check",
-        dir.join("stations.prism").to_str().unwrap(),
-        dir.join("stations.props").to_str().unwrap(),
-        "--prop",
-        "1",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let v = checked(
+        &dir.join("stations.prism"),
+        &dir.join("stations.props"),
+        &["--prop", "1"],
+    );
     assert_eq!(v["input"]["states"], 54);
     let x: f64 = v["result"].as_f64().unwrap();
     // Storm (hybrid engine): 0.10836028647751175.
@@ -305,17 +301,9 @@ fn reward_bounded_property_through_the_cli() {
         eprintln!("skipped: shared data missing");
         return;
     };
-    let (v, code, err) = json(&[
-        "prism",
-        "check",
-        dir.join("firewire.false.prism").to_str().unwrap(),
-        dir.join("firewire.false.props").to_str().unwrap(),
-        "--const",
-        "delay=3,deadline=200",
-        "--prop",
-        "deadline",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let consts = ["--const", "delay=3,deadline=200", "--prop", "deadline"];
+    let model = dir.join("firewire.false.prism");
+    let v = checked(&model, &dir.join("firewire.false.props"), &consts);
     assert_eq!(v["result"], 0.5);
 }
 
@@ -371,9 +359,11 @@ fn jani_errors() {
 
 // Budgets: `--timeout` stops the work in time, and results computed before it are kept.
 
-fn timed(args: &[&str]) -> (serde_json::Value, i32, f64) {
+/// `verikit --json --timeout 1 prism check MODEL PROPS EXTRA…`: the answer, the exit code and
+/// the wall time in seconds.
+fn check_for_a_second(model: &Path, props: &Path, extra: &[&str]) -> (serde_json::Value, i32, f64) {
     let t0 = std::time::Instant::now();
-    let (v, code, _) = json(args);
+    let (v, code, _) = check(model, props, &[&["--timeout", "1"], extra].concat());
     (v, code, t0.elapsed().as_secs_f64())
 }
 
@@ -385,16 +375,7 @@ fn hard_model_answers_timeout_within_two_seconds() {
     };
     let m = dir.join("consensus.10.prism");
     let p = dir.join("consensus.props");
-    let (v, code, secs) = timed(&[
-        "--timeout",
-        "1",
-        "prism",
-        "check",
-        m.to_str().unwrap(),
-        p.to_str().unwrap(),
-        "--const",
-        "K=16",
-    ]);
+    let (v, code, secs) = check_for_a_second(&m, &p, &["--const", "K=16"]);
     assert_eq!(code, 3, "{v}");
     assert_eq!(v["verdict"], "timeout", "{v}");
     assert!(secs < 2.0, "took {secs} s");
@@ -411,14 +392,7 @@ fn results_before_a_timeout_are_printed() {
         "chain.props",
         "\"quick\": P=? [ F<=1 s=1 ];\n\"slow\": P=? [ F<=2000000000 s=2000 ];\n\"after\": P=? [ X s=1 ];\n",
     );
-    let (v, code, secs) = timed(&[
-        "--timeout",
-        "1",
-        "prism",
-        "check",
-        m.to_str().unwrap(),
-        p.to_str().unwrap(),
-    ]);
+    let (v, code, secs) = check_for_a_second(&m, &p, &[]);
     assert_eq!(code, 3, "{v}");
     assert_eq!(v["verdict"], "timeout", "{v}");
     let r = v["results"].as_array().unwrap();

@@ -6,16 +6,14 @@
 //! bounds iterate the transition relation; CTMC time bounds use uniformisation with Poisson weights
 //! ([`crate::foxglynn`]); steady state solves each bottom SCC ([`crate::steady`]).
 
-use crate::build::eval_states_f64;
 use crate::error::ProbError;
 use crate::foxglynn::poisson;
 use crate::lang::ast::*;
-use crate::lang::expr::CExpr;
 use crate::lang::typecheck::Program;
 use crate::mec::mecs;
 use crate::model::Model;
 use crate::precomp::{prob1, reach_exists, reach_forall, Preds};
-use crate::prop_env::{initial_answer, input, Names, StateFormulas};
+use crate::prop_env::{input, Evaluated, Names, OpAt, StateFormulas};
 use crate::vi::{solve, Problem};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -64,6 +62,29 @@ pub struct PropertyResult {
     /// checker was asked to keep them ([`Checker::keep_state_values`]) and the property is a state
     /// formula (a `filter` has one value only).
     pub state_values: Option<Vec<f64>>,
+}
+
+impl PropertyResult {
+    /// The result of `prop` (written `text`), checked since `t0`, with its soundness and
+    /// whether nature cooperated.
+    pub(crate) fn new(
+        prop: &Property,
+        text: &str,
+        ev: Evaluated,
+        (sound, cooperative_nature): (bool, bool),
+        t0: std::time::Instant,
+    ) -> Self {
+        PropertyResult {
+            name: prop.name.clone(),
+            text: text.to_string(),
+            answer: ev.answer,
+            init_range: ev.init_range,
+            sound,
+            cooperative_nature,
+            time_s: t0.elapsed().as_secs_f64(),
+            state_values: ev.state_values,
+        }
+    }
 }
 
 pub struct Checker<'a> {
@@ -136,41 +157,11 @@ impl<'a> Checker<'a> {
         let t0 = std::time::Instant::now();
         self.sound = true;
         self.opts.budget.check()?;
-        let mut state_values = None;
-        let (answer, init_range) = match &prop.expr.kind {
-            ExprKind::Filter { .. } => {
-                let (c, t) = self.compile(&prop.expr)?;
-                let v = c.eval(&[], 0).map_err(ProbError::Input)?;
-                (
-                    if t == Type::Bool {
-                        Answer::Bool(v.as_bool())
-                    } else {
-                        Answer::Num(v.as_f64())
-                    },
-                    None,
-                )
-            }
-            _ => {
-                let (c, t) = self.compile(&prop.expr)?;
-                if self.keep_values {
-                    state_values = Some(eval_states_f64(self.model, &c).map_err(ProbError::Input)?);
-                }
-                initial_answer(self.model, &c, t)?
-            }
-        };
+        let ev = self.evaluate(&prop.expr, self.keep_values)?;
         if let Some(e) = self.exhausted.take() {
             return Err(ProbError::Exhausted(e));
         }
-        Ok(PropertyResult {
-            name: prop.name.clone(),
-            text: text.to_string(),
-            answer,
-            init_range,
-            sound: self.sound,
-            cooperative_nature: false,
-            time_s: t0.elapsed().as_secs_f64(),
-            state_values,
-        })
+        Ok(PropertyResult::new(prop, text, ev, (self.sound, false), t0))
     }
 
     /// An optimal memoryless scheduler for a top-level `Pmin`/`Pmax` (or bounded `P~p`) of an
@@ -212,56 +203,6 @@ impl<'a> Checker<'a> {
             opt,
             10.0 * self.opts.eps,
         ))
-    }
-
-    /// Resolves labels and probabilistic operators into per-state vectors.
-    fn special_impl(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
-        let vec_b = |v: Vec<bool>| -> Option<(CExpr, Type)> {
-            Some((
-                CExpr::StateVec(
-                    Arc::new(v.into_iter().map(|b| b as u8 as f64).collect()),
-                    Type::Bool,
-                ),
-                Type::Bool,
-            ))
-        };
-        match &e.kind {
-            ExprKind::Label(l) => Ok(Some(self.label(e.span, l)?)),
-            ExprKind::Prob { opt, bound, path } => {
-                let opt = self.effective_opt(*opt, bound, e.span)?;
-                // Rounding can leave sums a few ulps outside [0, 1].
-                let v: Vec<f64> = self
-                    .prob(opt, path, e.span)?
-                    .into_iter()
-                    .map(|x| x.clamp(0.0, 1.0))
-                    .collect();
-                self.bounded(v, bound)
-            }
-            ExprKind::Reward {
-                rew,
-                opt,
-                bound,
-                path,
-            } => {
-                let opt = self.effective_opt(*opt, bound, e.span)?;
-                let v = self.reward(rew, opt, path, e.span)?;
-                self.bounded(v, bound)
-            }
-            ExprKind::Steady { bound, expr } => {
-                let set = self.states(expr)?;
-                let vals: Vec<f64> = set.iter().map(|&b| b as u8 as f64).collect();
-                let v = self.steady(&vals, e.span)?;
-                self.bounded(v, bound)
-            }
-            ExprKind::Filter { op, prop, states } => {
-                self.filter(e.span, op, prop, states.as_deref())
-            }
-            ExprKind::Ctl { forall, path } => {
-                let v = self.ctl(*forall, path, e.span)?;
-                Ok(vec_b(v))
-            }
-            _ => Ok(None),
-        }
     }
 
     /// `A [ path ]` / `E [ path ]` on the underlying graph ([`crate::ctl`]); `G`, `W` and `R`
@@ -1281,16 +1222,23 @@ fn step_opt(m: &Model, s: usize, x: &[f64], opt: Opt, rew: Option<&[f64]>) -> f6
 }
 
 impl<'a> StateFormulas<'a> for Checker<'a> {
-    fn model(&self) -> &'a Model {
-        self.model
+    fn parts(&self) -> (&'a Model, &'a Program, &Arc<Names>) {
+        (self.model, self.prog, &self.names)
     }
-    fn program(&self) -> &'a Program {
-        self.prog
+    fn prob_values(&mut self, op: OpAt<'_>, path: &PathFormula) -> R<Vec<f64>> {
+        let opt = self.effective_opt(op.opt, op.bound, op.sp)?;
+        self.prob(opt, path, op.sp)
     }
-    fn names(&self) -> Arc<Names> {
-        self.names.clone()
+    fn reward_values(&mut self, op: OpAt<'_>, rew: &RewardRef, path: &RewardPath) -> R<Vec<f64>> {
+        let opt = self.effective_opt(op.opt, op.bound, op.sp)?;
+        self.reward(rew, opt, path, op.sp)
     }
-    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
-        self.special_impl(e)
+    fn steady_values(&mut self, expr: &Expr, sp: Span) -> R<Vec<f64>> {
+        let set = self.states(expr)?;
+        let vals: Vec<f64> = set.iter().map(|&b| b as u8 as f64).collect();
+        self.steady(&vals, sp)
+    }
+    fn ctl_states(&mut self, forall: bool, path: &PathFormula, sp: Span) -> R<Vec<bool>> {
+        self.ctl(forall, path, sp)
     }
 }

@@ -58,6 +58,15 @@ pub(crate) fn initial_answer(m: &Model, c: &CExpr, t: Type) -> R<(Answer, Option
     })
 }
 
+/// What a property evaluates to ([`StateFormulas::evaluate`]).
+pub(crate) struct Evaluated {
+    pub(crate) answer: Answer,
+    /// Values over all initial states, when there are several and they differ.
+    pub(crate) init_range: Option<(f64, f64)>,
+    /// Every state's value, when asked for (not for a `filter`).
+    pub(crate) state_values: Option<Vec<f64>>,
+}
+
 /// The names visible to a properties file.
 pub(crate) struct Names {
     pub(crate) consts: HashMap<String, Value>,
@@ -171,13 +180,88 @@ fn property_references(
     Ok(named)
 }
 
+/// A `P` or `R` operator as written: its direction word, its bound and where it stands.
+#[derive(Clone, Copy)]
+pub(crate) struct OpAt<'e> {
+    pub(crate) opt: Opt,
+    pub(crate) bound: &'e Bound,
+    pub(crate) sp: Span,
+}
+
 /// Compilation of property expressions over a built model; `special` resolves what plain
-/// expression compilation cannot (labels, `P`/`R`/`S` operators, filters) into per-state vectors.
+/// expression compilation cannot (labels, `P`/`R`/`S` operators, filters, CTL's `A`/`E`) into
+/// per-state vectors, each operator's values computed by the checker (`prob_values`, …).
 pub(crate) trait StateFormulas<'a> {
-    fn model(&self) -> &'a Model;
-    fn program(&self) -> &'a Program;
-    fn names(&self) -> Arc<Names>;
-    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>>;
+    /// The model, its program and the names the properties see.
+    fn parts(&self) -> (&'a Model, &'a Program, &Arc<Names>);
+    fn model(&self) -> &'a Model {
+        self.parts().0
+    }
+    fn program(&self) -> &'a Program {
+        self.parts().1
+    }
+    fn names(&self) -> Arc<Names> {
+        self.parts().2.clone()
+    }
+    /// The per-state values of `P opt bound [ path ]` (before the bound is applied).
+    fn prob_values(&mut self, op: OpAt<'_>, path: &PathFormula) -> R<Vec<f64>>;
+    /// The per-state values of `R{rew} opt bound [ path ]` (before the bound is applied).
+    fn reward_values(&mut self, op: OpAt<'_>, rew: &RewardRef, path: &RewardPath) -> R<Vec<f64>>;
+    /// The per-state long-run values of `S [ expr ]`.
+    fn steady_values(&mut self, expr: &Expr, sp: Span) -> R<Vec<f64>>;
+    /// The states satisfying `A [ path ]` (`forall`) or `E [ path ]`.
+    fn ctl_states(&mut self, forall: bool, path: &PathFormula, sp: Span) -> R<Vec<bool>>;
+
+    /// Labels and the operators of a property, as per-state vectors; `None` for the rest.
+    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
+        match &e.kind {
+            ExprKind::Label(l) => Ok(Some(self.label(e.span, l)?)),
+            ExprKind::Prob { opt, bound, path } => {
+                // Rounding can leave sums a few ulps outside [0, 1].
+                let op = OpAt {
+                    opt: *opt,
+                    bound,
+                    sp: e.span,
+                };
+                let v: Vec<f64> = self
+                    .prob_values(op, path)?
+                    .into_iter()
+                    .map(|x| x.clamp(0.0, 1.0))
+                    .collect();
+                self.bounded(v, bound)
+            }
+            ExprKind::Reward {
+                rew,
+                opt,
+                bound,
+                path,
+            } => {
+                let op = OpAt {
+                    opt: *opt,
+                    bound,
+                    sp: e.span,
+                };
+                let v = self.reward_values(op, rew, path)?;
+                self.bounded(v, bound)
+            }
+            ExprKind::Steady { bound, expr } => {
+                let v = self.steady_values(expr, e.span)?;
+                self.bounded(v, bound)
+            }
+            ExprKind::Filter { op, prop, states } => {
+                self.filter(e.span, op, prop, states.as_deref())
+            }
+            ExprKind::Ctl { forall, path } => {
+                let v = self.ctl_states(*forall, path, e.span)?;
+                let bits = v.into_iter().map(|b| b as u8 as f64).collect();
+                Ok(Some((
+                    CExpr::StateVec(Arc::new(bits), Type::Bool),
+                    Type::Bool,
+                )))
+            }
+            _ => Ok(None),
+        }
+    }
 
     fn compile(&mut self, e: &Expr) -> R<(CExpr, Type)> {
         let names = self.names();
@@ -203,6 +287,37 @@ pub(crate) trait StateFormulas<'a> {
             (Ok(v), None) => Ok(v),
             (Err(d), None) => Err(ProbError::Input(d)),
         }
+    }
+
+    /// A property's answer: a `filter`'s value, or the value in the (first) initial state with
+    /// the range over all initial states; with `keep_values`, every state's value too.
+    fn evaluate(&mut self, e: &Expr, keep_values: bool) -> R<Evaluated> {
+        let (c, t) = self.compile(e)?;
+        if matches!(e.kind, ExprKind::Filter { .. }) {
+            let v = c.eval(&[], 0).map_err(ProbError::Input)?;
+            let answer = if t == Type::Bool {
+                Answer::Bool(v.as_bool())
+            } else {
+                Answer::Num(v.as_f64())
+            };
+            return Ok(Evaluated {
+                answer,
+                init_range: None,
+                state_values: None,
+            });
+        }
+        let m = self.model();
+        let state_values = if keep_values {
+            Some(crate::build::eval_states_f64(m, &c).map_err(ProbError::Input)?)
+        } else {
+            None
+        };
+        let (answer, init_range) = initial_answer(m, &c, t)?;
+        Ok(Evaluated {
+            answer,
+            init_range,
+            state_values,
+        })
     }
 
     /// A label in a property: `"init"`, `"deadlock"`, a label of the properties file or the

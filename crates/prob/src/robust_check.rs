@@ -21,13 +21,12 @@
 //! * Step-bounded until, next, globally (by duality), expected reachability rewards (`F`),
 //!   cumulative (`C<=k`) and instantaneous (`I=k`) rewards; `S` is not defined for IMDPs here.
 
-use crate::check::{Answer, CheckOptions, PropertyResult};
+use crate::check::{CheckOptions, PropertyResult};
 use crate::error::ProbError;
 use crate::lang::ast::*;
-use crate::lang::expr::CExpr;
 use crate::lang::typecheck::Program;
 use crate::model::Model;
-use crate::prop_env::{initial_answer, input, Names, StateFormulas};
+use crate::prop_env::{input, Names, OpAt, StateFormulas};
 use crate::widen::bounds;
 use std::sync::Arc;
 use verikit_diag::{Budget, Exhausted, Span};
@@ -681,33 +680,9 @@ impl<'a> RobustChecker<'a> {
         let t0 = std::time::Instant::now();
         self.sound = true;
         self.cooperative = false;
-        let (c, t) = self.compile(&prop.expr)?;
-        let m = self.model;
-        let mut state_values = None;
-        let (answer, init_range) = if matches!(prop.expr.kind, ExprKind::Filter { .. }) {
-            let v = c.eval(&[], 0).map_err(ProbError::Input)?;
-            let a = if t == Type::Bool {
-                Answer::Bool(v.as_bool())
-            } else {
-                Answer::Num(v.as_f64())
-            };
-            (a, None)
-        } else {
-            if self.keep_values {
-                state_values = Some(crate::build::eval_states_f64(m, &c)?);
-            }
-            initial_answer(m, &c, t)?
-        };
-        Ok(PropertyResult {
-            name: prop.name.clone(),
-            text: text.to_string(),
-            answer,
-            init_range,
-            sound: self.sound,
-            cooperative_nature: self.cooperative,
-            time_s: t0.elapsed().as_secs_f64(),
-            state_values,
-        })
+        let ev = self.evaluate(&prop.expr, self.keep_values)?;
+        let sound = (self.sound, self.cooperative);
+        Ok(PropertyResult::new(prop, text, ev, sound, t0))
     }
 
     /// The value of a numeric or Boolean state formula in every state (Booleans as 0/1).
@@ -792,44 +767,6 @@ impl<'a> RobustChecker<'a> {
                 Ok(())
             }
             _ => Ok(()),
-        }
-    }
-
-    fn special_impl(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
-        match &e.kind {
-            ExprKind::Label(l) => Ok(Some(self.label(e.span, l)?)),
-            ExprKind::Prob { opt, bound, path } => {
-                let dir = self.direction_noted(*opt, bound, e.span)?;
-                let v: Vec<f64> = self
-                    .prob(dir, path)?
-                    .into_iter()
-                    .map(|x| x.clamp(0.0, 1.0))
-                    .collect();
-                self.bounded(v, bound)
-            }
-            ExprKind::Reward {
-                rew,
-                opt,
-                bound,
-                path,
-            } => {
-                let dir = self.direction_noted(*opt, bound, e.span)?;
-                let v = self.reward(rew, dir, path, e.span)?;
-                self.bounded(v, bound)
-            }
-            ExprKind::Steady { .. } => Err(input(
-                e.span,
-                "the steady-state operator S is not supported on interval models",
-            )),
-            ExprKind::Filter { op, prop, states } => {
-                self.filter(e.span, op, prop, states.as_deref())
-            }
-            ExprKind::Ctl { .. } => Err(input(
-                e.span,
-                "CTL's A/E are not supported on interval models (their graph depends on how \
-                 the intervals are resolved)",
-            )),
-            _ => Ok(None),
         }
     }
 
@@ -1121,16 +1058,28 @@ fn has_operator(e: &Expr) -> bool {
 }
 
 impl<'a> StateFormulas<'a> for RobustChecker<'a> {
-    fn model(&self) -> &'a Model {
-        self.model
+    fn parts(&self) -> (&'a Model, &'a Program, &Arc<Names>) {
+        (self.model, self.prog, &self.names)
     }
-    fn program(&self) -> &'a Program {
-        self.prog
+    fn prob_values(&mut self, op: OpAt<'_>, path: &PathFormula) -> R<Vec<f64>> {
+        let dir = self.direction_noted(op.opt, op.bound, op.sp)?;
+        self.prob(dir, path)
     }
-    fn names(&self) -> Arc<Names> {
-        self.names.clone()
+    fn reward_values(&mut self, op: OpAt<'_>, rew: &RewardRef, path: &RewardPath) -> R<Vec<f64>> {
+        let dir = self.direction_noted(op.opt, op.bound, op.sp)?;
+        self.reward(rew, dir, path, op.sp)
     }
-    fn special(&mut self, e: &Expr) -> R<Option<(CExpr, Type)>> {
-        self.special_impl(e)
+    fn steady_values(&mut self, _expr: &Expr, sp: Span) -> R<Vec<f64>> {
+        Err(input(
+            sp,
+            "the steady-state operator S is not supported on interval models",
+        ))
+    }
+    fn ctl_states(&mut self, _forall: bool, _path: &PathFormula, sp: Span) -> R<Vec<bool>> {
+        Err(input(
+            sp,
+            "CTL's A/E are not supported on interval models (their graph depends on how \
+             the intervals are resolved)",
+        ))
     }
 }

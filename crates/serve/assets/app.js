@@ -3,49 +3,56 @@
 // fields given as query parameters on every page) submits at once.
 "use strict";
 
+// A page's fields: a multi-line text, a one-line text (filled from the query parameter `param`,
+// default its name), a choice among options (the first by default), a checkbox.
+const text = (name, label, value) => ({ name, label, kind: "text", value });
+const line = (name, label, value = "", param = undefined) => ({ name, label, kind: "line", value, param });
+const choice = (name, label, options) => ({ name, label, kind: "select", options });
+const check = (name, label) => ({ name, label, kind: "check" });
+
 const PAGES = {
   ltl: {
     title: "LTL → automaton",
     help: "A formula in Spot's syntax, translated to a transition-based generalized Büchi automaton (or a state-based Büchi automaton).",
     fields: [
-      { name: "formula", label: "Formula", kind: "line", value: "G(request -> F grant)", param: "f" },
-      { name: "sba", label: "State-based Büchi automaton", kind: "check" },
+      line("formula", "Formula", "G(request -> F grant)", "f"),
+      check("sba", "State-based Büchi automaton"),
     ],
   },
   smt: {
     title: "SMT-LIB 2.6",
     help: "A script in QF_LRA, QF_LIA, QF_RDL or QF_IDL; models and Farkas certificates are checked.",
     fields: [
-      { name: "script", label: "Script", kind: "text", value: "(set-logic QF_LIA)\n(declare-const x Int)\n(declare-const y Int)\n(assert (and (> x 2) (< y 5) (= (+ x y) 9)))\n(check-sat)\n(get-model)\n" },
+      text("script", "Script", "(set-logic QF_LIA)\n(declare-const x Int)\n(declare-const y Int)\n(assert (and (> x 2) (< y 5) (= (+ x y) 9)))\n(check-sat)\n(get-model)\n"),
     ],
   },
   nfa: {
     title: "NFA inclusion and equivalence",
     help: "Two automata in .mata, BA or Timbuk format, or regular expressions (format: regex). A negative answer carries a word.",
     fields: [
-      { name: "question", label: "Question", kind: "select", options: ["incl", "equiv", "univ"] },
-      { name: "format", label: "Format", kind: "select", options: ["auto", "mata", "ba", "timbuk", "regex"] },
-      { name: "a", label: "A", kind: "text", value: "@NFA-explicit\n%Alphabet-auto\n# Words over {a, b} that end with \"ab\" (nondeterministic: guesses where the suffix starts).\n%Initial q0\n%Final q2\nq0 a q0\nq0 b q0\nq0 a q1\nq1 b q2\n" },
-      { name: "b", label: "B", kind: "text", value: "@NFA-explicit\n%Alphabet-auto\n# Words over {a, b} that contain an \"a\".\n%Initial p0\n%Final p1\np0 b p0\np0 a p1\np1 a p1\np1 b p1\n" },
+      choice("question", "Question", ["incl", "equiv", "univ"]),
+      choice("format", "Format", ["auto", "mata", "ba", "timbuk", "regex"]),
+      text("a", "A", "@NFA-explicit\n%Alphabet-auto\n# Words over {a, b} that end with \"ab\" (nondeterministic: guesses where the suffix starts).\n%Initial q0\n%Final q2\nq0 a q0\nq0 b q0\nq0 a q1\nq1 b q2\n"),
+      text("b", "B", "@NFA-explicit\n%Alphabet-auto\n# Words over {a, b} that contain an \"a\".\n%Initial p0\n%Final p1\np0 b p0\np0 a p1\np1 a p1\np1 b p1\n"),
     ],
   },
   prism: {
     title: "PRISM",
     help: "A model in the PRISM language (or JANI) and properties; constants as N=3,p=0.5.",
     fields: [
-      { name: "model", label: "Model", kind: "text", value: "dtmc\n\nmodule coin\n  s : [0..2] init 0;\n  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);\n  [] s>0 -> (s'=s);\nendmodule\n\nlabel \"heads\" = s=1;\n" },
-      { name: "properties", label: "Properties", kind: "text", value: "P=? [ F \"heads\" ]\n" },
-      { name: "constants", label: "Constants", kind: "line", value: "" },
-      { name: "property", label: "Property (name or number, comma list; empty: all)", kind: "line", value: "" },
+      text("model", "Model", "dtmc\n\nmodule coin\n  s : [0..2] init 0;\n  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);\n  [] s>0 -> (s'=s);\nendmodule\n\nlabel \"heads\" = s=1;\n"),
+      text("properties", "Properties", "P=? [ F \"heads\" ]\n"),
+      line("constants", "Constants"),
+      line("property", "Property (name or number, comma list; empty: all)"),
     ],
   },
   bn: {
     title: "Boolean networks",
     help: "A network in .bnet (or aeon, sbml): attractors under the synchronous semantics, or fixed points.",
     fields: [
-      { name: "question", label: "Question", kind: "select", options: ["attractors", "fixed-points"] },
-      { name: "format", label: "Format", kind: "select", options: ["auto", "bnet", "aeon", "sbml"] },
-      { name: "network", label: "Network", kind: "text", value: "# SETTA'17 (Mizera, Pang, Qu, Yuan), Example 5 / Fig. 2a: four SCC blocks, six attractors.\ntargets, factors\nx1, x1 & x2\nx2, x1 | !x2\nx3, !x4 & x3\nx4, x1 | x3\nx5, x2 & x6\nx6, x5 & x6\nx7, (x1 | x6) & x8\nx8, x7 | x8\n" },
+      choice("question", "Question", ["attractors", "fixed-points"]),
+      choice("format", "Format", ["auto", "bnet", "aeon", "sbml"]),
+      text("network", "Network", "# SETTA'17 (Mizera, Pang, Qu, Yuan), Example 5 / Fig. 2a: four SCC blocks, six attractors.\ntargets, factors\nx1, x1 & x2\nx2, x1 | !x2\nx3, !x4 & x3\nx4, x1 | x3\nx5, x2 & x6\nx6, x5 & x6\nx7, (x1 | x6) & x8\nx8, x7 | x8\n"),
     ],
   },
 };

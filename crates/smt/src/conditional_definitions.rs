@@ -489,20 +489,27 @@ mod tests {
         t.mk(Op::Implies, vec![c, e], Sort::Bool)
     }
 
-    #[test]
-    fn affine_table_gives_bounds_and_equation() {
+    /// The conjunction of the four cases `x = values[m]` under (¬a ∧ ¬b), (¬a ∧ b), (a ∧ ¬b),
+    /// (a ∧ b), processed (`bounds_for_affine` as given).
+    fn full_table(values: [i64; 4], bounds_for_affine: bool) -> (CondDefs, Derived) {
         let (mut t, a, b, x) = setup();
         let (na, nb) = (t.mk_not(a), t.mk_not(b));
-        let cs = vec![
-            case(&mut t, na, nb, x, 0),
-            case(&mut t, na, b, x, 2),
-            case(&mut t, a, nb, x, 4),
-            case(&mut t, a, b, x, 6),
-        ];
+        let conds = [(na, nb), (na, b), (a, nb), (a, b)];
+        let cs: Vec<TermId> = conds
+            .into_iter()
+            .zip(values)
+            .map(|((la, lb), v)| case(&mut t, la, lb, x, v))
+            .collect();
         let f = t.mk(Op::And, cs, Sort::Bool);
         let mut cd = CondDefs::new();
-        cd.bounds_for_affine = true;
+        cd.bounds_for_affine = bounds_for_affine;
         let d = cd.process(&mut t, f);
+        (cd, d)
+    }
+
+    #[test]
+    fn affine_table_gives_bounds_and_equation() {
+        let (cd, d) = full_table([0, 2, 4, 6], true);
         assert_eq!(cd.stats.cond_def_tables, 1);
         assert_eq!(cd.stats.cond_def_affine, 1);
         // two bounds and the equation; two 0/1 variables with four definitions each
@@ -512,17 +519,7 @@ mod tests {
 
     #[test]
     fn non_affine_table_gives_bounds_only() {
-        let (mut t, a, b, x) = setup();
-        let (na, nb) = (t.mk_not(a), t.mk_not(b));
-        let cs = vec![
-            case(&mut t, na, nb, x, 0),
-            case(&mut t, na, b, x, 1),
-            case(&mut t, a, nb, x, 1),
-            case(&mut t, a, b, x, 5),
-        ];
-        let f = t.mk(Op::And, cs, Sort::Bool);
-        let mut cd = CondDefs::new();
-        let d = cd.process(&mut t, f);
+        let (cd, d) = full_table([0, 1, 1, 5], CondDefs::new().bounds_for_affine);
         assert_eq!(cd.stats.cond_def_affine, 0);
         assert_eq!(d.facts.len(), 2);
         assert!(d.definitions.is_empty());

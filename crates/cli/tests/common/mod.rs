@@ -64,14 +64,31 @@ pub fn demo(group: &str, name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+/// The path `name` in this test process's scratch directory `verikit-<tag>-<pid>` (created).
+#[allow(dead_code)]
+pub fn scratch(tag: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("verikit-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir.join(name)
+}
+
 /// A file `name` holding `text` in this test process's scratch directory `verikit-<tag>-<pid>`.
 #[allow(dead_code)]
 pub fn tmp(tag: &str, name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("verikit-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    let p = dir.join(name);
+    let p = scratch(tag, name);
     std::fs::write(&p, text).expect("scratch file");
     p
+}
+
+/// The shared data files `rels` (paths below `../shared/data`), or `None` when one is missing
+/// (the test then skips; `verikit_testkit::shared_path` says which file).
+#[allow(dead_code)]
+pub fn shared_files<const N: usize>(rels: [&str; N]) -> Option<[String; N]> {
+    let mut paths = Vec::with_capacity(N);
+    for rel in rels {
+        paths.push(verikit_testkit::shared_path(rel)?.display().to_string());
+    }
+    paths.try_into().ok()
 }
 
 /// Checks that a run exited with 0, showing its stderr otherwise.
