@@ -507,18 +507,17 @@ mod tests {
     /// is 1, 2, 0, 3 (and its reverse), and degeneralising with it keeps the language.
     #[test]
     fn frequency_orders_sort_sets_by_use() {
-        let mut t = Twa::new(vec!["a".into()]);
-        for _ in 0..4 {
-            t.add_state();
-        }
-        t.num_sets = 4;
-        let a = t.ap_var(0);
-        t.add_edge(0, 1, t.tt(), 0b1001);
-        t.add_edge(1, 2, a.clone(), 0b1101);
-        t.add_edge(2, 3, t.tt(), 0b1011);
-        t.add_edge(3, 0, a.not(), 0b1100);
-        t.add_edge(3, 3, a.clone(), 0);
-        t.init = vec![0];
+        let t = crate::tests::one_ap(
+            4,
+            4,
+            &[
+                (0, 1, 't', 0b1001),
+                (1, 2, 'a', 0b1101),
+                (2, 3, 't', 0b1011),
+                (3, 0, '!', 0b1100),
+                (3, 3, 'a', 0),
+            ],
+        );
         let [up, down] = frequency_orders(&t);
         assert_eq!(up, vec![1, 2, 0, 3]);
         assert_eq!(down, vec![3, 0, 2, 1]);
@@ -546,13 +545,7 @@ mod tests {
     #[test]
     fn two_sets_on_a_cycle() {
         // 0 -{0}-> 1 -{1}-> 0: accepting copies at one state only.
-        let mut t = Twa::new(vec!["a".into()]);
-        t.add_state();
-        t.add_state();
-        t.num_sets = 2;
-        t.add_edge(0, 1, t.tt(), 1);
-        t.add_edge(1, 0, t.tt(), 2);
-        t.init = vec![0];
+        let t = crate::tests::one_ap(2, 2, &[(0, 1, 't', 1), (1, 0, 't', 2)]);
         for enter in [
             Entry::Zero,
             Entry::Accepting,
@@ -571,16 +564,16 @@ mod tests {
     /// size); every policy agrees with the TGBA on all short lassos.
     #[test]
     fn incoming_marks_choose_the_entry_level() {
-        let mut t = Twa::new(vec!["a".into()]);
-        t.add_state();
-        t.add_state();
-        t.num_sets = 2;
-        let a = t.ap_var(0);
-        t.add_edge(0, 0, a.clone(), 1);
-        t.add_edge(0, 1, a.not(), 2);
-        t.add_edge(1, 1, a.not(), 2);
-        t.add_edge(1, 0, a, 1);
-        t.init = vec![0];
+        let t = crate::tests::one_ap(
+            2,
+            2,
+            &[
+                (0, 0, 'a', 1),
+                (0, 1, '!', 2),
+                (1, 1, '!', 2),
+                (1, 0, 'a', 1),
+            ],
+        );
         let inc = prune(&degeneralize_with(
             &t,
             &[0, 1],

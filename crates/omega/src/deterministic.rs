@@ -10,9 +10,11 @@ use crate::bisim::merge_bisimilar;
 use crate::degen::degeneralize_tba;
 use crate::determinize::{determinize, Options};
 use crate::error::OmegaError;
+use crate::fin_removal::{remove_fin, MAX_CLAUSES};
 use crate::parity::{complete_gba, ParityAut, ParityKind};
 use crate::scc_info::scc_info;
 use crate::twa::Twa;
+use crate::zielonka_tree::{to_parity, MAX_MARKS};
 
 /// What to produce.
 #[derive(Clone, Debug, Default)]
@@ -71,8 +73,9 @@ pub fn simplify_parity(p: &ParityAut) -> ParityAut {
 /// The smallest deterministic automaton of this pipeline for `aut`'s language, as a [`Twa`]
 /// whose acceptance is generalized Büchi (a deterministic input kept as it is, without `parity`)
 /// or `parity …` (Spot's names: one colour may read as Büchi or co-Büchi, none as `t`/`f`).
-/// A parity input is simplified; other non-Büchi conditions are refused by name
-/// ([`OmegaError::Unsupported`]) unless the input is deterministic and kept as it is.
+/// A deterministic parity input is simplified; other conditions go through the routes of
+/// [`not_buchi`] (Zielonka-tree transform if deterministic, Fin removal and determinisation
+/// otherwise), or are kept as they are when deterministic and no parity output is asked for.
 pub fn deterministic(aut: &Twa, o: &DetOptions) -> Result<Twa, OmegaError> {
     deterministic_pair(aut, None, o)
 }
@@ -111,28 +114,43 @@ pub fn deterministic_pair(aut: &Twa, neg: Option<&Twa>, o: &DetOptions) -> Resul
             aut.clone()
         });
     }
-    let raw = if let Some(p) = ParityAut::from_twa(aut).filter(|_| !aut.is_generalized_buchi()) {
-        if !aut.is_deterministic() {
-            aut.require_gba("determinisation")?;
-        }
-        p
+    let raw = if !aut.is_generalized_buchi() {
+        not_buchi(aut, o)?
+    } else if aut.is_deterministic() {
+        buchi_as_parity(aut)
+    } else if let Some(n) = neg.filter(|n| n.is_generalized_buchi()) {
+        // Both sides are made (raced), and already simplified.
+        return finish(race(aut, n, o)?, o);
     } else {
-        aut.require_gba("determinisation")?;
-        if aut.is_deterministic() {
-            buchi_as_parity(aut)
-        } else if let Some(n) = neg.filter(|n| n.is_generalized_buchi()) {
-            // Both sides are made (raced), and already simplified.
-            return finish(race(aut, n, o)?, o);
-        } else {
-            determinize(aut, &o.det)?
-        }
+        determinize(aut, &o.det)?
     };
     o.det.budget.check()?;
     finish(simplify_parity(&raw), o)
 }
 
+/// The parity automaton of an input with another condition than generalized Büchi: a parity
+/// automaton as it is, another deterministic one through the Zielonka-tree transform
+/// ([`crate::zielonka_tree`]), a nondeterministic one through [`crate::fin_removal`] (one guessed
+/// copy per DNF clause, generalized Büchi) and [`crate::determinize`]. Over the limits of those
+/// steps, the condition is refused by name.
+fn not_buchi(aut: &Twa, o: &DetOptions) -> Result<ParityAut, OmegaError> {
+    if aut.is_deterministic() {
+        if let Some(p) = ParityAut::from_twa(aut).or_else(|| to_parity(aut)) {
+            return Ok(p);
+        }
+    } else if let Some(g) = remove_fin(aut) {
+        return determinize(&g, &o.det);
+    }
+    // Over those limits the condition is refused by name (a generalized Büchi input, which
+    // never comes here, would pass).
+    aut.require_gba(&format!(
+        "determinisation of a condition with more than {MAX_MARKS} marks per SCC or {MAX_CLAUSES} DNF clauses"
+    ))
+    .map(|()| buchi_as_parity(aut))
+}
+
 /// Completion and the change of parity type that `o` asks for, then the automaton.
-fn finish(mut p: ParityAut, o: &DetOptions) -> Result<Twa, OmegaError> {
+pub(crate) fn finish(mut p: ParityAut, o: &DetOptions) -> Result<Twa, OmegaError> {
     if o.complete {
         p = p.complete();
     }

@@ -25,6 +25,7 @@ mod cosafe_dfa;
 mod cosim;
 mod degen;
 mod delayed_sim;
+mod det_split;
 mod deterministic;
 mod determinize;
 mod direct_sim;
@@ -36,6 +37,7 @@ mod error;
 mod fair_merge;
 mod fair_sim;
 mod filter;
+mod fin_removal;
 mod gba_reduce;
 mod gf_guarantee;
 mod hoa;
@@ -65,6 +67,7 @@ mod twa;
 mod wdba;
 mod word;
 mod zielonka;
+mod zielonka_tree;
 
 pub use command::{
     accepts_command, aut_command, check_command, filter_command, formula_arg, formula_file_arg,

@@ -115,6 +115,14 @@ pub fn included(a: &Twa, b: &Twa, limits: &Limits, budget: &Budget) -> (Inclusio
     })
 }
 
+/// The loop elements found so far, their subsumption buckets by `(p, p')`, and the work list.
+#[derive(Default)]
+struct LoopSet {
+    elems: Vec<LoopElem>,
+    buckets: HashMap<(u32, u32), Vec<usize>>,
+    todo: VecDeque<usize>,
+}
+
 struct LoopElem {
     p: u32,
     p2: u32,
@@ -439,9 +447,7 @@ impl<'a> Search<'a> {
             }
         }
         // Loop elements, inside the accepting SCCs of A.
-        let mut loops: Vec<LoopElem> = Vec::new();
-        let mut buckets: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
-        let mut ltodo: VecDeque<usize> = VecDeque::new();
+        let mut ls = LoopSet::default();
         // `good_starts` of each kept loop element with `p = p'` and all marks, by element.
         let starts: Vec<u32> = (0..na as u32)
             .filter(|&p| info.accepting[comp(p)] && !by_state[p as usize].is_empty())
@@ -458,57 +464,40 @@ impl<'a> Search<'a> {
                     if comp(d) != comp(p) {
                         continue;
                     }
-                    let r = self.insert_loop(
-                        &mut loops,
-                        &mut buckets,
-                        &mut ltodo,
-                        (p, d, m),
-                        g.clone(),
-                        None,
-                        l as u32,
-                    );
-                    if let Some(id) = r {
-                        if let Some(w) = self.test(&loops, id, full, &prefixes, &by_state) {
-                            return w;
-                        }
+                    let r = self.insert_loop(&mut ls, (p, d, m), g.clone(), None, l as u32);
+                    let r = r.and_then(|id| self.test(&ls.elems, id, full, &prefixes, &by_state));
+                    if let Some(w) = r {
+                        return w;
                     }
                 }
             }
         }
-        while let Some(id) = ltodo.pop_front() {
+        while let Some(id) = ls.todo.pop_front() {
             if self.over_budget() {
                 return Inclusion::Unknown;
             }
-            if !loops[id].alive {
+            if !ls.elems[id].alive {
                 continue;
             }
-            let (p, p2, mask) = (loops[id].p, loops[id].p2, loops[id].mask);
+            let (p, p2, mask) = (ls.elems[id].p, ls.elems[id].p2, ls.elems[id].mask);
             for l in 0..nletters {
                 let succ = self.a_succ[l][p2 as usize].clone();
                 if succ.iter().all(|&(d, _)| comp(d) != comp(p)) {
                     continue;
                 }
-                let g = self.compose(&loops[id].g, l);
+                let g = self.compose(&ls.elems[id].g, l);
                 for (d, m) in succ {
                     if comp(d) != comp(p) {
                         continue;
                     }
-                    let r = self.insert_loop(
-                        &mut loops,
-                        &mut buckets,
-                        &mut ltodo,
-                        (p, d, mask | m),
-                        g.clone(),
-                        Some(id),
-                        l as u32,
-                    );
-                    if let Some(nid) = r {
-                        if let Some(w) = self.test(&loops, nid, full, &prefixes, &by_state) {
-                            return w;
-                        }
+                    let key = (p, d, mask | m);
+                    let r = self.insert_loop(&mut ls, key, g.clone(), Some(id), l as u32);
+                    let r = r.and_then(|n| self.test(&ls.elems, n, full, &prefixes, &by_state));
+                    if let Some(w) = r {
+                        return w;
                     }
                 }
-                if !loops[id].alive {
+                if !ls.elems[id].alive {
                     // Subsumed by one of its own extensions: those carry on.
                     break;
                 }
@@ -518,18 +507,16 @@ impl<'a> Search<'a> {
     }
 
     /// Adds a loop element unless an existing one subsumes it; removes those it subsumes.
-    #[allow(clippy::too_many_arguments)]
     fn insert_loop(
         &mut self,
-        loops: &mut Vec<LoopElem>,
-        buckets: &mut HashMap<(u32, u32), Vec<usize>>,
-        todo: &mut VecDeque<usize>,
+        ls: &mut LoopSet,
         (p, p2, mask): (u32, u32, Marks),
         g: Vec<u64>,
         parent: Option<usize>,
         letter: u32,
     ) -> Option<usize> {
-        let bucket = buckets.entry((p, p2)).or_default();
+        let loops = &mut ls.elems;
+        let bucket = ls.buckets.entry((p, p2)).or_default();
         // Subset tests stop at the first differing word: count one word per comparison.
         self.stats.work += 2 * bucket.len() as u64;
         if bucket.iter().any(|&i| {
@@ -557,7 +544,7 @@ impl<'a> Search<'a> {
             alive: true,
         });
         bucket.push(id);
-        todo.push_back(id);
+        ls.todo.push_back(id);
         self.stats.loops += 1;
         Some(id)
     }

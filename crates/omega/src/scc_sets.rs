@@ -111,19 +111,18 @@ mod tests {
     /// acceptance.
     #[test]
     fn disjoint_sccs_share_sets() {
-        let mut t = Twa::new(vec!["a".into()]);
-        for _ in 0..3 {
-            t.add_state();
-        }
-        t.num_sets = 4;
-        let a = t.ap_var(0);
-        t.add_edge(0, 1, a.clone(), 0);
-        t.add_edge(0, 2, a.not(), 0);
-        t.add_edge(1, 1, a.clone(), 0b1101);
-        t.add_edge(1, 1, a.not(), 0b1110);
-        t.add_edge(2, 2, a.clone(), 0b0111);
-        t.add_edge(2, 2, a.not(), 0b1011);
-        t.init = vec![0];
+        let t = crate::tests::one_ap(
+            3,
+            4,
+            &[
+                (0, 1, 'a', 0),
+                (0, 2, '!', 0),
+                (1, 1, 'a', 0b1101),
+                (1, 1, '!', 0b1110),
+                (2, 2, 'a', 0b0111),
+                (2, 2, '!', 0b1011),
+            ],
+        );
         let r = share_sets(&t);
         assert_eq!(r.num_sets, 2);
         let marks: Vec<u64> = r.states.iter().flatten().map(|e| e.marks).collect();
@@ -134,21 +133,21 @@ mod tests {
     /// the count at two.
     #[test]
     fn implied_sets_are_dropped_per_scc() {
-        let mut t = Twa::new(vec!["a".into()]);
-        for _ in 0..3 {
-            t.add_state();
-        }
-        t.num_sets = 3;
-        let a = t.ap_var(0);
-        t.add_edge(0, 1, a.clone(), 0);
-        t.add_edge(0, 2, a.not(), 0);
         // SCC 1: sets 0 and 1 always together, set 2 separate -> 2 essential.
-        t.add_edge(1, 1, a.clone(), 0b011);
-        t.add_edge(1, 1, a.not(), 0b100);
         // SCC 2: every edge has set 2; sets 0 and 1 separate -> 2 essential.
-        t.add_edge(2, 2, a.clone(), 0b101);
-        t.add_edge(2, 2, a.not(), 0b110);
-        t.init = vec![0];
+        let t = crate::tests::one_ap(
+            3,
+            3,
+            &[
+                (0, 1, 'a', 0),
+                (0, 2, '!', 0),
+                (1, 1, 'a', 0b011),
+                (1, 1, '!', 0b100),
+                (2, 2, 'a', 0b101),
+                (2, 2, '!', 0b110),
+            ],
+        );
+        let a = t.ap_var(0);
         let r = share_sets(&t);
         assert_eq!(r.num_sets, 2);
         // Unchanged when every SCC needs all sets.

@@ -644,7 +644,23 @@ pub fn translate_item(
         } else {
             None
         };
+        // Boolean combinations also go part by part (Spot's `ltl-split`); the smaller wins.
+        let split = if o.parity || o.kind.is_some() || (o.deterministic && !aut.is_deterministic())
+        {
+            crate::det_split::split_deterministic(&mut arena, phi, &opts, &o)?
+        } else {
+            None
+        };
         aut = crate::deterministic::deterministic_pair(&aut, neg.as_ref(), &o)?;
+        if let Some(p) = split {
+            let mut t = crate::deterministic::finish(p, &o)?;
+            if t.aps != aut.aps && t.aps.iter().all(|x| aut.aps.contains(x)) {
+                t = t.with_aps(aut.aps.clone());
+            }
+            if (t.num_states(), t.num_sets) < (aut.num_states(), aut.num_sets) {
+                aut = t;
+            }
+        }
     }
     if job.state_based && !aut.state_based {
         aut = crate::sbacc::state_based(&aut);

@@ -487,18 +487,28 @@ fn check(f: &Fm) {
     }
 }
 
-/// Random formulas checked: 80 in CI (about a minute in release on 2 cores), 300 with
-/// `VERIKIT_OMEGA_ALL=1` (the bench and local runs).
-fn cases() -> u32 {
+/// Random formulas checked. In CI: 80 formulas drawn from a fixed seed, so the run costs the
+/// same every time (the brute-force oracle is exponential in nested repetitions, and a random
+/// seed made the target take 68–123 s in release). With `VERIKIT_OMEGA_ALL=1` (the bench and
+/// local runs): 300 formulas from a random seed.
+fn config() -> ProptestConfig {
     if std::env::var("VERIKIT_OMEGA_ALL").is_ok_and(|v| v == "1") {
-        300
+        ProptestConfig {
+            cases: 300,
+            ..ProptestConfig::default()
+        }
     } else {
-        80
+        ProptestConfig {
+            cases: 80,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5e5e_2026),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
     }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(config())]
     #[test]
     fn psl_automaton_matches_brute_force_semantics(f in formula()) {
         check(&f);

@@ -90,6 +90,22 @@ impl Default for Arena {
     }
 }
 
+impl Node {
+    /// A binary operator's Spot text and operands (`xor`, `->`, `<->`, `U`, `R`, `W`, `M`).
+    pub(crate) fn binary(&self) -> Option<(&'static str, F, F)> {
+        Some(match *self {
+            Node::Xor(a, b) => ("xor", a, b),
+            Node::Implies(a, b) => ("->", a, b),
+            Node::Equiv(a, b) => ("<->", a, b),
+            Node::U(a, b) => ("U", a, b),
+            Node::R(a, b) => ("R", a, b),
+            Node::W(a, b) => ("W", a, b),
+            Node::M(a, b) => ("M", a, b),
+            _ => return None,
+        })
+    }
+}
+
 impl Arena {
     pub fn new() -> Self {
         let mut a = Arena {
@@ -403,20 +419,14 @@ impl Arena {
 
     /// The children of a node.
     pub fn children(&self, f: F) -> Vec<F> {
+        if let Some((_, a, b)) = self.node(f).binary() {
+            return vec![a, b];
+        }
         match self.node(f) {
-            Node::True | Node::False | Node::Ap(_) | Node::Closure(_) | Node::NegClosure(..) => {
-                vec![]
-            }
             Node::Not(a) | Node::X(a) | Node::Ev(a) | Node::Gl(a) => vec![*a],
             Node::EConcat(_, a, _) | Node::UConcat(_, a) => vec![*a],
             Node::And(v) | Node::Or(v) => v.clone(),
-            Node::Xor(a, b)
-            | Node::Implies(a, b)
-            | Node::Equiv(a, b)
-            | Node::U(a, b)
-            | Node::R(a, b)
-            | Node::W(a, b)
-            | Node::M(a, b) => vec![*a, *b],
+            _ => vec![],
         }
     }
 

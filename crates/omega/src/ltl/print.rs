@@ -203,25 +203,12 @@ fn go(a: &Arena, f: F, s: &mut String) {
                 operand(a, x, s);
             }
         }
-        Node::Xor(x, y)
-        | Node::Implies(x, y)
-        | Node::Equiv(x, y)
-        | Node::U(x, y)
-        | Node::R(x, y)
-        | Node::W(x, y)
-        | Node::M(x, y) => {
-            let op = match a.node(f) {
-                Node::Xor(..) => "xor",
-                Node::Implies(..) => "->",
-                Node::Equiv(..) => "<->",
-                Node::U(..) => "U",
-                Node::R(..) => "R",
-                Node::W(..) => "W",
-                _ => "M",
-            };
-            operand(a, *x, s);
-            let _ = write!(s, " {op} ");
-            operand(a, *y, s);
+        node => {
+            if let Some((op, x, y)) = node.binary() {
+                operand(a, x, s);
+                let _ = write!(s, " {op} ");
+                operand(a, y, s);
+            }
         }
     }
 }

@@ -37,7 +37,7 @@ fn random_acc(rng: &mut SmallRng, depth: u32) -> Acc {
 
 /// A random automaton over one AP `a` with marks among `NSETS` sets and a random condition;
 /// `det` makes it deterministic (each state: one edge on `a`, one on `!a`, some missing).
-fn random_aut(rng: &mut SmallRng, det: bool) -> Twa {
+pub(super) fn random_aut(rng: &mut SmallRng, det: bool) -> Twa {
     let mut t = Twa::new(vec!["a".into()]);
     let n = rng.gen_range(1..5u32);
     for _ in 0..n {
@@ -70,7 +70,7 @@ fn random_aut(rng: &mut SmallRng, det: bool) -> Twa {
     t
 }
 
-fn random_word(rng: &mut SmallRng) -> Lasso {
+pub(super) fn random_word(rng: &mut SmallRng) -> Lasso {
     Lasso {
         prefix: (0..rng.gen_range(0..3))
             .map(|_| rng.gen_range(0..2))

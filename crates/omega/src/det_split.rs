@@ -1,0 +1,210 @@
+//! Deterministic automata of Boolean combinations, part by part: the `ltl-split` route of Spot's
+//! translator for deterministic outputs, with the acceptance kept generic until the end.
+//!
+//! Paper: A. Duret-Lutz, E. Renault, M. Colange, F. Renkin, A. G. Aisse, P. Schlehuber-Caissier,
+//! T. Medioni, A. Martin, J. Dubois, C. Gillard, H. Lauko, "From Spot 2.0 to Spot 2.10: What's
+//! new?", CAV'22, §2 (LTL translation: a formula whose top operator is `∧`/`∨` is translated
+//! operand by operand, the deterministic automata are combined by a product whose acceptance is
+//! the conjunction/disjunction of the operands' Emerson–Lei conditions) and §4 (the result made
+//! parity only at the end); the parity step is [`crate::zielonka_tree`].
+//!
+//! The formula is simplified, then `F` is pushed over `∨` and `G` over `∧` (`F(a ∨ b) = Fa ∨ Fb`,
+//! `G(a ∧ b) = Ga ∧ Gb`, `FG(a ∧ b) = FGa ∧ FGb`, `GF(a ∨ b) = GFa ∨ GFb`; `F` of a
+//! `GF`/`F` formula and `G` of an `FG`/`G` formula are the formula itself). If the top operator
+//! is then `∧` or `∨`, every operand gets its deterministic automaton (recursively; a
+//! deterministic generalized Büchi translation as it is, else the parity automaton of
+//! [`crate::deterministic::deterministic_pair`] with the operand's negation); the automata are
+//! combined by products (operands of `∨` completed first), the product is made parity by the
+//! Zielonka-tree transform and simplified. The caller keeps it only when it is smaller than the
+//! direct route's automaton.
+
+use crate::acc::Acc;
+use crate::deterministic::{deterministic_pair, simplify_parity, DetOptions};
+use crate::error::OmegaError;
+use crate::ltl::ast::{Arena, Node, F};
+use crate::ltl::simplify::simplify;
+use crate::parity::{complete_gba, complete_with_sink, ParityAut};
+use crate::product::product;
+use crate::translate::{translate, Options};
+use crate::twa::Twa;
+use crate::zielonka_tree::to_parity;
+
+/// `F x` with `F` pushed over `∨` (and `FG` over `∧`).
+fn ev_of(a: &mut Arena, x: F) -> F {
+    match a.node(x).clone() {
+        Node::Ev(_) => x,
+        Node::Or(v) => {
+            let k = v.into_iter().map(|z| ev_of(a, z)).collect();
+            a.or(k)
+        }
+        Node::Gl(y) => match a.node(y).clone() {
+            Node::Ev(_) => x,
+            Node::And(v) => {
+                let k = v
+                    .into_iter()
+                    .map(|z| {
+                        let g = gl_of(a, z);
+                        ev_of(a, g)
+                    })
+                    .collect();
+                a.and(k)
+            }
+            _ => a.ev(x),
+        },
+        _ => a.ev(x),
+    }
+}
+
+/// `G x` with `G` pushed over `∧` (and `GF` over `∨`).
+fn gl_of(a: &mut Arena, x: F) -> F {
+    match a.node(x).clone() {
+        Node::Gl(_) => x,
+        Node::And(v) => {
+            let k = v.into_iter().map(|z| gl_of(a, z)).collect();
+            a.and(k)
+        }
+        Node::Ev(y) => match a.node(y).clone() {
+            Node::Gl(_) => x,
+            Node::Or(v) => {
+                let k = v
+                    .into_iter()
+                    .map(|z| {
+                        let e = ev_of(a, z);
+                        gl_of(a, e)
+                    })
+                    .collect();
+                a.or(k)
+            }
+            _ => a.gl(x),
+        },
+        _ => a.gl(x),
+    }
+}
+
+/// The formula with `F`/`G` spread over `∨`/`∧` down its Boolean top (see the module docs).
+pub(crate) fn spread(a: &mut Arena, f: F) -> F {
+    match a.node(f).clone() {
+        Node::And(v) => {
+            let k = v.into_iter().map(|x| spread(a, x)).collect();
+            a.and(k)
+        }
+        Node::Or(v) => {
+            let k = v.into_iter().map(|x| spread(a, x)).collect();
+            a.or(k)
+        }
+        Node::Ev(g) => {
+            let g = spread(a, g);
+            ev_of(a, g)
+        }
+        Node::Gl(g) => {
+            let g = spread(a, g);
+            gl_of(a, g)
+        }
+        _ => f,
+    }
+}
+
+/// A complete automaton of the same language, whatever its acceptance: a rejecting sink
+/// (uncoloured, or with a fresh mark `k` and `… ∧ Fin(k)` when no marks would accept).
+fn complete_el(t: &Twa) -> Twa {
+    if t.is_complete() {
+        return t.clone();
+    }
+    if t.is_generalized_buchi() {
+        return complete_gba(t);
+    }
+    if let Some(p) = ParityAut::from_twa(t) {
+        return p.complete().into_twa();
+    }
+    let acc = t.acceptance();
+    let mut out = t.clone();
+    if !acc.accepting(0) {
+        complete_with_sink(&mut out, 0);
+    } else {
+        let k = t.num_sets;
+        complete_with_sink(&mut out, 1u64 << k);
+        out.set_acceptance(k + 1, Acc::and(acc, Acc::fin(k)));
+    }
+    out
+}
+
+/// The deterministic automaton of one operand with its acceptance as produced (generalized
+/// Büchi or parity), or of a Boolean combination by products; `None` when some step is over its
+/// size limits.
+fn part(a: &mut Arena, f: F, topts: &Options, o: &DetOptions) -> Result<Option<Twa>, OmegaError> {
+    o.det.budget.check()?;
+    let (ops, is_and) = match a.node(f).clone() {
+        Node::And(v) => (v, true),
+        Node::Or(v) => (v, false),
+        _ => {
+            let aut = translate(a, f, topts)?;
+            if aut.is_deterministic() && aut.is_generalized_buchi() {
+                return Ok(Some(aut));
+            }
+            let n = a.not(f);
+            let neg = translate(a, n, topts)?;
+            let po = DetOptions {
+                deterministic: true,
+                parity: true,
+                complete: false,
+                kind: None,
+                det: o.det.clone(),
+            };
+            return match deterministic_pair(&aut, Some(&neg), &po) {
+                Ok(t) => Ok(Some(t)),
+                Err(OmegaError::Limit(_)) => Ok(None),
+                Err(e) => Err(e),
+            };
+        }
+    };
+    let mut acc: Option<Twa> = None;
+    for x in ops {
+        let Some(t) = part(a, x, topts, o)? else {
+            return Ok(None);
+        };
+        acc = Some(match acc {
+            None => t,
+            Some(prev) => match combine(&prev, &t, is_and) {
+                Some(p) => p,
+                None => return Ok(None),
+            },
+        });
+    }
+    Ok(acc)
+}
+
+/// The product of two automata for `∧` (`is_and`) or `∨` (both completed first), with the
+/// conjunction or disjunction of their conditions; `None` beyond the mark limit.
+fn combine(x: &Twa, y: &Twa, is_and: bool) -> Option<Twa> {
+    if is_and {
+        let mut p = product(x, y).ok()?;
+        let acc = Acc::and(x.acceptance(), y.acceptance().shift(x.num_sets));
+        p.set_acceptance(x.num_sets + y.num_sets, acc);
+        return Some(p);
+    }
+    let (cx, cy) = (complete_el(x), complete_el(y));
+    let mut p = product(&cx, &cy).ok()?;
+    let acc = Acc::or(cx.acceptance(), cy.acceptance().shift(cx.num_sets));
+    p.set_acceptance(cx.num_sets + cy.num_sets, acc);
+    Some(p)
+}
+
+/// The deterministic parity automaton of `f` built part by part, simplified; `None` when `f`
+/// (simplified, `F`/`G` spread) is not a Boolean combination or a step is over its limits.
+pub(crate) fn split_deterministic(
+    a: &mut Arena,
+    f: F,
+    topts: &Options,
+    o: &DetOptions,
+) -> Result<Option<ParityAut>, OmegaError> {
+    let s = simplify(a, f);
+    let g = spread(a, s);
+    if !matches!(a.node(g), Node::And(_) | Node::Or(_)) {
+        return Ok(None);
+    }
+    let Some(t) = part(a, g, topts, o)? else {
+        return Ok(None);
+    };
+    o.det.budget.check()?;
+    Ok(to_parity(&t).map(|p| simplify_parity(&p)))
+}
