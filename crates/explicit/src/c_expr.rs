@@ -8,7 +8,7 @@
 //! refusal of conditional expressions).
 
 use crate::dve_ast::{BinOp, Expr, LValue, UnOp};
-use crate::token_cursor::{Cursor, Token};
+use crate::token_cursor::{Cursored, Token};
 use verikit_diag::{Diagnostic, Span};
 
 type R<T> = Result<T, Diagnostic>;
@@ -20,13 +20,6 @@ pub(crate) enum Peek<'a> {
     Punct(&'static str),
     /// Anything else (end of input, a string literal, …).
     Other,
-}
-
-/// A parser walking a [`Cursor`] (implemented by `token_cursor::cursor_parser!`).
-pub(crate) trait Cursored {
-    type Tok: Token;
-    fn cursor(&self) -> &Cursor<Self::Tok>;
-    fn cursor_mut(&mut self) -> &mut Cursor<Self::Tok>;
 }
 
 /// What a front end's parser provides to the shared grammar: its cursor (tokens, errors,

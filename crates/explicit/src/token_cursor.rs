@@ -163,6 +163,13 @@ impl<T: Token> Cursor<T> {
     }
 }
 
+/// A parser walking a [`Cursor`] (implemented by [`cursor_parser!`]; the expression grammar of `c_expr` works through it).
+pub(crate) trait Cursored {
+    type Tok: Token;
+    fn cursor(&self) -> &Cursor<Self::Tok>;
+    fn cursor_mut(&mut self) -> &mut Cursor<Self::Tok>;
+}
+
 /// For a reader whose token enum has `Ident(String)`, `Int(i64)`, `Punct(&'static str)` and `Eof`
 /// and whose parser keeps its cursor in the field `c`: the [`Token`] and lexeme impls, the
 /// expression grammar's access to the cursor, and the parser dereferencing to the cursor (so
@@ -218,7 +225,7 @@ macro_rules! cursor_parser {
             }
         }
 
-        impl $crate::c_expr::Cursored for $parser {
+        impl $crate::token_cursor::Cursored for $parser {
             type Tok = $tok;
             fn cursor(&self) -> &$crate::token_cursor::Cursor<$tok> {
                 &self.c

@@ -10,8 +10,8 @@ use crate::horn::{read_horn, HornSystem};
 use crate::horn_cfa::{horn_to_cfa, HornCfa};
 use crate::horn_check::{check_chc_derivation, check_chc_model, define, ChcModel, ChcStep};
 use crate::impact::{impact, ImpactResult};
+use crate::options::{Engine, VerifyOptions};
 use crate::spacer::{spacer, SpacerOutcome};
-use crate::task::{Engine, VerifyOptions};
 use std::path::Path;
 use verikit_diag::{Answer, Budget, Exhausted, SourceFile, Verdict};
 

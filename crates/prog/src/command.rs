@@ -4,7 +4,8 @@
 
 use crate::chc_task::solve_chc;
 use crate::error::ProgError;
-use crate::task::{dump_cfa, to_chc_text, verify, Engine, VerifyOptions};
+use crate::options::{Engine, VerifyOptions};
+use crate::task::{dump_cfa, to_chc_text, verify};
 use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, Ctx, Failure};
 

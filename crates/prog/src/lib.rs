@@ -25,6 +25,7 @@ mod invariant_check;
 mod kind;
 mod load;
 mod lower;
+mod options;
 mod path_feasibility;
 mod path_interp;
 mod replay;
@@ -42,8 +43,7 @@ pub use horn_check::{check_chc_derivation, check_chc_model, ChcModel, ChcStep};
 pub use invariant_check::{check_invariant, Invariant};
 pub use load::{load_c, lower_preprocessed};
 pub use lower::LowerOptions;
+pub use options::{Engine, VerifyOptions, PARAMS};
 pub use replay::{harness_source, replay_with_gcc, Replay};
 pub use svtask::{read_task, Property, SvTask};
-pub use task::{
-    cegar_invariant, dump_cfa, impact_invariant, to_chc_text, verify, Engine, VerifyOptions, PARAMS,
-};
+pub use task::{cegar_invariant, dump_cfa, impact_invariant, to_chc_text, verify};

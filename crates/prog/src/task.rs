@@ -11,106 +11,11 @@ use crate::invariant_check::check_invariant;
 use crate::kind::{k_induction, KindResult};
 use crate::load::load_c;
 use crate::lower::LowerOptions;
+use crate::options::{Engine, VerifyOptions};
 use crate::replay::{replay_with_gcc, Replay};
 use crate::svtask::read_task;
 use std::path::{Path, PathBuf};
-use verikit_diag::{Answer, Budget, Exhausted, Param, Params, SourceFile, Verdict};
-
-/// The tuning parameters of `verikit prog`.
-pub const PARAMS: &[Param] = &[
-    Param {
-        name: "prog.wrap",
-        default: "false",
-        range: "true|false",
-        doc: "signed arithmetic wraps around (two's complement) instead of computing on unbounded integers",
-    },
-    Param {
-        name: "prog.max-bound",
-        default: "200",
-        range: "1..100000",
-        doc: "largest unwinding bound (loop iterations and recursion depth) bounded model checking tries",
-    },
-    Param {
-        name: "prog.abstraction",
-        default: "boolean",
-        range: "boolean|cartesian",
-        doc: "abstract post of the cegar engine: all minterms over the predicates (all-SAT) or one cube of entailed literals",
-    },
-    Param {
-        name: "prog.max-k",
-        default: "50",
-        range: "1..10000",
-        doc: "largest k the k-induction engine tries",
-    },
-];
-
-/// Which engine decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// Bounded model checking with unwinding assertions.
-    Bmc,
-    /// Lazy abstraction with interpolants (McMillan, CAV 2006).
-    Impact,
-    /// Predicate abstraction with interpolant refinement (C15, C16, C39 of CAV 2006).
-    Cegar,
-    /// k-induction with simple-path constraints.
-    Kind,
-    /// Property directed reachability for Horn clauses, linear and nonlinear (GPDR/Spacer).
-    Spacer,
-    /// Every available engine in turn.
-    Portfolio,
-}
-
-/// Options of `verify`.
-#[derive(Clone, Debug)]
-pub struct VerifyOptions {
-    pub engine: Engine,
-    pub wrap: bool,
-    pub max_bound: usize,
-    /// Boolean (all-SAT) rather than cartesian abstraction in the cegar engine.
-    pub boolean: bool,
-    /// Largest k of k-induction.
-    pub max_k: usize,
-    /// Write an SV-COMP witness (YAML 2.0) for a `true` or `false` answer to this file.
-    pub witness: Option<PathBuf>,
-    /// Replay counterexamples with gcc (scratch directory).
-    pub replay_dir: Option<PathBuf>,
-}
-
-impl VerifyOptions {
-    /// Options with the engine and the `-x` parameters.
-    pub fn from_params(engine: Engine, params: &Params) -> Result<VerifyOptions, String> {
-        let [wrap, bound, abstraction, max_k] = PARAMS else {
-            return Err("parameter table".into());
-        };
-        let wrap = match params.raw(wrap.name) {
-            None => false,
-            Some("true") | Some("1") => true,
-            Some("false") | Some("0") => false,
-            Some(v) => return Err(format!("prog.wrap: expected true or false, got `{v}`")),
-        };
-        let max_bound = params.get_in::<usize>(bound, 1, 100_000)?;
-        let boolean = match params.raw(abstraction.name) {
-            None | Some("boolean") => true,
-            Some("cartesian") => false,
-            Some(v) => {
-                return Err(format!(
-                    "prog.abstraction: expected boolean or cartesian, got `{v}`"
-                ))
-            }
-        };
-        let max_k = params.get_in::<usize>(max_k, 1, 10_000)?;
-        Ok(VerifyOptions {
-            engine,
-            wrap,
-            max_bound,
-            boolean,
-            max_k,
-            witness: None,
-            replay_dir: None,
-        })
-    }
-}
+use verikit_diag::{Answer, Budget, Exhausted, SourceFile, Verdict};
 
 fn unknown(reason: &str) -> Answer {
     Answer::decision(Verdict::Unknown).detail("reason", reason)
