@@ -44,6 +44,7 @@ mod neta_check;
 mod neta_parse;
 mod neta_reach;
 mod neta_replay;
+mod neta_summaries;
 mod non_zeno;
 mod params;
 mod query;
@@ -91,5 +92,6 @@ pub use neta_parse::{
 };
 pub use neta_reach::{neta_reach, resolve_neta_labels, NetaClass, NetaOptions, NetaResult};
 pub use neta_replay::replay_neta;
+pub use neta_summaries::{neta_summaries, neta_summary_refusal, NetaSummaries, NetaSummaryResult};
 pub use non_zeno::{strongly_non_zeno, NonZeno};
 pub use params::PARAMS;

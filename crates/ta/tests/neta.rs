@@ -2,9 +2,11 @@
 //! good stacks, global clocks, the stack bound, witnesses replayed by the independent checker,
 //! located errors.
 
+use proptest::prelude::*;
 use verikit_diag::Budget;
 use verikit_ta::{
-    neta_reach, parse_neta, replay_neta, resolve_neta_labels, NetaClass, NetaOptions, NetaResult,
+    neta_reach, neta_summaries, parse_neta, replay_neta, resolve_neta_labels, run_neta, NetaClass,
+    NetaOptions, NetaResult, NetaSummaryResult,
 };
 
 fn model(name: &str) -> String {
@@ -140,4 +142,210 @@ fn parser_is_total() {
     ];
     let seeds: Vec<&str> = seeds.iter().map(String::as_str).collect();
     verikit_testkit::assert_parser_total(&seeds, 2000, parse_neta);
+}
+
+/// The exact procedure (summaries); when reachable, the bounded search under the derived stack
+/// height must find a witness, which the independent checker replays.
+fn exact(text: &str, labels: &[&str]) -> NetaSummaryResult {
+    let n = parse_neta(text).unwrap();
+    let names: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
+    let ids = resolve_neta_labels(&n, &names).unwrap();
+    let s = neta_summaries(&n, &ids, &Budget::unlimited());
+    if s.reachable == Some(true) {
+        let r = reach(text, labels, s.depth);
+        assert_eq!(
+            r.reachable,
+            Some(true),
+            "no witness within {} frames",
+            s.depth
+        );
+    }
+    s
+}
+
+#[test]
+fn summaries_decide_calls_that_must_keep_the_caller_good() {
+    let text = model("call.neta");
+    let s = exact(&text, &["back"]);
+    assert_eq!(s.refused, None);
+    assert_eq!(s.reachable, Some(false));
+    // the certificate: A1 returns to A0.q1 after 2 units or more, A0 reaches no target
+    assert_eq!(
+        s.summaries.returns,
+        vec![(
+            (1, 0, 1),
+            ["[2,2]", "(2,3)", "[3,3]", "(3,ω)"]
+                .map(String::from)
+                .to_vec()
+        )]
+    );
+    assert!(s.summaries.targets.is_empty());
+    let inside = exact(&text, &["inside"]);
+    assert_eq!((inside.reachable, inside.depth), (Some(true), 1));
+    // a pending call is still bound by the caller's invariant: `late` is at x = 2 in A1, x = 3 in A0
+    assert_eq!(exact(&text, &["late"]).reachable, Some(false));
+    let free = text.replace("{invariant: x<=1}", "");
+    assert_eq!(exact(&free, &["back"]).reachable, Some(true));
+    assert_eq!(exact(&free, &["late"]).reachable, Some(true));
+}
+
+#[test]
+fn summaries_decide_unbounded_recursion() {
+    // the bounded search cannot answer: the stack grows without bound
+    assert_eq!(
+        reach(&model("recursion.neta"), &["never"], 3).reachable,
+        None
+    );
+    let s = exact(&model("recursion.neta"), &["never"]);
+    assert_eq!(s.reachable, Some(false));
+    let deep = model("deep.neta");
+    let done = exact(&deep, &["done"]);
+    assert_eq!((done.reachable, done.depth), (Some(true), 1));
+    let bottom = exact(&deep, &["bottom"]);
+    assert_eq!((bottom.reachable, bottom.depth), (Some(true), 2));
+    assert_eq!(reach(&deep, &["never"], 4).reachable, None);
+    assert_eq!(exact(&deep, &["never"]).reachable, Some(false));
+    let free = deep.replace(" : invariant: x<=2", "");
+    let s = exact(&free, &["never"]);
+    assert_eq!((s.reachable, s.depth), (Some(true), 1));
+}
+
+#[test]
+fn summaries_refuse_global_clocks_and_f_push_by_name() {
+    for (name, why) in [
+        ("frozen.neta", "global clocks"),
+        ("global.neta", "global clocks"),
+    ] {
+        let s = exact(&model(name), &[]);
+        assert!(s.refused.is_some_and(|r| r.starts_with(why)), "{name}");
+        assert_eq!(s.reachable, None);
+    }
+    let fpush = model("call.neta").replace("do: push", "do: fpush");
+    let s = exact(&fpush, &["back"]);
+    assert!(s.refused.is_some_and(|r| r.starts_with("F-push")));
+}
+
+#[test]
+fn the_command_answers_exactly_with_a_replayed_witness_or_the_fixed_point() {
+    let labels = |l: &str| vec![l.to_string()];
+    let opts = NetaOptions { stack_bound: 1 };
+    let a = run_neta(
+        &model("deep.neta"),
+        &labels("never"),
+        &opts,
+        &Budget::unlimited(),
+    )
+    .unwrap();
+    let j = a.to_json();
+    assert_eq!(j["verdict"], "false", "{j}");
+    assert_eq!(j["procedure"], "summaries");
+    assert!(j["certificate"]["returns"].is_array(), "{j}");
+    let a = run_neta(
+        &model("deep.neta"),
+        &labels("done"),
+        &opts,
+        &Budget::unlimited(),
+    )
+    .unwrap();
+    let j = a.to_json();
+    assert_eq!(j["verdict"], "true", "{j}");
+    assert_eq!(j["witness"]["replayed"], true);
+    assert_eq!(j["stats"]["stack_bound"], 1);
+    let a = run_neta(
+        &model("frozen.neta"),
+        &labels("frozen_ok"),
+        &opts,
+        &Budget::unlimited(),
+    )
+    .unwrap();
+    let j = a.to_json();
+    assert_eq!(j["procedure"], "bounded search");
+    assert!(j["exact_procedure_refused"].is_string());
+}
+
+/// A random NeTA-I without global clocks or F-push: `auts` automata of 3 locations, clocks x, y.
+fn random_neta() -> impl Strategy<Value = String> {
+    let guard = prop_oneof![
+        Just(String::new()),
+        (0..2usize, 0..5usize, 0..3i32).prop_map(|(c, o, v)| {
+            let c = ["x", "y"][c];
+            let o = ["<", "<=", "==", ">=", ">"][o];
+            format!("provided: {c}{o}{v}")
+        }),
+    ];
+    let action = prop_oneof![
+        Just(String::new()),
+        Just("x=0".to_string()),
+        Just("y=0".to_string()),
+        Just("x=y".to_string()),
+    ];
+    let edge = (
+        0..2usize,
+        0..3u32,
+        0..2usize,
+        0..3u32,
+        guard,
+        action,
+        0..4u8,
+    );
+    let inv = proptest::collection::vec(
+        prop_oneof![Just(None), (0..2usize, 1..3i32).prop_map(Some)],
+        6,
+    );
+    let label = (0..2usize, 0..3u32);
+    (proptest::collection::vec(edge, 1..9), inv, label).prop_map(|(edges, inv, (la, lq))| {
+        let mut t = String::from("system:r\nclock:x\nclock:y\nautomaton:A\nautomaton:B\n");
+        for (a, an) in ["A", "B"].iter().enumerate() {
+            for q in 0..3u32 {
+                let mut attrs = Vec::new();
+                if q == 0 {
+                    attrs.push("initial:".to_string());
+                }
+                if let Some(Some((c, v))) = inv.get(a * 3 + q as usize) {
+                    attrs.push(format!("invariant: {}<={v}", ["x", "y"][*c]));
+                }
+                if (a, q) == (la, lq) {
+                    attrs.push("labels: goal".to_string());
+                }
+                t.push_str(&format!("location:{an}:q{q}{{{}}}\n", attrs.join(" : ")));
+            }
+        }
+        for (a, q, b, r, g, act, kind) in edges {
+            let sep = if g.is_empty() { "" } else { " : " };
+            let (an, bn) = (["A", "B"][a], ["A", "B"][b]);
+            let line = match kind {
+                // push: B or A starts at its initial location
+                0 => format!("edge:{an}:q{q}:{bn}:q0{{{g}{sep}do: push}}\n"),
+                // pop: resume (b, r)
+                1 => format!("edge:{an}:q{q}:{bn}:q{r}{{{g}{sep}do: pop}}\n"),
+                _ if act.is_empty() => format!("edge:{an}:q{q}:{an}:q{r}{{{g}}}\n"),
+                _ => format!("edge:{an}:q{q}:{an}:q{r}{{{g}{sep}do: {act}}}\n"),
+            };
+            t.push_str(&line);
+        }
+        t
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    /// The exact procedure never disagrees with the bounded search where that one answers, and a
+    /// reachable answer always has a witness within the derived stack height.
+    #[test]
+    fn summaries_agree_with_the_bounded_search(text in random_neta()) {
+        let n = parse_neta(&text).map_err(|e| TestCaseError::fail(format!("{}\n{text}", e.message)))?;
+        let ids = resolve_neta_labels(&n, &["goal".to_string()]).unwrap();
+        let s = neta_summaries(&n, &ids, &Budget::unlimited());
+        prop_assert!(s.refused.is_none());
+        let b = neta_reach(&n, &ids, &NetaOptions { stack_bound: 3 }, &Budget::unlimited());
+        if let Some(v) = b.reachable {
+            prop_assert_eq!(s.reachable, Some(v), "{}", text);
+        }
+        if s.reachable == Some(true) {
+            let w = neta_reach(&n, &ids, &NetaOptions { stack_bound: s.depth }, &Budget::unlimited());
+            prop_assert_eq!(w.reachable, Some(true), "depth {}\n{}", s.depth, text);
+            prop_assert!(replay_neta(&n, &w.trace, &ids).is_ok());
+        }
+        prop_assert!(s.reachable.is_some());
+    }
 }

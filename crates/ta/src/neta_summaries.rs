@@ -1,0 +1,401 @@
+//! Exact reachability for NeTA-Is without global clocks and without F-push: the encoding into a
+//! dense-timed pushdown automaton, decided by call summaries whose durations are sets of the
+//! paper's digitization intervals.
+//!
+//! Seed: Wang, Li, Yuen, "Nested timed automata with invariants" (SETTA 2017, S05). §6: a NeTA-I
+//! with no global clocks is encoded as the constraint DTPDA `E(N)` whose states and stack symbols
+//! are the control locations, a push storing the caller's location with its local clocks and its
+//! invariant (Definition 16, Lemma 2); §5 Definitions 6–7 give that automaton's semantics (a
+//! stack is good when every frame satisfies its invariant) and Definition 8 the finite set
+//! `Intv(n) = {[i,i] | i ≤ n} ∪ {(i,i+1) | i < n} ∪ {(n,ω)}` of digitization intervals, `n` the
+//! largest constant.
+//!
+//! What is implemented, and for which fragment. The paper decides `E(N)` through digiwords and a
+//! snapshot pushdown system that is a growing well-structured pushdown system (§5.1–§5.3,
+//! Cai–Ogawa's saturation); that construction is **not** implemented. This module decides the
+//! same question exactly on the fragment **without global clocks and without F-push** (every
+//! stacked frame proceeds), by a procedure that rests on two facts of Definitions 4 and 7:
+//! (1) a push starts the callee with all local clocks at 0 and, without global clocks, nothing of
+//! the caller is visible to it, so what a call can do depends on the callee alone; the only
+//! thing it returns to the caller is its *duration* `d` (the caller's clocks come back as
+//! `ν + d`); (2) invariants are conjunctions of intervals, hence convex, so the caller's frame is
+//! good during the whole call iff it is good when pushed and when popped. A *summary*
+//! `S(A, q)` is the set of durations of the runs of automaton `A` from its initial location with
+//! clocks 0 to a pop that resumes location `q`; `R(A)` the set of durations after which such a run
+//! is at a location carrying the target labels (its own pending frames good). Each automaton is
+//! explored on zones over its local clocks plus a clock `z` never reset (time since entry), with
+//! ExtraM for the model's largest constant `n`; a push either returns (the zone is delayed by a
+//! duration of `S`, through a fresh clock constrained to the interval, then the caller's invariant
+//! is intersected) or stays pending under the target (delayed by a duration of `R`, invariant
+//! intersected). Every operation used — reset, copy, delay, intersection with integer bounds up to
+//! `n`, projection — maps unions of regions to unions of regions, so the projection of the
+//! reachable zones on `z` is exactly a union of `Intv(n)` intervals (durations above `n` are all
+//! equivalent: every clock they are added to exceeds `n`). Summaries are therefore bit sets over
+//! `Intv(n)`; a Kleene iteration over all automata reaches the least fixed point in finitely many
+//! rounds. The target is reachable iff `R(A0)` is not empty. Each summary bit records how many
+//! frames its derivation pushes, so a reachable answer comes with the stack height under which the
+//! bounded search (`neta_reach`) must find a witness; the fixed point itself is the certificate of
+//! an unreachable answer. Global clocks (§4 Theorem 1: undecidable with one global clock and
+//! invariants) and F-push (frozen frames, the `⇒c` permutations of §5.1) are refused by name.
+
+use crate::dbm::{le, lt, Dbm, INF};
+use crate::extra_m::extra_m;
+use crate::model::Cmp;
+use crate::neta_parse::{Neta, NetaAtom, NetaClock, NetaOp};
+use crate::neta_reach::neta_is_target;
+use rustc_hash::FxHashMap;
+use verikit_diag::{Budget, Exhausted};
+
+/// A set of `Intv(n)` intervals, each with the number of frames its first derivation pushed.
+type Durations = Vec<Option<usize>>;
+
+/// The fixed point: summaries and target durations.
+#[derive(Clone, Debug, Default)]
+pub struct NetaSummaries {
+    /// `S(A, q)`: (callee automaton, resumed automaton, resumed location) → durations, as
+    /// `Intv(n)` intervals written `[i,i]`, `(i,i+1)`, `(n,ω)`.
+    pub returns: Vec<((usize, usize, u32), Vec<String>)>,
+    /// `R(A)`: automaton → durations after which a target location is reached.
+    pub targets: Vec<(usize, Vec<String>)>,
+}
+
+/// The result of [`neta_summaries`].
+#[derive(Clone, Debug, Default)]
+pub struct NetaSummaryResult {
+    /// `Some(why)` when the model is outside the fragment (nothing else is meaningful then).
+    pub refused: Option<&'static str>,
+    /// `Some(true)` reachable, `Some(false)` unreachable, `None` when the budget ran out.
+    pub reachable: Option<bool>,
+    /// When reachable: a stack height under which a witness exists.
+    pub depth: usize,
+    /// The largest constant `n` (the digitization intervals are `Intv(n)`).
+    pub max_constant: i32,
+    /// Rounds of the fixed-point iteration.
+    pub rounds: usize,
+    /// Symbolic states stored, summed over rounds.
+    pub states: usize,
+    /// The fixed point (complete when `reachable` is `Some`).
+    pub summaries: NetaSummaries,
+    /// Why the computation stopped early.
+    pub exhausted: Option<Exhausted>,
+}
+
+/// Why a model is outside the fragment decided here, if it is.
+pub fn neta_summary_refusal(n: &Neta) -> Option<&'static str> {
+    if !n.globals.is_empty() {
+        return Some("global clocks: the exact procedure covers NeTA-Is without global clocks only (Wang–Li–Yuen §6; one global clock with invariants is undecidable, §4 Theorem 1)");
+    }
+    if n.edges.iter().any(|e| e.ops.contains(&NetaOp::FPush)) {
+        return Some("F-push: frozen frames need the digiword permutations of Wang–Li–Yuen §5.1 (snapshot pushdown system), not implemented; only push is decided exactly");
+    }
+    None
+}
+
+fn max_constant(n: &Neta) -> i32 {
+    let invs = n
+        .automata
+        .iter()
+        .flat_map(|a| &a.locations)
+        .flat_map(|l| l.local_inv.iter().chain(&l.global_inv));
+    let tests = n.edges.iter().flat_map(|e| &e.ops).filter_map(|o| match o {
+        NetaOp::Test(a) => Some(a),
+        _ => None,
+    });
+    invs.chain(tests).map(|a| a.value).max().unwrap_or(0).max(0)
+}
+
+/// `Intv(n)` index `i` as bounds `(lower, upper)` on a clock (DBM encoding: `x ≥ lo` is
+/// `(0, x) ≤ -lo`).
+fn interval(i: usize, n: i32) -> (i32, i32) {
+    let k = (i / 2) as i32;
+    if i.is_multiple_of(2) {
+        (le(-k), le(k))
+    } else if k >= n {
+        (lt(-n), INF)
+    } else {
+        (lt(-k), lt(k + 1))
+    }
+}
+
+fn interval_name(i: usize, n: i32) -> String {
+    let k = (i / 2) as i32;
+    if i.is_multiple_of(2) {
+        format!("[{k},{k}]")
+    } else if k >= n {
+        format!("({n},ω)")
+    } else {
+        format!("({k},{})", k + 1)
+    }
+}
+
+struct Explorer<'a> {
+    n: &'a Neta,
+    k: usize,
+    m: i32,
+    /// Index of `z` in the zones.
+    z: usize,
+}
+
+impl Explorer<'_> {
+    fn clock(&self, c: NetaClock) -> Option<usize> {
+        match c {
+            NetaClock::Local(x) if x < self.k => Some(1 + x),
+            _ => None,
+        }
+    }
+
+    fn constrain(&self, zone: &mut Dbm, a: &NetaAtom) -> bool {
+        let Some(i) = self.clock(a.clock) else {
+            return false;
+        };
+        let v = a.value;
+        match a.cmp {
+            Cmp::Lt => zone.constrain(i, 0, lt(v)),
+            Cmp::Le => zone.constrain(i, 0, le(v)),
+            Cmp::Eq => zone.constrain(i, 0, le(v)) && zone.constrain(0, i, le(-v)),
+            Cmp::Ge => zone.constrain(0, i, le(-v)),
+            Cmp::Gt => zone.constrain(0, i, lt(-v)),
+        }
+    }
+
+    fn invariant(&self, aut: usize, q: u32, zone: &mut Dbm) -> bool {
+        let Some(l) = self
+            .n
+            .automata
+            .get(aut)
+            .and_then(|a| a.locations.get(q as usize))
+        else {
+            return false;
+        };
+        l.local_inv.iter().all(|a| self.constrain(zone, a))
+    }
+
+    /// Invariant, delay, invariant, ExtraM: the zone of a location entered.
+    fn settle(&self, aut: usize, q: u32, zone: &mut Dbm) -> bool {
+        if !self.invariant(aut, q, zone) {
+            return false;
+        }
+        zone.up();
+        if !self.invariant(aut, q, zone) {
+            return false;
+        }
+        extra_m(zone, &vec![self.m; zone.dim()]);
+        true
+    }
+
+    /// The `Intv(n)` intervals that `z` meets in `zone`.
+    fn project(&self, zone: &Dbm) -> Vec<usize> {
+        (0..=2 * self.m as usize + 1)
+            .filter(|&i| {
+                let (l, u) = interval(i, self.m);
+                let mut t = zone.clone();
+                t.constrain(0, self.z, l) && t.constrain(self.z, 0, u)
+            })
+            .collect()
+    }
+
+    /// The zone with every clock advanced by one duration of `Intv(n)` interval `i`.
+    fn delayed(&self, zone: &Dbm, i: usize) -> Option<Dbm> {
+        let t = zone.dim();
+        let mut w = zone.extend_zero(1);
+        w.up();
+        let (l, u) = interval(i, self.m);
+        (w.constrain(0, t, l) && w.constrain(t, 0, u)).then(|| w.truncate(t))
+    }
+}
+
+/// Decides whether a configuration whose working location carries all `labels` is reachable, on
+/// NeTA-Is without global clocks and without F-push (see the module documentation); other models
+/// are refused with the reason.
+pub fn neta_summaries(n: &Neta, labels: &[u32], budget: &Budget) -> NetaSummaryResult {
+    let mut res = NetaSummaryResult::default();
+    if let Some(why) = neta_summary_refusal(n) {
+        res.refused = Some(why);
+        return res;
+    }
+    let k = n.locals.len();
+    let m = max_constant(n);
+    res.max_constant = m;
+    let ex = Explorer { n, k, m, z: k + 1 };
+    let width = 2 * m as usize + 2;
+    let auts = n.automata.len();
+    if auts == 0 {
+        res.reachable = Some(false);
+        return res;
+    }
+    // S: (callee, resumed automaton, resumed location) → durations; R: automaton → durations.
+    let mut returns: FxHashMap<(usize, usize, u32), Durations> = FxHashMap::default();
+    let mut targets: Vec<Durations> = vec![vec![None; width]; auts];
+    let mut entered = vec![false; auts];
+    if let Some(e) = entered.first_mut() {
+        *e = true;
+    }
+    let mut ticker = budget.ticker(64);
+    loop {
+        res.rounds += 1;
+        let mut changed = false;
+        for a in 0..auts {
+            if !entered.get(a).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(init) = n.automata.get(a).map(|x| x.initial) else {
+                continue;
+            };
+            let mut z0 = Dbm::zero(k + 2);
+            if !ex.settle(a, init, &mut z0) {
+                continue;
+            }
+            // (location, zone, frames pushed by the derivation)
+            let mut nodes: Vec<(u32, Dbm, usize)> = vec![(init, z0, 0)];
+            let mut passed: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+            passed.insert(init, vec![0]);
+            let mut next = 0;
+            while next < nodes.len() {
+                if let Err(e) = ticker.tick() {
+                    res.exhausted = Some(e);
+                    res.states += nodes.len();
+                    return res;
+                }
+                let Some((q, zone, depth)) = nodes.get(next).cloned() else {
+                    break;
+                };
+                next += 1;
+                let mut found: Vec<(u32, Dbm, usize)> = Vec::new();
+                if neta_is_target(n, (a, q), labels) {
+                    changed |= record(&mut targets, a, &ex.project(&zone), depth);
+                }
+                for e in n.edges.iter().filter(|e| (e.aut, e.src) == (a, q)) {
+                    let mut w = zone.clone();
+                    let mut alive = true;
+                    let mut last = None;
+                    for op in &e.ops {
+                        match *op {
+                            NetaOp::Test(at) => alive &= ex.constrain(&mut w, &at),
+                            NetaOp::Reset(c) => match ex.clock(c) {
+                                Some(i) => w.reset(i, 0),
+                                None => alive = false,
+                            },
+                            NetaOp::Copy { dst, src } => match (ex.clock(dst), ex.clock(src)) {
+                                (Some(d), Some(s)) => w.copy(d, s),
+                                _ => alive = false,
+                            },
+                            NetaOp::Push | NetaOp::FPush | NetaOp::Pop => last = Some(*op),
+                        }
+                        if !alive {
+                            break;
+                        }
+                    }
+                    if !alive {
+                        continue;
+                    }
+                    match last {
+                        None => {
+                            if ex.settle(e.tgt_aut, e.tgt, &mut w) {
+                                found.push((e.tgt, w, depth));
+                            }
+                        }
+                        Some(NetaOp::Pop) => {
+                            let key = (a, e.tgt_aut, e.tgt);
+                            let slot = returns.entry(key).or_insert_with(|| vec![None; width]);
+                            let p = ex.project(&w);
+                            changed |= record_one(slot, &p, depth);
+                        }
+                        Some(_) => {
+                            // push: the caller's frame (a, q) must be good when pushed.
+                            if !ex.invariant(a, q, &mut w) {
+                                continue;
+                            }
+                            let callee = e.tgt_aut;
+                            if let Some(flag) = entered.get_mut(callee) {
+                                changed |= !*flag;
+                                *flag = true;
+                            }
+                            let back = returns.get(&(callee, a, q)).cloned().unwrap_or_default();
+                            for (i, d) in back.iter().enumerate() {
+                                let Some(d) = d else { continue };
+                                if let Some(mut v) = ex.delayed(&w, i) {
+                                    if ex.settle(a, q, &mut v) {
+                                        found.push((q, v, depth.max(1 + d)));
+                                    }
+                                }
+                            }
+                            let pending = targets.get(callee).cloned().unwrap_or_default();
+                            for (i, d) in pending.iter().enumerate() {
+                                let Some(d) = d else { continue };
+                                if let Some(mut v) = ex.delayed(&w, i) {
+                                    if ex.invariant(a, q, &mut v) {
+                                        let bounds = vec![m; v.dim()];
+                                        extra_m(&mut v, &bounds);
+                                        let p = ex.project(&v);
+                                        changed |= record(&mut targets, a, &p, depth.max(1 + d));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                for (q2, w, d) in found {
+                    let slot = passed.entry(q2).or_default();
+                    if slot.iter().any(|&o| {
+                        nodes
+                            .get(o)
+                            .is_some_and(|(_, oz, od)| w.is_subset(oz) && *od <= d)
+                    }) {
+                        continue;
+                    }
+                    slot.push(nodes.len());
+                    nodes.push((q2, w, d));
+                }
+            }
+            res.states += nodes.len();
+        }
+        if !changed {
+            break;
+        }
+    }
+    let name = |ds: &Durations| -> Vec<String> {
+        ds.iter()
+            .enumerate()
+            .filter(|(_, d)| d.is_some())
+            .map(|(i, _)| interval_name(i, m))
+            .collect()
+    };
+    let mut rets: Vec<_> = returns.iter().map(|(k, v)| (*k, name(v))).collect();
+    rets.sort();
+    res.summaries.returns = rets;
+    res.summaries.targets = targets
+        .iter()
+        .enumerate()
+        .map(|(a, v)| (a, name(v)))
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    let goal = targets.first().map(|t| t.iter().flatten().min().copied());
+    match goal.flatten() {
+        Some(d) => {
+            res.reachable = Some(true);
+            res.depth = d;
+        }
+        None => res.reachable = Some(false),
+    }
+    res
+}
+
+fn record(targets: &mut [Durations], a: usize, p: &[usize], depth: usize) -> bool {
+    targets
+        .get_mut(a)
+        .is_some_and(|slot| record_one(slot, p, depth))
+}
+
+/// Adds intervals `p` at derivation depth `depth`; true if a bit was new.
+fn record_one(slot: &mut Durations, p: &[usize], depth: usize) -> bool {
+    let mut changed = false;
+    for &i in p {
+        if let Some(s) = slot.get_mut(i) {
+            if s.is_none() {
+                *s = Some(depth);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
