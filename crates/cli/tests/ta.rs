@@ -393,6 +393,16 @@ fn nested_timed_automata() {
         "frozen_ok",
     ]);
     assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v["procedure"], "bounded search", "{v}");
+    // without global clocks and F-push the summaries decide unbounded recursion exactly
+    let deep = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/deep.neta");
+    let v = ok(&["ta", "neta", deep, "--labels", "never"]);
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["procedure"], "summaries", "{v}");
+    assert!(v["certificate"]["returns"].is_array(), "{v}");
+    let v = ok(&["ta", "neta", deep, "--labels", "bottom"]);
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["witness"]["replayed"], true, "{v}");
     let dir = scratch("neta");
     let f = write(
         &dir,

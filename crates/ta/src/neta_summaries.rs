@@ -38,13 +38,16 @@
 //! an unreachable answer. Global clocks (§4 Theorem 1: undecidable with one global clock and
 //! invariants) and F-push (frozen frames, the `⇒c` permutations of §5.1) are refused by name.
 
-use crate::dbm::{le, lt, Dbm, INF};
+use crate::dbm::{is_le, le, lt, value, Dbm, INF};
 use crate::extra_m::extra_m;
 use crate::model::Cmp;
 use crate::neta_parse::{Neta, NetaAtom, NetaClock, NetaOp};
 use crate::neta_reach::neta_is_target;
 use rustc_hash::FxHashMap;
 use verikit_diag::{Budget, Exhausted};
+
+/// The largest constant the summaries accept (they hold `2n + 2` entries per summary).
+const MAX_SUMMARY_CONSTANT: i32 = 1 << 16;
 
 /// A set of `Intv(n)` intervals, each with the number of frames its first derivation pushed.
 type Durations = Vec<Option<usize>>;
@@ -82,6 +85,9 @@ pub struct NetaSummaryResult {
 
 /// Why a model is outside the fragment decided here, if it is.
 pub fn neta_summary_refusal(n: &Neta) -> Option<&'static str> {
+    if max_constant(n) > MAX_SUMMARY_CONSTANT {
+        return Some("constants above 65536: the summaries are bit sets over the 2n+2 intervals of Intv(n) (Wang–Li–Yuen Def. 8), too large here");
+    }
     if !n.globals.is_empty() {
         return Some("global clocks: the exact procedure covers NeTA-Is without global clocks only (Wang–Li–Yuen §6; one global clock with invariants is undecidable, §4 Theorem 1)");
     }
@@ -183,15 +189,29 @@ impl Explorer<'_> {
         true
     }
 
-    /// The `Intv(n)` intervals that `z` meets in `zone`.
-    fn project(&self, zone: &Dbm) -> Vec<usize> {
-        (0..=2 * self.m as usize + 1)
-            .filter(|&i| {
-                let (l, u) = interval(i, self.m);
-                let mut t = zone.clone();
-                t.constrain(0, self.z, l) && t.constrain(self.z, 0, u)
-            })
-            .collect()
+    /// The `Intv(n)` intervals that `z` meets in `zone` (a projection on one clock is one
+    /// interval, so a contiguous range of indices).
+    fn project(&self, zone: &Dbm) -> std::ops::RangeInclusive<usize> {
+        let top = 2 * self.m as usize + 1;
+        let index = |v: i32, strict_above: bool| -> usize {
+            if v > self.m || (v == self.m && strict_above) {
+                top
+            } else {
+                2 * v.max(0) as usize + usize::from(strict_above)
+            }
+        };
+        let low = zone.get(0, self.z);
+        let lo = index(-value(low), !is_le(low));
+        let up = zone.get(self.z, 0);
+        let hi = if up == INF {
+            top
+        } else if is_le(up) {
+            index(value(up), false)
+        } else {
+            // z < u: the last interval is (u-1, u)
+            index(value(up) - 1, true)
+        };
+        lo..=hi
     }
 
     /// The zone with every clock advanced by one duration of `Intv(n)` interval `i`.
@@ -380,16 +400,21 @@ pub fn neta_summaries(n: &Neta, labels: &[u32], budget: &Budget) -> NetaSummaryR
     res
 }
 
-fn record(targets: &mut [Durations], a: usize, p: &[usize], depth: usize) -> bool {
+fn record(
+    targets: &mut [Durations],
+    a: usize,
+    p: &std::ops::RangeInclusive<usize>,
+    depth: usize,
+) -> bool {
     targets
         .get_mut(a)
         .is_some_and(|slot| record_one(slot, p, depth))
 }
 
 /// Adds intervals `p` at derivation depth `depth`; true if a bit was new.
-fn record_one(slot: &mut Durations, p: &[usize], depth: usize) -> bool {
+fn record_one(slot: &mut Durations, p: &std::ops::RangeInclusive<usize>, depth: usize) -> bool {
     let mut changed = false;
-    for &i in p {
+    for i in p.clone() {
         if let Some(s) = slot.get_mut(i) {
             if s.is_none() {
                 *s = Some(depth);
