@@ -128,7 +128,8 @@ pub(crate) fn index(n: &Neta, c: NetaClock, frame: usize) -> usize {
     }
 }
 
-fn constrain(z: &mut Dbm, i: usize, a: &NetaAtom) -> bool {
+/// Intersects `z` with atom `a` read on DBM index `i`; false when empty.
+pub(crate) fn constrain(z: &mut Dbm, i: usize, a: &NetaAtom) -> bool {
     let v = a.value;
     match a.cmp {
         Cmp::Lt => z.constrain(i, 0, lt(v)),

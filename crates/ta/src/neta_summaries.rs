@@ -40,9 +40,8 @@
 
 use crate::dbm::{is_le, le, lt, value, Dbm, INF};
 use crate::extra_m::extra_m;
-use crate::model::Cmp;
 use crate::neta_parse::{Neta, NetaAtom, NetaClock, NetaOp};
-use crate::neta_reach::neta_is_target;
+use crate::neta_reach::{constrain, neta_is_target};
 use rustc_hash::FxHashMap;
 use verikit_diag::{Budget, Exhausted};
 
@@ -151,17 +150,7 @@ impl Explorer<'_> {
     }
 
     fn constrain(&self, zone: &mut Dbm, a: &NetaAtom) -> bool {
-        let Some(i) = self.clock(a.clock) else {
-            return false;
-        };
-        let v = a.value;
-        match a.cmp {
-            Cmp::Lt => zone.constrain(i, 0, lt(v)),
-            Cmp::Le => zone.constrain(i, 0, le(v)),
-            Cmp::Eq => zone.constrain(i, 0, le(v)) && zone.constrain(0, i, le(-v)),
-            Cmp::Ge => zone.constrain(0, i, le(-v)),
-            Cmp::Gt => zone.constrain(0, i, lt(-v)),
-        }
+        self.clock(a.clock).is_some_and(|i| constrain(zone, i, a))
     }
 
     fn invariant(&self, aut: usize, q: u32, zone: &mut Dbm) -> bool {
