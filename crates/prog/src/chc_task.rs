@@ -121,7 +121,7 @@ pub fn solve_chc(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<A
     let text = src.text.clone();
     let b = budget.clone();
     let o = opts.clone();
-    let a = crate::task::big_stack(move || solve_text(&text, &o, &b)).map_err(|e| match e {
+    let a = crate::options::big_stack(move || solve_text(&text, &o, &b)).map_err(|e| match e {
         // A located error in the clauses is rendered against the file.
         ProgError::Input(d) if d.file.is_none() => ProgError::Input(Box::new(d.with_source(src))),
         e => e,
@@ -136,7 +136,7 @@ pub fn solve_chc_text(
     budget: &Budget,
 ) -> Result<Answer, ProgError> {
     let (t, o, b) = (text.to_string(), opts.clone(), budget.clone());
-    crate::task::big_stack(move || solve_text(&t, &o, &b))
+    crate::options::big_stack(move || solve_text(&t, &o, &b))
 }
 
 /// The answer with the result word first, as CHC-COMP solvers print it (`sat`, `unsat`,

@@ -1,7 +1,8 @@
-//! The options of `verikit prog verify` and `prog chc`: which engine decides, and the `-x`
-//! tuning parameters. Shared by the C orchestrator (`task`) and the Horn-clause one (`chc_task`),
-//! neither of which imports the other's module for them.
+//! What the C orchestrator (`task`) and the Horn-clause one (`chc_task`) share, so that neither
+//! imports the other's module for it: the options of `verikit prog verify` and `prog chc` (which
+//! engine decides, the `-x` tuning parameters) and the large-stack thread the engines run on.
 
+use crate::error::ProgError;
 use std::path::PathBuf;
 use verikit_diag::{Param, Params};
 
@@ -99,4 +100,19 @@ impl VerifyOptions {
             replay_dir: None,
         })
     }
+}
+
+/// Stack for the front end and the engines: deeply nested C expressions (the `xcsp` tasks' long
+/// `|` chains) recurse deeply in the parser, the lowering and the solver's term walks.
+const STACK: usize = 1 << 30;
+
+pub(crate) fn big_stack<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ProgError> + Send + 'static,
+) -> Result<T, ProgError> {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .map_err(|e| ProgError::Tool(format!("cannot start the verification thread: {e}")))?
+        .join()
+        .map_err(|_| ProgError::Tool("internal error: the verification thread panicked".into()))?
 }

@@ -11,7 +11,7 @@ use crate::invariant_check::check_invariant;
 use crate::kind::{k_induction, KindResult};
 use crate::load::load_c;
 use crate::lower::LowerOptions;
-use crate::options::{Engine, VerifyOptions};
+use crate::options::{big_stack, Engine, VerifyOptions};
 use crate::replay::{replay_with_gcc, Replay};
 use crate::svtask::read_task;
 use std::path::{Path, PathBuf};
@@ -89,21 +89,6 @@ fn spacer_on_cfa(cfa: &Cfa, budget: &Budget) -> Result<Answer, ProgError> {
 pub fn verify(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {
     let (p, o, b) = (path.to_path_buf(), opts.clone(), budget.clone());
     big_stack(move || verify_inner(&p, &o, &b))
-}
-
-/// Stack for the front end and the engines: deeply nested C expressions (the `xcsp` tasks' long
-/// `|` chains) recurse deeply in the parser, the lowering and the solver's term walks.
-const STACK: usize = 1 << 30;
-
-pub(crate) fn big_stack<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ProgError> + Send + 'static,
-) -> Result<T, ProgError> {
-    std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(f)
-        .map_err(|e| ProgError::Tool(format!("cannot start the verification thread: {e}")))?
-        .join()
-        .map_err(|_| ProgError::Tool("internal error: the verification thread panicked".into()))?
 }
 
 fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<Answer, ProgError> {

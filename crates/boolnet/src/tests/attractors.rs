@@ -222,6 +222,20 @@ proptest! {
         prop_assert_eq!(Some(sym.count_cycles(&phi, &all).unwrap()), oracle.attractor_count.clone());
     }
 
+}
+
+/// `larger_networks_agree` explores up to 2^16 states by brute force per case: 250 cases in the
+/// test suite, 2000 with `VERIKIT_BN_ALL=1`.
+fn larger_cases() -> u32 {
+    if std::env::var_os("VERIKIT_BN_ALL").is_some() {
+        2000
+    } else {
+        250
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: larger_cases(), ..ProptestConfig::default() })]
     #[test]
     fn larger_networks_agree(seed in any::<u64>(), n in 13usize..=16) {
         let net = random_network(seed, n);
