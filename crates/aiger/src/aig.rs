@@ -360,3 +360,56 @@ impl Raw {
         })
     }
 }
+
+/// An [`Aig`] under construction with structural hashing: one AND gate per (ordered) operand pair,
+/// constants and trivial cases folded as [`Aig::and`] folds them.
+pub struct Strash {
+    /// The circuit built so far.
+    pub aig: Aig,
+    table: std::collections::HashMap<(u32, u32), u32>,
+}
+
+impl Strash {
+    /// Hashes the gates added from now on to `aig` (its existing gates are not entered).
+    pub fn new(aig: Aig) -> Strash {
+        Strash {
+            aig,
+            table: std::collections::HashMap::new(),
+        }
+    }
+    /// `a ∧ b`, the existing gate if one with these operands was made before.
+    pub fn and(&mut self, a: u32, b: u32) -> u32 {
+        let (a, b) = if a >= b { (a, b) } else { (b, a) };
+        if b <= 1 || a == b || a == (b ^ 1) {
+            return self.aig.and(a, b);
+        }
+        if let Some(&l) = self.table.get(&(a, b)) {
+            return l;
+        }
+        let l = self.aig.and(a, b);
+        self.table.insert((a, b), l);
+        l
+    }
+}
+
+#[cfg(test)]
+mod strash_tests {
+    use super::{Aig, Strash};
+
+    #[test]
+    fn one_gate_per_operand_pair_and_constants_folded() {
+        let mut aig = Aig::new();
+        let x = aig.add_input();
+        let y = aig.add_input();
+        let mut st = Strash::new(aig);
+        let g = st.and(x, y);
+        assert_eq!(st.and(y, x), g);
+        assert_eq!(st.and(x ^ 1, y), st.and(y, x ^ 1));
+        assert_ne!(st.and(x ^ 1, y), g);
+        assert_eq!(st.and(x, 0), 0);
+        assert_eq!(st.and(1, y), y);
+        assert_eq!(st.and(x, x), x);
+        assert_eq!(st.and(x, x ^ 1), 0);
+        assert_eq!(st.aig.ands.len(), 2);
+    }
+}

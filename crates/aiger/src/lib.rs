@@ -24,7 +24,7 @@ mod sim;
 mod witness;
 mod writer;
 
-pub use aig::{Aig, And, Kind, Latch, Reset};
+pub use aig::{Aig, And, Kind, Latch, Reset, Strash};
 pub use sim::{Sim, Ternary};
 pub use witness::{replay, replay_lasso, LassoReplay, Replay, Witness};
 

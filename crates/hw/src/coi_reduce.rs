@@ -19,7 +19,7 @@ use crate::outcome::{Outcome, Proof};
 use crate::ternary_constants::ternary_constants;
 use crate::unroll::cone_vars;
 use std::collections::HashMap;
-use verikit_aiger::{Aig, Kind, Reset, Witness};
+use verikit_aiger::{Aig, Kind, Reset, Strash, Witness};
 use verikit_diag::{Budget, Exhausted};
 
 /// A reduced circuit and the maps back to the circuit it came from.
@@ -34,30 +34,6 @@ pub(crate) struct Reduced {
     /// Per original latch: the literal it is replaced by (0/1 for a constant, or a kept latch's
     /// literal, possibly negated, for an equivalent latch).
     subst: Vec<Option<u32>>,
-}
-
-/// One AND gate per operand pair, constants and trivial cases folded.
-struct Strash {
-    aig: Aig,
-    table: HashMap<(u32, u32), u32>,
-}
-
-impl Strash {
-    fn and(&mut self, a: u32, b: u32) -> u32 {
-        let (a, b) = if a >= b { (a, b) } else { (b, a) };
-        if b == 0 || a == (b ^ 1) {
-            return 0;
-        }
-        if b == 1 || a == b {
-            return a;
-        }
-        if let Some(&l) = self.table.get(&(a, b)) {
-            return l;
-        }
-        let l = self.aig.and(a, b);
-        self.table.insert((a, b), l);
-        l
-    }
 }
 
 /// Maps an original literal through `map` (variable → new literal); unmapped variables are 0.
@@ -110,10 +86,7 @@ pub(crate) fn substitute(
     if let Some(m) = map.get_mut(0) {
         *m = Some(0);
     }
-    let mut st = Strash {
-        aig: Aig::new(),
-        table: HashMap::new(),
-    };
+    let mut st = Strash::new(Aig::new());
     let mut input_of = Vec::new();
     for (i, &l) in aig.inputs.iter().enumerate() {
         if needed(l) {
