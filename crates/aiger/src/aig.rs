@@ -390,6 +390,10 @@ impl Strash {
         self.table.insert((a, b), l);
         l
     }
+    /// `a ∨ b`, through [`Strash::and`].
+    pub fn or(&mut self, a: u32, b: u32) -> u32 {
+        self.and(a ^ 1, b ^ 1) ^ 1
+    }
 }
 
 #[cfg(test)]
@@ -411,5 +415,8 @@ mod strash_tests {
         assert_eq!(st.and(x, x), x);
         assert_eq!(st.and(x, x ^ 1), 0);
         assert_eq!(st.aig.ands.len(), 2);
+        assert_eq!(st.or(x ^ 1, y) ^ 1, st.and(x, y ^ 1));
+        assert_eq!(st.or(x, 1), 1);
+        assert_eq!(st.aig.ands.len(), 3);
     }
 }

@@ -8,82 +8,54 @@
 //! one-hot, latches last or first in the BDD order) the one with the fewest AND gates is kept,
 //! as ltlsynt's `--aiger` options choose among encodings by size.
 //!
-//! The circuit is handed over as the workspace's `verikit_aiger::Aig`, whose writers print it.
+//! The circuit is built directly as the workspace's `verikit_aiger::Aig` (inputs, then latches,
+//! then the gates numbered after them), its gates structurally hashed by the AIGER kernel's
+//! `Strash`; the kernel's writers print it.
 
 use crate::error::SyntError;
 use crate::mealy::{Machine, Row};
-use rustc_hash::FxHashMap;
+use verikit_aiger::{Aig, Reset, Strash};
 use verikit_bdd::{Bdd, BddPointer, BddVariable};
 use verikit_diag::Budget;
 
 /// An AIGER literal: `2·variable + negated`; 0 is false, 1 is true.
 pub(crate) type Lit = u32;
 
+/// A controller circuit: the AIGER circuit (inputs, latches reset to 0, outputs, AND gates in
+/// topological order, symbols) and the latch values of each machine state.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Circuit {
-    pub(crate) inputs: Vec<String>,
-    /// `(name, next-state literal)`.
-    pub(crate) latches: Vec<(String, Lit)>,
-    pub(crate) outputs: Vec<(String, Lit)>,
-    /// `(lhs, rhs0, rhs1)` with `lhs` even, in topological order.
-    pub(crate) ands: Vec<(Lit, Lit, Lit)>,
+    pub(crate) aig: Aig,
     /// Per machine state, its latch values.
     pub(crate) codes: Vec<Vec<bool>>,
 }
 
+/// Gates of BDDs, structurally hashed by the AIGER kernel's [`Strash`].
 struct Builder {
-    n_vars: u32,
-    base: u32,
-    strash: FxHashMap<(Lit, Lit), Lit>,
-    gates: Vec<(Lit, Lit)>,
+    st: Strash,
 }
 
 impl Builder {
-    fn and(&mut self, a: Lit, b: Lit) -> Lit {
-        let (a, b) = if a < b { (a, b) } else { (b, a) };
-        if a == 0 || a == (b ^ 1) {
-            return 0;
-        }
-        if a == 1 || a == b {
-            return b;
-        }
-        if let Some(&l) = self.strash.get(&(a, b)) {
-            return l;
-        }
-        let l = 2 * (self.base + self.gates.len() as u32);
-        self.gates.push((a, b));
-        self.strash.insert((a, b), l);
-        self.n_vars += 1;
-        l
-    }
-    fn or(&mut self, a: Lit, b: Lit) -> Lit {
-        self.and(a ^ 1, b ^ 1) ^ 1
-    }
     fn ite(&mut self, c: Lit, t: Lit, e: Lit) -> Lit {
+        let st = &mut self.st;
         if t == e {
             return t;
         }
         if t == 1 {
-            return self.or(c, e);
+            return st.or(c, e);
         }
         if t == 0 {
-            return self.and(c ^ 1, e);
+            return st.and(c ^ 1, e);
         }
         if e == 0 {
-            return self.and(c, t);
+            return st.and(c, t);
         }
         if e == 1 {
-            return self.or(c ^ 1, t);
+            return st.or(c ^ 1, t);
         }
-        if t == e ^ 1 {
-            // c ? t : !t  =  c <-> t
-            let a = self.and(c, t);
-            let b = self.and(c ^ 1, e);
-            return self.or(a, b);
-        }
-        let a = self.and(c, t);
-        let b = self.and(c ^ 1, e);
-        self.or(a, b)
+        let a = st.and(c, t);
+        let b = st.and(c ^ 1, e);
+        st.or(a, b)
     }
 
     /// The gates of a BDD whose variable `i` is the literal `var_lit[i]`.
@@ -176,7 +148,7 @@ pub(crate) fn encode(
                 latches_first,
                 budget,
             )?;
-            let key = |c: &Circuit| (c.ands.len(), c.latches.len());
+            let key = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
             match &best {
                 Some(b) if key(b) <= key(&c) => {}
                 _ => best = Some(c),
@@ -221,11 +193,16 @@ fn encode_with(
             .map_err(limit)
     };
     let latch_vars: Vec<BddVariable> = latch_names.iter().filter_map(|n| dict.var_of(n)).collect();
+    // Inputs are variables 1..=ni, latches ni+1..=ni+nl (next states set once built), gates after.
+    let mut aig = Aig::new();
+    for _ in 0..ni {
+        aig.add_input();
+    }
+    for _ in 0..nl {
+        aig.add_latch(0, Reset::Zero);
+    }
     let mut b = Builder {
-        n_vars: (ni + nl) as u32,
-        base: (ni + nl + 1) as u32,
-        strash: FxHashMap::default(),
-        gates: Vec::new(),
+        st: Strash::new(aig),
     };
     let mut var_lit: Vec<Lit> = vec![0; dict.len()];
     for name in unc {
@@ -289,11 +266,11 @@ fn encode_with(
             )?,
             None => 0,
         };
-        outputs.push((name.clone(), lit));
+        outputs.push(lit);
     }
-    let mut latches = Vec::with_capacity(nl);
+    let mut next = Vec::with_capacity(nl);
     for j in 0..nl {
-        let lit = function(
+        next.push(function(
             &|r: &Row| {
                 if code.bit(r.target as usize, j) {
                     r.guard.clone()
@@ -302,43 +279,44 @@ fn encode_with(
                 }
             },
             &mut b,
-        )?;
-        latches.push((format!("state_{j}"), lit));
+        )?);
     }
-    let base = b.base;
-    let ands = b
-        .gates
-        .iter()
-        .enumerate()
-        .map(|(g, &(x, y))| (2 * (base + g as u32), y, x))
-        .collect();
+    let mut aig = b.st.aig;
+    for (j, l) in next.into_iter().enumerate() {
+        aig.set_next(j, l);
+    }
+    aig.outputs = outputs;
+    for (k, n) in all_inputs.iter().enumerate() {
+        aig.symbols.push(('i', k, n.clone()));
+    }
+    for k in 0..nl {
+        aig.symbols.push(('l', k, format!("state_{k}")));
+    }
+    for (k, n) in all_outputs.iter().enumerate() {
+        aig.symbols.push(('o', k, n.clone()));
+    }
     let codes = (0..n)
         .map(|s| (0..nl).map(|j| code.bit(s, j)).collect())
         .collect();
-    Ok(Circuit {
-        inputs: all_inputs.to_vec(),
-        latches,
-        outputs,
-        ands,
-        codes,
-    })
+    Ok(Circuit { aig, codes })
 }
 
 impl Circuit {
-    pub(crate) fn max_var(&self) -> usize {
-        self.inputs.len() + self.latches.len() + self.ands.len()
-    }
-
-    /// Evaluates one step symbolically: given each input as a BDD (in the order of `inputs`)
-    /// and the latch values, the outputs and the next latch values as BDDs.
+    /// Evaluates one step symbolically: given each input as a BDD (in the order of the circuit's
+    /// inputs) and the latch values, the outputs and the next latch values as BDDs.
     pub(crate) fn step(&self, inputs: &[Bdd], latches: &[bool], ff: &Bdd) -> (Vec<Bdd>, Vec<Bdd>) {
+        let a = &self.aig;
         let tt = ff.not();
-        let mut val = vec![ff.clone(); self.max_var() + 1];
-        for (i, x) in inputs.iter().enumerate().take(self.inputs.len()) {
-            val[1 + i] = x.clone();
+        let mut val = vec![ff.clone(); a.maxvar as usize + 1];
+        for (&l, x) in a.inputs.iter().zip(inputs) {
+            if let Some(slot) = val.get_mut((l / 2) as usize) {
+                *slot = x.clone();
+            }
         }
-        for (j, &x) in latches.iter().enumerate().take(self.latches.len()) {
-            val[1 + self.inputs.len() + j] = if x { tt.clone() } else { ff.clone() };
+        for (latch, &x) in a.latches.iter().zip(latches) {
+            if let Some(slot) = val.get_mut((latch.lit / 2) as usize) {
+                *slot = if x { tt.clone() } else { ff.clone() };
+            }
         }
         let get = |val: &[Bdd], l: Lit| {
             let v = val
@@ -351,54 +329,15 @@ impl Circuit {
                 v
             }
         };
-        for &(lhs, a, b) in &self.ands {
-            let v = get(&val, a).and(&get(&val, b));
-            if let Some(slot) = val.get_mut((lhs / 2) as usize) {
+        for g in &a.ands {
+            let v = get(&val, g.rhs0).and(&get(&val, g.rhs1));
+            if let Some(slot) = val.get_mut((g.lhs / 2) as usize) {
                 *slot = v;
             }
         }
         (
-            self.outputs.iter().map(|&(_, l)| get(&val, l)).collect(),
-            self.latches.iter().map(|&(_, l)| get(&val, l)).collect(),
+            a.outputs.iter().map(|&l| get(&val, l)).collect(),
+            a.latches.iter().map(|l| get(&val, l.next)).collect(),
         )
-    }
-
-    /// The circuit as the workspace's AIGER type (its writers print `aag` and `aig`).
-    pub(crate) fn to_aiger(&self) -> verikit_aiger::Aig {
-        let mut a = verikit_aiger::Aig::new();
-        a.maxvar = self.max_var() as u32;
-        let (ni, nl) = (self.inputs.len() as u32, self.latches.len() as u32);
-        a.inputs = (1..=ni).map(|k| 2 * k).collect();
-        a.latches = self
-            .latches
-            .iter()
-            .enumerate()
-            .map(|(k, &(_, next))| verikit_aiger::Latch {
-                lit: 2 * (ni + 1 + k as u32),
-                next,
-                reset: verikit_aiger::Reset::Zero,
-            })
-            .collect();
-        a.outputs = self.outputs.iter().map(|&(_, l)| l).collect();
-        a.ands = self
-            .ands
-            .iter()
-            .map(|&(lhs, x, y)| verikit_aiger::And {
-                lhs,
-                rhs0: x.max(y),
-                rhs1: x.min(y),
-            })
-            .collect();
-        let _ = nl;
-        for (k, n) in self.inputs.iter().enumerate() {
-            a.symbols.push(('i', k, n.clone()));
-        }
-        for (k, (n, _)) in self.latches.iter().enumerate() {
-            a.symbols.push(('l', k, n.clone()));
-        }
-        for (k, (n, _)) in self.outputs.iter().enumerate() {
-            a.symbols.push(('o', k, n.clone()));
-        }
-        a
     }
 }
