@@ -27,8 +27,10 @@ mod letters;
 mod ltl;
 mod mealy;
 mod model_check;
+mod state_merging;
 mod task;
 mod tlsf;
+mod turns;
 
 pub use command::{convert_command, solve_command};
 pub use error::SyntError;

@@ -16,6 +16,7 @@ use crate::error::SyntError;
 use crate::letters::Letters;
 use crate::mealy::Machine;
 use crate::model_check;
+use crate::state_merging;
 use crate::tlsf::{parse_tlsf, Semantics, Spec};
 use std::time::Instant;
 use verikit_aiger::Aig;
@@ -47,7 +48,7 @@ pub const PARAMS: &[Param] = &[
         name: "synt.engine",
         default: "portfolio",
         range: "bounded|parity|portfolio",
-        doc: "bounded: C06 bounded games; parity: deterministic parity automaton + parity-game solver; portfolio: the bounded games with a head start (synt.parity-after), then both side by side (two threads), the first to decide wins",
+        doc: "bounded: C06 bounded games; parity: deterministic parity automaton + parity-game solver; portfolio: the bounded games first, handing the CPU to the parity route at a bound (synt.yield-bound) or after a time (synt.parity-after), the first to decide wins",
     },
     Param {
         name: "synt.parity-solver",
@@ -57,9 +58,21 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "synt.parity-after",
-        default: "0",
+        default: "0.5",
         range: "0..=1",
         doc: "portfolio: the bounded games run alone for this fraction of the time left (2 s without a limit), then the parity route joins them (at once if they give up)",
+    },
+    Param {
+        name: "synt.yield-bound",
+        default: "2",
+        range: "0..=101",
+        doc: "portfolio: at the start of the first bound above this one the bounded games hand the CPU to the parity route and wait until it ends undecided (101: never)",
+    },
+    Param {
+        name: "synt.merge-states",
+        default: "1",
+        range: "0..=1",
+        doc: "1: merge machine states while the specification check passes, keep the smaller circuit (state_merging); 0: Moore minimisation only",
     },
 ];
 
@@ -224,8 +237,8 @@ enum Route {
 pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
     let engine: String = params.get(&PARAMS[3]).map_err(SyntError::Usage)?;
     match engine.as_str() {
-        "bounded" => solve_route(p, params, Route::Bounded, budget),
-        "parity" => solve_route(p, params, Route::Parity, budget),
+        "bounded" => solve_route(p, params, Route::Bounded, budget, &mut |_| Ok(())),
+        "parity" => solve_route(p, params, Route::Parity, budget, &mut |_| Ok(())),
         "portfolio" => portfolio(p, params, budget),
         other => Err(SyntError::Usage(format!(
             "-x synt.engine={other}: expected bounded, parity or portfolio"
@@ -233,33 +246,61 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
     }
 }
 
-/// The portfolio: the bounded games first, alone for a head start (`synt.parity-after`, a
-/// fraction of the time left, 2 s without a limit; default 0: none), then the parity route
-/// beside them in a second thread; the parity route starts at once when the bounded games give
-/// up undecided. The first route to decide cancels the other and is returned without waiting
-/// for it (a translation or determinisation polls its budget only between steps).
-///
-/// A head start of half the time did not decide more specifications than starting both at once
-/// on the loaded benchmark machine (decision 0803: the difference was within the run-to-run
-/// noise of a wall-clock limit there), so both start together by default.
+/// What a route's thread reports to the portfolio.
+enum Msg {
+    /// The bounded games hand the CPU over to the parity route (they now wait for it).
+    HandOver,
+    /// A route ended.
+    Done(Route, Result<Solution, SyntError>),
+}
+
+/// The portfolio (decision 0804): the bounded games run alone; at the start of the first bound
+/// above `synt.yield-bound` (once a fifth of their head start has passed) they hand the CPU over
+/// to the parity route and wait, their work kept, until it ends — decided (it wins) or not (they resume). If they reach neither that
+/// bound nor a decision within the fraction `synt.parity-after` of the time left (2 s without a
+/// limit), the parity route starts beside them (and they still hand over at that bound); if
+/// they give up undecided, it starts at once. The first route to decide cancels the other and is
+/// returned without waiting for it (a translation or determinisation polls its budget only
+/// between steps).
 fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
     let after: f64 = params
         .get_in(&PARAMS[5], 0.0, 1.0)
         .map_err(SyntError::Usage)?;
+    let yield_bound: u32 = params
+        .get_in(&PARAMS[6], 0, 101)
+        .map_err(SyntError::Usage)?;
     let head_start = budget
         .remaining()
         .map_or(std::time::Duration::from_secs(2), |r| r.mul_f64(after));
+    // The bounded games keep the CPU for a fifth of their head start whatever their bound: a
+    // specification decided at a high bound is often cheap (ltl2dba23: bound 3 in 0.02 s).
+    let started = Instant::now();
+    let alone = head_start / 5;
     let subs = [budget.sub(None), budget.sub(None)];
     let cancel_all = || subs.iter().for_each(Budget::cancel);
-    let (tx, rx) = std::sync::mpsc::channel();
+    let turn = std::sync::Arc::new(crate::turns::Turn::new());
+    let (tx, rx) = std::sync::mpsc::channel::<Msg>();
     let spawn = |route: Route, sub: &Budget| {
         let tx = tx.clone();
         let (p, params, sub) = (p.clone(), params.clone(), sub.clone());
+        let turn = std::sync::Arc::clone(&turn);
         std::thread::Builder::new()
             .name(format!("synt-{route:?}"))
             .stack_size(256 << 20)
             .spawn(move || {
-                let _ = tx.send((route, solve_route(&p, &params, route, &sub)));
+                let mut on_bound = |k: u32| -> Result<(), SyntError> {
+                    if route == Route::Bounded
+                        && k > yield_bound
+                        && started.elapsed() >= alone
+                        && turn.hand_over()
+                    {
+                        let _ = tx.send(Msg::HandOver);
+                        turn.wait(&sub)?;
+                    }
+                    Ok(())
+                };
+                let r = solve_route(&p, &params, route, &sub, &mut on_bound);
+                let _ = tx.send(Msg::Done(route, r));
             })
             .map(|_| ())
             .map_err(|e| {
@@ -278,17 +319,27 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
         } else {
             match rx.recv_timeout(head_start) {
                 Ok(x) => Some(x),
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    parity_started = true;
-                    running += 1;
-                    spawn(Route::Parity, &subs[1])?;
-                    continue;
-                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Some(Msg::HandOver),
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
             }
         };
-        let Some((route, r)) = got else { break };
+        let (route, r) = match got {
+            None => break,
+            Some(Msg::HandOver) => {
+                if !parity_started {
+                    parity_started = true;
+                    running += 1;
+                    spawn(Route::Parity, &subs[1])?;
+                }
+                continue;
+            }
+            Some(Msg::Done(route, r)) => (route, r),
+        };
         running -= 1;
+        if route == Route::Parity {
+            // Undecided or not, the bounded games may go on (a decision returns below).
+            turn.finish();
+        }
         let name = match route {
             Route::Bounded => "bounded",
             Route::Parity => "parity",
@@ -306,7 +357,7 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
                 return Err(e);
             }
         }
-        // The bounded games gave up before the head start ended: the parity route now.
+        // The bounded games gave up before handing over: the parity route now.
         if !parity_started && exhausted.is_none() {
             parity_started = true;
             running += 1;
@@ -329,6 +380,7 @@ fn solve_route(
     params: &Params,
     route: Route,
     budget: &Budget,
+    on_bound: &mut dyn FnMut(u32) -> Result<(), SyntError>,
 ) -> Result<Solution, SyntError> {
     let max_bound: u32 = params
         .get_in(&PARAMS[0], 0, 100)
@@ -375,7 +427,12 @@ fn solve_route(
     let dict = Letters::dict(&names)?;
     let neg = arena.not(phi);
     let n_first = first.len();
+    let merge_states = params
+        .get_in::<u32>(&PARAMS[7], 0, 1)
+        .map_err(SyntError::Usage)?
+        == 1;
     let setup = Setup {
+        merge_states,
         p,
         unc,
         ctl,
@@ -392,7 +449,7 @@ fn solve_route(
                 max_bound,
                 max_positions,
             };
-            bounded_route(&mut arena, &setup, &bounded, budget)
+            bounded_route(&mut arena, &setup, &bounded, budget, on_bound)
         }
         Route::Parity => {
             let solver = match params
@@ -423,6 +480,7 @@ struct Setup<'a> {
     dict: verikit_bdd::BddDict,
     phi: F,
     neg: F,
+    merge_states: bool,
 }
 
 struct BoundedOptions {
@@ -455,11 +513,42 @@ fn finish(
     } else {
         (&s.p.outputs, &s.p.inputs)
     };
-    let circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
+    let mut circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
+    let mut m = m;
+    if s.merge_states && m.states() > 1 {
+        // Merged states, judged by the same product check; kept only for a smaller circuit. A
+        // limit or the budget running out during the reduction keeps the checked machine.
+        let mut accepts = |c: &Machine| match model_check::check(c, bad, &check_letters, budget) {
+            Ok(_) => Ok(true),
+            Err(SyntError::Internal(_)) => Ok(false),
+            Err(e) => Err(e),
+        };
+        match state_merging::reduce(&m, &mut accepts, budget) {
+            Ok(r) if r.states() < m.states() => {
+                let r = r.minimise(budget)?;
+                let cr = aig::encode(&r, m_unc, m_ctl, all_in, all_out, budget)?;
+                let size = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
+                if size(&cr) < size(&circuit) {
+                    sol.product_states = model_check::check(&r, bad, &check_letters, budget)?;
+                    tracing::info!(
+                        from = m.states(),
+                        to = r.states(),
+                        ands_from = circuit.aig.ands.len(),
+                        ands_to = cr.aig.ands.len(),
+                        "states merged"
+                    );
+                    m = r;
+                    circuit = cr;
+                }
+            }
+            Ok(_) | Err(SyntError::Limit(_) | SyntError::Exhausted(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
     replay_circuit(&m, &circuit, m_ctl, all_in, all_out)?;
     sol.realizable = Some(system);
     sol.machine_states = m.states();
-    sol.circuit = Some(circuit.to_aiger());
+    sol.circuit = Some(circuit.aig);
     Ok(())
 }
 
@@ -552,6 +641,7 @@ fn bounded_route(
     s: &Setup,
     o: &BoundedOptions,
     budget: &Budget,
+    on_bound: &mut dyn FnMut(u32) -> Result<(), SyntError>,
 ) -> Result<Solution, SyntError> {
     let (phi, neg) = (s.phi, s.neg);
     let moore = s.moore;
@@ -596,6 +686,7 @@ fn bounded_route(
     let mut sys_alive = true;
     let mut limits = Vec::new();
     for k in 0..=o.max_bound.max(1) {
+        on_bound(k)?;
         budget.check()?;
         let n_games = 1 + if k == 0 { 0 } else { env_targets.len() };
         for g in 0..n_games {
