@@ -64,7 +64,7 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "synt.yield-bound",
-        default: "2",
+        default: "1",
         range: "0..=101",
         doc: "portfolio: at the start of the first bound above this one the bounded games hand the CPU to the parity route and wait until it ends undecided (101: never)",
     },
@@ -251,7 +251,7 @@ enum Msg {
     /// The bounded games hand the CPU over to the parity route (they now wait for it).
     HandOver,
     /// A route ended.
-    Done(Route, Result<Solution, SyntError>),
+    Done(Route, Box<Result<Solution, SyntError>>),
 }
 
 /// The portfolio (decision 0804): the bounded games run alone; at the start of the first bound
@@ -300,7 +300,7 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
                     Ok(())
                 };
                 let r = solve_route(&p, &params, route, &sub, &mut on_bound);
-                let _ = tx.send(Msg::Done(route, r));
+                let _ = tx.send(Msg::Done(route, Box::new(r)));
             })
             .map(|_| ())
             .map_err(|e| {
@@ -333,7 +333,7 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
                 }
                 continue;
             }
-            Some(Msg::Done(route, r)) => (route, r),
+            Some(Msg::Done(route, r)) => (route, *r),
         };
         running -= 1;
         if route == Route::Parity {
