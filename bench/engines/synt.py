@@ -160,7 +160,10 @@ def main():
         f"{sum(decided(r['engines'][eng]) and not decided(r['spot']) for r in rows)} | "
         f"{sum(decided(r['spot']) and not decided(r['engines'][eng]) for r in rows)} |"
         for eng in ENGINES
-    ] + [
+    ] + ([
+        f"| union of {' and '.join(ENGINES[1:])} | "
+        f"{sum(any(decided(r['engines'][e]) for e in ENGINES[1:]) for r in rows)} | | | | |",
+    ] if len(ENGINES) > 2 else []) + [
         "",
         f"Main column: `{ENGINES[0]}`; of its decided specs, "
         f"{sum(r['decided_by'] == 'bounded' for r in solved)} were decided by the bounded games and "

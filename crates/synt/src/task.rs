@@ -516,32 +516,44 @@ fn finish(
     let mut circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
     let mut m = m;
     if s.merge_states && m.states() > 1 {
-        // Merged states, judged by the same product check; kept only for a smaller circuit. A
-        // limit or the budget running out during the reduction keeps the checked machine.
+        // Merged states, judged by the same product check; kept only for a smaller circuit. The
+        // reduction gets a quarter of the time left, so that a decision near the deadline is
+        // still answered in time; a limit or its budget running out keeps the checked machine.
+        let small = budget.sub(budget.remaining().map(|r| r / 4));
+        let budget = &small;
         let mut accepts = |c: &Machine| match model_check::check(c, bad, &check_letters, budget) {
             Ok(_) => Ok(true),
             Err(SyntError::Internal(_)) => Ok(false),
             Err(e) => Err(e),
         };
-        match state_merging::reduce(&m, &mut accepts, budget) {
-            Ok(r) if r.states() < m.states() => {
-                let r = r.minimise(budget)?;
-                let cr = aig::encode(&r, m_unc, m_ctl, all_in, all_out, budget)?;
-                let size = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
-                if size(&cr) < size(&circuit) {
-                    sol.product_states = model_check::check(&r, bad, &check_letters, budget)?;
-                    tracing::info!(
-                        from = m.states(),
-                        to = r.states(),
-                        ands_from = circuit.aig.ands.len(),
-                        ands_to = cr.aig.ands.len(),
-                        "states merged"
-                    );
-                    m = r;
-                    circuit = cr;
-                }
+        let smaller = (|| -> Result<Option<(Machine, Circuit, usize)>, SyntError> {
+            let r = state_merging::reduce(&m, &mut accepts, budget)?;
+            if r.states() >= m.states() {
+                return Ok(None);
             }
-            Ok(_) | Err(SyntError::Limit(_) | SyntError::Exhausted(_)) => {}
+            let r = r.minimise(budget)?;
+            let cr = aig::encode(&r, m_unc, m_ctl, all_in, all_out, budget)?;
+            let size = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
+            if size(&cr) >= size(&circuit) {
+                return Ok(None);
+            }
+            let product = model_check::check(&r, bad, &check_letters, budget)?;
+            Ok(Some((r, cr, product)))
+        })();
+        match smaller {
+            Ok(Some((r, cr, product))) => {
+                tracing::info!(
+                    from = m.states(),
+                    to = r.states(),
+                    ands_from = circuit.aig.ands.len(),
+                    ands_to = cr.aig.ands.len(),
+                    "states merged"
+                );
+                sol.product_states = product;
+                m = r;
+                circuit = cr;
+            }
+            Ok(None) | Err(SyntError::Limit(_) | SyntError::Exhausted(_)) => {}
             Err(e) => return Err(e),
         }
     }
