@@ -78,7 +78,9 @@ def main():
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu_e = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             res_e = run.result or {}
-            word_e = res_e.get("result") or ("timeout" if run.timed_out else "error")
+            # The watchdog's answer at the deadline has a verdict but no result word.
+            timed_out = run.timed_out or res_e.get("verdict") == "timeout"
+            word_e = res_e.get("result") or ("timeout" if timed_out else "error")
             per[eng] = (word_e, cpu_e, res_e)
         word, cpu, res = per[ENGINES[0]]
         ands = (res.get("stats") or {}).get("and_gates")
