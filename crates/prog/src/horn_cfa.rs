@@ -22,6 +22,11 @@ use verikit_smt::SExpr;
 /// Largest number of disjuncts one conjunct of a clause constraint may have in DNF.
 const MAX_DNF: usize = 512;
 
+/// A conjunction whose DNF would have more disjuncts than this names its operand instead: a
+/// fresh 0/1 variable `t` with the defining part `(φ ∧ t = 1) ∨ (¬φ ∧ t = 0)` (Tseitin), so
+/// nested `and`/`or`/`=` of Boolean formulas (the Lustre-generated clauses) stay linear in size.
+const NAME_AT: usize = 16;
+
 pub(crate) type Dnf = Vec<Vec<Atom>>;
 
 /// The automaton of a linear system and how to read its values back.
@@ -90,6 +95,11 @@ struct Conv<'a> {
     next: usize,
     side: Vec<Dnf>,
     depth: usize,
+    /// DNFs of subformulas already converted (by source span and polarity): a formula named
+    /// or converted twice reuses its variables.
+    memo: HashMap<(usize, usize, bool), Dnf>,
+    /// Variables naming subformulas (by source span).
+    names: HashMap<(usize, usize), Lin>,
 }
 
 impl Conv<'_> {
@@ -251,10 +261,48 @@ impl Conv<'_> {
 
     /// The formula `e` (negated when `neg`) in DNF.
     fn formula(&mut self, e: &SExpr, neg: bool) -> Result<Dnf, ProgError> {
+        let key = (e.span.start, e.span.end, neg);
+        if let Some(d) = self.memo.get(&key) {
+            return Ok(d.clone());
+        }
         self.enter(e)?;
         let r = self.formula_inner(e, neg);
         self.depth -= 1;
-        r
+        let r = r?;
+        self.memo.insert(key, r.clone());
+        Ok(r)
+    }
+
+    /// The 0/1 variable naming formula `e` (defined once per clause).
+    fn name(&mut self, e: &SExpr) -> Result<Lin, ProgError> {
+        let key = (e.span.start, e.span.end);
+        if let Some(t) = self.names.get(&key) {
+            return Ok(t.clone());
+        }
+        let t = self.fresh();
+        let pos = and(self.formula(e, false)?, vec![vec![eq(&t, &Lin::constant(1))?]])?;
+        let neg = and(self.formula(e, true)?, vec![vec![eq(&t, &Lin::constant(0))?]])?;
+        self.side.push([pos, neg].concat());
+        self.names.insert(key, t.clone());
+        Ok(t)
+    }
+
+    /// `e` (negated when `neg`) as a DNF of at most `room` disjuncts: a larger one is named.
+    fn small(&mut self, e: &SExpr, neg: bool, room: usize) -> Result<Dnf, ProgError> {
+        let d = self.formula(e, neg)?;
+        if d.len() <= room.max(1) {
+            return Ok(d);
+        }
+        let t = self.name(e)?;
+        let k = if neg { 0 } else { 1 };
+        Ok(vec![vec![eq(&t, &Lin::constant(k))?]])
+    }
+
+    /// `acc ∧ e` (`e` negated when `neg`), naming `e` when the product would be large.
+    fn conj(&mut self, acc: Dnf, e: &SExpr, neg: bool) -> Result<Dnf, ProgError> {
+        let room = NAME_AT / acc.len().max(1);
+        let d = self.small(e, neg, room)?;
+        and(acc, d)
     }
 
     fn formula_inner(&mut self, e: &SExpr, neg: bool) -> Result<Dnf, ProgError> {
@@ -278,10 +326,10 @@ impl Conv<'_> {
         let all = |c: &mut Self, neg: bool, conj: bool| -> Result<Dnf, ProgError> {
             let mut acc = if conj { tru() } else { Vec::new() };
             for a in args {
-                let d = c.formula(a, neg)?;
                 acc = if conj {
-                    and(acc, d)?
+                    c.conj(acc, a, neg)?
                 } else {
+                    let d = c.formula(a, neg)?;
                     [acc, d].concat()
                 };
             }
@@ -297,15 +345,21 @@ impl Conv<'_> {
                 let mut acc = if neg { tru() } else { Vec::new() };
                 for (i, a) in args.iter().enumerate() {
                     let pol = if i + 1 == n { neg } else { !neg };
-                    let d = self.formula(a, pol)?;
-                    acc = if neg { and(acc, d)? } else { [acc, d].concat() };
+                    acc = if neg {
+                        self.conj(acc, a, pol)?
+                    } else {
+                        let d = self.formula(a, pol)?;
+                        [acc, d].concat()
+                    };
                 }
                 Ok(acc)
             }
             "ite" if args.len() == 3 && self.is_bool(e) => {
                 let (c, t, f) = (&args[0], &args[1], &args[2]);
-                let a = and(self.formula(c, false)?, self.formula(t, neg)?)?;
-                let b = and(self.formula(c, true)?, self.formula(f, neg)?)?;
+                let a = self.small(c, false, NAME_AT)?;
+                let a = self.conj(a, t, neg)?;
+                let b = self.small(c, true, NAME_AT)?;
+                let b = self.conj(b, f, neg)?;
                 Ok([a, b].concat())
             }
             "xor" if args.len() == 2 => self.iff(&args[0], &args[1], !neg),
@@ -371,8 +425,10 @@ impl Conv<'_> {
 
     /// `a ⇔ b` (`a ⊕ b` when `differ`).
     fn iff(&mut self, a: &SExpr, b: &SExpr, differ: bool) -> Result<Dnf, ProgError> {
-        let x = and(self.formula(a, false)?, self.formula(b, differ)?)?;
-        let y = and(self.formula(a, true)?, self.formula(b, !differ)?)?;
+        let x = self.small(a, false, NAME_AT)?;
+        let x = self.conj(x, b, differ)?;
+        let y = self.small(a, true, NAME_AT)?;
+        let y = self.conj(y, b, !differ)?;
         Ok([x, y].concat())
     }
 }
@@ -403,6 +459,8 @@ pub(crate) fn convert_clause(
         next: c.vars.len(),
         side: Vec::new(),
         depth: 0,
+        memo: HashMap::new(),
+        names: HashMap::new(),
     };
     let mut domain = Vec::new();
     for (i, (n, b)) in c.vars.iter().enumerate() {

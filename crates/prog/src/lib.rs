@@ -25,6 +25,7 @@ mod invariant_check;
 mod kind;
 mod load;
 mod lower;
+mod mbp;
 mod options;
 mod path_feasibility;
 mod path_interp;

@@ -204,7 +204,7 @@ pub(crate) fn path_interpolants(cfa: &Cfa, edges: &[usize]) -> PathInterp {
 }
 
 /// The prefix sum `Σ_{r < upto} y_r·row_r` as an atom over program variables (`None`: `true`).
-fn interpolant(
+pub(crate) fn interpolant(
     lp: &Lp,
     y: &[Num],
     upto: usize,

@@ -26,13 +26,16 @@
 //! Queries go to `verikit-smt` (linear integer arithmetic), each a fresh solver polled by the
 //! budget and counted as one unit of its work. The caller checks the model and the derivation independently (`horn_check`).
 
-use crate::cfa::{Atom, Lin};
+use crate::cfa::{Atom, Lin, Var};
 use crate::horn::HornSystem;
 use crate::horn_cfa::{convert_clause, ClauseIr};
 use crate::horn_check::ChcStep;
-use crate::invariant_check::{atom, dnf, lin};
+use crate::invariant_check::{atom, dnf, lin, num};
+use crate::mbp::{project, subst_args, Lit};
+use crate::path_interp::{interpolant, Lp};
 use std::collections::HashMap;
 use verikit_diag::{Budget, Exhausted};
+use verikit_num::exact_lp::Feasibility;
 use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp, Value};
 
 /// Facts of a predicate offered to one must query (the most recent ones).
@@ -40,10 +43,26 @@ const MUST_CAP: usize = 256;
 /// Integer arguments beyond which no octagon literals are generated.
 const OCTAGON_MAX: usize = 12;
 
+/// Moduli of the congruence literals describing a point (`x mod m = v mod m`).
+const MODULI: [i128; 1] = [2];
+
+fn lit_term(s: &mut Solver, l: &Lit, v: &dyn Fn(Var) -> TermId) -> TermId {
+    match l {
+        Lit::Lin(a) => atom(s, a, v),
+        Lit::Mod(l, m, r) => {
+            let t = lin(s, l, v);
+            let mc = s.terms.mk_const(num(*m), Sort::Int);
+            let md = s.terms.mk(TermOp::Mod, vec![t, mc], Sort::Int);
+            let rc = s.terms.mk_const(num(*r), Sort::Int);
+            s.terms.mk(TermOp::Eq, vec![md, rc], Sort::Bool)
+        }
+    }
+}
+
 /// The result of the engine.
 pub(crate) enum SpacerOutcome {
     /// Per predicate, the cubes whose negations make up its interpretation.
-    Sat(Vec<Vec<Vec<Atom>>>),
+    Sat(Vec<Vec<Vec<Lit>>>),
     /// A derivation of `false`, facts in derivation order.
     Unsat(Vec<ChcStep>),
     /// The budget ran out at this level.
@@ -51,7 +70,7 @@ pub(crate) enum SpacerOutcome {
 }
 
 struct Lemma {
-    cube: Vec<Atom>,
+    cube: Vec<Lit>,
     level: usize,
 }
 
@@ -74,11 +93,13 @@ enum Mode {
 enum Query {
     /// Indices of the cube literals in an unsat core.
     Unsat(Vec<usize>),
-    /// A model: the body points, the head point and the clause's variables.
+    /// A model: the body points, the head point, the clause's declared variables and the
+    /// values of all its variables (auxiliary ones too).
     Sat {
         body: Vec<Vec<i128>>,
         head: Vec<i128>,
         vars: Vec<i128>,
+        all: Vec<i128>,
     },
 }
 
@@ -116,11 +137,11 @@ fn and_all(s: &mut Solver, ts: Vec<TermId>) -> TermId {
 
 /// The literals describing a point: bounds of each argument, and of sums and differences of
 /// pairs of integer arguments.
-fn point_literals(point: &[i128], bools: &[bool]) -> Vec<Atom> {
+fn point_literals(point: &[i128], bools: &[bool]) -> Vec<Lit> {
     let mut out = Vec::new();
     let mut push = |l: Result<Lin, crate::cfa::Overflow>| {
         if let Ok(l) = l {
-            out.push(Atom::le0(l));
+            out.push(Lit::Lin(Atom::le0(l)));
         }
     };
     for (i, &v) in point.iter().enumerate() {
@@ -150,6 +171,14 @@ fn point_literals(point: &[i128], bools: &[bool]) -> Vec<Atom> {
             }
         }
     }
+    for (i, &v) in point.iter().enumerate() {
+        if bools.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        for m in MODULI {
+            out.push(Lit::Mod(Lin::var(i), m, v.rem_euclid(m)));
+        }
+    }
     out
 }
 
@@ -162,7 +191,7 @@ impl Pdr<'_> {
     fn query(
         &self,
         ci: usize,
-        cube: &[Atom],
+        cube: &[Lit],
         level: usize,
         mode: Mode,
     ) -> Result<Query, Exhausted> {
@@ -212,14 +241,15 @@ impl Pdr<'_> {
                     for l in self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]) {
                         if l.level + 1 >= level {
                             let c: Vec<TermId> =
-                                l.cube.iter().map(|a| atom(&mut s, a, &w)).collect();
+                                l.cube.iter().map(|a| lit_term(&mut s, a, &w)).collect();
                             let c = and_all(&mut s, c);
                             let n = s.terms.mk_not(c);
                             s.assert(n);
                         }
                     }
                     if induct && *q == head {
-                        let c: Vec<TermId> = cube.iter().map(|a| atom(&mut s, a, &w)).collect();
+                        let c: Vec<TermId> =
+                            cube.iter().map(|a| lit_term(&mut s, a, &w)).collect();
                         let c = and_all(&mut s, c);
                         let n = s.terms.mk_not(c);
                         s.assert(n);
@@ -233,7 +263,7 @@ impl Pdr<'_> {
             None => Vec::new(),
         };
         let h = |x: usize| head_terms.get(x).copied().unwrap_or(zero);
-        let assumptions: Vec<TermId> = cube.iter().map(|a| atom(&mut s, a, &h)).collect();
+        let assumptions: Vec<TermId> = cube.iter().map(|a| lit_term(&mut s, a, &h)).collect();
         match s.check(&assumptions) {
             SatResult::Unsat => {
                 let core = s.unsat_core();
@@ -256,8 +286,14 @@ impl Pdr<'_> {
                     .collect();
                 let head = head_terms.iter().map(|&t| val(t)).collect();
                 let nd = self.decl_vars.get(ci).copied().unwrap_or(0);
-                let vars = vars.iter().take(nd).map(|&t| val(t)).collect();
-                Ok(Query::Sat { body, head, vars })
+                let all: Vec<i128> = vars.iter().map(|&t| val(t)).collect();
+                let vars = all.iter().take(nd).copied().collect();
+                Ok(Query::Sat {
+                    body,
+                    head,
+                    vars,
+                    all,
+                })
             }
         }
     }
@@ -267,7 +303,7 @@ impl Pdr<'_> {
     fn blocked(
         &self,
         pred: usize,
-        cube: &[Atom],
+        cube: &[Lit],
         level: usize,
     ) -> Result<Option<Vec<usize>>, Exhausted> {
         let mut core: Vec<usize> = Vec::new();
@@ -311,17 +347,23 @@ impl Pdr<'_> {
     fn generalise(
         &self,
         pred: usize,
+        obligation: &[Lit],
         point: &[i128],
         level: usize,
-    ) -> Result<Vec<Atom>, Exhausted> {
+    ) -> Result<Vec<Lit>, Exhausted> {
         let bools = self.bools.get(pred).map(Vec::as_slice).unwrap_or(&[]);
-        let lits = point_literals(point, bools);
+        let mut lits = obligation.to_vec();
+        for l in point_literals(point, bools) {
+            if !lits.contains(&l) {
+                lits.push(l);
+            }
+        }
         let Some(core) = self.blocked(pred, &lits, level)? else {
             // Not blocked with relative induction (cannot happen: it was blocked without); keep
             // the point itself.
             return Ok(lits);
         };
-        let mut cube: Vec<Atom> = core.iter().filter_map(|&i| lits.get(i).cloned()).collect();
+        let mut cube: Vec<Lit> = core.iter().filter_map(|&i| lits.get(i).cloned()).collect();
         // Drop literals.
         let mut i = 0;
         while i < cube.len() {
@@ -335,15 +377,20 @@ impl Pdr<'_> {
                 None => i += 1,
             }
         }
+        // A lemma from the Farkas certificates of the clauses' refutations of the cube.
+        if let Some(c) = self.farkas(pred, &cube, level)? {
+            return Ok(c);
+        }
         // Weaken bounds: `l + c ≤ 0` to `l + c - d ≤ 0` for the largest `d` still blocked.
         for i in 0..cube.len() {
-            if cube.get(i).is_none_or(|a| a.eq) {
+            if !matches!(cube.get(i), Some(Lit::Lin(a)) if !a.eq) {
                 continue;
             }
-            let with = |d: i128| -> Option<Vec<Atom>> {
+            let with = |d: i128| -> Option<Vec<Lit>> {
                 let mut c = cube.clone();
-                let a = c.get_mut(i)?;
-                a.lin = a.lin.add_const(-d).ok()?;
+                if let Some(Lit::Lin(a)) = c.get_mut(i) {
+                    a.lin = a.lin.add_const(-d).ok()?;
+                }
                 Some(c)
             };
             let mut good = 0i128;
@@ -379,7 +426,99 @@ impl Pdr<'_> {
         Ok(cube)
     }
 
-    fn add_lemma(&mut self, pred: usize, cube: Vec<Atom>, level: usize) {
+    /// Interpolation by Farkas' lemma (Spacer's lemma generalisation): for each clause deriving
+    /// `pred`, the linear conjuncts of its constraint, the single-literal lemmas of its body
+    /// predicates one level down and the head equations (side A) against the linear literals of
+    /// the cube (side B) as one exact LP over the rationals; when it is infeasible, the part of
+    /// the Farkas combination from side A is an inequality `I` over the head's arguments that A
+    /// implies and the cube contradicts. `¬I` is the candidate cube, kept when it is blocked at
+    /// `level` (relative induction), so the lemma is `I` itself.
+    fn farkas(&self, pred: usize, cube: &[Lit], level: usize) -> Result<Option<Vec<Lit>>, Exhausted> {
+        let arity = self.bools.get(pred).map(Vec::len).unwrap_or(0);
+        let side_b: Vec<&Atom> = cube
+            .iter()
+            .filter_map(|l| match l {
+                Lit::Lin(a) => Some(a),
+                Lit::Mod(..) => None,
+            })
+            .collect();
+        if side_b.is_empty() {
+            return Ok(None);
+        }
+        let mut cands: Vec<Atom> = Vec::new();
+        for &ci in self.by_head.get(pred).map(Vec::as_slice).unwrap_or(&[]) {
+            self.budget.spend(1)?;
+            let Some(ir) = self.irs.get(ci) else { continue };
+            if level == 0 && !ir.body.is_empty() {
+                continue;
+            }
+            let Some((_, hargs)) = &ir.head else { continue };
+            // LP variable `i < arity`: head argument `i`; `arity + j`: clause variable `j`.
+            let nv = arity + ir.nvars;
+            let mut lp = Lp::new();
+            let mut col_var = Vec::with_capacity(2 * nv);
+            let mut cols = Vec::with_capacity(nv);
+            for x in 0..nv {
+                let c = lp.fresh();
+                col_var.push(x);
+                col_var.push(x);
+                cols.push(if x < arity { Some(c) } else { None });
+            }
+            let col = |x: Var| 2 * x;
+            let shift = |x: Var| x + arity;
+            let mut rows = 0usize;
+            for part in &ir.parts {
+                if let [conj] = part.as_slice() {
+                    for a in conj {
+                        lp.add(&a.lin.rename(&shift), &col, a.eq);
+                        rows += 1;
+                    }
+                }
+            }
+            for (q, args) in &ir.body {
+                for l in self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]) {
+                    let [Lit::Lin(a)] = l.cube.as_slice() else { continue };
+                    if l.level + 1 < level || a.eq {
+                        continue;
+                    }
+                    // ¬(L ≤ 0) over the integers: 1 - L ≤ 0.
+                    let neg = a.lin.scale(-1).and_then(|n| n.add_const(1)).ok();
+                    if let Some(n) = neg.and_then(|n| subst_args(&n, args)) {
+                        lp.add(&n.rename(&shift), &col, false);
+                        rows += 1;
+                    }
+                }
+            }
+            for (i, h) in hargs.iter().enumerate() {
+                if let Ok(d) = Lin::var(i).sub(&h.rename(&shift)) {
+                    lp.add(&d, &col, true);
+                    rows += 1;
+                }
+            }
+            for a in &side_b {
+                lp.add(&a.lin, &col, a.eq);
+            }
+            if let Feasibility::Infeasible(y) = lp.solve() {
+                if let Ok(Some(i)) = interpolant(&lp, &y, rows, &cols, &col_var) {
+                    if !i.lin.coeffs.is_empty() && !cands.contains(&i) {
+                        cands.push(i);
+                    }
+                }
+            }
+        }
+        for i in cands {
+            let Ok(n) = i.lin.scale(-1).and_then(|n| n.add_const(1)) else {
+                continue;
+            };
+            let c = vec![Lit::Lin(Atom::le0(n))];
+            if self.blocked(pred, &c, level)?.is_some() {
+                return Ok(Some(c));
+            }
+        }
+        Ok(None)
+    }
+
+    fn add_lemma(&mut self, pred: usize, cube: Vec<Lit>, level: usize) {
         let Some(ls) = self.lemmas.get_mut(pred) else {
             return;
         };
@@ -390,46 +529,112 @@ impl Pdr<'_> {
         ls.push(Lemma { cube, level });
     }
 
-    /// Decides an obligation: `Some(fact)` when reached, `None` when blocked.
+    /// The obligation for the body of linear clause `ci` from a model of its query with the head
+    /// in `cube`: the model-based projection (`mbp`) of the clause's constraint (the disjunct of
+    /// each part that holds in the model) and of the cube onto the body's arguments; the body
+    /// point itself when the clause is nonlinear or the projection fails.
+    fn obligation(&self, ci: usize, cube: &[Lit], all: &[i128], point: &[i128]) -> Vec<Lit> {
+        let eqs = || {
+            point
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &v)| {
+                    Lin::var(i)
+                        .add_const(-v)
+                        .ok()
+                        .map(|l| Lit::Lin(Atom::eq0(l)))
+                })
+                .collect()
+        };
+        let Some(ir) = self.irs.get(ci) else {
+            return eqs();
+        };
+        let ([(_, bargs)], Some((_, hargs))) = (ir.body.as_slice(), &ir.head) else {
+            return eqs();
+        };
+        let n = ir.nvars;
+        let val = |x: Var| {
+            if x < n {
+                all.get(x).copied().unwrap_or(0)
+            } else {
+                point.get(x - n).copied().unwrap_or(0)
+            }
+        };
+        let mut lits: Vec<Lit> = Vec::new();
+        for part in &ir.parts {
+            let Some(conj) = part.iter().find(|c| c.iter().all(|a| a.holds(&val))) else {
+                return eqs();
+            };
+            lits.extend(conj.iter().cloned().map(Lit::Lin));
+        }
+        for l in cube {
+            match l.map(|x| subst_args(x, hargs)) {
+                Some(l) => lits.push(l),
+                None => return eqs(),
+            }
+        }
+        for (i, t) in bargs.iter().enumerate() {
+            match Lin::var(n + i).sub(t) {
+                Ok(d) => lits.push(Lit::Lin(Atom::eq0(d))),
+                Err(_) => return eqs(),
+            }
+        }
+        let elim: Vec<Var> = (0..n).collect();
+        let Some(p) = project(lits, &elim, &val) else {
+            return eqs();
+        };
+        let p: Option<Vec<Lit>> = p
+            .iter()
+            .map(|l| l.map(|x| Some(x.rename(&|v| v.saturating_sub(n)))))
+            .collect();
+        let at = |x: Var| point.get(x).copied().unwrap_or(0);
+        match p {
+            Some(p) if p.iter().all(|l| l.holds(&at)) => p,
+            _ => eqs(),
+        }
+    }
+
+    /// Decides an obligation (a cube of `pred` containing `point`): `Some(fact)` when a fact in
+    /// the cube is derived, `None` when the cube is blocked at `level`.
     fn solve(
         &mut self,
         pred: usize,
+        cube: Vec<Lit>,
         point: Vec<i128>,
         level: usize,
     ) -> Result<Option<usize>, Exhausted> {
-        let mut stack = vec![(pred, point, level)];
-        while let Some((p, pt, k)) = stack.last().cloned() {
+        let mut stack = vec![(pred, cube, point, level)];
+        while let Some((p, cube, pt, k)) = stack.last().cloned() {
             self.budget.check()?;
-            if let Some(&f) = self.known.get(&(p, pt.clone())) {
+            let clauses = self.by_head.get(p).cloned().unwrap_or_default();
+            // Reached: a clause derives a point of the cube from known facts.
+            let mut reached = None;
+            for &ci in &clauses {
+                if let Query::Sat {
+                    body, head, vars, ..
+                } = self.query(ci, &cube, k, Mode::Must)?
+                {
+                    if let Some(children) = self.children(ci, &body) {
+                        reached = Some(self.add_fact(p, ci, vars, head, children));
+                        break;
+                    }
+                }
+            }
+            if let Some(f) = reached {
                 stack.pop();
                 if stack.is_empty() {
                     return Ok(Some(f));
                 }
                 continue;
             }
-            let eqs: Vec<Atom> = pt
-                .iter()
-                .enumerate()
-                .filter_map(|(i, &v)| Lin::var(i).add_const(-v).ok().map(Atom::eq0))
-                .collect();
-            let clauses = self.by_head.get(p).cloned().unwrap_or_default();
             let mut progressed = false;
             for &ci in &clauses {
-                if let Query::Sat { body, head, vars } = self.query(ci, &eqs, k, Mode::Must)? {
-                    let children = self.children(ci, &body);
-                    if let Some(children) = children {
-                        self.add_fact(p, ci, vars, head, children);
-                        progressed = true;
-                        break;
-                    }
-                }
-            }
-            if progressed {
-                continue;
-            }
-            for &ci in &clauses {
-                if let Query::Sat { body, head, vars } =
-                    self.query(ci, &eqs, k, Mode::Frames { induct: false })?
+                if let Query::Sat {
+                    body,
+                    head,
+                    vars,
+                    all,
+                } = self.query(ci, &cube, k, Mode::Frames { induct: false })?
                 {
                     let preds: Vec<usize> = self
                         .irs
@@ -441,7 +646,10 @@ impl Pdr<'_> {
                         .zip(&body)
                         .find(|(q, b)| !self.known.contains_key(&(**q, (*b).clone())));
                     match unknown {
-                        Some((&q, b)) => stack.push((q, b.clone(), k.saturating_sub(1))),
+                        Some((&q, b)) => {
+                            let c = self.obligation(ci, &cube, &all, b);
+                            stack.push((q, c, b.clone(), k.saturating_sub(1)));
+                        }
                         None => {
                             if let Some(children) = self.children(ci, &body) {
                                 self.add_fact(p, ci, vars, head, children);
@@ -455,8 +663,8 @@ impl Pdr<'_> {
             if progressed {
                 continue;
             }
-            let cube = self.generalise(p, &pt, k)?;
-            self.add_lemma(p, cube, k);
+            let g = self.generalise(p, &cube, &pt, k)?;
+            self.add_lemma(p, g, k);
             stack.pop();
             if stack.is_empty() {
                 return Ok(None);
@@ -574,7 +782,7 @@ pub(crate) fn spacer(
     };
     let mut n = 0usize;
     loop {
-        match pdr.solve(npreds, Vec::new(), n) {
+        match pdr.solve(npreds, Vec::new(), Vec::new(), n) {
             Ok(Some(f)) => return Ok(SpacerOutcome::Unsat(pdr.derivation(f))),
             Ok(None) => {}
             Err(e) => return Ok(SpacerOutcome::Stopped(e, n)),
