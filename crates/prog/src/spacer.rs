@@ -377,6 +377,22 @@ impl Pdr<'_> {
                 None => i += 1,
             }
         }
+        // Congruence literals alone (a parity lemma): the cores above rarely keep them, since
+        // the bounds of the point refute the clauses as well.
+        let mods: Vec<Lit> = lits
+            .iter()
+            .filter(|l| matches!(l, Lit::Mod(..)))
+            .cloned()
+            .collect();
+        if !mods.is_empty() && cube.iter().any(|l| !matches!(l, Lit::Mod(..))) {
+            if let Some(core) = self.blocked(pred, &mods, level)? {
+                let c: Vec<Lit> = core.iter().filter_map(|&k| mods.get(k).cloned()).collect();
+                if !c.is_empty() && self.blocked(pred, &c, level)?.is_some() {
+                    return Ok(c);
+                }
+                return Ok(mods);
+            }
+        }
         // A lemma from the Farkas certificates of the clauses' refutations of the cube.
         if let Some(c) = self.farkas(pred, &cube, level)? {
             return Ok(c);
@@ -549,9 +565,10 @@ impl Pdr<'_> {
         let Some(ir) = self.irs.get(ci) else {
             return eqs();
         };
-        let ([(_, bargs)], Some((_, hargs))) = (ir.body.as_slice(), &ir.head) else {
+        let [(_, bargs)] = ir.body.as_slice() else {
             return eqs();
         };
+        let hargs: &[Lin] = ir.head.as_ref().map(|h| h.1.as_slice()).unwrap_or(&[]);
         let n = ir.nvars;
         let val = |x: Var| {
             if x < n {
