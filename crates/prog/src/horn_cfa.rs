@@ -280,8 +280,14 @@ impl Conv<'_> {
             return Ok(t.clone());
         }
         let t = self.fresh();
-        let pos = and(self.formula(e, false)?, vec![vec![eq(&t, &Lin::constant(1))?]])?;
-        let neg = and(self.formula(e, true)?, vec![vec![eq(&t, &Lin::constant(0))?]])?;
+        let pos = and(
+            self.formula(e, false)?,
+            vec![vec![eq(&t, &Lin::constant(1))?]],
+        )?;
+        let neg = and(
+            self.formula(e, true)?,
+            vec![vec![eq(&t, &Lin::constant(0))?]],
+        )?;
         self.side.push([pos, neg].concat());
         self.names.insert(key, t.clone());
         Ok(t)

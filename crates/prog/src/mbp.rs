@@ -34,12 +34,9 @@ impl Lit {
     pub(crate) fn smt(&self, name: &dyn Fn(Var) -> String) -> String {
         match self {
             Lit::Lin(a) => a.smt(name),
-            Lit::Mod(l, m, r) => format!(
-                "(= (mod {} {}) {})",
-                l.smt(name),
-                smt_int(*m),
-                smt_int(*r)
-            ),
+            Lit::Mod(l, m, r) => {
+                format!("(= (mod {} {}) {})", l.smt(name), smt_int(*m), smt_int(*r))
+            }
         }
     }
 
@@ -110,9 +107,7 @@ pub(crate) fn project(
         if !lits.iter().any(has) {
             continue;
         }
-        let unit = |l: &Lit, eq: bool| {
-            matches!(l, Lit::Lin(a) if a.eq == eq && a.lin.coeffs.get(&v).is_some_and(|c| c.abs() == 1))
-        };
+        let unit = |l: &Lit, eq: bool| matches!(l, Lit::Lin(a) if a.eq == eq && a.lin.coeffs.get(&v).is_some_and(|c| c.abs() == 1));
         let term = if let Some(i) = lits.iter().position(|l| unit(l, true)) {
             // c·v + R = 0 with c = ±1: v = -c·R.
             let l = lits.remove(i);
@@ -178,10 +173,11 @@ mod tests {
         }
     }
 
-    /// Brute force over a box: does some value of the eliminated variables satisfy `lits`?
+    /// Brute force over a box (wide enough for the witnesses of these small coefficients): does
+    /// some value of the eliminated variables satisfy `lits`?
     fn exists(lits: &[Lit], keep: &[i128], elim: usize) -> bool {
         let n = keep.len();
-        let mut idx = vec![-40i128; elim];
+        let mut idx = vec![-80i128; elim];
         loop {
             let val = |x: Var| {
                 if x < n {
@@ -195,12 +191,14 @@ mod tests {
             }
             let mut i = 0;
             loop {
-                let Some(d) = idx.get_mut(i) else { return false };
+                let Some(d) = idx.get_mut(i) else {
+                    return false;
+                };
                 *d += 1;
-                if *d <= 40 {
+                if *d <= 80 {
                     break;
                 }
-                *d = -40;
+                *d = -80;
                 i += 1;
             }
         }
@@ -258,7 +256,7 @@ mod tests {
             if let Some(p) = project(lits.clone(), &[1, 2], &val) {
                 prop_assert!(p.iter().all(|l| l.holds(&val)));
                 prop_assert!(p.iter().all(|l| l.lin().coeffs.keys().all(|&x| x == 0)));
-                for x in -6i128..7 {
+                for x in -4i128..5 {
                     let inside = p.iter().all(|l| l.holds(&|_| x));
                     if inside {
                         prop_assert!(exists(&lits, &[x], 2), "{:?} ⊄ ∃: x = {}", p, x);

@@ -188,13 +188,7 @@ impl Pdr<'_> {
     }
 
     /// One query on clause `ci`: a head in `cube` at `level`.
-    fn query(
-        &self,
-        ci: usize,
-        cube: &[Lit],
-        level: usize,
-        mode: Mode,
-    ) -> Result<Query, Exhausted> {
+    fn query(&self, ci: usize, cube: &[Lit], level: usize, mode: Mode) -> Result<Query, Exhausted> {
         self.budget.spend(1)?;
         let (Some(ir), Some(&head)) = (self.irs.get(ci), self.heads.get(ci)) else {
             return Ok(Query::Unsat(Vec::new()));
@@ -248,8 +242,7 @@ impl Pdr<'_> {
                         }
                     }
                     if induct && *q == head {
-                        let c: Vec<TermId> =
-                            cube.iter().map(|a| lit_term(&mut s, a, &w)).collect();
+                        let c: Vec<TermId> = cube.iter().map(|a| lit_term(&mut s, a, &w)).collect();
                         let c = and_all(&mut s, c);
                         let n = s.terms.mk_not(c);
                         s.assert(n);
@@ -449,7 +442,12 @@ impl Pdr<'_> {
     /// the Farkas combination from side A is an inequality `I` over the head's arguments that A
     /// implies and the cube contradicts. `¬I` is the candidate cube, kept when it is blocked at
     /// `level` (relative induction), so the lemma is `I` itself.
-    fn farkas(&self, pred: usize, cube: &[Lit], level: usize) -> Result<Option<Vec<Lit>>, Exhausted> {
+    fn farkas(
+        &self,
+        pred: usize,
+        cube: &[Lit],
+        level: usize,
+    ) -> Result<Option<Vec<Lit>>, Exhausted> {
         let arity = self.bools.get(pred).map(Vec::len).unwrap_or(0);
         let side_b: Vec<&Atom> = cube
             .iter()
@@ -493,7 +491,9 @@ impl Pdr<'_> {
             }
             for (q, args) in &ir.body {
                 for l in self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]) {
-                    let [Lit::Lin(a)] = l.cube.as_slice() else { continue };
+                    let [Lit::Lin(a)] = l.cube.as_slice() else {
+                        continue;
+                    };
                     if l.level + 1 < level || a.eq {
                         continue;
                     }
