@@ -357,8 +357,10 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
             Ok(BmcResult::Safe) => {
                 // The clause graph is acyclic (unwound completely): Spacer's levels are bounded
                 // by its depth, so with the rest of the budget it gives the model, checked like
-                // every other.
-                let a = match run_spacer(&sys, text, budget) {
+                // every other. It gets as many queries as in the portfolio (CI's demo inputs
+                // stay quick); when they run out the `sat` stands without a model and says so.
+                let sub = budget.sub(None).with_work_limit(PORTFOLIO_QUERIES);
+                let a = match run_spacer(&sys, text, &sub) {
                     Ok(m) => m
                         .detail("engine", "bmc")
                         .detail("proof", format!("complete unwinding: at bound {k} no derivation of false exists and the clause graph is unwound completely; the model (spacer on the acyclic clause graph) checked by the SMT solver against every clause as written")),

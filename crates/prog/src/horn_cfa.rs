@@ -246,17 +246,7 @@ impl Conv<'_> {
             }
             None => {}
         }
-        let t = self.fresh();
-        let pos = and(
-            self.formula(e, false)?,
-            vec![vec![eq(&t, &Lin::constant(1))?]],
-        )?;
-        let neg = and(
-            self.formula(e, true)?,
-            vec![vec![eq(&t, &Lin::constant(0))?]],
-        )?;
-        self.side.push([pos, neg].concat());
-        Ok(t)
+        self.name(e)
     }
 
     /// The formula `e` (negated when `neg`) in DNF.
