@@ -22,6 +22,7 @@ mod bytecode;
 mod c_expr;
 mod c_lex;
 mod command;
+mod dfs;
 #[cfg(feature = "dist")]
 mod dist_cluster;
 #[cfg(feature = "dist")]

@@ -89,9 +89,15 @@ impl Foot {
 /// The object table: byte offset of the packed state → object.
 struct Objects {
     of_byte: Vec<u32>,
-    /// Rendezvous channels have no bytes: channel index → object.
+    /// Rendezvous channels have no bytes: channel index → object (of a buffered channel: its
+    /// head, the end receives take from).
     chan: Vec<u32>,
-    commit: u32,
+    /// Exclusive buffered channels (one sending process, one receiving process, no other
+    /// access): channel index → the object of its tail, the end sends append to.
+    tail: Vec<Option<u32>>,
+    /// Objects outside the state (none in a valid model), and "some process is committed" in
+    /// models whose committed states do not yield.
+    other: u32,
     n: usize,
 }
 
@@ -126,12 +132,22 @@ impl Objects {
             chan.push(n);
             mark(c.off as usize, len, &mut n);
         }
-        let commit = n;
+        let tail = exclusive_channels(m)
+            .into_iter()
+            .map(|x| {
+                x.then(|| {
+                    n += 1;
+                    n - 1
+                })
+            })
+            .collect();
+        let other = n;
         n += 1;
         Objects {
             of_byte,
             chan,
-            commit,
+            tail,
+            other,
             n: n as usize,
         }
     }
@@ -140,12 +156,26 @@ impl Objects {
         self.of_byte
             .get(off as usize)
             .copied()
-            .unwrap_or(self.commit)
+            .unwrap_or(self.other)
     }
 
-    /// A channel operation reads and writes its channel.
-    fn channel(&self, chan: u32, f: &mut Foot) {
-        let c = self.chan.get(chan as usize).copied().unwrap_or(self.commit);
+    fn head(&self, chan: u32) -> u32 {
+        self.chan.get(chan as usize).copied().unwrap_or(self.other)
+    }
+
+    fn tail(&self, chan: u32) -> Option<u32> {
+        self.tail.get(chan as usize).copied().flatten()
+    }
+
+    /// A channel operation reads and writes its channel; on an exclusive channel a send only
+    /// its tail and a receive only its head (SPIN's `xs`/`xr` independence: the one sender's
+    /// appends and the one receiver's removals commute while the channel is neither full nor
+    /// empty, which [`Por::candidate`] checks in the state).
+    fn channel(&self, chan: u32, send: bool, f: &mut Foot) {
+        let c = match self.tail(chan) {
+            Some(t) if send => t,
+            _ => self.head(chan),
+        };
         f.r.set(c);
         f.w.set(c);
     }
@@ -171,16 +201,110 @@ impl Objects {
     }
 }
 
+/// Every program of a model: guards, effects, sent values, receive targets and matches,
+/// assertions.
+fn programs(m: &Model) -> impl Iterator<Item = &Prog> {
+    let trans = m.trans.iter().flat_map(|t| {
+        let sync: Vec<&Prog> = match &t.sync {
+            SyncC::None => Vec::new(),
+            SyncC::Send { values, .. } => values.iter().collect(),
+            SyncC::Recv {
+                targets, matches, ..
+            } => targets
+                .iter()
+                .flatten()
+                .chain(matches.iter().map(|(_, p)| p))
+                .collect(),
+        };
+        t.guard.iter().chain([&t.effect]).chain(sync)
+    });
+    let asserts = m.procs.iter().flat_map(|p| p.asserts.iter().flatten());
+    trans.chain(asserts)
+}
+
+/// The byte offsets a program reads or writes.
+fn offsets(p: &Prog) -> impl Iterator<Item = u32> + '_ {
+    p.ops
+        .iter()
+        .flat_map(|op| match *op {
+            Op::Load { off, .. }
+            | Op::LoadIdx { off, .. }
+            | Op::InState { off, .. }
+            | Op::LoadBinConst { off, .. }
+            | Op::Store { off, .. }
+            | Op::StoreIdx { off, .. }
+            | Op::StoreConst { off, .. } => [Some(off), None],
+            Op::LoadBinLoad { off, off2, .. } => [Some(off), Some(off2)],
+            _ => [None, None],
+        })
+        .flatten()
+}
+
+/// Which channels are exclusive, derived from the model (no `xs`/`xr` annotation is trusted):
+/// buffered, sent on by at most one process and received from by at most one, and never read or
+/// written by a program (the count and the messages are touched only by the channel operations).
+fn exclusive_channels(m: &Model) -> Vec<bool> {
+    let mut senders: Vec<Vec<u32>> = vec![Vec::new(); m.chans.len()];
+    let mut receivers: Vec<Vec<u32>> = vec![Vec::new(); m.chans.len()];
+    for t in &m.trans {
+        let (chan, who) = match &t.sync {
+            SyncC::None => continue,
+            SyncC::Send { chan, .. } => (*chan, &mut senders),
+            SyncC::Recv { chan, .. } => (*chan, &mut receivers),
+        };
+        if let Some(v) = who.get_mut(chan as usize) {
+            if !v.contains(&t.proc) {
+                v.push(t.proc);
+            }
+        }
+    }
+    let mut ok: Vec<bool> = m
+        .chans
+        .iter()
+        .enumerate()
+        .map(|(c, ch)| ch.capacity > 0 && senders[c].len() <= 1 && receivers[c].len() <= 1)
+        .collect();
+    let ranges: Vec<(usize, u32, u32)> = m
+        .chans
+        .iter()
+        .enumerate()
+        .filter(|(_, ch)| ch.capacity > 0)
+        .map(|(c, ch)| (c, ch.off, ch.off + 1 + ch.capacity * ch.item_size() as u32))
+        .collect();
+    for off in programs(m).flat_map(offsets) {
+        for &(c, lo, hi) in &ranges {
+            if (lo..hi).contains(&off) {
+                ok[c] = false;
+            }
+        }
+    }
+    ok
+}
+
+/// A channel operation of a process's first step whose independence holds only while the
+/// channel is not full (a send) or not empty (a receive).
+#[derive(Clone, Copy, Debug)]
+struct ChanOp {
+    chan: u32,
+    send: bool,
+}
+
 /// The static dependency information of a model and the visible objects of one question.
 pub(crate) struct Por {
-    /// Per process and control state: the footprint of the transitions leaving it.
+    /// Per process and control state: the footprint of the transitions leaving it, each with
+    /// the `atomic` region it enters (the committed states reachable through committed states:
+    /// the sequence runs as one step, so its whole footprint is the step's).
     here: Vec<Vec<Foot>>,
     /// Per process and control state: the footprint of every transition reachable from it in
     /// the process's control graph.
     future: Vec<Vec<Foot>>,
-    /// Per process and control state: a transition leaving it writes a visible object, or there
-    /// is none (never a candidate).
+    /// Per process and control state: a transition leaving it (or in the region it enters)
+    /// writes a visible object, or there is none (never a candidate).
     never: Vec<Vec<bool>>,
+    /// Per process and control state: the operations on exclusive channels leaving it.
+    chan_ops: Vec<Vec<Vec<ChanOp>>>,
+    /// Per channel: count offset, capacity, head and tail objects (exclusive channels only).
+    chans: Vec<Option<(u32, u32, u32, u32)>>,
     property: Option<u32>,
 }
 
@@ -199,7 +323,18 @@ impl Por {
         if m.property.is_some() {
             return Err("the property process is not known to be stutter-invariant");
         }
-        let objs = Objects::new(m);
+        let mut objs = Objects::new(m);
+        // A proposition reading a channel's bytes would see sends and receives alike.
+        for off in visible.iter().flat_map(|p| offsets(p)) {
+            for (c, ch) in m.chans.iter().enumerate() {
+                let hi = ch.off + 1 + ch.capacity * ch.item_size() as u32;
+                if ch.capacity > 0 && (ch.off..hi).contains(&off) {
+                    if let Some(t) = objs.tail.get_mut(c) {
+                        *t = None;
+                    }
+                }
+            }
+        }
         let n = objs.n;
         let mut vis = Foot::new(n);
         for p in visible {
@@ -208,6 +343,13 @@ impl Por {
         for &p in visible_procs {
             vis.r.set(objs.byte(p));
         }
+        let committed = |t: &crate::model::Trans, s: u8| {
+            m.procs
+                .get(t.proc as usize)
+                .and_then(|p| p.commit.get(s as usize))
+                .copied()
+                .unwrap_or(false)
+        };
         let trans: Vec<Foot> = m
             .trans
             .iter()
@@ -217,16 +359,25 @@ impl Por {
                     objs.prog(g, &mut f);
                 }
                 objs.prog(&t.effect, &mut f);
+                // Inside an `atomic` region a blocked channel operation makes the sequence
+                // wait: both ends of the channel count.
+                let inside = committed(t, t.from);
+                let chan = |c: u32, send: bool, f: &mut Foot| {
+                    objs.channel(c, send, f);
+                    if inside {
+                        objs.channel(c, !send, f);
+                    }
+                };
                 match &t.sync {
                     SyncC::None => {}
-                    SyncC::Send { chan, values } => {
+                    SyncC::Send { chan: c, values } => {
                         for v in values {
                             objs.prog(v, &mut f);
                         }
-                        objs.channel(*chan, &mut f);
+                        chan(*c, true, &mut f);
                     }
                     SyncC::Recv {
-                        chan,
+                        chan: c,
                         targets,
                         matches,
                     } => {
@@ -236,65 +387,100 @@ impl Por {
                         for (_, p) in matches {
                             objs.prog(p, &mut f);
                         }
-                        objs.channel(*chan, &mut f);
+                        chan(*c, false, &mut f);
                     }
                 }
-                let pr = &m.procs[t.proc as usize];
-                let committed = |s: u8| pr.commit.get(s as usize).copied().unwrap_or(false);
                 f.r.set(t.proc);
                 f.w.set(t.proc);
-                if committed(t.from) || committed(t.to) {
-                    f.w.set(objs.commit);
-                }
-                if !committed(t.from) {
-                    f.r.set(objs.commit);
+                // DVE's committed states do not yield: a committed process that cannot move
+                // stops every process, so entering or leaving one depends on every step.
+                if !m.ast.atomic_yields {
+                    if inside || committed(t, t.to) {
+                        f.w.set(objs.other);
+                    }
+                    if !inside {
+                        f.r.set(objs.other);
+                    }
                 }
                 f
             })
             .collect();
+        let chans = m
+            .chans
+            .iter()
+            .enumerate()
+            .map(|(c, ch)| {
+                objs.tail(c as u32)
+                    .map(|t| (ch.off, ch.capacity, objs.head(c as u32), t))
+            })
+            .collect::<Vec<_>>();
         let mut here = Vec::with_capacity(m.procs.len());
         let mut future = Vec::with_capacity(m.procs.len());
         let mut never = Vec::with_capacity(m.procs.len());
+        let mut chan_ops = Vec::with_capacity(m.procs.len());
         for p in &m.procs {
             let k = p.states.len();
-            let mut h = vec![Foot::new(n); k];
-            let mut nv = vec![false; k];
-            for (s, ids) in p.by_state.iter().enumerate() {
-                nv[s] = ids.is_empty();
-                for &id in ids {
-                    if let Some(f) = trans.get(id as usize) {
-                        h[s].union(f);
-                        nv[s] |= f.w.meets(&vis.r);
-                    }
-                }
-            }
-            // Future footprints: union over the control states reachable from each one.
-            let mut fut = Vec::with_capacity(k);
-            for s0 in 0..k {
+            let is_commit = |s: usize| p.commit.get(s).copied().unwrap_or(false);
+            let out = |s: usize| p.by_state.get(s).map_or(&[][..], |v| v);
+            // The union of the footprints of the transitions reachable from `from` (those
+            // leaving `from`, then on through the states `follow` accepts).
+            let closure = |from: usize, follow: &dyn Fn(usize) -> bool| {
                 let mut seen = vec![false; k];
-                let mut stack = vec![s0];
-                seen[s0] = true;
+                let mut stack = vec![from];
+                if let Some(x) = seen.get_mut(from) {
+                    *x = true;
+                }
                 let mut f = Foot::new(n);
                 while let Some(s) = stack.pop() {
-                    f.union(&h[s]);
-                    for &id in p.by_state.get(s).map_or(&[][..], |v| v) {
-                        let to = m.trans[id as usize].to as usize;
-                        if to < k && !seen[to] {
+                    for &id in out(s) {
+                        let Some(t) = m.trans.get(id as usize) else {
+                            continue;
+                        };
+                        if let Some(ft) = trans.get(id as usize) {
+                            f.union(ft);
+                        }
+                        let to = t.to as usize;
+                        if to < k && !seen[to] && follow(to) {
                             seen[to] = true;
                             stack.push(to);
                         }
                     }
                 }
-                fut.push(f);
+                f
+            };
+            let mut h = Vec::with_capacity(k);
+            let mut nv = Vec::with_capacity(k);
+            let mut fut = Vec::with_capacity(k);
+            let mut ops = Vec::with_capacity(k);
+            for s in 0..k {
+                let f = closure(s, &is_commit);
+                nv.push(out(s).is_empty() || f.w.meets(&vis.r));
+                h.push(f);
+                fut.push(closure(s, &|_| true));
+                let mut o = Vec::new();
+                for &id in out(s) {
+                    let (chan, send) = match m.trans.get(id as usize).map(|t| &t.sync) {
+                        Some(SyncC::Send { chan, .. }) => (*chan, true),
+                        Some(SyncC::Recv { chan, .. }) => (*chan, false),
+                        _ => continue,
+                    };
+                    if chans.get(chan as usize).copied().flatten().is_some() {
+                        o.push(ChanOp { chan, send });
+                    }
+                }
+                ops.push(o);
             }
             here.push(h);
             future.push(fut);
             never.push(nv);
+            chan_ops.push(ops);
         }
         Ok(Por {
             here,
             future,
             never,
+            chan_ops,
+            chans,
             property: m.property,
         })
     }
@@ -309,6 +495,27 @@ impl Por {
         let Some(mine) = self.here.get(p).and_then(|v| v.get(pc)) else {
             return false;
         };
+        // A send on a full exclusive channel waits for the receiver, a receive on an empty one
+        // for the sender: then the other end is a dependency.
+        let mut widened = None;
+        for op in self
+            .chan_ops
+            .get(p)
+            .and_then(|v| v.get(pc))
+            .map_or(&[][..], |v| v)
+        {
+            let Some((off, cap, head, tail)) = self.chans.get(op.chan as usize).copied().flatten()
+            else {
+                continue;
+            };
+            let count = u32::from(s.get(off as usize).copied().unwrap_or(0));
+            let blocked = if op.send { count >= cap } else { count == 0 };
+            if blocked {
+                let f = widened.get_or_insert_with(|| mine.clone());
+                f.r.set(if op.send { head } else { tail });
+            }
+        }
+        let mine = widened.as_ref().unwrap_or(mine);
         (0..m.procs.len()).all(|q| {
             q == p
                 || Some(q as u32) == self.property

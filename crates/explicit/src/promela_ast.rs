@@ -34,7 +34,8 @@ pub(crate) enum Stmt {
     Atomic(Vec<Step>),
     DStep(Vec<Step>),
     Assert(Expr),
-    Run(String, Span),
+    /// `run P(args)`: the proctype, its arguments, the span of the call.
+    Run(String, Vec<Expr>, Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +60,8 @@ pub(crate) struct Proctype {
     pub(crate) name: String,
     /// `active [n]`: the number of instances started at the beginning (0 = not active).
     pub(crate) active: Option<Expr>,
+    /// Parameters in order: a scalar (`Some(type)`) or a channel (`None`).
+    pub(crate) params: Vec<(String, Option<Ty>, Span)>,
     pub(crate) locals: Vec<VarDef>,
     pub(crate) body: Vec<Step>,
     pub(crate) span: Span,

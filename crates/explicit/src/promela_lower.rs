@@ -11,7 +11,10 @@
 //! assignments the effect), `atomic { … }` a chain whose inner control points are DVE committed
 //! states, `assert(e)` an assertion of the control point it stands at. `init` may only
 //! initialise globals and `run` processes (the form BEEM's translations use); that prefix is
-//! folded into the initial state. A `never` claim becomes the property process, its `accept…`
+//! folded into the initial state. `run P(args)` binds each instance's parameters: a scalar
+//! parameter is a local initialised to its constant argument, a `chan` parameter renames the
+//! body's channel operations to the global channel passed (SPIN, *The SPIN Model Checker*,
+//! ch. 3, `run` and `proctype` parameters). A `never` claim becomes the property process, its `accept…`
 //! labels accepting states (Holzmann, *The SPIN Model Checker*, ch. 3–4; DiVinE's property
 //! processes, Barnat et al., CAV 2006, §2).
 
@@ -239,7 +242,7 @@ impl Cfg {
                 self.asserts.push((from, e.clone(), sp));
                 self.edge(from, to, sp);
             }
-            Stmt::Run(_, rsp) => {
+            Stmt::Run(_, _, rsp) => {
                 return Err(err(
                     *rsp,
                     "`run` is supported only in `init` (processes are started at the beginning)",
@@ -484,11 +487,14 @@ fn process(
     })
 }
 
-/// Runs `init`'s prefix: assignments of constants to globals, `run P()`.
+/// A `run` of `init`'s prefix: the proctype, its arguments, the call's span.
+type RunCall = (String, Vec<Expr>, Span);
+
+/// Runs `init`'s prefix: assignments of constants to globals, `run P(args)`.
 fn fold_init(
     steps: &[Step],
     globals: &mut FxHashMap<String, Vec<i64>>,
-    runs: &mut Vec<(String, Span)>,
+    runs: &mut Vec<RunCall>,
 ) -> Result<(), Diagnostic> {
     for st in steps {
         if let Some((l, sp)) = st.labels.first() {
@@ -502,7 +508,7 @@ fn fold_init(
                 }
             }
             Stmt::Skip | Stmt::Empty => {}
-            Stmt::Run(p, sp) => runs.push((p.clone(), *sp)),
+            Stmt::Run(p, args, sp) => runs.push((p.clone(), args.clone(), *sp)),
             Stmt::Assign(lv, e) => {
                 let v = const_val(e)?;
                 let i = lv.index.as_ref().map(const_val).transpose()?.unwrap_or(0);
@@ -525,6 +531,95 @@ fn fold_init(
         }
     }
     Ok(())
+}
+
+/// The parameters of one instance of `p` started with `args` (`None`: an active instance, every
+/// parameter 0): scalar parameters become locals initialised to the constant argument, channel
+/// parameters a renaming of the body's channel operations to the global channel passed.
+fn bind_params(
+    p: &Proctype,
+    args: Option<&[Expr]>,
+    call: Span,
+    ast: &PromelaAst,
+) -> Result<(Vec<VarDecl>, FxHashMap<String, String>), Diagnostic> {
+    let mut locals = Vec::new();
+    let mut chans = FxHashMap::default();
+    if let Some(a) = args {
+        if a.len() != p.params.len() {
+            return Err(err(
+                call,
+                format!(
+                    "`{}` takes {} argument(s), {} given",
+                    p.name,
+                    p.params.len(),
+                    a.len()
+                ),
+            ));
+        }
+    }
+    for (i, (name, ty, sp)) in p.params.iter().enumerate() {
+        let arg = args.and_then(|a| a.get(i));
+        match ty {
+            Some(ty) => {
+                let v = arg.map(const_val).transpose()?.unwrap_or(0);
+                let d = VarDef {
+                    name: name.clone(),
+                    ty: *ty,
+                    len: None,
+                    init: None,
+                    span: *sp,
+                };
+                locals.push(decl(&d, None, &[v]));
+            }
+            None => {
+                let Some(arg) = arg else {
+                    return Err(err(
+                        *sp,
+                        format!(
+                            "channel parameter `{name}` of an active proctype has no channel \
+                             (start the process with `run` from `init`)"
+                        ),
+                    ));
+                };
+                match arg {
+                    Expr::Var(c, _) if ast.chans.iter().any(|d| &d.name == c) => {
+                        chans.insert(name.clone(), c.clone());
+                    }
+                    other => {
+                        return Err(err(
+                            other.span(),
+                            format!("the argument for channel parameter `{name}` must name a global channel"),
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    Ok((locals, chans))
+}
+
+/// The body with the channel names of its sends and receives renamed by `map`.
+fn rename_channels(steps: &[Step], map: &FxHashMap<String, String>) -> Vec<Step> {
+    let blocks = |opts: &[Vec<Step>]| -> Vec<Vec<Step>> {
+        opts.iter().map(|b| rename_channels(b, map)).collect()
+    };
+    let name = |c: &String| map.get(c).unwrap_or(c).clone();
+    steps
+        .iter()
+        .map(|st| Step {
+            labels: st.labels.clone(),
+            span: st.span,
+            stmt: match &st.stmt {
+                Stmt::Send(c, v, sp) => Stmt::Send(name(c), v.clone(), *sp),
+                Stmt::Recv(c, v, sp) => Stmt::Recv(name(c), v.clone(), *sp),
+                Stmt::If(o) => Stmt::If(blocks(o)),
+                Stmt::Do(o) => Stmt::Do(blocks(o)),
+                Stmt::Atomic(b) => Stmt::Atomic(rename_channels(b, map)),
+                Stmt::DStep(b) => Stmt::DStep(rename_channels(b, map)),
+                other => other.clone(),
+            },
+        })
+        .collect()
 }
 
 /// Lowers a parsed Promela model to the DVE model the compiler takes.
@@ -558,8 +653,9 @@ pub(crate) fn lower(ast: &PromelaAst) -> Result<DveAst, Diagnostic> {
             span: c.span,
         })
         .collect();
-    // Instances: active ones in declaration order, then those `init` runs.
-    let mut inst: Vec<&Proctype> = Vec::new();
+    // Instances: active ones in declaration order (parameters 0, as in SPIN), then those
+    // `init` runs.
+    let mut inst: Vec<(&Proctype, Option<&[Expr]>, Span)> = Vec::new();
     for p in &ast.procs {
         if let Some(n) = &p.active {
             let n = const_val(n)?;
@@ -567,33 +663,38 @@ pub(crate) fn lower(ast: &PromelaAst) -> Result<DveAst, Diagnostic> {
                 return Err(err(p.span, format!("`active [{n}]` out of range 0..255")));
             }
             for _ in 0..n {
-                inst.push(p);
+                inst.push((p, None, p.span));
             }
         }
     }
-    for (r, sp) in &runs {
+    for (r, args, sp) in &runs {
         let p = ast
             .procs
             .iter()
             .find(|p| &p.name == r)
             .ok_or_else(|| err(*sp, format!("no proctype `{r}`")))?;
-        inst.push(p);
+        inst.push((p, Some(args), *sp));
     }
     let mut processes = Vec::new();
-    for (k, p) in inst.iter().enumerate() {
-        let count = inst.iter().filter(|q| q.name == p.name).count();
+    for (k, (p, args, sp)) in inst.iter().enumerate() {
+        let count = inst.iter().filter(|q| q.0.name == p.name).count();
         let name = if count == 1 {
             p.name.clone()
         } else {
-            let nth = inst[..k].iter().filter(|q| q.name == p.name).count();
+            let nth = inst[..k].iter().filter(|q| q.0.name == p.name).count();
             format!("{}_{nth}", p.name)
         };
-        let mut locals = Vec::new();
+        let (mut locals, chans) = bind_params(p, *args, *sp, ast)?;
         for d in &p.locals {
             let (len, vals) = initial_values(d)?;
             locals.push(decl(d, len, &vals));
         }
-        processes.push(process(&name, locals, &p.body, p.span, false)?);
+        let body = if chans.is_empty() {
+            p.body.clone()
+        } else {
+            rename_channels(&p.body, &chans)
+        };
+        processes.push(process(&name, locals, &body, p.span, false)?);
     }
     let mut property = None;
     if let Some((body, sp)) = &ast.never {

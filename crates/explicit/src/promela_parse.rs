@@ -1,7 +1,7 @@
 //! The Promela reader for the subset BEEM's translations use (`promela_ast`), with located
 //! errors, after `promela_macro` has expanded `#define` and `inline`, and with `ltl` blocks read
 //! by `promela_ltl`; `mtype` names are constants numbered as SPIN does; constructs outside the subset (`typedef`, `#include`/`#if`,
-//! `printf`, `unless`, process parameters, `run` with arguments, …) are refused by name. Promela is SPIN's language
+//! `printf`, `unless`, array process parameters, …) are refused by name. Promela is SPIN's language
 //! (Holzmann, *The SPIN Model Checker*, 2003); the BEEM translations are described with the
 //! benchmark set (Pelánek, SPIN 2007) and checked against DiVinE's models (Barnat et al.,
 //! "DiVinE: a tool for distributed verification", CAV 2006).
@@ -390,19 +390,41 @@ impl Parser {
         }
         let (name, _) = self.ident()?;
         self.expect_punct("(")?;
-        if !self.is_punct(")") {
-            return self.err("`)` (process parameters are not supported)");
-        }
+        let params = self.params()?;
         self.expect_punct(")")?;
         let mut locals = Vec::new();
         let body = self.block(&mut locals)?;
         Ok(Proctype {
             name,
             active,
+            params,
             locals,
             body,
             span: Span::new(start.start, self.prev_end()),
         })
+    }
+
+    /// Process parameters up to `)`: groups `type name, name` separated by `;`, the type a
+    /// scalar type or `chan`.
+    fn params(&mut self) -> R<Vec<(String, Option<Ty>, Span)>> {
+        let mut out = Vec::new();
+        while !self.is_punct(")") {
+            let ty = if self.eat_kw("chan") {
+                None
+            } else {
+                Some(self.ty()?)
+            };
+            for (name, sp) in comma_list(self, |p| p.ident())? {
+                if self.is_punct("[") {
+                    return self.err("`,`, `;` or `)` (array parameters are not supported)");
+                }
+                out.push((name, ty, sp));
+            }
+            if !self.eat_punct(";") {
+                break;
+            }
+        }
+        Ok(out)
     }
 
     /// `{ sequence }`; declarations met in it go to `locals`.
@@ -527,11 +549,13 @@ impl Parser {
         if self.eat_kw("run") {
             let (p, psp) = self.ident()?;
             self.expect_punct("(")?;
-            if !self.is_punct(")") {
-                return self.err("`)` (process arguments are not supported)");
-            }
+            let args = if self.is_punct(")") {
+                Vec::new()
+            } else {
+                comma_list(self, |p| p.expr())?
+            };
             self.expect_punct(")")?;
-            return Ok(Stmt::Run(p, Span::new(psp.start, self.prev_end())));
+            return Ok(Stmt::Run(p, args, Span::new(psp.start, self.prev_end())));
         }
         if let Tok::Ident(w) = self.peek().clone() {
             if !KEYWORDS.contains(&w.as_str()) && !UNSUPPORTED.contains(&w.as_str()) {

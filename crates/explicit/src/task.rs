@@ -4,6 +4,7 @@
 
 use crate::bfs::{bfs, bfs_reduced, Exploration, Goal, Trace, ViolationKind};
 use crate::bytecode::Prog;
+use crate::dfs::dfs_reduced;
 use crate::dve_ast::{DveAst, Expr};
 use crate::dve_parse::{parse_dve, parse_dve_expr};
 use crate::ltl_product::{split_product, AutomatonGraph, PropertyGraph, MAX_APS};
@@ -490,7 +491,16 @@ pub fn safety_search(m: &Model, goal: Goal, o: &McOptions, budget: &Budget) -> E
     } else {
         None
     };
-    bfs_reduced(m, goal, por.as_ref(), budget)
+    reduced_search(m, goal, por.as_ref(), budget)
+}
+
+/// Without a reduction the breadth-first search (shortest counterexamples); with one the
+/// depth-first search, whose stack proviso keeps more ample sets than the breadth-first one.
+fn reduced_search(m: &Model, goal: Goal, por: Option<&Por>, budget: &Budget) -> Exploration {
+    match por {
+        Some(p) if m.state_size() > 0 => dfs_reduced(m, goal, p, budget),
+        _ => bfs_reduced(m, goal, por, budget),
+    }
 }
 
 fn safety(
@@ -513,7 +523,7 @@ fn safety(
     let r = if o.engine.threads > 1 {
         parallel_reach(m, goal, o.engine.threads, budget)
     } else {
-        bfs_reduced(m, goal, por.as_ref(), budget)
+        reduced_search(m, goal, por.as_ref(), budget)
     };
     let what = if goal == Goal::Deadlock {
         "deadlock"

@@ -331,3 +331,56 @@ fn mtype_names_are_numbered_and_explored_as_spin_does() {
         assert!(d.message.contains(word), "{bad:?}: {}", d.message);
     }
 }
+
+/// `run` with arguments: scalar parameters take the constant passed, a channel parameter the
+/// global channel passed (each instance its own binding); the state space equals SPIN's
+/// (SPIN-STATES.tsv, `pan -E` without reduction and without SPIN's data-flow optimisations and
+/// statement merging) up to the 2-state `init` prefix this reader
+/// folds, and less the initial state SPIN counts as a transition. Wrong calls are refused.
+#[test]
+fn run_with_arguments_has_spins_state_space() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/promela");
+    let table = std::fs::read_to_string(dir.join("SPIN-STATES.tsv")).unwrap();
+    let row: Vec<&str> = table
+        .lines()
+        .find(|l| l.starts_with("run_args.pml\t"))
+        .unwrap()
+        .split('\t')
+        .collect();
+    let (s, t): (u64, u64) = (row[1].parse().unwrap(), row[2].parse().unwrap());
+    assert_eq!(row[5], "2-state");
+    let text = std::fs::read_to_string(dir.join("run_args.pml")).unwrap();
+    let src = SourceFile::new("run_args.pml", text.clone());
+    let m = load_source(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
+    let r = bfs(&m, Goal::Explore, &Budget::unlimited());
+    assert!(r.complete);
+    assert_eq!((r.states + 2, r.transitions + 3), (s, t), "SPIN's counts");
+    let r = bfs(&m, Goal::Assert, &Budget::unlimited());
+    assert!(r.violation.is_none(), "every value sent is below 3");
+    // The arguments are observable: Producer 2 sends a 2.
+    let wrong = text.replace("run Consumer(q, 3)", "run Consumer(q, 2)");
+    let m = load_promela(&wrong).unwrap();
+    let r = bfs(&m, Goal::Assert, &Budget::unlimited());
+    let v = r.violation.expect("2 < 2 fails");
+    assert!(
+        matches!(v.kind, ViolationKind::Assert { .. }),
+        "{:?}",
+        v.kind
+    );
+    let dec: Vec<DecodedState> = v.trace.states.iter().map(|x| m.decode(x)).collect();
+    replay_trace(m.ast(), &dec).unwrap();
+    for (bad, word) in [
+        ("run Producer(1, 2, q)", "run Producer(1, 2)"),
+        ("run Producer(1, 2, q)", "run Producer(1, 2, total)"),
+        (
+            "proctype Producer(byte id, count; chan out)",
+            "proctype Producer(byte id[2], count; chan out)",
+        ),
+        ("run Consumer(q, 3)", "run Consumer(q, last)"),
+    ] {
+        let text = text.replace(bad, word);
+        assert!(load_promela(&text).is_err(), "{word}: accepted");
+    }
+    let d = load_promela("active proctype P(chan c) { c!1 }").expect_err("active with a channel");
+    assert!(d.message.contains("channel parameter"), "{}", d.message);
+}

@@ -1,0 +1,248 @@
+//! Depth-first safety search on ample sets with the stack proviso: Holzmann and Peled, "An
+//! improvement in formal verification" (FORTE 1994), the reduced depth-first search SPIN runs;
+//! Peled, "All from one, one for all" (CAV 1993), condition C3 in its depth-first form. The seed
+//! paper's tool (DiVinE, CAV 2006, §2) explores breadth-first without reduction; this search is
+//! an addition of ours.
+//!
+//! A state's ample set (`por`, conditions C0–C2) is kept unless one of its successors is on the
+//! depth-first stack (a reduced set closing a cycle of the reduced graph is replaced by the full
+//! set), so every cycle has a fully expanded state. This is weaker than the breadth-first
+//! visited-successor proviso of `bfs`, which must refuse a reduced set whenever a successor was
+//! seen at all. Deadlocks, violated `assert`s and evaluation errors are found on the way; the
+//! counterexample is the stack (not the shortest path).
+
+use crate::bfs::{failed_assert, initial, trace_of, Exploration, Goal, Violation, ViolationKind};
+use crate::model::{Label, Model};
+use crate::por::{in_ample, Por};
+use crate::state_store::StateStore;
+use crate::successors::Generator;
+use std::time::Instant;
+use verikit_diag::Budget;
+
+/// The search state: stored states, the stack of (state, start of its pending successors) and
+/// the pending successors themselves, packed one after another.
+struct Search<'m> {
+    m: &'m Model,
+    store: StateStore,
+    on_stack: Vec<bool>,
+    frames: Vec<(u32, usize)>,
+    pending: Vec<u8>,
+    /// The full expansion of the state being visited: packed states and their labels.
+    succ: Vec<u8>,
+    labels: Vec<Label>,
+    n_succ: usize,
+}
+
+impl Search<'_> {
+    /// The stack as a trace ending in state `last`.
+    fn trace(&self, last: u32) -> crate::bfs::Trace {
+        let states = self
+            .frames
+            .iter()
+            .map(|&(id, _)| id)
+            .chain([last])
+            .map(|id| self.store.get(id).to_vec())
+            .collect();
+        trace_of(self.m, states)
+    }
+
+    fn on_stack(&self, st: &[u8]) -> bool {
+        self.store
+            .find(st)
+            .and_then(|id| self.on_stack.get(id as usize).copied())
+            .unwrap_or(false)
+    }
+}
+
+/// Explores the reduced state space depth-first within the budget (see the module comment).
+pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> Exploration {
+    let t0 = Instant::now();
+    let width = m.state_size();
+    let mut s = Search {
+        m,
+        store: StateStore::new(width),
+        on_stack: Vec::new(),
+        frames: Vec::new(),
+        pending: Vec::new(),
+        succ: Vec::new(),
+        labels: Vec::new(),
+        n_succ: 0,
+    };
+    let mut r = Exploration::default();
+    let mut g = Generator::new(m);
+    let mut cur: Vec<u8> = initial(m);
+    let mut first_error = None;
+    let mut visits = 0u64;
+    let mut last_report = Instant::now();
+    let finish = |r: &mut Exploration, s: &Search| {
+        r.states = s.store.len() as u64;
+        r.seconds = t0.elapsed().as_secs_f64();
+        r.memory_bytes = s.store.memory() + s.pending.capacity() + s.on_stack.capacity();
+    };
+    let (mut id, _) = s.store.insert(&cur);
+    loop {
+        // Visit `cur` (state `id`, new): check it, expand it, push it.
+        s.on_stack.resize(id as usize + 1, false);
+        if let Some(x) = s.on_stack.get_mut(id as usize) {
+            *x = true;
+        }
+        visits += 1;
+        if visits & 255 == 0 {
+            let mem = s.store.memory() + s.pending.capacity() + s.on_stack.capacity();
+            if let Err(e) = budget.check().and_then(|()| budget.check_memory(mem)) {
+                r.stopped = Some(e);
+                finish(&mut r, &s);
+                return r;
+            }
+            if last_report.elapsed().as_secs() >= 2 {
+                last_report = Instant::now();
+                tracing::info!(
+                    "mc: {} states, stack {}, {:.0} states/s, {} MiB",
+                    s.store.len(),
+                    s.frames.len(),
+                    s.store.len() as f64 / t0.elapsed().as_secs_f64().max(1e-9),
+                    mem >> 20
+                );
+            }
+        }
+        if goal == Goal::Assert {
+            let kind = match failed_assert(m, &cur) {
+                Ok(None) => None,
+                Ok(Some((process, state))) => Some(ViolationKind::Assert { process, state }),
+                Err(error) => {
+                    r.eval_errors += 1;
+                    Some(ViolationKind::Eval {
+                        error,
+                        transition: u32::MAX,
+                    })
+                }
+            };
+            if let Some(kind) = kind {
+                r.violation = Some(Violation {
+                    kind,
+                    trace: s.trace(id),
+                });
+                finish(&mut r, &s);
+                return r;
+            }
+        }
+        s.succ.clear();
+        s.n_succ = 0;
+        let mut err_here = None;
+        {
+            let (succ, labels, n) = (&mut s.succ, &mut s.labels, &mut s.n_succ);
+            g.successors(
+                &cur,
+                |st, l| {
+                    succ.extend_from_slice(st);
+                    match labels.get_mut(*n) {
+                        Some(x) => x.clone_from(l),
+                        None => labels.push(l.clone()),
+                    }
+                    *n += 1;
+                },
+                |e, t| {
+                    if err_here.is_none() {
+                        err_here = Some((e, t));
+                    }
+                    r.eval_errors += 1;
+                },
+            );
+        }
+        let labels = s.labels.get(..s.n_succ).unwrap_or(&[]);
+        let pick = if err_here.is_none() {
+            por.ample(m, &cur, labels.iter())
+        } else {
+            None
+        };
+        // The stack proviso: no ample successor may close a cycle on the stack.
+        let pick = pick.filter(|&p| {
+            !labels
+                .iter()
+                .zip(s.succ.chunks(width.max(1)))
+                .any(|(l, st)| in_ample(m, p, l) && s.on_stack(st))
+        });
+        if pick.is_some() {
+            r.reduced += 1;
+        }
+        let base = s.pending.len();
+        let mut n_succ = 0u64;
+        // Pushed in reverse, so the first successor generated is explored first.
+        for (l, st) in labels.iter().zip(s.succ.chunks(width.max(1))).rev() {
+            if pick.is_some_and(|p| !in_ample(m, p, l)) {
+                continue;
+            }
+            n_succ += 1;
+            s.pending.extend_from_slice(st);
+        }
+        r.transitions += n_succ;
+        if let Some((e, t)) = err_here {
+            if first_error.is_none() {
+                first_error = Some((e, t, s.trace(id)));
+            }
+            if goal != Goal::Explore {
+                if let Some((error, transition, trace)) = first_error.take() {
+                    r.violation = Some(Violation {
+                        kind: ViolationKind::Eval { error, transition },
+                        trace,
+                    });
+                }
+                finish(&mut r, &s);
+                return r;
+            }
+        }
+        if n_succ == 0 {
+            r.deadlocks += 1;
+            if r.violation.is_none() && goal != Goal::Assert {
+                r.violation = Some(Violation {
+                    kind: ViolationKind::Deadlock,
+                    trace: s.trace(id),
+                });
+                if goal == Goal::Deadlock {
+                    finish(&mut r, &s);
+                    return r;
+                }
+            }
+        }
+        s.frames.push((id, base));
+        r.depth = r.depth.max(s.frames.len() as u32);
+        // Find the next new state: pop pending successors, backtracking over finished frames.
+        let next = loop {
+            let Some(&(top, base)) = s.frames.last() else {
+                break None;
+            };
+            if s.pending.len() <= base {
+                s.frames.pop();
+                if let Some(x) = s.on_stack.get_mut(top as usize) {
+                    *x = false;
+                }
+                continue;
+            }
+            let at = s.pending.len() - width;
+            let (nid, new) = s.store.insert(s.pending.get(at..).unwrap_or(&[]));
+            if new {
+                cur.clear();
+                cur.extend_from_slice(s.pending.get(at..).unwrap_or(&[]));
+            }
+            s.pending.truncate(at);
+            if new {
+                break Some(nid);
+            }
+        };
+        match next {
+            Some(n) => id = n,
+            None => break,
+        }
+    }
+    if let Some((error, transition, trace)) = first_error {
+        if r.violation.is_none() {
+            r.violation = Some(Violation {
+                kind: ViolationKind::Eval { error, transition },
+                trace,
+            });
+        }
+    }
+    r.complete = true;
+    finish(&mut r, &s);
+    r
+}
