@@ -102,6 +102,42 @@ pub(crate) fn failed_assert(m: &Model, st: &[u8]) -> Result<Option<(String, Stri
     Ok(None)
 }
 
+/// The assertion check of a state for [`Goal::Assert`]: the violation in `st`, if any (an
+/// evaluation error counts in `eval_errors`).
+pub(crate) fn assert_violation(
+    m: &Model,
+    st: &[u8],
+    eval_errors: &mut u64,
+) -> Option<ViolationKind> {
+    match failed_assert(m, st) {
+        Ok(None) => None,
+        Ok(Some((process, state))) => Some(ViolationKind::Assert { process, state }),
+        Err(error) => {
+            *eval_errors += 1;
+            Some(ViolationKind::Eval {
+                error,
+                transition: u32::MAX,
+            })
+        }
+    }
+}
+
+impl Exploration {
+    /// Counts a state without successor; keeps the first as the violation (`trace` builds its
+    /// path) unless assertions are asked for. True when the search should stop there.
+    pub(crate) fn deadlock(&mut self, goal: Goal, trace: impl FnOnce() -> Trace) -> bool {
+        self.deadlocks += 1;
+        if self.violation.is_none() && goal != Goal::Assert {
+            self.violation = Some(Violation {
+                kind: ViolationKind::Deadlock,
+                trace: trace(),
+            });
+            return goal == Goal::Deadlock;
+        }
+        false
+    }
+}
+
 /// Rebuilds the path to state `target` from parent links, regenerating each step's label.
 fn trace_to(store: &StateStore, parents: &[u32], target: u32, m: &Model) -> Trace {
     let mut ids = vec![target];
@@ -195,28 +231,13 @@ pub(crate) fn bfs_reduced(
         cur.clear();
         cur.extend_from_slice(store.get(i));
         if goal == Goal::Assert {
-            match failed_assert(m, &cur) {
-                Ok(None) => {}
-                Ok(Some((process, state))) => {
-                    r.violation = Some(Violation {
-                        kind: ViolationKind::Assert { process, state },
-                        trace: trace_to(&store, &parents, i, m),
-                    });
-                    finish(&mut r, &store);
-                    return r;
-                }
-                Err(error) => {
-                    r.eval_errors += 1;
-                    r.violation = Some(Violation {
-                        kind: ViolationKind::Eval {
-                            error,
-                            transition: u32::MAX,
-                        },
-                        trace: trace_to(&store, &parents, i, m),
-                    });
-                    finish(&mut r, &store);
-                    return r;
-                }
+            if let Some(kind) = assert_violation(m, &cur, &mut r.eval_errors) {
+                r.violation = Some(Violation {
+                    kind,
+                    trace: trace_to(&store, &parents, i, m),
+                });
+                finish(&mut r, &store);
+                return r;
             }
         }
         let mut n_succ = 0u64;
@@ -292,18 +313,9 @@ pub(crate) fn bfs_reduced(
                 return r;
             }
         }
-        if n_succ == 0 {
-            r.deadlocks += 1;
-            if r.violation.is_none() && goal != Goal::Assert {
-                r.violation = Some(Violation {
-                    kind: ViolationKind::Deadlock,
-                    trace: trace_to(&store, &parents, i, m),
-                });
-                if goal == Goal::Deadlock {
-                    finish(&mut r, &store);
-                    return r;
-                }
-            }
+        if n_succ == 0 && r.deadlock(goal, || trace_to(&store, &parents, i, m)) {
+            finish(&mut r, &store);
+            return r;
         }
         if i & 255 == 0 {
             if let Err(e) = budget.check() {

@@ -11,7 +11,9 @@
 //! seen at all. Deadlocks, violated `assert`s and evaluation errors are found on the way; the
 //! counterexample is the stack (not the shortest path).
 
-use crate::bfs::{failed_assert, initial, trace_of, Exploration, Goal, Violation, ViolationKind};
+use crate::bfs::{
+    assert_violation, initial, trace_of, Exploration, Goal, Violation, ViolationKind,
+};
 use crate::model::{Label, Model};
 use crate::por::{in_ample, Por};
 use crate::state_store::StateStore;
@@ -106,18 +108,7 @@ pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> 
             }
         }
         if goal == Goal::Assert {
-            let kind = match failed_assert(m, &cur) {
-                Ok(None) => None,
-                Ok(Some((process, state))) => Some(ViolationKind::Assert { process, state }),
-                Err(error) => {
-                    r.eval_errors += 1;
-                    Some(ViolationKind::Eval {
-                        error,
-                        transition: u32::MAX,
-                    })
-                }
-            };
-            if let Some(kind) = kind {
+            if let Some(kind) = assert_violation(m, &cur, &mut r.eval_errors) {
                 r.violation = Some(Violation {
                     kind,
                     trace: s.trace(id),
@@ -191,18 +182,9 @@ pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> 
                 return r;
             }
         }
-        if n_succ == 0 {
-            r.deadlocks += 1;
-            if r.violation.is_none() && goal != Goal::Assert {
-                r.violation = Some(Violation {
-                    kind: ViolationKind::Deadlock,
-                    trace: s.trace(id),
-                });
-                if goal == Goal::Deadlock {
-                    finish(&mut r, &s);
-                    return r;
-                }
-            }
+        if n_succ == 0 && r.deadlock(goal, || s.trace(id)) {
+            finish(&mut r, &s);
+            return r;
         }
         s.frames.push((id, base));
         r.depth = r.depth.max(s.frames.len() as u32);

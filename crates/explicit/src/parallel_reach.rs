@@ -13,7 +13,7 @@
 //! lowered after it is done; the search is over when it reads zero. The same partition
 //! function, record layout and counter are what a multi-process run exchanges (crate `dist`).
 
-use crate::bfs::{failed_assert, trace_of, Exploration, Goal, Violation, ViolationKind};
+use crate::bfs::{assert_violation, trace_of, Exploration, Goal, Violation, ViolationKind};
 use crate::model::Model;
 use crate::state_store::StateStore;
 use crate::successors::Generator;
@@ -414,17 +414,7 @@ struct Safety<'m> {
 impl Expand for Safety<'_> {
     fn expand(&mut self, id: u64, state: &[u8], out: &mut dyn FnMut(&[u8])) -> bool {
         if self.goal == Goal::Assert {
-            let v = match failed_assert(self.m, state) {
-                Ok(None) => None,
-                Ok(Some((process, state))) => Some(ViolationKind::Assert { process, state }),
-                Err(error) => {
-                    self.eval_errors += 1;
-                    Some(ViolationKind::Eval {
-                        error,
-                        transition: u32::MAX,
-                    })
-                }
-            };
+            let v = assert_violation(self.m, state, &mut self.eval_errors);
             if let Some(v) = v {
                 self.violation.get_or_insert((v, id));
                 return true;
