@@ -17,6 +17,14 @@
 //! combined by products (operands of `∨` completed first), the product is made parity by the
 //! Zielonka-tree transform and simplified. The caller keeps it only when it is smaller than the
 //! direct route's automaton.
+//!
+//! Every operand (and its negation) is translated once per call: the deterministic automaton of
+//! each operand is cached by formula (the arena shares equal subformulas), so an operand met
+//! twice (`(a ∧ GFb) ∨ (c ∧ GFb)`) is translated and determinised once. Both routes are still
+//! built whenever the formula, simplified and with `F`/`G` spread, is a Boolean combination: the
+//! whole formula through [`deterministic_pair`] (with `¬φ` competing) and the operands here —
+//! neither is smaller on every formula (the product of the parts can be larger than the
+//! determinisation of the whole, and the other way round).
 
 use crate::acc::Acc;
 use crate::deterministic::{deterministic_pair, simplify_parity, DetOptions};
@@ -25,9 +33,11 @@ use crate::ltl::ast::{Arena, Node, F};
 use crate::ltl::simplify::simplify;
 use crate::parity::{complete_gba, complete_with_sink, ParityAut};
 use crate::product::product;
+use crate::stutter_det::syntactically_stutter_invariant;
 use crate::translate::{translate, Options};
 use crate::twa::Twa;
 use crate::zielonka_tree::to_parity;
+use std::collections::HashMap;
 
 /// `F x` with `F` pushed over `∨` (and `FG` over `∧`).
 fn ev_of(a: &mut Arena, x: F) -> F {
@@ -131,8 +141,30 @@ fn complete_el(t: &Twa) -> Twa {
 /// The deterministic automaton of one operand with its acceptance as produced (generalized
 /// Büchi or parity), or of a Boolean combination by products; `None` when some step is over its
 /// size limits.
-fn part(a: &mut Arena, f: F, topts: &Options, o: &DetOptions) -> Result<Option<Twa>, OmegaError> {
+fn part(
+    a: &mut Arena,
+    f: F,
+    topts: &Options,
+    o: &DetOptions,
+    cache: &mut HashMap<F, Option<Twa>>,
+) -> Result<Option<Twa>, OmegaError> {
     o.det.budget.check()?;
+    if let Some(t) = cache.get(&f) {
+        return Ok(t.clone());
+    }
+    let t = part_uncached(a, f, topts, o, cache)?;
+    cache.insert(f, t.clone());
+    Ok(t)
+}
+
+/// [`part`] of a formula not in the cache yet.
+fn part_uncached(
+    a: &mut Arena,
+    f: F,
+    topts: &Options,
+    o: &DetOptions,
+    cache: &mut HashMap<F, Option<Twa>>,
+) -> Result<Option<Twa>, OmegaError> {
     let (ops, is_and) = match a.node(f).clone() {
         Node::And(v) => (v, true),
         Node::Or(v) => (v, false),
@@ -148,7 +180,10 @@ fn part(a: &mut Arena, f: F, topts: &Options, o: &DetOptions) -> Result<Option<T
                 parity: true,
                 complete: false,
                 kind: None,
-                det: o.det.clone(),
+                det: crate::determinize::Options {
+                    stutter_invariant: syntactically_stutter_invariant(a, f),
+                    ..o.det.clone()
+                },
             };
             return match deterministic_pair(&aut, Some(&neg), &po) {
                 Ok(t) => Ok(Some(t)),
@@ -159,7 +194,7 @@ fn part(a: &mut Arena, f: F, topts: &Options, o: &DetOptions) -> Result<Option<T
     };
     let mut acc: Option<Twa> = None;
     for x in ops {
-        let Some(t) = part(a, x, topts, o)? else {
+        let Some(t) = part(a, x, topts, o, cache)? else {
             return Ok(None);
         };
         acc = Some(match acc {
@@ -202,7 +237,7 @@ pub(crate) fn split_deterministic(
     if !matches!(a.node(g), Node::And(_) | Node::Or(_)) {
         return Ok(None);
     }
-    let Some(t) = part(a, g, topts, o)? else {
+    let Some(t) = part(a, g, topts, o, &mut HashMap::new())? else {
         return Ok(None);
     };
     o.det.budget.check()?;

@@ -187,7 +187,7 @@ fn within<T>(r: Result<T, OmegaError>) -> Result<Option<T>, OmegaError> {
 fn direct_at(aut: &Twa, bound: usize, o: &DetOptions) -> Result<Option<ParityAut>, OmegaError> {
     let opts = Options {
         max_states: bound,
-        budget: o.det.budget.clone(),
+        ..o.det.clone()
     };
     let r = within(determinize(aut, &opts))?;
     o.det.budget.check()?;
@@ -235,7 +235,7 @@ fn complement_at(neg: &Twa, bound: usize, o: &DetOptions) -> Result<Option<Parit
     } else {
         let small = Options {
             max_states: bound,
-            budget: o.det.budget.clone(),
+            ..o.det.clone()
         };
         match within(determinize(neg, &small))? {
             Some(r) => r,

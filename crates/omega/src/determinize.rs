@@ -24,11 +24,21 @@
 //! Generalized Büchi input is first made a transition-based Büchi automaton
 //! ([`crate::degen::degeneralize_tba`]); edges outside the accepting SCCs are treated as
 //! non-accepting (SCC-aware, as Spot). The budget is polled once per macro-state.
+//!
+//! Three options make the macro-states fewer, each keeping the language (checked against the
+//! Büchi translation in the tests): `use_scc` keeps the states of SCCs without accepting cycles
+//! in the root brace — moving a state up to an ancestor brace only forgets progress, and along a
+//! run it happens finitely often unless the run ends in such an SCC, where it rejects anyway;
+//! `simulation` drops states dominated by direct simulation ([`crate::sim_pruning`]);
+//! `stutter_invariant` follows each letter to a cycle of macro-states
+//! ([`crate::stutter_det`]). Spot's `tgba_determinize` has options of the same names.
 
 use crate::degen::degeneralize_tba;
 use crate::error::OmegaError;
 use crate::parity::{ParityAut, ParityKind};
 use crate::scc_info::scc_info;
+use crate::sim_pruning::Pruner;
+use crate::stutter_det::closed_step;
 use crate::twa::{Marks, Twa, MAX_SETS};
 use biodivine_lib_bdd::Bdd;
 use std::collections::{BTreeMap, HashMap};
@@ -43,20 +53,37 @@ pub struct Options {
     pub max_states: usize,
     /// Polled once per macro-state.
     pub budget: Budget,
+    /// Drop from every macro-state the input states made redundant by direct simulation
+    /// ([`crate::sim_pruning`]; Spot's `use_simulation`).
+    pub simulation: bool,
+    /// The caller vouches that the input's language is stutter-invariant: every letter is
+    /// followed to a cycle of macro-states ([`crate::stutter_det`]; Spot's `use_stutter`).
+    /// Used with at most [`MAX_STUTTER_APS`] propositions.
+    pub stutter_invariant: bool,
+    /// States of SCCs without an accepting cycle are kept in the root brace (the only brace
+    /// that claims nothing about the runs reaching its states), so macro-states differing only
+    /// in where such states sit are one.
+    pub use_scc: bool,
 }
+
+/// The most atomic propositions for the stutter closure (it steps letter by letter).
+pub(crate) const MAX_STUTTER_APS: usize = 6;
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             max_states: 100_000,
             budget: Budget::unlimited(),
+            simulation: true,
+            stutter_invariant: false,
+            use_scc: true,
         }
     }
 }
 
 /// A macro-state: `(input state, innermost brace)` sorted by state, and each brace's parent
 /// (`NONE` for the root; a parent's number is smaller than its children's).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Tree {
     nodes: Vec<(u32, u32)>,
     parent: Vec<u32>,
@@ -66,6 +93,9 @@ struct InEdge {
     dst: u32,
     label: Bdd,
     acc: bool,
+    /// The destination goes to the root brace (`Options::use_scc`: it lies in an SCC without
+    /// accepting cycles).
+    to_root: bool,
 }
 
 /// The brace path from the root down to `b`.
@@ -92,7 +122,12 @@ fn preferred(a: u32, b: u32, parent: &[u32]) -> bool {
 }
 
 /// The successor of `t` on the letters of `part`: the new tree and the colour of the step.
-fn successor(t: &Tree, edges: &[Vec<InEdge>], part: &Bdd) -> (Tree, Option<u32>) {
+fn successor(
+    t: &Tree,
+    edges: &[Vec<InEdge>],
+    part: &Bdd,
+    pruner: Option<&Pruner>,
+) -> (Tree, Option<u32>) {
     let old = t.parent.len() as u32;
     let mut parent = t.parent.clone();
     let mut child_of = vec![NONE; old as usize];
@@ -102,7 +137,9 @@ fn successor(t: &Tree, edges: &[Vec<InEdge>], part: &Bdd) -> (Tree, Option<u32>)
             if e.label.and(part).is_false() {
                 continue;
             }
-            let tb = if e.acc {
+            let tb = if e.to_root {
+                0
+            } else if e.acc {
                 let slot = &mut child_of[b as usize];
                 if *slot == NONE {
                     *slot = parent.len() as u32;
@@ -123,6 +160,9 @@ fn successor(t: &Tree, edges: &[Vec<InEdge>], part: &Bdd) -> (Tree, Option<u32>)
                 }
             }
         }
+    }
+    if let Some(p) = pruner {
+        p.prune(&mut cand);
     }
     let nb = parent.len();
     let mut direct = vec![0u32; nb];
@@ -213,6 +253,23 @@ fn letter_classes(t: &Tree, edges: &[Vec<InEdge>], tt: &Bdd) -> Vec<Bdd> {
     parts
 }
 
+/// `tba` with one acceptance set that marks exactly the edges `edges` treats as accepting.
+fn accepting_edges_only(tba: &Twa, edges: &[Vec<InEdge>]) -> Twa {
+    let mut t = Twa::new(tba.aps.clone());
+    t.vars = tba.vars.clone();
+    for _ in 0..tba.num_states() {
+        t.add_state();
+    }
+    t.init = tba.init.clone();
+    for (s, es) in edges.iter().enumerate() {
+        for e in es {
+            t.add_edge(s as u32, e.dst, e.label.clone(), u64::from(e.acc));
+        }
+    }
+    t.num_sets = 1;
+    t
+}
+
 /// Determinises `aut` (generalized Büchi, transition- or state-based) into a complete-where-the-
 /// input-is deterministic parity automaton `parity min odd` with the same language. Edges are
 /// coloured as the construction emits them (see [`ParityAut::reduce_colours`] to reduce).
@@ -248,11 +305,39 @@ pub fn determinize(aut: &Twa, opts: &Options) -> Result<ParityAut, OmegaError> {
                     acc: info.sccs.comp[e.dst as usize] == c
                         && info.accepting[c as usize]
                         && (tba.num_sets == 0 || e.marks & 1 == 1),
+                    to_root: opts.use_scc
+                        && !info
+                            .accepting
+                            .get(info.sccs.comp[e.dst as usize] as usize)
+                            .copied()
+                            .unwrap_or(true),
                 })
                 .collect()
         })
         .collect();
+    let pruner = if opts.simulation {
+        Pruner::new(&accepting_edges_only(&tba, &edges))
+    } else {
+        None
+    };
     let tt = tba.tt();
+    // The single letters, when the stutter closure steps letter by letter.
+    let letters: Option<Vec<Bdd>> = (opts.stutter_invariant
+        && tba.aps.len() <= MAX_STUTTER_APS)
+        .then(|| {
+            (0u64..1 << tba.aps.len())
+                .map(|v| {
+                    (0..tba.aps.len()).fold(tt.clone(), |m, i| {
+                        let x = tba.ap_var(i);
+                        if (v >> i) & 1 == 1 {
+                            m.and(&x)
+                        } else {
+                            m.and_not(&x)
+                        }
+                    })
+                })
+                .collect()
+        });
     let mut init: Vec<u32> = tba.init.clone();
     init.sort_unstable();
     init.dedup();
@@ -280,8 +365,20 @@ pub fn determinize(aut: &Twa, opts: &Options) -> Result<ParityAut, OmegaError> {
         let t = trees[i].clone();
         // Successors grouped by (destination, colour), labels joined.
         let mut succ: Vec<((u32, Marks), Bdd)> = Vec::new();
-        for part in letter_classes(&t, &edges, &tt) {
-            let (nt, colour) = successor(&t, &edges, &part);
+        let parts = match &letters {
+            Some(l) => l.clone(),
+            None => letter_classes(&t, &edges, &tt),
+        };
+        for part in parts {
+            let (nt, colour) = if letters.is_some() {
+                closed_step(
+                    &t,
+                    |x| successor(x, &edges, &part, pruner.as_ref()),
+                    |x| x.nodes.is_empty(),
+                )
+            } else {
+                successor(&t, &edges, &part, pruner.as_ref())
+            };
             if nt.nodes.is_empty() {
                 // The empty tree accepts nothing: leave the letters undefined.
                 continue;

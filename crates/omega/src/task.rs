@@ -633,6 +633,9 @@ pub fn translate_item(
         let o = DetOptions {
             det: crate::determinize::Options {
                 budget: budget.clone(),
+                stutter_invariant: crate::stutter_det::syntactically_stutter_invariant(
+                    &arena, phi,
+                ),
                 ..o.det.clone()
             },
             ..o.clone()

@@ -16,7 +16,8 @@ use verikit_omega::{
     deterministic, deterministic_pair, determinize, Arena, DetOptions, DeterminizeOptions,
     ParityAut, ParityKind, Twa, F,
 };
-use verikit_omega::{holds, Lasso};
+use rand::{rngs::SmallRng, SeedableRng};
+use verikit_omega::{accepts_lasso, holds, Lasso};
 use verikit_omega::{translate, TranslateOptions as Options};
 use verikit_omega::{RandLtl, Weights};
 
@@ -106,6 +107,17 @@ fn check_formula(f: &str) -> Twa {
     let raw_colours = raw.colours();
     let raw = raw.into_twa();
     assert_equivalent(&format!("{f} (raw)"), &raw, &a, &na);
+    // LTL without X is stutter-invariant: the stutter closure applies (`stutter_det`).
+    if !f.contains('X') {
+        let so = DeterminizeOptions {
+            stutter_invariant: true,
+            ..DeterminizeOptions::default()
+        };
+        let st = determinize(&a, &so).unwrap().into_twa();
+        assert_equivalent(&format!("{f} (stutter closure)"), &st, &a, &na);
+        let nst = determinize(&na, &so).unwrap().into_twa();
+        assert_equivalent(&format!("!({f}) (stutter closure)"), &nst, &na, &a);
+    }
     let mut dp = None;
     for (parity, complete) in [(false, false), (true, false), (true, true), (false, true)] {
         let o = DetOptions {
@@ -189,6 +201,78 @@ fn classic_formulas() {
     ] {
         check_formula(f);
     }
+}
+
+/// Panics unless the deterministic automata `x` and `y` have the same language (both products
+/// with the other's complement empty).
+fn assert_same_dpa(what: &str, x: &Twa, y: &Twa) {
+    for (l, r, how) in [(x, y, "first"), (y, x, "second")] {
+        let c = complement_deterministic(r, &Budget::unlimited()).unwrap();
+        let p = product(l, &c).unwrap();
+        if let Some(w) = accepting_lasso(&p) {
+            panic!("{what}: only the {how} accepts {}", w.word_text(&p));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    /// The options that make the macro-states fewer (`use_scc`: states of SCCs without
+    /// accepting cycles in the root brace; `simulation`: `sim_pruning`), alone and together: on
+    /// random small Büchi automata, the determinisation has the language of the plain one
+    /// (product emptiness with the complements) and of the nondeterministic input on random
+    /// lassos (membership in the input decided by its own lasso check).
+    #[test]
+    fn macro_state_reductions_keep_the_language(seed in any::<u64>(), n in 2u32..7, sb in any::<bool>()) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let a = common::tiny_buchi(&mut rng, n, sb);
+        let with = |simulation: bool, use_scc: bool| {
+            let o = DeterminizeOptions { simulation, use_scc, ..DeterminizeOptions::default() };
+            determinize(&a, &o).unwrap().into_twa()
+        };
+        let d0 = with(false, false);
+        for (sim, scc) in [(true, false), (false, true), (true, true)] {
+            let d = with(sim, scc);
+            prop_assert!(d.is_deterministic());
+            assert_same_dpa(&format!("seed {seed}, {n} states, simulation {sim}, use_scc {scc}"), &d, &d0);
+            for _ in 0..10 {
+                let w = common::random_lasso(&mut rng, 3, 2);
+                prop_assert_eq!(accepts_lasso(&a, &w), run_accepts(&d, &w), "seed {} word {:?}", seed, w);
+            }
+        }
+    }
+}
+
+/// The macro-state reductions make the raw determinisation smaller (in total) on formulas of
+/// the benchmark where verikit was larger than Spot, and keep it equivalent to the Büchi
+/// translation.
+#[test]
+fn macro_state_reductions_are_smaller_on_formulas() {
+    let mut total = (0, 0);
+    for f in [
+        "(d R X((GFd R !b) M a)) R c",
+        "F(Gc R ((!b & F(d & G(!a | !d))) | (b & G(!d | F(a & d)))))",
+        "(d & (F!a R (b & F(!c & F!d)))) | (!d & (Ga U (!b | G(c | Gd))))",
+    ] {
+        let mut arena = Arena::new();
+        let phi = verikit_omega::parse_ltl(f, &mut arena).unwrap();
+        let nphi = arena.not(phi);
+        let a = translate(&mut arena, phi, &opts()).unwrap();
+        let na = translate(&mut arena, nphi, &opts()).unwrap();
+        let plain = DeterminizeOptions {
+            simulation: false,
+            use_scc: false,
+            ..DeterminizeOptions::default()
+        };
+        let d0 = determinize(&a, &plain).unwrap().into_twa();
+        let d1 = determinize(&a, &DeterminizeOptions::default())
+            .unwrap()
+            .into_twa();
+        assert_equivalent(&format!("{f} (reduced)"), &d1, &a, &na);
+        total.0 += d0.num_states();
+        total.1 += d1.num_states();
+    }
+    assert!(total.1 < total.0, "{total:?}");
 }
 
 /// `FGa` has no deterministic Büchi automaton: the `-D -P` automaton is the complement of the
