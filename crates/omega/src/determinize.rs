@@ -322,8 +322,7 @@ pub fn determinize(aut: &Twa, opts: &Options) -> Result<ParityAut, OmegaError> {
     };
     let tt = tba.tt();
     // The single letters, when the stutter closure steps letter by letter.
-    let letters: Option<Vec<Bdd>> = (opts.stutter_invariant
-        && tba.aps.len() <= MAX_STUTTER_APS)
+    let letters: Option<Vec<Bdd>> = (opts.stutter_invariant && tba.aps.len() <= MAX_STUTTER_APS)
         .then(|| {
             (0u64..1 << tba.aps.len())
                 .map(|v| {

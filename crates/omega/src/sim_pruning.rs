@@ -36,7 +36,7 @@ impl Pruner {
     /// the size the simulation is computed for.
     pub(crate) fn new(tba: &Twa) -> Option<Pruner> {
         let n = tba.num_states();
-        if n < 2 || n > MAX_STATES || !tba.is_generalized_buchi() {
+        if !(2..=MAX_STATES).contains(&n) || !tba.is_generalized_buchi() {
             return None;
         }
         let sim = direct_simulation(tba);

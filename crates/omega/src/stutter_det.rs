@@ -28,22 +28,7 @@ const MAX_CHAIN: usize = 256;
 
 /// Is `f` stutter-invariant by syntax: no `X` and no SERE (LTL\X)?
 pub(crate) fn syntactically_stutter_invariant(a: &Arena, f: F) -> bool {
-    let mut todo = vec![f];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(g) = todo.pop() {
-        if !seen.insert(g) {
-            continue;
-        }
-        match a.node(g) {
-            Node::X(_)
-            | Node::Closure(_)
-            | Node::NegClosure(..)
-            | Node::EConcat(..)
-            | Node::UConcat(..) => return false,
-            _ => todo.extend(a.children(g)),
-        }
-    }
-    true
+    !a.has_sere(f) && !a.any_subformula(f, |n| matches!(n, Node::X(_)))
 }
 
 /// The least of two colours, `None` (no colour) being the largest.

@@ -633,9 +633,7 @@ pub fn translate_item(
         let o = DetOptions {
             det: crate::determinize::Options {
                 budget: budget.clone(),
-                stutter_invariant: crate::stutter_det::syntactically_stutter_invariant(
-                    &arena, phi,
-                ),
+                stutter_invariant: crate::stutter_det::syntactically_stutter_invariant(&arena, phi),
                 ..o.det.clone()
             },
             ..o.clone()

@@ -8,16 +8,16 @@
 mod common;
 
 use proptest::prelude::*;
+use rand::{rngs::SmallRng, SeedableRng};
 use verikit_diag::Budget;
 use verikit_omega::accepting_lasso;
 use verikit_omega::complement_deterministic;
 use verikit_omega::product;
+use verikit_omega::{accepts_lasso, holds, Lasso};
 use verikit_omega::{
     deterministic, deterministic_pair, determinize, Arena, DetOptions, DeterminizeOptions,
     ParityAut, ParityKind, Twa, F,
 };
-use rand::{rngs::SmallRng, SeedableRng};
-use verikit_omega::{accepts_lasso, holds, Lasso};
 use verikit_omega::{translate, TranslateOptions as Options};
 use verikit_omega::{RandLtl, Weights};
 
@@ -93,17 +93,24 @@ fn opts() -> Options {
     }
 }
 
+/// The formula `f` parsed, and the Büchi translations of `f` and `¬f`.
+fn buchi_pair(f: &str) -> (Arena, F, Twa, Twa) {
+    let mut arena = Arena::new();
+    let phi =
+        verikit_omega::parse_ltl(f, &mut arena).unwrap_or_else(|e| panic!("{f}: {}", e.message));
+    let nphi = arena.not(phi);
+    let a = translate(&mut arena, phi, &opts()).unwrap();
+    let na = translate(&mut arena, nphi, &opts()).unwrap();
+    (arena, phi, a, na)
+}
+
 /// LTL without X is stutter-invariant: the determinisations of `f` and `¬f` with the stutter
 /// closure (`stutter_det`) have the languages of their Büchi translations.
 fn check_stutter(f: &str) {
     if f.contains('X') {
         return;
     }
-    let mut arena = Arena::new();
-    let phi = verikit_omega::parse_ltl(f, &mut arena).unwrap();
-    let nphi = arena.not(phi);
-    let a = translate(&mut arena, phi, &opts()).unwrap();
-    let na = translate(&mut arena, nphi, &opts()).unwrap();
+    let (_, _, a, na) = buchi_pair(f);
     let so = DeterminizeOptions {
         stutter_invariant: true,
         ..DeterminizeOptions::default()
@@ -117,12 +124,7 @@ fn check_stutter(f: &str) {
 /// Checks the raw construction, the `-D`, `-D -P`, `-D -P -C` pipelines and the four parity
 /// types on formula `f`; returns the `-D -P` automaton.
 fn check_formula(f: &str) -> Twa {
-    let mut arena = Arena::new();
-    let phi =
-        verikit_omega::parse_ltl(f, &mut arena).unwrap_or_else(|e| panic!("{f}: {}", e.message));
-    let nphi = arena.not(phi);
-    let a = translate(&mut arena, phi, &opts()).unwrap();
-    let na = translate(&mut arena, nphi, &opts()).unwrap();
+    let (arena, phi, a, na) = buchi_pair(f);
     let raw = determinize(&a, &DeterminizeOptions::default()).unwrap();
     assert_eq!(raw.kind, ParityKind::MIN_ODD);
     let raw_colours = raw.colours();
@@ -264,11 +266,7 @@ fn macro_state_reductions_are_smaller_on_formulas() {
         "F(Gc R ((!b & F(d & G(!a | !d))) | (b & G(!d | F(a & d)))))",
         "(d & (F!a R (b & F(!c & F!d)))) | (!d & (Ga U (!b | G(c | Gd))))",
     ] {
-        let mut arena = Arena::new();
-        let phi = verikit_omega::parse_ltl(f, &mut arena).unwrap();
-        let nphi = arena.not(phi);
-        let a = translate(&mut arena, phi, &opts()).unwrap();
-        let na = translate(&mut arena, nphi, &opts()).unwrap();
+        let (_, _, a, na) = buchi_pair(f);
         let plain = DeterminizeOptions {
             simulation: false,
             use_scc: false,

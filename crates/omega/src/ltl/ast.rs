@@ -417,6 +417,22 @@ impl Arena {
         self.rebuild(&n)
     }
 
+    /// True when some subformula of `f` (itself included) has a node satisfying `pred`.
+    pub(crate) fn any_subformula(&self, f: F, pred: impl Fn(&Node) -> bool) -> bool {
+        let mut todo = vec![f];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(g) = todo.pop() {
+            if !seen.insert(g) {
+                continue;
+            }
+            if pred(self.node(g)) {
+                return true;
+            }
+            todo.extend(self.children(g));
+        }
+        false
+    }
+
     /// The children of a node.
     pub fn children(&self, f: F) -> Vec<F> {
         if let Some((_, a, b)) = self.node(f).binary() {

@@ -297,20 +297,11 @@ impl Arena {
 
     /// True when `f` contains a SERE operator.
     pub fn has_sere(&self, f: F) -> bool {
-        let mut todo = vec![f];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(g) = todo.pop() {
-            if !seen.insert(g) {
-                continue;
-            }
-            if matches!(
-                self.node(g),
+        self.any_subformula(f, |n| {
+            matches!(
+                n,
                 Node::Closure(_) | Node::NegClosure(..) | Node::EConcat(..) | Node::UConcat(..)
-            ) {
-                return true;
-            }
-            todo.extend(self.children(g));
-        }
-        false
+            )
+        })
     }
 }
