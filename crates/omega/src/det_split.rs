@@ -141,30 +141,26 @@ fn complete_el(t: &Twa) -> Twa {
 /// The deterministic automaton of one operand with its acceptance as produced (generalized
 /// Büchi or parity), or of a Boolean combination by products; `None` when some step is over its
 /// size limits.
-fn part(
-    a: &mut Arena,
-    f: F,
-    topts: &Options,
-    o: &DetOptions,
-    cache: &mut HashMap<F, Option<Twa>>,
-) -> Result<Option<Twa>, OmegaError> {
-    o.det.budget.check()?;
-    if let Some(t) = cache.get(&f) {
+fn part(a: &mut Arena, f: F, ctx: &mut Ctx) -> Result<Option<Twa>, OmegaError> {
+    ctx.o.det.budget.check()?;
+    if let Some(t) = ctx.cache.get(&f) {
         return Ok(t.clone());
     }
-    let t = part_uncached(a, f, topts, o, cache)?;
-    cache.insert(f, t.clone());
+    let t = part_uncached(a, f, ctx)?;
+    ctx.cache.insert(f, t.clone());
     Ok(t)
 }
 
+/// What [`part`] works with: the options and the automata of the operands met so far.
+struct Ctx<'a> {
+    topts: &'a Options,
+    o: &'a DetOptions,
+    cache: HashMap<F, Option<Twa>>,
+}
+
 /// [`part`] of a formula not in the cache yet.
-fn part_uncached(
-    a: &mut Arena,
-    f: F,
-    topts: &Options,
-    o: &DetOptions,
-    cache: &mut HashMap<F, Option<Twa>>,
-) -> Result<Option<Twa>, OmegaError> {
+fn part_uncached(a: &mut Arena, f: F, ctx: &mut Ctx) -> Result<Option<Twa>, OmegaError> {
+    let (topts, o) = (ctx.topts, ctx.o);
     let (ops, is_and) = match a.node(f).clone() {
         Node::And(v) => (v, true),
         Node::Or(v) => (v, false),
@@ -194,7 +190,7 @@ fn part_uncached(
     };
     let mut acc: Option<Twa> = None;
     for x in ops {
-        let Some(t) = part(a, x, topts, o, cache)? else {
+        let Some(t) = part(a, x, ctx)? else {
             return Ok(None);
         };
         acc = Some(match acc {
@@ -237,7 +233,12 @@ pub(crate) fn split_deterministic(
     if !matches!(a.node(g), Node::And(_) | Node::Or(_)) {
         return Ok(None);
     }
-    let Some(t) = part(a, g, topts, o, &mut HashMap::new())? else {
+    let mut ctx = Ctx {
+        topts,
+        o,
+        cache: HashMap::new(),
+    };
+    let Some(t) = part(a, g, &mut ctx)? else {
         return Ok(None);
     };
     o.det.budget.check()?;
