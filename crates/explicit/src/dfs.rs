@@ -9,7 +9,8 @@
 //! set), so every cycle has a fully expanded state. This is weaker than the breadth-first
 //! visited-successor proviso of `bfs`, which must refuse a reduced set whenever a successor was
 //! seen at all. Deadlocks, violated `assert`s and evaluation errors are found on the way; the
-//! counterexample is the stack (not the shortest path).
+//! counterexample is the stack (not the shortest path; the caller, `task`, searches again
+//! breadth-first for a shorter one).
 
 use crate::bfs::{
     assert_violation, initial, trace_of, Exploration, Goal, Violation, ViolationKind,

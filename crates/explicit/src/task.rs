@@ -496,9 +496,22 @@ pub fn safety_search(m: &Model, goal: Goal, o: &McOptions, budget: &Budget) -> E
 
 /// Without a reduction the breadth-first search (shortest counterexamples); with one the
 /// depth-first search, whose stack proviso keeps more ample sets than the breadth-first one.
+/// When the depth-first search finds a violation, the breadth-first search on ample sets (its
+/// visited-successor proviso) runs again to the first violation, so the counterexample is the
+/// shortest one of that reduced graph rather than the depth-first stack; if that second search
+/// is stopped by the budget, the stack is kept. The counts are the depth-first search's.
 fn reduced_search(m: &Model, goal: Goal, por: Option<&Por>, budget: &Budget) -> Exploration {
     match por {
-        Some(p) if m.state_size() > 0 => dfs_reduced(m, goal, p, budget),
+        Some(p) if m.state_size() > 0 => {
+            let mut r = dfs_reduced(m, goal, p, budget);
+            if r.violation.is_some() {
+                let again = bfs_reduced(m, goal, por, budget);
+                if let (Some(v), None) = (again.violation, again.stopped) {
+                    r.violation = Some(v);
+                }
+            }
+            r
+        }
         _ => bfs_reduced(m, goal, por, budget),
     }
 }
