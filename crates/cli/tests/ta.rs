@@ -394,12 +394,13 @@ fn nested_timed_automata() {
     ]);
     assert_eq!(v["verdict"], "unknown", "{v}");
     assert_eq!(v["procedure"], "bounded search", "{v}");
-    // without global clocks and F-push the summaries decide unbounded recursion exactly
+    // without global clocks the summaries decide unbounded recursion exactly
     let deep = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/ta/deep.neta");
     let v = ok(&["ta", "neta", deep, "--labels", "never"]);
     assert_eq!(v["verdict"], "false", "{v}");
     assert_eq!(v["procedure"], "summaries", "{v}");
     assert!(v["certificate"]["returns"].is_array(), "{v}");
+    assert_eq!(v["certificate_checked"], true, "{v}");
     let v = ok(&["ta", "neta", deep, "--labels", "bottom"]);
     assert_eq!(v["verdict"], "true", "{v}");
     assert_eq!(v["witness"]["replayed"], true, "{v}");
@@ -412,12 +413,21 @@ fn nested_timed_automata() {
     let (code, _, err) = verikit(&["ta", "neta", &f]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad.neta:4:18"), "{err}");
-    // unbounded recursion with a deep bound: more configurations than one second allows
+    // unbounded recursion through push and F-push: decided by the summaries, the certificate
+    // re-checked on regions
+    let rec = "system:s\nclock:x\nclock:y\nautomaton:A\nlocation:A:q{initial:}\nlocation:A:n{labels: n}\n\
+         edge:A:q:A:q{provided: x>=1 : do: push}\nedge:A:q:A:q{provided: y>=2 : do: fpush}\n";
+    let f = write(&dir, "rec.neta", rec);
+    let v = ok(&["ta", "neta", &f, "--labels", "n"]);
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["procedure"], "summaries", "{v}");
+    assert_eq!(v["certificate_checked"], true, "{v}");
+    // with a global clock only the bounded search applies: with a deep bound, more
+    // configurations than one second allows
     let g = write(
         &dir,
         "deep.neta",
-        "system:s\nclock:x\nclock:y\nautomaton:A\nlocation:A:q{initial:}\nlocation:A:n{labels: n}\n\
-         edge:A:q:A:q{provided: x>=1 : do: push}\nedge:A:q:A:q{provided: y>=2 : do: fpush}\n",
+        &rec.replace("clock:y\n", "clock:y\nglobal:g\n"),
     );
     times_out(&[
         "-x",

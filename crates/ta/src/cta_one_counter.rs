@@ -21,7 +21,12 @@
 //! counter moves by `+1` (a time unit of `A`'s side: the sender and every process on no channel),
 //! `−1` (a time unit of `B`) and is tested by `T ≤ 0` (a read). Models outside that class are not
 //! decided here ([`not_applicable`] says why) and keep the bounded search and its
-//! over-approximation.
+//! over-approximation. The dense-time case itself (strict guards, urgent reading restricting
+//! `ε` moves) is the paper's desynchronized *symbolic* semantics (Definition 5: regions of both
+//! sides, the relation `tA ⋈ tB`, desynchronized clock difference relations, Definition 3–4,
+//! updated by Tables 1–3); the paper states Table 2 only in part ("complete table is given in the
+//! full version") and proves Lemma 2 there, so the construction cannot be implemented from the
+//! seed alone: such models are refused by name, citing the missing table.
 //!
 //! Reachability of (target, `T = 0`) in this one-counter machine is decided exactly by the
 //! *post\** saturation of pushdown systems (Bouajjani, Esparza, Maler, CONCUR 1997; the algorithm
@@ -66,7 +71,7 @@ pub fn not_applicable(cta: &Cta) -> Option<String> {
             if e.guard.iter().any(|a| matches!(a.cmp, Cmp::Lt | Cmp::Gt)) {
                 let loc = |l: u32| p.locations.get(l as usize).map_or("?", String::as_str);
                 return Some(format!(
-                    "a strict guard on the edge {} -> {} of process `{}`: discrete time is exact only for closed guards",
+                    "a strict guard on the edge {} -> {} of process `{}`: discrete time is exact only for closed guards; dense time needs the desynchronized symbolic semantics of §3 (Definition 5, regions with clock difference relations, Tables 1–3, the paper's Table 2 completed only in its full version), not implemented",
                     loc(e.src),
                     loc(e.tgt),
                     p.name
@@ -83,7 +88,7 @@ pub fn not_applicable(cta: &Cta) -> Option<String> {
             .any(|e| matches!(e.action, CtaAction::Receive { .. }));
         if eps && recv {
             return Some(format!(
-                "location `{name}` of the receiver `{}` has an eps edge and a receive edge: urgent reading applies, which discrete time does not preserve",
+                "location `{name}` of the receiver `{}` has an eps edge and a receive edge: urgent reading applies, which discrete time does not preserve; dense time needs Table 2's urgent eps rule of §3 (Definition 5), given only partly in the paper, not implemented",
                 b.name
             ));
         }

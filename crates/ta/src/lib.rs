@@ -40,6 +40,7 @@ mod live_check;
 mod liveness;
 mod lu_bounds;
 mod model;
+mod neta_certificate;
 mod neta_check;
 mod neta_parse;
 mod neta_reach;
@@ -86,6 +87,7 @@ pub use tck_write::{to_dot, to_tck};
 pub use uppaal::{parse_uppaal, Query, QueryKind, UppaalModel};
 pub use zone_graph::{Discrete, Extrapolation, Transition};
 
+pub use neta_certificate::{check_neta_certificate, CertificateError};
 pub use neta_check::run_neta;
 pub use neta_parse::{
     parse_neta, Neta, NetaAtom, NetaAutomaton, NetaClock, NetaEdge, NetaLocation, NetaOp,

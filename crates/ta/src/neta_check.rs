@@ -1,14 +1,17 @@
 //! `verikit ta neta`: parse a NeTA-I, search, replay the witness, build the [`Answer`] (the
 //! orchestrator of `neta_parse`, `neta_summaries`, `neta_reach` and `neta_replay`).
 //!
-//! On the fragment without global clocks and without F-push, `neta_summaries` decides the query
-//! exactly; a reachable answer's witness is then found by `neta_reach` with the stack bound the
-//! summaries derived (it must find one: a miss is reported as an internal error, never as a
-//! verdict). Other models get the bounded search, and the answer says why the exact procedure
-//! does not apply.
+//! Without global clocks (push and F-push), `neta_summaries` decides the query exactly; a
+//! reachable answer's witness is then found by `neta_reach` with the stack bound the summaries
+//! derived (it must find one: a miss is reported as an internal error, never as a verdict), and
+//! an unreachable answer's certificate (the fixed point) is re-checked by `neta_certificate`
+//! before it is printed (a rejection is an internal error; a check cut by the budget is said in
+//! the answer). Models with global clocks get the bounded search, and the answer says why the
+//! exact procedure does not apply.
 //!
 //! Seed: Wang, Li, Yuen, "Nested timed automata with invariants" (SETTA 2017, S05), §3–§6.
 
+use crate::neta_certificate::{check_neta_certificate, CertificateError};
 use crate::neta_parse::parse_neta;
 use crate::neta_reach::{neta_reach, resolve_neta_labels, NetaOptions};
 use crate::neta_replay::replay_neta;
@@ -100,6 +103,17 @@ pub fn run_neta(
             "certificate",
             serde_json::json!({"max_constant": s.max_constant, "returns": returns, "targets": targets}),
         );
+        if s.reachable == Some(false) {
+            match check_neta_certificate(&n, &ids, s.max_constant, &s.summaries, budget) {
+                Ok(()) => a = a.detail("certificate_checked", true),
+                Err(CertificateError::Exhausted(e)) => {
+                    a = a
+                        .detail("certificate_checked", false)
+                        .detail("reason", e.verdict_word())
+                }
+                Err(e) => return Err(Diagnostic::error(format!("internal: {e}"))),
+            }
+        }
     }
     let Some(r) = r else {
         return Ok(a);

@@ -317,10 +317,11 @@ pub fn neta_reach(n: &Neta, labels: &[u32], opts: &NetaOptions, budget: &Budget)
     passed.insert((cur, Vec::new()), vec![0]);
     let mut waiting = VecDeque::from([0usize]);
     let mut found = neta_is_target(n, cur, labels).then_some(0);
-    let mut ticker = budget.ticker(64);
     'search: while found.is_none() {
         let Some(id) = waiting.pop_front() else { break };
-        if let Err(e) = ticker.tick() {
+        // counted work (one unit per expanded node): a work limit bounds searches that have
+        // no abstraction (F-push) as well as the deadline does
+        if let Err(e) = budget.spend(1) {
             res.exhausted = Some(e);
             break;
         }

@@ -1,4 +1,4 @@
-//! Exact reachability for NeTA-Is without global clocks and without F-push: the encoding into a
+//! Exact reachability for NeTA-Is without global clocks (push and F-push): the encoding into a
 //! dense-timed pushdown automaton, decided by call summaries whose durations are sets of the
 //! paper's digitization intervals.
 //!
@@ -12,31 +12,38 @@
 //!
 //! What is implemented, and for which fragment. The paper decides `E(N)` through digiwords and a
 //! snapshot pushdown system that is a growing well-structured pushdown system (§5.1–§5.3,
-//! Cai–Ogawa's saturation); that construction is **not** implemented. This module decides the
-//! same question exactly on the fragment **without global clocks and without F-push** (every
-//! stacked frame proceeds), by a procedure that rests on two facts of Definitions 4 and 7:
-//! (1) a push starts the callee with all local clocks at 0 and, without global clocks, nothing of
-//! the caller is visible to it, so what a call can do depends on the callee alone; the only
-//! thing it returns to the caller is its *duration* `d` (the caller's clocks come back as
-//! `ν + d`); (2) invariants are conjunctions of intervals, hence convex, so the caller's frame is
-//! good during the whole call iff it is good when pushed and when popped. A *summary*
-//! `S(A, q)` is the set of durations of the runs of automaton `A` from its initial location with
-//! clocks 0 to a pop that resumes location `q`; `R(A)` the set of durations after which such a run
-//! is at a location carrying the target labels (its own pending frames good). Each automaton is
-//! explored on zones over its local clocks plus a clock `z` never reset (time since entry), with
-//! ExtraM for the model's largest constant `n`; a push either returns (the zone is delayed by a
-//! duration of `S`, through a fresh clock constrained to the interval, then the caller's invariant
-//! is intersected) or stays pending under the target (delayed by a duration of `R`, invariant
-//! intersected). Every operation used — reset, copy, delay, intersection with integer bounds up to
-//! `n`, projection — maps unions of regions to unions of regions, so the projection of the
-//! reachable zones on `z` is exactly a union of `Intv(n)` intervals (durations above `n` are all
-//! equivalent: every clock they are added to exceeds `n`). Summaries are therefore bit sets over
-//! `Intv(n)`; a Kleene iteration over all automata reaches the least fixed point in finitely many
-//! rounds. The target is reachable iff `R(A0)` is not empty. Each summary bit records how many
-//! frames its derivation pushes, so a reachable answer comes with the stack height under which the
-//! bounded search (`neta_reach`) must find a witness; the fixed point itself is the certificate of
-//! an unreachable answer. Global clocks (§4 Theorem 1: undecidable with one global clock and
-//! invariants) and F-push (frozen frames, the `⇒c` permutations of §5.1) are refused by name.
+//! Cai–Ogawa's saturation); that construction is **not** implemented literally. This module
+//! decides the same question exactly on the whole class the paper decides — NeTA-Is **without
+//! global clocks**, with push and F-push — by a saturation over call summaries that rests on
+//! three facts of Definitions 4 and 7: (1) a push or F-push starts the callee with all local
+//! clocks at 0 and, without global clocks, nothing of the caller is visible to it, so what a call
+//! can do depends on the callee alone; the only thing it returns to the caller is its *duration*
+//! `d` (the caller's clocks come back as `ν + d` after a push, as `ν` after an F-push, whose
+//! frame is frozen: `progress(ν, t, 0) = ν`); (2) invariants are conjunctions of intervals, hence
+//! convex, so a proceeding caller's frame is good during the whole call iff it is good when
+//! pushed and when popped, and a frozen one iff it is good when pushed; (3) frames further down
+//! see the call only through the caller's own duration. A *summary* `S(A, q)` is the set of
+//! durations of the runs of automaton `A` from its initial location with clocks 0 to a pop that
+//! resumes location `q`; `R(A)` the set of durations after which such a run is at a location
+//! carrying the target labels (its own pending frames good). Each automaton is explored on zones
+//! over its local clocks plus a clock `z` never reset (time since entry), with ExtraM for the
+//! model's largest constant `n`; a push either returns (the zone is delayed by a duration of `S`,
+//! through a fresh clock constrained to the interval — all clocks after a push, only `z` after an
+//! F-push — then the caller's invariant is intersected) or stays pending under the target
+//! (delayed by a duration of `R`, invariant intersected). Every operation used — reset, copy,
+//! delay of all clocks or of `z` and the fresh clock alone, intersection with integer bounds up
+//! to `n`, projection — maps unions of regions to unions of regions (`z` is never compared with
+//! a constant, only projected), so the projection of the reachable zones on `z` is exactly a
+//! union of `Intv(n)` intervals (durations above `n` are all equivalent: every clock they are
+//! added to exceeds `n`). Summaries are therefore bit sets over `Intv(n)`; a Kleene iteration
+//! over all automata reaches the least fixed point in finitely many rounds (this is the
+//! saturation: the summaries are the pop rules a saturated pushdown automaton would add). The
+//! target is reachable iff `R(A0)` is not empty. Each summary bit records how many frames its
+//! derivation pushes, so a reachable answer comes with the stack height under which the bounded
+//! search (`neta_reach`) must find a witness; the fixed point itself is the certificate of an
+//! unreachable answer, re-checked by `neta_certificate` on regions, without zones. Global clocks
+//! are refused by name: with one global clock and invariants reachability is undecidable (§4
+//! Theorem 1), so no exact procedure exists for them.
 
 use crate::dbm::{is_le, le, lt, value, Dbm, INF};
 use crate::extra_m::extra_m;
@@ -89,9 +96,6 @@ pub fn neta_summary_refusal(n: &Neta) -> Option<&'static str> {
     }
     if !n.globals.is_empty() {
         return Some("global clocks: the exact procedure covers NeTA-Is without global clocks only (Wang–Li–Yuen §6; one global clock with invariants is undecidable, §4 Theorem 1)");
-    }
-    if n.edges.iter().any(|e| e.ops.contains(&NetaOp::FPush)) {
-        return Some("F-push: frozen frames need the digiword permutations of Wang–Li–Yuen §5.1 (snapshot pushdown system), not implemented; only push is decided exactly");
     }
     None
 }
@@ -203,18 +207,25 @@ impl Explorer<'_> {
         lo..=hi
     }
 
-    /// The zone with every clock advanced by one duration of `Intv(n)` interval `i`.
-    fn delayed(&self, zone: &Dbm, i: usize) -> Option<Dbm> {
+    /// The zone after a call of one duration of `Intv(n)` interval `i`: every clock advanced when
+    /// the caller was pushed (`frozen == false`), only `z` when it was F-pushed (its clocks stood
+    /// still, Definition 4's `progress(ν, t, 0) = ν`).
+    fn delayed(&self, zone: &Dbm, i: usize, frozen: bool) -> Option<Dbm> {
         let t = zone.dim();
         let mut w = zone.extend_zero(1);
-        w.up();
+        if frozen {
+            let running: Vec<bool> = (0..=t).map(|c| c == self.z || c == t).collect();
+            w.up_some(&running);
+        } else {
+            w.up();
+        }
         let (l, u) = interval(i, self.m);
         (w.constrain(0, t, l) && w.constrain(t, 0, u)).then(|| w.truncate(t))
     }
 }
 
 /// Decides whether a configuration whose working location carries all `labels` is reachable, on
-/// NeTA-Is without global clocks and without F-push (see the module documentation); other models
+/// NeTA-Is without global clocks (see the module documentation); other models
 /// are refused with the reason.
 pub fn neta_summaries(n: &Neta, labels: &[u32], budget: &Budget) -> NetaSummaryResult {
     let mut res = NetaSummaryResult::default();
@@ -309,8 +320,11 @@ pub fn neta_summaries(n: &Neta, labels: &[u32], budget: &Budget) -> NetaSummaryR
                             let p = ex.project(&w);
                             changed |= record_one(slot, &p, depth);
                         }
-                        Some(_) => {
-                            // push: the caller's frame (a, q) must be good when pushed.
+                        Some(call) => {
+                            // push or F-push: the caller's frame (a, q) must be good when pushed;
+                            // a frozen frame stays good, a proceeding one is good at the return
+                            // as well (invariants are convex), checked after the delay.
+                            let frozen = call == NetaOp::FPush;
                             if !ex.invariant(a, q, &mut w) {
                                 continue;
                             }
@@ -322,7 +336,7 @@ pub fn neta_summaries(n: &Neta, labels: &[u32], budget: &Budget) -> NetaSummaryR
                             let back = returns.get(&(callee, a, q)).cloned().unwrap_or_default();
                             for (i, d) in back.iter().enumerate() {
                                 let Some(d) = d else { continue };
-                                if let Some(mut v) = ex.delayed(&w, i) {
+                                if let Some(mut v) = ex.delayed(&w, i, frozen) {
                                     if ex.settle(a, q, &mut v) {
                                         found.push((q, v, depth.max(1 + d)));
                                     }
@@ -331,7 +345,7 @@ pub fn neta_summaries(n: &Neta, labels: &[u32], budget: &Budget) -> NetaSummaryR
                             let pending = targets.get(callee).cloned().unwrap_or_default();
                             for (i, d) in pending.iter().enumerate() {
                                 let Some(d) = d else { continue };
-                                if let Some(mut v) = ex.delayed(&w, i) {
+                                if let Some(mut v) = ex.delayed(&w, i, frozen) {
                                     if ex.invariant(a, q, &mut v) {
                                         let bounds = vec![m; v.dim()];
                                         extra_m(&mut v, &bounds);

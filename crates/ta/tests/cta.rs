@@ -281,9 +281,17 @@ fn the_one_counter_procedure_says_when_it_does_not_apply() {
     let cta = parse_cta(&model("counter.cta")).unwrap();
     let why = not_applicable(&cta).unwrap();
     assert!(why.contains("b0") && why.contains("urgent"), "{why}");
+    assert!(
+        why.contains("Table 2"),
+        "dense time refused by the paper's table: {why}"
+    );
     let strict = model("fifo.cta").replace("c?b{provided: y==2", "c?b{provided: y<3");
     let why = not_applicable(&parse_cta(&strict).unwrap()).unwrap();
     assert!(why.contains("strict guard"), "{why}");
+    assert!(
+        why.contains("Tables 1–3"),
+        "dense time refused by the paper's tables: {why}"
+    );
     let none = "system:s\nprocess:A\nlocation:A:l{initial:}\n";
     assert!(not_applicable(&parse_cta(none).unwrap()).is_some());
 }

@@ -5,8 +5,9 @@
 use proptest::prelude::*;
 use verikit_diag::Budget;
 use verikit_ta::{
-    neta_reach, neta_summaries, parse_neta, replay_neta, resolve_neta_labels, run_neta, NetaClass,
-    NetaOptions, NetaResult, NetaSummaryResult,
+    check_neta_certificate, neta_reach, neta_summaries, parse_neta, replay_neta,
+    resolve_neta_labels, run_neta, CertificateError, NetaClass, NetaOptions, NetaResult,
+    NetaSummaries, NetaSummaryResult,
 };
 
 fn model(name: &str) -> String {
@@ -145,12 +146,18 @@ fn parser_is_total() {
 }
 
 /// The exact procedure (summaries); when reachable, the bounded search under the derived stack
-/// height must find a witness, which the independent checker replays.
+/// height must find a witness, which the independent checker replays; when unreachable, the
+/// region checker must accept the certificate.
 fn exact(text: &str, labels: &[&str]) -> NetaSummaryResult {
     let n = parse_neta(text).unwrap();
     let names: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
     let ids = resolve_neta_labels(&n, &names).unwrap();
     let s = neta_summaries(&n, &ids, &Budget::unlimited());
+    if s.reachable == Some(false) {
+        let c =
+            check_neta_certificate(&n, &ids, s.max_constant, &s.summaries, &Budget::unlimited());
+        assert_eq!(c, Ok(()), "the certificate of {labels:?} is rejected");
+    }
     if s.reachable == Some(true) {
         let r = reach(text, labels, s.depth);
         assert_eq!(
@@ -211,18 +218,86 @@ fn summaries_decide_unbounded_recursion() {
 }
 
 #[test]
-fn summaries_refuse_global_clocks_and_f_push_by_name() {
-    for (name, why) in [
-        ("frozen.neta", "global clocks"),
-        ("global.neta", "global clocks"),
-    ] {
+fn summaries_refuse_global_clocks_by_name() {
+    for name in ["frozen.neta", "global.neta"] {
         let s = exact(&model(name), &[]);
-        assert!(s.refused.is_some_and(|r| r.starts_with(why)), "{name}");
+        assert!(
+            s.refused.is_some_and(|r| r.starts_with("global clocks")),
+            "{name}"
+        );
         assert_eq!(s.reachable, None);
     }
+}
+
+/// Wang–Li–Yuen Def. 4: an F-pushed frame is frozen, so its invariant cannot be broken by the
+/// callee's time, and it comes back with the clocks it had.
+#[test]
+fn summaries_decide_f_push_exactly() {
     let fpush = model("call.neta").replace("do: push", "do: fpush");
     let s = exact(&fpush, &["back"]);
-    assert!(s.refused.is_some_and(|r| r.starts_with("F-push")));
+    assert_eq!(s.refused, None);
+    // A0 comes back at x = 1 (frozen), and x<=1 at q1 keeps it from x==3
+    assert_eq!(s.reachable, Some(false));
+    // the call of 2 units is allowed now: `late` is reachable, the frozen frame stays good
+    assert_eq!(exact(&fpush, &["late"]).reachable, Some(true));
+    let free = fpush.replace("{invariant: x<=1}", "");
+    assert_eq!(exact(&free, &["back"]).reachable, Some(true));
+    // the time of an F-pushed call still passes for a proceeding frame further down: A0 (pushed,
+    // x<=1) cannot stay on the stack while A2, called by the frozen A1, waits 2 units
+    let three = "system:three\nclock:x\nautomaton:A0\nautomaton:A1\nautomaton:A2\n\
+        location:A0:q0{initial: : invariant: x<=1}\nlocation:A1:r0{initial:}\n\
+        location:A2:s0{initial:}\nlocation:A2:s1{labels: late}\n\
+        edge:A0:q0:A1:r0{do: push}\nedge:A1:r0:A2:s0{do: fpush}\nedge:A2:s0:A2:s1{provided: x==2}\n";
+    let s = exact(three, &["late"]);
+    assert_eq!((s.refused, s.reachable), (None, Some(false)));
+    let frozen = three.replace("{do: push}", "{do: fpush}");
+    let s = exact(&frozen, &["late"]);
+    assert_eq!((s.reachable, s.depth), (Some(true), 2));
+}
+
+/// The unreachability certificate of `call.neta`/`back` is accepted by the region checker, and
+/// every corruption of it is rejected.
+#[test]
+fn corrupted_certificates_are_rejected() {
+    let text = model("call.neta");
+    let n = parse_neta(&text).unwrap();
+    let ids = resolve_neta_labels(&n, &["back".to_string()]).unwrap();
+    let s = exact(&text, &["back"]);
+    assert_eq!(s.reachable, Some(false));
+    let check =
+        |c: &NetaSummaries, m: i32| check_neta_certificate(&n, &ids, m, c, &Budget::unlimited());
+    assert_eq!(check(&s.summaries, s.max_constant), Ok(()));
+    let rejected =
+        |r: Result<(), CertificateError>| matches!(r, Err(CertificateError::Rejected(_)));
+    // a duration left out of S(A1, A0.q1)
+    let mut c = s.summaries.clone();
+    c.returns[0].1.retain(|d| d != "(2,3)");
+    assert!(rejected(check(&c, s.max_constant)));
+    // the whole summary dropped
+    let mut c = s.summaries.clone();
+    c.returns.clear();
+    assert!(rejected(check(&c, s.max_constant)));
+    // a target claimed for A0, a malformed interval, the wrong constant
+    let mut c = s.summaries.clone();
+    c.targets.push((0, vec!["[0,0]".to_string()]));
+    assert!(rejected(check(&c, s.max_constant)));
+    let mut c = s.summaries.clone();
+    c.returns[0].1.push("(3,4)".to_string());
+    assert!(rejected(check(&c, s.max_constant)));
+    assert!(rejected(check(&s.summaries, s.max_constant + 1)));
+    // with the invariant gone `back` is reachable: the old certificate must not prove it isn't
+    let free = parse_neta(&text.replace("{invariant: x<=1}", "")).unwrap();
+    assert!(rejected(check_neta_certificate(
+        &free,
+        &ids,
+        s.max_constant,
+        &s.summaries,
+        &Budget::unlimited()
+    )));
+    // a superset of the fixed point is still a valid certificate when it proves the claim
+    let mut c = s.summaries.clone();
+    c.returns[0].1.push("[0,0]".to_string());
+    assert_eq!(check(&c, s.max_constant), Ok(()));
 }
 
 #[test]
@@ -263,7 +338,7 @@ fn the_command_answers_exactly_with_a_replayed_witness_or_the_fixed_point() {
     assert!(j["exact_procedure_refused"].is_string());
 }
 
-/// A random NeTA-I without global clocks or F-push: `auts` automata of 3 locations, clocks x, y.
+/// A random NeTA-I without global clocks (push, F-push, pop): `auts` automata of 3 locations, clocks x, y.
 fn random_neta() -> impl Strategy<Value = String> {
     let guard = prop_oneof![
         Just(String::new()),
@@ -286,7 +361,7 @@ fn random_neta() -> impl Strategy<Value = String> {
         0..3u32,
         guard,
         action,
-        0..4u8,
+        0..5u8,
     );
     let inv = proptest::collection::vec(
         prop_oneof![Just(None), (0..2usize, 1..3i32).prop_map(Some)],
@@ -316,6 +391,7 @@ fn random_neta() -> impl Strategy<Value = String> {
             let line = match kind {
                 // push: B or A starts at its initial location
                 0 => format!("edge:{an}:q{q}:{bn}:q0{{{g}{sep}do: push}}\n"),
+                4 => format!("edge:{an}:q{q}:{bn}:q0{{{g}{sep}do: fpush}}\n"),
                 // pop: resume (b, r)
                 1 => format!("edge:{an}:q{q}:{bn}:q{r}{{{g}{sep}do: pop}}\n"),
                 _ if act.is_empty() => format!("edge:{an}:q{q}:{an}:q{r}{{{g}}}\n"),
@@ -329,15 +405,20 @@ fn random_neta() -> impl Strategy<Value = String> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
-    /// The exact procedure never disagrees with the bounded search where that one answers, and a
-    /// reachable answer always has a witness within the derived stack height.
+    /// The exact procedure never disagrees with the bounded search where that one answers (a
+    /// bounded `true` is found, an exact `false` never contradicts it), a reachable answer always
+    /// has a witness within the derived stack height, and an unreachable answer's certificate is
+    /// accepted by the region checker while the same certificate with any one duration removed
+    /// is rejected; a reachable answer's summaries with the targets emptied are rejected.
     #[test]
     fn summaries_agree_with_the_bounded_search(text in random_neta()) {
         let n = parse_neta(&text).map_err(|e| TestCaseError::fail(format!("{}\n{text}", e.message)))?;
         let ids = resolve_neta_labels(&n, &["goal".to_string()]).unwrap();
         let s = neta_summaries(&n, &ids, &Budget::unlimited());
         prop_assert!(s.refused.is_none());
-        let b = neta_reach(&n, &ids, &NetaOptions { stack_bound: 3 }, &Budget::unlimited());
+        // with F-push the bounded search has no abstraction: a work limit keeps it short
+        let limited = || Budget::unlimited().with_work_limit(20_000);
+        let b = neta_reach(&n, &ids, &NetaOptions { stack_bound: 3 }, &limited());
         if let Some(v) = b.reachable {
             prop_assert_eq!(s.reachable, Some(v), "{}", text);
         }
@@ -345,7 +426,24 @@ proptest! {
             let w = neta_reach(&n, &ids, &NetaOptions { stack_bound: s.depth }, &Budget::unlimited());
             prop_assert_eq!(w.reachable, Some(true), "depth {}\n{}", s.depth, text);
             prop_assert!(replay_neta(&n, &w.trace, &ids).is_ok());
+            // no certificate can prove a reachable target unreachable: the fixed point with its
+            // target sets emptied is rejected
+            let mut c = s.summaries.clone();
+            c.targets.clear();
+            let r = check_neta_certificate(&n, &ids, s.max_constant, &c, &Budget::unlimited());
+            prop_assert!(matches!(r, Err(CertificateError::Rejected(_))), "{}", text);
         }
         prop_assert!(s.reachable.is_some());
+        if s.reachable == Some(false) {
+            let check = |c: &NetaSummaries| check_neta_certificate(&n, &ids, s.max_constant, c, &Budget::unlimited());
+            prop_assert_eq!(check(&s.summaries), Ok(()), "{}", text);
+            for (r, (_, ds)) in s.summaries.returns.iter().enumerate() {
+                for d in 0..ds.len() {
+                    let mut c = s.summaries.clone();
+                    c.returns[r].1.remove(d);
+                    prop_assert!(matches!(check(&c), Err(CertificateError::Rejected(_))), "{:?} kept\n{}", c, text);
+                }
+            }
+        }
     }
 }
