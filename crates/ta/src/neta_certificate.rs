@@ -23,6 +23,7 @@
 
 use crate::model::Cmp;
 use crate::neta_parse::{Neta, NetaAtom, NetaClock, NetaOp};
+use crate::neta_reach::neta_is_target;
 use crate::neta_summaries::NetaSummaries;
 use rustc_hash::{FxHashMap, FxHashSet};
 use verikit_diag::{Budget, Exhausted};
@@ -291,21 +292,6 @@ fn parse_interval(s: &str, n: i32) -> Option<usize> {
     }
 }
 
-fn largest_constant(net: &Neta) -> i32 {
-    let mut m = 0;
-    for l in net.automata.iter().flat_map(|a| &a.locations) {
-        for at in l.local_inv.iter().chain(&l.global_inv) {
-            m = m.max(at.value);
-        }
-    }
-    for op in net.edges.iter().flat_map(|e| &e.ops) {
-        if let NetaOp::Test(at) = op {
-            m = m.max(at.value);
-        }
-    }
-    m
-}
-
 struct Checker<'a> {
     net: &'a Neta,
     n: i32,
@@ -328,29 +314,11 @@ impl Checker<'_> {
     }
 
     fn invariant(&self, a: usize, q: u32, r: &Region) -> bool {
-        let Some(l) = self
-            .net
-            .automata
-            .get(a)
-            .and_then(|x| x.locations.get(q as usize))
-        else {
-            return false;
-        };
-        l.local_inv
-            .iter()
-            .all(|at| self.local(at.clock).is_some_and(|c| r.holds(c, at, self.n)))
-    }
-
-    fn is_target(&self, a: usize, q: u32) -> bool {
-        let Some(l) = self
-            .net
-            .automata
-            .get(a)
-            .and_then(|x| x.locations.get(q as usize))
-        else {
-            return false;
-        };
-        !self.labels.is_empty() && self.labels.iter().all(|x| l.labels.contains(x))
+        self.net.location(a, q).is_some_and(|l| {
+            l.local_inv
+                .iter()
+                .all(|at| self.local(at.clock).is_some_and(|c| r.holds(c, at, self.n)))
+        })
     }
 
     fn name(&self, a: usize, q: Option<u32>) -> String {
@@ -401,7 +369,9 @@ impl Checker<'_> {
             }
             ticker.tick().map_err(CertificateError::Exhausted)?;
             let here = r.interval(z, n);
-            if self.is_target(a, q) && !Self::claimed(self.targets.get(&a), here) {
+            if neta_is_target(self.net, (a, q), self.labels)
+                && !Self::claimed(self.targets.get(&a), here)
+            {
                 return reject(format!(
                     "{} reaches a target at {} after {}, not in R({})",
                     self.name(a, None),
@@ -521,7 +491,7 @@ pub fn check_neta_certificate(
     if !net.globals.is_empty() {
         return rejected("the model has global clocks: no summary certificate applies".into());
     }
-    let n = largest_constant(net);
+    let n = net.max_constant();
     if n != max_constant {
         return rejected(format!(
             "the certificate is over Intv({max_constant}), the model's largest constant is {n}"

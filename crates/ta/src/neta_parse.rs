@@ -139,6 +139,30 @@ pub struct Neta {
 }
 
 impl Neta {
+    /// The largest constant of the invariants and tests (0 when there is none): the `n` of the
+    /// digitization intervals `Intv(n)` (Wang–Li–Yuen Definition 8).
+    pub fn max_constant(&self) -> i32 {
+        let invs = self
+            .automata
+            .iter()
+            .flat_map(|a| &a.locations)
+            .flat_map(|l| l.local_inv.iter().chain(&l.global_inv));
+        let tests = self
+            .edges
+            .iter()
+            .flat_map(|e| &e.ops)
+            .filter_map(|o| match o {
+                NetaOp::Test(a) => Some(a),
+                _ => None,
+            });
+        invs.chain(tests).map(|a| a.value).max().unwrap_or(0).max(0)
+    }
+
+    /// The location `q` of automaton `a`.
+    pub fn location(&self, a: usize, q: u32) -> Option<&NetaLocation> {
+        self.automata.get(a)?.locations.get(q as usize)
+    }
+
     /// Whether some location has an invariant.
     pub fn has_invariants(&self) -> bool {
         self.automata.iter().any(|a| {

@@ -193,11 +193,7 @@ pub fn resolve_neta_labels(n: &Neta, names: &[String]) -> Result<Vec<u32>, Diagn
 }
 
 pub(crate) fn neta_is_target(n: &Neta, cur: (usize, u32), labels: &[u32]) -> bool {
-    let Some(l) = n
-        .automata
-        .get(cur.0)
-        .and_then(|a| a.locations.get(cur.1 as usize))
-    else {
+    let Some(l) = n.location(cur.0, cur.1) else {
         return false;
     };
     !labels.is_empty() && labels.iter().all(|x| l.labels.contains(x))
@@ -274,21 +270,7 @@ pub fn neta_reach(n: &Neta, labels: &[u32], opts: &NetaOptions, budget: &Budget)
         exhausted: None,
     };
     let frozen_possible = n.edges.iter().any(|e| e.ops.contains(&NetaOp::FPush));
-    let mut big = 0;
-    for a in &n.automata {
-        for l in &a.locations {
-            for at in l.local_inv.iter().chain(&l.global_inv) {
-                big = big.max(at.value);
-            }
-        }
-    }
-    for e in &n.edges {
-        for op in &e.ops {
-            if let NetaOp::Test(a) = op {
-                big = big.max(a.value);
-            }
-        }
-    }
+    let big = n.max_constant();
     let abstract_ = |z: &mut Dbm| {
         if !frozen_possible {
             let m = vec![big; z.dim()];

@@ -91,26 +91,13 @@ pub struct NetaSummaryResult {
 
 /// Why a model is outside the fragment decided here, if it is.
 pub fn neta_summary_refusal(n: &Neta) -> Option<&'static str> {
-    if max_constant(n) > MAX_SUMMARY_CONSTANT {
+    if n.max_constant() > MAX_SUMMARY_CONSTANT {
         return Some("constants above 65536: the summaries are bit sets over the 2n+2 intervals of Intv(n) (Wang–Li–Yuen Def. 8), too large here");
     }
     if !n.globals.is_empty() {
         return Some("global clocks: the exact procedure covers NeTA-Is without global clocks only (Wang–Li–Yuen §6; one global clock with invariants is undecidable, §4 Theorem 1)");
     }
     None
-}
-
-fn max_constant(n: &Neta) -> i32 {
-    let invs = n
-        .automata
-        .iter()
-        .flat_map(|a| &a.locations)
-        .flat_map(|l| l.local_inv.iter().chain(&l.global_inv));
-    let tests = n.edges.iter().flat_map(|e| &e.ops).filter_map(|o| match o {
-        NetaOp::Test(a) => Some(a),
-        _ => None,
-    });
-    invs.chain(tests).map(|a| a.value).max().unwrap_or(0).max(0)
 }
 
 /// `Intv(n)` index `i` as bounds `(lower, upper)` on a clock (DBM encoding: `x ≥ lo` is
@@ -158,12 +145,7 @@ impl Explorer<'_> {
     }
 
     fn invariant(&self, aut: usize, q: u32, zone: &mut Dbm) -> bool {
-        let Some(l) = self
-            .n
-            .automata
-            .get(aut)
-            .and_then(|a| a.locations.get(q as usize))
-        else {
+        let Some(l) = self.n.location(aut, q) else {
             return false;
         };
         l.local_inv.iter().all(|a| self.constrain(zone, a))
@@ -234,7 +216,7 @@ pub fn neta_summaries(n: &Neta, labels: &[u32], budget: &Budget) -> NetaSummaryR
         return res;
     }
     let k = n.locals.len();
-    let m = max_constant(n);
+    let m = n.max_constant();
     res.max_constant = m;
     let ex = Explorer { n, k, m, z: k + 1 };
     let width = 2 * m as usize + 2;
