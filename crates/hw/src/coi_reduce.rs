@@ -19,14 +19,14 @@ use crate::outcome::{Outcome, Proof};
 use crate::ternary_constants::ternary_constants;
 use crate::unroll::cone_vars;
 use std::collections::HashMap;
-use verikit_aiger::{Aig, Kind, Reset, Strash, Witness};
+use verikit_aiger::{Aig, Kind, Reset, Sim, Strash, Ternary, Witness};
 use verikit_diag::{Budget, Exhausted};
 
 /// A reduced circuit and the maps back to the circuit it came from.
 pub(crate) struct Reduced {
     pub(crate) aig: Aig,
-    /// Original property index.
-    prop: usize,
+    /// The original property kept.
+    keep: Keep,
     /// Per latch of `aig`: the original latch index.
     latch_of: Vec<usize>,
     /// Per input of `aig`: the original input index.
@@ -36,8 +36,36 @@ pub(crate) struct Reduced {
     subst: Vec<Option<u32>>,
 }
 
+/// The most repetitions of a lasso's loop [`Reduced::lift_lasso`] tries.
+const LASSO_REPEATS: usize = 64;
+
+/// The property a reduced circuit keeps (its only one, index 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Safety property `p` (bad-state literal, or output of a pre-1.9 file).
+    Bad(usize),
+    /// Justice property `j`, with every fairness constraint.
+    Justice(usize),
+}
+
+impl Keep {
+    /// The literals the property is made of (`None` if the circuit has no such property).
+    fn roots(self, aig: &Aig) -> Option<Vec<u32>> {
+        let mut roots = match self {
+            Keep::Bad(p) => vec![*aig.properties().get(p)?],
+            Keep::Justice(j) => {
+                let mut r = aig.justice.get(j)?.clone();
+                r.extend(&aig.fairness);
+                r
+            }
+        };
+        roots.extend(&aig.constraints);
+        Some(roots)
+    }
+}
+
 /// Maps an original literal through `map` (variable → new literal); unmapped variables are 0.
-fn through(map: &[Option<u32>], l: u32) -> u32 {
+pub(crate) fn through(map: &[Option<u32>], l: u32) -> u32 {
     map.get((l >> 1) as usize).copied().flatten().unwrap_or(0) ^ (l & 1)
 }
 
@@ -59,9 +87,19 @@ pub(crate) fn coi_reduce(
     prop: usize,
     budget: &Budget,
 ) -> Result<Option<Reduced>, Exhausted> {
+    reduce_for(aig, Keep::Bad(prop), budget)
+}
+
+/// The reduced circuit keeping `keep` (`None` if there is no such property), with the latches
+/// ternary simulation proves constant replaced by their values.
+pub(crate) fn reduce_for(
+    aig: &Aig,
+    keep: Keep,
+    budget: &Budget,
+) -> Result<Option<Reduced>, Exhausted> {
     let consts = ternary_constants(aig, budget)?;
     let subst: Vec<Option<u32>> = consts.iter().map(|c| c.map(u32::from)).collect();
-    substitute(aig, prop, subst, budget)
+    substitute_for(aig, keep, subst, budget)
 }
 
 /// The cone of influence of safety property `prop` of `aig` with latch `j` replaced by
@@ -73,13 +111,21 @@ pub(crate) fn substitute(
     subst: Vec<Option<u32>>,
     budget: &Budget,
 ) -> Result<Option<Reduced>, Exhausted> {
-    let Some(&bad) = aig.properties().get(prop) else {
+    substitute_for(aig, Keep::Bad(prop), subst, budget)
+}
+
+/// [`substitute`] for the property `keep`.
+fn substitute_for(
+    aig: &Aig,
+    keep: Keep,
+    subst: Vec<Option<u32>>,
+    budget: &Budget,
+) -> Result<Option<Reduced>, Exhausted> {
+    let Some(roots) = keep.roots(aig) else {
         return Ok(None);
     };
     budget.check()?;
     let kinds = aig.kinds();
-    let mut roots = vec![bad];
-    roots.extend(&aig.constraints);
     let need = cone(aig, &kinds, &roots, &subst);
     let needed = |l: u32| need.get((l >> 1) as usize).copied().unwrap_or(false);
     let mut map: Vec<Option<u32>> = vec![None; aig.maxvar as usize + 1];
@@ -132,14 +178,21 @@ pub(crate) fn substitute(
         }
     }
     let mut r = st.aig;
-    r.bad = vec![through(&map, bad)];
+    let to = |ls: &[u32]| ls.iter().map(|&l| through(&map, l)).collect::<Vec<u32>>();
+    match keep {
+        Keep::Bad(p) => r.bad = to(aig.properties().get(p..=p).unwrap_or_default()),
+        Keep::Justice(j) => {
+            r.justice = vec![to(aig.justice.get(j).map_or(&[][..], Vec::as_slice))];
+            r.fairness = to(&aig.fairness);
+        }
+    }
     r.constraints = (aig.constraints.iter())
         .map(|&c| through(&map, c))
         .filter(|&c| c != 1)
         .collect();
     Ok(Some(Reduced {
         aig: r,
-        prop,
+        keep,
         latch_of,
         input_of,
         subst,
@@ -159,6 +212,47 @@ impl Reduced {
             }
             other => other,
         }
+    }
+
+    /// A lasso of the reduced circuit whose loop starts at frame `start`, as a lasso of `orig`:
+    /// lifted as a counterexample, then its loop repeated until the whole state of `orig`
+    /// (latches outside the cone too) comes back at the end of a repetition (at most
+    /// [`LASSO_REPEATS`] times; `None` if it does not). The property's literals and the
+    /// constraints are in the cone, so they take the same values on every repetition.
+    pub(crate) fn lift_lasso(&self, orig: &Aig, w: &Witness, start: usize) -> Option<Witness> {
+        let base = self.lift_witness(orig, w);
+        let prefix = base.inputs.get(..start)?;
+        let cycle = base.inputs.get(start..)?;
+        if cycle.is_empty() {
+            return None;
+        }
+        let mut sim = Sim::new(orig);
+        let init: Vec<Ternary> = base.latches.iter().map(|&b| Ternary::from_opt(b)).collect();
+        sim.set_latches(&init);
+        let run = |sim: &mut Sim, frames: &[Vec<Option<bool>>]| {
+            for f in frames {
+                let iv: Vec<Ternary> = f.iter().map(|&b| Ternary::from_opt(b)).collect();
+                sim.eval(&iv);
+                sim.step();
+            }
+        };
+        let state =
+            |sim: &Sim| -> Vec<Option<bool>> { sim.latches().iter().map(|t| t.lane(0)).collect() };
+        run(&mut sim, prefix);
+        let mut seen = vec![state(&sim)];
+        for reps in 1..=LASSO_REPEATS {
+            run(&mut sim, cycle);
+            let s = state(&sim);
+            if seen.contains(&s) {
+                let mut inputs = prefix.to_vec();
+                for _ in 0..reps {
+                    inputs.extend_from_slice(cycle);
+                }
+                return Some(Witness { inputs, ..base });
+            }
+            seen.push(s);
+        }
+        None
     }
 
     fn lift_witness(&self, orig: &Aig, w: &Witness) -> Witness {
@@ -182,7 +276,10 @@ impl Reduced {
             })
             .collect();
         Witness {
-            props: vec![('b', self.prop)],
+            props: vec![match self.keep {
+                Keep::Bad(p) => ('b', p),
+                Keep::Justice(j) => ('j', j),
+            }],
             latches,
             inputs,
         }

@@ -21,6 +21,7 @@ mod certify;
 mod coi_reduce;
 mod command;
 mod everlost;
+mod fraig;
 mod ic3;
 mod kind;
 mod l2s;

@@ -8,6 +8,7 @@
 //! invariant of the liveness-to-safety circuit is re-checked by SAT.
 
 use crate::certify::check_invariant;
+use crate::coi_reduce::{reduce_for, Keep};
 use crate::ic3::{ic3, Ic3Options};
 use crate::kind::kind;
 use crate::l2s::{l2s, lasso_of};
@@ -53,10 +54,16 @@ pub(crate) struct LiveSettings {
     pub(crate) max_bound: Option<usize>,
     pub(crate) ic3: Ic3Options,
     pub(crate) simple_path: bool,
+    /// Justice properties run on the circuit reduced for them.
+    pub(crate) reduce: bool,
 }
 
 enum Prop {
-    Justice { fair: Vec<u32> },
+    /// The fairness literals of `aig` (`fair`) and of the circuit the engines run on.
+    Justice {
+        fair: Vec<u32>,
+        work_fair: Vec<u32>,
+    },
     Ltl(Box<LtlProperty>),
 }
 
@@ -71,6 +78,13 @@ pub(crate) fn check_live(
     set: &LiveSettings,
     budget: &Budget,
 ) -> Result<LiveResult, Diagnostic> {
+    // a justice property runs on the circuit reduced for it (constants, cone of influence); its
+    // lassos are lifted to `aig` and replayed there, its invariants are of `l2s` of that circuit
+    let reduced = match (what, set.reduce) {
+        (Liveness::Justice(j), true) => reduce_for(aig, Keep::Justice(*j), budget).ok().flatten(),
+        _ => None,
+    };
+    let work: &Aig = reduced.as_ref().map_or(aig, |r| &r.aig);
     let (negated, prop, tag): (Ltl, Prop, (char, usize)) = match what {
         Liveness::Justice(j) => {
             let (f, fair) = justice_violation(aig, *j).ok_or_else(|| {
@@ -79,7 +93,13 @@ pub(crate) fn check_live(
                     aig.justice.len()
                 ))
             })?;
-            (f, Prop::Justice { fair }, ('j', *j))
+            let (f, work_fair) = match reduced {
+                Some(_) => justice_violation(work, 0).ok_or_else(|| {
+                    Diagnostic::error("internal: the reduced circuit lost its justice property")
+                })?,
+                None => (f, fair.clone()),
+            };
+            (f, Prop::Justice { fair, work_fair }, ('j', *j))
         }
         Liveness::Ltl(text) => {
             let p = parse_ltl(aig, text)?;
@@ -88,14 +108,17 @@ pub(crate) fn check_live(
     };
     let aut = vwaba(&negated);
     let mut stats = vec![("automaton_states".to_string(), aut.states.len().to_string())];
-    let lasso_bmc = |b: &Budget, max: Option<usize>| match waba_bmc(aig, &aut, tag, max, b) {
+    if let Some(r) = &reduced {
+        stats.extend(r.stats());
+    }
+    let lasso_bmc = |b: &Budget, max: Option<usize>| match waba_bmc(work, &aut, tag, max, b) {
         LassoOutcome::Found(l) => Ok(l.witness),
         LassoOutcome::None(o) => Err(o),
     };
     let has_proof = !matches!(&prop, Prop::Ltl(p) if p.ap_lits.len() > MAX_APS);
     let prove = |b: &Budget, use_kind: bool| -> Result<Witness, (Outcome, Option<Box<Aig>>)> {
         let (circuit, fair) = match &prop {
-            Prop::Justice { fair } => (aig.clone(), fair.clone()),
+            Prop::Justice { work_fair, .. } => (work.clone(), work_fair.clone()),
             Prop::Ltl(p) => {
                 monitor_product(aig, p, b).map_err(|reason| (Outcome::Unknown { reason }, None))?
             }
@@ -107,7 +130,7 @@ pub(crate) fn check_live(
             ic3(&safe, 0, set.ic3, b).0
         };
         match o {
-            Outcome::Unsafe { witness, depth } => Ok(lasso_of(aig, &witness, tag, depth)),
+            Outcome::Unsafe { witness, depth } => Ok(lasso_of(work, &witness, tag, depth)),
             o => Err((o, Some(Box::new(safe)))),
         }
     };
@@ -147,10 +170,28 @@ pub(crate) fn check_live(
         }
     };
     stats.push(("engine".into(), engine.into()));
+    let result = match (result, &reduced, &prop) {
+        (Ok(w), Some(r), Prop::Justice { work_fair, .. }) => {
+            let lifted = (replay_lasso(work, &w, work_fair).ok())
+                .and_then(|l| r.lift_lasso(aig, &w, l.loop_start));
+            match lifted {
+                Some(w) => Ok(w),
+                // the latches outside the cone do not come back: search the whole circuit
+                None => {
+                    let whole = LiveSettings {
+                        reduce: false,
+                        ..*set
+                    };
+                    return check_live(aig, what, &whole, budget);
+                }
+            }
+        }
+        (result, _, _) => result,
+    };
     let answer = match result {
         Ok(w) => {
             let replayed = match &prop {
-                Prop::Justice { fair } => replay_lasso(aig, &w, fair)
+                Prop::Justice { fair, .. } => replay_lasso(aig, &w, fair)
                     .map(|r| r.loop_start)
                     .map_err(|e| format!("the lasso does not replay: {e}")),
                 Prop::Ltl(p) => ltl_lasso_violates(aig, p, &w),
@@ -180,12 +221,12 @@ pub(crate) fn check_live(
         Err((Outcome::Safe(proof), Some(safe))) => {
             let (cert, check, text) = match &proof {
                 Proof::Invariant(cl) => (
-                    serde_json::json!({ "invariant": cl, "circuit": "liveness-to-safety" }),
+                    serde_json::json!({ "invariant": cl, "circuit": "liveness-to-safety", "reduced": reduced.is_some() }),
                     check_invariant(&safe, 0, cl, &Budget::unlimited()),
                     format!("holds: inductive invariant of {} clauses of the liveness-to-safety circuit", cl.len()),
                 ),
                 Proof::KInduction { k } => (
-                    serde_json::json!({ "k_induction": k, "circuit": "liveness-to-safety" }),
+                    serde_json::json!({ "k_induction": k, "circuit": "liveness-to-safety", "reduced": reduced.is_some() }),
                     Ok(()),
                     format!("holds: the liveness-to-safety circuit is {k}-inductive"),
                 ),

@@ -7,6 +7,7 @@ use crate::bmc::bmc;
 use crate::certify::check_invariant;
 use crate::coi_reduce::{coi_reduce, substitute};
 use crate::everlost::{everlost, EverLostOptions};
+use crate::fraig::fraig;
 use crate::ic3::{ic3, Ic3Options};
 use crate::kind::kind;
 use crate::latch_correspondence::latch_correspondence;
@@ -46,13 +47,13 @@ pub const PARAMS: &[Param] = &[
         name: "hw.portfolio-bmc-share",
         default: "20",
         range: "0..=100",
-        doc: "portfolio: percent of the time limit given to BMC before IC3 (2 s without a limit)",
+        doc: "sequential portfolio: percent of the time limit given to BMC before IC3 (2 s without a limit)",
     },
     Param {
         name: "hw.portfolio-bmc-depth",
         default: "40",
         range: "0..=1000000",
-        doc: "portfolio: deepest BMC frame before switching to IC3",
+        doc: "sequential portfolio: deepest BMC frame before switching to IC3",
     },
     Param {
         name: "hw.portfolio-everlost-share",
@@ -115,6 +116,18 @@ pub const PARAMS: &[Param] = &[
         range: "0..=100000000",
         doc: "IC3: rebuild a solver after this many retired clauses beyond twice the live frame clauses (0 = never)",
     },
+    Param {
+        name: "hw.fraig",
+        default: "true",
+        range: "true|false",
+        doc: "safety: merge functionally equivalent gates (random simulation, SAT sweeping) after the reduction, within a tenth of the time",
+    },
+    Param {
+        name: "hw.portfolio-parallel",
+        default: "true",
+        range: "true|false",
+        doc: "portfolio: BMC in a thread of its own next to EverLost + IC3 (false: one thread, BMC for its share first)",
+    },
 ];
 
 /// Which engine decides the property.
@@ -168,11 +181,15 @@ pub struct Options {
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
     pub portfolio_everlost_share: u32,
+    /// BMC in a thread next to EverLost + IC3 (otherwise one after the other).
+    pub portfolio_parallel: bool,
     pub everlost: EverLostOptions,
     /// A liveness property to check instead of safety property `property`.
     pub live: Option<Liveness>,
     /// Safety engines run on the reduced circuit (`coi_reduce`).
     pub reduce: bool,
+    /// Functionally equivalent gates of the reduced circuit are merged (`fraig`).
+    pub fraig: bool,
 }
 
 impl Default for Options {
@@ -190,6 +207,7 @@ impl Default for Options {
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
             portfolio_everlost_share: 10,
+            portfolio_parallel: true,
             everlost: EverLostOptions {
                 latches: 16,
                 rings: 256,
@@ -199,6 +217,7 @@ impl Default for Options {
             },
             live: None,
             reduce: true,
+            fraig: true,
         }
     }
 }
@@ -228,6 +247,8 @@ impl Options {
         self.ic3_ctg_depth = p.get_in(cd, 0, 10)?;
         self.reduce = p.get(&PARAMS[14])?;
         self.ic3_rebuild = p.get_in(&PARAMS[15], 0, 100_000_000)?;
+        self.fraig = p.get(&PARAMS[16])?;
+        self.portfolio_parallel = p.get(&PARAMS[17])?;
         Ok(self)
     }
 
@@ -263,64 +284,161 @@ fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(Stri
             let (o, s) = everlost(aig, p, &opts.everlost, budget);
             (o, everlost_stats(&s))
         }
-        Engine::Portfolio => {
-            let slice = match budget.remaining() {
-                Some(r) => r.mul_f64(opts.portfolio_bmc_share as f64 / 100.0),
-                None => Duration::from_secs(2),
-            };
-            let b = budget.sub(Some(slice));
-            let first = bmc(aig, p, Some(opts.portfolio_bmc_depth), &b);
-            let bmc_note = match &first {
-                Outcome::Unsafe { .. } => return (first, vec![("engine".into(), "bmc".into())]),
-                Outcome::Exhausted { reached, .. } => reached.clone(),
-                Outcome::Unknown { reason } => reason.clone(),
-                Outcome::Safe(_) => String::new(),
-            };
-            if let Err(why) = budget.check() {
-                return (
-                    Outcome::Exhausted {
-                        why,
-                        reached: bmc_note,
-                    },
-                    vec![],
-                );
+        Engine::Portfolio if opts.portfolio_parallel => portfolio_parallel(aig, opts, budget),
+        Engine::Portfolio => portfolio_sequential(aig, opts, budget),
+    }
+}
+
+/// EverLost for `share` percent of the remaining time (1 s without a limit): its outcome if it
+/// found a bug, otherwise its note ("cycles, rings") for the statistics.
+fn everlost_slice(
+    aig: &Aig,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<(Outcome, Vec<(String, String)>), String> {
+    let slice = match budget.remaining() {
+        Some(r) => r.mul_f64(opts.portfolio_everlost_share as f64 / 100.0),
+        None => Duration::from_secs(1),
+    };
+    let (o, s) = everlost(aig, opts.property, &opts.everlost, &budget.sub(Some(slice)));
+    match o {
+        Outcome::Unsafe { .. } => {
+            let mut st = everlost_stats(&s);
+            st.push(("engine".into(), "everlost".into()));
+            Ok((o, st))
+        }
+        _ => Err(format!("{} cycles, {} rings", s.cycles, s.rings)),
+    }
+}
+
+/// The note an engine that did not decide leaves in the statistics.
+fn undecided_note(o: &Outcome) -> String {
+    match o {
+        Outcome::Exhausted { reached, .. } => reached.clone(),
+        Outcome::Unknown { reason } => reason.clone(),
+        Outcome::Safe(_) | Outcome::Unsafe { .. } => String::new(),
+    }
+}
+
+fn decided(o: &Outcome) -> bool {
+    matches!(o, Outcome::Safe(_) | Outcome::Unsafe { .. })
+}
+
+/// The portfolio in two threads sharing the budget: BMC without a depth bound (the bug finder
+/// for deep counterexamples) next to EverLost's slice followed by IC3 (which proves, and finds
+/// counterexamples of its own). The operating system splits the CPU between the two threads,
+/// so the split holds however loaded the machine is; the first thread to decide cancels the
+/// other (each runs under its own child of `budget`).
+fn portfolio_parallel(
+    aig: &Aig,
+    opts: &Options,
+    budget: &Budget,
+) -> (Outcome, Vec<(String, String)>) {
+    let (bmc_budget, ic3_budget) = (budget.sub(None), budget.sub(None));
+    let (bug, proof) = std::thread::scope(|s| {
+        let bug = s.spawn(|| {
+            let o = bmc(aig, opts.property, opts.bmc_max_depth, &bmc_budget);
+            if decided(&o) {
+                ic3_budget.cancel();
             }
-            // EverLost (C27) for a slice: deep bugs beyond BMC's depth.
-            let slice = match budget.remaining() {
-                Some(r) => r.mul_f64(opts.portfolio_everlost_share as f64 / 100.0),
-                None => Duration::from_secs(1),
-            };
-            let mut everlost_note = String::new();
+            o
+        });
+        let mut notes = Vec::new();
+        let proof = 'proof: {
             if opts.portfolio_everlost_share > 0 {
-                let b = budget.sub(Some(slice));
-                let (o, s) = everlost(aig, p, &opts.everlost, &b);
-                if let Outcome::Unsafe { .. } = o {
-                    let mut st = everlost_stats(&s);
-                    st.push(("bmc".into(), bmc_note));
-                    st.push(("engine".into(), "everlost".into()));
-                    return (o, st);
-                }
-                everlost_note = format!("{} cycles, {} rings", s.cycles, s.rings);
-                if let Err(why) = budget.check() {
-                    return (
-                        Outcome::Exhausted {
-                            why,
-                            reached: format!("{bmc_note}; everlost {everlost_note}"),
-                        },
-                        vec![],
-                    );
+                match everlost_slice(aig, opts, &ic3_budget) {
+                    Ok(found) => break 'proof found,
+                    Err(note) => notes.push(("everlost".to_string(), note)),
                 }
             }
-            let (o, s) = ic3(aig, p, ic3o, budget);
-            let mut st = ic3_stats(&s);
-            if !everlost_note.is_empty() {
-                st.push(("everlost".into(), everlost_note));
+            let (o, s) = ic3(aig, opts.property, opts.ic3_options(), &ic3_budget);
+            notes.extend(ic3_stats(&s));
+            notes.push(("engine".into(), "ic3".into()));
+            (o, notes)
+        };
+        if decided(&proof.0) {
+            bmc_budget.cancel();
+        }
+        // a panicking BMC thread (a bug) leaves the decision to IC3
+        let bug = bug.join().unwrap_or_else(|_| Outcome::Unknown {
+            reason: "BMC thread failed".into(),
+        });
+        (bug, proof)
+    });
+    let (proof, mut stats) = proof;
+    // IC3 decided first, or both ran out: IC3's outcome with BMC's note
+    if decided(&proof) || !decided(&bug) {
+        stats.push(("bmc".into(), undecided_note(&bug)));
+        let proof = match (proof, budget.check()) {
+            // the parent budget ran out: report that, not the child's cancellation
+            (Outcome::Exhausted { reached, .. }, Err(why)) => Outcome::Exhausted {
+                why,
+                reached: format!("{reached}; {}", undecided_note(&bug)),
+            },
+            (o, _) => o,
+        };
+        return (proof, stats);
+    }
+    stats.retain(|(k, _)| k != "engine");
+    stats.push(("engine".into(), "bmc".into()));
+    (bug, stats)
+}
+
+/// The portfolio in one thread (`-x hw.portfolio-parallel=false`): BMC for a share of the time
+/// up to a depth, then EverLost for a slice, then IC3.
+fn portfolio_sequential(
+    aig: &Aig,
+    opts: &Options,
+    budget: &Budget,
+) -> (Outcome, Vec<(String, String)>) {
+    let p = opts.property;
+    let slice = match budget.remaining() {
+        Some(r) => r.mul_f64(opts.portfolio_bmc_share as f64 / 100.0),
+        None => Duration::from_secs(2),
+    };
+    let b = budget.sub(Some(slice));
+    let first = bmc(aig, p, Some(opts.portfolio_bmc_depth), &b);
+    if let Outcome::Unsafe { .. } = first {
+        return (first, vec![("engine".into(), "bmc".into())]);
+    }
+    let bmc_note = undecided_note(&first);
+    if let Err(why) = budget.check() {
+        return (
+            Outcome::Exhausted {
+                why,
+                reached: bmc_note,
+            },
+            vec![],
+        );
+    }
+    // EverLost (C27) for a slice: deep bugs beyond BMC's depth.
+    let mut everlost_note = String::new();
+    if opts.portfolio_everlost_share > 0 {
+        match everlost_slice(aig, opts, budget) {
+            Ok((o, mut st)) => {
+                st.insert(st.len() - 1, ("bmc".into(), bmc_note));
+                return (o, st);
             }
-            st.push(("bmc".into(), bmc_note));
-            st.push(("engine".into(), "ic3".into()));
-            (o, st)
+            Err(note) => everlost_note = note,
+        }
+        if let Err(why) = budget.check() {
+            return (
+                Outcome::Exhausted {
+                    why,
+                    reached: format!("{bmc_note}; everlost {everlost_note}"),
+                },
+                vec![],
+            );
         }
     }
+    let (o, s) = ic3(aig, p, opts.ic3_options(), budget);
+    let mut st = ic3_stats(&s);
+    if !everlost_note.is_empty() {
+        st.push(("everlost".into(), everlost_note));
+    }
+    st.push(("bmc".into(), bmc_note));
+    st.push(("engine".into(), "ic3".into()));
+    (o, st)
 }
 
 /// The engine on the reduced circuit (`opts.reduce`: cone of influence with the ternary
@@ -353,8 +471,7 @@ fn reduced_run(
     let mut stats = r1.stats();
     let outcome = match &r2 {
         Some(r2) => {
-            let (outcome, s) = run_engine(&r2.aig, &o, budget);
-            stats.extend(s);
+            let outcome = fraiged_run(&r2.aig, &o, budget, &mut stats);
             stats.extend(
                 r2.stats()
                     .into_iter()
@@ -362,13 +479,41 @@ fn reduced_run(
             );
             r2.lift(&r1.aig, outcome)
         }
-        None => {
-            let (outcome, s) = run_engine(&r1.aig, &o, budget);
-            stats.extend(s);
-            outcome
-        }
+        None => fraiged_run(&r1.aig, &o, budget, &mut stats),
     };
     Ok((r1.lift(aig, outcome), stats))
+}
+
+/// The engine on `base` (whose property is 0) after fraiging (`opts.fraig`, within a tenth of
+/// the remaining time) and a second cone-of-influence pass, its outcome lifted to `base`.
+fn fraiged_run(
+    base: &Aig,
+    opts: &Options,
+    budget: &Budget,
+    stats: &mut Vec<(String, String)>,
+) -> Outcome {
+    if opts.fraig {
+        let slice = budget
+            .remaining()
+            .map_or(Duration::from_secs(1), |r| r.mul_f64(0.1));
+        if let Ok(Some(f)) = fraig(base, &budget.sub(Some(slice))) {
+            let none = vec![None; f.aig.latches.len()];
+            if let Ok(Some(r)) = substitute(&f.aig, 0, none, budget) {
+                let (o, s) = run_engine(&r.aig, opts, budget);
+                stats.extend(s);
+                stats.push(("fraig_merged".into(), f.merged.to_string()));
+                stats.extend(
+                    (r.stats().into_iter())
+                        .filter(|(k, _)| k != "replaced_latches")
+                        .map(|(k, v)| (format!("{k}_fraig"), v)),
+                );
+                return f.lift(base, r.lift(&f.aig, o));
+            }
+        }
+    }
+    let (o, s) = run_engine(base, opts, budget);
+    stats.extend(s);
+    o
 }
 
 fn everlost_stats(s: &crate::everlost::EverLostStats) -> Vec<(String, String)> {
@@ -423,6 +568,7 @@ pub fn check_property(aig: &Aig, opts: &Options, budget: &Budget) -> Result<Repo
         max_bound: opts.bmc_max_depth,
         ic3: opts.ic3_options(),
         simple_path: opts.kind_simple_path,
+        reduce: opts.reduce,
     };
     let (a, witness, stats) = check_live(aig, live, &set, budget)?;
     let a = a

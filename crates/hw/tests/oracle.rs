@@ -130,14 +130,26 @@ proptest! {
             // simulation finds the bug
             prop_assert!(false, "everlost missed a bug: {} {}", r.answer.to_json(), a.to_aag());
         }
-        // IC3 three times: plain MIC, with counterexamples to generalisation (`hw.ic3-ctg`) and
-        // a solver rebuild at almost every block, and on the unreduced circuit (`hw.reduce`)
-        let ic3 = [Engine::Bmc, Engine::Kind, Engine::Ic3, Engine::Ic3, Engine::Portfolio, Engine::Ic3];
+        // IC3 four times: plain MIC, with counterexamples to generalisation (`hw.ic3-ctg`) and
+        // a solver rebuild at almost every block, on the unreduced circuit (`hw.reduce`) and
+        // without fraiging (`hw.fraig`); the portfolio in two threads and in one
+        let ic3 = [
+            Engine::Bmc,
+            Engine::Kind,
+            Engine::Ic3,
+            Engine::Ic3,
+            Engine::Portfolio,
+            Engine::Ic3,
+            Engine::Portfolio,
+            Engine::Ic3,
+        ];
         for (k, engine) in ic3.into_iter().enumerate() {
             let mut opts = Options { engine, ..Options::default() };
             opts.ic3_ctg = if k == 3 { 3 } else { 0 };
             opts.ic3_rebuild = if k == 3 { 1 } else { opts.ic3_rebuild };
             opts.reduce = k != 5;
+            opts.portfolio_parallel = k != 6;
+            opts.fraig = k != 7;
             if engine == Engine::Bmc {
                 // no counterexample is longer than the number of states
                 opts.bmc_max_depth = Some(1 << resets.len());

@@ -25,11 +25,26 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             rebuild: 1000,
         },
         simple_path: true,
+        reduce: true,
     }
 }
 
+/// The verdict on the circuit reduced for the property (justice), which must agree with the one
+/// on the whole circuit; a lasso is replayed on the original circuit.
 fn verdict(aig: &Aig, what: &Liveness, engine: LiveEngine) -> (Verdict, serde_json::Value) {
+    let whole = LiveSettings {
+        reduce: false,
+        ..settings(engine)
+    };
+    let (b, _, _) = check_live(aig, what, &whole, &Budget::unlimited()).unwrap();
     let (a, w, _) = check_live(aig, what, &settings(engine), &Budget::unlimited()).unwrap();
+    assert_eq!(
+        a.verdict,
+        b.verdict,
+        "{what:?} {engine:?}: {} vs {}",
+        a.to_json(),
+        b.to_json()
+    );
     let j = a.to_json();
     let v = a.verdict.unwrap();
     if v == Verdict::False {
@@ -95,6 +110,50 @@ fn justice_on_hand_made_circuits() {
             Verdict::Unknown
         };
         assert_eq!(v, bmc_expect, "justice {j} with BMC");
+    }
+}
+
+/// Justice {t} of a toggling latch `t`, next to a `bits`-bit counter outside the property's cone:
+/// the lasso of the reduced circuit (loop of 2 frames) is lifted by repeating its loop until the
+/// counter comes back too (`2^bits` frames), or, beyond the repetitions tried, the whole circuit
+/// is searched. A lifted lasso replays on the original circuit.
+#[test]
+fn lassos_of_the_reduced_circuit_loop_on_the_whole_circuit() {
+    for bits in [2usize, 3, 7, 8] {
+        let mut a = Aig::new();
+        let t = a.add_latch(0, Reset::Zero);
+        a.set_next(0, t ^ 1);
+        let cs: Vec<u32> = (0..bits).map(|_| a.add_latch(0, Reset::Zero)).collect();
+        let mut carry = 1;
+        for (k, &c) in cs.iter().enumerate() {
+            let x = a.and(c, carry ^ 1);
+            let y = a.and(c ^ 1, carry);
+            let s = a.or(x, y);
+            a.set_next(k + 1, s);
+            carry = a.and(c, carry);
+        }
+        a.justice.push(vec![t]);
+        let set = LiveSettings {
+            max_bound: Some(16),
+            ..settings(LiveEngine::Bmc)
+        };
+        let (r, w, stats) =
+            check_live(&a, &Liveness::Justice(0), &set, &Budget::unlimited()).unwrap();
+        if bits <= 7 {
+            // up to 64 repetitions of the 2-frame loop
+            assert!(
+                stats.contains(&("reduced_latches".into(), "1".into())),
+                "{stats:?}"
+            );
+            assert_eq!(r.verdict, Some(Verdict::False), "{}", r.to_json());
+            let w = w.unwrap();
+            assert_eq!(w.inputs.len() % (1 << bits), 0, "{}", r.to_json());
+            replay_lasso(&a, &w, &[]).unwrap();
+        } else {
+            // 128 repetitions are more than the lifting tries: the whole circuit is searched,
+            // and has no lasso within the bound of 16 frames
+            assert_eq!(r.verdict, Some(Verdict::Unknown), "{}", r.to_json());
+        }
     }
 }
 
