@@ -1,7 +1,8 @@
 """Hardware model checking (verikit aig check) against ABC -> bench/results/hw.md.
 
 For the circuits of ../shared/data/aiger (every `--every`-th row of EXPECTED.tsv, default all):
-verikit `aig check FILE` (the portfolio: BMC, then IC3) and ABC's `pdr` under AIGER 1.9 semantics
+verikit `aig check FILE` (the portfolio: BMC in a thread of its own next to EverLost + IC3;
+CPU times count both threads) and ABC's `pdr` under AIGER 1.9 semantics
 (`read; logic; undc; strash; zero; fold; pdr -T L`: uninitialised latches made free inputs, then
 constraints folded in), each with the same limit. `.aag` files are converted to binary AIGER by
 `verikit aig convert` first (this ABC build cannot read ASCII AIGER). Times are CPU seconds
@@ -98,7 +99,8 @@ def write(table):
         f"- machine: {platform.system()} {platform.machine()}, {model.group(1) if model else '?'}, "
         f"{os.cpu_count()} cores — shared with other jobs and loaded while this ran",
         f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load at the end: `{up}`",
-        f"- verikit {rev} (portfolio: BMC then IC3, default parameters); ABC (Debian berkeley-abc {abcv}): "
+        f"- verikit {rev} (portfolio: BMC in a thread of its own next to EverLost + IC3, both threads' CPU time counted; "
+        f"default parameters); ABC (Debian berkeley-abc {abcv}): "
         "`read; logic; undc; strash; zero; fold; pdr -T L`",
         f"- inputs: every {OPTS.every}. row of `aiger/EXPECTED.tsv` ({len(table)} circuits); "
         f"limit L = {L:g} s per tool and circuit; times are CPU seconds (user + system)",
