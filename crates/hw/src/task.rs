@@ -356,7 +356,9 @@ fn portfolio_parallel(
             notes.push(("engine".into(), "ic3".into()));
             (o, notes)
         };
-        if decided(&proof.0) {
+        // without a deadline an undecided IC3 (a work or memory limit) must not leave BMC
+        // running for ever
+        if decided(&proof.0) || budget.deadline().is_none() {
             bmc_budget.cancel();
         }
         // a panicking BMC thread (a bug) leaves the decision to IC3
