@@ -30,6 +30,7 @@ Z3 = os.environ.get("Z3_BIN", str(ROOT / "bench" / ".venv" / "bin" / "z3"))
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=5.0, help="seconds per run")
 ARGS.add_argument("--only", default="", help="only tasks whose path contains this")
+ARGS.add_argument("--out", default=str(ROOT / "bench" / "results" / "prog.md"), help="the results page to write")
 ARGS.add_argument("--engines", default="impact,cegar,kind",
                   help="single engines also run on every task (the IMPACT-vs-CEGAR comparison of C14)")
 OPTS = ARGS.parse_args()
@@ -168,8 +169,9 @@ def write(rows: list[dict], limit: float) -> None:
         ratio = f"{r['cpu'] / max(r['z3_cpu'], 1e-3):.2f}" if r["z3_cpu"] is not None and solved(r["verdict"], r["expected"]) and solved(r["z3"], r["expected"]) else ""
         reason = str(r["reason"]).replace("|", "/")[:70]
         lines.append(f"| {r['task']} | {str(r['expected']).lower()} | {r['verdict']} | {r['cpu']:.2f} | {reason} | {r['z3']} | {zc} | {ratio} |")
-    out = ROOT / "bench" / "results" / "prog.md"
+    out = Path(OPTS.out)
     out.write_text("\n".join(lines) + "\n")
+    out.with_suffix(".json").write_text(json.dumps(rows, indent=1))
     print(f"wrote {out}")
 
 

@@ -269,6 +269,36 @@ pub struct Edge {
     pub line: u32,
 }
 
+/// A recursive function summarised instead of inlined (lowering with `summaries`): its body is
+/// lowered once, from `entry` to `exit`, over its own variable instances. `in_params` and
+/// `in_globals` are ghost copies of the parameters and globals taken on entry (the first edge of
+/// the body assigns them), so that at `exit` the state relates the call's inputs to its outputs:
+/// the procedure summary `S(in_globals, in_params, globals, ret)` of the Horn encoding.
+#[derive(Clone, Debug, Default)]
+pub struct Proc {
+    pub name: String,
+    pub entry: Loc,
+    pub exit: Loc,
+    pub params: Vec<Var>,
+    pub ret: Option<Var>,
+    pub in_params: Vec<Var>,
+    pub in_globals: Vec<Var>,
+}
+
+/// A call of a summarised function: from `from`, with the arguments `args` (read in the
+/// caller's state), continuing at `to` with the globals and `ret` set by the callee. In the
+/// automaton the call is also an edge `from → cut`, so engines that do not read summaries treat
+/// it as a cut recursive call (never as a path that returns).
+#[derive(Clone, Debug)]
+pub struct CallSite {
+    pub from: Loc,
+    pub to: Loc,
+    pub proc: usize,
+    pub args: Vec<Lin>,
+    pub ret: Option<Var>,
+    pub line: u32,
+}
+
 /// A control-flow automaton with an initial, an error and a cut location.
 #[derive(Clone, Debug, Default)]
 pub struct Cfa {
@@ -282,6 +312,12 @@ pub struct Cfa {
     pub edges: Vec<Edge>,
     /// Number of calls that were cut (0: the automaton is the whole program).
     pub cuts: usize,
+    /// The program's global variables (what a summarised call may change besides its result).
+    pub globals: Vec<Var>,
+    /// Summarised recursive functions (empty unless lowered with `summaries`).
+    pub procs: Vec<Proc>,
+    /// Calls of summarised functions (each also counted in `cuts`).
+    pub calls: Vec<CallSite>,
 }
 
 impl Cfa {
@@ -301,7 +337,8 @@ impl Cfa {
         }
         out
     }
-    /// Locations reachable from `init` in the graph (ignoring the operations).
+    /// Locations reachable from `init` in the graph (ignoring the operations; a summarised call
+    /// leads to the callee's entry and to its return location).
     pub fn reachable(&self) -> Vec<bool> {
         let out = self.out_edges();
         let mut seen = vec![false; self.nlocs];
@@ -314,6 +351,12 @@ impl Cfa {
             for &e in out.get(l).into_iter().flatten() {
                 if let Some(ed) = self.edges.get(e) {
                     stack.push(ed.to);
+                }
+            }
+            for c in self.calls.iter().filter(|c| c.from == l) {
+                stack.push(c.to);
+                if let Some(p) = self.procs.get(c.proc) {
+                    stack.push(p.entry);
                 }
             }
         }

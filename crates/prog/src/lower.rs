@@ -24,6 +24,9 @@ pub struct LowerOptions {
     pub max_recursion: usize,
     /// Largest automaton built (edges); beyond it the lowering gives up.
     pub max_edges: usize,
+    /// A recursive call beyond `max_recursion` becomes a call of the function's summary
+    /// (`Cfa::procs`/`Cfa::calls`, module `chc`'s procedure summaries) instead of a cut.
+    pub summaries: bool,
 }
 
 impl Default for LowerOptions {
@@ -32,6 +35,7 @@ impl Default for LowerOptions {
             wrap: false,
             max_recursion: 1,
             max_edges: 400_000,
+            summaries: false,
         }
     }
 }
@@ -153,6 +157,8 @@ struct Lower<'a> {
     frames: Vec<Frame>,
     line: u32,
     col: usize,
+    /// Summarised functions whose bodies are still to be lowered (indices into `cfa.procs`).
+    pending: Vec<usize>,
 }
 
 const DNF_CAP: usize = 256;
@@ -176,6 +182,7 @@ pub(crate) fn lower(
         frames: Vec::new(),
         line: 0,
         col: 0,
+        pending: Vec::new(),
     };
     lw.cfa.init = lw.new_loc();
     lw.cfa.error = lw.new_loc();
@@ -194,6 +201,9 @@ pub(crate) fn lower(
     }
     let exit = lw.new_loc();
     lw.inline_call("main", Vec::new(), exit)?;
+    while let Some(p) = lw.pending.pop() {
+        lw.proc_body(p)?;
+    }
     lw.cfa.prune();
     Ok(lw.cfa)
 }
@@ -460,6 +470,7 @@ impl<'a> Lower<'a> {
             let ty = ty.ok_or_else(|| self.unsup("void object"))?;
             let x = self.new_var(&name, ty, false);
             self.scopes.first_mut().map(|s| s.insert(name, x));
+            self.cfa.globals.push(x);
             match &id.node.initializer {
                 Some(init) => {
                     let v = self.initializer(init)?;
@@ -620,6 +631,9 @@ impl<'a> Lower<'a> {
         }
         let depth = self.frames.iter().filter(|fr| fr.name == name).count();
         let ret_var = ret.map(|t| (self.new_var(&format!("{name}::return"), t, true), t));
+        if depth >= self.opts.max_recursion.max(1) && self.opts.summaries {
+            return self.summary_call(name, &params, args, ret_var, ret_loc);
+        }
         if depth >= self.opts.max_recursion.max(1) {
             // Beyond the recursion bound: the path is cut (not analysed).
             self.cfa.cuts += 1;
@@ -663,6 +677,111 @@ impl<'a> Lower<'a> {
         }
         self.goto(ret_loc)?;
         Ok(ret_var)
+    }
+
+    /// A recursive call beyond the inlining bound as a call of the function's summary (the
+    /// stand-in edge to `cut` keeps engines without summaries sound).
+    fn summary_call(
+        &mut self,
+        name: &str,
+        params: &[(String, IntTy)],
+        args: Vec<Val>,
+        ret_var: Option<(Var, IntTy)>,
+        ret_loc: Loc,
+    ) -> Result<Option<(Var, IntTy)>, ProgError> {
+        let mut lins = Vec::new();
+        for ((_, pt), a) in params.iter().zip(args) {
+            lins.push(self.fit(a, *pt)?.lin);
+        }
+        let proc = match self.cfa.procs.iter().position(|p| p.name == name) {
+            Some(i) => i,
+            None => {
+                let (entry, exit) = (self.new_loc(), self.new_loc());
+                self.cfa.procs.push(crate::cfa::Proc {
+                    name: name.to_string(),
+                    entry,
+                    exit,
+                    ..Default::default()
+                });
+                self.pending.push(self.cfa.procs.len() - 1);
+                self.cfa.procs.len() - 1
+            }
+        };
+        self.cfa.cuts += 1;
+        self.cfa.calls.push(crate::cfa::CallSite {
+            from: self.cur,
+            to: ret_loc,
+            proc,
+            args: lins,
+            ret: ret_var.map(|r| r.0),
+            line: self.line,
+        });
+        let cut = self.cfa.cut;
+        self.goto(cut)?;
+        Ok(ret_var)
+    }
+
+    /// The body of summarised function `p`, lowered once from its entry to its exit over fresh
+    /// parameter instances, after ghost copies of the parameters and globals on entry.
+    fn proc_body(&mut self, p: usize) -> Result<(), ProgError> {
+        let Some(proc) = self.cfa.procs.get(p) else {
+            return Ok(());
+        };
+        let (name, entry, exit) = (proc.name.clone(), proc.entry, proc.exit);
+        let Some(f) = self.funcs.get(name.as_str()) else {
+            return Err(self.unsup(&format!("call of undefined function `{name}`")));
+        };
+        let (def, ret, params) = (f.def, f.ret, f.params.clone());
+        self.cur = entry;
+        let mut scope = HashMap::new();
+        let (mut pvars, mut in_params, mut in_globals, mut asg) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (pn, pt) in &params {
+            let x = self.new_var(&format!("{name}::{pn}"), *pt, true);
+            scope.insert(pn.clone(), x);
+            pvars.push(x);
+            let g = self.new_var(&format!("{name}::in::{pn}"), *pt, true);
+            in_params.push(g);
+            asg.push((g, Lin::var(x)));
+        }
+        for x in self.cfa.globals.clone() {
+            let ty = self.cfa.vars.get(x).map(|v| v.ty).unwrap_or(IntTy::INT);
+            let g = self.new_var(&format!("{name}::in::{}", self.cfa.var_name(x)), ty, true);
+            in_globals.push(g);
+            asg.push((g, Lin::var(x)));
+        }
+        if !asg.is_empty() {
+            self.emit(Op::Assign(asg))?;
+        }
+        let ret_var = ret.map(|t| (self.new_var(&format!("{name}::return"), t, true), t));
+        let globals = self.scopes.first().cloned().unwrap_or_default();
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![globals, scope]);
+        let saved_frames = std::mem::replace(
+            &mut self.frames,
+            vec![Frame {
+                name: name.clone(),
+                ret_loc: exit,
+                ret_var,
+                labels: HashMap::new(),
+                brk: Vec::new(),
+                cont: Vec::new(),
+            }],
+        );
+        let r = self.stmt(&def.statement);
+        self.frames = saved_frames;
+        self.scopes = saved_scopes;
+        r?;
+        if let Some((x, t)) = ret_var {
+            self.havoc(x, t, false)?;
+        }
+        self.goto(exit)?;
+        if let Some(proc) = self.cfa.procs.get_mut(p) {
+            proc.params = pvars;
+            proc.ret = ret_var.map(|r| r.0);
+            proc.in_params = in_params;
+            proc.in_globals = in_globals;
+        }
+        Ok(())
     }
 
     fn call(&mut self, c: &'a Node<CallExpression>) -> Result<Option<Val>, ProgError> {

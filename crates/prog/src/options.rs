@@ -61,7 +61,8 @@ pub struct VerifyOptions {
     pub boolean: bool,
     /// Largest k of k-induction.
     pub max_k: usize,
-    /// Write an SV-COMP witness (YAML 2.0) for a `true` or `false` answer to this file.
+    /// Write an SV-COMP witness for a `true` or `false` answer to this file (GraphML 1.0 when it
+    /// is named `*.graphml`, YAML 2.0 otherwise).
     pub witness: Option<PathBuf>,
     /// Replay counterexamples with gcc (scratch directory).
     pub replay_dir: Option<PathBuf>,

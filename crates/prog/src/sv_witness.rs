@@ -23,7 +23,7 @@ use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Calendar date and time (UTC) of a Unix time, ISO 8601.
-fn iso8601(secs: u64) -> String {
+pub(crate) fn iso8601(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -133,14 +133,14 @@ fn c_atom(a: &Atom, name: &dyn Fn(Var) -> Option<String>) -> Option<String> {
     ))
 }
 
-/// A correctness witness from a checked invariant (per location, a disjunction of conjunctions).
-pub(crate) fn correctness(
-    c_file: &Path,
-    text: &[u8],
+/// The loop invariants of a correctness witness: per loop head of the automaton (with a source
+/// line), the checked invariant there as a C expression over the globals and `main`'s locals
+/// (see the module documentation for what is dropped); `true` invariants are left out.
+pub(crate) fn loop_invariants(
     cfa: &Cfa,
     inv: &[Vec<Vec<Atom>>],
     loop_heads: &[usize],
-) -> Result<String, String> {
+) -> Vec<(u32, String)> {
     // The C name of a variable: a global (`x`) or a local of `main` (`main::x!3`).
     let base = |x: Var| -> Option<String> {
         let v = cfa.vars.get(x)?;
@@ -163,7 +163,7 @@ pub(crate) fn correctness(
         }
     }
     let name = |x: Var| base(x).filter(|b| count.get(b) == Some(&1));
-    let mut entries = Vec::new();
+    let mut out = Vec::new();
     for &l in loop_heads {
         let Some(d) = inv.get(l) else { continue };
         let line = cfa
@@ -194,13 +194,30 @@ pub(crate) fn correctness(
                 .collect::<Vec<_>>()
                 .join(" || ")
         };
-        entries.push(json!({ "invariant": {
-            "type": "loop_invariant",
-            "location": location(c_file, line),
-            "value": value,
-            "format": "c_expression",
-        } }));
+        out.push((line, value));
     }
+    out
+}
+
+/// A correctness witness from a checked invariant (per location, a disjunction of conjunctions).
+pub(crate) fn correctness(
+    c_file: &Path,
+    text: &[u8],
+    cfa: &Cfa,
+    inv: &[Vec<Vec<Atom>>],
+    loop_heads: &[usize],
+) -> Result<String, String> {
+    let entries: Vec<Value> = loop_invariants(cfa, inv, loop_heads)
+        .into_iter()
+        .map(|(line, value)| {
+            json!({ "invariant": {
+                "type": "loop_invariant",
+                "location": location(c_file, line),
+                "value": value,
+                "format": "c_expression",
+            } })
+        })
+        .collect();
     yaml(&json!([{
         "entry_type": "invariant_set",
         "metadata": metadata(c_file, text),

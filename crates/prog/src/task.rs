@@ -121,8 +121,32 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             .stat("edges", nedges)
             .stat("variables", nvars)
     };
+    // Recursion through procedure summaries (module `chc`): the Horn clauses of the program
+    // with every recursive call beyond depth 1 a call of its function's summary.
+    let summarised = |c: &Cfa| -> Result<Option<Cfa>, ProgError> {
+        if c.cuts == 0 {
+            return Ok(None);
+        }
+        match load_c(&c_file, LowerOptions { summaries: true, ..lower(1) }) {
+            Ok(s) => Ok(Some(s)),
+            Err(ProgError::Unsupported(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
     if opts.engine == Engine::Spacer {
-        return Ok(base(sizes(spacer_on_cfa(&cfa, budget)?)));
+        let s = summarised(&cfa)?;
+        return Ok(base(sizes(spacer_on_cfa(s.as_ref().unwrap_or(&cfa), budget)?)));
+    }
+    let mut spacer_note = None;
+    if opts.engine == Engine::Portfolio && recursive {
+        if let Some(s) = summarised(&cfa)? {
+            let sub = budget.sub(budget.remaining().map(|r| r / 2));
+            let a = spacer_on_cfa(&s, &sub)?;
+            if a.verdict == Some(Verdict::True) {
+                return Ok(base(sizes(a.detail("recursion", "procedure summaries"))));
+            }
+            spacer_note = a.detail.get("reason").and_then(|v| v.as_str()).map(|r| format!("spacer on procedure summaries: {r}"));
+        }
     }
     // IMPACT first where unwinding alone cannot finish (loops); BMC decides acyclic programs.
     let run_impact =
@@ -227,7 +251,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             Ok(KindResult::Inductive(k)) => with_witness(Answer::decision(Verdict::True)
                 .detail("engine", "kind")
                 .detail("proof", format!("the error location is unreachable: `pc ∉ {{error, cut}}` is {k}-inductive with simple-path constraints — the base cases of 0..{} steps and the induction step of {k} steps refuted by the SMT solver", k - 1))
-                .stat("k", k), opts, |t| crate::sv_witness::correctness(&c_file, t, &cfa, &[], &[]), &c_file),
+                .stat("k", k), opts, |t| correctness_witness(opts, &c_file, t, &cfa, &[], &[]), &c_file),
             Ok(KindResult::Counterexample(values, steps)) => {
                 false_answer("kind", &values, &cfa, &c_file, opts).stat("steps", steps)
             }
@@ -242,6 +266,10 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         return Ok(base(sizes(a)));
     }
     let with_note = |a: Answer| {
+        let a = match &spacer_note {
+            Some(n) => a.detail("spacer", n.clone()),
+            None => a,
+        };
         let a = match &impact_note {
             Some(n) => a.detail("impact", n.clone()),
             None => a,
@@ -329,6 +357,29 @@ fn with_witness(
     }
 }
 
+/// A witness file named `*.graphml` is written in the GraphML format 1.0, any other in YAML 2.0.
+fn graphml(opts: &VerifyOptions) -> bool {
+    opts.witness
+        .as_ref()
+        .and_then(|p| p.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("graphml"))
+}
+
+fn correctness_witness(
+    opts: &VerifyOptions,
+    c_file: &Path,
+    text: &[u8],
+    cfa: &Cfa,
+    inv: &[Vec<Vec<crate::cfa::Atom>>],
+    heads: &[usize],
+) -> Result<String, String> {
+    if graphml(opts) {
+        crate::graphml_witness::correctness(c_file, text, cfa, inv, heads)
+    } else {
+        crate::sv_witness::correctness(c_file, text, cfa, inv, heads)
+    }
+}
+
 /// Loop heads of the automaton (targets of the back edges of a depth-first search).
 fn loop_heads(cfa: &Cfa) -> Vec<usize> {
     let (back, _) = crate::bmc::back_edges(cfa);
@@ -357,7 +408,7 @@ fn safe_answer(
     with_witness(
         a,
         opts,
-        |t| crate::sv_witness::correctness(c_file, t, cfa, inv, &heads),
+        |t| correctness_witness(opts, c_file, t, cfa, inv, &heads),
         c_file,
     )
 }
@@ -396,7 +447,13 @@ fn false_answer(
     with_witness(
         a,
         opts,
-        |t| crate::sv_witness::violation(c_file, t, cex, target),
+        |t| {
+            if graphml(opts) {
+                crate::graphml_witness::violation(c_file, t, cex, target)
+            } else {
+                crate::sv_witness::violation(c_file, t, cex, target)
+            }
+        },
         c_file,
     )
 }
@@ -441,7 +498,8 @@ fn dump_cfa_inner(c_file: &Path, wrap: bool) -> Result<String, ProgError> {
     Ok(cfa.to_dot())
 }
 
-/// The CHC (SMT-LIB HORN) encoding of a C file (recursion inlined to `depth`).
+/// The CHC (SMT-LIB HORN) encoding of a C file (recursion inlined to `depth`, deeper calls
+/// through procedure summaries).
 pub fn to_chc_text(c_file: &Path, wrap: bool, depth: usize) -> Result<String, ProgError> {
     let c_file = c_file.to_path_buf();
     big_stack(move || to_chc_inner(&c_file, wrap, depth))
@@ -453,6 +511,7 @@ fn to_chc_inner(c_file: &Path, wrap: bool, depth: usize) -> Result<String, ProgE
         LowerOptions {
             wrap,
             max_recursion: depth,
+            summaries: true,
             ..LowerOptions::default()
         },
     )?;

@@ -280,6 +280,81 @@ fn witnesses_parse_and_violation_values_replay() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two inputs and a branch: a short counterexample for the GraphML witness.
+const TWO_INPUT_BUG: &str = "int main(void) {\n\
+  int a = __VERIFIER_nondet_int();\n\
+  int b = __VERIFIER_nondet_int();\n\
+  if (a > 5 && b == a + 3) reach_error();\n\
+  return 0;\n\
+}\n";
+
+/// The values of the `\result == v;` assumptions of a GraphML violation witness, in edge order.
+fn graphml_assumptions(text: &str) -> Vec<i128> {
+    text.split("<data key=\"assumption\">")
+        .skip(1)
+        .map(|rest| {
+            rest.split("</data>")
+                .next()
+                .and_then(|a| a.strip_prefix("\\result == "))
+                .and_then(|a| a.strip_suffix(';'))
+                .and_then(|a| a.parse().ok())
+                .expect("an assumption `\\result == v;`")
+        })
+        .collect()
+}
+
+#[test]
+fn graphml_witnesses_replay_and_carry_invariants() {
+    if !gcc() {
+        eprintln!("skipping: gcc is not installed");
+        return;
+    }
+    let dir = scratch("graphml");
+    let file = write(&dir, TWO_INPUT_BUG);
+    let w = dir.join("violation.graphml");
+    let a = run(&file, Engine::Bmc, Some(w.clone()));
+    assert_eq!(a["verdict"], "false", "{a}");
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    assert!(text.starts_with("<?xml"), "{text}");
+    assert!(
+        text.contains("<data key=\"witness-type\">violation_witness</data>"),
+        "{text}"
+    );
+    assert!(text.contains("<data key=\"violation\">true</data>"), "{text}");
+    assert!(text.contains("<data key=\"entry\">true</data>"), "{text}");
+    assert_eq!(
+        text.matches("<data key=\"assumption.resultfunction\">__VERIFIER_nondet_int</data>")
+            .count(),
+        2,
+        "{text}"
+    );
+    // The witness's assumptions, replayed through the gcc harness, reach the error.
+    let vals = graphml_assumptions(&text);
+    assert_eq!(vals, values(&a), "{text}");
+    assert_eq!(replay_with_gcc(&file, &vals, &dir.join("r")), Replay::Reached);
+    // Not a rubber stamp: other values do not reach it.
+    assert_ne!(
+        replay_with_gcc(&file, &[0, 0], &dir.join("r0")),
+        Replay::Reached
+    );
+    // A correctness witness: the loop invariant at the loop head (line 8) as a node invariant.
+    let file = write(&dir, SAFE);
+    let w = dir.join("correctness.graphml");
+    let a = run(&file, Engine::Cegar, Some(w.clone()));
+    assert_eq!(a["verdict"], "true", "{a}");
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    assert!(
+        text.contains("<data key=\"witness-type\">correctness_witness</data>"),
+        "{text}"
+    );
+    assert!(text.contains("<data key=\"invariant\">"), "{text}");
+    assert!(
+        text.contains("<data key=\"startline\">8</data><data key=\"enterLoopHead\">true</data>"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Shared SV-COMP tasks (a CI subset; all with VERIKIT_PROG_ALL=1): cegar and kind never answer
 /// wrongly, and every `false` replays.
 #[test]

@@ -24,7 +24,7 @@ pub enum ProgCmd {
         /// Do not replay a counterexample with gcc.
         #[arg(long)]
         no_replay: bool,
-        /// Write an SV-COMP witness (YAML format 2.0) of a `true` or `false` answer to FILE.
+        /// Write an SV-COMP witness of a `true` or `false` answer to FILE (GraphML 1.0 for `*.graphml`, YAML 2.0 otherwise).
         #[arg(long, value_name = "FILE")]
         witness: Option<PathBuf>,
     },
@@ -32,7 +32,7 @@ pub enum ProgCmd {
     ToChc {
         /// A C file.
         input: PathBuf,
-        /// Recursion inlining depth (deeper calls are treated as errors).
+        /// Recursion inlining depth (deeper calls go through procedure summaries).
         #[arg(long, default_value_t = 1)]
         depth: usize,
     },
