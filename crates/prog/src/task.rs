@@ -114,7 +114,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         Err(e) => return Err(e),
     };
     let recursive = first.cuts > 0;
-    let mut cfa = first;
+    let cfa = first;
     let (nlocs, nedges, nvars) = (cfa.nlocs, cfa.edges.len(), cfa.vars.len());
     let sizes = |a: Answer| {
         a.stat("locations", nlocs)
@@ -137,16 +137,27 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         let s = summarised(&cfa)?;
         return Ok(base(sizes(spacer_on_cfa(s.as_ref().unwrap_or(&cfa), budget)?)));
     }
-    let mut spacer_note = None;
     if opts.engine == Engine::Portfolio && recursive {
-        if let Some(s) = summarised(&cfa)? {
-            let sub = budget.sub(budget.remaining().map(|r| r / 2));
-            let a = spacer_on_cfa(&s, &sub)?;
-            if a.verdict == Some(Verdict::True) {
-                return Ok(base(sizes(a.detail("recursion", "procedure summaries"))));
-            }
-            spacer_note = a.detail.get("reason").and_then(|v| v.as_str()).map(|r| format!("spacer on procedure summaries: {r}"));
+        // Bugs first: bounded model checking with deepening inlining gets half of the time;
+        // then Spacer on the summary clauses for a proof with the rest.
+        let sub = budget.sub(budget.remaining().map(|r| r / 2));
+        let a = bmc_deepening(cfa.clone(), &c_file, opts, &lower, true, &sub)?;
+        if matches!(a.verdict, Some(Verdict::True) | Some(Verdict::False)) {
+            return Ok(base(sizes(a)));
         }
+        let mut a = a;
+        if let Some(s) = summarised(&cfa)? {
+            let sa = spacer_on_cfa(&s, budget)?;
+            if sa.verdict == Some(Verdict::True) {
+                return Ok(base(sizes(sa.detail("recursion", "procedure summaries"))));
+            }
+            let why = sa.detail.get("reason").and_then(|v| v.as_str()).unwrap_or("");
+            a = a.detail("spacer", format!("spacer on procedure summaries: {why}"));
+        }
+        if budget.check().is_err() {
+            a.verdict = Some(Verdict::Timeout);
+        }
+        return Ok(base(sizes(a)));
     }
     // IMPACT first where unwinding alone cannot finish (loops); BMC decides acyclic programs.
     let run_impact =
@@ -266,10 +277,6 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         return Ok(base(sizes(a)));
     }
     let with_note = |a: Answer| {
-        let a = match &spacer_note {
-            Some(n) => a.detail("spacer", n.clone()),
-            None => a,
-        };
         let a = match &impact_note {
             Some(n) => a.detail("impact", n.clone()),
             None => a,
@@ -279,17 +286,30 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             None => a,
         }
     };
+    let a = bmc_deepening(cfa, &c_file, opts, &lower, recursive, budget)?;
+    Ok(base(with_note(sizes(a))))
+}
+
+/// Bounded model checking with a doubling bound (and, on a recursive program, the inlining
+/// depth doubled with it) until a counterexample, a complete unwinding, `prog.max-bound` or the
+/// end of the budget.
+fn bmc_deepening(
+    mut cfa: Cfa,
+    c_file: &Path,
+    opts: &VerifyOptions,
+    lower: &dyn Fn(usize) -> LowerOptions,
+    recursive: bool,
+    budget: &Budget,
+) -> Result<Answer, ProgError> {
     let mut k = 1usize;
     let mut reached = 0usize;
     loop {
         if recursive && k > 1 {
-            cfa = match load_c(&c_file, lower(k)) {
+            cfa = match load_c(c_file, lower(k)) {
                 Ok(c) => c,
                 Err(ProgError::Unsupported(why)) => {
-                    return Ok(base(
-                        unknown(&format!("recursion deeper than {}: {why}", k - 1))
-                            .stat("bound", reached),
-                    ))
+                    return Ok(unknown(&format!("recursion deeper than {}: {why}", k - 1))
+                        .stat("bound", reached))
                 }
                 Err(e) => return Err(e),
             };
@@ -309,19 +329,19 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
                     ),
                 )
                 .stat("bound", reached);
-                return Ok(base(with_note(sizes(a))));
+                return Ok(a);
             }
             Ok(BmcResult::Counterexample(values, bound, lines)) => {
                 let cex: Vec<(i128, u32)> = values.into_iter().zip(lines).collect();
-                let a = false_answer("bmc", &cex, &cfa, &c_file, opts).stat("bound", bound);
-                return Ok(base(with_note(sizes(a))));
+                let a = false_answer("bmc", &cex, &cfa, c_file, opts).stat("bound", bound);
+                return Ok(a);
             }
             Ok(BmcResult::Safe) => {
                 let a = Answer::decision(Verdict::True)
                     .detail("engine", "bmc")
                     .detail("proof", format!("complete unwinding: at bound {k} no execution reaches the error, the unwinding bound or a cut recursive call"))
                     .stat("bound", k);
-                return Ok(base(with_note(sizes(a))));
+                return Ok(a);
             }
             Ok(BmcResult::Bounded { cut }) => {
                 reached = k;
@@ -329,7 +349,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
                 if k >= opts.max_bound {
                     let a = unknown(&format!("no counterexample up to bound {k} (prog.max-bound), and the unwinding is not complete"))
                         .stat("bound", k);
-                    return Ok(base(a));
+                    return Ok(a);
                 }
                 k = (k * 2).min(opts.max_bound);
             }

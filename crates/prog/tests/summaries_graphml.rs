@@ -2,7 +2,8 @@
 //! emitted Horn clauses (no cut call left), the clauses are solved with every model re-checked
 //! here against the clauses as written, a bug deeper than the inlining bound is found and
 //! replayed with gcc, and on random small recursive programs the verdicts agree with a
-//! brute-force run of every input.
+//! brute-force run of every input. GraphML witnesses: the violation witness's assumptions
+//! replayed through the gcc harness, the correctness witness's loop invariant.
 
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -138,16 +139,117 @@ fn deep_bug_through_summaries_is_unsat_and_replays() {
         .expect("verify")
         .to_json();
     assert_eq!(a["verdict"], "false", "{a}");
-    let vals: Vec<i128> = a["witness"]["nondet"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|v| v.as_str().and_then(|s| s.parse().ok()).expect("int"))
-        .collect();
+    let vals = nondet(&a);
     assert_eq!(vals, vec![2]);
     assert_eq!(
         replay_with_gcc(&file, &vals, &dir.join("r")),
         Replay::Reached
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+
+/// A counting loop (the loop head on line 8 after the three lines of `HEAD`), proved by predicate
+/// abstraction.
+const LOOP_SAFE: &str = "int main(void) {\n\
+  int n = __VERIFIER_nondet_int();\n\
+  if (n < 0 || n > 1000) return 0;\n\
+  int i = 0;\n\
+  while (i < n) {\n\
+    i = i + 1;\n\
+  }\n\
+  if (i != n) reach_error();\n\
+  return 0;\n\
+}\n";
+
+fn run(file: &Path, engine: Engine, witness: Option<PathBuf>) -> serde_json::Value {
+    let mut o = opts(engine);
+    o.witness = witness;
+    verify(file, &o, &Budget::with_timeout(Duration::from_secs(60)))
+        .expect("verify")
+        .to_json()
+}
+
+fn nondet(a: &serde_json::Value) -> Vec<i128> {
+    a["witness"]["nondet"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| v.as_str().and_then(|s| s.parse().ok()).expect("int"))
+        .collect()
+}
+
+/// Two inputs and a branch: a short counterexample for the GraphML witness.
+const TWO_INPUT_BUG: &str = "int main(void) {\n\
+  int a = __VERIFIER_nondet_int();\n\
+  int b = __VERIFIER_nondet_int();\n\
+  if (a > 5 && b == a + 3) reach_error();\n\
+  return 0;\n\
+}\n";
+
+/// The values of the `\result == v;` assumptions of a GraphML violation witness, in edge order.
+fn graphml_assumptions(text: &str) -> Vec<i128> {
+    text.split("<data key=\"assumption\">")
+        .skip(1)
+        .map(|rest| {
+            rest.split("</data>")
+                .next()
+                .and_then(|a| a.strip_prefix("\\result == "))
+                .and_then(|a| a.strip_suffix(';'))
+                .and_then(|a| a.parse().ok())
+                .expect("an assumption `\\result == v;`")
+        })
+        .collect()
+}
+
+#[test]
+fn graphml_witnesses_replay_and_carry_invariants() {
+    if !gcc() {
+        eprintln!("skipping: gcc is not installed");
+        return;
+    }
+    let dir = scratch("graphml");
+    let file = write(&dir, TWO_INPUT_BUG);
+    let w = dir.join("violation.graphml");
+    let a = run(&file, Engine::Bmc, Some(w.clone()));
+    assert_eq!(a["verdict"], "false", "{a}");
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    assert!(text.starts_with("<?xml"), "{text}");
+    assert!(
+        text.contains("<data key=\"witness-type\">violation_witness</data>"),
+        "{text}"
+    );
+    assert!(text.contains("<data key=\"violation\">true</data>"), "{text}");
+    assert!(text.contains("<data key=\"entry\">true</data>"), "{text}");
+    assert_eq!(
+        text.matches("<data key=\"assumption.resultfunction\">__VERIFIER_nondet_int</data>")
+            .count(),
+        2,
+        "{text}"
+    );
+    // The witness's assumptions, replayed through the gcc harness, reach the error.
+    let vals = graphml_assumptions(&text);
+    assert_eq!(vals, nondet(&a), "{text}");
+    assert_eq!(replay_with_gcc(&file, &vals, &dir.join("r")), Replay::Reached);
+    // Not a rubber stamp: other values do not reach it.
+    assert_ne!(
+        replay_with_gcc(&file, &[0, 0], &dir.join("r0")),
+        Replay::Reached
+    );
+    // A correctness witness: the loop invariant at the loop head (line 8) as a node invariant.
+    let file = write(&dir, LOOP_SAFE);
+    let w = dir.join("correctness.graphml");
+    let a = run(&file, Engine::Cegar, Some(w.clone()));
+    assert_eq!(a["verdict"], "true", "{a}");
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    assert!(
+        text.contains("<data key=\"witness-type\">correctness_witness</data>"),
+        "{text}"
+    );
+    assert!(text.contains("<data key=\"invariant\">"), "{text}");
+    assert!(
+        text.contains("<data key=\"startline\">8</data><data key=\"enterLoopHead\">true</data>"),
+        "{text}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
