@@ -77,10 +77,7 @@ fn header(kind: &str, c_file: &Path, text: &[u8]) -> String {
     for (k, v) in [
         ("witness-type", kind.to_string()),
         ("sourcecodelang", "C".into()),
-        (
-            "producer",
-            format!("verikit {}", env!("CARGO_PKG_VERSION")),
-        ),
+        ("producer", format!("verikit {}", env!("CARGO_PKG_VERSION"))),
         (
             "specification",
             "CHECK( init(main()), LTL(G ! call(reach_error())) )".into(),
@@ -138,11 +135,7 @@ pub(crate) fn violation(
         );
     }
     let last = values.len();
-    let _ = writeln!(
-        s,
-        "  <node id=\"E\">{}</node>",
-        data("violation", "true")
-    );
+    let _ = writeln!(s, "  <node id=\"E\">{}</node>", data("violation", "true"));
     let _ = writeln!(
         s,
         "  <edge source=\"N{last}\" target=\"E\">{}</edge>",

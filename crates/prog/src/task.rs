@@ -127,7 +127,13 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         if c.cuts == 0 {
             return Ok(None);
         }
-        match load_c(&c_file, LowerOptions { summaries: true, ..lower(1) }) {
+        match load_c(
+            &c_file,
+            LowerOptions {
+                summaries: true,
+                ..lower(1)
+            },
+        ) {
             Ok(s) => Ok(Some(s)),
             Err(ProgError::Unsupported(_)) => Ok(None),
             Err(e) => Err(e),
@@ -135,7 +141,10 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     if opts.engine == Engine::Spacer {
         let s = summarised(&cfa)?;
-        return Ok(base(sizes(spacer_on_cfa(s.as_ref().unwrap_or(&cfa), budget)?)));
+        return Ok(base(sizes(spacer_on_cfa(
+            s.as_ref().unwrap_or(&cfa),
+            budget,
+        )?)));
     }
     if opts.engine == Engine::Portfolio && recursive {
         // Bugs first: bounded model checking with deepening inlining gets half of the time;
@@ -151,7 +160,11 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             if sa.verdict == Some(Verdict::True) {
                 return Ok(base(sizes(sa.detail("recursion", "procedure summaries"))));
             }
-            let why = sa.detail.get("reason").and_then(|v| v.as_str()).unwrap_or("");
+            let why = sa
+                .detail
+                .get("reason")
+                .and_then(|v| v.as_str())
+                .unwrap_or("");
             a = a.detail("spacer", format!("spacer on procedure summaries: {why}"));
         }
         if budget.check().is_err() {

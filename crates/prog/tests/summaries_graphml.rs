@@ -148,7 +148,6 @@ fn deep_bug_through_summaries_is_unsat_and_replays() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-
 /// A counting loop (the loop head on line 8 after the three lines of `HEAD`), proved by predicate
 /// abstraction.
 const LOOP_SAFE: &str = "int main(void) {\n\
@@ -219,7 +218,10 @@ fn graphml_witnesses_replay_and_carry_invariants() {
         text.contains("<data key=\"witness-type\">violation_witness</data>"),
         "{text}"
     );
-    assert!(text.contains("<data key=\"violation\">true</data>"), "{text}");
+    assert!(
+        text.contains("<data key=\"violation\">true</data>"),
+        "{text}"
+    );
     assert!(text.contains("<data key=\"entry\">true</data>"), "{text}");
     assert_eq!(
         text.matches("<data key=\"assumption.resultfunction\">__VERIFIER_nondet_int</data>")
@@ -230,7 +232,10 @@ fn graphml_witnesses_replay_and_carry_invariants() {
     // The witness's assumptions, replayed through the gcc harness, reach the error.
     let vals = graphml_assumptions(&text);
     assert_eq!(vals, nondet(&a), "{text}");
-    assert_eq!(replay_with_gcc(&file, &vals, &dir.join("r")), Replay::Reached);
+    assert_eq!(
+        replay_with_gcc(&file, &vals, &dir.join("r")),
+        Replay::Reached
+    );
     // Not a rubber stamp: other values do not reach it.
     assert_ne!(
         replay_with_gcc(&file, &[0, 0], &dir.join("r0")),
