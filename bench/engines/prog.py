@@ -4,8 +4,8 @@ CHC that verikit emits for each C task -> bench/results/prog.md.
 Every task of ../shared/data/sv with an `unreach-call` property: verikit runs
 `prog verify TASK.yml --timeout L` (portfolio: IMPACT where the program has loops, then BMC);
 `prog to-chc FILE.c` writes the program's Horn clauses (recursion inlined to depth 1, deeper calls
-count as errors, so Spacer's `sat` is a proof of safety and `unsat` is only a bug when the
-program is not recursive) and `z3 -T:L` solves them (Spacer is z3's default HORN engine).
+through procedure summaries; a call cut without a summary counts as an error and Spacer's
+`unsat` is then not counted) and `z3 -T:L` solves them (Spacer is z3's default HORN engine).
 CPU times of the child processes; PAR-2 counts an unsolved task as twice the limit.
 
 usage: VERIKIT_BIN=target/release/verikit python3 bench/engines/prog.py [--limit S] [--only SUBSTR]
@@ -115,7 +115,7 @@ def write(rows: list[dict], limit: float) -> None:
                  f"{platform.machine()} with {os.cpu_count()} cores, **shared with other builds and heavily loaded** "
                  f"(`uptime` at the end: `{up}`). Times are CPU seconds of the child process. PAR-2 counts an "
                  f"unsolved task as {2 * limit:g} s. Spacer solves the CHC that `verikit prog to-chc` writes for the "
-                 "task's C file (recursion inlined to depth 1, a deeper call counted as an error; `no-chc` where the "
+                 "task's C file (recursion inlined to depth 1 and deeper calls through procedure summaries, so `unsat` is a real bug; a call cut without a summary counts as an error; `no-chc` where the "
                  "front end answers `unknown` or the clauses would be too large).")
     lines.append("")
     dirs = sorted({r["task"].split("/")[0] for r in rows})
