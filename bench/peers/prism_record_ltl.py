@@ -2,7 +2,9 @@
 tests/expected/prism-ltl-storm.tsv. The shipped property files of these models have no LTL
 properties, so the properties below are written for this oracle over the models' labels and
 variables (recurrence `G F`, persistence `F G`, response `G (!a | (F b))` (Storm reads `=>` only between state formulas), nested `X`, bounded `F<=k`
-inside LTL, conjunctions of them). Storm checks LTL with its own LTL → deterministic automaton
+inside LTL, conjunctions of them), on DTMCs, MDPs and CTMCs (untimed LTL, read on the embedded
+DTMC), and co-safe LTL rewards on CTMCs paired with Storm's reachability reward of the same target
+(REWARD_CASES). Storm checks LTL with its own LTL → deterministic automaton
 route (sparse engine); undefined constants are set in a temporary copy of the model.
 
 Usage: bench/.venv/bin/python bench/peers/prism_record_ltl.py
@@ -83,6 +85,48 @@ CASES = [
         'Pmax=? [ G F "some_14" ]',
         'Pmin=? [ G (!"some_4_13" | (F "some_14")) ]',
     ]),
+    # CTMCs: untimed LTL on the embedded DTMC (PRISM's and Storm's reading).
+    ("qvbs/ctmc/embedded/embedded.prism", "MAX_COUNT=2", [
+        'P=? [ (F "danger") & (F "down") ]',
+        'P=? [ !"down" U ("danger" & X "up") ]',
+        'P=? [ G (!"danger" | (F "up")) ]',
+    ]),
+    ("qvbs/ctmc/tandem/tandem.prism", "c=5", [
+        'P=? [ G F sc=5 ]',
+        'P=? [ F (sc=5 & X sc=4) ]',
+        'P=? [ !(sm=5) U (sc=5 & X X sc=5) ]',
+    ]),
+    ("qvbs/ctmc/polling/polling.5.prism", "", [
+        'P=? [ G F (s=1 & a=1) ]',
+        'P=? [ !(s=2 & a=1) U ((s=1 & a=1) & X (s=2)) ]',
+        'P=? [ X X X (s=2 & a=0) ]',
+    ]),
+    ("qvbs/ctmc/cluster/cluster.prism", "N=2", [
+        'P=? [ F G "premium" ]',
+        'P=? [ (F !"minimum") & (G F "premium") ]',
+        'P=? [ "premium" U (!"minimum" & X "minimum") ]',
+    ]),
+]
+
+# Co-safe LTL inside R[…] on CTMCs (the reward per visit of the embedded DTMC: state reward
+# divided by the exit rate, plus impulses). Storm does not read LTL inside R[…], so each row
+# pairs verikit's co-safe formula with Storm's reachability reward of the same target: the LTL
+# formulas are reachability written so that verikit's parser takes the co-safe LTL route.
+REWARD_CASES = [
+    ("qvbs/ctmc/tandem/tandem.prism", "c=5", [
+        ('R{"customers"}=? [ (F sc=5) & true ]', 'R{"customers"}=? [ F sc=5 ]'),
+        ('R{"customers"}=? [ true U (sm=5 & sc=5) ]', 'R{"customers"}=? [ F (sm=5 & sc=5) ]'),
+    ]),
+    ("qvbs/ctmc/cluster/cluster.prism", "N=2", [
+        ('R{"percent_op"}=? [ (F !"minimum") | (F !"minimum") ]', 'R{"percent_op"}=? [ F !"minimum" ]'),
+        ('R{"num_repairs"}=? [ (F !"minimum") & true ]', 'R{"num_repairs"}=? [ F !"minimum" ]'),
+    ]),
+    ("qvbs/ctmc/embedded/embedded.prism", "MAX_COUNT=2", [
+        ('R{"up"}=? [ true U "down" ]', 'R{"up"}=? [ F "down" ]'),
+    ]),
+    ("qvbs/ctmc/polling/polling.5.prism", "", [
+        ('R{"waiting"}=? [ (F (s=1 & a=1)) & true ]', 'R{"waiting"}=? [ F (s=1 & a=1) ]'),
+    ]),
 ]
 
 
@@ -96,8 +140,10 @@ def with_consts(text: str, consts: str) -> str:
 def main() -> None:
     rows = ["# model (under shared data)\tconstants\tproperty\tstorm value (initial state)\tstorm seconds "
             "(recorded by bench/peers/prism_record_ltl.py, stormpy 2.0.0 sparse engine; properties "
-            "written for this oracle; the shipped property files of the shared models have no LTL)"]
-    for model, consts, props in CASES:
+            "written for this oracle; the shipped property files of the shared models have no LTL)"
+            "\t[the property Storm checked, when it differs: R[…] rows]"]
+    cases = [(m, c, [(p, p) for p in ps]) for m, c, ps in CASES] + REWARD_CASES
+    for model, consts, props in cases:
         path = DATA / model
         if not path.exists():
             print("missing", path)
@@ -107,18 +153,19 @@ def main() -> None:
             tmp = f.name
         program = stormpy.parse_prism_program(tmp, prism_compatibility=True)
         os.unlink(tmp)
-        for text in props:
+        for text, storm_text in props:
             t0 = time.process_time()
             try:
-                parsed = stormpy.parse_properties(text, program)
+                parsed = stormpy.parse_properties(storm_text, program)
             except RuntimeError as e:
-                print("storm refuses", model, text, e)
+                print("storm refuses", model, storm_text, e)
                 continue
             built = stormpy.build_model(program, parsed)
             r = stormpy.model_checking(built, parsed[0])
             v = r.get_value(built.initial_states[0])
             dt = time.process_time() - t0
-            rows.append(f"{model}\t{consts}\t{text}\t{float(v)!r}\t{dt:.3f}")
+            extra = f"\t{storm_text}" if storm_text != text else ""
+            rows.append(f"{model}\t{consts}\t{text}\t{float(v)!r}\t{dt:.3f}{extra}")
             print(rows[-1], flush=True)
     OUT.write_text("\n".join(rows) + "\n")
 

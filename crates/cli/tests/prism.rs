@@ -661,3 +661,87 @@ fn cosafe_ltl_reward_through_the_cli() {
         &["cosafe.props:1:", "not syntactically co-safe", "`G`"],
     );
 }
+
+/// LTL on a CTMC through the CLI: checked on the embedded DTMC (x=0 → x=1 with rate 2, → x=2
+/// with rate 6: `X "a"` has probability ¼), a co-safe reward per visit of the embedded chain
+/// (state reward 8 / exit rate 8 in x=0), and a time bound inside LTL refused at its place.
+#[test]
+fn ltl_on_a_ctmc_through_the_cli() {
+    let ctmc = tmp(
+        "ltl-ctmc.prism",
+        "ctmc\nmodule M\n x : [0..2] init 0;\n [] x=0 -> 2:(x'=1) + 6:(x'=2);\n [] x>0 -> 1:(x'=0);\n\
+         endmodule\nlabel \"a\" = x=1;\nrewards \"r\" x=0 : 8; endrewards\n",
+    );
+    let props = tmp(
+        "ltl-ctmc.props",
+        "\"x\": P=? [ X \"a\" ];\n\"gf\": P=? [ G F \"a\" ];\n\"r\": R{\"r\"}=? [ X (x>0) ];\n",
+    );
+    let v = checked(&ctmc, &props, &[]);
+    for (n, want) in [("x", 0.25), ("gf", 1.0), ("r", 1.0)] {
+        let got = result_of(&v, n).as_f64().unwrap();
+        assert!((got - want).abs() < 1e-9, "{n}: {got}");
+    }
+    for (prop, at) in [
+        ("P=? [ G F<=2 \"a\" ]", "2 "),
+        ("P=? [ X (\"a\" U<=1.5 x=2) ]", "1.5"),
+        ("R{\"r\"}=? [ (F<=3 x=2) & (F \"a\") ]", "3 "),
+        ("P=? [ F (\"a\" & F[1,2] x=2) ]", "2]"),
+    ] {
+        let bad = tmp("ltl-ctmc-bad.props", &format!("{prop};\n"));
+        let col = prop.find(at).unwrap() + 1;
+        fails(
+            &[
+                "prism",
+                "check",
+                ctmc.to_str().unwrap(),
+                bad.to_str().unwrap(),
+            ],
+            2,
+            &[
+                &format!("ltl-ctmc-bad.props:1:{col}"),
+                "time-bounded operators inside LTL",
+            ],
+        );
+    }
+}
+
+/// `--export-scheduler` of `Pmax [ ltl ]` on an MDP writes a scheduler with memory: in x=0 the
+/// choice `l` leads to the `a` loop; every row names its successors' memory.
+#[test]
+fn export_scheduler_for_ltl() {
+    let mdp = tmp(
+        "ltl-sched.prism",
+        "mdp\nmodule M\n x : [0..2] init 0;\n [l] x=0 -> (x'=1);\n [r] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);\n \
+         [] x>0 -> true;\nendmodule\nlabel \"a\" = x=1;\n",
+    );
+    let props = tmp("ltl-sched.props", "\"gfa\": Pmax=? [ G F \"a\" ];\n");
+    let out = mdp.with_file_name("ltl-sched.txt");
+    let o = out.to_str().unwrap();
+    let v = checked(&mdp, &props, &["--prop", "gfa", "--export-scheduler", o]);
+    assert!((v["result"].as_f64().unwrap() - 1.0).abs() < 1e-9, "{v}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("# scheduler with memory for"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("init 0 ")), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("init"))
+        .collect();
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("0 ") && r.contains(" 0 l :")),
+        "{text}"
+    );
+    assert!(rows.iter().all(|r| r.contains(" : ")), "{text}");
+}
+
+#[test]
+fn ltl_on_a_hard_ctmc_answers_timeout() {
+    let Some(dir) = verikit_testkit::shared_path("qvbs/ctmc/polling") else {
+        eprintln!("skipped: shared data missing");
+        return;
+    };
+    let p = tmp("polling-ltl.props", "P=? [ G F s=1 ];\n");
+    let (v, code, _) = check_for_a_second(&dir.join("polling.20.prism"), &p, &[]);
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["verdict"], "timeout", "{v}");
+}

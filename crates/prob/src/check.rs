@@ -464,11 +464,30 @@ impl<'a> Checker<'a> {
     /// `P[ ltl ]` on a DTMC or MDP ([`crate::ldba_product`]): the formula (for `Pmin`, its
     /// negation: `Pmin φ = 1 − Pmax ¬φ`) goes through omega's LTL translation and
     /// limit-deterministic automaton; the value is the maximal probability of reaching an
-    /// accepting end component of the product.
+    /// accepting end component of the product. On a CTMC the (untimed) formula is checked on
+    /// the embedded DTMC, as PRISM's `CTMCModelChecker.checkProbPathFormulaLTL` does: the
+    /// probability of a set of untimed paths depends only on the sequence of states visited.
     fn ltl(&mut self, opt: Opt, l: &Ltl, sp: Span) -> R<Vec<f64>> {
+        let (prod, x) = self.ltl_product(opt, l, sp)?;
+        let v = prod.project(&x);
+        Ok(if opt == Opt::Min {
+            v.into_iter().map(|x| 1.0 - x).collect()
+        } else {
+            v
+        })
+    }
+
+    /// The product of the chain (embedded for a CTMC) with the LDBA of `l` (of `¬l` for
+    /// `Pmin`) and the maximal probability of reaching its accepting end components, per
+    /// product state.
+    fn ltl_product(
+        &mut self,
+        opt: Opt,
+        l: &Ltl,
+        sp: Span,
+    ) -> R<(crate::ldba_product::Product, Vec<f64>)> {
         let (mut arena, f, atoms) = self.ltl_input(l, sp, "LTL path formulas are")?;
-        let negate = opt == Opt::Min;
-        let f = if negate { arena.not(f) } else { f };
+        let f = if opt == Opt::Min { arena.not(f) } else { f };
         let budget = self.opts.budget.clone();
         let topts = verikit_omega::TranslateOptions {
             redirect_merges: false,
@@ -479,33 +498,62 @@ impl<'a> Checker<'a> {
             .map_err(|e| omega_error(e, sp, "translating the LTL formula"))?;
         let letters = self.letters(&tgba.aps, &atoms);
         let mut ldba = verikit_omega::Ldba::new(&tgba);
-        let prod = crate::ldba_product::product(self.model, &letters, &mut ldba, &budget)?;
+        self.prepare_chain();
+        let prod = crate::ldba_product::product(self.chain_ref(), &letters, &mut ldba, &budget)?;
         let mut sub = self.on(&prod.model);
         let all = vec![true; prod.model.num_states()];
         let x = sub.until(&all, &prod.target, Opt::Max);
         self.sound &= sub.sound;
         self.note(sub.exhausted.take());
-        let v = prod.project(&x);
-        Ok(if negate {
-            v.into_iter().map(|x| 1.0 - x).collect()
-        } else {
-            v
-        })
+        Ok((prod, x))
     }
 
-    /// The omega formula of an LTL path formula on a DTMC or MDP, with the state set of each
-    /// atom; on other models a located refusal (`what` names the feature).
+    /// An optimal scheduler with memory for a top-level `Pmin`/`Pmax` (or bounded `P~p`) of an
+    /// LTL path formula on an MDP ([`crate::ltl_scheduler`]): the memory is the state of the
+    /// automaton of the formula (of its negation for `Pmin`).
+    pub fn ltl_scheduler(&mut self, prop: &Property) -> R<crate::MemoryScheduler> {
+        let unsupported = || {
+            input(
+                prop.expr.span,
+                "scheduler export for LTL is supported for Pmin/Pmax of an LTL path formula on an MDP",
+            )
+        };
+        if !self.model.model_type.nondeterministic() {
+            return Err(unsupported());
+        }
+        let ExprKind::Prob { opt, bound, path } = &prop.expr.kind else {
+            return Err(unsupported());
+        };
+        let PathFormula::Ltl(l) = path.as_ref() else {
+            return Err(unsupported());
+        };
+        let opt = self.effective_opt(*opt, bound, prop.expr.span)?;
+        self.sound = true;
+        let (prod, x) = self.ltl_product(opt, l, prop.expr.span)?;
+        if let Some(e) = self.exhausted.take() {
+            return Err(ProbError::Exhausted(e));
+        }
+        Ok(crate::ltl_scheduler::ltl_scheduler(
+            self.model,
+            &prod,
+            &x,
+            10.0 * self.opts.eps,
+        ))
+    }
+
+    /// The omega formula of an LTL path formula on a DTMC, CTMC or MDP, with the state set of
+    /// each atom; on interval models a located refusal (`what` names the feature).
     fn ltl_input(
         &mut self,
         l: &Ltl,
         sp: Span,
         what: &str,
     ) -> R<(verikit_omega::Arena, verikit_omega::F, Vec<Vec<bool>>)> {
-        if self.model.model_type == ModelType::Ctmc || self.model.is_interval() {
+        if self.model.is_interval() {
             return Err(input(
                 sp,
                 format!(
-                    "{what} supported on DTMCs and MDPs, not on {}s",
+                    "{what} supported on DTMCs, CTMCs and MDPs, not on {}s",
                     self.model.model_type.name()
                 ),
             ));
@@ -547,14 +595,18 @@ impl<'a> Checker<'a> {
     /// the reward accumulated until the formula's good prefix is read, i.e. the reachability
     /// reward of the accepting states of the product with omega's DFA of the formula
     /// ([`verikit_omega::CosafeDfa`], [`crate::ldba_product::dfa_product`]); infinite where that
-    /// target is not reached almost surely, as for `R[ F φ ]`.
+    /// target is not reached almost surely, as for `R[ F φ ]`. On a CTMC the product is built
+    /// on the embedded DTMC and `rew` is already per visit of it (state reward divided by the
+    /// exit rate, plus the expected impulse: [`Self::choice_rewards`]), as PRISM's
+    /// `CTMCModelChecker.checkRewardCoSafeLTL` and verikit's own `R[ F φ ]` on CTMCs.
     fn cosafe_reward(&mut self, rew: &[f64], opt: Opt, l: &Ltl, sp: Span) -> R<Vec<f64>> {
         let (arena, f, atoms) = self.ltl_input(l, sp, "rewards of co-safe LTL formulas are")?;
         let mut dfa = verikit_omega::CosafeDfa::new(&arena, f)
             .map_err(|e| omega_error(e, sp, "R operator"))?;
         let letters = self.letters(dfa.aps(), &atoms);
         let budget = self.opts.budget.clone();
-        let prod = crate::ldba_product::dfa_product(self.model, &letters, &mut dfa, &budget)?;
+        self.prepare_chain();
+        let prod = crate::ldba_product::dfa_product(self.chain_ref(), &letters, &mut dfa, &budget)?;
         let prew: Vec<f64> = prod
             .choice_origin
             .iter()
@@ -675,8 +727,22 @@ impl<'a> Checker<'a> {
         f
     }
 
-    /// The upper step bound of a temporal operator inside LTL (`None` if unbounded).
+    /// The upper step bound of a temporal operator inside LTL (`None` if unbounded). On a CTMC a
+    /// bound is a time bound, which PRISM does not support inside LTL either: refused by name,
+    /// never approximated.
     fn ltl_steps(&mut self, tb: &TimeBound, sp: Span) -> R<Option<i64>> {
+        if self.model.model_type == ModelType::Ctmc && !tb.is_none() {
+            let at = tb
+                .upper
+                .as_ref()
+                .or(tb.lower.as_ref())
+                .map_or(tb.reward_bound.unwrap_or(sp), |(e, _)| e.span);
+            return Err(input(
+                at,
+                "time-bounded operators inside LTL formulas are not supported on CTMCs (as in \
+                 PRISM: LTL on a CTMC is checked on its embedded DTMC, which has no time)",
+            ));
+        }
         if tb.reward.is_some() || tb.lower.is_some() {
             return Err(input(
                 tb.reward_bound.unwrap_or(sp),

@@ -41,6 +41,12 @@ pub(crate) struct Product {
     pub origin: Vec<u32>,
     /// The model choice of each product choice (`u32::MAX` for an automaton jump).
     pub choice_origin: Vec<u32>,
+    /// The pair (model state, automaton state) of each product state.
+    pub states: Vec<(u32, u32)>,
+    /// LDBA products: the accepting maximal end component of each product state (`u32::MAX`
+    /// outside them), and whether its automaton state accepts; empty for DFA products.
+    pub accepting_mec: Vec<u32>,
+    pub accepting: Vec<bool>,
 }
 
 /// The automata the product reads: deterministic steps, plus ε-jumps for an LDBA.
@@ -200,10 +206,18 @@ pub(crate) fn product(
             }
         }
     }
-    let target = mec_of
+    let accepting_mec: Vec<u32> = mec_of
         .iter()
-        .map(|&c| c != u32::MAX && good.get(c as usize).copied().unwrap_or(false))
+        .map(|&c| {
+            if c != u32::MAX && good.get(c as usize).copied().unwrap_or(false) {
+                c
+            } else {
+                u32::MAX
+            }
+        })
         .collect();
+    let target = accepting_mec.iter().map(|&c| c != u32::MAX).collect();
+    let accepting = states.iter().map(|&(_, q)| ldba.is_accepting(q)).collect();
     tracing::info!(
         "LTL product: {} model states × {} automaton states → {} states, {} accepting MECs",
         n,
@@ -216,6 +230,9 @@ pub(crate) fn product(
         target,
         origin,
         choice_origin,
+        states,
+        accepting_mec,
+        accepting,
     })
 }
 
@@ -240,5 +257,8 @@ pub(crate) fn dfa_product(
         target,
         origin: b.origin,
         choice_origin: b.choice_origin,
+        states: b.states,
+        accepting_mec: Vec::new(),
+        accepting: Vec::new(),
     })
 }

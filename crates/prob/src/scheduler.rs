@@ -120,13 +120,16 @@ pub fn write_scheduler(m: &Model, sched: &[u32], what: &str) -> String {
     let mut out = format!("# memoryless scheduler for {what}\n# state choice action\n");
     for (s, &k) in sched.iter().enumerate() {
         let c = m.choices(s).start + k as usize;
-        let a = m
-            .choice_action
-            .get(c)
-            .and_then(|&a| m.actions.get(a as usize))
-            .filter(|a| !a.is_empty())
-            .map_or("-", |a| a.as_str());
-        let _ = writeln!(out, "{s} {k} {a}");
+        let _ = writeln!(out, "{s} {k} {}", action_name(m, c));
     }
     out
+}
+
+/// The action label of choice `c`, `-` for unlabelled commands.
+pub(crate) fn action_name(m: &Model, c: usize) -> &str {
+    m.choice_action
+        .get(c)
+        .and_then(|&a| m.actions.get(a as usize))
+        .filter(|a| !a.is_empty())
+        .map_or("-", |a| a.as_str())
 }

@@ -6,7 +6,7 @@
 
 use crate::check::{Answer as Value, CheckOptions, Checker, PropertyResult};
 use crate::error::ProbError;
-use crate::lang::ast::{Expr, ExprKind, PropertiesFile, Property, RewardRef};
+use crate::lang::ast::{Expr, ExprKind, PathFormula, PropertiesFile, Property, RewardRef};
 use crate::lang::typecheck::{check_model, Program};
 use crate::model::Model;
 use crate::robust_check::RobustChecker;
@@ -467,8 +467,9 @@ pub fn results_table(rows: &[(Vec<(String, String)>, String)], csv: bool) -> Str
     out
 }
 
-/// An optimal memoryless scheduler of one `Pmin`/`Pmax` property of an MDP, as text
-/// (`state choice action` per line).
+/// An optimal scheduler of one `Pmin`/`Pmax` property of an MDP, as text: memoryless
+/// (`state choice action` per line) for `F`/`U`, with the automaton state as memory
+/// ([`crate::write_memory_scheduler`]) for an LTL path formula.
 pub fn scheduler(b: &Built, req: &CheckRequest, prop: usize) -> Result<String, ProbError> {
     let p = req
         .pf
@@ -476,8 +477,14 @@ pub fn scheduler(b: &Built, req: &CheckRequest, prop: usize) -> Result<String, P
         .get(prop)
         .ok_or_else(|| ProbError::Input(Diagnostic::error("no such property")))?;
     let mut c = Checker::new(&b.model, &b.prog, req.pf, req.overrides, req.opts.clone())?;
-    let sched = c.scheduler(p)?;
     let what = text_of(req.props_src, p, b.jani_props.is_some());
+    if let ExprKind::Prob { path, .. } = &p.expr.kind {
+        if matches!(path.as_ref(), PathFormula::Ltl(_)) {
+            let sched = c.ltl_scheduler(p)?;
+            return Ok(crate::write_memory_scheduler(&b.model, &sched, &what));
+        }
+    }
+    let sched = c.scheduler(p)?;
     Ok(crate::scheduler::write_scheduler(&b.model, &sched, &what))
 }
 

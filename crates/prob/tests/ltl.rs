@@ -6,6 +6,7 @@
 #[allow(dead_code)] // each test binary uses part of the shared helpers
 mod common;
 
+use common::{random_model, x_in, Trans};
 use proptest::prelude::*;
 use verikit_prob::{build, check_model, parse_model, parse_properties, BuildOptions};
 
@@ -70,73 +71,17 @@ fn hand_computed_mdp() {
 
 #[test]
 fn located_errors() {
+    // On a CTMC, untimed LTL is checked on the embedded DTMC; time bounds inside are refused.
     let ctmc = "ctmc\nmodule M\n x : [0..1] init 0;\n [] x=0 -> 1:(x'=1);\nendmodule\n";
-    let e = check(ctmc, "P=? [ G F x=1 ]").unwrap_err();
-    assert!(e.contains("DTMCs and MDPs"), "{e}");
+    assert_eq!(check(ctmc, "P=? [ G F x=1 ]").unwrap(), 1.0);
+    let e = check(ctmc, "P=? [ G F<=1 x=1 ]").unwrap_err();
+    assert!(e.contains("time-bounded operators inside LTL"), "{e}");
     let e = check(CHAIN, "P=? [ G F>=2 x=1 ]").unwrap_err();
     assert!(e.contains("upper step bounds"), "{e}");
     let e = check(CHAIN, "P=? [ G F \"nolabel\" ]").unwrap_err();
     assert!(e.contains("nolabel"), "{e}");
     let e = check(CHAIN, "A [ G F x=1 ]").unwrap_err();
     assert!(e.contains("CTL"), "{e}");
-}
-
-/// The state formula `x=v1 | x=v2 | …` of the values `xs` (`false` when there are none).
-fn x_in<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
-    let xs: Vec<String> = xs.into_iter().map(|v| format!("x={v}")).collect();
-    if xs.is_empty() {
-        "false".to_string()
-    } else {
-        xs.join(" | ")
-    }
-}
-
-/// Per state, per choice: (successor, probability).
-type Trans = Vec<Vec<Vec<(usize, f64)>>>;
-
-/// A random model over `x : [0..n-1]` as PRISM text: per state, one or two commands (two
-/// make it an MDP), each with up to three successors; `a` and `b` are random state sets.
-fn random_model(mdp: bool, n: usize, seed: &[u32]) -> (String, Trans, Vec<bool>, Vec<bool>) {
-    let mut it = seed.iter().copied().cycle();
-    let mut next = move || it.next().unwrap_or(0) as usize;
-    let mut text = format!(
-        "{}\nmodule M\n x : [0..{}] init 0;\n",
-        if mdp { "mdp" } else { "dtmc" },
-        n - 1
-    );
-    let mut trans = Vec::new();
-    for s in 0..n {
-        let nchoices = if mdp { 1 + next() % 2 } else { 1 };
-        let mut choices = Vec::new();
-        for _ in 0..nchoices {
-            let k = 1 + next() % 3;
-            let mut succ: Vec<(usize, f64)> = Vec::new();
-            let weights: Vec<usize> = (0..k).map(|_| 1 + next() % 4).collect();
-            let total: usize = weights.iter().sum();
-            for w in weights {
-                let t = next() % n;
-                let p = w as f64 / total as f64;
-                match succ.iter_mut().find(|x| x.0 == t) {
-                    Some(x) => x.1 += p,
-                    None => succ.push((t, p)),
-                }
-            }
-            let upd: Vec<String> = succ.iter().map(|(t, p)| format!("{p}:(x'={t})")).collect();
-            text.push_str(&format!(" [] x={s} -> {};\n", upd.join(" + ")));
-            choices.push(succ);
-        }
-        trans.push(choices);
-    }
-    text.push_str("endmodule\n");
-    let a: Vec<bool> = (0..n).map(|_| next() % 2 == 0).collect();
-    let b: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
-    let set = |v: &[bool]| x_in((0..n).filter(|&i| v[i]));
-    text.push_str(&format!(
-        "label \"a\" = {};\nlabel \"b\" = {};\n",
-        set(&a),
-        set(&b)
-    ));
-    (text, trans, a, b)
 }
 
 /// Bottom SCCs of a DTMC (one choice per state) by transitive closure.
@@ -216,7 +161,9 @@ proptest! {
 }
 
 /// Storm's values (recorded by `bench/peers/prism_record_ltl.py` in
-/// `tests/expected/prism-ltl-storm.tsv`) on shared QVBS and PRISM-example models, within 1e-6.
+/// `tests/expected/prism-ltl-storm.tsv`) on shared QVBS and PRISM-example models (DTMCs, MDPs
+/// and CTMCs; co-safe LTL rewards on CTMCs against Storm's reachability reward of the same
+/// target), within 1e-6 (relative above 1).
 #[test]
 fn storm_values_on_shared_models() {
     let Some(data) = verikit_testkit::shared_data() else {
@@ -240,12 +187,12 @@ fn storm_values_on_shared_models() {
         let got =
             common::check(&text, &consts, prop).unwrap_or_else(|e| panic!("{model} {prop}: {e}"));
         assert!(
-            (got - want).abs() < 1e-6,
+            (got - want).abs() < 1e-6 * want.abs().max(1.0),
             "{model} {prop}: verikit {got}, Storm {want}"
         );
         n += 1;
     }
-    assert!(n >= 20, "only {n} rows");
+    assert!(n >= 58, "only {n} rows");
 }
 
 /// The states (values of `x`) of the maximal end components of `text`'s MDP inside the states
@@ -375,8 +322,10 @@ fn cosafe_rewards_refused_by_name() {
     assert!(e.contains("state formula"), "{e}");
     let ctmc = "ctmc\nmodule M\n x : [0..1] init 0;\n [] x=0 -> 1:(x'=1);\nendmodule\n\
                 rewards true : 1; endrewards\n";
-    let e = check(ctmc, "R=? [ X X x=1 ]").unwrap_err();
-    assert!(e.contains("DTMCs and MDPs"), "{e}");
+    let e = check(ctmc, "R=? [ X F<=2 x=1 ]").unwrap_err();
+    assert!(e.contains("not supported on CTMCs"), "{e}");
+    let e = check(ctmc, "R=? [ G x=1 ]").unwrap_err();
+    assert!(e.contains("`G`"), "{e}");
     // Not co-safe after negation normal form: `!(F a)` is `G !a`.
     let e = check(&chain, "R=? [ !(F \"a\") U \"a\" ]").unwrap_err();
     assert!(e.contains("`G`"), "{e}");
@@ -386,7 +335,7 @@ fn cosafe_rewards_refused_by_name() {
 /// `(F "a") & (F "b")` in the variables `m`, `k` (updated with `x`, on the successor's labels),
 /// so that the rewards of the LTL formulas are reachability rewards of the observer's accepting
 /// values — an independent product written in the PRISM language.
-fn observed_model(mdp: bool, trans: &Trans, a: &[bool], b: &[bool]) -> String {
+fn observed_model(ty: &str, trans: &Trans, a: &[bool], b: &[bool]) -> String {
     let n = trans.len();
     // F (a & X b): 0 waiting, 1 the previous letter had `a`, 2 accepted.
     let m_next = |m: usize, t: usize| match (m, a[t], b[t]) {
@@ -398,7 +347,7 @@ fn observed_model(mdp: bool, trans: &Trans, a: &[bool], b: &[bool]) -> String {
     let k_next = |k: usize, t: usize| k | a[t] as usize | (b[t] as usize) << 1;
     let mut text = format!(
         "{}\nmodule M\n x : [0..{}] init 0;\n m : [0..2] init {};\n k : [0..3] init {};\n",
-        if mdp { "mdp" } else { "dtmc" },
+        ty,
         n - 1,
         m_next(0, 0),
         k_next(0, 0)
@@ -435,11 +384,18 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
     /// Co-safe LTL rewards against reachability rewards on a product written by hand in the
-    /// PRISM language (`observed_model`), on random DTMCs and MDPs (min and max).
+    /// PRISM language (`observed_model`), on random DTMCs, CTMCs (the probabilities read as
+    /// rates, scaled so that exit rates differ between states) and MDPs (min and max).
     #[test]
-    fn cosafe_rewards_agree_with_a_hand_written_observer(seed in prop::collection::vec(0u32..1000, 40), n in 2usize..6, mdp in any::<bool>()) {
-        let (_, trans, a, b) = random_model(mdp, n, &seed);
-        let text = observed_model(mdp, &trans, &a, &b);
+    fn cosafe_rewards_agree_with_a_hand_written_observer(seed in prop::collection::vec(0u32..1000, 40), n in 2usize..6, ty in 0usize..3) {
+        let mdp = ty == 2;
+        let (_, mut trans, a, b) = random_model(mdp, n, &seed);
+        if ty == 1 {
+            for (s, choices) in trans.iter_mut().enumerate() {
+                choices.iter_mut().flatten().for_each(|t| t.1 *= (1 + s % 3) as f64);
+            }
+        }
+        let text = observed_model(["dtmc", "ctmc", "mdp"][ty], &trans, &a, &b);
         let ops: &[&str] = if mdp { &["Rmax", "Rmin"] } else { &["R"] };
         for op in ops {
             for (ltl, target) in [("F (\"a\" & X \"b\")", "m=2"), ("(F \"a\") & (F \"b\")", "k=3")] {

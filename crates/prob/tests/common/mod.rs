@@ -50,16 +50,25 @@ pub fn random_imdp(bytes: &[u8], n: usize) -> (Model, Vec<bool>) {
 /// pipeline: parse, check, build, `Checker`), errors as text.
 #[allow(dead_code)] // not every test binary that shares this module checks properties
 pub fn check(model: &str, consts: &[(String, String)], prop: &str) -> Result<f64, String> {
+    check_opts(model, consts, prop, verikit_prob::CheckOptions::default())
+}
+
+/// [`check`] with the checker's options (precision, budget).
+#[allow(dead_code)]
+pub fn check_opts(
+    model: &str,
+    consts: &[(String, String)],
+    prop: &str,
+    opts: verikit_prob::CheckOptions,
+) -> Result<f64, String> {
     use verikit_prob::{
-        build, check_model, parse_model, parse_properties, Answer, BuildOptions, CheckOptions,
-        Checker,
+        build, check_model, parse_model, parse_properties, Answer, BuildOptions, Checker,
     };
     let mf = parse_model(model).map_err(|e| e.to_string())?;
     let prog = check_model(&mf, consts).map_err(|e| e.to_string())?;
     let m = build(&prog, &BuildOptions::default()).map_err(|e| e.to_string())?;
     let pf = parse_properties(prop).map_err(|e| e.to_string())?;
-    let mut c =
-        Checker::new(&m, &prog, &pf, consts, CheckOptions::default()).map_err(|e| e.to_string())?;
+    let mut c = Checker::new(&m, &prog, &pf, consts, opts).map_err(|e| e.to_string())?;
     match c
         .check(&pf.properties[0], "p")
         .map_err(|e| e.to_string())?
@@ -100,4 +109,64 @@ pub fn mdp_text(n: usize, choices: &[Vec<(usize, usize, u32)>]) -> String {
     }
     s.push_str(&format!(" [] s>={} -> true;\nendmodule\n", n - 2));
     s
+}
+
+/// The state formula `x=v1 | x=v2 | …` of the values `xs` (`false` when there are none).
+#[allow(dead_code)]
+pub fn x_in<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
+    let xs: Vec<String> = xs.into_iter().map(|v| format!("x={v}")).collect();
+    if xs.is_empty() {
+        "false".to_string()
+    } else {
+        xs.join(" | ")
+    }
+}
+
+/// Per state, per choice: (successor, probability).
+pub type Trans = Vec<Vec<Vec<(usize, f64)>>>;
+
+/// A random model over `x : [0..n-1]` as PRISM text: per state, one or two commands (two
+/// make it an MDP), each with up to three successors; `a` and `b` are random state sets.
+#[allow(dead_code)]
+pub fn random_model(mdp: bool, n: usize, seed: &[u32]) -> (String, Trans, Vec<bool>, Vec<bool>) {
+    let mut it = seed.iter().copied().cycle();
+    let mut next = move || it.next().unwrap_or(0) as usize;
+    let mut text = format!(
+        "{}\nmodule M\n x : [0..{}] init 0;\n",
+        if mdp { "mdp" } else { "dtmc" },
+        n - 1
+    );
+    let mut trans = Vec::new();
+    for s in 0..n {
+        let nchoices = if mdp { 1 + next() % 2 } else { 1 };
+        let mut choices = Vec::new();
+        for _ in 0..nchoices {
+            let k = 1 + next() % 3;
+            let mut succ: Vec<(usize, f64)> = Vec::new();
+            let weights: Vec<usize> = (0..k).map(|_| 1 + next() % 4).collect();
+            let total: usize = weights.iter().sum();
+            for w in weights {
+                let t = next() % n;
+                let p = w as f64 / total as f64;
+                match succ.iter_mut().find(|x| x.0 == t) {
+                    Some(x) => x.1 += p,
+                    None => succ.push((t, p)),
+                }
+            }
+            let upd: Vec<String> = succ.iter().map(|(t, p)| format!("{p}:(x'={t})")).collect();
+            text.push_str(&format!(" [] x={s} -> {};\n", upd.join(" + ")));
+            choices.push(succ);
+        }
+        trans.push(choices);
+    }
+    text.push_str("endmodule\n");
+    let a: Vec<bool> = (0..n).map(|_| next() % 2 == 0).collect();
+    let b: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
+    let set = |v: &[bool]| x_in((0..n).filter(|&i| v[i]));
+    text.push_str(&format!(
+        "label \"a\" = {};\nlabel \"b\" = {};\n",
+        set(&a),
+        set(&b)
+    ));
+    (text, trans, a, b)
 }
