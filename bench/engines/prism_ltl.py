@@ -17,6 +17,7 @@ inside `R[…]` (co-safe LTL rewards), so the R rows (CTMCs) pair verikit's co-s
 Storm's reachability reward of the same target (the TSV's sixth column): a check of verikit's
 co-safe route and its exit-rate scaling on real models, not of Storm's LTL rewards.
 """
+import statistics
 import tempfile
 from pathlib import Path
 
@@ -75,10 +76,23 @@ def main() -> None:
             v.result["verdict"] = rounded(s.result["verdict"] if close(vv, sv) else vv)
         t.add(f"{model} {consts} `{prop}`".replace("|", "\\|"), {"verikit": v, "storm": s},
               {"states": v.result.get("input", {}).get("states", s.result.get("states", ""))})
+    groups = {"DTMC/MDP `P[ ltl ]` rows (the 40 rows of the previous run)": [],
+              "CTMC `P[ ltl ]` rows": [], "CTMC `R[ co-safe ltl ]` rows": []}
+    keys = list(groups)
+    for name, runs, _ in t.rows:
+        a, b = runs.get("verikit"), runs.get("storm")
+        if not (a and b and a.ok and b.ok and b.time_s > 0):
+            continue
+        key = keys[0] if "/ctmc/" not in name else keys[2] if "`R" in name else keys[1]
+        groups[key].append(a.time_s / b.time_s)
+    medians = "; ".join(f"{k}: median ratio {statistics.median(v):.3f} over {len(v)}"
+                        for k, v in groups.items() if v)
     t.write(versions={"verikit": verikit_version(), "stormpy": pip_version("stormpy")},
             extra_cols=["states"],
             notes="The machine was shared with other builds and benchmarks while this ran (see the "
-                  "load averages); times of a few hundredths of a second are dominated by start-up.")
+                  "load averages); times of a few hundredths of a second are dominated by start-up. "
+                  f"Per group: {medians}. The R rows compare verikit's co-safe LTL route with "
+                  "Storm's reachability reward of the same target (Storm reads no LTL inside R[…]).")
 
 
 if __name__ == "__main__":

@@ -168,31 +168,20 @@ impl<'a> Checker<'a> {
     /// unbounded `F`/`U` on an MDP: per state, the chosen choice among the state's choices
     /// (see [`crate::scheduler`]).
     pub fn scheduler(&mut self, prop: &Property) -> R<Vec<u32>> {
-        let unsupported = || {
-            input(
-                prop.expr.span,
-                "scheduler export is supported for Pmin/Pmax of an unbounded F or U on an MDP",
-            )
-        };
-        if !self.model.model_type.nondeterministic() {
-            return Err(unsupported());
-        }
-        let ExprKind::Prob { opt, bound, path } = &prop.expr.kind else {
-            return Err(unsupported());
-        };
-        let PathFormula::Until(l, r, tb) = path.as_ref() else {
-            return Err(unsupported());
+        let what = "Pmin/Pmax of an unbounded F or U on an MDP";
+        let (opt, path) = self.scheduled(prop, what)?;
+        let PathFormula::Until(l, r, tb) = path else {
+            return Err(unsupported_scheduler(prop, what));
         };
         if !tb.is_none() {
-            return Err(unsupported());
+            return Err(unsupported_scheduler(prop, what));
         }
-        let opt = self.effective_opt(*opt, bound, prop.expr.span)?;
         let phi = self.states(l)?;
         let psi = self.states(r)?;
         let values = self.until(&phi, &psi, opt);
         self.preds();
         let Some(p) = self.preds.as_ref() else {
-            return Err(unsupported());
+            return Err(unsupported_scheduler(prop, what));
         };
         Ok(crate::scheduler::reach_scheduler(
             self.model,
@@ -203,6 +192,19 @@ impl<'a> Checker<'a> {
             opt,
             10.0 * self.opts.eps,
         ))
+    }
+
+    /// The direction and path formula of a top-level `Pmin`/`Pmax` (or bounded `P~p`) on an MDP,
+    /// the properties a scheduler is exported for; else a refusal naming `what` is supported.
+    fn scheduled<'p>(&self, prop: &'p Property, what: &str) -> R<(Opt, &'p PathFormula)> {
+        if !self.model.model_type.nondeterministic() {
+            return Err(unsupported_scheduler(prop, what));
+        }
+        let ExprKind::Prob { opt, bound, path } = &prop.expr.kind else {
+            return Err(unsupported_scheduler(prop, what));
+        };
+        let opt = self.effective_opt(*opt, bound, prop.expr.span)?;
+        Ok((opt, path.as_ref()))
     }
 
     /// `A [ path ]` / `E [ path ]` on the underlying graph ([`crate::ctl`]); `G`, `W` and `R`
@@ -512,22 +514,11 @@ impl<'a> Checker<'a> {
     /// LTL path formula on an MDP ([`crate::ltl_scheduler`]): the memory is the state of the
     /// automaton of the formula (of its negation for `Pmin`).
     pub fn ltl_scheduler(&mut self, prop: &Property) -> R<crate::MemoryScheduler> {
-        let unsupported = || {
-            input(
-                prop.expr.span,
-                "scheduler export for LTL is supported for Pmin/Pmax of an LTL path formula on an MDP",
-            )
+        let what = "Pmin/Pmax of an LTL path formula on an MDP";
+        let (opt, path) = self.scheduled(prop, what)?;
+        let PathFormula::Ltl(l) = path else {
+            return Err(unsupported_scheduler(prop, what));
         };
-        if !self.model.model_type.nondeterministic() {
-            return Err(unsupported());
-        }
-        let ExprKind::Prob { opt, bound, path } = &prop.expr.kind else {
-            return Err(unsupported());
-        };
-        let PathFormula::Ltl(l) = path.as_ref() else {
-            return Err(unsupported());
-        };
-        let opt = self.effective_opt(*opt, bound, prop.expr.span)?;
         self.sound = true;
         let (prod, x) = self.ltl_product(opt, l, prop.expr.span)?;
         if let Some(e) = self.exhausted.take() {
@@ -1269,6 +1260,14 @@ impl<'a> Checker<'a> {
 }
 
 /// opt over the choices of `s` of (reward + Σ P·x).
+/// The refusal of a scheduler export for `prop`: only `what` is supported.
+fn unsupported_scheduler(prop: &Property, what: &str) -> ProbError {
+    input(
+        prop.expr.span,
+        format!("scheduler export is supported for {what}"),
+    )
+}
+
 fn step_opt(m: &Model, s: usize, x: &[f64], opt: Opt, rew: Option<&[f64]>) -> f64 {
     let mut best = match opt {
         Opt::Min => f64::INFINITY,

@@ -10,8 +10,8 @@ mod common;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use verikit_prob::{
-    build, check_model, parse_model, parse_properties, write_memory_scheduler, Answer,
-    BuildOptions, CheckOptions, Checker, MemoryScheduler, Model, ModelType,
+    parse_properties, write_memory_scheduler, Answer, CheckOptions, Checker, MemoryScheduler,
+    Model, ModelType,
 };
 
 fn precise() -> CheckOptions {
@@ -83,9 +83,7 @@ fn value(c: &mut Checker, p: &verikit_prob::Property) -> f64 {
 /// Checks every `Pmin`/`Pmax` LTL property of `props` on `text`, exports its scheduler and
 /// replays it; returns the schedulers.
 fn replay(text: &str, props: &str) -> Vec<MemoryScheduler> {
-    let mf = parse_model(text).unwrap();
-    let prog = check_model(&mf, &[]).unwrap();
-    let m = build(&prog, &BuildOptions::default()).unwrap();
+    let (prog, m) = common::load(text);
     let pf = parse_properties(props).unwrap();
     let plain = parse_properties(&props.replace("Pmin", "P").replace("Pmax", "P")).unwrap();
     let mut c = Checker::new(&m, &prog, &pf, &[], precise()).unwrap();
@@ -139,9 +137,7 @@ fn hand_written_mdp() {
 fn refused_outside_mdps() {
     let dtmc =
         "dtmc\nmodule M\n x : [0..1] init 0;\n [] true -> 0.5:(x'=0) + 0.5:(x'=1);\nendmodule\n";
-    let mf = parse_model(dtmc).unwrap();
-    let prog = check_model(&mf, &[]).unwrap();
-    let m = build(&prog, &BuildOptions::default()).unwrap();
+    let (prog, m) = common::load(dtmc);
     let pf = parse_properties("P=? [ G F x=1 ];\n").unwrap();
     let mut c = Checker::new(&m, &prog, &pf, &[], CheckOptions::default()).unwrap();
     let e = c.ltl_scheduler(&pf.properties[0]).unwrap_err().to_string();

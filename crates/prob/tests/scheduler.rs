@@ -140,9 +140,7 @@ fn pmax_scheduler_leaves_end_components() {
         "Pmax=? [ F s=3 ]; Pmin=? [ F s=3 ];",
         Some(&|v: &[i64]| v[0] == 3),
     );
-    let mf = parse_model(text).unwrap();
-    let prog = check_model(&mf, &[]).unwrap();
-    let m = build(&prog, &BuildOptions::default()).unwrap();
+    let (prog, m) = common::load(text);
     let pf = parse_properties("Pmax=? [ F s=3 ];").unwrap();
     let mut c = Checker::new(&m, &prog, &pf, &[], CheckOptions::default()).unwrap();
     assert!((value(&mut c, &pf.properties[0]) - 0.5).abs() < 1e-9);
@@ -166,9 +164,7 @@ fn pmax_scheduler_leaves_end_components() {
 fn scheduler_refused_for_other_properties() {
     let text =
         "mdp\nmodule M\n s : [0..1] init 0;\n [] s=0 -> (s'=1);\n [] s=1 -> true;\nendmodule\n";
-    let mf = parse_model(text).unwrap();
-    let prog = check_model(&mf, &[]).unwrap();
-    let m = build(&prog, &BuildOptions::default()).unwrap();
+    let (prog, m) = common::load(text);
     let pf = parse_properties("Pmax=? [ F<=3 s=1 ]; Pmax=? [ X s=1 ];").unwrap();
     let mut c = Checker::new(&m, &prog, &pf, &[], CheckOptions::default()).unwrap();
     for p in &pf.properties {

@@ -170,3 +170,12 @@ pub fn random_model(mdp: bool, n: usize, seed: &[u32]) -> (String, Trans, Vec<bo
     ));
     (text, trans, a, b)
 }
+
+/// `text` parsed, checked (no constants) and built.
+#[allow(dead_code)]
+pub fn load(text: &str) -> (verikit_prob::Program, Model) {
+    let mf = verikit_prob::parse_model(text).unwrap();
+    let prog = verikit_prob::check_model(&mf, &[]).unwrap();
+    let m = verikit_prob::build(&prog, &verikit_prob::BuildOptions::default()).unwrap();
+    (prog, m)
+}
