@@ -147,8 +147,8 @@ fn on_model(m: &Model, prod: &Product, sched: &[u32]) -> MemoryScheduler {
             if let Some(&pair) = prod.states.get(succ as usize) {
                 next.push(pair);
             }
-            if !index.contains_key(&succ) {
-                index.insert(succ, order.len());
+            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(succ) {
+                e.insert(order.len());
                 order.push(succ);
             }
         }
