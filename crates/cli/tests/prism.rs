@@ -529,7 +529,7 @@ fn constant_ranges_give_one_row_per_combination_and_export_results() {
 
 #[test]
 fn test_option_checks_result_annotations() {
-    let m = tmp("t.prism", EXP_MODEL);
+    let m = tmp("annotated.prism", EXP_MODEL);
     let good = tmp(
         "good.props",
         "// RESULT (N=2): 0.25\n// RESULT (N=3): 1/8\n\"a\": P=? [ F<=N \"done\" ];\n// RESULT: true\nP>=1 [ F \"done\" ];\n",
