@@ -4,54 +4,15 @@
 //! and their values compared with the replayed inputs, and a few shared SV-COMP tasks never
 //! answered wrongly by the new engines.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{gcc, nondet, run, scratch, write};
+use std::path::PathBuf;
 use std::time::Duration;
 use verikit_diag::{Budget, Params};
 use verikit_prog::{
     cegar_invariant, check_invariant, load_c, replay_with_gcc, verify, Engine, LowerOptions,
     Replay, VerifyOptions,
 };
-
-fn gcc() -> bool {
-    std::process::Command::new("gcc")
-        .arg("--version")
-        .output()
-        .is_ok()
-}
-
-const HEAD: &str =
-    "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
-void reach_error() { __assert_fail(\"0\", \"p.c\", 2, \"reach_error\"); }\n\
-extern int __VERIFIER_nondet_int(void);\n";
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("verikit-cegar-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("scratch");
-    d
-}
-
-fn write(dir: &Path, body: &str) -> PathBuf {
-    let f = dir.join("p.c");
-    std::fs::write(&f, format!("{HEAD}{body}")).expect("write");
-    f
-}
-
-fn run(file: &Path, engine: Engine, witness: Option<PathBuf>) -> serde_json::Value {
-    let mut opts = VerifyOptions::from_params(engine, &Params::default()).expect("params");
-    opts.witness = witness;
-    verify(file, &opts, &Budget::with_timeout(Duration::from_secs(60)))
-        .expect("verify")
-        .to_json()
-}
-
-fn values(a: &serde_json::Value) -> Vec<i128> {
-    a["witness"]["nondet"]
-        .as_array()
-        .expect("values")
-        .iter()
-        .map(|v| v.as_str().and_then(|s| s.parse().ok()).expect("int"))
-        .collect()
-}
 
 const SAFE: &str = "int main(void) {\n\
   int n = __VERIFIER_nondet_int();\n\
@@ -81,7 +42,7 @@ fn cegar_proves_a_loop_safe_with_a_checked_invariant() {
         eprintln!("skipping: gcc is not installed");
         return;
     }
-    let dir = scratch("safe");
+    let dir = scratch("cegar", "safe");
     let file = write(&dir, SAFE);
     let a = run(&file, Engine::Cegar, None);
     assert_eq!(a["verdict"], "true", "{a}");
@@ -115,7 +76,7 @@ fn counting_loop_counterexample_by_closed_form_replays() {
         eprintln!("skipping: gcc is not installed");
         return;
     }
-    let dir = scratch("count");
+    let dir = scratch("cegar", "count");
     let file = write(&dir, COUNTING_BUG);
     let a = run(&file, Engine::Cegar, None);
     assert_eq!(a["verdict"], "false", "{a}");
@@ -123,7 +84,7 @@ fn counting_loop_counterexample_by_closed_form_replays() {
         a["loop"].as_str().unwrap_or("").contains("1000 times"),
         "{a}"
     );
-    let v = values(&a);
+    let v = nondet(&a);
     assert_eq!(v, vec![1000]);
     assert_eq!(replay_with_gcc(&file, &v, &dir.join("r")), Replay::Reached);
     let _ = std::fs::remove_dir_all(&dir);
@@ -135,7 +96,7 @@ fn k_induction_proves_and_refutes() {
         eprintln!("skipping: gcc is not installed");
         return;
     }
-    let dir = scratch("kind");
+    let dir = scratch("cegar", "kind");
     // x stays even: 1-inductive once x is known even at the loop head.
     let safe = "int main(void) {\n\
       int x = 0;\n\
@@ -167,7 +128,7 @@ fn k_induction_proves_and_refutes() {
     let file = write(&dir, bug);
     let a = run(&file, Engine::Kind, None);
     assert_eq!(a["verdict"], "false", "{a}");
-    let v = values(&a);
+    let v = nondet(&a);
     assert_eq!(replay_with_gcc(&file, &v, &dir.join("r")), Replay::Reached);
     // x toggles between 0 and 1: going backwards from the error, a path of distinct states soon
     // runs out (the simple-path constraint), so `¬error` is k-inductive for a small k.
@@ -195,7 +156,7 @@ fn witnesses_parse_and_violation_values_replay() {
         eprintln!("skipping: gcc is not installed");
         return;
     }
-    let dir = scratch("witness");
+    let dir = scratch("cegar", "witness");
     let file = write(&dir, COUNTING_BUG);
     let w = dir.join("violation.yml");
     for engine in [Engine::Cegar, Engine::Bmc, Engine::Kind] {
@@ -220,7 +181,7 @@ fn witnesses_parse_and_violation_values_replay() {
             assert_ne!(a["verdict"], "true", "{a}");
             continue;
         }
-        let v = values(&a);
+        let v = nondet(&a);
         assert_eq!(replay_with_gcc(&file, &v, &dir.join("r")), Replay::Reached);
         let text = std::fs::read_to_string(&w).expect("witness written");
         let doc: serde_json::Value = serde_norway::from_str(&text).expect("YAML");
@@ -313,7 +274,7 @@ fn shared_tasks_never_wrong_for_cegar_and_kind() {
     if !all {
         assert_eq!(tasks.len(), ci.len(), "every CI task is in the data");
     }
-    let dir = scratch("shared");
+    let dir = scratch("cegar", "shared");
     let mut wrong = Vec::new();
     for t in &tasks {
         for engine in [Engine::Cegar, Engine::Kind] {
@@ -333,7 +294,7 @@ fn shared_tasks_never_wrong_for_cegar_and_kind() {
                 ("false", _) => {
                     let c = PathBuf::from(a["input"]["file"].as_str().expect("file"));
                     assert_eq!(
-                        replay_with_gcc(&c, &values(&a), &dir.join("r")),
+                        replay_with_gcc(&c, &nondet(&a), &dir.join("r")),
                         Replay::Reached,
                         "{}: {engine:?}",
                         t.display()

@@ -6,25 +6,14 @@
 //! replayed through the gcc harness, the correctness witness's loop invariant.
 
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+mod common;
+use common::{gcc, nondet, opts, run, scratch, write};
 use std::time::Duration;
-use verikit_diag::{Budget, Params};
+use verikit_diag::Budget;
 use verikit_prog::{
     check_chc_model, load_c, replay_with_gcc, solve_chc_text, to_chc_text, verify, ChcModel,
-    Engine, LowerOptions, Replay, VerifyOptions,
+    Engine, LowerOptions, Replay,
 };
-
-fn gcc() -> bool {
-    std::process::Command::new("gcc")
-        .arg("--version")
-        .output()
-        .is_ok()
-}
-
-const HEAD: &str =
-    "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
-void reach_error() { __assert_fail(\"0\", \"r.c\", 2, \"reach_error\"); }\n\
-extern int __VERIFIER_nondet_int(void);\n";
 
 /// `sum(n) ≥ 0` needs the summary `r ≥ 0` of the recursive function.
 const SUM_SAFE: &str = "int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }\n\
@@ -47,22 +36,6 @@ int main(void) {\n\
   if (calls == 3 && r == 2) reach_error();\n\
   return 0;\n\
 }\n";
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("verikit-rec-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("scratch");
-    d
-}
-
-fn write(dir: &Path, body: &str) -> PathBuf {
-    let f = dir.join("r.c");
-    std::fs::write(&f, format!("{HEAD}{body}")).expect("write");
-    f
-}
-
-fn opts(engine: Engine) -> VerifyOptions {
-    VerifyOptions::from_params(engine, &Params::default()).expect("params")
-}
 
 /// Solves the clauses with the Horn engines; a `sat` model is re-checked against the clauses.
 fn solve(text: &str, secs: u64) -> String {
@@ -92,7 +65,7 @@ fn summaries_replace_cut_calls() {
         eprintln!("skipping: gcc is not installed");
         return;
     }
-    let dir = scratch("cut");
+    let dir = scratch("rec", "cut");
     let file = write(&dir, SUM_SAFE);
     let inlined = load_c(&file, LowerOptions::default()).expect("lower");
     assert!(inlined.cuts > 0 && inlined.calls.is_empty());
@@ -129,7 +102,7 @@ fn deep_bug_through_summaries_is_unsat_and_replays() {
         eprintln!("skipping: gcc is not installed");
         return;
     }
-    let dir = scratch("bug");
+    let dir = scratch("rec", "bug");
     let file = write(&dir, GLOBAL_BUG);
     let text = to_chc_text(&file, false, 1).expect("clauses");
     assert_eq!(solve(&text, 60), "unsat", "{text}");
@@ -161,23 +134,6 @@ const LOOP_SAFE: &str = "int main(void) {\n\
   return 0;\n\
 }\n";
 
-fn run(file: &Path, engine: Engine, witness: Option<PathBuf>) -> serde_json::Value {
-    let mut o = opts(engine);
-    o.witness = witness;
-    verify(file, &o, &Budget::with_timeout(Duration::from_secs(60)))
-        .expect("verify")
-        .to_json()
-}
-
-fn nondet(a: &serde_json::Value) -> Vec<i128> {
-    a["witness"]["nondet"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|v| v.as_str().and_then(|s| s.parse().ok()).expect("int"))
-        .collect()
-}
-
 /// Two inputs and a branch: a short counterexample for the GraphML witness.
 const TWO_INPUT_BUG: &str = "int main(void) {\n\
   int a = __VERIFIER_nondet_int();\n\
@@ -207,7 +163,7 @@ fn graphml_witnesses_replay_and_carry_invariants() {
         eprintln!("skipping: gcc is not installed");
         return;
     }
-    let dir = scratch("graphml");
+    let dir = scratch("rec", "graphml");
     let file = write(&dir, TWO_INPUT_BUG);
     let w = dir.join("violation.graphml");
     let a = run(&file, Engine::Bmc, Some(w.clone()));
@@ -287,7 +243,7 @@ proptest! {
         if !gcc() {
             return Ok(());
         }
-        let dir = scratch("prop");
+        let dir = scratch("rec", "prop");
         let file = write(&dir, &program(c, a, hi, target));
         let reachable = (0..=hi).any(|n| c + a * n == target);
         let text = to_chc_text(&file, false, 1).expect("clauses");
