@@ -113,7 +113,8 @@ def main() -> None:
             "TChecker ran here, interleaved with verikit row by row (tcheckerpy `tck_reach` covreach, "
             "BFS, TChecker's default extrapolation, `bench/peers/tck_reach.py`); its time is the CPU "
             "time (user + system) of the child process tcheckerpy runs the check in, without the "
-            f"interpreter's start-up; CPU limit {OPTS.limit:.0f} s for both tools. ")
+            f"interpreter's start-up; CPU limit {OPTS.limit:.0f} s for both tools. TChecker's `error` rows are "
+            "files its parser rejects (`Invalid character`), as EXPECTED.tsv records too. ")
     else:
         peer_note = (
             "TChecker's verdicts, stored counts and times are the ones recorded in the shared data's "
