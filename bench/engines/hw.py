@@ -97,7 +97,7 @@ def write(table):
         "# Hardware model checking: verikit `aig check` vs ABC `pdr`",
         "",
         f"- machine: {platform.system()} {platform.machine()}, {model.group(1) if model else '?'}, "
-        f"{os.cpu_count()} cores — shared with other jobs and loaded while this ran",
+        f"{os.cpu_count()} cores, possibly shared with other jobs (see the load below)",
         f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load at the end: `{up}`",
         f"- verikit {rev} (portfolio: BMC in a thread of its own next to EverLost + IC3, both threads' CPU time counted; "
         f"default parameters); ABC (Debian berkeley-abc {abcv}): "
@@ -105,6 +105,8 @@ def write(table):
         f"- inputs: every {OPTS.every}. row of `aiger/EXPECTED.tsv` ({len(table)} circuits); "
         f"limit L = {L:g} s per tool and circuit; times are CPU seconds (user + system)",
         "- PAR-2: mean time with every unsolved run counted as 2·L; ratio = verikit / ABC on circuits both solved",
+        "- the limit is wall-clock (`--timeout L` / `pdr -T L`); verikit's portfolio runs two threads, so with "
+        "idle cores it can use up to 2·L CPU seconds where ABC uses L (its CPU column counts both threads)",
         "",
         "## Summary",
         "",
