@@ -204,7 +204,8 @@ def write(res, a, load0, load1, wall, total):
         "",
         f"- machine: Linux x86_64, {os.cpu_count()} cores, shared with other jobs; date {now}; whole run {wall:.0f} s",
         f"- load (1/5/15-min) at start {load0[0]:.1f}/{load0[1]:.1f}/{load0[2]:.1f}, at end {load1[0]:.1f}/{load1[1]:.1f}/{load1[2]:.1f}: "
-        "the machine was shared and loaded, so CPU times are indicative",
+        + ("the machine was shared and loaded, so CPU times are indicative" if max(load0[0], load1[0]) > 3
+           else "an almost idle machine"),
         f"- verikit: {ver} ({rev}); SPIN: {sv}",
         f"- inputs: {len(res)} of {total} SPIN-CHECK rows with {a.min_states}–{a.max_states} SPIN states (every {a.every}-th by size), "
         f"limit {a.limit:.0f} s per run, {a.budget:.0f} s budget",
