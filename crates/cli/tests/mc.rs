@@ -72,6 +72,14 @@ fn info_counts_equal_beem_and_deadlock_trace_is_shortest() {
     let trace = v["witness"]["trace"].as_array().unwrap();
     assert!(trace.len() > 1);
     assert!(trace[1]["transition"].is_string());
+    // the reduced search's trace (the default) is as short as the unreduced breadth-first one,
+    // which is a shortest path to a deadlock
+    let full = json_ok(&["-x", "mc.por=off", "mc", "check", &m, "--deadlock"]);
+    assert_eq!(full["result"], "deadlock");
+    assert_eq!(
+        trace.len(),
+        full["witness"]["trace"].as_array().unwrap().len()
+    );
     // default question of a .prop file: its property process
     let Some(p) = beem("bakery/bakery.1.prop2.dve") else {
         return;
