@@ -39,56 +39,84 @@ use crate::twa::Twa;
 use crate::zielonka_tree::to_parity;
 use std::collections::HashMap;
 
-/// `F x` with `F` pushed over `∨` (and `FG` over `∧`).
-fn ev_of(a: &mut Arena, x: F) -> F {
-    match a.node(x).clone() {
-        Node::Ev(_) => x,
-        Node::Or(v) => {
-            let k = v.into_iter().map(|z| ev_of(a, z)).collect();
-            a.or(k)
+/// `F` or `G`: the operator [`push`] wraps around a formula, each the dual of the other.
+#[derive(Clone, Copy)]
+enum Temporal {
+    /// `F`, spread over `∨` (and `FG` over `∧`).
+    Ev,
+    /// `G`, spread over `∧` (and `GF` over `∨`).
+    Gl,
+}
+
+impl Temporal {
+    fn dual(self) -> Temporal {
+        match self {
+            Temporal::Ev => Temporal::Gl,
+            Temporal::Gl => Temporal::Ev,
         }
-        Node::Gl(y) => match a.node(y).clone() {
-            Node::Ev(_) => x,
-            Node::And(v) => {
-                let k = v
-                    .into_iter()
-                    .map(|z| {
-                        let g = gl_of(a, z);
-                        ev_of(a, g)
-                    })
-                    .collect();
-                a.and(k)
-            }
-            _ => a.ev(x),
-        },
-        _ => a.ev(x),
+    }
+
+    /// The formula's operand when its top is this operator.
+    fn inner(self, n: &Node) -> Option<F> {
+        match (self, n) {
+            (Temporal::Ev, Node::Ev(y)) | (Temporal::Gl, Node::Gl(y)) => Some(*y),
+            _ => None,
+        }
+    }
+
+    /// The operands when the top is the Boolean operator this one distributes over (`∨` for
+    /// `F`, `∧` for `G`).
+    fn over(self, n: &Node) -> Option<Vec<F>> {
+        match (self, n) {
+            (Temporal::Ev, Node::Or(v)) | (Temporal::Gl, Node::And(v)) => Some(v.clone()),
+            _ => None,
+        }
+    }
+
+    fn join(self, a: &mut Arena, v: Vec<F>) -> F {
+        match self {
+            Temporal::Ev => a.or(v),
+            Temporal::Gl => a.and(v),
+        }
+    }
+
+    fn wrap(self, a: &mut Arena, x: F) -> F {
+        match self {
+            Temporal::Ev => a.ev(x),
+            Temporal::Gl => a.gl(x),
+        }
     }
 }
 
-/// `G x` with `G` pushed over `∧` (and `GF` over `∨`).
-fn gl_of(a: &mut Arena, x: F) -> F {
-    match a.node(x).clone() {
-        Node::Gl(_) => x,
-        Node::And(v) => {
-            let k = v.into_iter().map(|z| gl_of(a, z)).collect();
-            a.and(k)
-        }
-        Node::Ev(y) => match a.node(y).clone() {
-            Node::Gl(_) => x,
-            Node::Or(v) => {
-                let k = v
-                    .into_iter()
-                    .map(|z| {
-                        let e = ev_of(a, z);
-                        gl_of(a, e)
-                    })
-                    .collect();
-                a.or(k)
-            }
-            _ => a.gl(x),
-        },
-        _ => a.gl(x),
+/// `op x` with `op` pushed down: `F` over `∨` and `FG` over `∧`; dually `G` over `∧` and `GF`
+/// over `∨`. `F F x = F x`, `F G F x = G F x` (and dually) are kept as they are.
+fn push(a: &mut Arena, x: F, op: Temporal) -> F {
+    let n = a.node(x).clone();
+    if op.inner(&n).is_some() {
+        return x;
     }
+    if let Some(v) = op.over(&n) {
+        let k = v.into_iter().map(|z| push(a, z, op)).collect();
+        return op.join(a, k);
+    }
+    let d = op.dual();
+    if let Some(y) = d.inner(&n) {
+        let m = a.node(y).clone();
+        if op.inner(&m).is_some() {
+            return x;
+        }
+        if let Some(v) = d.over(&m) {
+            let k = v
+                .into_iter()
+                .map(|z| {
+                    let g = push(a, z, d);
+                    push(a, g, op)
+                })
+                .collect();
+            return d.join(a, k);
+        }
+    }
+    op.wrap(a, x)
 }
 
 /// The formula with `F`/`G` spread over `∨`/`∧` down its Boolean top (see the module docs).
@@ -104,11 +132,11 @@ pub(crate) fn spread(a: &mut Arena, f: F) -> F {
         }
         Node::Ev(g) => {
             let g = spread(a, g);
-            ev_of(a, g)
+            push(a, g, Temporal::Ev)
         }
         Node::Gl(g) => {
             let g = spread(a, g);
-            gl_of(a, g)
+            push(a, g, Temporal::Gl)
         }
         _ => f,
     }
