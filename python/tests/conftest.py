@@ -33,14 +33,16 @@ def cli(*args: str, timeout: float = 120) -> dict:
     return json.loads(p.stdout)
 
 
-# Measured times differ from run to run; everything else must be equal.
-_TIMES = {"times", "total_s", "translate_s", "build_s", "time_s", "check_s"}
+# Measured times and the process's peak memory (which only the command line reports) differ
+# from run to run; everything else must be equal.
+_MEASURED = {"times", "total_s", "translate_s", "build_s", "time_s", "check_s", "peak_memory_mib"}
 
 
 def same(x: Any) -> Any:
-    """The answer without its measured times."""
+    """The answer without its measurements (a `stats` left empty by that is dropped)."""
     if isinstance(x, dict):
-        return {k: same(v) for k, v in x.items() if k not in _TIMES and not k.endswith("_s")}
+        kept = {k: same(v) for k, v in x.items() if k not in _MEASURED and not k.endswith("_s")}
+        return {k: v for k, v in kept.items() if not (k == "stats" and v == {})}
     if isinstance(x, list):
         return [same(v) for v in x]
     return x

@@ -220,5 +220,12 @@ fn every_command_prints_one_answer() {
             "{what}: more than one JSON value on stdout:\n{text}"
         );
         check_shape(&first, &what, kind != Kind::Plain, kind == Kind::Witnessed);
+        if cfg!(target_os = "linux") {
+            let mib = first["stats"]["peak_memory_mib"].as_f64();
+            assert!(
+                mib.is_some_and(|m| m > 0.0),
+                "{what}: no peak memory in the statistics"
+            );
+        }
     }
 }

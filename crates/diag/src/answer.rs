@@ -7,7 +7,7 @@
 //!   "<detail>": …,            // command-specific words, e.g. "result": "unsat", "relation": "included"
 //!   "witness": …,             // counterexample / model / lasso / trace, when there is one
 //!   "input": { … },           // sizes of what was read
-//!   "stats": { … },           // statistics of the run
+//!   "stats": { … },           // statistics of the run (the CLI adds `peak_memory_mib`)
 //!   "times": { "total_s": … },// seconds
 //!   "results": [ … ] }        // one Answer per item of a batch (formulas, properties, automata)
 //! ```

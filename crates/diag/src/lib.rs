@@ -13,6 +13,7 @@ mod ctx;
 mod diagnostic;
 mod failure;
 mod front;
+mod memory;
 mod params;
 mod progress;
 mod progress_display;
@@ -28,6 +29,7 @@ pub use front::{
     emit, init_tracing, params_help, read_bytes, read_input, write_output, EXIT_INPUT,
     EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK,
 };
+pub use memory::peak_memory_mib;
 pub use params::{Param, Params};
 pub use progress::{Progress, Snapshot};
 pub use scan::{digits_end, ident_end, is_ident_start, skip_trivia, UNTERMINATED_COMMENT};

@@ -6,6 +6,7 @@ use crate::answer::{Answer, Verdict};
 use crate::ctx::Ctx;
 use crate::failure::Failure;
 use crate::front::{emit, EXIT_INTERNAL, EXIT_LIMIT};
+use crate::memory::peak_memory_mib;
 use crate::progress_display::Display;
 use std::time::{Duration, Instant};
 
@@ -52,6 +53,7 @@ where
     };
     match outcome {
         Ok(Ok(r)) => {
+            let r = with_peak_memory(r, ctx.json);
             emit(&r.render(ctx.json));
             r.exit_code()
         }
@@ -71,6 +73,7 @@ where
             if ctx.json {
                 let mut a = Answer::decision(Verdict::Timeout).detail("timeout_s", t);
                 a.results = ctx.sink.take();
+                let a = with_peak_memory(a, true);
                 emit(&format!("{}\n", a.to_json()));
             } else {
                 // Items already computed were printed as they finished.
@@ -83,5 +86,14 @@ where
             eprintln!("internal error (please report): the command crashed");
             EXIT_INTERNAL
         }
+    }
+}
+
+/// The JSON answer with the process's peak memory among its statistics (`peak_memory_mib`);
+/// the text answer unchanged.
+fn with_peak_memory(answer: Answer, json: bool) -> Answer {
+    match peak_memory_mib() {
+        Some(mib) if json => answer.stat("peak_memory_mib", (mib * 10.0).round() / 10.0),
+        _ => answer,
     }
 }
