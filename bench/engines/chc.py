@@ -33,6 +33,10 @@ Z3 = os.environ.get("Z3_BIN", str(ROOT / "bench" / ".venv" / "bin" / "z3"))
 
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=5.0, help="seconds per run")
+ARGS.add_argument("--cpu", action="store_true", help="the limit is CPU time (RLIMIT_CPU for both tools, "
+                  "wall-clock timeouts of twice the limit), not wall-clock time")
+ARGS.add_argument("--subset", default="", help="only the tasks listed in this file (one path relative to chc/ "
+                  "a line)")
 ARGS.add_argument("--only", default="", help="only tasks whose path contains this")
 ARGS.add_argument("--emitted", default="", help="also the CHC verikit emitted for the SV-COMP tasks "
                   "(the .smt2 files bench/engines/prog.py leaves in bench/.work/prog)")
@@ -54,7 +58,8 @@ def tasks() -> list[tuple[str, str, str]]:
         rel = str(p.relative_to(CHC))
         if rel not in seen:
             out.append((rel, "sat", "extra-small-lia"))
-    return [t for t in out if OPTS.only in t[0]]
+    keep = set(Path(OPTS.subset).read_text().split()) if OPTS.subset else None
+    return [t for t in out if OPTS.only in t[0] and (keep is None or t[0] in keep)]
 
 
 def emitted() -> list[tuple[Path, str]]:
@@ -75,11 +80,19 @@ def emitted() -> list[tuple[Path, str]]:
 
 
 def run_pair(path: Path, limit: float) -> tuple[str, float, str, str, float]:
-    v = measure(verikit_cmd("--json", "--timeout", str(limit), "prog", "chc", str(path)), timeout=limit + 10)
-    vword = v.result.get("result", "timeout" if v.timed_out else v.verdict)
+    """verikit's answer, CPU time and reason (with spacer's note when another engine ran after it),
+    then z3's answer and CPU time. With --cpu both get RLIMIT_CPU = limit and twice the limit of
+    wall-clock time; a run stopped by either counts as a timeout."""
+    wall = 2 * limit if OPTS.cpu else limit
+    cpu = limit if OPTS.cpu else None
+    v = measure(verikit_cmd("--json", "--timeout", f"{wall:g}", "prog", "chc", str(path)), timeout=wall + 10,
+                cpu_limit=cpu)
+    vword = "timeout" if v.timed_out else v.result.get("result", v.verdict)
     reason = v.result.get("reason", "") or v.result.get("engine", "")
-    z = measure([Z3, f"-T:{int(limit)}", str(path)], timeout=limit + 10)
-    zword = z.stdout.strip().splitlines()[0] if z.stdout.strip() else ("timeout" if z.timed_out else "error")
+    if v.result.get("spacer") and "spacer" not in reason:
+        reason = f"{reason} (spacer: {v.result['spacer']})" if reason else v.result["spacer"]
+    z = measure([Z3, f"-T:{int(wall)}", str(path)], timeout=wall + 10, cpu_limit=cpu)
+    zword = "timeout" if z.timed_out else (z.stdout.strip().splitlines()[0] if z.stdout.strip() else "error")
     return vword, v.cpu_s, reason, zword, z.cpu_s
 
 
@@ -100,15 +113,10 @@ def main() -> None:
         return
     rows = []
     for rel, expected, track in tasks():
-        path = CHC / rel
-        v = measure(verikit_cmd("--json", "--timeout", str(limit), "prog", "chc", str(path)), timeout=limit + 10)
-        vword = v.result.get("result", "timeout" if v.timed_out else v.verdict)
-        reason = v.result.get("reason", "") or v.result.get("engine", "")
-        z = measure([Z3, f"-T:{int(limit)}", str(path)], timeout=limit + 10)
-        zword = z.stdout.strip().splitlines()[0] if z.stdout.strip() else ("timeout" if z.timed_out else "error")
-        rows.append(dict(task=rel, expected=expected, track=track, v=vword, v_cpu=v.cpu_s, reason=reason,
-                         z=zword, z_cpu=z.cpu_s))
-        print(f"{rel}\t{expected}\t{vword}\t{v.cpu_s:.2f}\t{zword}\t{z.cpu_s:.2f}", flush=True)
+        vword, vcpu, reason, zword, zcpu = run_pair(CHC / rel, limit)
+        rows.append(dict(task=rel, expected=expected, track=track, v=vword, v_cpu=vcpu, reason=reason,
+                         z=zword, z_cpu=zcpu))
+        print(f"{rel}\t{expected}\t{vword}\t{vcpu:.2f}\t{zword}\t{zcpu:.2f}\t{reason}", flush=True)
     write(rows, limit, erows)
 
 

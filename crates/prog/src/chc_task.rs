@@ -221,9 +221,13 @@ fn run_spacer(sys: &HornSystem, text: &str, budget: &Budget) -> Result<Answer, S
             Ok(()) => Ok(unsat_answer(sys, text, &steps, "spacer")),
             Err(why) => Err(format!("spacer derivation rejected by the checker: {why}")),
         },
-        Ok(SpacerOutcome::Stopped(e, n)) => {
-            Err(format!("spacer: {} at level {n}", e.verdict_word()))
-        }
+        Ok(SpacerOutcome::Stopped(e, n, st)) => Err(format!(
+            "spacer: {} at level {n} ({} lemmas, {} facts, {} queries)",
+            e.verdict_word(),
+            st.lemmas,
+            st.facts,
+            st.queries
+        )),
     }
 }
 
@@ -256,12 +260,11 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     let mut spacer_note: Option<String> = None;
     if matches!(opts.engine, Engine::Spacer | Engine::Portfolio) {
-        // In the portfolio a linear system keeps half of the time (and everything beyond
-        // `PORTFOLIO_QUERIES` SMT queries) for IMPACT and BMC.
-        let sub = match (opts.engine, &linear) {
-            (Engine::Portfolio, Ok(_)) => budget
-                .sub(budget.remaining().map(|r| r / 2))
-                .with_work_limit(PORTFOLIO_QUERIES),
+        // In the portfolio a linear system keeps a quarter of the time for IMPACT and BMC;
+        // without a time limit Spacer stops after `PORTFOLIO_QUERIES` SMT queries instead.
+        let sub = match (opts.engine, &linear, budget.remaining()) {
+            (Engine::Portfolio, Ok(_), Some(r)) => budget.sub(Some(r * 3 / 4)),
+            (Engine::Portfolio, Ok(_), None) => budget.sub(None).with_work_limit(PORTFOLIO_QUERIES),
             _ => budget.sub(None),
         };
         match run_spacer(&sys, text, &sub) {

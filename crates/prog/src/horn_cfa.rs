@@ -100,6 +100,8 @@ struct Conv<'a> {
     memo: HashMap<(usize, usize, bool), Dnf>,
     /// Variables naming subformulas (by source span).
     names: HashMap<(usize, usize), Lin>,
+    /// Divisors of the clause's `div`/`mod` terms (absolute values, at least 2).
+    moduli: Vec<i128>,
 }
 
 impl Conv<'_> {
@@ -208,6 +210,9 @@ impl Conv<'_> {
                     return Err(unsupported(self.text, e, "division by a non-constant"));
                 };
                 let a = self.lin(a)?;
+                if k.abs() >= 2 && !self.moduli.contains(&k.abs()) {
+                    self.moduli.push(k.abs());
+                }
                 let (q, r) = (self.fresh(), self.fresh());
                 // a = k·q + r, 0 ≤ r < |k| (SMT-LIB's Euclidean division)
                 let kq = q.scale(k).map_err(ovf)?;
@@ -439,6 +444,8 @@ pub(crate) struct ClauseIr {
     pub(crate) head: Option<(usize, Vec<Lin>)>,
     /// The constraint as a conjunction of DNFs (Boolean domains first).
     pub(crate) parts: Vec<Dnf>,
+    /// Divisors of the clause's `div`/`mod` terms (absolute values, at least 2).
+    pub(crate) moduli: Vec<i128>,
 }
 
 /// Converts one clause to linear atoms (any number of body applications).
@@ -457,6 +464,7 @@ pub(crate) fn convert_clause(
         depth: 0,
         memo: HashMap::new(),
         names: HashMap::new(),
+        moduli: Vec::new(),
     };
     let mut domain = Vec::new();
     for (i, (n, b)) in c.vars.iter().enumerate() {
@@ -493,6 +501,7 @@ pub(crate) fn convert_clause(
         body,
         head,
         parts,
+        moduli: conv.moduli,
     })
 }
 

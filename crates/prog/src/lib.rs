@@ -16,6 +16,7 @@ mod chc_task;
 mod command;
 mod error;
 mod front;
+mod global_guidance;
 mod graphml_witness;
 mod horn;
 mod horn_cfa;

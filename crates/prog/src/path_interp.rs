@@ -273,7 +273,7 @@ pub(crate) fn interpolant(
     Ok(Some(Atom::le0(lin)))
 }
 
-fn gcd(a: i128, b: i128) -> i128 {
+pub(crate) fn gcd(a: i128, b: i128) -> i128 {
     if b == 0 {
         a
     } else {

@@ -27,12 +27,14 @@
 //! budget and counted as one unit of its work. The caller checks the model and the derivation independently (`horn_check`).
 
 use crate::cfa::{Atom, Lin, Var};
+use crate::global_guidance::subsume_candidates;
 use crate::horn::HornSystem;
 use crate::horn_cfa::{convert_clause, ClauseIr};
 use crate::horn_check::ChcStep;
 use crate::invariant_check::{atom, dnf, lin, num};
 use crate::mbp::{project, subst_args, Lit};
 use crate::path_interp::{interpolant, Lp};
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use verikit_diag::{Budget, Exhausted};
 use verikit_num::exact_lp::Feasibility;
@@ -43,8 +45,15 @@ const MUST_CAP: usize = 256;
 /// Integer arguments beyond which no octagon literals are generated.
 const OCTAGON_MAX: usize = 12;
 
-/// Moduli of the congruence literals describing a point (`x mod m = v mod m`).
-const MODULI: [i128; 1] = [2];
+/// Queries after which a clause's incremental solver is built afresh (the atoms of old cubes
+/// stay in a solver and slow it down).
+const RESET_QUERIES: usize = 30;
+
+/// Most moduli of congruence literals describing a point (`x mod m = v mod m`): 2 and the
+/// smallest divisors of the system's `div`/`mod` terms.
+const MAX_MODULI: usize = 4;
+/// Largest modulus of a congruence literal.
+const MODULUS_MAX: i128 = 64;
 
 fn lit_term(s: &mut Solver, l: &Lit, v: &dyn Fn(Var) -> TermId) -> TermId {
     match l {
@@ -66,7 +75,14 @@ pub(crate) enum SpacerOutcome {
     /// A derivation of `false`, facts in derivation order.
     Unsat(Vec<ChcStep>),
     /// The budget ran out at this level.
-    Stopped(Exhausted, usize),
+    Stopped(Exhausted, usize, SpacerStats),
+}
+
+/// Sizes of a run that stopped: lemmas, must facts and queries made.
+pub(crate) struct SpacerStats {
+    pub(crate) lemmas: usize,
+    pub(crate) facts: usize,
+    pub(crate) queries: usize,
 }
 
 struct Lemma {
@@ -113,7 +129,91 @@ struct Pdr<'a> {
     facts: Vec<Fact>,
     facts_of: Vec<Vec<usize>>,
     known: HashMap<(usize, Vec<i128>), usize>,
+    solvers: RefCell<Vec<Option<ClauseSolver>>>,
+    queries: Cell<usize>,
+    moduli: Vec<i128>,
     budget: &'a Budget,
+}
+
+/// The incremental solver of one clause: its constraint asserted once, each lemma of a body
+/// predicate asserted once per body position under an activation literal (assumed when the
+/// lemma belongs to the queried frame), the rest of a query (cube, facts, the excluded cube of
+/// relative induction) as assumptions or in a scope popped afterwards.
+struct ClauseSolver {
+    s: Solver,
+    zero: TermId,
+    vars: Vec<TermId>,
+    body: Vec<Vec<TermId>>,
+    head: Vec<TermId>,
+    acts: HashMap<(usize, usize), TermId>,
+    queries: usize,
+}
+
+impl ClauseSolver {
+    fn new(ir: &ClauseIr, budget: &Budget) -> ClauseSolver {
+        let mut s = Solver::new();
+        s.set_budget(budget);
+        let zero = s.terms.mk_const(verikit_num::Num::ZERO, Sort::Int);
+        let vars: Vec<TermId> = (0..ir.nvars)
+            .map(|i| s.declare(&format!("v{i}"), Sort::Int))
+            .collect();
+        let v = |x: usize| vars.get(x).copied().unwrap_or(zero);
+        for part in &ir.parts {
+            let t = dnf(&mut s, part, &v);
+            s.assert(t);
+        }
+        let body = ir
+            .body
+            .iter()
+            .map(|(_, args)| args.iter().map(|a| lin(&mut s, a, &v)).collect())
+            .collect();
+        let head = match &ir.head {
+            Some((_, args)) => args.iter().map(|a| lin(&mut s, a, &v)).collect(),
+            None => Vec::new(),
+        };
+        ClauseSolver {
+            s,
+            zero,
+            vars,
+            body,
+            head,
+            acts: HashMap::new(),
+            queries: 0,
+        }
+    }
+
+    fn body_arg(&self, j: usize, i: usize) -> TermId {
+        self.body
+            .get(j)
+            .and_then(|a| a.get(i))
+            .copied()
+            .unwrap_or(self.zero)
+    }
+
+    /// `¬cube` over the arguments of body position `j`.
+    fn not_cube(&mut self, j: usize, cube: &[Lit]) -> TermId {
+        let args = self.body.get(j).cloned().unwrap_or_default();
+        let zero = self.zero;
+        let w = |x: usize| args.get(x).copied().unwrap_or(zero);
+        let c: Vec<TermId> = cube.iter().map(|a| lit_term(&mut self.s, a, &w)).collect();
+        let c = and_all(&mut self.s, c);
+        self.s.terms.mk_not(c)
+    }
+
+    /// The activation literal of lemma `li` at body position `j` (asserting `act → ¬cube` the
+    /// first time).
+    fn lemma_act(&mut self, j: usize, li: usize, cube: &[Lit]) -> TermId {
+        if let Some(&a) = self.acts.get(&(j, li)) {
+            return a;
+        }
+        let a = self.s.declare(&format!("act{j}_{li}"), Sort::Bool);
+        let n = self.not_cube(j, cube);
+        let na = self.s.terms.mk_not(a);
+        let t = self.s.terms.mk(TermOp::Or, vec![na, n], Sort::Bool);
+        self.s.assert(t);
+        self.acts.insert((j, li), a);
+        a
+    }
 }
 
 fn int_of(v: Option<Value>) -> i128 {
@@ -137,7 +237,7 @@ fn and_all(s: &mut Solver, ts: Vec<TermId>) -> TermId {
 
 /// The literals describing a point: bounds of each argument, and of sums and differences of
 /// pairs of integer arguments.
-fn point_literals(point: &[i128], bools: &[bool]) -> Vec<Lit> {
+fn point_literals(point: &[i128], bools: &[bool], moduli: &[i128]) -> Vec<Lit> {
     let mut out = Vec::new();
     let mut push = |l: Result<Lin, crate::cfa::Overflow>| {
         if let Ok(l) = l {
@@ -175,7 +275,7 @@ fn point_literals(point: &[i128], bools: &[bool]) -> Vec<Lit> {
         if bools.get(i).copied().unwrap_or(false) {
             continue;
         }
-        for m in MODULI {
+        for &m in moduli {
             out.push(Lit::Mod(Lin::var(i), m, v.rem_euclid(m)));
         }
     }
@@ -187,30 +287,39 @@ impl Pdr<'_> {
         self.bools.len() - 1
     }
 
-    /// One query on clause `ci`: a head in `cube` at `level`.
+    /// One query on clause `ci`: a head in `cube` at `level`, on the clause's incremental
+    /// solver (built on first use, rebuilt after `RESET_QUERIES` queries).
     fn query(&self, ci: usize, cube: &[Lit], level: usize, mode: Mode) -> Result<Query, Exhausted> {
         self.budget.spend(1)?;
+        self.queries.set(self.queries.get() + 1);
         let (Some(ir), Some(&head)) = (self.irs.get(ci), self.heads.get(ci)) else {
             return Ok(Query::Unsat(Vec::new()));
         };
         if level == 0 && !ir.body.is_empty() && mode != Mode::Must {
             return Ok(Query::Unsat(Vec::new()));
         }
-        let mut s = Solver::new();
-        s.set_budget(self.budget);
-        let zero = s.terms.mk_const(verikit_num::Num::ZERO, Sort::Int);
-        let vars: Vec<TermId> = (0..ir.nvars)
-            .map(|i| s.declare(&format!("v{i}"), Sort::Int))
-            .collect();
-        let v = |x: usize| vars.get(x).copied().unwrap_or(zero);
-        for part in &ir.parts {
-            let t = dnf(&mut s, part, &v);
-            s.assert(t);
+        let mut solvers = self.solvers.borrow_mut();
+        let Some(slot) = solvers.get_mut(ci) else {
+            return Ok(Query::Unsat(Vec::new()));
+        };
+        if slot.as_ref().is_none_or(|c| c.queries >= RESET_QUERIES) {
+            *slot = Some(ClauseSolver::new(ir, self.budget));
         }
-        let mut body_terms = Vec::new();
-        for (q, args) in &ir.body {
-            let at: Vec<TermId> = args.iter().map(|a| lin(&mut s, a, &v)).collect();
-            let w = |x: usize| at.get(x).copied().unwrap_or(zero);
+        let Some(cs) = slot.as_mut() else {
+            return Ok(Query::Unsat(Vec::new()));
+        };
+        cs.queries += 1;
+        if mode == Mode::Must
+            && ir
+                .body
+                .iter()
+                .any(|(q, _)| self.facts_of.get(*q).is_none_or(Vec::is_empty))
+        {
+            return Ok(Query::Unsat(Vec::new()));
+        }
+        let mut assumptions = Vec::new();
+        let mut scoped = false;
+        for (j, (q, _)) in ir.body.iter().enumerate() {
             match mode {
                 Mode::Must => {
                     let fs = self.facts_of.get(*q).map(Vec::as_slice).unwrap_or(&[]);
@@ -219,50 +328,58 @@ impl Pdr<'_> {
                         let vals = self.facts.get(f).map(|f| f.vals.as_slice()).unwrap_or(&[]);
                         let mut eqs = Vec::new();
                         for (i, &k) in vals.iter().enumerate() {
-                            let c = s.terms.mk_const(crate::invariant_check::num(k), Sort::Int);
-                            eqs.push(s.terms.mk(TermOp::Eq, vec![w(i), c], Sort::Bool));
+                            let a = cs.body_arg(j, i);
+                            let c = cs.s.terms.mk_const(num(k), Sort::Int);
+                            eqs.push(cs.s.terms.mk(TermOp::Eq, vec![a, c], Sort::Bool));
                         }
-                        ors.push(and_all(&mut s, eqs));
+                        ors.push(and_all(&mut cs.s, eqs));
                     }
                     let t = match ors.len() {
-                        0 => return Ok(Query::Unsat(Vec::new())),
-                        1 => ors.remove(0),
-                        _ => s.terms.mk(TermOp::Or, ors, Sort::Bool),
+                        0 | 1 => and_all(&mut cs.s, ors),
+                        _ => cs.s.terms.mk(TermOp::Or, ors, Sort::Bool),
                     };
-                    s.assert(t);
+                    if !scoped {
+                        cs.s.push();
+                        scoped = true;
+                    }
+                    cs.s.assert(t);
                 }
                 Mode::Frames { induct } => {
-                    for l in self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]) {
+                    let ls = self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]);
+                    for (li, l) in ls.iter().enumerate() {
                         if l.level + 1 >= level {
-                            let c: Vec<TermId> =
-                                l.cube.iter().map(|a| lit_term(&mut s, a, &w)).collect();
-                            let c = and_all(&mut s, c);
-                            let n = s.terms.mk_not(c);
-                            s.assert(n);
+                            assumptions.push(cs.lemma_act(j, li, &l.cube));
                         }
                     }
                     if induct && *q == head {
-                        let c: Vec<TermId> = cube.iter().map(|a| lit_term(&mut s, a, &w)).collect();
-                        let c = and_all(&mut s, c);
-                        let n = s.terms.mk_not(c);
-                        s.assert(n);
+                        let n = cs.not_cube(j, cube);
+                        if !scoped {
+                            cs.s.push();
+                            scoped = true;
+                        }
+                        cs.s.assert(n);
                     }
                 }
             }
-            body_terms.push(at);
         }
-        let head_terms: Vec<TermId> = match &ir.head {
-            Some((_, args)) => args.iter().map(|a| lin(&mut s, a, &v)).collect(),
-            None => Vec::new(),
-        };
-        let h = |x: usize| head_terms.get(x).copied().unwrap_or(zero);
-        let assumptions: Vec<TermId> = cube.iter().map(|a| lit_term(&mut s, a, &h)).collect();
-        match s.check(&assumptions) {
+        let first_cube = assumptions.len();
+        for l in cube {
+            let t = {
+                let hs = cs.head.clone();
+                let zero = cs.zero;
+                let h = |x: usize| hs.get(x).copied().unwrap_or(zero);
+                lit_term(&mut cs.s, l, &h)
+            };
+            assumptions.push(t);
+        }
+        let r = cs.s.check(&assumptions);
+        let out = match r {
             SatResult::Unsat => {
-                let core = s.unsat_core();
+                let core = cs.s.unsat_core();
                 Ok(Query::Unsat(
                     assumptions
                         .iter()
+                        .skip(first_cube)
                         .enumerate()
                         .filter(|(_, t)| core.contains(t))
                         .map(|(i, _)| i)
@@ -272,14 +389,16 @@ impl Pdr<'_> {
             SatResult::Unknown => Err(self.budget.check().err().unwrap_or(Exhausted::Timeout)),
             SatResult::Sat => {
                 let mut memo = HashMap::new();
+                let s = &cs.s;
                 let mut val = |t: TermId| int_of(s.model_value(t, &mut memo));
-                let body = body_terms
+                let body = cs
+                    .body
                     .iter()
                     .map(|at| at.iter().map(|&t| val(t)).collect())
                     .collect();
-                let head = head_terms.iter().map(|&t| val(t)).collect();
+                let head = cs.head.iter().map(|&t| val(t)).collect();
                 let nd = self.decl_vars.get(ci).copied().unwrap_or(0);
-                let all: Vec<i128> = vars.iter().map(|&t| val(t)).collect();
+                let all: Vec<i128> = cs.vars.iter().map(|&t| val(t)).collect();
                 let vars = all.iter().take(nd).copied().collect();
                 Ok(Query::Sat {
                     body,
@@ -288,7 +407,11 @@ impl Pdr<'_> {
                     all,
                 })
             }
+        };
+        if scoped {
+            cs.s.pop(1);
         }
+        out
     }
 
     /// Whether `cube` of `pred` is blocked at `level` (with relative induction); the union of
@@ -346,7 +469,7 @@ impl Pdr<'_> {
     ) -> Result<Vec<Lit>, Exhausted> {
         let bools = self.bools.get(pred).map(Vec::as_slice).unwrap_or(&[]);
         let mut lits = obligation.to_vec();
-        for l in point_literals(point, bools) {
+        for l in point_literals(point, bools, &self.moduli) {
             if !lits.contains(&l) {
                 lits.push(l);
             }
@@ -534,6 +657,36 @@ impl Pdr<'_> {
         Ok(None)
     }
 
+    /// Global guidance's subsume rule (`global_guidance`): when the new lemma `cube` of
+    /// `pred` joins a cluster of lemmas that differ only in constants, the first candidate for
+    /// the whole cluster that is blocked at `level`, reduced to its core when that stays blocked.
+    fn subsume(
+        &self,
+        pred: usize,
+        cube: &[Lit],
+        level: usize,
+    ) -> Result<Option<Vec<Lit>>, Exhausted> {
+        let others: Vec<&[Lit]> = self
+            .lemmas
+            .get(pred)
+            .map(|ls| ls.iter().map(|l| l.cube.as_slice()).collect())
+            .unwrap_or_default();
+        for cand in subsume_candidates(cube, &others).into_iter().rev() {
+            let Some(core) = self.blocked(pred, &cand, level)? else {
+                continue;
+            };
+            let small: Vec<Lit> = core.iter().filter_map(|&i| cand.get(i).cloned()).collect();
+            if !small.is_empty()
+                && small.len() < cand.len()
+                && self.blocked(pred, &small, level)?.is_some()
+            {
+                return Ok(Some(small));
+            }
+            return Ok(Some(cand));
+        }
+        Ok(None)
+    }
+
     fn add_lemma(&mut self, pred: usize, cube: Vec<Lit>, level: usize) {
         let Some(ls) = self.lemmas.get_mut(pred) else {
             return;
@@ -681,6 +834,9 @@ impl Pdr<'_> {
                 continue;
             }
             let g = self.generalise(p, &cube, &pt, k)?;
+            if let Some(c) = self.subsume(p, &g, k)? {
+                self.add_lemma(p, c, k);
+            }
             self.add_lemma(p, g, k);
             stack.pop();
             if stack.is_empty() {
@@ -688,6 +844,14 @@ impl Pdr<'_> {
             }
         }
         Ok(None)
+    }
+
+    fn stats(&self) -> SpacerStats {
+        SpacerStats {
+            lemmas: self.lemmas.iter().map(Vec::len).sum(),
+            facts: self.facts.len(),
+            queries: self.queries.get(),
+        }
     }
 
     /// The known facts of a clause's body points (`None` if one is not known).
@@ -783,6 +947,17 @@ pub(crate) fn spacer(
         }
         irs.push(ir);
     }
+    // The divisors of the clauses' `div`/`mod` terms (Spacer's MBP keeps divisibility
+    // constraints of these moduli; here they describe points), with 2 first.
+    let mut moduli: Vec<i128> = irs
+        .iter()
+        .flat_map(|ir: &ClauseIr| ir.moduli.iter().copied())
+        .filter(|&m| m <= MODULUS_MAX && m != 2)
+        .collect();
+    moduli.sort_unstable();
+    moduli.dedup();
+    moduli.insert(0, 2);
+    moduli.truncate(MAX_MODULI);
     let mut bools: Vec<Vec<bool>> = sys.preds.iter().map(|p| p.bools.clone()).collect();
     bools.push(Vec::new());
     let mut pdr = Pdr {
@@ -795,6 +970,9 @@ pub(crate) fn spacer(
         facts: Vec::new(),
         facts_of: vec![Vec::new(); npreds + 1],
         known: HashMap::new(),
+        solvers: RefCell::new((0..sys.clauses.len()).map(|_| None).collect()),
+        queries: Cell::new(0),
+        moduli,
         budget,
     };
     let mut n = 0usize;
@@ -802,7 +980,7 @@ pub(crate) fn spacer(
         match pdr.solve(npreds, Vec::new(), Vec::new(), n) {
             Ok(Some(f)) => return Ok(SpacerOutcome::Unsat(pdr.derivation(f))),
             Ok(None) => {}
-            Err(e) => return Ok(SpacerOutcome::Stopped(e, n)),
+            Err(e) => return Ok(SpacerOutcome::Stopped(e, n, pdr.stats())),
         }
         match pdr.propagate(n) {
             Ok(Some(k)) => {
@@ -820,7 +998,7 @@ pub(crate) fn spacer(
                 return Ok(SpacerOutcome::Sat(model));
             }
             Ok(None) => {}
-            Err(e) => return Ok(SpacerOutcome::Stopped(e, n)),
+            Err(e) => return Ok(SpacerOutcome::Stopped(e, n, pdr.stats())),
         }
         n += 1;
     }

@@ -183,6 +183,48 @@ fn parity_lemma_is_found() {
 }
 
 #[test]
+fn congruences_use_the_moduli_of_the_clauses() {
+    // extra-small-lia's s_multipl_17: x grows by the first positive multiple of 3 that y
+    // reaches counting by 2 (6); the invariants need `x mod 6 = 0`, here found as congruences
+    // modulo 2 and 3, both moduli of the clauses (only 2 was tried before).
+    let text = "(set-logic HORN)
+(declare-fun lx (Int) Bool)
+(declare-fun ly (Int Int) Bool)
+(assert (forall ((x Int)) (=> (= x 3138) (lx x))))
+(assert (forall ((x Int) (y Int)) (=> (and (lx x) (= y 0)) (ly x y))))
+(assert (forall ((x Int) (y Int) (z Int))
+  (=> (and (ly x y) (not (and (= (mod y 3) 0) (> y 0))) (= z (+ y 2))) (ly x z))))
+(assert (forall ((x Int) (y Int) (z Int))
+  (=> (and (ly x y) (= (mod y 3) 0) (> y 0) (= z (+ x y))) (lx z))))
+(assert (forall ((x Int)) (=> (and (lx x) (not (= (mod x 6) 0))) false)))
+(check-sat)";
+    let a = spacer_answer(text, Engine::Spacer);
+    assert_eq!(a["result"], "sat", "{a}");
+    assert!(a["witness"]["model"].to_string().contains(" 3)"), "{a}");
+}
+
+#[test]
+fn subsume_turns_a_cluster_of_points_into_a_congruence() {
+    // extra-small-lia's phases_m: x counts by 1 up to an even bound l, then by 2; at the end x
+    // is even. Local generalisation blocks x = 1, 3, 5, … one lemma each; global guidance's
+    // subsume rule sees the cluster and conjectures `x mod 2 = 1` for all of them.
+    let text = "(set-logic HORN)
+(declare-fun p (Int Int Int) Bool)
+(declare-fun q (Int Int Int) Bool)
+(assert (forall ((t Int) (u Int) (x Int) (l Int) (m Int))
+  (=> (and (= x 0) (< 0 l) (< l m) (= l (* 2 t)) (= m (+ (* 2 u) 1))) (p x l m))))
+(assert (forall ((x Int) (y Int) (l Int) (m Int))
+  (=> (and (p x l m) (< x l) (= y (ite (< x l) (+ x 1) (+ x 2)))) (p y l m))))
+(assert (forall ((x Int) (l Int) (m Int)) (=> (and (p x l m) (not (< x l))) (q x l m))))
+(assert (forall ((x Int) (y Int) (l Int) (m Int))
+  (=> (and (q x l m) (< x m) (= y (ite (< x l) (+ x 1) (+ x 2)))) (q y l m))))
+(assert (forall ((x Int) (l Int) (m Int)) (=> (and (q x l m) (>= x m) (not (= (mod x 2) 0))) false)))
+(check-sat)";
+    let a = spacer_answer(text, Engine::Spacer);
+    assert_eq!(a["result"], "sat", "{a}");
+}
+
+#[test]
 fn large_boolean_constraints_are_named_not_expanded() {
     // `b ⇔ ∧ of ten 2-literal disjunctions` has 1024 disjuncts in DNF; naming the conjunction's
     // operands keeps every layer small, so the clause automaton and spacer both read it.

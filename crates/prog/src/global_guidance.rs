@@ -1,0 +1,165 @@
+//! The subsume rule of global guidance — H. G. Vediramana Krishnan, Y. Chen, S. Shoham, A.
+//! Gurfinkel, "Global Guidance for Local Generalization in Model Checking", CAV 2020, §4
+//! (lemma clusters by anti-unification of their numeric constants, and the *Subsume* rule: one
+//! lemma for the whole cluster, the convex closure of its constants with their divisibility).
+//!
+//! A cluster is the set of lemma cubes of one predicate that agree everywhere except in the
+//! constants of some literals (`x ≤ 1 ∧ x ≥ 1 ∧ y ≤ x`, `x ≤ 3 ∧ x ≥ 3 ∧ y ≤ x`, …): local
+//! generalisation is enumerating the values of a term one at a time. The candidates offered here
+//! replace the literals whose constants vary by what the cluster's constants have in common —
+//! a congruence `t mod g = r` when they all differ by multiples of `g ≥ 2` (the divisibility part
+//! of the paper's convex closure), else nothing — so one lemma can stand for all of them. The
+//! caller keeps a candidate only when it is blocked (relative induction), so a candidate is a
+//! conjecture, never trusted.
+
+use crate::cfa::{Atom, Lin};
+use crate::mbp::Lit;
+use crate::path_interp::gcd;
+
+/// Smallest cluster (the new lemma included) for which the rule is tried.
+pub(crate) const MIN_CLUSTER: usize = 3;
+
+/// The literal with its constant(s) removed: the pattern two literals of a cluster share.
+fn pattern(l: &Lit) -> Lit {
+    match l {
+        Lit::Lin(a) => Lit::Lin(Atom {
+            lin: Lin {
+                coeffs: a.lin.coeffs.clone(),
+                konst: 0,
+            },
+            eq: a.eq,
+        }),
+        Lit::Mod(t, m, _) => Lit::Mod(
+            Lin {
+                coeffs: t.coeffs.clone(),
+                konst: 0,
+            },
+            *m,
+            0,
+        ),
+    }
+}
+
+/// The value the literal pins its term to: `t + c` (`≤ 0` or `= 0`) gives `-c`; `t mod m = r`
+/// gives `r`.
+fn constant(l: &Lit) -> i128 {
+    match l {
+        Lit::Lin(a) => a.lin.konst.saturating_neg(),
+        Lit::Mod(t, m, r) => (r - t.konst).rem_euclid((*m).max(1)),
+    }
+}
+
+/// Whether two cubes have the same literals up to constants, position by position.
+fn same_pattern(a: &[Lit], b: &[Lit]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| pattern(x) == pattern(y))
+}
+
+/// The subsume candidates for the cluster of `new` among `lemmas` (cubes of one predicate), most
+/// general last: empty when the cluster is smaller than `MIN_CLUSTER` or no literal varies.
+pub(crate) fn subsume_candidates(new: &[Lit], lemmas: &[&[Lit]]) -> Vec<Vec<Lit>> {
+    let cluster: Vec<&[Lit]> = lemmas
+        .iter()
+        .copied()
+        .filter(|c| same_pattern(c, new))
+        .collect();
+    if cluster.len() + 1 < MIN_CLUSTER {
+        return Vec::new();
+    }
+    let mut kept: Vec<Lit> = Vec::new();
+    let mut congruences: Vec<Lit> = Vec::new();
+    let mut varies = false;
+    for (i, l) in new.iter().enumerate() {
+        let c0 = constant(l);
+        let g = cluster
+            .iter()
+            .filter_map(|c| c.get(i))
+            .fold(0i128, |g, o| gcd(g, constant(o).saturating_sub(c0).abs()));
+        if g == 0 {
+            kept.push(l.clone());
+            continue;
+        }
+        varies = true;
+        if let (Lit::Lin(_), true) = (l, g >= 2) {
+            let Lit::Lin(a) = pattern(l) else { continue };
+            // `-t mod g = r` is `t mod g = -r mod g`: one sign per term.
+            let m = match a.lin.coeffs.values().next() {
+                Some(&c) if c < 0 => match a.lin.scale(-1) {
+                    Ok(t) => Lit::Mod(t, g, c0.saturating_neg().rem_euclid(g)),
+                    Err(_) => continue,
+                },
+                _ => Lit::Mod(a.lin, g, c0.rem_euclid(g)),
+            };
+            if !congruences.contains(&m) {
+                congruences.push(m);
+            }
+        }
+    }
+    if !varies {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if !congruences.is_empty() {
+        let mut c = kept.clone();
+        c.extend(congruences);
+        out.push(c);
+    }
+    if !kept.is_empty() {
+        out.push(kept);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn le(cs: &[(usize, i128)], k: i128) -> Lit {
+        let mut l = Lin::constant(k);
+        for &(x, c) in cs {
+            l.coeffs.insert(x, c);
+        }
+        Lit::Lin(Atom::le0(l))
+    }
+
+    /// `y - x ≤ 0 ∧ x ≥ c ∧ x ≤ c` for odd `c`: the cluster's lemma is `y ≤ x ∧ x mod 2 = 1`.
+    fn pinned(c: i128) -> Vec<Lit> {
+        vec![
+            le(&[(1, 1), (0, -1)], 0),
+            le(&[(0, -1)], c),
+            le(&[(0, 1)], -c),
+        ]
+    }
+
+    #[test]
+    fn odd_values_give_a_congruence() {
+        let old = [pinned(1), pinned(3)];
+        let refs: Vec<&[Lit]> = old.iter().map(Vec::as_slice).collect();
+        let cands = subsume_candidates(&pinned(5), &refs);
+        let first = cands.first().expect("a candidate");
+        assert!(first.contains(&le(&[(1, 1), (0, -1)], 0)));
+        assert!(first.contains(&Lit::Mod(Lin::var(0), 2, 1)));
+        assert_eq!(first.len(), 2);
+        assert_eq!(cands.last(), Some(&vec![le(&[(1, 1), (0, -1)], 0)]));
+    }
+
+    #[test]
+    fn small_or_constant_clusters_give_nothing() {
+        let old = [pinned(1)];
+        let refs: Vec<&[Lit]> = old.iter().map(Vec::as_slice).collect();
+        assert!(subsume_candidates(&pinned(3), &refs).is_empty());
+        let same = [pinned(3), pinned(3)];
+        let refs: Vec<&[Lit]> = same.iter().map(Vec::as_slice).collect();
+        assert!(subsume_candidates(&pinned(3), &refs).is_empty());
+        let other = [vec![le(&[(0, 1)], 1)], vec![le(&[(0, 1)], 2)]];
+        let refs: Vec<&[Lit]> = other.iter().map(Vec::as_slice).collect();
+        assert!(subsume_candidates(&pinned(3), &refs).is_empty());
+    }
+
+    #[test]
+    fn consecutive_values_drop_the_literal() {
+        let old = [pinned(1), pinned(2)];
+        let refs: Vec<&[Lit]> = old.iter().map(Vec::as_slice).collect();
+        let cands = subsume_candidates(&pinned(3), &refs);
+        assert_eq!(cands, vec![vec![le(&[(1, 1), (0, -1)], 0)]]);
+    }
+}
