@@ -3,17 +3,21 @@ bench/results/chc.md.
 
 Every `.smt2` of ../shared/data/chc (the CHC-COMP 2025 selection with its expected answers in
 MANIFEST.tsv, and extra-small-lia, all `sat`): verikit runs `prog chc FILE --timeout L --json`
-(portfolio: IMPACT for a model, then bounded model checking for a derivation; nonlinear clauses
-answer `unknown`), z3 runs `z3 -T:L FILE` (Spacer is z3's default HORN engine). CPU seconds of each
-process from wait4 (harness.measure); PAR-2 counts an unsolved task as twice the limit.
+(portfolio: Spacer, then IMPACT for a model and bounded model checking for a derivation on linear
+systems), z3 runs `z3 -T:L FILE` (Spacer is z3's default HORN engine). CPU seconds of each
+process from wait4 (harness.measure); PAR-2 counts an unsolved task as twice the limit. With
+`--cpu` the limit is CPU time (RLIMIT_CPU) for both tools, with twice the limit of wall-clock
+time; `--subset FILE` runs only the listed tasks (bench/engines/chc-subset.txt: the ones z3 solved
+at 5 s of CPU or verikit in an earlier run); `--before BIN` also runs an earlier verikit binary on
+each task in the same pass. The page's earlier runs are kept below the new one.
 
 With `--emitted bench/.work/prog` also the Horn clauses verikit itself emits for the SV-COMP tasks
 (`prog to-chc`, left there by bench/engines/prog.py), with the tasks' verdicts as the expected
 answers (recursive tasks skipped: the cut call counts as an error); `--emitted-only` appends that
 section to an existing chc.md.
 
-usage: VERIKIT_BIN=target/release/verikit python3 bench/engines/chc.py [--limit S] [--only SUBSTR]
-       [--emitted DIR [--emitted-only]]
+usage: VERIKIT_BIN=target/release/verikit python3 bench/engines/chc.py [--limit S] [--cpu] [--only SUBSTR]
+       [--subset FILE] [--before BIN] [--emitted DIR [--emitted-only]]
 """
 
 import argparse
@@ -37,6 +41,8 @@ ARGS.add_argument("--cpu", action="store_true", help="the limit is CPU time (RLI
                   "wall-clock timeouts of twice the limit), not wall-clock time")
 ARGS.add_argument("--subset", default="", help="only the tasks listed in this file (one path relative to chc/ "
                   "a line)")
+ARGS.add_argument("--before", default="", help="also run this verikit binary (the version before a change) on "
+                  "each task in the same pass, as the page's 'before' row")
 ARGS.add_argument("--only", default="", help="only tasks whose path contains this")
 ARGS.add_argument("--emitted", default="", help="also the CHC verikit emitted for the SV-COMP tasks "
                   "(the .smt2 files bench/engines/prog.py leaves in bench/.work/prog)")
@@ -79,21 +85,33 @@ def emitted() -> list[tuple[Path, str]]:
     return out
 
 
+def run_verikit(cmd0: list[str], path: Path, limit: float) -> tuple[str, float, str]:
+    """A verikit binary's answer, CPU time and reason (with spacer's note when another engine
+    ran after it); with --cpu RLIMIT_CPU = limit and twice the limit of wall-clock time."""
+    wall = 2 * limit if OPTS.cpu else limit
+    cpu = limit if OPTS.cpu else None
+    v = measure([*cmd0, "--json", "--timeout", f"{wall:g}", "prog", "chc", str(path)], timeout=wall + 10,
+                cpu_limit=cpu)
+    vword = "timeout" if v.timed_out else v.result.get("result", v.verdict)
+    reason = v.result.get("reason", "") or v.result.get("engine", "")
+    if v.result.get("spacer") and "spacer" not in reason:
+        reason = f"{reason} ({v.result['spacer']})" if reason else v.result["spacer"]
+    return vword, v.cpu_s, reason
+
+
 def run_pair(path: Path, limit: float) -> tuple[str, float, str, str, float]:
     """verikit's answer, CPU time and reason (with spacer's note when another engine ran after it),
     then z3's answer and CPU time. With --cpu both get RLIMIT_CPU = limit and twice the limit of
     wall-clock time; a run stopped by either counts as a timeout."""
     wall = 2 * limit if OPTS.cpu else limit
     cpu = limit if OPTS.cpu else None
-    v = measure(verikit_cmd("--json", "--timeout", f"{wall:g}", "prog", "chc", str(path)), timeout=wall + 10,
-                cpu_limit=cpu)
-    vword = "timeout" if v.timed_out else v.result.get("result", v.verdict)
-    reason = v.result.get("reason", "") or v.result.get("engine", "")
-    if v.result.get("spacer") and "spacer" not in reason:
-        reason = f"{reason} (spacer: {v.result['spacer']})" if reason else v.result["spacer"]
+    vword, vcpu, reason = run_verikit(verikit_cmd(), path, limit)
     z = measure([Z3, f"-T:{int(wall)}", str(path)], timeout=wall + 10, cpu_limit=cpu)
     zword = "timeout" if z.timed_out else (z.stdout.strip().splitlines()[0] if z.stdout.strip() else "error")
-    return vword, v.cpu_s, reason, zword, z.cpu_s
+    return vword, vcpu, reason, zword, z.cpu_s
+
+
+LOAD0 = load_avg()
 
 
 def main() -> None:
@@ -116,6 +134,9 @@ def main() -> None:
         vword, vcpu, reason, zword, zcpu = run_pair(CHC / rel, limit)
         rows.append(dict(task=rel, expected=expected, track=track, v=vword, v_cpu=vcpu, reason=reason,
                          z=zword, z_cpu=zcpu))
+        if OPTS.before:
+            bword, bcpu, _ = run_verikit([OPTS.before], CHC / rel, limit)
+            rows[-1].update(b=bword, b_cpu=bcpu)
         print(f"{rel}\t{expected}\t{vword}\t{vcpu:.2f}\t{zword}\t{zcpu:.2f}\t{reason}", flush=True)
     write(rows, limit, erows)
 
@@ -151,11 +172,15 @@ def wrong(word: str, expected: str) -> bool:
 
 def write(rows: list[dict], limit: float, erows: list[dict]) -> None:
     lines = ["# Linear Horn clauses: verikit prog chc and z3/Spacer", ""]
-    lines.append(f"One run of `python3 bench/engines/chc.py --limit {limit:g}` on "
+    kind = (f"{limit:g} s of CPU time per run (RLIMIT_CPU) and at most {2 * limit:g} s of wall-clock time, for "
+            "both tools" if OPTS.cpu else f"{limit:g} s of wall-clock time per run")
+    argv = " ".join("PREVIOUS_BIN" if a == OPTS.before else a for a in sys.argv[1:])
+    lines.append(f"One run of `python3 bench/engines/chc.py {argv}` on "
                  f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}, **shared with other "
-                 f"engineers' builds and heavily loaded** (load average at the end: {load_avg()}). Times are CPU "
+                 f"engineers' builds and heavily loaded** (load average at the start: {LOAD0}, at the end: "
+                 f"{load_avg()}). Limit: {kind}; {len(rows)} tasks. Times are CPU "
                  f"seconds of each process (wait4). PAR-2 counts an unsolved task as {2 * limit:g} s. Spacer is "
-                 "z3's default engine for `HORN`. verikit answers the nonlinear (LIA track) tasks `unknown` by name.")
+                 "z3's default engine for `HORN`.")
     lines.append("")
     tracks = sorted({r["track"] for r in rows})
     lines += ["| track | tasks | verikit solved (sat+unsat) | verikit wrong | Spacer solved (sat+unsat) | Spacer wrong |",
@@ -169,6 +194,16 @@ def write(rows: list[dict], limit: float, erows: list[dict]) -> None:
         vw = sum(wrong(r["v"], r["expected"]) for r in rs)
         zw = sum(wrong(r["z"], r["expected"]) for r in rs)
         lines.append(f"| {t} | {len(rs)} | {vs} ({vsat}+{vs - vsat}) | {vw} | {zs} ({zsat}+{zs - zsat}) | {zw} |")
+    if OPTS.before:
+        bs = sum(solved(r["b"], r["expected"]) for r in rows)
+        bw = sum(wrong(r["b"], r["expected"]) for r in rows)
+        lines += ["", f"Before (`--before`, the previous verikit on the same tasks in the same pass): solved {bs} "
+                  f"(wrong {bw}); after: {sum(solved(r['v'], r['expected']) for r in rows)}.", "",
+                  "| track | tasks | before solved | after solved |", "|---|---:|---:|---:|"]
+        for t in tracks + ["all"]:
+            rs = [r for r in rows if t == "all" or r["track"] == t]
+            lines.append(f"| {t} | {len(rs)} | {sum(solved(r['b'], r['expected']) for r in rs)} | "
+                         f"{sum(solved(r['v'], r['expected']) for r in rs)} |")
     par2_v = sum(r["v_cpu"] if solved(r["v"], r["expected"]) else 2 * limit for r in rows)
     par2_z = sum(r["z_cpu"] if solved(r["z"], r["expected"]) else 2 * limit for r in rows)
     both = [r for r in rows if solved(r["v"], r["expected"]) and solved(r["z"], r["expected"])]
@@ -186,16 +221,22 @@ def write(rows: list[dict], limit: float, erows: list[dict]) -> None:
               "| reason | tasks |", "|---|---:|"]
     for k, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
         lines.append(f"| {k.replace('|', '/') or '(timeout)'} | {n} |")
-    lines += ["", "| task | expected | verikit | CPU s | engine / reason | Spacer | CPU s | ratio |",
-              "|---|---|---|---:|---|---|---:|---:|"]
+    bcol = " before | CPU s |" if OPTS.before else ""
+    lines += ["", f"| task | expected |{bcol} verikit | CPU s | engine / reason | Spacer | CPU s | ratio |",
+              "|---|---|" + ("---|---:|" if OPTS.before else "") + "---|---:|---|---|---:|---:|"]
     for r in rows:
         ratio = f"{r['v_cpu'] / max(r['z_cpu'], 1e-3):.2f}" if r in both else ""
-        reason = str(r["reason"]).replace("|", "/")[:70]
-        lines.append(f"| {r['task']} | {r['expected']} | {r['v']} | {r['v_cpu']:.2f} | {reason} | {r['z']} | "
+        reason = str(r["reason"]).replace("|", "/")[:90]
+        b = f" {r['b']} | {r['b_cpu']:.2f} |" if OPTS.before else ""
+        lines.append(f"| {r['task']} | {r['expected']} |{b} {r['v']} | {r['v_cpu']:.2f} | {reason} | {r['z']} | "
                      f"{r['z_cpu']:.2f} | {ratio} |")
     if erows:
         lines += [""] + section(erows, limit, "verikit's own CHC (`prog to-chc` of the SV-COMP tasks)")
     out = ROOT / "bench" / "results" / "chc.md"
+    # The page's earlier runs stay below the new one, as its "before".
+    old = out.read_text().split("\n", 1)[1].strip() if out.exists() else ""
+    if old:
+        lines += ["", "# Earlier runs", "", old.replace("\n## ", "\n### ").replace("\n# Earlier runs\n", "\n")]
     out.write_text("\n".join(lines) + "\n")
     print(f"wrote {out}")
 

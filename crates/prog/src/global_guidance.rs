@@ -112,14 +112,7 @@ pub(crate) fn subsume_candidates(new: &[Lit], lemmas: &[&[Lit]]) -> Vec<Vec<Lit>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn le(cs: &[(usize, i128)], k: i128) -> Lit {
-        let mut l = Lin::constant(k);
-        for &(x, c) in cs {
-            l.coeffs.insert(x, c);
-        }
-        Lit::Lin(Atom::le0(l))
-    }
+    use crate::mbp::tests::le;
 
     /// `y - x ≤ 0 ∧ x ≥ c ∧ x ≤ c` for odd `c`: the cluster's lemma is `y ≤ x ∧ x mod 2 = 1`.
     fn pinned(c: i128) -> Vec<Lit> {

@@ -210,8 +210,10 @@ impl Conv<'_> {
                     return Err(unsupported(self.text, e, "division by a non-constant"));
                 };
                 let a = self.lin(a)?;
-                if k.abs() >= 2 && !self.moduli.contains(&k.abs()) {
-                    self.moduli.push(k.abs());
+                if let Some(m) = k.checked_abs().filter(|&m| m >= 2) {
+                    if !self.moduli.contains(&m) {
+                        self.moduli.push(m);
+                    }
                 }
                 let (q, r) = (self.fresh(), self.fresh());
                 // a = k·q + r, 0 ≤ r < |k| (SMT-LIB's Euclidean division)

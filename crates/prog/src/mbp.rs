@@ -154,11 +154,12 @@ pub(crate) fn project(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn le(cs: &[(Var, i128)], k: i128) -> Lit {
+    /// `Σ c·x + k ≤ 0` as a literal (shared by the tests of the modules on cubes).
+    pub(crate) fn le(cs: &[(Var, i128)], k: i128) -> Lit {
         let mut l = Lin::constant(k);
         for &(x, c) in cs {
             l.coeffs.insert(x, c);

@@ -20,11 +20,17 @@
 //!   that matter, then literals are dropped while the cube stays blocked, and the bounds of the rest
 //!   are weakened as far as they stay blocked (exponential then binary search). The lemma is the
 //!   negated cube.
+//! - **Global guidance** (Vediramana Krishnan et al., CAV 2020): a new lemma that joins a
+//!   cluster of lemmas differing only in constants is followed by one lemma for the whole cluster
+//!   when `global_guidance`'s subsume candidate is blocked.
 //! - **Propagation** pushes a lemma from level `k` to `k+1` when it is blocked there; when no lemma
 //!   is left at some level `k`, `F_{k+1}` is closed under every clause: the model.
 //!
-//! Queries go to `verikit-smt` (linear integer arithmetic), each a fresh solver polled by the
-//! budget and counted as one unit of its work. The caller checks the model and the derivation independently (`horn_check`).
+//! Queries go to `verikit-smt` (linear integer arithmetic): one incremental solver per clause
+//! (its constraint asserted once, lemmas under activation literals, rebuilt every
+//! `RESET_QUERIES` queries), polled by the budget, each query counted as one unit of its work.
+//! Points are described with congruences modulo 2 and the divisors of the clauses' `div`/`mod`
+//! terms. The caller checks the model and the derivation independently (`horn_check`).
 
 use crate::cfa::{Atom, Lin, Var};
 use crate::global_guidance::subsume_candidates;
