@@ -87,7 +87,7 @@ fn mutual_exclusion_holds_and_single_entry_is_reachable() {
 #[test]
 fn every_algorithm_and_extrapolation_agrees() {
     for algo in ["reach", "covreach", "alu-covreach"] {
-        for ex in ["extraLU+l", "extraLU+g", "extraM"] {
+        for ex in ["extraLU+l", "extraLU+g", "extraM", "extraM+l"] {
             let v = ok(&[
                 "ta",
                 "reach",
@@ -183,7 +183,7 @@ fn deadlock_and_clock_constraints_in_queries() {
     let v = ok(&["ta", "check", DEMO_XML, "-Q", "A[] not deadlock"]);
     assert_eq!(v["verdict"], "true", "{v}");
     assert_eq!(v["results"][0]["result"], "satisfied");
-    assert_eq!(v["results"][0]["extrapolation"], "extraM");
+    assert_eq!(v["results"][0]["extrapolation"], "extraM+l");
     let r = query(DEMO_XML, "E<> P(1).wait && P(1).x > 2", &[]);
     assert_eq!(r["result"], "satisfied", "{r}");
     assert!(r["witness"]["timed"].is_array());

@@ -47,9 +47,9 @@ pub fn check_query(
     let mut opts = opts;
     let r = if q.mentions_deadlock() || q.n_atoms() > 0 {
         // deadlock and clock constraints are properties of valuations that LU abstractions do not
-        // preserve: ExtraM (region-closed, a bisimulation) with the query's constants among the
-        // bounds, and covering by plain inclusion
-        opts.extrapolation = Extrapolation::MGlobal;
+        // preserve: ExtraM with per-location bounds (region-closed, a bisimulation) with the
+        // query's constants among the bounds, and covering by plain inclusion
+        opts.extrapolation = Extrapolation::MLocal;
         if opts.algo == Algo::AluCovreach {
             opts.algo = Algo::Covreach;
         }
@@ -79,7 +79,7 @@ pub fn check_query(
 }
 
 /// `E[] φ`, `A<> φ`, `φ --> ψ` by the lasso search of `live_check`, on the zone graph under
-/// ExtraM (whose zones are unions of regions, so deadlocks ending maximal paths are exact) with
+/// ExtraM with per-location bounds (whose zones are unions of regions, so deadlocks ending maximal paths are exact) with
 /// equal nodes merged and no covering.
 fn check_liveness(
     um: &UppaalModel,
@@ -97,9 +97,9 @@ fn check_liveness(
         _ => Goal::LeadsToViolation(&phi, &psi),
     };
     let mut opts = opts;
-    opts.extrapolation = Extrapolation::MGlobal;
+    opts.extrapolation = Extrapolation::MLocal;
     opts.algo = Algo::Reach;
-    let out = search_lasso(&um.model, Extrapolation::MGlobal, &goal, budget)?;
+    let out = search_lasso(&um.model, Extrapolation::MLocal, &goal, budget)?;
     let satisfied = out
         .search
         .reachable

@@ -19,7 +19,7 @@ pub const SEARCH_NAMES: &[&str] = &["bfs", "dfs"];
 /// Algorithm names of `--algo`.
 pub const ALGO_NAMES: &[&str] = &["reach", "covreach", "alu-covreach"];
 /// Zone abstraction names of `--extrapolation`.
-pub const EXTRAPOLATION_NAMES: &[&str] = &["extraLU+l", "extraLU+g", "extraM"];
+pub const EXTRAPOLATION_NAMES: &[&str] = &["extraLU+l", "extraLU+g", "extraM", "extraM+l"];
 
 impl Options {
     /// The options of the `-x ta.*` parameters, overridden by those named `search` (bfs, dfs),

@@ -15,7 +15,7 @@ use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
 /// The valuations of `(disc, z)` from which no move is ever enabled (`z` canonical, delay-closed).
 pub(crate) fn deadlocked(zg: &ZoneGraph<'_>, disc: &Discrete, z: &Dbm) -> Federation {
     let mut moves: Vec<Transition> = Vec::new();
-    zg.transitions(disc, &mut moves);
+    zg.transitions(disc, z, &mut moves);
     let urgent = zg.is_urgent(disc);
     let mut live = Federation::empty(z.dim());
     for t in &moves {

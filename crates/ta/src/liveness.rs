@@ -122,7 +122,7 @@ pub(crate) fn explore(
             continue;
         };
         let d = g.discrete[did as usize].clone();
-        zg.transitions(&d, &mut trans);
+        zg.transitions(&d, &z, &mut trans);
         let mut out = Vec::new();
         for t in &trans {
             if let Some((nd, nz)) = zg.successor(&d, &z, t) {

@@ -11,6 +11,7 @@
 
 use crate::dbm::MAX_CONST;
 use crate::model::{ClockAtom, Cmp, Model, Stmt};
+use rustc_hash::FxHashSet;
 
 /// No constraint on the clock (`−∞`).
 pub(crate) const NO_BOUND: i32 = i32::MIN;
@@ -63,20 +64,31 @@ fn definitely_reset(stmts: &[Stmt], dim: usize) -> Vec<bool> {
 }
 
 impl LuBounds {
-    /// Computes the bounds (the model must have no diagonal constraints).
-    /// Raises the global bounds by the constants of `atoms`.
-    pub(crate) fn raise_global(&mut self, atoms: &[ClockAtom], model: &Model) {
+    /// Raises the global bounds and those of every location by the constants of `atoms`.
+    pub(crate) fn raise(&mut self, atoms: &[ClockAtom], model: &Model) {
         for a in atoms {
             record(a, model, &mut self.global_l, &mut self.global_u);
+            for (ls, us) in self.local_l.iter_mut().zip(self.local_u.iter_mut()) {
+                for (l, u) in ls.iter_mut().zip(us.iter_mut()) {
+                    record(a, model, l, u);
+                }
+            }
         }
     }
 
+    /// Computes the bounds (the model must have no diagonal constraints).
     pub(crate) fn compute(model: &Model) -> LuBounds {
         let dim = model.dim();
         let mut local_l = Vec::new();
         let mut local_u = Vec::new();
+        // (process, event) of the broadcast receivers
+        let receivers: FxHashSet<(u32, u32)> = model
+            .syncs
+            .iter()
+            .filter(|sy| sy.broadcast)
+            .flat_map(|sy| sy.parts.iter().filter(|p| p.2).map(|&(p, ev, _)| (p, ev)))
+            .collect();
         for (pi, p) in model.processes.iter().enumerate() {
-            let pi = Some(pi);
             let n = p.locations.len();
             let mut l = vec![vec![NO_BOUND; dim]; n];
             let mut u = vec![vec![NO_BOUND; dim]; n];
@@ -89,13 +101,7 @@ impl LuBounds {
                 let s = e.src as usize;
                 // a broadcast receiver's clock guard is also used negated (the receiver stays
                 // out where it is false): both its lower and upper bounds matter
-                let receiver = model.syncs.iter().any(|sy| {
-                    sy.broadcast
-                        && sy
-                            .parts
-                            .iter()
-                            .any(|&(pp, ev, weak)| weak && ev == e.event && Some(pp as usize) == pi)
-                });
+                let receiver = receivers.contains(&(pi as u32, e.event));
                 for a in &e.guard.clocks {
                     if receiver {
                         let both = ClockAtom {

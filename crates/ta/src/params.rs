@@ -11,8 +11,8 @@ use verikit_diag::{Param, Params};
 pub(crate) const EXTRAPOLATION: Param = Param {
     name: "ta.extrapolation",
     default: "extraLU+l",
-    range: "extraLU+l|extraLU+g|extraM",
-    doc: "zone abstraction: ExtraLU+ with local (per-location) or global LU bounds, or ExtraM",
+    range: "extraLU+l|extraLU+g|extraM|extraM+l",
+    doc: "zone abstraction: ExtraLU+ with local (per-location) or global LU bounds, ExtraM with global or local bounds",
 };
 pub(crate) const ORDER: Param = Param {
     name: "ta.order",

@@ -98,7 +98,7 @@ pub(crate) fn check_pred(
     model.refuse_diagonals()?;
     let mut zg = ZoneGraph::new(model, opts.extrapolation);
     zg.set_strict_updates(true);
-    zg.raise_global_bounds(query_atoms);
+    zg.raise_bounds(query_atoms);
     let out = reach_until(&mut zg, hit, opts.search, opts.algo, budget);
     finish(model, &zg, out, Vec::new(), end, t0)
 }

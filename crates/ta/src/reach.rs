@@ -247,7 +247,7 @@ pub(crate) fn reach_until(
             hit = Some(id);
             break;
         }
-        zg.transitions(&d, &mut trans);
+        zg.transitions(&d, &z, &mut trans);
         if zg.overflowed() {
             break;
         }

@@ -26,8 +26,12 @@ use std::sync::Arc;
 use verikit_diag::{Diagnostic, Span};
 
 const DEFAULT_INT: (i64, i64) = (-32768, 32767);
-/// Edges one transition may expand to (selects × channel indices) before the model is refused.
-const MAX_EXPANSION: usize = 20_000;
+/// Edges the model's transitions may expand to (selects × channel indices) before the model is
+/// refused.
+const MAX_EXPANSION: usize = 200_000;
+/// Synchronisation vectors (binary channels: senders × receivers per channel) before the model
+/// is refused.
+const MAX_SYNCS: usize = 2_000_000;
 
 #[derive(Clone, Debug)]
 enum Ty {
@@ -944,10 +948,25 @@ impl Lower {
                 }
             }
             UExpr::Call(f, args, sp) => {
-                let UExpr::Name(n, nsp) = &**f else {
-                    return Err(err(*sp, "only named functions can be called"));
+                // `P.f(…)` in a query: process `P`'s function, arguments in the query's scope
+                let (n, nsp, scope) = match &**f {
+                    UExpr::Name(n, nsp) => (n, nsp, None),
+                    UExpr::Field(base, member, nsp) => match self.process_of(base) {
+                        Some((_, scope)) => (member, nsp, Some(scope)),
+                        None => return Err(err(*sp, "`.` (structs, process members) is not supported here")),
+                    },
+                    _ => return Err(err(*sp, "only named functions can be called")),
                 };
-                let Some(Sym::Func(func)) = self.lookup(n).cloned() else {
+                let found = match scope {
+                    Some(scope) => {
+                        self.scopes.push(scope);
+                        let f = self.lookup(n).cloned();
+                        self.scopes.pop();
+                        f
+                    }
+                    None => self.lookup(n).cloned(),
+                };
+                let Some(Sym::Func(func)) = found else {
                     return Err(err(*nsp, format!("`{n}` is not a function")));
                 };
                 if args.len() != func.params as usize {
@@ -1664,6 +1683,8 @@ impl Lower {
         // senders[c], receivers[c]: processes using the channel
         let mut senders: Vec<Vec<u32>> = vec![Vec::new(); nc];
         let mut receivers: Vec<Vec<u32>> = vec![Vec::new(); nc];
+        // the first transition using each channel, to locate a refusal
+        let mut first_use: Vec<Span> = vec![Span::point(0); nc];
         let raws = std::mem::take(&mut self.raw);
         for (pi, raw) in raws.into_iter().enumerate() {
             let Some(proc_) = self.model.processes.get_mut(pi) else {
@@ -1677,6 +1698,11 @@ impl Lower {
                             .chans
                             .get(c as usize)
                             .ok_or_else(|| err(r.span, "bad channel"))?;
+                        if senders[c as usize].is_empty() && receivers[c as usize].is_empty() {
+                            if let Some(f) = first_use.get_mut(c as usize) {
+                                *f = r.span;
+                            }
+                        }
                         if send {
                             if !senders[c as usize].contains(&(pi as u32)) {
                                 senders[c as usize].push(pi as u32);
@@ -1757,6 +1783,12 @@ impl Lower {
                         span: Span::point(0),
                     });
                 } else {
+                    if self.model.syncs.len() + receivers[c].len() > MAX_SYNCS {
+                        return Err(err(
+                            first_use.get(c).copied().unwrap_or(Span::point(0)),
+                            format!("more than {MAX_SYNCS} synchronisation vectors (sender/receiver pairs per channel): refused rather than explored"),
+                        ));
+                    }
                     for &q in &receivers[c] {
                         if q != p {
                             let mut parts = vec![(p, snd, false), (q, rcv, false)];
@@ -2265,6 +2297,37 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
                 assert!(q.holds(3, &end), "{}: the trace ends where φ holds", q.text);
             }
         }
+    }
+
+    /// `P(1).f()` in a query calls process `P(1)`'s function on that process's variables (the
+    /// gossip models' `Node(1).numSecrets()`); arguments are read in the query's scope.
+    #[test]
+    fn a_process_function_in_a_query() {
+        let m = SMALL.replace(
+            "<declaration>clock x;</declaration>",
+            "<declaration>clock x; int[0,3] mine = 0;\nint plus(int k) { return mine + k + id; }</declaration>",
+        )
+        .replace("hits[id]++, x := 0", "hits[id]++, mine = 2, x := 0");
+        let um = parse_uppaal(&m).unwrap();
+        let budget = Budget::unlimited();
+        for (text, want) in [
+            ("E<> P(1).plus(0) == 3", true),
+            ("E<> P(0).plus(N) == 4", true),
+            ("A[] P(0).plus(0) <= 2 && P(1).plus(1) != 5", true),
+            ("E<> P(1).busy && P(1).plus(0) == 1", false),
+        ] {
+            let q = um.query_text(text).unwrap();
+            let r = check_query(&um, &q, Options::default(), &budget).unwrap();
+            assert_eq!(r.satisfied, Some(want), "{text}");
+            if let (Some(tt), QueryKind::Reach) = (&r.search.timed, q.kind) {
+                let end = replay_state(&um.model, tt).unwrap();
+                assert!(q.holds(3, &end), "{text}: the trace ends where φ holds");
+            }
+        }
+        let e = um.query_text("E<> P(7).plus(0) == 1").unwrap_err();
+        assert!(e.message.contains("not supported"), "{}", e.message);
+        let e = um.query_text("E<> P(1).nope() == 1").unwrap_err();
+        assert!(e.message.contains("not a function"), "{}", e.message);
     }
 
     /// `a[i++] = e` assigns `a[i]`, then steps `i` (train-gate's queue); with `i` read again in

@@ -14,6 +14,7 @@ use crate::lu_bounds::LuBounds;
 use crate::model::{
     exec, stay_out_atom, stay_out_options, ClockAtom, Cmp, EvalError, Guard, Model, STAY_OUT,
 };
+use rustc_hash::FxHashMap;
 
 /// Which abstraction is applied to every zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +25,10 @@ pub enum Extrapolation {
     LuGlobal,
     /// ExtraM with global bounds `M = max(L, U)`.
     MGlobal,
+    /// ExtraM with per-location bounds `M(l) = max(L(l), U(l))` (Behrmann–Bouyer–Fleury–Larsen's
+    /// static guard analysis: region equivalence under these bounds is a bisimulation, so
+    /// deadlocks and clock constraints of queries are preserved as with global bounds).
+    MLocal,
 }
 
 impl Extrapolation {
@@ -32,6 +37,7 @@ impl Extrapolation {
             Extrapolation::LuLocal => "extraLU+l",
             Extrapolation::LuGlobal => "extraLU+g",
             Extrapolation::MGlobal => "extraM",
+            Extrapolation::MLocal => "extraM+l",
         }
     }
     pub fn parse(s: &str) -> Option<Extrapolation> {
@@ -39,6 +45,7 @@ impl Extrapolation {
             "extraLU+l" | "extralu+l" => Some(Extrapolation::LuLocal),
             "extraLU+g" | "extralu+g" => Some(Extrapolation::LuGlobal),
             "extraM" | "extram" | "extraM+g" => Some(Extrapolation::MGlobal),
+            "extraM+l" | "extram+l" => Some(Extrapolation::MLocal),
             _ => None,
         }
     }
@@ -65,6 +72,54 @@ pub(crate) struct ZoneGraph<'m> {
     /// here, instead of TChecker's silently disabled move.
     strict_updates: bool,
     runtime_error: std::cell::RefCell<Option<(Transition, EvalError)>>,
+    sync_index: SyncIndex,
+}
+
+/// The synchronisation vectors by their first strong participant `(process, event)`, so that a
+/// state's moves are found from its enabled edges rather than by scanning every vector (channel
+/// arrays make hundreds of thousands of them).
+#[derive(Default)]
+struct SyncIndex {
+    by_trigger: FxHashMap<(u32, u32), Vec<u32>>,
+    /// Vectors without a strong participant (every state must consider them).
+    untriggered: Vec<u32>,
+    /// The outgoing edges of `(process, location)` with a synchronised event, by event (in the
+    /// order of `Process::out`).
+    by_event: FxHashMap<(u32, u32, u32), Vec<u32>>,
+}
+
+impl SyncIndex {
+    fn new(model: &Model) -> SyncIndex {
+        let mut ix = SyncIndex::default();
+        for (k, s) in model.syncs.iter().enumerate() {
+            match s.parts.iter().find(|p| !p.2) {
+                Some(&(p, ev, _)) => ix.by_trigger.entry((p, ev)).or_default().push(k as u32),
+                None => ix.untriggered.push(k as u32),
+            }
+        }
+        for (p, proc_) in model.processes.iter().enumerate() {
+            for (l, out) in proc_.out.iter().enumerate() {
+                for &e in out {
+                    let Some(ed) = proc_.edges.get(e as usize) else {
+                        continue;
+                    };
+                    if model.synced.get(p).and_then(|v| v.get(ed.event as usize)) == Some(&true) {
+                        ix.by_event
+                            .entry((p as u32, l as u32, ed.event))
+                            .or_default()
+                            .push(e);
+                    }
+                }
+            }
+        }
+        ix
+    }
+
+    fn edges(&self, p: u32, l: i32, ev: u32) -> &[u32] {
+        self.by_event
+            .get(&(p, l as u32, ev))
+            .map_or(&[], Vec::as_slice)
+    }
 }
 
 /// At most this many participant combinations per synchronisation and state (broadcast receivers
@@ -97,7 +152,7 @@ pub(crate) fn constrain_atom(z: &mut Dbm, a: &ClockAtom, ints: &[i32]) -> Result
 
 /// Constrains `z` by the clock guards of a move and the negated atoms of its stay-out entries
 /// (broadcast receivers that do not take part); false if empty or a bound fails to evaluate.
-pub(crate) fn constrain_move(z: &mut Dbm, model: &Model, t: &Transition, ints: &[i32]) -> bool {
+pub(crate) fn constrain_move(z: &mut Dbm, model: &Model, t: &[(u32, u32)], ints: &[i32]) -> bool {
     for &(p, e) in t {
         if p & STAY_OUT != 0 {
             let Some(a) = stay_out_atom(model, p, e) else {
@@ -145,13 +200,14 @@ impl<'m> ZoneGraph<'m> {
             overflow: std::cell::Cell::new(false),
             strict_updates: false,
             runtime_error: std::cell::RefCell::new(None),
+            sync_index: SyncIndex::new(model),
         }
     }
 
-    /// Raises the global bounds by the constants of `atoms` (clock constraints of a query, which
-    /// the abstraction must preserve).
-    pub(crate) fn raise_global_bounds(&mut self, atoms: &[ClockAtom]) {
-        self.lu.raise_global(atoms, self.model);
+    /// Raises the global and local bounds by the constants of `atoms` (clock constraints of a
+    /// query, which the abstraction must preserve in every state).
+    pub(crate) fn raise_bounds(&mut self, atoms: &[ClockAtom]) {
+        self.lu.raise(atoms, self.model);
     }
 
     /// Makes failing updates of enabled moves run-time errors (UPPAAL) instead of disabling the
@@ -244,6 +300,14 @@ impl<'m> ZoneGraph<'m> {
                 }
                 extra_m(z, &self.scratch_l);
             }
+            Extrapolation::MLocal => {
+                self.lu
+                    .local(locs, &mut self.scratch_l, &mut self.scratch_u);
+                for (l, &u) in self.scratch_l.iter_mut().zip(&self.scratch_u) {
+                    *l = (*l).max(u);
+                }
+                extra_m(z, &self.scratch_l);
+            }
         }
     }
 
@@ -263,6 +327,16 @@ impl<'m> ZoneGraph<'m> {
                     .map(|x| self.lu.global_l[x].max(self.lu.global_u[x]))
                     .collect();
                 (m.clone(), m)
+            }
+            Extrapolation::MLocal => {
+                let mut l = vec![0; dim];
+                let mut u = vec![0; dim];
+                self.lu.local(locs, &mut l, &mut u);
+                for (l, u) in l.iter_mut().zip(u.iter_mut()) {
+                    *l = (*l).max(*u);
+                    *u = *l;
+                }
+                (l, u)
             }
         }
     }
@@ -318,8 +392,9 @@ impl<'m> ZoneGraph<'m> {
     }
 
     /// The discrete moves enabled by the locations of `disc` (guards not yet evaluated, except
-    /// the integer guards of broadcast receivers, which decide who takes part).
-    pub(crate) fn transitions(&self, disc: &[i32], out: &mut Vec<Transition>) {
+    /// the integer guards of broadcast receivers, which decide who takes part, and their clock
+    /// guards, which must be satisfiable in the zone `z` together with the sender's).
+    pub(crate) fn transitions(&self, disc: &[i32], z: &Dbm, out: &mut Vec<Transition>) {
         out.clear();
         let m = self.model;
         let n = self.nproc().min(disc.len());
@@ -334,41 +409,48 @@ impl<'m> ZoneGraph<'m> {
                 .and_then(|pr| pr.locations.get(*locs.get(p as usize)? as usize))
                 .is_some_and(|l| l.committed)
         };
+        // the synchronisations whose first strong participant has an edge with its event and a
+        // true integer guard here (the others cannot fire), in the model's order
+        let mut candidates = self.sync_index.untriggered.clone();
         for (pi, p) in m.processes.iter().enumerate() {
             let Some(edges) = locs.get(pi).and_then(|&l| p.out.get(l as usize)) else {
                 continue;
             };
-            if committed && !in_committed(pi as u32) {
-                continue;
-            }
+            let may_move_alone = !committed || in_committed(pi as u32);
             for &e in edges {
-                let ev = p.edges[e as usize].event as usize;
+                let ed = &p.edges[e as usize];
+                let ev = ed.event as usize;
                 if !m.synced[pi][ev] {
-                    out.push(vec![(pi as u32, e)]);
+                    if may_move_alone {
+                        out.push(vec![(pi as u32, e)]);
+                    }
+                } else if let Some(ss) = self.sync_index.by_trigger.get(&(pi as u32, ed.event)) {
+                    if matches!(ed.guard.ints_hold(ints), Ok(true)) {
+                        candidates.extend_from_slice(ss);
+                    }
                 }
             }
         }
-        'sync: for s in &m.syncs {
+        candidates.sort_unstable();
+        candidates.dedup();
+        'sync: for s in candidates.iter().filter_map(|&k| m.syncs.get(k as usize)) {
             // options per participant (each a list of entries); a weak participant without a
             // candidate edge stays out; a broadcast receiver whose candidates all have clock
             // guards may also stay out where they are false
             let mut choices: Vec<Vec<Vec<(u32, u32)>>> = Vec::with_capacity(s.parts.len());
             for &(p, ev, weak) in &s.parts {
                 let proc_ = &m.processes[p as usize];
-                let Some(edges) = locs
-                    .get(p as usize)
-                    .and_then(|&l| proc_.out.get(l as usize))
-                else {
+                let Some(&l) = locs.get(p as usize) else {
                     continue 'sync;
                 };
-                let c: Vec<u32> = edges
+                let c: Vec<u32> = self
+                    .sync_index
+                    .edges(p, l, ev)
                     .iter()
                     .copied()
                     .filter(|&e| {
-                        let ed = &proc_.edges[e as usize];
-                        ed.event == ev
-                            && (!(s.broadcast && weak)
-                                || matches!(ed.guard.ints_hold(ints), Ok(true)))
+                        !(s.broadcast && weak)
+                            || matches!(proc_.edges[e as usize].guard.ints_hold(ints), Ok(true))
                     })
                     .collect();
                 if c.is_empty() {
@@ -386,36 +468,80 @@ impl<'m> ZoneGraph<'m> {
             if choices.is_empty() {
                 continue;
             }
-            if choices
-                .iter()
-                .try_fold(1usize, |acc, c| {
-                    acc.checked_mul(c.len()).filter(|&n| n <= MAX_COMBOS)
-                })
-                .is_none()
-            {
-                self.overflow.set(true);
-                continue;
-            }
-            let mut combos: Vec<Transition> = vec![Vec::new()];
-            for c in &choices {
-                let mut next = Vec::with_capacity(combos.len() * c.len());
-                for t in &combos {
-                    for pe in c {
-                        let mut u = t.clone();
-                        u.extend_from_slice(pe);
-                        next.push(u);
-                    }
-                }
-                combos = next;
-            }
-            for mut t in combos {
-                t.sort_unstable();
-                if committed && !t.iter().any(|&(p, _)| in_committed(p)) {
+            let before = out.len();
+            if s.broadcast {
+                // receivers with clock guards multiply the choices; most combinations contradict
+                // the zone (the receivers' clocks are related), so they are built participant by
+                // participant and cut as soon as the constrained zone is empty
+                let mut found = Vec::new();
+                if !self.broadcast_combos(&choices, z, ints, &mut Vec::new(), &mut found) {
+                    self.overflow.set(true);
                     continue;
                 }
-                out.push(t);
+                out.append(&mut found);
+            } else {
+                if choices
+                    .iter()
+                    .try_fold(1usize, |acc, c| {
+                        acc.checked_mul(c.len()).filter(|&n| n <= MAX_COMBOS)
+                    })
+                    .is_none()
+                {
+                    self.overflow.set(true);
+                    continue;
+                }
+                let mut combos: Vec<Transition> = vec![Vec::new()];
+                for c in &choices {
+                    let mut next = Vec::with_capacity(combos.len() * c.len());
+                    for t in &combos {
+                        for pe in c {
+                            let mut u = t.clone();
+                            u.extend_from_slice(pe);
+                            next.push(u);
+                        }
+                    }
+                    combos = next;
+                }
+                out.extend(combos);
+            }
+            let mut added = out.split_off(before);
+            for t in &mut added {
+                t.sort_unstable();
+            }
+            added.retain(|t| !committed || t.iter().any(|&(p, _)| in_committed(p)));
+            out.append(&mut added);
+        }
+    }
+
+    /// The combinations of one option per participant (`choices`) whose clock constraints are
+    /// satisfiable in `z`, appended to `out` by a depth-first search that constrains a copy of
+    /// the zone per level; false if more than [`MAX_COMBOS`] survive.
+    fn broadcast_combos(
+        &self,
+        choices: &[Vec<Vec<(u32, u32)>>],
+        z: &Dbm,
+        ints: &[i32],
+        t: &mut Vec<(u32, u32)>,
+        out: &mut Vec<Transition>,
+    ) -> bool {
+        let Some((first, rest)) = choices.split_first() else {
+            out.push(t.clone());
+            return out.len() <= MAX_COMBOS;
+        };
+        for opt in first {
+            let mut z2 = z.clone();
+            if !constrain_move(&mut z2, self.model, opt, ints) {
+                continue;
+            }
+            let len = t.len();
+            t.extend_from_slice(opt);
+            let ok = self.broadcast_combos(rest, &z2, ints, t, out);
+            t.truncate(len);
+            if !ok {
+                return false;
             }
         }
+        true
     }
 
     /// The discrete effect of a transition: target locations + integers and the clock resets, or

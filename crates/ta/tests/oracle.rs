@@ -218,7 +218,7 @@ proptest! {
         let labels = vec![format!("p{tp}l{tl}")];
         for algo in [Algo::Reach, Algo::Covreach, Algo::AluCovreach] {
             for search in [Search::Bfs, Search::Dfs] {
-                for extrapolation in [Extrapolation::LuLocal, Extrapolation::LuGlobal, Extrapolation::MGlobal] {
+                for extrapolation in [Extrapolation::LuLocal, Extrapolation::LuGlobal, Extrapolation::MGlobal, Extrapolation::MLocal] {
                     let o = Options { search, algo, extrapolation };
                     let r = check_labels(&model, &labels, o, &Budget::unlimited()).unwrap();
                     prop_assert_eq!(r.reachable, Some(want), "{:?}\n{}", o, text);
