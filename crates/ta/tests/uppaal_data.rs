@@ -38,7 +38,7 @@ fn every_shared_uppaal_model_parses_or_is_refused_with_a_location() {
         }
     }
     eprintln!("{ok} of {} UPPAAL models parse", files.len());
-    assert!(ok >= 85, "only {ok} of {} parse", files.len());
+    assert!(ok >= 90, "only {ok} of {} parse", files.len());
 }
 
 fn all_rows() -> bool {
@@ -205,8 +205,8 @@ fn expected_uppaal_rows_agree_and_witnesses_replay() {
     }
 }
 
-/// train-gate's liveness queries (`-->`, `E[]`/`A<>`) do not finish within a small budget: the
-/// answer is `timeout`, returned once the budget is gone — the lasso search after the zone graph
+/// train-gate's liveness queries (`-->`, `E[]`/`A<>`) within a budget too small for them (on a
+/// loaded machine): the answer is `timeout`, returned once the budget is gone — the lasso search after the zone graph
 /// (a federation per node for "can a maximal path stop here") polls the budget too, and a cut
 /// exploration is not searched further.
 #[test]
