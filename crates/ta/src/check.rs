@@ -23,7 +23,7 @@ pub struct QueryResult {
     /// The search; its trace (if any) ends in a state satisfying φ (`E<>`) or violating it
     /// (`A[]`).
     pub search: ReachResult,
-    /// The options the search ran with (deadlock queries switch to ExtraM and inclusion).
+    /// The options the search ran with (deadlock queries switch to ExtraM with local bounds and inclusion).
     pub options: Options,
     /// For a liveness query with a witness (`E[]` satisfied, `A<>` or `-->` violated): how its
     /// timed trace splits into stem, prefix and cycle (taken twice).
@@ -79,8 +79,8 @@ pub fn check_query(
 }
 
 /// `E[] φ`, `A<> φ`, `φ --> ψ` by the lasso search of `live_check`, on the zone graph under
-/// ExtraM with per-location bounds (whose zones are unions of regions, so deadlocks ending maximal paths are exact) with
-/// equal nodes merged and no covering.
+/// ExtraM with per-location bounds (whose zones are unions of regions, so deadlocks ending
+/// maximal paths are exact) with equal nodes merged and no covering.
 fn check_liveness(
     um: &UppaalModel,
     q: &Query,

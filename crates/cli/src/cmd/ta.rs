@@ -88,7 +88,7 @@ pub struct How {
     /// Covering: by inclusion (covreach), by the coarser aLU abstraction, or none (reach).
     #[arg(long, value_parser = PossibleValuesParser::new(ALGO_NAMES))]
     algo: Option<String>,
-    /// Zone abstraction: ExtraLU+ with local or global bounds, or ExtraM.
+    /// Zone abstraction: ExtraLU+ or ExtraM, with local (per-location) or global bounds.
     #[arg(long, value_parser = PossibleValuesParser::new(EXTRAPOLATION_NAMES))]
     extrapolation: Option<String>,
 }
