@@ -176,6 +176,11 @@ impl Expr {
         self.ev(&mut Ro(ints), &[], 0)
     }
 
+    /// The value on `ints` with `Local(k)` read from `frame` (read-only).
+    pub(crate) fn eval_in_frame(&self, ints: &[i32], frame: &[i64]) -> Result<i64, EvalError> {
+        self.ev(&mut Ro(ints), frame, 0)
+    }
+
     fn ev<S: IntStore>(&self, s: &mut S, frame: &[i64], depth: usize) -> Result<i64, EvalError> {
         Ok(match self {
             Expr::Const(c) => *c,

@@ -1048,7 +1048,7 @@ impl Lower {
                 if let Some(l) = self.model.processes.get(p).and_then(|pr| pr.locations.iter().position(|l| &l.name == member)) {
                     // a location test: the location is stored before the integers, so it reads
                     // as a comparison on a pseudo variable resolved by the query evaluator
-                    return Ok(Expr::Bin(BinOp::Eq, Box::new(Expr::Local(p as u32)), Box::new(Expr::Const(l as i64))));
+                    return Ok(Expr::Bin(BinOp::Eq, Box::new(Expr::Local(LOC_SLOT + p as u32)), Box::new(Expr::Const(l as i64))));
                 }
                 self.scopes.push(scope);
                 let r = self.expr(&UExpr::Name(member.clone(), *sp));
@@ -1825,12 +1825,15 @@ pub struct Query {
     pub(crate) clock_atoms: Vec<ClockAtom>,
 }
 
-/// The pseudo-slot that stands for `deadlock` in a lowered query formula.
-const DEADLOCK_SLOT: u32 = u32::MAX;
-/// The pseudo-slot of the first clock constraint of a query.
-const ATOM_SLOT: u32 = u32::MAX - 64;
 /// At most this many clock constraints per query (the search enumerates their truth values).
 const MAX_QUERY_ATOMS: usize = 8;
+/// A lowered query formula reads its state through frame slots (`Expr::Local`): `deadlock`,
+/// then the truth of each clock constraint, then the location of each process.
+const DEADLOCK_SLOT: u32 = 0;
+/// The slot of the first clock constraint of a query.
+const ATOM_SLOT: u32 = 1;
+/// The slot of process 0's location.
+const LOC_SLOT: u32 = ATOM_SLOT + MAX_QUERY_ATOMS as u32;
 
 impl Lower {
     /// A query formula: boolean combinations (`&&`, `||`, `!`, `imply`) of integer conditions,
@@ -2202,7 +2205,8 @@ impl Query {
     }
 }
 
-/// Evaluates a state formula: `Local(p)` reads the location of process `p`.
+/// Evaluates a state formula on the frame of [`DEADLOCK_SLOT`], the clock constraints' truth
+/// values and the locations (the formula is not copied: it is evaluated in every state).
 fn eval_state(
     f: &Expr,
     locs: &[i32],
@@ -2210,25 +2214,11 @@ fn eval_state(
     deadlock: bool,
     atoms: u32,
 ) -> Result<bool, crate::model::EvalError> {
-    let bound = bind_locs(f, locs, deadlock, atoms);
-    Ok(bound.eval(ints)? != 0)
-}
-
-fn bind_locs(f: &Expr, locs: &[i32], dl: bool, atoms: u32) -> Expr {
-    let bind = |x: &Expr| Box::new(bind_locs(x, locs, dl, atoms));
-    match f {
-        Expr::Local(DEADLOCK_SLOT) => Expr::Const(i64::from(dl)),
-        Expr::Local(k) if *k >= ATOM_SLOT => {
-            Expr::Const(i64::from(atoms.checked_shr(k - ATOM_SLOT).unwrap_or(0) & 1))
-        }
-        Expr::Local(p) => Expr::Const(i64::from(locs.get(*p as usize).copied().unwrap_or(-1))),
-        Expr::Neg(x) => Expr::Neg(bind(x)),
-        Expr::Not(x) => Expr::Not(bind(x)),
-        Expr::BitNot(x) => Expr::BitNot(bind(x)),
-        Expr::Bin(op, a, b) => Expr::Bin(*op, bind(a), bind(b)),
-        Expr::Ite(c, a, b) => Expr::Ite(bind(c), bind(a), bind(b)),
-        other => other.clone(),
-    }
+    let mut frame = Vec::with_capacity(LOC_SLOT as usize + locs.len());
+    frame.push(i64::from(deadlock));
+    frame.extend((0..MAX_QUERY_ATOMS).map(|k| i64::from(atoms >> k & 1)));
+    frame.extend(locs.iter().map(|&l| i64::from(l)));
+    Ok(f.eval_in_frame(ints, &frame)? != 0)
 }
 
 #[cfg(test)]
