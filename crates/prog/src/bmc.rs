@@ -155,8 +155,8 @@ pub(crate) fn back_edges(cfa: &Cfa) -> (Vec<bool>, Vec<usize>) {
     (back, topo)
 }
 
-/// One bounded check with back edges taken at most `k` times.
-pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcResult, Exhausted> {
+/// The unwinding with back edges taken at most `k` times, encoded.
+fn unwind<'a>(cfa: &'a Cfa, k: usize, budget: &Budget) -> Result<Unwinding<'a>, Exhausted> {
     let mut s = Solver::new();
     s.set_budget(budget);
     let zero = s.terms.mk_const(Num::ZERO, Sort::Int);
@@ -250,6 +250,43 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
         }
     }
     let err = enc.or(err_pcs);
+    Ok(Unwinding {
+        enc,
+        err,
+        cut_pcs,
+        incomplete_pcs,
+        nondets,
+    })
+}
+
+/// The formula of one unwinding: the solver with the encoding, the path conditions of the error,
+/// the cut recursive calls and the exhausted back edges, and the nondeterministic values.
+struct Unwinding<'a> {
+    enc: Enc<'a>,
+    err: TermId,
+    cut_pcs: Vec<TermId>,
+    incomplete_pcs: Vec<TermId>,
+    /// nondet havoc instances: (pc, term, line) in DAG order
+    nondets: Vec<(TermId, TermId, u32)>,
+}
+
+/// The query of bound `k` as an SMT-LIB script (`sat`: the error is reachable within the
+/// bound), for other solvers.
+pub(crate) fn query_text(cfa: &Cfa, k: usize, budget: &Budget) -> Result<String, Exhausted> {
+    let mut u = unwind(cfa, k, budget)?;
+    u.enc.s.assert(u.err);
+    Ok(u.enc.s.to_smtlib("QF_LIA"))
+}
+
+/// One bounded check with back edges taken at most `k` times.
+pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcResult, Exhausted> {
+    let Unwinding {
+        mut enc,
+        err,
+        cut_pcs,
+        incomplete_pcs,
+        nondets,
+    } = unwind(cfa, k, budget)?;
     enc.s.push();
     enc.s.assert(err);
     let ans = enc.s.check(&[]);

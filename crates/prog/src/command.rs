@@ -5,7 +5,7 @@
 use crate::chc_task::solve_chc;
 use crate::error::ProgError;
 use crate::options::{Engine, VerifyOptions};
-use crate::task::{dump_cfa, to_chc_text, verify};
+use crate::task::{dump_cfa, to_chc_text, to_smt_text, verify};
 use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, Ctx, Failure};
 
@@ -72,6 +72,11 @@ pub fn cfa_command(input: &Path, ctx: &Ctx) -> Result<Answer, Failure> {
 /// `verikit prog to-chc`: the program as constrained Horn clauses.
 pub fn to_chc_command(input: &Path, depth: usize, ctx: &Ctx) -> Result<Answer, Failure> {
     Ok(Answer::new().line(to_chc_text(input, wrap(ctx), depth)?))
+}
+
+/// `verikit prog to-smt`: the bounded model checking query at one bound as SMT-LIB.
+pub fn to_smt_command(input: &Path, bound: usize, ctx: &Ctx) -> Result<Answer, Failure> {
+    Ok(Answer::new().line(to_smt_text(input, wrap(ctx), bound, &ctx.budget)?))
 }
 
 /// `verikit prog chc`: linear Horn clauses solved, the model or derivation checked.

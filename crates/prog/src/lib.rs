@@ -41,7 +41,9 @@ mod task;
 pub use cfa::{Atom, CallSite, Cfa, Edge, IntTy, Lin, Loc, Op, Proc, Var, VarInfo};
 pub use chc::{to_chc, MAX_CHC_SIZE};
 pub use chc_task::{solve_chc, solve_chc_text};
-pub use command::{cfa_command, chc_command, to_chc_command, verify_command, ENGINE_NAMES};
+pub use command::{
+    cfa_command, chc_command, to_chc_command, to_smt_command, verify_command, ENGINE_NAMES,
+};
 pub use error::ProgError;
 pub use horn_check::{check_chc_derivation, check_chc_model, ChcModel, ChcStep};
 pub use invariant_check::{check_invariant, Invariant};
@@ -50,4 +52,6 @@ pub use lower::LowerOptions;
 pub use options::{Engine, VerifyOptions, PARAMS};
 pub use replay::{harness_source, replay_with_gcc, Replay};
 pub use svtask::{read_task, Property, SvTask};
-pub use task::{cegar_invariant, dump_cfa, impact_invariant, to_chc_text, verify};
+pub use task::{
+    cegar_invariant, dump_cfa, impact_invariant, to_chc_text, to_smt_text, verify,
+};

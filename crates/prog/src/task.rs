@@ -531,6 +531,29 @@ fn dump_cfa_inner(c_file: &Path, wrap: bool) -> Result<String, ProgError> {
     Ok(cfa.to_dot())
 }
 
+/// The bounded model checking query of a C file at unwinding bound `bound` as an SMT-LIB script
+/// (QF_LIA; `sat` = `reach_error()` is reachable within the bound).
+pub fn to_smt_text(
+    c_file: &Path,
+    wrap: bool,
+    bound: usize,
+    budget: &Budget,
+) -> Result<String, ProgError> {
+    let (c_file, budget) = (c_file.to_path_buf(), budget.clone());
+    big_stack(move || {
+        let cfa = load_c(
+            &c_file,
+            LowerOptions {
+                wrap,
+                max_recursion: bound,
+                ..LowerOptions::default()
+            },
+        )?;
+        crate::bmc::query_text(&cfa, bound, &budget)
+            .map_err(|e| ProgError::Tool(e.verdict_word().to_string()))
+    })
+}
+
 /// The CHC (SMT-LIB HORN) encoding of a C file (recursion inlined to `depth`, deeper calls
 /// through procedure summaries).
 pub fn to_chc_text(c_file: &Path, wrap: bool, depth: usize) -> Result<String, ProgError> {

@@ -25,6 +25,7 @@ mod interp;
 mod ite_lifting;
 mod lia;
 mod linearize;
+mod printer;
 mod simplex;
 mod smtlib;
 mod solver;

@@ -419,6 +419,12 @@ impl Solver {
         &self.assertions
     }
 
+    /// The assertions in scope as an SMT-LIB script in `logic` (declarations, shared sub-terms
+    /// as `define-fun`s, `check-sat`), for other solvers.
+    pub fn to_smtlib(&self, logic: &str) -> String {
+        crate::printer::script(&self.terms, logic, &self.assertions)
+    }
+
     pub fn stats(&self) -> SolverStats {
         SolverStats {
             sat: self.sat.stats.clone(),

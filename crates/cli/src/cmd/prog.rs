@@ -36,6 +36,15 @@ pub enum ProgCmd {
         #[arg(long, default_value_t = 1)]
         depth: usize,
     },
+    /// The bounded model checking query at one unwinding bound as SMT-LIB (QF_LIA; `sat` =
+    /// `reach_error()` is reachable within the bound), for other solvers.
+    ToSmt {
+        /// A C file.
+        input: PathBuf,
+        /// Unwinding bound (loop iterations and recursion depth).
+        #[arg(long, default_value_t = 1)]
+        bound: usize,
+    },
     /// Solve linear constrained Horn clauses (SMT-LIB `HORN`, CHC-COMP): `sat` with a model (an
     /// interpretation of every predicate), `unsat` with a derivation of `false`, both checked by
     /// the SMT solver against the clauses as written; `unknown` with the reason otherwise.
@@ -64,5 +73,6 @@ pub fn run(cmd: ProgCmd, ctx: &Ctx) -> Result<Answer, CliError> {
         } => verikit_prog::verify_command(&input, &engine, no_replay, witness, ctx),
         ProgCmd::Chc { input, engine } => verikit_prog::chc_command(&input, &engine, ctx),
         ProgCmd::ToChc { input, depth } => verikit_prog::to_chc_command(&input, depth, ctx),
+        ProgCmd::ToSmt { input, bound } => verikit_prog::to_smt_command(&input, bound, ctx),
     }
 }
