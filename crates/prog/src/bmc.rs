@@ -37,6 +37,21 @@ impl Vals {
     }
 }
 
+/// A path condition as the list of its conjuncts, one per edge, shared between the states that
+/// extend it (a persistent list): `term` is the conjunction of the whole list. Where paths join,
+/// their conditions share the prefix up to the branch they come from, and the join's condition is
+/// that prefix and the disjunction of the remainders, `P ∧ (r₁ ∨ … ∨ rₙ)`, rather than
+/// `(P ∧ r₁) ∨ … ∨ (P ∧ rₙ)`: asserting a reachable location's condition then asserts every
+/// conjunct on its dominator path as a unit (the conditions of straight-line `assume`s, which are
+/// the bounds of the nondeterministic values), instead of hiding them under a disjunction the
+/// SAT search has to split.
+struct Pc {
+    term: TermId,
+    conj: TermId,
+    parent: Option<Rc<Pc>>,
+    depth: usize,
+}
+
 /// The outcome of one bounded check.
 pub(crate) enum BmcResult {
     /// The error is reachable: values of the nondeterministic calls in order, and the path length.
@@ -48,8 +63,7 @@ pub(crate) enum BmcResult {
     Bounded { cut: bool },
 }
 
-struct Enc<'a> {
-    cfa: &'a Cfa,
+struct Enc {
     s: Solver,
     zero: TermId,
 }
@@ -63,7 +77,7 @@ fn num(k: i128) -> Num {
     }
 }
 
-impl Enc<'_> {
+impl Enc {
     fn lin(&mut self, l: &Lin, vals: &Vals) -> TermId {
         let mut args = Vec::new();
         for (&x, &c) in &l.coeffs {
@@ -95,6 +109,24 @@ impl Enc<'_> {
             1 => xs.pop().unwrap_or(self.zero),
             _ => self.s.terms.mk(TermOp::And, xs, Sort::Bool),
         }
+    }
+    /// `pc ∧ c`.
+    fn extend(&mut self, pc: &Rc<Pc>, c: TermId) -> Rc<Pc> {
+        let tt = self.s.terms.mk_true();
+        if c == tt {
+            return pc.clone();
+        }
+        let term = if pc.term == tt {
+            c
+        } else {
+            self.and(vec![pc.term, c])
+        };
+        Rc::new(Pc {
+            term,
+            conj: c,
+            parent: Some(pc.clone()),
+            depth: pc.depth + 1,
+        })
     }
     fn or(&mut self, mut xs: Vec<TermId>) -> TermId {
         match xs.len() {
@@ -156,11 +188,11 @@ pub(crate) fn back_edges(cfa: &Cfa) -> (Vec<bool>, Vec<usize>) {
 }
 
 /// The unwinding with back edges taken at most `k` times, encoded.
-fn unwind<'a>(cfa: &'a Cfa, k: usize, budget: &Budget) -> Result<Unwinding<'a>, Exhausted> {
+fn unwind(cfa: &Cfa, k: usize, budget: &Budget) -> Result<Unwinding, Exhausted> {
     let mut s = Solver::new();
     s.set_budget(budget);
     let zero = s.terms.mk_const(Num::ZERO, Sort::Int);
-    let mut enc = Enc { cfa, s, zero };
+    let mut enc = Enc { s, zero };
     let (back, topo) = back_edges(cfa);
     let out = cfa.out_edges();
     // Initial values: one symbolic constant per variable.
@@ -173,11 +205,17 @@ fn unwind<'a>(cfa: &'a Cfa, k: usize, budget: &Budget) -> Result<Unwinding<'a>, 
         .map(|c| Rc::new(c.to_vec()))
         .collect();
     let tt = enc.s.terms.mk_true();
+    let root = Rc::new(Pc {
+        term: tt,
+        conj: tt,
+        parent: None,
+        depth: 0,
+    });
     // Pending incoming contributions per DAG node (count, loc) ordered topologically.
-    let mut pending: BTreeMap<(usize, usize, Loc), Vec<(TermId, Vals)>> = BTreeMap::new();
+    let mut pending: BTreeMap<(usize, usize, Loc), Vec<(Rc<Pc>, Vals)>> = BTreeMap::new();
     pending.insert(
         (0, topo.get(cfa.init).copied().unwrap_or(0), cfa.init),
-        vec![(tt, Vals(chunks))],
+        vec![(root, Vals(chunks))],
     );
     let mut err_pcs = Vec::new();
     let mut incomplete_pcs = Vec::new();
@@ -191,26 +229,24 @@ fn unwind<'a>(cfa: &'a Cfa, k: usize, budget: &Budget) -> Result<Unwinding<'a>, 
         // Merge the incoming states.
         let (pc, vals) = merge(&mut enc, ins);
         if l == cfa.error {
-            err_pcs.push(pc);
+            err_pcs.push(pc.term);
             continue;
         }
         if l == cfa.cut {
-            cut_pcs.push(pc);
+            cut_pcs.push(pc.term);
             continue;
         }
         for &e in out.get(l).into_iter().flatten() {
             let Some(edge) = cfa.edges.get(e) else {
                 continue;
             };
-            let mut pc2 = pc;
+            let mut pc2 = pc.clone();
             let mut v2 = vals.clone();
             match &edge.op {
                 Op::Assume(atoms) => {
-                    let mut xs = vec![pc];
-                    for a in atoms {
-                        xs.push(enc.atom(a, &vals));
-                    }
-                    pc2 = enc.and(xs);
+                    let xs: Vec<TermId> = atoms.iter().map(|a| enc.atom(a, &vals)).collect();
+                    let c = enc.and(xs);
+                    pc2 = enc.extend(&pc, c);
                 }
                 Op::Assign(asg) => {
                     let ts: Vec<(Var, TermId)> =
@@ -227,7 +263,7 @@ fn unwind<'a>(cfa: &'a Cfa, k: usize, budget: &Budget) -> Result<Unwinding<'a>, 
                             .declare(&format!("{}@{fresh}", cfa.var_name(x)), Sort::Int);
                         v2.set(x, t);
                         if *nondet {
-                            nondets.push((pc, t, edge.line));
+                            nondets.push((pc.term, t, edge.line));
                         }
                     }
                 }
@@ -238,7 +274,7 @@ fn unwind<'a>(cfa: &'a Cfa, k: usize, budget: &Budget) -> Result<Unwinding<'a>, 
                 c
             };
             if nc > k {
-                incomplete_pcs.push(pc2);
+                incomplete_pcs.push(pc2.term);
                 continue;
             }
             let key = (
@@ -261,8 +297,8 @@ fn unwind<'a>(cfa: &'a Cfa, k: usize, budget: &Budget) -> Result<Unwinding<'a>, 
 
 /// The formula of one unwinding: the solver with the encoding, the path conditions of the error,
 /// the cut recursive calls and the exhausted back edges, and the nondeterministic values.
-struct Unwinding<'a> {
-    enc: Enc<'a>,
+struct Unwinding {
+    enc: Enc,
     err: TermId,
     cut_pcs: Vec<TermId>,
     incomplete_pcs: Vec<TermId>,
@@ -328,18 +364,82 @@ pub(crate) fn check_bound(cfa: &Cfa, k: usize, budget: &Budget) -> Result<BmcRes
     }
 }
 
-fn merge(enc: &mut Enc<'_>, mut ins: Vec<(TermId, Vals)>) -> (TermId, Vals) {
+/// The nearest common ancestor of the path conditions `pcs` (a prefix of each).
+fn common_prefix(pcs: &[Rc<Pc>]) -> Option<Rc<Pc>> {
+    let depth = pcs.iter().map(|p| p.depth).min()?;
+    let mut cur: Vec<Rc<Pc>> = pcs
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            while p.depth > depth {
+                match p.parent.clone() {
+                    Some(q) => p = q,
+                    None => break,
+                }
+            }
+            p
+        })
+        .collect();
+    loop {
+        let first = cur.first()?.clone();
+        if cur.iter().all(|p| Rc::ptr_eq(p, &first)) {
+            return Some(first);
+        }
+        for p in cur.iter_mut() {
+            *p = p.parent.clone()?;
+        }
+    }
+}
+
+/// The conjunction of the conjuncts of `pc` after its prefix `prefix`.
+fn remainder(enc: &mut Enc, pc: &Rc<Pc>, prefix: &Rc<Pc>) -> TermId {
+    let mut xs = Vec::new();
+    let mut p = pc.clone();
+    while !Rc::ptr_eq(&p, prefix) {
+        xs.push(p.conj);
+        match p.parent.clone() {
+            Some(q) => p = q,
+            None => break,
+        }
+    }
+    xs.reverse();
+    enc.and(xs)
+}
+
+fn merge(enc: &mut Enc, mut ins: Vec<(Rc<Pc>, Vals)>) -> (Rc<Pc>, Vals) {
     if ins.len() == 1 {
         if let Some(x) = ins.pop() {
             return x;
         }
     }
-    let pcs: Vec<TermId> = ins.iter().map(|i| i.0).collect();
-    let pc = enc.or(pcs);
     let Some((_, first)) = ins.first() else {
         let f = enc.s.terms.mk_false();
-        return (f, Vals(Vec::new()));
+        let dead = Rc::new(Pc {
+            term: f,
+            conj: f,
+            parent: None,
+            depth: 0,
+        });
+        return (dead, Vals(Vec::new()));
     };
+    let pcs: Vec<Rc<Pc>> = ins.iter().map(|i| i.0.clone()).collect();
+    // Every path condition is an extension of the root, so a common prefix exists.
+    let Some(prefix) = common_prefix(&pcs) else {
+        let f = enc.s.terms.mk_false();
+        return (
+            Rc::new(Pc {
+                term: f,
+                conj: f,
+                parent: None,
+                depth: 0,
+            }),
+            first.clone(),
+        );
+    };
+    // Under the prefix, the remainders select the incoming state.
+    let rests: Vec<TermId> = pcs.iter().map(|p| remainder(enc, p, &prefix)).collect();
+    let any = enc.or(rests.clone());
+    let pc = enc.extend(&prefix, any);
     let mut vals = first.clone();
     let nchunks = first.0.len();
     for ci in 0..nchunks {
@@ -362,20 +462,18 @@ fn merge(enc: &mut Enc<'_>, mut ins: Vec<(TermId, Vals)>) -> (TermId, Vals) {
             if ts.iter().all(|t| Some(t) == ts.first()) {
                 continue;
             }
-            // ite(pc_1, v_1, ite(pc_2, v_2, … v_n))
+            // ite(r_1, v_1, ite(r_2, v_2, … v_n))
             let mut acc = ts.last().copied().unwrap_or(enc.zero);
             for i in (0..ins.len().saturating_sub(1)).rev() {
-                let (p, t) = (ins.get(i).map(|x| x.0), ts.get(i).copied());
-                if let (Some(p), Some(t)) = (p, t) {
+                if let (Some(&r), Some(&t)) = (rests.get(i), ts.get(i)) {
                     if t != acc {
-                        acc = enc.s.terms.mk(TermOp::Ite, vec![p, t, acc], Sort::Int);
+                        acc = enc.s.terms.mk(TermOp::Ite, vec![r, t, acc], Sort::Int);
                     }
                 }
             }
             vals.set(x, acc);
         }
     }
-    let _ = enc.cfa;
     (pc, vals)
 }
 

@@ -192,6 +192,8 @@ pub(crate) struct DiffLogic {
     /// Cells lowered by the edges in `pending` (one range of `fw_cells` per pending edge).
     fw_cells: Vec<u32>,
     fw_ranges: Vec<(u32, u32)>,
+    /// Atoms over two variables (not bounds `x ⋈ c`).
+    diff_atoms: usize,
 
     pub stats: DlStats,
 }
@@ -213,6 +215,13 @@ impl DiffLogic {
         };
         d.add_node(NONE);
         d
+    }
+
+    /// Whether some atom relates two variables. With bounds alone the graph is a star around the
+    /// zero node: a negative cycle is a pair of contradicting bounds and a propagation a weaker
+    /// bound, which the simplex's bound propagation does without a graph (decision 0228).
+    pub(crate) fn has_differences(&self) -> bool {
+        self.diff_atoms > 0
     }
 
     /// The node limit of the all-pairs matrix.
@@ -354,6 +363,9 @@ impl DiffLogic {
                 self.rec_of_lit.resize(2 * (b + 1), NONE);
             }
             self.atom_of_bvar[b] = id;
+            if q != NONE {
+                self.diff_atoms += 1;
+            }
             self.node_atoms[u as usize].push(id);
             self.free_atoms[u as usize] += 1;
             if v != u {

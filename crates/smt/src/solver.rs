@@ -305,7 +305,8 @@ impl Solver {
             &mut relevant,
         );
         self.sat.set_decidable(&relevant);
-        if !self.dl_off && self.dl.sync(&self.arith).is_err() {
+        // Bounds only (no atom over two variables): the simplex decides, without a graph.
+        if !self.dl_off && (self.dl.sync(&self.arith).is_err() || !self.dl.has_differences()) {
             self.dl_off = true;
         }
         self.dl_used = !self.dl_off;
