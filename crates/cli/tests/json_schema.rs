@@ -80,6 +80,7 @@ fn rows() -> Vec<Row> {
         "prog": "prog" "verify" ["demo/prog/off_by_one.c", "--engine", "cegar"] Witnessed;
         "prog": "prog" "verify" ["demo/prog/count_up.c", "--engine", "kind"] Witnessed;
         "prog": "prog" "to-chc" ["demo/prog/count_up.c"] Plain;
+        "prog": "prog" "to-smt" ["demo/prog/count_up.c", "--bound", "2"] Plain;
         "prog": "prog" "chc" ["demo/prog/counter_bug.smt2"] Witnessed;
         "aig": "aig" "check" ["demo/aig/counter.aag"] Witnessed;
         "aig": "aig" "check" ["demo/aig/mod3.aag", "--justice", "1"] Witnessed;

@@ -215,6 +215,12 @@ fn chc_and_dot_are_written() {
         out.contains("(set-logic HORN)") && out.contains("(check-sat)"),
         "{out}"
     );
+    let (code, _, out, err) = verikit(&["prog", "to-smt", &safe, "--bound", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("(set-logic QF_LIA)") && out.contains("(check-sat)"),
+        "{out}"
+    );
     let (code, _, out, err) = verikit(&["prog", "verify", &safe, "--dump-cfa"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("digraph cfa"), "{out}");
