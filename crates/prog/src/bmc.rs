@@ -52,6 +52,9 @@ struct Pc {
     depth: usize,
 }
 
+/// A state of the unwinding: its path condition and the values of the variables.
+type State = (Rc<Pc>, Vals);
+
 /// The outcome of one bounded check.
 pub(crate) enum BmcResult {
     /// The error is reachable: values of the nondeterministic calls in order, and the path length.
@@ -212,7 +215,7 @@ fn unwind(cfa: &Cfa, k: usize, budget: &Budget) -> Result<Unwinding, Exhausted> 
         depth: 0,
     });
     // Pending incoming contributions per DAG node (count, loc) ordered topologically.
-    let mut pending: BTreeMap<(usize, usize, Loc), Vec<(Rc<Pc>, Vals)>> = BTreeMap::new();
+    let mut pending: BTreeMap<(usize, usize, Loc), Vec<State>> = BTreeMap::new();
     pending.insert(
         (0, topo.get(cfa.init).copied().unwrap_or(0), cfa.init),
         vec![(root, Vals(chunks))],
@@ -406,7 +409,7 @@ fn remainder(enc: &mut Enc, pc: &Rc<Pc>, prefix: &Rc<Pc>) -> TermId {
     enc.and(xs)
 }
 
-fn merge(enc: &mut Enc, mut ins: Vec<(Rc<Pc>, Vals)>) -> (Rc<Pc>, Vals) {
+fn merge(enc: &mut Enc, mut ins: Vec<State>) -> State {
     if ins.len() == 1 {
         if let Some(x) = ins.pop() {
             return x;

@@ -75,8 +75,15 @@ pub fn to_chc_command(input: &Path, depth: usize, ctx: &Ctx) -> Result<Answer, F
 }
 
 /// `verikit prog to-smt`: the bounded model checking query at one bound as SMT-LIB.
+/// Running out of `--timeout` while unwinding is a resource limit (exit 3).
 pub fn to_smt_command(input: &Path, bound: usize, ctx: &Ctx) -> Result<Answer, Failure> {
-    Ok(Answer::new().line(to_smt_text(input, wrap(ctx), bound, &ctx.budget)?))
+    match to_smt_text(input, wrap(ctx), bound, &ctx.budget) {
+        Ok(text) => Ok(Answer::new().line(text)),
+        Err(e) => Err(match ctx.budget.check() {
+            Err(limit) => Failure::Limit(limit.verdict_word().to_string()),
+            Ok(()) => e.into(),
+        }),
+    }
 }
 
 /// `verikit prog chc`: linear Horn clauses solved, the model or derivation checked.

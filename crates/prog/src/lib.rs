@@ -52,6 +52,4 @@ pub use lower::LowerOptions;
 pub use options::{Engine, VerifyOptions, PARAMS};
 pub use replay::{harness_source, replay_with_gcc, Replay};
 pub use svtask::{read_task, Property, SvTask};
-pub use task::{
-    cegar_invariant, dump_cfa, impact_invariant, to_chc_text, to_smt_text, verify,
-};
+pub use task::{cegar_invariant, dump_cfa, impact_invariant, to_chc_text, to_smt_text, verify};

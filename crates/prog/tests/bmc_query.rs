@@ -28,11 +28,7 @@ fn xcsp_queries_answer_the_expected_verdict() {
         );
         assert!(out.errors.is_empty(), "{task}: {:?}", out.errors);
         let check = out.checks.last().expect("one check-sat");
-        assert_eq!(
-            check.answer,
-            if safe { "unsat" } else { "sat" },
-            "{task}"
-        );
+        assert_eq!(check.answer, if safe { "unsat" } else { "sat" }, "{task}");
         assert_ne!(check.model_valid, Some(false), "{task}: invalid model");
         assert!(check.certificate_failures.is_empty(), "{task}");
     }

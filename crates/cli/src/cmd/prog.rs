@@ -36,8 +36,7 @@ pub enum ProgCmd {
         #[arg(long, default_value_t = 1)]
         depth: usize,
     },
-    /// The bounded model checking query at one unwinding bound as SMT-LIB (QF_LIA; `sat` =
-    /// `reach_error()` is reachable within the bound), for other solvers.
+    /// The bounded model checking query as SMT-LIB (QF_LIA; `sat` = `reach_error()` reachable).
     ToSmt {
         /// A C file.
         input: PathBuf,
