@@ -26,6 +26,17 @@ fn bmc_solver() -> Box<dyn SatBackend> {
 
 /// Incremental BMC up to `max_depth` transitions (`None`: until the budget runs out).
 pub(crate) fn bmc(aig: &Aig, prop: usize, max_depth: Option<usize>, budget: &Budget) -> Outcome {
+    bmc_observed(aig, prop, max_depth, budget, &mut |_| {})
+}
+
+/// [`bmc`], calling `refuted(d)` once no counterexample of depth `d` exists.
+pub(crate) fn bmc_observed(
+    aig: &Aig,
+    prop: usize,
+    max_depth: Option<usize>,
+    budget: &Budget,
+    refuted: &mut dyn FnMut(usize),
+) -> Outcome {
     let Some(&bad) = aig.properties().get(prop) else {
         return Outcome::Unknown {
             reason: format!("no safety property {prop}"),
@@ -58,7 +69,10 @@ pub(crate) fn bmc(aig: &Aig, prop: usize, max_depth: Option<usize>, budget: &Bud
                     depth,
                 }
             }
-            SatResult::Unsat => sat.add_clause(&[!b]),
+            SatResult::Unsat => {
+                sat.add_clause(&[!b]);
+                refuted(depth);
+            }
             SatResult::Unknown => {
                 return exhausted(
                     sat.exhausted().unwrap_or(verikit_diag::Exhausted::Timeout),

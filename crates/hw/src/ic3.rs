@@ -20,12 +20,12 @@
 
 use crate::outcome::{Outcome, Proof};
 use crate::ternary_constants::ternary_constants;
-use crate::unroll::{coi_latches, Unroller};
+use crate::unroll::{coi_latches, cone_vars, Unroller};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use verikit_aiger::{Aig, Reset, Witness};
+use verikit_aiger::{Aig, Kind, Reset, Witness};
 use verikit_diag::{Budget, Exhausted};
-use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
+use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult, Var};
 
 /// Tuning of IC3.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +41,9 @@ pub(crate) struct Ic3Options {
     /// Rebuild a solver once this many retired clauses (plus twice the live frame clauses)
     /// accumulate in it (0: never).
     pub(crate) rebuild: usize,
+    /// Restrict each query to the cone of influence of its roots (decisions in the main and
+    /// lifting solvers, assumptions of the lifting query).
+    pub(crate) cone: bool,
 }
 
 /// A cube over latch indices: `2·j + 1` means latch `j` is 0, `2·j` latch `j` is 1. Sorted.
@@ -67,6 +70,7 @@ struct Ic3<'a> {
     opts: Ic3Options,
     budget: &'a Budget,
     coi: Vec<usize>,
+    kinds: Vec<Kind>,
     // main solver
     sat: CdclBackend,
     un: Unroller<'a>,
@@ -179,6 +183,15 @@ impl<'a> LiftSolver<'a> {
     }
 }
 
+/// The solver variables (frame 0 of `un`) of the AIG variables marked in `cone`.
+fn domain_vars(un: &Unroller<'_>, cone: &[bool]) -> Vec<Var> {
+    (cone.iter().enumerate())
+        .filter(|&(_, &s)| s)
+        .filter_map(|(v, _)| un.known(0, v as u32))
+        .map(|l| l.var())
+        .collect()
+}
+
 fn neg_lit(l: Lit, value_is_one: bool) -> Lit {
     if value_is_one {
         l
@@ -213,6 +226,7 @@ impl<'a> Ic3<'a> {
             opts,
             budget,
             coi,
+            kinds: aig.kinds(),
             acts: vec![m.act0],
             sat: m.sat,
             un: m.un,
@@ -322,8 +336,37 @@ impl<'a> Ic3<'a> {
         })
     }
 
-    fn solve(&mut self, assumptions: &[Lit]) -> Result<bool, Stop> {
+    /// The combinational cone (at the current state) of `roots` and of the constraints: the
+    /// variables a query about `roots` depends on, `true` per AIG variable.
+    fn cone(&self, roots: &[u32]) -> Vec<bool> {
+        let mut all = roots.to_vec();
+        all.extend(&self.aig.constraints);
+        cone_vars(self.aig, &self.kinds, &all, |_| None)
+    }
+
+    /// Solves the main solver under `assumptions`, a query about the AIG literals `roots` at
+    /// the current state (the next-state functions of `cube`, or the bad literal) and about
+    /// `cube`'s own latches (`¬cube`): with `opts.cone`, the solver decides only the cone of
+    /// `roots` and the constraints, and `cube`'s latches, as rIC3 and ABC's PDR restrict their
+    /// queries. `Unsat` is exact. A model is exact on that cone — every gate outside it is a
+    /// function of inputs and latches it leaves open, read as 0 — but may contradict a frame
+    /// clause over latches outside it: the predecessor is then one the frame does not hold,
+    /// lifted to the cone's latches. IC3 stays sound (its counterexample is a chain of real
+    /// transitions, replayed; its invariant is re-checked) and terminates (the lemma that
+    /// blocks the cube is over the decided latches, so the same partial state does not come
+    /// back); it may block a state a frame already excludes.
+    fn solve(&mut self, assumptions: &[Lit], roots: &[u32], cube: &Cube) -> Result<bool, Stop> {
         self.queries += 1;
+        if self.opts.cone {
+            let cone = self.cone(roots);
+            let mut dom = domain_vars(&self.un, &cone);
+            dom.extend(cube.iter().filter_map(|&c| {
+                let (p, _) = self.latch_of(c);
+                self.cur.get(p).map(|l| l.var())
+            }));
+            dom.extend(assumptions.iter().map(|l| l.var()));
+            self.sat.set_domain(&dom);
+        }
         // easy queries end before the solver's own poll (every few conflicts)
         self.budget.check().map_err(Stop::Out)?;
         match self.sat.solve(assumptions, self.budget) {
@@ -369,7 +412,8 @@ impl<'a> Ic3<'a> {
                 assumptions.push(neg_lit(l, one));
             }
         }
-        let r = self.solve(&assumptions);
+        let roots = self.next_functions(cube);
+        let r = self.solve(&assumptions, &roots, cube);
         let out = match r {
             Ok(true) => {
                 let s = self.state();
@@ -393,6 +437,16 @@ impl<'a> Ic3<'a> {
             self.retired += 1;
         }
         out
+    }
+
+    /// The next-state functions (AIG literals) of the latches of `cube`.
+    fn next_functions(&self, cube: &Cube) -> Vec<u32> {
+        cube.iter()
+            .filter_map(|&c| {
+                let (p, _) = self.latch_of(c);
+                Some(self.aig.latches.get(*self.coi.get(p)?)?.next)
+            })
+            .collect()
     }
 
     fn state(&self) -> Vec<bool> {
@@ -433,29 +487,42 @@ impl<'a> Ic3<'a> {
             }
         }
         self.lsat.add_clause(&cl);
+        // with `opts.cone`, only the inputs and latches the target, the bad literal and the
+        // constraints read are assumed: the others are dropped from the cube without a query
+        let cone = match (self.opts.cone, target) {
+            (false, _) => None,
+            (true, None) => Some(self.cone(&[self.bad])),
+            (true, Some(t)) => Some(self.cone(&self.next_functions(t))),
+        };
+        let read = |v: u32| cone.as_ref().is_none_or(|c| c.get(v as usize) == Some(&true));
         let mut assumptions = vec![act];
         for (j, &v) in inputs.iter().enumerate() {
             if let Some(&il) = self.aig.inputs.get(j) {
-                if let Some(x) = self.lun.known(0, il >> 1) {
+                if let Some(x) = self.lun.known(0, il >> 1).filter(|_| read(il >> 1)) {
                     assumptions.push(neg_lit(x, v));
                 }
             }
         }
         let first = assumptions.len();
+        let mut full: Cube = Vec::new();
         for (p, &v) in state.iter().enumerate() {
-            if let Some(&l) = self.lcur.get(p) {
-                assumptions.push(neg_lit(l, v));
+            let latch = (self.coi.get(p)).and_then(|&j| self.aig.latches.get(j));
+            if let (Some(&l), Some(latch)) = (self.lcur.get(p), latch) {
+                if read(latch.lit >> 1) {
+                    assumptions.push(neg_lit(l, v));
+                    full.push(2 * p as u32 + u32::from(!v));
+                }
             }
+        }
+        if let Some(c) = &cone {
+            let mut dom = domain_vars(&self.lun, c);
+            dom.extend(assumptions.iter().map(|l| l.var()));
+            self.lsat.set_domain(&dom);
         }
         self.budget.check().map_err(Stop::Out)?;
         let r = self.lsat.solve(&assumptions, self.budget);
         self.lsat.add_clause(&[!act]);
         self.lretired += 1;
-        let full: Cube = state
-            .iter()
-            .enumerate()
-            .map(|(p, &v)| 2 * p as u32 + u32::from(!v))
-            .collect();
         match r {
             SatResult::Unsat => {
                 let failed = self.lsat.failed_assumptions();
@@ -771,7 +838,7 @@ impl<'a> Ic3<'a> {
     fn run(&mut self) -> Result<Vec<Cube>, Stop> {
         // depth 0: Init ∧ C ∧ bad
         let mut a = vec![self.act0, self.bad_lit];
-        if self.solve(&a)? {
+        if self.solve(&a, &[self.bad], &Vec::new())? {
             let s = self.state();
             let inp = self.inputs(0);
             self.obls.clear();
@@ -783,7 +850,7 @@ impl<'a> Ic3<'a> {
             loop {
                 a = self.frame_assumptions(self.k());
                 a.push(self.bad_lit);
-                if !self.solve(&a)? {
+                if !self.solve(&a, &[self.bad], &Vec::new())? {
                     break;
                 }
                 let s = self.state();

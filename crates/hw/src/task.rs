@@ -3,7 +3,7 @@
 //! (every counterexample replayed on the circuit by the `aiger` simulator, every invariant
 //! re-checked by SAT) and the [`Answer`].
 
-use crate::bmc::bmc;
+use crate::bmc::{bmc, bmc_observed};
 use crate::certify::check_invariant;
 use crate::coi_reduce::{coi_reduce, substitute};
 use crate::everlost::{everlost, EverLostOptions};
@@ -128,6 +128,24 @@ pub const PARAMS: &[Param] = &[
         range: "true|false",
         doc: "portfolio: BMC in a thread of its own next to EverLost + IC3 (false: one thread, BMC for its share first)",
     },
+    Param {
+        name: "hw.ic3-cone",
+        default: "true",
+        range: "true|false",
+        doc: "IC3: each SAT query decides only the cone of influence of its cube (or the bad literal) and the lifting query assumes only the inputs and latches that cone reads",
+    },
+    Param {
+        name: "hw.portfolio-bmc-nice",
+        default: "5",
+        range: "0..=19",
+        doc: "parallel portfolio (Linux): the BMC thread's nice value is raised by this much once it passes hw.portfolio-bmc-yield-depth, so IC3 gets the larger CPU share when both threads share a core (0 = equal shares)",
+    },
+    Param {
+        name: "hw.portfolio-bmc-yield-depth",
+        default: "10",
+        range: "0..=1000000",
+        doc: "parallel portfolio: BMC depths refuted before the BMC thread yields the larger CPU share to IC3 (0 = from the start)",
+    },
 ];
 
 /// Which engine decides the property.
@@ -177,12 +195,17 @@ pub struct Options {
     pub ic3_ctg: usize,
     pub ic3_ctg_depth: usize,
     pub ic3_rebuild: usize,
+    /// IC3 queries restricted to the cone of influence of their cube.
+    pub ic3_cone: bool,
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
     pub portfolio_everlost_share: u32,
     /// BMC in a thread next to EverLost + IC3 (otherwise one after the other).
     pub portfolio_parallel: bool,
+    /// The BMC thread's nice increment once it has refuted `portfolio_bmc_yield_depth` depths.
+    pub portfolio_bmc_nice: u32,
+    pub portfolio_bmc_yield_depth: usize,
     pub everlost: EverLostOptions,
     /// A liveness property to check instead of safety property `property`.
     pub live: Option<Liveness>,
@@ -203,11 +226,14 @@ impl Default for Options {
             ic3_ctg: 0,
             ic3_ctg_depth: 1,
             ic3_rebuild: 1000,
+            ic3_cone: true,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
             portfolio_everlost_share: 10,
             portfolio_parallel: true,
+            portfolio_bmc_nice: 5,
+            portfolio_bmc_yield_depth: 10,
             everlost: EverLostOptions {
                 latches: 16,
                 rings: 256,
@@ -249,6 +275,9 @@ impl Options {
         self.ic3_rebuild = p.get_in(&PARAMS[15], 0, 100_000_000)?;
         self.fraig = p.get(&PARAMS[16])?;
         self.portfolio_parallel = p.get(&PARAMS[17])?;
+        self.ic3_cone = p.get(&PARAMS[18])?;
+        self.portfolio_bmc_nice = p.get_in(&PARAMS[19], 0, 19)?;
+        self.portfolio_bmc_yield_depth = p.get_in(&PARAMS[20], 0, 1_000_000)?;
         Ok(self)
     }
 
@@ -259,6 +288,7 @@ impl Options {
             ctg_max: self.ic3_ctg,
             ctg_depth: self.ic3_ctg_depth,
             rebuild: self.ic3_rebuild,
+            cone: self.ic3_cone,
         }
     }
 }
@@ -324,11 +354,32 @@ fn decided(o: &Outcome) -> bool {
     matches!(o, Outcome::Safe(_) | Outcome::Unsafe { .. })
 }
 
+/// Raises the calling thread's nice value by `by`: on Linux the nice value is an attribute of
+/// the thread, and lowering one's own priority needs no privilege. Elsewhere (where it would be
+/// the whole process's) nothing is changed. Whether it was changed.
+fn lower_thread_priority(by: u32) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let tid = Some(rustix::thread::gettid());
+        let now = rustix::process::getpriority_process(tid).unwrap_or(0);
+        let by = i32::try_from(by).unwrap_or(19);
+        rustix::process::setpriority_process(tid, now.saturating_add(by).min(19)).is_ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = by;
+        false
+    }
+}
+
 /// The portfolio in two threads sharing the budget: BMC without a depth bound (the bug finder
 /// for deep counterexamples) next to EverLost's slice followed by IC3 (which proves, and finds
-/// counterexamples of its own). The operating system splits the CPU between the two threads,
-/// so the split holds however loaded the machine is; the first thread to decide cancels the
-/// other (each runs under its own child of `budget`).
+/// counterexamples of its own). With a core each, each thread runs at full speed; when the
+/// process gets one core (a loaded machine), the scheduler splits it by the threads' weights:
+/// once BMC has refuted `portfolio_bmc_yield_depth` depths (the circuit looks safe-ish), the BMC
+/// thread's nice value goes up by `portfolio_bmc_nice` and IC3 gets the larger share (nice 5:
+/// weights 1024 to 335, about three quarters). The first thread to decide cancels the other
+/// (each runs under its own child of `budget`).
 fn portfolio_parallel(
     aig: &Aig,
     opts: &Options,
@@ -337,11 +388,35 @@ fn portfolio_parallel(
     let (bmc_budget, ic3_budget) = (budget.sub(None), budget.sub(None));
     let (bug, proof) = std::thread::scope(|s| {
         let bug = s.spawn(|| {
-            let o = bmc(aig, opts.property, opts.bmc_max_depth, &bmc_budget);
+            let mut yielded = None;
+            let mut yield_at = |d: usize| {
+                if yielded.is_none() && opts.portfolio_bmc_nice > 0 {
+                    yielded = Some(if lower_thread_priority(opts.portfolio_bmc_nice) {
+                        format!("depth {d}")
+                    } else {
+                        "unsupported".into()
+                    });
+                }
+            };
+            if opts.portfolio_bmc_yield_depth == 0 {
+                yield_at(0);
+            }
+            let yield_depth = opts.portfolio_bmc_yield_depth;
+            let o = bmc_observed(
+                aig,
+                opts.property,
+                opts.bmc_max_depth,
+                &bmc_budget,
+                &mut |d| {
+                    if d + 1 >= yield_depth {
+                        yield_at(d + 1);
+                    }
+                },
+            );
             if decided(&o) {
                 ic3_budget.cancel();
             }
-            o
+            (o, yielded)
         });
         let mut notes = Vec::new();
         let proof = 'proof: {
@@ -362,12 +437,16 @@ fn portfolio_parallel(
             bmc_budget.cancel();
         }
         // a panicking BMC thread (a bug) leaves the decision to IC3
-        let bug = bug.join().unwrap_or_else(|_| Outcome::Unknown {
-            reason: "BMC thread failed".into(),
+        let bug = bug.join().unwrap_or_else(|_| {
+            let reason = "BMC thread failed".into();
+            (Outcome::Unknown { reason }, None)
         });
         (bug, proof)
     });
-    let (proof, mut stats) = proof;
+    let ((bug, yielded), (proof, mut stats)) = (bug, proof);
+    if let Some(y) = yielded {
+        stats.push(("bmc_yielded".into(), y));
+    }
     // IC3 decided first, or both ran out: IC3's outcome with BMC's note
     if decided(&proof) || !decided(&bug) {
         stats.push(("bmc".into(), undecided_note(&bug)));

@@ -132,7 +132,8 @@ proptest! {
         }
         // IC3 four times: plain MIC, with counterexamples to generalisation (`hw.ic3-ctg`) and
         // a solver rebuild at almost every block, on the unreduced circuit (`hw.reduce`) and
-        // without fraiging (`hw.fraig`); the portfolio in two threads and in one
+        // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`); the
+        // portfolio in two threads and in one
         let ic3 = [
             Engine::Bmc,
             Engine::Kind,
@@ -150,6 +151,8 @@ proptest! {
             opts.reduce = k != 5;
             opts.portfolio_parallel = k != 6;
             opts.fraig = k != 7;
+            // the per-query cone of influence off once (plain MIC on the reduced circuit)
+            opts.ic3_cone = k != 2;
             if engine == Engine::Bmc {
                 // no counterexample is longer than the number of states
                 opts.bmc_max_depth = Some(1 << resets.len());

@@ -59,6 +59,8 @@ pub struct CdclBackend {
     sat: Cdcl,
     /// Model of the last `Sat` answer, one entry per variable.
     model: Vec<bool>,
+    /// The decision domain set by [`CdclBackend::set_domain`], if one is.
+    domain: Option<Vec<Var>>,
 }
 
 impl CdclBackend {
@@ -68,6 +70,25 @@ impl CdclBackend {
     /// Search statistics of the core.
     pub fn stats(&self) -> &crate::cdcl::Stats {
         &self.sat.stats
+    }
+    /// Restricts the decisions of the following solves to `vars` and to variables created
+    /// later: the others are assigned by propagation only, and read as false in a model when
+    /// propagation leaves them open. `Unsat` answers are unaffected; a `Sat` answer is a model
+    /// of all clauses only if every conflict-free assignment of the domain extends to one — the
+    /// caller's promise (IC3's per-query cone of influence: a Tseitin circuit whose inputs
+    /// outside the domain feed only gates outside it, as rIC3 and ABC's PDR restrict theirs).
+    pub fn set_domain(&mut self, vars: &[Var]) {
+        match self.domain.take() {
+            Some(old) => old
+                .iter()
+                .for_each(|&v| self.sat.set_var_decidable(v, false)),
+            None => (0..self.sat.num_vars()).for_each(|v| self.sat.set_var_decidable(v, false)),
+        }
+        for &v in vars {
+            self.ensure_var(v);
+            self.sat.set_var_decidable(v, true);
+        }
+        self.domain = Some(vars.to_vec());
     }
     fn ensure_var(&mut self, v: Var) {
         while self.sat.num_vars() <= v {

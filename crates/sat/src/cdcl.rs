@@ -442,6 +442,16 @@ impl Cdcl {
             }
         }
     }
+    /// Marks one variable decidable or not (as [`Cdcl::set_decidable`] does for all of them).
+    pub fn set_var_decidable(&mut self, v: Var, f: bool) {
+        let i = v as usize;
+        if self.decidable.get(i).is_some_and(|&d| d != f) {
+            self.decidable[i] = f;
+            if f && self.assigns[i] == UNDEF {
+                self.heap_insert(v);
+            }
+        }
+    }
     /// Sets the preferred first polarity of a variable.
     pub fn set_phase(&mut self, v: Var, positive: bool) {
         self.polarity[v as usize] = positive;

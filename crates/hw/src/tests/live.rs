@@ -23,6 +23,7 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             ctg_max: 3,
             ctg_depth: 1,
             rebuild: 1000,
+            cone: true,
         },
         simple_path: true,
         reduce: true,
