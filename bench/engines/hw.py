@@ -7,6 +7,8 @@ CPU times count both threads) and ABC's `pdr` under AIGER 1.9 semantics
 constraints folded in), each with the same limit. `.aag` files are converted to binary AIGER by
 `verikit aig convert` first (this ABC build cannot read ASCII AIGER). Times are CPU seconds
 (user + system, from wait4) of each process; PAR-2 counts an unsolved run as twice the limit.
+The page's "Before and after" section is kept, with the summary of the page being replaced
+added to it as a row.
 
 usage: python3 bench/engines/hw.py [--limit S] [--every N] [--abc berkeley-abc]
 """
@@ -57,7 +59,12 @@ def abc(f):
     return "–", cpu
 
 
+def uptime():
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
 def main():
+    start_load = uptime()
     rows = list(csv.DictReader(open(DATA / "EXPECTED.tsv"), delimiter="\t"))[:: OPTS.every]
     tmp = Path(tempfile.mkdtemp())
     table = []
@@ -72,14 +79,48 @@ def main():
         a, at = abc(g)
         table.append((r["file"], r["expected"], v, vt, a, at))
         print(f"{r['file']}\t{r['expected']}\tverikit={v} {vt:.2f}s\tabc={a} {at:.2f}s", flush=True)
-    write(table)
+    write(table, start_load)
+
+
+def load_of(line):
+    m = re.search(r"load average: ([0-9.]+)", line)
+    return m.group(1) if m else "?"
+
+
+def previous_page(path):
+    """The old page's "Before and after" section (heading to the next heading) and its summary
+    as one table row, or ([], None) when there is no old page."""
+    if not path.exists():
+        return [], None
+    old = path.read_text().splitlines()
+    section, inside = [], False
+    for line in old:
+        if line.startswith("## "):
+            inside = line.startswith("## Before and after")
+        if inside:
+            section.append(line)
+    text = "\n".join(old)
+    get = lambda pat: (re.search(pat, text) or [None, "?"])[1]  # noqa: E731
+    rev = get(r"- verikit (\w+)")
+    inputs = get(r"- inputs: ([^;]*);")
+    limit = get(r"limit L = ([0-9.]+) s")
+    solved = get(r"\| solved \| (\d+) \|")
+    abc_solved = get(r"\| solved \| \d+ \| (\d+) \|")
+    su = get(r"\| solved safe / unsafe \| (\d+ / \d+) \|")
+    par = re.search(r"\| PAR-2 \(s\) \| ([0-9.]+) \| ([0-9.]+) \|", text)
+    med = get(r"median ([0-9.]+)")
+    loads = re.findall(r"load average: ([0-9.]+)", text)
+    row = (f"| previous page ({rev}; {inputs}, {limit} s) | about {'–'.join(loads) or '?'} | "
+           f"{solved} ({su.replace(' / ', '/')}) | {abc_solved} | "
+           f"{par.group(1) + ' / ' + par.group(2) if par else '?'} | {med} |")
+    return section, row
 
 
 def par2(ts, solved, limit):
     return sum(t if s else 2 * limit for t, s in zip(ts, solved)) / max(1, len(ts))
 
 
-def write(table):
+def write(table, start_load):
     L = OPTS.limit
     vs = [v != "–" for _, _, v, _, _, _ in table]
     ab = [a != "–" for _, _, _, _, a, _ in table]
@@ -88,7 +129,7 @@ def write(table):
     both = [(vt / at) for _, _, v, vt, a, at in table if v != "–" and a != "–" and at > 0]
     cpu = open("/proc/cpuinfo").read()
     model = re.search(r"model name\s*:\s*(.*)", cpu)
-    up = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    up = uptime()
     rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                          capture_output=True, text=True).stdout.strip()
     abcv = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "berkeley-abc"],
@@ -98,7 +139,8 @@ def write(table):
         "",
         f"- machine: {platform.system()} {platform.machine()}, {model.group(1) if model else '?'}, "
         f"{os.cpu_count()} cores, possibly shared with other jobs (see the load below)",
-        f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load at the end: `{up}`",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load at the start: "
+        f"`{start_load}`, at the end: `{up}`",
         f"- verikit {rev} (portfolio: BMC in a thread of its own next to EverLost + IC3, both threads' CPU time counted; "
         f"default parameters); ABC (Debian berkeley-abc {abcv}): "
         "`read; logic; undc; strash; zero; fold; pdr -T L`",
@@ -123,6 +165,19 @@ def write(table):
         f"Verdicts agree with each other on every circuit both solved: "
         f"{all(x[2] == x[4] for x in table if x[2] != '–' and x[4] != '–')}.",
         "",
+    ]
+    out = BENCH / "results" / "hw.md"
+    section, row = previous_page(out)
+    if section:
+        # the old section's table ends at its last row: the replaced page goes after it
+        last = max(i for i, line in enumerate(section) if line.startswith("|"))
+        section.insert(last + 1, row)
+        lines += section + [""]
+    ab_only = [x[0] for x in table if x[2] == "–" and x[4] != "–"]
+    lines += [
+        f"This run (load {load_of(start_load)} at the start, {load_of(up)} at the end): "
+        f"solved by ABC and not by verikit: {', '.join('`' + Path(f).stem + '`' for f in ab_only) or 'none'}.",
+        "",
         "## Per circuit",
         "",
         "| circuit | expected | verikit | CPU s | ABC pdr | CPU s | ratio |",
@@ -131,7 +186,6 @@ def write(table):
     for f, e, v, vt, a, at in table:
         ratio = f"{vt / at:.2f}" if v != "–" and a != "–" and at > 0 else "–"
         lines.append(f"| {f} | {e} | {v} | {vt:.2f} | {a} | {at:.2f} | {ratio} |")
-    out = BENCH / "results" / "hw.md"
     out.write_text("\n".join(lines) + "\n")
     print(f"wrote {out}")
 
