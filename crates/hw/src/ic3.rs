@@ -8,9 +8,14 @@
 //!   each frame has an activation literal, and the invariant constraints hold in the current state.
 //! * Proof obligations in a queue ordered by frame; a blocked obligation is re-enqueued one frame
 //!   higher (finding deeper counterexamples without restarting).
-//! * Predecessors are *lifted* by SAT (Eén et al. §III-C): the full predecessor state, its inputs
-//!   and the negation of the successor cube (or of the bad/constraint condition) are unsatisfiable
-//!   together, and the failed-assumption core is the lifted cube.
+//! * Each query is restricted to the cone of influence of what it asks about (`hw.ic3-cone`): the
+//!   solver decides only the gates, inputs and latches the cube's next-state functions (or the
+//!   bad literal) and the constraints read, and the cube's own latches; the rest of the circuit
+//!   is left to propagation (see [`Ic3::solve`] for why answers stay usable).
+//! * Predecessors are *lifted* by SAT (Eén et al. §III-C): the predecessor's values of the
+//!   inputs and latches that cone reads and the negation of the successor cube (or of the
+//!   bad/constraint condition) are unsatisfiable together, and the failed-assumption core is the
+//!   lifted cube; latches outside the cone are dropped without a query.
 //! * Blocked cubes are generalised with the failed-assumption core of the relative-induction query,
 //!   then by dropping literals one at a time (Bradley's MIC, bounded by `hw.ic3-drop-tries`),
 //!   always keeping the cube disjoint from the initial states, and pushed to the highest frame
@@ -494,7 +499,10 @@ impl<'a> Ic3<'a> {
             (true, None) => Some(self.cone(&[self.bad])),
             (true, Some(t)) => Some(self.cone(&self.next_functions(t))),
         };
-        let read = |v: u32| cone.as_ref().is_none_or(|c| c.get(v as usize) == Some(&true));
+        let read = |v: u32| {
+            cone.as_ref()
+                .is_none_or(|c| c.get(v as usize) == Some(&true))
+        };
         let mut assumptions = vec![act];
         for (j, &v) in inputs.iter().enumerate() {
             if let Some(&il) = self.aig.inputs.get(j) {

@@ -843,3 +843,26 @@ pub fn info(aig: &Aig) -> Answer {
             aig.properties().len()
         ))
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use rustix::{process::getpriority_process, thread::gettid};
+
+    /// The portfolio's BMC thread lowers its own priority, not the process's: the calling
+    /// thread's nice value goes up by the increment, the spawning thread's stays.
+    #[test]
+    fn lowering_the_priority_touches_the_calling_thread_only() {
+        let main = getpriority_process(Some(gettid())).unwrap();
+        let (before, after, changed) = std::thread::spawn(|| {
+            let me = Some(gettid());
+            let before = getpriority_process(me).unwrap();
+            let changed = super::lower_thread_priority(3);
+            (before, getpriority_process(me).unwrap(), changed)
+        })
+        .join()
+        .unwrap();
+        assert!(changed);
+        assert_eq!(after, (before + 3).min(19));
+        assert_eq!(getpriority_process(Some(gettid())).unwrap(), main);
+    }
+}

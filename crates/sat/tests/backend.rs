@@ -256,3 +256,82 @@ fn cadical_and_own_cdcl_agree() {
 fn a_cancelled_budget_stops_cadical() {
     assert_cancelled_budget_stops(verikit_sat::CadicalBackend::new());
 }
+
+/// `CdclBackend::set_domain`: an `Unsat` answer under any domain is exact; a random circuit of
+/// AND gates (Tseitin) asked about one gate with the domain restricted to that gate's cone
+/// answers as brute force does, and its model, extended outside the cone by evaluating the
+/// gates (open inputs 0), satisfies every clause; the domain widened back to every variable
+/// answers every random formula as brute force does.
+#[test]
+fn a_decision_domain_keeps_answers_exact_on_its_cone() {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+    for _ in 0..300 {
+        let inputs = rng.gen_range(1..6u32);
+        let gates = rng.gen_range(1..10u32);
+        let n = inputs + gates;
+        let mut fanin = Vec::new();
+        let mut cls: Vec<Vec<Lit>> = Vec::new();
+        for g in inputs..n {
+            let a = Lit::new(rng.gen_range(0..g), rng.gen());
+            let b = Lit::new(rng.gen_range(0..g), rng.gen());
+            let x = Lit::pos(g);
+            cls.extend([vec![!x, a], vec![!x, b], vec![x, !a, !b]]);
+            fanin.push((a, b));
+        }
+        let root = Lit::new(rng.gen_range(inputs..n), rng.gen());
+        let mut cone = vec![false; n as usize];
+        let mut stack = vec![root.var()];
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut cone[v as usize], true) || v < inputs {
+                continue;
+            }
+            let (a, b) = fanin[(v - inputs) as usize];
+            stack.extend([a.var(), b.var()]);
+        }
+        let dom: Vec<u32> = (0..n).filter(|&v| cone[v as usize]).collect();
+        let mut b = CdclBackend::new();
+        for c in &cls {
+            b.add_clause(c);
+        }
+        b.set_domain(&dom);
+        let r = b.solve(&[root], &Budget::unlimited());
+        assert_eq!(r == SatResult::Sat, brute(n, &cls, &[root]));
+        if r == SatResult::Sat {
+            let mut val: Vec<bool> = (0..n)
+                .map(|v| cone[v as usize] && b.model_value(Lit::pos(v)) == Some(true))
+                .collect();
+            for g in inputs..n {
+                let (x, y) = fanin[(g - inputs) as usize];
+                let at = |l: Lit, val: &[bool]| val[l.var() as usize] != l.is_neg();
+                val[g as usize] = at(x, &val) && at(y, &val);
+            }
+            let cnf = Cnf {
+                num_vars: n,
+                clauses: cls.clone(),
+            };
+            assert!(cnf.satisfied_by(|v| val[v as usize]));
+            assert!(val[root.var() as usize] != root.is_neg());
+        }
+        // widened to every variable: an ordinary solver again
+        let (m, rc, ra) = random_cnf(rng.gen());
+        let mut w = CdclBackend::new();
+        for c in &rc {
+            w.add_clause(c);
+        }
+        let half: Vec<u32> = (0..m).filter(|v| v % 2 == 0).collect();
+        w.set_domain(&half);
+        if w.solve(&ra, &Budget::unlimited()) == SatResult::Unsat {
+            assert!(!brute(m, &rc, &ra));
+        }
+        w.set_domain(&(0..m).collect::<Vec<_>>());
+        let r = w.solve(&ra, &Budget::unlimited());
+        assert_eq!(r == SatResult::Sat, brute(m, &rc, &ra));
+        if r == SatResult::Sat {
+            let cnf = Cnf {
+                num_vars: m,
+                clauses: rc.clone(),
+            };
+            assert!(cnf.satisfied_by(|v| w.model_value(Lit::pos(v)) == Some(true)));
+        }
+    }
+}
