@@ -74,9 +74,10 @@ impl CdclBackend {
     /// Restricts the decisions of the following solves to `vars` and to variables created
     /// later: the others are assigned by propagation only, and read as false in a model when
     /// propagation leaves them open. `Unsat` answers are unaffected; a `Sat` answer is a model
-    /// of all clauses only if every conflict-free assignment of the domain extends to one — the
-    /// caller's promise (IC3's per-query cone of influence: a Tseitin circuit whose inputs
-    /// outside the domain feed only gates outside it, as rIC3 and ABC's PDR restrict theirs).
+    /// of all clauses when every conflict-free assignment of the domain extends to one (a
+    /// Tseitin circuit asked about the cone of a gate: what lies outside is a function of
+    /// variables left open); otherwise it is a partial assignment without a conflict, which
+    /// the caller must be able to use as such (IC3's per-query cones, as in rIC3).
     pub fn set_domain(&mut self, vars: &[Var]) {
         match self.domain.take() {
             Some(old) => old
