@@ -341,3 +341,83 @@ impl Circuit {
         )
     }
 }
+
+/// Circuits run side by side (`decompose`): all read the same inputs (the same declared inputs in
+/// the same order); output `k` is taken from the circuit `owner[k]` names (constant 0 when none).
+/// Each circuit's latches and gates are copied, renumbered, into one circuit whose gates are
+/// structurally hashed across the parts.
+pub(crate) fn compose(
+    parts: &[Aig],
+    owner: &[Option<usize>],
+    all_inputs: &[String],
+    all_outputs: &[String],
+) -> Result<Aig, SyntError> {
+    let mut aig = Aig::new();
+    for _ in all_inputs {
+        aig.add_input();
+    }
+    // Per part, the new literal of each of its variables (0 where none).
+    let mut maps: Vec<Vec<Lit>> = Vec::with_capacity(parts.len());
+    for p in parts {
+        if p.inputs.len() != all_inputs.len() {
+            return Err(SyntError::Internal(format!(
+                "a part's circuit has {} inputs, not {}",
+                p.inputs.len(),
+                all_inputs.len()
+            )));
+        }
+        let mut map: Vec<Lit> = vec![0; p.maxvar as usize + 1];
+        for (&l, &n) in p.inputs.iter().zip(&aig.inputs) {
+            if let Some(slot) = map.get_mut((l / 2) as usize) {
+                *slot = n;
+            }
+        }
+        for l in &p.latches {
+            let n = aig.add_latch(0, l.reset);
+            if let Some(slot) = map.get_mut((l.lit / 2) as usize) {
+                *slot = n;
+            }
+        }
+        maps.push(map);
+    }
+    let lit = |map: &[Lit], l: Lit| map.get((l / 2) as usize).copied().unwrap_or(0) ^ (l & 1);
+    let mut st = Strash::new(aig);
+    for (p, map) in parts.iter().zip(maps.iter_mut()) {
+        for g in &p.ands {
+            let n = st.and(lit(map, g.rhs0), lit(map, g.rhs1));
+            if let Some(slot) = map.get_mut((g.lhs / 2) as usize) {
+                *slot = n;
+            }
+        }
+    }
+    let mut aig = st.aig;
+    let mut j = 0;
+    for (p, map) in parts.iter().zip(&maps) {
+        for l in &p.latches {
+            aig.set_next(j, lit(map, l.next));
+            j += 1;
+        }
+    }
+    for k in 0..all_outputs.len() {
+        let l = match owner.get(k).copied().flatten() {
+            Some(i) => {
+                let (p, map) = parts.get(i).zip(maps.get(i)).ok_or_else(|| {
+                    SyntError::Internal(format!("output {k} owned by a missing part"))
+                })?;
+                p.outputs.get(k).map_or(0, |&l| lit(map, l))
+            }
+            None => 0,
+        };
+        aig.outputs.push(l);
+    }
+    for (k, n) in all_inputs.iter().enumerate() {
+        aig.symbols.push(('i', k, n.clone()));
+    }
+    for k in 0..aig.latches.len() {
+        aig.symbols.push(('l', k, format!("state_{k}")));
+    }
+    for (k, n) in all_outputs.iter().enumerate() {
+        aig.symbols.push(('o', k, n.clone()));
+    }
+    Ok(aig)
+}

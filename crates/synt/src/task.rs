@@ -74,6 +74,18 @@ pub const PARAMS: &[Param] = &[
         range: "0..=1",
         doc: "1: merge machine states while the specification check passes, keep the smaller circuit (state_merging); 0: Moore minimisation only",
     },
+    Param {
+        name: "synt.decompose",
+        default: "1",
+        range: "0..=1",
+        doc: "1: split the specification into parts over disjoint outputs, solve each, run the controllers side by side (decompose); 0: solve it whole",
+    },
+    Param {
+        name: "synt.polarity",
+        default: "1",
+        range: "0..=1",
+        doc: "1: fix propositions that occur with one polarity only to their owner's best constant before solving (polarity); 0: keep them",
+    },
 ];
 
 /// What to compute.
@@ -195,8 +207,13 @@ pub struct Solution {
     pub product_states: usize,
     /// Why it is undecided.
     pub reason: Option<String>,
-    /// The route that decided (`bounded` or `parity`).
+    /// The route that decided (`bounded` or `parity`; `mixed` when the parts of a decomposed
+    /// specification were decided by both).
     pub engine: &'static str,
+    /// The number of parts the specification was solved in (`decompose`; 1 when whole).
+    pub parts: usize,
+    /// The number of propositions fixed to a constant before solving (`polarity`).
+    pub fixed: usize,
 }
 
 fn translate(
@@ -235,6 +252,198 @@ enum Route {
 /// Solves a problem within `budget` with the engine `-x synt.engine` names (default: the
 /// portfolio).
 pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
+    let polarity = params
+        .get_in::<u32>(&PARAMS[9], 0, 1)
+        .map_err(SyntError::Usage)?
+        == 1;
+    if polarity {
+        let (q, fixed) = fix_polarities(p)?;
+        if !fixed.is_empty() {
+            tracing::info!(fixed = fixed.len(), "propositions fixed by polarity");
+            let mut s = solve_decomposed(&q, params, budget)?;
+            wire_constants(&mut s, p, &fixed)?;
+            return Ok(s);
+        }
+    }
+    solve_decomposed(p, params, budget)
+}
+
+/// `p` with its single-polarity propositions fixed (`polarity`), and those (name, value).
+fn fix_polarities(p: &Problem) -> Result<(Problem, Vec<(String, bool)>), SyntError> {
+    let mut arena = Arena::new();
+    let phi = verikit_omega::task::parse_formula(&p.formula, 0, &mut arena)
+        .map_err(|e| SyntError::from(e).in_source("<formula>", &p.formula))?;
+    let outs: Vec<u32> = p.outputs.iter().map(|o| arena.ap_id(o)).collect();
+    let (f, fixed) = crate::polarity::simplify(&mut arena, phi, &|i| outs.contains(&i));
+    let q = Problem {
+        formula: verikit_omega::ltl_to_string(&arena, f),
+        ..p.clone()
+    };
+    let fixed = fixed
+        .into_iter()
+        .map(|(i, b)| (arena.ap_name(i).to_string(), b))
+        .collect();
+    Ok((q, fixed))
+}
+
+/// The propositions `polarity` fixed, wired as constants: in a controller its outputs fixed to
+/// true, in a counter-strategy (whose outputs are the system's inputs) its inputs fixed to true
+/// (the circuits give 0 for every proposition the solved formula did not mention).
+fn wire_constants(
+    s: &mut Solution,
+    p: &Problem,
+    fixed: &[(String, bool)],
+) -> Result<(), SyntError> {
+    s.fixed = fixed.len();
+    let names = match s.realizable {
+        Some(true) => &p.outputs,
+        Some(false) => &p.inputs,
+        None => return Ok(()),
+    };
+    let c = s
+        .circuit
+        .as_mut()
+        .ok_or_else(|| SyntError::Internal("a decided problem without a circuit".into()))?;
+    for (name, value) in fixed {
+        if let Some(k) = names.iter().position(|x| x == name) {
+            if let Some(slot) = c.outputs.get_mut(k) {
+                if *slot != 0 {
+                    return Err(SyntError::Internal(format!(
+                        "{name} was fixed but the circuit drives it"
+                    )));
+                }
+                *slot = u32::from(*value);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Solves `p` in parts (`decompose`, unless `-x synt.decompose=0`) or whole.
+fn solve_decomposed(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
+    let decompose = params
+        .get_in::<u32>(&PARAMS[8], 0, 1)
+        .map_err(SyntError::Usage)?
+        == 1;
+    if decompose {
+        let parts = split(p)?;
+        if parts.len() > 1 {
+            return solve_parts(p, &parts, params, budget);
+        }
+    }
+    solve_whole(p, params, budget)
+}
+
+/// A part of a decomposed problem: a problem over all the declared inputs and outputs, the
+/// outputs it controls, and whether the specification implies it (`decompose::Part::exact`).
+struct PartProblem {
+    problem: Problem,
+    owned: Vec<String>,
+    exact: bool,
+}
+
+/// `p` cut by `decompose` into parts over disjoint outputs.
+fn split(p: &Problem) -> Result<Vec<PartProblem>, SyntError> {
+    let mut arena = Arena::new();
+    let phi = verikit_omega::task::parse_formula(&p.formula, 0, &mut arena)
+        .map_err(|e| SyntError::from(e).in_source("<formula>", &p.formula))?;
+    let outs: Vec<u32> = p.outputs.iter().map(|o| arena.ap_id(o)).collect();
+    let parts = crate::decompose::decompose(&mut arena, phi, &outs);
+    Ok(parts
+        .into_iter()
+        .map(|part| {
+            let q = Problem {
+                formula: verikit_omega::ltl_to_string(&arena, part.formula),
+                ..p.clone()
+            };
+            let owned = part
+                .outputs
+                .iter()
+                .map(|&o| arena.ap_name(o).to_string())
+                .collect();
+            PartProblem {
+                problem: q,
+                owned,
+                exact: part.exact,
+            }
+        })
+        .collect())
+}
+
+/// The parts solved one after the other (smallest first): an unrealizable exact part answers for
+/// the whole (its counter-strategy, checked against the part, beats the specification); an
+/// unrealizable inexact part leaves the specification to be solved whole; if all parts are
+/// realizable, their checked controllers run side by side (`aig::compose`).
+fn solve_parts(
+    p: &Problem,
+    parts: &[PartProblem],
+    params: &Params,
+    budget: &Budget,
+) -> Result<Solution, SyntError> {
+    tracing::info!(parts = parts.len(), "specification decomposed");
+    let mut total = empty_solution("bounded");
+    total.parts = parts.len();
+    let mut circuits = Vec::with_capacity(parts.len());
+    let mut owner: Vec<Option<usize>> = vec![None; p.outputs.len()];
+    let mut engines = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        budget
+            .progress()
+            .detail(&format!("part {} of {}", i + 1, parts.len()));
+        let s = solve_whole(&part.problem, params, budget)?;
+        total.positions += s.positions;
+        total.product_states += s.product_states;
+        total.machine_states += s.machine_states;
+        total.bound = total.bound.max(s.bound);
+        engines.push(s.engine);
+        match s.realizable {
+            Some(true) => {}
+            Some(false) if part.exact => {
+                return Ok(Solution {
+                    parts: parts.len(),
+                    ..s
+                })
+            }
+            Some(false) => {
+                tracing::info!(
+                    part = i + 1,
+                    "an inexact part is unrealizable: solved whole"
+                );
+                return solve_whole(p, params, budget);
+            }
+            None => {
+                total.reason = Some(format!(
+                    "part {} of {}: {}",
+                    i + 1,
+                    parts.len(),
+                    s.reason.unwrap_or_default()
+                ));
+                return Ok(total);
+            }
+        }
+        let c = s
+            .circuit
+            .ok_or_else(|| SyntError::Internal("a realizable part without a controller".into()))?;
+        for o in &part.owned {
+            if let Some(k) = p.outputs.iter().position(|x| x == o) {
+                if let Some(slot) = owner.get_mut(k) {
+                    *slot = Some(circuits.len());
+                }
+            }
+        }
+        circuits.push(c);
+    }
+    total.circuit = Some(aig::compose(&circuits, &owner, &p.inputs, &p.outputs)?);
+    total.realizable = Some(true);
+    total.engine = match engines.first() {
+        Some(&e) if engines.iter().all(|&x| x == e) => e,
+        _ => "mixed",
+    };
+    Ok(total)
+}
+
+/// Solves a problem whole with the engine `-x synt.engine` names.
+fn solve_whole(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
     let engine: String = params.get(&PARAMS[3]).map_err(SyntError::Usage)?;
     match engine.as_str() {
         "bounded" => solve_route(p, params, Route::Bounded, budget, &mut |_| Ok(())),
@@ -574,6 +783,8 @@ fn empty_solution(engine: &'static str) -> Solution {
         product_states: 0,
         reason: None,
         engine,
+        parts: 1,
+        fixed: 0,
     }
 }
 
@@ -899,6 +1110,8 @@ pub fn solve(
     };
     a = a
         .stat("game_positions", sol.positions)
+        .stat("parts", sol.parts)
+        .stat("fixed_by_polarity", sol.fixed)
         .detail("engine", sol.engine);
     if let Some(k) = sol.bound {
         a = a.stat("bound", k);
