@@ -268,11 +268,17 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
     solve_decomposed(p, params, budget)
 }
 
-/// `p` with its single-polarity propositions fixed (`polarity`), and those (name, value).
-fn fix_polarities(p: &Problem) -> Result<(Problem, Vec<(String, bool)>), SyntError> {
+/// The problem's formula, parsed into a new arena.
+fn parse_problem(p: &Problem) -> Result<(Arena, F), SyntError> {
     let mut arena = Arena::new();
     let phi = verikit_omega::task::parse_formula(&p.formula, 0, &mut arena)
         .map_err(|e| SyntError::from(e).in_source("<formula>", &p.formula))?;
+    Ok((arena, phi))
+}
+
+/// `p` with its single-polarity propositions fixed (`polarity`), and those (name, value).
+fn fix_polarities(p: &Problem) -> Result<(Problem, Vec<(String, bool)>), SyntError> {
+    let (mut arena, phi) = parse_problem(p)?;
     let outs: Vec<u32> = p.outputs.iter().map(|o| arena.ap_id(o)).collect();
     let (f, fixed) = crate::polarity::simplify(&mut arena, phi, &|i| outs.contains(&i));
     let q = Problem {
@@ -344,9 +350,7 @@ struct PartProblem {
 
 /// `p` cut by `decompose` into parts over disjoint outputs.
 fn split(p: &Problem) -> Result<Vec<PartProblem>, SyntError> {
-    let mut arena = Arena::new();
-    let phi = verikit_omega::task::parse_formula(&p.formula, 0, &mut arena)
-        .map_err(|e| SyntError::from(e).in_source("<formula>", &p.formula))?;
+    let (mut arena, phi) = parse_problem(p)?;
     let outs: Vec<u32> = p.outputs.iter().map(|o| arena.ap_id(o)).collect();
     let parts = crate::decompose::decompose(&mut arena, phi, &outs);
     Ok(parts
@@ -412,6 +416,7 @@ fn solve_parts(
                 return solve_whole(p, params, budget);
             }
             None => {
+                total.engine = s.engine;
                 total.reason = Some(format!(
                     "part {} of {}: {}",
                     i + 1,
@@ -601,9 +606,7 @@ fn solve_route(
         .get_in::<u32>(&PARAMS[1], 0, 1)
         .map_err(SyntError::Usage)?
         == 1;
-    let mut arena = Arena::new();
-    let phi = verikit_omega::task::parse_formula(&p.formula, 0, &mut arena)
-        .map_err(|e| SyntError::from(e).in_source("<formula>", &p.formula))?;
+    let (mut arena, phi) = parse_problem(p)?;
     let used: Vec<String> = arena
         .aps_of(phi)
         .iter()

@@ -307,6 +307,120 @@ fn known_specifications() {
     }
 }
 
+/// Specifications split into parts over disjoint outputs (`synt.decompose`, with the polarity
+/// simplification off so that the parts are not trivial): composed controllers and a part's
+/// counter-strategy are checked against the whole formula; an unrealizable part that dropped an
+/// assumption conjunct (about another part's output) does not decide, the whole does.
+#[test]
+fn decomposed_specifications() {
+    use Semantics::*;
+    let cases: &[(Case, usize)] = &[
+        (
+            (
+                "G(r0 <-> X g0) & G(r1 <-> X g1)",
+                &["r0", "r1"],
+                &["g0", "g1"],
+                Mealy,
+                true,
+            ),
+            2,
+        ),
+        (
+            (
+                "G(r0 <-> X g0) & G(g1 <-> X r1)",
+                &["r0", "r1"],
+                &["g0", "g1"],
+                Mealy,
+                false,
+            ),
+            2,
+        ),
+        (
+            (
+                "GF r -> (G(g0 <-> X g0) & GF g1 & G(g1 -> r))",
+                &["r"],
+                &["g0", "g1"],
+                Mealy,
+                true,
+            ),
+            2,
+        ),
+        (
+            (
+                "GF r -> (G(g0 <-> X g0) & GF g1 & G(g1 -> r))",
+                &["r"],
+                &["g0", "g1"],
+                Moore,
+                false,
+            ),
+            2,
+        ),
+        // Alone, the g1 part (without the assumption about g0) is unrealizable; the whole is
+        // realizable: g0 always up, g1 copying r.
+        (
+            (
+                "G(g0 -> F r) -> (G g0 & GF(r & g1) & G(g1 <-> r))",
+                &["r"],
+                &["g0", "g1"],
+                Mealy,
+                true,
+            ),
+            1,
+        ),
+    ];
+    let split = Params::parse(&["synt.polarity=0"]).unwrap();
+    let whole = Params::parse(&["synt.polarity=0", "synt.decompose=0"]).unwrap();
+    for &((f, i, o, sem, want), parts) in cases {
+        assert_eq!(
+            solve_checked_with(f, i, o, sem, &split),
+            Some(want),
+            "{f} ({sem:?}, parts)"
+        );
+        assert_eq!(
+            solve_checked_with(f, i, o, sem, &whole),
+            Some(want),
+            "{f} ({sem:?}, whole)"
+        );
+        let p = Problem {
+            formula: f.into(),
+            inputs: i.iter().map(|s| s.to_string()).collect(),
+            outputs: o.iter().map(|s| s.to_string()).collect(),
+            semantics: sem,
+        };
+        let s = solve_problem(&p, &split, &Budget::unlimited()).unwrap();
+        assert_eq!(s.parts, parts, "{f}");
+    }
+}
+
+/// Propositions fixed by polarity (`synt.polarity`): the circuits wire them as constants and are
+/// checked against the original formula.
+#[test]
+fn polarity_fixed_specifications() {
+    use Semantics::*;
+    let cases: &[Case] = &[
+        // i fixed true (its only occurrence is negative), a fixed true.
+        (
+            "(GF i -> GF g) & G(g <-> X !g) & G(i2 -> a)",
+            &["i", "i2"],
+            &["g", "a"],
+            Mealy,
+            true,
+        ),
+        // The environment's worst: r fixed false makes F r impossible.
+        ("F r & G(g <-> X g)", &["r"], &["g"], Mealy, false),
+        ("G(r -> X g) & G(g -> r)", &["r"], &["g"], Moore, false),
+    ];
+    let off = Params::parse(&["synt.polarity=0"]).unwrap();
+    for &(f, i, o, sem, want) in cases {
+        assert_eq!(solve_checked(f, i, o, sem), Some(want), "{f} ({sem:?})");
+        assert_eq!(
+            solve_checked_with(f, i, o, sem, &off),
+            Some(want),
+            "{f} ({sem:?}, off)"
+        );
+    }
+}
+
 /// More propositions than letters could be enumerated for (the games work on BDD classes):
 /// twelve requests and twelve grants, a grant one step after all requests (realizable), or all
 /// requests one step after a grant (unrealizable); both answers' circuits checked
