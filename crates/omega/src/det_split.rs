@@ -6,7 +6,8 @@
 //! new?", CAV'22, §2 (LTL translation: a formula whose top operator is `∧`/`∨` is translated
 //! operand by operand, the deterministic automata are combined by a product whose acceptance is
 //! the conjunction/disjunction of the operands' Emerson–Lei conditions) and §4 (the result made
-//! parity only at the end); the parity step is [`crate::zielonka_tree`].
+//! parity only at the end); the parity step is the ACD-transform [`crate::acd`] (the
+//! Zielonka-tree transform [`crate::zielonka_tree`] beyond its limits).
 //!
 //! The formula is simplified, then `F` is pushed over `∨` and `G` over `∧` (`F(a ∨ b) = Fa ∨ Fb`,
 //! `G(a ∧ b) = Ga ∧ Gb`, `FG(a ∧ b) = FGa ∧ FGb`, `GF(a ∨ b) = GFa ∨ GFb`; `F` of a
@@ -15,7 +16,7 @@
 //! deterministic generalized Büchi translation as it is, else the parity automaton of
 //! [`crate::deterministic::deterministic_pair`] with the operand's negation); the automata are
 //! combined by products (operands of `∨` completed first), the product is made parity by the
-//! Zielonka-tree transform and simplified. The caller keeps it only when it is smaller than the
+//! ACD-transform and simplified. The caller keeps it only when it is smaller than the
 //! direct route's automaton.
 //!
 //! Every operand (and its negation) is translated once per call: the deterministic automaton of
@@ -36,7 +37,6 @@ use crate::product::product;
 use crate::stutter_det::syntactically_stutter_invariant;
 use crate::translate::{translate, Options};
 use crate::twa::Twa;
-use crate::zielonka_tree::to_parity;
 use std::collections::HashMap;
 
 /// `F` or `G`: the operator [`push`] wraps around a formula, each the dual of the other.
@@ -270,5 +270,7 @@ pub(crate) fn split_deterministic(
         return Ok(None);
     };
     o.det.budget.check()?;
-    Ok(to_parity(&t).map(|p| simplify_parity(&p)))
+    Ok(crate::acd::to_parity(&t)
+        .or_else(|| crate::zielonka_tree::to_parity(&t))
+        .map(|p| simplify_parity(&p)))
 }

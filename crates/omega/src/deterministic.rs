@@ -74,7 +74,7 @@ pub fn simplify_parity(p: &ParityAut) -> ParityAut {
 /// whose acceptance is generalized Büchi (a deterministic input kept as it is, without `parity`)
 /// or `parity …` (Spot's names: one colour may read as Büchi or co-Büchi, none as `t`/`f`).
 /// A deterministic parity input is simplified; other conditions go through the routes of
-/// [`not_buchi`] (Zielonka-tree transform if deterministic, Fin removal and determinisation
+/// [`not_buchi`] (ACD-transform if deterministic, Fin removal and determinisation
 /// otherwise), or are kept as they are when deterministic and no parity output is asked for.
 pub fn deterministic(aut: &Twa, o: &DetOptions) -> Result<Twa, OmegaError> {
     deterministic_pair(aut, None, o)
@@ -129,13 +129,16 @@ pub fn deterministic_pair(aut: &Twa, neg: Option<&Twa>, o: &DetOptions) -> Resul
 }
 
 /// The parity automaton of an input with another condition than generalized Büchi: a parity
-/// automaton as it is, another deterministic one through the Zielonka-tree transform
-/// ([`crate::zielonka_tree`]), a nondeterministic one through [`crate::fin_removal`] (one guessed
-/// copy per DNF clause, generalized Büchi) and [`crate::determinize`]. Over the limits of those
-/// steps, the condition is refused by name.
+/// automaton as it is, another deterministic one through the ACD-transform ([`crate::acd`]; the
+/// Zielonka-tree transform [`crate::zielonka_tree`] beyond its limits), a nondeterministic one
+/// through [`crate::fin_removal`] (one guessed copy per DNF clause, generalized Büchi) and
+/// [`crate::determinize`]. Over the limits of those steps, the condition is refused by name.
 fn not_buchi(aut: &Twa, o: &DetOptions) -> Result<ParityAut, OmegaError> {
     if aut.is_deterministic() {
-        if let Some(p) = ParityAut::from_twa(aut).or_else(|| to_parity(aut)) {
+        if let Some(p) = ParityAut::from_twa(aut)
+            .or_else(|| crate::acd::to_parity(aut))
+            .or_else(|| to_parity(aut))
+        {
             return Ok(p);
         }
     } else if let Some(g) = remove_fin(aut) {

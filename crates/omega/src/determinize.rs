@@ -25,10 +25,17 @@
 //! ([`crate::degen::degeneralize_tba`]); edges outside the accepting SCCs are treated as
 //! non-accepting (SCC-aware, as Spot). The budget is polled once per macro-state.
 //!
-//! Three options make the macro-states fewer, each keeping the language (checked against the
+//! Five options make the macro-states fewer, each keeping the language (checked against the
 //! Büchi translation in the tests): `use_scc` keeps the states of SCCs without accepting cycles
 //! in the root brace — moving a state up to an ancestor brace only forgets progress, and along a
 //! run it happens finitely often unless the run ends in such an SCC, where it rejects anyway;
+//! `scc_reset` completes it as Spot's `use_scc` does: the root then stands for "no brace" (it
+//! holds only those states and never flashes green), the initial state of an accepting SCC gets
+//! a brace of its own, and a state entering another accepting SCC starts a fresh brace under the
+//! root whatever brace its source was in — a run changes SCC finitely often, so forgetting the
+//! progress made before is harmless, and macro-states differing only in that history are one;
+//! `reduce_input` quotients the Büchi automaton by direct simulation first ([`crate::direct_sim`],
+//! as Spot's `tgba_determinize` runs `simulation` on its input);
 //! `simulation` drops states dominated by direct simulation ([`crate::sim_pruning`]);
 //! `stutter_invariant` follows each letter to a cycle of macro-states
 //! ([`crate::stutter_det`]). Spot's `tgba_determinize` has options of the same names.
@@ -64,6 +71,14 @@ pub struct Options {
     /// that claims nothing about the runs reaching its states), so macro-states differing only
     /// in where such states sit are one.
     pub use_scc: bool,
+    /// With `use_scc`, an edge entering another accepting SCC puts its destination into a fresh
+    /// brace under the root (whatever brace its source was in), the initial state of an
+    /// accepting SCC too, and the root (holding only states of SCCs without accepting cycles)
+    /// never flashes green: Spot's `use_scc` in full.
+    pub scc_reset: bool,
+    /// Reduce the Büchi automaton by direct simulation before the construction (Spot's
+    /// `tgba_determinize` with `use_simulation` does so).
+    pub reduce_input: bool,
 }
 
 /// The most atomic propositions for the stutter closure (it steps letter by letter).
@@ -77,6 +92,8 @@ impl Default for Options {
             simulation: true,
             stutter_invariant: false,
             use_scc: true,
+            scc_reset: true,
+            reduce_input: true,
         }
     }
 }
@@ -96,6 +113,9 @@ struct InEdge {
     /// The destination goes to the root brace (`Options::use_scc`: it lies in an SCC without
     /// accepting cycles).
     to_root: bool,
+    /// The edge enters another accepting SCC (`Options::scc_reset`): the destination goes into
+    /// a fresh brace under the root.
+    enter: bool,
 }
 
 /// The brace path from the root down to `b`.
@@ -127,6 +147,7 @@ fn successor(
     edges: &[Vec<InEdge>],
     part: &Bdd,
     pruner: Option<&Pruner>,
+    reset: bool,
 ) -> (Tree, Option<u32>) {
     let old = t.parent.len() as u32;
     let mut parent = t.parent.clone();
@@ -139,8 +160,8 @@ fn successor(
             }
             let tb = if e.to_root {
                 0
-            } else if e.acc {
-                let slot = &mut child_of[b as usize];
+            } else if e.acc || e.enter {
+                let slot = &mut child_of[if e.enter { 0 } else { b as usize }];
                 if *slot == NONE {
                     *slot = parent.len() as u32;
                     parent.push(b);
@@ -194,7 +215,7 @@ fn successor(
             }
             continue;
         }
-        if (b as u32) < old && direct[b] == 0 {
+        if (b as u32) < old && direct[b] == 0 && !(reset && b == 0) {
             green[b] = true;
             emit(2 * b as u32 + 1, &mut colour);
         }
@@ -290,7 +311,19 @@ pub fn determinize(aut: &Twa, opts: &Options) -> Result<ParityAut, OmegaError> {
     } else {
         aut.clone()
     };
+    let tba = if opts.reduce_input {
+        crate::direct_sim::reduce(&tba)
+    } else {
+        tba
+    };
+    let reset = opts.use_scc && opts.scc_reset;
     let info = scc_info(&tba);
+    let accepting_scc = |s: u32| {
+        info.accepting
+            .get(info.sccs.comp[s as usize] as usize)
+            .copied()
+            .unwrap_or(true)
+    };
     let edges: Vec<Vec<InEdge>> = tba
         .states
         .iter()
@@ -305,12 +338,8 @@ pub fn determinize(aut: &Twa, opts: &Options) -> Result<ParityAut, OmegaError> {
                     acc: info.sccs.comp[e.dst as usize] == c
                         && info.accepting[c as usize]
                         && (tba.num_sets == 0 || e.marks & 1 == 1),
-                    to_root: opts.use_scc
-                        && !info
-                            .accepting
-                            .get(info.sccs.comp[e.dst as usize] as usize)
-                            .copied()
-                            .unwrap_or(true),
+                    to_root: opts.use_scc && !accepting_scc(e.dst),
+                    enter: reset && info.sccs.comp[e.dst as usize] != c && accepting_scc(e.dst),
                 })
                 .collect()
         })
@@ -345,6 +374,15 @@ pub fn determinize(aut: &Twa, opts: &Options) -> Result<ParityAut, OmegaError> {
             nodes: Vec::new(),
             parent: Vec::new(),
         }
+    } else if reset && init.iter().any(|&q| accepting_scc(q)) {
+        // The root stands for "no brace": an accepting SCC's initial state has its own brace.
+        Tree {
+            nodes: init
+                .into_iter()
+                .map(|q| (q, u32::from(accepting_scc(q))))
+                .collect(),
+            parent: vec![NONE, 0],
+        }
     } else {
         Tree {
             nodes: init.into_iter().map(|q| (q, 0)).collect(),
@@ -372,11 +410,11 @@ pub fn determinize(aut: &Twa, opts: &Options) -> Result<ParityAut, OmegaError> {
             let (nt, colour) = if letters.is_some() {
                 closed_step(
                     &t,
-                    |x| successor(x, &edges, &part, pruner.as_ref()),
+                    |x| successor(x, &edges, &part, pruner.as_ref(), reset),
                     |x| x.nodes.is_empty(),
                 )
             } else {
-                successor(&t, &edges, &part, pruner.as_ref())
+                successor(&t, &edges, &part, pruner.as_ref(), reset)
             };
             if nt.nodes.is_empty() {
                 // The empty tree accepts nothing: leave the letters undefined.

@@ -16,6 +16,7 @@
 extern crate self as verikit_omega;
 mod acc;
 mod accepts;
+mod acd;
 mod bisim;
 mod checked_merge;
 mod command;
