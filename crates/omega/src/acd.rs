@@ -254,9 +254,9 @@ pub(crate) fn to_parity(aut: &Twa) -> Option<ParityAut> {
     // Per SCC: local state numbers, local edges, the decomposition and each node's parent.
     let mut local = vec![0usize; aut.num_states()];
     let mut count = vec![0usize; nscc];
-    for s in 0..aut.num_states() {
+    for (s, l) in local.iter_mut().enumerate() {
         let c = info.sccs.comp[s] as usize;
-        local[s] = count[c];
+        *l = count[c];
         count[c] += 1;
     }
     let mut sedges: Vec<Vec<(u32, u32, Marks)>> = vec![Vec::new(); nscc];
