@@ -24,9 +24,10 @@
 //! edges, so the language is kept and determinism too.
 
 use crate::acc::Acc;
-use crate::parity::{ParityAut, ParityKind};
+use crate::parity::ParityAut;
 use crate::scc_info::scc_info;
 use crate::twa::{Marks, Twa};
+use crate::zielonka_tree::{leaf_product, maximal_subsets};
 use std::collections::HashMap;
 
 /// The most edges of one SCC the decomposition is computed for (edge sets are bit vectors).
@@ -101,32 +102,6 @@ fn marks_of(edges: &[(u32, u32, Marks)], c: &EdgeSet) -> Marks {
         .fold(0, |m, (_, e)| m | e.2)
 }
 
-/// The maximal subsets of `marks` whose acceptance is `target` (the children of a Zielonka-tree
-/// node labelled `marks`); `None` beyond 12 marks.
-fn maximal_subsets(acc: &Acc, marks: Marks, target: bool) -> Option<Vec<Marks>> {
-    let bits: Vec<u32> = (0..64).filter(|i| (marks >> i) & 1 == 1).collect();
-    if bits.len() > crate::zielonka_tree::MAX_MARKS as usize {
-        return None;
-    }
-    let mut all: Vec<Marks> = (0u64..(1u64 << bits.len()))
-        .map(|k| {
-            bits.iter()
-                .enumerate()
-                .filter(|(j, _)| (k >> j) & 1 == 1)
-                .fold(0, |m, (_, b)| m | (1u64 << b))
-        })
-        .filter(|&u| acc.accepting(u) == target)
-        .collect();
-    all.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
-    let mut out: Vec<Marks> = Vec::new();
-    for u in all {
-        if out.iter().all(|&k| u & !k != 0) {
-            out.push(u);
-        }
-    }
-    Some(out)
-}
-
 /// The maximal cycles inside the cycle `c` whose acceptance is `target` (the acceptance of `c`
 /// itself is not `target`).
 fn children_of(
@@ -145,7 +120,10 @@ fn children_of(
             return None;
         }
         let m = marks_of(edges, &x);
-        for u in maximal_subsets(acc, m, target)? {
+        if m.count_ones() > crate::zielonka_tree::MAX_MARKS {
+            return None;
+        }
+        for u in maximal_subsets(acc, m, target) {
             let mut sel = set_of(edges.len());
             for (i, e) in edges.iter().enumerate() {
                 if has(&x, i) && e.2 & !u == 0 {
@@ -293,95 +271,50 @@ pub(crate) fn to_parity(aut: &Twa) -> Option<ParityAut> {
         }
         trees.push(Some((t, parent)));
     }
-    let start = |q: usize| -> usize {
-        let c = info.sccs.comp[q] as usize;
+    let start = |q: u32| -> usize {
+        let c = info.sccs.comp[q as usize] as usize;
         trees[c]
             .as_ref()
-            .map_or(0, |(t, _)| t.leftmost_leaf(0, local[q]))
+            .map_or(0, |(t, _)| t.leftmost_leaf(0, local[q as usize]))
     };
-    let mut out = aut.quotient_shell(&[]);
-    out.acc = None;
-    out.acc_false = false;
-    let mut ids: HashMap<(u32, usize), u32> = HashMap::new();
-    let mut todo: Vec<(u32, usize)> = Vec::new();
-    let mut get = |out: &mut Twa, todo: &mut Vec<(u32, usize)>, q: u32, l: usize| -> u32 {
-        *ids.entry((q, l)).or_insert_with(|| {
-            let id = out.add_state();
-            out.state_names[id as usize] = aut.state_names.get(q as usize).cloned().flatten();
-            todo.push((q, l));
-            id
-        })
-    };
-    for &q in &aut.init {
-        let l = start(q as usize);
-        let id = get(&mut out, &mut todo, q, l);
-        out.init.push(id);
-    }
-    let mut top = 0u32;
-    let mut edges: Vec<(u32, u32, biodivine_lib_bdd::Bdd, Option<u32>)> = Vec::new();
-    while let Some((q, l)) = todo.pop() {
-        let src = get(&mut out, &mut todo, q, l);
+    leaf_product(aut, start, |q, l, i, e| {
         let c = info.sccs.comp[q as usize] as usize;
-        for (i, e) in aut.states[q as usize].iter().enumerate() {
-            if e.label.is_false() {
-                continue;
-            }
-            let d = info.sccs.comp[e.dst as usize] as usize;
-            let (prio, nl) = match (&trees[c], d == c) {
-                (Some((t, parent)), true) => {
-                    let k = eid[q as usize][i];
-                    let branch = t.branch(l, parent);
-                    // The deepest node of the branch holding the edge (the root holds all).
-                    let pos = branch
-                        .iter()
-                        .rposition(|&n| has(&t.nodes[n].edges, k))
-                        .unwrap_or(0);
-                    let n = branch[pos];
-                    let shift = u32::from(!t.nodes[0].accepting);
-                    let qd = local[e.dst as usize];
-                    let kids: Vec<usize> = t.nodes[n]
-                        .children
-                        .iter()
-                        .copied()
-                        .filter(|&k| has(&t.nodes[k].states, qd))
-                        .collect();
-                    let next = match (branch.get(pos + 1), kids.is_empty()) {
-                        (_, true) => n,
-                        (None, false) => t.leftmost_leaf(kids[0], qd),
-                        (Some(&cur), false) => {
-                            // The next child after the branch's, cyclically, in the order of
-                            // all of `n`'s children.
-                            let all = &t.nodes[n].children;
-                            let at = all.iter().position(|&k| k == cur).unwrap_or(0);
-                            let pick = (1..=all.len())
-                                .map(|j| all[(at + j) % all.len()])
-                                .find(|k| kids.contains(k))
-                                .unwrap_or(kids[0]);
-                            t.leftmost_leaf(pick, qd)
-                        }
-                    };
-                    (Some(t.nodes[n].depth + shift), next)
-                }
-                _ => (None, start(e.dst as usize)),
-            };
-            if let Some(p) = prio {
-                top = top.max(p + 1);
-            }
-            let dst = get(&mut out, &mut todo, e.dst, nl);
-            edges.push((src, dst, e.label.clone(), prio));
+        if info.sccs.comp[e.dst as usize] as usize != c {
+            return None;
         }
-    }
-    if top > 64 {
-        return None;
-    }
-    for (s, d, l, p) in edges {
-        out.add_edge(s, d, l, p.map_or(0, |p| 1u64 << p));
-    }
-    out.num_sets = top;
-    out.state_based = false;
-    Some(ParityAut {
-        aut: out,
-        kind: ParityKind::MIN_EVEN,
+        let (t, parent) = trees[c].as_ref()?;
+        let k = eid[q as usize][i];
+        let branch = t.branch(l, parent);
+        // The deepest node of the branch holding the edge (the root holds all).
+        let pos = branch
+            .iter()
+            .rposition(|&n| has(&t.nodes[n].edges, k))
+            .unwrap_or(0);
+        let n = branch[pos];
+        let shift = u32::from(!t.nodes[0].accepting);
+        let qd = local[e.dst as usize];
+        let kids: Vec<usize> = t.nodes[n]
+            .children
+            .iter()
+            .copied()
+            .filter(|&k| has(&t.nodes[k].states, qd))
+            .collect();
+        let next = match (branch.get(pos + 1), kids.first()) {
+            (_, None) => n,
+            (None, Some(&first)) => t.leftmost_leaf(first, qd),
+            (Some(&cur), Some(&first)) => {
+                // The next child after the branch's, cyclically, in the order of all of `n`'s
+                // children.
+                let all = &t.nodes[n].children;
+                let at = all.iter().position(|&k| k == cur).unwrap_or(0);
+                let pick = (1..=all.len())
+                    .map(|j| all[(at + j) % all.len()])
+                    .find(|k| kids.contains(k))
+                    .unwrap_or(first);
+                t.leftmost_leaf(pick, qd)
+            }
+        };
+        Some((t.nodes[n].depth + shift, next))
     })
 }
 

@@ -46,18 +46,26 @@ pub(crate) struct ZielonkaTree {
     nodes: Vec<Node>,
 }
 
-/// The subsets of `s` (as mark sets), largest first.
-fn subsets_by_size(s: Marks) -> Vec<Marks> {
-    let bits: Vec<u32> = (0..64).filter(|i| (s >> i) & 1 == 1).collect();
-    let mut out: Vec<Marks> = (0u64..(1u64 << bits.len()))
+/// The maximal subsets of `marks` whose acceptance is `target` (when `acc(marks)` is not
+/// `target`: the labels of the children of a Zielonka-tree node labelled `marks`).
+pub(crate) fn maximal_subsets(acc: &Acc, marks: Marks, target: bool) -> Vec<Marks> {
+    let bits: Vec<u32> = (0..64).filter(|i| (marks >> i) & 1 == 1).collect();
+    let mut all: Vec<Marks> = (0u64..(1u64 << bits.len()))
         .map(|k| {
             bits.iter()
                 .enumerate()
                 .filter(|(j, _)| (k >> j) & 1 == 1)
                 .fold(0, |m, (_, b)| m | (1u64 << b))
         })
+        .filter(|&u| u != marks && acc.accepting(u) == target)
         .collect();
-    out.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    all.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    let mut out: Vec<Marks> = Vec::new();
+    for u in all {
+        if out.iter().all(|&k| u & !k != 0) {
+            out.push(u);
+        }
+    }
     out
 }
 
@@ -82,16 +90,7 @@ impl ZielonkaTree {
                 let x = &t.nodes[n];
                 (x.label, x.accepting, x.depth)
             };
-            let mut kids: Vec<Marks> = Vec::new();
-            for u in subsets_by_size(label) {
-                if u == label || acc.accepting(u) == accepting {
-                    continue;
-                }
-                if kids.iter().all(|&k| u & !k != 0) {
-                    kids.push(u);
-                }
-            }
-            for k in kids {
+            for k in maximal_subsets(acc, label, !accepting) {
                 let id = t.nodes.len();
                 t.nodes.push(Node {
                     label: k,
@@ -169,6 +168,26 @@ pub(crate) fn to_parity(aut: &Twa) -> Option<ParityAut> {
         trees.push(ZielonkaTree::new(&acc, m & acc.used_marks())?);
     }
     let used = acc.used_marks();
+    leaf_product(
+        aut,
+        |q| trees[info.sccs.comp[q as usize] as usize].leftmost_leaf(0),
+        |q, l, _, e| {
+            let c = info.sccs.comp[q as usize];
+            (c == info.sccs.comp[e.dst as usize]).then(|| trees[c as usize].step(l, e.marks & used))
+        },
+    )
+}
+
+/// The product of `aut` with a memory of leaves (of a tree per SCC) as a `parity min even`
+/// automaton: the transforms of this module and of [`crate::acd`]. States `(q, leaf)` are built
+/// from the initial states with the leaf `start(q)`; on the `i`-th edge `e` of `q`, `step(q,
+/// leaf, i, e)` gives the priority and the next leaf when the edge stays in its SCC (`None`:
+/// an uncoloured edge to `start` of its destination). `None` beyond 64 priorities.
+pub(crate) fn leaf_product(
+    aut: &Twa,
+    start: impl Fn(u32) -> usize,
+    step: impl Fn(u32, usize, usize, &crate::twa::Edge) -> Option<(u32, usize)>,
+) -> Option<ParityAut> {
     let mut out = aut.quotient_shell(&[]);
     out.acc = None;
     out.acc_false = false;
@@ -184,25 +203,19 @@ pub(crate) fn to_parity(aut: &Twa) -> Option<ParityAut> {
         })
     };
     for &q in &aut.init {
-        let c = info.sccs.comp[q as usize] as usize;
-        let l = trees[c].leftmost_leaf(0);
-        let id = get(&mut out, &mut todo, q, l);
+        let id = get(&mut out, &mut todo, q, start(q));
         out.init.push(id);
     }
     let mut edges: Vec<(u32, u32, biodivine_lib_bdd::Bdd, Option<u32>)> = Vec::new();
     while let Some((q, l)) = todo.pop() {
         let src = get(&mut out, &mut todo, q, l);
-        let c = info.sccs.comp[q as usize] as usize;
-        for e in &aut.states[q as usize] {
+        for (i, e) in aut.states[q as usize].iter().enumerate() {
             if e.label.is_false() {
                 continue;
             }
-            let d = info.sccs.comp[e.dst as usize] as usize;
-            let (prio, nl) = if d == c {
-                let (p, nl) = trees[c].step(l, e.marks & used);
-                (Some(p), nl)
-            } else {
-                (None, trees[d].leftmost_leaf(0))
+            let (prio, nl) = match step(q, l, i, e) {
+                Some((p, nl)) => (Some(p), nl),
+                None => (None, start(e.dst)),
             };
             if let Some(p) = prio {
                 top = top.max(p + 1);
