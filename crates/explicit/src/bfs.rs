@@ -102,6 +102,14 @@ pub(crate) fn failed_assert(m: &Model, st: &[u8]) -> Result<Option<(String, Stri
     Ok(None)
 }
 
+/// Does some control state of some process carry an assertion? (Without one, the assertion
+/// search checks nothing per state.)
+pub(crate) fn has_assertions(m: &Model) -> bool {
+    m.procs
+        .iter()
+        .any(|p| p.asserts.iter().any(|a| !a.is_empty()))
+}
+
 /// The assertion check of a state for [`Goal::Assert`]: the violation in `st`, if any (an
 /// evaluation error counts in `eval_errors`).
 pub(crate) fn assert_violation(
@@ -199,6 +207,7 @@ pub(crate) fn bfs_reduced(
     let mut i: u32 = 0;
     let mut first_error: Option<(EvalError, u32, u32)> = None;
     let mut last_report = Instant::now();
+    let asserts = goal == Goal::Assert && has_assertions(m);
     let finish = |r: &mut Exploration, store: &StateStore| {
         r.states = store.len() as u64;
         r.seconds = t0.elapsed().as_secs_f64();
@@ -230,7 +239,7 @@ pub(crate) fn bfs_reduced(
         }
         cur.clear();
         cur.extend_from_slice(store.get(i));
-        if goal == Goal::Assert {
+        if asserts {
             if let Some(kind) = assert_violation(m, &cur, &mut r.eval_errors) {
                 r.violation = Some(Violation {
                     kind,

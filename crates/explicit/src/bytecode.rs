@@ -69,6 +69,23 @@ pub(crate) enum Op {
         w: Width,
         c: i32,
     },
+    /// Fused `Load; Store`: `dst = src` (the common `x = y`).
+    Copy {
+        off: u32,
+        w: Width,
+        src: u32,
+        sw: Width,
+    },
+    /// Fused `LoadBinConst; Store`: `dst = src op c` (the common `x = x + 1`), for an `op` that
+    /// cannot fail (not `/` or `%`, whose errors name the operator's own span).
+    AssignBinConst {
+        off: u32,
+        w: Width,
+        src: u32,
+        sw: Width,
+        op: BinOp,
+        c: i32,
+    },
 }
 
 /// What went wrong while evaluating.
@@ -275,7 +292,8 @@ pub(crate) fn un(op: UnOp, a: i32) -> i32 {
 
 impl Prog {
     /// Appends an op, fusing it with the ops before it into one superinstruction where the
-    /// shape allows (`Load; Const; Bin`, `Load; Load; Bin`, `Const; Store`). Fusion only
+    /// shape allows (`Load; Const; Bin`, `Load; Load; Bin`, `Const; Store`, `Load; Store`,
+    /// `LoadBinConst; Store` with an operator that cannot fail). Fusion only
     /// rewrites the last ops of the program, which no jump targets: jumps point to the end of a
     /// finished sub-expression, whose last op is `Bool`.
     pub(crate) fn push(&mut self, op: Op, span: Span) {
@@ -292,6 +310,23 @@ impl Prog {
     }
 
     fn push_fused(&mut self, op: Op, span: Span) {
+        // A constant index in range addresses one element: `Const(i); LoadIdx` is a `Load`,
+        // `Const(i); StoreIdx` a `Store` (which may fuse further with the ops before).
+        if let (Some(&Op::Const(i)), Op::LoadIdx { off, w, len } | Op::StoreIdx { off, w, len }) =
+            (self.ops.last(), &op)
+        {
+            if (0..*len as i64).contains(&i64::from(i)) {
+                let off = *off + i as u32 * u32::from(*w);
+                let w = *w;
+                let single = match op {
+                    Op::LoadIdx { .. } => Op::Load { off, w },
+                    _ => Op::Store { off, w },
+                };
+                self.ops.pop();
+                self.spans.pop();
+                return self.push_fused(single, span);
+            }
+        }
         let n = self.ops.len();
         let fused = match (n.checked_sub(2).and_then(|i| self.ops.get(i..)), &op) {
             (Some([Op::Load { off, w }, Op::Const(c)]), Op::Bin(b)) => Some(Op::LoadBinConst {
@@ -318,12 +353,37 @@ impl Prog {
             self.spans.push(span);
             return;
         }
-        if let (Some(Op::Const(c)), Op::Store { off, w }) = (self.ops.last(), &op) {
-            let f = Op::StoreConst {
+        let assign = match (self.ops.last(), &op) {
+            (Some(Op::Const(c)), Op::Store { off, w }) => Some(Op::StoreConst {
                 off: *off,
                 w: *w,
                 c: *c,
-            };
+            }),
+            (Some(Op::Load { off: src, w: sw }), Op::Store { off, w }) => Some(Op::Copy {
+                off: *off,
+                w: *w,
+                src: *src,
+                sw: *sw,
+            }),
+            (
+                Some(Op::LoadBinConst {
+                    off: src,
+                    w: sw,
+                    op: b,
+                    c,
+                }),
+                Op::Store { off, w },
+            ) if !matches!(b, BinOp::Div | BinOp::Mod) => Some(Op::AssignBinConst {
+                off: *off,
+                w: *w,
+                src: *src,
+                sw: *sw,
+                op: *b,
+                c: *c,
+            }),
+            _ => None,
+        };
+        if let Some(f) = assign {
             self.ops.pop();
             self.spans.pop();
             self.ops.push(f);
@@ -423,6 +483,27 @@ impl Prog {
                         return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
                     }
                     store(st, off as usize, w, c);
+                }
+                Op::Copy { off, w, src, sw } => {
+                    let v = load(st, src as usize, sw);
+                    if !fits(v, w) {
+                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
+                    }
+                    store(st, off as usize, w, v);
+                }
+                Op::AssignBinConst {
+                    off,
+                    w,
+                    src,
+                    sw,
+                    op,
+                    c,
+                } => {
+                    let v = bin(op, load(st, src as usize, sw), c).unwrap_or(0);
+                    if !fits(v, w) {
+                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
+                    }
+                    store(st, off as usize, w, v);
                 }
                 Op::StoreIdx { off, w, len } => {
                     let i = stack.pop().unwrap_or(0);

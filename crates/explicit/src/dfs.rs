@@ -13,10 +13,11 @@
 //! breadth-first for a shorter one).
 
 use crate::bfs::{
-    assert_violation, initial, trace_of, Exploration, Goal, Violation, ViolationKind,
+    assert_violation, has_assertions, initial, trace_of, Exploration, Goal, Violation,
+    ViolationKind,
 };
-use crate::model::{Label, Model};
-use crate::por::{in_ample, Por};
+use crate::model::Model;
+use crate::por::{owner, Owner, Por};
 use crate::state_store::StateStore;
 use crate::successors::Generator;
 use std::time::Instant;
@@ -30,10 +31,12 @@ struct Search<'m> {
     on_stack: Vec<bool>,
     frames: Vec<(u32, usize)>,
     pending: Vec<u8>,
-    /// The full expansion of the state being visited: packed states and their labels.
+    /// The full expansion of the state being visited, when some process may give an ample
+    /// set: packed states and the processes of their labels.
     succ: Vec<u8>,
-    labels: Vec<Label>,
-    n_succ: usize,
+    owners: Vec<Owner>,
+    /// The processes that may give an ample set in the state being visited.
+    candidates: Vec<u32>,
 }
 
 impl Search<'_> {
@@ -68,8 +71,8 @@ pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> 
         frames: Vec::new(),
         pending: Vec::new(),
         succ: Vec::new(),
-        labels: Vec::new(),
-        n_succ: 0,
+        owners: Vec::new(),
+        candidates: Vec::new(),
     };
     let mut r = Exploration::default();
     let mut g = Generator::new(m);
@@ -77,6 +80,7 @@ pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> 
     let mut first_error = None;
     let mut visits = 0u64;
     let mut last_report = Instant::now();
+    let asserts = goal == Goal::Assert && has_assertions(m);
     let finish = |r: &mut Exploration, s: &Search| {
         r.states = s.store.len() as u64;
         r.seconds = t0.elapsed().as_secs_f64();
@@ -108,7 +112,7 @@ pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> 
                 );
             }
         }
-        if goal == Goal::Assert {
+        if asserts {
             if let Some(kind) = assert_violation(m, &cur, &mut r.eval_errors) {
                 r.violation = Some(Violation {
                     kind,
@@ -118,54 +122,64 @@ pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> 
                 return r;
             }
         }
-        s.succ.clear();
-        s.n_succ = 0;
         let mut err_here = None;
-        {
-            let (succ, labels, n) = (&mut s.succ, &mut s.labels, &mut s.n_succ);
+        let mut on_error = |e, t| {
+            if err_here.is_none() {
+                err_here = Some((e, t));
+            }
+            r.eval_errors += 1;
+        };
+        por.candidates(m, &cur, &mut s.candidates);
+        let base = s.pending.len();
+        let mut n_succ = 0u64;
+        if s.candidates.is_empty() {
+            // No ample set is possible: the full expansion goes onto the stack as it is
+            // generated (no labels kept, no proviso to check), then its order is reversed.
+            let pending = &mut s.pending;
+            g.successors(
+                &cur,
+                |st, _| {
+                    pending.extend_from_slice(st);
+                    n_succ += 1;
+                },
+                &mut on_error,
+            );
+            reverse_chunks(pending.get_mut(base..).unwrap_or(&mut []), width);
+        } else {
+            s.succ.clear();
+            s.owners.clear();
+            let (succ, owners) = (&mut s.succ, &mut s.owners);
             g.successors(
                 &cur,
                 |st, l| {
                     succ.extend_from_slice(st);
-                    match labels.get_mut(*n) {
-                        Some(x) => x.clone_from(l),
-                        None => labels.push(l.clone()),
-                    }
-                    *n += 1;
+                    owners.push(owner(m, l));
                 },
-                |e, t| {
-                    if err_here.is_none() {
-                        err_here = Some((e, t));
-                    }
-                    r.eval_errors += 1;
-                },
+                &mut on_error,
             );
-        }
-        let labels = s.labels.get(..s.n_succ).unwrap_or(&[]);
-        let pick = if err_here.is_none() {
-            por.ample(m, &cur, labels.iter())
-        } else {
-            None
-        };
-        // The stack proviso: no ample successor may close a cycle on the stack.
-        let pick = pick.filter(|&p| {
-            !labels
-                .iter()
-                .zip(s.succ.chunks(width.max(1)))
-                .any(|(l, st)| in_ample(m, p, l) && s.on_stack(st))
-        });
-        if pick.is_some() {
-            r.reduced += 1;
-        }
-        let base = s.pending.len();
-        let mut n_succ = 0u64;
-        // Pushed in reverse, so the first successor generated is explored first.
-        for (l, st) in labels.iter().zip(s.succ.chunks(width.max(1))).rev() {
-            if pick.is_some_and(|p| !in_ample(m, p, l)) {
-                continue;
+            let pick = if err_here.is_none() {
+                Por::pick(s.candidates.iter().copied(), s.owners.iter().copied())
+            } else {
+                None
+            };
+            // The stack proviso: no ample successor may close a cycle on the stack.
+            let pick = pick.filter(|&p| {
+                !s.owners
+                    .iter()
+                    .zip(s.succ.chunks(width.max(1)))
+                    .any(|(&o, st)| o == (p, p) && s.on_stack(st))
+            });
+            if pick.is_some() {
+                r.reduced += 1;
             }
-            n_succ += 1;
-            s.pending.extend_from_slice(st);
+            // Pushed in reverse, so the first successor generated is explored first.
+            for (&o, st) in s.owners.iter().zip(s.succ.chunks(width.max(1))).rev() {
+                if pick.is_some_and(|p| o != (p, p)) {
+                    continue;
+                }
+                n_succ += 1;
+                s.pending.extend_from_slice(st);
+            }
         }
         r.transitions += n_succ;
         if let Some((e, t)) = err_here {
@@ -228,4 +242,16 @@ pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> 
     r.complete = true;
     finish(&mut r, &s);
     r
+}
+
+/// Reverses the order of the `width`-byte states packed in `buf`.
+fn reverse_chunks(buf: &mut [u8], width: usize) {
+    let n = buf.len() / width.max(1);
+    for i in 0..n / 2 {
+        let (a, b) = (i * width, (n - 1 - i) * width);
+        let (lo, hi) = buf.split_at_mut(b);
+        if let (Some(x), Some(y)) = (lo.get_mut(a..a + width), hi.get_mut(..width)) {
+            x.swap_with_slice(y);
+        }
+    }
 }

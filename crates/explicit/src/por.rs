@@ -195,6 +195,10 @@ impl Objects {
                 Op::Store { off, .. } | Op::StoreIdx { off, .. } | Op::StoreConst { off, .. } => {
                     f.w.set(self.byte(off))
                 }
+                Op::Copy { off, src, .. } | Op::AssignBinConst { off, src, .. } => {
+                    f.r.set(self.byte(src));
+                    f.w.set(self.byte(off));
+                }
                 _ => {}
             }
         }
@@ -234,7 +238,9 @@ fn offsets(p: &Prog) -> impl Iterator<Item = u32> + '_ {
             | Op::Store { off, .. }
             | Op::StoreIdx { off, .. }
             | Op::StoreConst { off, .. } => [Some(off), None],
-            Op::LoadBinLoad { off, off2, .. } => [Some(off), Some(off2)],
+            Op::LoadBinLoad { off, off2, .. }
+            | Op::Copy { off, src: off2, .. }
+            | Op::AssignBinConst { off, src: off2, .. } => [Some(off), Some(off2)],
             _ => [None, None],
         })
         .flatten()
@@ -306,6 +312,31 @@ pub(crate) struct Por {
     /// Per channel: count offset, capacity, head and tail objects (exclusive channels only).
     chans: Vec<Option<(u32, u32, u32, u32)>>,
     property: Option<u32>,
+    /// C1 computed once (per-process static independence): control states of all processes
+    /// numbered one after another from `first[q]`; for a control state of `p` that may be a
+    /// candidate, one bit per numbered control state of every other process `q`, set when `q`'s
+    /// future footprint from there conflicts with `p`'s step. Empty rows for the states that
+    /// are never candidates, and no table at all when it would exceed [`MAX_TABLE_BITS`].
+    first: Vec<usize>,
+    table: Vec<Vec<u64>>,
+}
+
+/// The largest C1 table built (bits); larger models test C1 on the footprints in each state.
+const MAX_TABLE_BITS: usize = 1 << 26;
+
+/// The processes a successor's label involves: `(p, p)` for a step of process `p` alone, two
+/// different processes for a rendezvous, [`NOBODY`] twice for the stuttering step.
+pub(crate) type Owner = (u32, u32);
+
+pub(crate) const NOBODY: u32 = u32::MAX;
+
+/// The processes of label `l` (see [`Owner`]).
+pub(crate) fn owner(m: &Model, l: &Label) -> Owner {
+    let mut procs = l.trans.iter().map(|&t| process_of(m, t).unwrap_or(NOBODY));
+    let Some(a) = procs.next() else {
+        return (NOBODY, NOBODY);
+    };
+    (a, procs.find(|&q| q != a).unwrap_or(a))
 }
 
 impl Por {
@@ -452,9 +483,32 @@ impl Por {
             let mut nv = Vec::with_capacity(k);
             let mut fut = Vec::with_capacity(k);
             let mut ops = Vec::with_capacity(k);
+            // The committed states reachable from `from` through committed states (`from`
+            // itself only if a path returns to it).
+            let region = |from: usize| {
+                let mut seen = vec![false; k];
+                let mut stack = vec![from];
+                while let Some(s) = stack.pop() {
+                    for &id in out(s) {
+                        let to = m.trans.get(id as usize).map_or(k, |t| t.to as usize);
+                        if to < k && !seen[to] && is_commit(to) {
+                            seen[to] = true;
+                            stack.push(to);
+                        }
+                    }
+                }
+                seen
+            };
+            // A committed state on a cycle of committed states: an `atomic` region that can run
+            // forever is not one step (the other processes would never move again, and the
+            // cycle proviso sees only the region's own steps).
+            let looping: Vec<bool> = (0..k)
+                .map(|c| is_commit(c) && region(c).get(c).copied().unwrap_or(false))
+                .collect();
             for s in 0..k {
                 let f = closure(s, &is_commit);
-                nv.push(out(s).is_empty() || f.w.meets(&vis.r));
+                let endless = region(s).iter().zip(&looping).any(|(&r, &l)| r && l);
+                nv.push(out(s).is_empty() || endless || f.w.meets(&vis.r));
                 h.push(f);
                 fut.push(closure(s, &|_| true));
                 let mut o = Vec::new();
@@ -475,6 +529,33 @@ impl Por {
             never.push(nv);
             chan_ops.push(ops);
         }
+        let mut first = Vec::with_capacity(m.procs.len());
+        let mut total = 0;
+        for p in &m.procs {
+            first.push(total);
+            total += p.states.len();
+        }
+        let rows = never.iter().flatten().filter(|&&nv| !nv).count();
+        let mut table = Vec::new();
+        if rows.saturating_mul(total) <= MAX_TABLE_BITS {
+            for (p, hs) in here.iter().enumerate() {
+                for (pc, mine) in hs.iter().enumerate() {
+                    let mut row = Vec::new();
+                    if never.get(p).and_then(|v| v.get(pc)) == Some(&false) {
+                        row = vec![0u64; total.div_ceil(64)];
+                        for (q, fs) in future.iter().enumerate() {
+                            for (qs, f) in fs.iter().enumerate() {
+                                let bit = first[q] + qs;
+                                if q != p && mine.conflicts(f) {
+                                    row[bit / 64] |= 1 << (bit % 64);
+                                }
+                            }
+                        }
+                    }
+                    table.push(row);
+                }
+            }
+        }
         Ok(Por {
             here,
             future,
@@ -482,7 +563,25 @@ impl Por {
             chan_ops,
             chans,
             property: m.property,
+            first,
+            table,
         })
+    }
+
+    /// C1 for process `p` at control state `pc` from the table (`None`: no table).
+    fn independent(&self, s: &[u8], p: usize, pc: usize) -> Option<bool> {
+        let row = self.table.get(self.first.get(p)? + pc)?;
+        Some((0..self.first.len()).all(|q| {
+            let qs = s.get(q).copied().unwrap_or(0) as usize;
+            let states = self.future.get(q).map_or(0, |v| v.len());
+            let bit = self.first[q] + qs;
+            q == p
+                || Some(q as u32) == self.property
+                || (qs < states
+                    && row
+                        .get(bit / 64)
+                        .is_some_and(|w| w & (1 << (bit % 64)) == 0))
+        }))
     }
 
     /// Is process `p` (at its control state in `s`) a candidate for the ample set (C1, C2)?
@@ -515,6 +614,11 @@ impl Por {
                 f.r.set(if op.send { head } else { tail });
             }
         }
+        if widened.is_none() {
+            if let Some(ok) = self.independent(s, p, pc) {
+                return ok;
+            }
+        }
         let mine = widened.as_ref().unwrap_or(mine);
         (0..m.procs.len()).all(|q| {
             q == p
@@ -527,6 +631,54 @@ impl Por {
         })
     }
 
+    /// The processes that may give an ample set in `s` (C1, C2), in process order; none when
+    /// some process is committed. When there is none, `s` is expanded fully whatever its
+    /// successors are.
+    pub(crate) fn candidates(&self, m: &Model, s: &[u8], out: &mut Vec<u32>) {
+        out.clear();
+        if m.procs.iter().enumerate().any(|(pi, p)| {
+            p.commit
+                .get(s.get(pi).copied().unwrap_or(0) as usize)
+                .copied()
+                .unwrap_or(false)
+        }) {
+            return;
+        }
+        out.extend(
+            (0..m.procs.len())
+                .filter(|&p| Some(p as u32) != self.property && self.candidate(m, s, p))
+                .map(|p| p as u32),
+        );
+    }
+
+    /// The first of `candidates` whose enabled transitions form a proper ample subset of the
+    /// successors whose owners are `owners` (the full expansion, computed without evaluation
+    /// error), or `None` when the state must be fully expanded. The cycle proviso is the
+    /// caller's.
+    pub(crate) fn pick(
+        candidates: impl Iterator<Item = u32>,
+        owners: impl Iterator<Item = Owner> + Clone,
+    ) -> Option<u32> {
+        let total = owners.clone().count();
+        for p in candidates {
+            let mut mine = 0;
+            let mut mixed = false;
+            for (a, b) in owners.clone() {
+                if a == p || b == p {
+                    if a == b {
+                        mine += 1;
+                    } else {
+                        mixed = true;
+                    }
+                }
+            }
+            if mine > 0 && !mixed {
+                return (mine < total).then_some(p);
+            }
+        }
+        None
+    }
+
     /// The process whose enabled transitions form a proper ample subset of the successors whose
     /// labels are `labels` (the full expansion of `s`, computed without evaluation error), or
     /// `None` when `s` must be fully expanded. The cycle proviso is the caller's.
@@ -536,36 +688,9 @@ impl Por {
         s: &[u8],
         labels: impl Iterator<Item = &'a Label> + Clone,
     ) -> Option<u32> {
-        if m.procs.iter().enumerate().any(|(pi, p)| {
-            p.commit
-                .get(s.get(pi).copied().unwrap_or(0) as usize)
-                .copied()
-                .unwrap_or(false)
-        }) {
-            return None;
-        }
-        let total = labels.clone().count();
-        for p in 0..m.procs.len() {
-            if Some(p as u32) == self.property || !self.candidate(m, s, p) {
-                continue;
-            }
-            let mut mine = 0;
-            let mut mixed = false;
-            for l in labels.clone() {
-                let mut procs = l.trans.iter().map(|&t| process_of(m, t));
-                if procs.clone().any(|q| q == Some(p as u32)) {
-                    if procs.all(|q| q == Some(p as u32)) {
-                        mine += 1;
-                    } else {
-                        mixed = true;
-                    }
-                }
-            }
-            if mine > 0 && !mixed {
-                return (mine < total).then_some(p as u32);
-            }
-        }
-        None
+        let mut c = Vec::new();
+        self.candidates(m, s, &mut c);
+        Por::pick(c.into_iter(), labels.map(|l| owner(m, l)))
     }
 }
 

@@ -3,6 +3,7 @@
 //! the state itself; no per-state allocation). The stored hash lets a lookup skip the arena for
 //! all but matching hashes and lets the table grow without re-hashing states.
 
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 use std::hash::Hasher;
 
@@ -65,25 +66,28 @@ impl StateStore {
         self.find(st).is_some()
     }
 
-    /// Inserts a state; returns its index and whether it was new.
+    /// Inserts a state; returns its index and whether it was new (one probe of the table: a
+    /// new state goes into the slot the failed lookup ended in).
     pub(crate) fn insert(&mut self, st: &[u8]) -> (u32, bool) {
         let h = hash32(st);
         let (arena, width) = (&self.arena, self.width);
-        let at = |i: u32| {
-            let s = i as usize * width;
-            arena.get(s..s + width).unwrap_or(&[])
-        };
-        if let Some(&(i, _)) = self
-            .table
-            .find(spread(h), |&(i, hi)| hi == h && at(i) == st)
-        {
-            return (i, false);
+        let next = self.table.len() as u32;
+        let entry = self.table.entry(
+            spread(h),
+            |&(i, hi)| {
+                let s = i as usize * width;
+                hi == h && arena.get(s..s + width).unwrap_or(&[]) == st
+            },
+            |&(_, hj)| spread(hj),
+        );
+        match entry {
+            Entry::Occupied(e) => (e.get().0, false),
+            Entry::Vacant(v) => {
+                v.insert((next, h));
+                self.arena.extend_from_slice(st);
+                (next, true)
+            }
         }
-        let i = self.table.len() as u32;
-        self.arena.extend_from_slice(st);
-        self.table
-            .insert_unique(spread(h), (i, h), |&(_, hj)| spread(hj));
-        (i, true)
     }
 
     /// Bytes in use (arena and table).

@@ -16,11 +16,15 @@ pub struct Generator<'m> {
     cur: Vec<u8>,
     next: Vec<u8>,
     stack: Vec<i32>,
-    /// System successors of the current state before pairing with the property process.
+    /// System successors of the current state, kept for pairing with the property process.
     sys: Vec<(Vec<u8>, Label)>,
     pool: Vec<Vec<u8>>,
-    /// Spent label transition lists, reused by `apply`.
+    /// Spent label transition lists, reused for `sys`.
     label_pool: Vec<Vec<u32>>,
+    /// The label of the successor being handed out (reused).
+    label: Label,
+    /// Successors handed out for the current state.
+    emitted: usize,
     /// Values sent, or read from a channel's head, in the current step (reused).
     vals: Vec<i32>,
     /// The enabled transitions of the property process (reused).
@@ -43,6 +47,8 @@ impl<'m> Generator<'m> {
             sys: Vec::new(),
             pool: Vec::new(),
             label_pool: Vec::new(),
+            label: Label::default(),
+            emitted: 0,
             vals: Vec::new(),
             enabled: Vec::new(),
             stutter: false,
@@ -95,26 +101,22 @@ impl<'m> Generator<'m> {
             .unwrap_or(false)
     }
 
-    /// Starts the next successor as a copy of the current state, in a spent buffer if there is
-    /// one ([`Generator::emit`] hands the buffer on without copying it).
+    /// Starts the next successor as a copy of the current state.
     fn start_next(&mut self) {
-        if self.next.capacity() == 0 {
-            if let Some(b) = self.pool.pop() {
-                self.next = b;
-            }
-        }
         self.next.clear();
         self.next.extend_from_slice(&self.cur);
     }
 
-    fn emit(&mut self, label: Label) {
-        let buf = std::mem::take(&mut self.next);
-        self.sys.push((buf, label));
+    /// Hands the successor in `next` with the label in `label` to `out`.
+    fn emit(&mut self, out: &mut impl FnMut(&[u8], &Label)) {
+        self.emitted += 1;
+        out(&self.next, &self.label);
     }
 
     /// Computes the successors of `state` and calls `out` on each. Evaluation errors (division by
     /// zero, index out of bounds) in a transition are passed to `on_error` and that transition
-    /// yields no successor.
+    /// yields no successor. Without a property process each successor goes to `out` as it is
+    /// built (no copy); with one, the system steps are kept and paired with its steps.
     pub fn successors(
         &mut self,
         state: &[u8],
@@ -123,70 +125,102 @@ impl<'m> Generator<'m> {
     ) {
         self.cur.clear();
         self.cur.extend_from_slice(state);
-        for (b, l) in self.sys.drain(..) {
-            self.pool.push(b);
-            self.label_pool.push(l.trans);
+        self.emitted = 0;
+        let Some(pp) = self.m.property else {
+            self.system(&mut out, &mut on_error);
+            return;
+        };
+        let mut sys = std::mem::take(&mut self.sys);
+        let mut pool = std::mem::take(&mut self.pool);
+        let mut label_pool = std::mem::take(&mut self.label_pool);
+        for (b, l) in sys.drain(..) {
+            pool.push(b);
+            label_pool.push(l.trans);
         }
-        if self.m.synchronous {
-            self.sync_system(&mut on_error);
-        } else {
-            self.async_system(&mut on_error);
-            if self.sys.is_empty() && self.m.ast.atomic_yields && self.committed() {
-                self.yielded = true;
-                self.async_system(&mut on_error);
-                self.yielded = false;
+        self.system(
+            &mut |st: &[u8], l: &Label| {
+                let mut b = pool.pop().unwrap_or_default();
+                b.clear();
+                b.extend_from_slice(st);
+                let mut trans = label_pool.pop().unwrap_or_default();
+                trans.clear();
+                trans.extend_from_slice(&l.trans);
+                sys.push((
+                    b,
+                    Label {
+                        trans,
+                        property: l.property,
+                    },
+                ));
+            },
+            &mut on_error,
+        );
+        self.pool = pool;
+        self.label_pool = label_pool;
+        let p = &self.m.procs[pp as usize];
+        let ps = self.cur[pp as usize] as usize;
+        let ids = p.by_state.get(ps).map_or(&[][..], |v| v);
+        let mut enabled = std::mem::take(&mut self.enabled);
+        enabled.clear();
+        for &id in ids {
+            let t = &self.m.trans[id as usize];
+            match self.guard(&t.guard) {
+                Ok(true) => enabled.push(id),
+                Ok(false) => {}
+                Err(e) => on_error(e, id),
             }
         }
-        if self.stutter && self.sys.is_empty() {
-            self.start_next();
-            self.emit(Label::default());
-        }
-        let sys = std::mem::take(&mut self.sys);
-        match self.m.property {
-            None => {
-                for (s, l) in &sys {
-                    out(s, l);
+        for (s, l) in &sys {
+            for &id in &enabled {
+                let t = &self.m.trans[id as usize];
+                self.next.clear();
+                self.next.extend_from_slice(s);
+                self.stack.clear();
+                if let Err(e) = t.effect.exec(&mut self.next, &mut self.stack) {
+                    on_error(e, id);
+                    continue;
                 }
-            }
-            Some(pp) => {
-                let p = &self.m.procs[pp as usize];
-                let ps = self.cur[pp as usize] as usize;
-                let ids = p.by_state.get(ps).map_or(&[][..], |v| v);
-                let mut enabled = std::mem::take(&mut self.enabled);
-                enabled.clear();
-                for &id in ids {
-                    let t = &self.m.trans[id as usize];
-                    match self.guard(&t.guard) {
-                        Ok(true) => enabled.push(id),
-                        Ok(false) => {}
-                        Err(e) => on_error(e, id),
-                    }
-                }
-                for (s, l) in &sys {
-                    for &id in &enabled {
-                        let t = &self.m.trans[id as usize];
-                        self.next.clear();
-                        self.next.extend_from_slice(s);
-                        self.stack.clear();
-                        if let Err(e) = t.effect.exec(&mut self.next, &mut self.stack) {
-                            on_error(e, id);
-                            continue;
-                        }
-                        self.next[pp as usize] = t.to;
-                        let lab = Label {
-                            trans: l.trans.clone(),
-                            property: Some(id),
-                        };
-                        out(&self.next, &lab);
-                    }
-                }
-                self.enabled = enabled;
+                self.next[pp as usize] = t.to;
+                self.label.trans.clear();
+                self.label.trans.extend_from_slice(&l.trans);
+                self.label.property = Some(id);
+                out(&self.next, &self.label);
             }
         }
+        self.enabled = enabled;
         self.sys = sys;
     }
 
-    fn async_system(&mut self, on_error: &mut impl FnMut(EvalError, u32)) {
+    /// The system's steps from `cur` (a stuttering step when there is none and `stutter` asks
+    /// for it), each handed to `out`.
+    fn system(
+        &mut self,
+        out: &mut impl FnMut(&[u8], &Label),
+        on_error: &mut impl FnMut(EvalError, u32),
+    ) {
+        if self.m.synchronous {
+            self.sync_system(out, on_error);
+        } else {
+            self.async_system(out, on_error);
+            if self.emitted == 0 && self.m.ast.atomic_yields && self.committed() {
+                self.yielded = true;
+                self.async_system(out, on_error);
+                self.yielded = false;
+            }
+        }
+        if self.stutter && self.emitted == 0 {
+            self.start_next();
+            self.label.trans.clear();
+            self.label.property = None;
+            self.emit(out);
+        }
+    }
+
+    fn async_system(
+        &mut self,
+        out: &mut impl FnMut(&[u8], &Label),
+        on_error: &mut impl FnMut(EvalError, u32),
+    ) {
         let m = self.m;
         let committed = self.committed() && !self.yielded;
         for (pi, p) in m.procs.iter().enumerate() {
@@ -214,7 +248,7 @@ impl<'m> Generator<'m> {
                 }
                 match &t.sync {
                     SyncC::None => {
-                        if let Err(e) = self.apply(id, None, &[]) {
+                        if let Err(e) = self.apply(id, None, &[], out) {
                             on_error(e, id);
                         }
                     }
@@ -265,7 +299,7 @@ impl<'m> Generator<'m> {
                                         continue;
                                     }
                                 }
-                                if let Err(e) = self.apply(id, Some(rid), &vals) {
+                                if let Err(e) = self.apply(id, Some(rid), &vals, out) {
                                     on_error(e, id);
                                 }
                             }
@@ -273,7 +307,7 @@ impl<'m> Generator<'m> {
                             let off = ch.off as usize;
                             let count = self.cur[off] as u32;
                             if count < ch.capacity {
-                                if let Err(e) = self.apply(id, None, &vals) {
+                                if let Err(e) = self.apply(id, None, &vals, out) {
                                     on_error(e, id);
                                 }
                             }
@@ -300,7 +334,7 @@ impl<'m> Generator<'m> {
                                     continue;
                                 }
                             }
-                            if let Err(e) = self.apply(id, None, &[]) {
+                            if let Err(e) = self.apply(id, None, &[], out) {
                                 on_error(e, id);
                             }
                         }
@@ -313,7 +347,13 @@ impl<'m> Generator<'m> {
 
     /// Applies transition `id` (with rendezvous partner `rid` receiving `vals`, or sending `vals`
     /// into / receiving from a buffered channel) to a copy of the current state and emits it.
-    fn apply(&mut self, id: u32, rid: Option<u32>, vals: &[i32]) -> Result<(), EvalError> {
+    fn apply(
+        &mut self,
+        id: u32,
+        rid: Option<u32>,
+        vals: &[i32],
+        out: &mut impl FnMut(&[u8], &Label),
+    ) -> Result<(), EvalError> {
         let m = self.m;
         let t = &m.trans[id as usize];
         self.start_next();
@@ -377,26 +417,27 @@ impl<'m> Generator<'m> {
         self.stack.clear();
         t.effect.exec(&mut self.next, &mut self.stack)?;
         self.next[t.proc as usize] = t.to;
-        let mut trans = self.label_pool.pop().unwrap_or_default();
-        trans.clear();
-        trans.push(id);
+        self.label.trans.clear();
+        self.label.trans.push(id);
+        self.label.property = None;
         if let Some(rid) = rid {
             let r = &m.trans[rid as usize];
             self.stack.clear();
             r.effect.exec(&mut self.next, &mut self.stack)?;
             self.next[r.proc as usize] = r.to;
-            trans.push(rid);
+            self.label.trans.push(rid);
         }
-        self.emit(Label {
-            trans,
-            property: None,
-        });
+        self.emit(out);
         Ok(())
     }
 
     /// `system sync`: every (non-property) process takes one enabled transition, all guards read
     /// the state before the step and the effects apply in process order.
-    fn sync_system(&mut self, on_error: &mut impl FnMut(EvalError, u32)) {
+    fn sync_system(
+        &mut self,
+        out: &mut impl FnMut(&[u8], &Label),
+        on_error: &mut impl FnMut(EvalError, u32),
+    ) {
         let m = self.m;
         let mut choices: Vec<Vec<u32>> = Vec::new();
         for (pi, p) in m.procs.iter().enumerate() {
@@ -420,7 +461,8 @@ impl<'m> Generator<'m> {
         'outer: loop {
             self.start_next();
             let mut ok = true;
-            let mut trans = Vec::with_capacity(pick.len());
+            self.label.trans.clear();
+            self.label.property = None;
             for (k, &c) in pick.iter().enumerate() {
                 let id = choices[k][c];
                 let t = &m.trans[id as usize];
@@ -431,13 +473,10 @@ impl<'m> Generator<'m> {
                     break;
                 }
                 self.next[t.proc as usize] = t.to;
-                trans.push(id);
+                self.label.trans.push(id);
             }
             if ok {
-                self.emit(Label {
-                    trans,
-                    property: None,
-                });
+                self.emit(out);
             }
             for k in (0..pick.len()).rev() {
                 pick[k] += 1;

@@ -192,6 +192,23 @@ proptest! {
     }
 }
 
+/// An `atomic` region that can loop forever is not one step: taking the step that enters it as
+/// the ample set would hide the other processes' steps before it (the property test's case).
+#[test]
+fn an_endless_atomic_region_is_not_one_step() {
+    let src = "byte g; channel {byte} r[2];
+process P0 { byte l; state s0, s1, s2; init s0; commit s1; trans s1 -> s1 { effect l = 2; }, s2 -> s1 { sync r!l; }, s0 -> s1 {  }; }
+process P1 { state s0, s1; init s0; trans s1 -> s0 {  }; }
+process P2 { state s0, s1; init s0; trans s0 -> s0 { guard g != 1; effect g = (g + 1) % 4; }, s0 -> s1 {  }; }
+system async;";
+    for yields in [false, true] {
+        let mut ast = verikit_explicit::parse_dve(src).unwrap();
+        ast.atomic_yields = yields;
+        let m = verikit_explicit::compile(ast.clone()).unwrap();
+        assert!(!ltl_agrees(src, &m, &ast, "F G(\"g == 0\")", &[]));
+    }
+}
+
 /// The CI subset: small instances of families with local computation, DVE and Promela.
 const SAFETY: &[&str] = &[
     "phils/phils.1.dve",
