@@ -499,16 +499,17 @@ impl Por {
                 }
                 seen
             };
-            // A committed state on a cycle of committed states: an `atomic` region that can run
-            // forever is not one step (the other processes would never move again, and the
-            // cycle proviso sees only the region's own steps).
-            let looping: Vec<bool> = (0..k)
-                .map(|c| is_commit(c) && region(c).get(c).copied().unwrap_or(false))
-                .collect();
             for s in 0..k {
                 let f = closure(s, &is_commit);
-                let endless = region(s).iter().zip(&looping).any(|(&r, &l)| r && l);
-                nv.push(out(s).is_empty() || endless || f.w.meets(&vis.r));
+                // A step into an `atomic` region (committed states) is never a reduced step: a
+                // cycle can close from inside the region back to the reduced state, where the
+                // stack proviso (which checks reduced states' own successors) does not see it,
+                // and the other processes would never be explored on that cycle; a region that
+                // can run forever would hide them too. Expanding the state that enters a region
+                // fully puts a fully expanded state on every cycle through a region (the cycle
+                // condition C3); decision 0708.
+                let enters_region = region(s).iter().any(|&r| r);
+                nv.push(out(s).is_empty() || enters_region || f.w.meets(&vis.r));
                 h.push(f);
                 fut.push(closure(s, &|_| true));
                 let mut o = Vec::new();

@@ -209,12 +209,11 @@ system async;";
     }
 }
 
-/// Known unsoundness (decision 0708): with Promela's `atomic` (a blocked region yields), a cycle
-/// that closes from inside a region (`s0 -> s1` entering it, `s1 -> s0` leaving it) escapes the
-/// stack proviso, which checks reduced states only, so P1's steps are never explored and the
-/// violation of `F G(g == 0)` is missed. Kept until the proviso looks through regions.
+/// With Promela's `atomic` (a blocked region yields), a cycle that closes from inside a region
+/// (`s0 -> s1` entering it, `s1 -> s0` leaving it) escapes the stack proviso, which checks reduced
+/// states' own successors; the reduction therefore never takes a step into a region, so P1's
+/// steps are explored and the violation of `F G(g == 0)` is found (decision 0708).
 #[test]
-#[ignore = "known unsoundness of the reduction with a cycle closed inside an `atomic` region"]
 fn a_cycle_closed_inside_an_atomic_region_is_fully_expanded() {
     let src = "byte g;
 process P0 { byte l; state s0, s1; init s0; commit s1; trans s1 -> s0 { effect l = 0; }, s0 -> s1 {  }; }
