@@ -844,14 +844,14 @@ pub fn info(aig: &Aig) -> Answer {
         ))
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(test)]
 mod tests {
-    use rustix::{process::getpriority_process, thread::gettid};
-
     /// The portfolio's BMC thread lowers its own priority, not the process's: the calling
     /// thread's nice value goes up by the increment, the spawning thread's stays.
+    #[cfg(target_os = "linux")]
     #[test]
     fn lowering_the_priority_touches_the_calling_thread_only() {
+        use rustix::{process::getpriority_process, thread::gettid};
         let main = getpriority_process(Some(gettid())).unwrap();
         let (before, after, changed) = std::thread::spawn(|| {
             let me = Some(gettid());
