@@ -39,6 +39,8 @@ enum Ty {
     Clock,
     Chan { urgent: bool, broadcast: bool },
     Void,
+    /// A record: its fields in declaration order.
+    Struct(Vec<(String, FullTy)>),
 }
 
 #[derive(Clone, Debug)]
@@ -57,7 +59,92 @@ enum Sym {
     Local { first: u32, dims: Vec<u32> },
     Type(FullTy),
     Func(Arc<Func>),
+    /// A struct variable laid out flat, one symbol per field: a field's dimensions are the
+    /// struct's (`dims`, those of an array of structs) followed by its own.
+    Struct {
+        fields: Vec<(String, Sym)>,
+        dims: Vec<u32>,
+    },
+    /// A function with reference parameters, compiled at each call with the parameters bound to
+    /// the arguments' variables.
+    RefFunc(Arc<RefFunc>),
 }
+
+impl Sym {
+    fn dims(&self) -> &[u32] {
+        match self {
+            Sym::Int { dims, .. }
+            | Sym::Clock { dims, .. }
+            | Sym::Chan { dims, .. }
+            | Sym::Local { dims, .. }
+            | Sym::Struct { dims, .. } => dims,
+            _ => &[],
+        }
+    }
+
+    /// The symbol with its first `fixed.len()` dimensions fixed to constant indices: in the
+    /// row-major layout of every field, that is a contiguous block.
+    fn slice(&self, fixed: &[u32]) -> Sym {
+        let offset = |dims: &[u32]| {
+            let mut off = 0u32;
+            for (k, &i) in fixed.iter().enumerate() {
+                off = off.saturating_add(i.saturating_mul(product(&dims[k + 1..])));
+            }
+            off
+        };
+        let rest = |dims: &[u32]| dims[fixed.len().min(dims.len())..].to_vec();
+        match self {
+            Sym::Int { first, dims } => Sym::Int {
+                first: first + offset(dims),
+                dims: rest(dims),
+            },
+            Sym::Clock { first, dims } => Sym::Clock {
+                first: first + offset(dims),
+                dims: rest(dims),
+            },
+            Sym::Chan { first, dims } => Sym::Chan {
+                first: first + offset(dims),
+                dims: rest(dims),
+            },
+            Sym::Local { first, dims } => Sym::Local {
+                first: first + offset(dims),
+                dims: rest(dims),
+            },
+            Sym::Struct { fields, dims } => Sym::Struct {
+                fields: fields
+                    .iter()
+                    .map(|(n, f)| (n.clone(), f.slice(fixed)))
+                    .collect(),
+                dims: rest(dims),
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// True if a leaf of the symbol lives in a function's frame.
+    fn is_local(&self) -> bool {
+        match self {
+            Sym::Local { .. } => true,
+            Sym::Struct { fields, .. } => fields.iter().any(|(_, f)| f.is_local()),
+            _ => false,
+        }
+    }
+}
+
+/// The source of a function with reference parameters and the scopes it was declared in.
+#[derive(Debug)]
+struct RefFunc {
+    ret: UType,
+    name: String,
+    params: Vec<UParam>,
+    body: Vec<UStmt>,
+    span: Span,
+    scopes: Vec<FxHashMap<String, Sym>>,
+}
+
+/// Nesting of calls to functions with reference parameters beyond which the model is refused
+/// (each call compiles the body again, so recursion must stop here).
+const MAX_REF_CALL_DEPTH: usize = 16;
 
 #[derive(Clone, Debug)]
 struct Chan {
@@ -102,6 +189,8 @@ struct Lower {
     expanded: usize,
     /// For queries: processes and their scopes (`P(1).x`, `P(1).loc`).
     names: Option<Names>,
+    /// Calls of functions with reference parameters being compiled.
+    ref_depth: usize,
 }
 
 fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
@@ -168,6 +257,17 @@ fn fold(e: Expr) -> Expr {
     e
 }
 
+/// The number of integers of a type (a struct's fields, recursively, times its dimensions).
+fn leaf_count(ft: &FullTy) -> u32 {
+    let own = match &ft.ty {
+        Ty::Struct(fields) => fields
+            .iter()
+            .fold(0u32, |a, (_, f)| a.saturating_add(leaf_count(f))),
+        _ => 1,
+    };
+    own.saturating_mul(product(&ft.dims))
+}
+
 fn product(dims: &[u32]) -> u32 {
     dims.iter().fold(1u32, |a, &d| a.saturating_mul(d))
 }
@@ -195,6 +295,7 @@ pub fn parse_uppaal(text: &str) -> Result<UppaalModel, Diagnostic> {
         raw: Vec::new(),
         expanded: 0,
         names: None,
+        ref_depth: 0,
     };
     if let Some(d) = &doc.declaration {
         lw.declarations(d)?;
@@ -291,6 +392,41 @@ impl Lower {
                 Some(Sym::Type(ft)) => ft.clone(),
                 _ => return Err(err(t.span, format!("unknown type `{n}`"))),
             },
+            Base::Struct(fields) => {
+                let mut out: Vec<(String, FullTy)> = Vec::new();
+                for f in fields {
+                    let fty = self.full_ty(&f.ty, &f.dims)?;
+                    if !matches!(fty.ty, Ty::Int(..) | Ty::Struct(_)) {
+                        return Err(err(
+                            f.span,
+                            "struct fields must be integers, booleans, scalars or structs",
+                        ));
+                    }
+                    if out.iter().any(|(n, _)| *n == f.name) {
+                        return Err(err(f.span, format!("duplicate field `{}`", f.name)));
+                    }
+                    out.push((f.name.clone(), fty));
+                }
+                FullTy {
+                    ty: Ty::Struct(out),
+                    dims: vec![],
+                    is_const: false,
+                }
+            }
+            // UPPAAL's scalar set: values only compared for equality and used as indices, so
+            // the values 0..n-1 are a faithful encoding (no symmetry reduction: every value
+            // is explored)
+            Base::Scalar(n) => {
+                let n = self.const_int(n)?;
+                if !(1..=i64::from(i32::MAX)).contains(&n) {
+                    return Err(err(t.span, "a scalar set needs a positive size"));
+                }
+                FullTy {
+                    ty: Ty::Int(0, n - 1),
+                    dims: vec![],
+                    is_const: false,
+                }
+            }
             Base::Unsupported(what) => {
                 return Err(err(t.span, format!("`{what}` types are not supported")))
             }
@@ -476,6 +612,11 @@ impl Lower {
                         );
                     }
                     Ty::Void => return Err(err(*span, "variable of type void")),
+                    Ty::Struct(fields) => {
+                        let full = format!("{prefix}{name}");
+                        let (dims, is_const) = (ft.dims, ft.is_const);
+                        return self.global_struct(&fields, &dims, is_const, &full, name, init, *span);
+                    }
                 }
             }
             Decl::Func {
@@ -485,11 +626,189 @@ impl Lower {
                 body,
                 span,
             } => {
-                let f = self.function(ret, name, params, body, *span)?;
-                self.bind(name, Sym::Func(Arc::new(f)));
+                let mut generic = false;
+                for p in params {
+                    generic |= p.by_ref
+                        || matches!(self.full_ty(&p.ty, &p.dims)?.ty, Ty::Struct(_));
+                }
+                if generic {
+                    let scopes = self.scopes.clone();
+                    self.bind(
+                        name,
+                        Sym::RefFunc(Arc::new(RefFunc {
+                            ret: ret.clone(),
+                            name: name.clone(),
+                            params: params.clone(),
+                            body: body.clone(),
+                            span: *span,
+                            scopes,
+                        })),
+                    );
+                } else {
+                    let f = self.function(ret, name, params, body, *span, &[])?;
+                    self.bind(name, Sym::Func(Arc::new(f)));
+                }
             }
         }
         Ok(())
+    }
+
+    /// Allocates the fields of a struct (of an array of structs with dimensions `outer`): as
+    /// integer variables, or as slots of the current function's frame if `local`.
+    fn alloc_struct(
+        &mut self,
+        fields: &[(String, FullTy)],
+        outer: &[u32],
+        local: bool,
+        span: Span,
+    ) -> Result<Sym, Diagnostic> {
+        let mut out = Vec::new();
+        for (fname, fft) in fields {
+            let mut dims = outer.to_vec();
+            dims.extend(&fft.dims);
+            let sym = match &fft.ty {
+                Ty::Int(lo, hi) => {
+                    let n = product(&dims);
+                    if n > 1_000_000 || self.model.ints.len() > 10_000_000 {
+                        return Err(err(span, "struct too large"));
+                    }
+                    if local {
+                        let frame = self.frame.as_mut().ok_or_else(|| err(span, "no frame"))?;
+                        let first = frame.slots.len() as u32;
+                        frame.slots.extend((0..n).map(|_| (*lo, *hi)));
+                        Sym::Local { first, dims }
+                    } else {
+                        let first = self.model.ints.len() as u32;
+                        let init = (*lo).max(0).min(*hi) as i32;
+                        self.model.ints.extend((0..n).map(|_| IntVar {
+                            name: String::new(),
+                            min: *lo as i32,
+                            max: *hi as i32,
+                            init,
+                        }));
+                        Sym::Int { first, dims }
+                    }
+                }
+                Ty::Struct(fs) => self.alloc_struct(fs, &dims, local, span)?,
+                _ => return Err(err(span, "struct fields must be integers or structs")),
+            };
+            out.push((fname.clone(), sym));
+        }
+        Ok(Sym::Struct {
+            fields: out,
+            dims: outer.to_vec(),
+        })
+    }
+
+    /// Every integer of `sym` under the indices `idx`, in UPPAAL's order (array elements, then
+    /// fields in declaration order, recursively), with its name.
+    fn leaves(
+        &mut self,
+        sym: &Sym,
+        idx: &[(Expr, Span)],
+        name: &str,
+        sp: Span,
+        out: &mut Vec<(Ref, String)>,
+    ) -> Result<(), Diagnostic> {
+        let dims = sym.dims().to_vec();
+        let rest = dims.get(idx.len()..).unwrap_or(&[]).to_vec();
+        let count = product(&rest);
+        if count > 1_000_000 || out.len() > 10_000_000 {
+            return Err(err(sp, "struct too large"));
+        }
+        for mut k in 0..count {
+            let mut tuple = vec![0u32; rest.len()];
+            for (t, &d) in tuple.iter_mut().zip(&rest).rev() {
+                *t = k % d.max(1);
+                k /= d.max(1);
+            }
+            let mut full = idx.to_vec();
+            full.extend(tuple.iter().map(|&t| (Expr::Const(i64::from(t)), sp)));
+            let nm: String = format!(
+                "{name}{}",
+                tuple.iter().map(|t| format!("[{t}]")).collect::<String>()
+            );
+            match sym {
+                Sym::Struct { fields, .. } => {
+                    for (fname, f) in fields {
+                        self.leaves(f, &full, &format!("{nm}.{fname}"), sp, out)?;
+                    }
+                }
+                _ => out.push((self.flat(sym, &full, name, sp)?, nm)),
+            }
+        }
+        Ok(())
+    }
+
+    /// A global struct variable (or array of structs): its integers, named as UPPAAL names them
+    /// (`a[1].f`), initialised in UPPAAL's order.
+    #[allow(clippy::too_many_arguments)]
+    fn global_struct(
+        &mut self,
+        fields: &[(String, FullTy)],
+        dims: &[u32],
+        is_const: bool,
+        full_name: &str,
+        name: &str,
+        init: &Option<Init>,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let sym = self.alloc_struct(fields, dims, false, span)?;
+        let mut ls = Vec::new();
+        self.leaves(&sym, &[], full_name, span, &mut ls)?;
+        let vals = match init {
+            Some(_) => Some(self.flat_init(init, ls.len(), span)?),
+            None => None,
+        };
+        for (k, (r, nm)) in ls.iter().enumerate() {
+            let v = match r {
+                Ref::Int(first, _, None) => *first,
+                Ref::Int(first, _, Some(Expr::Const(c))) => first + *c as u32,
+                _ => return Err(err(span, "struct layout")),
+            };
+            let Some(var) = self.model.ints.get_mut(v as usize) else {
+                return Err(err(span, "struct layout"));
+            };
+            var.name = nm.clone();
+            if let Some(vals) = &vals {
+                match vals.get(k) {
+                    Some(Expr::Const(c))
+                        if *c >= i64::from(var.min) && *c <= i64::from(var.max) =>
+                    {
+                        var.init = *c as i32
+                    }
+                    Some(Expr::Const(_)) => {
+                        return Err(err(span, "initial value out of the declared range"))
+                    }
+                    _ => return Err(err(span, "initial value is not a constant")),
+                }
+            }
+            if is_const {
+                var.min = var.init;
+                var.max = var.init;
+            }
+        }
+        self.struct_blocks(&sym, full_name, span);
+        self.bind(name, sym);
+        Ok(())
+    }
+
+    /// One variable block per integer field (what the `.tck` writer declares).
+    fn struct_blocks(&mut self, sym: &Sym, name: &str, span: Span) {
+        match sym {
+            Sym::Struct { fields, .. } => {
+                for (f, s) in fields {
+                    self.struct_blocks(s, &format!("{name}.{f}"), span);
+                }
+            }
+            Sym::Int { first, dims } => self.model.int_blocks.push(VarBlock {
+                name: name.to_string(),
+                first: *first,
+                size: product(dims),
+                span,
+            }),
+            _ => {}
+        }
     }
 
     fn local_decl(
@@ -499,6 +818,19 @@ impl Lower {
         init: &Option<Init>,
         span: Span,
     ) -> Result<(), Diagnostic> {
+        if let Ty::Struct(fields) = &ft.ty {
+            let sym = self.alloc_struct(fields, &ft.dims, true, span)?;
+            let mut ls = Vec::new();
+            self.leaves(&sym, &[], name, span, &mut ls)?;
+            let vals = self.flat_init(init, ls.len(), span)?;
+            let mut inits = Vec::new();
+            for ((r, _), v) in ls.into_iter().zip(vals) {
+                self.assign(r, v, span, &mut inits)?;
+            }
+            self.bind(name, sym);
+            self.pending_inits = inits;
+            return Ok(());
+        }
         let Ty::Int(lo, hi) = ft.ty else {
             return Err(err(
                 span,
@@ -550,6 +882,7 @@ impl Lower {
         params: &[UParam],
         body: &[UStmt],
         span: Span,
+        aliases: &[Option<Sym>],
     ) -> Result<Func, Diagnostic> {
         let rt = self.full_ty(ret, &[])?;
         let ret_range = match rt.ty {
@@ -564,39 +897,72 @@ impl Lower {
         };
         let saved = self.frame.replace(Frame { slots: Vec::new() });
         self.scopes.push(FxHashMap::default());
+        let mut n_params = 0;
         let r = (|| {
-            for p in params {
+            // struct value parameters arrive as a block of integers (UPPAAL's order), copied
+            // into the struct's fields when the body starts
+            let mut structs = Vec::new();
+            for (k, p) in params.iter().enumerate() {
                 if p.by_ref {
-                    return Err(err(
-                        p.span,
-                        "reference parameters of functions are not supported",
-                    ));
+                    let Some(Some(a)) = aliases.get(k) else {
+                        return Err(err(p.span, "reference parameter without a variable"));
+                    };
+                    let ft = self.full_ty(&p.ty, &p.dims)?;
+                    let same = matches!(
+                        (&ft.ty, a),
+                        (Ty::Struct(_), Sym::Struct { .. }) | (Ty::Int(..), Sym::Int { .. })
+                    ) && ft.dims.len() == a.dims().len();
+                    if !same {
+                        return Err(err(
+                            p.span,
+                            format!("the argument of `{}` has a different type", p.name),
+                        ));
+                    }
+                    self.bind(&p.name, a.clone());
+                    continue;
                 }
                 let ft = self.full_ty(&p.ty, &p.dims)?;
-                let Ty::Int(lo, hi) = ft.ty else {
-                    return Err(err(
-                        p.span,
-                        "function parameters must be integers or booleans",
-                    ));
-                };
                 if !ft.dims.is_empty() {
                     return Err(err(
                         p.span,
-                        "array parameters of functions are not supported",
+                        "array value parameters of functions are not supported",
                     ));
                 }
+                let (lo, hi, n) = match &ft.ty {
+                    Ty::Int(lo, hi) => (*lo, *hi, 1),
+                    Ty::Struct(_) => (i64::MIN, i64::MAX, leaf_count(&ft)),
+                    _ => {
+                        return Err(err(
+                            p.span,
+                            "function parameters must be integers, booleans or structs",
+                        ))
+                    }
+                };
                 let frame = self.frame.as_mut().ok_or_else(|| err(span, "no frame"))?;
-                let k = frame.slots.len() as u32;
-                frame.slots.push((lo, hi));
-                self.bind(
-                    &p.name,
-                    Sym::Local {
-                        first: k,
-                        dims: vec![],
-                    },
-                );
+                let first = frame.slots.len() as u32;
+                frame.slots.extend((0..n).map(|_| (lo, hi)));
+                match ft.ty {
+                    Ty::Struct(fields) => structs.push((p, fields, first)),
+                    _ => self.bind(
+                        &p.name,
+                        Sym::Local {
+                            first,
+                            dims: vec![],
+                        },
+                    ),
+                }
             }
+            n_params = self.frame.as_ref().map_or(0, |f| f.slots.len() as u32);
             let mut out = Vec::new();
+            for (p, fields, first) in structs {
+                let sym = self.alloc_struct(&fields, &[], true, p.span)?;
+                let mut ls = Vec::new();
+                self.leaves(&sym, &[], &p.name, p.span, &mut ls)?;
+                for (j, (r, _)) in ls.into_iter().enumerate() {
+                    self.assign(r, Expr::Local(first + j as u32), p.span, &mut out)?;
+                }
+                self.bind(&p.name, sym);
+            }
             for s in body {
                 self.stmt(s, &mut out)?;
             }
@@ -607,11 +973,61 @@ impl Lower {
         let body = r?;
         Ok(Func {
             name: name.to_string(),
-            params: params.len() as u32,
+            params: n_params,
             slots: frame.map(|f| f.slots).unwrap_or_default(),
             body,
             ret: ret_range,
         })
+    }
+
+    /// A call of a function with reference or struct parameters: the body compiled for these
+    /// arguments (references bound to the arguments' variables, structs passed field by field).
+    fn ref_call(&mut self, rf: &RefFunc, args: &[UExpr], sp: Span) -> Result<Expr, Diagnostic> {
+        if args.len() != rf.params.len() {
+            return Err(err(sp, format!("`{}` takes {} arguments", rf.name, rf.params.len())));
+        }
+        if self.ref_depth >= MAX_REF_CALL_DEPTH {
+            return Err(err(
+                sp,
+                "recursive functions with reference parameters are not supported",
+            ));
+        }
+        let mut aliases = Vec::new();
+        let mut vals = Vec::new();
+        for (p, a) in rf.params.iter().zip(args) {
+            if p.by_ref {
+                let sym = self.alias(a)?;
+                if sym.is_local() {
+                    return Err(err(
+                        a.span(),
+                        "a function's local variable passed by reference is not supported",
+                    ));
+                }
+                aliases.push(Some(sym));
+                continue;
+            }
+            aliases.push(None);
+            match self.chain(a)? {
+                Some((sym @ Sym::Struct { .. }, idx, n)) => {
+                    let mut ls = Vec::new();
+                    self.leaves(&sym, &idx, &n, a.span(), &mut ls)?;
+                    for (r, _) in ls {
+                        vals.push(self.read_ref(&r, a.span())?);
+                    }
+                }
+                _ => vals.push(fold(self.expr(a)?)),
+            }
+        }
+        let saved = std::mem::replace(&mut self.scopes, rf.scopes.clone());
+        self.ref_depth += 1;
+        let f = self.function(&rf.ret, &rf.name, &rf.params, &rf.body, rf.span, &aliases);
+        self.ref_depth -= 1;
+        self.scopes = saved;
+        let f = f?;
+        if vals.len() != f.params as usize {
+            return Err(err(sp, format!("the arguments of `{}` do not match its parameters", rf.name)));
+        }
+        Ok(Expr::Call(Arc::new(f), vals))
     }
 
     fn stmt(&mut self, s: &UStmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
@@ -775,6 +1191,16 @@ impl Lower {
                         return Ok(());
                     }
                 }
+                if let UExpr::Assign(_, inner, _, _) = &**rhs {
+                    // `a = b = e`: `b = e`, then `a = b` (the value of an assignment is its
+                    // left-hand side afterwards)
+                    self.effect(rhs, out)?;
+                    let again = UExpr::Assign(op, lhs.clone(), inner.clone(), *sp);
+                    return self.effect(&again, out);
+                }
+                if let Some((lsym @ Sym::Struct { .. }, lidx, ln)) = self.chain(lhs)? {
+                    return self.struct_assign(op, (&lsym, &lidx, &ln), rhs, *sp, out);
+                }
                 let r = self.reference(lhs)?;
                 let mut v = self.expr(rhs)?;
                 if *op != "=" {
@@ -807,6 +1233,41 @@ impl Lower {
                 Ok(())
             }
         }
+    }
+
+    /// `s = t` for structs of the same type: field by field, in UPPAAL's order (an index of
+    /// `s` that reads a field of `s` sees the fields already copied).
+    fn struct_assign(
+        &mut self,
+        op: &str,
+        (lsym, lidx, ln): (&Sym, &[(Expr, Span)], &str),
+        rhs: &UExpr,
+        sp: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
+        if op != "=" {
+            return Err(err(sp, format!("`{op}` on a struct")));
+        }
+        let Some((rsym @ Sym::Struct { .. }, ridx, rn)) = self.chain(rhs)? else {
+            return Err(err(rhs.span(), format!("struct `{ln}` assigned a non-struct value")));
+        };
+        let mut ls = Vec::new();
+        self.leaves(lsym, lidx, ln, sp, &mut ls)?;
+        let mut rs = Vec::new();
+        self.leaves(&rsym, &ridx, &rn, sp, &mut rs)?;
+        let shape = |v: &[(Ref, String)], n: &str| {
+            v.iter()
+                .map(|(_, x)| x.strip_prefix(n).unwrap_or(x).to_string())
+                .collect::<Vec<_>>()
+        };
+        if shape(&ls, ln) != shape(&rs, &rn) {
+            return Err(err(sp, format!("`{ln}` and `{rn}` are structs of different types")));
+        }
+        for ((l, _), (r, _)) in ls.into_iter().zip(rs) {
+            let v = self.read_ref(&r, sp)?;
+            self.assign(l, v, sp, out)?;
+        }
+        Ok(())
     }
 
     fn assign(&mut self, r: Ref, v: Expr, sp: Span, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
@@ -850,76 +1311,137 @@ impl Lower {
         })
     }
 
-    /// Resolves `a`, `a[i]`, `a[i][j]` to a flattened reference.
-    fn reference(&mut self, e: &UExpr) -> Result<Ref, Diagnostic> {
-        let mut idx = Vec::new();
-        let mut cur = e;
-        while let UExpr::Index(b, i, _) = cur {
-            idx.push(&**i);
-            cur = b;
-        }
-        idx.reverse();
-        let UExpr::Name(n, sp) = cur else {
-            return Err(err(e.span(), "expected a variable"));
-        };
-        let sym = self
-            .lookup(n)
-            .cloned()
-            .ok_or_else(|| err(*sp, format!("unknown name `{n}`")))?;
-        let (first, dims) = match &sym {
-            Sym::Int { first, dims }
-            | Sym::Clock { first, dims }
-            | Sym::Chan { first, dims }
-            | Sym::Local { first, dims } => (*first, dims.clone()),
-            Sym::Const(_) => return Err(err(*sp, format!("`{n}` is a constant"))),
-            Sym::Type(_) => return Err(err(*sp, format!("`{n}` is a type"))),
-            Sym::Func(_) => return Err(err(*sp, format!("`{n}` is a function"))),
-        };
-        if idx.len() != dims.len() {
-            return Err(err(
-                e.span(),
-                format!(
-                    "`{n}` has {} dimensions, {} indices given",
-                    dims.len(),
-                    idx.len()
-                ),
-            ));
-        }
-        let size = product(&dims);
-        let index = if idx.is_empty() {
-            None
-        } else {
-            let mut flat: Option<Expr> = None;
-            for (k, (i, &d)) in idx.iter().zip(&dims).enumerate() {
+    /// Resolves `a`, `a[i][j]`, `s.f`, `a[i].f[j]` to a symbol and the indices applied to it
+    /// (fewer than its dimensions for a part of an array). `None` if the chain does not start
+    /// at a variable (e.g. `P(1).x`, a process member in a query).
+    fn chain(&mut self, e: &UExpr) -> Result<Option<(Sym, Vec<(Expr, Span)>, String)>, Diagnostic> {
+        match e {
+            UExpr::Name(n, _) => match self.lookup(n) {
+                Some(s @ (Sym::Int { .. } | Sym::Clock { .. } | Sym::Chan { .. } | Sym::Local { .. } | Sym::Struct { .. })) => {
+                    Ok(Some((s.clone(), Vec::new(), n.clone())))
+                }
+                _ => Ok(None),
+            },
+            UExpr::Index(b, i, _) => {
+                let Some((sym, mut idx, n)) = self.chain(b)? else {
+                    return Ok(None);
+                };
+                let d = sym.dims().get(idx.len()).copied().ok_or_else(|| {
+                    err(e.span(), format!("`{n}` has {} dimensions, more indices given", sym.dims().len()))
+                })?;
                 let ie = fold(self.expr(i)?);
                 if let Expr::Const(c) = ie {
                     if c < 0 || c >= i64::from(d) {
                         return Err(err(i.span(), format!("index {c} out of bounds (size {d})")));
                     }
                 }
-                let stride = product(&dims[k + 1..]);
-                let term = if stride == 1 {
-                    ie
-                } else {
-                    Expr::Bin(
-                        BinOp::Mul,
-                        Box::new(ie),
-                        Box::new(Expr::Const(i64::from(stride))),
-                    )
-                };
-                flat = Some(match flat {
-                    None => term,
-                    Some(f) => Expr::Bin(BinOp::Add, Box::new(f), Box::new(term)),
-                });
+                idx.push((ie, i.span()));
+                Ok(Some((sym, idx, n)))
             }
-            flat.map(fold)
+            UExpr::Field(b, f, sp) => {
+                let Some((sym, idx, n)) = self.chain(b)? else {
+                    return Ok(None);
+                };
+                let Sym::Struct { fields, dims } = &sym else {
+                    return Err(err(*sp, format!("`{n}` is not a struct (no field `{f}`)")));
+                };
+                if idx.len() != dims.len() {
+                    return Err(err(*sp, format!("`{n}` is an array of structs: index it before `.{f}`")));
+                }
+                let fsym = fields
+                    .iter()
+                    .find(|(x, _)| x == f)
+                    .map(|(_, s)| s.clone())
+                    .ok_or_else(|| err(*sp, format!("`{n}` has no field `{f}`")))?;
+                Ok(Some((fsym, idx, format!("{n}.{f}"))))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The flattened reference to an element of `sym` (all its dimensions indexed).
+    fn flat(&self, sym: &Sym, idx: &[(Expr, Span)], n: &str, sp: Span) -> Result<Ref, Diagnostic> {
+        let (first, dims) = match sym {
+            Sym::Int { first, dims }
+            | Sym::Clock { first, dims }
+            | Sym::Chan { first, dims }
+            | Sym::Local { first, dims } => (*first, dims),
+            Sym::Struct { .. } => return Err(err(sp, format!("struct `{n}` used as a value (only whole-struct assignment is supported)"))),
+            _ => return Err(err(sp, format!("`{n}` is not a variable"))),
         };
+        if idx.len() != dims.len() {
+            return Err(err(
+                sp,
+                format!("`{n}` has {} dimensions, {} indices given", dims.len(), idx.len()),
+            ));
+        }
+        let size = product(dims);
+        let mut flat: Option<Expr> = None;
+        for (k, ((ie, _), _)) in idx.iter().zip(dims).enumerate() {
+            let stride = product(&dims[k + 1..]);
+            let term = if stride == 1 {
+                ie.clone()
+            } else {
+                Expr::Bin(BinOp::Mul, Box::new(ie.clone()), Box::new(Expr::Const(i64::from(stride))))
+            };
+            flat = Some(match flat {
+                None => term,
+                Some(f) => Expr::Bin(BinOp::Add, Box::new(f), Box::new(term)),
+            });
+        }
+        let index = flat.map(fold);
         Ok(match sym {
             Sym::Int { .. } => Ref::Int(first, size, index),
             Sym::Clock { .. } => Ref::Clock(first, size, index),
             Sym::Chan { .. } => Ref::Chan(first, size, index),
             _ => Ref::Local(first, size, index),
         })
+    }
+
+    /// Resolves `a`, `a[i]`, `a[i][j]`, `s.f` to a flattened reference.
+    fn reference(&mut self, e: &UExpr) -> Result<Ref, Diagnostic> {
+        match self.chain(e)? {
+            Some((sym, idx, n)) => self.flat(&sym, &idx, &n, e.span()),
+            None => {
+                let mut root = e;
+                while let UExpr::Index(b, _, _) | UExpr::Field(b, _, _) = root {
+                    root = b;
+                }
+                let UExpr::Name(n, sp) = root else {
+                    return Err(err(e.span(), "expected a variable"));
+                };
+                Err(err(
+                    *sp,
+                    match self.lookup(n) {
+                        Some(Sym::Const(_)) => format!("`{n}` is a constant"),
+                        Some(Sym::Type(_)) => format!("`{n}` is a type"),
+                        Some(Sym::Func(_) | Sym::RefFunc(_)) => format!("`{n}` is a function"),
+                        _ => format!("unknown name `{n}`"),
+                    },
+                ))
+            }
+        }
+    }
+
+    /// A variable passed by reference (to a template or a function): the symbol it denotes,
+    /// indices fixed. Indices must be constants (the alias is resolved when lowering).
+    fn alias(&mut self, a: &UExpr) -> Result<Sym, Diagnostic> {
+        let Some((sym, idx, _)) = self.chain(a)? else {
+            return Err(err(a.span(), "a reference argument must be a variable"));
+        };
+        let mut fixed = Vec::new();
+        for (ie, sp) in &idx {
+            match ie {
+                Expr::Const(c) => fixed.push(*c as u32),
+                _ => {
+                    return Err(err(
+                        *sp,
+                        "reference arguments indexed by variables are not supported",
+                    ))
+                }
+            }
+        }
+        Ok(sym.slice(&fixed))
     }
 
     /// An integer expression.
@@ -966,8 +1488,10 @@ impl Lower {
                     }
                     None => self.lookup(n).cloned(),
                 };
-                let Some(Sym::Func(func)) = found else {
-                    return Err(err(*nsp, format!("`{n}` is not a function")));
+                let func = match found {
+                    Some(Sym::Func(func)) => func,
+                    Some(Sym::RefFunc(rf)) => return self.ref_call(&rf, args, *sp),
+                    _ => return Err(err(*nsp, format!("`{n}` is not a function"))),
                 };
                 if args.len() != func.params as usize {
                     return Err(err(*sp, format!("`{n}` takes {} arguments", func.params)));
@@ -1042,6 +1566,13 @@ impl Lower {
                 return Err(err(*sp, "assignments inside expressions are not supported"))
             }
             UExpr::Field(base, member, sp) => {
+                if let Some((sym, idx, n)) = self.chain(e)? {
+                    let r = self.flat(&sym, &idx, &n, *sp)?;
+                    return match r {
+                        Ref::Clock(..) | Ref::Chan(..) => Err(err(*sp, "clock or channel used as an integer")),
+                        _ => self.read_ref(&r, *sp),
+                    };
+                }
                 let Some((p, scope)) = self.process_of(base) else {
                     return Err(err(*sp, "`.` (structs, process members) is not supported here"));
                 };
@@ -1295,30 +1826,7 @@ impl Lower {
                     let mut binds = Vec::new();
                     for (prm, a) in params.iter().zip(&args) {
                         if prm.by_ref {
-                            let r = self.reference(a)?;
-                            let sym = match r {
-                                Ref::Int(f, _, None) => Sym::Int {
-                                    first: f,
-                                    dims: vec![],
-                                },
-                                Ref::Int(f, _, Some(Expr::Const(k))) => Sym::Int {
-                                    first: f + k as u32,
-                                    dims: vec![],
-                                },
-                                Ref::Clock(f, _, None) => Sym::Clock {
-                                    first: f,
-                                    dims: vec![],
-                                },
-                                Ref::Chan(f, _, None) => Sym::Chan {
-                                    first: f,
-                                    dims: vec![],
-                                },
-                                Ref::Chan(f, _, Some(Expr::Const(k))) => Sym::Chan {
-                                    first: f + k as u32,
-                                    dims: vec![],
-                                },
-                                _ => return Err(err(a.span(), "unsupported reference argument")),
-                            };
+                            let sym = self.alias(a)?;
                             binds.push((prm.name.clone(), sym));
                         } else {
                             binds.push((prm.name.clone(), Sym::Const(self.const_int(a)?)));
@@ -2063,6 +2571,7 @@ impl UppaalModel {
             raw: Vec::new(),
             expanded: 0,
             names: Some(self.names.clone()),
+            ref_depth: 0,
         };
         let mut clock_atoms = Vec::new();
         let mut deadlock = false;

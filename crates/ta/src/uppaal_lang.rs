@@ -144,7 +144,11 @@ pub(crate) enum Base {
     Void,
     /// A typedef name.
     Named(String),
-    /// A construct recognised only to be refused by name (`struct`, `scalar`, `double`, …).
+    /// `struct { T f; … }`: its fields (type, name, array dimensions) in declaration order.
+    Struct(Vec<UField>),
+    /// `scalar[n]`: a set of `n` values compared only for equality.
+    Scalar(Box<UExpr>),
+    /// A construct recognised only to be refused by name (`double`, `string`).
     Unsupported(String),
 }
 
@@ -157,6 +161,15 @@ pub(crate) struct UType {
     pub(crate) broadcast: bool,
     /// Another prefix refused by name (`meta`, `hybrid`).
     pub(crate) unsupported: Option<String>,
+    pub(crate) span: Span,
+}
+
+/// A field of a `struct` type.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct UField {
+    pub(crate) ty: UType,
+    pub(crate) name: String,
+    pub(crate) dims: Vec<UExpr>,
     pub(crate) span: Span,
 }
 
@@ -383,26 +396,34 @@ impl Parser {
             "chan" => Base::Chan,
             "void" => Base::Void,
             "struct" => {
-                // skip the body so the error can name the construct
-                if self.eat("{") {
-                    let mut d = 1;
-                    while d > 0 && !self.at_end() {
-                        if self.is_op("{") {
-                            d += 1;
-                        } else if self.is_op("}") {
-                            d -= 1;
+                self.expect("{")?;
+                self.enter()?;
+                let mut fields = Vec::new();
+                while !self.eat("}") {
+                    let fty = self.ty()?;
+                    loop {
+                        let (name, fsp) = self.ident()?;
+                        let dims = self.dims()?;
+                        fields.push(UField {
+                            ty: fty.clone(),
+                            name,
+                            dims,
+                            span: fsp.join(self.prev_span()),
+                        });
+                        if !self.eat(",") {
+                            break;
                         }
-                        self.bump();
                     }
+                    self.expect(";")?;
                 }
-                Base::Unsupported("struct".into())
+                self.depth -= 1;
+                Base::Struct(fields)
             }
             "scalar" => {
-                if self.eat("[") {
-                    self.expr()?;
-                    self.expect("]")?;
-                }
-                Base::Unsupported("scalar".into())
+                self.expect("[")?;
+                let n = self.expr()?;
+                self.expect("]")?;
+                Base::Scalar(Box::new(n))
             }
             "double" | "string" => Base::Unsupported(name.clone()),
             _ if self.types.contains(&name) => Base::Named(name),
