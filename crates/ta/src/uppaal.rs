@@ -2857,11 +2857,91 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
         );
     }
 
+    /// Records and scalar sets: nested structs, an array of structs indexed by a variable,
+    /// initialiser lists, whole-struct assignment, reference and value struct parameters, a
+    /// chained assignment, and a `scalar` chosen by `select`.
+    const STRUCTS: &str = r#"<?xml version="1.0"?>
+<nta>
+<declaration>typedef struct { int[0,3] a; bool b; } T;
+typedef struct { T inner; int[0,5] arr[2]; } U;
+typedef scalar[3] S;
+T g = {2, true};
+T ts[2];
+U u;
+S who;
+int[0,1] k = 1;
+void setT(T &amp;t, int[0,3] v) { t.a = v; t.b = !t.b; }
+int[0,3] geta(T t) { return t.a; }
+bool same(const T &amp;x, const T &amp;y) { return x.a == y.a &amp;&amp; x.b == y.b; }
+void chain(T &amp;t) { t.a = u.arr[1] = 3; }
+</declaration>
+<template><name>P</name>
+<location id="l0"><name>l0</name></location>
+<location id="l1"><name>l1</name></location>
+<location id="l2"><name>l2</name></location>
+<location id="l3"><name>l3</name></location>
+<location id="l4"><name>l4</name></location>
+<init ref="l0"/>
+<transition><source ref="l0"/><target ref="l1"/><label kind="assignment">setT(ts[1], 3)</label></transition>
+<transition><source ref="l1"/><target ref="l2"/><label kind="assignment">ts[0] = ts[1], u.inner = g</label></transition>
+<transition><source ref="l2"/><target ref="l3"/><label kind="select">s : S</label>
+<label kind="guard">same(ts[0], ts[1]) &amp;&amp; geta(u.inner) == 2</label>
+<label kind="assignment">chain(g), who = s</label></transition>
+<transition><source ref="l3"/><target ref="l4"/><label kind="assignment">ts[k].a = 1, ts[k].b = false</label></transition>
+</template>
+<system>system P;</system>
+</nta>"#;
+
+    #[test]
+    fn structs_and_scalars() {
+        let um = parse_uppaal(STRUCTS).unwrap();
+        let names: Vec<&str> = um.model.ints.iter().map(|v| v.name.as_str()).collect();
+        assert!(names.contains(&"ts[1].a") && names.contains(&"u.inner.b"), "{names:?}");
+        assert!(names.contains(&"u.arr[1]"), "{names:?}");
+        let budget = Budget::unlimited();
+        for (text, want) in [
+            ("E<> P.l4", true),
+            ("A[] (P.l1 imply ts[1].a == 3 && ts[1].b)", true),
+            ("E<> P.l2 && ts[0].a == 3 && ts[0].b && u.inner.a == 2 && u.inner.b", true),
+            ("A[] (P.l3 imply g.a == 3 && u.arr[1] == 3 && u.arr[0] == 0 && g.b)", true),
+            ("E<> P.l3 && who == 2", true),
+            ("E<> P.l3 && who == 0", true),
+            ("E<> who == 3", false),
+            ("E<> P.l4 && ts[1].a == 1 && !ts[1].b && ts[0].a == 3 && ts[0].b", true),
+            ("E<> P.l4 && ts[1].a != 1", false),
+            ("E<> P.l0 && (g.a != 2 || !g.b || ts[0].a != 0)", false),
+        ] {
+            let q = um.query_text(text).unwrap();
+            let r = check_query(&um, &q, Options::default(), &budget).unwrap();
+            assert_eq!(r.satisfied, Some(want), "{text}");
+            if let (Some(tt), QueryKind::Reach) = (&r.search.timed, q.kind) {
+                let end = replay_state(&um.model, tt).unwrap();
+                assert!(q.holds(1, &end), "{text}: the trace ends where φ holds");
+            }
+        }
+        for (from, to, msg) in [
+            ("setT(ts[1], 3)", "setT(ts[k], 3)", "indexed by variables"),
+            ("ts[0] = ts[1]", "ts[0] = u", "different types"),
+            ("ts[0] = ts[1]", "ts[0] = 1", "non-struct"),
+            ("ts[0] = ts[1]", "g.a = g + 1", "used as a value"),
+            ("ts[0] = ts[1]", "g.c = 1", "no field `c`"),
+            ("ts[0] = ts[1]", "ts.a = 1", "index it before"),
+            ("ts[0] = ts[1]", "k.a = 1", "not a struct"),
+        ] {
+            let bad = STRUCTS.replace(from, to);
+            let e = parse_uppaal(&bad).unwrap_err();
+            assert!(e.message.contains(msg), "{to}: {}", e.message);
+            assert!(e.span.is_some());
+        }
+        let e = parse_uppaal(&STRUCTS.replace("scalar[3]", "scalar[0]")).unwrap_err();
+        assert!(e.message.contains("positive size"), "{}", e.message);
+    }
+
     #[test]
     fn refusals_are_located_and_named() {
-        let bad = SMALL.replace("int hits[N];", "struct { int a; } s;");
+        let bad = SMALL.replace("int hits[N];", "double d;");
         let e = parse_uppaal(&bad).unwrap_err();
-        assert!(e.message.contains("struct"), "{}", e.message);
+        assert!(e.message.contains("double"), "{}", e.message);
         assert!(e.span.is_some());
         let bad = SMALL.replace("x &lt;= 5", "x &lt;= 5 || done == 1");
         let e = parse_uppaal(&bad).unwrap_err();
@@ -2874,7 +2954,7 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
 
     #[test]
     fn parser_is_total() {
-        verikit_testkit::assert_parser_total(&[SMALL], 1000, |s| {
+        verikit_testkit::assert_parser_total(&[SMALL, STRUCTS], 1000, |s| {
             parse_uppaal(s).map(|um| um.embedded_queries().len())
         });
     }
