@@ -37,7 +37,10 @@ const MAX_SYNCS: usize = 2_000_000;
 enum Ty {
     Int(i64, i64),
     Clock,
-    Chan { urgent: bool, broadcast: bool },
+    Chan {
+        urgent: bool,
+        broadcast: bool,
+    },
     Void,
     /// A record: its fields in declaration order.
     Struct(Vec<(String, FullTy)>),
@@ -53,10 +56,22 @@ struct FullTy {
 #[derive(Clone, Debug)]
 enum Sym {
     Const(i64),
-    Int { first: u32, dims: Vec<u32> },
-    Clock { first: u32, dims: Vec<u32> },
-    Chan { first: u32, dims: Vec<u32> },
-    Local { first: u32, dims: Vec<u32> },
+    Int {
+        first: u32,
+        dims: Vec<u32>,
+    },
+    Clock {
+        first: u32,
+        dims: Vec<u32>,
+    },
+    Chan {
+        first: u32,
+        dims: Vec<u32>,
+    },
+    Local {
+        first: u32,
+        dims: Vec<u32>,
+    },
     Type(FullTy),
     Func(Arc<Func>),
     /// A struct variable laid out flat, one symbol per field: a field's dimensions are the
@@ -615,7 +630,8 @@ impl Lower {
                     Ty::Struct(fields) => {
                         let full = format!("{prefix}{name}");
                         let (dims, is_const) = (ft.dims, ft.is_const);
-                        return self.global_struct(&fields, &dims, is_const, &full, name, init, *span);
+                        return self
+                            .global_struct(&fields, &dims, is_const, &full, name, init, *span);
                     }
                 }
             }
@@ -628,8 +644,8 @@ impl Lower {
             } => {
                 let mut generic = false;
                 for p in params {
-                    generic |= p.by_ref
-                        || matches!(self.full_ty(&p.ty, &p.dims)?.ty, Ty::Struct(_));
+                    generic |=
+                        p.by_ref || matches!(self.full_ty(&p.ty, &p.dims)?.ty, Ty::Struct(_));
                 }
                 if generic {
                     let scopes = self.scopes.clone();
@@ -866,6 +882,10 @@ impl Lower {
     }
 }
 
+/// A variable reached by `chain`: its symbol, the indices applied (with their spans) and its
+/// name as written (`a.f`).
+type Chain = (Sym, Vec<(Expr, Span)>, String);
+
 /// A resolved reference: base symbol and the flattened index (if any).
 enum Ref {
     Int(u32, u32, Option<Expr>),
@@ -984,7 +1004,10 @@ impl Lower {
     /// arguments (references bound to the arguments' variables, structs passed field by field).
     fn ref_call(&mut self, rf: &RefFunc, args: &[UExpr], sp: Span) -> Result<Expr, Diagnostic> {
         if args.len() != rf.params.len() {
-            return Err(err(sp, format!("`{}` takes {} arguments", rf.name, rf.params.len())));
+            return Err(err(
+                sp,
+                format!("`{}` takes {} arguments", rf.name, rf.params.len()),
+            ));
         }
         if self.ref_depth >= MAX_REF_CALL_DEPTH {
             return Err(err(
@@ -1025,7 +1048,10 @@ impl Lower {
         self.scopes = saved;
         let f = f?;
         if vals.len() != f.params as usize {
-            return Err(err(sp, format!("the arguments of `{}` do not match its parameters", rf.name)));
+            return Err(err(
+                sp,
+                format!("the arguments of `{}` do not match its parameters", rf.name),
+            ));
         }
         Ok(Expr::Call(Arc::new(f), vals))
     }
@@ -1249,7 +1275,10 @@ impl Lower {
             return Err(err(sp, format!("`{op}` on a struct")));
         }
         let Some((rsym @ Sym::Struct { .. }, ridx, rn)) = self.chain(rhs)? else {
-            return Err(err(rhs.span(), format!("struct `{ln}` assigned a non-struct value")));
+            return Err(err(
+                rhs.span(),
+                format!("struct `{ln}` assigned a non-struct value"),
+            ));
         };
         let mut ls = Vec::new();
         self.leaves(lsym, lidx, ln, sp, &mut ls)?;
@@ -1261,7 +1290,10 @@ impl Lower {
                 .collect::<Vec<_>>()
         };
         if shape(&ls, ln) != shape(&rs, &rn) {
-            return Err(err(sp, format!("`{ln}` and `{rn}` are structs of different types")));
+            return Err(err(
+                sp,
+                format!("`{ln}` and `{rn}` are structs of different types"),
+            ));
         }
         for ((l, _), (r, _)) in ls.into_iter().zip(rs) {
             let v = self.read_ref(&r, sp)?;
@@ -1314,12 +1346,16 @@ impl Lower {
     /// Resolves `a`, `a[i][j]`, `s.f`, `a[i].f[j]` to a symbol and the indices applied to it
     /// (fewer than its dimensions for a part of an array). `None` if the chain does not start
     /// at a variable (e.g. `P(1).x`, a process member in a query).
-    fn chain(&mut self, e: &UExpr) -> Result<Option<(Sym, Vec<(Expr, Span)>, String)>, Diagnostic> {
+    fn chain(&mut self, e: &UExpr) -> Result<Option<Chain>, Diagnostic> {
         match e {
             UExpr::Name(n, _) => match self.lookup(n) {
-                Some(s @ (Sym::Int { .. } | Sym::Clock { .. } | Sym::Chan { .. } | Sym::Local { .. } | Sym::Struct { .. })) => {
-                    Ok(Some((s.clone(), Vec::new(), n.clone())))
-                }
+                Some(
+                    s @ (Sym::Int { .. }
+                    | Sym::Clock { .. }
+                    | Sym::Chan { .. }
+                    | Sym::Local { .. }
+                    | Sym::Struct { .. }),
+                ) => Ok(Some((s.clone(), Vec::new(), n.clone()))),
                 _ => Ok(None),
             },
             UExpr::Index(b, i, _) => {
@@ -1327,7 +1363,13 @@ impl Lower {
                     return Ok(None);
                 };
                 let d = sym.dims().get(idx.len()).copied().ok_or_else(|| {
-                    err(e.span(), format!("`{n}` has {} dimensions, more indices given", sym.dims().len()))
+                    err(
+                        e.span(),
+                        format!(
+                            "`{n}` has {} dimensions, more indices given",
+                            sym.dims().len()
+                        ),
+                    )
                 })?;
                 let ie = fold(self.expr(i)?);
                 if let Expr::Const(c) = ie {
@@ -1346,7 +1388,10 @@ impl Lower {
                     return Err(err(*sp, format!("`{n}` is not a struct (no field `{f}`)")));
                 };
                 if idx.len() != dims.len() {
-                    return Err(err(*sp, format!("`{n}` is an array of structs: index it before `.{f}`")));
+                    return Err(err(
+                        *sp,
+                        format!("`{n}` is an array of structs: index it before `.{f}`"),
+                    ));
                 }
                 let fsym = fields
                     .iter()
@@ -1366,13 +1411,24 @@ impl Lower {
             | Sym::Clock { first, dims }
             | Sym::Chan { first, dims }
             | Sym::Local { first, dims } => (*first, dims),
-            Sym::Struct { .. } => return Err(err(sp, format!("struct `{n}` used as a value (only whole-struct assignment is supported)"))),
+            Sym::Struct { .. } => {
+                return Err(err(
+                    sp,
+                    format!(
+                        "struct `{n}` used as a value (only whole-struct assignment is supported)"
+                    ),
+                ))
+            }
             _ => return Err(err(sp, format!("`{n}` is not a variable"))),
         };
         if idx.len() != dims.len() {
             return Err(err(
                 sp,
-                format!("`{n}` has {} dimensions, {} indices given", dims.len(), idx.len()),
+                format!(
+                    "`{n}` has {} dimensions, {} indices given",
+                    dims.len(),
+                    idx.len()
+                ),
             ));
         }
         let size = product(dims);
@@ -1382,7 +1438,11 @@ impl Lower {
             let term = if stride == 1 {
                 ie.clone()
             } else {
-                Expr::Bin(BinOp::Mul, Box::new(ie.clone()), Box::new(Expr::Const(i64::from(stride))))
+                Expr::Bin(
+                    BinOp::Mul,
+                    Box::new(ie.clone()),
+                    Box::new(Expr::Const(i64::from(stride))),
+                )
             };
             flat = Some(match flat {
                 None => term,
@@ -1569,7 +1629,9 @@ impl Lower {
                 if let Some((sym, idx, n)) = self.chain(e)? {
                     let r = self.flat(&sym, &idx, &n, *sp)?;
                     return match r {
-                        Ref::Clock(..) | Ref::Chan(..) => Err(err(*sp, "clock or channel used as an integer")),
+                        Ref::Clock(..) | Ref::Chan(..) => {
+                            Err(err(*sp, "clock or channel used as an integer"))
+                        }
                         _ => self.read_ref(&r, *sp),
                     };
                 }
@@ -2896,18 +2958,30 @@ void chain(T &amp;t) { t.a = u.arr[1] = 3; }
     fn structs_and_scalars() {
         let um = parse_uppaal(STRUCTS).unwrap();
         let names: Vec<&str> = um.model.ints.iter().map(|v| v.name.as_str()).collect();
-        assert!(names.contains(&"ts[1].a") && names.contains(&"u.inner.b"), "{names:?}");
+        assert!(
+            names.contains(&"ts[1].a") && names.contains(&"u.inner.b"),
+            "{names:?}"
+        );
         assert!(names.contains(&"u.arr[1]"), "{names:?}");
         let budget = Budget::unlimited();
         for (text, want) in [
             ("E<> P.l4", true),
             ("A[] (P.l1 imply ts[1].a == 3 && ts[1].b)", true),
-            ("E<> P.l2 && ts[0].a == 3 && ts[0].b && u.inner.a == 2 && u.inner.b", true),
-            ("A[] (P.l3 imply g.a == 3 && u.arr[1] == 3 && u.arr[0] == 0 && g.b)", true),
+            (
+                "E<> P.l2 && ts[0].a == 3 && ts[0].b && u.inner.a == 2 && u.inner.b",
+                true,
+            ),
+            (
+                "A[] (P.l3 imply g.a == 3 && u.arr[1] == 3 && u.arr[0] == 0 && g.b)",
+                true,
+            ),
             ("E<> P.l3 && who == 2", true),
             ("E<> P.l3 && who == 0", true),
             ("E<> who == 3", false),
-            ("E<> P.l4 && ts[1].a == 1 && !ts[1].b && ts[0].a == 3 && ts[0].b", true),
+            (
+                "E<> P.l4 && ts[1].a == 1 && !ts[1].b && ts[0].a == 3 && ts[0].b",
+                true,
+            ),
             ("E<> P.l4 && ts[1].a != 1", false),
             ("E<> P.l0 && (g.a != 2 || !g.b || ts[0].a != 0)", false),
         ] {
