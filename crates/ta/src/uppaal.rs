@@ -5,14 +5,18 @@
 //! `select` expanded into one edge per value, channel expressions resolved (one edge per possible
 //! channel when the index depends on variables, guarded by the index), binary channels to one
 //! synchronisation vector per sender/receiver pair, broadcast channels to vectors with weak
-//! receivers, urgent channels flagged.
+//! receivers, urgent channels flagged. Records (`struct`) are laid out flat, one integer per
+//! field and element (an array of structs keeps one array per field); whole-struct assignment and
+//! struct parameters copy field by field; functions with reference parameters are compiled at
+//! each call with the parameters bound to the arguments. `scalar[n]` is the range `0..n-1`
+//! (every value explored, no symmetry reduction).
 //!
 //! Seed: SETTA'17 Schivo et al., "How to efficiently build a front-end tool for UPPAAL" (S19),
 //! §2–3: the model a front end hands to UPPAAL (templates, instantiation, channels, queries) and
 //! the need for a trace that maps back to the user's names (process `T(v)`, locations by name).
 //! Constructs this lowering does not implement are refused by name with their location:
-//! `struct`, `scalar`, `double`/`hybrid`/`meta` variables, clock rates, priorities, branchpoints,
-//! LSC templates, clock constraints under `||`/`!`.
+//! `double`/`hybrid`/`meta` variables, reference arguments indexed by variables, clock rates,
+//! priorities, branchpoints, LSC templates, clock constraints under `||`/`!`.
 
 use crate::expr::BinOp;
 use crate::model::{
@@ -103,11 +107,12 @@ impl Sym {
         let offset = |dims: &[u32]| {
             let mut off = 0u32;
             for (k, &i) in fixed.iter().enumerate() {
-                off = off.saturating_add(i.saturating_mul(product(&dims[k + 1..])));
+                let stride = product(dims.get(k + 1..).unwrap_or(&[]));
+                off = off.saturating_add(i.saturating_mul(stride));
             }
             off
         };
-        let rest = |dims: &[u32]| dims[fixed.len().min(dims.len())..].to_vec();
+        let rest = |dims: &[u32]| dims.get(fixed.len()..).unwrap_or(&[]).to_vec();
         match self {
             Sym::Int { first, dims } => Sym::Int {
                 first: first + offset(dims),
@@ -1434,7 +1439,7 @@ impl Lower {
         let size = product(dims);
         let mut flat: Option<Expr> = None;
         for (k, ((ie, _), _)) in idx.iter().zip(dims).enumerate() {
-            let stride = product(&dims[k + 1..]);
+            let stride = product(dims.get(k + 1..).unwrap_or(&[]));
             let term = if stride == 1 {
                 ie.clone()
             } else {
