@@ -23,6 +23,7 @@ use crate::dve_ast::*;
 use crate::promela_ast::*;
 use rustc_hash::FxHashMap;
 use verikit_diag::{Diagnostic, Span};
+use verikit_graph::UnionFind;
 
 fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
     let m = msg.into();
@@ -99,7 +100,7 @@ struct Edge {
 /// (a label, a `goto` or a `break` names a point another statement already ends at).
 #[derive(Default)]
 struct Cfg {
-    parent: Vec<usize>,
+    points: UnionFind,
     commit: Vec<bool>,
     edges: Vec<Edge>,
     labels: FxHashMap<String, (usize, Option<Span>)>,
@@ -111,29 +112,14 @@ struct Cfg {
 
 impl Cfg {
     fn fresh(&mut self, commit: bool) -> usize {
-        self.parent.push(self.parent.len());
         self.commit.push(commit);
-        self.parent.len() - 1
+        self.points.push()
     }
-    fn find(&mut self, mut x: usize) -> usize {
-        while let Some(&p) = self.parent.get(x) {
-            if p == x {
-                break;
-            }
-            let gp = self.parent.get(p).copied().unwrap_or(p);
-            if let Some(slot) = self.parent.get_mut(x) {
-                *slot = gp;
-            }
-            x = p;
-        }
-        x
+    fn find(&mut self, x: usize) -> usize {
+        self.points.find(x)
     }
     fn union(&mut self, a: usize, b: usize) {
-        let (a, b) = (self.find(a), self.find(b));
-        if a != b {
-            if let Some(slot) = self.parent.get_mut(b) {
-                *slot = a;
-            }
+        if let Some((a, b)) = self.points.union(a, b) {
             let cb = self.commit.get(b).copied().unwrap_or(false);
             if let Some(ca) = self.commit.get_mut(a) {
                 *ca |= cb;

@@ -5,7 +5,7 @@
 //! `zielonka`) or by priority promotion ([`priority_promotion`], module `priority_promotion`),
 //! sharing one attractor (module `attractor`). Vertices are `0..n` as `u32`.
 //! Drawing small graphs (automata) as SVG without GraphViz: [`layered_layout`] (Sugiyama-style
-//! layers, barycentre ordering) and [`to_svg`].
+//! layers, barycentre ordering) and [`to_svg`]. Disjoint sets: [`UnionFind`] (module `union_find`).
 
 #![warn(unreachable_pub)]
 
@@ -18,6 +18,7 @@ mod reach;
 mod sugiyama;
 mod svg;
 mod tarjan;
+mod union_find;
 mod zielonka;
 
 pub use csr::Csr;
@@ -28,6 +29,7 @@ pub use reach::reachable;
 pub use sugiyama::{layered_layout, Layout, Sizes};
 pub use svg::{placement, to_svg, DrawEdge, DrawNode, Drawing, Placement, Rect};
 pub use tarjan::{sccs, tarjan, topological_components, Sccs};
+pub use union_find::UnionFind;
 pub use zielonka::zielonka;
 
 #[cfg(test)]

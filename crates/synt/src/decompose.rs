@@ -23,6 +23,7 @@
 //!   part's outputs would satisfy `ψᵢ`; the part's counter-strategy beats `φ`;
 //! * an inexact part unrealizable decides nothing (the specification is then solved whole).
 
+use verikit_graph::UnionFind;
 use verikit_omega::{Arena, Node, F};
 
 /// One part: its formula, the outputs it controls (proposition indices of the arena) and
@@ -62,37 +63,6 @@ fn conjuncts(arena: &mut Arena, f: F, implications: bool, out: &mut Vec<F>) {
             }
         }
         _ => out.push(f),
-    }
-}
-
-/// Union-find over output positions.
-struct Groups {
-    parent: Vec<usize>,
-}
-
-impl Groups {
-    fn root(&mut self, mut i: usize) -> usize {
-        while let Some(&p) = self.parent.get(i) {
-            if p == i {
-                break;
-            }
-            let gp = self.parent.get(p).copied().unwrap_or(p);
-            if let Some(slot) = self.parent.get_mut(i) {
-                *slot = gp;
-            }
-            i = p;
-        }
-        i
-    }
-    fn link(&mut self, os: &[usize]) {
-        if let Some((&first, rest)) = os.split_first() {
-            for &o in rest {
-                let (a, b) = (self.root(first), self.root(o));
-                if let Some(slot) = self.parent.get_mut(a) {
-                    *slot = b;
-                }
-            }
-        }
     }
 }
 
@@ -138,17 +108,21 @@ pub(crate) fn decompose(arena: &mut Arena, f: F, outputs: &[u32]) -> Vec<Part> {
             .filter_map(|a| outputs.iter().position(|o| o == a))
             .collect()
     };
-    let mut groups = Groups {
-        parent: (0..outputs.len()).collect(),
-    };
+    // Union-find over output positions: the outputs of one conjunct form one group.
+    let mut groups = UnionFind::new(outputs.len());
     for p in &pieces {
         for &g in p.assumptions.iter().chain(&p.units) {
-            groups.link(&outs_of(arena, g));
+            let outs = outs_of(arena, g);
+            if let Some((&first, rest)) = outs.split_first() {
+                for &o in rest {
+                    groups.union(o, first);
+                }
+            }
         }
     }
     // The group (root) of each unit (None: no output) and of each assumption conjunct.
-    let root_of = |groups: &mut Groups, arena: &Arena, g: F| {
-        outs_of(arena, g).first().map(|&o| groups.root(o))
+    let root_of = |groups: &mut UnionFind, arena: &Arena, g: F| {
+        outs_of(arena, g).first().map(|&o| groups.find(o))
     };
     let mut roots: Vec<usize> = Vec::new();
     for p in &pieces {
@@ -200,7 +174,7 @@ pub(crate) fn decompose(arena: &mut Arena, f: F, outputs: &[u32]) -> Vec<Part> {
         let owned = outputs
             .iter()
             .enumerate()
-            .filter(|&(i, _)| groups.root(i) == r)
+            .filter(|&(i, _)| groups.find(i) == r)
             .map(|(_, &o)| o)
             .collect();
         parts.push(Part {
