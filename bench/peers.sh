@@ -26,11 +26,11 @@ for pkg in "libmata==1.19.4" "biodivine-aeon==1.4.2" "pyboolnet==3.0.16" "yices-
 done
 # tcheckerpy's wheels need glibc 2.38; the shared tools' shim makes them load on older systems.
 shim="$here/../../shared/tools/tcheckerpy-shim/install.sh"
-if ! "$venv/bin/python" -c 'import tcheckerpy' >/dev/null 2>&1 && [ -f "$shim" ]; then
+if ! "$venv/bin/python" -c 'from tcheckerpy.tools import tck_reach' >/dev/null 2>&1 && [ -f "$shim" ]; then
   echo "peers: adapting tcheckerpy to this glibc ..." >&2
   bash "$shim" "$venv" >>"$log" 2>&1 || failed+=("tcheckerpy (shim)")
 fi
-"$venv/bin/python" -c 'import tcheckerpy' >/dev/null 2>&1 || echo "peers: tcheckerpy does not load (see ../shared/tools/README.md)" >&2
+"$venv/bin/python" -c 'from tcheckerpy.tools import tck_reach' >/dev/null 2>&1 || echo "peers: tcheckerpy does not load (see ../shared/tools/README.md)" >&2
 "$venv/bin/pip" list 2>/dev/null | grep -iE 'libmata|aeon|boolnet|yices|z3|cvc5|stormpy|tchecker|python-sat' >&2
 if [ ${#failed[@]} -gt 0 ]; then
   echo "peers: not installed: ${failed[*]}" >&2
