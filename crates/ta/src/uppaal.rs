@@ -57,22 +57,22 @@ struct FullTy {
     is_const: bool,
 }
 
+/// What a [`Sym::Var`] holds: a bounded integer, a clock or a channel of the network, or an
+/// integer in a function's frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VarKind {
+    Int,
+    Clock,
+    Chan,
+    Local,
+}
+
 #[derive(Clone, Debug)]
 enum Sym {
     Const(i64),
-    Int {
-        first: u32,
-        dims: Vec<u32>,
-    },
-    Clock {
-        first: u32,
-        dims: Vec<u32>,
-    },
-    Chan {
-        first: u32,
-        dims: Vec<u32>,
-    },
-    Local {
+    /// A variable (or array of variables) laid out from `first`, row-major over `dims`.
+    Var {
+        kind: VarKind,
         first: u32,
         dims: Vec<u32>,
     },
@@ -92,11 +92,7 @@ enum Sym {
 impl Sym {
     fn dims(&self) -> &[u32] {
         match self {
-            Sym::Int { dims, .. }
-            | Sym::Clock { dims, .. }
-            | Sym::Chan { dims, .. }
-            | Sym::Local { dims, .. }
-            | Sym::Struct { dims, .. } => dims,
+            Sym::Var { dims, .. } | Sym::Struct { dims, .. } => dims,
             _ => &[],
         }
     }
@@ -114,19 +110,8 @@ impl Sym {
         };
         let rest = |dims: &[u32]| dims.get(fixed.len()..).unwrap_or(&[]).to_vec();
         match self {
-            Sym::Int { first, dims } => Sym::Int {
-                first: first + offset(dims),
-                dims: rest(dims),
-            },
-            Sym::Clock { first, dims } => Sym::Clock {
-                first: first + offset(dims),
-                dims: rest(dims),
-            },
-            Sym::Chan { first, dims } => Sym::Chan {
-                first: first + offset(dims),
-                dims: rest(dims),
-            },
-            Sym::Local { first, dims } => Sym::Local {
+            Sym::Var { kind, first, dims } => Sym::Var {
+                kind: *kind,
                 first: first + offset(dims),
                 dims: rest(dims),
             },
@@ -144,7 +129,10 @@ impl Sym {
     /// True if a leaf of the symbol lives in a function's frame.
     fn is_local(&self) -> bool {
         match self {
-            Sym::Local { .. } => true,
+            Sym::Var {
+                kind: VarKind::Local,
+                ..
+            } => true,
             Sym::Struct { fields, .. } => fields.iter().any(|(_, f)| f.is_local()),
             _ => false,
         }
@@ -591,7 +579,8 @@ impl Lower {
                         self.model.int_blocks.push(block(first));
                         self.bind(
                             name,
-                            Sym::Int {
+                            Sym::Var {
+                                kind: VarKind::Int,
                                 first,
                                 dims: ft.dims.clone(),
                             },
@@ -608,7 +597,8 @@ impl Lower {
                         self.model.clock_blocks.push(block(first));
                         self.bind(
                             name,
-                            Sym::Clock {
+                            Sym::Var {
+                                kind: VarKind::Clock,
                                 first,
                                 dims: ft.dims.clone(),
                             },
@@ -625,7 +615,8 @@ impl Lower {
                         }
                         self.bind(
                             name,
-                            Sym::Chan {
+                            Sym::Var {
+                                kind: VarKind::Chan,
                                 first,
                                 dims: ft.dims.clone(),
                             },
@@ -697,7 +688,11 @@ impl Lower {
                         let frame = self.frame.as_mut().ok_or_else(|| err(span, "no frame"))?;
                         let first = frame.slots.len() as u32;
                         frame.slots.extend((0..n).map(|_| (*lo, *hi)));
-                        Sym::Local { first, dims }
+                        Sym::Var {
+                            kind: VarKind::Local,
+                            first,
+                            dims,
+                        }
                     } else {
                         let first = self.model.ints.len() as u32;
                         let init = (*lo).max(0).min(*hi) as i32;
@@ -707,7 +702,11 @@ impl Lower {
                             max: *hi as i32,
                             init,
                         }));
-                        Sym::Int { first, dims }
+                        Sym::Var {
+                            kind: VarKind::Int,
+                            first,
+                            dims,
+                        }
                     }
                 }
                 Ty::Struct(fs) => self.alloc_struct(fs, &dims, local, span)?,
@@ -822,7 +821,11 @@ impl Lower {
                     self.struct_blocks(s, &format!("{name}.{f}"), span);
                 }
             }
-            Sym::Int { first, dims } => self.model.int_blocks.push(VarBlock {
+            Sym::Var {
+                kind: VarKind::Int,
+                first,
+                dims,
+            } => self.model.int_blocks.push(VarBlock {
                 name: name.to_string(),
                 first: *first,
                 size: product(dims),
@@ -867,7 +870,8 @@ impl Lower {
         }
         self.bind(
             name,
-            Sym::Local {
+            Sym::Var {
+                kind: VarKind::Local,
                 first,
                 dims: ft.dims.clone(),
             },
@@ -935,7 +939,14 @@ impl Lower {
                     let ft = self.full_ty(&p.ty, &p.dims)?;
                     let same = matches!(
                         (&ft.ty, a),
-                        (Ty::Struct(_), Sym::Struct { .. }) | (Ty::Int(..), Sym::Int { .. })
+                        (Ty::Struct(_), Sym::Struct { .. })
+                            | (
+                                Ty::Int(..),
+                                Sym::Var {
+                                    kind: VarKind::Int,
+                                    ..
+                                }
+                            )
                     ) && ft.dims.len() == a.dims().len();
                     if !same {
                         return Err(err(
@@ -970,7 +981,8 @@ impl Lower {
                     Ty::Struct(fields) => structs.push((p, fields, first)),
                     _ => self.bind(
                         &p.name,
-                        Sym::Local {
+                        Sym::Var {
+                            kind: VarKind::Local,
                             first,
                             dims: vec![],
                         },
@@ -1137,7 +1149,8 @@ impl Lower {
                 self.scopes.push(FxHashMap::default());
                 self.bind(
                     name,
-                    Sym::Local {
+                    Sym::Var {
+                        kind: VarKind::Local,
                         first: k,
                         dims: vec![],
                     },
@@ -1354,13 +1367,9 @@ impl Lower {
     fn chain(&mut self, e: &UExpr) -> Result<Option<Chain>, Diagnostic> {
         match e {
             UExpr::Name(n, _) => match self.lookup(n) {
-                Some(
-                    s @ (Sym::Int { .. }
-                    | Sym::Clock { .. }
-                    | Sym::Chan { .. }
-                    | Sym::Local { .. }
-                    | Sym::Struct { .. }),
-                ) => Ok(Some((s.clone(), Vec::new(), n.clone()))),
+                Some(s @ (Sym::Var { .. } | Sym::Struct { .. })) => {
+                    Ok(Some((s.clone(), Vec::new(), n.clone())))
+                }
                 _ => Ok(None),
             },
             UExpr::Index(b, i, _) => {
@@ -1412,10 +1421,7 @@ impl Lower {
     /// The flattened reference to an element of `sym` (all its dimensions indexed).
     fn flat(&self, sym: &Sym, idx: &[(Expr, Span)], n: &str, sp: Span) -> Result<Ref, Diagnostic> {
         let (first, dims) = match sym {
-            Sym::Int { first, dims }
-            | Sym::Clock { first, dims }
-            | Sym::Chan { first, dims }
-            | Sym::Local { first, dims } => (*first, dims),
+            Sym::Var { first, dims, .. } => (*first, dims),
             Sym::Struct { .. } => {
                 return Err(err(
                     sp,
@@ -1455,10 +1461,14 @@ impl Lower {
             });
         }
         let index = flat.map(fold);
-        Ok(match sym {
-            Sym::Int { .. } => Ref::Int(first, size, index),
-            Sym::Clock { .. } => Ref::Clock(first, size, index),
-            Sym::Chan { .. } => Ref::Chan(first, size, index),
+        let kind = match sym {
+            Sym::Var { kind, .. } => Some(*kind),
+            _ => None,
+        };
+        Ok(match kind {
+            Some(VarKind::Int) => Ref::Int(first, size, index),
+            Some(VarKind::Clock) => Ref::Clock(first, size, index),
+            Some(VarKind::Chan) => Ref::Chan(first, size, index),
             _ => Ref::Local(first, size, index),
         })
     }
@@ -1515,10 +1525,10 @@ impl Lower {
             UExpr::Int(v, _) => Expr::Const(*v),
             UExpr::Name(n, sp) => match self.lookup(n) {
                 Some(Sym::Const(v)) => Expr::Const(*v),
-                Some(Sym::Clock { .. }) => {
+                Some(Sym::Var { kind: VarKind::Clock, .. }) => {
                     return Err(err(*sp, format!("clock `{n}` used as an integer (clock constraints must be conjuncts `x ~ e` or `x - y ~ e`)")))
                 }
-                Some(Sym::Chan { .. }) => return Err(err(*sp, format!("channel `{n}` used as an integer"))),
+                Some(Sym::Var { kind: VarKind::Chan, .. }) => return Err(err(*sp, format!("channel `{n}` used as an integer"))),
                 Some(_) => {
                     let r = self.reference(e)?;
                     self.read_ref(&r, *sp)?
@@ -1665,7 +1675,13 @@ impl Lower {
 
     fn mentions_clock(&self, e: &UExpr) -> bool {
         match e {
-            UExpr::Name(n, _) => matches!(self.lookup(n), Some(Sym::Clock { .. })),
+            UExpr::Name(n, _) => matches!(
+                self.lookup(n),
+                Some(Sym::Var {
+                    kind: VarKind::Clock,
+                    ..
+                })
+            ),
             UExpr::Index(b, i, _) => self.mentions_clock(b) || self.mentions_clock(i),
             UExpr::Unary(_, x, _) => self.mentions_clock(x),
             UExpr::Bin(_, a, b, _) => self.mentions_clock(a) || self.mentions_clock(b),
@@ -1684,8 +1700,14 @@ impl Lower {
             return None;
         };
         let (_, scope) = self.process_of(base)?;
-        matches!(scope.get(member), Some(Sym::Clock { .. }))
-            .then(|| (scope, UExpr::Name(member.clone(), *sp)))
+        matches!(
+            scope.get(member),
+            Some(Sym::Var {
+                kind: VarKind::Clock,
+                ..
+            })
+        )
+        .then(|| (scope, UExpr::Name(member.clone(), *sp)))
     }
 
     fn clock_ref(&mut self, e: &UExpr) -> Result<Option<ClockRef>, Diagnostic> {
