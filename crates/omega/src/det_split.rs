@@ -208,6 +208,7 @@ fn part_uncached(a: &mut Arena, f: F, ctx: &mut Ctx) -> Result<Option<Twa>, Omeg
                     stutter_invariant: syntactically_stutter_invariant(a, f),
                     ..o.det.clone()
                 },
+                checked_merges: false,
             };
             return match deterministic_pair(&aut, Some(&neg), &po) {
                 Ok(t) => Ok(Some(t)),

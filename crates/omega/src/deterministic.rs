@@ -28,6 +28,10 @@ pub struct DetOptions {
     /// The parity type to end with (default: whatever colour reduction gives, min even or odd).
     pub kind: Option<ParityKind>,
     pub det: Options,
+    /// Finish with the checked state merges of [`crate::det_merge`] (exact, greedy, bounded to
+    /// small automata); off by default, on in the `ltl translate` and `aut determinize`
+    /// commands (`-x omega.det-merge`).
+    pub checked_merges: bool,
 }
 
 /// A deterministic generalized Büchi automaton as a `parity min odd` automaton: degeneralised

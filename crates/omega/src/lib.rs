@@ -26,6 +26,7 @@ mod cosafe_dfa;
 mod cosim;
 mod degen;
 mod delayed_sim;
+mod det_merge;
 mod det_split;
 mod deterministic;
 mod determinize;

@@ -52,6 +52,12 @@ pub const PARAMS: &[Param] = &[
         doc: "determinisation (ltl translate -D/-P, aut determinize) gives up beyond this many states",
     },
     Param {
+        name: "omega.det-merge",
+        default: "true",
+        range: "true|false",
+        doc: "ltl translate -D/-P and aut determinize end with checked state merges (language equivalence decided exactly) on automata of at most 64 states",
+    },
+    Param {
         name: "omega.rand-max-trials",
         default: "100000",
         range: "1..=100000000",
@@ -87,10 +93,16 @@ pub fn translate_options(
     })
 }
 
-/// Options of the deterministic pipeline with `omega.det-max-states` applied.
+/// Options of the deterministic pipeline with `omega.det-max-states` and `omega.det-merge`
+/// applied.
 pub fn det_options(params: &Params, base: DetOptions) -> Result<DetOptions, String> {
     let max_states = param(params, "omega.det-max-states", 1, 100_000_000)?;
+    let checked_merges = match PARAMS.iter().find(|p| p.name == "omega.det-merge") {
+        Some(p) => params.get::<bool>(p)?,
+        None => base.checked_merges,
+    };
     Ok(DetOptions {
+        checked_merges,
         det: crate::determinize::Options {
             max_states,
             ..base.det.clone()
@@ -662,6 +674,11 @@ pub fn translate_item(
                 aut = t;
             }
         }
+        if o.checked_merges && !job.any {
+            let (m, st) = crate::det_merge::reduce(&aut, budget)?;
+            aut = m;
+            a = a.detail("checked_merges", &st);
+        }
     }
     if job.state_based && !aut.state_based {
         aut = crate::sbacc::state_based(&aut);
@@ -945,8 +962,14 @@ pub fn aut_unary(a: &Twa, op: &AutOp, show: Show, budget: &Budget) -> Result<Ans
                 },
                 ..o.clone()
             };
-            let d = crate::deterministic::deterministic(a, &o)?;
-            automaton(with_input(Answer::new(), a), &d, show)
+            let mut d = crate::deterministic::deterministic(a, &o)?;
+            let mut ans = with_input(Answer::new(), a);
+            if o.checked_merges {
+                let (m, st) = crate::det_merge::reduce(&d, budget)?;
+                d = m;
+                ans = ans.detail("checked_merges", &st);
+            }
+            automaton(ans, &d, show)
         }
     };
     Ok(ans.time("total_s", t0.elapsed().as_secs_f64()))

@@ -318,6 +318,32 @@ fn formulas_larger_than_spot_before() {
     }
 }
 
+/// Formulas of the benchmark where `ltl translate -D -P` was still larger than Spot's
+/// `ltl2tgba -D -P` after decision 0343 (Spot's recorded sizes), which the checked state merges
+/// of the deterministic automaton bring to Spot's size or below: the command's automaton is
+/// equivalent to the Büchi translation (and to the evaluator on short lassos) and no larger.
+#[test]
+fn formulas_larger_than_spot_before_checked_merges() {
+    for (f, spot) in [
+        ("(d R X((GFd R !b) M a)) R c", 15),
+        (
+            "G(p0 -> ((p1 -> (!p2 U (!p2 & p3 & X(!p2 U p4)))) U (p2 | G(p1 -> (p3 & XFp4)))))",
+            10,
+        ),
+        ("(c W (F!a | G!d)) M XF!d", 11),
+        ("X(Gc | G((F!a & X(Gc | XF!c)) | (Ga & X(F!c & XGc))))", 8),
+        ("G(G(F!b | (a & Gb)) M (c & Gd))", 3),
+        ("FG((b | Ga) & (!b | F!a))", 3),
+        (
+            "!p0 U G!((p1 & p2) | (p3 & p4) | (p2 & p3) | (p2 & p4) | (p1 & p4) | (p1 & p3))",
+            2,
+        ),
+    ] {
+        let d = check_command_dpa(f);
+        assert!(d.num_states() <= spot, "{f}: {} > {spot}", d.num_states());
+    }
+}
+
 /// `FGa` has no deterministic Büchi automaton: the `-D -P` automaton is the complement of the
 /// deterministic `GF!a`, one state with a co-Büchi colour, as Spot's.
 #[test]

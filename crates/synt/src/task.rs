@@ -813,6 +813,7 @@ fn parity_route(
             budget: budget.clone(),
             ..Default::default()
         },
+        checked_merges: false,
     };
     let det = verikit_omega::deterministic_pair(&pos, Some(&neg), &o)?;
     let colouring = match verikit_omega::ParityAut::from_twa(&det) {
