@@ -2767,10 +2767,45 @@ impl Query {
 
     /// `ψ` of `φ --> ψ` on a discrete state (false for other queries).
     pub fn target_holds(&self, n_procs: usize, disc: &[i32]) -> bool {
+        self.target_holds_atoms(n_procs, disc, 0)
+    }
+
+    /// `ψ` of `φ --> ψ` with the truth values of the query's clock constraints given (bit `k`
+    /// for constraint `k`; false for other queries).
+    pub(crate) fn target_holds_atoms(&self, n_procs: usize, disc: &[i32], atoms: u32) -> bool {
         let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
         self.target
             .as_ref()
-            .is_some_and(|t| eval_state(t, locs, ints, false, 0) == Ok(true))
+            .is_some_and(|t| eval_state(t, locs, ints, false, atoms) == Ok(true))
+    }
+
+    /// `ψ` of `φ --> ψ` on a concrete configuration: discrete state and clock values (index 0
+    /// is the zero clock).
+    pub fn target_holds_at(
+        &self,
+        n_procs: usize,
+        disc: &[i32],
+        clocks: &[num_rational::BigRational],
+    ) -> Result<bool, String> {
+        Ok(self.target_holds_atoms(n_procs, disc, self.atom_bits(n_procs, disc, clocks)?))
+    }
+
+    /// The truth values of the clock constraints on a concrete configuration (bit `k` for
+    /// constraint `k`).
+    fn atom_bits(
+        &self,
+        n_procs: usize,
+        disc: &[i32],
+        clocks: &[num_rational::BigRational],
+    ) -> Result<u32, String> {
+        let ints = disc.get(n_procs.min(disc.len())..).unwrap_or_default();
+        let mut bits = 0u32;
+        for (k, a) in self.clock_atoms.iter().enumerate() {
+            if crate::replay::atom_holds(a, ints, clocks)? {
+                bits |= 1 << k;
+            }
+        }
+        Ok(bits)
     }
 
     /// The formula on a concrete configuration: discrete state, whether it is a deadlock, and
@@ -2782,13 +2817,7 @@ impl Query {
         deadlock: bool,
         clocks: &[num_rational::BigRational],
     ) -> Result<bool, String> {
-        let ints = disc.get(n_procs.min(disc.len())..).unwrap_or_default();
-        let mut bits = 0u32;
-        for (k, a) in self.clock_atoms.iter().enumerate() {
-            if crate::replay::atom_holds(a, ints, clocks)? {
-                bits |= 1 << k;
-            }
-        }
+        let bits = self.atom_bits(n_procs, disc, clocks)?;
         Ok(self.holds_atoms(n_procs, disc, deadlock, bits))
     }
 
