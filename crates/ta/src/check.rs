@@ -6,6 +6,7 @@
 //! Seed: SETTA'17 Schivo et al. (S19), §3: the queries and the traces a front end shows back to
 //! the user in the model's own names; Bengtsson & Yi (2003) §5.1 for the search.
 
+use crate::atom_split::AtomSplit;
 use crate::dbm::Dbm;
 use crate::deadlock::deadlocked;
 use crate::federation::Federation;
@@ -13,7 +14,7 @@ use crate::live_check::{lasso_details, search_lasso, Goal, LassoShape};
 use crate::query::{answer_with, check_pred, Options, ReachResult};
 use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
-use crate::zone_graph::{constrain_atom, Discrete, Extrapolation, ZoneGraph};
+use crate::zone_graph::{Discrete, Extrapolation, ZoneGraph};
 use verikit_diag::{Answer, Budget, Diagnostic, Verdict};
 
 /// The outcome of one query: `Some(true)` satisfied, `Some(false)` not, `None` undecided.
@@ -80,7 +81,8 @@ pub fn check_query(
 
 /// `E[] φ`, `A<> φ`, `φ --> ψ` by the lasso search of `live_check`, on the zone graph under
 /// ExtraM with per-location bounds (whose zones are unions of regions, so deadlocks ending
-/// maximal paths are exact) with equal nodes merged and no covering.
+/// maximal paths are exact) with equal nodes merged and no covering, split along the clock
+/// constraints of the formulas (`atom_split`) so that they have one truth value per node.
 fn check_liveness(
     um: &UppaalModel,
     q: &Query,
@@ -88,9 +90,9 @@ fn check_liveness(
     budget: &Budget,
 ) -> Result<QueryResult, Diagnostic> {
     let n = um.model.processes.len();
-    let phi = |d: &Discrete| q.holds(n, d);
-    let not_phi = |d: &Discrete| !q.holds(n, d);
-    let psi = |d: &Discrete| q.target_holds(n, d);
+    let phi = |d: &Discrete, atoms: u32| q.holds_atoms(n, d, false, atoms);
+    let not_phi = |d: &Discrete, atoms: u32| !q.holds_atoms(n, d, false, atoms);
+    let psi = |d: &Discrete, atoms: u32| q.target_holds_atoms(n, d, atoms);
     let goal = match q.kind {
         QueryKind::Globally => Goal::Globally(&phi),
         QueryKind::Eventually => Goal::Globally(&not_phi),
@@ -99,7 +101,13 @@ fn check_liveness(
     let mut opts = opts;
     opts.extrapolation = Extrapolation::MLocal;
     opts.algo = Algo::Reach;
-    let out = search_lasso(&um.model, Extrapolation::MLocal, &goal, budget)?;
+    let out = search_lasso(
+        &um.model,
+        Extrapolation::MLocal,
+        &q.clock_atoms,
+        &goal,
+        budget,
+    )?;
     let satisfied = out
         .search
         .reachable
@@ -114,8 +122,9 @@ fn check_liveness(
 
 /// A zone of valuations of `(d, z)` where `want` holds (`want` reads the discrete state, the
 /// truth of `deadlock` and of the query's clock constraints, bit `k` for constraint `k`), or
-/// `None`: each combination of truth values that makes `want` true is the intersection of the
-/// constraints (or their complements) and of the deadlocked valuations (or their complement).
+/// `None`: the zone is split along the constraints (`atom_split`: every piece gives each one
+/// truth value), and a piece whose truth values make `want` true is intersected with the
+/// deadlocked valuations (or their complement) when `want` reads `deadlock`.
 fn wanted_valuations(
     zg: &ZoneGraph<'_>,
     d: &Discrete,
@@ -125,32 +134,28 @@ fn wanted_valuations(
 ) -> Option<Dbm> {
     let n = zg.model.processes.len();
     let ints = d.get(n..)?;
+    let split = AtomSplit::new(&q.clock_atoms).ok()?;
     let dls: &[bool] = if q.mentions_deadlock() {
         &[false, true]
     } else {
         &[false]
     };
     let mut dead: Option<Federation> = None;
-    for bits in 0..(1u32 << q.n_atoms()) {
+    for (piece, part) in split.pieces_of(z, ints).ok()? {
+        let bits = split.truth(piece);
         for &dl in dls {
             if !want(d, dl, bits) {
                 continue;
             }
-            let mut f = Federation::from_zone(z.clone());
-            for (k, a) in q.clock_atoms.iter().enumerate() {
-                let mut az = Dbm::universe(z.dim());
-                let sat = matches!(constrain_atom(&mut az, a, ints), Ok(true));
-                f = match (bits >> k & 1 == 1, sat) {
-                    (true, true) => f.intersect_zone(&az),
-                    (true, false) => Federation::empty(z.dim()),
-                    (false, true) => f.subtract_zone(&az),
-                    (false, false) => f,
-                };
+            if !q.mentions_deadlock() {
+                return Some(part);
             }
-            if q.mentions_deadlock() && !f.is_empty() {
-                let dd = dead.get_or_insert_with(|| deadlocked(zg, d, z));
-                f = if dl { f.intersect(dd) } else { f.subtract(dd) };
-            }
+            let dd = dead.get_or_insert_with(|| deadlocked(zg, d, z));
+            let f = if dl {
+                dd.intersect_zone(&part)
+            } else {
+                Federation::from_zone(part.clone()).subtract(dd)
+            };
             if let Some(w) = f.zones().first() {
                 return Some(w.clone());
             }

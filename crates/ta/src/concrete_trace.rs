@@ -144,7 +144,7 @@ pub(crate) fn concretize(
 /// A delay `d` with `v + d ∈ z` (zero in an urgent state): the smallest one when it is attained,
 /// else a midpoint of the interval of such delays; `None` if there is none.
 #[allow(clippy::needless_range_loop)] // clock indices address the zone and the valuation
-fn choose_delay(z: &Dbm, v: &[BigRational], urgent: bool) -> Option<BigRational> {
+pub(crate) fn choose_delay(z: &Dbm, v: &[BigRational], urgent: bool) -> Option<BigRational> {
     let dim = z.dim();
     // interval of delays d with v + d ∈ z: (lo, lo_strict) .. (hi, hi_strict)
     let mut lo = BigRational::zero();

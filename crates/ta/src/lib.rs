@@ -21,6 +21,7 @@
 #![warn(unreachable_pub)]
 
 mod alu;
+mod atom_split;
 mod check;
 mod command;
 mod concrete_trace;
@@ -51,6 +52,7 @@ mod params;
 mod query;
 mod reach;
 mod replay;
+mod replay_formula;
 mod tck;
 mod tck_write;
 mod uppaal;
@@ -82,6 +84,7 @@ pub use model::{
 pub use query::{check_labels, resolve_labels, to_answer, Options, ReachResult, SymbolicStep};
 pub use reach::{Algo, Search, Stats};
 pub use replay::{replay, replay_deadlock, replay_end, replay_lasso, replay_state, TraceEnd};
+pub use replay_formula::check_lasso_formula;
 pub use tck::parse_tck;
 pub use tck_write::{to_dot, to_tck};
 pub use uppaal::{parse_uppaal, Query, QueryKind, UppaalModel};

@@ -18,14 +18,12 @@
 //! automata" (CAV 2010), §2–§3 (soundness of cycle detection on abstract zone graphs); Behrmann,
 //! David, Larsen, "A Tutorial on UPPAAL" (2004), §2.2 (the query semantics and `-->`).
 
-use crate::concrete_trace::concretize;
-use crate::deadlock::deadlocked;
-use crate::liveness::{
-    can_stop, explore, find_lasso, moves_of, path_from_initial, time_diverges, LiveGraph,
-};
-use crate::model::Model;
+use crate::atom_split::{AtomSplit, Piece};
+use crate::liveness::{can_stop, explore, find_lasso, moves_of, path_from_initial, LiveGraph};
+use crate::model::{ClockAtom, Model};
 use crate::query::{ReachResult, SymbolicStep};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
+use std::cell::RefCell;
 use std::time::Instant;
 use verikit_diag::{Answer, Budget, Diagnostic};
 
@@ -44,13 +42,17 @@ pub struct LassoShape {
     pub cycle_progresses: bool,
 }
 
+/// A state predicate: the discrete state and the truth values of the formula's clock
+/// constraints (bit `k` for constraint `k`).
+pub(crate) type StatePred<'a> = &'a dyn Fn(&Discrete, u32) -> bool;
+
 /// What to search for.
 pub(crate) enum Goal<'a> {
     /// A maximal path staying in the states satisfying the predicate (`E[]`).
-    Globally(&'a dyn Fn(&Discrete) -> bool),
+    Globally(StatePred<'a>),
     /// A reachable state satisfying the first predicate and not the second, from which a
     /// maximal path avoids the second (a counterexample to `-->`).
-    LeadsToViolation(&'a dyn Fn(&Discrete) -> bool, &'a dyn Fn(&Discrete) -> bool),
+    LeadsToViolation(StatePred<'a>, StatePred<'a>),
     /// A reachable cycle through an accepting state.
     Buchi(&'a dyn Fn(&Discrete) -> bool),
 }
@@ -62,24 +64,36 @@ pub(crate) struct LiveOutcome {
     pub(crate) shape: Option<LassoShape>,
 }
 
-/// Runs the lasso search for `goal` on the zone graph under `extrapolation`.
+/// Runs the lasso search for `goal` on the zone graph under `extrapolation`, split along the
+/// clock constraints `atoms` of the goal's predicates (`atom_split`).
 pub(crate) fn search_lasso(
     model: &Model,
     extrapolation: Extrapolation,
+    atoms: &[ClockAtom],
     goal: &Goal<'_>,
     budget: &Budget,
 ) -> Result<LiveOutcome, Diagnostic> {
     let t0 = Instant::now();
     model.refuse_diagonals()?;
+    let split = AtomSplit::new(atoms)?;
     let mut zg = ZoneGraph::new(model, extrapolation);
-    let all = |_: &Discrete| true;
-    let keep: &dyn Fn(&Discrete) -> bool = match goal {
+    zg.raise_bounds(atoms);
+    let all = |_: &Discrete, _: u32| true;
+    let keep: StatePred<'_> = match goal {
         Goal::Globally(phi) => *phi,
         _ => &all,
     };
-    let (g, mut exhausted) = explore(&mut zg, keep, budget);
+    let (g, mut exhausted) = explore(&mut zg, &split, keep, budget)?;
     let never = |_: u32| false;
-    let stop = |v: u32| can_stop(&zg, &g, v);
+    let failed: RefCell<Option<Diagnostic>> = RefCell::new(None);
+    let stop = |v: u32| match can_stop(&zg, &split, &g, v) {
+        Ok(b) => b,
+        Err(e) => {
+            failed.borrow_mut().get_or_insert(e);
+            false
+        }
+    };
+    let truth = |v: u32| split.truth(g.piece(v));
     // the budget is honoured: once the exploration was cut, no lasso search on the partial graph
     let found = match (exhausted, goal) {
         (Some(_), _) => Ok(None),
@@ -89,13 +103,16 @@ pub(crate) fn search_lasso(
             find_lasso(&g, &|_| true, Some(&a), &never, &g.initial, budget)
         }
         (None, Goal::LeadsToViolation(phi, psi)) => {
-            let sub = |v: u32| !psi(g.disc(v));
+            let sub = |v: u32| !psi(g.disc(v), truth(v));
             let sources: Vec<u32> = (0..g.nodes.len() as u32)
-                .filter(|&v| phi(g.disc(v)) && !psi(g.disc(v)))
+                .filter(|&v| phi(g.disc(v), truth(v)) && !psi(g.disc(v), truth(v)))
                 .collect();
             find_lasso(&g, &sub, None, &stop, &sources, budget)
         }
     };
+    if let Some(e) = failed.into_inner() {
+        return Err(e);
+    }
     let lasso = match found {
         Ok(l) => l,
         Err(e) => {
@@ -129,38 +146,44 @@ pub(crate) fn search_lasso(
         let stem_nodes = path_from_initial(&g, first).ok_or_else(internal)?;
         let mut nodes = stem_nodes.clone();
         nodes.extend(l.path.iter().skip(1));
-        let prefix = moves_of(&g, &nodes).ok_or_else(internal)?;
-        let last = *nodes.last().ok_or_else(internal)?;
-        let mut cyc_nodes = vec![last];
-        cyc_nodes.extend(&l.cycle);
-        let cycle = moves_of(&g, &cyc_nodes).ok_or_else(internal)?;
-        let init = g.disc(*nodes.first().ok_or_else(internal)?).clone();
-        let mut moves: Vec<Transition> = prefix.clone();
-        moves.extend(cycle.iter().cloned());
-        moves.extend(cycle.iter().cloned());
-        let target = if cycle.is_empty() {
-            let (d, exact) = zg.exact_path(&init, &moves).ok_or_else(internal)?;
-            let dead = deadlocked(&zg, &d, &exact);
-            match dead.zones().first() {
-                Some(z) => Some(z.clone()),
-                None if time_diverges(&zg, &d) => None,
-                None => return Err(internal()),
-            }
-        } else {
-            None
+        // the node sequence of the trace: to the loop node, then the cycle twice
+        let mut all_nodes = nodes.clone();
+        all_nodes.extend(&l.cycle);
+        all_nodes.extend(&l.cycle);
+        let edges = moves_of(&g, &all_nodes).ok_or_else(internal)?;
+        let actions = |from: usize, to: usize| {
+            edges
+                .get(from..to)
+                .map_or(0, |es| es.iter().filter(|t| !t.is_empty()).count())
         };
-        let tt = concretize(&zg, &init, &moves, target.as_ref()).map_err(|e| {
-            Diagnostic::error(format!(
-                "internal error: concrete lasso reconstruction failed: {e}"
-            ))
-        })?;
+        let prefix = actions(0, nodes.len() - 1);
+        let stem = actions(0, stem_nodes.len() - 1);
+        let cyc_from = nodes.len() - 1;
+        let cycle_moves: Vec<Transition> = edges
+            .get(cyc_from..cyc_from + l.cycle.len())
+            .unwrap_or_default()
+            .iter()
+            .filter(|t| !t.is_empty())
+            .cloned()
+            .collect();
+        let states: Vec<(Discrete, Piece)> = all_nodes
+            .iter()
+            .map(|&v| (g.disc(v).clone(), g.piece(v)))
+            .collect();
+        let tt = split
+            .concretize(&zg, &states, &edges, l.cycle.is_empty())
+            .map_err(|e| {
+                Diagnostic::error(format!(
+                    "internal error: concrete lasso reconstruction failed: {e}"
+                ))
+            })?;
         search.symbolic = symbolic(model, &g, &nodes, &l.cycle);
         search.timed = Some(tt);
         shape = Some(LassoShape {
-            stem: stem_nodes.len() - 1,
-            prefix: prefix.len(),
-            cycle: cycle.len(),
-            cycle_progresses: crate::non_zeno::cycle_progresses(model, &cycle),
+            stem,
+            prefix,
+            cycle: cycle_moves.len(),
+            cycle_progresses: crate::non_zeno::cycle_progresses(model, &cycle_moves),
         });
     }
     search.seconds = t0.elapsed().as_secs_f64();
@@ -213,7 +236,7 @@ pub fn check_buchi(
             })
         })
     };
-    let out = search_lasso(model, opts.extrapolation, &Goal::Buchi(&acc), budget)?;
+    let out = search_lasso(model, opts.extrapolation, &[], &Goal::Buchi(&acc), budget)?;
     let mut r = out.search;
     r.labels = ids;
     Ok((r, out.shape))

@@ -22,20 +22,24 @@
 //! deadlocked (`deadlock`, with ExtraM, whose zones are unions of regions: the test is exact), or
 //! if time can diverge in its discrete state.
 
+use crate::atom_split::{AtomSplit, Piece};
 use crate::dbm::{Dbm, INF};
-use crate::deadlock::deadlocked;
 use crate::reach::Stats;
-use crate::zone_graph::{Discrete, Transition, ZoneGraph};
+use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
-use verikit_diag::{Budget, Exhausted};
+use verikit_diag::{Budget, Diagnostic, Exhausted};
 
-/// The reachable abstract zone graph (nodes merged only when equal).
+/// The reachable abstract zone graph (nodes merged only when equal), split along the clock
+/// constraints of the formula (`atom_split`; one piece when it has none).
 pub(crate) struct LiveGraph {
     pub(crate) discrete: Vec<Discrete>,
     /// Per node: its discrete state (index into `discrete`) and extrapolated zone.
     pub(crate) nodes: Vec<(u32, Dbm)>,
-    /// Per node: its successors and the moves leading there.
+    /// Per node: the piece of the formula's clock constraints its zone lies in.
+    pub(crate) pieces: Vec<Piece>,
+    /// Per node: its successors and the moves leading there (an empty move is a delay into the
+    /// next piece).
     pub(crate) succ: Vec<Vec<(u32, Transition)>>,
     pub(crate) initial: Vec<u32>,
     pub(crate) stats: Stats,
@@ -50,6 +54,10 @@ impl LiveGraph {
             .unwrap_or(&EMPTY)
     }
 
+    pub(crate) fn piece(&self, v: u32) -> Piece {
+        self.pieces.get(v as usize).copied().unwrap_or(0)
+    }
+
     /// The move from `a` to its successor `b`.
     pub(crate) fn move_to(&self, a: u32, b: u32) -> Option<&Transition> {
         self.succ
@@ -60,50 +68,97 @@ impl LiveGraph {
     }
 }
 
-/// Builds the zone graph reachable from the initial states through states whose discrete part
-/// satisfies `keep` (states failing it are neither stored nor expanded). Stops early with what it
-/// has when the budget runs out.
+/// Builds the zone graph reachable from the initial states, split along the atoms of `split`,
+/// through the nodes whose discrete state and atom truth values (bit `k` for atom `k`) satisfy
+/// `keep` (other nodes are neither stored nor expanded). Stops early with what it has when the
+/// budget runs out.
 pub(crate) fn explore(
     zg: &mut ZoneGraph<'_>,
-    keep: &dyn Fn(&Discrete) -> bool,
+    split: &AtomSplit<'_>,
+    keep: &dyn Fn(&Discrete, u32) -> bool,
     budget: &Budget,
-) -> (LiveGraph, Option<Exhausted>) {
+) -> Result<(LiveGraph, Option<Exhausted>), Diagnostic> {
     let mut g = LiveGraph {
         discrete: Vec::new(),
         nodes: Vec::new(),
+        pieces: Vec::new(),
         succ: Vec::new(),
         initial: Vec::new(),
         stats: Stats::default(),
     };
+    let n = zg.model.processes.len();
+    let dim = zg.model.dim();
     let mut dindex: FxHashMap<Discrete, u32> = FxHashMap::default();
     let mut nindex: FxHashMap<(u32, Dbm), u32> = FxHashMap::default();
     let mut waiting: VecDeque<u32> = VecDeque::new();
-    let mut insert = |g: &mut LiveGraph, waiting: &mut VecDeque<u32>, d: Discrete, z: Dbm| {
-        let did = match dindex.get(&d) {
+    // extrapolates the part `z` of piece `q` of `d` (closed in the piece) and stores it
+    let mut insert = |g: &mut LiveGraph,
+                      zg: &mut ZoneGraph<'_>,
+                      waiting: &mut VecDeque<u32>,
+                      d: &Discrete,
+                      q: Piece,
+                      mut z: Dbm|
+     -> Result<Option<u32>, Diagnostic> {
+        let ints = d.get(n.min(d.len())..).unwrap_or_default();
+        let Some(pz) = split.piece_zone(dim, q, ints)? else {
+            return Ok(None);
+        };
+        zg.extrapolate(&mut z, &d[..n.min(d.len())]);
+        // a no-op (the piece is a union of regions of the extrapolation's bounds), kept as a guard
+        if !z.intersect(&pz) {
+            return Ok(None);
+        }
+        let did = match dindex.get(d) {
             Some(&k) => k,
             None => {
                 let k = g.discrete.len() as u32;
                 dindex.insert(d.clone(), k);
-                g.discrete.push(d);
+                g.discrete.push(d.clone());
                 g.stats.discrete += 1;
                 k
             }
         };
         let key = (did, z);
         if let Some(&id) = nindex.get(&key) {
-            return id;
+            return Ok(Some(id));
         }
         let id = g.nodes.len() as u32;
         nindex.insert(key.clone(), id);
         g.nodes.push(key);
+        g.pieces.push(q);
         g.succ.push(Vec::new());
         waiting.push_back(id);
-        id
+        Ok(Some(id))
     };
-    for (d, z) in zg.initial() {
-        if keep(&d) {
-            let id = insert(&mut g, &mut waiting, d, z);
-            g.initial.push(id);
+    // the parts of `arrival` (valuations entering `d`) in the kept pieces, closed in their piece
+    let entries = |zg: &ZoneGraph<'_>, d: &Discrete, arrival: &Dbm| {
+        let ints = d.get(n.min(d.len())..).unwrap_or_default();
+        let mut out = Vec::new();
+        for (q, mut part) in split.pieces_of(arrival, ints)? {
+            if !keep(d, split.truth(q)) {
+                continue;
+            }
+            let Some(pz) = split.piece_zone(dim, q, ints)? else {
+                continue;
+            };
+            if AtomSplit::close_in_piece(zg, d, &mut part, &pz) {
+                out.push((q, part));
+            }
+        }
+        Ok::<_, Diagnostic>(out)
+    };
+    let ints0 = zg.model.initial_ints();
+    for locs in zg.model.initial_locations() {
+        let mut d: Discrete = locs.iter().map(|&l| l as i32).collect();
+        let mut z = Dbm::zero(dim);
+        if !zg.constrain_invariant(&mut z, &d, &ints0) {
+            continue;
+        }
+        d.extend_from_slice(&ints0);
+        for (q, part) in entries(zg, &d, &z)? {
+            if let Some(id) = insert(&mut g, zg, &mut waiting, &d, q, part)? {
+                g.initial.push(id);
+            }
         }
     }
     let mut ticker = budget.ticker(256);
@@ -121,16 +176,43 @@ pub(crate) fn explore(
         let Some((did, z)) = g.nodes.get(id as usize).cloned() else {
             continue;
         };
+        let piece = g.piece(id);
         let d = g.discrete[did as usize].clone();
+        let src_ints = d.get(n.min(d.len())..).unwrap_or_default().to_vec();
         zg.transitions(&d, &z, &mut trans);
         let mut out = Vec::new();
         for t in &trans {
-            if let Some((nd, nz)) = zg.successor(&d, &z, t) {
+            let Some((nd, resets)) = zg.discrete_step(&d, t) else {
+                continue;
+            };
+            let mut arrival = z.clone();
+            if !constrain_move(&mut arrival, zg.model, t, &src_ints) {
+                continue;
+            }
+            for &(x, c) in &resets {
+                arrival.reset(x, c as i32);
+            }
+            let (locs, ints) = nd.split_at(n.min(nd.len()));
+            if !zg.constrain_invariant(&mut arrival, locs, ints) {
+                continue;
+            }
+            let parts = entries(zg, &nd, &arrival)?;
+            if !parts.is_empty() {
                 g.stats.transitions += 1;
-                if keep(&nd) {
-                    let to = insert(&mut g, &mut waiting, nd, nz);
+            }
+            for (q, part) in parts {
+                if let Some(to) = insert(&mut g, zg, &mut waiting, &nd, q, part)? {
                     out.push((to, t.clone()));
                 }
+            }
+        }
+        for (q, part) in split.delay_successors(zg, &d, piece, &z)? {
+            if !keep(&d, split.truth(q)) {
+                continue;
+            }
+            g.stats.transitions += 1;
+            if let Some(to) = insert(&mut g, zg, &mut waiting, &d, q, part)? {
+                out.push((to, Vec::new()));
             }
         }
         g.succ[id as usize] = out;
@@ -142,7 +224,7 @@ pub(crate) fn explore(
     if zg.overflowed() {
         exhausted = Some(Exhausted::Work);
     }
-    (g, exhausted)
+    Ok((g, exhausted))
 }
 
 /// True if time can pass without bound in the discrete state `d`: no urgent or committed
@@ -160,16 +242,21 @@ pub(crate) fn time_diverges(zg: &ZoneGraph<'_>, d: &Discrete) -> bool {
     (1..z.dim()).all(|x| z.get(x, 0) == INF)
 }
 
-/// Can a maximal path end in (or idle forever from) some valuation of node `v`? (Deadlocked
-/// valuations, or a state where time diverges.)
-pub(crate) fn can_stop(zg: &ZoneGraph<'_>, g: &LiveGraph, v: u32) -> bool {
+/// Can a maximal path end in (or idle forever from) some valuation of node `v`? (Valuations
+/// that stay in the node's piece and are deadlocked, or a state where time diverges.)
+pub(crate) fn can_stop(
+    zg: &ZoneGraph<'_>,
+    split: &AtomSplit<'_>,
+    g: &LiveGraph,
+    v: u32,
+) -> Result<bool, Diagnostic> {
     let Some((did, z)) = g.nodes.get(v as usize) else {
-        return false;
+        return Ok(false);
     };
     let Some(d) = g.discrete.get(*did as usize) else {
-        return false;
+        return Ok(false);
     };
-    time_diverges(zg, d) || !deadlocked(zg, d, z).is_empty()
+    Ok(!split.stop_set(zg, d, g.piece(v), z)?.is_empty())
 }
 
 /// A witness: node path from a source to the node where it loops or stops, and the cycle (the

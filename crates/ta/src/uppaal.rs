@@ -2422,8 +2422,8 @@ pub struct Query {
     pub(crate) clock_atoms: Vec<ClockAtom>,
 }
 
-/// At most this many clock constraints per query (the search enumerates their truth values).
-const MAX_QUERY_ATOMS: usize = 8;
+/// At most this many clock constraints per query (the searches split zones along them).
+const MAX_QUERY_ATOMS: usize = 16;
 /// A lowered query formula reads its state through frame slots (`Expr::Local`): `deadlock`,
 /// then the truth of each clock constraint, then the location of each process.
 const DEADLOCK_SLOT: u32 = 0;
@@ -2436,6 +2436,41 @@ impl Lower {
     /// A query formula: boolean combinations (`&&`, `||`, `!`, `imply`) of integer conditions,
     /// `deadlock` and clock constraints `x ~ e` (each becomes one atom).
     fn query_formula(&mut self, e: &UExpr, atoms: &mut Vec<ClockAtom>) -> Result<Expr, Diagnostic> {
+        if let UExpr::Quant(q @ (Quant::Forall | Quant::Exists), name, ty, body, sp) = e {
+            // `forall`/`exists` over clock constraints (`forall (i : …) P(i).t == c`): one
+            // formula per value, each with its own atoms
+            let ft = self.full_ty(ty, &[])?;
+            let Ty::Int(lo, hi) = ft.ty else {
+                return Err(err(*sp, "quantifier over a non-integer type"));
+            };
+            self.scopes.push(FxHashMap::default());
+            self.bind(name, Sym::Const(lo));
+            let clocks = self.mentions_clock(body);
+            self.scopes.pop();
+            if clocks {
+                let mut acc: Option<Expr> = None;
+                for v in lo..=hi {
+                    self.scopes.push(FxHashMap::default());
+                    self.bind(name, Sym::Const(v));
+                    let r = self.query_formula(body, atoms);
+                    self.scopes.pop();
+                    let x = Expr::Bin(BinOp::Ne, Box::new(r?), Box::new(Expr::Const(0)));
+                    acc = Some(match acc {
+                        None => x,
+                        Some(a) => Expr::Bin(
+                            if *q == Quant::Forall {
+                                BinOp::And
+                            } else {
+                                BinOp::Or
+                            },
+                            Box::new(a),
+                            Box::new(x),
+                        ),
+                    });
+                }
+                return Ok(acc.unwrap_or(Expr::Const(i64::from(*q == Quant::Forall))));
+            }
+        }
         if !self.mentions_clock(e) {
             return self.expr(e);
         }
@@ -2672,12 +2707,11 @@ impl UppaalModel {
                 return Err(p.unexpected("end of the query"));
             }
             let dl = contains_deadlock(&e);
-            let before = clock_atoms.len();
             let f = fold(lw.query_formula(&e, &mut clock_atoms)?);
-            if kind.is_liveness() && (dl || clock_atoms.len() > before) {
+            if kind.is_liveness() && dl {
                 return Err(err(
                     e.span(),
-                    "clock constraints and `deadlock` in liveness queries (`E[]`, `A<>`, `-->`) are not supported yet",
+                    "`deadlock` in liveness queries (`E[]`, `A<>`, `-->`) is not supported yet",
                 ));
             }
             deadlock |= dl;

@@ -1,11 +1,12 @@
 //! Liveness on tiny hand-made automata with known answers (UPPAAL's semantics of `E[]`, `A<>`,
-//! `-->`: maximal paths, Zeno cycles counted, time-locks and unbounded delays end paths; TChecker's
-//! Büchi liveness): every witness is replayed by the independent checker, its cycle re-entered,
-//! and the formula checked on every state of it.
+//! `-->`: maximal paths, Zeno cycles counted, time-locks and unbounded delays end paths; clock
+//! constraints inside the formulas; TChecker's Büchi liveness): every witness is replayed by the
+//! independent checker, its cycle re-entered, and the formula checked at every instant of it.
 
 use verikit_diag::Budget;
 use verikit_ta::{
-    check_buchi, check_query, parse_tck, parse_uppaal, replay_lasso, Options, QueryKind,
+    check_buchi, check_lasso_formula, check_query, parse_tck, parse_uppaal, replay_lasso, Options,
+    QueryKind,
 };
 
 /// One template `P` with clock `x`, locations `a`, `b`, `c` (invariants given, empty: none),
@@ -49,21 +50,11 @@ fn check(xml: &str, query: &str) -> bool {
     assert_eq!(r.lasso.is_some(), witness_expected, "{query}: witness");
     if let Some(l) = r.lasso {
         let tt = r.search.timed.as_ref().unwrap();
-        let end = replay_lasso(&um.model, tt, l.prefix, l.cycle)
+        replay_lasso(&um.model, tt, l.prefix, l.cycle)
             .unwrap_or_else(|e| panic!("{query}: witness does not replay: {e}"));
-        let n = um.model.processes.len();
-        for (k, st) in end.states.iter().enumerate().skip(l.stem) {
-            match q.kind {
-                QueryKind::Globally => assert!(q.holds(n, st), "{query}: state {k}"),
-                QueryKind::Eventually => assert!(!q.holds(n, st), "{query}: state {k}"),
-                _ => {
-                    assert!(!q.target_holds(n, st), "{query}: state {k} satisfies ψ");
-                    if k == l.stem {
-                        assert!(q.holds(n, st), "{query}: the stem ends outside φ");
-                    }
-                }
-            }
-        }
+        // the formula at every instant of the witness (clock constraints included)
+        check_lasso_formula(&um.model, &q, tt, l)
+            .unwrap_or_else(|e| panic!("{query}: witness violates the formula: {e}"));
     }
     sat
 }
@@ -236,4 +227,75 @@ fn a_tampered_lasso_is_rejected() {
     let mut short = tt.clone();
     short.steps.pop();
     assert!(replay_lasso(&um.model, &short, l.prefix - 1, 0).is_err());
+}
+
+#[test]
+fn clock_constraints_leaving_early_or_forced_to_wait() {
+    // `a` may be left at x = 3 (x reset, then `b` resets x every time unit): x need not reach 5
+    let early = model(
+        ["x <= 5", "x <= 1", ""],
+        &[("a", "b", "x >= 3", "x = 0"), ("b", "b", "x == 1", "x = 0")],
+    );
+    assert!(!check(&early, "A<> x == 5"));
+    assert!(check(&early, "E[] x != 5"));
+    assert!(check(&early, "A<> x >= 3"));
+    assert!(!check(&early, "E[] x < 3"));
+    assert!(check(&early, "A<> P.b && x == 1"));
+    // the checker refuses that witness for a formula it passes through (x reaches 3 in `a`)
+    let um = parse_uppaal(&early).unwrap();
+    let q = um.query_text("A<> x == 5").unwrap();
+    let r = check_query(&um, &q, Options::default(), &Budget::unlimited()).unwrap();
+    let (tt, l) = (r.search.timed.unwrap(), r.lasso.unwrap());
+    let other = um.query_text("A<> x >= 3").unwrap();
+    assert!(check_lasso_formula(&um.model, &other, &tt, l).is_err());
+    let other = um.query_text("E[] x != 5").unwrap();
+    assert!(check_lasso_formula(&um.model, &other, &tt, l).is_ok());
+    // leaving needs x >= 5 and the invariant forces it: every run passes x == 5
+    let forced = model(
+        ["x <= 5", "x <= 1", ""],
+        &[("a", "b", "x >= 5", "x = 0"), ("b", "b", "x == 1", "x = 0")],
+    );
+    assert!(check(&forced, "A<> x == 5"));
+    assert!(!check(&forced, "E[] x != 5"));
+    assert!(!check(&forced, "E[] x < 5 || x > 5"));
+    assert!(check(&forced, "E[] P.b imply x <= 1"));
+}
+
+#[test]
+fn delays_cannot_jump_over_a_clock_constraint() {
+    // no invariant and no edge: the run idles forever and x passes every value
+    let idle = model(["", "", ""], &[]);
+    assert!(check(&idle, "A<> x == 7"));
+    assert!(!check(&idle, "E[] x < 2 || x > 3"));
+    assert!(check(&idle, "E[] x <= 3 imply x < 10"));
+    // a reset loop taken at x in [1, 2) keeps x below 2 forever (a non-Zeno cycle)
+    let loop_ = model(["x < 2", "", ""], &[("a", "a", "x >= 1", "x = 0")]);
+    assert!(check(&loop_, "E[] x < 2"));
+    assert!(!check(&loop_, "A<> x >= 2"));
+    assert!(check(&loop_, "A<> x >= 1"));
+    // the loop may fire exactly at x == 1: x > 1 need never hold
+    assert!(!check(&loop_, "A<> x > 1"));
+    // a strict invariant and no edge: a time-lock below 2 ends the maximal path there
+    let lock = model(["x < 2", "", ""], &[]);
+    assert!(check(&lock, "E[] x < 2"));
+    assert!(!check(&lock, "A<> x == 2"));
+}
+
+#[test]
+fn leads_to_with_clock_constraints() {
+    // in `b` the invariant forces the loop at x == 1: every `b` state reaches x == 1
+    let forced = model(
+        ["x <= 5", "x <= 1", ""],
+        &[("a", "b", "x >= 3", "x = 0"), ("b", "b", "x == 1", "x = 0")],
+    );
+    assert!(check(&forced, "P.b --> x == 1"));
+    assert!(check(&forced, "P.a && x < 3 --> P.b"));
+    assert!(check(&forced, "x > 4 --> P.b && x > 0"));
+    // the loop may be taken at any x (Zeno runs count): x == 1 need never come
+    let zeno = model(
+        ["x <= 5", "x <= 1", ""],
+        &[("a", "b", "x >= 3", "x = 0"), ("b", "b", "", "x = 0")],
+    );
+    assert!(!check(&zeno, "P.b --> x == 1"));
+    assert!(!check(&zeno, "x == 0 --> x > 0"));
 }
