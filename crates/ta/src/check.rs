@@ -232,7 +232,10 @@ pub fn run_check(
         let item = match q {
             Err(d) => {
                 n_err += 1;
-                Answer::decision(Verdict::Error).detail("error", d.one_line(&qsrc))
+                let msg = d.one_line(&qsrc);
+                Answer::decision(Verdict::Error)
+                    .line(format!("error: {msg}"))
+                    .detail("error", msg)
             }
             Ok(q) => {
                 if budget.check().is_err() {

@@ -37,6 +37,7 @@ mod expr;
 mod extra_lu;
 mod extra_m;
 mod federation;
+mod lasso_dfs;
 mod live_check;
 mod liveness;
 mod lu_bounds;

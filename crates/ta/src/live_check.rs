@@ -19,11 +19,11 @@
 //! David, Larsen, "A Tutorial on UPPAAL" (2004), §2.2 (the query semantics and `-->`).
 
 use crate::atom_split::{AtomSplit, Piece};
-use crate::liveness::{can_stop, explore, find_lasso, moves_of, path_from_initial, LiveGraph};
+use crate::lasso_dfs::{dfs_lasso, DfsOutcome};
+use crate::liveness::{find_lasso, moves_of, path_from_initial, Explorer, LiveGraph};
 use crate::model::{ClockAtom, Model};
 use crate::query::{ReachResult, SymbolicStep};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
-use std::cell::RefCell;
 use std::time::Instant;
 use verikit_diag::{Answer, Budget, Diagnostic};
 
@@ -83,43 +83,74 @@ pub(crate) fn search_lasso(
         Goal::Globally(phi) => *phi,
         _ => &all,
     };
-    let (g, mut exhausted) = explore(&mut zg, &split, keep, budget)?;
-    let never = |_: u32| false;
-    let failed: RefCell<Option<Diagnostic>> = RefCell::new(None);
-    let stop = |v: u32| match can_stop(&zg, &split, &g, v) {
-        Ok(b) => b,
-        Err(e) => {
-            failed.borrow_mut().get_or_insert(e);
-            false
+    let mut ex = Explorer::new(&mut zg, &split, keep)?;
+    let truth = |g: &LiveGraph, v: u32| split.truth(g.piece(v));
+    let mut colours = Vec::new();
+    let mut exhausted = None;
+    let mut lasso = None;
+    match goal {
+        Goal::Buchi(acc) => {
+            // offline: the whole graph, then its strongly connected components
+            exhausted = ex.explore_all(budget)?;
+            if exhausted.is_none() {
+                let g = &ex.g;
+                let a = |v: u32| acc(g.disc(v));
+                let never = |_: u32| false;
+                match find_lasso(g, &|_| true, Some(&a), &never, &g.initial, budget) {
+                    Ok(l) => lasso = l,
+                    Err(e) => exhausted = Some(e),
+                }
+            }
         }
-    };
-    let truth = |v: u32| split.truth(g.piece(v));
-    // the budget is honoured: once the exploration was cut, no lasso search on the partial graph
-    let found = match (exhausted, goal) {
-        (Some(_), _) => Ok(None),
-        (None, Goal::Globally(_)) => find_lasso(&g, &|_| true, None, &stop, &g.initial, budget),
-        (None, Goal::Buchi(acc)) => {
-            let a = |v: u32| acc(g.disc(v));
-            find_lasso(&g, &|_| true, Some(&a), &never, &g.initial, budget)
+        Goal::Globally(_) => {
+            budget
+                .progress()
+                .phase("zone graph (liveness, on the fly): nodes", None);
+            let sources = ex.g.initial.clone();
+            match dfs_lasso(&mut ex, &sources, &|_, _| true, &mut colours, budget)? {
+                DfsOutcome::Found(l) => lasso = Some(l),
+                DfsOutcome::NotFound => {}
+                DfsOutcome::Exhausted(e) => exhausted = Some(e),
+            }
         }
-        (None, Goal::LeadsToViolation(phi, psi)) => {
-            let sub = |v: u32| !psi(g.disc(v), truth(v));
-            let sources: Vec<u32> = (0..g.nodes.len() as u32)
-                .filter(|&v| phi(g.disc(v), truth(v)) && !psi(g.disc(v), truth(v)))
-                .collect();
-            find_lasso(&g, &sub, None, &stop, &sources, budget)
+        Goal::LeadsToViolation(phi, psi) => {
+            // every reachable node, breadth-first; from each `φ ∧ ¬ψ` one, a depth-first search
+            // of the `¬ψ` part (sharing what earlier searches finished)
+            budget
+                .progress()
+                .phase("zone graph (liveness, on the fly): nodes", None);
+            let sub = |g: &LiveGraph, v: u32| !psi(g.disc(v), truth(g, v));
+            let mut ticker = budget.ticker(256);
+            let mut next = 0u32;
+            while (next as usize) < ex.g.nodes.len() {
+                if let Err(e) = ticker.tick() {
+                    exhausted = Some(e);
+                    break;
+                }
+                let v = next;
+                next += 1;
+                ex.expand(v)?;
+                if ex.zg.overflowed() {
+                    break;
+                }
+                if !(phi(ex.g.disc(v), truth(&ex.g, v)) && sub(&ex.g, v)) {
+                    continue;
+                }
+                match dfs_lasso(&mut ex, &[v], &sub, &mut colours, budget)? {
+                    DfsOutcome::Found(l) => {
+                        lasso = Some(l);
+                        break;
+                    }
+                    DfsOutcome::NotFound => {}
+                    DfsOutcome::Exhausted(e) => {
+                        exhausted = Some(e);
+                        break;
+                    }
+                }
+            }
         }
-    };
-    if let Some(e) = failed.into_inner() {
-        return Err(e);
     }
-    let lasso = match found {
-        Ok(l) => l,
-        Err(e) => {
-            exhausted = Some(e);
-            None
-        }
-    };
+    let g = ex.g;
     // moves cut short (too many broadcast combinations): no witness can be trusted
     let (lasso, exhausted) = if zg.overflowed() {
         (None, Some(verikit_diag::Exhausted::Work))

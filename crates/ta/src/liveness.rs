@@ -68,163 +68,212 @@ impl LiveGraph {
     }
 }
 
-/// Builds the zone graph reachable from the initial states, split along the atoms of `split`,
-/// through the nodes whose discrete state and atom truth values (bit `k` for atom `k`) satisfy
-/// `keep` (other nodes are neither stored nor expanded). Stops early with what it has when the
-/// budget runs out.
-pub(crate) fn explore(
-    zg: &mut ZoneGraph<'_>,
-    split: &AtomSplit<'_>,
-    keep: &dyn Fn(&Discrete, u32) -> bool,
-    budget: &Budget,
-) -> Result<(LiveGraph, Option<Exhausted>), Diagnostic> {
-    let mut g = LiveGraph {
-        discrete: Vec::new(),
-        nodes: Vec::new(),
-        pieces: Vec::new(),
-        succ: Vec::new(),
-        initial: Vec::new(),
-        stats: Stats::default(),
-    };
-    let n = zg.model.processes.len();
-    let dim = zg.model.dim();
-    let mut dindex: FxHashMap<Discrete, u32> = FxHashMap::default();
-    let mut nindex: FxHashMap<(u32, Dbm), u32> = FxHashMap::default();
-    let mut waiting: VecDeque<u32> = VecDeque::new();
-    // extrapolates the part `z` of piece `q` of `d` (closed in the piece) and stores it
-    let mut insert = |g: &mut LiveGraph,
-                      zg: &mut ZoneGraph<'_>,
-                      waiting: &mut VecDeque<u32>,
-                      d: &Discrete,
-                      q: Piece,
-                      mut z: Dbm|
-     -> Result<Option<u32>, Diagnostic> {
+/// Builds the split zone graph lazily: the initial nodes at once, then the successors of a node
+/// when it is expanded (by a full exploration, [`explore`], or on the fly by a lasso search).
+/// Only nodes whose discrete state and atom truth values (bit `k` for atom `k`) satisfy `keep`
+/// are stored.
+pub(crate) struct Explorer<'z, 'm, 'a> {
+    pub(crate) zg: &'z mut ZoneGraph<'m>,
+    pub(crate) split: &'a AtomSplit<'a>,
+    keep: &'a dyn Fn(&Discrete, u32) -> bool,
+    pub(crate) g: LiveGraph,
+    dindex: FxHashMap<Discrete, u32>,
+    nindex: FxHashMap<(u32, Dbm), u32>,
+    expanded: Vec<bool>,
+    trans: Vec<Transition>,
+}
+
+impl<'z, 'm, 'a> Explorer<'z, 'm, 'a> {
+    /// The explorer with the initial nodes stored.
+    pub(crate) fn new(
+        zg: &'z mut ZoneGraph<'m>,
+        split: &'a AtomSplit<'a>,
+        keep: &'a dyn Fn(&Discrete, u32) -> bool,
+    ) -> Result<Explorer<'z, 'm, 'a>, Diagnostic> {
+        let mut ex = Explorer {
+            zg,
+            split,
+            keep,
+            g: LiveGraph {
+                discrete: Vec::new(),
+                nodes: Vec::new(),
+                pieces: Vec::new(),
+                succ: Vec::new(),
+                initial: Vec::new(),
+                stats: Stats::default(),
+            },
+            dindex: FxHashMap::default(),
+            nindex: FxHashMap::default(),
+            expanded: Vec::new(),
+            trans: Vec::new(),
+        };
+        let dim = ex.zg.model.dim();
+        let ints0 = ex.zg.model.initial_ints();
+        for locs in ex.zg.model.initial_locations() {
+            let mut d: Discrete = locs.iter().map(|&l| l as i32).collect();
+            let mut z = Dbm::zero(dim);
+            if !ex.zg.constrain_invariant(&mut z, &d, &ints0) {
+                continue;
+            }
+            d.extend_from_slice(&ints0);
+            for (q, part) in ex.entries(&d, &z)? {
+                if let Some(id) = ex.insert(&d, q, part)? {
+                    ex.g.initial.push(id);
+                }
+            }
+        }
+        Ok(ex)
+    }
+
+    fn n(&self) -> usize {
+        self.zg.model.processes.len()
+    }
+
+    /// The parts of `arrival` (valuations entering `d`) in the kept pieces, closed in their piece.
+    fn entries(&self, d: &Discrete, arrival: &Dbm) -> Result<Vec<(Piece, Dbm)>, Diagnostic> {
+        let n = self.n();
         let ints = d.get(n.min(d.len())..).unwrap_or_default();
-        let Some(pz) = split.piece_zone(dim, q, ints)? else {
+        let mut out = Vec::new();
+        for (q, mut part) in self.split.pieces_of(arrival, ints)? {
+            if !(self.keep)(d, self.split.truth(q)) {
+                continue;
+            }
+            let Some(pz) = self.split.piece_zone(arrival.dim(), q, ints)? else {
+                continue;
+            };
+            if AtomSplit::close_in_piece(self.zg, d, &mut part, &pz) {
+                out.push((q, part));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Extrapolates the part `z` of piece `q` of `d` (closed in the piece) and stores it; its id.
+    fn insert(&mut self, d: &Discrete, q: Piece, mut z: Dbm) -> Result<Option<u32>, Diagnostic> {
+        let n = self.n().min(d.len());
+        let Some(pz) = self.split.piece_zone(z.dim(), q, &d[n..])? else {
             return Ok(None);
         };
-        zg.extrapolate(&mut z, &d[..n.min(d.len())]);
+        self.zg.extrapolate(&mut z, &d[..n]);
         // a no-op (the piece is a union of regions of the extrapolation's bounds), kept as a guard
         if !z.intersect(&pz) {
             return Ok(None);
         }
-        let did = match dindex.get(d) {
+        let g = &mut self.g;
+        let did = match self.dindex.get(d) {
             Some(&k) => k,
             None => {
                 let k = g.discrete.len() as u32;
-                dindex.insert(d.clone(), k);
+                self.dindex.insert(d.clone(), k);
                 g.discrete.push(d.clone());
                 g.stats.discrete += 1;
                 k
             }
         };
         let key = (did, z);
-        if let Some(&id) = nindex.get(&key) {
+        if let Some(&id) = self.nindex.get(&key) {
             return Ok(Some(id));
         }
         let id = g.nodes.len() as u32;
-        nindex.insert(key.clone(), id);
+        self.nindex.insert(key.clone(), id);
         g.nodes.push(key);
         g.pieces.push(q);
         g.succ.push(Vec::new());
-        waiting.push_back(id);
+        g.stats.stored = g.nodes.len() as u64;
+        self.expanded.push(false);
         Ok(Some(id))
-    };
-    // the parts of `arrival` (valuations entering `d`) in the kept pieces, closed in their piece
-    let entries = |zg: &ZoneGraph<'_>, d: &Discrete, arrival: &Dbm| {
-        let ints = d.get(n.min(d.len())..).unwrap_or_default();
-        let mut out = Vec::new();
-        for (q, mut part) in split.pieces_of(arrival, ints)? {
-            if !keep(d, split.truth(q)) {
-                continue;
-            }
-            let Some(pz) = split.piece_zone(dim, q, ints)? else {
-                continue;
-            };
-            if AtomSplit::close_in_piece(zg, d, &mut part, &pz) {
-                out.push((q, part));
-            }
-        }
-        Ok::<_, Diagnostic>(out)
-    };
-    let ints0 = zg.model.initial_ints();
-    for locs in zg.model.initial_locations() {
-        let mut d: Discrete = locs.iter().map(|&l| l as i32).collect();
-        let mut z = Dbm::zero(dim);
-        if !zg.constrain_invariant(&mut z, &d, &ints0) {
-            continue;
-        }
-        d.extend_from_slice(&ints0);
-        for (q, part) in entries(zg, &d, &z)? {
-            if let Some(id) = insert(&mut g, zg, &mut waiting, &d, q, part)? {
-                g.initial.push(id);
-            }
-        }
     }
-    let mut ticker = budget.ticker(256);
-    budget
-        .progress()
-        .phase("zone graph (liveness): nodes", None);
-    let mut trans = Vec::new();
-    let mut exhausted = None;
-    while let Some(id) = waiting.pop_front() {
-        if let Err(e) = ticker.tick() {
-            exhausted = Some(e);
-            break;
+
+    /// Computes the successors of node `id` (once): its moves, split along the pieces of their
+    /// targets, and its delay edges into the next pieces.
+    pub(crate) fn expand(&mut self, id: u32) -> Result<(), Diagnostic> {
+        if self.expanded.get(id as usize).is_none_or(|&e| e) {
+            return Ok(());
         }
-        g.stats.visited += 1;
-        let Some((did, z)) = g.nodes.get(id as usize).cloned() else {
-            continue;
+        self.expanded[id as usize] = true;
+        self.g.stats.visited += 1;
+        let Some((did, z)) = self.g.nodes.get(id as usize).cloned() else {
+            return Ok(());
         };
-        let piece = g.piece(id);
-        let d = g.discrete[did as usize].clone();
-        let src_ints = d.get(n.min(d.len())..).unwrap_or_default().to_vec();
-        zg.transitions(&d, &z, &mut trans);
+        let piece = self.g.piece(id);
+        let d = self.g.discrete[did as usize].clone();
+        let n = self.n().min(d.len());
+        let src_ints = d[n..].to_vec();
+        let mut trans = std::mem::take(&mut self.trans);
+        self.zg.transitions(&d, &z, &mut trans);
         let mut out = Vec::new();
         for t in &trans {
-            let Some((nd, resets)) = zg.discrete_step(&d, t) else {
+            let Some((nd, resets)) = self.zg.discrete_step(&d, t) else {
                 continue;
             };
             let mut arrival = z.clone();
-            if !constrain_move(&mut arrival, zg.model, t, &src_ints) {
+            if !constrain_move(&mut arrival, self.zg.model, t, &src_ints) {
                 continue;
             }
             for &(x, c) in &resets {
                 arrival.reset(x, c as i32);
             }
             let (locs, ints) = nd.split_at(n.min(nd.len()));
-            if !zg.constrain_invariant(&mut arrival, locs, ints) {
+            if !self.zg.constrain_invariant(&mut arrival, locs, ints) {
                 continue;
             }
-            let parts = entries(zg, &nd, &arrival)?;
+            let parts = self.entries(&nd, &arrival)?;
             if !parts.is_empty() {
-                g.stats.transitions += 1;
+                self.g.stats.transitions += 1;
             }
             for (q, part) in parts {
-                if let Some(to) = insert(&mut g, zg, &mut waiting, &nd, q, part)? {
+                if let Some(to) = self.insert(&nd, q, part)? {
                     out.push((to, t.clone()));
                 }
             }
         }
-        for (q, part) in split.delay_successors(zg, &d, piece, &z)? {
-            if !keep(&d, split.truth(q)) {
+        self.trans = trans;
+        for (q, part) in self.split.delay_successors(self.zg, &d, piece, &z)? {
+            if !(self.keep)(&d, self.split.truth(q)) {
                 continue;
             }
-            g.stats.transitions += 1;
-            if let Some(to) = insert(&mut g, zg, &mut waiting, &d, q, part)? {
+            self.g.stats.transitions += 1;
+            if let Some(to) = self.insert(&d, q, part)? {
                 out.push((to, Vec::new()));
             }
         }
-        g.succ[id as usize] = out;
-        if zg.overflowed() {
-            break;
+        self.g.succ[id as usize] = out;
+        Ok(())
+    }
+
+    /// Can a maximal path end in (or idle forever from) some valuation of node `v`? (Valuations
+    /// that stay in the node's piece and are deadlocked, or a state where time diverges.)
+    pub(crate) fn can_stop(&self, v: u32) -> Result<bool, Diagnostic> {
+        let g = &self.g;
+        let Some((did, z)) = g.nodes.get(v as usize) else {
+            return Ok(false);
+        };
+        let Some(d) = g.discrete.get(*did as usize) else {
+            return Ok(false);
+        };
+        Ok(!self.split.stop_set(self.zg, d, g.piece(v), z)?.is_empty())
+    }
+
+    /// Expands every reachable node, breadth-first; stops early with what it has when the budget
+    /// runs out (or the moves of a state were cut short).
+    pub(crate) fn explore_all(&mut self, budget: &Budget) -> Result<Option<Exhausted>, Diagnostic> {
+        let mut ticker = budget.ticker(256);
+        budget
+            .progress()
+            .phase("zone graph (liveness): nodes", None);
+        let mut next = 0u32;
+        while (next as usize) < self.g.nodes.len() {
+            if let Err(e) = ticker.tick() {
+                return Ok(Some(e));
+            }
+            self.expand(next)?;
+            if self.zg.overflowed() {
+                return Ok(Some(Exhausted::Work));
+            }
+            next += 1;
         }
+        Ok(None)
     }
-    g.stats.stored = g.nodes.len() as u64;
-    if zg.overflowed() {
-        exhausted = Some(Exhausted::Work);
-    }
-    Ok((g, exhausted))
 }
 
 /// True if time can pass without bound in the discrete state `d`: no urgent or committed
@@ -240,23 +289,6 @@ pub(crate) fn time_diverges(zg: &ZoneGraph<'_>, d: &Discrete) -> bool {
         return false;
     }
     (1..z.dim()).all(|x| z.get(x, 0) == INF)
-}
-
-/// Can a maximal path end in (or idle forever from) some valuation of node `v`? (Valuations
-/// that stay in the node's piece and are deadlocked, or a state where time diverges.)
-pub(crate) fn can_stop(
-    zg: &ZoneGraph<'_>,
-    split: &AtomSplit<'_>,
-    g: &LiveGraph,
-    v: u32,
-) -> Result<bool, Diagnostic> {
-    let Some((did, z)) = g.nodes.get(v as usize) else {
-        return Ok(false);
-    };
-    let Some(d) = g.discrete.get(*did as usize) else {
-        return Ok(false);
-    };
-    Ok(!split.stop_set(zg, d, g.piece(v), z)?.is_empty())
 }
 
 /// A witness: node path from a source to the node where it loops or stops, and the cycle (the
