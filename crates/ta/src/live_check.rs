@@ -1,18 +1,22 @@
-//! Liveness properties reduced to the lasso search of `liveness`, and their witnesses as timed
-//! traces:
-//! - `E[] φ` (UPPAAL): a path from the initial state inside the φ-restricted zone graph to a
-//!   node on a cycle or where a maximal path can stop (deadlock, or time diverging);
+//! Liveness properties reduced to lasso searches on the zone graph of `liveness` (split along
+//! the clock constraints of the formulas by `atom_split`, so that each node gives them one truth
+//! value), and their witnesses as timed traces:
+//! - `E[] φ` (UPPAAL): a path from the initial state inside the φ-restricted graph to a node on a
+//!   cycle or where a maximal path can stop (deadlock, or time diverging), searched on the fly
+//!   (`lasso_dfs`: the search stops at the first lasso);
 //! - `A<> φ` = `not E[] not φ`;
 //! - `φ --> ψ` = `A[] (φ imply A<> ψ)`, as UPPAAL reduces it: it fails iff some reachable state
-//!   satisfies `φ ∧ ¬ψ` and `E[] ¬ψ` holds there, so the whole graph is built and the lasso search
-//!   runs in the ¬ψ-subgraph from the `φ ∧ ¬ψ` nodes;
+//!   satisfies `φ ∧ ¬ψ` and `E[] ¬ψ` holds there; the graph is explored breadth-first and, from
+//!   each `φ ∧ ¬ψ` node met, the ¬ψ part is searched on the fly (finished nodes shared between
+//!   these searches);
 //! - Büchi emptiness with accepting labels (TChecker's `tck-liveness -l`): an accepting node on a
-//!   cycle reachable from the initial state.
+//!   cycle reachable from the initial state (the whole graph, then its components).
 //!
 //! The witness is a lasso: the moves to the loop node, then the cycle taken twice, concretised
-//! along exact zones (`concrete_trace`) so that the independent checker (`replay`) can confirm
-//! that the cycle is re-entered (same discrete state after each turn); a path that stops ends in
-//! a deadlocked valuation or a state where time diverges.
+//! along exact zones inside the pieces of the path (`AtomSplit::concretize`) so that the
+//! independent checkers (`replay`, `replay_formula`) can confirm that the cycle is re-entered
+//! (same discrete state after each turn), that the formula holds as required at every instant,
+//! and that a path that stops ends in a deadlocked valuation or a state where time diverges.
 //!
 //! Seed: Herbreteau, Srivathsan, Walukiewicz, "Efficient emptiness check for timed Büchi
 //! automata" (CAV 2010), §2–§3 (soundness of cycle detection on abstract zone graphs); Behrmann,

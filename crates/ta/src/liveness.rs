@@ -1,7 +1,9 @@
-//! Liveness on the zone graph: Büchi emptiness (an accepting cycle) and UPPAAL's `E[] φ`
-//! (a maximal path staying in φ), by strongly connected components of the explicitly built
-//! abstract zone graph (Couvreur's SCC-based emptiness check in its offline form: Tarjan over the
-//! whole reachable graph, then a lasso into a non-trivial component).
+//! Liveness on the zone graph: the graph itself, built lazily ([`Explorer`]: split along the
+//! clock constraints of the formula by `atom_split`, restricted to the nodes a search may use),
+//! and Büchi emptiness (an accepting cycle) by strongly connected components of the whole
+//! reachable graph (Couvreur's SCC-based emptiness check in its offline form: Tarjan over the
+//! whole reachable graph, then a lasso into a non-trivial component). UPPAAL's `E[] φ` (a
+//! maximal path staying in φ) is searched on the fly by `lasso_dfs` over the same graph.
 //!
 //! Seed: Herbreteau, Srivathsan, Walukiewicz, "Efficient emptiness check for timed Büchi
 //! automata" (CAV 2010; FMSD 2012), §2–§3: the zone graph abstracted by a finite, sound
@@ -18,9 +20,10 @@
 //! maximal when it is infinite — a cycle of action transitions, or an unbounded delay in a state
 //! whose invariants never stop time — or when it ends in a deadlock (no action transition is ever
 //! enabled, whether time can still pass or is blocked by an invariant). So a node of the
-//! φ-restricted graph ends a witness if it lies on a cycle, if some valuation of its zone is
-//! deadlocked (`deadlock`, with ExtraM, whose zones are unions of regions: the test is exact), or
-//! if time can diverge in its discrete state.
+//! φ-restricted graph ends a witness if it lies on a cycle, or if some valuation of its zone
+//! stays in its piece of φ's clock constraints for all its future delays and is deadlocked
+//! (`deadlock`, with ExtraM, whose zones are unions of regions: the test is exact) or lives in a
+//! discrete state where time can diverge ([`Explorer::can_stop`]).
 
 use crate::atom_split::{AtomSplit, Piece};
 use crate::dbm::{Dbm, INF};
