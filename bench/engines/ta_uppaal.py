@@ -19,7 +19,7 @@ import math
 import os
 import resource
 
-from harness import BENCH, DATA, Run, Table, fmt_t, load_avg, machine, measure, verikit_version
+from harness import BENCH, DATA, VERIKIT, Run, Table, fmt_t, load_avg, machine, measure, verikit_version
 
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=10.0, help="seconds per verikit run")

@@ -218,16 +218,35 @@ impl<'a> AtomSplit<'a> {
         Ok(out)
     }
 
-    /// Closes `z` (inside piece zone `pz`) under the delays that stay in the piece and the
-    /// invariants of `d`; false if empty.
-    pub(crate) fn close_in_piece(zg: &ZoneGraph<'_>, d: &Discrete, z: &mut Dbm, pz: &Dbm) -> bool {
+    /// Constrains `z` to piece `p` (nothing to do without atoms); false if it becomes empty.
+    pub(crate) fn restrict(&self, z: &mut Dbm, p: Piece, ints: &[i32]) -> Result<bool, Diagnostic> {
+        for k in 0..self.atoms.len() {
+            if !self.constrain_side(z, k, side(p, k), ints)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Closes `z` (inside piece `p`) under the delays that stay in the piece and the invariants
+    /// of `d`; false if empty.
+    pub(crate) fn close_in_piece(
+        &self,
+        zg: &ZoneGraph<'_>,
+        d: &Discrete,
+        z: &mut Dbm,
+        p: Piece,
+    ) -> Result<bool, Diagnostic> {
         if zg.is_urgent(d) {
-            return !z.is_empty();
+            return Ok(!z.is_empty());
         }
         let n = zg.model.processes.len().min(d.len());
         let (locs, ints) = d.split_at(n);
         z.up();
-        zg.constrain_invariant(z, locs, ints) && z.intersect(pz)
+        if !zg.constrain_invariant(z, locs, ints) {
+            return Ok(false);
+        }
+        self.restrict(z, p, ints)
     }
 
     /// The valuations of node `(d, p, z)` where a maximal path can end: they stay in the piece
@@ -244,6 +263,14 @@ impl<'a> AtomSplit<'a> {
         let (locs, ints) = d.split_at(n);
         let (full, stay) = if zg.is_urgent(d) {
             (z.clone(), Federation::from_zone(z.clone()))
+        } else if self.atoms.is_empty() {
+            // one piece, which no delay leaves
+            let mut full = z.clone();
+            full.up();
+            if !zg.constrain_invariant(&mut full, locs, ints) {
+                return Ok(Federation::empty(dim));
+            }
+            (full, Federation::from_zone(z.clone()))
         } else {
             let mut full = z.clone();
             full.up();
@@ -306,7 +333,9 @@ impl<'a> AtomSplit<'a> {
             let pz = pzone(0)?;
             if !zg.constrain_invariant(&mut z, &locs_of(d0), &ints_of(d0))
                 || !z.intersect(&pz)
-                || !Self::close_in_piece(zg, d0, &mut z, &pz)
+                || !self
+                    .close_in_piece(zg, d0, &mut z, nodes[0].1)
+                    .map_err(msg)?
             {
                 return Err("the initial valuation is outside the first piece".into());
             }
@@ -341,7 +370,9 @@ impl<'a> AtomSplit<'a> {
                 }
                 if !zg.constrain_invariant(&mut z, &locs_of(nd), &ints_of(nd))
                     || !z.intersect(&pz)
-                    || !Self::close_in_piece(zg, nd, &mut z, &pz)
+                    || !self
+                        .close_in_piece(zg, nd, &mut z, nodes[i + 1].1)
+                        .map_err(msg)?
                 {
                     return Err(format!("move {i} is infeasible on exact zones"));
                 }

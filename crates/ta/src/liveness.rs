@@ -141,10 +141,7 @@ impl<'z, 'm, 'a> Explorer<'z, 'm, 'a> {
             if !(self.keep)(d, self.split.truth(q)) {
                 continue;
             }
-            let Some(pz) = self.split.piece_zone(arrival.dim(), q, ints)? else {
-                continue;
-            };
-            if AtomSplit::close_in_piece(self.zg, d, &mut part, &pz) {
+            if self.split.close_in_piece(self.zg, d, &mut part, q)? {
                 out.push((q, part));
             }
         }
@@ -154,12 +151,9 @@ impl<'z, 'm, 'a> Explorer<'z, 'm, 'a> {
     /// Extrapolates the part `z` of piece `q` of `d` (closed in the piece) and stores it; its id.
     fn insert(&mut self, d: &Discrete, q: Piece, mut z: Dbm) -> Result<Option<u32>, Diagnostic> {
         let n = self.n().min(d.len());
-        let Some(pz) = self.split.piece_zone(z.dim(), q, &d[n..])? else {
-            return Ok(None);
-        };
         self.zg.extrapolate(&mut z, &d[..n]);
         // a no-op (the piece is a union of regions of the extrapolation's bounds), kept as a guard
-        if !z.intersect(&pz) {
+        if !self.split.restrict(&mut z, q, &d[n..])? {
             return Ok(None);
         }
         let g = &mut self.g;
