@@ -299,3 +299,214 @@ fn leads_to_with_clock_constraints() {
     assert!(!check(&zeno, "P.b --> x == 1"));
     assert!(!check(&zeno, "x == 0 --> x > 0"));
 }
+
+/// A brute-force oracle for one clock: the region graph (regions `{0}, (0,1), {1}, …, {M},
+/// (M,∞)`, `M` above every constant) of the `model` helper's automaton, where every clock
+/// constraint has one truth value per region and a delay moves to the next region.
+mod region_oracle {
+    pub const M: i64 = 4;
+    const LAST: usize = 2 * M as usize + 1;
+
+    #[derive(Clone, Debug)]
+    pub enum F {
+        Clock(u8, i64),
+        At(usize),
+        Not(Box<F>),
+        And(Box<F>, Box<F>),
+        Or(Box<F>, Box<F>),
+    }
+
+    pub const OPS: [&str; 5] = ["<", "<=", "==", ">=", ">"];
+    pub const LOCS: [&str; 3] = ["a", "b", "c"];
+
+    impl F {
+        pub fn text(&self) -> String {
+            match self {
+                F::Clock(op, c) => format!("x {} {c}", OPS[*op as usize]),
+                F::At(l) => format!("P.{}", LOCS[*l]),
+                F::Not(a) => format!("!({})", a.text()),
+                F::And(a, b) => format!("({}) && ({})", a.text(), b.text()),
+                F::Or(a, b) => format!("({}) || ({})", a.text(), b.text()),
+            }
+        }
+
+        pub fn eval(&self, l: usize, r: usize) -> bool {
+            match self {
+                F::Clock(op, c) => atom(*op, *c, r),
+                F::At(m) => l == *m,
+                F::Not(a) => !a.eval(l, r),
+                F::And(a, b) => a.eval(l, r) && b.eval(l, r),
+                F::Or(a, b) => a.eval(l, r) || b.eval(l, r),
+            }
+        }
+    }
+
+    /// `x op c` on region `r` (`0 <= c <= M`).
+    pub fn atom(op: u8, c: i64, r: usize) -> bool {
+        let k = (r / 2) as i64;
+        let point = r % 2 == 0;
+        let last = r == LAST;
+        match op {
+            0 => !last && if point { k < c } else { k < c },
+            1 => !last && if point { k <= c } else { k < c },
+            2 => point && k == c,
+            3 => last || k >= c,
+            _ => last || if point { k > c } else { k >= c },
+        }
+    }
+
+    /// The automaton: per location an optional invariant `x <= c`; edges `(src, tgt, guard
+    /// (op, c), reset)`.
+    pub struct Ta {
+        pub inv: [Option<i64>; 3],
+        pub edges: Vec<(usize, usize, Option<(u8, i64)>, bool)>,
+    }
+
+    impl Ta {
+        fn inv_ok(&self, l: usize, r: usize) -> bool {
+            self.inv[l].is_none_or(|c| atom(1, c, r))
+        }
+
+        fn actions(&self, l: usize, r: usize) -> Vec<(usize, usize)> {
+            self.edges
+                .iter()
+                .filter(|e| e.0 == l && e.2.is_none_or(|(op, c)| atom(op, c, r)))
+                .map(|e| (e.1, if e.3 { 0 } else { r }))
+                .filter(|&(l2, r2)| self.inv_ok(l2, r2))
+                .collect()
+        }
+
+        /// Successors (actions, then the delay to the next region) inside `keep`.
+        fn succ(
+            &self,
+            (l, r): (usize, usize),
+            keep: &dyn Fn(usize, usize) -> bool,
+        ) -> Vec<(usize, usize)> {
+            let mut out: Vec<(usize, usize)> = self
+                .actions(l, r)
+                .into_iter()
+                .filter(|&(a, b)| keep(a, b))
+                .collect();
+            if r < LAST && self.inv_ok(l, r + 1) && keep(l, r + 1) {
+                out.push((l, r + 1));
+            }
+            out
+        }
+
+        /// A maximal path may end here: no action, now or later, and time stopped by the
+        /// invariant, or the last region without invariant (time diverges).
+        fn terminal(&self, l: usize, r: usize) -> bool {
+            (r == LAST && self.inv[l].is_none())
+                || (self.actions(l, r).is_empty() && r < LAST && !self.inv_ok(l, r + 1))
+        }
+
+        fn reach(
+            &self,
+            from: (usize, usize),
+            keep: &dyn Fn(usize, usize) -> bool,
+        ) -> Vec<(usize, usize)> {
+            let mut seen = vec![from];
+            let mut i = 0;
+            while i < seen.len() {
+                for s in self.succ(seen[i], keep) {
+                    if !seen.contains(&s) {
+                        seen.push(s);
+                    }
+                }
+                i += 1;
+            }
+            seen
+        }
+
+        /// `E[] keep` from `from`: a maximal path staying in `keep`.
+        pub fn globally(&self, from: (usize, usize), keep: &dyn Fn(usize, usize) -> bool) -> bool {
+            if !keep(from.0, from.1) {
+                return false;
+            }
+            self.reach(from, keep).into_iter().any(|s| {
+                self.terminal(s.0, s.1)
+                    || self
+                        .succ(s, keep)
+                        .into_iter()
+                        .any(|t| self.reach(t, keep).contains(&s))
+            })
+        }
+
+        /// The reachable states.
+        pub fn states(&self) -> Vec<(usize, usize)> {
+            self.reach((0, 0), &|_, _| true)
+        }
+    }
+}
+
+fn arb_formula() -> impl Strategy<Value = region_oracle::F> {
+    use region_oracle::F;
+    let leaf = prop_oneof![
+        (0u8..5, 0i64..=region_oracle::M).prop_map(|(op, c)| F::Clock(op, c)),
+        (0usize..3).prop_map(F::At),
+    ];
+    leaf.prop_recursive(2, 6, 2, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|a| F::Not(Box::new(a))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| F::And(Box::new(a), Box::new(b))),
+            (inner.clone(), inner).prop_map(|(a, b)| F::Or(Box::new(a), Box::new(b))),
+        ]
+    })
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// One-clock automata and formulas with clock constraints: `E[]`, `A<>` and `-->` agree with
+    /// the region-graph oracle, and every witness replays with the formula checked at every
+    /// instant (inside `check`).
+    #[test]
+    fn clock_liveness_agrees_with_the_region_graph(
+        inv in proptest::array::uniform3(proptest::option::of(0i64..=3)),
+        edges in proptest::collection::vec(
+            (0usize..3, 0usize..3, proptest::option::of((0u8..5, 0i64..=3)), any::<bool>()),
+            0..5,
+        ),
+        phi in arb_formula(),
+        psi in arb_formula(),
+    ) {
+        use region_oracle::{Ta, LOCS, OPS};
+        let ta = Ta { inv, edges: edges.clone() };
+        let inv_text: Vec<String> =
+            ta.inv.iter().map(|c| c.map_or(String::new(), |c| format!("x <= {c}"))).collect();
+        let edge_text: Vec<(String, String, String, String)> = edges
+            .iter()
+            .map(|(s, t, g, r)| {
+                (
+                    LOCS[*s].to_string(),
+                    LOCS[*t].to_string(),
+                    g.map_or(String::new(), |(op, c)| format!("x {} {c}", OPS[op as usize])),
+                    if *r { "x = 0".to_string() } else { String::new() },
+                )
+            })
+            .collect();
+        let edge_refs: Vec<(&str, &str, &str, &str)> = edge_text
+            .iter()
+            .map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), d.as_str()))
+            .collect();
+        let xml = model(
+            [inv_text[0].as_str(), inv_text[1].as_str(), inv_text[2].as_str()],
+            &edge_refs,
+        );
+        let start = (0, 0);
+        let f = |l: usize, r: usize| phi.eval(l, r);
+        let not_f = |l: usize, r: usize| !phi.eval(l, r);
+        let not_g = |l: usize, r: usize| !psi.eval(l, r);
+        prop_assert_eq!(check(&xml, &format!("E[] {}", phi.text())), ta.globally(start, &f));
+        prop_assert_eq!(check(&xml, &format!("A<> {}", phi.text())), !ta.globally(start, &not_f));
+        let violated = ta.states().into_iter().any(|(l, r)| {
+            phi.eval(l, r) && !psi.eval(l, r) && ta.globally((l, r), &not_g)
+        });
+        prop_assert_eq!(
+            check(&xml, &format!("{} --> {}", phi.text(), psi.text())),
+            !violated
+        );
+    }
+}
