@@ -344,10 +344,11 @@ mod region_oracle {
     /// `x op c` on region `r` (`0 <= c <= M`).
     pub fn atom(op: u8, c: i64, r: usize) -> bool {
         let k = (r / 2) as i64;
-        let point = r % 2 == 0;
+        let point = r.is_multiple_of(2);
         let last = r == LAST;
         match op {
-            0 => !last && if point { k < c } else { k < c },
+            // on a point x = k; inside (k, k+1), x < c iff k + 1 <= c iff k < c
+            0 => !last && k < c,
             1 => !last && if point { k <= c } else { k < c },
             2 => point && k == c,
             3 => last || k >= c,
@@ -355,11 +356,13 @@ mod region_oracle {
         }
     }
 
-    /// The automaton: per location an optional invariant `x <= c`; edges `(src, tgt, guard
-    /// (op, c), reset)`.
+    /// An edge: source, target, guard `(op, c)`, reset.
+    pub type Edge = (usize, usize, Option<(u8, i64)>, bool);
+
+    /// The automaton: per location an optional invariant `x <= c`, and its edges.
     pub struct Ta {
         pub inv: [Option<i64>; 3],
-        pub edges: Vec<(usize, usize, Option<(u8, i64)>, bool)>,
+        pub edges: Vec<Edge>,
     }
 
     impl Ta {
