@@ -17,20 +17,22 @@
 //! NP-hard to reach, so this is a greedy search, not a minimisation).
 //!
 //! Rejected candidates leave a distinguishing word (one side accepts it, the other rejects);
-//! up to [`MAX_WORDS`] of them are replayed on later candidates before any product is built,
-//! which refutes most candidates at the cost of a run on a lasso.
+//! up to [`MAX_WORDS`] of them are replayed on later candidates before any product is built:
+//! the candidate's run on a lasso is followed in a table of the automaton's moves on the words'
+//! letters, with the merge applied on the fly, which refutes most candidates without building
+//! them.
 //!
 //! Only for small automata: at most [`MAX_STATES`] states, [`MAX_CHECKS`] product checks and
 //! [`MAX_WORK`] product elements per automaton; the budget is polled per candidate. Every
 //! intermediate automaton has the input's language, so stopping early is always safe.
 
-use crate::accepts::accepts_lasso;
+use crate::acc::Acc;
 use crate::dual::complement_deterministic;
 use crate::emptiness::accepting_lasso_within;
 use crate::error::OmegaError;
 use crate::ltl::eval::Lasso;
 use crate::product::product;
-use crate::twa::Twa;
+use crate::twa::{Marks, Twa};
 use verikit_diag::Budget;
 
 /// Largest automaton (states) whose merges are tried.
@@ -73,10 +75,12 @@ pub(crate) fn reduce(aut: &Twa, budget: &Budget) -> Result<(Twa, Stats), OmegaEr
         st.capped = true;
         return Ok((aut.clone(), st));
     };
+    let acc = orig.acceptance();
     let mut cur = orig.clone();
-    let mut words: Vec<(Lasso, bool)> = Vec::new();
+    let mut words = Words::default();
     'restart: loop {
         let n = cur.num_states() as u32;
+        let mut moves = words.moves(&cur);
         for q in (0..n).rev() {
             for p in 0..n {
                 if p == q {
@@ -86,11 +90,11 @@ pub(crate) fn reduce(aut: &Twa, budget: &Budget) -> Result<(Twa, Stats), OmegaEr
                     st.capped = true;
                     break 'restart;
                 }
-                let m = merge(&cur, p, q);
-                if words.iter().any(|(w, acc)| accepts_lasso(&m, w) != *acc) {
+                if words.refute(&moves, cur.init[0], (p, q), &acc) {
                     st.refuted_by_words += 1;
                     continue;
                 }
+                let m = merge(&cur, p, q);
                 st.checks += 1;
                 match compare(&m, &orig, &orig_c, budget, &mut st.work)? {
                     Comparison::Same => {
@@ -99,9 +103,9 @@ pub(crate) fn reduce(aut: &Twa, budget: &Budget) -> Result<(Twa, Stats), OmegaEr
                         continue 'restart;
                     }
                     Comparison::Differ(w) => {
-                        if words.len() < MAX_WORDS {
-                            let acc = accepts_lasso(&orig, &w);
-                            words.push((w, acc));
+                        if words.words.len() < MAX_WORDS && w.aps == orig.aps {
+                            words.add(&orig, &acc, &w.word);
+                            moves = words.moves(&cur);
                         }
                     }
                     Comparison::Stopped => {
@@ -116,13 +120,125 @@ pub(crate) fn reduce(aut: &Twa, budget: &Budget) -> Result<(Twa, Stats), OmegaEr
     Ok((cur, st))
 }
 
+/// The distinguishing words found so far, as indices into their distinct letters, each with
+/// the input's verdict on it.
+#[derive(Default)]
+struct Words {
+    letters: Vec<u64>,
+    words: Vec<(Vec<u32>, Vec<u32>, bool)>,
+}
+
+/// The moves of a deterministic automaton on the letters of [`Words`]: entry `s·L + l` is the
+/// successor of state `s` on letter `l` and the marks of that edge (`None`: no edge).
+struct Moves {
+    letters: usize,
+    table: Vec<Option<(u32, Marks)>>,
+}
+
+impl Words {
+    /// Stores `w` (letters over `orig`'s propositions) with `orig`'s verdict on it.
+    fn add(&mut self, orig: &Twa, acc: &Acc, w: &Lasso) {
+        let mut index = |b: u64| match self.letters.iter().position(|&x| x == b) {
+            Some(i) => i as u32,
+            None => {
+                self.letters.push(b);
+                (self.letters.len() - 1) as u32
+            }
+        };
+        let prefix: Vec<u32> = w.prefix.iter().map(|&b| index(b)).collect();
+        let cycle: Vec<u32> = w.cycle.iter().map(|&b| index(b)).collect();
+        let moves = self.moves(orig);
+        let verdict = run(&moves, orig.init[0], None, &prefix, &cycle, acc);
+        self.words.push((prefix, cycle, verdict));
+    }
+
+    fn moves(&self, aut: &Twa) -> Moves {
+        let vals: Vec<_> = self.letters.iter().map(|&b| aut.valuation(b)).collect();
+        let mut table = Vec::with_capacity(aut.num_states() * vals.len());
+        for es in &aut.states {
+            for v in &vals {
+                table.push(
+                    es.iter()
+                        .find(|e| e.label.eval_in(v))
+                        .map(|e| (e.dst, e.marks)),
+                );
+            }
+        }
+        Moves {
+            letters: vals.len(),
+            table,
+        }
+    }
+
+    /// True if some stored word is decided differently by the automaton of `moves` with `q`
+    /// merged into `p` than by the input.
+    fn refute(&self, moves: &Moves, init: u32, pq: (u32, u32), acc: &Acc) -> bool {
+        self.words
+            .iter()
+            .any(|(u, v, verdict)| run(moves, init, Some(pq), u, v, acc) != *verdict)
+    }
+}
+
+/// Whether the deterministic automaton of `moves` (with `q` merged into `p` for
+/// `merged = Some((p, q))`) accepts `u·v^ω`: its run is followed until a state repeats at the
+/// start of `v`; the marks of the repeated part are those seen infinitely often. A missing
+/// edge rejects.
+fn run(
+    moves: &Moves,
+    init: u32,
+    merged: Option<(u32, u32)>,
+    u: &[u32],
+    v: &[u32],
+    acc: &Acc,
+) -> bool {
+    let redirect = |s: u32| match merged {
+        Some((p, q)) if s == q => p,
+        _ => s,
+    };
+    let step = |s: u32, l: u32| moves.table[s as usize * moves.letters + l as usize];
+    let mut s = redirect(init);
+    for &l in u {
+        match step(s, l) {
+            Some((d, _)) => s = redirect(d),
+            None => return false,
+        }
+    }
+    // The state at the start of each round of `v`, and the marks each round collects.
+    let mut starts: Vec<u32> = Vec::new();
+    let mut rounds: Vec<Marks> = Vec::new();
+    loop {
+        if let Some(k) = starts.iter().position(|&x| x == s) {
+            let inf = rounds[k..].iter().fold(0, |a, &m| a | m);
+            return acc.accepting(inf);
+        }
+        starts.push(s);
+        let mut marks: Marks = 0;
+        for &l in v {
+            match step(s, l) {
+                Some((d, m)) => {
+                    marks |= m;
+                    s = redirect(d);
+                }
+                None => return false,
+            }
+        }
+        rounds.push(marks);
+    }
+}
+
 /// The outcome of comparing a candidate with the input.
 enum Comparison {
     Same,
-    /// A word one side accepts and the other rejects.
-    Differ(Lasso),
+    /// A word one side accepts and the other rejects, over the product's propositions.
+    Differ(Refutation),
     /// The budget ran out: undecided, so the candidate is not kept.
     Stopped,
+}
+
+/// A distinguishing word and the propositions its letters' bits stand for.
+struct Refutation {
+    word: Lasso,
+    aps: Vec<String>,
 }
 
 /// Whether `m` and `orig` (whose complement is `orig_c`) have the same language.
@@ -140,7 +256,12 @@ fn compare(
         let p = product(l, r)?;
         *work += p.num_states() + p.num_edges();
         match accepting_lasso_within(&p, budget) {
-            Ok(Some(run)) => return Ok(Comparison::Differ(run.word(&p))),
+            Ok(Some(run)) => {
+                return Ok(Comparison::Differ(Refutation {
+                    word: run.word(&p),
+                    aps: p.aps.clone(),
+                }))
+            }
             Ok(None) => {}
             Err(_) => return Ok(Comparison::Stopped),
         }
@@ -213,7 +334,7 @@ fn trim(a: &Twa) -> Twa {
 
 #[cfg(test)]
 mod tests {
-    use super::reduce;
+    use super::{reduce, run, Words};
     use crate::accepts::accepts_lasso;
     use crate::ltl::eval::Lasso;
     use crate::twa::Twa;
@@ -279,6 +400,32 @@ mod tests {
             prop_assert!(st.checks >= st.merged);
             for w in Lasso::all(4, 2, 3) {
                 prop_assert_eq!(accepts_lasso(&m, &w), accepts_lasso(&a, &w), "{:?}", w);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// The table-driven run that replays stored words (with and without a merge applied on
+        /// the fly) decides lassos as the lasso membership check does on the built automaton.
+        #[test]
+        fn table_runs_decide_as_membership(seed in any::<u64>(), n in 2u32..7, partial in any::<bool>(), p in 0u32..7, q in 0u32..7) {
+            let a = super::trim(&random_det(seed, n, "Inf(0) | (Fin(1) & Inf(2))", partial));
+            let n = a.num_states() as u32;
+            let (p, q) = (p % n, q % n);
+            let acc = a.acceptance();
+            let mut words = Words::default();
+            for w in Lasso::all(4, 1, 2) {
+                words.add(&a, &acc, &w);
+            }
+            let moves = words.moves(&a);
+            let merged = super::merge(&a, p, q);
+            for (k, w) in Lasso::all(4, 1, 2).iter().enumerate() {
+                let (u, v, verdict) = &words.words[k];
+                prop_assert_eq!(*verdict, accepts_lasso(&a, w));
+                if p != q {
+                    prop_assert_eq!(run(&moves, a.init[0], Some((p, q)), u, v, &acc), accepts_lasso(&merged, w));
+                }
             }
         }
     }
