@@ -221,6 +221,7 @@ fn run_spacer(sys: &HornSystem, text: &str, budget: &Budget) -> Result<Answer, S
             Ok(()) => Ok(unsat_answer(sys, text, &steps, "spacer")),
             Err(why) => Err(format!("spacer derivation rejected by the checker: {why}")),
         },
+        Ok(SpacerOutcome::Failed(why)) => Err(format!("spacer: {why}")),
         Ok(SpacerOutcome::Stopped(e, n, st)) => Err(format!(
             "spacer: {} at level {n} ({} lemmas, {} facts, {} queries)",
             e.verdict_word(),

@@ -58,6 +58,8 @@ const RESET_QUERIES: usize = 30;
 /// Most moduli of congruence literals describing a point (`x mod m = v mod m`): 2 and the
 /// smallest divisors of the system's `div`/`mod` terms.
 const MAX_MODULI: usize = 4;
+/// Most nodes of a derivation tree read from the must summaries.
+const MAX_DERIVATION: usize = 100_000;
 /// Largest modulus of a congruence literal.
 const MODULUS_MAX: i128 = 64;
 
@@ -82,6 +84,8 @@ pub(crate) enum SpacerOutcome {
     Unsat(Vec<ChcStep>),
     /// The budget ran out at this level.
     Stopped(Exhausted, usize, SpacerStats),
+    /// The engine could not produce its witness (the reason).
+    Failed(String),
 }
 
 /// Sizes of a run that stopped: lemmas, must facts and queries made.
@@ -96,31 +100,43 @@ struct Lemma {
     level: usize,
 }
 
+/// A must summary: a cube of the predicate's arguments every point of which is derivable by
+/// `clause` from points of the `children` facts (one per body application).
 struct Fact {
     clause: usize,
-    vars: Vec<i128>,
-    vals: Vec<i128>,
+    cube: Vec<Lit>,
     children: Vec<usize>,
 }
 
+/// Where the body applications of a query range: those before position `must` among the
+/// must summaries, the others in the frames one level down (with the cube excluded from
+/// bodies of the head's predicate when `induct`: relative induction).
 #[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    /// Bodies among the known facts.
-    Must,
-    /// Bodies in the frames one level down (with the cube excluded from bodies of the head's
-    /// predicate when `induct`).
-    Frames { induct: bool },
+struct Mode {
+    must: usize,
+    induct: bool,
+}
+
+impl Mode {
+    /// Every body application among the must summaries.
+    const MUST: Mode = Mode {
+        must: usize::MAX,
+        induct: false,
+    };
+    /// Every body application in the frames.
+    fn frames(induct: bool) -> Mode {
+        Mode { must: 0, induct }
+    }
 }
 
 enum Query {
     /// Indices of the cube literals in an unsat core.
     Unsat(Vec<usize>),
-    /// A model: the body points, the head point, the clause's declared variables and the
-    /// values of all its variables (auxiliary ones too).
+    /// A model: the body points, the head point and the values of all the clause's variables
+    /// (auxiliary ones too).
     Sat {
         body: Vec<Vec<i128>>,
         head: Vec<i128>,
-        vars: Vec<i128>,
         all: Vec<i128>,
     },
 }
@@ -134,7 +150,6 @@ struct Pdr<'a> {
     lemmas: Vec<Vec<Lemma>>,
     facts: Vec<Fact>,
     facts_of: Vec<Vec<usize>>,
-    known: HashMap<(usize, Vec<i128>), usize>,
     solvers: RefCell<Vec<Option<ClauseSolver>>>,
     queries: Cell<usize>,
     moduli: Vec<i128>,
@@ -188,21 +203,18 @@ impl ClauseSolver {
         }
     }
 
-    fn body_arg(&self, j: usize, i: usize) -> TermId {
-        self.body
-            .get(j)
-            .and_then(|a| a.get(i))
-            .copied()
-            .unwrap_or(self.zero)
-    }
-
-    /// `¬cube` over the arguments of body position `j`.
-    fn not_cube(&mut self, j: usize, cube: &[Lit]) -> TermId {
+    /// `cube` over the arguments of body position `j`.
+    fn cube(&mut self, j: usize, cube: &[Lit]) -> TermId {
         let args = self.body.get(j).cloned().unwrap_or_default();
         let zero = self.zero;
         let w = |x: usize| args.get(x).copied().unwrap_or(zero);
         let c: Vec<TermId> = cube.iter().map(|a| lit_term(&mut self.s, a, &w)).collect();
-        let c = and_all(&mut self.s, c);
+        and_all(&mut self.s, c)
+    }
+
+    /// `¬cube` over the arguments of body position `j`.
+    fn not_cube(&mut self, j: usize, cube: &[Lit]) -> TermId {
+        let c = self.cube(j, cube);
         self.s.terms.mk_not(c)
     }
 
@@ -241,8 +253,9 @@ fn and_all(s: &mut Solver, ts: Vec<TermId>) -> TermId {
     }
 }
 
-/// The literals describing a point: bounds of each argument, and of sums and differences of
-/// pairs of integer arguments.
+/// The literals describing a point: a Boolean argument as one literal (`b ≤ 0` for false,
+/// `b ≥ 1` for true), bounds of each integer argument, and of sums and differences of pairs of
+/// integer arguments.
 fn point_literals(point: &[i128], bools: &[bool], moduli: &[i128]) -> Vec<Lit> {
     let mut out = Vec::new();
     let mut push = |l: Result<Lin, crate::cfa::Overflow>| {
@@ -251,8 +264,13 @@ fn point_literals(point: &[i128], bools: &[bool], moduli: &[i128]) -> Vec<Lit> {
         }
     };
     for (i, &v) in point.iter().enumerate() {
-        push(Lin::var(i).add_const(-v));
-        push(Lin::var(i).scale(-1).and_then(|l| l.add_const(v)));
+        let is_bool = bools.get(i).copied().unwrap_or(false);
+        if !is_bool || v <= 0 {
+            push(Lin::var(i).add_const(-v));
+        }
+        if !is_bool || v > 0 {
+            push(Lin::var(i).scale(-1).and_then(|l| l.add_const(v)));
+        }
     }
     let ints: Vec<usize> = (0..point.len())
         .filter(|&i| !bools.get(i).copied().unwrap_or(false))
@@ -301,7 +319,7 @@ impl Pdr<'_> {
         let (Some(ir), Some(&head)) = (self.irs.get(ci), self.heads.get(ci)) else {
             return Ok(Query::Unsat(Vec::new()));
         };
-        if level == 0 && !ir.body.is_empty() && mode != Mode::Must {
+        if level == 0 && ir.body.len() > mode.must {
             return Ok(Query::Unsat(Vec::new()));
         }
         let mut solvers = self.solvers.borrow_mut();
@@ -315,30 +333,25 @@ impl Pdr<'_> {
             return Ok(Query::Unsat(Vec::new()));
         };
         cs.queries += 1;
-        if mode == Mode::Must
-            && ir
-                .body
-                .iter()
-                .any(|(q, _)| self.facts_of.get(*q).is_none_or(Vec::is_empty))
+        if ir
+            .body
+            .iter()
+            .take(mode.must)
+            .any(|(q, _)| self.facts_of.get(*q).is_none_or(Vec::is_empty))
         {
             return Ok(Query::Unsat(Vec::new()));
         }
         let mut assumptions = Vec::new();
         let mut scoped = false;
         for (j, (q, _)) in ir.body.iter().enumerate() {
-            match mode {
-                Mode::Must => {
+            match j < mode.must {
+                true => {
                     let fs = self.facts_of.get(*q).map(Vec::as_slice).unwrap_or(&[]);
                     let mut ors = Vec::new();
                     for &f in fs.iter().rev().take(MUST_CAP) {
-                        let vals = self.facts.get(f).map(|f| f.vals.as_slice()).unwrap_or(&[]);
-                        let mut eqs = Vec::new();
-                        for (i, &k) in vals.iter().enumerate() {
-                            let a = cs.body_arg(j, i);
-                            let c = cs.s.terms.mk_const(num(k), Sort::Int);
-                            eqs.push(cs.s.terms.mk(TermOp::Eq, vec![a, c], Sort::Bool));
-                        }
-                        ors.push(and_all(&mut cs.s, eqs));
+                        let cube = self.facts.get(f).map(|f| f.cube.as_slice()).unwrap_or(&[]);
+                        let c = cs.cube(j, cube);
+                        ors.push(c);
                     }
                     let t = match ors.len() {
                         0 | 1 => and_all(&mut cs.s, ors),
@@ -350,14 +363,14 @@ impl Pdr<'_> {
                     }
                     cs.s.assert(t);
                 }
-                Mode::Frames { induct } => {
+                false => {
                     let ls = self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]);
                     for (li, l) in ls.iter().enumerate() {
                         if l.level + 1 >= level {
                             assumptions.push(cs.lemma_act(j, li, &l.cube));
                         }
                     }
-                    if induct && *q == head {
+                    if mode.induct && *q == head {
                         let n = cs.not_cube(j, cube);
                         if !scoped {
                             cs.s.push();
@@ -403,15 +416,8 @@ impl Pdr<'_> {
                     .map(|at| at.iter().map(|&t| val(t)).collect())
                     .collect();
                 let head = cs.head.iter().map(|&t| val(t)).collect();
-                let nd = self.decl_vars.get(ci).copied().unwrap_or(0);
-                let all: Vec<i128> = cs.vars.iter().map(|&t| val(t)).collect();
-                let vars = all.iter().take(nd).copied().collect();
-                Ok(Query::Sat {
-                    body,
-                    head,
-                    vars,
-                    all,
-                })
+                let all = cs.vars.iter().map(|&t| val(t)).collect();
+                Ok(Query::Sat { body, head, all })
             }
         };
         if scoped {
@@ -430,7 +436,7 @@ impl Pdr<'_> {
     ) -> Result<Option<Vec<usize>>, Exhausted> {
         let mut core: Vec<usize> = Vec::new();
         for &ci in self.by_head.get(pred).map(Vec::as_slice).unwrap_or(&[]) {
-            match self.query(ci, cube, level, Mode::Frames { induct: true })? {
+            match self.query(ci, cube, level, Mode::frames(true))? {
                 Query::Unsat(c) => core.extend(c),
                 Query::Sat { .. } => return Ok(None),
             }
@@ -440,29 +446,117 @@ impl Pdr<'_> {
         Ok(Some(core))
     }
 
-    fn add_fact(
-        &mut self,
-        pred: usize,
-        ci: usize,
-        vars: Vec<i128>,
-        vals: Vec<i128>,
-        children: Vec<usize>,
-    ) -> usize {
-        if let Some(&f) = self.known.get(&(pred, vals.clone())) {
+    /// Records a must summary of `pred` (an identical cube is not added twice).
+    fn add_fact(&mut self, pred: usize, ci: usize, cube: Vec<Lit>, children: Vec<usize>) -> usize {
+        let fs = self.facts_of.get(pred).map(Vec::as_slice).unwrap_or(&[]);
+        if let Some(&f) = fs
+            .iter()
+            .find(|&&f| self.facts.get(f).is_some_and(|x| x.cube == cube))
+        {
             return f;
         }
         let id = self.facts.len();
-        self.known.insert((pred, vals.clone()), id);
         self.facts.push(Fact {
             clause: ci,
-            vars,
-            vals,
+            cube,
             children,
         });
         if let Some(v) = self.facts_of.get_mut(pred) {
             v.push(id);
         }
         id
+    }
+
+    /// A must summary of `pred` containing `point` (the most recent first).
+    fn fact_of(&self, pred: usize, point: &[i128]) -> Option<usize> {
+        let at = |x: Var| point.get(x).copied().unwrap_or(0);
+        self.facts_of
+            .get(pred)?
+            .iter()
+            .rev()
+            .copied()
+            .find(|&f| {
+                self.facts
+                    .get(f)
+                    .is_some_and(|x| x.cube.iter().all(|l| l.holds(&at)))
+            })
+    }
+
+    /// The literals of clause `ci` that hold in the model `all` (one disjunct per part), over
+    /// the clause's variables.
+    fn model_disjuncts(&self, ci: usize, all: &[i128]) -> Option<Vec<Lit>> {
+        let ir = self.irs.get(ci)?;
+        let val = |x: Var| all.get(x).copied().unwrap_or(0);
+        let mut lits = Vec::new();
+        for part in &ir.parts {
+            let conj = part.iter().find(|c| c.iter().all(|a| a.holds(&val)))?;
+            lits.extend(conj.iter().cloned().map(Lit::Lin));
+        }
+        Some(lits)
+    }
+
+    /// `cube` (over the arguments of body position `j` of clause `ci`) over the clause's
+    /// variables.
+    fn body_cube(&self, ci: usize, j: usize, cube: &[Lit]) -> Option<Vec<Lit>> {
+        let args = &self.irs.get(ci)?.body.get(j)?.1;
+        cube.iter().map(|l| l.map(|x| subst_args(x, args))).collect()
+    }
+
+    /// The must summary of the head of clause `ci` from a model `all` of its must query whose
+    /// body points lie in the facts `children`: the model-based projection of the clause's
+    /// constraint (the disjunct of each part true in the model) and of the children's cubes
+    /// onto the head's arguments — every point of it is derivable from points of the
+    /// children (CAV 2014 §4, a symbolic must summary). The head point alone when the
+    /// projection fails.
+    fn must_cube(&self, ci: usize, all: &[i128], head: &[i128], children: &[usize]) -> Vec<Lit> {
+        let point = || point_cube(head);
+        let Some(ir) = self.irs.get(ci) else {
+            return point();
+        };
+        let Some(mut lits) = self.model_disjuncts(ci, all) else {
+            return point();
+        };
+        for (j, &f) in children.iter().enumerate() {
+            let cube = self.facts.get(f).map(|f| f.cube.as_slice()).unwrap_or(&[]);
+            match self.body_cube(ci, j, cube) {
+                Some(c) => lits.extend(c),
+                None => return point(),
+            }
+        }
+        let hargs: &[Lin] = ir.head.as_ref().map(|h| h.1.as_slice()).unwrap_or(&[]);
+        self.project_onto(ir.nvars, lits, hargs, all, head)
+            .unwrap_or_else(point)
+    }
+
+    /// Projects `lits` (over the `n` clause variables, true in `all`) onto the arguments
+    /// `args` (whose values are `point`): the result is over argument positions and contains
+    /// `point`.
+    fn project_onto(
+        &self,
+        n: usize,
+        mut lits: Vec<Lit>,
+        args: &[Lin],
+        all: &[i128],
+        point: &[i128],
+    ) -> Option<Vec<Lit>> {
+        for (i, t) in args.iter().enumerate() {
+            lits.push(Lit::Lin(Atom::eq0(Lin::var(n + i).sub(t).ok()?)));
+        }
+        let val = |x: Var| {
+            if x < n {
+                all.get(x).copied().unwrap_or(0)
+            } else {
+                point.get(x - n).copied().unwrap_or(0)
+            }
+        };
+        let elim: Vec<Var> = (0..n).collect();
+        let p = project(lits, &elim, &val)?;
+        let p: Vec<Lit> = p
+            .iter()
+            .map(|l| l.map(|x| Some(x.rename(&|v| v.saturating_sub(n)))))
+            .collect::<Option<Vec<_>>>()?;
+        let at = |x: Var| point.get(x).copied().unwrap_or(0);
+        p.iter().all(|l| l.holds(&at)).then_some(p)
     }
 
     /// A blocked point of `pred` at `level`, generalised to a cube.
@@ -520,8 +614,11 @@ impl Pdr<'_> {
             return Ok(c);
         }
         // Weaken bounds: `l + c ≤ 0` to `l + c - d ≤ 0` for the largest `d` still blocked.
+        let is_bool = |x: &Var| bools.get(*x).copied().unwrap_or(false);
         for i in 0..cube.len() {
-            if !matches!(cube.get(i), Some(Lit::Lin(a)) if !a.eq) {
+            // Bounds over Boolean arguments alone are literals already.
+            if !matches!(cube.get(i), Some(Lit::Lin(a)) if !a.eq && !a.lin.coeffs.keys().all(is_bool))
+            {
                 continue;
             }
             let with = |d: i128| -> Option<Vec<Lit>> {
@@ -704,70 +801,64 @@ impl Pdr<'_> {
         ls.push(Lemma { cube, level });
     }
 
-    /// The obligation for the body of linear clause `ci` from a model of its query with the head
-    /// in `cube`: the model-based projection (`mbp`) of the clause's constraint (the disjunct of
-    /// each part that holds in the model) and of the cube onto the body's arguments; the body
-    /// point itself when the clause is nonlinear or the projection fails.
-    fn obligation(&self, ci: usize, cube: &[Lit], all: &[i128], point: &[i128]) -> Vec<Lit> {
-        let eqs = || {
-            point
-                .iter()
-                .enumerate()
-                .filter_map(|(i, &v)| {
-                    Lin::var(i)
-                        .add_const(-v)
-                        .ok()
-                        .map(|l| Lit::Lin(Atom::eq0(l)))
-                })
-                .collect()
-        };
+    /// The obligation for body position `pos` of clause `ci` from a model `all` of its query
+    /// with the head in `cube` (Spacer's nonlinear step, CAV 2014 §4): the model-based
+    /// projection onto that position's arguments of the clause's constraint (the disjunct of
+    /// each part that holds in the model), the cube, the must summaries `known` of the
+    /// positions before it and, for the positions after it, the may summaries (each lemma
+    /// of the queried frame by the negation of a literal of its cube that the model falsifies).
+    /// The body point itself when the projection fails.
+    fn obligation(
+        &self,
+        ci: usize,
+        cube: &[Lit],
+        level: usize,
+        all: &[i128],
+        pos: usize,
+        known: &[usize],
+        point: &[i128],
+    ) -> Vec<Lit> {
+        let eqs = || point_cube(point);
         let Some(ir) = self.irs.get(ci) else {
             return eqs();
         };
-        let [(_, bargs)] = ir.body.as_slice() else {
+        let Some((_, bargs)) = ir.body.get(pos) else {
+            return eqs();
+        };
+        let Some(mut lits) = self.model_disjuncts(ci, all) else {
             return eqs();
         };
         let hargs: &[Lin] = ir.head.as_ref().map(|h| h.1.as_slice()).unwrap_or(&[]);
-        let n = ir.nvars;
-        let val = |x: Var| {
-            if x < n {
-                all.get(x).copied().unwrap_or(0)
-            } else {
-                point.get(x - n).copied().unwrap_or(0)
-            }
-        };
-        let mut lits: Vec<Lit> = Vec::new();
-        for part in &ir.parts {
-            let Some(conj) = part.iter().find(|c| c.iter().all(|a| a.holds(&val))) else {
-                return eqs();
-            };
-            lits.extend(conj.iter().cloned().map(Lit::Lin));
-        }
         for l in cube {
             match l.map(|x| subst_args(x, hargs)) {
                 Some(l) => lits.push(l),
                 None => return eqs(),
             }
         }
-        for (i, t) in bargs.iter().enumerate() {
-            match Lin::var(n + i).sub(t) {
-                Ok(d) => lits.push(Lit::Lin(Atom::eq0(d))),
-                Err(_) => return eqs(),
+        let val = |x: Var| all.get(x).copied().unwrap_or(0);
+        for (j, (q, _)) in ir.body.iter().enumerate() {
+            if j < pos {
+                let f = known.get(j).and_then(|&f| self.facts.get(f));
+                match f.and_then(|f| self.body_cube(ci, j, &f.cube)) {
+                    Some(c) => lits.extend(c),
+                    None => return eqs(),
+                }
+            } else if j > pos {
+                for l in self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]) {
+                    if l.level + 1 < level {
+                        continue;
+                    }
+                    let Some(c) = self.body_cube(ci, j, &l.cube) else {
+                        return eqs();
+                    };
+                    if let Some(n) = c.iter().find_map(|x| negation_in(x, &val)) {
+                        lits.push(n);
+                    }
+                }
             }
         }
-        let elim: Vec<Var> = (0..n).collect();
-        let Some(p) = project(lits, &elim, &val) else {
-            return eqs();
-        };
-        let p: Option<Vec<Lit>> = p
-            .iter()
-            .map(|l| l.map(|x| Some(x.rename(&|v| v.saturating_sub(n)))))
-            .collect();
-        let at = |x: Var| point.get(x).copied().unwrap_or(0);
-        match p {
-            Some(p) if p.iter().all(|l| l.holds(&at)) => p,
-            _ => eqs(),
-        }
+        self.project_onto(ir.nvars, lits, bargs, all, point)
+            .unwrap_or_else(eqs)
     }
 
     /// Decides an obligation (a cube of `pred` containing `point`): `Some(fact)` when a fact in
@@ -787,11 +878,12 @@ impl Pdr<'_> {
             let mut reached = None;
             for &ci in &clauses {
                 if let Query::Sat {
-                    body, head, vars, ..
-                } = self.query(ci, &cube, k, Mode::Must)?
+                    body, head, all, ..
+                } = self.query(ci, &cube, k, Mode::MUST)?
                 {
                     if let Some(children) = self.children(ci, &body) {
-                        reached = Some(self.add_fact(p, ci, vars, head, children));
+                        let c = self.must_cube(ci, &all, &head, &children);
+                        reached = Some(self.add_fact(p, ci, c, children));
                         break;
                     }
                 }
@@ -805,36 +897,65 @@ impl Pdr<'_> {
             }
             let mut progressed = false;
             for &ci in &clauses {
-                if let Query::Sat {
-                    body,
-                    head,
-                    vars,
-                    all,
-                } = self.query(ci, &cube, k, Mode::Frames { induct: false })?
-                {
-                    let preds: Vec<usize> = self
-                        .irs
-                        .get(ci)
-                        .map(|ir| ir.body.iter().map(|b| b.0).collect())
-                        .unwrap_or_default();
-                    let unknown = preds
-                        .iter()
-                        .zip(&body)
-                        .find(|(q, b)| !self.known.contains_key(&(**q, (*b).clone())));
-                    match unknown {
-                        Some((&q, b)) => {
-                            let c = self.obligation(ci, &cube, &all, b);
-                            stack.push((q, c, b.clone(), k.saturating_sub(1)));
-                        }
-                        None => {
-                            if let Some(children) = self.children(ci, &body) {
-                                self.add_fact(p, ci, vars, head, children);
+                let Query::Sat {
+                    mut body,
+                    mut head,
+                    mut all,
+                } = self.query(ci, &cube, k, Mode::frames(false))?
+                else {
+                    continue;
+                };
+                let preds: Vec<usize> = self
+                    .irs
+                    .get(ci)
+                    .map(|ir| ir.body.iter().map(|b| b.0).collect())
+                    .unwrap_or_default();
+                // The first body point not covered by a must summary; while the query stays
+                // satisfiable with the applications up to it among the must summaries, the
+                // model is replaced (so a child obligation is only made when no covered point
+                // serves, and reaching it adds a new must summary).
+                let (known, unknown) = loop {
+                    let mut known = Vec::new();
+                    let mut unknown = None;
+                    for (j, (&q, b)) in preds.iter().zip(&body).enumerate() {
+                        match self.fact_of(q, b) {
+                            Some(f) => known.push(f),
+                            None => {
+                                unknown = Some(j);
+                                break;
                             }
                         }
                     }
-                    progressed = true;
-                    break;
+                    let Some(j) = unknown else {
+                        break (known, None);
+                    };
+                    // With every application among the must summaries it is the must query,
+                    // unsatisfiable above.
+                    if j + 1 >= preds.len() {
+                        break (known, Some(j));
+                    }
+                    match self.query(ci, &cube, k, Mode { must: j + 1, induct: false })? {
+                        Query::Sat { body: b, head: h, all: a } => {
+                            (body, head, all) = (b, h, a);
+                        }
+                        Query::Unsat(_) => break (known, Some(j)),
+                    }
+                };
+                match unknown {
+                    Some(j) => {
+                        let (Some(&q), Some(b)) = (preds.get(j), body.get(j)) else {
+                            continue;
+                        };
+                        let c = self.obligation(ci, &cube, k, &all, j, &known, b);
+                        stack.push((q, c, b.clone(), k.saturating_sub(1)));
+                    }
+                    None => {
+                        let c = self.must_cube(ci, &all, &head, &known);
+                        self.add_fact(p, ci, c, known);
+                    }
                 }
+                progressed = true;
+                break;
             }
             if progressed {
                 continue;
@@ -860,13 +981,13 @@ impl Pdr<'_> {
         }
     }
 
-    /// The known facts of a clause's body points (`None` if one is not known).
+    /// The must summaries containing a clause's body points (`None` if one is not covered).
     fn children(&self, ci: usize, body: &[Vec<i128>]) -> Option<Vec<usize>> {
         let ir = self.irs.get(ci)?;
         ir.body
             .iter()
             .zip(body)
-            .map(|((q, _), b)| self.known.get(&(*q, b.clone())).copied())
+            .map(|((q, _), b)| self.fact_of(*q, b))
             .collect()
     }
 
@@ -902,35 +1023,173 @@ impl Pdr<'_> {
         Ok(None)
     }
 
-    /// The derivation of fact `root` in an order where every body fact comes first.
-    fn derivation(&self, root: usize) -> Vec<ChcStep> {
-        let mut seen = vec![false; self.facts.len()];
-        let mut out = Vec::new();
-        let mut stack = vec![(root, false)];
-        while let Some((f, done)) = stack.pop() {
-            let Some(fact) = self.facts.get(f) else {
-                continue;
+    /// Solves clause `ci` with the head at `point` and body application `j` in the cube of
+    /// fact `children[j]`: the clause's declared variables and the body points.
+    fn replay(
+        &self,
+        ci: usize,
+        children: &[usize],
+        point: &[i128],
+    ) -> Result<Option<(Vec<i128>, Vec<Vec<i128>>)>, Exhausted> {
+        self.budget.spend(1)?;
+        self.queries.set(self.queries.get() + 1);
+        let Some(ir) = self.irs.get(ci) else {
+            return Ok(None);
+        };
+        let mut solvers = self.solvers.borrow_mut();
+        let Some(slot) = solvers.get_mut(ci) else {
+            return Ok(None);
+        };
+        if slot.is_none() {
+            *slot = Some(ClauseSolver::new(ir, self.budget));
+        }
+        let Some(cs) = slot.as_mut() else {
+            return Ok(None);
+        };
+        cs.s.push();
+        for (j, &f) in children.iter().enumerate() {
+            let cube = self.facts.get(f).map(|f| f.cube.as_slice()).unwrap_or(&[]);
+            let t = cs.cube(j, cube);
+            cs.s.assert(t);
+        }
+        for (h, &v) in cs.head.clone().iter().zip(point) {
+            let c = cs.s.terms.mk_const(num(v), Sort::Int);
+            let e = cs.s.terms.mk(TermOp::Eq, vec![*h, c], Sort::Bool);
+            cs.s.assert(e);
+        }
+        let out = match cs.s.check(&[]) {
+            SatResult::Sat => {
+                let mut memo = HashMap::new();
+                let s = &cs.s;
+                let mut val = |t: TermId| int_of(s.model_value(t, &mut memo));
+                let nd = self.decl_vars.get(ci).copied().unwrap_or(0);
+                let vars = cs.vars.iter().take(nd).map(|&t| val(t)).collect();
+                let body = cs
+                    .body
+                    .iter()
+                    .map(|at| at.iter().map(|&t| val(t)).collect())
+                    .collect();
+                Ok(Some((vars, body)))
+            }
+            SatResult::Unsat => Ok(None),
+            SatResult::Unknown => Err(self.budget.check().err().unwrap_or(Exhausted::Timeout)),
+        };
+        cs.s.pop(1);
+        out
+    }
+
+    /// A concrete derivation of the query fact `root`, every body fact first. From the root
+    /// down, each node's clause is solved with its head at the node's point and its body
+    /// applications in the children's cubes (satisfiable: every point of a must summary is
+    /// derivable from its children), which gives the children's points; a point derived twice
+    /// is listed once. `None` when a step cannot be solved or the tree grows past
+    /// `MAX_DERIVATION` nodes.
+    fn concretize(&self, root: usize) -> Result<Option<Vec<ChcStep>>, Exhausted> {
+        struct Node {
+            fact: usize,
+            point: Vec<i128>,
+            vars: Vec<i128>,
+            kids: Vec<usize>,
+        }
+        let mut nodes = vec![Node {
+            fact: root,
+            point: Vec::new(),
+            vars: Vec::new(),
+            kids: Vec::new(),
+        }];
+        let mut i = 0;
+        while i < nodes.len() {
+            if nodes.len() > MAX_DERIVATION {
+                return Ok(None);
+            }
+            let Some((f, point)) = nodes.get(i).map(|n| (n.fact, n.point.clone())) else {
+                break;
             };
-            if done {
-                out.push(ChcStep {
-                    clause: fact.clause,
-                    vars: fact.vars.clone(),
-                    fact: fact.vals.clone(),
+            let Some(fact) = self.facts.get(f) else {
+                return Ok(None);
+            };
+            let Some((vars, body)) = self.replay(fact.clause, &fact.children, &point)? else {
+                return Ok(None);
+            };
+            let mut kids = Vec::new();
+            for (&c, b) in fact.children.iter().zip(body) {
+                kids.push(nodes.len());
+                nodes.push(Node {
+                    fact: c,
+                    point: b,
+                    vars: Vec::new(),
+                    kids: Vec::new(),
                 });
+            }
+            if let Some(n) = nodes.get_mut(i) {
+                n.vars = vars;
+                n.kids = kids;
+            }
+            i += 1;
+        }
+        let key = |n: &Node| {
+            let clause = self.facts.get(n.fact).map(|f| f.clause).unwrap_or(0);
+            (self.heads.get(clause).copied(), n.point.clone())
+        };
+        let mut listed = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let mut stack = vec![(0usize, false)];
+        while let Some((k, done)) = stack.pop() {
+            let Some(n) = nodes.get(k) else { continue };
+            if done {
+                if listed.insert(key(n)) {
+                    out.push(ChcStep {
+                        clause: self.facts.get(n.fact).map(|f| f.clause).unwrap_or(0),
+                        vars: n.vars.clone(),
+                        fact: n.point.clone(),
+                    });
+                }
                 continue;
             }
-            if seen.get(f).copied().unwrap_or(true) {
+            if listed.contains(&key(n)) {
                 continue;
             }
-            if let Some(s) = seen.get_mut(f) {
-                *s = true;
-            }
-            stack.push((f, true));
-            for &c in fact.children.iter().rev() {
+            stack.push((k, true));
+            for &c in n.kids.iter().rev() {
                 stack.push((c, false));
             }
         }
-        out
+        Ok(Some(out))
+    }
+}
+
+/// The cube of one point: an equality per argument.
+fn point_cube(point: &[i128]) -> Vec<Lit> {
+    point
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &v)| {
+            Lin::var(i)
+                .add_const(-v)
+                .ok()
+                .map(|l| Lit::Lin(Atom::eq0(l)))
+        })
+        .collect()
+}
+
+/// When `l` is false under `val`, a literal that holds there and contradicts `l` (over the
+/// integers): `L ≥ 1` for `L ≤ 0`, `L ≥ 1` or `L ≤ -1` for `L = 0`, the residue of the model
+/// for a congruence.
+fn negation_in(l: &Lit, val: &dyn Fn(Var) -> i128) -> Option<Lit> {
+    if l.holds(val) {
+        return None;
+    }
+    match l {
+        Lit::Lin(a) => {
+            let up = a.lin.scale(-1).and_then(|n| n.add_const(1));
+            let neg = if !a.eq || a.lin.eval(val) > 0 {
+                up
+            } else {
+                a.lin.add_const(1)
+            };
+            neg.ok().map(|n| Lit::Lin(Atom::le0(n)))
+        }
+        Lit::Mod(t, m, _) => Some(Lit::Mod(t.clone(), *m, t.eval(val).rem_euclid(*m))),
     }
 }
 
@@ -975,7 +1234,6 @@ pub(crate) fn spacer(
         lemmas: (0..=npreds).map(|_| Vec::new()).collect(),
         facts: Vec::new(),
         facts_of: vec![Vec::new(); npreds + 1],
-        known: HashMap::new(),
         solvers: RefCell::new((0..sys.clauses.len()).map(|_| None).collect()),
         queries: Cell::new(0),
         moduli,
@@ -984,7 +1242,15 @@ pub(crate) fn spacer(
     let mut n = 0usize;
     loop {
         match pdr.solve(npreds, Vec::new(), Vec::new(), n) {
-            Ok(Some(f)) => return Ok(SpacerOutcome::Unsat(pdr.derivation(f))),
+            Ok(Some(f)) => {
+                return Ok(match pdr.concretize(f) {
+                    Ok(Some(steps)) => SpacerOutcome::Unsat(steps),
+                    Ok(None) => SpacerOutcome::Failed(
+                        "false is derivable from the must summaries, but no concrete derivation was found from them".into(),
+                    ),
+                    Err(e) => SpacerOutcome::Stopped(e, n, pdr.stats()),
+                })
+            }
             Ok(None) => {}
             Err(e) => return Ok(SpacerOutcome::Stopped(e, n, pdr.stats())),
         }
