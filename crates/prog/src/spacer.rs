@@ -1193,6 +1193,56 @@ fn negation_in(l: &Lit, val: &dyn Fn(Var) -> i128) -> Option<Lit> {
     }
 }
 
+impl<'a> Pdr<'a> {
+    /// The engine's state before the first level: every clause translated once.
+    fn new(
+        sys: &HornSystem,
+        text: &str,
+        budget: &'a Budget,
+    ) -> Result<Pdr<'a>, crate::error::ProgError> {
+        let npreds = sys.preds.len();
+        let mut irs = Vec::new();
+        let mut heads = Vec::new();
+        let mut by_head = vec![Vec::new(); npreds + 1];
+        for (ci, c) in sys.clauses.iter().enumerate() {
+            let ir = convert_clause(sys, c, text, 0)?;
+            let h = ir.head.as_ref().map(|(p, _)| *p).unwrap_or(npreds);
+            heads.push(h);
+            if let Some(v) = by_head.get_mut(h) {
+                v.push(ci);
+            }
+            irs.push(ir);
+        }
+        // The divisors of the clauses' `div`/`mod` terms (Spacer's MBP keeps divisibility
+        // constraints of these moduli; here they describe points), with 2 first.
+        let mut moduli: Vec<i128> = irs
+            .iter()
+            .flat_map(|ir: &ClauseIr| ir.moduli.iter().copied())
+            .filter(|&m| m <= MODULUS_MAX && m != 2)
+            .collect();
+        moduli.sort_unstable();
+        moduli.dedup();
+        moduli.insert(0, 2);
+        moduli.truncate(MAX_MODULI);
+        let mut bools: Vec<Vec<bool>> = sys.preds.iter().map(|p| p.bools.clone()).collect();
+        bools.push(Vec::new());
+        Ok(Pdr {
+            decl_vars: sys.clauses.iter().map(|c| c.vars.len()).collect(),
+            irs,
+            heads,
+            by_head,
+            bools,
+            lemmas: (0..=npreds).map(|_| Vec::new()).collect(),
+            facts: Vec::new(),
+            facts_of: vec![Vec::new(); npreds + 1],
+            solvers: RefCell::new((0..sys.clauses.len()).map(|_| None).collect()),
+            queries: Cell::new(0),
+            moduli,
+            budget,
+        })
+    }
+}
+
 /// Runs the engine on a system of Horn clauses.
 pub(crate) fn spacer(
     sys: &HornSystem,
@@ -1200,45 +1250,7 @@ pub(crate) fn spacer(
     budget: &Budget,
 ) -> Result<SpacerOutcome, crate::error::ProgError> {
     let npreds = sys.preds.len();
-    let mut irs = Vec::new();
-    let mut heads = Vec::new();
-    let mut by_head = vec![Vec::new(); npreds + 1];
-    for (ci, c) in sys.clauses.iter().enumerate() {
-        let ir = convert_clause(sys, c, text, 0)?;
-        let h = ir.head.as_ref().map(|(p, _)| *p).unwrap_or(npreds);
-        heads.push(h);
-        if let Some(v) = by_head.get_mut(h) {
-            v.push(ci);
-        }
-        irs.push(ir);
-    }
-    // The divisors of the clauses' `div`/`mod` terms (Spacer's MBP keeps divisibility
-    // constraints of these moduli; here they describe points), with 2 first.
-    let mut moduli: Vec<i128> = irs
-        .iter()
-        .flat_map(|ir: &ClauseIr| ir.moduli.iter().copied())
-        .filter(|&m| m <= MODULUS_MAX && m != 2)
-        .collect();
-    moduli.sort_unstable();
-    moduli.dedup();
-    moduli.insert(0, 2);
-    moduli.truncate(MAX_MODULI);
-    let mut bools: Vec<Vec<bool>> = sys.preds.iter().map(|p| p.bools.clone()).collect();
-    bools.push(Vec::new());
-    let mut pdr = Pdr {
-        decl_vars: sys.clauses.iter().map(|c| c.vars.len()).collect(),
-        irs,
-        heads,
-        by_head,
-        bools,
-        lemmas: (0..=npreds).map(|_| Vec::new()).collect(),
-        facts: Vec::new(),
-        facts_of: vec![Vec::new(); npreds + 1],
-        solvers: RefCell::new((0..sys.clauses.len()).map(|_| None).collect()),
-        queries: Cell::new(0),
-        moduli,
-        budget,
-    };
+    let mut pdr = Pdr::new(sys, text, budget)?;
     let mut n = 0usize;
     loop {
         match pdr.solve(npreds, Vec::new(), Vec::new(), n) {
@@ -1273,5 +1285,98 @@ pub(crate) fn spacer(
             Err(e) => return Ok(SpacerOutcome::Stopped(e, n, pdr.stats())),
         }
         n += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::horn::read_horn;
+    use crate::horn_check::check_chc_derivation;
+    use crate::mbp::tests::le;
+
+    /// `p` holds of 1 and is closed under `add`, a relation defined by one clause without body
+    /// applications; the query asks for 64 (a derivation tree of height 7).
+    const SUMS: &str = "(set-logic HORN)
+(declare-fun add (Int Int Int) Bool)
+(declare-fun p (Int) Bool)
+(assert (forall ((x Int) (y Int) (z Int)) (=> (= z (+ x y)) (add x y z))))
+(assert (forall ((x Int)) (=> (= x 1) (p x))))
+(assert (forall ((x Int) (y Int) (z Int)) (=> (and (p x) (p y) (add x y z)) (p z))))
+(assert (forall ((x Int)) (=> (and (p x) (= x 64)) false)))
+(check-sat)
+";
+
+    #[test]
+    fn must_summaries_are_symbolic_and_concretise_to_a_checked_derivation() {
+        let sys = read_horn(SUMS).expect("read");
+        let budget = Budget::unlimited();
+        let mut pdr = Pdr::new(&sys, SUMS, &budget).expect("clauses");
+        let npreds = sys.preds.len();
+        let root = (0..20)
+            .find_map(|n| pdr.solve(npreds, Vec::new(), Vec::new(), n).expect("budget"))
+            .expect("false is derivable");
+        // One must summary of `add` covers the whole relation (a concrete fact per use would
+        // need one per sum).
+        let add = sys.preds.iter().position(|p| p.name == "add").expect("add");
+        let facts = pdr.facts_of.get(add).cloned().unwrap_or_default();
+        assert_eq!(facts.len(), 1);
+        let cube = &pdr.facts[facts[0]].cube;
+        for pt in [[3i128, 4, 7], [-10, 25, 15], [0, 0, 0]] {
+            assert!(cube.iter().all(|l| l.holds(&|x| pt[x])), "{cube:?}");
+        }
+        assert!(!cube.iter().all(|l| l.holds(&|x| [1i128, 1, 3][x])));
+        // The tree of symbolic facts gives a concrete derivation that the checker accepts.
+        let steps = pdr.concretize(root).expect("budget").expect("derivation");
+        check_chc_derivation(SUMS, &steps).expect("checked");
+        assert!(steps.iter().any(|s| s.fact == vec![64]), "{steps:?}");
+    }
+
+    #[test]
+    fn the_other_applications_constrain_a_nonlinear_obligation() {
+        // `q(y)` needs `r(x)` with `y = x + 1`; the only `r` is 5, so the obligation for the
+        // body application `q` (after `r`, whose must summary is `x = 5`) is `y = 6`.
+        let text = "(set-logic HORN)
+(declare-fun r (Int) Bool)
+(declare-fun q (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 5) (r x))))
+(assert (forall ((y Int)) (=> (>= y 0) (q y))))
+(assert (forall ((x Int) (y Int)) (=> (and (r x) (q y) (= y (+ x 1))) false)))
+(check-sat)
+";
+        let sys = read_horn(text).expect("read");
+        let budget = Budget::unlimited();
+        let mut pdr = Pdr::new(&sys, text, &budget).expect("clauses");
+        let r = pdr.add_fact(0, 0, vec![le(&[(0, 1)], -5), le(&[(0, -1)], 5)], Vec::new());
+        // The model of the query: x = 5, y = 6 (clause variables 0 and 1).
+        let c = pdr.obligation(2, &[], 1, &[5, 6], 1, &[r], &[6]);
+        let at = |v: i128| c.iter().all(|l| l.holds(&|_| v));
+        assert!(at(6), "{c:?}");
+        assert!(!at(7) && !at(0), "{c:?}");
+    }
+
+    #[test]
+    fn boolean_arguments_are_single_literals() {
+        // Booleans 1 and 0, an integer 5: one literal per Boolean, two bounds and a parity
+        // literal for the integer (no octagon with a single integer).
+        let lits = point_literals(&[1, 0, 5], &[true, true, false], &[2]);
+        let on = |x: Var| lits.iter().filter(|l| l.lin().coeffs.contains_key(&x)).count();
+        assert_eq!((on(0), on(1), on(2)), (1, 1, 3), "{lits:?}");
+        assert!(lits.contains(&le(&[(0, -1)], 1)));
+        assert!(lits.contains(&le(&[(1, 1)], 0)));
+    }
+
+    #[test]
+    fn negation_in_the_model() {
+        let val = |x: Var| [3i128, -2][x];
+        // x ≤ 1 is false at 3: x ≥ 2.
+        let n = negation_in(&le(&[(0, 1)], -1), &val).expect("false");
+        assert_eq!(n, le(&[(0, -1)], 2));
+        assert!(negation_in(&le(&[(0, 1)], -5), &val).is_none());
+        // y = 0 is false at -2: y ≤ -1.
+        let eq = Lit::Lin(Atom::eq0(Lin::var(1)));
+        assert_eq!(negation_in(&eq, &val), Some(le(&[(1, 1)], 1)));
+        let m = Lit::Mod(Lin::var(0), 2, 0);
+        assert_eq!(negation_in(&m, &val), Some(Lit::Mod(Lin::var(0), 2, 1)));
     }
 }

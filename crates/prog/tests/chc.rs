@@ -380,7 +380,7 @@ fn shared_chc_tasks_never_wrong() {
     let all = std::env::var("VERIKIT_PROG_ALL").is_ok_and(|v| v == "1");
     let ci = include_str!("chc-ci.tsv");
     let mut tasks = expected(&root);
-    let floor: usize = if all { 60 } else { 18 };
+    let floor: usize = if all { 60 } else { 20 };
     if !all {
         tasks.retain(|(p, _)| {
             ci.lines()
