@@ -8,14 +8,23 @@
 //!
 //! - A **frame** `F_k(P)` is the conjunction of the lemmas of `P` whose level is at least `k`; it
 //!   over-approximates the facts of `P` derivable by derivations of height at most `k`.
-//! - The **must summary** of `P` is the set of concrete facts derived so far, each with its clause,
-//!   the clause's variable values and the facts of its body: a derivation tree.
-//! - An **obligation** is a point of `P` at level `k`. It is reached when a clause derives it from
-//!   known facts (the must query); otherwise a model of a clause with bodies in `F_{k-1}` gives a
-//!   point of a body predicate that is not yet known (a child obligation at `k-1`); when every
-//!   clause is unsatisfiable the point is blocked.
-//! - **Generalisation** of a blocked point: the point is written as interval and octagon literals
-//!   (`x ≤ v`, `x ≥ v`, `x ± y ≤ d`, …); the union of the unsat cores over the clauses (with the
+//! - A **must summary** of `P` is a cube every point of which is derivable: the model-based
+//!   projection (`mbp`) of a clause's constraint (the disjunct of each part true in the query's
+//!   model) and of its body applications' must summaries onto the head's arguments, with its
+//!   clause and the facts of its body (CAV 2014 §4: symbolic, not a concrete point). An `unsat`
+//!   answer is concretised top-down: the query's clause is solved with its body applications in
+//!   their summaries, which gives each child a point, and so on down to the clauses without
+//!   body applications; the concrete derivation tree is what `horn_check` re-checks.
+//! - An **obligation** is a cube of `P` at level `k`, with a point of it. It is reached when a
+//!   clause derives a point of it from must summaries (the must query); otherwise a model of a
+//!   clause with bodies in `F_{k-1}` is taken, its body applications are covered by must
+//!   summaries from the first on as long as the query stays satisfiable with them, and the first
+//!   application left uncovered gets a child obligation at `k-1`: the projection of the clause,
+//!   the cube, the must summaries of the applications before it and the may summaries (lemmas)
+//!   of those after it onto its arguments (one body predicate at a time, CAV 2014 §4). When
+//!   every clause is unsatisfiable the cube is blocked.
+//! - **Generalisation** of a blocked cube: its point is written as interval and octagon literals
+//!   (`x ≤ v`, `x ≥ v`, `x ± y ≤ d`, …; a Boolean argument as one literal, `b ≤ 0` or `b ≥ 1`); the union of the unsat cores over the clauses (with the
 //!   candidate itself excluded from the bodies of `P`, IC3's relative induction) keeps the literals
 //!   that matter, then literals are dropped while the cube stays blocked, and the bounds of the rest
 //!   are weakened as far as they stay blocked (exponential then binary search). The lemma is the
@@ -99,6 +108,17 @@ struct Lemma {
     cube: Vec<Lit>,
     level: usize,
 }
+
+/// The first body application of a query's model not covered by a must summary: its
+/// position, the must summaries covering the applications before it, and its point.
+struct Uncovered<'m> {
+    pos: usize,
+    known: &'m [usize],
+    point: &'m [i128],
+}
+
+/// A clause solved with its head at a point: its declared variables and its body points.
+type Replayed = (Vec<i128>, Vec<Vec<i128>>);
 
 /// A must summary: a cube of the predicate's arguments every point of which is derivable by
 /// `clause` from points of the `children` facts (one per body application).
@@ -409,14 +429,12 @@ impl Pdr<'_> {
             SatResult::Sat => {
                 let mut memo = HashMap::new();
                 let s = &cs.s;
-                let mut val = |t: TermId| int_of(s.model_value(t, &mut memo));
-                let body = cs
-                    .body
+                let all: Vec<i128> = cs
+                    .vars
                     .iter()
-                    .map(|at| at.iter().map(|&t| val(t)).collect())
+                    .map(|&t| int_of(s.model_value(t, &mut memo)))
                     .collect();
-                let head = cs.head.iter().map(|&t| val(t)).collect();
-                let all = cs.vars.iter().map(|&t| val(t)).collect();
+                let (body, head) = args_at(ir, &all);
                 Ok(Query::Sat { body, head, all })
             }
         };
@@ -470,16 +488,11 @@ impl Pdr<'_> {
     /// A must summary of `pred` containing `point` (the most recent first).
     fn fact_of(&self, pred: usize, point: &[i128]) -> Option<usize> {
         let at = |x: Var| point.get(x).copied().unwrap_or(0);
-        self.facts_of
-            .get(pred)?
-            .iter()
-            .rev()
-            .copied()
-            .find(|&f| {
-                self.facts
-                    .get(f)
-                    .is_some_and(|x| x.cube.iter().all(|l| l.holds(&at)))
-            })
+        self.facts_of.get(pred)?.iter().rev().copied().find(|&f| {
+            self.facts
+                .get(f)
+                .is_some_and(|x| x.cube.iter().all(|l| l.holds(&at)))
+        })
     }
 
     /// The literals of clause `ci` that hold in the model `all` (one disjunct per part), over
@@ -499,7 +512,9 @@ impl Pdr<'_> {
     /// variables.
     fn body_cube(&self, ci: usize, j: usize, cube: &[Lit]) -> Option<Vec<Lit>> {
         let args = &self.irs.get(ci)?.body.get(j)?.1;
-        cube.iter().map(|l| l.map(|x| subst_args(x, args))).collect()
+        cube.iter()
+            .map(|l| l.map(|x| subst_args(x, args)))
+            .collect()
     }
 
     /// The must summary of the head of clause `ci` from a model `all` of its must query whose
@@ -814,10 +829,9 @@ impl Pdr<'_> {
         cube: &[Lit],
         level: usize,
         all: &[i128],
-        pos: usize,
-        known: &[usize],
-        point: &[i128],
+        at: Uncovered<'_>,
     ) -> Vec<Lit> {
+        let Uncovered { pos, known, point } = at;
         let eqs = || point_cube(point);
         let Some(ir) = self.irs.get(ci) else {
             return eqs();
@@ -934,8 +948,20 @@ impl Pdr<'_> {
                     if j + 1 >= preds.len() {
                         break (known, Some(j));
                     }
-                    match self.query(ci, &cube, k, Mode { must: j + 1, induct: false })? {
-                        Query::Sat { body: b, head: h, all: a } => {
+                    match self.query(
+                        ci,
+                        &cube,
+                        k,
+                        Mode {
+                            must: j + 1,
+                            induct: false,
+                        },
+                    )? {
+                        Query::Sat {
+                            body: b,
+                            head: h,
+                            all: a,
+                        } => {
                             (body, head, all) = (b, h, a);
                         }
                         Query::Unsat(_) => break (known, Some(j)),
@@ -946,7 +972,12 @@ impl Pdr<'_> {
                         let (Some(&q), Some(b)) = (preds.get(j), body.get(j)) else {
                             continue;
                         };
-                        let c = self.obligation(ci, &cube, k, &all, j, &known, b);
+                        let at = Uncovered {
+                            pos: j,
+                            known: &known,
+                            point: b,
+                        };
+                        let c = self.obligation(ci, &cube, k, &all, at);
                         stack.push((q, c, b.clone(), k.saturating_sub(1)));
                     }
                     None => {
@@ -1030,7 +1061,7 @@ impl Pdr<'_> {
         ci: usize,
         children: &[usize],
         point: &[i128],
-    ) -> Result<Option<(Vec<i128>, Vec<Vec<i128>>)>, Exhausted> {
+    ) -> Result<Option<Replayed>, Exhausted> {
         self.budget.spend(1)?;
         self.queries.set(self.queries.get() + 1);
         let Some(ir) = self.irs.get(ci) else {
@@ -1061,15 +1092,14 @@ impl Pdr<'_> {
             SatResult::Sat => {
                 let mut memo = HashMap::new();
                 let s = &cs.s;
-                let mut val = |t: TermId| int_of(s.model_value(t, &mut memo));
-                let nd = self.decl_vars.get(ci).copied().unwrap_or(0);
-                let vars = cs.vars.iter().take(nd).map(|&t| val(t)).collect();
-                let body = cs
-                    .body
+                let all: Vec<i128> = cs
+                    .vars
                     .iter()
-                    .map(|at| at.iter().map(|&t| val(t)).collect())
+                    .map(|&t| int_of(s.model_value(t, &mut memo)))
                     .collect();
-                Ok(Some((vars, body)))
+                let nd = self.decl_vars.get(ci).copied().unwrap_or(0);
+                let vars = all.iter().take(nd).copied().collect();
+                Ok(Some((vars, args_at(ir, &all).0)))
             }
             SatResult::Unsat => Ok(None),
             SatResult::Unknown => Err(self.budget.check().err().unwrap_or(Exhausted::Timeout)),
@@ -1156,6 +1186,24 @@ impl Pdr<'_> {
         }
         Ok(Some(out))
     }
+}
+
+/// The body points and the head point of a clause under the values `all` of its variables
+/// (read from the values of the variables, so the points and the values always agree, also
+/// for variables the solver left unassigned).
+fn args_at(ir: &ClauseIr, all: &[i128]) -> (Vec<Vec<i128>>, Vec<i128>) {
+    let val = |x: Var| all.get(x).copied().unwrap_or(0);
+    let body = ir
+        .body
+        .iter()
+        .map(|(_, args)| args.iter().map(|a| a.eval(&val)).collect())
+        .collect();
+    let head = ir
+        .head
+        .as_ref()
+        .map(|(_, args)| args.iter().map(|a| a.eval(&val)).collect())
+        .unwrap_or_default();
+    (body, head)
 }
 
 /// The cube of one point: an equality per argument.
@@ -1314,7 +1362,10 @@ mod tests {
         let mut pdr = Pdr::new(&sys, SUMS, &budget).expect("clauses");
         let npreds = sys.preds.len();
         let root = (0..20)
-            .find_map(|n| pdr.solve(npreds, Vec::new(), Vec::new(), n).expect("budget"))
+            .find_map(|n| {
+                pdr.solve(npreds, Vec::new(), Vec::new(), n)
+                    .expect("budget")
+            })
             .expect("false is derivable");
         // One must summary of `add` covers the whole relation (a concrete fact per use would
         // need one per sum).
@@ -1349,7 +1400,12 @@ mod tests {
         let mut pdr = Pdr::new(&sys, text, &budget).expect("clauses");
         let r = pdr.add_fact(0, 0, vec![le(&[(0, 1)], -5), le(&[(0, -1)], 5)], Vec::new());
         // The model of the query: x = 5, y = 6 (clause variables 0 and 1).
-        let c = pdr.obligation(2, &[], 1, &[5, 6], 1, &[r], &[6]);
+        let at = Uncovered {
+            pos: 1,
+            known: &[r],
+            point: &[6],
+        };
+        let c = pdr.obligation(2, &[], 1, &[5, 6], at);
         let at = |v: i128| c.iter().all(|l| l.holds(&|_| v));
         assert!(at(6), "{c:?}");
         assert!(!at(7) && !at(0), "{c:?}");
@@ -1360,7 +1416,11 @@ mod tests {
         // Booleans 1 and 0, an integer 5: one literal per Boolean, two bounds and a parity
         // literal for the integer (no octagon with a single integer).
         let lits = point_literals(&[1, 0, 5], &[true, true, false], &[2]);
-        let on = |x: Var| lits.iter().filter(|l| l.lin().coeffs.contains_key(&x)).count();
+        let on = |x: Var| {
+            lits.iter()
+                .filter(|l| l.lin().coeffs.contains_key(&x))
+                .count()
+        };
         assert_eq!((on(0), on(1), on(2)), (1, 1, 3), "{lits:?}");
         assert!(lits.contains(&le(&[(0, -1)], 1)));
         assert!(lits.contains(&le(&[(1, 1)], 0)));
