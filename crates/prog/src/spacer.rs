@@ -361,45 +361,42 @@ impl Pdr<'_> {
         {
             return Ok(Query::Unsat(Vec::new()));
         }
+        // The lemmas' activation literals first, each `act → ¬cube` asserted at the base
+        // level (asserted inside the query's scope it would be popped while its literal stays
+        // recorded as asserted).
         let mut assumptions = Vec::new();
-        let mut scoped = false;
-        for (j, (q, _)) in ir.body.iter().enumerate() {
-            match j < mode.must {
-                true => {
-                    let fs = self.facts_of.get(*q).map(Vec::as_slice).unwrap_or(&[]);
-                    let mut ors = Vec::new();
-                    for &f in fs.iter().rev().take(MUST_CAP) {
-                        let cube = self.facts.get(f).map(|f| f.cube.as_slice()).unwrap_or(&[]);
-                        let c = cs.cube(j, cube);
-                        ors.push(c);
-                    }
-                    let t = match ors.len() {
-                        0 | 1 => and_all(&mut cs.s, ors),
-                        _ => cs.s.terms.mk(TermOp::Or, ors, Sort::Bool),
-                    };
-                    if !scoped {
-                        cs.s.push();
-                        scoped = true;
-                    }
-                    cs.s.assert(t);
-                }
-                false => {
-                    let ls = self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]);
-                    for (li, l) in ls.iter().enumerate() {
-                        if l.level + 1 >= level {
-                            assumptions.push(cs.lemma_act(j, li, &l.cube));
-                        }
-                    }
-                    if mode.induct && *q == head {
-                        let n = cs.not_cube(j, cube);
-                        if !scoped {
-                            cs.s.push();
-                            scoped = true;
-                        }
-                        cs.s.assert(n);
-                    }
+        for (j, (q, _)) in ir.body.iter().enumerate().skip(mode.must) {
+            let ls = self.lemmas.get(*q).map(Vec::as_slice).unwrap_or(&[]);
+            for (li, l) in ls.iter().enumerate() {
+                if l.level + 1 >= level {
+                    assumptions.push(cs.lemma_act(j, li, &l.cube));
                 }
             }
+        }
+        let mut scoped = false;
+        for (j, (q, _)) in ir.body.iter().enumerate() {
+            let t = if j < mode.must {
+                let fs = self.facts_of.get(*q).map(Vec::as_slice).unwrap_or(&[]);
+                let mut ors = Vec::new();
+                for &f in fs.iter().rev().take(MUST_CAP) {
+                    let cube = self.facts.get(f).map(|f| f.cube.as_slice()).unwrap_or(&[]);
+                    let c = cs.cube(j, cube);
+                    ors.push(c);
+                }
+                match ors.len() {
+                    0 | 1 => and_all(&mut cs.s, ors),
+                    _ => cs.s.terms.mk(TermOp::Or, ors, Sort::Bool),
+                }
+            } else if mode.induct && *q == head {
+                cs.not_cube(j, cube)
+            } else {
+                continue;
+            };
+            if !scoped {
+                cs.s.push();
+                scoped = true;
+            }
+            cs.s.assert(t);
         }
         let first_cube = assumptions.len();
         for l in cube {
