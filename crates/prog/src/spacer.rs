@@ -223,6 +223,15 @@ impl ClauseSolver {
         }
     }
 
+    /// The values of the clause's variables in the last model.
+    fn model_vars(&self) -> Vec<i128> {
+        let mut memo = HashMap::new();
+        self.vars
+            .iter()
+            .map(|&t| int_of(self.s.model_value(t, &mut memo)))
+            .collect()
+    }
+
     /// `cube` over the arguments of body position `j`.
     fn cube(&mut self, j: usize, cube: &[Lit]) -> TermId {
         let args = self.body.get(j).cloned().unwrap_or_default();
@@ -424,13 +433,7 @@ impl Pdr<'_> {
             }
             SatResult::Unknown => Err(self.budget.check().err().unwrap_or(Exhausted::Timeout)),
             SatResult::Sat => {
-                let mut memo = HashMap::new();
-                let s = &cs.s;
-                let all: Vec<i128> = cs
-                    .vars
-                    .iter()
-                    .map(|&t| int_of(s.model_value(t, &mut memo)))
-                    .collect();
+                let all = cs.model_vars();
                 let (body, head) = args_at(ir, &all);
                 Ok(Query::Sat { body, head, all })
             }
@@ -1087,13 +1090,7 @@ impl Pdr<'_> {
         }
         let out = match cs.s.check(&[]) {
             SatResult::Sat => {
-                let mut memo = HashMap::new();
-                let s = &cs.s;
-                let all: Vec<i128> = cs
-                    .vars
-                    .iter()
-                    .map(|&t| int_of(s.model_value(t, &mut memo)))
-                    .collect();
+                let all = cs.model_vars();
                 let nd = self.decl_vars.get(ci).copied().unwrap_or(0);
                 let vars = all.iter().take(nd).copied().collect();
                 Ok(Some((vars, args_at(ir, &all).0)))
