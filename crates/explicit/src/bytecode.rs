@@ -124,6 +124,8 @@ pub(crate) struct Prog {
     /// another variable (the common guard `a == 1 && b < c`): those comparisons, evaluated
     /// without the operand stack and without dispatch on each op.
     conj: Option<Vec<Atom>>,
+    /// Stores of a byte wrap modulo 256 instead of failing (`DveAst::wrap_bytes`).
+    wrap_bytes: bool,
 }
 
 /// One comparison of a conjunctive guard.
@@ -394,6 +396,27 @@ impl Prog {
         self.spans.push(span);
     }
 
+    /// An empty program whose byte stores wrap when `wrap_bytes` (`DveAst::wrap_bytes`).
+    pub(crate) fn storing(wrap_bytes: bool) -> Prog {
+        Prog {
+            wrap_bytes,
+            ..Prog::default()
+        }
+    }
+
+    /// The value a store of `v` into a variable of width `w` writes: `v` if it fits, wrapped
+    /// for a byte under [`Prog::wrap_bytes`], else the out-of-range error of the op before `pc`.
+    #[inline]
+    fn fit(&self, v: i32, w: Width, pc: usize) -> Result<i32, EvalError> {
+        if fits(v, w) {
+            Ok(v)
+        } else if self.wrap_bytes && w == 1 {
+            Ok(v & 0xff)
+        } else {
+            Err(self.fail(pc - 1, EvalErrorKind::OutOfRange))
+        }
+    }
+
     fn fail(&self, pc: usize, kind: EvalErrorKind) -> EvalError {
         EvalError {
             kind,
@@ -458,10 +481,7 @@ impl Prog {
                     }
                 }
                 Op::Store { off, w } => {
-                    let v = stack.pop().unwrap_or(0);
-                    if !fits(v, w) {
-                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
-                    }
+                    let v = self.fit(stack.pop().unwrap_or(0), w, pc)?;
                     store(st, off as usize, w, v);
                 }
                 Op::LoadBinConst { off, w, op, c } => match bin(op, load(st, off as usize, w), c) {
@@ -479,16 +499,11 @@ impl Prog {
                     None => return Err(self.fail(pc - 1, EvalErrorKind::DivisionByZero)),
                 },
                 Op::StoreConst { off, w, c } => {
-                    if !fits(c, w) {
-                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
-                    }
+                    let c = self.fit(c, w, pc)?;
                     store(st, off as usize, w, c);
                 }
                 Op::Copy { off, w, src, sw } => {
-                    let v = load(st, src as usize, sw);
-                    if !fits(v, w) {
-                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
-                    }
+                    let v = self.fit(load(st, src as usize, sw), w, pc)?;
                     store(st, off as usize, w, v);
                 }
                 Op::AssignBinConst {
@@ -499,10 +514,7 @@ impl Prog {
                     op,
                     c,
                 } => {
-                    let v = bin(op, load(st, src as usize, sw), c).unwrap_or(0);
-                    if !fits(v, w) {
-                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
-                    }
+                    let v = self.fit(bin(op, load(st, src as usize, sw), c).unwrap_or(0), w, pc)?;
                     store(st, off as usize, w, v);
                 }
                 Op::StoreIdx { off, w, len } => {
@@ -511,9 +523,7 @@ impl Prog {
                     if i < 0 || i as u32 >= len {
                         return Err(self.fail(pc - 1, EvalErrorKind::IndexOutOfBounds));
                     }
-                    if !fits(v, w) {
-                        return Err(self.fail(pc - 1, EvalErrorKind::OutOfRange));
-                    }
+                    let v = self.fit(v, w, pc)?;
                     store(st, off as usize + i as usize * w as usize, w, v);
                 }
             }

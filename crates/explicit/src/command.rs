@@ -3,7 +3,10 @@
 //! memory limit on the command's budget, errors located in the model.
 
 use crate::model::Model;
-use crate::task::{check_with, info_with, load_source, parse_ap_defs, Check, Engine, McOptions};
+use crate::task::{
+    check_with, dataflow_from_params, info_with, load_source_for, parse_ap_defs, Check, Engine,
+    McOptions,
+};
 use verikit_diag::{Answer, Budget, Ctx, Failure, Params, SourceFile};
 
 /// How `verikit mc` explores: threads, the accepting-cycle algorithm, a memory limit in MiB, and
@@ -109,7 +112,8 @@ pub fn check_command(
         engine: x.engine(),
         ..McOptions::from_params(&ctx.params).map_err(Failure::Usage)?
     };
-    let m = load_source(src).map_err(|d| Failure::from_error(d, Some(src)))?;
+    let dataflow = dataflow_from_params(&ctx.params).map_err(Failure::Usage)?;
+    let m = load_source_for(src, q, dataflow).map_err(|d| Failure::from_error(d, Some(src)))?;
     let budget = x.budget(&ctx.budget);
     let (q, block) = q.resolve(&m);
     let named = |a: Answer| match &block {
@@ -131,7 +135,9 @@ pub fn check_command(
 
 /// `verikit mc info`: the whole state space's size, time and memory.
 pub fn info_command(src: &SourceFile, x: &ExploreOptions, ctx: &Ctx) -> Result<Answer, Failure> {
-    let m = load_source(src).map_err(|d| Failure::from_error(d, Some(src)))?;
+    let dataflow = dataflow_from_params(&ctx.params).map_err(Failure::Usage)?;
+    let m = load_source_for(src, &Check::Default, dataflow)
+        .map_err(|d| Failure::from_error(d, Some(src)))?;
     let budget = x.budget(&ctx.budget);
     #[cfg(feature = "dist")]
     if let Some(c) = x.cluster(&ctx.params)? {

@@ -160,6 +160,11 @@ pub struct DveAst {
     /// Promela's `atomic` (SPIN's rule): when no process can move while one is committed, the
     /// exclusivity is given up and every process may move. DVE's committed states never yield.
     pub atomic_yields: bool,
+    /// Promela's assignments truncate to the variable's type as SPIN's C code does: a value out
+    /// of a `byte`'s range wraps modulo 256 instead of being an evaluation error (DVE's rule).
+    /// Promela's `short` and `int` are stored in 16 bits here, where a value out of range stays
+    /// an evaluation error (SPIN's `int` has 32).
+    pub wrap_bytes: bool,
     /// Promela's `ltl name { … }` blocks, in file order (DVE has none): the first is checked
     /// when no other question is asked, as SPIN does.
     pub ltl: Vec<LtlProperty>,

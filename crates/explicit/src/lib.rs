@@ -22,6 +22,7 @@ mod bytecode;
 mod c_expr;
 mod c_lex;
 mod command;
+mod dead_variables;
 mod dfs;
 #[cfg(feature = "dist")]
 mod dist_cluster;
@@ -76,13 +77,13 @@ pub use replay::{
 };
 pub use successors::Generator;
 pub use task::{
-    check, check_with, decode_product, info, info_with, load_model, load_promela, load_source,
-    ltl_search, ltl_search_with, parse_ap_defs, parse_promela, property_search,
-    property_search_with, safety_search, Check, CycleAlgo, Engine, LtlRun, McError, McOptions,
-    CONNECT_TIMEOUT_PARAM, POR_PARAM,
+    check, check_with, dataflow_from_params, decode_product, info, info_with, load_model,
+    load_promela, load_source, load_source_for, ltl_search, ltl_search_with, parse_ap_defs,
+    parse_promela, property_search, property_search_with, safety_search, Check, CycleAlgo, Engine,
+    LtlRun, McError, McOptions, CONNECT_TIMEOUT_PARAM, DATAFLOW_PARAM, POR_PARAM,
 };
 
 use verikit_diag::Param;
 
 /// Tuning parameters of the explicit-state engine.
-pub const PARAMS: &[Param] = &[POR_PARAM, CONNECT_TIMEOUT_PARAM];
+pub const PARAMS: &[Param] = &[POR_PARAM, DATAFLOW_PARAM, CONNECT_TIMEOUT_PARAM];

@@ -609,7 +609,7 @@ pub fn compile(ast: DveAst) -> Result<Model, Diagnostic> {
                             let mut targets = Vec::new();
                             let mut matches = Vec::new();
                             for (k, a) in s.targets.iter().enumerate() {
-                                let mut prog = Prog::default();
+                                let mut prog = Prog::storing(ast.wrap_bytes);
                                 match a {
                                     RecvArg::Store(lv) => {
                                         compile_store(&sc, lv, &mut prog)?;
@@ -631,7 +631,7 @@ pub fn compile(ast: DveAst) -> Result<Model, Diagnostic> {
                     }
                 }
             };
-            let mut effect = Prog::default();
+            let mut effect = Prog::storing(ast.wrap_bytes);
             for (lv, e) in &t.effect {
                 compile_expr(&sc, e, &mut effect)?;
                 compile_store(&sc, lv, &mut effect)?;

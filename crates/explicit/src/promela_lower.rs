@@ -699,6 +699,7 @@ pub(crate) fn lower(ast: &PromelaAst) -> Result<DveAst, Diagnostic> {
         synchronous: false,
         property,
         atomic_yields: true,
+        wrap_bytes: true,
         ltl: ast.ltl.clone(),
     })
 }

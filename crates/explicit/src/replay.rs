@@ -195,9 +195,13 @@ impl<'a> Interp<'a> {
             Some(e) => self.eval(from, Some(p), e)?,
             None => 0,
         };
-        if !fits(ty, v) {
+        let v = if fits(ty, v) {
+            v
+        } else if self.ast.wrap_bytes && ty == Ty::Byte {
+            v.rem_euclid(256)
+        } else {
             return Err("out of range".into());
-        }
+        };
         let slot = s.vars.get_mut(&k).ok_or("no variable")?;
         if i < 0 || i as usize >= slot.len() {
             return Err("index out of bounds".into());
@@ -496,6 +500,12 @@ pub fn replay_automaton_lasso(
 /// The number of reachable states by the reference interpreter (a brute-force oracle for tests),
 /// or `None` beyond `limit` states or for models it does not cover.
 pub fn reference_state_count(ast: &DveAst, limit: usize) -> Option<usize> {
+    reference_states(ast, limit).map(|s| s.len())
+}
+
+/// Every reachable state of `ast` by the independent interpreter (`None` beyond `limit` states
+/// or for synchronous systems).
+pub(crate) fn reference_states(ast: &DveAst, limit: usize) -> Option<Vec<St>> {
     if ast.synchronous {
         return None;
     }
@@ -504,6 +514,7 @@ pub fn reference_state_count(ast: &DveAst, limit: usize) -> Option<usize> {
     let mut seen = std::collections::HashSet::new();
     let key = |s: &St| format!("{s:?}");
     seen.insert(key(&init));
+    let mut all = vec![init.clone()];
     let mut queue = vec![init];
     while let Some(s) = queue.pop() {
         for t in it.successors(&s, false) {
@@ -511,9 +522,10 @@ pub fn reference_state_count(ast: &DveAst, limit: usize) -> Option<usize> {
                 if seen.len() > limit {
                     return None;
                 }
+                all.push(t.clone());
                 queue.push(t);
             }
         }
     }
-    Some(seen.len())
+    Some(all)
 }

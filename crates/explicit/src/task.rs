@@ -31,6 +31,24 @@ pub const POR_PARAM: Param = Param {
     doc: "partial-order reduction (ample sets) in `mc check`: deadlocks, assertions, X-free LTL",
 };
 
+/// `-x mc.dataflow=on|off`: SPIN's data-flow optimisation on Promela models (`dead_variables`).
+pub const DATAFLOW_PARAM: Param = Param {
+    name: "mc.dataflow",
+    default: "on",
+    range: "on|off",
+    doc: "Promela only: reset dead and write-only variables to their initial value, as `spin -a` does by default (off: `spin -o1 -o2`); DVE models are never changed",
+};
+
+/// Reads `-x mc.dataflow=on|off`.
+pub fn dataflow_from_params(p: &Params) -> Result<bool, String> {
+    let v: String = p.get(&DATAFLOW_PARAM)?;
+    match v.as_str() {
+        "on" | "true" => Ok(true),
+        "off" | "false" => Ok(false),
+        _ => Err(format!("-x mc.dataflow={v}: expected on or off")),
+    }
+}
+
 /// `-x mc.connect-timeout=SECS`: how long the processes of a `--processes` cluster may take to
 /// connect before the run fails (a missing peer would otherwise make timely wait forever).
 pub const CONNECT_TIMEOUT_PARAM: Param = Param {
@@ -275,16 +293,58 @@ pub fn load_promela(text: &str) -> Result<Model, Diagnostic> {
 /// Loads a model by its file name: `.pm`, `.pml`, `.prm`, `.promela` are Promela, anything
 /// else DVE; standard input (`-`) is Promela when it declares a `proctype`.
 pub fn load_source(src: &SourceFile) -> Result<Model, Diagnostic> {
-    let n = src.name.to_ascii_lowercase();
-    let promela = [".pm", ".pml", ".prm", ".promela"]
-        .iter()
-        .any(|e| n.ends_with(e))
-        || ((n == "-" || n == "<stdin>") && src.text.contains("proctype"));
-    if promela {
+    if is_promela(src) {
         load_promela(&src.text)
     } else {
         load_model(&src.text)
     }
+}
+
+/// Loads a model by its file name (as [`load_source`]) for question `q`: with `dataflow`, a
+/// Promela model's dead and write-only variables are reset (`dead_variables`), except those
+/// whose names `q` or the model's `ltl` blocks mention. DVE models are loaded as written.
+pub fn load_source_for(src: &SourceFile, q: &Check, dataflow: bool) -> Result<Model, Diagnostic> {
+    if !dataflow || !is_promela(src) {
+        return load_source(src);
+    }
+    let mut ast = parse_promela(&src.text)?;
+    let mut observed = rustc_hash::FxHashSet::default();
+    let mut words = |t: &str| {
+        for w in t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if !w.is_empty() {
+                observed.insert(w.to_string());
+            }
+        }
+    };
+    if let Check::Ltl { formula, aps } = q {
+        words(formula);
+        for (n, e) in aps {
+            words(n);
+            words(e);
+        }
+    }
+    for l in &ast.ltl {
+        words(&l.formula);
+        for (n, e) in &l.aps {
+            words(n);
+            words(e);
+        }
+    }
+    let r = crate::dead_variables::reset_dead_variables(&mut ast, &observed);
+    tracing::info!(
+        "mc: data-flow: {} write-only variables hidden, {} transitions reset dead locals",
+        r.hidden.len(),
+        r.transitions
+    );
+    compile(ast)
+}
+
+fn is_promela(src: &SourceFile) -> bool {
+    let n = src.name.to_ascii_lowercase();
+    [".pm", ".pml", ".prm", ".promela"]
+        .iter()
+        .any(|e| n.ends_with(e))
+        || ((n == "-" || n == "<stdin>") && src.text.contains("proctype"))
 }
 
 fn location(src: &SourceFile, span: Span) -> String {
