@@ -23,8 +23,11 @@ wait4, so `pan`'s compilation and verikit's start-up are separated cleanly: veri
 parsing and compilation are included, SPIN's `spin -a` + `gcc` are not), ratio verikit/SPIN per
 model and medians with and without reduction. Writes bench/results/mc-promela.md.
 
+With --before OLD.md (a previous page, saved before the run), the per-model table also shows
+that page's verikit state counts and ratios, so one page carries the before and after numbers.
+
 Usage: bench/engines/mc_promela.py [--limit SECS] [--min-states N] [--max-states N] [--every K]
-                                   [--budget SECS] [--verikit PATH]
+                                   [--budget SECS] [--verikit PATH] [--before OLD.md]
 """
 import argparse, csv, hashlib, json, math, os, re, shutil, signal, statistics, subprocess, time
 from datetime import datetime, timezone
@@ -131,6 +134,7 @@ def main():
     ap.add_argument("--every", type=int, default=2, help="take every K-th model by size")
     ap.add_argument("--budget", type=float, default=1500)
     ap.add_argument("--verikit", default=os.path.join(ROOT, "target", "release", "verikit"))
+    ap.add_argument("--before", help="a previous mc-promela.md whose per-model numbers to show")
     a = ap.parse_args()
     rows = []
     with open(os.path.join(BEEM, "SPIN-CHECK.tsv")) as f:
@@ -178,7 +182,26 @@ def med(xs):
             if xs else "– (no model finished on both sides)")
 
 
+def before_rows(path):
+    """promela → (verikit states, ratio, verikit POR states, POR ratio) of a previous page."""
+    out = {}
+    if not path:
+        return out
+    head = None
+    for line in open(path):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells and cells[0] == "promela":
+            head = cells
+            continue
+        if head and len(cells) == len(head) and not cells[0].startswith("---"):
+            row = dict(zip(head, cells))
+            out[row["promela"]] = (row.get("verikit states"), row.get("ratio"),
+                                   row.get("verikit POR states"), row.get("POR ratio"))
+    return out
+
+
 def write(res, a, load0, load1, wall, total):
+    before = before_rows(a.before)
     ver = subprocess.run([a.verikit, "--version"], capture_output=True, text=True).stdout.strip()
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
     sv = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip()
@@ -197,7 +220,8 @@ def write(res, a, load0, load1, wall, total):
         lines.append(f"| {r['promela']} | {r['relation'].split(' (')[0]} | {cell(v, 'states')} | {cell(sp, 'states')} | "
                      f"{cell(v, 'cpu')} | {cell(sp, 'cpu')} | {cell(v, 'mib', 1)} | {cell(sp, 'mib', 1)} | {fmt(x)} | "
                      f"{cell(vr, 'states')} | {cell(spr, 'states')} | {cell(vr, 'cpu')} | {cell(spr, 'cpu')} | "
-                     f"{cell(vr, 'mib', 1)} | {cell(spr, 'mib', 1)} | {fmt(y)} |")
+                     f"{cell(vr, 'mib', 1)} | {cell(spr, 'mib', 1)} | {fmt(y)} |"
+                     + ("".join(f" {x} |" for x in before.get(r["promela"], ("–",) * 4)) if before else ""))
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [
         "# Promela: verikit mc vs SPIN on BEEM's `.pm` files, with and without partial-order reduction",
@@ -212,8 +236,8 @@ def write(res, a, load0, load1, wall, total):
         "- SPIN: `spin -a` + `gcc " + " ".join(SPIN_CFLAGS) + " [-DNOREDUCE]` once per model and configuration (binaries cached, "
         "compilation not charged), `./pan -mD -c0 -wN`, N = ceil(log2(2 × SPIN's state count)), D = max(10000, 2 × SPIN's depth); memory = pan's "
         "\"total actual memory usage\"",
-        "- verikit: `verikit mc check --assert -x mc.por=off|on M.pm`, CPU of the whole process (start-up, parsing, lowering, "
-        "compiling, exploring); memory = peak resident set",
+        "- verikit: `verikit mc check --assert -x mc.por=off|on M.pm` (the data-flow reset `-x mc.dataflow` at its default, on, as "
+        "SPIN's is), CPU of the whole process (start-up, parsing, lowering, compiling, exploring); memory = peak resident set",
         "- ratio = verikit CPU / pan CPU (< 1: verikit faster)",
         "",
         "## Summary",
@@ -223,13 +247,15 @@ def write(res, a, load0, load1, wall, total):
         f"- reduced/full states: verikit median {fmt(statistics.median(red_v)) if red_v else '–'}, "
         f"SPIN median {fmt(statistics.median(red_s)) if red_s else '–'}",
         "- state counts differ where BEEM's translation uses `atomic` blocks that verikit stores as committed states "
-        "(decision 0701) and by the 2-state `init` prefix SPIN stores; the SPIN-CHECK relation column says which",
+        "(decision 0701), by the 2-state `init` prefix SPIN stores, and by the data-flow reset, which resets more dead "
+        "variables than SPIN's (decision 0709); the SPIN-CHECK relation column compares SPIN with BEEM's DVE model",
         "",
         "## Per model",
         "",
         "| promela | SPIN-CHECK relation | verikit states | SPIN states | verikit s | pan s | verikit MiB | pan MiB | ratio | "
-        "verikit POR states | SPIN POR states | verikit POR s | pan POR s | verikit POR MiB | pan POR MiB | POR ratio |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "verikit POR states | SPIN POR states | verikit POR s | pan POR s | verikit POR MiB | pan POR MiB | POR ratio |"
+        + (" before: verikit states | before: ratio | before: verikit POR states | before: POR ratio |" if before else ""),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|---|" if before else ""),
     ] + lines
     path = os.path.join(ROOT, "bench", "results", "mc-promela.md")
     with open(path, "w") as f:

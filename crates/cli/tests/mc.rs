@@ -184,6 +184,53 @@ fn promela_models_are_checked_like_dve() {
 }
 
 #[test]
+fn promela_dataflow_reset_is_switchable_and_keeps_verdicts() {
+    let Some(m) = beem("peterson/peterson.1.pm") else {
+        return;
+    };
+    let run = |df: &str, extra: &[&str]| {
+        let x = format!("mc.dataflow={df}");
+        let mut args = vec!["--json", "-x", &x, "-x", "mc.por=off", "mc", "check", &m];
+        args.extend_from_slice(extra);
+        let (code, v, err) = verikit(&args);
+        assert_eq!(code, 0, "{err}");
+        v
+    };
+    // Without the reset the .pm has BEEM's 12498 states; with it, the dead counters of the
+    // filter loop are reset and fewer states remain, with the same answers.
+    let off = run("off", &["--deadlock"]);
+    let on = run("on", &["--deadlock"]);
+    assert_eq!(off["stats"]["states"], 12498, "{off}");
+    assert!(on["stats"]["states"].as_u64().unwrap() < 12498, "{on}");
+    assert_eq!(
+        (off["verdict"].clone(), on["verdict"].clone()),
+        ("true".into(), "true".into())
+    );
+    // A proposition naming a variable keeps it: `j` is then never reset.
+    let f = "G(\"P_0.CS\" -> \"P_0->j == 2\")";
+    let a = run("on", &["--ltl", f]);
+    let b = run("off", &["--ltl", f]);
+    assert_eq!(a["verdict"], b["verdict"], "{a} {b}");
+    let (code, _, err) = verikit(&["-x", "mc.dataflow=maybe", "mc", "info", &m]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("mc.dataflow"), "{err}");
+}
+
+#[test]
+fn promela_bytes_wrap_as_in_spin() {
+    // krebs.1.pm lets a byte go below 0 (a receive inside `atomic` after its guard was
+    // checked); SPIN wraps it, and so does verikit's Promela: the model is explored, not
+    // stopped by an evaluation error. SPIN-CHECK.tsv: 3 invalid end states.
+    let Some(m) = beem("krebs/krebs.1.pm") else {
+        return;
+    };
+    let v = json_ok(&["-x", "mc.por=off", "mc", "check", &m, "--assert"]);
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["stats"]["evaluation_errors"], 0, "{v}");
+    assert_eq!(v["stats"]["deadlocks"], 3, "{v}");
+}
+
+#[test]
 fn partial_order_reduction_is_switchable_and_keeps_verdicts() {
     let Some(m) = beem("peterson/peterson.1.dve") else {
         return;
