@@ -109,7 +109,7 @@ fn reset_value(d: &VarDecl) -> Option<Expr> {
             .init
             .iter()
             .all(|e| matches!(e, Expr::Int(w, _) if w == v))
-            .then(|| Expr::Int(*v, d.span)),
+            .then_some(Expr::Int(*v, d.span)),
         Some(_) => None,
     }
 }
