@@ -260,14 +260,14 @@ pub(crate) fn reset_dead_variables(ast: &mut DveAst, observed: &FxHashSet<String
             }
         }
         // A local a remote reference reads is live everywhere.
-        let remote = cands
+        let everywhere = cands
             .iter()
             .filter(|(d, _)| remote.contains(&(Some(k), d.name.clone())))
             .fold(0, |a, (d, _)| {
                 a | bit.get(d.name.as_str()).copied().unwrap_or(0)
             });
         for l in &mut live {
-            *l |= remote;
+            *l |= everywhere;
         }
         // (gen, kill, written) of each transition, backward through its parts.
         let trans_live = |t: &TransAst, out: u64| -> u64 {
@@ -515,7 +515,7 @@ mod tests {
         let r = reset_dead_variables(&mut ast, &obs);
         assert!(r.hidden.iter().all(|(v, _)| v != "w"), "{:?}", r.hidden);
         assert!(r.dead.values().flatten().all(|(v, _)| v != "P.u"));
-        // Without them, `w` (never read) is hidden and `P.u` is dead everywhere.
+        // Without them, `w` and `P.u` (never read) are hidden.
         let mut ast = parse_promela(MODEL).unwrap();
         let r = reset_dead_variables(&mut ast, &FxHashSet::default());
         assert!(r.hidden.iter().any(|(v, _)| v == "w"), "{:?}", r.hidden);
