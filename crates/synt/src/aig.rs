@@ -305,41 +305,46 @@ impl Circuit {
     /// Evaluates one step symbolically: given each input as a BDD (in the order of the circuit's
     /// inputs) and the latch values, the outputs and the next latch values as BDDs.
     pub(crate) fn step(&self, inputs: &[Bdd], latches: &[bool], ff: &Bdd) -> (Vec<Bdd>, Vec<Bdd>) {
-        let a = &self.aig;
-        let tt = ff.not();
-        let mut val = vec![ff.clone(); a.maxvar as usize + 1];
-        for (&l, x) in a.inputs.iter().zip(inputs) {
-            if let Some(slot) = val.get_mut((l / 2) as usize) {
-                *slot = x.clone();
-            }
-        }
-        for (latch, &x) in a.latches.iter().zip(latches) {
-            if let Some(slot) = val.get_mut((latch.lit / 2) as usize) {
-                *slot = if x { tt.clone() } else { ff.clone() };
-            }
-        }
-        let get = |val: &[Bdd], l: Lit| {
-            let v = val
-                .get((l / 2) as usize)
-                .cloned()
-                .unwrap_or_else(|| ff.clone());
-            if l & 1 == 1 {
-                v.not()
-            } else {
-                v
-            }
-        };
-        for g in &a.ands {
-            let v = get(&val, g.rhs0).and(&get(&val, g.rhs1));
-            if let Some(slot) = val.get_mut((g.lhs / 2) as usize) {
-                *slot = v;
-            }
-        }
-        (
-            a.outputs.iter().map(|&l| get(&val, l)).collect(),
-            a.latches.iter().map(|l| get(&val, l.next)).collect(),
-        )
+        eval(&self.aig, inputs, latches, ff)
     }
+}
+
+/// One step of `a` evaluated symbolically: given each input as a BDD (in the order of the
+/// circuit's inputs) and the latch values, the outputs and the next latch values as BDDs.
+pub(crate) fn eval(a: &Aig, inputs: &[Bdd], latches: &[bool], ff: &Bdd) -> (Vec<Bdd>, Vec<Bdd>) {
+    let tt = ff.not();
+    let mut val = vec![ff.clone(); a.maxvar as usize + 1];
+    for (&l, x) in a.inputs.iter().zip(inputs) {
+        if let Some(slot) = val.get_mut((l / 2) as usize) {
+            *slot = x.clone();
+        }
+    }
+    for (latch, &x) in a.latches.iter().zip(latches) {
+        if let Some(slot) = val.get_mut((latch.lit / 2) as usize) {
+            *slot = if x { tt.clone() } else { ff.clone() };
+        }
+    }
+    let get = |val: &[Bdd], l: Lit| {
+        let v = val
+            .get((l / 2) as usize)
+            .cloned()
+            .unwrap_or_else(|| ff.clone());
+        if l & 1 == 1 {
+            v.not()
+        } else {
+            v
+        }
+    };
+    for g in &a.ands {
+        let v = get(&val, g.rhs0).and(&get(&val, g.rhs1));
+        if let Some(slot) = val.get_mut((g.lhs / 2) as usize) {
+            *slot = v;
+        }
+    }
+    (
+        a.outputs.iter().map(|&l| get(&val, l)).collect(),
+        a.latches.iter().map(|l| get(&val, l.next)).collect(),
+    )
 }
 
 /// Circuits run side by side (`decompose`): all read the same inputs (the same declared inputs in

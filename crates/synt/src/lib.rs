@@ -8,7 +8,8 @@
 //!
 //! Pipeline: [`parse_tlsf`] (TLSF 1.1 → one LTL formula and the input/output partition) →
 //! `polarity` (single-polarity propositions fixed) → `decompose` (parts over disjoint outputs,
-//! each solved as below, controllers composed by `aig::compose`) → `compositional` (C06 §5: the conjuncts, the union of their negations' automata) → `letters`
+//! each solved as below, controllers composed by `aig::compose`, the composition checked part by
+//! part through `cone_machine` and `clause_cover`) → `compositional` (C06 §5: the conjuncts, the union of their negations' automata) → `letters`
 //! (edge guards, letter classes and groups as BDDs) → `bounded` (C06's safety games over counter functions, for the system on `φ` and for the
 //! environment on `¬φ`, bound increased until one side wins) → `mealy` (the winning strategy as a
 //! Mealy/Moore machine, minimised) → `aig` (AND-inverter circuit, handed to `verikit-aiger` for `aag`/`aig`) →
@@ -20,8 +21,10 @@
 
 mod aig;
 mod bounded;
+mod clause_cover;
 mod command;
 mod compositional;
+mod cone_machine;
 mod decompose;
 mod dpa_game;
 mod error;

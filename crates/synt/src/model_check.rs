@@ -13,6 +13,18 @@ use rustc_hash::FxHashMap;
 use verikit_diag::Budget;
 use verikit_omega::Twa;
 
+/// What a machine was checked against, kept so that the same check can be repeated on the
+/// machine read back from a composed circuit (`cone_machine`): the automaton of the forbidden
+/// behaviours, its letters over the game's dictionary, the machine's uncontrolled and controlled
+/// propositions (names, the latter in the order of the answers) and its semantics.
+pub(crate) struct Basis {
+    pub(crate) bad: Twa,
+    pub(crate) letters: Letters,
+    pub(crate) unc: Vec<String>,
+    pub(crate) ctl: Vec<String>,
+    pub(crate) moore: bool,
+}
+
 /// Checks that every play of `m` avoids the language of `bad`. `letters` must be built on `bad`
 /// with the machine's game order (first mover first). Returns the product size.
 pub(crate) fn check(

@@ -214,6 +214,9 @@ pub struct Solution {
     pub parts: usize,
     /// The number of propositions fixed to a constant before solving (`polarity`).
     pub fixed: usize,
+    /// What the controller was model-checked against (`None` for a counter-strategy), to check
+    /// it again inside a composed circuit.
+    pub(crate) basis: Option<model_check::Basis>,
 }
 
 fn translate(
@@ -388,6 +391,7 @@ fn solve_parts(
     let mut total = empty_solution("bounded");
     total.parts = parts.len();
     let mut circuits = Vec::with_capacity(parts.len());
+    let mut bases = Vec::with_capacity(parts.len());
     let mut owner: Vec<Option<usize>> = vec![None; p.outputs.len()];
     let mut engines = Vec::new();
     for (i, part) in parts.iter().enumerate() {
@@ -426,9 +430,10 @@ fn solve_parts(
                 return Ok(total);
             }
         }
-        let c = s
-            .circuit
-            .ok_or_else(|| SyntError::Internal("a realizable part without a controller".into()))?;
+        let (c, basis) = s.circuit.zip(s.basis).ok_or_else(|| {
+            SyntError::Internal("a realizable part without a checked controller".into())
+        })?;
+        bases.push(basis);
         for o in &part.owned {
             if let Some(k) = p.outputs.iter().position(|x| x == o) {
                 if let Some(slot) = owner.get_mut(k) {
@@ -438,13 +443,48 @@ fn solve_parts(
         }
         circuits.push(c);
     }
-    total.circuit = Some(aig::compose(&circuits, &owner, &p.inputs, &p.outputs)?);
+    let composed = aig::compose(&circuits, &owner, &p.inputs, &p.outputs)?;
+    total.product_states += check_composed(p, parts, &bases, &composed, budget)?;
+    total.circuit = Some(composed);
     total.realizable = Some(true);
     total.engine = match engines.first() {
         Some(&e) if engines.iter().all(|&x| x == e) => e,
         _ => "mixed",
     };
     Ok(total)
+}
+
+/// The composed controller checked against the whole specification `p`, by parts: the parts'
+/// formulas conjoin to `p`'s (`clause_cover`), and each part's outputs, read from the composed
+/// circuit through their cone of influence (`cone_machine`), pass the model check their part's
+/// own controller passed (`model_check`, against the part's forbidden behaviours). Returns the
+/// product states explored.
+fn check_composed(
+    p: &Problem,
+    parts: &[PartProblem],
+    bases: &[model_check::Basis],
+    composed: &Aig,
+    budget: &Budget,
+) -> Result<usize, SyntError> {
+    let (mut arena, phi) = parse_problem(p)?;
+    let mut fs = Vec::with_capacity(parts.len());
+    for part in parts {
+        let f = verikit_omega::task::parse_formula(&part.problem.formula, 0, &mut arena)
+            .map_err(|e| SyntError::Internal(format!("a part's formula does not parse: {e}")))?;
+        fs.push(f);
+    }
+    if !crate::clause_cover::entails(&mut arena, &fs, phi) {
+        return Err(SyntError::Internal(
+            "composition check failed: the parts' formulas do not conjoin to the specification"
+                .into(),
+        ));
+    }
+    let mut product = 0;
+    for basis in bases {
+        let m = crate::cone_machine::cone_machine(composed, &p.inputs, &p.outputs, basis, budget)?;
+        product += model_check::check(&m, &basis.bad, &basis.letters, budget)?;
+    }
+    Ok(product)
 }
 
 /// Solves a problem whole with the engine `-x synt.engine` names.
@@ -770,6 +810,15 @@ fn finish(
         }
     }
     replay_circuit(&m, &circuit, m_ctl, all_in, all_out)?;
+    if system {
+        sol.basis = Some(model_check::Basis {
+            bad: bad.clone(),
+            letters: check_letters,
+            unc: m_unc.clone(),
+            ctl: m_ctl.clone(),
+            moore: s.moore,
+        });
+    }
     sol.realizable = Some(system);
     sol.machine_states = m.states();
     sol.circuit = Some(circuit.aig);
@@ -788,6 +837,7 @@ fn empty_solution(engine: &'static str) -> Solution {
         engine,
         parts: 1,
         fixed: 0,
+        basis: None,
     }
 }
 
@@ -978,9 +1028,18 @@ fn bounded_route(
             // second translation of the same formula was the 74 → 67 regression (decision
             // 0802); a split specification is checked against ¬φ or φ translated whole.
             let whole;
-            let bad = match (system, env.get(last)) {
+            let bad = match (system, env.get(j)) {
                 (true, _) if comps.len() == 1 => &sys_aut,
                 (false, Some(Some((a, _)))) if j == last => a,
+                // The union of the conjuncts' negations is an automaton of ¬φ when the
+                // conjuncts conjoin to φ; a conjunct's automaton is one of the environment's
+                // forbidden behaviours when φ implies the conjunct.
+                (true, _) if crate::clause_cover::entails(arena, &comps, phi) => &sys_aut,
+                (false, Some(Some((a, _))))
+                    if crate::clause_cover::entails(arena, &[phi], env_targets[j]) =>
+                {
+                    a
+                }
                 _ => {
                     whole = translate(arena, if system { neg } else { phi }, false, budget)?;
                     &whole
@@ -1204,4 +1263,55 @@ pub fn synthesize(
         a = a.input("file", f);
     }
     Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parts of `f`, their checked controllers composed, and the bases of their checks.
+    fn composed(f: &str, sem: Semantics) -> (Problem, Vec<PartProblem>, Vec<model_check::Basis>, Aig) {
+        let p = Problem {
+            formula: f.into(),
+            inputs: vec!["r0".into(), "r1".into()],
+            outputs: vec!["g0".into(), "g1".into()],
+            semantics: sem,
+        };
+        let parts = split(&p).unwrap();
+        assert_eq!(parts.len(), 2, "{f}");
+        let params = Params::default();
+        let (mut circuits, mut bases) = (Vec::new(), Vec::new());
+        let mut owner = vec![None; 2];
+        for part in &parts {
+            let s = solve_whole(&part.problem, &params, &Budget::unlimited()).unwrap();
+            for o in &part.owned {
+                let k = p.outputs.iter().position(|x| x == o).unwrap();
+                owner[k] = Some(circuits.len());
+            }
+            circuits.push(s.circuit.unwrap());
+            bases.push(s.basis.unwrap());
+        }
+        let c = aig::compose(&circuits, &owner, &p.inputs, &p.outputs).unwrap();
+        (p, parts, bases, c)
+    }
+
+    #[test]
+    fn the_composed_controller_is_checked_part_by_part() {
+        for sem in [Semantics::Mealy, Semantics::Moore] {
+            let (p, parts, bases, c) = composed("G(r0 <-> X g0) & G(r1 <-> X !g1)", sem);
+            let budget = Budget::unlimited();
+            assert!(check_composed(&p, &parts, &bases, &c, &budget).unwrap() > 0);
+            // The outputs exchanged: each part's cone now answers the other part's formula.
+            let mut swapped = c.clone();
+            swapped.outputs.swap(0, 1);
+            assert!(check_composed(&p, &parts, &bases, &swapped, &budget).is_err());
+            // An output negated.
+            let mut negated = c.clone();
+            negated.outputs[1] ^= 1;
+            assert!(check_composed(&p, &parts, &bases, &negated, &budget).is_err());
+            // A part missing from the conjunction.
+            let (one, first) = (&parts[..1], &bases[..1]);
+            assert!(check_composed(&p, one, first, &c, &budget).is_err());
+        }
+    }
 }
