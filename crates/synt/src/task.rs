@@ -219,29 +219,57 @@ pub struct Solution {
     pub(crate) basis: Option<model_check::Basis>,
 }
 
-fn translate(
-    arena: &mut Arena,
-    f: verikit_omega::F,
-    sba: bool,
-    budget: &Budget,
-) -> Result<Twa, SyntError> {
-    let opts = verikit_omega::TranslateOptions {
-        sba,
-        redirect_merges: false,
-        budget: budget.clone(),
-        ..Default::default()
-    };
-    Ok(verikit_omega::translate(arena, f, &opts)?)
-}
+/// The automata translated so far, by formula text and state-based flag: shared by the
+/// portfolio's two routes (both translate `¬φ`, and `φ` for the environment's games and the
+/// parity route), so that a route taking over from the other does not translate again what it
+/// has already translated.
+#[derive(Clone, Default)]
+struct Translations(std::sync::Arc<std::sync::Mutex<rustc_hash::FxHashMap<(String, bool), Twa>>>);
 
-/// A transition-based Büchi automaton with at most one acceptance set (the game counts marked
-/// edges), degeneralised to state-based Büchi when the translation has more sets.
-fn one_set(arena: &mut Arena, f: verikit_omega::F, budget: &Budget) -> Result<Twa, SyntError> {
-    let tgba = translate(arena, f, false, budget)?;
-    if tgba.num_sets <= 1 {
-        Ok(tgba)
-    } else {
-        translate(arena, f, true, budget)
+impl Translations {
+    fn get(&self, key: &(String, bool)) -> Option<Twa> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(key).cloned()
+    }
+
+    /// The automaton of `f` (state-based Büchi when `sba`), translated unless already known.
+    fn translate(
+        &self,
+        arena: &mut Arena,
+        f: verikit_omega::F,
+        sba: bool,
+        budget: &Budget,
+    ) -> Result<Twa, SyntError> {
+        let key = (verikit_omega::ltl_to_string(arena, f), sba);
+        if let Some(a) = self.get(&key) {
+            return Ok(a);
+        }
+        let opts = verikit_omega::TranslateOptions {
+            sba,
+            redirect_merges: false,
+            budget: budget.clone(),
+            ..Default::default()
+        };
+        let a = verikit_omega::translate(arena, f, &opts)?;
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.insert(key, a.clone());
+        Ok(a)
+    }
+
+    /// A transition-based Büchi automaton with at most one acceptance set (the game counts
+    /// marked edges), degeneralised to state-based Büchi when the translation has more sets.
+    fn one_set(
+        &self,
+        arena: &mut Arena,
+        f: verikit_omega::F,
+        budget: &Budget,
+    ) -> Result<Twa, SyntError> {
+        let tgba = self.translate(arena, f, false, budget)?;
+        if tgba.num_sets <= 1 {
+            Ok(tgba)
+        } else {
+            self.translate(arena, f, true, budget)
+        }
     }
 }
 
@@ -491,8 +519,15 @@ fn check_composed(
 fn solve_whole(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
     let engine: String = params.get(&PARAMS[3]).map_err(SyntError::Usage)?;
     match engine.as_str() {
-        "bounded" => solve_route(p, params, Route::Bounded, budget, &mut |_| Ok(())),
-        "parity" => solve_route(p, params, Route::Parity, budget, &mut |_| Ok(())),
+        "bounded" | "parity" => {
+            let route = if engine == "bounded" {
+                Route::Bounded
+            } else {
+                Route::Parity
+            };
+            let cache = Translations::default();
+            solve_route(p, params, route, &cache, budget, &mut |_| Ok(()))
+        }
         "portfolio" => portfolio(p, params, budget),
         other => Err(SyntError::Usage(format!(
             "-x synt.engine={other}: expected bounded, parity or portfolio"
@@ -533,11 +568,13 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
     let subs = [budget.sub(None), budget.sub(None)];
     let cancel_all = || subs.iter().for_each(Budget::cancel);
     let turn = std::sync::Arc::new(crate::turns::Turn::new());
+    let cache = Translations::default();
     let (tx, rx) = std::sync::mpsc::channel::<Msg>();
     let spawn = |route: Route, sub: &Budget| {
         let tx = tx.clone();
         let (p, params, sub) = (p.clone(), params.clone(), sub.clone());
         let turn = std::sync::Arc::clone(&turn);
+        let cache = cache.clone();
         std::thread::Builder::new()
             .name(format!("synt-{route:?}"))
             .stack_size(256 << 20)
@@ -553,7 +590,7 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
                     }
                     Ok(())
                 };
-                let r = solve_route(&p, &params, route, &sub, &mut on_bound);
+                let r = solve_route(&p, &params, route, &cache, &sub, &mut on_bound);
                 let _ = tx.send(Msg::Done(route, Box::new(r)));
             })
             .map(|_| ())
@@ -633,6 +670,7 @@ fn solve_route(
     p: &Problem,
     params: &Params,
     route: Route,
+    cache: &Translations,
     budget: &Budget,
     on_bound: &mut dyn FnMut(u32) -> Result<(), SyntError>,
 ) -> Result<Solution, SyntError> {
@@ -684,6 +722,7 @@ fn solve_route(
         .map_err(SyntError::Usage)?
         == 1;
     let setup = Setup {
+        cache,
         merge_states,
         p,
         unc,
@@ -724,6 +763,7 @@ fn solve_route(
 
 /// What the routes share: the problem, its partition in game order, the dictionary, `φ`, `¬φ`.
 struct Setup<'a> {
+    cache: &'a Translations,
     p: &'a Problem,
     unc: Vec<String>,
     ctl: Vec<String>,
@@ -852,8 +892,8 @@ fn parity_route(
     budget: &Budget,
 ) -> Result<Solution, SyntError> {
     let t0 = Instant::now();
-    let pos = translate(arena, s.phi, false, budget)?;
-    let neg = translate(arena, s.neg, false, budget)?;
+    let pos = s.cache.translate(arena, s.phi, false, budget)?;
+    let neg = s.cache.translate(arena, s.neg, false, budget)?;
     let o = verikit_omega::DetOptions {
         deterministic: true,
         parity: true,
@@ -934,11 +974,11 @@ fn bounded_route(
         let mut parts = Vec::with_capacity(comps.len());
         for &c in &comps {
             let n = arena.not(c);
-            parts.push(one_set(arena, n, budget)?);
+            parts.push(s.cache.one_set(arena, n, budget)?);
         }
         compositional::union(&parts, budget)?
     } else {
-        one_set(arena, neg, budget)?
+        s.cache.one_set(arena, neg, budget)?
     };
     tracing::info!(
         states = sys_aut.num_states(),
@@ -974,7 +1014,7 @@ fn bounded_route(
             }
             if !system && env[j].is_none() {
                 let t1 = Instant::now();
-                let a = one_set(arena, env_targets[j], budget)?;
+                let a = s.cache.one_set(arena, env_targets[j], budget)?;
                 tracing::info!(
                     states = a.num_states(),
                     secs = t1.elapsed().as_secs_f64(),
@@ -1041,7 +1081,7 @@ fn bounded_route(
                     a
                 }
                 _ => {
-                    whole = translate(arena, if system { neg } else { phi }, false, budget)?;
+                    whole = s.cache.translate(arena, if system { neg } else { phi }, false, budget)?;
                     &whole
                 }
             };
