@@ -8,7 +8,8 @@
 
 use crate::error::SyntError;
 use crate::letters::Letters;
-use crate::mealy::Machine;
+use crate::mealy::{Machine, Row};
+use verikit_bdd::Bdd;
 use rustc_hash::FxHashMap;
 use verikit_diag::Budget;
 use verikit_omega::Twa;
@@ -33,80 +34,141 @@ pub(crate) fn check(
     letters: &Letters,
     budget: &Budget,
 ) -> Result<usize, SyntError> {
-    if bad.acc_false {
-        return Ok(0);
-    }
-    let all: u64 = if bad.num_sets >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bad.num_sets) - 1
-    };
-    let rels = m.relations();
-    let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-    let mut nodes: Vec<(u32, u32)> = Vec::new();
-    let mut edges: Vec<Vec<(u32, u64)>> = Vec::new();
-    for &q in &bad.init {
-        if index.insert((0, q), nodes.len() as u32).is_none() {
-            nodes.push((0, q));
+    Checker::new(bad, letters).check(m, budget)
+}
+
+/// The check of several machines against one automaton (the candidates of `state_merging`, whose
+/// rows are the original machine's rows redirected): each row relation is built once, and the
+/// automaton edges it enables from each automaton state are computed once, by row contents.
+pub(crate) struct Checker<'a> {
+    bad: &'a Twa,
+    letters: &'a Letters,
+    /// Row contents (guard, answers) → index into `rels`.
+    rel_ids: FxHashMap<(Bdd, Vec<Bdd>), u32>,
+    rels: Vec<Bdd>,
+    /// (relation, automaton state) → the enabled edges `(destination, marks)`.
+    enabled: FxHashMap<(u32, u32), Vec<(u32, u64)>>,
+}
+
+impl<'a> Checker<'a> {
+    pub(crate) fn new(bad: &'a Twa, letters: &'a Letters) -> Checker<'a> {
+        Checker {
+            bad,
+            letters,
+            rel_ids: FxHashMap::default(),
+            rels: Vec::new(),
+            enabled: FxHashMap::default(),
         }
     }
-    let mut i = 0;
-    let mut ticker = budget.ticker(256);
-    while i < nodes.len() {
-        ticker.tick()?;
-        let (s, q) = nodes[i];
-        i += 1;
-        let row = rels
-            .get(s as usize)
-            .ok_or_else(|| SyntError::Internal("machine state out of range".into()))?;
-        let mut out = Vec::new();
-        for (t, rel) in row {
-            for (dst, marks, guard) in letters.edges.get(q as usize).into_iter().flatten() {
-                if rel.and(guard).is_false() {
-                    continue;
+
+    fn rel_id(&mut self, m: &Machine, r: &Row) -> u32 {
+        let key = (r.guard.clone(), r.answer.clone());
+        if let Some(&id) = self.rel_ids.get(&key) {
+            return id;
+        }
+        let id = self.rels.len() as u32;
+        self.rels.push(m.relation(r));
+        self.rel_ids.insert(key, id);
+        id
+    }
+
+    fn enabled(&mut self, rel: u32, q: u32) -> &[(u32, u64)] {
+        let (rels, letters) = (&self.rels, self.letters);
+        self.enabled.entry((rel, q)).or_insert_with(|| {
+            let Some(r) = rels.get(rel as usize) else {
+                return Vec::new();
+            };
+            letters
+                .edges
+                .get(q as usize)
+                .into_iter()
+                .flatten()
+                .filter(|(_, _, guard)| !r.and(guard).is_false())
+                .map(|(dst, marks, _)| (*dst, *marks))
+                .collect()
+        })
+    }
+
+    /// Checks that every play of `m` avoids the language of the automaton. Returns the product
+    /// size.
+    pub(crate) fn check(&mut self, m: &Machine, budget: &Budget) -> Result<usize, SyntError> {
+        let bad = self.bad;
+        if bad.acc_false {
+            return Ok(0);
+        }
+        let all: u64 = if bad.num_sets >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bad.num_sets) - 1
+        };
+        let mut rows: Vec<Vec<(u32, u32)>> = Vec::with_capacity(m.rows.len());
+        for rs in &m.rows {
+            let row = rs.iter().map(|r| (r.target, self.rel_id(m, r))).collect();
+            rows.push(row);
+        }
+        let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        let mut nodes: Vec<(u32, u32)> = Vec::new();
+        let mut edges: Vec<Vec<(u32, u64)>> = Vec::new();
+        for &q in &bad.init {
+            if index.insert((0, q), nodes.len() as u32).is_none() {
+                nodes.push((0, q));
+            }
+        }
+        let mut i = 0;
+        let mut ticker = budget.ticker(256);
+        while i < nodes.len() {
+            ticker.tick()?;
+            let (s, q) = nodes[i];
+            i += 1;
+            let row = rows
+                .get(s as usize)
+                .ok_or_else(|| SyntError::Internal("machine state out of range".into()))?;
+            let mut out = Vec::new();
+            for &(t, rel) in row {
+                for &(dst, marks) in self.enabled(rel, q) {
+                    let key = (t, dst);
+                    let id = match index.get(&key) {
+                        Some(&id) => id,
+                        None => {
+                            let id = nodes.len() as u32;
+                            index.insert(key, id);
+                            nodes.push(key);
+                            id
+                        }
+                    };
+                    out.push((id, marks));
                 }
-                let key = (*t, *dst);
-                let id = match index.get(&key) {
-                    Some(&id) => id,
-                    None => {
-                        let id = nodes.len() as u32;
-                        index.insert(key, id);
-                        nodes.push(key);
-                        id
-                    }
-                };
-                out.push((id, *marks));
+            }
+            out.sort_unstable();
+            out.dedup();
+            edges.push(out);
+        }
+        edges.resize(nodes.len(), Vec::new());
+        let sccs = verikit_graph::tarjan(nodes.len(), |v| {
+            edges[v as usize]
+                .iter()
+                .map(|&(w, _)| w)
+                .collect::<Vec<_>>()
+        });
+        let mut acc = vec![0u64; sccs.len()];
+        let mut cyclic = vec![false; sccs.len()];
+        for (v, out) in edges.iter().enumerate() {
+            let c = sccs.comp[v];
+            for &(w, marks) in out {
+                if sccs.comp[w as usize] == c {
+                    cyclic[c as usize] = true;
+                    acc[c as usize] |= marks;
+                }
             }
         }
-        out.sort_unstable();
-        out.dedup();
-        edges.push(out);
-    }
-    edges.resize(nodes.len(), Vec::new());
-    let sccs = verikit_graph::tarjan(nodes.len(), |v| {
-        edges[v as usize]
-            .iter()
-            .map(|&(w, _)| w)
-            .collect::<Vec<_>>()
-    });
-    let mut acc = vec![0u64; sccs.len()];
-    let mut cyclic = vec![false; sccs.len()];
-    for (v, out) in edges.iter().enumerate() {
-        let c = sccs.comp[v];
-        for &(w, marks) in out {
-            if sccs.comp[w as usize] == c {
-                cyclic[c as usize] = true;
-                acc[c as usize] |= marks;
+        for c in 0..sccs.len() {
+            if cyclic[c] && acc[c] & all == all {
+                return Err(SyntError::Internal(format!(
+                    "strategy check failed: the product with the forbidden behaviours has an accepting cycle ({} product states)",
+                    nodes.len()
+                )));
             }
         }
+        Ok(nodes.len())
     }
-    for c in 0..sccs.len() {
-        if cyclic[c] && acc[c] & all == all {
-            return Err(SyntError::Internal(format!(
-                "strategy check failed: the product with the forbidden behaviours has an accepting cycle ({} product states)",
-                nodes.len()
-            )));
-        }
-    }
-    Ok(nodes.len())
 }

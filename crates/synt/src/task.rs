@@ -794,7 +794,8 @@ fn finish(
 ) -> Result<(), SyntError> {
     let m = m.minimise(budget)?;
     let check_letters = Letters::new(bad, &s.dict, s.n_first, budget)?;
-    sol.product_states = model_check::check(&m, bad, &check_letters, budget)?;
+    let mut checker = model_check::Checker::new(bad, &check_letters);
+    sol.product_states = checker.check(&m, budget)?;
     let (m_unc, m_ctl) = if system {
         (&s.unc, &s.ctl)
     } else {
@@ -813,12 +814,12 @@ fn finish(
         // still answered in time; a limit or its budget running out keeps the checked machine.
         let small = budget.sub(budget.remaining().map(|r| r / 4));
         let budget = &small;
-        let mut accepts = |c: &Machine| match model_check::check(c, bad, &check_letters, budget) {
+        let mut accepts = |c: &Machine| match checker.check(c, budget) {
             Ok(_) => Ok(true),
             Err(SyntError::Internal(_)) => Ok(false),
             Err(e) => Err(e),
         };
-        let smaller = (|| -> Result<Option<(Machine, Circuit, usize)>, SyntError> {
+        let smaller = (|| -> Result<Option<(Machine, Circuit)>, SyntError> {
             let r = state_merging::reduce(&m, &mut accepts, budget)?;
             if r.states() >= m.states() {
                 return Ok(None);
@@ -829,11 +830,16 @@ fn finish(
             if size(&cr) >= size(&circuit) {
                 return Ok(None);
             }
-            let product = model_check::check(&r, bad, &check_letters, budget)?;
-            Ok(Some((r, cr, product)))
+            Ok(Some((r, cr)))
         })();
-        match smaller {
-            Ok(Some((r, cr, product))) => {
+        // The merged machine, minimised, is checked again (its rows' relations already built); a
+        // limit or the reduction's budget running out keeps the checked machine.
+        let checked = smaller.and_then(|x| match x {
+            Some((r, cr)) => Ok(Some((checker.check(&r, budget)?, r, cr))),
+            None => Ok(None),
+        });
+        match checked {
+            Ok(Some((product, r, cr))) => {
                 tracing::info!(
                     from = m.states(),
                     to = r.states(),
