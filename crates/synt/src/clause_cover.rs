@@ -98,7 +98,10 @@ mod tests {
 
     #[test]
     fn conjunctions_implications_and_globally_split() {
-        assert!(check(&["G(r0 -> g0)", "G(r1 -> X g1)"], "G((r0 -> g0) & (r1 -> X g1))"));
+        assert!(check(
+            &["G(r0 -> g0)", "G(r1 -> X g1)"],
+            "G((r0 -> g0) & (r1 -> X g1))"
+        ));
         assert!(check(
             &["GF r -> GF g0", "GF r -> GF g1"],
             "GF r -> (GF g0 & GF g1)"

@@ -72,7 +72,10 @@ pub(crate) fn cone_machine(
                 stack.push(g.rhs1 / 2);
             }
             Some(Kind::Latch(i)) => {
-                let l = aig.latches.get(*i).ok_or_else(|| internal("latch".into()))?;
+                let l = aig
+                    .latches
+                    .get(*i)
+                    .ok_or_else(|| internal("latch".into()))?;
                 cone_latches.push(*i);
                 stack.push(l.next / 2);
             }

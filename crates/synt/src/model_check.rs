@@ -9,8 +9,8 @@
 use crate::error::SyntError;
 use crate::letters::Letters;
 use crate::mealy::{Machine, Row};
-use verikit_bdd::Bdd;
 use rustc_hash::FxHashMap;
+use verikit_bdd::Bdd;
 use verikit_diag::Budget;
 use verikit_omega::Twa;
 

@@ -1087,7 +1087,9 @@ fn bounded_route(
                     a
                 }
                 _ => {
-                    whole = s.cache.translate(arena, if system { neg } else { phi }, false, budget)?;
+                    whole =
+                        s.cache
+                            .translate(arena, if system { neg } else { phi }, false, budget)?;
                     &whole
                 }
             };
@@ -1316,7 +1318,10 @@ mod tests {
     use super::*;
 
     /// The parts of `f`, their checked controllers composed, and the bases of their checks.
-    fn composed(f: &str, sem: Semantics) -> (Problem, Vec<PartProblem>, Vec<model_check::Basis>, Aig) {
+    fn composed(
+        f: &str,
+        sem: Semantics,
+    ) -> (Problem, Vec<PartProblem>, Vec<model_check::Basis>, Aig) {
         let p = Problem {
             formula: f.into(),
             inputs: vec!["r0".into(), "r1".into()],
