@@ -435,10 +435,22 @@ fn solve_parts(
         match s.realizable {
             Some(true) => {}
             Some(false) if part.exact => {
+                // The counter-strategy beats the part; it beats φ because φ implies the part.
+                let (mut arena, phi) = parse_problem(p)?;
+                let f = verikit_omega::task::parse_formula(&part.problem.formula, 0, &mut arena)
+                    .map_err(|e| {
+                        SyntError::Internal(format!("a part's formula does not parse: {e}"))
+                    })?;
+                if !crate::clause_cover::entails(&mut arena, &[phi], f) {
+                    return Err(SyntError::Internal(format!(
+                        "composition check failed: the specification does not imply part {}",
+                        i + 1
+                    )));
+                }
                 return Ok(Solution {
                     parts: parts.len(),
                     ..s
-                })
+                });
             }
             Some(false) => {
                 tracing::info!(
