@@ -1,10 +1,12 @@
 //! The independent check of a strategy: the product of the machine with a generalized Büchi
 //! automaton of the *forbidden* behaviours must have no reachable accepting cycle (SCCs by
 //! `verikit-graph`'s Tarjan; an SCC is accepting when its internal edges carry every acceptance
-//! mark). The automaton is translated separately from the one the game was solved on (TGBA, no
-//! degeneralisation), and the machine is read row by row (each row's relation between uncontrolled
-//! and controlled letters intersected with each edge guard), so the check shares no code with the
-//! solver but the import of edge labels into the game's dictionary.
+//! mark). The automaton is the whole specification's (for a specification split into conjuncts,
+//! the union of the conjuncts' automata once `clause_cover` shows they conjoin to it), and the
+//! machine is read row by row (each row's relation between uncontrolled and controlled letters
+//! intersected with each edge guard), so the check shares no code with the solver but the import
+//! of edge labels into the game's dictionary. The tests replay every printed circuit by another
+//! code path.
 
 use crate::error::SyntError;
 use crate::letters::Letters;

@@ -3,10 +3,11 @@
 //! union of the conjuncts' negations) and of `φ` and of each conjunct (omega) → bounded games for
 //! the system on `¬φ`'s automaton and for the environment on each conjunct's and on `φ`'s, bound
 //! `k = 0, 1, 2, …` alternating between them until one side wins (C06 §4, the incremental
-//! algorithm) → the winning strategy minimised, model-checked against a separately built automaton
-//! of the whole specification's forbidden behaviours
-//! (`model_check`), encoded as an AIGER circuit whose simulation is compared with the machine →
-//! the [`Answer`].
+//! algorithm) → the winning strategy minimised, model-checked against an automaton of the whole
+//! specification's forbidden behaviours (`model_check`), encoded as an AIGER circuit whose
+//! simulation is compared with the machine → the [`Answer`]. A decomposed specification's parts
+//! are solved so, and the composed circuit is checked part by part (`check_composed`). The
+//! automata are translated once per specification (`Translations`), shared by the routes.
 
 use crate::aig::{self, Circuit};
 use crate::bounded::{Game, GameStats};
