@@ -67,7 +67,10 @@ pub(crate) fn cone_machine(
         match kinds.get(v as usize) {
             Some(Kind::Const) => {}
             Some(Kind::And(i)) => {
-                let g = aig.ands.get(*i).ok_or_else(|| internal("gate".into()))?;
+                let g = aig
+                    .ands
+                    .get(*i)
+                    .ok_or_else(|| internal(format!("gate {i} out of range")))?;
                 stack.push(g.rhs0 / 2);
                 stack.push(g.rhs1 / 2);
             }
@@ -75,7 +78,7 @@ pub(crate) fn cone_machine(
                 let l = aig
                     .latches
                     .get(*i)
-                    .ok_or_else(|| internal("latch".into()))?;
+                    .ok_or_else(|| internal(format!("latch {i} out of range")))?;
                 cone_latches.push(*i);
                 stack.push(l.next / 2);
             }

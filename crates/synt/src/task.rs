@@ -1085,7 +1085,9 @@ fn bounded_route(
             // The automaton the winner is checked against, of the whole specification: when φ
             // was not split, the game's own automaton of ¬φ (system) or φ (environment) — a
             // second translation of the same formula was the 74 → 67 regression (decision
-            // 0802); a split specification is checked against ¬φ or φ translated whole.
+            // 0802); a split specification against the union of its conjuncts' automata, or
+            // the won conjunct's, when `clause_cover` shows that is sound, else against ¬φ or φ
+            // translated whole.
             let whole;
             let bad = match (system, env.get(j)) {
                 (true, _) if comps.len() == 1 => &sys_aut,
