@@ -35,11 +35,16 @@ const ROUNDS: usize = 4;
 const TRIES: usize = 2;
 /// Time slice of one equivalence check.
 const CHECK_SLICE: Duration = Duration::from_millis(20);
+/// The sweep stops once it has made this many checks and fewer than one in [`PAYS`] merged.
+const CHECKS_BEFORE_STOP: usize = 256;
+const PAYS: usize = 16;
 
 /// A circuit after [`fraig`] and the number of gates it merged.
 pub(crate) struct Fraiged {
     pub(crate) aig: Aig,
     pub(crate) merged: usize,
+    /// SAT equivalence checks made.
+    pub(crate) checks: usize,
 }
 
 impl Fraiged {
@@ -149,9 +154,14 @@ pub(crate) fn fraig(aig: &Aig, budget: &Budget) -> Result<Option<Fraiged>, Exhau
         enter(&mut classes, &sw, v);
         seen.push(v);
     }
-    let mut merged = 0usize;
+    let (mut merged, mut checks) = (0usize, 0usize);
     for g in &aig.ands {
         if budget.check().is_err() {
+            break;
+        }
+        // a sweep whose checks rarely merge (simulation classes of rarely differing gates, as in
+        // a processor's control logic) stops: the engines get the time instead
+        if checks >= CHECKS_BEFORE_STOP && checks > PAYS * merged {
             break;
         }
         let v = g.lhs >> 1;
@@ -162,6 +172,7 @@ pub(crate) fn fraig(aig: &Aig, budget: &Budget) -> Result<Option<Fraiged>, Exhau
             .unwrap_or_default();
         let mut found = None;
         for r in cands {
+            checks += 1;
             // v ⊕ flip has signature k, so does r: is v ≡ r ⊕ flip?
             let x = un.lit(&mut sat, 0, 2 * v);
             let y = un.lit(&mut sat, 0, r ^ u32::from(flip));
@@ -203,6 +214,7 @@ pub(crate) fn fraig(aig: &Aig, budget: &Budget) -> Result<Option<Fraiged>, Exhau
     Ok(Some(Fraiged {
         aig: rebuild(aig, &repl),
         merged,
+        checks,
     }))
 }
 

@@ -12,10 +12,13 @@
 //!   solver decides only the gates, inputs and latches the cube's next-state functions (or the
 //!   bad literal) and the constraints read, and the cube's own latches; the rest of the circuit
 //!   is left to propagation (see [`Ic3::solve`] for why answers stay usable).
-//! * Predecessors are *lifted* by SAT (Eén et al. §III-C): the predecessor's values of the
-//!   inputs and latches that cone reads and the negation of the successor cube (or of the
-//!   bad/constraint condition) are unsatisfiable together, and the failed-assumption core is the
-//!   lifted cube; latches outside the cone are dropped without a query.
+//! * Predecessors are *lifted* (Eén et al. §III-C, `hw.ic3-lift`) by ternary simulation
+//!   ([`crate::ternary_lifting`]: each latch of the cone set to X in turn, kept X when the
+//!   successor cube's next-state functions, or the bad literal, and the constraints stay
+//!   binary), by SAT (the predecessor's values of the inputs and latches that cone reads and the
+//!   negation of the successor cube, or of the bad/constraint condition, are unsatisfiable
+//!   together, and the failed-assumption core is the lifted cube), or by both (SAT on the
+//!   latches ternary simulation kept); latches outside the cone are dropped without a query.
 //! * Blocked cubes are generalised with the failed-assumption core of the relative-induction query,
 //!   then by dropping literals one at a time (Bradley's MIC, bounded by `hw.ic3-drop-tries`),
 //!   always keeping the cube disjoint from the initial states, and pushed to the highest frame
@@ -25,6 +28,7 @@
 
 use crate::outcome::{Outcome, Proof};
 use crate::ternary_constants::ternary_constants;
+use crate::ternary_lifting::TernaryLifter;
 use crate::unroll::{coi_latches, cone_vars, Unroller};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -49,6 +53,31 @@ pub(crate) struct Ic3Options {
     /// Restrict each query to the cone of influence of its roots (decisions in the main and
     /// lifting solvers, assumptions of the lifting query).
     pub(crate) cone: bool,
+    /// How predecessor states are lifted to cubes.
+    pub(crate) lift: Lift,
+}
+
+/// How IC3 lifts a predecessor state to a cube of predecessors (`hw.ic3-lift`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lift {
+    /// The failed-assumption core of a SAT query.
+    Sat,
+    /// Ternary simulation, dropping one latch at a time.
+    Ternary,
+    /// The SAT query, then ternary simulation on the latches of its core (the others X).
+    Both,
+}
+
+impl std::str::FromStr for Lift {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Lift, String> {
+        match s {
+            "sat" => Ok(Lift::Sat),
+            "ternary" => Ok(Lift::Ternary),
+            "both" => Ok(Lift::Both),
+            _ => Err(format!("`{s}` is not one of sat, ternary, both")),
+        }
+    }
 }
 
 /// A cube over latch indices: `2·j + 1` means latch `j` is 0, `2·j` latch `j` is 1. Sorted.
@@ -91,6 +120,8 @@ struct Ic3<'a> {
     lnext: Vec<Lit>,
     lbad: Lit,
     lcons: Vec<Lit>,
+    /// ternary-simulation lifting
+    tl: TernaryLifter<'a>,
     /// latch index -> coi position
     pos: Vec<Option<usize>>,
     frames: Vec<Vec<Cube>>, // delta frames; frames[0] unused
@@ -245,6 +276,7 @@ impl<'a> Ic3<'a> {
             lnext: l.next,
             lbad: l.bad,
             lcons: l.cons,
+            tl: TernaryLifter::new(aig),
             pos,
             frames: vec![Vec::new()],
             fixed,
@@ -469,8 +501,89 @@ impl<'a> Ic3<'a> {
 
     /// Lifts a predecessor `state` (with `inputs`) of `target` (`None`: of the bad states) to a
     /// cube all of whose states, with these inputs, satisfy the constraints and step into
-    /// `target` (or are bad).
+    /// `target` (or are bad), as `opts.lift` says. Ternary simulation refuses a state that does
+    /// not reach the target under full evaluation (it cannot, given the queries' models are exact
+    /// on the cone); SAT lifting then decides.
     fn lift(
+        &mut self,
+        state: &[bool],
+        inputs: &[bool],
+        target: Option<&Cube>,
+    ) -> Result<Cube, Stop> {
+        match self.opts.lift {
+            Lift::Sat => self.sat_lift(state, inputs, target),
+            Lift::Ternary => match self.ternary_lift(state, inputs, target, None) {
+                Some(c) => Ok(c),
+                None => self.sat_lift(state, inputs, target),
+            },
+            Lift::Both => {
+                let c = self.sat_lift(state, inputs, target)?;
+                Ok(self
+                    .ternary_lift(state, inputs, target, Some(&c))
+                    .unwrap_or(c))
+            }
+        }
+    }
+
+    /// Ternary-simulation lifting ([`TernaryLifter`]): the latches that must stay binary for the
+    /// targets (the next-state functions of `target` at the cube's values, or the bad literal,
+    /// and the constraints) to keep their values; constant latches are never candidates (they
+    /// are asserted in every frame, as in SAT lifting). With `only`, the latches outside that
+    /// cube start X and only its latches are candidates; `None` if the targets are not binary
+    /// then (ternary simulation is weaker than the SAT core).
+    fn ternary_lift(
+        &mut self,
+        state: &[bool],
+        inputs: &[bool],
+        target: Option<&Cube>,
+        only: Option<&Cube>,
+    ) -> Option<Cube> {
+        let mut targets: Vec<u32> = match target {
+            None => vec![self.bad],
+            Some(t) => t
+                .iter()
+                .filter_map(|&c| {
+                    let (p, one) = self.latch_of(c);
+                    let next = self.aig.latches.get(*self.coi.get(p)?)?.next;
+                    Some(if one { next } else { next ^ 1 })
+                })
+                .collect(),
+        };
+        let cone = self.cone(&targets);
+        targets.extend(&self.aig.constraints);
+        let mut known: Vec<bool> = self.fixed.iter().map(Option::is_some).collect();
+        match only {
+            None => known.iter_mut().for_each(|k| *k = true),
+            Some(c) => c.iter().for_each(|&x| {
+                if let Some(k) = known.get_mut((x >> 1) as usize) {
+                    *k = true;
+                }
+            }),
+        }
+        let cands: Vec<usize> = (self.coi.iter().zip(&self.fixed).zip(&known))
+            .filter(|((_, f), &k)| f.is_none() && k)
+            .map(|((&j, _), _)| j)
+            .collect();
+        let pos = &self.pos;
+        let value = |j: usize| {
+            let p = pos.get(j).copied().flatten()?;
+            known.get(p).copied()?.then(|| state.get(p).copied())?
+        };
+        let keep = self.tl.lift(&cone, inputs, value, &targets, &cands)?;
+        let mut cube: Cube = (cands.iter().zip(keep))
+            .filter(|&(_, k)| k)
+            .filter_map(|(&j, _)| {
+                let p = pos.get(j).copied().flatten()?;
+                Some(2 * p as u32 + u32::from(!*state.get(p)?))
+            })
+            .collect();
+        cube.sort_unstable();
+        Some(cube)
+    }
+
+    /// SAT lifting of `state`: the failed assumptions of the query "these inputs and latches,
+    /// and not the target".
+    fn sat_lift(
         &mut self,
         state: &[bool],
         inputs: &[bool],

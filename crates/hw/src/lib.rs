@@ -44,6 +44,7 @@ mod ste_task;
 mod ste_vacuity;
 mod task;
 mod ternary_constants;
+mod ternary_lifting;
 mod trimmer;
 mod unroll;
 mod vwaba;
@@ -58,6 +59,7 @@ pub use command::{
     read_cnf, solve_command, ste_command, CheckRequest,
 };
 pub use everlost::EverLostOptions;
+pub use ic3::Lift;
 pub use live_task::Liveness;
 pub use outcome::{Outcome, Proof};
 pub use sat_task::{

@@ -8,7 +8,7 @@ use crate::certify::check_invariant;
 use crate::coi_reduce::{coi_reduce, substitute};
 use crate::everlost::{everlost, EverLostOptions};
 use crate::fraig::fraig;
-use crate::ic3::{ic3, Ic3Options};
+use crate::ic3::{ic3, Ic3Options, Lift};
 use crate::kind::kind;
 use crate::latch_correspondence::latch_correspondence;
 use crate::live_task::{check_live, LiveEngine, LiveSettings, Liveness};
@@ -59,8 +59,7 @@ pub const PARAMS: &[Param] = &[
         name: "hw.portfolio-everlost-share",
         default: "10",
         range: "0..=100",
-        doc:
-            "portfolio: percent of the time limit given to EverLost after BMC (1 s without a limit)",
+        doc: "portfolio: percent of the remaining time given to EverLost (parallel: in the BMC thread once it passes hw.portfolio-bmc-yield-depth; sequential: after BMC; 1 s without a limit)",
     },
     Param {
         name: "hw.everlost-latches",
@@ -146,6 +145,12 @@ pub const PARAMS: &[Param] = &[
         range: "0..=1000000",
         doc: "parallel portfolio: BMC depths refuted before the BMC thread yields the larger CPU share to IC3 (0 = from the start)",
     },
+    Param {
+        name: "hw.ic3-lift",
+        default: "sat",
+        range: "sat|ternary|both",
+        doc: "IC3: lift predecessor states by ternary simulation, by a SAT query's failed assumptions, or by SAT on the latches ternary simulation kept",
+    },
 ];
 
 /// Which engine decides the property.
@@ -197,6 +202,8 @@ pub struct Options {
     pub ic3_rebuild: usize,
     /// IC3 queries restricted to the cone of influence of their cube.
     pub ic3_cone: bool,
+    /// How IC3 lifts predecessor states.
+    pub ic3_lift: Lift,
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
@@ -227,6 +234,7 @@ impl Default for Options {
             ic3_ctg_depth: 1,
             ic3_rebuild: 1000,
             ic3_cone: true,
+            ic3_lift: Lift::Sat,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
@@ -278,6 +286,7 @@ impl Options {
         self.ic3_cone = p.get(&PARAMS[18])?;
         self.portfolio_bmc_nice = p.get_in(&PARAMS[19], 0, 19)?;
         self.portfolio_bmc_yield_depth = p.get_in(&PARAMS[20], 0, 1_000_000)?;
+        self.ic3_lift = p.get(&PARAMS[21])?;
         Ok(self)
     }
 
@@ -289,6 +298,7 @@ impl Options {
             ctg_depth: self.ic3_ctg_depth,
             rebuild: self.ic3_rebuild,
             cone: self.ic3_cone,
+            lift: self.ic3_lift,
         }
     }
 }
@@ -372,9 +382,9 @@ fn lower_thread_priority(by: u32) -> bool {
     }
 }
 
-/// The portfolio in two threads sharing the budget: BMC without a depth bound (the bug finder
-/// for deep counterexamples) next to EverLost's slice followed by IC3 (which proves, and finds
-/// counterexamples of its own). With a core each, each thread runs at full speed; when the
+/// The portfolio in two threads sharing the budget: the bug finders — BMC without a depth bound,
+/// with EverLost's slice once BMC has refuted `portfolio_bmc_yield_depth` depths — next to IC3
+/// from the start (which proves, and finds counterexamples of its own). With a core each, each thread runs at full speed; when the
 /// process gets one core (a loaded machine), the scheduler splits it by the threads' weights:
 /// once BMC has refuted `portfolio_bmc_yield_depth` depths (the circuit looks safe-ish), the BMC
 /// thread's nice value goes up by `portfolio_bmc_nice` and IC3 gets the larger share (nice 5:
@@ -402,7 +412,19 @@ fn portfolio_parallel(
                 yield_at(0);
             }
             let yield_depth = opts.portfolio_bmc_yield_depth;
-            let o = bmc_observed(
+            // EverLost's slice runs in this thread once BMC has refuted the shallow depths (no
+            // shallow bug: deep ones are EverLost's), so IC3 starts at once in the other
+            let mut everlost: Option<Result<(Outcome, Vec<(String, String)>), String>> = None;
+            let run_everlost = |everlost: &mut Option<_>| {
+                if everlost.is_none() && opts.portfolio_everlost_share > 0 {
+                    let r = everlost_slice(aig, opts, &bmc_budget);
+                    if r.is_ok() {
+                        bmc_budget.cancel();
+                    }
+                    *everlost = Some(r);
+                }
+            };
+            let mut o = bmc_observed(
                 aig,
                 opts.property,
                 opts.bmc_max_depth,
@@ -410,22 +432,30 @@ fn portfolio_parallel(
                 &mut |d| {
                     if d + 1 >= yield_depth {
                         yield_at(d + 1);
+                        run_everlost(&mut everlost);
                     }
                 },
             );
+            // BMC stopped at its depth bound before the yield depth
+            if !decided(&o) && budget.check().is_ok() {
+                run_everlost(&mut everlost);
+            }
+            let mut notes = Vec::new();
+            match everlost {
+                Some(Ok((found, st))) => {
+                    o = found;
+                    notes = st;
+                }
+                Some(Err(note)) => notes.push(("everlost".to_string(), note)),
+                None => {}
+            }
             if decided(&o) {
                 ic3_budget.cancel();
             }
-            (o, yielded)
+            (o, yielded, notes)
         });
         let mut notes = Vec::new();
-        let proof = 'proof: {
-            if opts.portfolio_everlost_share > 0 {
-                match everlost_slice(aig, opts, &ic3_budget) {
-                    Ok(found) => break 'proof found,
-                    Err(note) => notes.push(("everlost".to_string(), note)),
-                }
-            }
+        let proof = {
             let (o, s) = ic3(aig, opts.property, opts.ic3_options(), &ic3_budget);
             notes.extend(ic3_stats(&s));
             notes.push(("engine".into(), "ic3".into()));
@@ -439,16 +469,17 @@ fn portfolio_parallel(
         // a panicking BMC thread (a bug) leaves the decision to IC3
         let bug = bug.join().unwrap_or_else(|_| {
             let reason = "BMC thread failed".into();
-            (Outcome::Unknown { reason }, None)
+            (Outcome::Unknown { reason }, None, Vec::new())
         });
         (bug, proof)
     });
-    let ((bug, yielded), (proof, mut stats)) = (bug, proof);
+    let ((bug, yielded, bug_notes), (proof, mut stats)) = (bug, proof);
     if let Some(y) = yielded {
         stats.push(("bmc_yielded".into(), y));
     }
-    // IC3 decided first, or both ran out: IC3's outcome with BMC's note
+    // IC3 decided first, or both ran out: IC3's outcome with BMC's and EverLost's notes
     if decided(&proof) || !decided(&bug) {
+        stats.extend(bug_notes.into_iter().filter(|(k, _)| k != "engine"));
         stats.push(("bmc".into(), undecided_note(&bug)));
         let proof = match (proof, budget.check()) {
             // the parent budget ran out: report that, not the child's cancellation
@@ -460,8 +491,12 @@ fn portfolio_parallel(
         };
         return (proof, stats);
     }
+    // the bug thread decided: by EverLost (its statistics name the engine) or by BMC
     stats.retain(|(k, _)| k != "engine");
-    stats.push(("engine".into(), "bmc".into()));
+    if !bug_notes.iter().any(|(k, _)| k == "engine") {
+        stats.push(("engine".into(), "bmc".into()));
+    }
+    stats.extend(bug_notes);
     (bug, stats)
 }
 
@@ -532,14 +567,17 @@ fn reduced_run(
     if !opts.reduce {
         return Ok(run_engine(aig, opts, budget));
     }
+    let t = Instant::now();
     let Some(r1) = coi_reduce(aig, opts.property, budget)? else {
         return Ok(run_engine(aig, opts, budget));
     };
+    let t_coi = t.elapsed();
     let slice = budget
         .remaining()
         .map_or(Duration::from_secs(1), |r| r.mul_f64(0.1));
     // out of its slice, latch correspondence merges nothing
     let eq = latch_correspondence(&r1.aig, &budget.sub(Some(slice))).unwrap_or_default();
+    let t_scorr = t.elapsed() - t_coi;
     budget.check()?;
     let r2 = match eq.iter().any(Option::is_some) {
         true => substitute(&r1.aig, 0, eq, budget)?,
@@ -550,6 +588,8 @@ fn reduced_run(
         ..opts.clone()
     };
     let mut stats = r1.stats();
+    stats.push(seconds("seconds_reduce", t_coi));
+    stats.push(seconds("seconds_scorr", t_scorr));
     let outcome = match &r2 {
         Some(r2) => {
             let outcome = fraiged_run(&r2.aig, &o, budget, &mut stats);
@@ -565,6 +605,11 @@ fn reduced_run(
     Ok((r1.lift(aig, outcome), stats))
 }
 
+/// A wall-clock duration as a statistic (seconds, millisecond precision).
+fn seconds(key: &str, d: Duration) -> (String, String) {
+    (key.into(), format!("{:.3}", d.as_secs_f64()))
+}
+
 /// The engine on `base` (whose property is 0) after fraiging (`opts.fraig`, within a tenth of
 /// the remaining time) and a second cone-of-influence pass, its outcome lifted to `base`.
 fn fraiged_run(
@@ -577,12 +622,16 @@ fn fraiged_run(
         let slice = budget
             .remaining()
             .map_or(Duration::from_secs(1), |r| r.mul_f64(0.1));
-        if let Ok(Some(f)) = fraig(base, &budget.sub(Some(slice))) {
+        let t = Instant::now();
+        let f = fraig(base, &budget.sub(Some(slice)));
+        stats.push(seconds("seconds_fraig", t.elapsed()));
+        if let Ok(Some(f)) = f {
             let none = vec![None; f.aig.latches.len()];
             if let Ok(Some(r)) = substitute(&f.aig, 0, none, budget) {
                 let (o, s) = run_engine(&r.aig, opts, budget);
                 stats.extend(s);
                 stats.push(("fraig_merged".into(), f.merged.to_string()));
+                stats.push(("fraig_checks".into(), f.checks.to_string()));
                 stats.extend(
                     (r.stats().into_iter())
                         .filter(|(k, _)| k != "replaced_latches")

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use std::collections::{HashSet, VecDeque};
 use verikit_aiger::{replay, Aig, Reset, Sim, Ternary};
 use verikit_diag::{Budget, Verdict};
-use verikit_hw::{check, Engine, Options};
+use verikit_hw::{check, Engine, Lift, Options};
 
 fn build(
     ni: usize,
@@ -132,7 +132,8 @@ proptest! {
         }
         // IC3 four times: plain MIC, with counterexamples to generalisation (`hw.ic3-ctg`) and
         // a solver rebuild at almost every block, on the unreduced circuit (`hw.reduce`) and
-        // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`); the
+        // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`), lifting
+        // three ways (`hw.ic3-lift`); the
         // portfolio in two threads and in one
         let ic3 = [
             Engine::Bmc,
@@ -153,6 +154,12 @@ proptest! {
             opts.fraig = k != 7;
             // the per-query cone of influence off once (plain MIC on the reduced circuit)
             opts.ic3_cone = k != 2;
+            // lifting by SAT (the default), by ternary simulation, by both
+            opts.ic3_lift = match k {
+                2 | 5 => Lift::Ternary,
+                3 => Lift::Both,
+                _ => Lift::Sat,
+            };
             if engine == Engine::Bmc {
                 // no counterexample is longer than the number of states
                 opts.bmc_max_depth = Some(1 << resets.len());

@@ -24,6 +24,7 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             ctg_depth: 1,
             rebuild: 1000,
             cone: true,
+            lift: crate::ic3::Lift::Sat,
         },
         simple_path: true,
         reduce: true,
