@@ -329,6 +329,9 @@ fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(Stri
     }
 }
 
+/// An engine's outcome and its statistics.
+type EngineRun = (Outcome, Vec<(String, String)>);
+
 /// EverLost for `share` percent of the remaining time (1 s without a limit): its outcome if it
 /// found a bug, otherwise its note ("cycles, rings") for the statistics.
 fn everlost_slice(
@@ -414,7 +417,7 @@ fn portfolio_parallel(
             let yield_depth = opts.portfolio_bmc_yield_depth;
             // EverLost's slice runs in this thread once BMC has refuted the shallow depths (no
             // shallow bug: deep ones are EverLost's), so IC3 starts at once in the other
-            let mut everlost: Option<Result<(Outcome, Vec<(String, String)>), String>> = None;
+            let mut everlost: Option<Result<EngineRun, String>> = None;
             let run_everlost = |everlost: &mut Option<_>| {
                 if everlost.is_none() && opts.portfolio_everlost_share > 0 {
                     let r = everlost_slice(aig, opts, &bmc_budget);
