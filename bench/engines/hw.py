@@ -10,7 +10,11 @@ constraints folded in), each with the same limit. `.aag` files are converted to 
 The page's "Before and after" section is kept, with the summary of the page being replaced
 added to it as a row.
 
-usage: python3 bench/engines/hw.py [--limit S] [--every N] [--abc berkeley-abc]
+usage: python3 bench/engines/hw.py [--limit S] [--every N | --files LIST] [--out PAGE] [--abc berkeley-abc]
+
+`--files LIST`: the circuits named in LIST (one `file` column value of EXPECTED.tsv per line)
+instead of every N-th row, e.g. the ones either tool did not solve at a shorter limit, written to
+`--out` (default hw.md) under bench/results.
 """
 
 import argparse
@@ -29,6 +33,8 @@ from hw_paths import BENCH, DATA, ROOT, VERIKIT, measure
 ARGS = argparse.ArgumentParser()
 ARGS.add_argument("--limit", type=float, default=10.0)
 ARGS.add_argument("--every", type=int, default=1)
+ARGS.add_argument("--files", default=None)
+ARGS.add_argument("--out", default="hw.md")
 ARGS.add_argument("--abc", default="berkeley-abc")
 OPTS = ARGS.parse_args()
 
@@ -65,7 +71,12 @@ def uptime():
 
 def main():
     start_load = uptime()
-    rows = list(csv.DictReader(open(DATA / "EXPECTED.tsv"), delimiter="\t"))[:: OPTS.every]
+    rows = list(csv.DictReader(open(DATA / "EXPECTED.tsv"), delimiter="\t"))
+    if OPTS.files:
+        wanted = {line.strip() for line in open(OPTS.files) if line.strip()}
+        rows = [r for r in rows if r["file"] in wanted]
+    else:
+        rows = rows[:: OPTS.every]
     tmp = Path(tempfile.mkdtemp())
     table = []
     for r in rows:
@@ -144,7 +155,8 @@ def write(table, start_load):
         f"- verikit {rev} (portfolio: BMC in a thread of its own next to EverLost + IC3, both threads' CPU time counted; "
         f"default parameters); ABC (Debian berkeley-abc {abcv}): "
         "`read; logic; undc; strash; zero; fold; pdr -T L`",
-        f"- inputs: every {OPTS.every}. row of `aiger/EXPECTED.tsv` ({len(table)} circuits); "
+        (f"- inputs: the circuits listed in `{Path(OPTS.files).name}` ({len(table)} circuits); " if OPTS.files else
+         f"- inputs: every {OPTS.every}. row of `aiger/EXPECTED.tsv` ({len(table)} circuits); ") +
         f"limit L = {L:g} s per tool and circuit; times are CPU seconds (user + system)",
         "- PAR-2: mean time with every unsolved run counted as 2·L; ratio = verikit / ABC on circuits both solved",
         "- the limit is wall-clock (`--timeout L` / `pdr -T L`); verikit's portfolio runs two threads, so with "
@@ -166,7 +178,7 @@ def write(table, start_load):
         f"{all(x[2] == x[4] for x in table if x[2] != '–' and x[4] != '–')}.",
         "",
     ]
-    out = BENCH / "results" / "hw.md"
+    out = BENCH / "results" / OPTS.out
     section, row = previous_page(out)
     if section:
         # the old section's table ends at its last row: the replaced page goes after it

@@ -120,8 +120,8 @@ struct Ic3<'a> {
     lnext: Vec<Lit>,
     lbad: Lit,
     lcons: Vec<Lit>,
-    /// ternary-simulation lifting
-    tl: TernaryLifter<'a>,
+    /// ternary-simulation lifting (built on first use)
+    tl: Option<TernaryLifter<'a>>,
     /// latch index -> coi position
     pos: Vec<Option<usize>>,
     frames: Vec<Vec<Cube>>, // delta frames; frames[0] unused
@@ -276,7 +276,7 @@ impl<'a> Ic3<'a> {
             lnext: l.next,
             lbad: l.bad,
             lcons: l.cons,
-            tl: TernaryLifter::new(aig),
+            tl: None,
             pos,
             frames: vec![Vec::new()],
             fixed,
@@ -569,7 +569,9 @@ impl<'a> Ic3<'a> {
             let p = pos.get(j).copied().flatten()?;
             known.get(p).copied()?.then(|| state.get(p).copied())?
         };
-        let keep = self.tl.lift(&cone, inputs, value, &targets, &cands)?;
+        let aig = self.aig;
+        let tl = self.tl.get_or_insert_with(|| TernaryLifter::new(aig));
+        let keep = tl.lift(&cone, inputs, value, &targets, &cands)?;
         let mut cube: Cube = (cands.iter().zip(keep))
             .filter(|&(_, k)| k)
             .filter_map(|(&j, _)| {

@@ -387,8 +387,9 @@ fn lower_thread_priority(by: u32) -> bool {
 
 /// The portfolio in two threads sharing the budget: the bug finders — BMC without a depth bound,
 /// with EverLost's slice once BMC has refuted `portfolio_bmc_yield_depth` depths — next to IC3
-/// from the start (which proves, and finds counterexamples of its own). With a core each, each thread runs at full speed; when the
-/// process gets one core (a loaded machine), the scheduler splits it by the threads' weights:
+/// from the start (which proves, and finds counterexamples of its own). With a core each, each
+/// thread runs at full speed; when the process gets one core (a loaded machine), the scheduler
+/// splits it by the threads' weights:
 /// once BMC has refuted `portfolio_bmc_yield_depth` depths (the circuit looks safe-ish), the BMC
 /// thread's nice value goes up by `portfolio_bmc_nice` and IC3 gets the larger share (nice 5:
 /// weights 1024 to 335, about three quarters). The first thread to decide cancels the other
@@ -434,13 +435,14 @@ fn portfolio_parallel(
                 &bmc_budget,
                 &mut |d| {
                     if d + 1 >= yield_depth {
-                        yield_at(d + 1);
+                        // at the thread's full priority: EverLost's slice is wall-clock time
                         run_everlost(&mut everlost);
+                        yield_at(d + 1);
                     }
                 },
             );
-            // BMC stopped at its depth bound before the yield depth
-            if !decided(&o) && budget.check().is_ok() {
+            // BMC stopped at its depth bound before the yield depth (not cancelled by IC3)
+            if !decided(&o) && bmc_budget.check().is_ok() {
                 run_everlost(&mut everlost);
             }
             let mut notes = Vec::new();
