@@ -1,7 +1,7 @@
 """Hardware model checking (verikit aig check) against ABC -> bench/results/hw.md.
 
 For the circuits of ../shared/data/aiger (every `--every`-th row of EXPECTED.tsv, default all):
-verikit `aig check FILE` (the portfolio: BMC in a thread of its own next to EverLost + IC3;
+verikit `aig check FILE` (the portfolio: BMC then EverLost in one thread next to IC3;
 CPU times count both threads) and ABC's `pdr` under AIGER 1.9 semantics
 (`read; logic; undc; strash; zero; fold; pdr -T L`: uninitialised latches made free inputs, then
 constraints folded in), each with the same limit. `.aag` files are converted to binary AIGER by
@@ -152,7 +152,7 @@ def write(table, start_load):
         f"{os.cpu_count()} cores, possibly shared with other jobs (see the load below)",
         f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load at the start: "
         f"`{start_load}`, at the end: `{up}`",
-        f"- verikit {rev} (portfolio: BMC in a thread of its own next to EverLost + IC3, both threads' CPU time counted; "
+        f"- verikit {rev} (portfolio: BMC then EverLost in one thread next to IC3, both threads' CPU time counted; "
         f"default parameters); ABC (Debian berkeley-abc {abcv}): "
         "`read; logic; undc; strash; zero; fold; pdr -T L`",
         (f"- inputs: the circuits listed in `{Path(OPTS.files).name}` ({len(table)} circuits); " if OPTS.files else
