@@ -38,9 +38,9 @@ use verikit_diag::Budget;
 /// Largest automaton (states) whose merges are tried.
 pub(crate) const MAX_STATES: usize = 64;
 /// Largest number of product checks per automaton.
-pub(crate) const MAX_CHECKS: usize = 1_500;
+pub(crate) const MAX_CHECKS: usize = 256;
 /// Work budget per automaton: the total size (states + edges) of the products checked.
-pub(crate) const MAX_WORK: usize = 2_000_000;
+pub(crate) const MAX_WORK: usize = 400_000;
 /// Largest number of distinguishing words kept.
 pub(crate) const MAX_WORDS: usize = 128;
 
@@ -51,6 +51,8 @@ pub(crate) struct Stats {
     pub merged: usize,
     /// Candidates decided by products.
     pub checks: usize,
+    /// Candidates skipped because their two states decide a sampled lasso differently.
+    pub refuted_by_residuals: usize,
     /// Candidates refuted by a stored distinguishing word.
     pub refuted_by_words: usize,
     /// Total size (states + edges) of the products built.
@@ -81,9 +83,14 @@ pub(crate) fn reduce(aut: &Twa, budget: &Budget) -> Result<(Twa, Stats), OmegaEr
     'restart: loop {
         let n = cur.num_states() as u32;
         let mut moves = words.moves(&cur);
+        let sig = residual_signatures(&cur, &acc);
         for q in (0..n).rev() {
             for p in 0..n {
                 if p == q {
+                    continue;
+                }
+                if sig[p as usize] != sig[q as usize] {
+                    st.refuted_by_residuals += 1;
                     continue;
                 }
                 if budget.check().is_err() || st.checks >= MAX_CHECKS || st.work >= MAX_WORK {
@@ -177,6 +184,53 @@ impl Words {
             .iter()
             .any(|(u, v, verdict)| run(moves, init, Some(pq), u, v, acc) != *verdict)
     }
+}
+
+/// Number of sampled lassos of [`residual_signatures`].
+const SAMPLES: usize = 64;
+
+/// For each state `s`, bit `k` says whether the automaton started in `s` accepts the `k`-th of
+/// [`SAMPLES`] lassos drawn (with a fixed seed) over up to 16 letters. A merge of `q` into `p`
+/// that keeps the language makes the language of `p` that of `q` (every word reaching `q`
+/// first now reaches `p`), so states whose signatures differ are not tried: a filter that may
+/// skip a merge, never admit one (every merge is still decided by the products).
+fn residual_signatures(aut: &Twa, acc: &Acc) -> Vec<u64> {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mask = if aut.aps.len() >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << aut.aps.len()) - 1
+    };
+    let mut sample = Words::default();
+    let letters = (mask.min(15) + 1) as usize;
+    while sample.letters.len() < letters {
+        let b = next() & mask;
+        if !sample.letters.contains(&b) {
+            sample.letters.push(b);
+        }
+    }
+    let nl = sample.letters.len() as u64;
+    let lassos: Vec<(Vec<u32>, Vec<u32>)> = (0..SAMPLES)
+        .map(|_| {
+            let u = (0..next() % 4).map(|_| (next() % nl) as u32).collect();
+            let v = (0..1 + next() % 4).map(|_| (next() % nl) as u32).collect();
+            (u, v)
+        })
+        .collect();
+    let moves = sample.moves(aut);
+    (0..aut.num_states() as u32)
+        .map(|s| {
+            lassos.iter().enumerate().fold(0u64, |sig, (k, (u, v))| {
+                sig | (u64::from(run(&moves, s, None, u, v, acc)) << k)
+            })
+        })
+        .collect()
 }
 
 /// Whether the deterministic automaton of `moves` (with `q` merged into `p` for
