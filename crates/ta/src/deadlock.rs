@@ -13,23 +13,36 @@ use crate::federation::Federation;
 use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
 
 /// The valuations of `(disc, z)` from which no move is ever enabled (`z` canonical, delay-closed).
+/// The pre-images of the moves are subtracted one by one and the test stops as soon as nothing
+/// is left (as UPPAAL and TChecker do), which in a deadlock-free state is usually after the
+/// first move or two; a pre-image that contains the whole zone empties it without splitting.
 pub(crate) fn deadlocked(zg: &ZoneGraph<'_>, disc: &Discrete, z: &Dbm) -> Federation {
+    let mut rest = Federation::from_zone(z.clone());
+    if rest.is_empty() {
+        return rest;
+    }
     let mut moves: Vec<Transition> = Vec::new();
     zg.transitions(disc, z, &mut moves);
     let urgent = zg.is_urgent(disc);
-    let mut live = Federation::empty(z.dim());
     for t in &moves {
-        if let Some(mut e) = enabling(zg, disc, z, t) {
-            if !urgent {
-                e.down();
-                if !e.intersect(z) {
-                    continue;
-                }
+        let Some(mut e) = enabling(zg, disc, z, t) else {
+            continue;
+        };
+        if !urgent {
+            e.down();
+            if !e.intersect_canonical(z) {
+                continue;
             }
-            live.add(e);
+        }
+        if z.is_subset(&e) {
+            return Federation::empty(z.dim());
+        }
+        rest = rest.subtract_zone(&e);
+        if rest.is_empty() {
+            break;
         }
     }
-    Federation::from_zone(z.clone()).subtract(&live)
+    rest
 }
 
 /// The valuations of `z` from which `t` is enabled now, or `None` if there is none.
@@ -62,7 +75,7 @@ pub(crate) fn enabling(
         }
         post.free(x);
     }
-    if !post.intersect(&g) {
+    if !post.intersect_canonical(&g) {
         return None;
     }
     Some(post)

@@ -238,6 +238,20 @@ impl<'m> ZoneGraph<'m> {
         self.no_delay(locs, ints)
     }
 
+    /// `z` closed under delay within the invariants of `disc` (not delayed where time cannot
+    /// pass), or `None` if that leaves nothing. An LU-extrapolated zone may lack delays of its
+    /// valuations or reach past the invariants; predicates on valuations (deadlock, clock
+    /// constraints) are exact per valuation only on a set closed this way.
+    pub(crate) fn delay_closure(&self, disc: &[i32], z: &Dbm) -> Option<Dbm> {
+        let n = self.nproc().min(disc.len());
+        let (locs, ints) = disc.split_at(n);
+        let mut c = z.clone();
+        if !self.no_delay(locs, ints) {
+            c.up();
+        }
+        (self.constrain_invariant(&mut c, locs, ints) && !c.is_empty()).then_some(c)
+    }
+
     fn no_delay(&self, locs: &[i32], ints: &[i32]) -> bool {
         locs.iter().zip(&self.model.processes).any(|(&l, p)| {
             p.locations
