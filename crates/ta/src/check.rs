@@ -11,7 +11,7 @@ use crate::dbm::Dbm;
 use crate::deadlock::deadlocked;
 use crate::federation::Federation;
 use crate::live_check::{lasso_details, search_lasso, Goal, LassoShape};
-use crate::query::{answer_with, check_pred, Options, ReachResult};
+use crate::query::{answer_with, check_pred, check_pred_coarse_first, Options, ReachResult};
 use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
 use crate::zone_graph::{Discrete, Extrapolation, ZoneGraph};
@@ -48,15 +48,14 @@ pub fn check_query(
     let mut opts = opts;
     let r = if q.mentions_deadlock() || q.n_atoms() > 0 {
         // deadlock and clock constraints are properties of valuations that LU abstractions do not
-        // preserve: ExtraM with per-location bounds (region-closed, a bisimulation) with the
-        // query's constants among the bounds, and covering by plain inclusion
-        opts.extrapolation = Extrapolation::MLocal;
-        if opts.algo == Algo::AluCovreach {
-            opts.algo = Algo::Covreach;
-        }
+        // preserve: the LU search proves their absence, and an unconfirmed hit is searched again
+        // under ExtraM with per-location bounds (a bisimulation) and the query's constants
         let end = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| wanted_valuations(zg, d, z, q, &want);
         let hit = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| end(zg, d, z).is_some();
-        check_pred(&um.model, &hit, Some(&end), &q.clock_atoms, opts, budget)?
+        let (r, used) =
+            check_pred_coarse_first(&um.model, &hit, &end, &q.clock_atoms, opts, budget)?;
+        opts = used;
+        r
     } else {
         check_pred(
             &um.model,

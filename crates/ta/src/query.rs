@@ -103,6 +103,62 @@ pub(crate) fn check_pred(
     finish(model, &zg, out, Vec::new(), end, t0)
 }
 
+/// [`check_pred`] for a predicate on valuations (`deadlock`, clock constraints), which LU
+/// abstractions do not preserve. The search first runs under the requested LU abstraction with
+/// covering by inclusion: every reachable valuation lies in a stored zone (extrapolations only
+/// add valuations, covering keeps the larger zone), and `hit` is tested on each zone closed
+/// under delay within the invariants, where it is exact per valuation, so a search without a
+/// hit proves that no reachable valuation satisfies the predicate. A hit is confirmed on the
+/// exact zone of its path (`end`); an unconfirmed one may be a valuation added by the
+/// abstraction, and the search starts again under ExtraM with local bounds, a bisimulation
+/// (decision 0610). Returns the result and the options of the search that gave it.
+pub(crate) fn check_pred_coarse_first(
+    model: &Model,
+    hit: HitPred<'_>,
+    end: EndZone<'_>,
+    query_atoms: &[ClockAtom],
+    opts: Options,
+    budget: &Budget,
+) -> Result<(ReachResult, Options), Diagnostic> {
+    let mut exact = opts;
+    if exact.algo == Algo::AluCovreach {
+        exact.algo = Algo::Covreach;
+    }
+    if !matches!(
+        opts.extrapolation,
+        Extrapolation::LuLocal | Extrapolation::LuGlobal
+    ) {
+        let r = check_pred(model, hit, Some(end), query_atoms, exact, budget)?;
+        return Ok((r, exact));
+    }
+    let t0 = Instant::now();
+    model.refuse_diagonals()?;
+    let coarse = exact;
+    exact.extrapolation = Extrapolation::MLocal;
+    let mut zg = ZoneGraph::new(model, coarse.extrapolation);
+    zg.set_strict_updates(true);
+    zg.raise_bounds(query_atoms);
+    let closed_hit = |zg: &ZoneGraph<'_>, d: &Discrete, z: &Dbm| {
+        zg.delay_closure(d, z).is_some_and(|c| hit(zg, d, &c))
+    };
+    let out = reach_until(&mut zg, &closed_hit, coarse.search, coarse.algo, budget);
+    let confirmed = match out.hit {
+        None => true,
+        Some(h) => {
+            let path = out.path(h);
+            let init = path.first().map(|p| p.1.clone()).unwrap_or_default();
+            let moves: Vec<Transition> = path.iter().filter_map(|p| p.0.clone()).collect();
+            zg.exact_path(&init, &moves)
+                .is_some_and(|(last, z)| end(&zg, &last, &z).is_some())
+        }
+    };
+    if confirmed {
+        return Ok((finish(model, &zg, out, Vec::new(), Some(end), t0)?, coarse));
+    }
+    let r = check_pred(model, hit, Some(end), query_atoms, exact, budget)?;
+    Ok((r, exact))
+}
+
 /// Is a state whose locations carry all `labels` reachable? (No labels: explore everything.)
 pub fn check_labels(
     model: &Model,
