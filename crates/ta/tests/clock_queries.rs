@@ -179,6 +179,45 @@ fn part_of_a_zone_is_deadlocked() {
     assert!(!check(&m, "A[] not deadlock"));
 }
 
+/// The extrapolation the answer of `query` came from.
+fn extrapolation_used(xml: &str, query: &str) -> verikit_ta::Extrapolation {
+    let um = parse_uppaal(xml).unwrap();
+    let q = um.query_text(query).unwrap();
+    let r = check_query(&um, &q, Options::default(), &Budget::unlimited()).unwrap();
+    r.options.extrapolation
+}
+
+#[test]
+fn a_deadlock_added_by_the_lu_abstraction_is_not_reported() {
+    // `s` (y ≤ 2) → `a` at y == 2 resetting x; `a` (x ≤ 1) → `b` when y ≥ 2; `b` loops. In `a`,
+    // y − x = 2, so y ≥ 2 always holds: no deadlock. ExtraLU+ at `a` (L(y) = 2, U(y) = −∞, U(x)
+    // = 1) drops y's lower bound and keeps y − x ≤ 2, adding (x, y) = (0, 0), which time-locks
+    // at x = 1 before y reaches 2. The LU search meets that valuation, the exact zone of its
+    // path does not confirm it, and the answer comes from ExtraM with local bounds.
+    let m = r#"<nta><declaration>clock x, y;</declaration>
+<template><name>P</name>
+<location id="s"><name>s</name><label kind="invariant">y &lt;= 2</label></location>
+<location id="a"><name>a</name><label kind="invariant">x &lt;= 1</label></location>
+<location id="b"><name>b</name></location>
+<init ref="s"/>
+<transition><source ref="s"/><target ref="a"/><label kind="guard">y == 2</label><label kind="assignment">x = 0</label></transition>
+<transition><source ref="a"/><target ref="b"/><label kind="guard">y &gt;= 2</label></transition>
+<transition><source ref="b"/><target ref="b"/></transition>
+</template><system>system P;</system></nta>"#;
+    assert!(check(m, "A[] not deadlock"));
+    assert!(!check(m, "E<> P.a && deadlock"));
+    let used = extrapolation_used(m, "A[] not deadlock");
+    assert_eq!(used, verikit_ta::Extrapolation::MLocal);
+    // where the LU search finds no deadlocked valuation, its answer stands
+    let m = one_process("x &lt;= 5", "", "false", "x &gt;= 2", "x = 0");
+    let used = extrapolation_used(&m, "A[] not deadlock");
+    assert_eq!(used, verikit_ta::Extrapolation::LuLocal);
+    // and a deadlock it finds on the exact zone of its path is answered at once
+    let m = one_process("x &lt;= 5", "", "x &gt;= 7", "false", "");
+    let used = extrapolation_used(&m, "E<> P.a && deadlock");
+    assert_eq!(used, verikit_ta::Extrapolation::LuLocal);
+}
+
 #[test]
 fn a_target_invariant_disables_an_edge() {
     // a → b needs x ≤ 2 on arrival; from x > 2 in `a` nothing is ever enabled
