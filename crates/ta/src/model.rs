@@ -265,6 +265,57 @@ impl Expr {
 
     /// An interval containing every value the expression can take when each variable ranges over
     /// its declared domain (used for the static clock bounds).
+    /// The values the expression can take within `lo..=hi`, sorted (a superset, exact on sums
+    /// and constant multiples of variables, as in a flattened array index `i * n + j`), or
+    /// `None` beyond `limit` values. A channel array indexed by variables gets one edge per
+    /// value, so counting the values of `i * n + j` by its interval would add every
+    /// unreachable index in between.
+    pub fn values_within(
+        &self,
+        vars: &[IntVar],
+        lo: i64,
+        hi: i64,
+        limit: usize,
+    ) -> Option<Vec<i64>> {
+        let mut out = self.values(vars, limit)?;
+        out.retain(|v| (lo..=hi).contains(v));
+        Some(out)
+    }
+
+    fn values(&self, vars: &[IntVar], limit: usize) -> Option<Vec<i64>> {
+        let mut out: Vec<i64> = match self {
+            Expr::Const(c) => vec![*c],
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                let va = a.values(vars, limit)?;
+                let vb = b.values(vars, limit)?;
+                if va.len().saturating_mul(vb.len()) > limit.saturating_mul(16) {
+                    return None;
+                }
+                let mut v = Vec::with_capacity(va.len() * vb.len());
+                for &x in &va {
+                    for &y in &vb {
+                        v.push(match op {
+                            BinOp::Add => x.checked_add(y)?,
+                            BinOp::Sub => x.checked_sub(y)?,
+                            _ => x.checked_mul(y)?,
+                        });
+                    }
+                }
+                v
+            }
+            _ => {
+                let (a, b) = self.range(vars);
+                if b < a || (b - a) as u64 >= limit as u64 {
+                    return None;
+                }
+                (a..=b).collect()
+            }
+        };
+        out.sort_unstable();
+        out.dedup();
+        (out.len() <= limit).then_some(out)
+    }
+
     pub fn range(&self, vars: &[IntVar]) -> (i64, i64) {
         const BIG: i64 = 1 << 40;
         let clamp = |(a, b): (i64, i64)| (a.clamp(-BIG, BIG), b.clamp(-BIG, BIG));

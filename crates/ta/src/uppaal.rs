@@ -286,7 +286,11 @@ pub fn parse_uppaal(text: &str) -> Result<UppaalModel, Diagnostic> {
     if let Some((name, span)) = &doc.other {
         return Err(err(
             *span,
-            format!("UPPAAL `<{name}>` elements (LSC scenarios, SMC options) are not supported"),
+            if name == "lsc" {
+                "UPPAAL `<lsc>` scenarios (live sequence charts and their `sat:` queries) are not supported".to_string()
+            } else {
+                format!("UPPAAL `<{name}>` elements (SMC options and other extensions) are not supported")
+            },
         ));
     }
     let mut lw = Lower {
@@ -1202,13 +1206,16 @@ impl Lower {
     fn effect(&mut self, e: &UExpr, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
         match e {
             UExpr::Assign(op, lhs, rhs, sp) => {
-                // `a[i++] = e` (a queue's push): the step is done after the assignment, which is
-                // the same when nothing else in the statement reads `i`
-                let mut steps = Vec::new();
-                let hoisted = hoist_postfix(lhs, &mut steps);
-                if !steps.is_empty() {
-                    let names: Vec<&str> = steps
+                // `a[i++] = e` (a queue's push) and `a[--i] = e` (a pop): a prefix step is done
+                // before the assignment and a postfix one after it, which is the same when
+                // nothing else in the statement reads `i`
+                let mut pre = Vec::new();
+                let mut post = Vec::new();
+                let hoisted = hoist_steps(lhs, &mut pre, &mut post);
+                if !pre.is_empty() || !post.is_empty() {
+                    let names: Vec<&str> = pre
                         .iter()
+                        .chain(&post)
                         .filter_map(|(_, v, _)| match v {
                             UExpr::Name(n, _) => Some(n.as_str()),
                             _ => None,
@@ -1225,11 +1232,18 @@ impl Lower {
                         });
                         n.get()
                     };
-                    let alone = count(&hoisted) == steps.len() && count(rhs) == 0;
-                    if names.len() == steps.len() && alone {
+                    let steps = pre.len() + post.len();
+                    let mut distinct = names.clone();
+                    distinct.sort_unstable();
+                    distinct.dedup();
+                    let alone = count(&hoisted) == steps && count(rhs) == 0;
+                    if names.len() == steps && distinct.len() == steps && alone {
+                        for (inc, v, s) in pre {
+                            self.effect(&UExpr::Step(inc, Box::new(v), s), out)?;
+                        }
                         let once = UExpr::Assign(op, Box::new(hoisted), rhs.clone(), *sp);
                         self.effect(&once, out)?;
-                        for (inc, v, s) in steps {
+                        for (inc, v, s) in post {
                             self.effect(&UExpr::Step(inc, Box::new(v), s), out)?;
                         }
                         return Ok(());
@@ -2030,7 +2044,11 @@ impl Lower {
             if let Some((kind, sp)) = &l.other {
                 return Err(err(
                     *sp,
-                    format!("location label `{kind}` (SMC) is not supported"),
+                    if kind == "exponentialrate" {
+                        format!("location label `{kind}` (an SMC exit rate) is not supported")
+                    } else {
+                        format!("location label `{kind}` is not supported")
+                    },
                 ));
             }
             let mut inv = Guard::default();
@@ -2229,10 +2247,17 @@ impl Lower {
                     if let Expr::Const(k) = i {
                         syncs = vec![(Some((first + k as u32, send)), None)];
                     } else {
-                        let (lo, hi) = i.range(&self.model.ints);
-                        let lo = lo.max(0);
-                        let hi = hi.min(i64::from(size) - 1);
-                        syncs = (lo..=hi)
+                        let hi = i64::from(size) - 1;
+                        let values = i
+                            .values_within(&self.model.ints, 0, hi, MAX_EXPANSION + 1)
+                            .ok_or_else(|| {
+                                err(
+                                    span,
+                                    format!("more than {MAX_EXPANSION} edges after expanding `select` and channel arrays: refused rather than explored"),
+                                )
+                            })?;
+                        syncs = values
+                            .into_iter()
                             .map(|k| {
                                 (
                                     Some((first + k as u32, send)),
@@ -2754,16 +2779,25 @@ fn any_sub(e: &UExpr, pred: &dyn Fn(&UExpr) -> bool) -> bool {
     }
 }
 
-/// `target` with each postfix step `v++`/`v--` in an array index replaced by `v`, the steps
-/// collected in `steps` (as `(increment, v, span)`).
-fn hoist_postfix(target: &UExpr, steps: &mut Vec<(bool, UExpr, Span)>) -> UExpr {
+/// `target` with each step `v++`, `v--`, `++v`, `--v` that is an array index replaced by `v`,
+/// the prefix steps collected in `pre` and the postfix ones in `post` (as `(increment, v, span)`).
+fn hoist_steps(
+    target: &UExpr,
+    pre: &mut Vec<(bool, UExpr, Span)>,
+    post: &mut Vec<(bool, UExpr, Span)>,
+) -> UExpr {
     match target {
         UExpr::Index(base, idx, sp) => {
-            let base = hoist_postfix(base, steps);
+            let base = hoist_steps(base, pre, post);
             let idx = match &**idx {
                 // postfix: the operand starts where the step does (prefix `++v` starts before it)
-                UExpr::Step(inc, v, s) if s.start == v.span().start => {
-                    steps.push((*inc, (**v).clone(), *s));
+                UExpr::Step(inc, v, s) => {
+                    let list = if s.start == v.span().start {
+                        &mut *post
+                    } else {
+                        &mut *pre
+                    };
+                    list.push((*inc, (**v).clone(), *s));
                     (**v).clone()
                 }
                 other => other.clone(),
@@ -3007,6 +3041,45 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
             "{}",
             e.message
         );
+    }
+
+    /// `a[--i] = e` steps `i`, then assigns `a[i]` (scheduling3's queue pop); with `i` read
+    /// again in the statement it stays refused.
+    #[test]
+    fn a_prefix_step_in_an_assigned_index() {
+        let with = |upd: &str| {
+            SMALL
+                .replace("int hits[N];", "int hits[N];\nint q[3];\nint[0,3] n = 2;")
+                .replace("done = done + 1</label>", &format!("{upd}</label>"))
+        };
+        let um = parse_uppaal(&with("q[--n] = 7")).unwrap();
+        let budget = Budget::unlimited();
+        for (text, want) in [
+            ("E<> q[1] == 7 && n == 1", Some(true)),
+            ("E<> q[2] == 7", Some(false)),
+            ("E<> q[1] == 7 && n == 2", Some(false)),
+        ] {
+            let q = um.query_text(text).unwrap();
+            let r = check_query(&um, &q, Options::default(), &budget).unwrap();
+            assert_eq!(r.satisfied, want, "{text}");
+            if let Some(tt) = &r.search.timed {
+                let end = replay_state(&um.model, tt).unwrap();
+                assert!(q.holds(3, &end), "{text}: the trace ends where φ holds");
+            }
+        }
+        let e = parse_uppaal(&with("q[--n] = n")).unwrap_err();
+        assert!(
+            e.message.contains("assignments inside expressions"),
+            "{}",
+            e.message
+        );
+        // a location label for UPPAAL's test generator is no part of the semantics
+        let xml = with("q[--n] = 7").replacen(
+            "</location>",
+            "<label kind=\"testcodeEnter\">expect();</label></location>",
+            1,
+        );
+        assert!(parse_uppaal(&xml).is_ok());
     }
 
     /// Records and scalar sets: nested structs, an array of structs indexed by a variable,

@@ -330,7 +330,8 @@ impl Reading {
                 if let Some(l) = self.loc.as_mut() {
                     match self.label_kind.as_str() {
                         "invariant" => l.invariant = Some(text),
-                        "comments" => {}
+                        // test code for UPPAAL's test generator: no part of the model's semantics
+                        "comments" | "testcodeEnter" | "testcodeExit" => {}
                         k => {
                             if l.other.is_none() && !text.s.trim().is_empty() {
                                 l.other = Some((k.to_string(), text.span()));
