@@ -101,7 +101,10 @@ impl LuBounds {
                 let s = e.src as usize;
                 // a broadcast receiver's clock guard is also used negated (the receiver stays
                 // out where it is false): both its lower and upper bounds matter
-                let receiver = receivers.contains(&(pi as u32, e.event));
+                let receiver = e
+                    .events()
+                    .into_iter()
+                    .any(|ev| receivers.contains(&(pi as u32, ev)));
                 for a in &e.guard.clocks {
                     if receiver {
                         let both = ClockAtom {

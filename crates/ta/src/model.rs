@@ -277,9 +277,18 @@ impl Expr {
         hi: i64,
         limit: usize,
     ) -> Option<Vec<i64>> {
-        let mut out = self.values(vars, limit)?;
-        out.retain(|v| (lo..=hi).contains(v));
-        Some(out)
+        if let Some(mut out) = self.values(vars, limit) {
+            out.retain(|v| (lo..=hi).contains(v));
+            return Some(out);
+        }
+        // too many values to list, or an operator whose values are not enumerated: the
+        // interval, cut to `lo..=hi`
+        let (a, b) = self.range(vars);
+        let (a, b) = (a.max(lo), b.min(hi));
+        if b < a {
+            return Some(Vec::new());
+        }
+        ((b - a) as u64 <= limit as u64).then(|| (a..=b).collect())
     }
 
     fn values(&self, vars: &[IntVar], limit: usize) -> Option<Vec<i64>> {
@@ -679,10 +688,51 @@ pub struct Location {
 pub struct Edge {
     pub src: u32,
     pub tgt: u32,
+    /// The event; for an edge with a [`LazyEvent`], the event of its first index value (read
+    /// the event through [`Edge::event_at`] or [`Edge::events`]).
     pub event: u32,
     pub guard: Guard,
     pub stmts: Vec<Stmt>,
     pub span: Span,
+    /// A synchronisation on a channel array indexed by variables (`c[i]!`): the event depends
+    /// on the state.
+    pub lazy: Option<Arc<LazyEvent>>,
+}
+
+/// The event of a channel-array edge, computed from the state: `events` pairs each value the
+/// index can take with the event of that channel element, sorted by value. One edge stands for
+/// what would otherwise be one edge per value, each guarded by `index == value` (UPPAAL's
+/// gossip models index a 128×128 channel array by two variables).
+#[derive(Clone, Debug)]
+pub struct LazyEvent {
+    pub index: Expr,
+    pub events: Vec<(i64, u32)>,
+    /// The synchronisation as written, for names (`call[j][secrets]!`).
+    pub label: String,
+}
+
+impl Edge {
+    /// The event of the edge in a state with integers `ints` (`None`: the index has no channel
+    /// element or fails to evaluate, so the edge cannot fire).
+    #[inline]
+    pub fn event_at(&self, ints: &[i32]) -> Option<u32> {
+        match &self.lazy {
+            None => Some(self.event),
+            Some(l) => {
+                let k = l.index.eval(ints).ok()?;
+                let i = l.events.binary_search_by_key(&k, |p| p.0).ok()?;
+                l.events.get(i).map(|p| p.1)
+            }
+        }
+    }
+
+    /// Every event the edge can have.
+    pub fn events(&self) -> Vec<u32> {
+        match &self.lazy {
+            None => vec![self.event],
+            Some(l) => l.events.iter().map(|p| p.1).collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -789,10 +839,64 @@ impl Model {
             proc_.name,
             loc(edge.src),
             loc(edge.tgt),
-            self.events
-                .get(edge.event as usize)
-                .map_or("?", |s| s.as_str())
+            match &edge.lazy {
+                Some(l) => l.label.as_str(),
+                None => self
+                    .events
+                    .get(edge.event as usize)
+                    .map_or("?", |s| s.as_str()),
+            }
         )
+    }
+
+    /// The model with each channel-array edge whose event depends on the state replaced by one
+    /// edge per index value, guarded by `index == value` (for the writers: TChecker's format
+    /// has no such edges). Borrowed when there is none.
+    pub fn expand_lazy(&self) -> std::borrow::Cow<'_, Model> {
+        if self
+            .processes
+            .iter()
+            .all(|p| p.edges.iter().all(|e| e.lazy.is_none()))
+        {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut m = self.clone();
+        for p in &mut m.processes {
+            let mut edges = Vec::new();
+            for e in std::mem::take(&mut p.edges) {
+                let Some(l) = e.lazy.clone() else {
+                    edges.push(e);
+                    continue;
+                };
+                for &(k, ev) in &l.events {
+                    let mut g = e.guard.clone();
+                    g.ints.push(Expr::Bin(
+                        BinOp::Eq,
+                        Box::new(l.index.clone()),
+                        Box::new(Expr::Const(k)),
+                    ));
+                    edges.push(Edge {
+                        src: e.src,
+                        tgt: e.tgt,
+                        event: ev,
+                        guard: g,
+                        stmts: e.stmts.clone(),
+                        span: e.span,
+                        lazy: None,
+                    });
+                }
+            }
+            for o in &mut p.out {
+                o.clear();
+            }
+            for (k, e) in edges.iter().enumerate() {
+                if let Some(o) = p.out.get_mut(e.src as usize) {
+                    o.push(k as u32);
+                }
+            }
+            p.edges = edges;
+        }
+        std::borrow::Cow::Owned(m)
     }
     /// An error naming the diagonal constraints when the model has some: the zone
     /// abstractions the searches use (ExtraLU+, ExtraM) are unsound with them.

@@ -217,7 +217,10 @@ fn replay_run<'m>(model: &'m Model, trace: &TimedTrace, labels: &[u32]) -> Resul
                     "step {k}: edge does not leave the current location"
                 ));
             }
-            events.push((p, edge.event));
+            let ev = edge.event_at(&run.ints).ok_or(format!(
+                "step {k}: the channel index of an edge has no element"
+            ))?;
+            events.push((p, ev));
         }
         let legal = if let [(p, ev)] = events[..] {
             let alone = !model
@@ -445,7 +448,8 @@ impl Run<'_> {
                         .iter()
                         .enumerate()
                         .filter(|(_, ed)| {
-                            Some(&ed.src) == self.locs.get(p as usize) && ed.event == ev
+                            Some(&ed.src) == self.locs.get(p as usize)
+                                && ed.event_at(&self.ints) == Some(ev)
                         })
                         .map(|(e, _)| (p, e as u32))
                         .collect()
@@ -457,7 +461,7 @@ impl Run<'_> {
                 let synced = m
                     .synced
                     .get(p)
-                    .and_then(|v| v.get(ed.event as usize))
+                    .and_then(|v| v.get(ed.event_at(&self.ints)? as usize))
                     .copied()
                     .unwrap_or(true);
                 if Some(&ed.src) == self.locs.get(p) && !synced {
@@ -583,7 +587,7 @@ fn urgent_channel_enabled(model: &Model, locs: &[u32], ints: &[i32]) -> bool {
             model.processes.get(p as usize).is_some_and(|pr| {
                 pr.edges.iter().any(|ed| {
                     Some(&ed.src) == locs.get(p as usize)
-                        && ed.event == e
+                        && ed.event_at(ints) == Some(e)
                         && ed.guard.ints_hold(ints) == Ok(true)
                 })
             })
@@ -617,7 +621,7 @@ fn sync_matches(
                 let can = model.processes.get(p as usize).is_some_and(|pr| {
                     pr.edges.iter().any(|ed| {
                         Some(&ed.src) == locs.get(p as usize)
-                            && ed.event == e
+                            && ed.event_at(ints) == Some(e)
                             && (!s.broadcast || guard_holds(&ed.guard, ints, clocks) == Ok(true))
                     })
                 });

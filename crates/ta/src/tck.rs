@@ -364,6 +364,7 @@ impl Builder {
                     guard: Guard::default(),
                     stmts: Vec::new(),
                     span: Span::new(base, base + line.len()),
+                    lazy: None,
                 };
                 for a in &attrs {
                     match a.key.text {

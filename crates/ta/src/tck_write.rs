@@ -258,6 +258,9 @@ fn writer(model: &Model, strict: bool) -> Writer<'_> {
 
 /// The network in TChecker's text format, or the first construct that format cannot express.
 pub fn to_tck(model: &Model) -> Result<String, Diagnostic> {
+    // TChecker's edges have fixed events: one per channel-array element
+    let expanded = model.expand_lazy();
+    let model: &Model = &expanded;
     let w = writer(model, true);
     let procs = unique_names(model.processes.iter().map(|p| p.name.as_str()));
     let events = unique_names(model.events.iter().map(String::as_str));
@@ -398,6 +401,8 @@ fn dot_quote(s: &str) -> String {
 /// committed `C`, urgent `U`, invariants under the name), edges labelled with event, guard and
 /// updates in TChecker's syntax (UPPAAL's where TChecker has none).
 pub fn to_dot(model: &Model) -> Result<String, Diagnostic> {
+    let expanded = model.expand_lazy();
+    let model: &Model = &expanded;
     let w = writer(model, false);
     let mut out = String::from("digraph network {\n  node [shape=ellipse];\n");
     for (pi, p) in model.processes.iter().enumerate() {

@@ -20,8 +20,8 @@
 
 use crate::expr::BinOp;
 use crate::model::{
-    ClockAtom, ClockRef, Cmp, Edge, Expr, Func, Guard, IntLv, IntVar, Location, Model, Process,
-    Stmt, Sync, VarBlock,
+    ClockAtom, ClockRef, Cmp, Edge, Expr, Func, Guard, IntLv, IntVar, LazyEvent, Location, Model,
+    Process, Stmt, Sync, VarBlock,
 };
 use crate::uppaal_lang::{lex, Base, Decl, Init, Parser, Quant, UExpr, UParam, UStmt, UType, Un};
 use crate::uppaal_xml::{read, Text, XDoc, XTemplate};
@@ -1814,6 +1814,9 @@ struct RawEdge {
     stmts: Vec<Stmt>,
     /// `(channel id, is_send)`.
     sync: Option<(u32, bool)>,
+    /// A channel-array element chosen by the state: the flattened index, each value it can
+    /// take with its channel id, whether it sends, and the synchronisation as written.
+    lazy: Option<(Expr, Vec<(i64, u32)>, bool, String)>,
     span: Span,
 }
 
@@ -2220,7 +2223,8 @@ impl Lower {
                 return Err(p.unexpected("`,` or end of the update"));
             }
         }
-        let mut syncs: Vec<(ChanUse, Option<Expr>)> = vec![(None, None)];
+        let mut sync: ChanUse = None;
+        let mut lazy = None;
         if let Some(t) = sync_t {
             let s = t.s.trim_end();
             let send = s.ends_with('!');
@@ -2241,11 +2245,11 @@ impl Lower {
                 return Err(p.unexpected("end of the channel expression"));
             }
             match self.reference(&ce)? {
-                Ref::Chan(first, _, None) => syncs = vec![(Some((first, send)), None)],
+                Ref::Chan(first, _, None) => sync = Some((first, send)),
                 Ref::Chan(first, size, Some(i)) => {
                     let i = fold(i);
                     if let Expr::Const(k) = i {
-                        syncs = vec![(Some((first + k as u32, send)), None)];
+                        sync = Some((first + k as u32, send));
                     } else {
                         let hi = i64::from(size) - 1;
                         let values = i
@@ -2256,45 +2260,30 @@ impl Lower {
                                     format!("more than {MAX_EXPANSION} edges after expanding `select` and channel arrays: refused rather than explored"),
                                 )
                             })?;
-                        syncs = values
-                            .into_iter()
-                            .map(|k| {
-                                (
-                                    Some((first + k as u32, send)),
-                                    Some(Expr::Bin(
-                                        BinOp::Eq,
-                                        Box::new(i.clone()),
-                                        Box::new(Expr::Const(k)),
-                                    )),
-                                )
-                            })
-                            .collect();
+                        // one edge whose event is computed from the state, not one per value
+                        let chans = values.into_iter().map(|k| (k, first + k as u32)).collect();
+                        lazy = Some((i, chans, send, t.s.trim().to_string()));
                     }
                 }
                 _ => return Err(err(ce.span(), "not a channel")),
             }
         }
-        self.expanded += syncs.len();
+        self.expanded += 1;
         if self.expanded > MAX_EXPANSION {
             return Err(err(
                 span,
-                format!("more than {MAX_EXPANSION} edges after expanding `select` and channel arrays: refused rather than explored"),
+                format!("more than {MAX_EXPANSION} edges after expanding `select`: refused rather than explored"),
             ));
         }
-        for (sync, extra) in syncs {
-            let mut g2 = g.clone();
-            if let Some(x) = extra {
-                g2.ints.push(x);
-            }
-            raw.push(RawEdge {
-                src,
-                tgt,
-                guard: g2,
-                stmts: stmts.clone(),
-                sync,
-                span,
-            });
-        }
+        raw.push(RawEdge {
+            src,
+            tgt,
+            guard: g,
+            stmts,
+            sync,
+            lazy,
+            span,
+        });
         Ok(())
     }
 
@@ -2309,43 +2298,58 @@ impl Lower {
         let mut first_use: Vec<Span> = vec![Span::point(0); nc];
         let raws = std::mem::take(&mut self.raw);
         for (pi, raw) in raws.into_iter().enumerate() {
-            let Some(proc_) = self.model.processes.get_mut(pi) else {
-                continue;
-            };
             for r in raw {
-                let event = match r.sync {
-                    None => 0,
-                    Some((c, send)) => {
-                        let chan = self
-                            .chans
-                            .get(c as usize)
-                            .ok_or_else(|| err(r.span, "bad channel"))?;
-                        if senders[c as usize].is_empty() && receivers[c as usize].is_empty() {
-                            if let Some(f) = first_use.get_mut(c as usize) {
-                                *f = r.span;
-                            }
-                        }
-                        if send {
-                            if !senders[c as usize].contains(&(pi as u32)) {
-                                senders[c as usize].push(pi as u32);
-                            }
-                        } else {
-                            if !receivers[c as usize].contains(&(pi as u32)) {
-                                receivers[c as usize].push(pi as u32);
-                            }
-                        }
-                        if chan.urgent && !r.guard.clocks.is_empty() {
-                            return Err(err(
-                                r.span,
-                                "clock guards on urgent channels are not allowed",
-                            ));
-                        }
-                        let events = &mut self.model.events;
-                        *ev_id.entry((c, send)).or_insert_with(|| {
-                            events.push(format!("{}{}", chan.name, if send { "!" } else { "?" }));
-                            events.len() as u32 - 1
-                        })
+                // a channel-array edge chosen by the state: every element it may use
+                let uses: Vec<(i64, u32, bool)> = match (&r.sync, &r.lazy) {
+                    (Some((c, send)), _) => vec![(0, *c, *send)],
+                    (None, Some((_, chans, send, _))) => {
+                        chans.iter().map(|&(k, c)| (k, c, *send)).collect()
                     }
+                    (None, None) => Vec::new(),
+                };
+                let mut events = Vec::with_capacity(uses.len());
+                for (k, c, send) in uses {
+                    let chan = self
+                        .chans
+                        .get(c as usize)
+                        .ok_or_else(|| err(r.span, "bad channel"))?;
+                    let c = c as usize;
+                    if let (Some(s), Some(rc), Some(f)) =
+                        (senders.get(c), receivers.get(c), first_use.get_mut(c))
+                    {
+                        if s.is_empty() && rc.is_empty() {
+                            *f = r.span;
+                        }
+                    }
+                    let users = if send { &mut senders } else { &mut receivers };
+                    if let Some(u) = users.get_mut(c) {
+                        if !u.contains(&(pi as u32)) {
+                            u.push(pi as u32);
+                        }
+                    }
+                    if chan.urgent && !r.guard.clocks.is_empty() {
+                        return Err(err(
+                            r.span,
+                            "clock guards on urgent channels are not allowed",
+                        ));
+                    }
+                    let names = &mut self.model.events;
+                    let ev = *ev_id.entry((c as u32, send)).or_insert_with(|| {
+                        names.push(format!("{}{}", chan.name, if send { "!" } else { "?" }));
+                        names.len() as u32 - 1
+                    });
+                    events.push((k, ev));
+                }
+                let event = events.first().map_or(0, |p| p.1);
+                let lazy = r.lazy.map(|(index, _, _, label)| {
+                    Arc::new(LazyEvent {
+                        index,
+                        events,
+                        label,
+                    })
+                });
+                let Some(proc_) = self.model.processes.get_mut(pi) else {
+                    continue;
                 };
                 let id = proc_.edges.len() as u32;
                 if let Some(o) = proc_.out.get_mut(r.src as usize) {
@@ -2358,6 +2362,7 @@ impl Lower {
                     guard: r.guard,
                     stmts: r.stmts,
                     span: r.span,
+                    lazy,
                 });
             }
         }
@@ -3041,6 +3046,44 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
             "{}",
             e.message
         );
+    }
+
+    /// A channel array indexed by variables: the sender's `c[a][b]!` is one edge whose event is
+    /// computed from the state, the receiver's `select k` gives one edge per `k`, each with the
+    /// event of `c[k][2]`; only `c[1][2]` matches the sender's indices.
+    #[test]
+    fn a_channel_array_indexed_by_variables() {
+        let xml = r#"<nta><declaration>chan c[3][3]; int[0,2] a = 1; int[0,2] b = 2; int[0,2] got = 0;</declaration>
+<template><name>S</name><location id="s0"><name>s0</name></location><location id="s1"><name>s1</name></location><init ref="s0"/>
+<transition><source ref="s0"/><target ref="s1"/><label kind="synchronisation">c[a][b]!</label></transition></template>
+<template><name>R</name><location id="r0"><name>r0</name></location><location id="r1"><name>r1</name></location><init ref="r0"/>
+<transition><source ref="r0"/><target ref="r1"/><label kind="select">k : int[0,2]</label><label kind="synchronisation">c[k][2]?</label><label kind="assignment">got = k</label></transition></template>
+<system>system S, R;</system></nta>"#;
+        let um = parse_uppaal(xml).unwrap();
+        let sender = &um.model.processes[0].edges[0];
+        assert_eq!(sender.events().len(), 9, "one edge for the nine elements");
+        let budget = Budget::unlimited();
+        for (text, want) in [
+            ("E<> R.r1 && got == 1", true),
+            ("E<> got == 2", false),
+            ("E<> S.s1 && R.r0", false),
+            ("E<> deadlock && S.s1", true),
+        ] {
+            let q = um.query_text(text).unwrap();
+            let r = check_query(&um, &q, Options::default(), &budget).unwrap();
+            assert_eq!(r.satisfied, Some(want), "{text}");
+            if let Some(tt) = &r.search.timed {
+                // the checker decides deadlock at the end of the trace itself
+                let end = crate::replay::replay_end(&um.model, tt).unwrap();
+                let holds = q.holds_at(2, &end.state, end.deadlocked, &end.clocks);
+                assert_eq!(holds, Ok(true), "{text}");
+            }
+        }
+        // TChecker's format gets one edge per element, guarded by the index
+        let tck = crate::tck_write::to_tck(&um.model).unwrap();
+        let back = crate::tck::parse_tck(&tck).unwrap();
+        assert_eq!(back.processes[0].edges.len(), 9);
+        assert!(back.processes[0].edges.iter().all(|e| e.lazy.is_none()));
     }
 
     /// `a[--i] = e` steps `i`, then assigns `a[i]` (scheduling3's queue pop); with `i` read

@@ -103,11 +103,13 @@ impl SyncIndex {
                     let Some(ed) = proc_.edges.get(e as usize) else {
                         continue;
                     };
-                    if model.synced.get(p).and_then(|v| v.get(ed.event as usize)) == Some(&true) {
-                        ix.by_event
-                            .entry((p as u32, l as u32, ed.event))
-                            .or_default()
-                            .push(e);
+                    for ev in ed.events() {
+                        if model.synced.get(p).and_then(|v| v.get(ev as usize)) == Some(&true) {
+                            ix.by_event
+                                .entry((p as u32, l as u32, ev))
+                                .or_default()
+                                .push(e);
+                        }
                     }
                 }
             }
@@ -274,7 +276,8 @@ impl<'m> ZoneGraph<'m> {
                     .is_some_and(|edges| {
                         edges.iter().any(|&e| {
                             proc_.edges.get(e as usize).is_some_and(|ed| {
-                                ed.event == ev && matches!(ed.guard.ints_hold(ints), Ok(true))
+                                ed.event_at(ints) == Some(ev)
+                                    && matches!(ed.guard.ints_hold(ints), Ok(true))
                             })
                         })
                     })
@@ -433,12 +436,15 @@ impl<'m> ZoneGraph<'m> {
             let may_move_alone = !committed || in_committed(pi as u32);
             for &e in edges {
                 let ed = &p.edges[e as usize];
-                let ev = ed.event as usize;
-                if !m.synced[pi][ev] {
+                // a channel-array edge's event is computed from the state
+                let Some(ev) = ed.event_at(ints) else {
+                    continue;
+                };
+                if m.synced.get(pi).and_then(|v| v.get(ev as usize)) == Some(&false) {
                     if may_move_alone {
                         out.push(vec![(pi as u32, e)]);
                     }
-                } else if let Some(ss) = self.sync_index.by_trigger.get(&(pi as u32, ed.event)) {
+                } else if let Some(ss) = self.sync_index.by_trigger.get(&(pi as u32, ev)) {
                     if matches!(ed.guard.ints_hold(ints), Ok(true)) {
                         candidates.extend_from_slice(ss);
                     }
@@ -463,8 +469,10 @@ impl<'m> ZoneGraph<'m> {
                     .iter()
                     .copied()
                     .filter(|&e| {
-                        !(s.broadcast && weak)
-                            || matches!(proc_.edges[e as usize].guard.ints_hold(ints), Ok(true))
+                        let ed = &proc_.edges[e as usize];
+                        (ed.lazy.is_none() || ed.event_at(ints) == Some(ev))
+                            && (!(s.broadcast && weak)
+                                || matches!(ed.guard.ints_hold(ints), Ok(true)))
                     })
                     .collect();
                 if c.is_empty() {
