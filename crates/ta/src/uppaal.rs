@@ -1814,10 +1814,20 @@ struct RawEdge {
     stmts: Vec<Stmt>,
     /// `(channel id, is_send)`.
     sync: Option<(u32, bool)>,
-    /// A channel-array element chosen by the state: the flattened index, each value it can
-    /// take with its channel id, whether it sends, and the synchronisation as written.
-    lazy: Option<(Expr, Vec<(i64, u32)>, bool, String)>,
+    lazy: Option<RawLazy>,
     span: Span,
+}
+
+/// A channel-array element chosen by the state.
+#[derive(Clone)]
+struct RawLazy {
+    /// The flattened index.
+    index: Expr,
+    /// Each value the index can take, with its channel id.
+    chans: Vec<(i64, u32)>,
+    send: bool,
+    /// The synchronisation as written.
+    label: String,
 }
 
 impl Lower {
@@ -2262,7 +2272,12 @@ impl Lower {
                             })?;
                         // one edge whose event is computed from the state, not one per value
                         let chans = values.into_iter().map(|k| (k, first + k as u32)).collect();
-                        lazy = Some((i, chans, send, t.s.trim().to_string()));
+                        lazy = Some(RawLazy {
+                            index: i,
+                            chans,
+                            send,
+                            label: t.s.trim().to_string(),
+                        });
                     }
                 }
                 _ => return Err(err(ce.span(), "not a channel")),
@@ -2302,9 +2317,7 @@ impl Lower {
                 // a channel-array edge chosen by the state: every element it may use
                 let uses: Vec<(i64, u32, bool)> = match (&r.sync, &r.lazy) {
                     (Some((c, send)), _) => vec![(0, *c, *send)],
-                    (None, Some((_, chans, send, _))) => {
-                        chans.iter().map(|&(k, c)| (k, c, *send)).collect()
-                    }
+                    (None, Some(l)) => l.chans.iter().map(|&(k, c)| (k, c, l.send)).collect(),
                     (None, None) => Vec::new(),
                 };
                 let mut events = Vec::with_capacity(uses.len());
@@ -2341,11 +2354,11 @@ impl Lower {
                     events.push((k, ev));
                 }
                 let event = events.first().map_or(0, |p| p.1);
-                let lazy = r.lazy.map(|(index, _, _, label)| {
+                let lazy = r.lazy.map(|l| {
                     Arc::new(LazyEvent {
-                        index,
+                        index: l.index,
                         events,
-                        label,
+                        label: l.label,
                     })
                 });
                 let Some(proc_) = self.model.processes.get_mut(pi) else {
