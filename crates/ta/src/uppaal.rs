@@ -3033,32 +3033,62 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
         assert!(e.message.contains("not a function"), "{}", e.message);
     }
 
-    /// `a[i++] = e` assigns `a[i]`, then steps `i` (train-gate's queue); with `i` read again in
-    /// the statement the order would matter, so that stays refused.
+    /// `a[i++] = e` assigns `a[i]`, then steps `i` (train-gate's queue); `a[--i] = e` steps `i`,
+    /// then assigns `a[i]` (scheduling3's queue pop). With `i` read again in the statement the
+    /// order would matter, so that stays refused.
     #[test]
-    fn a_postfix_step_in_an_assigned_index() {
-        let with = |upd: &str| {
+    fn a_step_in_an_assigned_index() {
+        let with = |n0: i32, upd: &str| {
             SMALL
-                .replace("int hits[N];", "int hits[N];\nint q[3];\nint[0,3] n = 0;")
+                .replace(
+                    "int hits[N];",
+                    &format!("int hits[N];\nint q[3];\nint[0,3] n = {n0};"),
+                )
                 .replace("done = done + 1</label>", &format!("{upd}</label>"))
         };
-        let um = parse_uppaal(&with("q[n++] = 7")).unwrap();
         let budget = Budget::unlimited();
-        for (text, want) in [
-            ("E<> q[0] == 7 && n == 1", Some(true)),
-            ("E<> q[1] == 7", Some(false)),
-            ("E<> q[0] == 7 && n == 0", Some(false)),
-        ] {
+        let cases = [
+            (
+                0,
+                "q[n++] = 7",
+                "q[n++] = n",
+                "E<> q[0] == 7 && n == 1",
+                true,
+            ),
+            (0, "q[n++] = 7", "", "E<> q[1] == 7", false),
+            (0, "q[n++] = 7", "", "E<> q[0] == 7 && n == 0", false),
+            (
+                2,
+                "q[--n] = 7",
+                "q[--n] = n",
+                "E<> q[1] == 7 && n == 1",
+                true,
+            ),
+            (2, "q[--n] = 7", "", "E<> q[2] == 7", false),
+            (2, "q[--n] = 7", "", "E<> q[1] == 7 && n == 2", false),
+        ];
+        for (n0, upd, refused, text, want) in cases {
+            let um = parse_uppaal(&with(n0, upd)).unwrap();
             let q = um.query_text(text).unwrap();
             let r = check_query(&um, &q, Options::default(), &budget).unwrap();
-            assert_eq!(r.satisfied, want, "{text}");
+            assert_eq!(r.satisfied, Some(want), "{text}");
+            if let Some(tt) = &r.search.timed {
+                let end = replay_state(&um.model, tt).unwrap();
+                assert!(q.holds(3, &end), "{text}: the trace ends where φ holds");
+            }
+            if !refused.is_empty() {
+                let e = parse_uppaal(&with(n0, refused)).unwrap_err();
+                let m = &e.message;
+                assert!(m.contains("assignments inside expressions"), "{m}");
+            }
         }
-        let e = parse_uppaal(&with("q[n++] = n")).unwrap_err();
-        assert!(
-            e.message.contains("assignments inside expressions"),
-            "{}",
-            e.message
+        // a location label for UPPAAL's test generator is no part of the semantics
+        let xml = with(2, "q[--n] = 7").replacen(
+            "</location>",
+            "<label kind=\"testcodeEnter\">expect();</label></location>",
+            1,
         );
+        assert!(parse_uppaal(&xml).is_ok());
     }
 
     /// A channel array indexed by variables: the sender's `c[a][b]!` is one edge whose event is
@@ -3097,45 +3127,6 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
         let back = crate::tck::parse_tck(&tck).unwrap();
         assert_eq!(back.processes[0].edges.len(), 9);
         assert!(back.processes[0].edges.iter().all(|e| e.lazy.is_none()));
-    }
-
-    /// `a[--i] = e` steps `i`, then assigns `a[i]` (scheduling3's queue pop); with `i` read
-    /// again in the statement it stays refused.
-    #[test]
-    fn a_prefix_step_in_an_assigned_index() {
-        let with = |upd: &str| {
-            SMALL
-                .replace("int hits[N];", "int hits[N];\nint q[3];\nint[0,3] n = 2;")
-                .replace("done = done + 1</label>", &format!("{upd}</label>"))
-        };
-        let um = parse_uppaal(&with("q[--n] = 7")).unwrap();
-        let budget = Budget::unlimited();
-        for (text, want) in [
-            ("E<> q[1] == 7 && n == 1", Some(true)),
-            ("E<> q[2] == 7", Some(false)),
-            ("E<> q[1] == 7 && n == 2", Some(false)),
-        ] {
-            let q = um.query_text(text).unwrap();
-            let r = check_query(&um, &q, Options::default(), &budget).unwrap();
-            assert_eq!(r.satisfied, want, "{text}");
-            if let Some(tt) = &r.search.timed {
-                let end = replay_state(&um.model, tt).unwrap();
-                assert!(q.holds(3, &end), "{text}: the trace ends where φ holds");
-            }
-        }
-        let e = parse_uppaal(&with("q[--n] = n")).unwrap_err();
-        assert!(
-            e.message.contains("assignments inside expressions"),
-            "{}",
-            e.message
-        );
-        // a location label for UPPAAL's test generator is no part of the semantics
-        let xml = with("q[--n] = 7").replacen(
-            "</location>",
-            "<label kind=\"testcodeEnter\">expect();</label></location>",
-            1,
-        );
-        assert!(parse_uppaal(&xml).is_ok());
     }
 
     /// Records and scalar sets: nested structs, an array of structs indexed by a variable,
