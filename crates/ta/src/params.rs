@@ -12,7 +12,7 @@ pub(crate) const EXTRAPOLATION: Param = Param {
     name: "ta.extrapolation",
     default: "extraLU+l",
     range: "extraLU+l|extraLU+g|extraM|extraM+l",
-    doc: "zone abstraction: ExtraLU+ with local (per-location) or global LU bounds, ExtraM with global or local bounds",
+    doc: "zone abstraction: ExtraLU+ with local (per-location) or global LU bounds, ExtraM with global or local bounds (`deadlock` and clock constraints in queries: an LU search whose hits are confirmed on exact zones, else ExtraM with local bounds)",
 };
 pub(crate) const ORDER: Param = Param {
     name: "ta.order",
