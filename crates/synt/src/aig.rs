@@ -12,7 +12,10 @@
 //! then the gates numbered after them), its gates structurally hashed by the AIGER kernel's
 //! `Strash`; the kernel's writers print it.
 
+use std::collections::HashMap;
+
 use crate::error::SyntError;
+use crate::isop::{isop, Cube};
 use crate::mealy::{Machine, Row};
 use verikit_aiger::{Aig, Reset, Strash};
 use verikit_bdd::{Bdd, BddPointer, BddVariable};
@@ -83,6 +86,53 @@ impl Builder {
         }
         lit.get(f.root_pointer().to_index()).copied().unwrap_or(0)
     }
+
+    /// The gates of a sum of products, factored: the literal occurring in most cubes is taken
+    /// out (`x·(cubes with x, x removed) + (the others)`), recursively, so that cubes sharing
+    /// literals share gates.
+    fn sop(&mut self, cubes: &[Cube], var_lit: &[Lit]) -> Lit {
+        if cubes.is_empty() {
+            return 0;
+        }
+        if cubes.iter().any(|c| c.is_empty()) {
+            return 1;
+        }
+        let mut count: HashMap<(BddVariable, bool), usize> = HashMap::new();
+        for c in cubes {
+            for &l in c {
+                *count.entry(l).or_default() += 1;
+            }
+        }
+        let Some((&(v, pol), _)) = count.iter().max_by_key(|&(&(v, p), &n)| (n, v, p)) else {
+            return 0;
+        };
+        let mut with = Vec::new();
+        let mut without = Vec::new();
+        for c in cubes {
+            if c.contains(&(v, pol)) {
+                with.push(c.iter().copied().filter(|&l| l != (v, pol)).collect());
+            } else {
+                without.push(c.clone());
+            }
+        }
+        let x = var_lit.get(v.to_index()).copied().unwrap_or(0) ^ u32::from(!pol);
+        let w = self.sop(&with, var_lit);
+        let a = self.st.and(x, w);
+        let o = self.sop(&without, var_lit);
+        self.st.or(a, o)
+    }
+}
+
+/// How each output and next-state function is turned into gates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// If-then-else of the function's BDD, node by node.
+    Ite,
+    /// If-then-else of the BDD of an irredundant cover (`isop`) that uses the unused state codes
+    /// as don't-cares.
+    IteDc,
+    /// The irredundant cover itself, factored (`Builder::sop`).
+    Isop,
 }
 
 /// The name of latch `j` in the circuit's BDD dictionary (not a TLSF or LTL identifier).
@@ -138,37 +188,61 @@ pub(crate) fn encode(
             continue;
         }
         for latches_first in [false, true] {
-            let c = encode_with(
-                m,
-                unc,
-                ctl,
-                all_inputs,
-                all_outputs,
-                code,
-                latches_first,
-                budget,
-            )?;
-            let key = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
-            match &best {
-                Some(b) if key(b) <= key(&c) => {}
-                _ => best = Some(c),
+            for style in [Style::Ite, Style::IteDc, Style::Isop] {
+                let c = encode_with(
+                    m,
+                    unc,
+                    ctl,
+                    all_inputs,
+                    all_outputs,
+                    Encoding {
+                        code,
+                        latches_first,
+                        style,
+                    },
+                    budget,
+                );
+                // The plain encoding must succeed; a don't-care one that runs into a limit is
+                // skipped.
+                let c = match c {
+                    Ok(c) => c,
+                    Err(SyntError::Limit(_)) if style != Style::Ite => continue,
+                    Err(e) => return Err(e),
+                };
+                let key = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
+                match &best {
+                    Some(b) if key(b) <= key(&c) => {}
+                    _ => best = Some(c),
+                }
             }
         }
     }
     best.ok_or_else(|| SyntError::Internal("no circuit encoding".into()))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// One of the encodings [`encode`] tries.
+#[derive(Clone, Copy, Debug)]
+struct Encoding {
+    code: StateCode,
+    /// The latch bits before the propositions in the BDD order.
+    latches_first: bool,
+    style: Style,
+}
+
 fn encode_with(
     m: &Machine,
     unc: &[String],
     ctl: &[String],
     all_inputs: &[String],
     all_outputs: &[String],
-    code: StateCode,
-    latches_first: bool,
+    enc: Encoding,
     budget: &Budget,
 ) -> Result<Circuit, SyntError> {
+    let Encoding {
+        code,
+        latches_first,
+        style,
+    } = enc;
     let n = m.states().max(1);
     let nl = code.latches(n);
     let ni = all_inputs.len();
@@ -239,6 +313,20 @@ fn encode_with(
             }
         }
     };
+    // The whole code of state `s` (in one-hot: its latch set, all others clear).
+    let full_cube = |s: usize| -> Bdd {
+        let mut c = set.mk_true();
+        for (j, v) in latch_vars.iter().enumerate() {
+            c = c.and(&set.mk_literal(*v, code.bit(s, j)));
+        }
+        c
+    };
+    // The latch valuations of the machine's states; every other valuation is a don't-care.
+    let care = if style == Style::Ite {
+        set.mk_true()
+    } else {
+        (0..n).fold(set.mk_false(), |c, s| c.or(&full_cube(s)))
+    };
     // A function given per state by the rows: `on(row)` is where it is true inside the row.
     let function = |on: &dyn Fn(&Row) -> Bdd, b: &mut Builder| -> Result<Lit, SyntError> {
         let mut f = set.mk_false();
@@ -249,10 +337,25 @@ fn encode_with(
                 g = g.or(&lift(&on(r))?);
             }
             if !g.is_false() {
-                f = f.or(&state_cube(s).and(&g));
+                let cube = if style == Style::Ite {
+                    state_cube(s)
+                } else {
+                    full_cube(s)
+                };
+                f = f.or(&cube.and(&g));
             }
         }
-        Ok(b.bdd(&f, &var_lit))
+        match style {
+            Style::Ite => Ok(b.bdd(&f, &var_lit)),
+            Style::IteDc => {
+                let (_, g) = isop(&f, &f.or(&care.not()), &set, budget)?;
+                Ok(b.bdd(&g, &var_lit))
+            }
+            Style::Isop => {
+                let (cubes, _) = isop(&f, &f.or(&care.not()), &set, budget)?;
+                Ok(b.sop(&cubes, &var_lit))
+            }
+        }
     };
     let mut outputs = Vec::with_capacity(all_outputs.len());
     for name in all_outputs {

@@ -28,6 +28,7 @@ mod cone_machine;
 mod decompose;
 mod dpa_game;
 mod error;
+mod isop;
 mod letters;
 mod ltl;
 mod mealy;
