@@ -348,11 +348,11 @@ fn encode_with(
         match style {
             Style::Ite => Ok(b.bdd(&f, &var_lit)),
             Style::IteDc => {
-                let (_, g) = isop(&f, &f.or(&care.not()), &set, budget)?;
+                let (_, g) = isop(&f, &f.or(&care.not()), set, budget)?;
                 Ok(b.bdd(&g, &var_lit))
             }
             Style::Isop => {
-                let (cubes, _) = isop(&f, &f.or(&care.not()), &set, budget)?;
+                let (cubes, _) = isop(&f, &f.or(&care.not()), set, budget)?;
                 Ok(b.sop(&cubes, &var_lit))
             }
         }
