@@ -3,10 +3,15 @@
 //!
 //! The machine's state is encoded in the latches (state 0 = all latches 0), in binary or one-hot;
 //! each output and each next-state bit is a BDD (`verikit-bdd`) over the latch and input bits,
-//! built from the machine's table and turned into gates node by node (if-then-else with the
-//! constant cases simplified), shared across all functions. Of the four encodings (binary or
-//! one-hot, latches last or first in the BDD order) the one with the fewest AND gates is kept,
-//! as ltlsynt's `--aiger` options choose among encodings by size.
+//! built from the machine's table and turned into gates, shared across all functions, in one of
+//! three styles: node by node (if-then-else with the constant cases simplified); or, with the
+//! latch valuations that are no state's code as don't-cares, as the irredundant cover `isop`
+//! finds between the function and the function with the don't-cares, either as that cover's
+//! sum of products (factored by its most frequent literals) or node by node from the cover's
+//! BDD. Of the twelve encodings (binary or one-hot, latches last or first in the BDD order, three
+//! styles) the one with the fewest AND gates is kept, as ltlsynt's `--aiger=both` keeps the
+//! smaller of its if-then-else and sum-of-products circuits (`+ud`: unused codes as
+//! don't-cares).
 //!
 //! The circuit is built directly as the workspace's `verikit_aiger::Aig` (inputs, then latches,
 //! then the gates numbered after them), its gates structurally hashed by the AIGER kernel's
@@ -171,9 +176,9 @@ impl StateCode {
 /// the circuit's declared signals (a declared input the game does not use is read and ignored; a
 /// declared output it does not use is constant 0).
 ///
-/// Four encodings are built — binary or one-hot state codes, the latch bits after or before the
-/// propositions in the BDD order the gates are read from — and the one with the fewest AND gates
-/// is kept (then the fewest latches).
+/// Twelve encodings are built — binary or one-hot state codes, the latch bits after or before the
+/// propositions in the BDD order the gates are read from, the three [`Style`]s — and the one with
+/// the fewest AND gates is kept (then the fewest latches).
 pub(crate) fn encode(
     m: &Machine,
     unc: &[String],

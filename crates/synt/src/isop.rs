@@ -7,8 +7,8 @@
 //! Given `lower ⊆ upper` (the on-set and the on-set with the don't-cares), [`isop`] returns a
 //! cover — a set of cubes whose union `f` satisfies `lower ⊆ f ⊆ upper`, none of them redundant
 //! — and `f` as a BDD. The controller encoder (`aig`) uses it for the don't-cares of unused state
-//! codes, as Spot's `ltlsynt --aiger=isop` encodes the functions as sums of products
-//! (A. Duret-Lutz et al., *Dissecting ltlsynt*, FMSD 2023, §6).
+//! codes, as Spot's `ltlsynt --aiger=isop` encodes the functions as sums of products (its
+//! `--help`: `ite`, `isop` or `both`, with `+ud` for unused codes as don't-cares).
 
 use std::collections::HashMap;
 
