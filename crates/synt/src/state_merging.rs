@@ -10,10 +10,12 @@
 //! redirects every transition into `b` to `a` and drops `b`'s rows (the unreachable states are
 //! dropped with it); the candidate is kept when `accepts` — the product check against the
 //! forbidden behaviours — accepts it. Greedy: the last states are tried first, each against the
-//! earlier ones, up to a number of checks.
+//! earlier ones — those with the same input/output relation (targets aside) first — up to a
+//! number of checks.
 
 use crate::error::SyntError;
 use crate::mealy::{Machine, Row};
+use verikit_bdd::Bdd;
 use verikit_diag::Budget;
 
 /// At most this many candidate machines are checked.
@@ -82,7 +84,19 @@ pub(crate) fn reduce(
         if b as usize >= cur.states() {
             continue;
         }
-        for a in 0..b {
+        // States answering as `b` does (the same letters, targets aside) first: merging them
+        // changes only where the machine goes next.
+        let io = |s: u32| -> Bdd {
+            cur.rows
+                .get(s as usize)
+                .into_iter()
+                .flatten()
+                .fold(cur.dict.ff(), |f, r| f.or(&cur.relation(r)))
+        };
+        let mine = io(b);
+        let (mut same, mut other): (Vec<u32>, Vec<u32>) = (0..b).partition(|&a| io(a) == mine);
+        same.append(&mut other);
+        for a in same {
             if checks >= MAX_CHECKS {
                 return Ok(cur);
             }
