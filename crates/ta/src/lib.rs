@@ -25,6 +25,7 @@ mod atom_split;
 mod check;
 mod command;
 mod concrete_trace;
+mod couvreur_scc;
 mod cta_check;
 mod cta_one_counter;
 mod cta_parse;

@@ -10,7 +10,8 @@
 //!   each `φ ∧ ¬ψ` node met, the ¬ψ part is searched on the fly (finished nodes shared between
 //!   these searches);
 //! - Büchi emptiness with accepting labels (TChecker's `tck-liveness -l`): an accepting node on a
-//!   cycle reachable from the initial state (the whole graph, then its components).
+//!   cycle reachable from the initial state, searched on the fly by Couvreur's algorithm
+//!   (`couvreur_scc`, TChecker's `couvscc`: the search stops at the first accepting component).
 //!
 //! The witness is a lasso: the moves to the loop node, then the cycle taken twice, concretised
 //! along exact zones inside the pieces of the path (`AtomSplit::concretize`) so that the
@@ -24,7 +25,8 @@
 
 use crate::atom_split::{AtomSplit, Piece};
 use crate::lasso_dfs::{dfs_lasso, DfsOutcome};
-use crate::liveness::{find_lasso, moves_of, path_from_initial, Explorer, LiveGraph};
+use crate::couvreur_scc::{couvreur_scc, SccOutcome};
+use crate::liveness::{moves_of, path_from_initial, Explorer, LiveGraph};
 use crate::model::{ClockAtom, Model};
 use crate::query::{ReachResult, SymbolicStep};
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
@@ -94,16 +96,15 @@ pub(crate) fn search_lasso(
     let mut lasso = None;
     match goal {
         Goal::Buchi(acc) => {
-            // offline: the whole graph, then its strongly connected components
-            exhausted = ex.explore_all(budget)?;
-            if exhausted.is_none() {
-                let g = &ex.g;
-                let a = |v: u32| acc(g.disc(v));
-                let never = |_: u32| false;
-                match find_lasso(g, &|_| true, Some(&a), &never, &g.initial, budget) {
-                    Ok(l) => lasso = l,
-                    Err(e) => exhausted = Some(e),
-                }
+            // on the fly: Couvreur's algorithm stops at the first accepting component
+            budget
+                .progress()
+                .phase("zone graph (liveness, couvscc): nodes", None);
+            let a = |g: &LiveGraph, v: u32| acc(g.disc(v));
+            match couvreur_scc(&mut ex, &a, budget)? {
+                SccOutcome::Found(l) => lasso = Some(l),
+                SccOutcome::NotFound => {}
+                SccOutcome::Exhausted(e) => exhausted = Some(e),
             }
         }
         Goal::Globally(_) => {

@@ -1,9 +1,7 @@
 //! Liveness on the zone graph: the graph itself, built lazily ([`Explorer`]: split along the
-//! clock constraints of the formula by `atom_split`, restricted to the nodes a search may use),
-//! and Büchi emptiness (an accepting cycle) by strongly connected components of the whole
-//! reachable graph (Couvreur's SCC-based emptiness check in its offline form: Tarjan over the
-//! whole reachable graph, then a lasso into a non-trivial component). UPPAAL's `E[] φ` (a
-//! maximal path staying in φ) is searched on the fly by `lasso_dfs` over the same graph.
+//! clock constraints of the formula by `atom_split`, restricted to the nodes a search may use).
+//! The searches run on the fly over it: UPPAAL's `E[] φ` (a maximal path staying in φ) by
+//! `lasso_dfs`, Büchi emptiness (an accepting cycle) by `couvreur_scc`.
 //!
 //! Seed: Herbreteau, Srivathsan, Walukiewicz, "Efficient emptiness check for timed Büchi
 //! automata" (CAV 2010; FMSD 2012), §2–§3: the zone graph abstracted by a finite, sound
@@ -31,7 +29,7 @@ use crate::reach::Stats;
 use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
-use verikit_diag::{Budget, Diagnostic, Exhausted};
+use verikit_diag::Diagnostic;
 
 /// The reachable abstract zone graph (nodes merged only when equal), split along the clock
 /// constraints of the formula (`atom_split`; one piece when it has none).
@@ -72,7 +70,7 @@ impl LiveGraph {
 }
 
 /// Builds the split zone graph lazily: the initial nodes at once, then the successors of a node
-/// when it is expanded (by a full exploration, [`explore`], or on the fly by a lasso search).
+/// when it is expanded (on the fly, by a lasso or component search).
 /// Only nodes whose discrete state and atom truth values (bit `k` for atom `k`) satisfy `keep`
 /// are stored.
 pub(crate) struct Explorer<'z, 'm, 'a> {
@@ -250,27 +248,6 @@ impl<'z, 'm, 'a> Explorer<'z, 'm, 'a> {
         };
         Ok(!self.split.stop_set(self.zg, d, g.piece(v), z)?.is_empty())
     }
-
-    /// Expands every reachable node, breadth-first; stops early with what it has when the budget
-    /// runs out (or the moves of a state were cut short).
-    pub(crate) fn explore_all(&mut self, budget: &Budget) -> Result<Option<Exhausted>, Diagnostic> {
-        let mut ticker = budget.ticker(256);
-        budget
-            .progress()
-            .phase("zone graph (liveness): nodes", None);
-        let mut next = 0u32;
-        while (next as usize) < self.g.nodes.len() {
-            if let Err(e) = ticker.tick() {
-                return Ok(Some(e));
-            }
-            self.expand(next)?;
-            if self.zg.overflowed() {
-                return Ok(Some(Exhausted::Work));
-            }
-            next += 1;
-        }
-        Ok(None)
-    }
 }
 
 /// True if time can pass without bound in the discrete state `d`: no urgent or committed
@@ -294,136 +271,6 @@ pub(crate) fn time_diverges(zg: &ZoneGraph<'_>, d: &Discrete) -> bool {
 pub(crate) struct NodeLasso {
     pub(crate) path: Vec<u32>,
     pub(crate) cycle: Vec<u32>,
-}
-
-/// Searches, inside the subgraph `sub`, from `sources` for a node on a non-trivial strongly
-/// connected component of `sub` (accepting when `accept` is given) or, failing that test, a node
-/// where `stop` holds. Returns the shortest (BFS) path to the first such node and, for a cycle,
-/// the shortest cycle through it inside its component.
-pub(crate) fn find_lasso(
-    g: &LiveGraph,
-    sub: &dyn Fn(u32) -> bool,
-    accept: Option<&dyn Fn(u32) -> bool>,
-    stop: &dyn Fn(u32) -> bool,
-    sources: &[u32],
-    budget: &Budget,
-) -> Result<Option<NodeLasso>, Exhausted> {
-    let mut ticker = budget.ticker(64);
-    let n = g.nodes.len();
-    let in_sub: Vec<bool> = (0..n as u32).map(sub).collect();
-    let succs = |v: u32| -> Vec<u32> {
-        if !in_sub[v as usize] {
-            return Vec::new();
-        }
-        g.succ[v as usize]
-            .iter()
-            .map(|(w, _)| *w)
-            .filter(|&w| in_sub[w as usize])
-            .collect()
-    };
-    let sccs = verikit_graph::tarjan(n, succs);
-    let mut nontrivial = vec![false; sccs.len()];
-    for (c, flag) in nontrivial.iter_mut().enumerate() {
-        *flag = sccs.is_nontrivial(c, |v| succs(v).contains(&v));
-    }
-    let on_cycle = |v: u32| {
-        in_sub[v as usize]
-            && nontrivial[sccs.comp[v as usize] as usize]
-            && accept.is_none_or(|a| a(v))
-    };
-    // BFS from the sources inside `sub`
-    let mut parent: Vec<Option<u32>> = vec![None; n];
-    let mut seen = vec![false; n];
-    let mut queue = VecDeque::new();
-    for &s in sources {
-        if (s as usize) < n && in_sub[s as usize] && !seen[s as usize] {
-            seen[s as usize] = true;
-            queue.push_back(s);
-        }
-    }
-    let mut hit = None;
-    while let Some(v) = queue.pop_front() {
-        // `stop` computes a federation per node: the budget is polled here too
-        ticker.tick()?;
-        if on_cycle(v) {
-            hit = Some((v, true));
-            break;
-        }
-        if stop(v) {
-            hit = Some((v, false));
-            break;
-        }
-        for w in succs(v) {
-            if !seen[w as usize] {
-                seen[w as usize] = true;
-                parent[w as usize] = Some(v);
-                queue.push_back(w);
-            }
-        }
-    }
-    let Some((v, cyc)) = hit else {
-        return Ok(None);
-    };
-    let path = unwind(&parent, v);
-    let mut cycle = Vec::new();
-    if cyc {
-        // BFS from v's successors back to v inside its component
-        let c = sccs.comp[v as usize];
-        let mut par: FxHashMap<u32, u32> = FxHashMap::default();
-        let mut q = VecDeque::new();
-        let mut found = false;
-        for w in succs(v) {
-            if sccs.comp[w as usize] != c {
-                continue;
-            }
-            if w == v {
-                found = true;
-                break;
-            }
-            if let std::collections::hash_map::Entry::Vacant(e) = par.entry(w) {
-                e.insert(v);
-                q.push_back(w);
-            }
-        }
-        if !found {
-            'bfs: while let Some(u) = q.pop_front() {
-                ticker.tick()?;
-                for w in succs(u) {
-                    if sccs.comp[w as usize] != c {
-                        continue;
-                    }
-                    if w == v {
-                        par.insert(v, u);
-                        found = true;
-                        break 'bfs;
-                    }
-                    if let std::collections::hash_map::Entry::Vacant(e) = par.entry(w) {
-                        e.insert(u);
-                        q.push_back(w);
-                    }
-                }
-            }
-            if !found {
-                return Ok(None);
-            }
-            // v ← … ← first successor
-            let mut cur = v;
-            loop {
-                cycle.push(cur);
-                let Some(&p) = par.get(&cur) else {
-                    return Ok(None);
-                };
-                if p == v {
-                    break;
-                }
-                cur = p;
-            }
-            cycle.reverse();
-        } else {
-            cycle.push(v);
-        }
-    }
-    Ok(Some(NodeLasso { path, cycle }))
 }
 
 /// The BFS path to `v` read back from the `parent` pointers (first node first).

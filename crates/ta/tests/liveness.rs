@@ -435,6 +435,38 @@ mod region_oracle {
             })
         }
 
+        /// The states after an action (delays inside the invariant, then an action).
+        fn steps(&self, (l, r): (usize, usize)) -> Vec<(usize, usize)> {
+            (r..=LAST)
+                .take_while(|&r2| self.inv_ok(l, r2))
+                .flat_map(|r2| self.actions(l, r2))
+                .collect()
+        }
+
+        /// Büchi non-emptiness over action steps (cycles of the zone graph contain an action):
+        /// a reachable state in an accepting location that reaches itself again.
+        pub fn buchi(&self, acc: &[bool; 3]) -> bool {
+            let closure = |from: Vec<(usize, usize)>| {
+                let mut seen = from;
+                let mut i = 0;
+                while i < seen.len() {
+                    for s in self.steps(seen[i]) {
+                        if !seen.contains(&s) {
+                            seen.push(s);
+                        }
+                    }
+                    i += 1;
+                }
+                seen
+            };
+            if !self.inv_ok(0, 0) {
+                return false;
+            }
+            closure(vec![(0, 0)])
+                .into_iter()
+                .any(|s| acc[s.0] && closure(self.steps(s)).contains(&s))
+        }
+
         /// The reachable states.
         pub fn states(&self) -> Vec<(usize, usize)> {
             self.reach((0, 0), &|_, _| true)
@@ -511,5 +543,47 @@ proptest! {
             check(&xml, &format!("{} --> {}", phi.text(), psi.text())),
             !violated
         );
+    }
+
+    /// Büchi emptiness (`couvreur_scc`, on the fly) on one-clock automata with random accepting
+    /// locations agrees with the region graph's action cycles, and every lasso replays with an
+    /// accepting state on its cycle (inside `buchi`).
+    #[test]
+    fn buchi_agrees_with_the_region_graph(
+        inv in proptest::array::uniform3(proptest::option::of(0i64..=3)),
+        edges in proptest::collection::vec(
+            (0usize..3, 0usize..3, proptest::option::of((0u8..5, 0i64..=3)), any::<bool>()),
+            0..6,
+        ),
+        acc in proptest::array::uniform3(any::<bool>()),
+    ) {
+        use region_oracle::{Ta, LOCS, OPS};
+        prop_assume!(acc.iter().any(|&a| a));
+        let ta = Ta { inv, edges: edges.clone() };
+        let mut tck = String::from("system:s\nevent:tau\nprocess:P\nclock:1:x\n");
+        for (l, name) in LOCS.iter().enumerate() {
+            let mut attrs = Vec::new();
+            if l == 0 {
+                attrs.push("initial:".to_string());
+            }
+            if let Some(c) = inv[l] {
+                attrs.push(format!("invariant:x<={c}"));
+            }
+            if acc[l] {
+                attrs.push("labels:acc".to_string());
+            }
+            tck += &format!("location:P:{name}{{{}}}\n", attrs.join(" : "));
+        }
+        for (s, t, g, r) in &edges {
+            let mut attrs = Vec::new();
+            if let Some((op, c)) = g {
+                attrs.push(format!("provided:x{}{c}", OPS[*op as usize]));
+            }
+            if *r {
+                attrs.push("do:x=0".to_string());
+            }
+            tck += &format!("edge:P:{}:{}:tau{{{}}}\n", LOCS[*s], LOCS[*t], attrs.join(" : "));
+        }
+        prop_assert_eq!(buchi(&tck, "acc"), ta.buchi(&acc), "{}", tck);
     }
 }
