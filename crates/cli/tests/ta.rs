@@ -170,6 +170,41 @@ fn bad_queries_and_models_are_located() {
     assert!(err.contains("bad.xml:7:1"), "{err}");
 }
 
+/// A refused query (a parse error, or a construct the search refuses by name) makes the batch
+/// exit 2 with its located error on stderr, after the other queries are answered and printed.
+#[test]
+fn a_refused_query_exits_2_after_the_others_are_answered() {
+    let dir = scratch("ta-refused");
+    let q = write(
+        &dir,
+        "mixed.q",
+        "E<> P(1).cs\nE<> P(1).nowhere\nE[] deadlock\nA[] not P(1).cs\n",
+    );
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, &q]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(v["verdict"], "error", "{v}");
+    assert_eq!(v["refused"], 2, "{v}");
+    let r = v["results"].as_array().unwrap();
+    assert_eq!(r.len(), 4, "{v}");
+    assert_eq!(r[0]["result"], "satisfied", "{v}");
+    assert_eq!(r[1]["verdict"], "error", "{v}");
+    assert_eq!(r[2]["verdict"], "error", "{v}");
+    assert_eq!(r[3]["result"], "not satisfied", "{v}");
+    // both refusals located in the query file, each with its caret
+    assert!(err.contains("mixed.q:2:"), "{err}");
+    assert!(err.contains("mixed.q:3:5"), "{err}");
+    assert!(err.contains("deadlock"), "{err}");
+    assert!(err.contains('^'), "{err}");
+    // in text mode too: the answered queries are printed, the exit code is 2
+    let (code, _, out, err) = common::run(&["ta", "check", DEMO_XML, &q]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.contains("not satisfied"), "{out}");
+    // all answered: exit 0 even when one is not satisfied
+    let q = write(&dir, "fine.q", "E<> P(1).cs\nA[] not P(1).cs\n");
+    let (code, v, err) = verikit(&["--json", "ta", "check", DEMO_XML, &q]);
+    assert_eq!((code, v["verdict"].as_str()), (0, Some("false")), "{err}");
+}
+
 #[test]
 fn a_hard_uppaal_model_times_out() {
     let Some(m) = shared("ta/uppaal/ticktac-benchmarks/fischer/fischer_10_10_10.xml") else {

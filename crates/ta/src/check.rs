@@ -15,7 +15,7 @@ use crate::query::{answer_with, check_pred, check_pred_coarse_first, Options, Re
 use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
 use crate::zone_graph::{Discrete, Extrapolation, ZoneGraph};
-use verikit_diag::{Answer, Budget, Diagnostic, Verdict};
+use verikit_diag::{Answer, Budget, Diagnostic, Failure, Span, Verdict};
 
 /// The outcome of one query: `Some(true)` satisfied, `Some(false)` not, `None` undecided.
 #[derive(Clone, Debug)]
@@ -199,16 +199,19 @@ pub enum Queries<'a> {
 }
 
 /// `verikit ta check`: reads an UPPAAL model, answers each query (each item handed to `on_item`
-/// as soon as it is computed; a query refused by the parser is an `error` item with its
-/// location) and returns the batch summary: `false` if some query is not satisfied, else
-/// `timeout`/`unknown` if some is undecided, else `true`.
+/// as soon as it is computed) and returns the batch summary. A query refused by name (by the
+/// query parser, or by the search: an unsupported construct) is an `error` item, handed over with
+/// its located failure; the other queries are still answered. The summary: `timeout` if some
+/// query ran out of budget, else `error` if some was refused (exit 2, as `ltl translate -F` and
+/// `smt` with a bad item), else `false` if some query is not satisfied, else `unknown` if some is
+/// undecided, else `true`.
 pub fn run_check(
     model_name: &str,
     model_text: &str,
     queries: Queries<'_>,
     opts: Options,
     budget: &Budget,
-    on_item: &mut dyn FnMut(Answer),
+    on_item: &mut dyn FnMut(Answer, Option<Failure>),
 ) -> Result<Answer, Diagnostic> {
     let um = crate::uppaal::parse_uppaal(model_text)?;
     let (qs, qsrc) = match queries {
@@ -227,41 +230,66 @@ pub fn run_check(
     };
     let (mut n_true, mut n_false, mut n_open, mut n_err) = (0, 0, 0, 0);
     let mut timed_out = false;
+    let refused = |d: Diagnostic| {
+        let msg = d.one_line(&qsrc);
+        let item = Answer::decision(Verdict::Error)
+            .line(format!("error: {msg}"))
+            .detail("error", msg);
+        (item, Some(Failure::from_error(d, Some(&qsrc))))
+    };
     for q in qs {
-        let item = match q {
+        let (item, failure) = match q {
             Err(d) => {
                 n_err += 1;
-                let msg = d.one_line(&qsrc);
-                Answer::decision(Verdict::Error)
-                    .line(format!("error: {msg}"))
-                    .detail("error", msg)
+                refused(d)
             }
             Ok(q) => {
                 if budget.check().is_err() {
                     timed_out = true;
                     n_open += 1;
-                    Answer::decision(Verdict::Timeout).detail("query", &q.text)
+                    (
+                        Answer::decision(Verdict::Timeout).detail("query", &q.text),
+                        None,
+                    )
                 } else {
-                    let r = check_query(&um, &q, opts, budget)?;
-                    match r.satisfied {
-                        Some(true) => n_true += 1,
-                        Some(false) => n_false += 1,
-                        None => {
-                            n_open += 1;
-                            timed_out |= r.search.exhausted.is_some();
+                    match check_query(&um, &q, opts, budget) {
+                        Err(d) => {
+                            // refused by the search (an unsupported construct): located at the
+                            // query's text when it appears verbatim in the query source
+                            n_err += 1;
+                            let d = match qsrc.text.find(q.text.as_str()) {
+                                Some(at) if d.span.is_none() => {
+                                    let span = Span::new(at, at + q.text.len());
+                                    Diagnostic::at(span, format!("{}: `{}`", d.message, q.text))
+                                }
+                                _ => d,
+                            };
+                            refused(d)
+                        }
+                        Ok(r) => {
+                            match r.satisfied {
+                                Some(true) => n_true += 1,
+                                Some(false) => n_false += 1,
+                                None => {
+                                    n_open += 1;
+                                    timed_out |= r.search.exhausted.is_some();
+                                }
+                            }
+                            (query_answer(&um, &q, &r), None)
                         }
                     }
-                    query_answer(&um, &q, &r)
                 }
             }
         };
-        on_item(item);
+        on_item(item, failure);
     }
-    let verdict = if n_false > 0 {
-        Verdict::False
-    } else if n_open > 0 && timed_out {
+    let verdict = if n_open > 0 && timed_out {
         Verdict::Timeout
-    } else if n_open > 0 || n_err > 0 {
+    } else if n_err > 0 {
+        Verdict::Error
+    } else if n_false > 0 {
+        Verdict::False
+    } else if n_open > 0 {
         Verdict::Unknown
     } else {
         Verdict::True

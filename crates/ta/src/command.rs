@@ -102,7 +102,12 @@ pub fn check_command(
         (None, Some(q)) => Queries::Text(q),
         (None, None) => Queries::Embedded,
     };
-    let mut sink = |a| {
+    // a refused query's located error goes to stderr at once; its item says `error` and the
+    // batch's verdict is `error` (exit 2) after the other queries are answered
+    let mut sink = |a, failure: Option<Failure>| {
+        if let Some(f) = failure {
+            ctx.item_error("query", &f);
+        }
         ctx.stream(a);
     };
     let sum =
