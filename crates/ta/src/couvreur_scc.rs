@@ -109,7 +109,8 @@ pub(crate) fn couvreur_scc(
                     top.1 |= acc;
                     if top.1 {
                         let root = top.0;
-                        let lasso = witness(&ex.g, &num, &active, root, accept).ok_or_else(internal)?;
+                        let lasso =
+                            witness(&ex.g, &num, &active, root, accept).ok_or_else(internal)?;
                         return Ok(SccOutcome::Found(lasso));
                     }
                 }

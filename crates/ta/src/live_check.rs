@@ -24,8 +24,8 @@
 //! David, Larsen, "A Tutorial on UPPAAL" (2004), §2.2 (the query semantics and `-->`).
 
 use crate::atom_split::{AtomSplit, Piece, Truth};
-use crate::lasso_dfs::{dfs_lasso, DfsOutcome};
 use crate::couvreur_scc::{couvreur_scc, SccOutcome};
+use crate::lasso_dfs::{dfs_lasso, DfsOutcome};
 use crate::liveness::{moves_of, path_from_initial, Explorer, LiveGraph};
 use crate::model::{ClockAtom, Model};
 use crate::query::{ReachResult, SymbolicStep};
