@@ -45,13 +45,7 @@ use num_traits::Zero;
 use verikit_diag::Diagnostic;
 
 /// A piece: two bits per atom, its side ([`BELOW`], [`ON`], [`ABOVE`]).
-pub(crate) type Piece = u128;
-
-/// The truth values of the atoms: bit `k` for atom `k`.
-pub(crate) type Truth = u64;
-
-/// At most this many atoms: a piece has two bits for each.
-pub(crate) const MAX_ATOMS: usize = 64;
+pub(crate) type Piece = u32;
 
 /// `x < c`.
 const BELOW: u32 = 0;
@@ -60,27 +54,26 @@ const ON: u32 = 1;
 /// `x > c`.
 const ABOVE: u32 = 2;
 
-/// The clock atoms of a formula (at most [`MAX_ATOMS`], so a piece fits in 128 bits).
+/// The clock atoms of a formula (at most 16, so a piece fits in 32 bits).
 pub(crate) struct AtomSplit<'a> {
     atoms: &'a [ClockAtom],
 }
 
 fn side(p: Piece, k: usize) -> u32 {
-    (p >> (2 * k) & 3) as u32
+    p >> (2 * k) & 3
 }
 
 fn with_side(p: Piece, k: usize, s: u32) -> Piece {
-    (p & !(3 << (2 * k))) | (Piece::from(s) << (2 * k))
+    (p & !(3 << (2 * k))) | (s << (2 * k))
 }
 
 impl<'a> AtomSplit<'a> {
-    /// Refuses clock differences (not single-clock atoms) and more than [`MAX_ATOMS`] atoms by
-    /// name.
+    /// Refuses clock differences (not single-clock atoms) and more than 16 atoms by name.
     pub(crate) fn new(atoms: &'a [ClockAtom]) -> Result<AtomSplit<'a>, Diagnostic> {
-        if atoms.len() > MAX_ATOMS {
-            return Err(Diagnostic::error(format!(
-                "more than {MAX_ATOMS} clock constraints in a formula are not supported"
-            )));
+        if atoms.len() > 16 {
+            return Err(Diagnostic::error(
+                "more than 16 clock constraints in a liveness formula are not supported",
+            ));
         }
         if atoms.iter().any(|a| a.y.is_some()) {
             return Err(Diagnostic::error(
@@ -91,7 +84,7 @@ impl<'a> AtomSplit<'a> {
     }
 
     /// The truth values of the atoms on a piece (bit `k` for atom `k`).
-    pub(crate) fn truth(&self, p: Piece) -> Truth {
+    pub(crate) fn truth(&self, p: Piece) -> u32 {
         let mut bits = 0;
         for (k, a) in self.atoms.iter().enumerate() {
             let s = side(p, k);

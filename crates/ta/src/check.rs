@@ -6,7 +6,7 @@
 //! Seed: SETTA'17 Schivo et al. (S19), §3: the queries and the traces a front end shows back to
 //! the user in the model's own names; Bengtsson & Yi (2003) §5.1 for the search.
 
-use crate::atom_split::{AtomSplit, Truth};
+use crate::atom_split::AtomSplit;
 use crate::dbm::Dbm;
 use crate::deadlock::deadlocked;
 use crate::federation::Federation;
@@ -44,7 +44,7 @@ pub fn check_query(
     }
     // the search looks for a state where `want` holds: φ for `E<>`, ¬φ for `A[]`
     let reach = q.kind == QueryKind::Reach;
-    let want = |d: &Discrete, dl: bool, atoms: Truth| q.holds_atoms(n, d, dl, atoms) == reach;
+    let want = |d: &Discrete, dl: bool, atoms: u32| q.holds_atoms(n, d, dl, atoms) == reach;
     let mut opts = opts;
     let r = if q.mentions_deadlock() || q.n_atoms() > 0 {
         // deadlock and clock constraints are properties of valuations that LU abstractions do not
@@ -89,9 +89,9 @@ fn check_liveness(
     budget: &Budget,
 ) -> Result<QueryResult, Diagnostic> {
     let n = um.model.processes.len();
-    let phi = |d: &Discrete, atoms: Truth| q.holds_atoms(n, d, false, atoms);
-    let not_phi = |d: &Discrete, atoms: Truth| !q.holds_atoms(n, d, false, atoms);
-    let psi = |d: &Discrete, atoms: Truth| q.target_holds_atoms(n, d, atoms);
+    let phi = |d: &Discrete, atoms: u32| q.holds_atoms(n, d, false, atoms);
+    let not_phi = |d: &Discrete, atoms: u32| !q.holds_atoms(n, d, false, atoms);
+    let psi = |d: &Discrete, atoms: u32| q.target_holds_atoms(n, d, atoms);
     let goal = match q.kind {
         QueryKind::Globally => Goal::Globally(&phi),
         QueryKind::Eventually => Goal::Globally(&not_phi),
@@ -129,7 +129,7 @@ fn wanted_valuations(
     d: &Discrete,
     z: &Dbm,
     q: &Query,
-    want: &dyn Fn(&Discrete, bool, Truth) -> bool,
+    want: &dyn Fn(&Discrete, bool, u32) -> bool,
 ) -> Option<Dbm> {
     let n = zg.model.processes.len();
     let ints = d.get(n..)?;

@@ -23,7 +23,7 @@
 //! automata" (CAV 2010), §2–§3 (soundness of cycle detection on abstract zone graphs); Behrmann,
 //! David, Larsen, "A Tutorial on UPPAAL" (2004), §2.2 (the query semantics and `-->`).
 
-use crate::atom_split::{AtomSplit, Piece, Truth};
+use crate::atom_split::{AtomSplit, Piece};
 use crate::couvreur_scc::{couvreur_scc, SccOutcome};
 use crate::lasso_dfs::{dfs_lasso, DfsOutcome};
 use crate::liveness::{moves_of, path_from_initial, Explorer, LiveGraph};
@@ -50,7 +50,7 @@ pub struct LassoShape {
 
 /// A state predicate: the discrete state and the truth values of the formula's clock
 /// constraints (bit `k` for constraint `k`).
-pub(crate) type StatePred<'a> = &'a dyn Fn(&Discrete, Truth) -> bool;
+pub(crate) type StatePred<'a> = &'a dyn Fn(&Discrete, u32) -> bool;
 
 /// What to search for.
 pub(crate) enum Goal<'a> {
@@ -84,7 +84,7 @@ pub(crate) fn search_lasso(
     let split = AtomSplit::new(atoms)?;
     let mut zg = ZoneGraph::new(model, extrapolation);
     zg.raise_bounds(atoms);
-    let all = |_: &Discrete, _: Truth| true;
+    let all = |_: &Discrete, _: u32| true;
     let keep: StatePred<'_> = match goal {
         Goal::Globally(phi) => *phi,
         _ => &all,

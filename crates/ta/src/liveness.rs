@@ -23,7 +23,7 @@
 //! (`deadlock`, with ExtraM, whose zones are unions of regions: the test is exact) or lives in a
 //! discrete state where time can diverge ([`Explorer::can_stop`]).
 
-use crate::atom_split::{AtomSplit, Piece, Truth};
+use crate::atom_split::{AtomSplit, Piece};
 use crate::dbm::{Dbm, INF};
 use crate::reach::Stats;
 use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
@@ -76,7 +76,7 @@ impl LiveGraph {
 pub(crate) struct Explorer<'z, 'm, 'a> {
     pub(crate) zg: &'z mut ZoneGraph<'m>,
     pub(crate) split: &'a AtomSplit<'a>,
-    keep: &'a dyn Fn(&Discrete, Truth) -> bool,
+    keep: &'a dyn Fn(&Discrete, u32) -> bool,
     pub(crate) g: LiveGraph,
     dindex: FxHashMap<Discrete, u32>,
     nindex: FxHashMap<(u32, Dbm), u32>,
@@ -89,7 +89,7 @@ impl<'z, 'm, 'a> Explorer<'z, 'm, 'a> {
     pub(crate) fn new(
         zg: &'z mut ZoneGraph<'m>,
         split: &'a AtomSplit<'a>,
-        keep: &'a dyn Fn(&Discrete, Truth) -> bool,
+        keep: &'a dyn Fn(&Discrete, u32) -> bool,
     ) -> Result<Explorer<'z, 'm, 'a>, Diagnostic> {
         let mut ex = Explorer {
             zg,
