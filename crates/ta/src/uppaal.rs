@@ -18,7 +18,6 @@
 //! `double`/`hybrid`/`meta` variables, reference arguments indexed by variables, clock rates,
 //! priorities, branchpoints, LSC templates, clock constraints under `||`/`!`.
 
-use crate::atom_split::Truth;
 use crate::expr::BinOp;
 use crate::model::{
     ClockAtom, ClockRef, Cmp, Edge, Expr, Func, Guard, IntLv, IntVar, LazyEvent, Location, Model,
@@ -2467,7 +2466,7 @@ pub struct Query {
 }
 
 /// At most this many clock constraints per query (the searches split zones along them).
-const MAX_QUERY_ATOMS: usize = crate::atom_split::MAX_ATOMS;
+const MAX_QUERY_ATOMS: usize = 16;
 /// A lowered query formula reads its state through frame slots (`Expr::Local`): `deadlock`,
 /// then the truth of each clock constraint, then the location of each process.
 const DEADLOCK_SLOT: u32 = 0;
@@ -2846,7 +2845,7 @@ impl Query {
         n_procs: usize,
         disc: &[i32],
         deadlock: bool,
-        atoms: Truth,
+        atoms: u32,
     ) -> bool {
         let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
         eval_state(&self.formula, locs, ints, deadlock, atoms) == Ok(true)
@@ -2859,7 +2858,7 @@ impl Query {
 
     /// `ψ` of `φ --> ψ` with the truth values of the query's clock constraints given (bit `k`
     /// for constraint `k`; false for other queries).
-    pub(crate) fn target_holds_atoms(&self, n_procs: usize, disc: &[i32], atoms: Truth) -> bool {
+    pub(crate) fn target_holds_atoms(&self, n_procs: usize, disc: &[i32], atoms: u32) -> bool {
         let (locs, ints) = disc.split_at(n_procs.min(disc.len()));
         self.target
             .as_ref()
@@ -2884,9 +2883,9 @@ impl Query {
         n_procs: usize,
         disc: &[i32],
         clocks: &[num_rational::BigRational],
-    ) -> Result<Truth, String> {
+    ) -> Result<u32, String> {
         let ints = disc.get(n_procs.min(disc.len())..).unwrap_or_default();
-        let mut bits: Truth = 0;
+        let mut bits = 0u32;
         for (k, a) in self.clock_atoms.iter().enumerate() {
             if crate::replay::atom_holds(a, ints, clocks)? {
                 bits |= 1 << k;
@@ -2926,11 +2925,11 @@ fn eval_state(
     locs: &[i32],
     ints: &[i32],
     deadlock: bool,
-    atoms: Truth,
+    atoms: u32,
 ) -> Result<bool, crate::model::EvalError> {
     let mut frame = Vec::with_capacity(LOC_SLOT as usize + locs.len());
     frame.push(i64::from(deadlock));
-    frame.extend((0..MAX_QUERY_ATOMS).map(|k| i64::from(atoms >> k & 1 == 1)));
+    frame.extend((0..MAX_QUERY_ATOMS).map(|k| i64::from(atoms >> k & 1)));
     frame.extend(locs.iter().map(|&l| i64::from(l)));
     Ok(f.eval_in_frame(ints, &frame)? != 0)
 }
