@@ -24,7 +24,7 @@
 //! discrete state where time can diverge ([`Explorer::can_stop`]).
 
 use crate::atom_split::{AtomSplit, Piece};
-use crate::dbm::{Dbm, INF};
+use crate::dbm::Dbm;
 use crate::reach::Stats;
 use crate::zone_graph::{constrain_move, Discrete, Transition, ZoneGraph};
 use rustc_hash::FxHashMap;
@@ -248,21 +248,6 @@ impl<'z, 'm, 'a> Explorer<'z, 'm, 'a> {
         };
         Ok(!self.split.stop_set(self.zg, d, g.piece(v), z)?.is_empty())
     }
-}
-
-/// True if time can pass without bound in the discrete state `d`: no urgent or committed
-/// location, no urgent synchronisation enabled, and no invariant bounds a clock from above.
-pub(crate) fn time_diverges(zg: &ZoneGraph<'_>, d: &Discrete) -> bool {
-    if zg.is_urgent(d) {
-        return false;
-    }
-    let n = zg.model.processes.len().min(d.len());
-    let (locs, ints) = d.split_at(n);
-    let mut z = Dbm::universe(zg.model.dim());
-    if !zg.constrain_invariant(&mut z, locs, ints) {
-        return false;
-    }
-    (1..z.dim()).all(|x| z.get(x, 0) == INF)
 }
 
 /// A witness: node path from a source to the node where it loops or stops, and the cycle (the

@@ -672,3 +672,18 @@ impl<'m> ZoneGraph<'m> {
         Some((next, z))
     }
 }
+
+/// True if time can pass without bound in the discrete state `d`: no urgent or committed
+/// location, no urgent synchronisation enabled, and no invariant bounds a clock from above.
+pub(crate) fn time_diverges(zg: &ZoneGraph<'_>, d: &Discrete) -> bool {
+    if zg.is_urgent(d) {
+        return false;
+    }
+    let n = zg.model.processes.len().min(d.len());
+    let (locs, ints) = d.split_at(n);
+    let mut z = Dbm::universe(zg.model.dim());
+    if !zg.constrain_invariant(&mut z, locs, ints) {
+        return false;
+    }
+    (1..z.dim()).all(|x| z.get(x, 0) == crate::dbm::INF)
+}
