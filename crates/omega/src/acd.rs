@@ -335,38 +335,9 @@ mod tests {
         })
     }
 
-    /// A complete deterministic automaton over two propositions with `n` states, successors and
-    /// marks (of 4) drawn from `seed`, and the acceptance `acc`.
+    /// A complete deterministic automaton over two propositions with `n` states and 4 marks.
     fn random_det(seed: u64, n: u32, acc: &str) -> Twa {
-        let mut x = seed | 1;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let mut body = String::new();
-        for s in 0..n {
-            body += &format!("State: {s}\n");
-            for l in ["!0&!1", "!0&1", "0&!1", "0&1"] {
-                let d = next() % u64::from(n);
-                let m = next() % 16;
-                let marks: Vec<String> = (0..4)
-                    .filter(|i| (m >> i) & 1 == 1)
-                    .map(|i| i.to_string())
-                    .collect();
-                let ms = if marks.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {{{}}}", marks.join(" "))
-                };
-                body += &format!("[{l}] {d}{ms}\n");
-            }
-        }
-        let text = format!(
-            "HOA: v1\nStates: {n}\nStart: 0\nAP: 2 \"a\" \"b\"\nAcceptance: 4 {acc}\n--BODY--\n{body}--END--\n"
-        );
-        crate::hoa::parse(&text).unwrap()
+        crate::tests::random_det(seed, n, 4, acc, false)
     }
 
     /// On random deterministic automata with Rabin, Streett, parity and other Emerson–Lei

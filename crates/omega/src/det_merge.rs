@@ -395,42 +395,10 @@ mod tests {
     use proptest::prelude::*;
     use verikit_diag::Budget;
 
-    /// A deterministic automaton over two propositions with `n` states (every letter defined
-    /// unless `partial` drops it), successors and marks (of 3) drawn from `seed`, and the
-    /// acceptance `acc`.
+    /// A deterministic automaton over two propositions with `n` states and 3 marks, partial
+    /// (one edge in five dropped) when `partial`.
     fn random_det(seed: u64, n: u32, acc: &str, partial: bool) -> Twa {
-        let mut x = seed | 1;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let mut body = String::new();
-        for s in 0..n {
-            body += &format!("State: {s}\n");
-            for l in ["!0&!1", "!0&1", "0&!1", "0&1"] {
-                let d = next() % u64::from(n);
-                let m = next() % 8;
-                if partial && next() % 5 == 0 {
-                    continue;
-                }
-                let marks: Vec<String> = (0..3)
-                    .filter(|i| (m >> i) & 1 == 1)
-                    .map(|i| i.to_string())
-                    .collect();
-                let ms = if marks.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {{{}}}", marks.join(" "))
-                };
-                body += &format!("[{l}] {d}{ms}\n");
-            }
-        }
-        let text = format!(
-            "HOA: v1\nStates: {n}\nStart: 0\nAP: 2 \"a\" \"b\"\nAcceptance: 3 {acc}\n--BODY--\n{body}--END--\n"
-        );
-        crate::hoa::parse(&text).unwrap()
+        crate::tests::random_det(seed, n, 3, acc, partial)
     }
 
     proptest! {

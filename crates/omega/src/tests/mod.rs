@@ -37,3 +37,41 @@ pub(crate) fn one_ap(n: u32, sets: u32, edges: &[(u32, u32, char, u64)]) -> crat
     t.init = vec![0];
     t
 }
+
+/// A deterministic automaton over two propositions `a`, `b` with `n` states: on each of the four
+/// letters a successor and marks (of `sets`) drawn from `seed`, the edge dropped one time in
+/// five when `partial`; acceptance `acc` (an HOA condition over `sets` marks); initial state 0.
+pub(crate) fn random_det(seed: u64, n: u32, sets: u32, acc: &str, partial: bool) -> crate::Twa {
+    let mut x = seed | 1;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut body = String::new();
+    for s in 0..n {
+        body += &format!("State: {s}\n");
+        for l in ["!0&!1", "!0&1", "0&!1", "0&1"] {
+            let d = next() % u64::from(n);
+            let m = next() % (1u64 << sets);
+            if partial && next() % 5 == 0 {
+                continue;
+            }
+            let marks: Vec<String> = (0..sets)
+                .filter(|i| (m >> i) & 1 == 1)
+                .map(|i| i.to_string())
+                .collect();
+            let ms = if marks.is_empty() {
+                String::new()
+            } else {
+                format!(" {{{}}}", marks.join(" "))
+            };
+            body += &format!("[{l}] {d}{ms}\n");
+        }
+    }
+    let text = format!(
+        "HOA: v1\nStates: {n}\nStart: 0\nAP: 2 \"a\" \"b\"\nAcceptance: {sets} {acc}\n--BODY--\n{body}--END--\n"
+    );
+    crate::hoa::parse(&text).expect("a well-formed HOA text")
+}
