@@ -63,13 +63,23 @@ fn ltl_translate(
         })?),
         _ => None,
     };
-    let det = (deterministic || parity.is_some() || complete).then(|| DetOptions {
-        deterministic,
-        parity: parity.is_some(),
-        complete,
-        kind,
-        ..DetOptions::default()
-    });
+    let usage = |m: String| crate::plain("usage", m);
+    // The `omega.det-*` parameters apply as on the command line (`task::det_options`).
+    let det = (deterministic || parity.is_some() || complete)
+        .then(|| {
+            task::det_options(
+                &p,
+                DetOptions {
+                    deterministic,
+                    parity: parity.is_some(),
+                    complete,
+                    kind,
+                    ..DetOptions::default()
+                },
+            )
+        })
+        .transpose()
+        .map_err(usage)?;
     let base = verikit_omega::TranslateOptions {
         simplify_formula: simplify,
         postprocess,
@@ -78,7 +88,6 @@ fn ltl_translate(
         level,
         ..Default::default()
     };
-    let usage = |m: String| crate::plain("usage", m);
     let job = TranslateJob {
         options: task::translate_options(&p, base).map_err(usage)?,
         reduce: reduce.map(task::method).transpose().map_err(usage)?,
