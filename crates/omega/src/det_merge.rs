@@ -32,6 +32,7 @@ use crate::emptiness::accepting_lasso_within;
 use crate::error::OmegaError;
 use crate::ltl::eval::Lasso;
 use crate::product::product;
+use crate::prune::trim;
 use crate::twa::{Marks, Twa};
 use verikit_diag::Budget;
 
@@ -341,51 +342,6 @@ fn merge(a: &Twa, p: u32, q: u32) -> Twa {
     trim(&b)
 }
 
-/// `a` without the states unreachable from its initial states, renumbered in order.
-fn trim(a: &Twa) -> Twa {
-    let n = a.num_states();
-    let mut seen = vec![false; n];
-    let mut stack: Vec<u32> = a.init.clone();
-    for &s in &stack {
-        seen[s as usize] = true;
-    }
-    while let Some(s) = stack.pop() {
-        for e in &a.states[s as usize] {
-            if !seen[e.dst as usize] {
-                seen[e.dst as usize] = true;
-                stack.push(e.dst);
-            }
-        }
-    }
-    let mut map = vec![u32::MAX; n];
-    let mut k = 0u32;
-    for (i, &s) in seen.iter().enumerate() {
-        if s {
-            map[i] = k;
-            k += 1;
-        }
-    }
-    let mut b = a.clone();
-    let kept = || (0..n).filter(|&i| seen[i]);
-    b.states = kept()
-        .map(|i| {
-            a.states[i]
-                .iter()
-                .map(|e| {
-                    let mut e = e.clone();
-                    e.dst = map[e.dst as usize];
-                    e
-                })
-                .collect()
-        })
-        .collect();
-    b.init = a.init.iter().map(|&s| map[s as usize]).collect();
-    b.state_names = kept()
-        .map(|i| a.state_names.get(i).cloned().flatten())
-        .collect();
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use super::{reduce, run, Words};
@@ -432,7 +388,7 @@ mod tests {
         /// the fly) decides lassos as the lasso membership check does on the built automaton.
         #[test]
         fn table_runs_decide_as_membership(seed in any::<u64>(), n in 2u32..7, partial in any::<bool>(), p in 0u32..7, q in 0u32..7) {
-            let a = super::trim(&random_det(seed, n, "Inf(0) | (Fin(1) & Inf(2))", partial));
+            let a = crate::prune::trim(&random_det(seed, n, "Inf(0) | (Fin(1) & Inf(2))", partial));
             let n = a.num_states() as u32;
             let (p, q) = (p % n, q % n);
             let acc = a.acceptance();

@@ -212,7 +212,8 @@ fn remove_subsumed(es: Vec<Edge>) -> Vec<Edge> {
         .collect()
 }
 
-/// Removes false edges and states unreachable from the initial states.
+/// Removes false edges and states unreachable from the initial states; the acceptance
+/// condition (any, not only generalized Büchi) is kept.
 pub(crate) fn trim(aut: &Twa) -> Twa {
     let n = aut.num_states();
     let mut seen = vec![false; n];
@@ -233,6 +234,8 @@ pub(crate) fn trim(aut: &Twa) -> Twa {
     out.vars = aut.vars.clone();
     out.num_sets = aut.num_sets;
     out.acc_false = aut.acc_false;
+    out.acc = aut.acc.clone();
+    out.acc_span = aut.acc_span;
     out.name = aut.name.clone();
     for s in 0..n {
         if seen[s] {
