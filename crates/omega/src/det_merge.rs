@@ -112,7 +112,7 @@ pub(crate) fn reduce(aut: &Twa, budget: &Budget) -> Result<(Twa, Stats), OmegaEr
                     }
                     Comparison::Differ(w) => {
                         if words.words.len() < MAX_WORDS && w.aps == orig.aps {
-                            words.add(&orig, &acc, &w.word);
+                            words.add(&w.word, w.orig_accepts);
                             moves = words.moves(&cur);
                         }
                     }
@@ -144,8 +144,8 @@ struct Moves {
 }
 
 impl Words {
-    /// Stores `w` (letters over `orig`'s propositions) with `orig`'s verdict on it.
-    fn add(&mut self, orig: &Twa, acc: &Acc, w: &Lasso) {
+    /// Stores `w` (letters over the input's propositions) with the input's verdict on it.
+    fn add(&mut self, w: &Lasso, orig_accepts: bool) {
         let mut index = |b: u64| match self.letters.iter().position(|&x| x == b) {
             Some(i) => i as u32,
             None => {
@@ -155,9 +155,7 @@ impl Words {
         };
         let prefix: Vec<u32> = w.prefix.iter().map(|&b| index(b)).collect();
         let cycle: Vec<u32> = w.cycle.iter().map(|&b| index(b)).collect();
-        let moves = self.moves(orig);
-        let verdict = run(&moves, orig.init[0], None, &prefix, &cycle, acc);
-        self.words.push((prefix, cycle, verdict));
+        self.words.push((prefix, cycle, orig_accepts));
     }
 
     fn moves(&self, aut: &Twa) -> Moves {
@@ -294,6 +292,8 @@ enum Comparison {
 struct Refutation {
     word: Lasso,
     aps: Vec<String>,
+    /// Whether the input accepts the word (the side whose product found it).
+    orig_accepts: bool,
 }
 
 /// Whether `m` and `orig` (whose complement is `orig_c`) have the same language.
@@ -307,7 +307,8 @@ fn compare(
     let Ok(m_c) = complement_deterministic(m, budget) else {
         return Ok(Comparison::Stopped);
     };
-    for (l, r) in [(m, orig_c), (orig, &m_c)] {
+    // A word of `m ⊗ ¬orig` is rejected by the input, one of `orig ⊗ ¬m` accepted.
+    for (l, r, orig_accepts) in [(m, orig_c, false), (orig, &m_c, true)] {
         let p = product(l, r)?;
         *work += p.num_states() + p.num_edges();
         match accepting_lasso_within(&p, budget) {
@@ -315,6 +316,7 @@ fn compare(
                 return Ok(Comparison::Differ(Refutation {
                     word: run.word(&p),
                     aps: p.aps.clone(),
+                    orig_accepts,
                 }))
             }
             Ok(None) => {}
@@ -394,13 +396,13 @@ mod tests {
             let acc = a.acceptance();
             let mut words = Words::default();
             for w in Lasso::all(4, 1, 2) {
-                words.add(&a, &acc, &w);
+                words.add(&w, accepts_lasso(&a, &w));
             }
             let moves = words.moves(&a);
             let merged = super::merge(&a, p, q);
             for (k, w) in Lasso::all(4, 1, 2).iter().enumerate() {
                 let (u, v, verdict) = &words.words[k];
-                prop_assert_eq!(*verdict, accepts_lasso(&a, w));
+                prop_assert_eq!(run(&moves, a.init[0], None, u, v, &acc), *verdict);
                 if p != q {
                     prop_assert_eq!(run(&moves, a.init[0], Some((p, q)), u, v, &acc), accepts_lasso(&merged, w));
                 }
