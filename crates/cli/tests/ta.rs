@@ -253,6 +253,7 @@ fn buchi_liveness_with_a_lasso() {
     assert_eq!(v["result"], "accepting cycle");
     assert!(v["lasso_cycle"].as_u64().unwrap() > 0, "{v}");
     assert!(!v["witness"]["timed"].as_array().unwrap().is_empty());
+    assert_eq!(v["search"], "couvreur-scc", "{v}");
     // both processes in cs at once never happens, so never infinitely often
     let v = ok(&["ta", "liveness", DEMO_TCK, "-l", "cs1,cs2"]);
     assert_eq!(v["verdict"], "false", "{v}");
@@ -267,9 +268,11 @@ fn uppaal_liveness_queries() {
     let r = query(DEMO_XML, "A<> P(1).cs", &[]);
     assert_eq!(r["result"], "not satisfied", "{r}");
     assert!(r["witness"]["timed"].is_array(), "{r}");
+    assert_eq!(r["search"], "lasso-dfs", "{r}");
     // req has an invariant and one way out
     let r = query(DEMO_XML, "P(1).req --> P(1).wait", &[]);
     assert_eq!(r["result"], "satisfied", "{r}");
+    assert_eq!(r["search"], "bfs+lasso-dfs", "{r}");
     let r = query(DEMO_XML, "E[] not P(1).cs", &[]);
     assert_eq!(r["result"], "satisfied", "{r}");
 }

@@ -10,7 +10,7 @@ use crate::atom_split::AtomSplit;
 use crate::dbm::Dbm;
 use crate::deadlock::deadlocked;
 use crate::federation::Federation;
-use crate::live_check::{lasso_details, search_lasso, Goal, LassoShape};
+use crate::live_check::{lasso_details, lasso_search_name, search_lasso, Goal, LassoShape};
 use crate::query::{answer_with, check_pred, check_pred_coarse_first, Options, ReachResult};
 use crate::reach::Algo;
 use crate::uppaal::{Query, QueryKind, UppaalModel};
@@ -175,6 +175,9 @@ pub fn query_answer(um: &UppaalModel, q: &Query, r: &QueryResult) -> Answer {
     };
     let mut a = answer_with(&um.model, &r.search, opts, verdict, word, Some(&q.text))
         .detail("query", &q.text);
+    if q.kind.is_liveness() {
+        a = a.detail("search", lasso_search_name(Some(q.kind)));
+    }
     if let Some(e) = &r.search.runtime_error {
         a = a.detail("error", e);
     }

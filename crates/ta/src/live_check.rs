@@ -29,6 +29,7 @@ use crate::lasso_dfs::{dfs_lasso, DfsOutcome};
 use crate::liveness::{moves_of, path_from_initial, Explorer, LiveGraph};
 use crate::model::{ClockAtom, Model};
 use crate::query::{ReachResult, SymbolicStep};
+use crate::uppaal::QueryKind;
 use crate::zone_graph::{Discrete, Extrapolation, Transition, ZoneGraph};
 use std::time::Instant;
 use verikit_diag::{Answer, Budget, Diagnostic};
@@ -295,11 +296,23 @@ pub fn buchi_answer(
     };
     let mut opts = opts;
     opts.algo = crate::reach::Algo::Reach;
-    let mut a = crate::query::answer_with(model, r, opts, verdict, word, None);
+    let mut a = crate::query::answer_with(model, r, opts, verdict, word, None)
+        .detail("search", lasso_search_name(None));
     if let Some(l) = shape {
         a = lasso_details(a, l);
     }
     a
+}
+
+/// The name of the search `search_lasso` runs, as answers report it (`search`): Couvreur's
+/// algorithm for Büchi emptiness (`kind` = `None`), the on-the-fly lasso search for `E[]`/`A<>`,
+/// and a breadth-first search with lasso searches from its `φ ∧ ¬ψ` nodes for `-->`.
+pub(crate) fn lasso_search_name(kind: Option<QueryKind>) -> &'static str {
+    match kind {
+        None => "couvreur-scc",
+        Some(QueryKind::LeadsTo) => "bfs+lasso-dfs",
+        Some(_) => "lasso-dfs",
+    }
 }
 
 /// The shape of a liveness witness in an answer.

@@ -822,6 +822,13 @@ impl Model {
     }
     /// `process:src->tgt:event` of an edge.
     pub fn edge_name(&self, p: u32, e: u32) -> String {
+        self.edge_name_at(p, e, None)
+    }
+
+    /// `process:src->tgt:event` of an edge taken in a state with integers `ints`: a
+    /// channel-array edge names the channel element the state selects (`call[2][5]`), else the
+    /// synchronisation as written (`call[j][secrets]!`).
+    pub fn edge_name_at(&self, p: u32, e: u32, ints: Option<&[i32]>) -> String {
         let Some(proc_) = self.processes.get(p as usize) else {
             return "?".into();
         };
@@ -839,9 +846,10 @@ impl Model {
             proc_.name,
             loc(edge.src),
             loc(edge.tgt),
-            match &edge.lazy {
-                Some(l) => l.label.as_str(),
-                None => self
+            match (&edge.lazy, ints.and_then(|v| edge.event_at(v))) {
+                (Some(_), Some(ev)) => self.events.get(ev as usize).map_or("?", |s| s.as_str()),
+                (Some(l), None) => l.label.as_str(),
+                (None, _) => self
                     .events
                     .get(edge.event as usize)
                     .map_or("?", |s| s.as_str()),

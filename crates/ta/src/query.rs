@@ -194,7 +194,7 @@ fn finish(
                 EvalError::Overflow => "an arithmetic overflow",
                 _ => "an ill-defined statement",
             },
-            move_names(model, &t).join(" + ")
+            move_names(model, &t, None).join(" + ")
         )),
         _ => None,
     };
@@ -263,10 +263,13 @@ fn state_json(model: &Model, d: &Discrete) -> Value {
     json!({"locations": model.location_names(&locs), "ints": ints})
 }
 
-fn move_names(model: &Model, t: &Transition) -> Vec<String> {
+/// The names of a move's edges; `before` is the discrete state the move is taken in (for the
+/// channel element a channel-array edge selects there).
+fn move_names(model: &Model, t: &Transition, before: Option<&Discrete>) -> Vec<String> {
+    let ints = before.and_then(|d| d.get(model.processes.len()..));
     t.iter()
         .filter(|pe| pe.0 & crate::model::STAY_OUT == 0)
-        .map(|&(p, e)| model.edge_name(p, e))
+        .map(|&(p, e)| model.edge_name_at(p, e, ints))
         .collect()
 }
 
@@ -355,31 +358,42 @@ pub(crate) fn answer_with(
         let symbolic: Vec<Value> = r
             .symbolic
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(i, s)| {
                 let mut v = state_json(model, &s.discrete);
                 if let Some(o) = v.as_object_mut() {
                     o.insert("zone".into(), json!(s.zone));
                     if let Some(t) = &s.transition {
-                        o.insert("move".into(), json!(move_names(model, t)));
+                        let before = i.checked_sub(1).and_then(|j| r.symbolic.get(j));
+                        let names = move_names(model, t, before.map(|b| &b.discrete));
+                        o.insert("move".into(), json!(names));
                     }
                 }
                 v
             })
             .collect();
+        // the timed steps follow the symbolic ones when there is one per move
+        let before_step = |i: usize| {
+            (r.symbolic.len() == tt.steps.len() + 1)
+                .then(|| r.symbolic.get(i).map(|s| &s.discrete))
+                .flatten()
+        };
         let timed: Vec<Value> = tt
             .steps
             .iter()
-            .map(
-                |s| json!({"delay": s.delay.to_string(), "move": move_names(model, &s.transition)}),
-            )
+            .enumerate()
+            .map(|(i, s)| {
+                let names = move_names(model, &s.transition, before_step(i));
+                json!({"delay": s.delay.to_string(), "move": names})
+            })
             .collect();
         a = a.witness(json!({"symbolic": symbolic, "timed": timed}));
         a = a.line("timed trace:");
-        for s in &tt.steps {
+        for (i, s) in tt.steps.iter().enumerate() {
             a = a.line(format!(
                 "  delay {}; {}",
                 s.delay,
-                move_names(model, &s.transition).join(" | ")
+                move_names(model, &s.transition, before_step(i)).join(" | ")
             ));
         }
         if let Some(last) = r.symbolic.last() {

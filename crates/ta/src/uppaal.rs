@@ -3122,6 +3122,15 @@ int sum_hits() { int s = 0; for (i : id_t) { s += hits[i]; } return s; }
                 assert_eq!(holds, Ok(true), "{text}");
             }
         }
+        // the witness names the element the sender's state selects (c[1][2], flattened as the
+        // receiver's edge names it), not the expression
+        let q = um.query_text("E<> R.r1 && got == 1").unwrap();
+        let r = check_query(&um, &q, Options::default(), &budget).unwrap();
+        let a = crate::check::query_answer(&um, &q, &r).to_json();
+        let moves = a["witness"]["timed"][0]["move"].to_string();
+        assert_eq!(moves, r#"["S:s0->s1:c[5]!","R:r0->r1:c[5]?"]"#);
+        let symbolic = a["witness"]["symbolic"][1]["move"].to_string();
+        assert_eq!(symbolic, moves);
         // TChecker's format gets one edge per element, guarded by the index
         let tck = crate::tck_write::to_tck(&um.model).unwrap();
         let back = crate::tck::parse_tck(&tck).unwrap();
