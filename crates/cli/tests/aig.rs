@@ -127,6 +127,43 @@ fn timeout_on_a_hard_circuit_says_how_far_it_got() {
     times_out_on_mul9(&[]);
 }
 
+/// A timed-out run prints the engines' statistics, not the watchdog's bare `timeout`: on a
+/// circuit of 28 000 gates and 1 100 latches (reduction, fraiging, BMC and IC3 all have work
+/// to do at the deadline) the portfolio's answer carries IC3's counters, BMC's depth and the
+/// reduction's sizes even when the process gets a fraction of a core (the watchdog's grace is
+/// CPU time).
+#[test]
+fn a_timed_out_run_prints_its_statistics() {
+    let Some(dir) = verikit_testkit::shared_path("aiger/hwmcc20") else {
+        return;
+    };
+    let f = dir.join("dspfilters_fastfir_second-p04.aig");
+    for t in ["1", "2"] {
+        let (code, v, err) = verikit(&[
+            "--json",
+            "--timeout",
+            t,
+            "aig",
+            "check",
+            f.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 3, "{t}: {err} {v}");
+        assert_eq!(v["verdict"], "timeout");
+        assert!(v.get("timeout_s").is_none(), "the watchdog answered: {v}");
+        assert!(v["reached"].as_str().is_some_and(|s| !s.is_empty()), "{v}");
+        let stats = &v["stats"];
+        for key in [
+            "ic3_queries",
+            "ic3_frames",
+            "bmc",
+            "reduced_latches",
+            "seconds_reduce",
+        ] {
+            assert!(stats.get(key).is_some(), "{t}: no {key} in {v}");
+        }
+    }
+}
+
 const MOD3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/aig/mod3.aag");
 
 #[test]

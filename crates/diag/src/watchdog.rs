@@ -8,15 +8,27 @@ use crate::failure::Failure;
 use crate::front::{emit, EXIT_INTERNAL, EXIT_LIMIT};
 use crate::memory::peak_memory_mib;
 use crate::progress_display::Display;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// How long after the deadline the watchdog waits for an engine to stop by itself.
-const GRACE: Duration = Duration::from_millis(500);
+/// How much CPU time the process may spend after the deadline before the watchdog stops
+/// waiting for the engine to stop by itself and return what it has. Measured in CPU time, not
+/// wall-clock time: on a loaded machine an engine that gets a fifth of a core needs five
+/// wall-clock seconds for one second of work, and a wall-clock grace would throw away the
+/// results and statistics it was about to print.
+const GRACE_CPU: Duration = Duration::from_millis(500);
+
+/// The longest wall-clock wait after the deadline whatever the CPU time (an engine blocked
+/// without using CPU, or a system that does not report the process's CPU time).
+const GRACE_WALL: Duration = Duration::from_secs(5);
+
+/// How often the watchdog looks at the CPU clock during the grace period.
+const GRACE_POLL: Duration = Duration::from_millis(20);
 
 /// Runs `command` on a worker thread with a large stack while this thread is the watchdog: at
 /// the deadline every engine sees the budget run out and returns what it has; if one does not
-/// within a short grace period, the batch items computed so far are printed with a `timeout`
-/// answer. Shows progress on stderr (unless `-q`), prints the answer or the failure, and
+/// within a grace period ([`GRACE_CPU`] of the process's CPU time, at most [`GRACE_WALL`]), the
+/// batch items computed so far are printed with a `timeout` answer. Shows progress on stderr (unless `-q`), prints the answer or the failure, and
 /// returns the exit code.
 pub fn run_watched<F>(ctx: &Ctx, verbose: u8, command: F) -> i32
 where
@@ -35,14 +47,7 @@ where
         return EXIT_INTERNAL;
     }
     let display = Display::start(ctx.budget.progress(), ctx.quiet, verbose);
-    let wait = ctx.budget.remaining().and_then(|r| r.checked_add(GRACE));
-    let outcome = match wait {
-        Some(w) => rx.recv_timeout(w).map_err(|e| match e {
-            std::sync::mpsc::RecvTimeoutError::Timeout => true,
-            std::sync::mpsc::RecvTimeoutError::Disconnected => false,
-        }),
-        None => rx.recv().map_err(|_| false),
-    };
+    let outcome = await_answer(&rx, ctx.budget.remaining(), process_cpu_time);
     // An engine that honours the budget stops with a resource-limit error at the deadline:
     // report it as the timeout it is.
     let deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
@@ -89,11 +94,112 @@ where
     }
 }
 
+/// The worker's result: waits `remaining` (for ever if `None`), then for the grace period —
+/// until the process has used [`GRACE_CPU`] of CPU time (read by `cpu`) since the deadline, or
+/// [`GRACE_WALL`] has passed (at once [`GRACE_CPU`] of wall-clock time where `cpu` says
+/// nothing). `Err(true)`: no answer in time; `Err(false)`: the worker is gone without one.
+fn await_answer<T>(
+    rx: &Receiver<T>,
+    remaining: Option<Duration>,
+    cpu: impl Fn() -> Option<Duration>,
+) -> Result<T, bool> {
+    let Some(remaining) = remaining else {
+        return rx.recv().map_err(|_| false);
+    };
+    match rx.recv_timeout(remaining) {
+        Err(RecvTimeoutError::Timeout) => {}
+        other => return other.map_err(|_| false),
+    }
+    let deadline = Instant::now();
+    let Some(cpu_at_deadline) = cpu() else {
+        return rx.recv_timeout(GRACE_CPU).map_err(timed_out);
+    };
+    loop {
+        match rx.recv_timeout(GRACE_POLL) {
+            Err(RecvTimeoutError::Timeout) => {}
+            other => return other.map_err(timed_out),
+        }
+        let spent = cpu().map_or(GRACE_CPU, |c| c.saturating_sub(cpu_at_deadline));
+        if spent >= GRACE_CPU || deadline.elapsed() >= GRACE_WALL {
+            return Err(true);
+        }
+    }
+}
+
+fn timed_out(e: RecvTimeoutError) -> bool {
+    matches!(e, RecvTimeoutError::Timeout)
+}
+
+/// The CPU time (user + system) this process has used so far, from `/proc/self/stat` (Linux;
+/// `None` elsewhere or if it cannot be read).
+fn process_cpu_time() -> Option<Duration> {
+    parse_proc_stat_cpu(&std::fs::read_to_string("/proc/self/stat").ok()?)
+}
+
+/// utime + stime (fields 14 and 15, in clock ticks of 1/100 s: Linux's `USER_HZ`) of a
+/// `/proc/PID/stat` line; the command name (field 2) may contain spaces and parentheses, so the
+/// fields are counted from its closing parenthesis.
+fn parse_proc_stat_cpu(stat: &str) -> Option<Duration> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis(
+        utime.checked_add(stime)?.checked_mul(10)?,
+    ))
+}
+
 /// The JSON answer with the process's peak memory among its statistics (`peak_memory_mib`);
 /// the text answer unchanged.
 fn with_peak_memory(answer: Answer, json: bool) -> Answer {
     match peak_memory_mib() {
         Some(mib) if json => answer.stat("peak_memory_mib", (mib * 10.0).round() / 10.0),
         _ => answer,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+
+    #[test]
+    fn reads_cpu_time_from_a_stat_line() {
+        let line = "4242 (a (b) c) R 1 2 3 4 5 6 7 8 9 10 123 45 0 0 20 0 3 0";
+        assert_eq!(parse_proc_stat_cpu(line), Some(Duration::from_millis(1680)));
+        assert_eq!(parse_proc_stat_cpu("4242 (x) R 1 2"), None);
+        if cfg!(target_os = "linux") {
+            assert!(process_cpu_time().is_some());
+        }
+    }
+
+    /// A worker on a starved core: its answer comes a wall-clock second after the deadline,
+    /// while the process's CPU clock has not moved by the grace — it is printed, not lost.
+    /// A worker that burns CPU past the grace without answering is given up.
+    #[test]
+    fn the_grace_period_is_cpu_time() {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(1100));
+            let _ = tx.send(7);
+        });
+        let frozen = || Some(Duration::from_secs(3));
+        let t = Instant::now();
+        assert_eq!(
+            await_answer(&rx, Some(Duration::from_millis(100)), frozen),
+            Ok(7)
+        );
+        assert!(t.elapsed() >= Duration::from_millis(1000));
+
+        let (tx, rx) = channel::<u32>();
+        let start = Instant::now();
+        // a CPU clock running at full speed: the grace ends after GRACE_CPU
+        let running = move || Some(start.elapsed());
+        assert_eq!(await_answer(&rx, Some(Duration::ZERO), running), Err(true));
+        assert!(start.elapsed() < GRACE_WALL);
+        // a clock that says nothing: GRACE_CPU of wall-clock time
+        assert_eq!(await_answer(&rx, Some(Duration::ZERO), || None), Err(true));
+        drop(tx);
+        assert_eq!(await_answer(&rx, None, || None), Err(false));
     }
 }

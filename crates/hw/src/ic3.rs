@@ -135,7 +135,12 @@ struct Ic3<'a> {
     retired: usize,
     lretired: usize,
     rebuilds: u64,
+    /// Told the frame count and the queries so far every [`OBSERVE_EVERY`] queries.
+    observer: Option<&'a mut dyn FnMut(usize, u64)>,
 }
+
+/// How often (in queries) the observer of [`ic3_observed`] is called.
+const OBSERVE_EVERY: u64 = 64;
 
 /// The main solver: one copy of the transition relation (current → next state), the constraints
 /// in the current state, the initial states under `act0`, the constant latches as units.
@@ -285,6 +290,7 @@ impl<'a> Ic3<'a> {
             retired: 0,
             lretired: 0,
             rebuilds: 0,
+            observer: None,
         }
     }
 
@@ -394,6 +400,12 @@ impl<'a> Ic3<'a> {
     /// back); it may block a state a frame already excludes.
     fn solve(&mut self, assumptions: &[Lit], roots: &[u32], cube: &Cube) -> Result<bool, Stop> {
         self.queries += 1;
+        if self.queries.is_multiple_of(OBSERVE_EVERY) {
+            let (k, q) = (self.k(), self.queries);
+            if let Some(f) = self.observer.as_mut() {
+                f(k, q);
+            }
+        }
         if self.opts.cone {
             let cone = self.cone(roots);
             let mut dom = domain_vars(&self.un, &cone);
@@ -1013,6 +1025,18 @@ pub(crate) fn ic3(
     opts: Ic3Options,
     budget: &Budget,
 ) -> (Outcome, Ic3Stats) {
+    ic3_observed(aig, prop, opts, budget, None)
+}
+
+/// [`ic3`], calling `observer(frames, queries)` every [`OBSERVE_EVERY`] SAT queries (from the
+/// calling thread).
+pub(crate) fn ic3_observed<'a>(
+    aig: &'a Aig,
+    prop: usize,
+    opts: Ic3Options,
+    budget: &'a Budget,
+    observer: Option<&'a mut dyn FnMut(usize, u64)>,
+) -> (Outcome, Ic3Stats) {
     let Some(&bad) = aig.properties().get(prop) else {
         return (
             Outcome::Unknown {
@@ -1022,6 +1046,7 @@ pub(crate) fn ic3(
         );
     };
     let mut e = Ic3::new(aig, prop, bad, opts, budget);
+    e.observer = observer;
     let r = e.run();
     let stats = Ic3Stats {
         frames: e.k(),

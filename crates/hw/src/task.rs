@@ -8,11 +8,12 @@ use crate::certify::check_invariant;
 use crate::coi_reduce::{coi_reduce, substitute};
 use crate::everlost::{everlost, EverLostOptions};
 use crate::fraig::fraig;
-use crate::ic3::{ic3, Ic3Options, Lift};
+use crate::ic3::{ic3, ic3_observed, Ic3Options, Lift};
 use crate::kind::kind;
 use crate::latch_correspondence::latch_correspondence;
 use crate::live_task::{check_live, LiveEngine, LiveSettings, Liveness};
 use crate::outcome::{exhausted_answer, Outcome, Proof};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use verikit_aiger::{replay, Aig, Reset, Witness};
 use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, Param, Params, Verdict};
@@ -151,6 +152,12 @@ pub const PARAMS: &[Param] = &[
         range: "sat|ternary|both",
         doc: "IC3: lift predecessor states by ternary simulation, by a SAT query's failed assumptions, or by SAT on the latches ternary simulation kept",
     },
+    Param {
+        name: "hw.portfolio-ic3-stall",
+        default: "4000",
+        range: "0..=100000000",
+        doc: "parallel portfolio (Linux): once the BMC thread has yielded, the IC3 thread lowers its own priority by hw.portfolio-bmc-nice (equal CPU shares again) when IC3 has spent on one frame this many SAT queries and as many as all frames before it (0 = never)",
+    },
 ];
 
 /// Which engine decides the property.
@@ -213,6 +220,9 @@ pub struct Options {
     /// The BMC thread's nice increment once it has refuted `portfolio_bmc_yield_depth` depths.
     pub portfolio_bmc_nice: u32,
     pub portfolio_bmc_yield_depth: usize,
+    /// IC3 queries on one frame after which the IC3 thread gives the BMC thread an equal share
+    /// back (0 = never).
+    pub portfolio_ic3_stall: u64,
     pub everlost: EverLostOptions,
     /// A liveness property to check instead of safety property `property`.
     pub live: Option<Liveness>,
@@ -242,6 +252,7 @@ impl Default for Options {
             portfolio_parallel: true,
             portfolio_bmc_nice: 5,
             portfolio_bmc_yield_depth: 10,
+            portfolio_ic3_stall: 4000,
             everlost: EverLostOptions {
                 latches: 16,
                 rings: 256,
@@ -287,6 +298,7 @@ impl Options {
         self.portfolio_bmc_nice = p.get_in(&PARAMS[19], 0, 19)?;
         self.portfolio_bmc_yield_depth = p.get_in(&PARAMS[20], 0, 1_000_000)?;
         self.ic3_lift = p.get(&PARAMS[21])?;
+        self.portfolio_ic3_stall = p.get_in(&PARAMS[22], 0, 100_000_000)?;
         Ok(self)
     }
 
@@ -385,6 +397,57 @@ fn lower_thread_priority(by: u32) -> bool {
     }
 }
 
+/// The IC3 thread's side of the CPU split: IC3 keeps the larger share while it opens frames;
+/// once it has spent on one frame at least `portfolio_ic3_stall` queries and as many as it took
+/// to reach that frame (a stall), after the BMC thread yielded, the IC3 thread lowers its own
+/// priority by the same increment, so both threads get equal shares again: a frame that costs
+/// more than all before it is where deep counterexamples hide from IC3 and BMC finds them.
+struct StallWatch<'a> {
+    limit: u64,
+    nice: u32,
+    bmc_yielded: &'a AtomicBool,
+    frame: usize,
+    since: u64,
+    /// The most queries IC3 made on one frame (a statistic).
+    longest: u64,
+    /// Where the IC3 thread lowered its priority.
+    equalised: Option<String>,
+}
+
+impl<'a> StallWatch<'a> {
+    fn new(opts: &Options, bmc_yielded: &'a AtomicBool) -> StallWatch<'a> {
+        StallWatch {
+            limit: opts.portfolio_ic3_stall,
+            nice: opts.portfolio_bmc_nice,
+            bmc_yielded,
+            frame: 0,
+            since: 0,
+            longest: 0,
+            equalised: None,
+        }
+    }
+
+    fn observe(&mut self, frame: usize, queries: u64) {
+        if frame != self.frame {
+            self.frame = frame;
+            self.since = queries;
+        }
+        let on_frame = queries.saturating_sub(self.since);
+        self.longest = self.longest.max(on_frame);
+        if self.limit > 0
+            && on_frame >= self.limit.max(self.since)
+            && self.equalised.is_none()
+            && self.bmc_yielded.load(Ordering::Relaxed)
+        {
+            self.equalised = Some(if lower_thread_priority(self.nice) {
+                format!("frame {frame}, query {queries}")
+            } else {
+                "unsupported".into()
+            });
+        }
+    }
+}
+
 /// The portfolio in two threads sharing the budget: the bug finders — BMC without a depth bound,
 /// with EverLost's slice once BMC has refuted `portfolio_bmc_yield_depth` depths — next to IC3
 /// from the start (which proves, and finds counterexamples of its own). With a core each, each
@@ -400,12 +463,14 @@ fn portfolio_parallel(
     budget: &Budget,
 ) -> (Outcome, Vec<(String, String)>) {
     let (bmc_budget, ic3_budget) = (budget.sub(None), budget.sub(None));
+    let bmc_yielded = AtomicBool::new(false);
     let (bug, proof) = std::thread::scope(|s| {
         let bug = s.spawn(|| {
             let mut yielded = None;
             let mut yield_at = |d: usize| {
                 if yielded.is_none() && opts.portfolio_bmc_nice > 0 {
                     yielded = Some(if lower_thread_priority(opts.portfolio_bmc_nice) {
+                        bmc_yielded.store(true, Ordering::Relaxed);
                         format!("depth {d}")
                     } else {
                         "unsupported".into()
@@ -461,8 +526,22 @@ fn portfolio_parallel(
         });
         let mut notes = Vec::new();
         let proof = {
-            let (o, s) = ic3(aig, opts.property, opts.ic3_options(), &ic3_budget);
+            let mut stall = StallWatch::new(opts, &bmc_yielded);
+            let (o, s) = ic3_observed(
+                aig,
+                opts.property,
+                opts.ic3_options(),
+                &ic3_budget,
+                Some(&mut |k, q| stall.observe(k, q)),
+            );
             notes.extend(ic3_stats(&s));
+            notes.push((
+                "ic3_longest_frame_queries".into(),
+                stall.longest.to_string(),
+            ));
+            if let Some(at) = stall.equalised {
+                notes.push(("ic3_yielded".into(), at));
+            }
             notes.push(("engine".into(), "ic3".into()));
             (o, notes)
         };
@@ -564,37 +643,42 @@ fn portfolio_sequential(
 
 /// The engine on the reduced circuit (`opts.reduce`: cone of influence with the ternary
 /// constants, then latch correspondence within a tenth of the time), its outcome lifted to `aig`.
+/// If the budget runs out during the reduction: why, with the statistics gathered so far.
 fn reduced_run(
     aig: &Aig,
     opts: &Options,
     budget: &Budget,
-) -> Result<(Outcome, Vec<(String, String)>), Exhausted> {
+) -> Result<(Outcome, Vec<(String, String)>), (Exhausted, Vec<(String, String)>)> {
     if !opts.reduce {
         return Ok(run_engine(aig, opts, budget));
     }
     let t = Instant::now();
-    let Some(r1) = coi_reduce(aig, opts.property, budget)? else {
+    let r1 = coi_reduce(aig, opts.property, budget).map_err(|why| (why, vec![]))?;
+    let Some(r1) = r1 else {
         return Ok(run_engine(aig, opts, budget));
     };
     let t_coi = t.elapsed();
+    let mut stats = r1.stats();
+    stats.push(seconds("seconds_reduce", t_coi));
     let slice = budget
         .remaining()
         .map_or(Duration::from_secs(1), |r| r.mul_f64(0.1));
     // out of its slice, latch correspondence merges nothing
     let eq = latch_correspondence(&r1.aig, &budget.sub(Some(slice))).unwrap_or_default();
-    let t_scorr = t.elapsed() - t_coi;
-    budget.check()?;
-    let r2 = match eq.iter().any(Option::is_some) {
-        true => substitute(&r1.aig, 0, eq, budget)?,
-        false => None,
+    stats.push(seconds("seconds_scorr", t.elapsed() - t_coi));
+    let r2 = match budget.check() {
+        Ok(()) if eq.iter().any(Option::is_some) => substitute(&r1.aig, 0, eq, budget),
+        Ok(()) => Ok(None),
+        Err(why) => Err(why),
+    };
+    let r2 = match r2 {
+        Ok(r2) => r2,
+        Err(why) => return Err((why, stats)),
     };
     let o = Options {
         property: 0,
         ..opts.clone()
     };
-    let mut stats = r1.stats();
-    stats.push(seconds("seconds_reduce", t_coi));
-    stats.push(seconds("seconds_scorr", t_scorr));
     let outcome = match &r2 {
         Some(r2) => {
             let outcome = fraiged_run(&r2.aig, &o, budget, &mut stats);
@@ -760,12 +844,12 @@ pub fn check(aig: &Aig, opts: &Options, budget: &Budget) -> Report {
     }
     let (outcome, stats) = match reduced_run(aig, opts, budget) {
         Ok(x) => x,
-        Err(why) => (
+        Err((why, stats)) => (
             Outcome::Exhausted {
                 why,
                 reached: "reducing the circuit".into(),
             },
-            vec![],
+            stats,
         ),
     };
     let mut engine = opts.engine.name().to_string();
@@ -900,6 +984,47 @@ pub fn info(aig: &Aig) -> Answer {
 
 #[cfg(test)]
 mod tests {
+    /// IC3's stall rule: a frame stalls once it has taken `portfolio_ic3_stall` queries and as
+    /// many as all frames before it, and only after the BMC thread has yielded; then (in a
+    /// thread of its own here: it lowers the calling thread's priority) the IC3 thread yields.
+    #[test]
+    fn ic3_yields_on_a_frame_that_costs_more_than_all_before_it() {
+        use super::{Options, StallWatch};
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let opts = Options {
+            portfolio_ic3_stall: 100,
+            ..Options::default()
+        };
+        std::thread::spawn(move || {
+            let yielded = AtomicBool::new(false);
+            let mut w = StallWatch::new(&opts, &yielded);
+            // frames 1..=3 in 320 queries, frame 4 from query 320
+            for (frame, q) in [(1, 64), (2, 128), (3, 256), (4, 320), (4, 700)] {
+                w.observe(frame, q);
+            }
+            assert_eq!(w.equalised, None, "BMC has not yielded");
+            yielded.store(true, Ordering::Relaxed);
+            w.observe(5, 704);
+            w.observe(5, 1000);
+            assert_eq!(
+                w.equalised, None,
+                "296 queries on frame 5, fewer than the 704 before"
+            );
+            w.observe(5, 1408);
+            assert!(w.equalised.is_some());
+            assert_eq!(w.longest, 704);
+            let off = Options {
+                portfolio_ic3_stall: 0,
+                ..Options::default()
+            };
+            let mut w = StallWatch::new(&off, &yielded);
+            w.observe(1, 100_000);
+            assert_eq!(w.equalised, None, "0 = never");
+        })
+        .join()
+        .unwrap();
+    }
+
     /// The portfolio's BMC thread lowers its own priority, not the process's: the calling
     /// thread's nice value goes up by the increment, the spawning thread's stays.
     #[cfg(target_os = "linux")]
