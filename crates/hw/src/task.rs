@@ -341,8 +341,11 @@ fn run_engine(aig: &Aig, opts: &Options, budget: &Budget) -> (Outcome, Vec<(Stri
     }
 }
 
+/// Statistics as key–value pairs.
+type Stats = Vec<(String, String)>;
+
 /// An engine's outcome and its statistics.
-type EngineRun = (Outcome, Vec<(String, String)>);
+type EngineRun = (Outcome, Stats);
 
 /// EverLost for `share` percent of the remaining time (1 s without a limit): its outcome if it
 /// found a bug, otherwise its note ("cycles, rings") for the statistics.
@@ -648,7 +651,7 @@ fn reduced_run(
     aig: &Aig,
     opts: &Options,
     budget: &Budget,
-) -> Result<(Outcome, Vec<(String, String)>), (Exhausted, Vec<(String, String)>)> {
+) -> Result<EngineRun, (Exhausted, Stats)> {
     if !opts.reduce {
         return Ok(run_engine(aig, opts, budget));
     }
