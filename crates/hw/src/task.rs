@@ -400,6 +400,9 @@ fn lower_thread_priority(by: u32) -> bool {
     }
 }
 
+/// The stack of the portfolio's IC3 thread (address space; only what is touched is memory).
+const IC3_STACK: usize = 64 << 20;
+
 /// The IC3 thread's side of the CPU split: IC3 keeps the larger share while it opens frames;
 /// once it has spent on one frame at least `portfolio_ic3_stall` queries and as many as it took
 /// to reach that frame (a stall), after the BMC thread yielded, the IC3 thread lowers its own
@@ -467,6 +470,28 @@ fn portfolio_parallel(
 ) -> (Outcome, Vec<(String, String)>) {
     let (bmc_budget, ic3_budget) = (budget.sub(None), budget.sub(None));
     let bmc_yielded = AtomicBool::new(false);
+    // IC3 in a thread of its own too: it may lower its priority (a stall), and that must
+    // not outlive the portfolio in the calling thread (a server's or a binding's worker)
+    let run_ic3 = || {
+        let mut stall = StallWatch::new(opts, &bmc_yielded);
+        let (o, s) = ic3_observed(
+            aig,
+            opts.property,
+            opts.ic3_options(),
+            &ic3_budget,
+            Some(&mut |k, q| stall.observe(k, q)),
+        );
+        let mut notes = ic3_stats(&s);
+        notes.push((
+            "ic3_longest_frame_queries".into(),
+            stall.longest.to_string(),
+        ));
+        if let Some(at) = stall.equalised {
+            notes.push(("ic3_yielded".into(), at));
+        }
+        notes.push(("engine".into(), "ic3".into()));
+        (o, notes)
+    };
     let (bug, proof) = std::thread::scope(|s| {
         let bug = s.spawn(|| {
             let mut yielded = None;
@@ -527,26 +552,22 @@ fn portfolio_parallel(
             }
             (o, yielded, notes)
         });
-        let mut notes = Vec::new();
-        let proof = {
-            let mut stall = StallWatch::new(opts, &bmc_yielded);
-            let (o, s) = ic3_observed(
-                aig,
-                opts.property,
-                opts.ic3_options(),
-                &ic3_budget,
-                Some(&mut |k, q| stall.observe(k, q)),
-            );
-            notes.extend(ic3_stats(&s));
-            notes.push((
-                "ic3_longest_frame_queries".into(),
-                stall.longest.to_string(),
-            ));
-            if let Some(at) = stall.equalised {
-                notes.push(("ic3_yielded".into(), at));
+        let ic3_thread = std::thread::Builder::new()
+            .name("verikit-ic3".into())
+            .stack_size(IC3_STACK)
+            .spawn_scoped(s, run_ic3);
+        let proof = match ic3_thread {
+            Ok(h) => h.join().unwrap_or_else(|_| {
+                let reason = "IC3 thread failed".into();
+                (Outcome::Unknown { reason }, Vec::new())
+            }),
+            // no thread to be had: IC3 here, without the stall rule's yield
+            Err(_) => {
+                let (o, s) = ic3(aig, opts.property, opts.ic3_options(), &ic3_budget);
+                let mut notes = ic3_stats(&s);
+                notes.push(("engine".into(), "ic3".into()));
+                (o, notes)
             }
-            notes.push(("engine".into(), "ic3".into()));
-            (o, notes)
         };
         // without a deadline an undecided IC3 (a work or memory limit) must not leave BMC
         // running for ever
