@@ -28,8 +28,8 @@ const GRACE_POLL: Duration = Duration::from_millis(20);
 /// Runs `command` on a worker thread with a large stack while this thread is the watchdog: at
 /// the deadline every engine sees the budget run out and returns what it has; if one does not
 /// within a grace period ([`GRACE_CPU`] of the process's CPU time, at most [`GRACE_WALL`]), the
-/// batch items computed so far are printed with a `timeout` answer. Shows progress on stderr (unless `-q`), prints the answer or the failure, and
-/// returns the exit code.
+/// batch items computed so far are printed with a `timeout` answer. Shows progress on stderr
+/// (unless `-q`), prints the answer or the failure, and returns the exit code.
 pub fn run_watched<F>(ctx: &Ctx, verbose: u8, command: F) -> i32
 where
     F: FnOnce(&Ctx) -> Result<Answer, Failure> + Send + 'static,
