@@ -8,6 +8,8 @@ use crate::error::ProgError;
 use crate::horn::{read_horn, HornSystem};
 use crate::horn_cfa::{horn_to_cfa, HornCfa};
 use crate::horn_check::{check_chc_derivation, check_chc_model, define, ChcModel, ChcStep};
+use crate::horn_inline::inline;
+use crate::horn_slice::slice;
 use crate::impact::{impact, ImpactResult};
 use crate::mbp::Lit;
 use crate::options::{Engine, VerifyOptions};
@@ -65,26 +67,34 @@ fn model(sys: &HornSystem, h: &HornCfa, inv: &crate::Invariant) -> Option<ChcMod
     Some(ChcModel { defs })
 }
 
-/// The interpretation of every predicate from the lemmas of `spacer` (each the negation of a
-/// cube over the predicate's arguments).
-fn spacer_model(sys: &HornSystem, cubes: &[Vec<Vec<Lit>>]) -> ChcModel {
-    let mut defs = Vec::new();
-    for (p, pred) in sys.preds.iter().enumerate() {
-        let name = |x: usize| arg_name(pred, x);
-        let lemmas = cubes
-            .get(p)
-            .map(|cs| {
-                cs.iter()
-                    .map(|c| {
-                        let cube = join("and", c.iter().map(|a| a.smt(&name)).collect(), "true");
-                        format!("(not {cube})")
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        defs.push(define(sys, p, &join("and", lemmas, "true")));
-    }
-    ChcModel { defs }
+/// The interpretation of every predicate of `sys` from the lemmas of `spacer` (each the
+/// negation of a cube over the predicate's arguments); argument `x` of predicate `p` is
+/// parameter `pos(p, x)` of `named[p]`.
+fn lemma_bodies(
+    named: &[crate::horn::Pred],
+    cubes: &[Vec<Vec<Lit>>],
+    pos: &dyn Fn(usize, usize) -> usize,
+) -> Vec<String> {
+    named
+        .iter()
+        .enumerate()
+        .map(|(p, pred)| {
+            let name = |x: usize| arg_name(pred, pos(p, x));
+            let lemmas = cubes
+                .get(p)
+                .map(|cs| {
+                    cs.iter()
+                        .map(|c| {
+                            let cube =
+                                join("and", c.iter().map(|a| a.smt(&name)).collect(), "true");
+                            format!("(not {cube})")
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            join("and", lemmas, "true")
+        })
+        .collect()
 }
 
 /// The derivation encoded by the marked havoc values of a counterexample: per step the tag
@@ -206,21 +216,58 @@ fn unsat_answer(sys: &HornSystem, text: &str, steps: &[ChcStep], engine: &str) -
     a.witness(serde_json::json!({ "derivation": steps }))
 }
 
-/// The `spacer` engine with its answer checked; `Err` is the reason it did not decide.
-fn run_spacer(sys: &HornSystem, text: &str, budget: &Budget) -> Result<Answer, String> {
-    match spacer(sys, text, budget) {
+/// The `spacer` engine with its answer checked; `Err` is the reason it did not decide. With
+/// `preprocess`, Spacer runs on the clauses after inlining (`horn_inline`) and slicing
+/// (`horn_slice`), and its model or derivation is translated back to the clauses as written
+/// before the check.
+fn run_spacer(
+    sys: &HornSystem,
+    text: &str,
+    budget: &Budget,
+    preprocess: bool,
+) -> Result<Answer, String> {
+    let inl = preprocess.then(|| inline(sys));
+    let inner = inl.as_ref().map_or(sys, |i| &i.sys);
+    let sl = preprocess.then(|| slice(inner));
+    let red = sl.as_ref().map_or(inner, |s| &s.sys);
+    let stats = |a: Answer| match (&inl, &sl) {
+        (Some(i), Some(s)) => a
+            .stat("inlined predicates", i.count())
+            .stat("sliced arguments", s.count(inner)),
+        _ => a,
+    };
+    match spacer(red, text, budget) {
         Err(e) => Err(format!("spacer: {e}")),
         Ok(SpacerOutcome::Sat(cubes)) => {
-            let m = spacer_model(sys, &cubes);
+            let pos = |p: usize, x: usize| sl.as_ref().and_then(|s| s.position(p, x)).unwrap_or(x);
+            let bodies = lemma_bodies(&inner.preds, &cubes, &pos);
+            let m = match &inl {
+                Some(i) => i.model(sys, &bodies),
+                None => ChcModel {
+                    defs: (0..sys.preds.len())
+                        .zip(&bodies)
+                        .map(|(p, b)| define(sys, p, b))
+                        .collect(),
+                },
+            };
             match check_chc_model(text, &m) {
-                Ok(()) => Ok(sat_answer(&m, "spacer")),
+                Ok(()) => Ok(stats(sat_answer(&m, "spacer"))),
                 Err(why) => Err(format!("spacer model rejected by the checker: {why}")),
             }
         }
-        Ok(SpacerOutcome::Unsat(steps)) => match check_chc_derivation(text, &steps) {
-            Ok(()) => Ok(unsat_answer(sys, text, &steps, "spacer")),
-            Err(why) => Err(format!("spacer derivation rejected by the checker: {why}")),
-        },
+        Ok(SpacerOutcome::Unsat(steps)) => {
+            let steps = match (&inl, &sl) {
+                (Some(i), Some(s)) => s
+                    .derivation(inner, &steps)
+                    .and_then(|st| i.derivation(sys, &st))
+                    .ok_or("spacer: the derivation could not be translated back through the preprocessing")?,
+                _ => steps,
+            };
+            match check_chc_derivation(text, &steps) {
+                Ok(()) => Ok(stats(unsat_answer(sys, text, &steps, "spacer"))),
+                Err(why) => Err(format!("spacer derivation rejected by the checker: {why}")),
+            }
+        }
         Ok(SpacerOutcome::Failed(why)) => Err(format!("spacer: {why}")),
         Ok(SpacerOutcome::Stopped(e, n, st)) => Err(format!(
             "spacer: {} at level {n} ({} lemmas, {} facts, {} queries)",
@@ -268,7 +315,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
             (Engine::Portfolio, Ok(_), None) => budget.sub(None).with_work_limit(PORTFOLIO_QUERIES),
             _ => budget.sub(None),
         };
-        match run_spacer(&sys, text, &sub) {
+        match run_spacer(&sys, text, &sub, opts.preprocess) {
             Ok(a) => return Ok(sizes(a)),
             Err(why) => spacer_note = Some(why),
         }
@@ -364,7 +411,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
                 // every other. It gets as many queries as in the portfolio (CI's demo inputs
                 // stay quick); when they run out the `sat` stands without a model and says so.
                 let sub = budget.sub(None).with_work_limit(PORTFOLIO_QUERIES);
-                let a = match run_spacer(&sys, text, &sub) {
+                let a = match run_spacer(&sys, text, &sub, opts.preprocess) {
                     Ok(m) => m
                         .detail("engine", "bmc")
                         .detail("proof", format!("complete unwinding: at bound {k} no derivation of false exists and the clause graph is unwound completely; the model (spacer on the acyclic clause graph) checked by the SMT solver against every clause as written")),

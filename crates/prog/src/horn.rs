@@ -333,3 +333,240 @@ pub(crate) fn numeral(e: &SExpr) -> Option<i128> {
         _ => None,
     }
 }
+
+/// A symbol node (for terms the preprocessing builds; `span` locates it in the file).
+pub(crate) fn symbol(name: &str, span: Span) -> SExpr {
+    SExpr {
+        kind: SExprKind::Atom(TokenKind::Symbol(name.to_string())),
+        span,
+    }
+}
+
+/// The application `(op args…)` (for terms the preprocessing builds).
+pub(crate) fn apply(op: &str, args: Vec<SExpr>, span: Span) -> SExpr {
+    let mut items = vec![symbol(op, span)];
+    items.extend(args);
+    SExpr {
+        kind: SExprKind::List(items),
+        span,
+    }
+}
+
+/// `e` with every symbol in `map` replaced (clause terms have no binders after `let`
+/// expansion, so this is capture-free).
+pub(crate) fn substitute(e: &SExpr, map: &std::collections::HashMap<String, SExpr>) -> SExpr {
+    if let Some(s) = e.symbol() {
+        return map.get(s).cloned().unwrap_or_else(|| e.clone());
+    }
+    match &e.kind {
+        SExprKind::List(items) => SExpr {
+            kind: SExprKind::List(items.iter().map(|i| substitute(i, map)).collect()),
+            span: e.span,
+        },
+        SExprKind::Atom(_) => e.clone(),
+    }
+}
+
+/// Whether the symbol `name` occurs in `e`.
+pub(crate) fn mentions(e: &SExpr, name: &str) -> bool {
+    match &e.kind {
+        SExprKind::Atom(TokenKind::Symbol(s)) => s == name,
+        SExprKind::List(items) => items.iter().any(|i| mentions(i, name)),
+        SExprKind::Atom(_) => false,
+    }
+}
+
+/// Number of nodes of `e`.
+pub(crate) fn size(e: &SExpr) -> usize {
+    match &e.kind {
+        SExprKind::List(items) => 1 + items.iter().map(size).sum::<usize>(),
+        SExprKind::Atom(_) => 1,
+    }
+}
+
+/// SMT-LIB text of a term (symbols quoted with `|…|` unless simple).
+pub(crate) fn print(e: &SExpr) -> String {
+    let mut s = String::new();
+    print_into(e, &mut s);
+    s
+}
+
+fn print_into(e: &SExpr, out: &mut String) {
+    match &e.kind {
+        SExprKind::List(items) => {
+            out.push('(');
+            for (i, it) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                print_into(it, out);
+            }
+            out.push(')');
+        }
+        SExprKind::Atom(t) => match t {
+            TokenKind::Symbol(s) => {
+                let simple = !s.is_empty()
+                    && !s.as_bytes()[0].is_ascii_digit()
+                    && s.bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || b"~!@$%^&*_-+=<>.?/".contains(&c));
+                if simple {
+                    out.push_str(s);
+                } else {
+                    out.push('|');
+                    out.push_str(s);
+                    out.push('|');
+                }
+            }
+            TokenKind::Numeral(n) | TokenKind::Decimal(n) => out.push_str(n),
+            TokenKind::Hex(n) => {
+                out.push_str("#x");
+                out.push_str(n);
+            }
+            TokenKind::Binary(n) => {
+                out.push_str("#b");
+                out.push_str(n);
+            }
+            TokenKind::Str(n) => {
+                out.push('"');
+                out.push_str(n);
+                out.push('"');
+            }
+            TokenKind::Keyword(k) => {
+                out.push(':');
+                out.push_str(k);
+            }
+            TokenKind::LParen => out.push('('),
+            TokenKind::RParen => out.push(')'),
+        },
+    }
+}
+
+/// The value of a clause term under values of its variables (`Bool` as 0/1): the integer and
+/// Boolean operators of CHC-COMP's linear arithmetic; `None` for anything else or an overflow.
+pub(crate) fn eval(e: &SExpr, env: &dyn Fn(&str) -> Option<i128>) -> Option<i128> {
+    if let Some(n) = numeral(e) {
+        return Some(n);
+    }
+    if let Some(s) = e.symbol() {
+        return match s {
+            "true" => Some(1),
+            "false" => Some(0),
+            _ => env(s),
+        };
+    }
+    let (op, args) = e.list()?.split_first()?;
+    let op = op.symbol()?;
+    let v = |i: usize| args.get(i).and_then(|a| eval(a, env));
+    let all = || {
+        args.iter()
+            .map(|a| eval(a, env))
+            .collect::<Option<Vec<i128>>>()
+    };
+    let b = |c: bool| Some(i128::from(c));
+    match op {
+        "+" => all()?.into_iter().try_fold(0i128, |a, x| a.checked_add(x)),
+        "*" => all()?.into_iter().try_fold(1i128, |a, x| a.checked_mul(x)),
+        "-" => {
+            let xs = all()?;
+            match xs.split_first()? {
+                (x, []) => x.checked_neg(),
+                (x, rest) => rest.iter().try_fold(*x, |a, y| a.checked_sub(*y)),
+            }
+        }
+        "div" | "mod" => {
+            let (a, d) = (v(0)?, v(1)?);
+            if d == 0 || args.len() != 2 {
+                return None;
+            }
+            // SMT-LIB's Euclidean division: 0 ≤ a mod d < |d|.
+            let r = a.checked_rem_euclid(d)?;
+            if op == "mod" {
+                Some(r)
+            } else {
+                a.checked_sub(r)?.checked_div(d)
+            }
+        }
+        "abs" => v(0)?.checked_abs(),
+        "ite" => {
+            if v(0)? != 0 {
+                v(1)
+            } else {
+                v(2)
+            }
+        }
+        "not" => b(v(0)? == 0),
+        "and" => b(all()?.iter().all(|&x| x != 0)),
+        "or" => b(all()?.iter().any(|&x| x != 0)),
+        "xor" => b(all()?.iter().filter(|&&x| x != 0).count() % 2 == 1),
+        "=>" => {
+            let xs = all()?;
+            let (last, init) = xs.split_last()?;
+            b(init.iter().any(|&x| x == 0) || *last != 0)
+        }
+        "=" | "<=" | "<" | ">=" | ">" => {
+            let xs = all()?;
+            let ok = xs.windows(2).all(|w| match op {
+                "=" => w[0] == w[1],
+                "<=" => w[0] <= w[1],
+                "<" => w[0] < w[1],
+                ">=" => w[0] >= w[1],
+                _ => w[0] > w[1],
+            });
+            b(ok && xs.len() >= 2)
+        }
+        "distinct" => {
+            let xs = all()?;
+            b(xs.iter()
+                .enumerate()
+                .all(|(i, x)| xs.iter().skip(i + 1).all(|y| y != x)))
+        }
+        _ => None,
+    }
+}
+
+/// The system as SMT-LIB text (each clause `(assert (forall (…) (=> (and body…) head)))`).
+pub(crate) fn to_text(sys: &HornSystem) -> String {
+    let name = |p: usize| {
+        sys.preds
+            .get(p)
+            .map_or_else(String::new, |q| print(&symbol(&q.name, Span::new(0, 0))))
+    };
+    let app = |a: &App| {
+        if a.args.is_empty() {
+            name(a.pred)
+        } else {
+            let args: Vec<String> = a.args.iter().map(print).collect();
+            format!("({} {})", name(a.pred), args.join(" "))
+        }
+    };
+    let sort = |b: bool| if b { "Bool" } else { "Int" };
+    let mut s = String::from("(set-logic HORN)\n");
+    for (p, q) in sys.preds.iter().enumerate() {
+        let sorts: Vec<&str> = q.bools.iter().map(|&b| sort(b)).collect();
+        s.push_str(&format!(
+            "(declare-fun {} ({}) Bool)\n",
+            name(p),
+            sorts.join(" ")
+        ));
+    }
+    for c in &sys.clauses {
+        let mut vars: Vec<String> = c
+            .vars
+            .iter()
+            .map(|(n, b)| format!("({} {})", print(&symbol(n, Span::new(0, 0))), sort(*b)))
+            .collect();
+        if vars.is_empty() {
+            vars.push("(|unused!| Int)".into());
+        }
+        let mut body: Vec<String> = c.body.iter().map(app).collect();
+        body.extend(c.constraint.iter().map(print));
+        let head = c.head.as_ref().map_or_else(|| "false".to_string(), app);
+        s.push_str(&format!(
+            "(assert (forall ({}) (=> (and true {}) {head})))\n",
+            vars.join(" "),
+            body.join(" ")
+        ));
+    }
+    s.push_str("(check-sat)\n");
+    s
+}

@@ -21,6 +21,8 @@ mod graphml_witness;
 mod horn;
 mod horn_cfa;
 mod horn_check;
+mod horn_inline;
+mod horn_slice;
 mod impact;
 mod intervals;
 mod invariant_check;

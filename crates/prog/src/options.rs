@@ -32,6 +32,12 @@ pub const PARAMS: &[Param] = &[
         range: "1..10000",
         doc: "largest k the k-induction engine tries",
     },
+    Param {
+        name: "prog.chc-preprocess",
+        default: "true",
+        range: "true|false",
+        doc: "prog chc: Spacer solves the clauses after inlining predicates defined by one clause and dropping unused arguments (answers translated back and checked on the clauses as written)",
+    },
 ];
 
 /// Which engine decides.
@@ -61,6 +67,8 @@ pub struct VerifyOptions {
     pub boolean: bool,
     /// Largest k of k-induction.
     pub max_k: usize,
+    /// `prog chc`: inline and slice the clauses before Spacer.
+    pub preprocess: bool,
     /// Write an SV-COMP witness for a `true` or `false` answer to this file (GraphML 1.0 when it
     /// is named `*.graphml`, YAML 2.0 otherwise).
     pub witness: Option<PathBuf>,
@@ -71,7 +79,7 @@ pub struct VerifyOptions {
 impl VerifyOptions {
     /// Options with the engine and the `-x` parameters.
     pub fn from_params(engine: Engine, params: &Params) -> Result<VerifyOptions, String> {
-        let [wrap, bound, abstraction, max_k] = PARAMS else {
+        let [wrap, bound, abstraction, max_k, preprocess] = PARAMS else {
             return Err("parameter table".into());
         };
         let wrap = match params.raw(wrap.name) {
@@ -91,12 +99,22 @@ impl VerifyOptions {
             }
         };
         let max_k = params.get_in::<usize>(max_k, 1, 10_000)?;
+        let preprocess = match params.raw(preprocess.name) {
+            None | Some("true") | Some("1") => true,
+            Some("false") | Some("0") => false,
+            Some(v) => {
+                return Err(format!(
+                    "prog.chc-preprocess: expected true or false, got `{v}`"
+                ))
+            }
+        };
         Ok(VerifyOptions {
             engine,
             wrap,
             max_bound,
             boolean,
             max_k,
+            preprocess,
             witness: None,
             replay_dir: None,
         })

@@ -57,6 +57,7 @@ fn spacer_on_cfa(cfa: &Cfa, budget: &Budget) -> Result<Answer, ProgError> {
         max_bound: 1,
         boolean: true,
         max_k: 1,
+        preprocess: true,
         witness: None,
         replay_dir: None,
     };
