@@ -216,25 +216,36 @@ fn unsat_answer(sys: &HornSystem, text: &str, steps: &[ChcStep], engine: &str) -
     a.witness(serde_json::json!({ "derivation": steps }))
 }
 
-/// The `spacer` engine with its answer checked; `Err` is the reason it did not decide. With
-/// `preprocess`, Spacer runs on the clauses after inlining (`horn_inline`) and slicing
-/// (`horn_slice`), and its model or derivation is translated back to the clauses as written
-/// before the check.
-fn run_spacer(
+/// Which preprocessing runs before Spacer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Preprocess {
+    /// Inline predicates defined by one clause (`horn_inline`).
+    pub(crate) inline: bool,
+    /// Drop unused arguments (`horn_slice`).
+    pub(crate) slice: bool,
+}
+
+/// The `spacer` engine with its answer checked; `Err` is the reason it did not decide. Spacer
+/// runs on the clauses after the preprocessing `pre`, and its model or derivation is
+/// translated back to the clauses as written before the check.
+pub(crate) fn run_spacer(
     sys: &HornSystem,
     text: &str,
     budget: &Budget,
-    preprocess: bool,
+    pre: Preprocess,
 ) -> Result<Answer, String> {
-    let inl = preprocess.then(|| inline(sys));
+    let inl = pre.inline.then(|| inline(sys));
     let inner = inl.as_ref().map_or(sys, |i| &i.sys);
-    let sl = preprocess.then(|| slice(inner));
+    let sl = pre.slice.then(|| slice(inner));
     let red = sl.as_ref().map_or(inner, |s| &s.sys);
-    let stats = |a: Answer| match (&inl, &sl) {
-        (Some(i), Some(s)) => a
-            .stat("inlined predicates", i.count())
-            .stat("sliced arguments", s.count(inner)),
-        _ => a,
+    let stats = |mut a: Answer| {
+        if let Some(i) = &inl {
+            a = a.stat("inlined predicates", i.count());
+        }
+        if let Some(s) = &sl {
+            a = a.stat("sliced arguments", s.count(inner));
+        }
+        a
     };
     match spacer(red, text, budget) {
         Err(e) => Err(format!("spacer: {e}")),
@@ -256,12 +267,15 @@ fn run_spacer(
             }
         }
         Ok(SpacerOutcome::Unsat(steps)) => {
-            let steps = match (&inl, &sl) {
-                (Some(i), Some(s)) => s
-                    .derivation(inner, &steps)
-                    .and_then(|st| i.derivation(sys, &st))
-                    .ok_or("spacer: the derivation could not be translated back through the preprocessing")?,
-                _ => steps,
+            let back =
+                "spacer: the derivation could not be translated back through the preprocessing";
+            let steps = match &sl {
+                Some(s) => s.derivation(inner, &steps).ok_or(back)?,
+                None => steps,
+            };
+            let steps = match &inl {
+                Some(i) => i.derivation(sys, &steps).ok_or(back)?,
+                None => steps,
             };
             match check_chc_derivation(text, &steps) {
                 Ok(()) => Ok(stats(unsat_answer(sys, text, &steps, "spacer"))),
@@ -306,6 +320,10 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
         Err(ProgError::Unsupported(why)) => Err(why),
         Err(e) => return Err(e),
     };
+    let pre = Preprocess {
+        inline: opts.preprocess,
+        slice: opts.preprocess,
+    };
     let mut spacer_note: Option<String> = None;
     if matches!(opts.engine, Engine::Spacer | Engine::Portfolio) {
         // In the portfolio a linear system keeps a quarter of the time for IMPACT and BMC;
@@ -315,7 +333,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
             (Engine::Portfolio, Ok(_), None) => budget.sub(None).with_work_limit(PORTFOLIO_QUERIES),
             _ => budget.sub(None),
         };
-        match run_spacer(&sys, text, &sub, opts.preprocess) {
+        match run_spacer(&sys, text, &sub, pre) {
             Ok(a) => return Ok(sizes(a)),
             Err(why) => spacer_note = Some(why),
         }
@@ -411,7 +429,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
                 // every other. It gets as many queries as in the portfolio (CI's demo inputs
                 // stay quick); when they run out the `sat` stands without a model and says so.
                 let sub = budget.sub(None).with_work_limit(PORTFOLIO_QUERIES);
-                let a = match run_spacer(&sys, text, &sub, opts.preprocess) {
+                let a = match run_spacer(&sys, text, &sub, pre) {
                     Ok(m) => m
                         .detail("engine", "bmc")
                         .detail("proof", format!("complete unwinding: at bound {k} no derivation of false exists and the clause graph is unwound completely; the model (spacer on the acyclic clause graph) checked by the SMT solver against every clause as written")),

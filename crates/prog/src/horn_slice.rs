@@ -183,3 +183,45 @@ pub(crate) fn slice(sys: &HornSystem) -> Sliced {
         kept,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::chc_task::Preprocess;
+    use crate::horn::read_horn;
+    use crate::horn_inline::tests::{agrees, arb_system};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn slicing_keeps_the_answer_and_translates_the_witness_back(sys in arb_system()) {
+            agrees(&sys, Preprocess { inline: false, slice: true })?;
+        }
+
+        #[test]
+        fn both_steps_keep_the_answer_and_translate_the_witness_back(sys in arb_system()) {
+            agrees(&sys, Preprocess { inline: true, slice: true })?;
+        }
+    }
+
+    #[test]
+    fn an_argument_no_use_reads_is_dropped_and_one_that_is_read_is_kept() {
+        // `p`'s second argument is read by no clause (`z` occurs once in each body).
+        let text = "(set-logic HORN)
+(declare-fun p (Int Int) Bool)
+(assert (forall ((x Int) (z Int)) (=> (and (= x 0) (= z 7)) (p x z))))
+(assert (forall ((x Int) (z Int) (y Int) (w Int)) (=> (and (p x z) (= y (+ x 1)) (= w (+ y 1))) (p y w))))
+(assert (forall ((x Int) (z Int)) (=> (and (p x z) (< x 0)) false)))
+(check-sat)
+";
+        let sys = read_horn(text).expect("read");
+        let s = super::slice(&sys);
+        assert_eq!(s.count(&sys), 1);
+        assert_eq!(s.position(0, 0), Some(0));
+        assert_eq!(s.sys.preds[0].bools.len(), 1);
+        // Reading it (`z > 7` in the query) keeps it.
+        let kept = text.replace("(< x 0)", "(> z 7)");
+        let sys = read_horn(&kept).expect("read");
+        assert_eq!(super::slice(&sys).count(&sys), 0);
+    }
+}
