@@ -8,7 +8,7 @@ use crate::error::ProgError;
 use crate::horn::{read_horn, HornSystem};
 use crate::horn_cfa::{horn_to_cfa, HornCfa};
 use crate::horn_check::{check_chc_derivation, check_chc_model, define, ChcModel, ChcStep};
-use crate::horn_inline::inline;
+use crate::horn_inline::{inline, Inlined};
 use crate::horn_slice::slice;
 use crate::impact::{impact, ImpactResult};
 use crate::mbp::Lit;
@@ -247,8 +247,17 @@ pub(crate) fn run_spacer(
         }
         a
     };
-    match spacer(red, text, budget) {
-        Err(e) => Err(format!("spacer: {e}")),
+    let name = match (&inl, &sl) {
+        (None, None) => "spacer".to_string(),
+        _ => format!(
+            "spacer (after inlining {} predicates and dropping {} arguments)",
+            inl.as_ref().map_or(0, Inlined::count),
+            sl.as_ref().map_or(0, |s| s.count(inner))
+        ),
+    };
+    let outcome = spacer(red, text, budget);
+    match outcome {
+        Err(e) => Err(format!("{name}: {e}")),
         Ok(SpacerOutcome::Sat(cubes)) => {
             let pos = |p: usize, x: usize| sl.as_ref().and_then(|s| s.position(p, x)).unwrap_or(x);
             let bodies = lemma_bodies(&inner.preds, &cubes, &pos);
@@ -282,9 +291,9 @@ pub(crate) fn run_spacer(
                 Err(why) => Err(format!("spacer derivation rejected by the checker: {why}")),
             }
         }
-        Ok(SpacerOutcome::Failed(why)) => Err(format!("spacer: {why}")),
+        Ok(SpacerOutcome::Failed(why)) => Err(format!("{name}: {why}")),
         Ok(SpacerOutcome::Stopped(e, n, st)) => Err(format!(
-            "spacer: {} at level {n} ({} lemmas, {} facts, {} queries)",
+            "{name}: {} at level {n} ({} lemmas, {} facts, {} queries)",
             e.verdict_word(),
             st.lemmas,
             st.facts,

@@ -169,6 +169,87 @@ fn clause_size(c: &Clause) -> usize {
         + c.head.as_ref().map_or(1, apps)
 }
 
+/// `a` and `b` are the same term (spans aside).
+fn same(a: &SExpr, b: &SExpr) -> bool {
+    match (&a.kind, &b.kind) {
+        (SExprKind::Atom(x), SExprKind::Atom(y)) => x == y,
+        (SExprKind::List(x), SExprKind::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        _ => false,
+    }
+}
+
+/// `(= v t)` or `(= t v)` with `v` among `free` and not in `t`; a Boolean `v` (`v = true`) or
+/// `(not v)` (`v = false`).
+fn equation<'e>(e: &'e SExpr, free: &[&str]) -> Option<(&'e str, SExpr)> {
+    if let Some(v) = e.symbol().filter(|v| free.contains(v)) {
+        return Some((v, symbol("true", e.span)));
+    }
+    let l = e.list()?;
+    if let [op, x] = l {
+        let v = x.symbol().filter(|v| free.contains(v))?;
+        return (op.symbol() == Some("not")).then(|| (v, symbol("false", e.span)));
+    }
+    let [op, a, b] = l else { return None };
+    if op.symbol() != Some("=") {
+        return None;
+    }
+    [(a, b), (b, a)].into_iter().find_map(|(x, t)| {
+        let v = x.symbol()?;
+        (free.contains(&v) && !mentions(t, v)).then(|| (v, t.clone()))
+    })
+}
+
+/// `(or g eq)` or `(or eq g)` with `eq` an equation of a free variable not in `g`.
+fn guarded<'e>(e: &'e SExpr, free: &[&str]) -> Option<(&'e SExpr, &'e str, SExpr)> {
+    let [op, a, b] = e.list()? else { return None };
+    if op.symbol() != Some("or") {
+        return None;
+    }
+    [(a, b), (b, a)].into_iter().find_map(|(g, q)| {
+        let (v, t) = equation(q, free)?;
+        (!mentions(g, v)).then_some((g, v, t))
+    })
+}
+
+/// A conjunct (or a guarded pair of conjuncts) that defines a free variable: the conjuncts'
+/// positions, the variable and its definition.
+fn defining(conj: &[SExpr], free: &[&str]) -> Option<(Vec<usize>, String, SExpr)> {
+    for (k, e) in conj.iter().enumerate() {
+        if let Some((v, t)) = equation(e, free) {
+            return Some((vec![k], v.to_string(), t));
+        }
+    }
+    let negation = |g: &SExpr| match g.list() {
+        Some([n, x]) if n.symbol() == Some("not") => Some(x.clone()),
+        _ => None,
+    };
+    for (k, e) in conj.iter().enumerate() {
+        let Some((g, v, t1)) = guarded(e, free) else {
+            continue;
+        };
+        for (j, f) in conj.iter().enumerate().skip(k + 1) {
+            let Some((h, w, t2)) = guarded(f, free) else {
+                continue;
+            };
+            if v != w {
+                continue;
+            }
+            // `g ∨ v = t1` and `¬g ∨ v = t2`: `v = ite(g, t2, t1)` (or the other way round).
+            let t = if negation(h).is_some_and(|x| same(&x, g)) {
+                apply("ite", vec![g.clone(), t2, t1], g.span)
+            } else if negation(g).is_some_and(|x| same(&x, h)) {
+                apply("ite", vec![h.clone(), t1, t2], h.span)
+            } else {
+                continue;
+            };
+            return Some((vec![k, j], v.to_string(), t));
+        }
+    }
+    None
+}
+
 /// `P`'s interpretation from its defining clause `c` (see the module documentation), or `None`
 /// when a variable outside the head is not defined by an equality.
 fn definition(sys: &HornSystem, c: &Clause, only_queries: bool) -> Option<String> {
@@ -195,18 +276,14 @@ fn definition(sys: &HornSystem, c: &Clause, only_queries: bool) -> Option<String
         .map(|(n, _)| n.as_str())
         .filter(|n| !params.contains_key(*n))
         .collect();
-    // Eliminate the other variables by the constraint's top-level equalities `y = term`.
-    while let Some((k, v, t)) = conj.iter().enumerate().find_map(|(k, e)| {
-        let [op, a, b] = e.list()? else { return None };
-        if op.symbol() != Some("=") {
-            return None;
+    // Eliminate the other variables by the constraint's top-level equalities `y = term` and
+    // guarded pairs `(c ∨ y = t₁) ∧ (¬c ∨ y = t₂)` (Lustre's `->` and `pre`: `y = ite(c, t₂, t₁)`).
+    while let Some((ks, v, t)) = defining(&conj, &free) {
+        let mut ks = ks;
+        ks.sort_unstable();
+        for k in ks.into_iter().rev() {
+            conj.remove(k);
         }
-        [(a, b), (b, a)].into_iter().find_map(|(x, t)| {
-            let v = x.symbol()?;
-            (free.contains(&v) && !mentions(t, v)).then(|| (k, v.to_string(), t.clone()))
-        })
-    }) {
-        conj.remove(k);
         let m = HashMap::from([(v.clone(), t)]);
         conj = conj.iter().map(|e| substitute(e, &m)).collect();
         for a in &mut apps {
