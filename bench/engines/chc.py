@@ -1,4 +1,4 @@
-"""Linear Horn clauses (verikit prog chc) against z3's Spacer on the shared CHC-COMP tasks ->
+"""Horn clauses, linear and nonlinear (verikit prog chc) against z3's Spacer on the shared CHC-COMP tasks ->
 bench/results/chc.md.
 
 Every `.smt2` of ../shared/data/chc (the CHC-COMP 2025 selection with its expected answers in
@@ -171,7 +171,7 @@ def wrong(word: str, expected: str) -> bool:
 
 
 def write(rows: list[dict], limit: float, erows: list[dict]) -> None:
-    lines = ["# Linear Horn clauses: verikit prog chc and z3/Spacer", ""]
+    lines = ["# Horn clauses (linear and nonlinear): verikit prog chc and z3/Spacer", ""]
     kind = (f"{limit:g} s of CPU time per run (RLIMIT_CPU) and at most {2 * limit:g} s of wall-clock time, for "
             "both tools" if OPTS.cpu else f"{limit:g} s of wall-clock time per run")
     argv = " ".join("PREVIOUS_BIN" if a == OPTS.before else a for a in sys.argv[1:])
