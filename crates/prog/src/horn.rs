@@ -501,7 +501,7 @@ pub(crate) fn eval(e: &SExpr, env: &dyn Fn(&str) -> Option<i128>) -> Option<i128
         "=>" => {
             let xs = all()?;
             let (last, init) = xs.split_last()?;
-            b(init.iter().any(|&x| x == 0) || *last != 0)
+            b(init.contains(&0) || *last != 0)
         }
         "=" | "<=" | "<" | ">=" | ">" => {
             let xs = all()?;
