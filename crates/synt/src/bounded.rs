@@ -21,10 +21,11 @@
 //! propagation of losing positions with counters (linear time).
 
 use crate::error::SyntError;
-use crate::letters::Letters;
+use crate::letters::{Group, Letters};
 use crate::mealy::{Machine, Row};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+use verikit_bdd::Bdd;
 use verikit_diag::Budget;
 
 type Counters = Box<[i8]>;
@@ -230,12 +231,14 @@ impl Game<'_> {
         let mut order = vec![0u32];
         mid.insert(0, 0);
         let mut table: Vec<Vec<Row>> = Vec::new();
+        let mut allowed: Vec<Vec<(Bdd, Vec<u32>)>> = Vec::new();
         let mut i = 0;
         while i < order.len() {
             ticker.tick()?;
             let p = order[i] as usize;
             i += 1;
             let mut rows = Vec::new();
+            let mut allow = Vec::new();
             let mut target = |s: u32, order: &mut Vec<u32>| -> u32 {
                 let len = mid.len() as u32;
                 *mid.entry(s).or_insert_with(|| {
@@ -289,10 +292,19 @@ impl Game<'_> {
                         ));
                     };
                     let t = target(s, &mut order);
-                    rows.push(l.answer_row(group, cls, &ctl, t)?);
+                    let (row, rel) = l.answer_row(group, cls, &ctl, t)?;
+                    rows.push(row);
+                    allow.push((rel, vec![t]));
                 }
             }
             table.push(rows);
+            allowed.push(allow);
+        }
+        if !self.controlled_first && order.len() <= crate::memin::MAX_STATES {
+            // A safety game's strategy may take any move into the winning region: every class
+            // of a group whose successor is dominated by states of the machine (the winning
+            // region is downward closed) is allowed, to any of those states.
+            allowed = self.permissive(&positions, &order, groups, budget)?;
         }
         Ok((
             Some(Machine {
@@ -301,9 +313,54 @@ impl Game<'_> {
                 unc,
                 ctl,
                 rows: table,
+                // A first mover's machine answers with one letter: no freedom kept.
+                allowed: (!self.controlled_first).then_some(allowed),
             }),
             stats,
         ))
+    }
+}
+
+impl Game<'_> {
+    /// Per machine state (the winning positions `order`), the moves into the machine's
+    /// states: `(class ∧ group, the states dominating the class's successor)`.
+    fn permissive(
+        &self,
+        positions: &[Counters],
+        order: &[u32],
+        groups: &[Group],
+        budget: &Budget,
+    ) -> Result<Vec<Vec<(Bdd, Vec<u32>)>>, SyntError> {
+        let l = self.letters;
+        let mut out = Vec::with_capacity(order.len());
+        for &p in order {
+            budget.check()?;
+            let here = positions
+                .get(p as usize)
+                .ok_or_else(|| SyntError::Internal("position out of range".into()))?;
+            let mut moves = Vec::new();
+            for group in groups {
+                for &cls in &group.classes {
+                    let Some(exact) = self.succ(here, cls) else {
+                        continue;
+                    };
+                    let to: Vec<u32> = (0..order.len() as u32)
+                        .filter(|&i| {
+                            order
+                                .get(i as usize)
+                                .and_then(|&q| positions.get(q as usize))
+                                .is_some_and(|f| leq(&exact, f))
+                        })
+                        .collect();
+                    let rel = l.class(cls)?.and(&group.cell);
+                    if !to.is_empty() && !rel.is_false() {
+                        moves.push((rel, to));
+                    }
+                }
+            }
+            out.push(moves);
+        }
+        Ok(out)
     }
 }
 

@@ -190,5 +190,6 @@ pub(crate) fn cone_machine(
         unc: unc.iter().map(var).collect::<Result<_, _>>()?,
         ctl: ctl.iter().map(var).collect::<Result<_, _>>()?,
         rows,
+        allowed: None,
     })
 }

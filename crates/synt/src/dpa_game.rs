@@ -18,6 +18,7 @@
 //! system is player `P0`: it wins when the automaton accepts.
 
 use rustc_hash::FxHashMap;
+use verikit_bdd::Bdd;
 use verikit_diag::Budget;
 use verikit_graph::{priority_promotion, zielonka, ParityGame, Player};
 use verikit_omega::ParityAut;
@@ -203,6 +204,7 @@ pub(crate) fn solve(
     let mut order: Vec<u32> = vec![init];
     state_of.insert(init, 0);
     let mut table: Vec<Vec<Row>> = Vec::new();
+    let mut allowed: Vec<Vec<(Bdd, Vec<u32>)>> = Vec::new();
     let mut k = 0;
     while k < order.len() {
         ticker.tick()?;
@@ -219,6 +221,7 @@ pub(crate) fn solve(
             })
         };
         let mut rows = Vec::new();
+        let mut allow = Vec::new();
         if winner_first {
             let a = index
                 .get(&Vertex::A(q))
@@ -275,10 +278,14 @@ pub(crate) fn solve(
                     return Err(SyntError::Internal("no class for the chosen edge".into()));
                 };
                 let t = target(dst, &mut order);
-                rows.push(letters.answer_row(group, c, &ctl, t)?);
+                let (row, rel) = letters.answer_row(group, c, &ctl, t)?;
+                rows.push(row);
+                // A parity game's strategy is not permissive: only the chosen class.
+                allow.push((rel, vec![t]));
             }
         }
         table.push(rows);
+        allowed.push(allow);
     }
     Ok((
         winner == Player::P0,
@@ -288,6 +295,8 @@ pub(crate) fn solve(
             unc,
             ctl,
             rows: table,
+            // A first mover's machine answers with one letter: no freedom kept.
+            allowed: (!winner_first).then_some(allowed),
         },
         stats,
     ))

@@ -210,20 +210,22 @@ impl Letters {
     }
 
     /// The second mover's machine row for the first mover's group `g`: answers (over the
-    /// controlled variables `ctl`) that bring every letter of `g` into class `c`, then `target`.
+    /// controlled variables `ctl`) that bring every letter of `g` into class `c`, then `target`;
+    /// and the row's allowed letters `c ∧ g` (every answer in them reaches class `c`).
     pub(crate) fn answer_row(
         &self,
         g: &Group,
         c: u32,
         ctl: &[BddVariable],
         target: u32,
-    ) -> Result<Row, SyntError> {
+    ) -> Result<(Row, Bdd), SyntError> {
         let rel = self.class(c)?.and(&g.cell);
-        Ok(Row {
+        let row = Row {
             guard: g.cell.clone(),
             answer: skolem(&rel, ctl),
             target,
-        })
+        };
+        Ok((row, rel))
     }
 }
 

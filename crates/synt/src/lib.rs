@@ -32,6 +32,7 @@ mod isop;
 mod letters;
 mod ltl;
 mod mealy;
+mod memin;
 mod model_check;
 mod polarity;
 mod state_merging;

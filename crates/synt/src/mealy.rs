@@ -31,6 +31,12 @@ pub(crate) struct Machine {
     /// The controlled player's propositions, in the order of `Row::answer`.
     pub(crate) ctl: Vec<BddVariable>,
     pub(crate) rows: Vec<Vec<Row>>,
+    /// Per state, the moves the game allows there: `(letters, next states)` with disjoint letter
+    /// sets (uncontrolled × controlled) covering every uncontrolled letter; answering inside
+    /// them and moving to one of the move's states keeps every play in the winner's region, so the
+    /// machine is one choice of an incompletely specified one (`memin`). Only a second mover's
+    /// machine as the game built it has them; every transformation of the machine drops them.
+    pub(crate) allowed: Option<Vec<Vec<(Bdd, Vec<u32>)>>>,
 }
 
 fn equal(a: &Bdd, b: &Bdd) -> bool {
@@ -138,6 +144,7 @@ impl Machine {
             unc: self.unc.clone(),
             ctl: self.ctl.clone(),
             rows,
+            allowed: None,
         })
     }
 }

@@ -66,6 +66,7 @@ fn merge(m: &Machine, a: u32, b: u32) -> Machine {
         unc: m.unc.clone(),
         ctl: m.ctl.clone(),
         rows,
+        allowed: None,
     }
 }
 
@@ -139,6 +140,7 @@ mod tests {
             unc: vec![r],
             ctl: vec![g],
             rows,
+            allowed: None,
         }
     }
 

@@ -87,6 +87,12 @@ pub const PARAMS: &[Param] = &[
         range: "0..=1",
         doc: "1: fix propositions that occur with one polarity only to their owner's best constant before solving (polarity); 0: keep them",
     },
+    Param {
+        name: "synt.memin",
+        default: "1",
+        range: "0..=1",
+        doc: "1: minimise the winner's Mealy machine by SAT with the answers the game leaves free (memin, MeMin), keep the smaller checked circuit; 0: Moore minimisation only",
+    },
 ];
 
 /// What to compute.
@@ -294,6 +300,7 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
             tracing::info!(fixed = fixed.len(), "propositions fixed by polarity");
             let mut s = solve_decomposed(&q, params, budget)?;
             wire_constants(&mut s, p, &fixed)?;
+            s.product_states += check_original(p, &s, budget)?;
             return Ok(s);
         }
     }
@@ -355,6 +362,73 @@ fn wire_constants(
         }
     }
     Ok(())
+}
+
+/// The circuit of a problem solved with propositions fixed by `polarity`, constants wired,
+/// model-checked against the *original* specification on its whole alphabet: read back as a
+/// machine (`cone_machine`) over the original formula's propositions and checked (`model_check`)
+/// against an automaton of its forbidden behaviours — for a controller `¬φ` (the union of the
+/// conjuncts' negations when `clause_cover` shows they conjoin to `φ`, as the bounded route
+/// does), for a counter-strategy `φ`. So the monotonicity argument of `polarity` is executed,
+/// not assumed. Returns the product states explored (0 when undecided).
+fn check_original(p: &Problem, s: &Solution, budget: &Budget) -> Result<usize, SyntError> {
+    let (system, circuit) = match (s.realizable, &s.circuit) {
+        (Some(r), Some(c)) => (r, c),
+        (None, _) => return Ok(0),
+        (Some(_), None) => {
+            return Err(SyntError::Internal(
+                "a decided problem without a circuit".into(),
+            ))
+        }
+    };
+    let (mut arena, phi) = parse_problem(p)?;
+    let used: Vec<u32> = arena.aps_of(phi);
+    let mentioned = |names: &[String]| -> Vec<String> {
+        names
+            .iter()
+            .filter(|n| used.iter().any(|&i| arena.ap_name(i) == n.as_str()))
+            .cloned()
+            .collect()
+    };
+    let (ins, outs) = (mentioned(&p.inputs), mentioned(&p.outputs));
+    let moore = p.semantics == Semantics::Moore;
+    let (first, second) = if moore { (&outs, &ins) } else { (&ins, &outs) };
+    let names: Vec<String> = first.iter().chain(second.iter()).cloned().collect();
+    let dict = Letters::dict(&names)?;
+    let cache = Translations::default();
+    let bad = if system {
+        let comps = compositional::components(&mut arena, phi);
+        if comps.len() > 1 && crate::clause_cover::entails(&mut arena, &comps, phi) {
+            let mut parts = Vec::with_capacity(comps.len());
+            for &c in &comps {
+                let n = arena.not(c);
+                parts.push(cache.translate(&mut arena, n, false, budget)?);
+            }
+            compositional::union(&parts, budget)?
+        } else {
+            let neg = arena.not(phi);
+            cache.translate(&mut arena, neg, false, budget)?
+        }
+    } else {
+        cache.translate(&mut arena, phi, false, budget)?
+    };
+    let letters = Letters::new(&bad, &dict, first.len(), budget)?;
+    let (unc, ctl, all_in, all_out) = if system {
+        (ins, outs, &p.inputs, &p.outputs)
+    } else {
+        (outs, ins, &p.outputs, &p.inputs)
+    };
+    let basis = model_check::Basis {
+        bad,
+        letters,
+        unc,
+        ctl,
+        // The controlled player moves first: the system of a Moore specification, the
+        // environment of a Mealy one.
+        moore: moore == system,
+    };
+    let m = crate::cone_machine::cone_machine(circuit, all_in, all_out, &basis, budget)?;
+    model_check::check(&m, &basis.bad, &basis.letters, budget)
 }
 
 /// Solves `p` in parts (`decompose`, unless `-x synt.decompose=0`) or whole.
@@ -734,9 +808,14 @@ fn solve_route(
         .get_in::<u32>(&PARAMS[7], 0, 1)
         .map_err(SyntError::Usage)?
         == 1;
+    let memin = params
+        .get_in::<u32>(&PARAMS[10], 0, 1)
+        .map_err(SyntError::Usage)?
+        == 1;
     let setup = Setup {
         cache,
         merge_states,
+        memin,
         p,
         unc,
         ctl,
@@ -786,6 +865,7 @@ struct Setup<'a> {
     phi: F,
     neg: F,
     merge_states: bool,
+    memin: bool,
 }
 
 struct BoundedOptions {
@@ -805,7 +885,8 @@ fn finish(
     sol: &mut Solution,
     budget: &Budget,
 ) -> Result<(), SyntError> {
-    let m = m.minimise(budget)?;
+    let raw = m;
+    let m = raw.minimise(budget)?;
     let check_letters = Letters::new(bad, &s.dict, s.n_first, budget)?;
     let mut checker = model_check::Checker::new(bad, &check_letters);
     sol.product_states = checker.check(&m, budget)?;
@@ -821,6 +902,47 @@ fn finish(
     };
     let mut circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
     let mut m = m;
+    if s.memin && raw.allowed.is_some() && m.states() > 1 {
+        // The game's freedom (answers it allows) used by an exact SAT minimisation (`memin`),
+        // within a quarter of the time left; the result is model-checked like every machine and
+        // kept only for a smaller circuit. A limit, the budget or a failed check keeps `m`.
+        let small = budget.sub(budget.remaining().map(|r| r / 4));
+        let budget = &small;
+        let t0 = Instant::now();
+        let smaller = (|| -> Result<Option<(usize, Machine, Circuit)>, SyntError> {
+            let Some(r) = crate::memin::minimise(raw, m.states(), budget)? else {
+                return Ok(None);
+            };
+            let product = match checker.check(&r, budget) {
+                Ok(p) => p,
+                Err(SyntError::Internal(why)) => {
+                    tracing::warn!(%why, "the SAT-minimised machine failed its check; not used");
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            };
+            let cr = aig::encode(&r, m_unc, m_ctl, all_in, all_out, budget)?;
+            let size = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
+            Ok((size(&cr) < size(&circuit)).then_some((product, r, cr)))
+        })();
+        match smaller {
+            Ok(Some((product, r, cr))) => {
+                tracing::info!(
+                    from = m.states(),
+                    to = r.states(),
+                    ands_from = circuit.aig.ands.len(),
+                    ands_to = cr.aig.ands.len(),
+                    secs = t0.elapsed().as_secs_f64(),
+                    "machine minimised by SAT"
+                );
+                sol.product_states = product;
+                m = r;
+                circuit = cr;
+            }
+            Ok(None) | Err(SyntError::Limit(_) | SyntError::Exhausted(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
     if s.merge_states && m.states() > 1 {
         // Merged states, judged by the same product check; kept only for a smaller circuit. The
         // reduction gets a quarter of the time left, so that a decision near the deadline is
@@ -1359,6 +1481,43 @@ mod tests {
         }
         let c = aig::compose(&circuits, &owner, &p.inputs, &p.outputs).unwrap();
         (p, parts, bases, c)
+    }
+
+    /// A controller and a counter-strategy of specifications with propositions fixed by
+    /// polarity pass the check against the original formula; with a wired constant flipped
+    /// they fail it.
+    #[test]
+    fn polarity_fixed_circuits_are_checked_against_the_original_formula() {
+        let cases: &[(&str, &[&str], &[&str], bool, &str)] = &[
+            // a positive only: wired to 1; 0 breaks G(r -> a).
+            ("G(r -> a) & G(r <-> X g)", &["r"], &["a", "g"], true, "a"),
+            // r positive only, an input: the counter-strategy plays r = 0; 1 satisfies F r.
+            ("F r & G(g <-> X g)", &["r"], &["g"], false, "r"),
+        ];
+        for &(f, ins, outs, want, flip) in cases {
+            for sem in [Semantics::Mealy, Semantics::Moore] {
+                let p = Problem {
+                    formula: f.into(),
+                    inputs: ins.iter().map(|x| x.to_string()).collect(),
+                    outputs: outs.iter().map(|x| x.to_string()).collect(),
+                    semantics: sem,
+                };
+                let budget = Budget::unlimited();
+                let mut s = solve_problem(&p, &Params::default(), &budget).unwrap();
+                assert_eq!(s.realizable, Some(want), "{f}");
+                assert!(s.fixed > 0, "{f}");
+                assert!(check_original(&p, &s, &budget).unwrap() > 0, "{f}");
+                let names = if want { &p.outputs } else { &p.inputs };
+                let k = names.iter().position(|x| x == flip).unwrap();
+                let c = s.circuit.as_mut().unwrap();
+                assert!(c.outputs[k] <= 1, "{f}: {flip} is not a constant");
+                c.outputs[k] ^= 1;
+                assert!(
+                    matches!(check_original(&p, &s, &budget), Err(SyntError::Internal(_))),
+                    "{f} ({sem:?}): {flip} flipped was accepted"
+                );
+            }
+        }
     }
 
     #[test]
