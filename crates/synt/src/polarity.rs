@@ -121,6 +121,47 @@ pub(crate) fn simplify(
     (f, all)
 }
 
+/// Whether fixing `fixed` (proposition index → value) in `f` is justified by monotonicity:
+/// replaying the fixing, each round substitutes the fixed propositions that occur in the current
+/// formula with one polarity only and whose value is their owner's best for that polarity (or
+/// do not occur any more); every fixed proposition must be substituted so. Returns `f` with them
+/// substituted, or `None`.
+pub(crate) fn justified(
+    arena: &mut Arena,
+    mut f: F,
+    fixed: &[(u32, bool)],
+    is_output: &dyn Fn(u32) -> bool,
+) -> Option<F> {
+    let mut left: Vec<(u32, bool)> = fixed.to_vec();
+    while !left.is_empty() {
+        let pol = polarities(arena, f);
+        let (now, later): (Vec<(u32, bool)>, Vec<(u32, bool)>) =
+            left.iter().partition(|&&(i, v)| match pol.get(&i) {
+                None => true,
+                Some(&p) => matches!(
+                    (p, is_output(i), v),
+                    (POS, true, true)
+                        | (NEG, false, true)
+                        | (NEG, true, false)
+                        | (POS, false, false)
+                ),
+            });
+        if now.is_empty() {
+            return None;
+        }
+        let map: HashMap<u32, bool> = now.into_iter().collect();
+        f = substitute(arena, f, &map, &mut HashMap::new());
+        left = later;
+    }
+    Some(f)
+}
+
+/// `f` with `values` substituted (no condition).
+pub(crate) fn substituted(arena: &mut Arena, f: F, values: &[(u32, bool)]) -> F {
+    let map: HashMap<u32, bool> = values.iter().copied().collect();
+    substitute(arena, f, &map, &mut HashMap::new())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +196,19 @@ mod tests {
         // An input positive only is fixed false.
         let (_, fixed) = run("G(g <-> X g) & (G r | F g)", &["g"]);
         assert_eq!(fixed, [("r".to_string(), false)]);
+    }
+
+    #[test]
+    fn the_fixing_is_replayed_and_a_wrong_value_is_not_justified() {
+        let mut arena = Arena::new();
+        let f =
+            verikit_omega::task::parse_formula("G(r -> F g) & G(i -> X a)", 0, &mut arena).unwrap();
+        let outs: Vec<u32> = ["g", "a"].iter().map(|o| arena.ap_id(o)).collect();
+        let is_out = |i: u32| outs.contains(&i);
+        let (_, fixed) = simplify(&mut arena, f, &is_out);
+        assert!(justified(&mut arena, f, &fixed, &is_out).is_some());
+        let mut wrong = fixed.clone();
+        wrong[0].1 = !wrong[0].1;
+        assert!(justified(&mut arena, f, &wrong, &is_out).is_none());
     }
 }

@@ -221,6 +221,10 @@ pub struct Solution {
     pub parts: usize,
     /// The number of propositions fixed to a constant before solving (`polarity`).
     pub fixed: usize,
+    /// With fixed propositions, how the circuit was checked against the original specification
+    /// (`check_original`): `model-checked`, or `replayed` when that check ran out of its time
+    /// share and the fixing was replayed instead; empty otherwise.
+    pub polarity_check: &'static str,
     /// What the controller was model-checked against (`None` for a counter-strategy), to check
     /// it again inside a composed circuit.
     pub(crate) basis: Option<model_check::Basis>,
@@ -300,7 +304,9 @@ pub fn solve_problem(p: &Problem, params: &Params, budget: &Budget) -> Result<So
             tracing::info!(fixed = fixed.len(), "propositions fixed by polarity");
             let mut s = solve_decomposed(&q, params, budget)?;
             wire_constants(&mut s, p, &fixed)?;
-            s.product_states += check_original(p, &s, budget)?;
+            let (product, how) = check_original(p, &s, &fixed, budget)?;
+            s.product_states += product;
+            s.polarity_check = how;
             return Ok(s);
         }
     }
@@ -364,25 +370,56 @@ fn wire_constants(
     Ok(())
 }
 
-/// The circuit of a problem solved with propositions fixed by `polarity`, constants wired,
-/// model-checked against the *original* specification on its whole alphabet: read back as a
-/// machine (`cone_machine`) over the original formula's propositions and checked (`model_check`)
-/// against an automaton of its forbidden behaviours — for a controller `¬φ` (the union of the
-/// conjuncts' negations when `clause_cover` shows they conjoin to `φ`, as the bounded route
-/// does), for a counter-strategy `φ`. So the monotonicity argument of `polarity` is executed,
-/// not assumed. Returns the product states explored (0 when undecided).
-fn check_original(p: &Problem, s: &Solution, budget: &Budget) -> Result<usize, SyntError> {
+/// The circuit of a problem solved with propositions fixed by `polarity` (constants wired)
+/// checked against the *original* specification `φ`. The circuit's own fixed signals (outputs
+/// of a controller, inputs of a counter-strategy) must be those constants, so on its plays `φ`
+/// equals `φ` with them substituted — exactly, not by an argument; the circuit is read back as a
+/// machine (`cone_machine`) over that formula's propositions, the opponent's fixed ones
+/// included, and model-checked (`model_check`) against an automaton of its forbidden behaviours
+/// — for a controller `¬φ` (the union of the conjuncts' negations when `clause_cover` shows
+/// they conjoin to `φ`, as the bounded route does), for a counter-strategy `φ`. That
+/// translation can cost far more than the simplified formula's (the reason for fixing), so it
+/// gets a quarter of the time left (2 s without a limit); past that the opponent's fixed
+/// propositions are justified by replaying the fixing (`polarity::justified`: each one of a
+/// single polarity when fixed, at its owner's best value). Returns the product states explored
+/// and how the opponent's fixed propositions were checked.
+fn check_original(
+    p: &Problem,
+    s: &Solution,
+    fixed: &[(String, bool)],
+    budget: &Budget,
+) -> Result<(usize, &'static str), SyntError> {
     let (system, circuit) = match (s.realizable, &s.circuit) {
         (Some(r), Some(c)) => (r, c),
-        (None, _) => return Ok(0),
+        (None, _) => return Ok((0, "")),
         (Some(_), None) => {
             return Err(SyntError::Internal(
                 "a decided problem without a circuit".into(),
             ))
         }
     };
+    let (all_in, all_out) = if system {
+        (&p.inputs, &p.outputs)
+    } else {
+        (&p.outputs, &p.inputs)
+    };
     let (mut arena, phi) = parse_problem(p)?;
-    let used: Vec<u32> = arena.aps_of(phi);
+    let outs: Vec<u32> = p.outputs.iter().map(|o| arena.ap_id(o)).collect();
+    let mut own = Vec::new();
+    for (name, value) in fixed {
+        if let Some(k) = all_out.iter().position(|x| x == name) {
+            if circuit.outputs.get(k) != Some(&u32::from(*value)) {
+                return Err(SyntError::Internal(format!(
+                    "polarity check failed: {name} is not wired to {}",
+                    u32::from(*value)
+                )));
+            }
+            own.push((arena.ap_id(name), *value));
+        }
+    }
+    let ids: Vec<(u32, bool)> = fixed.iter().map(|(n, v)| (arena.ap_id(n), *v)).collect();
+    let f = crate::polarity::substituted(&mut arena, phi, &own);
+    let used: Vec<u32> = arena.aps_of(f);
     let mentioned = |names: &[String]| -> Vec<String> {
         names
             .iter()
@@ -390,45 +427,75 @@ fn check_original(p: &Problem, s: &Solution, budget: &Budget) -> Result<usize, S
             .cloned()
             .collect()
     };
-    let (ins, outs) = (mentioned(&p.inputs), mentioned(&p.outputs));
+    let (ins, outs_used) = (mentioned(&p.inputs), mentioned(&p.outputs));
     let moore = p.semantics == Semantics::Moore;
-    let (first, second) = if moore { (&outs, &ins) } else { (&ins, &outs) };
+    let (first, second) = if moore {
+        (&outs_used, &ins)
+    } else {
+        (&ins, &outs_used)
+    };
     let names: Vec<String> = first.iter().chain(second.iter()).cloned().collect();
-    let dict = Letters::dict(&names)?;
-    let cache = Translations::default();
-    let bad = if system {
-        let comps = compositional::components(&mut arena, phi);
-        if comps.len() > 1 && crate::clause_cover::entails(&mut arena, &comps, phi) {
-            let mut parts = Vec::with_capacity(comps.len());
-            for &c in &comps {
-                let n = arena.not(c);
-                parts.push(cache.translate(&mut arena, n, false, budget)?);
+    let n_first = first.len();
+    let (unc, ctl) = if system {
+        (ins.clone(), outs_used.clone())
+    } else {
+        (outs_used.clone(), ins.clone())
+    };
+    let share = budget.sub(Some(
+        budget
+            .remaining()
+            .map_or(std::time::Duration::from_secs(2), |r| r / 4),
+    ));
+    let checked = (|| -> Result<usize, SyntError> {
+        let budget = &share;
+        let dict = Letters::dict(&names)?;
+        let cache = Translations::default();
+        let bad = if system {
+            let comps = compositional::components(&mut arena, f);
+            if comps.len() > 1 && crate::clause_cover::entails(&mut arena, &comps, f) {
+                let mut parts = Vec::with_capacity(comps.len());
+                for &c in &comps {
+                    let n = arena.not(c);
+                    parts.push(cache.one_set(&mut arena, n, budget)?);
+                }
+                compositional::union(&parts, budget)?
+            } else {
+                let neg = arena.not(f);
+                cache.translate(&mut arena, neg, false, budget)?
             }
-            compositional::union(&parts, budget)?
         } else {
-            let neg = arena.not(phi);
-            cache.translate(&mut arena, neg, false, budget)?
+            cache.translate(&mut arena, f, false, budget)?
+        };
+        let letters = Letters::new(&bad, &dict, n_first, budget)?;
+        let basis = model_check::Basis {
+            bad,
+            letters,
+            unc,
+            ctl,
+            // The controlled player moves first: the system of a Moore specification, the
+            // environment of a Mealy one.
+            moore: moore == system,
+        };
+        let m = crate::cone_machine::cone_machine(circuit, all_in, all_out, &basis, budget)?;
+        model_check::check(&m, &basis.bad, &basis.letters, budget)
+    })();
+    match checked {
+        Ok(product) => Ok((product, "model-checked")),
+        Err(SyntError::Exhausted(_) | SyntError::Limit(_)) => {
+            budget.check()?;
+            let is_out = |i: u32| outs.contains(&i);
+            if crate::polarity::justified(&mut arena, phi, &ids, &is_out).is_none() {
+                return Err(SyntError::Internal(
+                    "polarity check failed: the fixed propositions are not justified".into(),
+                ));
+            }
+            tracing::info!(
+                "the original specification's check ran out of its time share; the fixing replayed"
+            );
+            Ok((0, "replayed"))
         }
-    } else {
-        cache.translate(&mut arena, phi, false, budget)?
-    };
-    let letters = Letters::new(&bad, &dict, first.len(), budget)?;
-    let (unc, ctl, all_in, all_out) = if system {
-        (ins, outs, &p.inputs, &p.outputs)
-    } else {
-        (outs, ins, &p.outputs, &p.inputs)
-    };
-    let basis = model_check::Basis {
-        bad,
-        letters,
-        unc,
-        ctl,
-        // The controlled player moves first: the system of a Moore specification, the
-        // environment of a Mealy one.
-        moore: moore == system,
-    };
-    let m = crate::cone_machine::cone_machine(circuit, all_in, all_out, &basis, budget)?;
-    model_check::check(&m, &basis.bad, &basis.letters, budget)
+        Err(e) => Err(e),
+    }
 }
 
 /// Solves `p` in parts (`decompose`, unless `-x synt.decompose=0`) or whole.
@@ -1018,6 +1085,7 @@ fn empty_solution(engine: &'static str) -> Solution {
         engine,
         parts: 1,
         fixed: 0,
+        polarity_check: "",
         basis: None,
     }
 }
@@ -1360,6 +1428,7 @@ pub fn solve(
         .stat("game_positions", sol.positions)
         .stat("parts", sol.parts)
         .stat("fixed_by_polarity", sol.fixed)
+        .detail("polarity_check", sol.polarity_check)
         .detail("engine", sol.engine);
     if let Some(k) = sol.bound {
         a = a.stat("bound", k);
@@ -1505,17 +1574,41 @@ mod tests {
                 let budget = Budget::unlimited();
                 let mut s = solve_problem(&p, &Params::default(), &budget).unwrap();
                 assert_eq!(s.realizable, Some(want), "{f}");
-                assert!(s.fixed > 0, "{f}");
-                assert!(check_original(&p, &s, &budget).unwrap() > 0, "{f}");
+                assert_eq!(s.polarity_check, "model-checked", "{f}");
+                let (_, fixed) = fix_polarities(&p).unwrap();
+                let (product, how) = check_original(&p, &s, &fixed, &budget).unwrap();
+                assert!(product > 0 && how == "model-checked", "{f}");
                 let names = if want { &p.outputs } else { &p.inputs };
                 let k = names.iter().position(|x| x == flip).unwrap();
-                let c = s.circuit.as_mut().unwrap();
-                assert!(c.outputs[k] <= 1, "{f}: {flip} is not a constant");
-                c.outputs[k] ^= 1;
-                assert!(
-                    matches!(check_original(&p, &s, &budget), Err(SyntError::Internal(_))),
-                    "{f} ({sem:?}): {flip} flipped was accepted"
-                );
+                let mut wrong = s.circuit.clone().unwrap();
+                assert!(wrong.outputs[k] <= 1, "{f}: {flip} is not a constant");
+                wrong.outputs[k] ^= 1;
+                let broken = |c: Aig| {
+                    let b = Solution {
+                        circuit: Some(c),
+                        ..empty_solution("bounded")
+                    };
+                    let b = Solution {
+                        realizable: Some(want),
+                        ..b
+                    };
+                    matches!(
+                        check_original(&p, &b, &fixed, &budget),
+                        Err(SyntError::Internal(_))
+                    )
+                };
+                assert!(broken(wrong), "{f} ({sem:?}): {flip} flipped was accepted");
+                // A signal the solved formula drives, negated: the model check rejects it.
+                if let Some(j) =
+                    (0..names.len()).find(|&j| s.circuit.as_ref().unwrap().outputs[j] > 1)
+                {
+                    let mut negated = s.circuit.take().unwrap();
+                    negated.outputs[j] ^= 1;
+                    assert!(
+                        broken(negated),
+                        "{f} ({sem:?}): a negated output was accepted"
+                    );
+                }
             }
         }
     }
