@@ -207,8 +207,12 @@ mod tests {
         let is_out = |i: u32| outs.contains(&i);
         let (_, fixed) = simplify(&mut arena, f, &is_out);
         assert!(justified(&mut arena, f, &fixed, &is_out).is_some());
-        let mut wrong = fixed.clone();
-        wrong[0].1 = !wrong[0].1;
-        assert!(justified(&mut arena, f, &wrong, &is_out).is_none());
+        // r occurs negatively: the environment's worst is r = 1, not 0.
+        let r = arena.ap_id("r");
+        assert!(justified(&mut arena, f, &[(r, true)], &is_out).is_some());
+        assert!(justified(&mut arena, f, &[(r, false)], &is_out).is_none());
+        // A proposition the others' fixing removes may take any value.
+        let g = arena.ap_id("g");
+        assert!(justified(&mut arena, f, &[(g, true), (r, false)], &is_out).is_some());
     }
 }

@@ -967,17 +967,22 @@ fn finish(
     } else {
         (&s.p.outputs, &s.p.inputs)
     };
-    let mut circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
-    let mut m = m;
-    if s.memin && raw.allowed.is_some() && m.states() > 1 {
-        // The game's freedom (answers it allows) used by an exact SAT minimisation (`memin`),
-        // within a quarter of the time left; the result is model-checked like every machine and
-        // kept only for a smaller circuit. A limit, the budget or a failed check keeps `m`.
+    let size = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
+    let circuit = aig::encode(&m, m_unc, m_ctl, all_in, all_out, budget)?;
+    // The candidates: the Moore-minimised machine and, when the game left answers free, the
+    // SAT-minimised one (`memin`); each is then reduced by state merging, and the smallest
+    // circuit is kept (a SAT-minimised machine answers with constants per input atom, which
+    // can make a larger circuit than the game's answer functions, and merging from it can end
+    // elsewhere).
+    let mut candidates = vec![(sol.product_states, m, circuit)];
+    if s.memin && raw.allowed.is_some() && candidates[0].1.states() > 1 {
+        // Within a quarter of the time left; the result is model-checked like every machine. A
+        // limit, the budget or a failed check leaves the Moore-minimised machine alone.
         let small = budget.sub(budget.remaining().map(|r| r / 4));
         let budget = &small;
         let t0 = Instant::now();
-        let smaller = (|| -> Result<Option<(usize, Machine, Circuit)>, SyntError> {
-            let Some(r) = crate::memin::minimise(raw, m.states(), budget)? else {
+        let found = (|| -> Result<Option<(usize, Machine, Circuit)>, SyntError> {
+            let Some(r) = crate::memin::minimise(raw, candidates[0].1.states(), budget)? else {
                 return Ok(None);
             };
             let product = match checker.check(&r, budget) {
@@ -989,74 +994,83 @@ fn finish(
                 Err(e) => return Err(e),
             };
             let cr = aig::encode(&r, m_unc, m_ctl, all_in, all_out, budget)?;
-            let size = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
-            Ok((size(&cr) < size(&circuit)).then_some((product, r, cr)))
+            Ok(Some((product, r, cr)))
         })();
-        match smaller {
-            Ok(Some((product, r, cr))) => {
+        match found {
+            Ok(Some(x)) => {
                 tracing::info!(
-                    from = m.states(),
-                    to = r.states(),
-                    ands_from = circuit.aig.ands.len(),
-                    ands_to = cr.aig.ands.len(),
+                    from = candidates[0].1.states(),
+                    to = x.1.states(),
+                    ands_from = candidates[0].2.aig.ands.len(),
+                    ands_to = x.2.aig.ands.len(),
                     secs = t0.elapsed().as_secs_f64(),
                     "machine minimised by SAT"
                 );
-                sol.product_states = product;
-                m = r;
-                circuit = cr;
+                candidates.push(x);
             }
             Ok(None) | Err(SyntError::Limit(_) | SyntError::Exhausted(_)) => {}
             Err(e) => return Err(e),
         }
     }
-    if s.merge_states && m.states() > 1 {
-        // Merged states, judged by the same product check; kept only for a smaller circuit. The
-        // reduction gets a quarter of the time left, so that a decision near the deadline is
-        // still answered in time; a limit or its budget running out keeps the checked machine.
-        let small = budget.sub(budget.remaining().map(|r| r / 4));
-        let budget = &small;
-        let mut accepts = |c: &Machine| match checker.check(c, budget) {
-            Ok(_) => Ok(true),
-            Err(SyntError::Internal(_)) => Ok(false),
-            Err(e) => Err(e),
+    let mut best: Option<(usize, Machine, Circuit)> = None;
+    let n_candidates = candidates.len();
+    for (product, m, circuit) in candidates {
+        let (product, m, circuit) = if s.merge_states && m.states() > 1 {
+            // Merged states, judged by the same product check; kept only for a smaller
+            // circuit. The reduction gets a quarter of the time left (shared by the
+            // candidates), so that a decision near the deadline is still answered in time; a
+            // limit or its budget running out keeps the checked machine.
+            let small = budget.sub(budget.remaining().map(|r| r / (4 * n_candidates as u32)));
+            let budget = &small;
+            let mut accepts = |c: &Machine| match checker.check(c, budget) {
+                Ok(_) => Ok(true),
+                Err(SyntError::Internal(_)) => Ok(false),
+                Err(e) => Err(e),
+            };
+            let smaller = (|| -> Result<Option<(Machine, Circuit)>, SyntError> {
+                let r = state_merging::reduce(&m, &mut accepts, budget)?;
+                if r.states() >= m.states() {
+                    return Ok(None);
+                }
+                let r = r.minimise(budget)?;
+                let cr = aig::encode(&r, m_unc, m_ctl, all_in, all_out, budget)?;
+                if size(&cr) >= size(&circuit) {
+                    return Ok(None);
+                }
+                Ok(Some((r, cr)))
+            })();
+            // The merged machine, minimised, is checked again (its rows' relations already
+            // built); a limit or the reduction's budget running out keeps the checked machine.
+            let checked = smaller.and_then(|x| match x {
+                Some((r, cr)) => Ok(Some((checker.check(&r, budget)?, r, cr))),
+                None => Ok(None),
+            });
+            match checked {
+                Ok(Some((product, r, cr))) => {
+                    tracing::info!(
+                        from = m.states(),
+                        to = r.states(),
+                        ands_from = circuit.aig.ands.len(),
+                        ands_to = cr.aig.ands.len(),
+                        "states merged"
+                    );
+                    (product, r, cr)
+                }
+                Ok(None) | Err(SyntError::Limit(_) | SyntError::Exhausted(_)) => {
+                    (product, m, circuit)
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            (product, m, circuit)
         };
-        let smaller = (|| -> Result<Option<(Machine, Circuit)>, SyntError> {
-            let r = state_merging::reduce(&m, &mut accepts, budget)?;
-            if r.states() >= m.states() {
-                return Ok(None);
-            }
-            let r = r.minimise(budget)?;
-            let cr = aig::encode(&r, m_unc, m_ctl, all_in, all_out, budget)?;
-            let size = |c: &Circuit| (c.aig.ands.len(), c.aig.latches.len());
-            if size(&cr) >= size(&circuit) {
-                return Ok(None);
-            }
-            Ok(Some((r, cr)))
-        })();
-        // The merged machine, minimised, is checked again (its rows' relations already built); a
-        // limit or the reduction's budget running out keeps the checked machine.
-        let checked = smaller.and_then(|x| match x {
-            Some((r, cr)) => Ok(Some((checker.check(&r, budget)?, r, cr))),
-            None => Ok(None),
-        });
-        match checked {
-            Ok(Some((product, r, cr))) => {
-                tracing::info!(
-                    from = m.states(),
-                    to = r.states(),
-                    ands_from = circuit.aig.ands.len(),
-                    ands_to = cr.aig.ands.len(),
-                    "states merged"
-                );
-                sol.product_states = product;
-                m = r;
-                circuit = cr;
-            }
-            Ok(None) | Err(SyntError::Limit(_) | SyntError::Exhausted(_)) => {}
-            Err(e) => return Err(e),
+        if best.as_ref().is_none_or(|b| size(&circuit) < size(&b.2)) {
+            best = Some((product, m, circuit));
         }
     }
+    let (product, m, circuit) =
+        best.ok_or_else(|| SyntError::Internal("no controller candidate".into()))?;
+    sol.product_states = product;
     replay_circuit(&m, &circuit, m_ctl, all_in, all_out)?;
     if system {
         sol.basis = Some(model_check::Basis {
