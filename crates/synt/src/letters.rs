@@ -80,7 +80,55 @@ fn distinct(v: impl IntoIterator<Item = Bdd>) -> Vec<Bdd> {
     out
 }
 
+/// The automaton's edges with their guards imported into `dict`.
+#[allow(clippy::type_complexity)]
+fn import_edges(
+    aut: &Twa,
+    dict: &BddDict,
+    budget: &Budget,
+) -> Result<Vec<Vec<(u32, u64, Bdd)>>, SyntError> {
+    if let Some(ap) = aut.aps.iter().find(|a| dict.var_of(a).is_none()) {
+        return Err(SyntError::Internal(format!(
+            "proposition {ap} not in the game"
+        )));
+    }
+    let limits = Limits::new(None, budget.clone());
+    let mut edges = Vec::with_capacity(aut.states.len());
+    for st in &aut.states {
+        let mut v = Vec::with_capacity(st.len());
+        for e in st {
+            budget.check()?;
+            let g = dict
+                .import(&aut.vars, &e.label, &limits)
+                .map_err(|e| SyntError::Limit(e.to_string()))?;
+            v.push((e.dst, e.marks, g));
+        }
+        edges.push(v);
+    }
+    Ok(edges)
+}
+
 impl Letters {
+    /// The edges only, for a model check (`model_check` reads nothing else): no letter classes
+    /// or groups, whose partition refinement can cost far more than the check on a large
+    /// alphabet.
+    pub(crate) fn edges_only(
+        aut: &Twa,
+        dict: &BddDict,
+        n_first: usize,
+        budget: &Budget,
+    ) -> Result<Letters, SyntError> {
+        Ok(Letters {
+            dict: dict.clone(),
+            n_first,
+            n_second: dict.len().saturating_sub(n_first),
+            edges: import_edges(aut, dict, budget)?,
+            classes: Vec::new(),
+            class_edges: Vec::new(),
+            groups: Vec::new(),
+        })
+    }
+
     /// The game dictionary of `names` (first mover first).
     pub(crate) fn dict(names: &[String]) -> Result<BddDict, SyntError> {
         BddDict::try_new(names.iter().cloned()).map_err(|e| SyntError::Limit(e.to_string()))
@@ -95,26 +143,8 @@ impl Letters {
         budget: &Budget,
     ) -> Result<Letters, SyntError> {
         let bits = dict.len();
-        if let Some(ap) = aut.aps.iter().find(|a| dict.var_of(a).is_none()) {
-            return Err(SyntError::Internal(format!(
-                "proposition {ap} not in the game"
-            )));
-        }
-        let limits = Limits::new(None, budget.clone());
-        let mut edges = Vec::with_capacity(aut.states.len());
-        let mut n_edges = 0usize;
-        for st in &aut.states {
-            let mut v = Vec::with_capacity(st.len());
-            for e in st {
-                budget.check()?;
-                let g = dict
-                    .import(&aut.vars, &e.label, &limits)
-                    .map_err(|e| SyntError::Limit(e.to_string()))?;
-                v.push((e.dst, e.marks, g));
-                n_edges += 1;
-            }
-            edges.push(v);
-        }
+        let edges = import_edges(aut, dict, budget)?;
+        let n_edges: usize = edges.iter().map(Vec::len).sum();
         let labels = distinct(edges.iter().flatten().map(|(_, _, g)| g.clone()));
         let mut classes = vec![dict.tt()];
         for l in &labels {

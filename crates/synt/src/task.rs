@@ -466,7 +466,7 @@ fn check_original(
         } else {
             cache.translate(&mut arena, f, false, budget)?
         };
-        let letters = Letters::new(&bad, &dict, n_first, budget)?;
+        let letters = Letters::edges_only(&bad, &dict, n_first, budget)?;
         let basis = model_check::Basis {
             bad,
             letters,
@@ -954,7 +954,7 @@ fn finish(
 ) -> Result<(), SyntError> {
     let raw = m;
     let m = raw.minimise(budget)?;
-    let check_letters = Letters::new(bad, &s.dict, s.n_first, budget)?;
+    let check_letters = Letters::edges_only(bad, &s.dict, s.n_first, budget)?;
     let mut checker = model_check::Checker::new(bad, &check_letters);
     sol.product_states = checker.check(&m, budget)?;
     let (m_unc, m_ctl) = if system {
