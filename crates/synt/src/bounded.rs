@@ -22,10 +22,9 @@
 
 use crate::error::SyntError;
 use crate::letters::{Group, Letters};
-use crate::mealy::{Machine, Row};
+use crate::mealy::{Machine, Move, Row};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
-use verikit_bdd::Bdd;
 use verikit_diag::Budget;
 
 type Counters = Box<[i8]>;
@@ -231,7 +230,7 @@ impl Game<'_> {
         let mut order = vec![0u32];
         mid.insert(0, 0);
         let mut table: Vec<Vec<Row>> = Vec::new();
-        let mut allowed: Vec<Vec<(Bdd, Vec<u32>)>> = Vec::new();
+        let mut allowed: Vec<Vec<Move>> = Vec::new();
         let mut i = 0;
         while i < order.len() {
             ticker.tick()?;
@@ -330,7 +329,7 @@ impl Game<'_> {
         order: &[u32],
         groups: &[Group],
         budget: &Budget,
-    ) -> Result<Vec<Vec<(Bdd, Vec<u32>)>>, SyntError> {
+    ) -> Result<Vec<Vec<Move>>, SyntError> {
         let l = self.letters;
         let mut out = Vec::with_capacity(order.len());
         for &p in order {

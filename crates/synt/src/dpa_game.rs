@@ -18,14 +18,13 @@
 //! system is player `P0`: it wins when the automaton accepts.
 
 use rustc_hash::FxHashMap;
-use verikit_bdd::Bdd;
 use verikit_diag::Budget;
 use verikit_graph::{priority_promotion, zielonka, ParityGame, Player};
 use verikit_omega::ParityAut;
 
 use crate::error::SyntError;
 use crate::letters::Letters;
-use crate::mealy::{Machine, Row};
+use crate::mealy::{Machine, Move, Row};
 
 /// How the automaton's edges are coloured.
 pub(crate) enum Colouring {
@@ -204,7 +203,7 @@ pub(crate) fn solve(
     let mut order: Vec<u32> = vec![init];
     state_of.insert(init, 0);
     let mut table: Vec<Vec<Row>> = Vec::new();
-    let mut allowed: Vec<Vec<(Bdd, Vec<u32>)>> = Vec::new();
+    let mut allowed: Vec<Vec<Move>> = Vec::new();
     let mut k = 0;
     while k < order.len() {
         ticker.tick()?;

@@ -21,6 +21,9 @@ pub(crate) struct Row {
     pub(crate) target: u32,
 }
 
+/// A move the game allows: letters (uncontrolled × controlled) and the states it may go to.
+pub(crate) type Move = (Bdd, Vec<u32>);
+
 #[derive(Clone, Debug)]
 pub(crate) struct Machine {
     pub(crate) moore: bool,
@@ -36,7 +39,7 @@ pub(crate) struct Machine {
     /// them and moving to one of the move's states keeps every play in the winner's region, so the
     /// machine is one choice of an incompletely specified one (`memin`). Only a second mover's
     /// machine as the game built it has them; every transformation of the machine drops them.
-    pub(crate) allowed: Option<Vec<Vec<(Bdd, Vec<u32>)>>>,
+    pub(crate) allowed: Option<Vec<Vec<Move>>>,
 }
 
 fn equal(a: &Bdd, b: &Bdd) -> bool {

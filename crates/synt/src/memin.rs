@@ -38,7 +38,7 @@
 //! by the `Budget` (`None` as well: the caller keeps its machine).
 
 use crate::error::SyntError;
-use crate::mealy::{Machine, Row};
+use crate::mealy::{Machine, Move, Row};
 use verikit_bdd::{Bdd, BddVariable};
 use verikit_diag::Budget;
 use verikit_sat::{CdclBackend, Lit, SatBackend, SatResult};
@@ -71,7 +71,7 @@ impl Table {
 }
 
 /// The states reachable from state 0 by the allowed moves, in order of discovery.
-fn reachable(allowed: &[Vec<(Bdd, Vec<u32>)>]) -> Vec<usize> {
+fn reachable(allowed: &[Vec<Move>]) -> Vec<usize> {
     let mut seen = vec![false; allowed.len()];
     let mut order = Vec::new();
     if !allowed.is_empty() {
@@ -120,7 +120,7 @@ fn input_of(b: &Bdd, unc: &[BddVariable]) -> Option<Vec<(BddVariable, bool)>> {
 
 fn table(
     m: &Machine,
-    allowed: &[Vec<(Bdd, Vec<u32>)>],
+    allowed: &[Vec<Move>],
     states: &[usize],
     budget: &Budget,
 ) -> Result<Option<Table>, SyntError> {
@@ -382,8 +382,8 @@ fn solve(
     for s in 0..n {
         for u in s + 1..n {
             if inc[s][u] {
-                for i in 0..k {
-                    sat.add_clause(&[!x[s][i], !x[u][i]]);
+                for (&a, &b) in x[s].iter().zip(&x[u]) {
+                    sat.add_clause(&[!a, !b]);
                 }
             }
         }

@@ -135,17 +135,13 @@ pub(crate) fn justified(
     let mut left: Vec<(u32, bool)> = fixed.to_vec();
     while !left.is_empty() {
         let pol = polarities(arena, f);
-        let (now, later): (Vec<(u32, bool)>, Vec<(u32, bool)>) =
-            left.iter().partition(|&&(i, v)| match pol.get(&i) {
-                None => true,
-                Some(&p) => matches!(
-                    (p, is_output(i), v),
-                    (POS, true, true)
-                        | (NEG, false, true)
-                        | (NEG, true, false)
-                        | (POS, false, false)
-                ),
-            });
+        let (now, later): (Vec<_>, Vec<_>) = left.iter().partition(|&&(i, v)| match pol.get(&i) {
+            None => true,
+            Some(&p) => matches!(
+                (p, is_output(i), v),
+                (POS, true, true) | (NEG, false, true) | (NEG, true, false) | (POS, false, false)
+            ),
+        });
         if now.is_empty() {
             return None;
         }

@@ -1571,7 +1571,9 @@ mod tests {
     /// they fail it.
     #[test]
     fn polarity_fixed_circuits_are_checked_against_the_original_formula() {
-        let cases: &[(&str, &[&str], &[&str], bool, &str)] = &[
+        // (formula, inputs, outputs, realizable, the fixed signal flipped)
+        type Case<'a> = (&'a str, &'a [&'a str], &'a [&'a str], bool, &'a str);
+        let cases: &[Case] = &[
             // a positive only: wired to 1; 0 breaks G(r -> a).
             ("G(r -> a) & G(r <-> X g)", &["r"], &["a", "g"], true, "a"),
             // r positive only, an input: the counter-strategy plays r = 0; 1 satisfies F r.
