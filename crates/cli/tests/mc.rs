@@ -370,6 +370,32 @@ fn timely_workers_count_like_the_sequential_engine_and_time_out_promptly() {
     ltl_on_anderson3_times_out_promptly(&["--workers", "2"]);
 }
 
+#[test]
+fn timely_workers_trace_deadlocks_and_stop_at_the_memory_limit() {
+    let (Some(b), Some(a)) = (beem("bakery/bakery.1.dve"), beem("anderson/anderson.3.dve")) else {
+        return;
+    };
+    let seq = json_ok(&["mc", "check", &b, "--deadlock", "-x", "mc.por=off"]);
+    let v = json_ok(&["mc", "check", &b, "--deadlock", "--workers", "2"]);
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["witness_by"], "distributed trace-back of parent ids");
+    let len = |j: &serde_json::Value| j["witness"]["trace"].as_array().map_or(0, Vec::len);
+    assert_eq!(len(&v), len(&seq), "a shortest trace: {v}");
+    let (code, v, err) = verikit(&[
+        "--json",
+        "mc",
+        "info",
+        &a,
+        "--workers",
+        "2",
+        "--max-memory",
+        "8",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(v["verdict"], "resource-limit", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("states"), "{v}");
+}
+
 /// A hostfile of `n` free loopback ports in a fresh directory: (directory, hostfile).
 fn loopback_hostfile(n: usize, tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     let ports: Vec<String> = (0..n)

@@ -28,8 +28,9 @@ const GRACE_POLL: Duration = Duration::from_millis(20);
 /// Runs `command` on a worker thread with a large stack while this thread is the watchdog: at
 /// the deadline every engine sees the budget run out and returns what it has; if one does not
 /// within a grace period ([`GRACE_CPU`] of the process's CPU time, at most [`GRACE_WALL`]), the
-/// batch items computed so far are printed with a `timeout` answer. Shows progress on stderr
-/// (unless `-q`), prints the answer or the failure, and returns the exit code.
+/// batch items computed so far and the engine's last progress report are printed with a
+/// `timeout` answer. Shows progress on stderr (unless `-q`), prints the answer or the failure,
+/// and returns the exit code.
 pub fn run_watched<F>(ctx: &Ctx, verbose: u8, command: F) -> i32
 where
     F: FnOnce(&Ctx) -> Result<Answer, Failure> + Send + 'static,
@@ -77,12 +78,28 @@ where
             let t = ctx.timeout.unwrap_or_default();
             if ctx.json {
                 let mut a = Answer::decision(Verdict::Timeout).detail("timeout_s", t);
+                // The engine's last progress report is what it had computed when it was given up.
+                let p = ctx.budget.progress().snapshot();
+                if !p.phase.is_empty() {
+                    a = a.detail(
+                        "progress",
+                        serde_json::json!({"phase": p.phase, "done": p.done, "detail": p.detail}),
+                    );
+                }
                 a.results = ctx.sink.take();
                 let a = with_peak_memory(a, true);
                 emit(&format!("{}\n", a.to_json()));
             } else {
                 // Items already computed were printed as they finished.
-                emit(&format!("timeout: no (further) answer within {t} s\n"));
+                let p = ctx.budget.progress().snapshot();
+                let last = if p.phase.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (last progress: {p})")
+                };
+                emit(&format!(
+                    "timeout: no (further) answer within {t} s{last}\n"
+                ));
             }
             EXIT_LIMIT
         }

@@ -208,6 +208,9 @@ pub(crate) fn bfs_reduced(
     let mut first_error: Option<(EvalError, u32, u32)> = None;
     let mut last_report = Instant::now();
     let asserts = goal == Goal::Assert && has_assertions(m);
+    // The counts reached, for a caller that gives up on the search before it returns.
+    let progress = budget.progress();
+    progress.phase("breadth-first search (states stored)", None);
     let finish = |r: &mut Exploration, store: &StateStore| {
         r.states = store.len() as u64;
         r.seconds = t0.elapsed().as_secs_f64();
@@ -226,8 +229,10 @@ pub(crate) fn bfs_reduced(
                 finish(&mut r, &store);
                 return r;
             }
+            progress.set(store.len() as u64);
             if last_report.elapsed().as_secs() >= 2 {
                 last_report = Instant::now();
+                progress.detail(&format!("{} transitions, {} MiB", r.transitions, mem >> 20));
                 tracing::info!(
                     "mc: {} states, {} queued, {:.0} states/s, {} MiB",
                     store.len(),

@@ -15,7 +15,7 @@
 //! round knowing the sums over all workers (the all-reduce that decides termination: a round in
 //! which no worker sent a state ends a search).
 
-use crate::parallel_reach::partition;
+use crate::parallel_reach::{partition, NO_PARENT};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -132,15 +132,33 @@ impl Cluster {
     }
 }
 
+/// `[tag; state]`: a state for its owner.
 const TAG_STATE: u8 = 0;
+/// `[tag; dest; sender's counters…]`: a control record for worker `dest`.
 const TAG_SUMS: u8 = 1;
+/// `[tag; parent global id; state]`: a state for its owner, with the id of the state it was
+/// generated from (for the counterexample trace-back).
+const TAG_LINKED: u8 = 2;
+/// `[tag; dest; parent global id; state]`: a state for worker `dest` (the trace-back's steps).
+const TAG_DIRECT: u8 = 3;
 
-/// The destination worker of a record: a state's owner, or the worker a control record names.
+/// The destination worker of a record: a state's owner, or the worker a record names.
 fn route(r: &[u8], peers: usize) -> u64 {
     match r.split_first() {
-        Some((&TAG_SUMS, rest)) => read_u64(rest, 0),
+        Some((&(TAG_SUMS | TAG_DIRECT), rest)) => read_u64(rest, 0),
+        Some((&TAG_LINKED, rest)) => partition(rest.get(8..).unwrap_or(&[]), peers) as u64,
         Some((_, state)) => partition(state, peers) as u64,
         None => 0,
+    }
+}
+
+/// The parent id (`NO_PARENT` when the record has none) and the state of a received record.
+pub(crate) fn record_state(r: &[u8]) -> (u64, &[u8]) {
+    match r.split_first() {
+        Some((&TAG_LINKED, rest)) => (read_u64(rest, 0), rest.get(8..).unwrap_or(&[])),
+        Some((&TAG_DIRECT, rest)) => (read_u64(rest, 1), rest.get(16..).unwrap_or(&[])),
+        Some((_, state)) => (NO_PARENT, state),
+        None => (NO_PARENT, &[]),
     }
 }
 
@@ -213,6 +231,30 @@ impl Exchanger {
         let mut rec = Vec::with_capacity(state.len() + 1);
         rec.push(TAG_STATE);
         rec.extend_from_slice(state);
+        self.push_state(state, rec);
+    }
+
+    /// Sends `state` to its owner in this round with the global id of its `parent` (8 bytes more).
+    pub(crate) fn send_linked(&mut self, state: &[u8], parent: u64) {
+        let mut rec = Vec::with_capacity(state.len() + 9);
+        rec.push(TAG_LINKED);
+        rec.extend_from_slice(&parent.to_le_bytes());
+        rec.extend_from_slice(state);
+        self.push_state(state, rec);
+    }
+
+    /// Sends `state` and its `parent` id to worker `dest` in this round (not counted among the
+    /// states sent: a round of direct records alone does not keep a search going).
+    pub(crate) fn send_direct(&mut self, dest: usize, state: &[u8], parent: u64) {
+        let mut rec = Vec::with_capacity(state.len() + 17);
+        rec.push(TAG_DIRECT);
+        rec.extend_from_slice(&(dest as u64).to_le_bytes());
+        rec.extend_from_slice(&parent.to_le_bytes());
+        rec.extend_from_slice(state);
+        self.input.send(rec);
+    }
+
+    fn push_state(&mut self, state: &[u8], rec: Vec<u8>) {
         if partition(state, self.peers) != self.me {
             self.bytes += 8 + rec.len() as u64;
             self.records += 1;
@@ -222,7 +264,7 @@ impl Exchanger {
     }
 
     /// Ends the round: returns the states this worker received (each record still starts with
-    /// its one-byte tag: the state is `&r[1..]`) and the sums over all workers of
+    /// its one-byte tag: [`record_state`] reads it) and the sums over all workers of
     /// `[states sent this round, values…]`. Every worker must call it the same number of times.
     pub(crate) fn round(
         &mut self,

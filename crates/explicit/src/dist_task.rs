@@ -2,29 +2,30 @@
 //! engine (`dist_reach`, `dist_owcty` on `dist_cluster`'s timely workers) as library calls that
 //! return the `Answer`. An orchestrator: the algorithm modules never import it.
 //!
-//! Counterexamples: the distributed runs decide; the witness of a negative answer is then found
-//! by the sequential engines of this crate on the same model — the shortest deadlock trace by
-//! BFS, the lasso by nested DFS on the same product (which must find an accepting cycle, since
-//! OWCTY's fixpoint is not empty; if it does not, the run is an internal error). Every process of
-//! a cluster run computes the same answer.
+//! Counterexamples: a safety search (deadlocks, assertions) keeps a parent id per stored state
+//! and rebuilds the shortest trace across workers (`dist_reach::trace_back`); an accepting
+//! cycle's lasso is found by the sequential nested DFS on the same product (which must find one,
+//! since OWCTY's fixpoint is not empty; if it does not, the run is an internal error). Every
+//! process of a cluster run computes the same answer.
 
+use crate::bfs::{trace_of, Exploration, Goal, Violation};
 use crate::dist_cluster::{Cluster, Exchanger};
 use crate::dist_owcty::owcty;
-use crate::dist_reach::{explore, stop_flags, stopped_by, Local};
+use crate::dist_reach::{explore, stop_flags, stopped_by, trace_back, Expanded, Local};
 use crate::ltl_product::{AutomatonGraph, PropertyGraph};
 use crate::model::Model;
 use crate::nested_dfs::{nested_dfs, BuchiGraph, CycleSearch};
-use crate::successors::Generator;
+use crate::parallel_reach::{Expand, Safety};
 use crate::task::{
-    check_with, counts, cycle_answer, decode_product, info_answer, input, limit, ltl_prepare,
-    Check, Engine, LtlRun, McError, McOptions,
+    counts, cycle_answer, decode_product, info_answer, input, limit, ltl_prepare, safety_answer,
+    Check, LtlRun, McError,
 };
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use timely::worker::Worker;
-use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, SourceFile, Verdict};
+use verikit_diag::{Answer, Budget, Diagnostic, Exhausted, SourceFile};
 
 /// What a distributed run computed, summed over all workers of all processes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,6 +47,9 @@ pub struct DistStats {
     pub remaining: Option<u64>,
     pub owcty_rounds: u32,
     pub stopped: Option<Exhausted>,
+    /// A safety search that found a violation: the states of a shortest path from the initial
+    /// state to it, rebuilt from the workers' parent ids (empty otherwise).
+    pub trace: Vec<Vec<u8>>,
 }
 
 impl DistStats {
@@ -72,7 +76,7 @@ fn totals(
         l.eval_errors,
         ex.bytes,
         ex.records,
-        l.store.memory() as u64,
+        l.memory() as u64,
         t,
         m,
         k,
@@ -93,6 +97,7 @@ fn totals(
         remaining: fix.map(|f| f.0),
         owcty_rounds: fix.map_or(0, |f| f.1),
         stopped: stopped_by(&s, 8).or(stopped),
+        trace: Vec::new(),
     }
 }
 
@@ -176,19 +181,44 @@ fn execute(
 
 /// Distributed generation of the model's state space.
 pub fn dist_explore(m: &Model, cluster: &Cluster, budget: &Budget) -> Result<DistStats, McError> {
+    dist_safety(m, Goal::Explore, cluster, budget)
+}
+
+/// Distributed breadth-first search for `goal`: the whole state space ([`Goal::Explore`]), or
+/// until the first BFS level with a deadlock ([`Goal::Deadlock`]) or a violated assertion
+/// ([`Goal::Assert`]) — evaluation errors stop both, as in [`crate::bfs`] — whose shortest trace
+/// is then rebuilt from the workers' parent ids ([`DistStats::trace`]).
+pub fn dist_safety(
+    m: &Model,
+    goal: Goal,
+    cluster: &Cluster,
+    budget: &Budget,
+) -> Result<DistStats, McError> {
     let m = Arc::new(m.clone());
     let b = budget.clone();
     let c = cluster.clone();
+    let linked = goal != Goal::Explore;
     run(cluster, budget, move |w| {
         let mut ex = Exchanger::new(w);
-        let mut g = Generator::new(&m);
+        let mut sx = Safety::new(&m, goal);
         let mut expand = |s: &[u8], out: &mut Vec<Vec<u8>>| {
-            let mut errors = 0;
-            g.successors(s, |t, _| out.push(t.to_vec()), |_, _| errors += 1);
-            errors
+            let before = sx.eval_errors;
+            let violation = sx.expand(0, s, &mut |t: &[u8]| out.push(t.to_vec()));
+            Expanded {
+                errors: sx.eval_errors - before,
+                violation,
+            }
         };
-        let l = explore(w, &mut ex, m.state_size(), &m.init, &mut expand, &b);
-        totals(w, &mut ex, &l, None, &c)
+        let l = explore(w, &mut ex, m.state_size(), &m.init, &mut expand, &b, linked);
+        let trace = if l.violated {
+            trace_back(w, &mut ex, &l)
+        } else {
+            Vec::new()
+        };
+        DistStats {
+            trace,
+            ..totals(w, &mut ex, &l, None, &c)
+        }
     })
 }
 
@@ -205,9 +235,9 @@ fn product_worker(
     let mut expand = |s: &[u8], out: &mut Vec<Vec<u8>>| {
         out.clear();
         g.successors(s, out);
-        0
+        Expanded::default()
     };
-    let l = explore(w, &mut ex, width, &init, &mut expand, budget);
+    let l = explore(w, &mut ex, width, &init, &mut expand, budget, false);
     let fix = if l.stopped.is_none() {
         let acc: Vec<bool> = (0..l.store.len() as u32)
             .map(|i| g.accepting(l.store.get(i)))
@@ -215,7 +245,7 @@ fn product_worker(
         let mut expand = |s: &[u8], out: &mut Vec<Vec<u8>>| {
             out.clear();
             g.successors(s, out);
-            0
+            Expanded::default()
         };
         let f = owcty(w, &mut ex, &l.store, &acc, &mut expand, budget);
         Some((f.remaining, f.rounds, f.stopped))
@@ -286,7 +316,7 @@ pub fn info_dist(
 }
 
 /// `mc check` on the cluster `c`: deadlocks by distributed generation, the property process or
-/// an LTL formula by distributed OWCTY (`--assert` is not distributed).
+/// an LTL formula by distributed OWCTY; deadlocks and assertions with a shortest trace.
 pub fn check_dist(
     m: &Model,
     src: &SourceFile,
@@ -295,45 +325,26 @@ pub fn check_dist(
     budget: &Budget,
 ) -> Result<Answer, McError> {
     let t0 = Instant::now();
-    let sequential = McOptions {
-        por: false,
-        engine: Engine::default(),
+    let goal = match q {
+        Check::Default if m.property.is_some() => {
+            return check_dist(m, src, &Check::Property, c, budget)
+        }
+        Check::Default | Check::Deadlock => Goal::Deadlock,
+        Check::Assert => Goal::Assert,
+        Check::Property | Check::Ltl { .. } => Goal::Explore,
     };
     match q {
-        Check::Default if m.property.is_some() => check_dist(m, src, &Check::Property, c, budget),
-        Check::Assert => Err(Diagnostic::error(
-            "--assert is not distributed: run it with --threads or sequentially",
-        )
-        .into()),
-        Check::Default | Check::Deadlock => {
-            let s = dist_explore(m, c, budget)?;
-            if let Some(e) = limit_error(&s) {
-                return Err(e);
-            }
-            let a = if s.stopped.is_some() {
-                input(Answer::decision(Verdict::Timeout), m, src)
-                    .detail("result", "unknown")
-                    .line(format!(
-                        "timeout: no deadlock found in the {} states explored",
-                        s.states
-                    ))
-            } else if s.deadlocks == 0 {
-                input(Answer::decision(Verdict::True), m, src)
-                    .detail("result", "deadlock-free")
-                    .line(format!(
-                        "true: no deadlock violation in the {} reachable states",
-                        s.states
-                    ))
+        Check::Default | Check::Deadlock | Check::Assert => {
+            let s = dist_safety(m, goal, c, budget)?;
+            let seconds = t0.elapsed().as_secs_f64();
+            let r = exploration(m, goal, &s, seconds)?;
+            let a = safety_answer(m, src, goal, &r, "off: not with the distributed engine")?;
+            let a = if r.violation.is_some() {
+                a.detail("witness_by", "distributed trace-back of parent ids")
             } else {
-                // The shortest trace, by the sequential BFS (it stops at the first deadlock).
-                check_with(m, src, &Check::Deadlock, &sequential, budget)?
-                    .detail("witness_by", "sequential breadth-first search")
+                a
             };
-            Ok(dist_answer(
-                a.detail("check", "deadlock"),
-                &s,
-                t0.elapsed().as_secs_f64(),
-            ))
+            Ok(dist_answer(a, &s, seconds))
         }
         Check::Property => {
             let (r, s) = property_search_dist(m, c, budget)?;
@@ -354,6 +365,40 @@ pub fn check_dist(
             ))
         }
     }
+}
+
+/// A distributed safety search's result as the sequential searches report theirs: the counts, and
+/// the violation at the end of the trace (its kind found again by expanding its last state).
+fn exploration(m: &Model, goal: Goal, s: &DistStats, seconds: f64) -> Result<Exploration, McError> {
+    let violation = match s.trace.last() {
+        None => None,
+        Some(last) => {
+            let mut sx = Safety::new(m, goal);
+            sx.expand(0, last, &mut |_: &[u8]| {});
+            let Some((kind, _)) = sx.violation else {
+                return Err(McError::Internal(
+                    "the distributed trace-back ended in a state that violates nothing".into(),
+                ));
+            };
+            Some(Violation {
+                kind,
+                trace: trace_of(m, s.trace.clone()),
+            })
+        }
+    };
+    Ok(Exploration {
+        states: s.states,
+        transitions: s.transitions,
+        deadlocks: s.deadlocks,
+        eval_errors: s.eval_errors,
+        depth: u32::try_from(s.levels).unwrap_or(u32::MAX),
+        complete: s.stopped.is_none() && violation.is_none(),
+        stopped: s.stopped,
+        violation,
+        memory_bytes: usize::try_from(s.memory_bytes).unwrap_or(usize::MAX),
+        seconds,
+        reduced: 0,
+    })
 }
 
 /// The search result of a distributed OWCTY run: the counts, and for a violation the lasso that

@@ -62,7 +62,8 @@ pub use command::{check_command, info_command, ExploreOptions};
 pub use dist_cluster::Cluster;
 #[cfg(feature = "dist")]
 pub use dist_task::{
-    check_dist, dist_explore, info_dist, ltl_search_dist, property_search_dist, DistStats,
+    check_dist, dist_explore, dist_safety, info_dist, ltl_search_dist, property_search_dist,
+    DistStats,
 };
 pub use dve_ast::{
     BinOp, ChanDecl, Dir, DveAst, Expr, LValue, LtlProperty, ProcessAst, RecvArg, SyncAst,

@@ -312,9 +312,19 @@ impl Worker<'_> {
             sh.halt(e);
             return false;
         }
+        if self.me == 0 {
+            // The counts reached, for a caller that gives up on the search before it returns.
+            let states: u64 = sh.states.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+            budget.progress().set(states);
+        }
         if self.me == 0 && last_report.elapsed().as_secs() >= 2 {
             *last_report = Instant::now();
             let states: u64 = sh.states.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+            budget.progress().detail(&format!(
+                "{} pending, {} MiB",
+                sh.pending.load(Ordering::Relaxed),
+                total >> 20
+            ));
             tracing::info!(
                 "mc: {} states on {} workers, {} pending, {:.0} states/s, {} MiB",
                 states,
@@ -349,6 +359,9 @@ pub(crate) fn explore<E: Expand + Send>(
     };
     let (senders, receivers): (Vec<_>, Vec<_>) = (0..n).map(|_| channel::<Vec<u8>>()).unzip();
     let owner = partition(init, n);
+    budget
+        .progress()
+        .phase("partitioned search (states stored)", None);
     let results: Vec<(Partition, E)> = std::thread::scope(|scope| {
         let handles: Vec<_> = expanders
             .into_iter()
@@ -400,15 +413,29 @@ pub(crate) fn explore<E: Expand + Send>(
 
 /// The safety expander of one worker: successors by the model's generator, deadlocks,
 /// assertions and evaluation errors as in `bfs`.
-struct Safety<'m> {
+pub(crate) struct Safety<'m> {
     m: &'m Model,
     gen: Generator<'m>,
     goal: Goal,
     transitions: u64,
     deadlocks: u64,
-    eval_errors: u64,
+    pub(crate) eval_errors: u64,
     /// The first violation this worker saw, at which state.
-    violation: Option<(ViolationKind, u64)>,
+    pub(crate) violation: Option<(ViolationKind, u64)>,
+}
+
+impl<'m> Safety<'m> {
+    pub(crate) fn new(m: &'m Model, goal: Goal) -> Safety<'m> {
+        Safety {
+            m,
+            gen: Generator::new(m),
+            goal,
+            transitions: 0,
+            deadlocks: 0,
+            eval_errors: 0,
+            violation: None,
+        }
+    }
 }
 
 impl Expand for Safety<'_> {
@@ -461,17 +488,7 @@ impl Expand for Safety<'_> {
 /// a path of parent links, not necessarily a shortest one, and `depth` is not computed (0).
 pub fn parallel_reach(m: &Model, goal: Goal, threads: usize, budget: &Budget) -> Exploration {
     let t0 = Instant::now();
-    let experts = (0..threads.max(1))
-        .map(|_| Safety {
-            m,
-            gen: Generator::new(m),
-            goal,
-            transitions: 0,
-            deadlocks: 0,
-            eval_errors: 0,
-            violation: None,
-        })
-        .collect();
+    let experts = (0..threads.max(1)).map(|_| Safety::new(m, goal)).collect();
     let run = explore(m.state_size(), &m.init, experts, false, budget);
     let mut r = Exploration {
         states: run.states(),

@@ -598,6 +598,18 @@ fn safety(
     } else {
         reduced_search(m, goal, por.as_ref(), budget)
     };
+    safety_answer(m, src, goal, &r, &por_note)
+}
+
+/// The answer of a safety search's result `r` (a violation with its trace, `true`, or a timeout
+/// with the counts; exit 3 for a memory or work limit).
+pub(crate) fn safety_answer(
+    m: &Model,
+    src: &SourceFile,
+    goal: Goal,
+    r: &Exploration,
+    por_note: &str,
+) -> Result<Answer, McError> {
     let what = if goal == Goal::Deadlock {
         "deadlock"
     } else {
@@ -667,8 +679,8 @@ fn safety(
                 r.states
             )),
     };
-    Ok(stats(input(a, m, src).detail("check", what), &r)
-        .detail("por", &por_note)
+    Ok(stats(input(a, m, src).detail("check", what), r)
+        .detail("por", por_note)
         .stat("reduced_states", r.reduced))
 }
 

@@ -6,15 +6,18 @@
 //!   evaluation-error counts equal to `bfs` (and to BEEM's published state count);
 //! * distributed OWCTY on 2 and 4 workers on the `.prop<k>.dve` products: verdicts equal to nested
 //!   DFS and to BEEM's; every lasso replays (`replay_property_lasso`);
+//! * distributed deadlock and assertion searches on 2 and 3 workers: verdicts equal to `bfs`,
+//!   traces rebuilt from the workers' parent ids as long as BFS's shortest ones, replayed
+//!   (`replay_trace`); `--max-memory` stops the run on the sum of the workers' tables;
 //! * `--ltl` formulas by distributed OWCTY: verdicts equal to the sequential `ltl_search`, lassos
 //!   replay (`replay_automaton_lasso`).
 
 use std::path::Path;
 use std::time::Duration;
-use verikit_diag::{Budget, Verdict};
+use verikit_diag::{Budget, Exhausted, Verdict};
 use verikit_explicit::{
-    bfs, check_dist, dist_explore, load_model, ltl_search, ltl_search_dist, parse_dve,
-    property_search_dist, Check, Cluster, Goal, Model,
+    bfs, check_dist, dist_explore, dist_safety, load_model, ltl_search, ltl_search_dist, parse_dve,
+    property_search_dist, replay_trace, Check, Cluster, Goal, Model,
 };
 
 mod common;
@@ -138,11 +141,110 @@ fn check_dist_answers_like_the_sequential_check() {
     assert_eq!(d.verdict, Some(Verdict::False));
     assert!(d.witness.is_some(), "a deadlock answer has a trace");
     let j = d.to_json();
-    assert_eq!(j["stats"]["states"], 1506, "{j}");
+    // The search ends with the BFS level of the first deadlock, before all 1506 states.
+    let states = j["stats"]["states"].as_u64().unwrap();
+    assert!(states > 0 && states <= 1506, "{j}");
     assert_eq!(j["workers"], 2);
     assert!(j["stats"]["bytes_per_state"].as_f64().unwrap() > 0.0);
-    let e = check_dist(&m, &src, &Check::Assert, &Cluster::local(2), &b);
-    assert!(e.is_err(), "--assert is refused, not answered");
+    assert_eq!(j["witness_by"], "distributed trace-back of parent ids");
+    let steps = j["witness"]["trace"].as_array().unwrap().len();
+    let seq_steps = seq.to_json()["witness"]["trace"].as_array().unwrap().len();
+    assert_eq!(steps, seq_steps, "the distributed trace is a shortest one");
+    let seq = verikit_explicit::check(&m, &src, &Check::Assert, &b).unwrap();
+    let d = check_dist(&m, &src, &Check::Assert, &Cluster::local(2), &b).unwrap();
+    assert_eq!(d.verdict, seq.verdict);
+}
+
+/// The distributed deadlock and assertion searches on 2 and 3 workers: the same verdicts as the
+/// sequential BFS, a trace exactly as long as its (shortest) one, and every trace replays.
+#[test]
+fn distributed_safety_traces_are_shortest_and_replay() {
+    let dir = verikit_testkit::require_data!("beem");
+    let mut models: Vec<String> = rows(&dir).into_iter().map(|r| r.0).collect();
+    models.sort();
+    models.dedup();
+    let (mut traces, mut asserts) = (0, 0);
+    for rel in &models {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+        let ast = parse_dve(&text).unwrap();
+        if ast.synchronous {
+            continue;
+        }
+        let m = load_model(&text).unwrap();
+        let b = Budget::unlimited();
+        for goal in [Goal::Deadlock, Goal::Assert] {
+            let s = bfs(&m, goal, &b);
+            for workers in [2, 3] {
+                let d = dist_safety(&m, goal, &Cluster::local(workers), &b).unwrap();
+                assert!(d.stopped.is_none(), "{rel}");
+                let want = s.violation.as_ref().map(|v| v.trace.states.len());
+                let got = (!d.trace.is_empty()).then_some(d.trace.len());
+                assert_eq!(got, want, "{rel} {goal:?} on {workers} workers");
+                if d.trace.is_empty() {
+                    assert_eq!(d.states, s.states, "{rel} {goal:?}: the whole state space");
+                    continue;
+                }
+                let states: Vec<_> = d.trace.iter().map(|s| m.decode(s)).collect();
+                replay_trace(&ast, &states).unwrap_or_else(|e| {
+                    panic!("{rel} {goal:?} on {workers} workers: trace does not replay: {e}")
+                });
+                traces += 1;
+                asserts += usize::from(goal == Goal::Assert);
+            }
+        }
+    }
+    eprintln!("{traces} traces, {asserts} of assertions");
+    assert!(traces >= 10, "only {traces} traces replayed");
+}
+
+/// No shared model violates an assertion: a grid whose assertion fails first at depth 7 and
+/// whose only deadlock is at depth 10, on 2 and 3 workers.
+#[test]
+fn distributed_assertion_and_deadlock_traces_on_a_grid() {
+    let text = "byte x = 0; byte y = 0;\n\
+        process P { state a; init a; assert a: x + y < 7; trans a -> a { guard x < 5; effect x = x + 1; }; }\n\
+        process Q { state a; init a; trans a -> a { guard y < 5; effect y = y + 1; }; }\n\
+        system async;\n";
+    let src = verikit_diag::SourceFile::new("grid.dve", text.to_string());
+    let (ast, m) = (parse_dve(text).unwrap(), load_model(text).unwrap());
+    let b = Budget::unlimited();
+    for (goal, check, steps, word) in [
+        (Goal::Assert, Check::Assert, 7, "assertion-violated"),
+        (Goal::Deadlock, Check::Deadlock, 10, "deadlock"),
+    ] {
+        for workers in [2, 3] {
+            let c = Cluster::local(workers);
+            let d = dist_safety(&m, goal, &c, &b).unwrap();
+            assert_eq!(d.trace.len(), steps + 1, "{goal:?} on {workers} workers");
+            let states: Vec<_> = d.trace.iter().map(|s| m.decode(s)).collect();
+            replay_trace(&ast, &states).unwrap();
+            let j = check_dist(&m, &src, &check, &c, &b).unwrap().to_json();
+            assert_eq!(j["verdict"], "false", "{j}");
+            assert_eq!(j["result"], word, "{j}");
+            assert_eq!(j["witness"]["trace"].as_array().unwrap().len(), steps + 1);
+        }
+    }
+}
+
+/// `--max-memory` bounds the run, not each worker: a limit above what any one worker stores but
+/// below the sum stops the run (with the counts reached), which then reports the memory limit.
+#[test]
+fn distributed_memory_limit_is_the_runs_total() {
+    let dir = verikit_testkit::require_data!("beem");
+    let Some((_, m)) = common::model_at(&dir, "anderson/anderson.1.dve") else {
+        return;
+    };
+    let c = Cluster::local(2);
+    let full = dist_explore(&m, &c, &Budget::unlimited()).unwrap();
+    assert!(full.stopped.is_none());
+    let limit = (full.memory_bytes as usize) * 3 / 4;
+    let b = Budget::unlimited().with_memory_limit(limit);
+    let d = dist_explore(&m, &c, &b).unwrap();
+    assert_eq!(d.stopped, Some(Exhausted::Memory), "{d:?}");
+    assert!(d.states > 0 && d.states < full.states, "{d:?}");
+    let tiny = Budget::unlimited().with_memory_limit(1 << 16);
+    let d = dist_safety(&m, Goal::Deadlock, &c, &tiny).unwrap();
+    assert_eq!(d.stopped, Some(Exhausted::Memory), "{d:?}");
 }
 
 #[test]
