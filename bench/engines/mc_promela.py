@@ -246,9 +246,12 @@ def write(res, a, load0, load1, wall, total):
         f"- with reduction (SPIN's default POR / `-x mc.por=on`): median ratio {med(rp)}",
         f"- reduced/full states: verikit median {fmt(statistics.median(red_v)) if red_v else '–'}, "
         f"SPIN median {fmt(statistics.median(red_s)) if red_s else '–'}",
-        "- state counts differ where BEEM's translation uses `atomic` blocks that verikit stores as committed states "
-        "(decision 0701), by the 2-state `init` prefix SPIN stores, and by the data-flow reset, which resets more dead "
-        "variables than SPIN's (decision 0709); the SPIN-CHECK relation column compares SPIN with BEEM's DVE model",
+        "- verikit explores `atomic` sequences through without storing their inner states, as SPIN does "
+        "(`-x mc.atomic=through`, the default; a blocked sequence's state is stored; decision 0710); state counts still "
+        "differ by the states SPIN stores after a process ends, by the 2-state `init` prefix SPIN stores, by the data-flow "
+        "reset, which resets more dead variables than SPIN's (decision 0709), and where a sequence waits on a rendezvous "
+        "receive (SPIN lets every process move there, verikit only the senders); the SPIN-CHECK relation column compares "
+        "SPIN with BEEM's DVE model",
         "",
         "## Per model",
         "",

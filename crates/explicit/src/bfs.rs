@@ -8,7 +8,7 @@ use crate::model::Label;
 use crate::model::Model;
 use crate::por::{in_ample, Por};
 use crate::state_store::StateStore;
-use crate::successors::Generator;
+use crate::successors::{committed_in, Generator};
 use std::time::Instant;
 use verikit_diag::{Budget, Exhausted};
 
@@ -158,25 +158,70 @@ fn trace_to(store: &StateStore, parents: &[u32], target: u32, m: &Model) -> Trac
     trace_of(m, ids.iter().map(|&i| store.get(i).to_vec()).collect())
 }
 
-/// The trace through `states` (a path of the state space), each step's label regenerated.
+/// The trace through `states` (a path of the state space), each step's label regenerated. A
+/// step that went through a Promela `atomic` sequence (`Generator::through_atomic`) is
+/// expanded into the steps inside it, so the trace is a path of the model's single steps.
 pub(crate) fn trace_of(m: &Model, states: Vec<Vec<u8>>) -> Trace {
     let mut g = Generator::new(m);
-    let mut labels = Vec::new();
+    g.through_atomic = false;
+    let mut t = Trace {
+        states: states.first().cloned().into_iter().collect(),
+        labels: Vec::new(),
+    };
     for w in states.windows(2) {
-        let (a, b) = (&w[0], &w[1]);
-        let mut found = None;
+        for (s, l) in single_steps(&mut g, m, &w[0], &w[1]) {
+            t.states.push(s);
+            t.labels.push(l);
+        }
+    }
+    t
+}
+
+/// The single steps from `a` to `b`: `b` itself when it is a successor of `a`, else the
+/// shortest path through states inside atomic sequences (committed states) to it.
+fn single_steps(g: &mut Generator, m: &Model, a: &[u8], b: &[u8]) -> Vec<(Vec<u8>, Label)> {
+    // Breadth-first from `a`, expanding only the committed states reached: (state, label, parent).
+    let mut nodes: Vec<(Vec<u8>, Label, usize)> = vec![(a.to_vec(), Label::default(), 0)];
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.insert(a.to_vec());
+    let mut k = 0;
+    while k < nodes.len() {
+        if k > 0 && !committed_in(m, &nodes[k].0) {
+            k += 1;
+            continue;
+        }
+        let cur = nodes[k].0.clone();
+        let (mut hit, mut next) = (None, Vec::new());
         g.successors(
-            a,
+            &cur,
             |s, l| {
-                if found.is_none() && s == &b[..] {
-                    found = Some(l.clone());
+                if s == b {
+                    hit.get_or_insert_with(|| l.clone());
+                } else {
+                    next.push((s.to_vec(), l.clone()));
                 }
             },
             |_, _| {},
         );
-        labels.push(found.unwrap_or_default());
+        if let Some(l) = hit {
+            let mut path = vec![(b.to_vec(), l)];
+            let mut at = k;
+            while at > 0 {
+                let (s, l, p) = &nodes[at];
+                path.push((s.clone(), l.clone()));
+                at = *p;
+            }
+            path.reverse();
+            return path;
+        }
+        for (s, l) in next {
+            if seen.insert(s.clone()) {
+                nodes.push((s, l, k));
+            }
+        }
+        k += 1;
     }
-    Trace { states, labels }
+    vec![(b.to_vec(), Label::default())]
 }
 
 /// Explores the state space breadth-first within the budget.

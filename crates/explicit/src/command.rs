@@ -4,8 +4,8 @@
 
 use crate::model::Model;
 use crate::task::{
-    check_with, dataflow_from_params, info_with, load_source_for, parse_ap_defs, Check, Engine,
-    McOptions,
+    atomic_from_params, check_with, dataflow_from_params, info_with, load_source_for,
+    parse_ap_defs, Check, Engine, McOptions,
 };
 use verikit_diag::{Answer, Budget, Ctx, Failure, Params, SourceFile};
 
@@ -113,7 +113,8 @@ pub fn check_command(
         ..McOptions::from_params(&ctx.params).map_err(Failure::Usage)?
     };
     let dataflow = dataflow_from_params(&ctx.params).map_err(Failure::Usage)?;
-    let m = load_source_for(src, q, dataflow).map_err(|d| Failure::from_error(d, Some(src)))?;
+    let mut m = load_source_for(src, q, dataflow).map_err(|d| Failure::from_error(d, Some(src)))?;
+    m.through_atomic &= atomic_from_params(&ctx.params).map_err(Failure::Usage)?;
     let budget = x.budget(&ctx.budget);
     let (q, block) = q.resolve(&m);
     let named = |a: Answer| match &block {
@@ -136,8 +137,9 @@ pub fn check_command(
 /// `verikit mc info`: the whole state space's size, time and memory.
 pub fn info_command(src: &SourceFile, x: &ExploreOptions, ctx: &Ctx) -> Result<Answer, Failure> {
     let dataflow = dataflow_from_params(&ctx.params).map_err(Failure::Usage)?;
-    let m = load_source_for(src, &Check::Default, dataflow)
+    let mut m = load_source_for(src, &Check::Default, dataflow)
         .map_err(|d| Failure::from_error(d, Some(src)))?;
+    m.through_atomic &= atomic_from_params(&ctx.params).map_err(Failure::Usage)?;
     let budget = x.budget(&ctx.budget);
     #[cfg(feature = "dist")]
     if let Some(c) = x.cluster(&ctx.params)? {

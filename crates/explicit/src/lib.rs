@@ -81,10 +81,15 @@ pub use task::{
     check, check_with, dataflow_from_params, decode_product, info, info_with, load_model,
     load_promela, load_source, load_source_for, ltl_search, ltl_search_with, parse_ap_defs,
     parse_promela, property_search, property_search_with, safety_search, Check, CycleAlgo, Engine,
-    LtlRun, McError, McOptions, CONNECT_TIMEOUT_PARAM, DATAFLOW_PARAM, POR_PARAM,
+    LtlRun, McError, McOptions, ATOMIC_PARAM, CONNECT_TIMEOUT_PARAM, DATAFLOW_PARAM, POR_PARAM,
 };
 
 use verikit_diag::Param;
 
 /// Tuning parameters of the explicit-state engine.
-pub const PARAMS: &[Param] = &[POR_PARAM, DATAFLOW_PARAM, CONNECT_TIMEOUT_PARAM];
+pub const PARAMS: &[Param] = &[
+    POR_PARAM,
+    DATAFLOW_PARAM,
+    ATOMIC_PARAM,
+    CONNECT_TIMEOUT_PARAM,
+];

@@ -95,6 +95,9 @@ pub struct Model {
     /// The property process (`system async property P`), an index into `procs`.
     pub(crate) property: Option<u32>,
     pub(crate) synchronous: bool,
+    /// Promela's `atomic` sequences are explored through, their inner states not stored
+    /// (`Generator::through_atomic`; from `DveAst::atomic_yields`).
+    pub(crate) through_atomic: bool,
     /// Rendezvous receive transitions per channel.
     pub(crate) receivers: Vec<Vec<u32>>,
     pub(crate) init: Vec<u8>,
@@ -102,6 +105,13 @@ pub struct Model {
 }
 
 impl Model {
+    /// Explores Promela's `atomic` sequences through, without storing their inner states (the
+    /// default for Promela, as SPIN does), or stores them as DVE's committed states (`false`;
+    /// DVE models always do).
+    pub fn set_through_atomic(&mut self, on: bool) {
+        self.through_atomic = on && self.ast.atomic_yields;
+    }
+
     /// Bytes per packed state.
     pub fn state_size(&self) -> usize {
         self.init.len()
@@ -300,6 +310,7 @@ impl Model {
             consts: self.consts.clone(),
             property: None,
             synchronous: false,
+            through_atomic: false,
             receivers: Vec::new(),
             init: Vec::new(),
             ast: DveAst::default(),
@@ -417,6 +428,7 @@ pub fn compile(ast: DveAst) -> Result<Model, Diagnostic> {
         consts: FxHashMap::default(),
         property: None,
         synchronous: ast.synchronous,
+        through_atomic: ast.atomic_yields,
         receivers: Vec::new(),
         init: Vec::new(),
         ast: ast.clone(),

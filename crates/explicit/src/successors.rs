@@ -6,6 +6,11 @@
 //! guard reads the state before the step; `system sync` moves every process at once. For LTL
 //! (`stutter`), a state without system successor repeats (DiVinE's and SPIN's convention: a
 //! deadlock is an infinite run that stays put).
+//!
+//! Promela's `atomic` sequences (committed states of the lowered model, `DveAst::atomic_yields`)
+//! are explored through as SPIN does, which does not store the states inside a sequence: a
+//! successor inside one is expanded in turn instead of handed out, until the sequence is left
+//! (see [`Generator::through_atomic`]). DVE's `commit` states are handed out as BEEM counts them.
 
 use crate::bytecode::{load, store, EvalError, Prog};
 use crate::model::{Label, Model, SyncC};
@@ -35,6 +40,42 @@ pub struct Generator<'m> {
     /// Computing the successors of a state in which the committed processes cannot move
     /// (`DveAst::atomic_yields`).
     yielded: bool,
+    /// Promela's `atomic` sequences are explored through: a successor inside one (some process
+    /// in a committed state) is not handed out but expanded in turn; what is handed out is each
+    /// state reached outside, with the label of the step that entered the sequence, and the
+    /// states inside where the sequence cannot go on — no successor (a deadlock), or blocked,
+    /// so that the other processes move (Promela's rule: SPIN stores that state too) — or
+    /// where an assertion is checked. On for Promela models without a property process
+    /// (`Model::through_atomic`, `-x mc.atomic`), off while `stutter` is (the LTL products see
+    /// every step).
+    pub(crate) through_atomic: bool,
+    /// States inside atomic sequences still to expand, with the label of the entering step.
+    inside: Vec<(Vec<u8>, Label)>,
+    /// The successors of one state inside an atomic sequence (reused).
+    steps: Vec<Vec<u8>>,
+    /// The last state expanded was in a blocked atomic sequence: its successors are the other
+    /// processes' steps.
+    yields: bool,
+}
+
+/// Is some process (other than the property process) in a committed state in `s`?
+pub(crate) fn committed_in(m: &Model, s: &[u8]) -> bool {
+    m.procs.iter().enumerate().any(|(pi, p)| {
+        Some(pi as u32) != m.property
+            && s.get(pi)
+                .and_then(|&c| p.commit.get(c as usize))
+                .copied()
+                .unwrap_or(false)
+    })
+}
+
+/// Does some process stand at a control state with an assertion in `s`?
+fn asserts_in(m: &Model, s: &[u8]) -> bool {
+    m.procs.iter().enumerate().any(|(pi, p)| {
+        s.get(pi)
+            .and_then(|&c| p.asserts.get(c as usize))
+            .is_some_and(|a| !a.is_empty())
+    })
 }
 
 impl<'m> Generator<'m> {
@@ -53,6 +94,12 @@ impl<'m> Generator<'m> {
             enabled: Vec::new(),
             stutter: false,
             yielded: false,
+            through_atomic: m.through_atomic
+                && m.property.is_none()
+                && m.procs.iter().any(|p| p.commit.iter().any(|&c| c)),
+            inside: Vec::new(),
+            steps: Vec::new(),
+            yields: false,
         }
     }
 
@@ -83,13 +130,7 @@ impl<'m> Generator<'m> {
     }
 
     fn committed(&self) -> bool {
-        self.m.procs.iter().enumerate().any(|(pi, p)| {
-            Some(pi as u32) != self.m.property
-                && p.commit
-                    .get(self.cur[pi] as usize)
-                    .copied()
-                    .unwrap_or(false)
-        })
+        committed_in(self.m, &self.cur)
     }
 
     fn is_committed(&self, pi: usize) -> bool {
@@ -123,11 +164,99 @@ impl<'m> Generator<'m> {
         mut out: impl FnMut(&[u8], &Label),
         mut on_error: impl FnMut(EvalError, u32),
     ) {
+        if self.through_atomic && !self.stutter {
+            self.through(state, &mut out, &mut on_error);
+        } else {
+            self.direct(state, &mut out, &mut on_error);
+        }
+    }
+
+    /// The successors of `state` with the `atomic` sequences explored through
+    /// ([`Generator::through_atomic`]); a cycle inside a sequence is expanded once.
+    fn through(
+        &mut self,
+        state: &[u8],
+        out: &mut impl FnMut(&[u8], &Label),
+        on_error: &mut impl FnMut(EvalError, u32),
+    ) {
+        let m = self.m;
+        let mut inside = std::mem::take(&mut self.inside);
+        inside.clear();
+        if committed_in(m, state) {
+            // A stored state inside a sequence: a blocked one (or the initial state). When it
+            // yields, the other processes' steps lead to ordinary states, stored as SPIN does.
+            let mut first = Vec::new();
+            self.direct(
+                state,
+                &mut |t: &[u8], l: &Label| first.push((t.to_vec(), l.clone())),
+                on_error,
+            );
+            for (t, l) in first {
+                if !self.yields && committed_in(m, &t) {
+                    inside.push((t, l));
+                } else {
+                    out(&t, &l);
+                }
+            }
+        } else {
+            self.direct(
+                state,
+                &mut |t: &[u8], l: &Label| {
+                    if committed_in(m, t) {
+                        inside.push((t.to_vec(), l.clone()));
+                    } else {
+                        out(t, l);
+                    }
+                },
+                on_error,
+            );
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        while let Some((s, first)) = inside.pop() {
+            if !seen.insert(s.clone()) {
+                continue;
+            }
+            if asserts_in(m, &s) {
+                out(&s, &first);
+                continue;
+            }
+            let mut steps = std::mem::take(&mut self.steps);
+            steps.clear();
+            self.direct(
+                &s,
+                &mut |t: &[u8], _: &Label| steps.push(t.to_vec()),
+                on_error,
+            );
+            if steps.is_empty() || self.yields {
+                // The sequence cannot go on: a deadlock, or a blocked sequence that lets the
+                // other processes move (Promela's rule) — an ordinary state, stored.
+                out(&s, &first);
+            } else {
+                for t in &steps {
+                    if committed_in(m, t) {
+                        inside.push((t.clone(), first.clone()));
+                    } else {
+                        out(t, &first);
+                    }
+                }
+            }
+            self.steps = steps;
+        }
+        self.inside = inside;
+    }
+
+    /// The successors of `state`, every step handed out.
+    fn direct(
+        &mut self,
+        state: &[u8],
+        out: &mut impl FnMut(&[u8], &Label),
+        on_error: &mut impl FnMut(EvalError, u32),
+    ) {
         self.cur.clear();
         self.cur.extend_from_slice(state);
         self.emitted = 0;
         let Some(pp) = self.m.property else {
-            self.system(&mut out, &mut on_error);
+            self.system(out, on_error);
             return;
         };
         let mut sys = std::mem::take(&mut self.sys);
@@ -153,7 +282,7 @@ impl<'m> Generator<'m> {
                     },
                 ));
             },
-            &mut on_error,
+            on_error,
         );
         self.pool = pool;
         self.label_pool = label_pool;
@@ -202,7 +331,9 @@ impl<'m> Generator<'m> {
             self.sync_system(out, on_error);
         } else {
             self.async_system(out, on_error);
+            self.yields = false;
             if self.emitted == 0 && self.m.ast.atomic_yields && self.committed() {
+                self.yields = true;
                 self.yielded = true;
                 self.async_system(out, on_error);
                 self.yielded = false;

@@ -49,6 +49,24 @@ pub fn dataflow_from_params(p: &Params) -> Result<bool, String> {
     }
 }
 
+/// `-x mc.atomic=through|store`: how Promela's `atomic` sequences are explored.
+pub const ATOMIC_PARAM: Param = Param {
+    name: "mc.atomic",
+    default: "through",
+    range: "through|store",
+    doc: "Promela only: `through` explores the states inside an `atomic` sequence without storing them, as SPIN does (a blocked sequence's state is stored); `store` stores them as DVE's committed states",
+};
+
+/// Reads `-x mc.atomic=through|store`: true for `through`.
+pub(crate) fn atomic_from_params(p: &Params) -> Result<bool, String> {
+    let v: String = p.get(&ATOMIC_PARAM)?;
+    match v.as_str() {
+        "through" => Ok(true),
+        "store" => Ok(false),
+        _ => Err(format!("-x mc.atomic={v}: expected through or store")),
+    }
+}
+
 /// `-x mc.connect-timeout=SECS`: how long the processes of a `--processes` cluster may take to
 /// connect before the run fails (a missing peer would otherwise make timely wait forever).
 pub const CONNECT_TIMEOUT_PARAM: Param = Param {

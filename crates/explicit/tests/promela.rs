@@ -127,6 +127,40 @@ fn state_counts_agree_with_spin_where_the_translation_is_faithful() {
     );
 }
 
+/// SPIN does not store the states inside an `atomic` sequence: one process with a sequence of
+/// three assignments stores 3 states, not 5 (SPIN: 4 and 6, with the state after the process
+/// ends); a second process interleaves only outside it (3 × 3 states; SPIN's 13 add the
+/// 4 states after a process ended). A blocked sequence's state is stored, and the traces
+/// through sequences are the single steps, which the interpreter replays.
+#[test]
+fn atomic_sequences_are_explored_through_as_in_spin() {
+    let count = |text: &str, through: bool| {
+        let src = SourceFile::new("t.pml", text.to_string());
+        let mut m = load_source(&src).unwrap();
+        m.set_through_atomic(through);
+        bfs(&m, Goal::Explore, &Budget::unlimited()).states
+    };
+    let one = "byte x;\nactive proctype P() { atomic { x = 1; x = 2; x = 3 }; x = 4 }\n";
+    assert_eq!((count(one, true), count(one, false)), (3, 5));
+    let two = "byte x; byte y;\n\
+        active proctype P() { atomic { x = 1; x = 2; x = 3 }; x = 4 }\n\
+        active proctype Q() { y = 1; y = 2 }\n";
+    assert_eq!((count(two, true), count(two, false)), (9, 15));
+    // The sequence blocks on `y == 2` after its first step: that state is stored, Q moves.
+    let blocked = "byte x; byte y;\n\
+        active proctype P() { atomic { x = 1; y == 2; x = 2 } }\n\
+        active proctype Q() { y = 1; y = 2 }\n";
+    let src = SourceFile::new("b.pml", blocked.to_string());
+    let m = load_source(&src).unwrap();
+    let r = bfs(&m, Goal::Deadlock, &Budget::unlimited());
+    assert_eq!(r.states, count(blocked, true));
+    let v = r.violation.expect("P and Q end: a deadlock");
+    let ast = parse_promela(blocked).unwrap();
+    let states: Vec<_> = v.trace.states.iter().map(|s| m.decode(s)).collect();
+    replay_trace(&ast, &states).unwrap_or_else(|e| panic!("trace does not replay: {e}"));
+    assert!(count(blocked, true) < count(blocked, false));
+}
+
 /// A small model with the constructs BEEM's files do not all use: `do`/`break`, `else`, a
 /// receive matching a constant, `atomic` that blocks and yields, `assert`.
 const SMALL: &str = "byte x; byte done; chan c = [0] of {byte};\n\
