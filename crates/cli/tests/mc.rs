@@ -418,11 +418,23 @@ fn spawn_process(
     hostfile: &std::path::Path,
     extra: &[&str],
 ) -> std::process::Child {
+    spawn_command(&["info", model], i, hostfile, extra)
+}
+
+/// `verikit --json mc COMMAND… --workers 2` as process `i` of the hostfile's cluster.
+fn spawn_command(
+    command: &[&str],
+    i: &str,
+    hostfile: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Child {
     use std::process::{Command, Stdio};
     Command::new(env!("CARGO_BIN_EXE_verikit"))
         .args(["--json", "--timeout", "60"])
         .args(extra)
-        .args(["mc", "info", model, "--workers", "2"])
+        .arg("mc")
+        .args(command)
+        .args(["--workers", "2"])
         .args(["--processes", "2", "--process", i, "--hostfile"])
         .arg(hostfile)
         .stdout(Stdio::piped())
@@ -486,6 +498,33 @@ fn two_processes_on_loopback_agree_with_the_sequential_counts() {
         }
         assert!(v["stats"]["bytes_sent"].as_u64().unwrap() > 0, "{v}");
     }
+}
+
+#[test]
+fn two_processes_rebuild_the_shortest_deadlock_trace_together() {
+    let Some(m) = beem("bakery/bakery.1.dve") else {
+        return;
+    };
+    let seq = json_ok(&["mc", "check", &m, "--deadlock", "-x", "mc.por=off"]);
+    let (dir, hostfile) = loopback_hostfile(2, "trace");
+    let spawn = |i: &str| spawn_command(&["check", &m, "--deadlock"], i, &hostfile, &[]);
+    let outs = wait_all(vec![spawn("0"), spawn("1")], 120);
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut traces = Vec::new();
+    for (k, o) in outs.into_iter().enumerate() {
+        let o = o.unwrap_or_else(|| panic!("process {k} did not finish"));
+        let v = json_of(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "process {k}: {v}");
+        assert_eq!(v["verdict"], "false", "process {k}: {v}");
+        assert_eq!(v["workers"], 4, "process {k}: {v}");
+        traces.push(v["witness"]["trace"].clone());
+    }
+    assert_eq!(traces[0], traces[1], "every process answers the same trace");
+    assert_eq!(
+        traces[0].as_array().map(Vec::len),
+        seq["witness"]["trace"].as_array().map(Vec::len),
+        "a shortest trace"
+    );
 }
 
 #[test]
