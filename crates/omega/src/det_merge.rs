@@ -37,7 +37,7 @@ use crate::twa::{Marks, Twa};
 use verikit_diag::Budget;
 
 /// Largest automaton (states) whose merges are tried.
-pub(crate) const MAX_STATES: usize = 64;
+pub(crate) const MAX_STATES: usize = 80;
 /// Largest number of product checks per automaton.
 pub(crate) const MAX_CHECKS: usize = 256;
 /// Work budget per automaton: the total size (states + edges) of the products checked.
@@ -138,9 +138,9 @@ struct Words {
 
 /// The moves of a deterministic automaton on the letters of [`Words`]: entry `s·L + l` is the
 /// successor of state `s` on letter `l` and the marks of that edge (`None`: no edge).
-struct Moves {
-    letters: usize,
-    table: Vec<Option<(u32, Marks)>>,
+pub(crate) struct Moves {
+    pub(crate) letters: usize,
+    pub(crate) table: Vec<Option<(u32, Marks)>>,
 }
 
 impl Words {
@@ -280,7 +280,7 @@ fn run(
 }
 
 /// The outcome of comparing a candidate with the input.
-enum Comparison {
+pub(crate) enum Comparison {
     Same,
     /// A word one side accepts and the other rejects, over the product's propositions.
     Differ(Refutation),
@@ -289,7 +289,7 @@ enum Comparison {
 }
 
 /// A distinguishing word and the propositions its letters' bits stand for.
-struct Refutation {
+pub(crate) struct Refutation {
     word: Lasso,
     aps: Vec<String>,
     /// Whether the input accepts the word (the side whose product found it).
@@ -297,7 +297,7 @@ struct Refutation {
 }
 
 /// Whether `m` and `orig` (whose complement is `orig_c`) have the same language.
-fn compare(
+pub(crate) fn compare(
     m: &Twa,
     orig: &Twa,
     orig_c: &Twa,

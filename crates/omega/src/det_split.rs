@@ -209,6 +209,7 @@ fn part_uncached(a: &mut Arena, f: F, ctx: &mut Ctx) -> Result<Option<Twa>, Omeg
                     ..o.det.clone()
                 },
                 checked_merges: false,
+                sat_minimize: None,
             };
             return match deterministic_pair(&aut, Some(&neg), &po) {
                 Ok(t) => Ok(Some(t)),

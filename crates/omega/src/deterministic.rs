@@ -32,6 +32,11 @@ pub struct DetOptions {
     /// small automata); off by default, on in the `ltl translate` and `aut determinize`
     /// commands (`-x omega.det-merge`).
     pub checked_merges: bool,
+    /// Then the exact SAT-based minimisation of [`crate::sat_minimize`] (Büchi or co-Büchi
+    /// automata of at most 16 states) within this many SAT conflicts; off (`None`) by default,
+    /// on in the `ltl translate` and `aut determinize` commands (`-x omega.det-satmin`,
+    /// `-x omega.det-satmin-conflicts`).
+    pub sat_minimize: Option<u64>,
 }
 
 /// A deterministic generalized Büchi automaton as a `parity min odd` automaton: degeneralised

@@ -56,6 +56,7 @@ mod quotient;
 mod ramsey_inclusion;
 mod rand;
 mod redirect_merge;
+mod sat_minimize;
 mod sbacc;
 mod scc_acc;
 mod scc_info;

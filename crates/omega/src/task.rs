@@ -55,7 +55,19 @@ pub const PARAMS: &[Param] = &[
         name: "omega.det-merge",
         default: "true",
         range: "true|false",
-        doc: "ltl translate -D/-P and aut determinize end with checked state merges (language equivalence decided exactly) on automata of at most 64 states",
+        doc: "ltl translate -D/-P and aut determinize end with checked state merges (language equivalence decided exactly) on automata of at most 80 states",
+    },
+    Param {
+        name: "omega.det-satmin",
+        default: "true",
+        range: "true|false",
+        doc: "ltl translate -D/-P and aut determinize end with exact SAT-based minimisation (each candidate checked for language equivalence) of Büchi and co-Büchi automata of at most 16 states",
+    },
+    Param {
+        name: "omega.det-satmin-conflicts",
+        default: "5000",
+        range: "1..=100000000",
+        doc: "SAT conflicts the minimisation of omega.det-satmin may spend per automaton",
     },
     Param {
         name: "omega.rand-max-trials",
@@ -93,16 +105,22 @@ pub fn translate_options(
     })
 }
 
-/// Options of the deterministic pipeline with `omega.det-max-states` and `omega.det-merge`
-/// applied.
+/// Options of the deterministic pipeline with `omega.det-max-states`, `omega.det-merge` and
+/// `omega.det-satmin` applied.
 pub fn det_options(params: &Params, base: DetOptions) -> Result<DetOptions, String> {
     let max_states = param(params, "omega.det-max-states", 1, 100_000_000)?;
     let checked_merges = match PARAMS.iter().find(|p| p.name == "omega.det-merge") {
         Some(p) => params.get::<bool>(p)?,
         None => base.checked_merges,
     };
+    let conflicts = param(params, "omega.det-satmin-conflicts", 1, 100_000_000)?;
+    let sat_minimize = match PARAMS.iter().find(|p| p.name == "omega.det-satmin") {
+        Some(p) => params.get::<bool>(p)?.then_some(conflicts),
+        None => base.sat_minimize,
+    };
     Ok(DetOptions {
         checked_merges,
+        sat_minimize,
         det: crate::determinize::Options {
             max_states,
             ..base.det.clone()
@@ -679,6 +697,11 @@ pub fn translate_item(
             aut = m;
             a = a.detail("checked_merges", &st);
         }
+        if let (Some(conflicts), false) = (o.sat_minimize, job.any) {
+            let (m, st) = crate::sat_minimize::minimize(&aut, conflicts, budget)?;
+            aut = m;
+            a = a.detail("sat_minimize", &st);
+        }
     }
     if job.state_based && !aut.state_based {
         aut = crate::sbacc::state_based(&aut);
@@ -968,6 +991,11 @@ pub fn aut_unary(a: &Twa, op: &AutOp, show: Show, budget: &Budget) -> Result<Ans
                 let (m, st) = crate::det_merge::reduce(&d, budget)?;
                 d = m;
                 ans = ans.detail("checked_merges", &st);
+            }
+            if let Some(conflicts) = o.sat_minimize {
+                let (m, st) = crate::sat_minimize::minimize(&d, conflicts, budget)?;
+                d = m;
+                ans = ans.detail("sat_minimize", &st);
             }
             automaton(ans, &d, show)
         }

@@ -67,6 +67,10 @@ impl CdclBackend {
     pub fn new() -> CdclBackend {
         CdclBackend::default()
     }
+    /// Limits the conflicts of each following `solve` (see [`Cdcl::set_conflict_limit`]).
+    pub fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        self.sat.set_conflict_limit(limit);
+    }
     /// Search statistics of the core.
     pub fn stats(&self) -> &crate::cdcl::Stats {
         &self.sat.stats

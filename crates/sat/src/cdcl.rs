@@ -163,6 +163,8 @@ pub struct Cdcl {
     /// Conflicts between learnt-clause reductions.
     reduce_every: u64,
     report_progress: bool,
+    /// Conflicts one `solve` may spend before answering `Unknown` (`None`: no limit).
+    conflict_limit: Option<u64>,
     /// DRAT proof log (off by default: `None` costs one branch per learnt or deleted clause).
     proof: Option<crate::drat::ProofLog>,
 }
@@ -223,6 +225,7 @@ impl Cdcl {
             max_learnts: 4000,
             reduce_every: 2000,
             report_progress: false,
+            conflict_limit: None,
             proof: None,
         }
     }
@@ -235,6 +238,11 @@ impl Cdcl {
     /// The budget the search polls (unlimited by default).
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
+    }
+    /// Limits the conflicts of each following `solve` (`None`: no limit); a search that reaches
+    /// the limit answers `Unknown`, with [`Exhausted::Work`] as the reason.
+    pub fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        self.conflict_limit = limit;
     }
     /// Reports the conflicts (and restarts) of the search into the budget's progress record.
     /// Off by default: a caller that runs many searches (IC3, BMC) reports its own phases.
@@ -1049,6 +1057,9 @@ impl Cdcl {
         let mut conflicts_this_restart = 0u64;
         let mut restart_limit = (luby(2.0, 0) * 100.0) as u64;
         let mut next_reduce = self.stats.conflicts + self.reduce_every;
+        let stop_at = self
+            .conflict_limit
+            .map(|l| self.stats.conflicts.saturating_add(l));
         loop {
             let confl = self.propagate(th);
             if th.interrupted() {
@@ -1060,6 +1071,11 @@ impl Cdcl {
                     return SatResult::Unsat;
                 }
                 conflicts_this_restart += 1;
+                if stop_at.is_some_and(|l| self.stats.conflicts >= l) {
+                    self.exhausted = Some(Exhausted::Work);
+                    self.cancel_until(th, 0);
+                    return SatResult::Unknown;
+                }
                 if self.stats.conflicts.is_multiple_of(16) {
                     if self.report_progress && self.stats.conflicts.is_multiple_of(256) {
                         let progress = self.budget.progress();
@@ -1253,6 +1269,35 @@ mod tests {
                 }
             }
         }
+        assert_eq!(s.solve(&mut th, &[]), SatResult::Unsat);
+    }
+
+    /// A conflict limit stops a hard search with `Unknown` (reason: work), and lifting it lets
+    /// the same solver finish.
+    #[test]
+    fn conflict_limit_stops_the_search() {
+        let (holes, pigeons) = (6u32, 7u32);
+        let mut s = Cdcl::new();
+        let mut th = NoTheory;
+        let p = |i: u32, j: u32| Lit::pos(i * holes + j);
+        for _ in 0..holes * pigeons {
+            s.new_var();
+        }
+        for i in 0..pigeons {
+            let c: Vec<Lit> = (0..holes).map(|j| p(i, j)).collect();
+            s.add_clause(&mut th, &c);
+        }
+        for j in 0..holes {
+            for a in 0..pigeons {
+                for b in a + 1..pigeons {
+                    s.add_clause(&mut th, &[!p(a, j), !p(b, j)]);
+                }
+            }
+        }
+        s.set_conflict_limit(Some(5));
+        assert_eq!(s.solve(&mut th, &[]), SatResult::Unknown);
+        assert_eq!(s.exhausted(), Some(Exhausted::Work));
+        s.set_conflict_limit(None);
         assert_eq!(s.solve(&mut th, &[]), SatResult::Unsat);
     }
 

@@ -1127,6 +1127,7 @@ fn parity_route(
             ..Default::default()
         },
         checked_merges: false,
+        sat_minimize: None,
     };
     let det = verikit_omega::deterministic_pair(&pos, Some(&neg), &o)?;
     let colouring = match verikit_omega::ParityAut::from_twa(&det) {
