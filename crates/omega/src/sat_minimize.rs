@@ -49,7 +49,7 @@ pub(crate) const MAX_STATES: usize = 16;
 /// Largest number of atomic propositions (the letter classes are found letter by letter).
 pub(crate) const MAX_APS: usize = 8;
 /// Largest estimated number of clauses of one query.
-pub(crate) const MAX_CLAUSES: usize = 2_000_000;
+pub(crate) const MAX_CLAUSES: usize = 400_000;
 
 /// What [`minimize`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -245,11 +245,19 @@ impl Reference {
             .map(|(c, &(d, mk))| (c, d, mk))
     }
 
-    /// An estimate of the clauses of the query for `n` states: the path propagation, two kinds
-    /// per pair of states of one SCC.
+    /// An estimate (from above) of the clauses of the query for `n` states: per SCC, for each
+    /// start state and candidate state, the path propagation along each inner edge, two kinds;
+    /// then the reachability clauses.
     fn clauses(&self, n: usize, classes: usize) -> usize {
-        let pairs: usize = self.members.iter().map(|m| m.len() * m.len()).sum();
-        2 * pairs * n * n * classes * n + (self.next.len() * classes + n * classes) * n * n
+        let paths: usize = self
+            .members
+            .iter()
+            .map(|scc| {
+                let inner: usize = scc.iter().map(|&s| self.inner(s as usize).count()).sum();
+                scc.len() * inner
+            })
+            .sum();
+        2 * paths * n * n * n + 2 * self.next.len() * classes * n * n
     }
 }
 

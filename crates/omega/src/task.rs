@@ -65,7 +65,7 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "omega.det-satmin-conflicts",
-        default: "5000",
+        default: "3000",
         range: "1..=100000000",
         doc: "SAT conflicts the minimisation of omega.det-satmin may spend per automaton",
     },
