@@ -143,6 +143,27 @@ pub(crate) struct Moves {
     pub(crate) table: Vec<Option<(u32, Marks)>>,
 }
 
+impl Moves {
+    /// The moves of `aut` on `letters` (bit `i` = AP `i`).
+    pub(crate) fn of(aut: &Twa, letters: &[u64]) -> Moves {
+        let vals: Vec<_> = letters.iter().map(|&b| aut.valuation(b)).collect();
+        let mut table = Vec::with_capacity(aut.num_states() * vals.len());
+        for es in &aut.states {
+            for v in &vals {
+                table.push(
+                    es.iter()
+                        .find(|e| e.label.eval_in(v))
+                        .map(|e| (e.dst, e.marks)),
+                );
+            }
+        }
+        Moves {
+            letters: vals.len(),
+            table,
+        }
+    }
+}
+
 impl Words {
     /// Stores `w` (letters over the input's propositions) with the input's verdict on it.
     fn add(&mut self, w: &Lasso, orig_accepts: bool) {
@@ -159,21 +180,7 @@ impl Words {
     }
 
     fn moves(&self, aut: &Twa) -> Moves {
-        let vals: Vec<_> = self.letters.iter().map(|&b| aut.valuation(b)).collect();
-        let mut table = Vec::with_capacity(aut.num_states() * vals.len());
-        for es in &aut.states {
-            for v in &vals {
-                table.push(
-                    es.iter()
-                        .find(|e| e.label.eval_in(v))
-                        .map(|e| (e.dst, e.marks)),
-                );
-            }
-        }
-        Moves {
-            letters: vals.len(),
-            table,
-        }
+        Moves::of(aut, &self.letters)
     }
 
     /// True if some stored word is decided differently by the automaton of `moves` with `q`

@@ -308,21 +308,7 @@ impl Alphabet {
 
     /// The moves of `aut` on the classes (one representative letter each).
     fn moves(&self, aut: &Twa) -> Moves {
-        let vals: Vec<_> = self.reps.iter().map(|&b| aut.valuation(b)).collect();
-        let mut table = Vec::with_capacity(aut.num_states() * vals.len());
-        for es in &aut.states {
-            for v in &vals {
-                table.push(
-                    es.iter()
-                        .find(|e| e.label.eval_in(v))
-                        .map(|e| (e.dst, e.marks)),
-                );
-            }
-        }
-        Moves {
-            letters: vals.len(),
-            table,
-        }
+        Moves::of(aut, &self.reps)
     }
 }
 
@@ -674,33 +660,6 @@ mod tests {
         }
     }
 
-    /// A deterministic automaton over one proposition with `n` states and one mark, partial
-    /// (one edge in four dropped) when `partial`.
-    fn random_det1(seed: u64, n: u32, acc: &str, partial: bool) -> Twa {
-        let mut x = seed | 1;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let mut body = String::new();
-        for s in 0..n {
-            body += &format!("State: {s}\n");
-            for l in ["!0", "0"] {
-                let (d, m) = (next() % u64::from(n), next() % 2);
-                if partial && next() % 4 == 0 {
-                    continue;
-                }
-                body += &format!("[{l}] {d}{}\n", if m == 1 { " {0}" } else { "" });
-            }
-        }
-        let text = format!(
-            "HOA: v1\nStates: {n}\nStart: 0\nAP: 1 \"a\"\nAcceptance: 1 {acc}\n--BODY--\n{body}--END--\n"
-        );
-        crate::hoa::parse(&text).unwrap()
-    }
-
     /// Minimality against exhaustive search: on tiny random automata over one proposition, no
     /// deterministic automaton with fewer states than the result has the input's language
     /// (candidates agreeing on short lassos are decided by the equivalence check).
@@ -709,7 +668,14 @@ mod tests {
         let mut tried = 0;
         for seed in 0..60u64 {
             let acc = if seed % 2 == 0 { "Inf(0)" } else { "Fin(0)" };
-            let a = crate::prune::trim(&random_det1(seed, 4, acc, seed % 3 == 0));
+            let a = crate::prune::trim(&crate::tests::random_det_over(
+                1,
+                seed,
+                4,
+                1,
+                acc,
+                seed % 3 == 0,
+            ));
             let (m, st) = minimize(&a, 100_000, &Budget::unlimited()).unwrap();
             if st.skipped.is_some() || m.num_states() < 2 || m.num_states() > 3 {
                 continue;

@@ -362,7 +362,10 @@ fn formulas_larger_than_spot_before_sat_minimisation() {
         ),
         ("(!b | (b W a)) & F(G(b & c) | (F!c & F!b))", 7),
     ] {
-        let d = check_command_dpa(f);
+        let d = command_dpa(f);
+        let (arena, phi, a, na) = buchi_pair(f);
+        assert_equivalent(&format!("{f} (ltl translate -D -P)"), &d, &a, &na);
+        assert_words(f, &arena, phi, &d);
         assert!(d.num_states() <= spot, "{f}: {} > {spot}", d.num_states());
     }
 }
@@ -413,7 +416,8 @@ proptest! {
 /// `¬φ`'s complement competing) on `f`: deterministic, a parity automaton, and the language of
 /// the Büchi translation of `f` (both products with the other side's complement empty), and of
 /// the LTL evaluator on short lassos.
-fn check_command_dpa(f: &str) -> Twa {
+/// The automaton of `ltl translate -D -P` (the command's pipeline and default parameters).
+fn command_dpa(f: &str) -> Twa {
     let job = verikit_omega::task::translate_job(
         verikit_omega::task::TranslateFlags {
             det: verikit_omega::task::det_flags(true, Some(None), false, false),
@@ -422,7 +426,13 @@ fn check_command_dpa(f: &str) -> Twa {
         &verikit_diag::Params::default(),
     )
     .unwrap();
-    let (d, _) = verikit_omega::task::translate_formula(f, 0, &job, &Budget::unlimited()).unwrap();
+    verikit_omega::task::translate_formula(f, 0, &job, &Budget::unlimited())
+        .unwrap()
+        .0
+}
+
+fn check_command_dpa(f: &str) -> Twa {
+    let d = command_dpa(f);
     assert!(
         ParityAut::from_twa(&d).is_some(),
         "{f}: not a parity automaton"

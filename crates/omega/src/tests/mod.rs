@@ -38,10 +38,35 @@ pub(crate) fn one_ap(n: u32, sets: u32, edges: &[(u32, u32, char, u64)]) -> crat
     t
 }
 
-/// A deterministic automaton over two propositions `a`, `b` with `n` states: on each of the four
+/// A deterministic automaton over two propositions `p0`, `p1` with `n` states: on each of the four
 /// letters a successor and marks (of `sets`) drawn from `seed`, the edge dropped one time in
 /// five when `partial`; acceptance `acc` (an HOA condition over `sets` marks); initial state 0.
 pub(crate) fn random_det(seed: u64, n: u32, sets: u32, acc: &str, partial: bool) -> crate::Twa {
+    random_det_over(2, seed, n, sets, acc, partial)
+}
+
+/// [`random_det`] over `aps` propositions (`p0`, `p1`, …; letters in binary order, the first
+/// proposition the most significant).
+pub(crate) fn random_det_over(
+    aps: u32,
+    seed: u64,
+    n: u32,
+    sets: u32,
+    acc: &str,
+    partial: bool,
+) -> crate::Twa {
+    let letters: Vec<String> = (0..1u32 << aps)
+        .map(|i| {
+            (0..aps)
+                .map(|j| {
+                    let on = (i >> (aps - 1 - j)) & 1 == 1;
+                    format!("{}{j}", if on { "" } else { "!" })
+                })
+                .collect::<Vec<_>>()
+                .join("&")
+        })
+        .collect();
+    let names: Vec<String> = (0..aps).map(|j| format!("\"p{j}\"")).collect();
     let mut x = seed | 1;
     let mut next = || {
         x ^= x << 13;
@@ -52,7 +77,7 @@ pub(crate) fn random_det(seed: u64, n: u32, sets: u32, acc: &str, partial: bool)
     let mut body = String::new();
     for s in 0..n {
         body += &format!("State: {s}\n");
-        for l in ["!0&!1", "!0&1", "0&!1", "0&1"] {
+        for l in &letters {
             let d = next() % u64::from(n);
             let m = next() % (1u64 << sets);
             if partial && next() % 5 == 0 {
@@ -71,7 +96,8 @@ pub(crate) fn random_det(seed: u64, n: u32, sets: u32, acc: &str, partial: bool)
         }
     }
     let text = format!(
-        "HOA: v1\nStates: {n}\nStart: 0\nAP: 2 \"a\" \"b\"\nAcceptance: {sets} {acc}\n--BODY--\n{body}--END--\n"
+        "HOA: v1\nStates: {n}\nStart: 0\nAP: {aps} {}\nAcceptance: {sets} {acc}\n--BODY--\n{body}--END--\n",
+        names.join(" ")
     );
     crate::hoa::parse(&text).expect("a well-formed HOA text")
 }
