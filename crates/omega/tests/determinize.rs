@@ -412,10 +412,6 @@ proptest! {
     }
 }
 
-/// `ltl translate -D -P` as the command runs it (the default translation with redirect merges,
-/// `¬φ`'s complement competing) on `f`: deterministic, a parity automaton, and the language of
-/// the Büchi translation of `f` (both products with the other side's complement empty), and of
-/// the LTL evaluator on short lassos.
 /// The automaton of `ltl translate -D -P` (the command's pipeline and default parameters).
 fn command_dpa(f: &str) -> Twa {
     let job = verikit_omega::task::translate_job(
@@ -431,6 +427,10 @@ fn command_dpa(f: &str) -> Twa {
         .0
 }
 
+/// `ltl translate -D -P` as the command runs it (the default translation with redirect merges,
+/// `¬φ`'s complement competing) on `f`: deterministic, a parity automaton, and the language of
+/// the Büchi translation of `f` (both products with the other side's complement empty), and of
+/// the LTL evaluator on short lassos.
 fn check_command_dpa(f: &str) -> Twa {
     let d = command_dpa(f);
     assert!(
