@@ -44,14 +44,13 @@ pub enum ProgCmd {
         #[arg(long, default_value_t = 1)]
         bound: usize,
     },
-    /// Solve constrained Horn clauses, linear and nonlinear (SMT-LIB `HORN`, CHC-COMP): `sat` with a model (an
-    /// interpretation of every predicate), `unsat` with a derivation of `false`, both checked by
-    /// the SMT solver against the clauses as written; `unknown` with the reason otherwise.
+    /// Solve constrained Horn clauses, linear and nonlinear (SMT-LIB `HORN`, CHC-COMP): `sat` with
+    /// a model (an interpretation of every predicate), `unsat` with a derivation of `false`, both
+    /// checked by the SMT solver against the clauses as written; `unknown` with the reason otherwise.
     Chc {
         /// An SMT-LIB file with `(set-logic HORN)`.
         input: PathBuf,
-        /// Engine (`portfolio`: Spacer after inlining and slicing the clauses, then on linear
-        /// systems IMPACT for a model and bounded model checking for a derivation).
+        /// Engine (`portfolio`: Spacer on the inlined, sliced clauses; then IMPACT and BMC if linear).
         #[arg(long, default_value = "portfolio", value_parser = PossibleValuesParser::new(ENGINE_NAMES))]
         engine: String,
     },
