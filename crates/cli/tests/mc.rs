@@ -88,6 +88,39 @@ fn info_counts_equal_beem_and_deadlock_trace_is_shortest() {
     assert_eq!(v["verdict"], "false", "BEEM: G(wait0 -> F cs0) is violated");
 }
 
+#[test]
+fn divine_error_handling_gives_beem_counts_on_anderson1() {
+    let Some(m) = beem("anderson/anderson.1.dve") else {
+        return;
+    };
+    // Default: an erroneous transition has no successor; 3 states have only failing ones.
+    let v = json_ok(&["mc", "info", &m]);
+    assert_eq!(counts(&v), (347_036, 692_508, 3));
+    assert_eq!(v["stats"]["error_dead_ends"], 3);
+    assert_eq!(v["stats"]["evaluation_errors"], 538);
+    // DiVinE's: the 538 erroneous transitions lead to one error state, from which P_1 takes
+    // two more steps; BEEM publishes 347039 states.
+    for threads in ["1", "2"] {
+        let v = json_ok(&[
+            "-x",
+            "mc.errors=divine",
+            "mc",
+            "info",
+            &m,
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(counts(&v), (347_039, 693_048, 1), "--threads {threads}");
+        assert_eq!(v["stats"]["error_dead_ends"], 0);
+    }
+    let (code, _, err) = verikit(&["-x", "mc.errors=divine", "mc", "check", &m, "--deadlock"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("mc.errors=divine") && err.contains("mc info"),
+        "{err}"
+    );
+}
+
 /// `verikit mc info` on a file `name` holding `text`: exit 2 and stderr containing each of
 /// `expected`.
 fn refused(name: &str, text: &str, expected: &[&str]) {

@@ -60,6 +60,10 @@ pub struct Exploration {
     pub transitions: u64,
     pub deadlocks: u64,
     pub eval_errors: u64,
+    /// Deadlocks whose every enabled transition failed to evaluate (counted in `deadlocks`
+    /// too): states that have transitions but no successor. Counted by the sequential and
+    /// multi-core searches, not by the distributed one.
+    pub error_dead_ends: u64,
     /// BFS levels completed (the depth of the last state expanded).
     pub depth: u32,
     /// Every reachable state was expanded.
@@ -371,6 +375,9 @@ pub(crate) fn bfs_reduced(
                 finish(&mut r, &store);
                 return r;
             }
+        }
+        if n_succ == 0 && err_here.is_some() {
+            r.error_dead_ends += 1;
         }
         if n_succ == 0 && r.deadlock(goal, || trace_to(&store, &parents, i, m)) {
             finish(&mut r, &store);

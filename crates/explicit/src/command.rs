@@ -4,8 +4,8 @@
 
 use crate::model::Model;
 use crate::task::{
-    atomic_from_params, check_with, dataflow_from_params, info_with, load_source_for,
-    parse_ap_defs, Check, Engine, McOptions,
+    atomic_from_params, check_with, dataflow_from_params, divine_errors_from_params, info_with,
+    load_source_for, parse_ap_defs, Check, Engine, McOptions,
 };
 use verikit_diag::{Answer, Budget, Ctx, Failure, Params, SourceFile};
 
@@ -115,6 +115,11 @@ pub fn check_command(
     let dataflow = dataflow_from_params(&ctx.params).map_err(Failure::Usage)?;
     let mut m = load_source_for(src, q, dataflow).map_err(|d| Failure::from_error(d, Some(src)))?;
     m.through_atomic &= atomic_from_params(&ctx.params).map_err(Failure::Usage)?;
+    if divine_errors_from_params(&ctx.params).map_err(Failure::Usage)? {
+        return Err(Failure::Usage(
+            "-x mc.errors=divine is supported by `mc info` only (`mc check` reports an evaluation error as a violation)".into(),
+        ));
+    }
     let budget = x.budget(&ctx.budget);
     let (q, block) = q.resolve(&m);
     let named = |a: Answer| match &block {
@@ -140,6 +145,7 @@ pub fn info_command(src: &SourceFile, x: &ExploreOptions, ctx: &Ctx) -> Result<A
     let mut m = load_source_for(src, &Check::Default, dataflow)
         .map_err(|d| Failure::from_error(d, Some(src)))?;
     m.through_atomic &= atomic_from_params(&ctx.params).map_err(Failure::Usage)?;
+    m.set_divine_errors(divine_errors_from_params(&ctx.params).map_err(Failure::Usage)?);
     let budget = x.budget(&ctx.budget);
     #[cfg(feature = "dist")]
     if let Some(c) = x.cluster(&ctx.params)? {

@@ -391,6 +391,8 @@ fn exploration(m: &Model, goal: Goal, s: &DistStats, seconds: f64) -> Result<Exp
         transitions: s.transitions,
         deadlocks: s.deadlocks,
         eval_errors: s.eval_errors,
+        // Not counted by the distributed engine (`mc info` on it does not report them).
+        error_dead_ends: 0,
         depth: u32::try_from(s.levels).unwrap_or(u32::MAX),
         complete: s.stopped.is_none() && violation.is_none(),
         stopped: s.stopped,

@@ -98,6 +98,9 @@ pub struct Model {
     /// Promela's `atomic` sequences are explored through, their inner states not stored
     /// (`Generator::through_atomic`; from `DveAst::atomic_yields`).
     pub(crate) through_atomic: bool,
+    /// An erroneous transition leads to DiVinE's one error state instead of having no
+    /// successor ([`Model::set_divine_errors`]).
+    pub(crate) divine_errors: bool,
     /// Rendezvous receive transitions per channel.
     pub(crate) receivers: Vec<Vec<u32>>,
     pub(crate) init: Vec<u8>,
@@ -110,6 +113,25 @@ impl Model {
     /// DVE models always do).
     pub fn set_through_atomic(&mut self, on: bool) {
         self.through_atomic = on && self.ast.atomic_yields;
+    }
+
+    /// DiVinE's handling of evaluation errors (`-x mc.errors=divine`), which BEEM's published
+    /// counts were generated with: every erroneous transition leads to one shared error state
+    /// (see [`Model::error_state`]) instead of having no successor (`false`, the default).
+    pub fn set_divine_errors(&mut self, on: bool) {
+        self.divine_errors = on;
+    }
+
+    /// DiVinE's error state: every byte zero except the control state of the first process,
+    /// which is one past its last state (DiVinE's `go_to_error`). The first process has no
+    /// transition there; the others are in their first-declared control state with every
+    /// variable zero, and move on from it.
+    pub(crate) fn error_state(&self) -> Vec<u8> {
+        let mut s = vec![0u8; self.state_size()];
+        if let (Some(first), Some(p)) = (s.first_mut(), self.procs.first()) {
+            *first = u8::try_from(p.states.len()).unwrap_or(u8::MAX);
+        }
+        s
     }
 
     /// Bytes per packed state.
@@ -311,6 +333,7 @@ impl Model {
             property: None,
             synchronous: false,
             through_atomic: false,
+            divine_errors: false,
             receivers: Vec::new(),
             init: Vec::new(),
             ast: DveAst::default(),
@@ -429,6 +452,7 @@ pub fn compile(ast: DveAst) -> Result<Model, Diagnostic> {
         property: None,
         synchronous: ast.synchronous,
         through_atomic: ast.atomic_yields,
+        divine_errors: false,
         receivers: Vec::new(),
         init: Vec::new(),
         ast: ast.clone(),

@@ -419,6 +419,7 @@ pub(crate) struct Safety<'m> {
     goal: Goal,
     transitions: u64,
     deadlocks: u64,
+    error_dead_ends: u64,
     pub(crate) eval_errors: u64,
     /// The first violation this worker saw, at which state.
     pub(crate) violation: Option<(ViolationKind, u64)>,
@@ -432,6 +433,7 @@ impl<'m> Safety<'m> {
             goal,
             transitions: 0,
             deadlocks: 0,
+            error_dead_ends: 0,
             eval_errors: 0,
             violation: None,
         }
@@ -472,6 +474,7 @@ impl Expand for Safety<'_> {
         }
         if n == 0 {
             self.deadlocks += 1;
+            self.error_dead_ends += u64::from(err.is_some());
             if self.goal != Goal::Assert {
                 if self.violation.is_none() {
                     self.violation = Some((ViolationKind::Deadlock, id));
@@ -501,6 +504,7 @@ pub fn parallel_reach(m: &Model, goal: Goal, threads: usize, budget: &Budget) ->
     for e in &run.expanders {
         r.transitions += e.transitions;
         r.deadlocks += e.deadlocks;
+        r.error_dead_ends += e.error_dead_ends;
         r.eval_errors += e.eval_errors;
         if let Some((k, at)) = &e.violation {
             let wanted = run.stop_at.is_none_or(|s| s == *at);

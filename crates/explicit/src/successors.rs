@@ -56,6 +56,11 @@ pub struct Generator<'m> {
     /// The last state expanded was in a blocked atomic sequence: its successors are the other
     /// processes' steps.
     yields: bool,
+    /// DiVinE's error state, the successor of every erroneous transition
+    /// (`Model::set_divine_errors`); `None`: an erroneous transition has no successor.
+    error_state: Option<Vec<u8>>,
+    /// The erroneous transitions of the state being expanded (reused).
+    failed: Vec<u32>,
 }
 
 /// Is some process (other than the property process) in a committed state in `s`?
@@ -100,6 +105,8 @@ impl<'m> Generator<'m> {
             inside: Vec::new(),
             steps: Vec::new(),
             yields: false,
+            error_state: m.divine_errors.then(|| m.error_state()),
+            failed: Vec::new(),
         }
     }
 
@@ -156,18 +163,46 @@ impl<'m> Generator<'m> {
 
     /// Computes the successors of `state` and calls `out` on each. Evaluation errors (division by
     /// zero, index out of bounds) in a transition are passed to `on_error` and that transition
-    /// yields no successor. Without a property process each successor goes to `out` as it is
-    /// built (no copy); with one, the system steps are kept and paired with its steps.
+    /// yields no successor, or, with DiVinE's error handling (`Model::set_divine_errors`), the
+    /// error state. Without a property process each successor goes to `out` as it is built (no
+    /// copy); with one, the system steps are kept and paired with its steps.
     pub fn successors(
         &mut self,
         state: &[u8],
         mut out: impl FnMut(&[u8], &Label),
         mut on_error: impl FnMut(EvalError, u32),
     ) {
+        let Some(error_state) = self.error_state.take() else {
+            self.expand(state, &mut out, &mut on_error);
+            return;
+        };
+        let mut failed = std::mem::take(&mut self.failed);
+        failed.clear();
+        self.expand(state, &mut out, &mut |e, t| {
+            failed.push(t);
+            on_error(e, t)
+        });
+        for &t in &failed {
+            let label = Label {
+                trans: vec![t],
+                property: None,
+            };
+            out(&error_state, &label);
+        }
+        self.failed = failed;
+        self.error_state = Some(error_state);
+    }
+
+    fn expand(
+        &mut self,
+        state: &[u8],
+        out: &mut impl FnMut(&[u8], &Label),
+        on_error: &mut impl FnMut(EvalError, u32),
+    ) {
         if self.through_atomic && !self.stutter {
-            self.through(state, &mut out, &mut on_error);
+            self.through(state, out, on_error);
         } else {
-            self.direct(state, &mut out, &mut on_error);
+            self.direct(state, out, on_error);
         }
     }
 

@@ -67,6 +67,24 @@ pub(crate) fn atomic_from_params(p: &Params) -> Result<bool, String> {
     }
 }
 
+/// `-x mc.errors=skip|divine`: what an erroneous transition leads to in `mc info`.
+pub const ERRORS_PARAM: Param = Param {
+    name: "mc.errors",
+    default: "skip",
+    range: "skip|divine",
+    doc: "`mc info` only: `skip` gives a transition whose guard or effect fails to evaluate no successor; `divine` leads it to DiVinE's one error state (all zero, the first process one past its last control state, the others moving on from it), which BEEM's published counts include",
+};
+
+/// Reads `-x mc.errors=skip|divine`: true for `divine`.
+pub fn divine_errors_from_params(p: &Params) -> Result<bool, String> {
+    let v: String = p.get(&ERRORS_PARAM)?;
+    match v.as_str() {
+        "skip" => Ok(false),
+        "divine" => Ok(true),
+        _ => Err(format!("-x mc.errors={v}: expected skip or divine")),
+    }
+}
+
 /// `-x mc.connect-timeout=SECS`: how long the processes of a `--processes` cluster may take to
 /// connect before the run fails (a missing peer would otherwise make timely wait forever).
 pub const CONNECT_TIMEOUT_PARAM: Param = Param {
@@ -448,6 +466,7 @@ pub fn info_with(
         return Err(limit("state-space generation", e, r.states, r.transitions));
     }
     let mut a = stats(input(info_answer(r.stopped.is_some()), m, src), &r)
+        .stat("error_dead_ends", r.error_dead_ends)
         .detail("threads", e.threads.max(1))
         .line(format!(
             "{}states: {}, transitions: {}, deadlocks: {}, time: {:.3} s, memory: {:.1} MiB",

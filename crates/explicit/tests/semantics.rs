@@ -90,6 +90,44 @@ fn evaluation_errors_are_reported() {
     }
 }
 
+#[test]
+fn divine_error_state_is_shared_and_the_others_move_on_from_it() {
+    // P's only transition always fails (index 2 of a 2-element array), Q can step once.
+    let src = "byte a[2]; byte i = 2;
+        process P { state s, t; init s; trans s -> t { effect a[i] = 1; }; }
+        process Q { state u, v; init u; trans u -> v { }; }
+        system async;";
+    // No successor for the failing step: (s,u) -> (s,v), where P's step fails again: a
+    // deadlock whose only enabled transition failed.
+    let skip = explore(src);
+    assert_eq!(
+        (
+            skip.states,
+            skip.transitions,
+            skip.deadlocks,
+            skip.error_dead_ends,
+            skip.eval_errors
+        ),
+        (2, 1, 1, 1, 2)
+    );
+    // DiVinE: both failing steps lead to one error state E (P one past its last state, Q in
+    // its first state u, every variable 0), from which Q steps to (E.P, v), a deadlock:
+    // 4 states, (s,u)->(s,v), (s,u)->E, (s,v)->E, E->(E.P,v).
+    let mut m = load_model(src).unwrap();
+    m.set_divine_errors(true);
+    let r = bfs(&m, Goal::Explore, &Budget::unlimited());
+    assert_eq!(
+        (
+            r.states,
+            r.transitions,
+            r.deadlocks,
+            r.error_dead_ends,
+            r.eval_errors
+        ),
+        (4, 4, 1, 0, 2)
+    );
+}
+
 /// A random model: processes with a few states over two byte variables and a rendezvous channel.
 fn model() -> impl Strategy<Value = String> {
     let trans = (
