@@ -82,7 +82,7 @@ pub fn expected_counts(dir: &Path) -> BTreeMap<String, Counts> {
 }
 
 /// Every instance BEEM explored completely (up to `MAX_STATES`) has BEEM's counts. Where an
-/// evaluation error occurs (`anderson.1`: `next = next-2` leaves the byte range), the counts are
+/// evaluation error occurs (`anderson.1`: the byte `next` leaves 0..255), the counts are
 /// compared with DiVinE's error handling (`Model::set_divine_errors`, `-x mc.errors=divine`):
 /// BEEM's counts include DiVinE's one error state and the states the other processes reach from
 /// it (decision 0700). The default handling (no successor) has exactly those states fewer.
