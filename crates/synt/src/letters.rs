@@ -68,16 +68,18 @@ fn refine(cells: Vec<Bdd>, f: &Bdd, budget: &Budget) -> Result<Vec<Bdd>, SyntErr
     Ok(out)
 }
 
-/// The distinct BDDs of a list (semantic equality).
-fn distinct(v: impl IntoIterator<Item = Bdd>) -> Vec<Bdd> {
+/// The distinct BDDs of a list (semantic equality), polling the budget before each one: the
+/// equivalence tests are pairwise, so a large alphabet's labels can take long.
+fn distinct(v: impl IntoIterator<Item = Bdd>, budget: &Budget) -> Result<Vec<Bdd>, SyntError> {
     let mut out: Vec<Bdd> = Vec::new();
     for b in v {
+        budget.check()?;
         if b.is_true() || b.is_false() || out.iter().any(|x| x == &b || x.iff(&b).is_true()) {
             continue;
         }
         out.push(b);
     }
-    out
+    Ok(out)
 }
 
 /// The automaton's edges with their guards imported into `dict`.
@@ -145,7 +147,7 @@ impl Letters {
         let bits = dict.len();
         let edges = import_edges(aut, dict, budget)?;
         let n_edges: usize = edges.iter().map(Vec::len).sum();
-        let labels = distinct(edges.iter().flatten().map(|(_, _, g)| g.clone()));
+        let labels = distinct(edges.iter().flatten().map(|(_, _, g)| g.clone()), budget)?;
         let mut classes = vec![dict.tt()];
         for l in &labels {
             classes = refine(classes, l, budget)?;
@@ -171,7 +173,7 @@ impl Letters {
         let second: Vec<BddVariable> = (n_first..bits).filter_map(|i| dict.var(i)).collect();
         let proj: Vec<Bdd> = classes.iter().map(|c| c.exists(&second)).collect();
         let mut cells = vec![dict.tt()];
-        for p in distinct(proj.iter().cloned()) {
+        for p in distinct(proj.iter().cloned(), budget)? {
             cells = refine(cells, &p, budget)?;
         }
         let mut groups = Vec::with_capacity(cells.len());
@@ -274,4 +276,24 @@ pub(crate) fn skolem(rel: &Bdd, ys: &[BddVariable]) -> Vec<Bdd> {
         out.push(one);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_keeps_one_of_each_function_and_stops_on_a_spent_budget() {
+        let dict = Letters::dict(&["a".to_string(), "b".to_string()]).unwrap();
+        let (x, y) = (dict.literal(0, true), dict.literal(1, true));
+        // a ∧ b twice (built two ways), a, b, and the constants (dropped)
+        let ab = x.and(&y);
+        let ba = y.and(&x);
+        let list = vec![ab, ba, x.clone(), y, dict.tt(), x.and_not(&x)];
+        let out = distinct(list.clone(), &Budget::unlimited()).unwrap();
+        assert_eq!(out.len(), 3);
+        let spent = Budget::unlimited();
+        spent.cancel();
+        assert!(distinct(list, &spent).is_err());
+    }
 }
