@@ -98,6 +98,12 @@ fn divine_error_handling_gives_beem_counts_on_anderson1() {
     assert_eq!(counts(&v), (347_036, 692_508, 3));
     assert_eq!(v["stats"]["error_dead_ends"], 3);
     assert_eq!(v["stats"]["evaluation_errors"], 538);
+    // the first error is named although a deadlock was met before it, on 1 and 2 threads
+    for threads in ["1", "2"] {
+        let v = json_ok(&["mc", "info", &m, "--threads", threads]);
+        let e = v["evaluation_error"].as_str().unwrap_or_default();
+        assert!(e.starts_with("538 evaluation error(s); the first: "), "{v}");
+    }
     // DiVinE's: the 538 erroneous transitions lead to one error state, from which P_1 takes
     // two more steps; BEEM publishes 347039 states.
     for threads in ["1", "2"] {

@@ -71,6 +71,8 @@ pub struct Exploration {
     pub stopped: Option<Exhausted>,
     /// The first violation found (or, for [`Goal::Explore`], the first deadlock or error).
     pub violation: Option<Violation>,
+    /// The first evaluation error met and its transition (also when a deadlock came first).
+    pub first_eval_error: Option<(EvalError, u32)>,
     pub memory_bytes: usize,
     pub seconds: f64,
     /// States expanded with a proper ample set (partial-order reduction; 0 without it).
@@ -363,6 +365,7 @@ pub(crate) fn bfs_reduced(
         if let Some((e, t)) = err_here {
             if first_error.is_none() {
                 first_error = Some((e, t, i));
+                r.first_eval_error = Some((e, t));
             }
             if goal != Goal::Explore {
                 r.violation = Some(Violation {

@@ -397,6 +397,7 @@ fn exploration(m: &Model, goal: Goal, s: &DistStats, seconds: f64) -> Result<Exp
         complete: s.stopped.is_none() && violation.is_none(),
         stopped: s.stopped,
         violation,
+        first_eval_error: None,
         memory_bytes: usize::try_from(s.memory_bytes).unwrap_or(usize::MAX),
         seconds,
         reduced: 0,

@@ -14,6 +14,7 @@
 //! function, record layout and counter are what a multi-process run exchanges (crate `dist`).
 
 use crate::bfs::{assert_violation, trace_of, Exploration, Goal, Violation, ViolationKind};
+use crate::bytecode::EvalError;
 use crate::model::Model;
 use crate::state_store::StateStore;
 use crate::successors::Generator;
@@ -423,6 +424,8 @@ pub(crate) struct Safety<'m> {
     pub(crate) eval_errors: u64,
     /// The first violation this worker saw, at which state.
     pub(crate) violation: Option<(ViolationKind, u64)>,
+    /// The first evaluation error this worker met (also when a deadlock came first).
+    first_eval_error: Option<(EvalError, u32)>,
 }
 
 impl<'m> Safety<'m> {
@@ -436,6 +439,7 @@ impl<'m> Safety<'m> {
             error_dead_ends: 0,
             eval_errors: 0,
             violation: None,
+            first_eval_error: None,
         }
     }
 }
@@ -466,6 +470,7 @@ impl Expand for Safety<'_> {
         self.eval_errors += errors;
         self.transitions += n;
         if let Some((error, transition)) = err {
+            self.first_eval_error.get_or_insert((error, transition));
             self.violation
                 .get_or_insert((ViolationKind::Eval { error, transition }, id));
             if self.goal != Goal::Explore {
@@ -506,6 +511,7 @@ pub fn parallel_reach(m: &Model, goal: Goal, threads: usize, budget: &Budget) ->
         r.deadlocks += e.deadlocks;
         r.error_dead_ends += e.error_dead_ends;
         r.eval_errors += e.eval_errors;
+        r.first_eval_error = r.first_eval_error.or(e.first_eval_error);
         if let Some((k, at)) = &e.violation {
             let wanted = run.stop_at.is_none_or(|s| s == *at);
             let explore_ok = goal == Goal::Explore

@@ -481,18 +481,17 @@ pub fn info_with(
             r.seconds,
             r.memory_bytes as f64 / (1u64 << 20) as f64
         ));
-    if let Some(v) = &r.violation {
-        if let ViolationKind::Eval { error, transition } = v.kind {
-            let msg = format!(
-                "{} evaluation error(s); the first: {} at {} (transition at {})",
-                r.eval_errors,
-                error.kind.as_str(),
-                location(src, error.span),
-                m.transition_span(transition)
-                    .map_or_else(|| "?".to_string(), |s| location(src, s))
-            );
-            a = a.detail("evaluation_error", &msg).line(msg);
-        }
+    // the first evaluation error is named even when a deadlock was met before it
+    if let Some((error, transition)) = &r.first_eval_error {
+        let msg = format!(
+            "{} evaluation error(s); the first: {} at {} (transition at {})",
+            r.eval_errors,
+            error.kind.as_str(),
+            location(src, error.span),
+            m.transition_span(*transition)
+                .map_or_else(|| "?".to_string(), |s| location(src, s))
+        );
+        a = a.detail("evaluation_error", &msg).line(msg);
     }
     Ok(a)
 }
