@@ -39,14 +39,23 @@ pub const DATAFLOW_PARAM: Param = Param {
     doc: "Promela only: reset dead and write-only variables to their initial value, as `spin -a` does by default (off: `spin -o1 -o2`); DVE models are never changed",
 };
 
+/// Reads a parameter with two words (`range` = `a|b`): true for `yes`; an `on|off` switch also
+/// takes `true`/`false`.
+fn two_words(p: &Params, param: &Param, yes: &str) -> Result<bool, String> {
+    let v: String = p.get(param)?;
+    let (a, b) = param.range.split_once('|').unwrap_or((param.range, ""));
+    let on_off = param.range == "on|off";
+    match v.as_str() {
+        w if w == a || w == b => Ok(w == yes),
+        "true" if on_off => Ok(true),
+        "false" if on_off => Ok(false),
+        _ => Err(format!("-x {}={v}: expected {a} or {b}", param.name)),
+    }
+}
+
 /// Reads `-x mc.dataflow=on|off`.
 pub fn dataflow_from_params(p: &Params) -> Result<bool, String> {
-    let v: String = p.get(&DATAFLOW_PARAM)?;
-    match v.as_str() {
-        "on" | "true" => Ok(true),
-        "off" | "false" => Ok(false),
-        _ => Err(format!("-x mc.dataflow={v}: expected on or off")),
-    }
+    two_words(p, &DATAFLOW_PARAM, "on")
 }
 
 /// `-x mc.atomic=through|store`: how Promela's `atomic` sequences are explored.
@@ -59,12 +68,7 @@ pub const ATOMIC_PARAM: Param = Param {
 
 /// Reads `-x mc.atomic=through|store`: true for `through`.
 pub(crate) fn atomic_from_params(p: &Params) -> Result<bool, String> {
-    let v: String = p.get(&ATOMIC_PARAM)?;
-    match v.as_str() {
-        "through" => Ok(true),
-        "store" => Ok(false),
-        _ => Err(format!("-x mc.atomic={v}: expected through or store")),
-    }
+    two_words(p, &ATOMIC_PARAM, "through")
 }
 
 /// `-x mc.errors=skip|divine`: what an erroneous transition leads to in `mc info`.
@@ -77,12 +81,7 @@ pub const ERRORS_PARAM: Param = Param {
 
 /// Reads `-x mc.errors=skip|divine`: true for `divine`.
 pub fn divine_errors_from_params(p: &Params) -> Result<bool, String> {
-    let v: String = p.get(&ERRORS_PARAM)?;
-    match v.as_str() {
-        "skip" => Ok(false),
-        "divine" => Ok(true),
-        _ => Err(format!("-x mc.errors={v}: expected skip or divine")),
-    }
+    two_words(p, &ERRORS_PARAM, "divine")
 }
 
 /// `-x mc.connect-timeout=SECS`: how long the processes of a `--processes` cluster may take to
@@ -115,18 +114,10 @@ impl Default for McOptions {
 impl McOptions {
     /// Reads `-x mc.por=on|off`.
     pub fn from_params(p: &Params) -> Result<McOptions, String> {
-        let v: String = p.get(&POR_PARAM)?;
-        match v.as_str() {
-            "on" | "true" => Ok(McOptions {
-                por: true,
-                ..McOptions::default()
-            }),
-            "off" | "false" => Ok(McOptions {
-                por: false,
-                ..McOptions::default()
-            }),
-            _ => Err(format!("-x mc.por={v}: expected on or off")),
-        }
+        Ok(McOptions {
+            por: two_words(p, &POR_PARAM, "on")?,
+            ..McOptions::default()
+        })
     }
 }
 
@@ -921,4 +912,31 @@ pub fn property_search_with(m: &Model, e: &Engine, budget: &Budget) -> Option<Cy
 pub fn decode_product(m: &Model, s: &[u8]) -> (DecodedState, u32) {
     let (sys, q) = split_product(s);
     (m.decode(sys), q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_word_parameters() {
+        let p = |s: &str| Params::parse(&[s]).unwrap();
+        assert_eq!(dataflow_from_params(&p("mc.dataflow=off")), Ok(false));
+        assert_eq!(dataflow_from_params(&p("mc.dataflow=true")), Ok(true));
+        assert_eq!(atomic_from_params(&p("mc.atomic=store")), Ok(false));
+        assert_eq!(atomic_from_params(&p("mc.atomic=through")), Ok(true));
+        assert_eq!(divine_errors_from_params(&p("mc.errors=divine")), Ok(true));
+        assert_eq!(divine_errors_from_params(&p("mc.errors=skip")), Ok(false));
+        assert_eq!(
+            divine_errors_from_params(&p("mc.errors=true")),
+            Err("-x mc.errors=true: expected skip or divine".to_string())
+        );
+        assert_eq!(
+            McOptions::from_params(&p("mc.por=maybe")).err().as_deref(),
+            Some("-x mc.por=maybe: expected on or off")
+        );
+        assert!(!McOptions::from_params(&p("mc.por=off")).unwrap().por);
+        // defaults
+        assert_eq!(atomic_from_params(&Params::default()), Ok(true));
+    }
 }
