@@ -44,8 +44,13 @@ pub(crate) struct Letters {
     pub(crate) groups: Vec<Group>,
 }
 
-/// Refines the partition `cells` by `f`: every cell split into its parts inside and outside `f`.
-fn refine(cells: Vec<Bdd>, f: &Bdd, budget: &Budget) -> Result<Vec<Bdd>, SyntError> {
+/// Refines the partition `cells` by `f`: every cell split into its parts inside and outside `f`
+/// (a cell on one side kept whole), polling the budget per cell.
+pub(crate) fn split_cells(
+    cells: Vec<Bdd>,
+    f: &Bdd,
+    budget: &Budget,
+) -> Result<Vec<Bdd>, SyntError> {
     let mut out = Vec::with_capacity(cells.len());
     for c in cells {
         budget.check()?;
@@ -60,6 +65,12 @@ fn refine(cells: Vec<Bdd>, f: &Bdd, budget: &Budget) -> Result<Vec<Bdd>, SyntErr
             out.push(b);
         }
     }
+    Ok(out)
+}
+
+/// [`split_cells`], refused beyond [`MAX_CELLS`] classes.
+fn refine(cells: Vec<Bdd>, f: &Bdd, budget: &Budget) -> Result<Vec<Bdd>, SyntError> {
+    let out = split_cells(cells, f, budget)?;
     if out.len() > MAX_CELLS {
         return Err(SyntError::Limit(format!(
             "more than {MAX_CELLS} letter classes"

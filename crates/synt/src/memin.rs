@@ -38,6 +38,7 @@
 //! by the `Budget` (`None` as well: the caller keeps its machine).
 
 use crate::error::SyntError;
+use crate::letters::split_cells;
 use crate::mealy::{Machine, Move, Row};
 use verikit_bdd::{Bdd, BddVariable};
 use verikit_diag::Budget;
@@ -94,22 +95,15 @@ fn reachable(allowed: &[Vec<Move>]) -> Vec<usize> {
     order
 }
 
-/// `parts` refined by `b` (empty cells dropped); `None` beyond `cap` cells.
-fn refine(parts: Vec<Bdd>, b: &Bdd, cap: usize) -> Option<Vec<Bdd>> {
-    let mut out = Vec::with_capacity(parts.len() * 2);
-    for p in parts {
-        let (x, y) = (p.and(b), p.and_not(b));
-        if x.is_false() || y.is_false() {
-            out.push(p);
-        } else {
-            out.push(x);
-            out.push(y);
-        }
-        if out.len() > cap {
-            return None;
-        }
-    }
-    Some(out)
+/// `parts` refined by `b` (`letters::split_cells`); `None` beyond `cap` cells.
+fn refine(
+    parts: Vec<Bdd>,
+    b: &Bdd,
+    cap: usize,
+    budget: &Budget,
+) -> Result<Option<Vec<Bdd>>, SyntError> {
+    let out = split_cells(parts, b, budget)?;
+    Ok((out.len() <= cap).then_some(out))
 }
 
 /// The input letter of a witness of `b`, as a restriction to the uncontrolled propositions.
@@ -141,7 +135,7 @@ fn table(
                     return Err(SyntError::Internal("memin: an empty input cell".into()));
                 }
                 rest = rest.and_not(&cell);
-                let Some(next) = refine(atoms, &cell, MAX_ATOMS) else {
+                let Some(next) = refine(atoms, &cell, MAX_ATOMS, budget)? else {
                     return Ok(None);
                 };
                 atoms = next;
@@ -169,7 +163,7 @@ fn table(
                 let Some(t) = ts.iter().map(|&t| index(t as usize)).collect() else {
                     return Ok(None);
                 };
-                let Some(next) = refine(cs, &outs, MAX_CELLS) else {
+                let Some(next) = refine(cs, &outs, MAX_CELLS, budget)? else {
                     return Ok(None);
                 };
                 cs = next;
