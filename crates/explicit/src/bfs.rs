@@ -7,7 +7,7 @@ use crate::bytecode::EvalError;
 use crate::model::Label;
 use crate::model::Model;
 use crate::por::{in_ample, Por};
-use crate::state_store::StateStore;
+use crate::state_store::{StateStore, StoreKind};
 use crate::successors::{committed_in, Generator};
 use std::time::Instant;
 use verikit_diag::{Budget, Exhausted};
@@ -232,21 +232,23 @@ fn single_steps(g: &mut Generator, m: &Model, a: &[u8], b: &[u8]) -> Vec<(Vec<u8
 
 /// Explores the state space breadth-first within the budget.
 pub fn bfs(m: &Model, goal: Goal, budget: &Budget) -> Exploration {
-    bfs_reduced(m, goal, None, budget)
+    bfs_reduced(m, goal, None, StoreKind::Hash, budget)
 }
 
 /// [`bfs`] on the ample sets of `por` (none: the full state space), with the visited-successor
-/// cycle proviso: a reduced set with a successor already visited is replaced by the full one.
+/// cycle proviso: a reduced set with a successor already visited is replaced by the full one;
+/// states in the visited-state table of layout `store`.
 pub(crate) fn bfs_reduced(
     m: &Model,
     goal: Goal,
     por: Option<&Por>,
+    store: StoreKind,
     budget: &Budget,
 ) -> Exploration {
     let mut succ: Vec<(Vec<u8>, Label)> = Vec::new();
     let mut cur: Vec<u8> = Vec::new();
     let t0 = Instant::now();
-    let mut store = StateStore::new(m.state_size());
+    let mut store = StateStore::new(m.state_size(), store);
     let mut parents: Vec<u32> = Vec::new();
     let mut depth_of_next_level = 1u32;
     let mut level_end = 1u32;
@@ -293,8 +295,7 @@ pub(crate) fn bfs_reduced(
                 );
             }
         }
-        cur.clear();
-        cur.extend_from_slice(store.get(i));
+        store.read(i, &mut cur);
         if asserts {
             if let Some(kind) = assert_violation(m, &cur, &mut r.eval_errors) {
                 r.violation = Some(Violation {

@@ -3,9 +3,10 @@
 //! memory limit on the command's budget, errors located in the model.
 
 use crate::model::Model;
+use crate::state_store::StoreKind;
 use crate::task::{
     atomic_from_params, check_with, dataflow_from_params, divine_errors_from_params, info_with,
-    load_source_for, parse_ap_defs, Check, Engine, McOptions,
+    load_source_for, parse_ap_defs, store_from_params, Check, Engine, McOptions,
 };
 use verikit_diag::{Answer, Budget, Ctx, Failure, Params, SourceFile};
 
@@ -28,6 +29,14 @@ impl ExploreOptions {
     #[cfg(feature = "dist")]
     fn cluster(&self, params: &Params) -> Result<Option<crate::dist_cluster::Cluster>, Failure> {
         use crate::dist_cluster::Cluster;
+        if self.workers.or(self.processes).is_some()
+            && store_from_params(params).map_err(Failure::Usage)? == StoreKind::Tree
+        {
+            return Err(Failure::Usage(
+                "-x mc.store=tree is not supported by the distributed search (--workers/--processes)"
+                    .into(),
+            ));
+        }
         let w = self.workers.unwrap_or(1);
         match (self.processes, &self.hostfile) {
             (Some(p), Some(h)) => {
@@ -54,8 +63,12 @@ impl ExploreOptions {
         }
     }
 
-    fn engine(&self) -> Engine {
-        Engine::from_options(self.threads, self.algorithm.as_deref())
+    /// The engine of `--threads`, `--algorithm` and `-x mc.store`.
+    fn engine(&self, params: &Params) -> Result<Engine, Failure> {
+        Ok(Engine {
+            store: store_from_params(params).map_err(Failure::Usage)?,
+            ..Engine::from_options(self.threads, self.algorithm.as_deref())
+        })
     }
 
     fn budget(&self, b: &Budget) -> Budget {
@@ -109,7 +122,7 @@ pub fn check_command(
     ctx: &Ctx,
 ) -> Result<Answer, Failure> {
     let o = McOptions {
-        engine: x.engine(),
+        engine: x.engine(&ctx.params)?,
         ..McOptions::from_params(&ctx.params).map_err(Failure::Usage)?
     };
     let dataflow = dataflow_from_params(&ctx.params).map_err(Failure::Usage)?;
@@ -154,5 +167,6 @@ pub fn info_command(src: &SourceFile, x: &ExploreOptions, ctx: &Ctx) -> Result<A
     }
     #[cfg(not(feature = "dist"))]
     x.cluster(&ctx.params)?;
-    info_with(&m, src, &x.engine(), &budget).map_err(|e| Failure::from_error(e, Some(src)))
+    info_with(&m, src, &x.engine(&ctx.params)?, &budget)
+        .map_err(|e| Failure::from_error(e, Some(src)))
 }

@@ -18,7 +18,7 @@ use crate::bfs::{
 };
 use crate::model::Model;
 use crate::por::{owner, Owner, Por};
-use crate::state_store::StateStore;
+use crate::state_store::{StateStore, StoreKind};
 use crate::successors::Generator;
 use std::time::Instant;
 use verikit_diag::Budget;
@@ -61,12 +61,18 @@ impl Search<'_> {
 }
 
 /// Explores the reduced state space depth-first within the budget (see the module comment).
-pub(crate) fn dfs_reduced(m: &Model, goal: Goal, por: &Por, budget: &Budget) -> Exploration {
+pub(crate) fn dfs_reduced(
+    m: &Model,
+    goal: Goal,
+    por: &Por,
+    store: StoreKind,
+    budget: &Budget,
+) -> Exploration {
     let t0 = Instant::now();
     let width = m.state_size();
     let mut s = Search {
         m,
-        store: StateStore::new(width),
+        store: StateStore::new(width, store),
         on_stack: Vec::new(),
         frames: Vec::new(),
         pending: Vec::new(),

@@ -48,7 +48,7 @@ fn wave(
                 }
             }
             buf.clear();
-            expand(store.get(i), &mut buf);
+            expand(&store.get(i), &mut buf);
             for s in &buf {
                 ex.send(s);
             }

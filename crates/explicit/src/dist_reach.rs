@@ -21,7 +21,7 @@
 
 use crate::dist_cluster::{record_state, Exchanger};
 use crate::parallel_reach::{gid, split_gid, NO_PARENT};
-use crate::state_store::StateStore;
+use crate::state_store::{StateStore, StoreKind};
 use timely::worker::Worker;
 use verikit_diag::{Budget, Exhausted};
 
@@ -108,7 +108,7 @@ pub(crate) fn explore(
     linked: bool,
 ) -> Local {
     let mut l = Local {
-        store: StateStore::new(width),
+        store: StateStore::new(width, StoreKind::Hash),
         parent: Vec::new(),
         transitions: 0,
         deadlocks: 0,
@@ -188,8 +188,7 @@ pub(crate) fn explore(
                 }
             }
             buf.clear();
-            st.clear();
-            st.extend_from_slice(l.store.get(i));
+            l.store.read(i, &mut st);
             let x = expand(&st, &mut buf);
             l.eval_errors += x.errors;
             l.transitions += buf.len() as u64;
@@ -236,7 +235,7 @@ pub(crate) fn trace_back(worker: &mut Worker, ex: &mut Exchanger, l: &Local) -> 
             let st = l.store.get(i);
             let p = l.parent.get(i as usize).copied().unwrap_or(NO_PARENT);
             for dest in 0..ex.peers {
-                ex.send_direct(dest, st, p);
+                ex.send_direct(dest, &st, p);
             }
         }
         let (recs, _) = ex.round(worker, &[]);

@@ -16,6 +16,7 @@ use crate::ltl_product::{AutomatonGraph, PropertyGraph};
 use crate::model::Model;
 use crate::nested_dfs::{nested_dfs, BuchiGraph, CycleSearch};
 use crate::parallel_reach::{Expand, Safety};
+use crate::state_store::StoreKind;
 use crate::task::{
     counts, cycle_answer, decode_product, info_answer, input, limit, ltl_prepare, safety_answer,
     Check, LtlRun, McError,
@@ -240,7 +241,7 @@ fn product_worker(
     let l = explore(w, &mut ex, width, &init, &mut expand, budget, false);
     let fix = if l.stopped.is_none() {
         let acc: Vec<bool> = (0..l.store.len() as u32)
-            .map(|i| g.accepting(l.store.get(i)))
+            .map(|i| g.accepting(&l.store.get(i)))
             .collect();
         let mut expand = |s: &[u8], out: &mut Vec<Vec<u8>>| {
             out.clear();
@@ -447,7 +448,9 @@ pub fn property_search_dist(
         let mut g = PropertyGraph::new(&mm, p);
         product_worker(w, &mut g, &b, &cc)
     })?;
-    let r = with_lasso(&s, || nested_dfs(&mut PropertyGraph::new(m, p), budget))?;
+    let r = with_lasso(&s, || {
+        nested_dfs(&mut PropertyGraph::new(m, p), StoreKind::Hash, budget)
+    })?;
     Ok((r, s))
 }
 
@@ -467,7 +470,11 @@ pub fn ltl_search_dist(
         product_worker(w, &mut g, &b, &cc)
     })?;
     let search = with_lasso(&s, || {
-        nested_dfs(&mut AutomatonGraph::new(m, &aut, progs.clone()), budget)
+        nested_dfs(
+            &mut AutomatonGraph::new(m, &aut, progs.clone()),
+            StoreKind::Hash,
+            budget,
+        )
     })?;
     let run = LtlRun {
         automaton: aut,

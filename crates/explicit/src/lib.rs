@@ -54,6 +54,7 @@ mod task;
 #[cfg(test)]
 mod tests;
 mod token_cursor;
+mod tree_store;
 
 pub use bfs::{bfs, Exploration, Goal, Trace, Violation, ViolationKind};
 pub use bytecode::{EvalError, EvalErrorKind};
@@ -76,13 +77,14 @@ pub use parallel_reach::{parallel_reach, partition};
 pub use replay::{
     reference_state_count, replay_automaton_lasso, replay_property_lasso, replay_trace,
 };
+pub use state_store::StoreKind;
 pub use successors::Generator;
 pub use task::{
     check, check_with, dataflow_from_params, decode_product, divine_errors_from_params, info,
     info_with, load_model, load_promela, load_source, load_source_for, ltl_search, ltl_search_with,
     parse_ap_defs, parse_promela, property_search, property_search_with, safety_search, Check,
     CycleAlgo, Engine, LtlRun, McError, McOptions, ATOMIC_PARAM, CONNECT_TIMEOUT_PARAM,
-    DATAFLOW_PARAM, ERRORS_PARAM, POR_PARAM,
+    DATAFLOW_PARAM, ERRORS_PARAM, POR_PARAM, STORE_PARAM,
 };
 
 use verikit_diag::Param;
@@ -94,4 +96,5 @@ pub const PARAMS: &[Param] = &[
     ATOMIC_PARAM,
     ERRORS_PARAM,
     CONNECT_TIMEOUT_PARAM,
+    STORE_PARAM,
 ];

@@ -4,7 +4,7 @@
 //! reaches a cyan state). Sequential, as DiVinE's `NestedDFS` (CAV'06 §2); iterative, with the
 //! budget polled, and the lasso (stem + cycle) read off the two stacks.
 
-use crate::state_store::StateStore;
+use crate::state_store::{StateStore, StoreKind};
 use std::time::Instant;
 use verikit_diag::{Budget, Exhausted};
 
@@ -58,9 +58,9 @@ struct Frame {
     next: usize,
 }
 
-pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch {
+pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, store: StoreKind, budget: &Budget) -> CycleSearch {
     let t0 = Instant::now();
-    let mut store = StateStore::new(g.width());
+    let mut store = StateStore::new(g.width(), store);
     let mut color: Vec<u8> = Vec::new();
     let mut r = CycleSearch::default();
     let mut buf = Vec::new();
@@ -74,7 +74,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
                       s: u32,
                       blue: bool| {
         buf.clear();
-        let st = store.get(s).to_vec();
+        let st = store.get(s).into_owned();
         let try_reduce = blue || decided.get(s as usize) == Some(&REDUCED);
         let mut used = false;
         if try_reduce && g.reduced_successors(&st, &mut buf) {
@@ -154,7 +154,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
             top.next += 1;
             let s = top.state;
             let c = color[t as usize];
-            if c == CYAN && (g.accepting(store.get(s)) || g.accepting(store.get(t))) {
+            if c == CYAN && (g.accepting(&store.get(s)) || g.accepting(&store.get(t))) {
                 r.lasso = Some(lasso_of(&store, &blue, &[], t));
                 finish(&mut r, &store, &decided);
                 return r;
@@ -173,7 +173,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, budget: &Budget) -> CycleSearch
         }
         // Post-order: red search from an accepting state.
         let s = top.state;
-        if g.accepting(store.get(s)) {
+        if g.accepting(&store.get(s)) {
             let mut red: Vec<Frame> = Vec::new();
             let ss = expand(&mut store, &mut color, &mut decided, g, s, false);
             red.push(Frame {

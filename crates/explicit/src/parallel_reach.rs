@@ -16,8 +16,9 @@
 use crate::bfs::{assert_violation, trace_of, Exploration, Goal, Violation, ViolationKind};
 use crate::bytecode::EvalError;
 use crate::model::Model;
-use crate::state_store::StateStore;
+use crate::state_store::{StateStore, StoreKind};
 use crate::successors::Generator;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::hash::Hasher;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -99,9 +100,11 @@ impl<E> Run<E> {
         self.parts.iter().map(Partition::memory).sum()
     }
 
-    pub(crate) fn state(&self, id: u64) -> &[u8] {
+    pub(crate) fn state(&self, id: u64) -> Cow<'_, [u8]> {
         let (w, i) = split_gid(id);
-        self.parts.get(w).map_or(&[], |p| p.store.get(i))
+        self.parts
+            .get(w)
+            .map_or(Cow::Borrowed(&[]), |p| p.store.get(i))
     }
 
     /// The states on the parent path from the initial state to `id`.
@@ -245,8 +248,7 @@ impl Worker<'_> {
             if ticks & 255 == 0 && !self.check(budget, &mut last_report) {
                 return;
             }
-            st.clear();
-            st.extend_from_slice(self.part.store.get(i));
+            self.part.store.read(i, &mut st);
             let me = gid(self.me, i);
             let mut added = 0i64;
             let stop = {
@@ -339,12 +341,14 @@ impl Worker<'_> {
     }
 }
 
-/// Explores from `init` on `expanders.len()` worker threads (one expander each, at least one).
+/// Explores from `init` on `expanders.len()` worker threads (one expander each, at least one),
+/// each with its own visited-state table of layout `store`.
 pub(crate) fn explore<E: Expand + Send>(
     width: usize,
     init: &[u8],
     expanders: Vec<E>,
     record_edges: bool,
+    store: StoreKind,
     budget: &Budget,
 ) -> Run<E> {
     let n = expanders.len().max(1);
@@ -375,7 +379,7 @@ pub(crate) fn explore<E: Expand + Send>(
                     width,
                     record_edges,
                     part: Partition {
-                        store: StateStore::new(width),
+                        store: StateStore::new(width, store),
                         parent: Vec::new(),
                         in_edges: Vec::new(),
                         expanded: 0,
@@ -494,10 +498,16 @@ impl Expand for Safety<'_> {
 /// Multi-core [`bfs`](crate::bfs): the same question and counts on `threads` workers over a
 /// partitioned state space. States are not expanded in BFS order, so a counterexample trace is
 /// a path of parent links, not necessarily a shortest one, and `depth` is not computed (0).
-pub fn parallel_reach(m: &Model, goal: Goal, threads: usize, budget: &Budget) -> Exploration {
+pub fn parallel_reach(
+    m: &Model,
+    goal: Goal,
+    threads: usize,
+    store: StoreKind,
+    budget: &Budget,
+) -> Exploration {
     let t0 = Instant::now();
     let experts = (0..threads.max(1)).map(|_| Safety::new(m, goal)).collect();
-    let run = explore(m.state_size(), &m.init, experts, false, budget);
+    let run = explore(m.state_size(), &m.init, experts, false, store, budget);
     let mut r = Exploration {
         states: run.states(),
         complete: run.stopped.is_none() && run.stop_at.is_none(),

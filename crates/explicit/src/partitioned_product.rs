@@ -7,6 +7,8 @@
 
 use crate::nested_dfs::{BuchiGraph, Lasso};
 use crate::parallel_reach::{explore, split_gid, Expand, Partition, NO_PARENT};
+use crate::state_store::StoreKind;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use verikit_diag::{Budget, Exhausted};
 use verikit_graph::Csr;
@@ -53,11 +55,11 @@ impl StoredProduct {
     }
 
     /// The packed product state of vertex `v`.
-    pub(crate) fn state(&self, v: u32) -> &[u8] {
+    pub(crate) fn state(&self, v: u32) -> Cow<'_, [u8]> {
         let w = self.offsets.partition_point(|&o| o <= v).saturating_sub(1);
         match (self.parts.get(w), self.offsets.get(w)) {
             (Some(p), Some(o)) => p.store.get(v - o),
-            _ => &[],
+            _ => Cow::Borrowed(&[]),
         }
     }
 
@@ -120,8 +122,13 @@ impl StoredProduct {
     }
 }
 
-/// Generates the product on one worker per graph in `graphs` (all alike) and stores it.
-pub(crate) fn build<G: BuchiGraph + Send>(graphs: Vec<G>, budget: &Budget) -> StoredProduct {
+/// Generates the product on one worker per graph in `graphs` (all alike) and stores it in
+/// visited-state tables of layout `store`.
+pub(crate) fn build<G: BuchiGraph + Send>(
+    graphs: Vec<G>,
+    store: StoreKind,
+    budget: &Budget,
+) -> StoredProduct {
     let mut graphs = graphs;
     let (width, init) = match graphs.first_mut() {
         Some(g) => (g.width(), g.initial()),
@@ -135,7 +142,7 @@ pub(crate) fn build<G: BuchiGraph + Send>(graphs: Vec<G>, budget: &Budget) -> St
             transitions: 0,
         })
         .collect();
-    let run = explore(width, &init, experts, true, budget);
+    let run = explore(width, &init, experts, true, store, budget);
     let mut offsets = Vec::with_capacity(run.parts.len());
     let mut n = 0u32;
     for p in &run.parts {
@@ -170,7 +177,7 @@ pub(crate) fn build<G: BuchiGraph + Send>(graphs: Vec<G>, budget: &Budget) -> St
     drop(edges);
     sp.parts = run.parts;
     if let Some(g) = run.expanders.first() {
-        sp.accepting = (0..n).map(|v| g.g.accepting(sp.state(v))).collect();
+        sp.accepting = (0..n).map(|v| g.g.accepting(&sp.state(v))).collect();
     }
     sp
 }

@@ -2,7 +2,7 @@
 //! the model's property process, or an LTL formula over state predicates) and a `Budget` → the
 //! `Answer`. The orchestrator: the algorithm modules never import it.
 
-use crate::bfs::{bfs, bfs_reduced, Exploration, Goal, Trace, ViolationKind};
+use crate::bfs::{bfs_reduced, Exploration, Goal, Trace, ViolationKind};
 use crate::bytecode::Prog;
 use crate::dfs::dfs_reduced;
 use crate::dve_ast::{DveAst, Expr};
@@ -15,6 +15,7 @@ use crate::owcty::owcty;
 use crate::parallel_reach::parallel_reach;
 use crate::partitioned_product::build;
 use crate::por::Por;
+use crate::state_store::StoreKind;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -82,6 +83,23 @@ pub const ERRORS_PARAM: Param = Param {
 /// Reads `-x mc.errors=skip|divine`: true for `divine`.
 pub fn divine_errors_from_params(p: &Params) -> Result<bool, String> {
     two_words(p, &ERRORS_PARAM, "divine")
+}
+
+/// `-x mc.store=hash|tree`: the layout of the visited-state table.
+pub const STORE_PARAM: Param = Param {
+    name: "mc.store",
+    default: "hash",
+    range: "hash|tree",
+    doc: "visited-state table: `hash` keeps whole states (fastest), `tree` LTSmin's tree compression (less memory when states share parts); not with --workers/--processes",
+};
+
+/// Reads `-x mc.store=hash|tree`.
+pub(crate) fn store_from_params(p: &Params) -> Result<StoreKind, String> {
+    Ok(if two_words(p, &STORE_PARAM, "tree")? {
+        StoreKind::Tree
+    } else {
+        StoreKind::Hash
+    })
 }
 
 /// `-x mc.connect-timeout=SECS`: how long the processes of a `--processes` cluster may take to
@@ -180,6 +198,8 @@ impl CycleAlgo {
 pub struct Engine {
     pub threads: usize,
     pub cycles: Option<CycleAlgo>,
+    /// The visited-state table of every search (`-x mc.store`).
+    pub store: StoreKind,
 }
 
 impl Default for Engine {
@@ -187,6 +207,7 @@ impl Default for Engine {
         Engine {
             threads: 1,
             cycles: None,
+            store: StoreKind::Hash,
         }
     }
 }
@@ -199,6 +220,7 @@ impl Engine {
         Engine {
             threads: threads.unwrap_or(1).max(1),
             cycles: algorithm.and_then(CycleAlgo::from_name),
+            store: StoreKind::Hash,
         }
     }
 
@@ -220,13 +242,13 @@ fn cycle_search<G: BuchiGraph + Send>(
     let algo = e.cycle_algo();
     if algo == CycleAlgo::NestedDfs {
         return match graphs.first_mut() {
-            Some(g) => nested_dfs(g, budget),
+            Some(g) => nested_dfs(g, e.store, budget),
             None => CycleSearch::default(),
         };
     }
     let t0 = std::time::Instant::now();
     graphs.truncate(e.threads.max(1));
-    let g = build(graphs, budget);
+    let g = build(graphs, e.store, budget);
     let mut r = CycleSearch {
         states: g.len() as u64,
         transitions: g.transitions,
@@ -449,9 +471,9 @@ pub fn info_with(
     budget: &Budget,
 ) -> Result<Answer, McError> {
     let r = if e.threads > 1 {
-        parallel_reach(m, Goal::Explore, e.threads, budget)
+        parallel_reach(m, Goal::Explore, e.threads, e.store, budget)
     } else {
-        bfs(m, Goal::Explore, budget)
+        bfs_reduced(m, Goal::Explore, None, e.store, budget)
     };
     if let Some(e @ (Exhausted::Memory | Exhausted::Work)) = r.stopped {
         return Err(limit("state-space generation", e, r.states, r.transitions));
@@ -578,7 +600,7 @@ pub fn safety_search(m: &Model, goal: Goal, o: &McOptions, budget: &Budget) -> E
     } else {
         None
     };
-    reduced_search(m, goal, por.as_ref(), budget)
+    reduced_search(m, goal, por.as_ref(), o.engine.store, budget)
 }
 
 /// Without a reduction the breadth-first search (shortest counterexamples); with one the
@@ -587,19 +609,25 @@ pub fn safety_search(m: &Model, goal: Goal, o: &McOptions, budget: &Budget) -> E
 /// visited-successor proviso) runs again to the first violation, so the counterexample is the
 /// shortest one of that reduced graph rather than the depth-first stack; if that second search
 /// is stopped by the budget, the stack is kept. The counts are the depth-first search's.
-fn reduced_search(m: &Model, goal: Goal, por: Option<&Por>, budget: &Budget) -> Exploration {
+fn reduced_search(
+    m: &Model,
+    goal: Goal,
+    por: Option<&Por>,
+    store: StoreKind,
+    budget: &Budget,
+) -> Exploration {
     match por {
         Some(p) if m.state_size() > 0 => {
-            let mut r = dfs_reduced(m, goal, p, budget);
+            let mut r = dfs_reduced(m, goal, p, store, budget);
             if r.violation.is_some() {
-                let again = bfs_reduced(m, goal, por, budget);
+                let again = bfs_reduced(m, goal, por, store, budget);
                 if let (Some(v), None) = (again.violation, again.stopped) {
                     r.violation = Some(v);
                 }
             }
             r
         }
-        _ => bfs_reduced(m, goal, por, budget),
+        _ => bfs_reduced(m, goal, por, store, budget),
     }
 }
 
@@ -621,9 +649,9 @@ fn safety(
         (None, "off".to_string())
     };
     let r = if o.engine.threads > 1 {
-        parallel_reach(m, goal, o.engine.threads, budget)
+        parallel_reach(m, goal, o.engine.threads, o.engine.store, budget)
     } else {
-        reduced_search(m, goal, por.as_ref(), budget)
+        reduced_search(m, goal, por.as_ref(), o.engine.store, budget)
     };
     safety_answer(m, src, goal, &r, &por_note)
 }
@@ -871,7 +899,7 @@ pub fn ltl_search_with(
             Ok(p) => {
                 let mut g = AutomatonGraph::new(m, &aut, progs.clone());
                 g.por = Some(p);
-                let search = nested_dfs(&mut g, budget);
+                let search = nested_dfs(&mut g, o.engine.store, budget);
                 return Ok(LtlRun {
                     automaton: aut,
                     aps: exprs,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use verikit_diag::Budget;
 use verikit_explicit::{
     bfs, check_with, load_model, parallel_reach, parse_dve, property_search_with, replay_trace,
-    Check, CycleAlgo, Engine, Goal, McOptions, Model,
+    Check, CycleAlgo, Engine, Goal, McOptions, Model, StoreKind,
 };
 
 mod common;
@@ -44,7 +44,7 @@ fn parallel_counts_equal_sequential() {
         let b = Budget::unlimited();
         let s = bfs(&m, Goal::Explore, &b);
         for threads in [2, 3] {
-            let r = parallel_reach(&m, Goal::Explore, threads, &b);
+            let r = parallel_reach(&m, Goal::Explore, threads, StoreKind::Hash, &b);
             assert!(r.complete, "{}", p.display());
             assert_eq!(
                 (r.states, r.transitions, r.deadlocks, r.eval_errors),
@@ -73,7 +73,7 @@ fn parallel_verdicts_equal_sequential_and_traces_replay() {
         let b = Budget::unlimited();
         for goal in [Goal::Deadlock, Goal::Assert] {
             let s = bfs(&m, goal, &b);
-            let r = parallel_reach(&m, goal, 2, &b);
+            let r = parallel_reach(&m, goal, 2, StoreKind::Hash, &b);
             assert_eq!(
                 r.violation
                     .as_ref()
@@ -103,6 +103,7 @@ fn owcty_and_map_agree_with_nested_dfs_and_lassos_replay() {
     let engine = |algo| Engine {
         threads: 2,
         cycles: Some(algo),
+        store: StoreKind::Hash,
     };
     let owcty = |m: &Model, b: &Budget, _: bool| {
         (
@@ -139,6 +140,7 @@ fn check_with_threads_answers_like_the_sequential_check() {
             engine: Engine {
                 threads: 2,
                 cycles: None,
+                store: StoreKind::Hash,
             },
         },
         &b,

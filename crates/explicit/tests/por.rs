@@ -10,12 +10,13 @@ use std::time::Duration;
 use verikit_diag::Budget;
 use verikit_explicit::{
     decode_product, load_model, load_source, ltl_search_with, replay_automaton_lasso, replay_trace,
-    safety_search, DecodedState, DveAst, Engine, Goal, McOptions, Model,
+    safety_search, DecodedState, DveAst, Engine, Goal, McOptions, Model, StoreKind,
 };
 
 const SEQUENTIAL: Engine = Engine {
     threads: 1,
     cycles: None,
+    store: StoreKind::Hash,
 };
 const ON: McOptions = McOptions {
     por: true,

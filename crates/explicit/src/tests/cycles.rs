@@ -1,10 +1,11 @@
 //! OWCTY, MAP and nested DFS against a brute-force oracle on random Büchi graphs, on 1–3
-//! workers; every lasso is checked edge by edge on the graph.
+//! workers, with either visited-state table; every lasso is checked edge by edge on the graph.
 
 use crate::map::map;
 use crate::nested_dfs::{nested_dfs, BuchiGraph, Lasso};
 use crate::owcty::owcty;
 use crate::partitioned_product::build;
+use crate::state_store::StoreKind;
 use proptest::prelude::*;
 use verikit_diag::Budget;
 
@@ -88,15 +89,21 @@ fn graph() -> impl Strategy<Value = Random> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]
-    fn cycle_algorithms_agree_with_the_oracle(g in graph(), workers in 1usize..4) {
+    fn cycle_algorithms_agree_with_the_oracle(g in graph(), workers in 1usize..4, tree: bool) {
         let want = oracle(&g);
         let b = Budget::unlimited();
-        let nd = nested_dfs(&mut g.clone(), &b);
+        let store = if tree { StoreKind::Tree } else { StoreKind::Hash };
+        let nd = nested_dfs(&mut g.clone(), store, &b);
         prop_assert_eq!(nd.lasso.is_some(), want);
-        let stored = build(vec![g.clone(); workers], &b);
+        if let Some(l) = &nd.lasso {
+            if let Err(e) = valid(&g, l) {
+                prop_assert!(false, "nested DFS lasso invalid: {}", e);
+            }
+        }
+        let stored = build(vec![g.clone(); workers], store, &b);
         let reachable = {
             let mut r = g.clone();
-            let s = nested_dfs(&mut r, &b);
+            let s = nested_dfs(&mut r, StoreKind::Hash, &b);
             s.states
         };
         if !want {
