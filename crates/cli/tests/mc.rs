@@ -89,6 +89,29 @@ fn info_counts_equal_beem_and_deadlock_trace_is_shortest() {
 }
 
 #[test]
+fn tree_store_counts_like_the_hash_table() {
+    let Some(m) = beem("bakery/bakery.1.dve") else {
+        return;
+    };
+    for t in ["1", "2"] {
+        let v = json_ok(&["-x", "mc.store=tree", "mc", "info", &m, "--threads", t]);
+        assert_eq!(
+            (counts(&v), &v["store"]),
+            (BAKERY1, &"tree".into()),
+            "{t} threads"
+        );
+    }
+    let v = json_ok(&["-x", "mc.store=tree", "mc", "check", &m, "--deadlock"]);
+    assert_eq!(
+        (&v["result"], &v["store"]),
+        (&"deadlock".into(), &"tree".into())
+    );
+    let (code, _, err) = verikit(&["-x", "mc.store=tree", "mc", "info", &m, "--workers", "2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("mc.store=tree"), "{err}");
+}
+
+#[test]
 fn divine_error_handling_gives_beem_counts_on_anderson1() {
     let Some(m) = beem("anderson/anderson.1.dve") else {
         return;

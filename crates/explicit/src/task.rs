@@ -481,6 +481,7 @@ pub fn info_with(
     let mut a = stats(input(info_answer(r.stopped.is_some()), m, src), &r)
         .stat("error_dead_ends", r.error_dead_ends)
         .detail("threads", e.threads.max(1))
+        .detail("store", e.store.name())
         .line(format!(
             "{}states: {}, transitions: {}, deadlocks: {}, time: {:.3} s, memory: {:.1} MiB",
             if r.stopped.is_some() {
@@ -561,16 +562,18 @@ pub fn check_with(
             })
         }
     }?;
-    Ok(a.detail("threads", e.threads.max(1)).detail(
-        "algorithm",
-        if matches!(q, Check::Deadlock | Check::Assert)
-            || (*q == Check::Default && m.property.is_none())
-        {
-            "reachability"
-        } else {
-            e.cycle_algo().name()
-        },
-    ))
+    Ok(a.detail("threads", e.threads.max(1))
+        .detail("store", e.store.name())
+        .detail(
+            "algorithm",
+            if matches!(q, Check::Deadlock | Check::Assert)
+                || (*q == Check::Default && m.property.is_none())
+            {
+                "reachability"
+            } else {
+                e.cycle_algo().name()
+            },
+        ))
 }
 
 /// The reduction for a safety question: nothing visible for deadlocks; for assertions, what the
