@@ -47,6 +47,7 @@ def run(exe, model, store, threads, limit):
     s = v.get("stats", {})
     states = s.get("states") or 0
     mem = s.get("memory_bytes") or 0
+    # The sequential search's figure is the store plus exactly 4 bytes of parent link per state.
     return {"code": p.returncode, "states": states, "transitions": s.get("transitions"),
             "store": max(mem - 4 * states, 0), "cpu": user + sys_, "rss": rss * 1024,
             "wall": wall, "width": v.get("input", {}).get("state_bytes", "")}
@@ -54,6 +55,11 @@ def run(exe, model, store, threads, limit):
 
 def mib(b):
     return f"{b / 2**20:.1f}"
+
+
+def num(n):
+    """Thousands separated by spaces, as the rest of the page writes them."""
+    return f"{n:,}".replace(",", " ")
 
 
 def main():
@@ -103,9 +109,9 @@ def main():
             continue
         n = h["states"]
         width = h["width"]
-        out.append(f"| {model} | {n:,} | {width} | {h['cpu']:.1f} | {t['cpu']:.1f} | {t['cpu'] / max(h['cpu'], 1e-3):.2f} | "
+        out.append(f"| {model} | {num(n)} | {width} | {h['cpu']:.1f} | {t['cpu']:.1f} | {t['cpu'] / max(h['cpu'], 1e-3):.2f} | "
                    f"{mib(h['store'])} | {mib(t['store'])} | {h['store'] / n:.1f} | {t['store'] / n:.1f} | "
-                   f"{mib(h['rss'])} | {mib(t['rss'])} | {t['rss'] / max(h['rss'], 1):.2f} |".replace(",", " "))
+                   f"{mib(h['rss'])} | {mib(t['rss'])} | {t['rss'] / max(h['rss'], 1):.2f} |")
     if ratios_cpu:
         out.append("")
         out.append(f"Medians over the {len(ratios_cpu)} instances both stores finished: CPU tree/hash "
@@ -114,11 +120,13 @@ def main():
                    f"**{statistics.median(ratios_rss):.2f}**.")
     if large:
         out.append("")
+        n = max(large["states"], 1)
         out.append(f"Scale: `{a.large}` with `-x mc.store=tree --threads 2`, limit {a.large_limit} s: "
-                   f"exit {large['code']}, {large['states']:,} states, {large['transitions']} transitions, "
-                   f"{large['cpu']:.1f} CPU s, {large['wall']:.0f} s wall, store {mib(large['store'])} MiB "
-                   f"({large['store'] / max(large['states'], 1):.1f} B/state), peak RSS {mib(large['rss'])} MiB "
-                   "(the hash store's complete run above: 2.41 GiB peak RSS).".replace(",", " "))
+                   f"exit {large['code']}, {num(large['states'])} states, {num(large['transitions'] or 0)} "
+                   f"transitions, {large['cpu']:.1f} CPU s, {large['wall']:.0f} s wall, peak RSS "
+                   f"{mib(large['rss'])} MiB ({large['rss'] / n:.1f} B/state resident, the threads' 8-byte "
+                   "parent links included; the hash store's complete run above: 2.41 GiB, "
+                   f"{2.41 * 2**30 / 75573912:.1f} B/state).")
     write_section(out)
 
 

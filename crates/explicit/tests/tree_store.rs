@@ -13,8 +13,10 @@ use verikit_explicit::{
 mod common;
 use common::{cycle_engines_agree, rows};
 
-/// Instances up to this many states (the target stays within seconds in release mode).
+/// Instances up to this many states are counted, up to `MAX_TRACE_STATES` searched for
+/// counterexamples four ways (the target stays within seconds in release mode).
 const MAX_STATES: u64 = 20_000;
+const MAX_TRACE_STATES: u64 = 5_000;
 
 const TREE: Engine = Engine {
     threads: 1,
@@ -22,10 +24,10 @@ const TREE: Engine = Engine {
     store: StoreKind::Tree,
 };
 
-fn models(dir: &Path) -> Vec<PathBuf> {
+fn models(dir: &Path, max_states: u64) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = rows(dir)
         .into_iter()
-        .filter(|r| r.1 <= MAX_STATES)
+        .filter(|r| r.1 <= max_states)
         .map(|r| dir.join(r.0))
         .collect();
     v.sort();
@@ -42,7 +44,7 @@ fn tree_store_counts_equal_hash_store() {
     let dir = verikit_testkit::require_data!("beem");
     let b = Budget::unlimited();
     let mut checked = 0;
-    for p in models(&dir) {
+    for p in models(&dir, MAX_STATES) {
         let m = load_model(&std::fs::read_to_string(&p).unwrap()).unwrap();
         let counts = |r: &verikit_explicit::Exploration| {
             assert!(r.complete, "{}", p.display());
@@ -64,7 +66,7 @@ fn tree_stored_traces_replay() {
     let dir = verikit_testkit::require_data!("beem");
     let b = Budget::unlimited();
     let mut traces = 0;
-    for p in models(&dir) {
+    for p in models(&dir, MAX_TRACE_STATES) {
         let text = std::fs::read_to_string(&p).unwrap();
         let (m, ast) = (load_model(&text).unwrap(), parse_dve(&text).unwrap());
         for goal in [Goal::Deadlock, Goal::Assert] {
