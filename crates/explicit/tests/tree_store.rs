@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use verikit_diag::Budget;
 use verikit_explicit::{
     bfs, load_model, parallel_reach, parse_dve, property_search_with, replay_trace, safety_search,
-    CycleSearch, Engine, Goal, McOptions, Model, StoreKind,
+    CycleSearch, DveAst, Engine, Goal, McOptions, Model, StoreKind, Trace,
 };
 
 mod common;
@@ -61,6 +61,12 @@ fn tree_store_counts_equal_hash_store() {
     assert!(checked >= 15, "only {checked} instances checked");
 }
 
+/// Replays a trace on the syntax tree with the independent interpreter.
+fn replays(m: &Model, ast: &DveAst, t: &Trace, what: &str) {
+    let states: Vec<_> = t.states.iter().map(|s| m.decode(s)).collect();
+    replay_trace(ast, &states).unwrap_or_else(|e| panic!("{what}: trace does not replay: {e}"));
+}
+
 #[test]
 fn tree_stored_traces_replay() {
     let dir = verikit_testkit::require_data!("beem");
@@ -87,10 +93,7 @@ fn tree_stored_traces_replay() {
                     continue;
                 };
                 assert_eq!(v.trace.states, w.trace.states, "{} {goal:?}", p.display());
-                let states: Vec<_> = v.trace.states.iter().map(|s| m.decode(s)).collect();
-                replay_trace(&ast, &states).unwrap_or_else(|e| {
-                    panic!("{} {goal:?}: trace does not replay: {e}", p.display())
-                });
+                replays(&m, &ast, &v.trace, &format!("{} {goal:?}", p.display()));
                 traces += 1;
             }
             if ast.synchronous {
@@ -98,13 +101,12 @@ fn tree_stored_traces_replay() {
             }
             let r = parallel_reach(&m, goal, 2, StoreKind::Tree, &b);
             if let Some(v) = &r.violation {
-                let states: Vec<_> = v.trace.states.iter().map(|s| m.decode(s)).collect();
-                replay_trace(&ast, &states).unwrap_or_else(|e| {
-                    panic!(
-                        "{} {goal:?} 2 threads: trace does not replay: {e}",
-                        p.display()
-                    )
-                });
+                replays(
+                    &m,
+                    &ast,
+                    &v.trace,
+                    &format!("{} {goal:?} 2 threads", p.display()),
+                );
                 traces += 1;
             }
         }
