@@ -26,15 +26,7 @@ pub enum StoreKind {
 }
 
 impl StoreKind {
-    /// The names `-x mc.store` accepts.
-    pub fn from_name(s: &str) -> Option<StoreKind> {
-        match s {
-            "hash" => Some(StoreKind::Hash),
-            "tree" => Some(StoreKind::Tree),
-            _ => None,
-        }
-    }
-
+    /// The name `-x mc.store` takes and the answers show.
     pub fn name(self) -> &'static str {
         match self {
             StoreKind::Hash => "hash",

@@ -967,7 +967,13 @@ mod tests {
             Some("-x mc.por=maybe: expected on or off")
         );
         assert!(!McOptions::from_params(&p("mc.por=off")).unwrap().por);
+        assert_eq!(store_from_params(&p("mc.store=tree")), Ok(StoreKind::Tree));
+        assert_eq!(
+            store_from_params(&p("mc.store=trie")),
+            Err("-x mc.store=trie: expected hash or tree".to_string())
+        );
         // defaults
         assert_eq!(atomic_from_params(&Params::default()), Ok(true));
+        assert_eq!(store_from_params(&Params::default()), Ok(StoreKind::Hash));
     }
 }
