@@ -19,7 +19,7 @@ use crate::mealy::Machine;
 use crate::model_check;
 use crate::state_merging;
 use crate::tlsf::{parse_tlsf, Semantics, Spec};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use verikit_aiger::Aig;
 use verikit_bdd::Bdd;
 use verikit_diag::{Answer, Budget, Exhausted, Param, Params, Verdict};
@@ -92,6 +92,12 @@ pub const PARAMS: &[Param] = &[
         default: "1",
         range: "0..=1",
         doc: "1: minimise the winner's Mealy machine by SAT with the answers the game leaves free (memin, MeMin), keep the smaller checked circuit; 0: Moore minimisation only",
+    },
+    Param {
+        name: "synt.parity-turn",
+        default: "0.5",
+        range: "0..=1",
+        doc: "portfolio: once handed the CPU, the parity route runs alone for this fraction of the time left (4 s without a limit), then the bounded games resume beside it (1: they wait until it ends)",
     },
 ];
 
@@ -379,7 +385,8 @@ fn wire_constants(
 /// — for a controller `¬φ` (the union of the conjuncts' negations when `clause_cover` shows
 /// they conjoin to `φ`, as the bounded route does), for a counter-strategy `φ`. That
 /// translation can cost far more than the simplified formula's (the reason for fixing), so it
-/// gets a quarter of the time left (2 s without a limit); past that the opponent's fixed
+/// gets a quarter of the time left (2 s without a limit); past that — even past the deadline,
+/// the replay being syntactic — the opponent's fixed
 /// propositions are justified by replaying the fixing (`polarity::justified`: each one of a
 /// single polarity when fixed, at its owner's best value). Returns the product states explored
 /// and how the opponent's fixed propositions were checked.
@@ -398,11 +405,7 @@ fn check_original(
             ))
         }
     };
-    let (all_in, all_out) = if system {
-        (&p.inputs, &p.outputs)
-    } else {
-        (&p.outputs, &p.inputs)
-    };
+    let all_out = if system { &p.outputs } else { &p.inputs };
     let (mut arena, phi) = parse_problem(p)?;
     let outs: Vec<u32> = p.outputs.iter().map(|o| arena.ap_id(o)).collect();
     let mut own = Vec::new();
@@ -419,6 +422,52 @@ fn check_original(
     }
     let ids: Vec<(u32, bool)> = fixed.iter().map(|(n, v)| (arena.ap_id(n), *v)).collect();
     let f = crate::polarity::substituted(&mut arena, phi, &own);
+    let share = budget.sub(Some(
+        budget.remaining().map_or(Duration::from_secs(2), |r| r / 4),
+    ));
+    let checked = check_formula(p, &mut arena, f, system, circuit, &share);
+    match checked {
+        Ok(product) => Ok((product, "model-checked")),
+        Err(SyntError::Exhausted(_) | SyntError::Limit(_)) => {
+            // The replay is syntactic (rounds of polarities over the formula, no automaton), so
+            // it runs even when the whole budget has run out: a decided problem is answered.
+            if budget.is_cancelled() {
+                return Err(SyntError::Exhausted(Exhausted::Cancelled));
+            }
+            let is_out = |i: u32| outs.contains(&i);
+            if crate::polarity::justified(&mut arena, phi, &ids, &is_out).is_none() {
+                return Err(SyntError::Internal(
+                    "polarity check failed: the fixed propositions are not justified".into(),
+                ));
+            }
+            tracing::info!(
+                "the original specification's check ran out of its time share; the fixing replayed"
+            );
+            Ok((0, "replayed"))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The circuit of a controller (`system`) or of a counter-strategy of `p`, read back as a machine
+/// over `f`'s propositions (`cone_machine`) and model-checked (`model_check`) against an
+/// automaton of its forbidden behaviours: for a controller `¬f` (the union of the conjuncts'
+/// negations when `clause_cover` shows they conjoin to `f`, as the bounded route does), for a
+/// counter-strategy `f`. Returns the product states explored; an `Internal` error is a failed
+/// check.
+fn check_formula(
+    p: &Problem,
+    arena: &mut Arena,
+    f: F,
+    system: bool,
+    circuit: &Aig,
+    budget: &Budget,
+) -> Result<usize, SyntError> {
+    let (all_in, all_out) = if system {
+        (&p.inputs, &p.outputs)
+    } else {
+        (&p.outputs, &p.inputs)
+    };
     let used: Vec<u32> = arena.aps_of(f);
     let mentioned = |names: &[String]| -> Vec<String> {
         names
@@ -441,61 +490,36 @@ fn check_original(
     } else {
         (outs_used.clone(), ins.clone())
     };
-    let share = budget.sub(Some(
-        budget
-            .remaining()
-            .map_or(std::time::Duration::from_secs(2), |r| r / 4),
-    ));
-    let checked = (|| -> Result<usize, SyntError> {
-        let budget = &share;
-        let dict = Letters::dict(&names)?;
-        let cache = Translations::default();
-        let bad = if system {
-            let comps = compositional::components(&mut arena, f);
-            if comps.len() > 1 && crate::clause_cover::entails(&mut arena, &comps, f) {
-                let mut parts = Vec::with_capacity(comps.len());
-                for &c in &comps {
-                    let n = arena.not(c);
-                    parts.push(cache.one_set(&mut arena, n, budget)?);
-                }
-                compositional::union(&parts, budget)?
-            } else {
-                let neg = arena.not(f);
-                cache.translate(&mut arena, neg, false, budget)?
+    let dict = Letters::dict(&names)?;
+    let cache = Translations::default();
+    let bad = if system {
+        let comps = compositional::components(arena, f);
+        if comps.len() > 1 && crate::clause_cover::entails(arena, &comps, f) {
+            let mut parts = Vec::with_capacity(comps.len());
+            for &c in &comps {
+                let n = arena.not(c);
+                parts.push(cache.one_set(arena, n, budget)?);
             }
+            compositional::union(&parts, budget)?
         } else {
-            cache.translate(&mut arena, f, false, budget)?
-        };
-        let letters = Letters::edges_only(&bad, &dict, n_first, budget)?;
-        let basis = model_check::Basis {
-            bad,
-            letters,
-            unc,
-            ctl,
-            // The controlled player moves first: the system of a Moore specification, the
-            // environment of a Mealy one.
-            moore: moore == system,
-        };
-        let m = crate::cone_machine::cone_machine(circuit, all_in, all_out, &basis, budget)?;
-        model_check::check(&m, &basis.bad, &basis.letters, budget)
-    })();
-    match checked {
-        Ok(product) => Ok((product, "model-checked")),
-        Err(SyntError::Exhausted(_) | SyntError::Limit(_)) => {
-            budget.check()?;
-            let is_out = |i: u32| outs.contains(&i);
-            if crate::polarity::justified(&mut arena, phi, &ids, &is_out).is_none() {
-                return Err(SyntError::Internal(
-                    "polarity check failed: the fixed propositions are not justified".into(),
-                ));
-            }
-            tracing::info!(
-                "the original specification's check ran out of its time share; the fixing replayed"
-            );
-            Ok((0, "replayed"))
+            let neg = arena.not(f);
+            cache.translate(arena, neg, false, budget)?
         }
-        Err(e) => Err(e),
-    }
+    } else {
+        cache.translate(arena, f, false, budget)?
+    };
+    let letters = Letters::edges_only(&bad, &dict, n_first, budget)?;
+    let basis = model_check::Basis {
+        bad,
+        letters,
+        unc,
+        ctl,
+        // The controlled player moves first: the system of a Moore specification, the
+        // environment of a Mealy one.
+        moore: moore == system,
+    };
+    let m = crate::cone_machine::cone_machine(circuit, all_in, all_out, &basis, budget)?;
+    model_check::check(&m, &basis.bad, &basis.letters, budget)
 }
 
 /// Solves `p` in parts (`decompose`, unless `-x synt.decompose=0`) or whole.
@@ -699,7 +723,9 @@ enum Msg {
 
 /// The portfolio (decision 0804): the bounded games run alone; at the start of the first bound
 /// above `synt.yield-bound` (once a fifth of their head start has passed) they hand the CPU over
-/// to the parity route and wait, their work kept, until it ends — decided (it wins) or not (they resume). If they reach neither that
+/// to the parity route and wait, their work kept, until it ends — decided (it wins) or not (they
+/// resume) — or until its turn (`synt.parity-turn` of the time left, decision 0808) runs out,
+/// when they resume beside it. If they reach neither that
 /// bound nor a decision within the fraction `synt.parity-after` of the time left (2 s without a
 /// limit), the parity route starts beside them (and they still hand over at that bound); if
 /// they give up undecided, it starts at once. The first route to decide cancels the other and is
@@ -709,12 +735,15 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
     let after: f64 = params
         .get_in(&PARAMS[5], 0.0, 1.0)
         .map_err(SyntError::Usage)?;
+    let parity_turn: f64 = params
+        .get_in(&PARAMS[11], 0.0, 1.0)
+        .map_err(SyntError::Usage)?;
     let yield_bound: u32 = params
         .get_in(&PARAMS[6], 0, 101)
         .map_err(SyntError::Usage)?;
     let head_start = budget
         .remaining()
-        .map_or(std::time::Duration::from_secs(2), |r| r.mul_f64(after));
+        .map_or(Duration::from_secs(2), |r| r.mul_f64(after));
     // The bounded games keep the CPU for a fifth of their head start whatever their bound: a
     // specification decided at a high bound is often cheap (ltl2dba23: bound 3 in 0.02 s).
     let started = Instant::now();
@@ -740,7 +769,11 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
                         && turn.hand_over()
                     {
                         let _ = tx.send(Msg::HandOver);
-                        turn.wait(&sub)?;
+                        let until = (parity_turn < 1.0).then(|| {
+                            let left = sub.remaining().unwrap_or(Duration::from_secs(4));
+                            Instant::now() + left.mul_f64(parity_turn)
+                        });
+                        turn.wait(&sub, until)?;
                     }
                     Ok(())
                 };

@@ -4,11 +4,13 @@
 //! runs (decision 0803), so two routes side by side each get half of it. Here the bounded games
 //! run alone first and, at a point of their own choosing (the start of a bound above
 //! `synt.yield-bound`, where they have kept everything they computed), hand the CPU to the parity
-//! route and wait, without losing their work, until it has finished without a decision; then they
-//! resume. Nothing is restarted and nothing is run twice: a cooperative pause, not time slicing.
+//! route and wait, without losing their work, until it has finished without a decision or its turn
+//! has run out (`synt.parity-turn`); then they resume — beside it in the second case, each thread
+//! on its own core when the machine has one free, sharing the process's CPU share otherwise.
+//! Nothing is restarted and nothing is run twice: a cooperative pause, not time slicing.
 
 use std::sync::{Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use verikit_diag::{Budget, Exhausted};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,12 +53,16 @@ impl Turn {
         }
     }
 
-    /// Waits while the parity route has the turn, polling `budget` (a cancelled or exhausted
-    /// budget ends the wait with its error).
-    pub(crate) fn wait(&self, budget: &Budget) -> Result<(), Exhausted> {
+    /// Waits while the parity route has the turn, until `until` at the latest (`None`: until it
+    /// ends), polling `budget` (a cancelled or exhausted budget ends the wait with its error).
+    /// A turn that ran out is not given again: the caller then runs beside the parity route.
+    pub(crate) fn wait(&self, budget: &Budget, until: Option<Instant>) -> Result<(), Exhausted> {
         let mut s = self.lock();
         while *s == State::Parity {
             budget.check()?;
+            if until.is_some_and(|u| Instant::now() >= u) {
+                break;
+            }
             s = self
                 .cv
                 .wait_timeout(s, Duration::from_millis(20))
@@ -77,6 +83,7 @@ impl Turn {
 mod tests {
     use super::Turn;
     use std::sync::Arc;
+    use std::time::{Duration, Instant};
     use verikit_diag::Budget;
 
     #[test]
@@ -85,11 +92,11 @@ mod tests {
         assert!(t.hand_over());
         assert!(!t.hand_over(), "one turn only");
         let t2 = Arc::clone(&t);
-        let h = std::thread::spawn(move || t2.wait(&Budget::unlimited()));
+        let h = std::thread::spawn(move || t2.wait(&Budget::unlimited(), None));
         t.finish();
         assert!(h.join().unwrap().is_ok());
         assert!(!t.hand_over(), "finished: no more waiting");
-        assert!(t.wait(&Budget::unlimited()).is_ok());
+        assert!(t.wait(&Budget::unlimited(), None).is_ok());
     }
 
     #[test]
@@ -98,6 +105,16 @@ mod tests {
         assert!(t.hand_over());
         let b = Budget::unlimited();
         b.cancel();
-        assert!(t.wait(&b).is_err());
+        assert!(t.wait(&b, None).is_err());
+    }
+
+    #[test]
+    fn a_turn_that_ran_out_ends_the_wait_and_is_not_given_again() {
+        let t = Turn::new();
+        assert!(t.hand_over());
+        let until = Instant::now() + Duration::from_millis(30);
+        assert!(t.wait(&Budget::unlimited(), Some(until)).is_ok());
+        assert!(Instant::now() >= until, "waited until the turn ran out");
+        assert!(!t.hand_over(), "one turn only");
     }
 }
