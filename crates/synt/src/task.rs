@@ -95,9 +95,15 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "synt.parity-turn",
-        default: "0.5",
+        default: "1",
         range: "0..=1",
         doc: "portfolio: once handed the CPU, the parity route runs alone for this fraction of the time left (4 s without a limit), then the bounded games resume beside it (1: they wait until it ends)",
+    },
+    Param {
+        name: "synt.parallel",
+        default: "auto",
+        range: "auto|0|1",
+        doc: "portfolio: 1: both routes from the start, side by side (no turns); 0: turns; auto: side by side when the 1-minute load average leaves a core free for the second route",
     },
 ];
 
@@ -725,7 +731,8 @@ enum Msg {
 /// above `synt.yield-bound` (once a fifth of their head start has passed) they hand the CPU over
 /// to the parity route and wait, their work kept, until it ends — decided (it wins) or not (they
 /// resume) — or until its turn (`synt.parity-turn` of the time left, decision 0808) runs out,
-/// when they resume beside it. If they reach neither that
+/// when they resume beside it. With `synt.parallel` (by default when the load leaves a core
+/// free) both routes run side by side from the start instead. If they reach neither that
 /// bound nor a decision within the fraction `synt.parity-after` of the time left (2 s without a
 /// limit), the parity route starts beside them (and they still hand over at that bound); if
 /// they give up undecided, it starts at once. The first route to decide cancels the other and is
@@ -738,12 +745,32 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
     let parity_turn: f64 = params
         .get_in(&PARAMS[11], 0.0, 1.0)
         .map_err(SyntError::Usage)?;
-    let yield_bound: u32 = params
+    let mut yield_bound: u32 = params
         .get_in(&PARAMS[6], 0, 101)
         .map_err(SyntError::Usage)?;
-    let head_start = budget
+    let parallel = match params
+        .get::<String>(&PARAMS[12])
+        .map_err(SyntError::Usage)?
+        .as_str()
+    {
+        "auto" => a_core_is_free(),
+        "1" => true,
+        "0" => false,
+        other => {
+            return Err(SyntError::Usage(format!(
+                "-x synt.parallel={other}: expected auto, 0 or 1"
+            )))
+        }
+    };
+    let mut head_start = budget
         .remaining()
         .map_or(Duration::from_secs(2), |r| r.mul_f64(after));
+    if parallel {
+        // Both routes from the start, each on its own core: nothing to hand over.
+        tracing::debug!("portfolio: the routes side by side");
+        head_start = Duration::ZERO;
+        yield_bound = 101;
+    }
     // The bounded games keep the CPU for a fifth of their head start whatever their bound: a
     // specification decided at a high bound is often cheap (ltl2dba23: bound 3 in 0.02 s).
     let started = Instant::now();
@@ -850,6 +877,17 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
     let mut sol = empty_solution("portfolio");
     sol.reason = Some(reasons.join("; "));
     Ok(sol)
+}
+
+/// Whether the machine has a core to spare for the portfolio's second route: the 1-minute load
+/// average (Linux's `/proc/loadavg`; unknown elsewhere: no) at most the cores less one and a
+/// half — one for the first route, half a core of slack.
+fn a_core_is_free() -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .is_some_and(|load| load <= cores - 1.5)
 }
 
 /// Solves a problem by one route.
