@@ -1666,6 +1666,14 @@ mod tests {
                 let (_, fixed) = fix_polarities(&p).unwrap();
                 let (product, how) = check_original(&p, &s, &fixed, &budget).unwrap();
                 assert!(product > 0 && how == "model-checked", "{f}");
+                // Past the deadline the decided answer is kept: the fixing is replayed
+                // (decision 0808); a cancelled run is not answered.
+                let expired = Budget::with_timeout(Duration::ZERO);
+                let (_, how) = check_original(&p, &s, &fixed, &expired).unwrap();
+                assert_eq!(how, "replayed", "{f}");
+                let cancelled = Budget::unlimited();
+                cancelled.cancel();
+                assert!(check_original(&p, &s, &fixed, &cancelled).is_err(), "{f}");
                 let names = if want { &p.outputs } else { &p.inputs };
                 let k = names.iter().position(|x| x == flip).unwrap();
                 let mut wrong = s.circuit.clone().unwrap();
