@@ -913,7 +913,9 @@ fn translate_once(arena: &mut Arena, f: F, opts: &Options) -> Result<Twa, OmegaE
             Err(OmegaError::Exhausted(_)) => None,
             Err(e) => return Err(e),
         };
-        if let Some(d) = neg.and_then(|neg| crate::wdba::minimize_obligation(&aut, &neg)) {
+        if let Some(d) =
+            neg.and_then(|neg| crate::wdba::minimize_obligation(&aut, &neg, &opts.budget))
+        {
             let d = crate::postproc::simplify(&d);
             if d.num_states() <= aut.num_states() {
                 aut = d;

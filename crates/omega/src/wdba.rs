@@ -8,11 +8,13 @@
 //! The construction is exact only for obligation languages, so the result is *verified*:
 //! `L(D) ⊆ L(A)` by `D ⊗ A(¬φ) = ∅` and `L(A) ⊆ L(D)` by `A ⊗ D̄ = ∅`, where `D̄` (complete `D`
 //! and swap accepting and rejecting SCCs) is the complement of a weak deterministic automaton.
-//! When either check fails, or the powerset grows beyond a bound, `None` is returned.
+//! When either check fails, the powerset grows beyond a bound, or the budget runs out, `None` is
+//! returned (the minimisation is optional: the caller keeps its automaton).
 
 use crate::twa::Twa;
 use biodivine_lib_bdd::Bdd;
 use std::collections::{HashMap, VecDeque};
+use verikit_diag::Budget;
 
 /// Bound on the number of powerset states.
 pub(crate) const MAX_POWERSET: usize = 2000;
@@ -20,12 +22,13 @@ pub(crate) const MAX_POWERSET: usize = 2000;
 /// The subset construction of `a` (acceptance ignored), or `None` beyond [`MAX_POWERSET`] states;
 /// the deterministic monitor of [`crate::monitor`].
 pub(crate) fn powerset_states(a: &Twa) -> Option<Twa> {
-    powerset(a, MAX_POWERSET).map(|(d, _)| d)
+    powerset(a, MAX_POWERSET, &Budget::unlimited()).map(|(d, _)| d)
 }
 
 /// The powerset automaton: deterministic, complete except for the empty subset (omitted),
-/// with the subset of each state.
-fn powerset(a: &Twa, max: usize) -> Option<(Twa, Vec<Vec<u32>>)> {
+/// with the subset of each state; `None` beyond `max` states or when `budget` runs out (polled
+/// per subset and per edge split: one subset's letters can take many BDD operations).
+fn powerset(a: &Twa, max: usize, budget: &Budget) -> Option<(Twa, Vec<Vec<u32>>)> {
     let mut d = Twa::new(a.aps.clone());
     d.vars = a.vars.clone();
     let mut init: Vec<u32> = a.init.clone();
@@ -42,11 +45,13 @@ fn powerset(a: &Twa, max: usize) -> Option<(Twa, Vec<Vec<u32>>)> {
     d.add_state();
     todo.push_back(init);
     while let Some(s) = todo.pop_front() {
+        budget.check().ok()?;
         let src = ids[&s];
         // Split the letters by the edges of the subset.
         let mut parts: Vec<(Bdd, Vec<u32>)> = vec![(a.tt(), Vec::new())];
         for &q in &s {
             for e in &a.states[q as usize] {
+                budget.check().ok()?;
                 let mut next = Vec::with_capacity(parts.len() * 2);
                 for (l, t) in parts {
                     let inside = l.and(&e.label);
@@ -103,19 +108,21 @@ fn powerset(a: &Twa, max: usize) -> Option<(Twa, Vec<Vec<u32>>)> {
 /// Tries to build a minimal-ish weak deterministic automaton equivalent to `a`, given an
 /// automaton `neg` for the complement language (used to verify the result).
 ///
-/// `None` (no minimisation) unless both automata have generalized Büchi acceptance.
-pub(crate) fn minimize_obligation(a: &Twa, neg: &Twa) -> Option<Twa> {
+/// `None` (no minimisation) unless both automata have generalized Büchi acceptance, and when
+/// `budget` runs out (polled between the steps and per SCC of the powerset).
+pub(crate) fn minimize_obligation(a: &Twa, neg: &Twa, budget: &Budget) -> Option<Twa> {
     if a.acc_false || !a.is_generalized_buchi() || !neg.is_generalized_buchi() {
         return None;
     }
     let max = MAX_POWERSET.min(8 * a.num_states() + 64);
-    let (mut d, sets) = powerset(a, max)?;
+    let (mut d, sets) = powerset(a, max, budget)?;
     // Accepting SCCs of d.
     let g = d.graph();
     let sccs = verikit_graph::sccs(&g);
     let all = a.all_marks();
     let mut acc_scc = vec![false; sccs.len()];
     for (c, members) in sccs.members.iter().enumerate() {
+        budget.check().ok()?;
         // Product of `a` with the SCC: states (q, x) with q in sets[x].
         let mut pid: HashMap<(u32, u32), u32> = HashMap::new();
         let mut prod = Twa::new(Vec::new());
@@ -161,11 +168,13 @@ pub(crate) fn minimize_obligation(a: &Twa, neg: &Twa) -> Option<Twa> {
     d.state_based = true;
     // Reduce: bisimulation keeps accepting/rejecting states apart through the marks.
     let d = crate::bisim::merge_bisimilar(&d);
+    budget.check().ok()?;
     // Verify L(d) ⊆ L(a): d ⊗ neg empty.
     let p = crate::product::product(&d, neg).ok()?;
     if !crate::emptiness::is_empty(&p) {
         return None;
     }
+    budget.check().ok()?;
     // Verify L(a) ⊆ L(d): a ⊗ complement(d) empty.
     let dc = complement_weak_deterministic(&d);
     let p2 = crate::product::product(a, &dc).ok()?;

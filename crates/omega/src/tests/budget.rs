@@ -121,3 +121,14 @@ fn decisions_answer_unknown_when_cancelled() {
         .unwrap()
         .is_some());
 }
+
+#[test]
+fn wdba_minimisation_stops_on_the_budget() {
+    // An obligation property the minimisation would determinise (its powerset has several
+    // subsets); with a cancelled budget it answers "not minimised" instead of working on.
+    let a = aut("(a U b) | G c", &raw());
+    let n = aut("!((a U b) | G c)", &raw());
+    let live = Budget::unlimited();
+    assert!(crate::wdba::minimize_obligation(&a, &n, &live).is_some());
+    assert!(crate::wdba::minimize_obligation(&a, &n, &cancelled()).is_none());
+}

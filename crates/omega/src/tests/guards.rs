@@ -64,7 +64,7 @@ fn games_inclusion_and_wdba_refuse_other_acceptance() {
     assert!(fair_merge::merges(&a, GameSolver::RankLifting, &Budget::unlimited()).is_none());
     let (r, _) = included(&a, &a, &Limits::default(), &Budget::unlimited());
     assert!(matches!(r, Inclusion::Unknown));
-    assert!(wdba::minimize_obligation(&a, &a).is_none());
+    assert!(wdba::minimize_obligation(&a, &a, &Budget::unlimited()).is_none());
     // The typed refusal the commands report names the condition.
     let e = a.require_gba("aut reduce").unwrap_err();
     assert!(e.to_string().contains("co-Buchi"), "{e}");
