@@ -53,6 +53,12 @@ pub(crate) struct Ic3Options {
     /// Restrict each query to the cone of influence of its roots (decisions in the main and
     /// lifting solvers, assumptions of the lifting query).
     pub(crate) cone: bool,
+    /// Toggle `cone` when a frame stalls: once IC3 has made on one frame this many queries and
+    /// as many as it took to reach that frame (and again after as many more; 0: never).
+    pub(crate) cone_switch: u64,
+    /// Try dropping the literals of latches that occur least in recent lemmas first (otherwise
+    /// in latch order).
+    pub(crate) activity: bool,
     /// How predecessor states are lifted to cubes.
     pub(crate) lift: Lift,
 }
@@ -137,7 +143,26 @@ struct Ic3<'a> {
     rebuilds: u64,
     /// Told the frame count and the queries so far every [`OBSERVE_EVERY`] queries.
     observer: Option<&'a mut dyn FnMut(usize, u64)>,
+    /// The frame the stall rule of `opts.cone_switch` watches, the queries made before it was
+    /// opened, and the queries at its last switch (or its opening).
+    watch_frame: usize,
+    watch_base: u64,
+    watch_since: u64,
+    cone_switches: u64,
+    /// Variables in the cones of the cone queries since `watch_since`, and those queries.
+    cone_size_sum: u64,
+    cone_queries: u64,
+    /// Per coi position: how often the latch occurred in lemmas, recent ones weighing more.
+    activity: Vec<f64>,
+    bump: f64,
 }
+
+/// The stall rule of `Ic3Options::cone_switch` leaves cone queries for whole-circuit ones only
+/// when their cones averaged at least one variable in this many of the circuit.
+const CONE_SWITCH_SHARE: u64 = 8;
+
+/// The decay of latch activity per lemma (`Ic3Options::activity`).
+const ACTIVITY_DECAY: f64 = 0.99;
 
 /// How often (in queries) the observer of [`ic3_observed`] is called.
 const OBSERVE_EVERY: u64 = 64;
@@ -260,6 +285,7 @@ impl<'a> Ic3<'a> {
             .collect();
         let m = MainSolver::new(aig, &coi, bad, &fixed);
         let l = LiftSolver::new(aig, &coi, bad, &fixed);
+        let n = coi.len();
         Ic3 {
             aig,
             prop,
@@ -291,6 +317,14 @@ impl<'a> Ic3<'a> {
             lretired: 0,
             rebuilds: 0,
             observer: None,
+            watch_frame: 0,
+            watch_base: 0,
+            watch_since: 0,
+            cone_switches: 0,
+            cone_size_sum: 0,
+            cone_queries: 0,
+            activity: vec![0.0; n],
+            bump: 1.0,
         }
     }
 
@@ -387,6 +421,43 @@ impl<'a> Ic3<'a> {
         cone_vars(self.aig, &self.kinds, &all, |_| None)
     }
 
+    /// The stall rule of `opts.cone_switch`: which of the two query modes (cone or whole
+    /// circuit) converges is not a property of the circuit a rule can read (the query counts
+    /// move with the models the solver returns), so a frame that has cost as many queries as
+    /// all before it, and at least `cone_switch`, goes on in the other mode, and switches back
+    /// after as many more. Frames and lemmas are valid in either mode. Cone queries switch to
+    /// the whole circuit only when their cones averaged at least [`CONE_SWITCH_SHARE`] of the
+    /// circuit: below it a whole-circuit query costs many cone queries.
+    fn cone_stall_switch(&mut self) {
+        let k = self.k();
+        if k != self.watch_frame {
+            self.watch_frame = k;
+            self.watch_base = self.queries;
+            self.restart_watch();
+        }
+        let limit = self.opts.cone_switch;
+        if limit == 0 || self.queries - self.watch_since < limit.max(self.watch_base) {
+            return;
+        }
+        let vars = self.aig.maxvar as u64 + 1;
+        if self.opts.cone && self.cone_size_sum * CONE_SWITCH_SHARE < vars * self.cone_queries {
+            return;
+        }
+        self.opts.cone = !self.opts.cone;
+        self.restart_watch();
+        self.cone_switches += 1;
+        if !self.opts.cone {
+            self.sat.clear_domain();
+            self.lsat.clear_domain();
+        }
+    }
+
+    fn restart_watch(&mut self) {
+        self.watch_since = self.queries;
+        self.cone_size_sum = 0;
+        self.cone_queries = 0;
+    }
+
     /// Solves the main solver under `assumptions`, a query about the AIG literals `roots` at
     /// the current state (the next-state functions of `cube`, or the bad literal) and about
     /// `cube`'s own latches (`¬cube`): with `opts.cone`, the solver decides only the cone of
@@ -406,8 +477,11 @@ impl<'a> Ic3<'a> {
                 f(k, q);
             }
         }
+        self.cone_stall_switch();
         if self.opts.cone {
             let cone = self.cone(roots);
+            self.cone_size_sum += cone.iter().filter(|&&b| b).count() as u64;
+            self.cone_queries += 1;
             let mut dom = domain_vars(&self.un, &cone);
             dom.extend(cube.iter().filter_map(|&c| {
                 let (p, _) = self.latch_of(c);
@@ -706,33 +780,49 @@ impl<'a> Ic3<'a> {
         self.mic(i, g, 0)
     }
 
+    /// Drops the literals of `g` one at a time (in latch order, or with `opts.activity` the
+    /// least active latches first), each drop kept when `down` finds a blocked sub-cube.
     fn mic(&mut self, i: usize, mut g: Cube, d: usize) -> Result<Cube, Stop> {
+        let mut order = g.clone();
+        if self.opts.activity {
+            let act = |c: &u32| self.activity.get((c >> 1) as usize).copied().unwrap_or(0.0);
+            order.sort_by(|a, b| act(a).total_cmp(&act(b)));
+        }
         let mut tries = 0;
-        let mut idx = 0;
-        while idx < g.len() && tries < self.opts.drop_tries {
-            if g.len() <= 1 {
+        for lit in order {
+            if g.len() <= 1 || tries >= self.opts.drop_tries {
                 break;
             }
+            let Ok(at) = g.binary_search(&lit) else {
+                continue; // dropped with another literal by an earlier `down`
+            };
             let mut cand = g.clone();
-            cand.remove(idx);
+            cand.remove(at);
             if self.intersects_init(&cand) {
-                idx += 1;
                 continue;
             }
             tries += 1;
-            match self.down(i, cand, d)? {
-                Some(ng) => {
-                    // `ng` ⊆ g without g[idx]: continue at the same position of the smaller cube
-                    idx = ng
-                        .iter()
-                        .take_while(|&&c| g.get(idx).is_some_and(|&x| c < x))
-                        .count();
-                    g = ng;
-                }
-                None => idx += 1,
+            if let Some(ng) = self.down(i, cand, d)? {
+                g = ng;
             }
         }
         Ok(g)
+    }
+
+    /// A new lemma over `cube`'s latches: their activity goes up by a weight that grows
+    /// geometrically, so older lemmas count for less (the scores are rescaled before they
+    /// overflow).
+    fn bump_activity(&mut self, cube: &Cube) {
+        for &c in cube {
+            if let Some(a) = self.activity.get_mut((c >> 1) as usize) {
+                *a += self.bump;
+            }
+        }
+        self.bump *= 1.0 / ACTIVITY_DECAY;
+        if self.bump > 1e100 {
+            self.activity.iter_mut().for_each(|a| *a *= 1e-100);
+            self.bump *= 1e-100;
+        }
     }
 
     /// `Some(c)` with `c ⊆ cube` blocked relative to `F_{i-1}` (and disjoint from Init), or `None`
@@ -780,6 +870,7 @@ impl<'a> Ic3<'a> {
                 };
                 self.fix_init(&mut cg, &ctg);
                 let cg = self.mic(j, cg, d + 1)?;
+                self.bump_activity(&cg);
                 self.add_clause(&cg, j);
             } else {
                 ctgs = 0;
@@ -925,6 +1016,7 @@ impl<'a> Ic3<'a> {
                         }
                         f += 1;
                     }
+                    self.bump_activity(&g);
                     self.add_clause(&g, f);
                     if self.opts.requeue && f < self.k() {
                         q.push(Reverse((f + 1, id)));
@@ -1054,6 +1146,7 @@ pub(crate) fn ic3_observed<'a>(
         obligations: e.obls.len(),
         clauses: e.frames.iter().map(|f| f.len()).sum(),
         rebuilds: e.rebuilds,
+        cone_switches: e.cone_switches,
     };
     let out = match r {
         Ok(mut inv) => {
@@ -1095,4 +1188,6 @@ pub(crate) struct Ic3Stats {
     pub(crate) obligations: usize,
     pub(crate) clauses: usize,
     pub(crate) rebuilds: u64,
+    /// Switches between cone and whole-circuit queries (`Ic3Options::cone_switch`).
+    pub(crate) cone_switches: u64,
 }

@@ -158,6 +158,18 @@ pub const PARAMS: &[Param] = &[
         range: "0..=100000000",
         doc: "parallel portfolio (Linux): once the BMC thread has yielded, the IC3 thread lowers its own priority by hw.portfolio-bmc-nice (equal CPU shares again) when IC3 has spent on one frame this many SAT queries and as many as all frames before it (0 = never)",
     },
+    Param {
+        name: "hw.ic3-cone-switch",
+        default: "0",
+        range: "0..=100000000",
+        doc: "IC3: toggle hw.ic3-cone when one frame has cost this many SAT queries and as many as all frames before it, and again after as many more (0 = never)",
+    },
+    Param {
+        name: "hw.ic3-order",
+        default: "latch",
+        range: "latch|activity",
+        doc: "IC3: generalisation tries dropping literals in latch order, or those of the latches least used in recent lemmas first (activity)",
+    },
 ];
 
 /// Which engine decides the property.
@@ -209,6 +221,10 @@ pub struct Options {
     pub ic3_rebuild: usize,
     /// IC3 queries restricted to the cone of influence of their cube.
     pub ic3_cone: bool,
+    /// Toggle `ic3_cone` when a frame stalls (0: never).
+    pub ic3_cone_switch: u64,
+    /// Generalisation drops the least active latches first (otherwise in latch order).
+    pub ic3_activity: bool,
     /// How IC3 lifts predecessor states.
     pub ic3_lift: Lift,
     pub kind_simple_path: bool,
@@ -244,6 +260,8 @@ impl Default for Options {
             ic3_ctg_depth: 1,
             ic3_rebuild: 1000,
             ic3_cone: true,
+            ic3_cone_switch: 0,
+            ic3_activity: false,
             ic3_lift: Lift::Sat,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
@@ -299,6 +317,17 @@ impl Options {
         self.portfolio_bmc_yield_depth = p.get_in(&PARAMS[20], 0, 1_000_000)?;
         self.ic3_lift = p.get(&PARAMS[21])?;
         self.portfolio_ic3_stall = p.get_in(&PARAMS[22], 0, 100_000_000)?;
+        self.ic3_cone_switch = p.get_in(&PARAMS[23], 0, 100_000_000)?;
+        let order: String = p.get(&PARAMS[24])?;
+        self.ic3_activity = match order.as_str() {
+            "activity" => true,
+            "latch" => false,
+            _ => {
+                return Err(format!(
+                    "-x hw.ic3-order={order}: expected activity or latch"
+                ))
+            }
+        };
         Ok(self)
     }
 
@@ -310,6 +339,8 @@ impl Options {
             ctg_depth: self.ic3_ctg_depth,
             rebuild: self.ic3_rebuild,
             cone: self.ic3_cone,
+            cone_switch: self.ic3_cone_switch,
+            activity: self.ic3_activity,
             lift: self.ic3_lift,
         }
     }
@@ -781,6 +812,7 @@ fn ic3_stats(s: &crate::ic3::Ic3Stats) -> Vec<(String, String)> {
         ("ic3_obligations".into(), s.obligations.to_string()),
         ("ic3_clauses".into(), s.clauses.to_string()),
         ("ic3_rebuilds".into(), s.rebuilds.to_string()),
+        ("ic3_cone_switches".into(), s.cone_switches.to_string()),
     ]
 }
 

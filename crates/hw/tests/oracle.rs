@@ -132,8 +132,8 @@ proptest! {
         }
         // IC3 four times: plain MIC, with counterexamples to generalisation (`hw.ic3-ctg`) and
         // a solver rebuild at almost every block, on the unreduced circuit (`hw.reduce`) and
-        // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`), lifting
-        // three ways (`hw.ic3-lift`); the
+        // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`), three
+        // times switching the query mode at every stall, lifting three ways (`hw.ic3-lift`); the
         // portfolio in two threads and in one
         let ic3 = [
             Engine::Bmc,
@@ -154,6 +154,9 @@ proptest! {
             opts.fraig = k != 7;
             // the per-query cone of influence off once (plain MIC on the reduced circuit)
             opts.ic3_cone = k != 2;
+            // the stall rule switching between cone and whole-circuit queries (`hw.ic3-cone-switch`)
+            // at its most eager, starting either way
+            opts.ic3_cone_switch = if matches!(k, 2 | 4 | 7) { 1 } else { 0 };
             // lifting by SAT (the default), by ternary simulation, by both
             opts.ic3_lift = match k {
                 2 | 5 => Lift::Ternary,

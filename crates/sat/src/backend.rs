@@ -95,6 +95,12 @@ impl CdclBackend {
         }
         self.domain = Some(vars.to_vec());
     }
+    /// Lifts the restriction of [`CdclBackend::set_domain`]: every variable is decided again.
+    pub fn clear_domain(&mut self) {
+        if self.domain.take().is_some() {
+            (0..self.sat.num_vars()).for_each(|v| self.sat.set_var_decidable(v, true));
+        }
+    }
     fn ensure_var(&mut self, v: Var) {
         while self.sat.num_vars() <= v {
             self.sat.new_var();

@@ -260,8 +260,8 @@ fn a_cancelled_budget_stops_cadical() {
 /// `CdclBackend::set_domain`: an `Unsat` answer under any domain is exact; a random circuit of
 /// AND gates (Tseitin) asked about one gate with the domain restricted to that gate's cone
 /// answers as brute force does, and its model, extended outside the cone by evaluating the
-/// gates (open inputs 0), satisfies every clause; the domain widened back to every variable
-/// answers every random formula as brute force does.
+/// gates (open inputs 0), satisfies every clause; the domain widened back to every variable, or
+/// lifted by `clear_domain`, answers every random formula as brute force does.
 #[test]
 fn a_decision_domain_keeps_answers_exact_on_its_cone() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
@@ -324,6 +324,18 @@ fn a_decision_domain_keeps_answers_exact_on_its_cone() {
             assert!(!brute(m, &rc, &ra));
         }
         w.set_domain(&(0..m).collect::<Vec<_>>());
+        let r = w.solve(&ra, &Budget::unlimited());
+        assert_eq!(r == SatResult::Sat, brute(m, &rc, &ra));
+        if r == SatResult::Sat {
+            let cnf = Cnf {
+                num_vars: m,
+                clauses: rc.clone(),
+            };
+            assert!(cnf.satisfied_by(|v| w.model_value(Lit::pos(v)) == Some(true)));
+        }
+        // the restriction lifted by `clear_domain`: an ordinary solver again too
+        w.set_domain(&half);
+        w.clear_domain();
         let r = w.solve(&ra, &Budget::unlimited());
         assert_eq!(r == SatResult::Sat, brute(m, &rc, &ra));
         if r == SatResult::Sat {

@@ -24,6 +24,8 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             ctg_depth: 1,
             rebuild: 1000,
             cone: true,
+            cone_switch: 0,
+            activity: true,
             lift: crate::ic3::Lift::Sat,
         },
         simple_path: true,
