@@ -133,7 +133,8 @@ proptest! {
         // IC3 four times: plain MIC, with counterexamples to generalisation (`hw.ic3-ctg`) and
         // a solver rebuild at almost every block, on the unreduced circuit (`hw.reduce`) and
         // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`), three
-        // times switching the query mode at every stall, lifting three ways (`hw.ic3-lift`); the
+        // times switching the query mode at every stall, three times ordering generalisation by
+        // latch activity, lifting three ways (`hw.ic3-lift`); the
         // portfolio in two threads and in one
         let ic3 = [
             Engine::Bmc,
@@ -157,6 +158,8 @@ proptest! {
             // the stall rule switching between cone and whole-circuit queries (`hw.ic3-cone-switch`)
             // at its most eager, starting either way
             opts.ic3_cone_switch = if matches!(k, 2 | 4 | 7) { 1 } else { 0 };
+            // generalisation dropping the least active latches first (`hw.ic3-order`)
+            opts.ic3_activity = matches!(k, 3 | 5 | 7);
             // lifting by SAT (the default), by ternary simulation, by both
             opts.ic3_lift = match k {
                 2 | 5 => Lift::Ternary,
