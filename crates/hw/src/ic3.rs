@@ -11,7 +11,8 @@
 //! * Each query is restricted to the cone of influence of what it asks about (`hw.ic3-cone`): the
 //!   solver decides only the gates, inputs and latches the cube's next-state functions (or the
 //!   bad literal) and the constraints read, and the cube's own latches; the rest of the circuit
-//!   is left to propagation (see [`Ic3::solve`] for why answers stay usable).
+//!   is left to propagation (see [`Ic3::solve`] for why answers stay usable). Optionally
+//!   (`hw.ic3-cone-switch`) a frame that stalls goes on with whole-circuit queries, and back.
 //! * Predecessors are *lifted* (Eén et al. §III-C, `hw.ic3-lift`) by ternary simulation
 //!   ([`crate::ternary_lifting`]: each latch of the cone set to X in turn, kept X when the
 //!   successor cube's next-state functions, or the bad literal, and the constraints stay
@@ -20,7 +21,8 @@
 //!   together, and the failed-assumption core is the lifted cube), or by both (SAT on the
 //!   latches ternary simulation kept); latches outside the cone are dropped without a query.
 //! * Blocked cubes are generalised with the failed-assumption core of the relative-induction query,
-//!   then by dropping literals one at a time (Bradley's MIC, bounded by `hw.ic3-drop-tries`),
+//!   then by dropping literals one at a time (Bradley's MIC, bounded by `hw.ic3-drop-tries`; in
+//!   latch order, or with `hw.ic3-order=activity` the latches least used in recent lemmas first),
 //!   always keeping the cube disjoint from the initial states, and pushed to the highest frame
 //!   where they are still relatively inductive.
 //! * Clause propagation after each frame; an empty delta frame is a fixpoint, and its higher frames

@@ -323,27 +323,22 @@ fn a_decision_domain_keeps_answers_exact_on_its_cone() {
         if w.solve(&ra, &Budget::unlimited()) == SatResult::Unsat {
             assert!(!brute(m, &rc, &ra));
         }
+        let answers_as_brute_force = |w: &mut CdclBackend| {
+            let r = w.solve(&ra, &Budget::unlimited());
+            assert_eq!(r == SatResult::Sat, brute(m, &rc, &ra));
+            if r == SatResult::Sat {
+                let cnf = Cnf {
+                    num_vars: m,
+                    clauses: rc.clone(),
+                };
+                assert!(cnf.satisfied_by(|v| w.model_value(Lit::pos(v)) == Some(true)));
+            }
+        };
         w.set_domain(&(0..m).collect::<Vec<_>>());
-        let r = w.solve(&ra, &Budget::unlimited());
-        assert_eq!(r == SatResult::Sat, brute(m, &rc, &ra));
-        if r == SatResult::Sat {
-            let cnf = Cnf {
-                num_vars: m,
-                clauses: rc.clone(),
-            };
-            assert!(cnf.satisfied_by(|v| w.model_value(Lit::pos(v)) == Some(true)));
-        }
+        answers_as_brute_force(&mut w);
         // the restriction lifted by `clear_domain`: an ordinary solver again too
         w.set_domain(&half);
         w.clear_domain();
-        let r = w.solve(&ra, &Budget::unlimited());
-        assert_eq!(r == SatResult::Sat, brute(m, &rc, &ra));
-        if r == SatResult::Sat {
-            let cnf = Cnf {
-                num_vars: m,
-                clauses: rc.clone(),
-            };
-            assert!(cnf.satisfied_by(|v| w.model_value(Lit::pos(v)) == Some(true)));
-        }
+        answers_as_brute_force(&mut w);
     }
 }

@@ -25,7 +25,7 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             rebuild: 1000,
             cone: true,
             cone_switch: 0,
-            activity: true,
+            activity: false,
             lift: crate::ic3::Lift::Sat,
         },
         simple_path: true,
