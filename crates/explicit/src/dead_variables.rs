@@ -140,9 +140,23 @@ fn int(e: &Expr) -> i64 {
     }
 }
 
+/// Which dead locals are reset, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// At the end of every transition after which a local is dead, to its initial value.
+    Every,
+    /// SPIN's rule: to 0, only by a transition that uses the local — one that writes it, or a
+    /// condition or receive that reads it — never by `else` or `d_step` (see the module docs).
+    Spin,
+}
+
 /// Resets the dead variables of `ast` (see the module docs); `observed` are the names the
 /// question reads (never reset).
-pub(crate) fn reset_dead_variables(ast: &mut DveAst, observed: &FxHashSet<String>) -> Resets {
+pub(crate) fn reset_dead_variables(
+    ast: &mut DveAst,
+    observed: &FxHashSet<String>,
+    rule: Rule,
+) -> Resets {
     let names: Vec<String> = ast.processes.iter().map(|p| p.name.clone()).collect();
     let process_index: FxHashMap<&str, usize> = names
         .iter()
@@ -231,7 +245,10 @@ pub(crate) fn reset_dead_variables(ast: &mut DveAst, observed: &FxHashSet<String
                     && !observed.contains(&d.name)
                     && !hidden.contains_key(&(Some(k), d.name.clone()))
             })
-            .filter_map(|d| reset_value(d).map(|r| (d, r)))
+            .filter_map(|d| match rule {
+                Rule::Every => reset_value(d).map(|r| (d, r)),
+                Rule::Spin => (!d.is_const).then(|| (d, Expr::Int(0, d.span))),
+            })
             .take(64)
             .collect();
         let bit: FxHashMap<&str, u64> = cands
@@ -369,7 +386,16 @@ pub(crate) fn reset_dead_variables(ast: &mut DveAst, observed: &FxHashSet<String
                     }
                 }
             }
-            let reset = (lf | written) & !lt;
+            let reset = match (rule, t.origin) {
+                (Rule::Every, _) => (lf | written) & !lt,
+                (Rule::Spin, Origin::Cond | Origin::Recv) => {
+                    let mut b = Vec::new();
+                    sc.trans_reads(t, &mut b);
+                    (written | mask(&b)) & !lt
+                }
+                (Rule::Spin, Origin::DStep | Origin::Dve) => 0,
+                (Rule::Spin, Origin::Else | Origin::Other) => written & !lt,
+            };
             let mut r = Vec::new();
             for (i, (d, v)) in cands.iter().enumerate() {
                 if reset & (1 << i) != 0 {
@@ -456,7 +482,7 @@ mod tests {
         let ast = parse_promela(text).unwrap_or_else(|d| panic!("{name}: {}", d.message));
         let mut red = ast.clone();
         let obs = observed.iter().map(|s| s.to_string()).collect();
-        let r = reset_dead_variables(&mut red, &obs);
+        let r = reset_dead_variables(&mut red, &obs, Rule::Every);
         let (Some(full), Some(small)) = (
             reference_states(&ast, 40_000),
             reference_states(&red, 40_000),
@@ -514,12 +540,12 @@ mod tests {
     fn observed_names_are_never_reset() {
         let mut ast = parse_promela(MODEL).unwrap();
         let obs = ["w", "u"].iter().map(|s| s.to_string()).collect();
-        let r = reset_dead_variables(&mut ast, &obs);
+        let r = reset_dead_variables(&mut ast, &obs, Rule::Every);
         assert!(r.hidden.iter().all(|(v, _)| v != "w"), "{:?}", r.hidden);
         assert!(r.dead.values().flatten().all(|(v, _)| v != "P.u"));
         // Without them, `w` and `P.u` (never read) are hidden.
         let mut ast = parse_promela(MODEL).unwrap();
-        let r = reset_dead_variables(&mut ast, &FxHashSet::default());
+        let r = reset_dead_variables(&mut ast, &FxHashSet::default(), Rule::Every);
         assert!(r.hidden.iter().any(|(v, _)| v == "w"), "{:?}", r.hidden);
         assert!(r.hidden.iter().any(|(v, _)| v == "P.u"), "{:?}", r.hidden);
     }

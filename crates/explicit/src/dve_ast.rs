@@ -132,6 +132,28 @@ pub struct TransAst {
     pub sync: Option<SyncAst>,
     pub effect: Vec<(LValue, Expr)>,
     pub span: Span,
+    /// The Promela statement a transition was lowered from (`Dve` for DVE's own transitions):
+    /// SPIN's dead-variable reset depends on it (`dead_variables`).
+    pub origin: Origin,
+}
+
+/// What a transition was in the Promela source (SPIN's statement kinds, as its data-flow
+/// analysis distinguishes them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// A DVE transition.
+    #[default]
+    Dve,
+    /// A condition (an expression statement).
+    Cond,
+    /// `else`.
+    Else,
+    /// A receive `c?…`.
+    Recv,
+    /// A `d_step` (one indivisible transition).
+    DStep,
+    /// An assignment, a send, `skip`, `goto`, `break`, `assert`.
+    Other,
 }
 
 #[derive(Clone, Debug, PartialEq)]

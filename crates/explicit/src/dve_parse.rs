@@ -296,6 +296,7 @@ impl Parser {
             sync: None,
             effect: Vec::new(),
             span: sp,
+            origin: Origin::Dve,
         };
         loop {
             if self.eat_kw("guard") {

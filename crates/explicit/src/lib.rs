@@ -83,7 +83,7 @@ pub use task::{
     check, check_with, dataflow_from_params, decode_product, divine_errors_from_params, info,
     info_with, load_model, load_promela, load_source, load_source_for, ltl_search, ltl_search_with,
     parse_ap_defs, parse_promela, property_search, property_search_with, safety_search, Check,
-    CycleAlgo, Engine, LtlRun, McError, McOptions, ATOMIC_PARAM, CONNECT_TIMEOUT_PARAM,
+    CycleAlgo, Dataflow, Engine, LtlRun, McError, McOptions, ATOMIC_PARAM, CONNECT_TIMEOUT_PARAM,
     DATAFLOW_PARAM, ERRORS_PARAM, POR_PARAM, STORE_PARAM,
 };
 

@@ -94,6 +94,7 @@ struct Edge {
     sync: Option<SyncAst>,
     effect: Vec<(LValue, Expr)>,
     span: Span,
+    origin: Origin,
 }
 
 /// The control-flow graph of one process body; control points are merged with a union-find
@@ -153,6 +154,7 @@ impl Cfg {
             sync: None,
             effect: Vec::new(),
             span,
+            origin: Origin::Other,
         });
         let k = self.edges.len() - 1;
         &mut self.edges[k]
@@ -205,9 +207,20 @@ impl Cfg {
     fn stmt(&mut self, st: &Step, from: usize, to: usize, atomic: bool) -> Result<(), Diagnostic> {
         let sp = st.span;
         match &st.stmt {
-            Stmt::Cond(e) => self.edge(from, to, sp).guard = Some(e.clone()),
+            Stmt::Cond(e) => {
+                let t = self.edge(from, to, sp);
+                t.guard = Some(e.clone());
+                t.origin = Origin::Cond;
+            }
             Stmt::Assign(lv, e) => self.edge(from, to, sp).effect.push((lv.clone(), e.clone())),
-            Stmt::Send(..) | Stmt::Recv(..) => self.edge(from, to, sp).sync = Some(sync(&st.stmt)?),
+            Stmt::Send(..) | Stmt::Recv(..) => {
+                let s = sync(&st.stmt)?;
+                let t = self.edge(from, to, sp);
+                t.sync = Some(s);
+                if matches!(st.stmt, Stmt::Recv(..)) {
+                    t.origin = Origin::Recv;
+                }
+            }
             Stmt::Skip => {
                 self.edge(from, to, sp);
             }
@@ -235,16 +248,16 @@ impl Cfg {
                 ))
             }
             Stmt::If(opts) => {
-                let opts = with_else(opts, sp)?;
-                for o in &opts {
-                    self.seq(o, from, to, atomic)?;
+                let (opts, els) = with_else(opts, sp)?;
+                for (i, o) in opts.iter().enumerate() {
+                    self.option(o, from, to, atomic, els == Some(i))?;
                 }
             }
             Stmt::Do(opts) => {
-                let opts = with_else(opts, sp)?;
+                let (opts, els) = with_else(opts, sp)?;
                 self.breaks.push(to);
-                for o in &opts {
-                    self.seq(o, from, from, atomic)?;
+                for (i, o) in opts.iter().enumerate() {
+                    self.option(o, from, from, atomic, els == Some(i))?;
                 }
                 self.breaks.pop();
             }
@@ -252,6 +265,26 @@ impl Cfg {
             Stmt::DStep(body) => {
                 let e = dstep(body, sp)?;
                 self.edges.push(Edge { from, to, ..e });
+            }
+        }
+        Ok(())
+    }
+
+    /// One option of `if`/`do`; the `else` option's first step (its negated guard, one
+    /// transition) is marked as SPIN's `else`.
+    fn option(
+        &mut self,
+        o: &[Step],
+        from: usize,
+        to: usize,
+        atomic: bool,
+        is_else: bool,
+    ) -> Result<(), Diagnostic> {
+        let k = self.edges.len();
+        self.seq(o, from, to, atomic)?;
+        if is_else {
+            if let Some(e) = self.edges.get_mut(k) {
+                e.origin = Origin::Else;
             }
         }
         Ok(())
@@ -300,12 +333,13 @@ fn executable(st: &Step) -> Option<Expr> {
     }
 }
 
-/// Replaces a leading `else` by the negation of the other options' executability.
-fn with_else(opts: &[Vec<Step>], sp: Span) -> Result<Vec<Vec<Step>>, Diagnostic> {
+/// Replaces a leading `else` by the negation of the other options' executability; returns the
+/// options and the index of the `else` option.
+fn with_else(opts: &[Vec<Step>], sp: Span) -> Result<(Vec<Vec<Step>>, Option<usize>), Diagnostic> {
     let is_else = |o: &Vec<Step>| o.first().is_some_and(|s| s.stmt == Stmt::Else);
-    if !opts.iter().any(is_else) {
-        return Ok(opts.to_vec());
-    }
+    let Some(els) = opts.iter().position(is_else) else {
+        return Ok((opts.to_vec(), None));
+    };
     if opts.iter().filter(|o| is_else(o)).count() > 1 {
         return Err(err(sp, "more than one `else` option"));
     }
@@ -324,7 +358,7 @@ fn with_else(opts: &[Vec<Step>], sp: Span) -> Result<Vec<Vec<Step>>, Diagnostic>
         });
     }
     let guard = Expr::Unary(UnOp::Not, Box::new(any.unwrap_or(Expr::Int(0, sp))), sp);
-    Ok(opts
+    let opts = opts
         .iter()
         .map(|o| {
             let mut o = o.clone();
@@ -335,7 +369,8 @@ fn with_else(opts: &[Vec<Step>], sp: Span) -> Result<Vec<Vec<Step>>, Diagnostic>
             }
             o
         })
-        .collect())
+        .collect();
+    Ok((opts, Some(els)))
 }
 
 /// `d_step { conditions; [one channel operation;] assignments }` as one transition.
@@ -347,6 +382,7 @@ fn dstep(body: &[Step], sp: Span) -> Result<Edge, Diagnostic> {
         sync: None,
         effect: Vec::new(),
         span: sp,
+        origin: Origin::DStep,
     };
     // 0: conditions, 1: after the channel operation or an assignment.
     let mut phase = 0;
@@ -448,6 +484,7 @@ fn process(
             sync: e.sync,
             effect: e.effect,
             span: e.span,
+            origin: e.origin,
         });
     }
     let asserts = std::mem::take(&mut g.asserts)

@@ -32,13 +32,24 @@ pub const POR_PARAM: Param = Param {
     doc: "partial-order reduction (ample sets) in `mc check`: deadlocks, assertions, X-free LTL",
 };
 
-/// `-x mc.dataflow=on|off`: SPIN's data-flow optimisation on Promela models (`dead_variables`).
+/// `-x mc.dataflow=spin|all|off`: SPIN's data-flow optimisation on Promela models (`dead_variables`).
 pub const DATAFLOW_PARAM: Param = Param {
     name: "mc.dataflow",
-    default: "on",
-    range: "on|off",
-    doc: "Promela only: reset dead and write-only variables to their initial value, as `spin -a` does by default (off: `spin -o1 -o2`); DVE models are never changed",
+    default: "spin",
+    range: "spin|all|off",
+    doc: "Promela only: `spin` hides write-only variables and resets dead locals where `spin -a` does (its state counts); `all` resets every dead local after every step (fewer states); `off` neither (`spin -o1 -o2`); `on` = `spin`; DVE models are never changed",
 };
+
+/// Which of SPIN's data-flow optimisations a Promela model gets (`-x mc.dataflow`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dataflow {
+    /// The model as written.
+    Off,
+    /// SPIN's: write-only variables hidden, a dead local reset by the step that uses it last.
+    Spin,
+    /// Write-only variables hidden, every dead local reset after every step.
+    All,
+}
 
 /// Reads a parameter with two words (`range` = `a|b`): true for `yes`; an `on|off` switch also
 /// takes `true`/`false`.
@@ -54,9 +65,18 @@ fn two_words(p: &Params, param: &Param, yes: &str) -> Result<bool, String> {
     }
 }
 
-/// Reads `-x mc.dataflow=on|off`.
-pub fn dataflow_from_params(p: &Params) -> Result<bool, String> {
-    two_words(p, &DATAFLOW_PARAM, "on")
+/// Reads `-x mc.dataflow=spin|all|off` (`on`/`true` = `spin`, `false` = `off`).
+pub fn dataflow_from_params(p: &Params) -> Result<Dataflow, String> {
+    let v: String = p.get(&DATAFLOW_PARAM)?;
+    match v.as_str() {
+        "spin" | "on" | "true" => Ok(Dataflow::Spin),
+        "all" => Ok(Dataflow::All),
+        "off" | "false" => Ok(Dataflow::Off),
+        _ => Err(format!(
+            "-x {}={v}: expected spin, all or off",
+            DATAFLOW_PARAM.name
+        )),
+    }
 }
 
 /// `-x mc.atomic=through|store`: how Promela's `atomic` sequences are explored.
@@ -352,8 +372,12 @@ pub fn load_source(src: &SourceFile) -> Result<Model, Diagnostic> {
 /// Loads a model by its file name (as [`load_source`]) for question `q`: with `dataflow`, a
 /// Promela model's dead and write-only variables are reset (`dead_variables`), except those
 /// whose names `q` or the model's `ltl` blocks mention. DVE models are loaded as written.
-pub fn load_source_for(src: &SourceFile, q: &Check, dataflow: bool) -> Result<Model, Diagnostic> {
-    if !dataflow || !is_promela(src) {
+pub fn load_source_for(
+    src: &SourceFile,
+    q: &Check,
+    dataflow: Dataflow,
+) -> Result<Model, Diagnostic> {
+    if dataflow == Dataflow::Off || !is_promela(src) {
         return load_source(src);
     }
     let mut ast = parse_promela(&src.text)?;
@@ -379,7 +403,11 @@ pub fn load_source_for(src: &SourceFile, q: &Check, dataflow: bool) -> Result<Mo
             words(e);
         }
     }
-    let r = crate::dead_variables::reset_dead_variables(&mut ast, &observed);
+    let rule = match dataflow {
+        Dataflow::All => crate::dead_variables::Rule::Every,
+        _ => crate::dead_variables::Rule::Spin,
+    };
+    let r = crate::dead_variables::reset_dead_variables(&mut ast, &observed, rule);
     tracing::info!(
         "mc: data-flow: {} write-only variables hidden, {} transitions reset dead locals",
         r.hidden.len(),
@@ -952,8 +980,23 @@ mod tests {
     #[test]
     fn two_word_parameters() {
         let p = |s: &str| Params::parse(&[s]).unwrap();
-        assert_eq!(dataflow_from_params(&p("mc.dataflow=off")), Ok(false));
-        assert_eq!(dataflow_from_params(&p("mc.dataflow=true")), Ok(true));
+        assert_eq!(
+            dataflow_from_params(&p("mc.dataflow=off")),
+            Ok(Dataflow::Off)
+        );
+        assert_eq!(
+            dataflow_from_params(&p("mc.dataflow=true")),
+            Ok(Dataflow::Spin)
+        );
+        assert_eq!(
+            dataflow_from_params(&p("mc.dataflow=on")),
+            Ok(Dataflow::Spin)
+        );
+        assert_eq!(
+            dataflow_from_params(&p("mc.dataflow=all")),
+            Ok(Dataflow::All)
+        );
+        assert!(dataflow_from_params(&p("mc.dataflow=maybe")).is_err());
         assert_eq!(atomic_from_params(&p("mc.atomic=store")), Ok(false));
         assert_eq!(atomic_from_params(&p("mc.atomic=through")), Ok(true));
         assert_eq!(divine_errors_from_params(&p("mc.errors=divine")), Ok(true));
