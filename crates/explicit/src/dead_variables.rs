@@ -208,18 +208,36 @@ pub(crate) fn reset_dead_variables(
         .as_ref()
         .and_then(|(n, _)| process_index.get(n.as_str()).copied());
 
+    // SPIN hides only globals, and counts a receive into a variable as a read of it.
+    let mut received: FxHashSet<Var> = FxHashSet::default();
+    if rule == Rule::Spin {
+        for (p, sc) in ast.processes.iter().zip(&scopes) {
+            for s in p.trans.iter().filter_map(|t| t.sync.as_ref()) {
+                for a in &s.targets {
+                    if let RecvArg::Store(lv) = a {
+                        received.insert(sc.var(&lv.name));
+                    }
+                }
+            }
+        }
+    }
+
     // Write-only variables: globals and locals nothing reads.
     let mut hidden: FxHashMap<Var, Expr> = FxHashMap::default();
     for d in &ast.vars {
         let v = (None, d.name.clone());
-        if !read.contains(&v) && !pinned.contains(&v) && !observed.contains(&d.name) {
+        if !read.contains(&v)
+            && !pinned.contains(&v)
+            && !received.contains(&v)
+            && !observed.contains(&d.name)
+        {
             if let Some(r) = reset_value(d) {
                 hidden.insert(v, r);
             }
         }
     }
     for (k, p) in ast.processes.iter().enumerate() {
-        if Some(k) == property {
+        if Some(k) == property || rule == Rule::Spin {
             continue;
         }
         for d in &p.vars {

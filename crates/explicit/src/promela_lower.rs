@@ -109,6 +109,11 @@ struct Cfg {
     uses: Vec<(String, Span)>,
     breaks: Vec<usize>,
     asserts: Vec<(usize, Expr, Span)>,
+    /// The rendezvous channels (capacity 0).
+    rendezvous: rustc_hash::FxHashSet<String>,
+    /// Points after a rendezvous send inside `atomic`: not committed (SPIN: the send loses the
+    /// sequence's exclusivity; control passes to the receiver).
+    uncommit: Vec<usize>,
 }
 
 impl Cfg {
@@ -214,6 +219,11 @@ impl Cfg {
             }
             Stmt::Assign(lv, e) => self.edge(from, to, sp).effect.push((lv.clone(), e.clone())),
             Stmt::Send(..) | Stmt::Recv(..) => {
+                if let Stmt::Send(c, ..) = &st.stmt {
+                    if atomic && self.rendezvous.contains(c) {
+                        self.uncommit.push(to);
+                    }
+                }
                 let s = sync(&st.stmt)?;
                 let t = self.edge(from, to, sp);
                 t.sync = Some(s);
@@ -428,11 +438,21 @@ fn process(
     body: &[Step],
     span: Span,
     claim: bool,
+    rendezvous: &rustc_hash::FxHashSet<String>,
 ) -> Result<ProcessAst, Diagnostic> {
-    let mut g = Cfg::default();
+    let mut g = Cfg {
+        rendezvous: rendezvous.clone(),
+        ..Cfg::default()
+    };
     let entry = g.fresh(false);
     let end = g.fresh(false);
     g.seq(body, entry, end, false)?;
+    for p in std::mem::take(&mut g.uncommit) {
+        let r = g.find(p);
+        if let Some(c) = g.commit.get_mut(r) {
+            *c = false;
+        }
+    }
     for (l, sp) in &g.uses {
         if !matches!(g.labels.get(l), Some((_, Some(_)))) {
             return Err(err(*sp, format!("no label `{l}` in `{name}`")));
@@ -676,6 +696,12 @@ pub(crate) fn lower(ast: &PromelaAst) -> Result<DveAst, Diagnostic> {
             span: c.span,
         })
         .collect();
+    let rendezvous = ast
+        .chans
+        .iter()
+        .filter(|c| const_val(&c.capacity).is_ok_and(|n| n == 0))
+        .map(|c| c.name.clone())
+        .collect();
     // Instances: active ones in declaration order (parameters 0, as in SPIN), then those
     // `init` runs.
     let mut inst: Vec<(&Proctype, Option<&[Expr]>, Span)> = Vec::new();
@@ -717,11 +743,11 @@ pub(crate) fn lower(ast: &PromelaAst) -> Result<DveAst, Diagnostic> {
         } else {
             rename_channels(&p.body, &chans)
         };
-        processes.push(process(&name, locals, &body, p.span, false)?);
+        processes.push(process(&name, locals, &body, p.span, false, &rendezvous)?);
     }
     let mut property = None;
     if let Some((body, sp)) = &ast.never {
-        processes.push(process("never", Vec::new(), body, *sp, true)?);
+        processes.push(process("never", Vec::new(), body, *sp, true, &rendezvous)?);
         property = Some(("never".to_string(), *sp));
     }
     if processes.is_empty() {

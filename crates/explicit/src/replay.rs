@@ -274,7 +274,12 @@ impl<'a> Interp<'a> {
                                     if q.name == p.name {
                                         continue;
                                     }
-                                    if any_commit && !mine && !self.committed(s, q) {
+                                    // Promela: only a committed sender starts a
+                                    // rendezvous while a process is committed.
+                                    if any_commit
+                                        && !mine
+                                        && (self.ast.atomic_yields || !self.committed(s, q))
+                                    {
                                         continue;
                                     }
                                     for r in q.trans.iter().filter(|r| {

@@ -74,6 +74,19 @@ pub(crate) fn committed_in(m: &Model, s: &[u8]) -> bool {
     })
 }
 
+/// Has a process moved to a committed control state from `s` to `t` (entered or gone on in
+/// a sequence)?
+fn entered_commit(m: &Model, s: &[u8], t: &[u8]) -> bool {
+    m.procs.iter().enumerate().any(|(pi, p)| {
+        Some(pi as u32) != m.property
+            && t.get(pi) != s.get(pi)
+            && t.get(pi)
+                .and_then(|&c| p.commit.get(c as usize))
+                .copied()
+                .unwrap_or(false)
+    })
+}
+
 /// Does some process stand at a control state with an assertion in `s`?
 fn asserts_in(m: &Model, s: &[u8]) -> bool {
     m.procs.iter().enumerate().any(|(pi, p)| {
@@ -219,7 +232,8 @@ impl<'m> Generator<'m> {
         inside.clear();
         if committed_in(m, state) {
             // A stored state inside a sequence: a blocked one (or the initial state). When it
-            // yields, the other processes' steps lead to ordinary states, stored as SPIN does.
+            // yields, the other processes' steps lead to ordinary states, stored as SPIN does,
+            // unless a step enters or goes on in a sequence (the blocked process's rendezvous).
             let mut first = Vec::new();
             self.direct(
                 state,
@@ -227,7 +241,7 @@ impl<'m> Generator<'m> {
                 on_error,
             );
             for (t, l) in first {
-                if !self.yields && committed_in(m, &t) {
+                if committed_in(m, &t) && (!self.yields || entered_commit(m, state, &t)) {
                     inside.push((t, l));
                 } else {
                     out(&t, &l);
@@ -446,7 +460,14 @@ impl<'m> Generator<'m> {
                                 if rp == pi || self.cur[rp] != r.from {
                                     continue;
                                 }
-                                if committed && !self.is_committed(pi) && !self.is_committed(rp) {
+                                // While a process is committed, a rendezvous needs a
+                                // committed partner (DVE); in Promela the sender (a receive
+                                // never starts a rendezvous in SPIN: a sequence waiting on one
+                                // is blocked and yields).
+                                if committed
+                                    && !self.is_committed(pi)
+                                    && (m.ast.atomic_yields || !self.is_committed(rp))
+                                {
                                     continue;
                                 }
                                 match self.guard(&r.guard) {
