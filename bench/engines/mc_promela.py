@@ -163,6 +163,19 @@ def main():
     write(res, a, load0, os.getloadavg(), time.time() - t0, len(rows))
 
 
+def same_space(r, v, sp):
+    """verikit's stored states against pan's: `equal`, `equal +2` (SPIN's 2-state `init` prefix, which
+    verikit folds into the initial state) or the difference verikit − SPIN."""
+    if "states" not in v or "states" not in sp:
+        return "–"
+    d = v["states"] - sp["states"]
+    if d == 0:
+        return "equal"
+    with open(os.path.join(BEEM, r["promela"])) as f:
+        has_init = re.search(r"^\s*init\b", f.read(), re.M) is not None
+    return "equal +2" if d == -2 and has_init else f"{d:+d}"
+
+
 def fmt(x, p=3):
     return "–" if x is None else (f"{x:.{p}f}" if isinstance(x, float) else str(x))
 
@@ -205,10 +218,17 @@ def write(res, a, load0, load1, wall, total):
     ver = subprocess.run([a.verikit, "--version"], capture_output=True, text=True).stdout.strip()
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
     sv = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip()
-    rs, rp, red_v, red_s, lines = [], [], [], [], []
+    rs, rp, red_v, red_s, lines, eq_r, eq_rp, n_eq = [], [], [], [], [], [], [], 0
     for i in res:
         r, v, sp, vr, spr = i["r"], i["v"], i["sp"], i["vr"], i["spr"]
         x, y = ratio(v, sp), ratio(vr, spr)
+        rel = same_space(r, v, sp)
+        if rel.startswith("equal"):
+            n_eq += 1
+            if x is not None:
+                eq_r.append(x)
+            if y is not None:
+                eq_rp.append(y)
         if x is not None:
             rs.append(x)
         if y is not None:
@@ -217,7 +237,7 @@ def write(res, a, load0, load1, wall, total):
             red_v.append(vr["states"] / v["states"])
         if "states" in sp and "states" in spr and sp["states"]:
             red_s.append(spr["states"] / sp["states"])
-        lines.append(f"| {r['promela']} | {r['relation'].split(' (')[0]} | {cell(v, 'states')} | {cell(sp, 'states')} | "
+        lines.append(f"| {r['promela']} | {r['relation'].split(' (')[0]} | {rel} | {cell(v, 'states')} | {cell(sp, 'states')} | "
                      f"{cell(v, 'cpu')} | {cell(sp, 'cpu')} | {cell(v, 'mib', 1)} | {cell(sp, 'mib', 1)} | {fmt(x)} | "
                      f"{cell(vr, 'states')} | {cell(spr, 'states')} | {cell(vr, 'cpu')} | {cell(spr, 'cpu')} | "
                      f"{cell(vr, 'mib', 1)} | {cell(spr, 'mib', 1)} | {fmt(y)} |"
@@ -236,29 +256,30 @@ def write(res, a, load0, load1, wall, total):
         "- SPIN: `spin -a` + `gcc " + " ".join(SPIN_CFLAGS) + " [-DNOREDUCE]` once per model and configuration (binaries cached, "
         "compilation not charged), `./pan -mD -c0 -wN`, N = ceil(log2(2 × SPIN's state count)), D = max(10000, 2 × SPIN's depth); memory = pan's "
         "\"total actual memory usage\"",
-        "- verikit: `verikit mc check --assert -x mc.por=off|on M.pm` (the data-flow reset `-x mc.dataflow` at its default, on, as "
-        "SPIN's is), CPU of the whole process (start-up, parsing, lowering, compiling, exploring); memory = peak resident set",
+        "- verikit: `verikit mc check --assert -x mc.por=off|on M.pm` (the data-flow reset `-x mc.dataflow` at its default, "
+        "`spin`, SPIN's rule), CPU of the whole process (start-up, parsing, lowering, compiling, exploring); memory = peak resident set",
         "- ratio = verikit CPU / pan CPU (< 1: verikit faster)",
         "",
         "## Summary",
         "",
         f"- without reduction (`-DNOREDUCE` / default): median ratio {med(rs)}",
         f"- with reduction (SPIN's default POR / `-x mc.por=on`): median ratio {med(rp)}",
+        f"- verikit's states equal SPIN's (`-DNOREDUCE`) on {n_eq} of {len(res)} models; on those, median ratio "
+        f"{med(eq_r)} without reduction, {med(eq_rp)} with it",
         f"- reduced/full states: verikit median {fmt(statistics.median(red_v)) if red_v else '–'}, "
         f"SPIN median {fmt(statistics.median(red_s)) if red_s else '–'}",
-        "- verikit explores `atomic` sequences through without storing their inner states, as SPIN does "
-        "(`-x mc.atomic=through`, the default; a blocked sequence's state is stored; decision 0710); state counts still "
-        "differ by the states SPIN stores after a process ends, by the 2-state `init` prefix SPIN stores, by the data-flow "
-        "reset, which resets more dead variables than SPIN's (decision 0709), and where a sequence waits on a rendezvous "
-        "receive (SPIN lets every process move there, verikit only the senders); the SPIN-CHECK relation column compares "
-        "SPIN with BEEM's DVE model",
+        "- verikit follows SPIN's Promela semantics where it is known to differ from DVE's (decisions 0710, 0712): "
+        "`atomic` sequences explored through, a rendezvous receive never starts a rendezvous (a sequence waiting on one "
+        "yields), a rendezvous send gives up the sequence's exclusivity, SPIN's data-flow reset (`-x mc.dataflow=spin`); "
+        "the column \"vs SPIN\" compares verikit's stored states with SPIN's (`equal +2` = up to the 2-state `init` "
+        "prefix SPIN stores); the SPIN-CHECK relation column compares SPIN with BEEM's DVE model",
         "",
         "## Per model",
         "",
-        "| promela | SPIN-CHECK relation | verikit states | SPIN states | verikit s | pan s | verikit MiB | pan MiB | ratio | "
+        "| promela | SPIN-CHECK relation | vs SPIN | verikit states | SPIN states | verikit s | pan s | verikit MiB | pan MiB | ratio | "
         "verikit POR states | SPIN POR states | verikit POR s | pan POR s | verikit POR MiB | pan POR MiB | POR ratio |"
         + (" before: verikit states | before: ratio | before: verikit POR states | before: POR ratio |" if before else ""),
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|---|" if before else ""),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|---|" if before else ""),
     ] + lines
     path = os.path.join(ROOT, "bench", "results", "mc-promela.md")
     with open(path, "w") as f:

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use verikit_diag::{Budget, SourceFile};
 use verikit_explicit::{
-    bfs, load_promela, load_source, ltl_search, parse_promela, replay_trace, DecodedState, Goal,
-    ViolationKind,
+    bfs, load_promela, load_source, load_source_for, ltl_search, parse_promela, replay_trace,
+    Check, Dataflow, DecodedState, Goal, ViolationKind,
 };
 
 mod common;
@@ -417,4 +417,96 @@ fn run_with_arguments_has_spins_state_space() {
     }
     let d = load_promela("active proctype P(chan c) { c!1 }").expect_err("active with a channel");
     assert!(d.message.contains("channel parameter"), "{}", d.message);
+}
+
+/// Stored states of `text` as `mc info` counts them by default (SPIN's data-flow reset).
+fn spin_default_states(text: &str) -> (usize, usize) {
+    let src = SourceFile::new("t.pml", text.to_string());
+    let m = load_source_for(&src, &Check::Default, Dataflow::Spin)
+        .unwrap_or_else(|d| panic!("{}", d.render(&src)));
+    let r = bfs(&m, Goal::Explore, &Budget::unlimited());
+    assert!(r.complete);
+    (r.states, r.deadlocks)
+}
+
+/// Rendezvous inside `atomic` as SPIN 6.5.2 executes it: a receive never starts a rendezvous (a
+/// sequence waiting on one is blocked and yields), a send gives up the sequence's exclusivity
+/// and passes control to the receiver. Expected values: SPIN's stored states, `spin -a M.pml;
+/// gcc -DNOREDUCE -DSAFETY pan.c; ./pan -n` (no `init` prefix: the processes are `active`).
+#[test]
+fn rendezvous_inside_atomic_stores_spins_states() {
+    let model = |s: &str, r: &str| {
+        format!(
+            "chan c = [0] of {{byte}};\nbyte x, z, v;\n\
+             active proctype S() {{ {s} }}\nactive proctype R() {{ {r} }}\n\
+             active proctype Q() {{ do :: z < 2 -> z++ :: z == 2 -> z = 0 od }}\n"
+        )
+    };
+    let cases = [
+        // plain rendezvous (SPIN keeps `v`, written only by a receive, in the state)
+        ("do :: c!1; x = 1; x = 0 od", "do :: c?v; x = 2; x = 0 od", 60),
+        // receive first in the receiver's sequence
+        ("do :: c!1; x = 1; x = 0 od", "do :: atomic { c?v; x = 2; x = 3 }; x = 0 od", 42),
+        // send last in the sender's sequence
+        ("do :: atomic { x == 0; c!1 }; x = 1; x = 0 od", "do :: c?v; x = 2; x = 0 od", 102),
+        // send inside the sender's sequence, to a receiver's sequence
+        ("do :: atomic { x == 0; c!1; x = 5 }; x = 1; x = 0 od", "do :: atomic { c?v; x = 2 }; x = 0 od", 78),
+        // a sequence that waits on a receive yields: every process moves
+        ("do :: c!1; x = 1; x = 0 od", "do :: atomic { x == 0; c?v; x = 2; x = 3 }; x = 0 od", 78),
+    ];
+    for (s, r, spin) in cases {
+        let m = model(s, r);
+        assert_eq!(spin_default_states(&m).0, spin, "{m}");
+    }
+    // A trace through a yielding sequence and a rendezvous replays in the interpreter.
+    let stuck = "chan c = [0] of {byte};\nbyte x, v;\n\
+        active proctype S() { do :: c!1; x = 1 od }\n\
+        active proctype R() { do :: atomic { x == 0; c?v; x = 2 } od }\n";
+    assert_eq!(spin_default_states(stuck), (4, 1), "SPIN: 4 states, 1 invalid end state");
+    let m = load_promela(stuck).unwrap();
+    let v = bfs(&m, Goal::Deadlock, &Budget::unlimited())
+        .violation
+        .expect("x = 1 stops R");
+    let states: Vec<_> = v.trace.states.iter().map(|s| m.decode(s)).collect();
+    replay_trace(&parse_promela(stuck).unwrap(), &states)
+        .unwrap_or_else(|e| panic!("trace does not replay: {e}"));
+}
+
+/// SPIN's data-flow reset (`spin -a`'s default, off with `-o1`): a dead local is reset to 0 by
+/// the step that last uses it — a write, or a condition or receive that reads it; not by an
+/// assignment that only reads it (`next[pred] = 1`), nor by `else` or `d_step`. Only write-only
+/// globals are hidden, and a receive into a variable is a read. SPIN's counts for the shared
+/// models are SPIN-CHECK.tsv's (`spin -a`, `-DNOREDUCE`); SPIN stores 2 more states where
+/// `init` starts the processes.
+#[test]
+fn spins_data_flow_reset_gives_spins_state_counts() {
+    let dir = verikit_testkit::require_data!("beem");
+    let rows = spin_rows(&dir);
+    let mut bad = Vec::new();
+    for pm in [
+        "mcs/mcs.1.pm",
+        "peterson/peterson.1.pm",
+        "bakery/bakery.1.pm",
+        "sorter/sorter.1.pm",
+        "iprotocol/iprotocol.1.pm",
+        "public_subscribe/public_subscribe.1.pm",
+        "reader_writer/reader_writer.1.pm",
+        "bopdp/bopdp.1.pm",
+        "leader_filters/leader_filters.1.pm",
+    ] {
+        let Some((_, s, _, e, _)) = rows.iter().find(|r| r.0 == pm) else {
+            panic!("{pm} is not in SPIN-CHECK.tsv");
+        };
+        let text = std::fs::read_to_string(dir.join(pm)).unwrap();
+        let prefix = if text.lines().any(|l| l.trim_start().starts_with("init")) {
+            2
+        } else {
+            0
+        };
+        let (states, deadlocks) = spin_default_states(&text);
+        if (states + prefix) as u64 != *s || deadlocks as u64 != *e {
+            bad.push(format!("{pm}: {states}+{prefix} states, {deadlocks} deadlocks; SPIN {s}, {e}"));
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
 }
