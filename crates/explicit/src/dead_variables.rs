@@ -13,12 +13,22 @@
 //!   (classic backward liveness on the process's control states: live at `p` if some transition
 //!   from `p` reads it before it writes it, or it is live at the target and not written).
 //!
+//! That is the rule `all` (`-x mc.dataflow=all`). The default, `spin`, is SPIN's own, narrower
+//! one (its `pan.m` marks the resets `/* dead 1|2: x */`), so that the state counts are SPIN's:
+//! only globals are hidden, and a receive into a variable counts as a read; a dead local is reset
+//! to 0 only by a transition that uses it — one that writes it, or a condition or a receive that
+//! reads it (the Promela origin of the transition, `TransAst::origin`) — never by an assignment or
+//! a send that only reads it, by `else`, or inside a `d_step`.
+//!
 //! By induction a dead variable holds its initial value in every reachable state, and a state is
 //! mapped to one whose live and observed variables are equal: the two graphs are bisimilar for
 //! every proposition over the observed variables and control states, so deadlocks, assertions,
 //! evaluation errors and every LTL formula (with next-time too) keep their answers. A write is
 //! still executed before its reset, so its index and range errors remain. The caller passes the
-//! names its question observes (LTL propositions); those variables are never reset.
+//! names its question observes (LTL propositions); those variables are never reset. Under `spin`
+//! a dead local holds 0 or its last value, depending on the path; the relation "equal control
+//! states and live variables" is still a bisimulation between the two graphs, so the answers are
+//! the same; the exact check of that rule is SPIN's counts (`tests/promela.rs`).
 
 use crate::dve_ast::*;
 use rustc_hash::{FxHashMap, FxHashSet};

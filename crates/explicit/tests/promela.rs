@@ -420,7 +420,7 @@ fn run_with_arguments_has_spins_state_space() {
 }
 
 /// Stored states of `text` as `mc info` counts them by default (SPIN's data-flow reset).
-fn spin_default_states(text: &str) -> (usize, usize) {
+fn spin_default_states(text: &str) -> (u64, u64) {
     let src = SourceFile::new("t.pml", text.to_string());
     let m = load_source_for(&src, &Check::Default, Dataflow::Spin)
         .unwrap_or_else(|d| panic!("{}", d.render(&src)));
@@ -504,7 +504,7 @@ fn spins_data_flow_reset_gives_spins_state_counts() {
             0
         };
         let (states, deadlocks) = spin_default_states(&text);
-        if (states + prefix) as u64 != *s || deadlocks as u64 != *e {
+        if states + prefix != *s || deadlocks != *e {
             bad.push(format!("{pm}: {states}+{prefix} states, {deadlocks} deadlocks; SPIN {s}, {e}"));
         }
     }
