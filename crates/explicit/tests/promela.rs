@@ -444,15 +444,35 @@ fn rendezvous_inside_atomic_stores_spins_states() {
     };
     let cases = [
         // plain rendezvous (SPIN keeps `v`, written only by a receive, in the state)
-        ("do :: c!1; x = 1; x = 0 od", "do :: c?v; x = 2; x = 0 od", 60),
+        (
+            "do :: c!1; x = 1; x = 0 od",
+            "do :: c?v; x = 2; x = 0 od",
+            60,
+        ),
         // receive first in the receiver's sequence
-        ("do :: c!1; x = 1; x = 0 od", "do :: atomic { c?v; x = 2; x = 3 }; x = 0 od", 42),
+        (
+            "do :: c!1; x = 1; x = 0 od",
+            "do :: atomic { c?v; x = 2; x = 3 }; x = 0 od",
+            42,
+        ),
         // send last in the sender's sequence
-        ("do :: atomic { x == 0; c!1 }; x = 1; x = 0 od", "do :: c?v; x = 2; x = 0 od", 102),
+        (
+            "do :: atomic { x == 0; c!1 }; x = 1; x = 0 od",
+            "do :: c?v; x = 2; x = 0 od",
+            102,
+        ),
         // send inside the sender's sequence, to a receiver's sequence
-        ("do :: atomic { x == 0; c!1; x = 5 }; x = 1; x = 0 od", "do :: atomic { c?v; x = 2 }; x = 0 od", 78),
+        (
+            "do :: atomic { x == 0; c!1; x = 5 }; x = 1; x = 0 od",
+            "do :: atomic { c?v; x = 2 }; x = 0 od",
+            78,
+        ),
         // a sequence that waits on a receive yields: every process moves
-        ("do :: c!1; x = 1; x = 0 od", "do :: atomic { x == 0; c?v; x = 2; x = 3 }; x = 0 od", 78),
+        (
+            "do :: c!1; x = 1; x = 0 od",
+            "do :: atomic { x == 0; c?v; x = 2; x = 3 }; x = 0 od",
+            78,
+        ),
     ];
     for (s, r, spin) in cases {
         let m = model(s, r);
@@ -462,7 +482,11 @@ fn rendezvous_inside_atomic_stores_spins_states() {
     let stuck = "chan c = [0] of {byte};\nbyte x, v;\n\
         active proctype S() { do :: c!1; x = 1 od }\n\
         active proctype R() { do :: atomic { x == 0; c?v; x = 2 } od }\n";
-    assert_eq!(spin_default_states(stuck), (4, 1), "SPIN: 4 states, 1 invalid end state");
+    assert_eq!(
+        spin_default_states(stuck),
+        (4, 1),
+        "SPIN: 4 states, 1 invalid end state"
+    );
     let m = load_promela(stuck).unwrap();
     let v = bfs(&m, Goal::Deadlock, &Budget::unlimited())
         .violation
@@ -505,7 +529,9 @@ fn spins_data_flow_reset_gives_spins_state_counts() {
         };
         let (states, deadlocks) = spin_default_states(&text);
         if states + prefix != *s || deadlocks != *e {
-            bad.push(format!("{pm}: {states}+{prefix} states, {deadlocks} deadlocks; SPIN {s}, {e}"));
+            bad.push(format!(
+                "{pm}: {states}+{prefix} states, {deadlocks} deadlocks; SPIN {s}, {e}"
+            ));
         }
     }
     assert!(bad.is_empty(), "{bad:#?}");
