@@ -275,7 +275,7 @@ pub(crate) fn reset_dead_variables(
             })
             .filter_map(|d| match rule {
                 Rule::Every => reset_value(d).map(|r| (d, r)),
-                Rule::Spin => (!d.is_const).then(|| (d, Expr::Int(0, d.span))),
+                Rule::Spin => (!d.is_const).then_some((d, Expr::Int(0, d.span))),
             })
             .take(64)
             .collect();
