@@ -980,22 +980,17 @@ mod tests {
     #[test]
     fn two_word_parameters() {
         let p = |s: &str| Params::parse(&[s]).unwrap();
-        assert_eq!(
-            dataflow_from_params(&p("mc.dataflow=off")),
-            Ok(Dataflow::Off)
-        );
-        assert_eq!(
-            dataflow_from_params(&p("mc.dataflow=true")),
-            Ok(Dataflow::Spin)
-        );
-        assert_eq!(
-            dataflow_from_params(&p("mc.dataflow=on")),
-            Ok(Dataflow::Spin)
-        );
-        assert_eq!(
-            dataflow_from_params(&p("mc.dataflow=all")),
-            Ok(Dataflow::All)
-        );
+        for (v, d) in [
+            ("off", Dataflow::Off),
+            ("false", Dataflow::Off),
+            ("true", Dataflow::Spin),
+            ("on", Dataflow::Spin),
+            ("spin", Dataflow::Spin),
+            ("all", Dataflow::All),
+        ] {
+            let x = format!("mc.dataflow={v}");
+            assert_eq!(dataflow_from_params(&p(&x)), Ok(d), "{x}");
+        }
         assert!(dataflow_from_params(&p("mc.dataflow=maybe")).is_err());
         assert_eq!(atomic_from_params(&p("mc.atomic=store")), Ok(false));
         assert_eq!(atomic_from_params(&p("mc.atomic=through")), Ok(true));
