@@ -9,7 +9,8 @@
 //! point, `else` is the negation of the other options' executability, `d_step { … }` is one
 //! transition (its leading conditions the guard, at most one channel operation, the
 //! assignments the effect), `atomic { … }` a chain whose inner control points are DVE committed
-//! states, `assert(e)` an assertion of the control point it stands at. `init` may only
+//! states (except the point after a rendezvous send, which gives up the sequence's exclusivity
+//! in SPIN), `assert(e)` an assertion of the control point it stands at. `init` may only
 //! initialise globals and `run` processes (the form BEEM's translations use); that prefix is
 //! folded into the initial state. `run P(args)` binds each instance's parameters: a scalar
 //! parameter is a local initialised to its constant argument, a `chan` parameter renames the

@@ -10,7 +10,9 @@
 //! Promela's `atomic` sequences (committed states of the lowered model, `DveAst::atomic_yields`)
 //! are explored through as SPIN does, which does not store the states inside a sequence: a
 //! successor inside one is expanded in turn instead of handed out, until the sequence is left
-//! (see [`Generator::through_atomic`]). DVE's `commit` states are handed out as BEEM counts them.
+//! (see [`Generator::through_atomic`]); while a process is committed, only a committed sender
+//! starts a rendezvous (SPIN: a receive never does). DVE's `commit` states are handed out as BEEM
+//! counts them.
 
 use crate::bytecode::{load, store, EvalError, Prog};
 use crate::model::{Label, Model, SyncC};
