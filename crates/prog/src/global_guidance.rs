@@ -11,6 +11,12 @@
 //! of the paper's convex closure), else nothing — so one lemma can stand for all of them. The
 //! caller keeps a candidate only when it is blocked (relative induction), so a candidate is a
 //! conjecture, never trusted.
+//!
+//! The *Conjecture* rule (same section): when the literals whose constants vary are bounds on a
+//! term that the search is enumerating (`2k - n ≤ 199`, `≤ 198`, … one lemma per level), the
+//! proof obligation that produced the new lemma is conjectured without its literals on that
+//! term (`n ≥ 2k ∧ i + j - n ≥ 1` becomes `i + j - n ≥ 1`); if the rest is blocked, its lemma
+//! stands for the whole family.
 
 use crate::cfa::{Atom, Lin};
 use crate::mbp::Lit;
@@ -109,6 +115,53 @@ pub(crate) fn subsume_candidates(new: &[Lit], lemmas: &[&[Lit]]) -> Vec<Vec<Lit>
     out
 }
 
+/// The conjecture for the cluster of `new` among `lemmas`: the literals of `obligation` (the
+/// proof obligation `new` was generalised from) that are not on a term whose constant varies in
+/// the cluster; `None` when the cluster is smaller than `MIN_CLUSTER`, no literal varies, or
+/// nothing (or everything) would be dropped.
+pub(crate) fn conjecture_candidate(
+    new: &[Lit],
+    lemmas: &[&[Lit]],
+    obligation: &[Lit],
+) -> Option<Vec<Lit>> {
+    let cluster: Vec<&[Lit]> = lemmas
+        .iter()
+        .copied()
+        .filter(|c| same_pattern(c, new))
+        .collect();
+    if cluster.len() + 1 < MIN_CLUSTER {
+        return None;
+    }
+    let varying: Vec<&Lin> = new
+        .iter()
+        .enumerate()
+        .filter(|&(i, l)| {
+            let c0 = constant(l);
+            cluster
+                .iter()
+                .any(|c| c.get(i).is_some_and(|o| constant(o) != c0))
+        })
+        .map(|(_, l)| l.lin())
+        .collect();
+    // The same term up to sign and constant.
+    let on_varying = |l: &Lit| {
+        let t = l.lin();
+        varying.iter().any(|v| {
+            v.coeffs == t.coeffs
+                || (v.coeffs.len() == t.coeffs.len()
+                    && v.coeffs
+                        .iter()
+                        .all(|(x, c)| t.coeffs.get(x) == Some(&c.saturating_neg())))
+        })
+    };
+    let rest: Vec<Lit> = obligation
+        .iter()
+        .filter(|l| !on_varying(l))
+        .cloned()
+        .collect();
+    (!rest.is_empty() && rest.len() < obligation.len()).then_some(rest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +199,28 @@ mod tests {
         let other = [vec![le(&[(0, 1)], 1)], vec![le(&[(0, 1)], 2)]];
         let refs: Vec<&[Lit]> = other.iter().map(Vec::as_slice).collect();
         assert!(subsume_candidates(&pinned(3), &refs).is_empty());
+    }
+
+    #[test]
+    fn a_bound_enumerated_by_level_is_dropped_from_the_obligation() {
+        // Lemmas `n ≥ 2k - 199 + l` blocked one level at a time (x0 = k, x1 = n); the
+        // obligation `n ≥ 2k ∧ i + j - n ≥ 1` (x2 = i, x3 = j) is conjectured without its bound.
+        let bound = |c: i128| vec![le(&[(0, 2), (1, -1)], c)];
+        let old = [bound(-199), bound(-198)];
+        let refs: Vec<&[Lit]> = old.iter().map(Vec::as_slice).collect();
+        let rel = le(&[(2, -1), (3, -1), (1, 1)], 1);
+        let obligation = vec![le(&[(0, 2), (1, -1)], 0), rel.clone()];
+        assert_eq!(
+            conjecture_candidate(&bound(-197), &refs, &obligation),
+            Some(vec![rel.clone()])
+        );
+        // Too small a cluster, or nothing left to conjecture.
+        assert_eq!(conjecture_candidate(&bound(-197), &refs[..1], &obligation), None);
+        assert_eq!(
+            conjecture_candidate(&bound(-197), &refs, &obligation[..1]),
+            None
+        );
+        assert_eq!(conjecture_candidate(&bound(-197), &refs, &[rel]), None);
     }
 
     #[test]

@@ -42,7 +42,7 @@
 //! terms. The caller checks the model and the derivation independently (`horn_check`).
 
 use crate::cfa::{Atom, Lin, Var};
-use crate::global_guidance::subsume_candidates;
+use crate::global_guidance::{conjecture_candidate, subsume_candidates};
 use crate::horn::HornSystem;
 use crate::horn_cfa::{convert_clause, ClauseIr};
 use crate::horn_check::ChcStep;
@@ -589,25 +589,11 @@ impl Pdr<'_> {
                 lits.push(l);
             }
         }
-        let Some(core) = self.blocked(pred, &lits, level)? else {
+        let Some(mut cube) = self.shrink(pred, &lits, level)? else {
             // Not blocked with relative induction (cannot happen: it was blocked without); keep
             // the point itself.
             return Ok(lits);
         };
-        let mut cube: Vec<Lit> = core.iter().filter_map(|&i| lits.get(i).cloned()).collect();
-        // Drop literals.
-        let mut i = 0;
-        while i < cube.len() {
-            self.budget.check()?;
-            let mut cand = cube.clone();
-            cand.remove(i);
-            match self.blocked(pred, &cand, level)? {
-                Some(core) => {
-                    cube = core.iter().filter_map(|&k| cand.get(k).cloned()).collect();
-                }
-                None => i += 1,
-            }
-        }
         // Congruence literals alone (a parity lemma): the cores above rarely keep them, since
         // the bounds of the point refute the clauses as well.
         let mods: Vec<Lit> = lits
@@ -674,6 +660,54 @@ impl Pdr<'_> {
             }
         }
         Ok(cube)
+    }
+
+    /// `lits` reduced to the union of its unsat cores, then literals dropped while it stays
+    /// blocked at `level` (relative induction); `None` when `lits` is not blocked.
+    fn shrink(
+        &self,
+        pred: usize,
+        lits: &[Lit],
+        level: usize,
+    ) -> Result<Option<Vec<Lit>>, Exhausted> {
+        let Some(core) = self.blocked(pred, lits, level)? else {
+            return Ok(None);
+        };
+        let mut cube: Vec<Lit> = core.iter().filter_map(|&i| lits.get(i).cloned()).collect();
+        let mut i = 0;
+        while i < cube.len() {
+            self.budget.check()?;
+            let mut cand = cube.clone();
+            cand.remove(i);
+            match self.blocked(pred, &cand, level)? {
+                Some(core) => {
+                    cube = core.iter().filter_map(|&k| cand.get(k).cloned()).collect();
+                }
+                None => i += 1,
+            }
+        }
+        Ok(Some(cube))
+    }
+
+    /// Global guidance's conjecture rule (`global_guidance`): when the new lemma `new` of
+    /// `pred` joins a cluster of lemmas whose constants vary, the obligation it came from
+    /// without its literals on the varying terms, shrunk, when that is blocked at `level`.
+    fn conjecture(
+        &self,
+        pred: usize,
+        obligation: &[Lit],
+        new: &[Lit],
+        level: usize,
+    ) -> Result<Option<Vec<Lit>>, Exhausted> {
+        let others: Vec<&[Lit]> = self
+            .lemmas
+            .get(pred)
+            .map(|ls| ls.iter().map(|l| l.cube.as_slice()).collect())
+            .unwrap_or_default();
+        match conjecture_candidate(new, &others, obligation) {
+            Some(cand) => self.shrink(pred, &cand, level),
+            None => Ok(None),
+        }
     }
 
     /// Interpolation by Farkas' lemma (Spacer's lemma generalisation): for each clause deriving
@@ -992,6 +1026,9 @@ impl Pdr<'_> {
                 continue;
             }
             let g = self.generalise(p, &cube, &pt, k)?;
+            if let Some(c) = self.conjecture(p, &cube, &g, k)? {
+                self.add_lemma(p, c, k);
+            }
             if let Some(c) = self.subsume(p, &g, k)? {
                 self.add_lemma(p, c, k);
             }
