@@ -60,6 +60,58 @@ fn same_pattern(a: &[Lit], b: &[Lit]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| pattern(x) == pattern(y))
 }
 
+/// The convex closure of a cluster whose members lie on a line: two bounds `t₁ + c₁ ≤ 0` and
+/// `t₂ + c₂ ≤ 0` whose constants vary in the cluster but whose sum `c₁ + c₂` does not (`x ≥ c ∧ y
+/// ≤ c` for every `c`) are replaced by their sum `t₁ + t₂ + c₁ + c₂ ≤ 0` (`y - x ≤ 0`), which
+/// every member implies. Each varying bound is used in at most one pair.
+fn paired_sums(new: &[Lit], cluster: &[&[Lit]]) -> Vec<Lit> {
+    let varying = |i: usize| {
+        new.get(i).is_some_and(|l| {
+            cluster
+                .iter()
+                .any(|c| c.get(i).is_some_and(|o| constant(o) != constant(l)))
+        })
+    };
+    let bound = |c: &[Lit], i: usize| match c.get(i) {
+        Some(Lit::Lin(a)) if !a.eq => Some(a.lin.konst),
+        _ => None,
+    };
+    let mut used = vec![false; new.len()];
+    let mut out = Vec::new();
+    for i in 0..new.len() {
+        if used.get(i) == Some(&true) || !varying(i) || bound(new, i).is_none() {
+            continue;
+        }
+        for j in i + 1..new.len() {
+            if used.get(j) == Some(&true) || !varying(j) {
+                continue;
+            }
+            let (Some(a), Some(b)) = (bound(new, i), bound(new, j)) else {
+                continue;
+            };
+            let sum = a.checked_add(b);
+            let on_line = cluster.iter().all(|c| match (bound(c, i), bound(c, j)) {
+                (Some(x), Some(y)) => x.checked_add(y) == sum,
+                _ => false,
+            });
+            let (Some(Lit::Lin(x)), Some(Lit::Lin(y))) = (new.get(i), new.get(j)) else {
+                continue;
+            };
+            let Ok(t) = x.lin.add(&y.lin) else { continue };
+            if on_line && !t.coeffs.is_empty() {
+                out.push(Lit::Lin(Atom::le0(t)));
+                for k in [i, j] {
+                    if let Some(u) = used.get_mut(k) {
+                        *u = true;
+                    }
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// The subsume candidates for the cluster of `new` among `lemmas` (cubes of one predicate), most
 /// general last: empty when the cluster is smaller than `MIN_CLUSTER` or no literal varies.
 pub(crate) fn subsume_candidates(new: &[Lit], lemmas: &[&[Lit]]) -> Vec<Vec<Lit>> {
@@ -107,6 +159,12 @@ pub(crate) fn subsume_candidates(new: &[Lit], lemmas: &[&[Lit]]) -> Vec<Vec<Lit>
     if !congruences.is_empty() {
         let mut c = kept.clone();
         c.extend(congruences);
+        out.push(c);
+    }
+    let sums = paired_sums(new, &cluster);
+    if !sums.is_empty() {
+        let mut c = kept.clone();
+        c.extend(sums);
         out.push(c);
     }
     if !kept.is_empty() {
@@ -221,6 +279,29 @@ mod tests {
             None
         );
         assert_eq!(conjecture_candidate(&bound(-197), &refs, &[rel]), None);
+    }
+
+    #[test]
+    fn bounds_on_a_line_give_their_sum() {
+        // `x ≥ c ∧ y ≤ c ∧ z ≥ 1` for c = 1, 2, 3: the closure is `y - x ≤ 0 ∧ z ≥ 1`.
+        let diag = |c: i128| {
+            vec![
+                le(&[(0, -1)], c),
+                le(&[(1, 1)], -c),
+                le(&[(2, -1)], 1),
+            ]
+        };
+        let old = [diag(1), diag(2)];
+        let refs: Vec<&[Lit]> = old.iter().map(Vec::as_slice).collect();
+        let cands = subsume_candidates(&diag(3), &refs);
+        assert!(cands.contains(&vec![le(&[(2, -1)], 1), le(&[(0, -1), (1, 1)], 0)]));
+        // Off the line (c and 2c): no sum.
+        let skew = |c: i128| vec![le(&[(0, -1)], c), le(&[(1, 1)], -2 * c)];
+        let old = [skew(1), skew(2)];
+        let refs: Vec<&[Lit]> = old.iter().map(Vec::as_slice).collect();
+        assert!(subsume_candidates(&skew(3), &refs)
+            .iter()
+            .all(|c| c.iter().all(|l| l.lin().coeffs.len() < 2)));
     }
 
     #[test]

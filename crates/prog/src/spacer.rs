@@ -583,7 +583,7 @@ impl Pdr<'_> {
         level: usize,
     ) -> Result<Vec<Lit>, Exhausted> {
         let bools = self.bools.get(pred).map(Vec::as_slice).unwrap_or(&[]);
-        let mut lits = obligation.to_vec();
+        let mut lits = split_equalities(obligation);
         for l in point_literals(point, bools, &self.moduli) {
             if !lits.contains(&l) {
                 lits.push(l);
@@ -1238,6 +1238,26 @@ fn args_at(ir: &ClauseIr, all: &[i128]) -> (Vec<Vec<i128>>, Vec<i128>) {
 }
 
 /// The cube of one point: an equality per argument.
+/// A cube with each linear equality `t = 0` written as `t ≤ 0 ∧ -t ≤ 0`, so that generalisation
+/// can drop or weaken one side (z3's Spacer expands equalities the same way before its
+/// inductive generalisation, `expand_literals`).
+fn split_equalities(cube: &[Lit]) -> Vec<Lit> {
+    let mut out = Vec::with_capacity(cube.len());
+    for l in cube {
+        match l {
+            Lit::Lin(a) if a.eq => match a.lin.scale(-1) {
+                Ok(neg) => {
+                    out.push(Lit::Lin(Atom::le0(a.lin.clone())));
+                    out.push(Lit::Lin(Atom::le0(neg)));
+                }
+                Err(_) => out.push(l.clone()),
+            },
+            _ => out.push(l.clone()),
+        }
+    }
+    out
+}
+
 fn point_cube(point: &[i128]) -> Vec<Lit> {
     point
         .iter()
