@@ -1238,14 +1238,16 @@ fn args_at(ir: &ClauseIr, all: &[i128]) -> (Vec<Vec<i128>>, Vec<i128>) {
 }
 
 /// The cube of one point: an equality per argument.
-/// A cube with each linear equality `t = 0` written as `t ≤ 0 ∧ -t ≤ 0`, so that generalisation
-/// can drop or weaken one side (z3's Spacer expands equalities the same way before its
-/// inductive generalisation, `expand_literals`).
+/// A cube with each equality pinning one argument, `a·x + c = 0`, written as two bounds, so that
+/// generalisation can drop or weaken one side (z3's Spacer expands equalities the same way before
+/// its inductive generalisation, `expand_literals`). Equalities between arguments stay whole:
+/// they state a relation, and split, one side is weakened into a bound that grows level by level
+/// (`dillig32`: `n = 2k - 1` became `n ≥ 2k - 199 + l`).
 fn split_equalities(cube: &[Lit]) -> Vec<Lit> {
     let mut out = Vec::with_capacity(cube.len());
     for l in cube {
         match l {
-            Lit::Lin(a) if a.eq => match a.lin.scale(-1) {
+            Lit::Lin(a) if a.eq && a.lin.coeffs.len() == 1 => match a.lin.scale(-1) {
                 Ok(neg) => {
                     out.push(Lit::Lin(Atom::le0(a.lin.clone())));
                     out.push(Lit::Lin(Atom::le0(neg)));
