@@ -529,3 +529,25 @@ proptest::proptest! {
         proptest::prop_assert!(r == "unknown" || r == truth, "{}\n{}", text, a);
     }
 }
+
+#[test]
+fn global_guidance_ends_bound_enumeration() {
+    // Before the conjecture rule and the closure of bounds on a line, Spacer blocked these one
+    // level at a time (`2k - n ≤ 199 - l`, `x ≥ c ∧ y ≤ c` for each `c`) and ran out of 2000
+    // queries; now one lemma stands for each family. Each model is re-checked on the file.
+    let root = verikit_testkit::require_data!("chc");
+    for task in [
+        "extra-small-lia/s_mutants_20.smt2",
+        "rust-horn/bmc-2-test-bmc-2-safe_000.smt2",
+        "hopv/lia/mochi/bcopy_000.smt2",
+    ] {
+        let p = root.join(task);
+        let text = std::fs::read_to_string(&p).unwrap_or_default();
+        let budget = Budget::with_timeout(Duration::from_secs(60)).with_work_limit(2000);
+        let a = solve_chc(&p, &opts(Engine::Spacer), &budget)
+            .unwrap_or_else(|e| panic!("{task}: {e}"))
+            .to_json();
+        checked(&text, &a);
+        assert_eq!(a["result"], "sat", "{task}: {a}");
+    }
+}
