@@ -60,6 +60,17 @@ fn same_pattern(a: &[Lit], b: &[Lit]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| pattern(x) == pattern(y))
 }
 
+/// The lemmas among `lemmas` with the pattern of `new`, when with `new` they are at least
+/// `MIN_CLUSTER`.
+fn cluster_of<'l>(new: &[Lit], lemmas: &[&'l [Lit]]) -> Option<Vec<&'l [Lit]>> {
+    let cluster: Vec<&[Lit]> = lemmas
+        .iter()
+        .copied()
+        .filter(|c| same_pattern(c, new))
+        .collect();
+    (cluster.len() + 1 >= MIN_CLUSTER).then_some(cluster)
+}
+
 /// The convex closure of a cluster whose members lie on a line: two bounds `t₁ + c₁ ≤ 0` and
 /// `t₂ + c₂ ≤ 0` whose constants vary in the cluster but whose sum `c₁ + c₂` does not (`x ≥ c ∧ y
 /// ≤ c` for every `c`) are replaced by their sum `t₁ + t₂ + c₁ + c₂ ≤ 0` (`y - x ≤ 0`), which
@@ -115,14 +126,9 @@ fn paired_sums(new: &[Lit], cluster: &[&[Lit]]) -> Vec<Lit> {
 /// The subsume candidates for the cluster of `new` among `lemmas` (cubes of one predicate), most
 /// general last: empty when the cluster is smaller than `MIN_CLUSTER` or no literal varies.
 pub(crate) fn subsume_candidates(new: &[Lit], lemmas: &[&[Lit]]) -> Vec<Vec<Lit>> {
-    let cluster: Vec<&[Lit]> = lemmas
-        .iter()
-        .copied()
-        .filter(|c| same_pattern(c, new))
-        .collect();
-    if cluster.len() + 1 < MIN_CLUSTER {
+    let Some(cluster) = cluster_of(new, lemmas) else {
         return Vec::new();
-    }
+    };
     let mut kept: Vec<Lit> = Vec::new();
     let mut congruences: Vec<Lit> = Vec::new();
     let mut varies = false;
@@ -182,14 +188,7 @@ pub(crate) fn conjecture_candidate(
     lemmas: &[&[Lit]],
     obligation: &[Lit],
 ) -> Option<Vec<Lit>> {
-    let cluster: Vec<&[Lit]> = lemmas
-        .iter()
-        .copied()
-        .filter(|c| same_pattern(c, new))
-        .collect();
-    if cluster.len() + 1 < MIN_CLUSTER {
-        return None;
-    }
+    let cluster = cluster_of(new, lemmas)?;
     let varying: Vec<&Lit> = new
         .iter()
         .enumerate()

@@ -689,6 +689,14 @@ impl Pdr<'_> {
         Ok(Some(cube))
     }
 
+    /// The cubes of the lemmas of `pred` (a cluster's candidates).
+    fn lemma_cubes(&self, pred: usize) -> Vec<&[Lit]> {
+        self.lemmas
+            .get(pred)
+            .map(|ls| ls.iter().map(|l| l.cube.as_slice()).collect())
+            .unwrap_or_default()
+    }
+
     /// Global guidance's conjecture rule (`global_guidance`): when the new lemma `new` of
     /// `pred` joins a cluster of lemmas whose constants vary, the obligation it came from
     /// without its literals on the varying terms, shrunk, when that is blocked at `level`.
@@ -699,11 +707,7 @@ impl Pdr<'_> {
         new: &[Lit],
         level: usize,
     ) -> Result<Option<Vec<Lit>>, Exhausted> {
-        let others: Vec<&[Lit]> = self
-            .lemmas
-            .get(pred)
-            .map(|ls| ls.iter().map(|l| l.cube.as_slice()).collect())
-            .unwrap_or_default();
+        let others = self.lemma_cubes(pred);
         match conjecture_candidate(new, &others, obligation) {
             Some(cand) => self.shrink(pred, &cand, level),
             None => Ok(None),
@@ -818,11 +822,7 @@ impl Pdr<'_> {
         cube: &[Lit],
         level: usize,
     ) -> Result<Option<Vec<Lit>>, Exhausted> {
-        let others: Vec<&[Lit]> = self
-            .lemmas
-            .get(pred)
-            .map(|ls| ls.iter().map(|l| l.cube.as_slice()).collect())
-            .unwrap_or_default();
+        let others = self.lemma_cubes(pred);
         for cand in subsume_candidates(cube, &others).into_iter().rev() {
             let Some(core) = self.blocked(pred, &cand, level)? else {
                 continue;
