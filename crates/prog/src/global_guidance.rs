@@ -209,17 +209,15 @@ pub(crate) fn conjecture_candidate(
     if bound.eq {
         return None;
     }
-    let varying = [&bound.lin];
+    let v = &bound.lin;
     // The same term up to sign and constant.
     let on_varying = |l: &Lit| {
         let t = l.lin();
-        varying.iter().any(|v| {
-            v.coeffs == t.coeffs
-                || (v.coeffs.len() == t.coeffs.len()
-                    && v.coeffs
-                        .iter()
-                        .all(|(x, c)| t.coeffs.get(x) == Some(&c.saturating_neg())))
-        })
+        v.coeffs == t.coeffs
+            || (v.coeffs.len() == t.coeffs.len()
+                && v.coeffs
+                    .iter()
+                    .all(|(x, c)| t.coeffs.get(x) == Some(&c.saturating_neg())))
     };
     let rest: Vec<Lit> = obligation
         .iter()

@@ -31,7 +31,11 @@
 //!   negated cube.
 //! - **Global guidance** (Vediramana Krishnan et al., CAV 2020): a new lemma that joins a
 //!   cluster of lemmas differing only in constants is followed by one lemma for the whole cluster
-//!   when `global_guidance`'s subsume candidate is blocked.
+//!   when `global_guidance`'s subsume candidate is blocked (a congruence, or the sum of two
+//!   bounds whose constants move together); when the cluster enumerates one bound, the
+//!   obligation without that bound is conjectured (the conjecture rule) and kept if blocked.
+//!   Equalities of an obligation that pin one argument are split into two bounds before
+//!   generalisation (as z3's Spacer does), so each side can be dropped or weakened.
 //! - **Propagation** pushes a lemma from level `k` to `k+1` when it is blocked there; when no lemma
 //!   is left at some level `k`, `F_{k+1}` is closed under every clause: the model.
 //!
@@ -1237,7 +1241,6 @@ fn args_at(ir: &ClauseIr, all: &[i128]) -> (Vec<Vec<i128>>, Vec<i128>) {
     (body, head)
 }
 
-/// The cube of one point: an equality per argument.
 /// A cube with each equality pinning one argument, `a·x + c = 0`, written as two bounds, so that
 /// generalisation can drop or weaken one side (z3's Spacer expands equalities the same way before
 /// its inductive generalisation, `expand_literals`). Equalities between arguments stay whole:
@@ -1260,6 +1263,7 @@ fn split_equalities(cube: &[Lit]) -> Vec<Lit> {
     out
 }
 
+/// The cube of one point: an equality per argument.
 fn point_cube(point: &[i128]) -> Vec<Lit> {
     point
         .iter()
