@@ -10,7 +10,15 @@ use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, Ctx, Failure};
 
 /// Engine names of `--engine`.
-pub const ENGINE_NAMES: &[&str] = &["bmc", "impact", "cegar", "kind", "spacer", "portfolio"];
+pub const ENGINE_NAMES: &[&str] = &[
+    "bmc",
+    "impact",
+    "cegar",
+    "kind",
+    "spacer",
+    "summaries",
+    "portfolio",
+];
 
 impl From<ProgError> for Failure {
     fn from(e: ProgError) -> Failure {
@@ -25,6 +33,7 @@ fn engine(name: &str) -> Result<Engine, Failure> {
         "cegar" => Engine::Cegar,
         "kind" => Engine::Kind,
         "spacer" => Engine::Spacer,
+        "summaries" => Engine::Summaries,
         "portfolio" => Engine::Portfolio,
         e => return Err(Failure::Usage(format!("unknown engine `{e}`"))),
     })
@@ -88,5 +97,10 @@ pub fn to_smt_command(input: &Path, bound: usize, ctx: &Ctx) -> Result<Answer, F
 
 /// `verikit prog chc`: linear Horn clauses solved, the model or derivation checked.
 pub fn chc_command(input: &Path, engine_name: &str, ctx: &Ctx) -> Result<Answer, Failure> {
+    if engine_name == "summaries" {
+        return Err(Failure::Usage(
+            "the summaries engine reads C programs (prog verify), not Horn clauses".into(),
+        ));
+    }
     Ok(solve_chc(input, &options(engine_name, ctx)?, &ctx.budget)?)
 }

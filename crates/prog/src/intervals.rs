@@ -5,9 +5,11 @@
 //!
 //! What is computed: the interval domain (the non-relational restriction of the paper's
 //! octagons: `lo ≤ x ≤ hi` per variable and location) by a forward worklist analysis over the
-//! automaton, with widening to ±∞ after a location changed three times and two descending
-//! (narrowing) rounds afterwards; every iterate of those rounds is still a post-fixpoint, so the
-//! result is an inductive invariant. `None` at a location means it is unreachable. The CEGAR
+//! automaton, with widening after a location changed three times (with thresholds, the constants
+//! of the program's single-variable guards — B. Blanchet et al., "A Static Analyzer for Large
+//! Safety-Critical Software", PLDI 2003, §7.1.2 — and to ±∞ beyond them) and descending (narrowing)
+//! rounds afterwards, in topological order until nothing changes (at most 12); every iterate of
+//! those rounds is still a post-fixpoint, so the result is an inductive invariant. `None` at a location means it is unreachable. The CEGAR
 //! engine conjoins the bounds at an edge's source with the edge's transition relation
 //! (`ST_b = CI_b ∧ T_b`, §3), uses them as its initial predicates, and conjoins them to the
 //! invariant it reports.
@@ -17,6 +19,9 @@ use verikit_diag::{Budget, Exhausted};
 
 /// Bound magnitude beyond which a bound is dropped (treated as infinite).
 const LIM: i128 = 1 << 96;
+
+/// Most descending (narrowing) rounds after the ascending iteration.
+const DESCENDING_ROUNDS: usize = 12;
 
 /// An interval `[lo, hi]`; `None` is −∞ / +∞.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,14 +146,45 @@ fn join(a: &[Itv], b: &[Itv]) -> Vec<Itv> {
         .collect()
 }
 
-fn widen(old: &[Itv], new: &[Itv]) -> Vec<Itv> {
+/// Widening with thresholds: a bound that grows goes to the next of the sorted `ts` beyond the
+/// new value (to ±∞ past the last), so that loop bounds that are program constants survive.
+fn widen(old: &[Itv], new: &[Itv], ts: &[i128]) -> Vec<Itv> {
     old.iter()
         .zip(new)
         .map(|(p, q)| Itv {
-            lo: p.lo.zip(q.lo).and_then(|(x, y)| (y >= x).then_some(x)),
-            hi: p.hi.zip(q.hi).and_then(|(x, y)| (y <= x).then_some(x)),
+            lo: match (p.lo, q.lo) {
+                (Some(x), Some(y)) if y >= x => Some(x),
+                (Some(_), Some(y)) => ts.iter().rev().copied().find(|&t| t <= y),
+                _ => None,
+            },
+            hi: match (p.hi, q.hi) {
+                (Some(x), Some(y)) if y <= x => Some(x),
+                (Some(_), Some(y)) => ts.iter().copied().find(|&t| t >= y),
+                _ => None,
+            },
         })
         .collect()
+}
+
+/// The widening thresholds: the bounds `x ≤ k`, `x ≥ k` and `x = k` of single-variable guards
+/// and their neighbours `k ± 1`, sorted.
+fn thresholds(cfa: &Cfa) -> Vec<i128> {
+    let mut ts = Vec::new();
+    for e in &cfa.edges {
+        if let Op::Assume(atoms) = &e.op {
+            for a in atoms {
+                if a.lin.coeffs.len() == 1 && a.lin.coeffs.values().all(|c| c.abs() == 1) {
+                    let k = a.lin.konst.abs();
+                    if k <= LIM {
+                        ts.extend([-k - 1, -k, -k + 1, k - 1, k, k + 1]);
+                    }
+                }
+            }
+        }
+    }
+    ts.sort_unstable();
+    ts.dedup();
+    ts
 }
 
 /// Runs the analysis.
@@ -161,6 +197,7 @@ pub(crate) fn intervals(cfa: &Cfa, budget: &Budget) -> Result<Intervals, Exhaust
         *s = Some(vec![TOP; n]);
     }
     let mut work = vec![cfa.init];
+    let ts = thresholds(cfa);
     let mut ticker = budget.ticker(256);
     while let Some(l) = work.pop() {
         ticker.tick()?;
@@ -185,7 +222,7 @@ pub(crate) fn intervals(cfa: &Cfa, budget: &Budget) -> Result<Intervals, Exhaust
                     }
                     let k = changes.get(to).copied().unwrap_or(0);
                     if k >= 3 {
-                        widen(c, &j)
+                        widen(c, &j, &ts)
                     } else {
                         j
                     }
@@ -200,28 +237,46 @@ pub(crate) fn intervals(cfa: &Cfa, budget: &Budget) -> Result<Intervals, Exhaust
             work.push(to);
         }
     }
-    // Two descending rounds: each location gets the join of its incoming posts.
-    for _ in 0..2 {
-        let mut next: Intervals = vec![None; cfa.nlocs];
-        if let Some(s) = next.get_mut(cfa.init) {
-            *s = Some(vec![TOP; n]);
+    // Descending rounds: each location gets the join of its incoming posts, in topological
+    // order (back edges aside) and from the values already updated in the round, so one round
+    // carries a narrowed bound through a whole loop body. Starting from a post-fixpoint, every
+    // such update keeps a post-fixpoint; the rounds stop when nothing changes.
+    let (_, topo) = crate::bmc::back_edges(cfa);
+    let mut order: Vec<usize> = (0..cfa.nlocs).collect();
+    order.sort_by_key(|&l| topo.get(l).copied().unwrap_or(usize::MAX));
+    let mut incoming = vec![Vec::new(); cfa.nlocs];
+    for edge in &cfa.edges {
+        if let Some(v) = incoming.get_mut(edge.to) {
+            v.push(edge);
         }
-        for edge in &cfa.edges {
+    }
+    for _ in 0..DESCENDING_ROUNDS {
+        let mut changed = false;
+        for &l in &order {
             ticker.tick()?;
-            let Some(Some(st)) = at.get(edge.from) else {
-                continue;
-            };
-            let Some(p) = post(&edge.op, st) else {
-                continue;
-            };
-            if let Some(slot) = next.get_mut(edge.to) {
-                *slot = Some(match slot.take() {
+            let mut acc: Option<Vec<Itv>> = (l == cfa.init).then(|| vec![TOP; n]);
+            for edge in incoming.get(l).into_iter().flatten() {
+                let Some(Some(st)) = at.get(edge.from) else {
+                    continue;
+                };
+                let Some(p) = post(&edge.op, st) else {
+                    continue;
+                };
+                acc = Some(match acc.take() {
                     None => p,
                     Some(c) => join(&c, &p),
                 });
             }
+            if let Some(slot) = at.get_mut(l) {
+                if *slot != acc {
+                    changed = true;
+                    *slot = acc;
+                }
+            }
         }
-        at = next;
+        if !changed {
+            break;
+        }
     }
     Ok(at)
 }

@@ -36,6 +36,7 @@ mod path_feasibility;
 mod path_interp;
 mod replay;
 mod spacer;
+mod summary_bmc;
 mod sv_witness;
 mod svtask;
 mod task;

@@ -53,6 +53,8 @@ pub enum Engine {
     Kind,
     /// Property directed reachability for Horn clauses, linear and nonlinear (GPDR/Spacer).
     Spacer,
+    /// Bounded procedure summaries of recursive functions (must and cut summaries by depth).
+    Summaries,
     /// Every available engine in turn.
     Portfolio,
 }

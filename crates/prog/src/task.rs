@@ -13,6 +13,7 @@ use crate::load::load_c;
 use crate::lower::LowerOptions;
 use crate::options::{big_stack, Engine, VerifyOptions};
 use crate::replay::{replay_with_gcc, Replay};
+use crate::summary_bmc::{summary_bmc, SummaryResult};
 use crate::svtask::read_task;
 use std::path::{Path, PathBuf};
 use verikit_diag::{Answer, Budget, Exhausted, SourceFile, Verdict};
@@ -147,16 +148,37 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             budget,
         )?)));
     }
+    if opts.engine == Engine::Summaries {
+        let a = match summarised(&cfa)? {
+            Some(s) => summaries_on(&s, &c_file, opts, budget),
+            None => unknown("no recursive function to summarise (--engine bmc decides the program)"),
+        };
+        return Ok(base(sizes(a)));
+    }
     if opts.engine == Engine::Portfolio && recursive {
-        // Bugs first: bounded model checking with deepening inlining gets half of the time;
-        // then Spacer on the summary clauses for a proof with the rest.
+        // Bounded summaries first (bugs and proofs at any call depth the summaries reach), with
+        // half of the time; then bounded model checking with deepening inlining with half of the
+        // rest; then Spacer on the summary clauses for a proof.
+        let s = summarised(&cfa)?;
+        let mut note = None;
+        if let Some(s) = &s {
+            let sub = budget.sub(budget.remaining().map(|r| r / 2));
+            let a = summaries_on(s, &c_file, opts, &sub);
+            if matches!(a.verdict, Some(Verdict::True) | Some(Verdict::False)) {
+                return Ok(base(sizes(a)));
+            }
+            note = a.detail.get("reason").and_then(|v| v.as_str()).map(str::to_string);
+        }
         let sub = budget.sub(budget.remaining().map(|r| r / 2));
         let a = bmc_deepening(cfa.clone(), &c_file, opts, &lower, true, &sub)?;
         if matches!(a.verdict, Some(Verdict::True) | Some(Verdict::False)) {
             return Ok(base(sizes(a)));
         }
         let mut a = a;
-        if let Some(s) = summarised(&cfa)? {
+        if let Some(n) = note {
+            a = a.detail("summaries", n);
+        }
+        if let Some(s) = s {
             let sa = spacer_on_cfa(&s, budget)?;
             if sa.verdict == Some(Verdict::True) {
                 return Ok(base(sizes(sa.detail("recursion", "procedure summaries"))));
@@ -302,6 +324,26 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     let a = bmc_deepening(cfa, &c_file, opts, &lower, recursive, budget)?;
     Ok(base(with_note(sizes(a))))
+}
+
+/// Bounded procedure summaries (module `summary_bmc`) on an automaton lowered with summaries.
+fn summaries_on(s: &Cfa, c_file: &Path, opts: &VerifyOptions, budget: &Budget) -> Answer {
+    match summary_bmc(s, opts.max_bound.max(1000), budget) {
+        Ok(SummaryResult::Safe(d)) => Answer::decision(Verdict::True)
+            .detail("engine", "summaries")
+            .detail("proof", format!("complete at call depth {d}: with the exact summaries of the calls that nest at most {d} deep, no execution reaches the error or a deeper call"))
+            .stat("depth", d),
+        Ok(SummaryResult::Counterexample(cex, d)) => {
+            false_answer("summaries", &cex, s, c_file, opts).stat("depth", d)
+        }
+        Ok(SummaryResult::GaveUp(why)) => unknown(&format!("summaries: {why}")),
+        Err(e) => Answer::decision(if budget.check().is_err() {
+            Verdict::Timeout
+        } else {
+            Verdict::Unknown
+        })
+        .detail("reason", format!("summaries: {}", e.verdict_word())),
+    }
 }
 
 /// Bounded model checking with a doubling bound (and, on a recursive program, the inlining

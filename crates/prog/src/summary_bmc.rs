@@ -1,0 +1,764 @@
+//! Bounded procedure summaries for recursive programs — A. Komuravelli, A. Gurfinkel, S. Chaki,
+//! "SMT-Based Model Checking for Recursive Programs", CAV 2014 (FMSD 2016), §3: reachability
+//! in a recursive program decided with an under-approximating (*must*) and an
+//! over-approximating (*may*) summary per procedure, each a union of cubes computed by
+//! model-based projection (module `mbp`) of the procedure's body with the callees' summaries
+//! substituted for its calls.
+//!
+//! Here the summaries are those of a bounded call depth, computed level by level (Kleene
+//! iteration on the summary relation, as in bounded model checking, without Spacer's lemmas):
+//!
+//! - `must_d(p)`: every input/output pair of an execution of `p` whose calls nest at most `d`
+//!   deep — the projection onto `p`'s interface (parameters and globals on entry, globals and
+//!   the result on exit) of its loop-free body with `must_{d−1}` at every call, enumerated cube
+//!   by cube (a model, its path, the path's literals projected, the cube blocked) until the
+//!   solver finds no more;
+//! - `cut_d(p)`: the inputs from which some execution reaches a call whose input lies in
+//!   `cut_{d−1}` of its callee (`cut_0`: every input) — outside `cut_d(p)`, `must_d(p)` is exact.
+//!
+//! A summary with more than [`MAX_CUBES`] cubes is truncated (still an under-approximation) and
+//! its inputs are all cut. At each level the program's entry function, with `must_d` at its calls,
+//! is asked whether the error is reachable (a model is a real execution: a counterexample whose
+//! nondeterministic values are read off its path) and whether a call with an input in `cut_d`
+//! is (if not, the depth-`d` unwinding covers every execution and the program is safe). The
+//! bodies must be loop-free (loops are refused by name) and `reach_error` must be called from
+//! the entry function.
+
+use crate::cfa::{Atom, Cfa, Lin, Loc, Op, Var};
+use crate::invariant_check::atom;
+use crate::mbp::{project, subst_args, Lit};
+use std::collections::{HashMap, HashSet};
+use verikit_diag::{Budget, Exhausted};
+use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp, Value};
+
+/// Largest number of cubes of one summary (beyond it the summary is truncated and cut).
+pub(crate) const MAX_CUBES: usize = 2048;
+
+/// The outcome of the summary iteration.
+pub(crate) enum SummaryResult {
+    /// The error is reachable: nondeterministic values (with their lines) in order, and the depth.
+    Counterexample(Vec<(i128, u32)>, usize),
+    /// At this depth no execution reaches the error or a cut call: the program is safe.
+    Safe(usize),
+    /// Outside what the engine handles, or the summaries stopped changing with calls still cut.
+    GaveUp(String),
+}
+
+/// A union of cubes over a procedure's interface positions (see [`Iface`]).
+type Cubes = Vec<Vec<Lit>>;
+
+/// The summaries of one procedure at one depth.
+#[derive(Clone, PartialEq)]
+struct Summary {
+    must: Cubes,
+    /// Inputs cut at this depth; `None`: every input.
+    cut: Option<Cubes>,
+}
+
+/// A loop-free region: the locations reachable from `start` in topological order, and per
+/// location its incoming transitions.
+struct Region {
+    order: Vec<Loc>,
+    /// Per location: incoming (edge index or call index, is a call).
+    incoming: HashMap<Loc, Vec<(usize, bool)>>,
+    /// Calls after which no call is reachable: their summaries do not matter to whether a call
+    /// is reached, so the queries about cut calls leave them out.
+    last_calls: HashSet<usize>,
+}
+
+fn region(cfa: &Cfa, start: Loc, name: &str) -> Result<Region, String> {
+    let out = cfa.out_edges();
+    let mut succ: HashMap<Loc, Vec<(Loc, usize, bool)>> = HashMap::new();
+    let mut seen = vec![start];
+    let mut seen_set: HashSet<Loc> = HashSet::from([start]);
+    let mut stack = vec![start];
+    let mut incoming: HashMap<Loc, Vec<(usize, bool)>> = HashMap::new();
+    while let Some(l) = stack.pop() {
+        let mut next = Vec::new();
+        for &e in out.get(l).into_iter().flatten() {
+            if let Some(ed) = cfa.edges.get(e) {
+                if ed.to != cfa.cut {
+                    next.push((ed.to, e, false));
+                }
+            }
+        }
+        for (i, c) in cfa.calls.iter().enumerate() {
+            if c.from == l {
+                next.push((c.to, i, true));
+            }
+        }
+        for &(to, i, call) in &next {
+            incoming.entry(to).or_default().push((i, call));
+            if seen_set.insert(to) {
+                seen.push(to);
+                stack.push(to);
+            }
+        }
+        succ.insert(l, next);
+    }
+    // Kahn's algorithm; a location left over lies on a cycle.
+    let mut indeg: HashMap<Loc, usize> = seen.iter().map(|&l| (l, 0)).collect();
+    for v in succ.values() {
+        for (to, _, _) in v {
+            *indeg.entry(*to).or_default() += 1;
+        }
+    }
+    let mut ready: Vec<Loc> = seen
+        .iter()
+        .copied()
+        .filter(|l| indeg.get(l) == Some(&0))
+        .collect();
+    let mut order = Vec::new();
+    while let Some(l) = ready.pop() {
+        order.push(l);
+        for (to, _, _) in succ.get(&l).into_iter().flatten() {
+            if let Some(d) = indeg.get_mut(to) {
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(*to);
+                }
+            }
+        }
+    }
+    if order.len() < seen.len() || order.first() != Some(&start) {
+        return Err(format!(
+            "a loop in `{name}` (the summaries engine handles loop-free function bodies)"
+        ));
+    }
+    // Locations from which a call is reachable, in reverse topological order.
+    let mut leads: HashSet<Loc> = HashSet::new();
+    for &l in order.iter().rev() {
+        let hit = succ
+            .get(&l)
+            .into_iter()
+            .flatten()
+            .any(|&(to, _, call)| call || leads.contains(&to));
+        if hit {
+            leads.insert(l);
+        }
+    }
+    let last_calls = succ
+        .values()
+        .flatten()
+        .filter(|&&(to, _, call)| call && !leads.contains(&to))
+        .map(|&(_, i, _)| i)
+        .collect();
+    Ok(Region {
+        order,
+        incoming,
+        last_calls,
+    })
+}
+
+/// One encoded region: the solver, the symbolic values of the variables per location (linear
+/// terms over value ids), and per transition its selector, literals and (for a call) cubes.
+struct Enc<'a> {
+    cfa: &'a Cfa,
+    s: Solver,
+    ids: Vec<TermId>,
+    vals: HashMap<Loc, Vec<Lin>>,
+    reach: HashMap<Loc, TermId>,
+    /// Per (transition, is call): selector, literals, the callee's cubes instantiated, and the
+    /// value ids of nondeterministic calls.
+    trans: HashMap<(usize, bool), (TermId, Vec<Atom>, Vec<Vec<Atom>>, Vec<usize>)>,
+    region: &'a Region,
+}
+
+/// The interface of procedure `p` in a state: parameters and globals on entry, globals and the
+/// result now.
+fn iface(cfa: &Cfa, p: usize, v: &[Lin]) -> Vec<Lin> {
+    let get = |x: Var| v.get(x).cloned().unwrap_or_default();
+    let Some(pr) = cfa.procs.get(p) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Lin> = pr.in_params.iter().map(|&x| get(x)).collect();
+    out.extend(pr.in_globals.iter().map(|&x| get(x)));
+    out.extend(cfa.globals.iter().map(|&x| get(x)));
+    out.extend(pr.ret.iter().map(|&x| get(x)));
+    out
+}
+
+fn inst(cubes: &Cubes, args: &[Lin]) -> Vec<Vec<Atom>> {
+    cubes
+        .iter()
+        .filter_map(|c| {
+            c.iter()
+                .map(|l| match l {
+                    Lit::Lin(a) => subst_args(&a.lin, args).map(|lin| Atom { lin, eq: a.eq }),
+                    Lit::Mod(..) => None,
+                })
+                .collect::<Option<Vec<_>>>()
+        })
+        .collect()
+}
+
+impl<'a> Enc<'a> {
+    fn fresh(&mut self) -> usize {
+        let i = self.ids.len();
+        let t = self.s.declare(&format!("v{i}"), Sort::Int);
+        self.ids.push(t);
+        i
+    }
+    fn term(&mut self, a: &Atom) -> TermId {
+        let z = self.s.terms.mk_true();
+        let Enc { s, ids, .. } = self;
+        atom(s, a, &|x| ids.get(x).copied().unwrap_or(z))
+    }
+    fn and(&mut self, xs: Vec<TermId>) -> TermId {
+        match xs.len() {
+            0 => self.s.terms.mk_true(),
+            _ => self.s.terms.mk(TermOp::And, xs, Sort::Bool),
+        }
+    }
+    fn or(&mut self, xs: Vec<TermId>) -> TermId {
+        match xs.len() {
+            0 => self.s.terms.mk_false(),
+            _ => self.s.terms.mk(TermOp::Or, xs, Sort::Bool),
+        }
+    }
+    fn cubes_term(&mut self, cubes: &[Vec<Atom>]) -> TermId {
+        let mut ors = Vec::new();
+        for c in cubes {
+            let xs: Vec<TermId> = c.iter().map(|a| self.term(a)).collect();
+            ors.push(self.and(xs));
+        }
+        self.or(ors)
+    }
+
+    /// Encodes `region` from `start` with the summaries `sums` at the calls.
+    fn new(
+        cfa: &'a Cfa,
+        region: &'a Region,
+        sums: &[Summary],
+        only: Option<(usize, &Cubes)>,
+        cuts_only: bool,
+        entry: &[Atom],
+        budget: &Budget,
+    ) -> Result<Enc<'a>, Exhausted> {
+        let mut s = Solver::new();
+        s.set_budget(budget);
+        let mut e = Enc {
+            cfa,
+            s,
+            ids: Vec::new(),
+            vals: HashMap::new(),
+            reach: HashMap::new(),
+            trans: HashMap::new(),
+            region,
+        };
+        let nv = cfa.vars.len();
+        let mut ticker = budget.ticker(16);
+        for (k, &l) in region.order.iter().enumerate() {
+            ticker.tick()?;
+            let b = e.s.declare(&format!("b{l}"), Sort::Bool);
+            e.reach.insert(l, b);
+            if k == 0 {
+                let v: Vec<Lin> = (0..nv).map(|_| Lin::var(e.fresh())).collect();
+                for a in entry {
+                    if let Some(lin) = subst_args(&a.lin, &v) {
+                        let t = e.term(&Atom { lin, eq: a.eq });
+                        e.s.assert(t);
+                    }
+                }
+                e.vals.insert(l, v);
+                e.s.assert(b);
+                continue;
+            }
+            let mut outs = Vec::new();
+            for &(i, call) in region.incoming.get(&l).into_iter().flatten() {
+                let cubes = match only {
+                    Some((c, cubes)) if call && c == i => Some(cubes),
+                    _ if call && cuts_only && region.last_calls.contains(&i) => None,
+                    _ if call => cfa.calls.get(i).and_then(|c| sums.get(c.proc)).map(|s| &s.must),
+                    _ => None,
+                };
+                outs.push(e.transfer(i, call, cubes));
+            }
+            // Join: a fresh value where the incoming values differ.
+            let mut v: Vec<Lin> = outs.first().map(|o| o.1.clone()).unwrap_or_default();
+            for (x, vx) in v.iter_mut().enumerate() {
+                if outs.iter().all(|o| o.1.get(x) == Some(vx)) {
+                    continue;
+                }
+                let f = e.fresh();
+                *vx = Lin::var(f);
+                for o in outs.iter_mut() {
+                    let ox = o.1.get(x).cloned().unwrap_or_default();
+                    if let Ok(d) = Lin::var(f).sub(&ox) {
+                        o.2.push(Atom::eq0(d));
+                    }
+                }
+            }
+            let mut sels = Vec::new();
+            for ((i, call), _, atoms, cubes, nd) in outs {
+                let sel = e.s.declare(&format!("t{i}{}", if call { "c" } else { "e" }), Sort::Bool);
+                let from = if call {
+                    cfa.calls.get(i).map(|c| c.from)
+                } else {
+                    cfa.edges.get(i).map(|x| x.from)
+                };
+                let bf = from.and_then(|f| e.reach.get(&f).copied());
+                let mut xs: Vec<TermId> = atoms.iter().map(|a| e.term(a)).collect();
+                xs.extend(bf);
+                if call {
+                    let c = e.cubes_term(&cubes);
+                    xs.push(c);
+                }
+                let body = e.and(xs);
+                let imp = e.s.terms.mk(TermOp::Implies, vec![sel, body], Sort::Bool);
+                e.s.assert(imp);
+                sels.push(sel);
+                e.trans.insert((i, call), (sel, atoms, cubes, nd));
+            }
+            let any = e.or(sels);
+            let imp = e.s.terms.mk(TermOp::Implies, vec![b, any], Sort::Bool);
+            e.s.assert(imp);
+            e.vals.insert(l, v);
+        }
+        Ok(e)
+    }
+
+    /// The values after a transition: (key, values, literals, cubes, nondet ids).
+    #[allow(clippy::type_complexity)]
+    fn transfer(
+        &mut self,
+        i: usize,
+        call: bool,
+        must: Option<&Cubes>,
+    ) -> ((usize, bool), Vec<Lin>, Vec<Atom>, Vec<Vec<Atom>>, Vec<usize>) {
+        let cfa = self.cfa;
+        let (mut atoms, mut cubes, mut nd) = (Vec::new(), Vec::new(), Vec::new());
+        if call {
+            let Some(c) = cfa.calls.get(i) else {
+                return ((i, call), Vec::new(), atoms, cubes, nd);
+            };
+            let v = self.vals.get(&c.from).cloned().unwrap_or_default();
+            let mut args: Vec<Lin> = c
+                .args
+                .iter()
+                .map(|a| subst_args(a, &v).unwrap_or_default())
+                .collect();
+            args.extend(cfa.globals.iter().map(|&g| v.get(g).cloned().unwrap_or_default()));
+            let mut w = v.clone();
+            for &g in &cfa.globals {
+                let f = self.fresh();
+                if let Some(s) = w.get_mut(g) {
+                    *s = Lin::var(f);
+                }
+                args.push(Lin::var(f));
+            }
+            if let Some(r) = c.ret {
+                let f = self.fresh();
+                if let Some(s) = w.get_mut(r) {
+                    *s = Lin::var(f);
+                }
+                args.push(Lin::var(f));
+            }
+            if let Some(m) = must {
+                cubes = inst(m, &args);
+            }
+            return ((i, call), w, atoms, cubes, nd);
+        }
+        let Some(ed) = cfa.edges.get(i) else {
+            return ((i, call), Vec::new(), atoms, cubes, nd);
+        };
+        let v = self.vals.get(&ed.from).cloned().unwrap_or_default();
+        let mut w = v.clone();
+        match &ed.op {
+            Op::Assume(xs) => {
+                for a in xs {
+                    if let Some(lin) = subst_args(&a.lin, &v) {
+                        atoms.push(Atom { lin, eq: a.eq });
+                    }
+                }
+            }
+            Op::Assign(asg) => {
+                for (x, t) in asg {
+                    if let (Some(s), Some(t)) = (w.get_mut(*x), subst_args(t, &v)) {
+                        *s = t;
+                    }
+                }
+            }
+            Op::Havoc { vars, nondet } => {
+                for &x in vars {
+                    let f = self.fresh();
+                    if let Some(s) = w.get_mut(x) {
+                        *s = Lin::var(f);
+                    }
+                    if *nondet {
+                        nd.push(f);
+                    }
+                }
+            }
+        }
+        ((i, call), w, atoms, cubes, nd)
+    }
+
+    fn value(&self, x: usize, memo: &mut HashMap<TermId, Value>) -> i128 {
+        match self.ids.get(x).and_then(|&t| self.s.model_value(t, memo)) {
+            Some(Value::Num(n)) => {
+                let (p, _) = n.parts();
+                p.to_string().parse::<i128>().unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+
+    /// The path of the current model into `target`: its literals (the cube of each call that
+    /// holds) and its nondeterministic values with their lines, in execution order.
+    #[allow(clippy::type_complexity)]
+    fn path(&self, target: Loc) -> (Vec<Atom>, Vec<(usize, u32)>, HashMap<usize, i128>) {
+        let mut memo = HashMap::new();
+        let mut vals: HashMap<usize, i128> = HashMap::new();
+        for x in 0..self.ids.len() {
+            vals.insert(x, self.value(x, &mut memo));
+        }
+        let val = |x: Var| vals.get(&x).copied().unwrap_or(0);
+        let (mut lits, mut nds) = (Vec::new(), Vec::new());
+        let mut l = target;
+        let start = self.region.order.first().copied();
+        let mut steps = 0;
+        while Some(l) != start && steps <= self.region.order.len() {
+            steps += 1;
+            let mut next = None;
+            for key in self.region.incoming.get(&l).into_iter().flatten() {
+                let Some((sel, atoms, cubes, nd)) = self.trans.get(key) else {
+                    continue;
+                };
+                if !matches!(self.s.model_value(*sel, &mut memo), Some(Value::Bool(true))) {
+                    continue;
+                }
+                lits.extend(atoms.iter().cloned());
+                if key.1 {
+                    if let Some(c) = cubes.iter().find(|c| c.iter().all(|a| a.holds(&val))) {
+                        lits.extend(c.iter().cloned());
+                    }
+                    next = self.cfa.calls.get(key.0).map(|c| c.from);
+                } else {
+                    if let Some(ed) = self.cfa.edges.get(key.0) {
+                        for &f in nd.iter().rev() {
+                            nds.push((f, ed.line));
+                        }
+                    }
+                    next = self.cfa.edges.get(key.0).map(|e| e.from);
+                }
+                break;
+            }
+            match next {
+                Some(n) => l = n,
+                None => break,
+            }
+        }
+        nds.reverse();
+        (lits, nds, vals)
+    }
+
+    /// Enumerates the cubes over `iface_at(target)` of the executions reaching `target` under
+    /// `extra`, beyond the cubes `known` (returned with them); `None` when more than
+    /// [`MAX_CUBES`].
+    fn enumerate(
+        &mut self,
+        target: Loc,
+        positions: &[Lin],
+        extra: &[Vec<Atom>],
+        known: Cubes,
+        room: usize,
+    ) -> Result<Option<Cubes>, Exhausted> {
+        let mut found = known;
+        self.s.push();
+        let b = self.reach.get(&target).copied();
+        let Some(b) = b else {
+            self.s.pop(1);
+            return Ok(Some(found));
+        };
+        self.s.assert(b);
+        let x = self.cubes_term(extra);
+        self.s.assert(x);
+        for c in inst(&found, positions) {
+            let t = self.cubes_term(&[c]);
+            let n = self.s.terms.mk_not(t);
+            self.s.assert(n);
+        }
+        loop {
+            match self.s.check(&[]) {
+                SatResult::Unsat => break,
+                SatResult::Unknown => {
+                    self.s.pop(1);
+                    return Err(Exhausted::Timeout);
+                }
+                SatResult::Sat => {}
+            }
+            if found.len() >= room {
+                self.s.pop(1);
+                return Ok(None);
+            }
+            let (mut lits, _, mut vals) = self.path(target);
+            let holds = |c: &&Vec<Atom>| c.iter().all(|a| a.holds(&|x| vals.get(&x).copied().unwrap_or(0)));
+            if let Some(c) = extra.iter().find(holds) {
+                lits.extend(c.iter().cloned());
+            }
+            // The positions as fresh ids, then every other id eliminated.
+            let base = self.ids.len();
+            for (j, p) in positions.iter().enumerate() {
+                let v = p.eval(&|x| vals.get(&x).copied().unwrap_or(0));
+                vals.insert(base + j, v);
+                if let Ok(d) = Lin::var(base + j).sub(p) {
+                    lits.push(Atom::eq0(d));
+                }
+            }
+            let lits: Vec<Lit> = lits.into_iter().map(Lit::Lin).collect();
+            let elim: Vec<Var> = (0..base).collect();
+            let val = |x: Var| vals.get(&x).copied().unwrap_or(0);
+            let cube = project(lits, &elim, &val)
+                .map(|c| {
+                    c.into_iter()
+                        .filter_map(|l| l.map(|lin| Some(lin.rename(&|x| x - base))))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_else(|| point(positions, &val));
+            let block = inst(&vec![cube.clone()], positions);
+            let t = self.cubes_term(&block);
+            let n = self.s.terms.mk_not(t);
+            self.s.assert(n);
+            found.push(cube);
+        }
+        self.s.pop(1);
+        Ok(Some(found))
+    }
+}
+
+/// The model's values of the positions as a cube (when projection fails).
+fn point(positions: &[Lin], val: &dyn Fn(Var) -> i128) -> Vec<Lit> {
+    positions
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            let mut l = Lin::var(j);
+            l.konst = -p.eval(val);
+            Lit::Lin(Atom::eq0(l))
+        })
+        .collect()
+}
+
+/// The inputs of call `c` that lie in its callee's cut, as cubes over the caller's values at
+/// `c.from` (`[[]]`: every input).
+fn cut_cubes(e: &Enc, cfa: &Cfa, sums: &[Summary], c: usize) -> Option<Vec<Vec<Atom>>> {
+    let call = cfa.calls.get(c)?;
+    let v = e.vals.get(&call.from)?;
+    let mut args: Vec<Lin> = call
+        .args
+        .iter()
+        .map(|a| subst_args(a, v).unwrap_or_default())
+        .collect();
+    args.extend(cfa.globals.iter().map(|&g| v.get(g).cloned().unwrap_or_default()));
+    Some(match sums.get(call.proc).and_then(|s| s.cut.as_ref()) {
+        None => vec![Vec::new()],
+        Some(cubes) => inst(cubes, &args),
+    })
+}
+
+/// The ranges of a summarised function's unsigned parameters on entry: every call site converts
+/// its argument to the parameter's type, which for an unsigned type wraps it into range (a
+/// signed argument stays unbounded on mathematical integers, so it gets no range).
+fn ranges(cfa: &Cfa, params: &[Var]) -> Vec<Atom> {
+    let mut out = Vec::new();
+    for &x in params {
+        let Some(ty) = cfa.vars.get(x).map(|v| v.ty) else {
+            continue;
+        };
+        if ty.signed {
+            continue;
+        }
+        out.push(Atom::le0(Lin::var(x).scale(-1).unwrap_or_default().add_const(ty.min()).unwrap_or_default()));
+        out.push(Atom::le0(Lin::var(x).add_const(-ty.max()).unwrap_or_default()));
+    }
+    out
+}
+
+/// Runs the summary iteration on an automaton lowered with procedure summaries.
+pub(crate) fn summary_bmc(
+    cfa: &Cfa,
+    max_depth: usize,
+    budget: &Budget,
+) -> Result<SummaryResult, Exhausted> {
+    if cfa.cuts != cfa.calls.len() {
+        return Ok(SummaryResult::GaveUp(
+            "a recursive call is cut without a summary".into(),
+        ));
+    }
+    let main = match region(cfa, cfa.init, "main") {
+        Ok(r) => r,
+        Err(why) => return Ok(SummaryResult::GaveUp(why)),
+    };
+    let mut bodies = Vec::new();
+    for p in &cfa.procs {
+        let r = match region(cfa, p.entry, &p.name) {
+            Ok(r) => r,
+            Err(why) => return Ok(SummaryResult::GaveUp(why)),
+        };
+        if r.order.contains(&cfa.error) {
+            return Ok(SummaryResult::GaveUp(format!(
+                "`{}` calls reach_error (the summaries engine handles errors in the entry function)",
+                p.name
+            )));
+        }
+        bodies.push(r);
+    }
+    let calls_in = |r: &Region| -> Vec<usize> {
+        (0..cfa.calls.len())
+            .filter(|&c| cfa.calls.get(c).is_some_and(|c| r.order.contains(&c.from)))
+            .collect()
+    };
+    let main_calls = calls_in(&main);
+    let body_nondet = bodies.iter().any(|r| {
+        cfa.edges.iter().any(|e| {
+            matches!(e.op, Op::Havoc { nondet: true, .. }) && r.order.contains(&e.from)
+        })
+    });
+    let body_calls: Vec<Vec<usize>> = bodies.iter().map(calls_in).collect();
+    let mut sums: Vec<Summary> = cfa
+        .procs
+        .iter()
+        .map(|_| Summary {
+            must: Vec::new(),
+            cut: None,
+        })
+        .collect();
+    // The cubes each summary gained at the last depth: a new execution at the next depth
+    // passes through one of them (semi-naive iteration), so each query restricts one call to them.
+    let mut delta: Vec<Cubes> = vec![Vec::new(); cfa.procs.len()];
+    for d in 0..=max_depth {
+        budget.check()?;
+        // The entry function with the depth-d summaries: the error first.
+        let mut queries: Vec<Option<(usize, &Cubes)>> = Vec::new();
+        if d == 0 {
+            queries.push(None);
+        } else {
+            for &c in &main_calls {
+                if let Some(dl) = cfa.calls.get(c).and_then(|x| delta.get(x.proc)) {
+                    if !dl.is_empty() {
+                        queries.push(Some((c, dl)));
+                    }
+                }
+            }
+        }
+        for only in queries {
+            let mut e = Enc::new(cfa, &main, &sums, only, false, &[], budget)?;
+            let Some(&b) = e.reach.get(&cfa.error) else {
+                continue;
+            };
+            match e.s.check(&[b]) {
+                SatResult::Sat if body_nondet => {
+                    return Ok(SummaryResult::GaveUp(format!("the error is reachable at call depth {d}, through a recursive function that calls __VERIFIER_nondet_* (its values are not read off the summaries)")));
+                }
+                SatResult::Sat => {
+                    let (_, nds, vals) = e.path(cfa.error);
+                    let cex = nds
+                        .into_iter()
+                        .map(|(x, line)| (vals.get(&x).copied().unwrap_or(0), line))
+                        .collect();
+                    return Ok(SummaryResult::Counterexample(cex, d));
+                }
+                SatResult::Unknown => {
+                    return Err(budget.check().err().unwrap_or(Exhausted::Timeout))
+                }
+                SatResult::Unsat => {}
+            }
+        }
+        // Then a call with a cut input.
+        let mut e = Enc::new(cfa, &main, &sums, None, true, &[], budget)?;
+        let mut cuts = Vec::new();
+        for &c in &main_calls {
+            let (Some(cs), Some(&b)) = (
+                cut_cubes(&e, cfa, &sums, c),
+                cfa.calls.get(c).and_then(|c| e.reach.get(&c.from)),
+            ) else {
+                continue;
+            };
+            let t = e.cubes_term(&cs);
+            cuts.push(e.and(vec![b, t]));
+        }
+        let any = e.or(cuts);
+        match e.s.check(&[any]) {
+            SatResult::Unsat => return Ok(SummaryResult::Safe(d)),
+            SatResult::Unknown => return Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
+            SatResult::Sat => {}
+        }
+        // The depth-(d+1) summaries from the depth-d ones.
+        let mut next = Vec::new();
+        let mut next_delta = Vec::new();
+        for (p, body) in bodies.iter().enumerate() {
+            let (Some(pr), Some(old)) = (cfa.procs.get(p), sums.get(p)) else {
+                continue;
+            };
+            let entry = ranges(cfa, &pr.params);
+            let mut queries: Vec<Option<(usize, &Cubes)>> = Vec::new();
+            if d == 0 {
+                queries.push(None);
+            } else {
+                for &c in body_calls.get(p).into_iter().flatten() {
+                    if let Some(dl) = cfa.calls.get(c).and_then(|x| delta.get(x.proc)) {
+                        if !dl.is_empty() {
+                            queries.push(Some((c, dl)));
+                        }
+                    }
+                }
+            }
+            let mut must = Some(old.must.clone());
+            let mut added: Cubes = Vec::new();
+            for only in queries {
+                let Some(m) = must.take() else { break };
+                let mut e = Enc::new(cfa, body, &sums, only, false, &entry, budget)?;
+                let exit_vals = e.vals.get(&pr.exit).cloned().unwrap_or_default();
+                let positions = iface(cfa, p, &exit_vals);
+                let room = MAX_CUBES.saturating_sub(m.len());
+                must = match e.enumerate(pr.exit, &positions, &[Vec::new()], added.clone(), room)? {
+                    None => None,
+                    Some(found) => {
+                        added = found;
+                        Some(m)
+                    }
+                };
+            }
+            let must = must.map(|mut m| {
+                let fresh: Cubes = added.into_iter().filter(|c| !m.contains(c)).collect();
+                next_delta.push(fresh.clone());
+                m.extend(fresh);
+                m
+            });
+            if must.is_none() {
+                next_delta.push(Vec::new());
+            }
+            let mut e = Enc::new(cfa, body, &sums, None, true, &entry, budget)?;
+            let mut cut = must.as_ref().map(|_| Vec::new());
+            for &c in body_calls.get(p).into_iter().flatten() {
+                let Some(found) = cut.take() else { break };
+                let (Some(from), Some(t)) = (
+                    cfa.calls.get(c).map(|c| c.from),
+                    cut_cubes(&e, cfa, &sums, c),
+                ) else {
+                    cut = Some(found);
+                    continue;
+                };
+                let fv = e.vals.get(&from).cloned().unwrap_or_default();
+                let n_in = pr.in_params.len() + pr.in_globals.len();
+                let pos: Vec<Lin> = iface(cfa, p, &fv).into_iter().take(n_in).collect();
+                cut = e.enumerate(from, &pos, &t, found, MAX_CUBES)?;
+            }
+            next.push(Summary {
+                must: must.unwrap_or_else(|| old.must.clone()),
+                cut,
+            });
+        }
+        if next == sums {
+            return Ok(SummaryResult::GaveUp(format!(
+                "the summaries stopped changing at depth {d} with recursive calls still cut"
+            )));
+        }
+        sums = next;
+        delta = next_delta;
+    }
+    Ok(SummaryResult::GaveUp(format!(
+        "calls nest deeper than {max_depth} (prog.max-bound)"
+    )))
+}
