@@ -44,6 +44,9 @@ pub(crate) enum SummaryResult {
     GaveUp(String),
 }
 
+/// The model's value per value id.
+type Model = HashMap<usize, i128>;
+
 /// A union of cubes over a procedure's interface positions (see [`Iface`]).
 type Cubes = Vec<Vec<Lit>>;
 
@@ -160,8 +163,18 @@ struct Enc<'a> {
     reach: HashMap<Loc, TermId>,
     /// Per (transition, is call): selector, literals, the callee's cubes instantiated, and the
     /// value ids of nondeterministic calls.
-    trans: HashMap<(usize, bool), (TermId, Vec<Atom>, Vec<Vec<Atom>>, Vec<usize>)>,
+    trans: HashMap<(usize, bool), Step>,
     region: &'a Region,
+}
+
+/// One transition into a location: its selector, the literals it asserts (its guard and the
+/// join's equalities), the callee's cubes on its arguments (a call), and the value ids of the
+/// nondeterministic calls it makes.
+struct Step {
+    sel: TermId,
+    atoms: Vec<Atom>,
+    cubes: Vec<Vec<Atom>>,
+    nondet: Vec<usize>,
 }
 
 /// The interface of procedure `p` in a state: parameters and globals on entry, globals and the
@@ -269,7 +282,11 @@ impl<'a> Enc<'a> {
                 let cubes = match only {
                     Some((c, cubes)) if call && c == i => Some(cubes),
                     _ if call && cuts_only && region.last_calls.contains(&i) => None,
-                    _ if call => cfa.calls.get(i).and_then(|c| sums.get(c.proc)).map(|s| &s.must),
+                    _ if call => cfa
+                        .calls
+                        .get(i)
+                        .and_then(|c| sums.get(c.proc))
+                        .map(|s| &s.must),
                     _ => None,
                 };
                 outs.push(e.transfer(i, call, cubes));
@@ -285,30 +302,32 @@ impl<'a> Enc<'a> {
                 for o in outs.iter_mut() {
                     let ox = o.1.get(x).cloned().unwrap_or_default();
                     if let Ok(d) = Lin::var(f).sub(&ox) {
-                        o.2.push(Atom::eq0(d));
+                        o.2.atoms.push(Atom::eq0(d));
                     }
                 }
             }
             let mut sels = Vec::new();
-            for ((i, call), _, atoms, cubes, nd) in outs {
-                let sel = e.s.declare(&format!("t{i}{}", if call { "c" } else { "e" }), Sort::Bool);
+            for ((i, call), _, mut step) in outs {
+                let sel =
+                    e.s.declare(&format!("t{i}{}", if call { "c" } else { "e" }), Sort::Bool);
                 let from = if call {
                     cfa.calls.get(i).map(|c| c.from)
                 } else {
                     cfa.edges.get(i).map(|x| x.from)
                 };
                 let bf = from.and_then(|f| e.reach.get(&f).copied());
-                let mut xs: Vec<TermId> = atoms.iter().map(|a| e.term(a)).collect();
+                let mut xs: Vec<TermId> = step.atoms.iter().map(|a| e.term(a)).collect();
                 xs.extend(bf);
                 if call {
-                    let c = e.cubes_term(&cubes);
+                    let c = e.cubes_term(&step.cubes);
                     xs.push(c);
                 }
                 let body = e.and(xs);
                 let imp = e.s.terms.mk(TermOp::Implies, vec![sel, body], Sort::Bool);
                 e.s.assert(imp);
                 sels.push(sel);
-                e.trans.insert((i, call), (sel, atoms, cubes, nd));
+                step.sel = sel;
+                e.trans.insert((i, call), step);
             }
             let any = e.or(sels);
             let imp = e.s.terms.mk(TermOp::Implies, vec![b, any], Sort::Bool);
@@ -318,19 +337,25 @@ impl<'a> Enc<'a> {
         Ok(e)
     }
 
-    /// The values after a transition: (key, values, literals, cubes, nondet ids).
-    #[allow(clippy::type_complexity)]
+    /// The values after a transition, and its step (the selector is set by the caller).
     fn transfer(
         &mut self,
         i: usize,
         call: bool,
         must: Option<&Cubes>,
-    ) -> ((usize, bool), Vec<Lin>, Vec<Atom>, Vec<Vec<Atom>>, Vec<usize>) {
+    ) -> ((usize, bool), Vec<Lin>, Step) {
         let cfa = self.cfa;
+        let tt = self.s.terms.mk_true();
+        let step = |atoms, cubes, nondet| Step {
+            sel: tt,
+            atoms,
+            cubes,
+            nondet,
+        };
         let (mut atoms, mut cubes, mut nd) = (Vec::new(), Vec::new(), Vec::new());
         if call {
             let Some(c) = cfa.calls.get(i) else {
-                return ((i, call), Vec::new(), atoms, cubes, nd);
+                return ((i, call), Vec::new(), step(atoms, cubes, nd));
             };
             let v = self.vals.get(&c.from).cloned().unwrap_or_default();
             let mut args: Vec<Lin> = c
@@ -338,7 +363,11 @@ impl<'a> Enc<'a> {
                 .iter()
                 .map(|a| subst_args(a, &v).unwrap_or_default())
                 .collect();
-            args.extend(cfa.globals.iter().map(|&g| v.get(g).cloned().unwrap_or_default()));
+            args.extend(
+                cfa.globals
+                    .iter()
+                    .map(|&g| v.get(g).cloned().unwrap_or_default()),
+            );
             let mut w = v.clone();
             for &g in &cfa.globals {
                 let f = self.fresh();
@@ -357,10 +386,10 @@ impl<'a> Enc<'a> {
             if let Some(m) = must {
                 cubes = inst(m, &args);
             }
-            return ((i, call), w, atoms, cubes, nd);
+            return ((i, call), w, step(atoms, cubes, nd));
         }
         let Some(ed) = cfa.edges.get(i) else {
-            return ((i, call), Vec::new(), atoms, cubes, nd);
+            return ((i, call), Vec::new(), step(atoms, cubes, nd));
         };
         let v = self.vals.get(&ed.from).cloned().unwrap_or_default();
         let mut w = v.clone();
@@ -391,7 +420,7 @@ impl<'a> Enc<'a> {
                 }
             }
         }
-        ((i, call), w, atoms, cubes, nd)
+        ((i, call), w, step(atoms, cubes, nd))
     }
 
     fn value(&self, x: usize, memo: &mut HashMap<TermId, Value>) -> i128 {
@@ -406,8 +435,7 @@ impl<'a> Enc<'a> {
 
     /// The path of the current model into `target`: its literals (the cube of each call that
     /// holds) and its nondeterministic values with their lines, in execution order.
-    #[allow(clippy::type_complexity)]
-    fn path(&self, target: Loc) -> (Vec<Atom>, Vec<(usize, u32)>, HashMap<usize, i128>) {
+    fn path(&self, target: Loc) -> (Vec<Atom>, Vec<(usize, u32)>, Model) {
         let mut memo = HashMap::new();
         let mut vals: HashMap<usize, i128> = HashMap::new();
         for x in 0..self.ids.len() {
@@ -422,7 +450,13 @@ impl<'a> Enc<'a> {
             steps += 1;
             let mut next = None;
             for key in self.region.incoming.get(&l).into_iter().flatten() {
-                let Some((sel, atoms, cubes, nd)) = self.trans.get(key) else {
+                let Some(Step {
+                    sel,
+                    atoms,
+                    cubes,
+                    nondet: nd,
+                }) = self.trans.get(key)
+                else {
                     continue;
                 };
                 if !matches!(self.s.model_value(*sel, &mut memo), Some(Value::Bool(true))) {
@@ -493,7 +527,10 @@ impl<'a> Enc<'a> {
                 return Ok(None);
             }
             let (mut lits, _, mut vals) = self.path(target);
-            let holds = |c: &&Vec<Atom>| c.iter().all(|a| a.holds(&|x| vals.get(&x).copied().unwrap_or(0)));
+            let holds = |c: &&Vec<Atom>| {
+                c.iter()
+                    .all(|a| a.holds(&|x| vals.get(&x).copied().unwrap_or(0)))
+            };
             if let Some(c) = extra.iter().find(holds) {
                 lits.extend(c.iter().cloned());
             }
@@ -550,7 +587,11 @@ fn cut_cubes(e: &Enc, cfa: &Cfa, sums: &[Summary], c: usize) -> Option<Vec<Vec<A
         .iter()
         .map(|a| subst_args(a, v).unwrap_or_default())
         .collect();
-    args.extend(cfa.globals.iter().map(|&g| v.get(g).cloned().unwrap_or_default()));
+    args.extend(
+        cfa.globals
+            .iter()
+            .map(|&g| v.get(g).cloned().unwrap_or_default()),
+    );
     Some(match sums.get(call.proc).and_then(|s| s.cut.as_ref()) {
         None => vec![Vec::new()],
         Some(cubes) => inst(cubes, &args),
@@ -569,8 +610,16 @@ fn ranges(cfa: &Cfa, params: &[Var]) -> Vec<Atom> {
         if ty.signed {
             continue;
         }
-        out.push(Atom::le0(Lin::var(x).scale(-1).unwrap_or_default().add_const(ty.min()).unwrap_or_default()));
-        out.push(Atom::le0(Lin::var(x).add_const(-ty.max()).unwrap_or_default()));
+        out.push(Atom::le0(
+            Lin::var(x)
+                .scale(-1)
+                .unwrap_or_default()
+                .add_const(ty.min())
+                .unwrap_or_default(),
+        ));
+        out.push(Atom::le0(
+            Lin::var(x).add_const(-ty.max()).unwrap_or_default(),
+        ));
     }
     out
 }
@@ -611,9 +660,9 @@ pub(crate) fn summary_bmc(
     };
     let main_calls = calls_in(&main);
     let body_nondet = bodies.iter().any(|r| {
-        cfa.edges.iter().any(|e| {
-            matches!(e.op, Op::Havoc { nondet: true, .. }) && r.order.contains(&e.from)
-        })
+        cfa.edges
+            .iter()
+            .any(|e| matches!(e.op, Op::Havoc { nondet: true, .. }) && r.order.contains(&e.from))
     });
     let body_calls: Vec<Vec<usize>> = bodies.iter().map(calls_in).collect();
     let mut sums: Vec<Summary> = cfa

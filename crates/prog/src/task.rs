@@ -151,7 +151,9 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
     if opts.engine == Engine::Summaries {
         let a = match summarised(&cfa)? {
             Some(s) => summaries_on(&s, &c_file, opts, budget),
-            None => unknown("no recursive function to summarise (--engine bmc decides the program)"),
+            None => {
+                unknown("no recursive function to summarise (--engine bmc decides the program)")
+            }
         };
         return Ok(base(sizes(a)));
     }
@@ -167,7 +169,11 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
             if matches!(a.verdict, Some(Verdict::True) | Some(Verdict::False)) {
                 return Ok(base(sizes(a)));
             }
-            note = a.detail.get("reason").and_then(|v| v.as_str()).map(str::to_string);
+            note = a
+                .detail
+                .get("reason")
+                .and_then(|v| v.as_str())
+                .map(str::to_string);
         }
         let sub = budget.sub(budget.remaining().map(|r| r / 2));
         let a = bmc_deepening(cfa.clone(), &c_file, opts, &lower, true, &sub)?;
