@@ -811,3 +811,62 @@ pub(crate) fn summary_bmc(
         "calls nest deeper than {max_depth} (prog.max-bound)"
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfa::{Edge, IntTy, VarInfo};
+
+    fn cfa(edges: &[(Loc, Loc)]) -> Cfa {
+        Cfa {
+            vars: vec![VarInfo {
+                name: "x".into(),
+                ty: IntTy::UINT,
+                aux: false,
+            }],
+            nlocs: 6,
+            init: 0,
+            error: 4,
+            cut: 5,
+            edges: edges
+                .iter()
+                .map(|&(from, to)| Edge {
+                    from,
+                    to,
+                    op: Op::Assume(Vec::new()),
+                    line: 0,
+                })
+                .collect(),
+            ..Cfa::default()
+        }
+    }
+
+    #[test]
+    fn regions_are_topologically_ordered_and_loops_refused() {
+        let diamond = cfa(&[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4), (1, 5)]);
+        let r = region(&diamond, 0, "main").expect("loop-free");
+        let pos = |l: Loc| r.order.iter().position(|&x| x == l).expect("in order");
+        assert_eq!(r.order.first(), Some(&0));
+        assert!(pos(1) < pos(3) && pos(2) < pos(3) && pos(3) < pos(4));
+        // Edges into `cut` (a summarised call's stand-in) are not part of the region.
+        assert!(!r.order.contains(&5));
+        let looping = cfa(&[(0, 1), (1, 2), (2, 1), (2, 4)]);
+        let e = region(&looping, 0, "f").err().expect("a loop");
+        assert!(e.contains("a loop in `f`"), "{e}");
+    }
+
+    #[test]
+    fn unsigned_parameters_get_their_range() {
+        let c = cfa(&[]);
+        let r = ranges(&c, &[0]);
+        assert_eq!(r.len(), 2);
+        for (v, ok) in [
+            (0, true),
+            (u32::MAX as i128, true),
+            (-1, false),
+            (1 << 32, false),
+        ] {
+            assert_eq!(r.iter().all(|a| a.holds(&|_| v)), ok, "{v}");
+        }
+    }
+}
