@@ -16,8 +16,8 @@
 //! - `cut_d(p)`: the inputs from which some execution reaches a call whose input lies in
 //!   `cut_{d−1}` of its callee (`cut_0`: every input) — outside `cut_d(p)`, `must_d(p)` is exact.
 //!
-//! A summary with more than [`MAX_CUBES`] cubes is truncated (still an under-approximation) and
-//! its inputs are all cut. At each level the program's entry function, with `must_d` at its calls,
+//! A summary with more than [`MAX_CUBES`] cubes is truncated (still an under-approximation) and, from
+//! then on, its inputs are all cut. At each level the program's entry function, with `must_d` at its calls,
 //! is asked whether the error is reachable (a model is a real execution: a counterexample whose
 //! nondeterministic values are read off its path) and whether a call with an input in `cut_d`
 //! is (if not, the depth-`d` unwinding covers every execution and the program is safe). The
@@ -676,6 +676,9 @@ pub(crate) fn summary_bmc(
     // The cubes each summary gained at the last depth: a new execution at the next depth
     // passes through one of them (semi-naive iteration), so each query restricts one call to them.
     let mut delta: Vec<Cubes> = vec![Vec::new(); cfa.procs.len()];
+    // A summary once truncated misses cubes for good (the semi-naive queries never look for them
+    // again), so its inputs stay cut at every later depth.
+    let mut truncated = vec![false; cfa.procs.len()];
     for d in 0..=max_depth {
         budget.check()?;
         // The entry function with the depth-d summaries: the error first.
@@ -777,9 +780,13 @@ pub(crate) fn summary_bmc(
             });
             if must.is_none() {
                 next_delta.push(Vec::new());
+                if let Some(t) = truncated.get_mut(p) {
+                    *t = true;
+                }
             }
             let mut e = Enc::new(cfa, body, &sums, None, true, &entry, budget)?;
-            let mut cut = must.as_ref().map(|_| Vec::new());
+            let exact = !truncated.get(p).copied().unwrap_or(true);
+            let mut cut = exact.then(Vec::new);
             for &c in body_calls.get(p).into_iter().flatten() {
                 let Some(found) = cut.take() else { break };
                 let (Some(from), Some(t)) = (
