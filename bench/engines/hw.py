@@ -11,10 +11,16 @@ The page's "Before and after" section is kept, with the summary of the page bein
 added to it as a row.
 
 usage: python3 bench/engines/hw.py [--limit S] [--every N | --files LIST] [--out PAGE] [--abc berkeley-abc]
+       [--cpu [--wall-factor F]]
 
 `--files LIST`: the circuits named in LIST (one `file` column value of EXPECTED.tsv per line)
 instead of every N-th row, e.g. the ones either tool did not solve at a shorter limit, written to
 `--out` (default hw.md) under bench/results.
+
+`--cpu`: the limit is CPU time for both tools (RLIMIT_CPU = limit, counting both of verikit's
+threads), with F times the limit (default 3) of wall-clock time as `--timeout` / `pdr -T`: on a
+loaded machine each tool then gets the same CPU whatever the load, and a run the kernel stops at
+the CPU limit counts as unsolved.
 """
 
 import argparse
@@ -36,26 +42,33 @@ ARGS.add_argument("--every", type=int, default=1)
 ARGS.add_argument("--files", default=None)
 ARGS.add_argument("--out", default="hw.md")
 ARGS.add_argument("--abc", default="berkeley-abc")
+ARGS.add_argument("--cpu", action="store_true")
+ARGS.add_argument("--wall-factor", type=float, default=3.0)
 OPTS = ARGS.parse_args()
+
+
+def wall():
+    """The tools' own wall-clock limit: the limit, or with --cpu the wall factor times it."""
+    return OPTS.limit * OPTS.wall_factor if OPTS.cpu else OPTS.limit
 
 
 def run(cmd, limit):
     """(stdout, cpu seconds, timed out) of one process, killed after `limit` + 2 s of wall time
-    (the harness's `measure`)."""
-    r = measure(cmd, timeout=limit + 2)
+    (the harness's `measure`), and with --cpu after the limit's CPU seconds (RLIMIT_CPU)."""
+    r = measure(cmd, timeout=limit + 2, cpu_limit=OPTS.limit if OPTS.cpu else None)
     return r.stdout, r.cpu_s, r.timed_out
 
 
 def verikit(f):
-    out, cpu, to = run([str(VERIKIT), "--json", "--timeout", str(OPTS.limit), "aig", "check", str(f)],
-                       OPTS.limit)
+    out, cpu, to = run([str(VERIKIT), "--json", "--timeout", f"{wall():g}", "aig", "check", str(f)],
+                       wall())
     m = re.search(r'"result":\s*"(safe|unsafe)"', out)
     return (m.group(1) if m and not to else "–"), cpu
 
 
 def abc(f):
-    script = f"read {f}; logic; undc; strash; zero; fold; pdr -T {int(OPTS.limit)}"
-    out, cpu, to = run([OPTS.abc, "-c", script], OPTS.limit)
+    script = f"read {f}; logic; undc; strash; zero; fold; pdr -T {int(wall())}"
+    out, cpu, to = run([OPTS.abc, "-c", script], wall())
     if to:
         return "–", cpu
     if "Property proved" in out:
@@ -159,8 +172,11 @@ def write(table, start_load):
          f"- inputs: every {OPTS.every}. row of `aiger/EXPECTED.tsv` ({len(table)} circuits); ") +
         f"limit L = {L:g} s per tool and circuit; times are CPU seconds (user + system)",
         "- PAR-2: mean time with every unsolved run counted as 2·L; ratio = verikit / ABC on circuits both solved",
-        "- the limit is wall-clock (`--timeout L` / `pdr -T L`); verikit's portfolio runs two threads, so with "
-        "idle cores it can use up to 2·L CPU seconds where ABC uses L (its CPU column counts both threads)",
+        (f"- the limit is CPU time: RLIMIT_CPU = L for each process (verikit's two threads together), with "
+         f"{wall():g} s of wall clock (`--timeout` / `pdr -T`); a run stopped at the CPU limit is unsolved"
+         if OPTS.cpu else
+         "- the limit is wall-clock (`--timeout L` / `pdr -T L`); verikit's portfolio runs two threads, so with "
+         "idle cores it can use up to 2·L CPU seconds where ABC uses L (its CPU column counts both threads)"),
         "",
         "## Summary",
         "",
