@@ -90,6 +90,14 @@ fn safe_loop_is_proved_and_the_bug_is_found_and_replayed() {
     assert_eq!(v["verdict"], "false", "{v}");
     assert_eq!(v["replay"], "reach_error reached", "{v}");
     assert_eq!(v["witness"]["nondet"], serde_json::json!(["100"]));
+    // Text mode says the same to a person: the verdict first, then the values and the replay.
+    let (code, _, text, err) = verikit(&["prog", "verify", &bug]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(text.lines().next(), Some("false"), "{text}");
+    assert!(text.contains("nondet values: [100]"), "{text}");
+    assert!(text.contains("replay: reach_error reached"), "{text}");
+    let (_, _, text, _) = verikit(&["prog", "verify", &safe, "--engine", "bmc"]);
+    assert_eq!(text.lines().next(), Some("true"), "{text}");
 }
 
 #[test]

@@ -70,7 +70,45 @@ pub fn verify_command(
     if let Some(d) = &opts.replay_dir {
         let _ = std::fs::remove_dir_all(d);
     }
-    Ok(a?)
+    Ok(with_text(a?))
+}
+
+/// The text mode of a `verify` answer: the verdict, then the engine and what stands behind it
+/// (the proof, the counterexample's nondeterministic values and their replay, or the reason).
+fn with_text(a: Answer) -> Answer {
+    if !a.text.is_empty() {
+        return a;
+    }
+    let word = a.verdict.map_or("unknown", |v| v.as_str());
+    let field = |k: &str| a.detail.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let mut lines = vec![word.to_string()];
+    if let Some(e) = field("engine") {
+        lines.push(format!("engine: {e}"));
+    }
+    if let Some(p) = field("proof") {
+        lines.push(format!("proof: {p}"));
+    }
+    let witness = a.witness.as_ref();
+    if let Some(inv) = witness.and_then(|w| w.get("invariants")?.as_array()) {
+        lines.push(format!(
+            "invariants: {} locations (--json prints them)",
+            inv.len()
+        ));
+    }
+    if let Some(vals) = witness.and_then(|w| w.get("nondet")?.as_array()) {
+        let vals: Vec<String> = vals
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect();
+        lines.push(format!("nondet values: [{}]", vals.join(", ")));
+    }
+    if let Some(r) = field("replay") {
+        lines.push(format!("replay: {r}"));
+    }
+    if let Some(r) = field("reason") {
+        lines.push(format!("reason: {r}"));
+    }
+    lines.into_iter().fold(a, |a, l| a.line(l))
 }
 
 /// `verikit prog verify --dump-cfa`: the control-flow automaton as DOT.
