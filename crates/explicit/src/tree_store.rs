@@ -70,7 +70,8 @@ impl PairTable {
     }
 
     fn memory(&self) -> usize {
-        self.pairs.capacity() * 8 + self.index.capacity() * (std::mem::size_of::<u32>() + 1)
+        self.pairs.capacity() * 8
+            + crate::state_store::table_bytes(self.index.capacity(), std::mem::size_of::<u32>())
     }
 }
 
