@@ -192,32 +192,9 @@ impl HashStore {
     /// Bytes in use (arena and table).
     pub(crate) fn memory(&self) -> usize {
         self.arena.capacity()
-            + table_bytes(self.table.capacity(), std::mem::size_of::<(u32, u32)>())
-    }
-}
-
-/// The bytes of a `hashbrown` table that holds up to `capacity` entries of `entry` bytes: its
-/// buckets (a power of two, filled to at most 7/8 once there are 8 or more) and one control
-/// byte per bucket. `capacity` counts entries, not buckets.
-pub(crate) fn table_bytes(capacity: usize, entry: usize) -> usize {
-    if capacity == 0 {
-        return 0;
-    }
-    (capacity * 8).div_ceil(7).next_power_of_two() * (entry + 1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::table_bytes;
-    use hashbrown::HashTable;
-
-    #[test]
-    fn table_bytes_counts_buckets_not_entries() {
-        // hashbrown: 4 or 8 buckets below 8 entries, else a power of two filled to 7/8.
-        for (want, buckets) in [(1, 4), (5, 8), (14, 16), (100, 128), (1000, 2048)] {
-            let t: HashTable<u64> = HashTable::with_capacity(want);
-            assert_eq!(table_bytes(t.capacity(), 8), buckets * 9, "{want}");
-        }
-        assert_eq!(table_bytes(0, 8), 0);
+            + crate::tree_store::table_bytes(
+                self.table.capacity(),
+                std::mem::size_of::<(u32, u32)>(),
+            )
     }
 }

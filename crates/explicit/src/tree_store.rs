@@ -70,9 +70,18 @@ impl PairTable {
     }
 
     fn memory(&self) -> usize {
-        self.pairs.capacity() * 8
-            + crate::state_store::table_bytes(self.index.capacity(), std::mem::size_of::<u32>())
+        self.pairs.capacity() * 8 + table_bytes(self.index.capacity(), std::mem::size_of::<u32>())
     }
+}
+
+/// The bytes of a `hashbrown` table (this store's and [`crate::state_store`]'s) that holds up to
+/// `capacity` entries of `entry` bytes: its buckets (a power of two, filled to at most 7/8 once
+/// there are 8 or more) and one control byte per bucket. `capacity` counts entries, not buckets.
+pub(crate) fn table_bytes(capacity: usize, entry: usize) -> usize {
+    if capacity == 0 {
+        return 0;
+    }
+    (capacity * 8).div_ceil(7).next_power_of_two() * (entry + 1)
 }
 
 /// A child of a tree node: one word of the vector (its value is stored in the pair) or an
@@ -237,6 +246,16 @@ mod tests {
     use super::*;
     use crate::state_store::HashStore;
     use proptest::prelude::*;
+
+    #[test]
+    fn table_bytes_counts_buckets_not_entries() {
+        // hashbrown: 4 or 8 buckets below 8 entries, else a power of two filled to 7/8.
+        for (want, buckets) in [(1, 4), (5, 8), (14, 16), (100, 128), (1000, 2048)] {
+            let t: HashTable<u64> = HashTable::with_capacity(want);
+            assert_eq!(table_bytes(t.capacity(), 8), buckets * 9, "{want}");
+        }
+        assert_eq!(table_bytes(0, 8), 0);
+    }
 
     /// States of a random width (1–3 bytes included, odd widths) over a small alphabet, so that
     /// duplicates and shared halves are frequent.
