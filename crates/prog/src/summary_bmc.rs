@@ -99,31 +99,30 @@ fn region(cfa: &Cfa, start: Loc, name: &str) -> Result<Region, String> {
         }
         succ.insert(l, next);
     }
-    // Kahn's algorithm; a location left over lies on a cycle.
-    let mut indeg: HashMap<Loc, usize> = seen.iter().map(|&l| (l, 0)).collect();
-    for v in succ.values() {
-        for (to, _, _) in v {
-            *indeg.entry(*to).or_default() += 1;
-        }
-    }
-    let mut ready: Vec<Loc> = seen
+    // A topological order and the loop check from the graph kernel's SCCs: every component a
+    // single location without a self-loop, in reverse of Tarjan's (sinks-first) numbering.
+    let index: HashMap<Loc, u32> = seen
         .iter()
-        .copied()
-        .filter(|l| indeg.get(l) == Some(&0))
+        .enumerate()
+        .map(|(i, &l)| (l, i as u32))
         .collect();
-    let mut order = Vec::new();
-    while let Some(l) = ready.pop() {
-        order.push(l);
-        for (to, _, _) in succ.get(&l).into_iter().flatten() {
-            if let Some(d) = indeg.get_mut(to) {
-                *d -= 1;
-                if *d == 0 {
-                    ready.push(*to);
-                }
-            }
-        }
-    }
-    if order.len() < seen.len() || order.first() != Some(&start) {
+    let targets = |v: u32| -> Vec<u32> {
+        seen.get(v as usize)
+            .and_then(|l| succ.get(l))
+            .into_iter()
+            .flatten()
+            .filter_map(|(to, _, _)| index.get(to).copied())
+            .collect()
+    };
+    let sccs = verikit_graph::tarjan(seen.len(), targets);
+    let looped = (0..sccs.len()).any(|c| sccs.is_nontrivial(c, |v| targets(v).contains(&v)));
+    let order: Vec<Loc> = sccs
+        .members
+        .iter()
+        .rev()
+        .filter_map(|m| m.first().and_then(|&v| seen.get(v as usize)).copied())
+        .collect();
+    if looped || order.first() != Some(&start) {
         return Err(format!(
             "a loop in `{name}` (the summaries engine handles loop-free function bodies)"
         ));
