@@ -120,6 +120,13 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, store: StoreKind, budget: &Budg
         next: 0,
     });
     let mut ticks = 0u32;
+    // Whether a stored state is accepting, read into one reused buffer (the tree store rebuilds
+    // a state, the hash store's is copied: no allocation per test either way).
+    let mut acc_buf = Vec::with_capacity(g.width());
+    let mut accepting = |g: &dyn BuchiGraph, store: &StateStore, i: u32| {
+        store.read(i, &mut acc_buf);
+        g.accepting(&acc_buf)
+    };
     // Every 1024 steps of either search: the budget, with the memory the search holds.
     let poll = |ticks: &mut u32, store: &StateStore, color: &[u8]| {
         *ticks += 1;
@@ -154,7 +161,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, store: StoreKind, budget: &Budg
             top.next += 1;
             let s = top.state;
             let c = color[t as usize];
-            if c == CYAN && (g.accepting(&store.get(s)) || g.accepting(&store.get(t))) {
+            if c == CYAN && (accepting(g, &store, s) || accepting(g, &store, t)) {
                 r.lasso = Some(lasso_of(&store, &blue, &[], t));
                 finish(&mut r, &store, &decided);
                 return r;
@@ -173,7 +180,7 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, store: StoreKind, budget: &Budg
         }
         // Post-order: red search from an accepting state.
         let s = top.state;
-        if g.accepting(&store.get(s)) {
+        if accepting(g, &store, s) {
             let mut red: Vec<Frame> = Vec::new();
             let ss = expand(&mut store, &mut color, &mut decided, g, s, false);
             red.push(Frame {
