@@ -1237,17 +1237,7 @@ impl<'a> Lower<'a> {
                 let l = self.expr(&b.node.lhs)?;
                 let r = self.expr(&b.node.rhs)?;
                 self.at(b.span.start);
-                match (l.lin.as_const(), r.lin.as_const()) {
-                    (Some(x), Some(y)) if y != 0 => {
-                        let k = if op == B::Divide { x / y } else { x % y };
-                        Ok(Val {
-                            lin: Lin::constant(k),
-                            ty: Self::common(l.ty, r.ty),
-                            wide: false,
-                        })
-                    }
-                    _ => Err(self.unsup("division or remainder")),
-                }
+                self.divide(l, r, op == B::Divide)
             }
             _ if is_truth_op(&op) => {
                 let c = self.cond(e)?;
@@ -1290,9 +1280,110 @@ impl<'a> Lower<'a> {
                     },
                 )
             }
+            B::AssignDivide | B::AssignModulo => {
+                let x = self.lvalue(&b.node.lhs)?;
+                let r = self.expr(&b.node.rhs)?;
+                self.at(b.span.start);
+                let l = self.var_val(x);
+                let v = self.divide(l, r, op == B::AssignDivide)?;
+                self.store(x, v)
+            }
             B::Index => Err(self.unsup("array access")),
             _ => Err(self.unsup("bitwise, shift or compound operator")),
         }
+    }
+
+    /// `l / r` (`quotient`) or `l % r` under C's truncating semantics (C11 §6.5.5: the quotient
+    /// rounds toward zero, `(l/r)·r + l%r = l`), for a constant divisor `r ≠ 0`, in linear integer
+    /// arithmetic: `havoc q, m; assume l = r·q + m` with `0 ≤ m ≤ |r|−1` when `l ≥ 0` and
+    /// `−(|r|−1) ≤ m ≤ 0` when `l < 0` (two edges; one when the type is unsigned). The operands
+    /// get the usual arithmetic conversions first, and a wrapped type sees the dividend's wrapped
+    /// value. `INT_MIN / -1` overflows (undefined behaviour); its quotient is `-l`, wide like any
+    /// other overflow.
+    fn divide(&mut self, l: Val, r: Val, quotient: bool) -> Result<Val, ProgError> {
+        let (l, r, ty) = self.arith(l, r)?;
+        let r = if r.wide { self.fit(r, ty)? } else { r };
+        let y = match r.lin.as_const() {
+            Some(0) => return Err(self.unsup("division by zero")),
+            Some(y) => y,
+            None => return Err(self.unsup("division or remainder by a non-constant")),
+        };
+        let l = if l.wide && (!ty.signed || self.opts.wrap) {
+            self.fit(l, ty)?
+        } else {
+            l
+        };
+        if let Some(x) = l.lin.as_const() {
+            let k = if quotient { x / y } else { x % y };
+            return self.fit(
+                Val {
+                    lin: Lin::constant(k),
+                    ty,
+                    wide: true,
+                },
+                ty,
+            );
+        }
+        if y == 1 || y == -1 {
+            return Ok(if quotient {
+                Val {
+                    lin: l.lin.scale(y).map_err(ovf)?,
+                    ty,
+                    wide: l.wide || y == -1,
+                }
+            } else {
+                Val {
+                    lin: Lin::constant(0),
+                    ty,
+                    wide: false,
+                }
+            });
+        }
+        let q = self.new_var("quot", ty, true);
+        let m = self.new_var("rem", ty, true);
+        self.emit(Op::Havoc {
+            vars: vec![q, m],
+            nondet: false,
+        })?;
+        // l − r·q − m = 0
+        let def = l
+            .lin
+            .combine(1, &Lin::var(q), -y)
+            .and_then(|d| d.combine(1, &Lin::var(m), -1))
+            .map_err(ovf)?;
+        let bound = y.checked_abs().ok_or_else(|| self.unsup("divisor"))? - 1;
+        // 0 ≤ m ≤ |r|−1, or −(|r|−1) ≤ m ≤ 0
+        let nonneg = vec![
+            Atom::le0(Lin::var(m).scale(-1).map_err(ovf)?),
+            Atom::le0(Lin::var(m).add_const(-bound).map_err(ovf)?),
+        ];
+        let nonpos = vec![
+            Atom::le0(Lin::var(m)),
+            Atom::le0(
+                Lin::var(m)
+                    .scale(-1)
+                    .and_then(|x| x.add_const(-bound))
+                    .map_err(ovf)?,
+            ),
+        ];
+        let join = self.new_loc();
+        let from = self.cur;
+        let mut pos = vec![Atom::eq0(def.clone())];
+        pos.extend(nonneg);
+        if ty.signed {
+            // l ≥ 0 ⇔ −l ≤ 0; l < 0 ⇔ l + 1 ≤ 0
+            pos.push(Atom::le0(l.lin.scale(-1).map_err(ovf)?));
+            let mut neg = vec![Atom::eq0(def), Atom::le0(l.lin.add_const(1).map_err(ovf)?)];
+            neg.extend(nonpos);
+            self.edge(from, join, Op::Assume(neg))?;
+        }
+        self.edge(from, join, Op::Assume(pos))?;
+        self.cur = join;
+        Ok(Val {
+            lin: Lin::var(if quotient { q } else { m }),
+            ty,
+            wide: false,
+        })
     }
 
     /// A condition (C truth value) of an expression.

@@ -27,7 +27,7 @@
 use crate::cfa::{Atom, Cfa, Lin, Loc, Op, Var};
 use crate::invariant_check::atom;
 use crate::mbp::{project, subst_args, Lit};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use verikit_diag::{Budget, Exhausted};
 use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp, Value};
 
@@ -552,6 +552,7 @@ impl<'a> Enc<'a> {
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_else(|| point(positions, &val));
+            let cube = tighten(cube);
             let block = inst(&vec![cube.clone()], positions);
             let t = self.cubes_term(&block);
             let n = self.s.terms.mk_not(t);
@@ -561,6 +562,32 @@ impl<'a> Enc<'a> {
         self.s.pop(1);
         Ok(Some(found))
     }
+}
+
+/// The cube without duplicate literals and with one bound per linear form: of `t + k ≤ 0` and
+/// `t + k' ≤ 0` only the one with the larger constant is kept. A cut cube is projected from its
+/// callee's cut cube conjoined with the path, so without this its bounds pile up one pair per
+/// depth (`id(x)`: `x ≥ 1 ∧ x ≥ 2 ∧ … ∧ x ≥ d`) and every query grows with the depth.
+fn tighten(cube: Vec<Lit>) -> Vec<Lit> {
+    let mut out: Vec<Lit> = Vec::with_capacity(cube.len());
+    let mut bound: HashMap<BTreeMap<Var, i128>, usize> = HashMap::new();
+    for l in cube {
+        if let Lit::Lin(a) = &l {
+            if !a.eq {
+                if let Some(&i) = bound.get(&a.lin.coeffs) {
+                    if let Some(Lit::Lin(b)) = out.get_mut(i) {
+                        b.lin.konst = b.lin.konst.max(a.lin.konst);
+                    }
+                    continue;
+                }
+                bound.insert(a.lin.coeffs.clone(), out.len());
+            }
+        }
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    }
+    out
 }
 
 /// The model's values of the positions as a cube (when projection fails).
@@ -873,6 +900,37 @@ mod tests {
             (1 << 32, false),
         ] {
             assert_eq!(r.iter().all(|a| a.holds(&|_| v)), ok, "{v}");
+        }
+    }
+
+    #[test]
+    fn tighten_keeps_one_bound_per_linear_form() {
+        // x ≥ 1, x ≤ 2^32 − 1, x ≥ 2, x ≤ 2^32, x = 5 twice: the tighter bounds and one x = 5.
+        let le = |c: i128, k: i128| {
+            let mut l = Lin::var(0).scale(c).expect("small");
+            l.konst = k;
+            Lit::Lin(Atom::le0(l))
+        };
+        let eq5 = Lit::Lin(Atom::eq0(Lin::var(0).add_const(-5).expect("small")));
+        let cube = vec![
+            le(-1, 1),
+            le(1, -(1 << 32) + 1),
+            le(-1, 2),
+            le(1, -(1 << 32)),
+            eq5.clone(),
+            eq5.clone(),
+        ];
+        let t = tighten(cube.clone());
+        assert_eq!(t, vec![le(-1, 2), le(1, -(1 << 32) + 1), eq5]);
+        // The same set of integers: compare on a window around every constant.
+        let holds = |c: &[Lit], v: i128| {
+            c.iter().all(|l| match l {
+                Lit::Lin(a) => a.holds(&|_| v),
+                Lit::Mod(..) => true,
+            })
+        };
+        for v in (-3..10).chain((1 << 32) - 3..(1 << 32) + 3) {
+            assert_eq!(holds(&cube, v), holds(&t, v), "{v}");
         }
     }
 }

@@ -201,45 +201,8 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         }
         return Ok(base(sizes(a)));
     }
-    // IMPACT first where unwinding alone cannot finish (loops); BMC decides acyclic programs.
-    let run_impact =
-        opts.engine == Engine::Impact || (opts.engine == Engine::Portfolio && !cfa.is_acyclic());
-    let mut impact_note = None;
-    if run_impact {
-        let sub = if opts.engine == Engine::Impact {
-            budget.clone()
-        } else {
-            budget.sub(budget.remaining().map(|r| r / 2))
-        };
-        match impact(&cfa, &sub) {
-            Ok(ImpactResult::Safe(inv)) => match check_invariant(&cfa, &inv) {
-                Ok(()) => {
-                    return Ok(base(sizes(safe_answer(
-                        &cfa, "impact", &inv, &c_file, opts,
-                    ))))
-                }
-                Err(why) => {
-                    impact_note = Some(format!("impact invariant rejected by the checker: {why}"))
-                }
-            },
-            Ok(ImpactResult::FeasiblePath) => {
-                impact_note =
-                    Some("impact: a path to the error is feasible over the rationals".into())
-            }
-            Ok(ImpactResult::GaveUp(why)) => impact_note = Some(format!("impact gave up: {why}")),
-            Err(e) => impact_note = Some(format!("impact: {}", e.verdict_word())),
-        }
-        if opts.engine == Engine::Impact {
-            let reason = impact_note.unwrap_or_default();
-            let v = if budget.check().is_err() {
-                Verdict::Timeout
-            } else {
-                Verdict::Unknown
-            };
-            return Ok(base(sizes(Answer::decision(v).detail("reason", reason))));
-        }
-    }
-    // Predicate abstraction where IMPACT did not finish.
+    // On a program with loops predicate abstraction first (on the loop tasks it answers in
+    // hundredths of a second where IMPACT spends seconds), with half of the time.
     let run_cegar =
         opts.engine == Engine::Cegar || (opts.engine == Engine::Portfolio && !cfa.is_acyclic());
     let mut cegar_note = None;
@@ -296,6 +259,44 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
                 Verdict::Unknown
             };
             let reason = cegar_note.unwrap_or_default();
+            return Ok(base(sizes(Answer::decision(v).detail("reason", reason))));
+        }
+    }
+    // IMPACT where predicate abstraction did not finish; BMC decides acyclic programs.
+    let run_impact =
+        opts.engine == Engine::Impact || (opts.engine == Engine::Portfolio && !cfa.is_acyclic());
+    let mut impact_note = None;
+    if run_impact {
+        let sub = if opts.engine == Engine::Impact {
+            budget.clone()
+        } else {
+            budget.sub(budget.remaining().map(|r| r / 2))
+        };
+        match impact(&cfa, &sub) {
+            Ok(ImpactResult::Safe(inv)) => match check_invariant(&cfa, &inv) {
+                Ok(()) => {
+                    return Ok(base(sizes(safe_answer(
+                        &cfa, "impact", &inv, &c_file, opts,
+                    ))))
+                }
+                Err(why) => {
+                    impact_note = Some(format!("impact invariant rejected by the checker: {why}"))
+                }
+            },
+            Ok(ImpactResult::FeasiblePath) => {
+                impact_note =
+                    Some("impact: a path to the error is feasible over the rationals".into())
+            }
+            Ok(ImpactResult::GaveUp(why)) => impact_note = Some(format!("impact gave up: {why}")),
+            Err(e) => impact_note = Some(format!("impact: {}", e.verdict_word())),
+        }
+        if opts.engine == Engine::Impact {
+            let reason = impact_note.unwrap_or_default();
+            let v = if budget.check().is_err() {
+                Verdict::Timeout
+            } else {
+                Verdict::Unknown
+            };
             return Ok(base(sizes(Answer::decision(v).detail("reason", reason))));
         }
     }
