@@ -131,6 +131,13 @@ struct Val {
     wide: bool,
 }
 
+/// An operand of a comparison (see [`Lower::side`]).
+enum Side {
+    Val(Val),
+    /// The factors of a product of two non-constant values, and their common type.
+    Product(Lin, Lin, IntTy),
+}
+
 struct Func<'a> {
     def: &'a FunctionDefinition,
     ret: Option<IntTy>,
@@ -1386,6 +1393,78 @@ impl<'a> Lower<'a> {
         })
     }
 
+    /// An operand of a comparison: a value, or a product of two non-constant factors (compared
+    /// with 0 by the factors' signs, [`Lower::product_sign`]).
+    fn side(&mut self, e: &'a Node<Expression>) -> Result<Side, ProgError> {
+        if let Expression::BinaryOperator(m) = &e.node {
+            if m.node.operator.node == BinaryOperator::Multiply {
+                let x = self.expr(&m.node.lhs)?;
+                let y = self.expr(&m.node.rhs)?;
+                self.at(m.span.start);
+                let (x, y, ty) = self.arith(x, y)?;
+                let lin = match (x.lin.as_const(), y.lin.as_const()) {
+                    (Some(k), _) => y.lin.scale(k),
+                    (_, Some(k)) => x.lin.scale(k),
+                    _ => return Ok(Side::Product(x.lin, y.lin, ty)),
+                }
+                .map_err(ovf)?;
+                return Ok(Side::Val(Val {
+                    lin,
+                    ty,
+                    wide: true,
+                }));
+            }
+        }
+        Ok(Side::Val(self.expr(e)?))
+    }
+
+    /// `x·y op 0` by the signs of the factors (`x·y > 0` ⇔ both positive or both negative, `= 0`
+    /// ⇔ one is zero): exact on mathematical integers, so only for a signed type without
+    /// wrap-around (the product may overflow, which is undefined behaviour, analysed here as
+    /// the mathematical product); otherwise refused as nonlinear multiplication.
+    fn product_sign(
+        &self,
+        op: &BinaryOperator,
+        x: &Lin,
+        y: &Lin,
+        ty: IntTy,
+    ) -> Result<Cond, ProgError> {
+        use BinaryOperator as B;
+        if !ty.signed || self.opts.wrap {
+            return Err(self.unsup("nonlinear multiplication"));
+        }
+        // t ≥ 1 ⇔ 1 − t ≤ 0; t ≤ −1 ⇔ t + 1 ≤ 0
+        let pos = |t: &Lin| -> Result<Cond, ProgError> {
+            Ok(Cond::Atom(Atom::le0(
+                t.scale(-1).and_then(|n| n.add_const(1)).map_err(ovf)?,
+            )))
+        };
+        let neg = |t: &Lin| -> Result<Cond, ProgError> {
+            Ok(Cond::Atom(Atom::le0(t.add_const(1).map_err(ovf)?)))
+        };
+        let positive = Cond::Or(vec![
+            Cond::And(vec![pos(x)?, pos(y)?]),
+            Cond::And(vec![neg(x)?, neg(y)?]),
+        ]);
+        let negative = Cond::Or(vec![
+            Cond::And(vec![pos(x)?, neg(y)?]),
+            Cond::And(vec![neg(x)?, pos(y)?]),
+        ]);
+        let zero = Cond::Or(vec![
+            Cond::Atom(Atom::eq0(x.clone())),
+            Cond::Atom(Atom::eq0(y.clone())),
+        ]);
+        match op {
+            B::Greater => Ok(positive),
+            B::Less => Ok(negative),
+            B::Equals => Ok(zero),
+            B::NotEquals => zero.not(),
+            B::GreaterOrEqual => negative.not(),
+            B::LessOrEqual => positive.not(),
+            _ => Err(self.unsup("nonlinear multiplication")),
+        }
+    }
+
     /// A condition (C truth value) of an expression.
     /// The condition of a builtin's first argument (`assume(c)`, `assert(c)`); `missing` names
     /// the unsupported call without one.
@@ -1460,9 +1539,27 @@ impl<'a> Lower<'a> {
                     | B::GreaterOrEqual
                     | B::Equals
                     | B::NotEquals => {
-                        let l = self.expr(&b.node.lhs)?;
-                        let r = self.expr(&b.node.rhs)?;
+                        let l = self.side(&b.node.lhs)?;
+                        let r = self.side(&b.node.rhs)?;
                         self.at(b.span.start);
+                        let zero = |v: &Val| v.lin.as_const() == Some(0);
+                        let (l, r) = match (l, r) {
+                            (Side::Val(l), Side::Val(r)) => (l, r),
+                            (Side::Product(x, y, ty), Side::Val(z)) if zero(&z) => {
+                                return self.product_sign(&op, &x, &y, ty)
+                            }
+                            (Side::Val(z), Side::Product(x, y, ty)) if zero(&z) => {
+                                let mirrored = match op {
+                                    B::Less => B::Greater,
+                                    B::Greater => B::Less,
+                                    B::LessOrEqual => B::GreaterOrEqual,
+                                    B::GreaterOrEqual => B::LessOrEqual,
+                                    other => other,
+                                };
+                                return self.product_sign(&mirrored, &x, &y, ty);
+                            }
+                            _ => return Err(self.unsup("nonlinear multiplication")),
+                        };
                         let (l, r, ty) = self.arith(l, r)?;
                         let l = if l.wide && (!ty.signed || self.opts.wrap) {
                             self.fit(l, ty)?

@@ -1,7 +1,8 @@
-//! `/`, `%`, `/=` and `%=` by constants against gcc: gcc computes the table of every case for
+//! Nonlinear arithmetic the lowering encodes exactly. `/`, `%`, `/=` and `%=` by constants against gcc: gcc computes the table of every case for
 //! dividends −20…20 (negative operands, unsigned conversions of negative values, divisors ±1),
 //! and verikit must prove that its encoding yields exactly that table, on mathematical and on
-//! wrap-around integers; a reachable value must give a counterexample that gcc replays.
+//! wrap-around integers; a reachable value must give a counterexample that gcc replays. A
+//! product of two variables compared with 0 against the products' signs computed here.
 
 mod common;
 
@@ -93,7 +94,7 @@ fn division_and_remainder_match_gcc() {
         eprintln!("skipped: gcc is not on PATH (the table comes from gcc)");
         return;
     }
-    let dir = scratch("division", "table");
+    let dir = scratch("arith", "table");
     let table = gcc_table(&dir);
     for ((ty, op, y), vals) in cases().into_iter().zip(&table) {
         // Every dividend gets exactly gcc's value: safe.
@@ -139,7 +140,7 @@ fn division_and_remainder_match_gcc() {
 
 #[test]
 fn division_by_zero_and_by_a_variable_are_refused_by_name() {
-    let dir = scratch("division", "refused");
+    let dir = scratch("arith", "refused");
     for (expr, why) in [
         ("x / 0", "division by zero"),
         ("x % y", "division or remainder by a non-constant"),
@@ -152,6 +153,57 @@ fn division_by_zero_and_by_a_variable_are_refused_by_name() {
         assert_eq!(a["verdict"], "unknown", "{a}");
         let reason = a["reason"].as_str().unwrap_or_default();
         assert!(reason.contains(why) && reason.contains("p.c:7:"), "{a}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn products_compared_with_zero_match_their_values() {
+    let dir = scratch("arith", "products");
+    let ops: [(&str, fn(i64) -> bool); 6] = [
+        (">", |p| p > 0),
+        ("<", |p| p < 0),
+        (">=", |p| p >= 0),
+        ("<=", |p| p <= 0),
+        ("==", |p| p == 0),
+        ("!=", |p| p != 0),
+    ];
+    for (op, holds) in ops {
+        for zero_left in [false, true] {
+            let cmp = if zero_left {
+                format!("0 {op} (x - 1) * (y + x)")
+            } else {
+                format!("(x - 1) * (y + x) {op} 0")
+            };
+            let mut body = String::from(
+                "int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n  if (x < -3 || x > 3 || y < -3 || y > 3) return 0;\n",
+            );
+            body.push_str(&format!("  int c = {cmp};\n"));
+            for x in -3..=3i64 {
+                for y in -3..=3i64 {
+                    let p = (x - 1) * (y + x);
+                    let t = if zero_left { holds(-p) } else { holds(p) };
+                    body.push_str(&format!(
+                        "  if (x == {x} && y == {y} && c != {}) reach_error();\n",
+                        i32::from(t)
+                    ));
+                }
+            }
+            body.push_str("  return 0;\n}\n");
+            let f = write(&dir, &body);
+            let a = verdict(&f, false);
+            assert_eq!(a["verdict"], "true", "{cmp}: {a}");
+            // Two's complement wrap-around: the product may wrap, so it is refused by name.
+            let a = verdict(&f, true);
+            assert_eq!(a["verdict"], "unknown", "{cmp}: {a}");
+            assert!(
+                a["reason"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("nonlinear multiplication"),
+                "{a}"
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
