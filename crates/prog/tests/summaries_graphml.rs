@@ -83,7 +83,8 @@ fn summaries_replace_cut_calls() {
     assert!(text.contains("summary of `sum`"), "{text}");
     assert!(!text.contains("recursive call beyond"), "{text}");
     assert_eq!(solve(&text, 60), "sat");
-    // The portfolio proves the program through the summaries.
+    // The portfolio proves the program through the summaries: the bounded summaries complete at
+    // call depth 1000 (n ≤ 1000), or Spacer proves the summary clauses.
     let a = verify(
         &file,
         &opts(Engine::Portfolio),
@@ -92,7 +93,7 @@ fn summaries_replace_cut_calls() {
     .expect("verify")
     .to_json();
     assert_eq!(a["verdict"], "true", "{a}");
-    assert_eq!(a["engine"], "spacer", "{a}");
+    assert!(a["engine"] == "summaries" || a["engine"] == "spacer", "{a}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
