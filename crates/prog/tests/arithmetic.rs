@@ -160,7 +160,8 @@ fn division_by_zero_and_by_a_variable_are_refused_by_name() {
 #[test]
 fn products_compared_with_zero_match_their_values() {
     let dir = scratch("arith", "products");
-    let ops: [(&str, fn(i64) -> bool); 6] = [
+    type Holds = fn(i64) -> bool;
+    let ops: [(&str, Holds); 6] = [
         (">", |p| p > 0),
         ("<", |p| p < 0),
         (">=", |p| p >= 0),
