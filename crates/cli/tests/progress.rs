@@ -1,3 +1,4 @@
+#![cfg(feature = "prism")]
 //! Progress on stderr for long work: periodic lines with `-v` when stderr is not a terminal (a
 //! spinner on a terminal), nothing with `-q`, and never anything on stdout but the answer.
 
