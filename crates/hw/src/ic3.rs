@@ -63,6 +63,10 @@ pub(crate) struct Ic3Options {
     pub(crate) activity: bool,
     /// How predecessor states are lifted to cubes.
     pub(crate) lift: Lift,
+    /// Syntactic containment (as ABC's PDR): a new lemma removes the frame clauses it subsumes
+    /// in its frame and below, and an obligation whose cube a lemma of its frame or a higher one
+    /// already excludes is blocked without a query.
+    pub(crate) subsume: bool,
 }
 
 /// How IC3 lifts a predecessor state to a cube of predecessors (`hw.ic3-lift`).
@@ -138,6 +142,17 @@ struct Ic3<'a> {
     fixed: Vec<Option<bool>>,
     obls: Vec<Obligation>,
     queries: u64,
+    /// The phase the next main-solver query is made for, and the queries per phase.
+    phase: Phase,
+    phase_queries: [u64; Phase::COUNT],
+    /// Lifting queries (in the lifting solver, not counted in `queries`).
+    lift_queries: u64,
+    /// Obligations re-enqueued one frame higher after being blocked.
+    requeued: u64,
+    /// Obligations found blocked by a lemma without a query, and frame clauses removed as
+    /// subsumed by a new lemma (`opts.subsume`).
+    contained: u64,
+    subsumed: u64,
     bad: u32,
     /// Retired clauses in the main solver and in the lifting solver since their last rebuild.
     retired: usize,
@@ -157,6 +172,31 @@ struct Ic3<'a> {
     /// Per coi position: how often the latch occurred in lemmas, recent ones weighing more.
     activity: Vec<f64>,
     bump: f64,
+}
+
+/// What a main-solver query is made for (statistics: queries per phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Is a bad state in the last frame?
+    Bad,
+    /// Has an obligation a predecessor in the frame below?
+    Block,
+    /// Literal dropping (MIC, CTG) of a blocked cube.
+    Generalise,
+    /// Pushing a new lemma to higher frames.
+    Push,
+    /// Clause propagation between frames.
+    Propagate,
+}
+
+impl Phase {
+    const COUNT: usize = 5;
+    /// The statistics' names of the phases, in index order.
+    pub(crate) const NAMES: [&'static str; Phase::COUNT] =
+        ["bad", "block", "generalise", "push", "propagate"];
+    fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// The stall rule of `Ic3Options::cone_switch` leaves cone queries for whole-circuit ones only
@@ -251,6 +291,15 @@ impl<'a> LiftSolver<'a> {
     }
 }
 
+/// Is the sorted cube `a` a subset of the sorted cube `b` (the clause `¬a` subsumes `¬b`)?
+fn subset(a: &[u32], b: &[u32]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut rest = b.iter();
+    a.iter().all(|x| rest.any(|y| y == x))
+}
+
 /// The solver variables (frame 0 of `un`) of the AIG variables marked in `cone`.
 fn domain_vars(un: &Unroller<'_>, cone: &[bool]) -> Vec<Var> {
     (cone.iter().enumerate())
@@ -315,6 +364,12 @@ impl<'a> Ic3<'a> {
             fixed,
             obls: Vec::new(),
             queries: 0,
+            phase: Phase::Bad,
+            phase_queries: [0; Phase::COUNT],
+            lift_queries: 0,
+            requeued: 0,
+            contained: 0,
+            subsumed: 0,
             retired: 0,
             lretired: 0,
             rebuilds: 0,
@@ -473,6 +528,9 @@ impl<'a> Ic3<'a> {
     /// back); it may block a state a frame already excludes.
     fn solve(&mut self, assumptions: &[Lit], roots: &[u32], cube: &Cube) -> Result<bool, Stop> {
         self.queries += 1;
+        if let Some(n) = self.phase_queries.get_mut(self.phase.index()) {
+            *n += 1;
+        }
         if self.queries.is_multiple_of(OBSERVE_EVERY) {
             let (k, q) = (self.k(), self.queries);
             if let Some(f) = self.observer.as_mut() {
@@ -731,6 +789,7 @@ impl<'a> Ic3<'a> {
             self.lsat.set_domain(&dom);
         }
         self.budget.check().map_err(Stop::Out)?;
+        self.lift_queries += 1;
         let r = self.lsat.solve(&assumptions, self.budget);
         self.lsat.add_clause(&[!act]);
         self.lretired += 1;
@@ -779,6 +838,7 @@ impl<'a> Ic3<'a> {
     fn generalise(&mut self, i: usize, cube: &Cube, core: Cube) -> Result<Cube, Stop> {
         let mut g = if core.is_empty() { cube.clone() } else { core };
         self.fix_init(&mut g, cube);
+        self.phase = Phase::Generalise;
         self.mic(i, g, 0)
     }
 
@@ -889,6 +949,17 @@ impl<'a> Ic3<'a> {
         let Some(&act) = self.acts.get(frame) else {
             return;
         };
+        if self.opts.subsume {
+            // a clause of frame `j ≤ frame` whose cube contains `cube` is implied in `F_j` by
+            // the new one; it stays in the solver (retired) and leaves propagation
+            for f in self.frames.iter_mut().take(frame + 1) {
+                let before = f.len();
+                f.retain(|c| !subset(cube, c));
+                let gone = before - f.len();
+                self.subsumed += gone as u64;
+                self.retired += gone;
+            }
+        }
         let mut cl = vec![!act];
         for &c in cube {
             let (p, one) = self.latch_of(c);
@@ -991,7 +1062,18 @@ impl<'a> Ic3<'a> {
             if frame == 0 {
                 continue;
             }
+            if let Some(m) = self.blocked_at(&cube, frame) {
+                self.contained += 1;
+                if self.opts.requeue && m < self.k() {
+                    q.push(Reverse((m + 1, id)));
+                    if let Some(o) = self.obls.get_mut(id) {
+                        o.frame = m + 1;
+                    }
+                }
+                continue;
+            }
             let mut core = Vec::new();
+            self.phase = Phase::Block;
             match self.relative(frame - 1, &cube, true, &mut core)? {
                 Some((s, inp)) => {
                     if frame - 1 == 0 {
@@ -1010,6 +1092,7 @@ impl<'a> Ic3<'a> {
                 None => {
                     let g = self.generalise(frame, &cube, core)?;
                     // push forward
+                    self.phase = Phase::Push;
                     let mut f = frame;
                     while f < self.k() {
                         let mut c2 = Vec::new();
@@ -1021,6 +1104,7 @@ impl<'a> Ic3<'a> {
                     self.bump_activity(&g);
                     self.add_clause(&g, f);
                     if self.opts.requeue && f < self.k() {
+                        self.requeued += 1;
                         q.push(Reverse((f + 1, id)));
                         if let Some(o) = self.obls.get_mut(id) {
                             o.frame = f + 1;
@@ -1032,8 +1116,21 @@ impl<'a> Ic3<'a> {
         Ok(())
     }
 
+    /// With `opts.subsume`, the highest frame `m ≥ frame` one of whose lemmas excludes all of
+    /// `cube` (so `cube` lies outside `F_frame … F_m`), as ABC's PDR checks an obligation's
+    /// containment before querying it.
+    fn blocked_at(&self, cube: &Cube, frame: usize) -> Option<usize> {
+        if !self.opts.subsume {
+            return None;
+        }
+        (frame..self.frames.len())
+            .rev()
+            .find(|&m| self.frames.get(m).is_some_and(|f| f.iter().any(|c| subset(c, cube))))
+    }
+
     /// Propagates clauses forward; `Some(invariant)` at a fixpoint.
     fn propagate(&mut self) -> Result<Option<Vec<Cube>>, Stop> {
+        self.phase = Phase::Propagate;
         for i in 1..self.k() {
             self.main_hygiene();
             let clauses = self
@@ -1077,6 +1174,7 @@ impl<'a> Ic3<'a> {
         loop {
             self.budget.check().map_err(Stop::Out)?;
             loop {
+                self.phase = Phase::Bad;
                 a = self.frame_assumptions(self.k());
                 a.push(self.bad_lit);
                 if !self.solve(&a, &[self.bad], &Vec::new())? {
@@ -1149,6 +1247,11 @@ pub(crate) fn ic3_observed<'a>(
         clauses: e.frames.iter().map(|f| f.len()).sum(),
         rebuilds: e.rebuilds,
         cone_switches: e.cone_switches,
+        phase_queries: e.phase_queries,
+        lift_queries: e.lift_queries,
+        requeued: e.requeued,
+        contained: e.contained,
+        subsumed: e.subsumed,
     };
     let out = match r {
         Ok(mut inv) => {
@@ -1192,4 +1295,13 @@ pub(crate) struct Ic3Stats {
     pub(crate) rebuilds: u64,
     /// Switches between cone and whole-circuit queries (`Ic3Options::cone_switch`).
     pub(crate) cone_switches: u64,
+    /// Main-solver queries per [`Phase`] (in the order of [`Phase::NAMES`]).
+    pub(crate) phase_queries: [u64; Phase::COUNT],
+    /// Lifting queries.
+    pub(crate) lift_queries: u64,
+    /// Blocked obligations re-enqueued one frame higher.
+    pub(crate) requeued: u64,
+    /// Obligations a lemma already excluded (no query), and frame clauses a new lemma subsumed.
+    pub(crate) contained: u64,
+    pub(crate) subsumed: u64,
 }

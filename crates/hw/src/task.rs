@@ -170,6 +170,12 @@ pub const PARAMS: &[Param] = &[
         range: "latch|activity",
         doc: "IC3: generalisation tries dropping literals in latch order, or those of the latches least used in recent lemmas first (activity)",
     },
+    Param {
+        name: "hw.ic3-subsume",
+        default: "true",
+        range: "true|false",
+        doc: "IC3: a new lemma removes the frame clauses it subsumes, and an obligation a lemma already excludes is blocked without a SAT query",
+    },
 ];
 
 /// Which engine decides the property.
@@ -227,6 +233,8 @@ pub struct Options {
     pub ic3_activity: bool,
     /// How IC3 lifts predecessor states.
     pub ic3_lift: Lift,
+    /// IC3: syntactic containment of lemmas and obligations.
+    pub ic3_subsume: bool,
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
@@ -263,6 +271,7 @@ impl Default for Options {
             ic3_cone_switch: 0,
             ic3_activity: false,
             ic3_lift: Lift::Sat,
+            ic3_subsume: true,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
@@ -318,6 +327,7 @@ impl Options {
         self.ic3_lift = p.get(&PARAMS[21])?;
         self.portfolio_ic3_stall = p.get_in(&PARAMS[22], 0, 100_000_000)?;
         self.ic3_cone_switch = p.get_in(&PARAMS[23], 0, 100_000_000)?;
+        self.ic3_subsume = p.get(&PARAMS[25])?;
         let order: String = p.get(&PARAMS[24])?;
         self.ic3_activity = match order.as_str() {
             "activity" => true,
@@ -342,6 +352,7 @@ impl Options {
             cone_switch: self.ic3_cone_switch,
             activity: self.ic3_activity,
             lift: self.ic3_lift,
+            subsume: self.ic3_subsume,
         }
     }
 }
@@ -806,14 +817,22 @@ fn everlost_stats(s: &crate::everlost::EverLostStats) -> Vec<(String, String)> {
 }
 
 fn ic3_stats(s: &crate::ic3::Ic3Stats) -> Vec<(String, String)> {
-    vec![
+    let mut v = vec![
         ("ic3_frames".into(), s.frames.to_string()),
         ("ic3_queries".into(), s.queries.to_string()),
         ("ic3_obligations".into(), s.obligations.to_string()),
         ("ic3_clauses".into(), s.clauses.to_string()),
         ("ic3_rebuilds".into(), s.rebuilds.to_string()),
         ("ic3_cone_switches".into(), s.cone_switches.to_string()),
-    ]
+        ("ic3_lift_queries".into(), s.lift_queries.to_string()),
+        ("ic3_requeued".into(), s.requeued.to_string()),
+        ("ic3_contained".into(), s.contained.to_string()),
+        ("ic3_subsumed".into(), s.subsumed.to_string()),
+    ];
+    for (name, n) in crate::ic3::Phase::NAMES.iter().zip(s.phase_queries) {
+        v.push((format!("ic3_queries_{name}"), n.to_string()));
+    }
+    v
 }
 
 /// Decides the property `opts` names: the liveness property `opts.live` if set (a lasso

@@ -27,6 +27,7 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             cone_switch: 0,
             activity: false,
             lift: crate::ic3::Lift::Sat,
+            subsume: true,
         },
         simple_path: true,
         reduce: true,
