@@ -67,6 +67,9 @@ pub(crate) struct Ic3Options {
     /// in its frame and below, and an obligation whose cube a lemma of its frame or a higher one
     /// already excludes is blocked without a query.
     pub(crate) subsume: bool,
+    /// Joins per literal drop (the candidate shrunk to the literals a counterexample to
+    /// generalisation agrees with, and queried again) before the drop is given up.
+    pub(crate) join_max: usize,
 }
 
 /// How IC3 lifts a predecessor state to a cube of predecessors (`hw.ic3-lift`).
@@ -890,7 +893,7 @@ impl<'a> Ic3<'a> {
     /// `Some(c)` with `c ⊆ cube` blocked relative to `F_{i-1}` (and disjoint from Init), or `None`
     /// when no sub-cube of `cube` is found that way (Hassan et al.'s `ctgDown`).
     fn down(&mut self, i: usize, mut cube: Cube, d: usize) -> Result<Option<Cube>, Stop> {
-        let mut ctgs = 0;
+        let (mut ctgs, mut joins) = (0, 0);
         loop {
             if cube.is_empty() || self.intersects_init(&cube) {
                 return Ok(None);
@@ -935,6 +938,10 @@ impl<'a> Ic3<'a> {
                 self.bump_activity(&cg);
                 self.add_clause(&cg, j);
             } else {
+                if joins >= self.opts.join_max {
+                    return Ok(None);
+                }
+                joins += 1;
                 ctgs = 0;
                 // join: keep the literals of the cube the CTG agrees with
                 cube.retain(|&c| {

@@ -176,6 +176,12 @@ pub const PARAMS: &[Param] = &[
         range: "true|false",
         doc: "IC3: a new lemma removes the frame clauses it subsumes, and an obligation a lemma already excludes is blocked without a SAT query",
     },
+    Param {
+        name: "hw.ic3-join",
+        default: "0",
+        range: "0..=1000000",
+        doc: "IC3: joins per dropped literal (the candidate cut to the literals its counterexample agrees with and queried again) before the drop is given up",
+    },
 ];
 
 /// Which engine decides the property.
@@ -235,6 +241,8 @@ pub struct Options {
     pub ic3_lift: Lift,
     /// IC3: syntactic containment of lemmas and obligations.
     pub ic3_subsume: bool,
+    /// IC3: joins per dropped literal.
+    pub ic3_join: usize,
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
@@ -272,6 +280,7 @@ impl Default for Options {
             ic3_activity: false,
             ic3_lift: Lift::Sat,
             ic3_subsume: true,
+            ic3_join: 0,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
@@ -328,6 +337,7 @@ impl Options {
         self.portfolio_ic3_stall = p.get_in(&PARAMS[22], 0, 100_000_000)?;
         self.ic3_cone_switch = p.get_in(&PARAMS[23], 0, 100_000_000)?;
         self.ic3_subsume = p.get(&PARAMS[25])?;
+        self.ic3_join = p.get_in(&PARAMS[26], 0, 1_000_000)?;
         let order: String = p.get(&PARAMS[24])?;
         self.ic3_activity = match order.as_str() {
             "activity" => true,
@@ -353,6 +363,7 @@ impl Options {
             activity: self.ic3_activity,
             lift: self.ic3_lift,
             subsume: self.ic3_subsume,
+            join_max: self.ic3_join,
         }
     }
 }
