@@ -1130,9 +1130,11 @@ impl<'a> Ic3<'a> {
         if !self.opts.subsume {
             return None;
         }
-        (frame..self.frames.len())
-            .rev()
-            .find(|&m| self.frames.get(m).is_some_and(|f| f.iter().any(|c| subset(c, cube))))
+        (frame..self.frames.len()).rev().find(|&m| {
+            self.frames
+                .get(m)
+                .is_some_and(|f| f.iter().any(|c| subset(c, cube)))
+        })
     }
 
     /// Propagates clauses forward; `Some(invariant)` at a fixpoint.
@@ -1311,4 +1313,20 @@ pub(crate) struct Ic3Stats {
     /// Obligations a lemma already excluded (no query), and frame clauses a new lemma subsumed.
     pub(crate) contained: u64,
     pub(crate) subsumed: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::subset;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `subset` on sorted cubes is set inclusion.
+        #[test]
+        fn subset_is_inclusion(a in proptest::collection::btree_set(0u32..12, 0..6),
+                               b in proptest::collection::btree_set(0u32..12, 0..8)) {
+            let (va, vb): (Vec<u32>, Vec<u32>) = (a.iter().copied().collect(), b.iter().copied().collect());
+            prop_assert_eq!(subset(&va, &vb), a.is_subset(&b));
+        }
+    }
 }

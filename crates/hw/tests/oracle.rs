@@ -134,7 +134,8 @@ proptest! {
         // a solver rebuild at almost every block, on the unreduced circuit (`hw.reduce`) and
         // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`), three
         // times switching the query mode at every stall, three times ordering generalisation by
-        // latch activity, lifting three ways (`hw.ic3-lift`); the
+        // latch activity, lifting three ways (`hw.ic3-lift`), with and without containment
+        // (`hw.ic3-subsume`), with none, one or unbounded joins (`hw.ic3-join`); the
         // portfolio in two threads and in one
         let ic3 = [
             Engine::Bmc,
@@ -160,6 +161,14 @@ proptest! {
             opts.ic3_cone_switch = if matches!(k, 2 | 4 | 7) { 1 } else { 0 };
             // generalisation dropping the least active latches first (`hw.ic3-order`)
             opts.ic3_activity = matches!(k, 3 | 5 | 7);
+            // without syntactic containment of lemmas and obligations (`hw.ic3-subsume`) twice
+            opts.ic3_subsume = !matches!(k, 3 | 6);
+            // joins per dropped literal (`hw.ic3-join`): none (the default), one, unbounded
+            opts.ic3_join = match k {
+                2 | 3 | 7 => 1_000_000,
+                5 => 1,
+                _ => 0,
+            };
             // lifting by SAT (the default), by ternary simulation, by both
             opts.ic3_lift = match k {
                 2 | 5 => Lift::Ternary,
