@@ -24,7 +24,11 @@
 //!   then by dropping literals one at a time (Bradley's MIC, bounded by `hw.ic3-drop-tries`; in
 //!   latch order, or with `hw.ic3-order=activity` the latches least used in recent lemmas first),
 //!   always keeping the cube disjoint from the initial states, and pushed to the highest frame
-//!   where they are still relatively inductive.
+//!   where they are still relatively inductive. A failed drop is given up, or first *joined*
+//!   (cut to the literals its counterexample agrees with) at most `hw.ic3-join` times.
+//! * Syntactic containment (`hw.ic3-subsume`, as ABC's PDR does): a new lemma removes
+//!   the frame clauses it subsumes, and an obligation a lemma already excludes is blocked without
+//!   a query. The queries are counted per phase (bad, block, generalise, push, propagate).
 //! * Clause propagation after each frame; an empty delta frame is a fixpoint, and its higher frames
 //!   are the inductive invariant returned.
 

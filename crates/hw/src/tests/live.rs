@@ -28,7 +28,7 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             activity: false,
             lift: crate::ic3::Lift::Sat,
             subsume: true,
-            join_max: 1_000_000,
+            join_max: 0,
         },
         simple_path: true,
         reduce: true,
