@@ -43,6 +43,14 @@ fn pattern(l: &Lit) -> Lit {
             *m,
             0,
         ),
+        Lit::NotMod(t, m, _) => Lit::NotMod(
+            Lin {
+                coeffs: t.coeffs.clone(),
+                konst: 0,
+            },
+            *m,
+            0,
+        ),
     }
 }
 
@@ -51,7 +59,7 @@ fn pattern(l: &Lit) -> Lit {
 fn constant(l: &Lit) -> i128 {
     match l {
         Lit::Lin(a) => a.lin.konst.saturating_neg(),
-        Lit::Mod(t, m, r) => (r - t.konst).rem_euclid((*m).max(1)),
+        Lit::Mod(t, m, r) | Lit::NotMod(t, m, r) => (r - t.konst).rem_euclid((*m).max(1)),
     }
 }
 

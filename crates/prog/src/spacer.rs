@@ -51,7 +51,7 @@ use crate::horn::HornSystem;
 use crate::horn_cfa::{convert_clause, ClauseIr};
 use crate::horn_check::ChcStep;
 use crate::invariant_check::{atom, dnf, lin, num};
-use crate::mbp::{project, subst_args, Lit};
+use crate::mbp::{project_congruent, subst_args, Lit};
 use crate::path_interp::{interpolant, Lp};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -85,6 +85,10 @@ fn lit_term(s: &mut Solver, l: &Lit, v: &dyn Fn(Var) -> TermId) -> TermId {
             let md = s.terms.mk(TermOp::Mod, vec![t, mc], Sort::Int);
             let rc = s.terms.mk_const(num(*r), Sort::Int);
             s.terms.mk(TermOp::Eq, vec![md, rc], Sort::Bool)
+        }
+        Lit::NotMod(l, m, r) => {
+            let eq = lit_term(s, &Lit::Mod(l.clone(), *m, *r), v);
+            s.terms.mk_not(eq)
         }
     }
 }
@@ -569,7 +573,7 @@ impl Pdr<'_> {
             }
         };
         let elim: Vec<Var> = (0..n).collect();
-        let p = project(lits, &elim, &val)?;
+        let p = project_congruent(lits, &elim, &val)?;
         let p: Vec<Lit> = p
             .iter()
             .map(|l| l.map(|x| Some(x.rename(&|v| v.saturating_sub(n)))))
@@ -602,10 +606,10 @@ impl Pdr<'_> {
         // the bounds of the point refute the clauses as well.
         let mods: Vec<Lit> = lits
             .iter()
-            .filter(|l| matches!(l, Lit::Mod(..)))
+            .filter(|l| matches!(l, Lit::Mod(..) | Lit::NotMod(..)))
             .cloned()
             .collect();
-        if !mods.is_empty() && cube.iter().any(|l| !matches!(l, Lit::Mod(..))) {
+        if !mods.is_empty() && cube.iter().any(|l| matches!(l, Lit::Lin(_))) {
             if let Some(core) = self.blocked(pred, &mods, level)? {
                 let c: Vec<Lit> = core.iter().filter_map(|&k| mods.get(k).cloned()).collect();
                 if !c.is_empty() && self.blocked(pred, &c, level)?.is_some() {
@@ -736,7 +740,7 @@ impl Pdr<'_> {
             .iter()
             .filter_map(|l| match l {
                 Lit::Lin(a) => Some(a),
-                Lit::Mod(..) => None,
+                Lit::Mod(..) | Lit::NotMod(..) => None,
             })
             .collect();
         if side_b.is_empty() {
@@ -1295,6 +1299,7 @@ fn negation_in(l: &Lit, val: &dyn Fn(Var) -> i128) -> Option<Lit> {
             neg.ok().map(|n| Lit::Lin(Atom::le0(n)))
         }
         Lit::Mod(t, m, _) => Some(Lit::Mod(t.clone(), *m, t.eval(val).rem_euclid(*m))),
+        Lit::NotMod(t, m, r) => Some(Lit::Mod(t.clone(), *m, *r)),
     }
 }
 

@@ -197,7 +197,7 @@ fn inst(cubes: &Cubes, args: &[Lin]) -> Vec<Vec<Atom>> {
             c.iter()
                 .map(|l| match l {
                     Lit::Lin(a) => subst_args(&a.lin, args).map(|lin| Atom { lin, eq: a.eq }),
-                    Lit::Mod(..) => None,
+                    Lit::Mod(..) | Lit::NotMod(..) => None,
                 })
                 .collect::<Option<Vec<_>>>()
         })
