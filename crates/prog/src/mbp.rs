@@ -165,10 +165,11 @@ fn project_with(
             Some(Lin::constant(val(v)))
         };
         if let Some(e) = term {
-            lits = lits
-                .iter()
-                .map(|l| l.map(|x| subst_var(x, v, &e)))
-                .collect::<Option<Vec<_>>>()?;
+            // Only the literals on `v` change (rebuilding every literal for every variable
+            // was a fifth of Spacer's time on clauses with hundreds of variables).
+            for l in lits.iter_mut().filter(|l| l.lin().coeffs.contains_key(&v)) {
+                *l = l.map(|x| subst_var(x, v, &e))?;
+            }
         }
         if lits.iter().any(|l| l.constant() == Some(false)) {
             return None;

@@ -756,24 +756,11 @@ impl Pdr<'_> {
             let Some((_, hargs)) = &ir.head else { continue };
             // LP variable `i < arity`: head argument `i`; `arity + j`: clause variable `j`.
             let nv = arity + ir.nvars;
-            let mut lp = Lp::new();
-            let mut col_var = Vec::with_capacity(2 * nv);
-            let mut cols = Vec::with_capacity(nv);
-            for x in 0..nv {
-                let c = lp.fresh();
-                col_var.push(x);
-                col_var.push(x);
-                cols.push(if x < arity { Some(c) } else { None });
-            }
-            let col = |x: Var| 2 * x;
             let shift = |x: Var| x + arity;
-            let mut rows = 0usize;
+            let mut side_a: Vec<(Lin, bool)> = Vec::new();
             for part in &ir.parts {
                 if let [conj] = part.as_slice() {
-                    for a in conj {
-                        lp.add(&a.lin.rename(&shift), &col, a.eq);
-                        rows += 1;
-                    }
+                    side_a.extend(conj.iter().map(|a| (a.lin.rename(&shift), a.eq)));
                 }
             }
             for (q, args) in &ir.body {
@@ -787,16 +774,71 @@ impl Pdr<'_> {
                     // ¬(L ≤ 0) over the integers: 1 - L ≤ 0.
                     let neg = a.lin.scale(-1).and_then(|n| n.add_const(1)).ok();
                     if let Some(n) = neg.and_then(|n| subst_args(&n, args)) {
-                        lp.add(&n.rename(&shift), &col, false);
-                        rows += 1;
+                        side_a.push((n.rename(&shift), false));
                     }
                 }
             }
             for (i, h) in hargs.iter().enumerate() {
                 if let Ok(d) = Lin::var(i).sub(&h.rename(&shift)) {
-                    lp.add(&d, &col, true);
-                    rows += 1;
+                    side_a.push((d, true));
                 }
+            }
+            // Only the rows connected to the cube's variables through shared variables: a
+            // minimal Farkas certificate that uses the cube is connected, and the LP is dense.
+            let mut reach = vec![false; nv];
+            for a in &side_b {
+                for &x in a.lin.coeffs.keys() {
+                    if let Some(r) = reach.get_mut(x) {
+                        *r = true;
+                    }
+                }
+            }
+            let touches = |l: &Lin, reach: &[bool]| {
+                l.coeffs
+                    .keys()
+                    .any(|&x| reach.get(x).copied().unwrap_or(false))
+            };
+            let mut kept = vec![false; side_a.len()];
+            let mut grew = true;
+            while grew {
+                grew = false;
+                for (k, (l, _)) in side_a.iter().enumerate() {
+                    if kept.get(k).copied().unwrap_or(true) || !touches(l, &reach) {
+                        continue;
+                    }
+                    if let Some(f) = kept.get_mut(k) {
+                        *f = true;
+                    }
+                    for &x in l.coeffs.keys() {
+                        if let Some(r) = reach.get_mut(x) {
+                            grew |= !*r;
+                            *r = true;
+                        }
+                    }
+                }
+            }
+            let mut lp = Lp::new();
+            let mut col_of = vec![0usize; nv];
+            let mut col_var = Vec::new();
+            let mut cols = vec![None; nv];
+            for x in (0..nv).filter(|&x| reach.get(x).copied().unwrap_or(false)) {
+                let c = lp.fresh();
+                col_var.push(x);
+                col_var.push(x);
+                if let Some(slot) = col_of.get_mut(x) {
+                    *slot = c;
+                }
+                if x < arity {
+                    if let Some(slot) = cols.get_mut(x) {
+                        *slot = Some(c);
+                    }
+                }
+            }
+            let col = |x: Var| col_of.get(x).copied().unwrap_or(0);
+            let mut rows = 0usize;
+            for ((l, eq), _) in side_a.iter().zip(&kept).filter(|(_, &k)| k) {
+                lp.add(l, &col, *eq);
+                rows += 1;
             }
             for a in &side_b {
                 lp.add(&a.lin, &col, a.eq);
