@@ -11,7 +11,11 @@
 //!   model (Loos–Weispfenning's virtual substitution in the case that is exact over the
 //!   integers); with no lower bound at all the inequalities are dropped (an integer below every
 //!   upper bound exists);
-//! - otherwise (a non-unit coefficient, a congruence literal) its value in the model.
+//! - otherwise (a non-unit coefficient, a congruence literal) its value in the model — except
+//!   that `project_congruent` (Spacer's) first tries an exact elimination by divisibility (N.
+//!   Bjørner, M. Janota, "Playing with Quantified Satisfaction", LPAR 2015), which gives a
+//!   congruence `t mod m = r` or `t mod m ≠ r` for the quotients and remainders of `mod`'s
+//!   encoding.
 //!
 //! Every substitution keeps the literals true in the model, and the substituted term is a
 //! witness for the eliminated variable, so the result contains the model and implies the
@@ -268,7 +272,7 @@ fn divisibility(lits: &[Lit], v: Var) -> Option<Vec<Lit>> {
         .collect();
     if let [Lit::Mod(t, m, k)] = mods.as_slice() {
         let c = t.coeffs.get(&v).copied()?;
-        if c.abs() != 1 {
+        if c != 1 && c != -1 {
             return None;
         }
         let (mut lo, mut hi): (Option<i128>, Option<i128>) = (None, None);
@@ -276,7 +280,10 @@ fn divisibility(lits: &[Lit], v: Var) -> Option<Vec<Lit>> {
             match l {
                 Lit::Lin(a) if !a.eq && a.lin.coeffs.len() == 1 => match a.lin.coeffs.get(&v) {
                     // v + K ≤ 0: v ≤ -K.
-                    Some(1) => hi = Some(hi.map_or(-a.lin.konst, |h| h.min(-a.lin.konst))),
+                    Some(1) => {
+                        let b = a.lin.konst.saturating_neg();
+                        hi = Some(hi.map_or(b, |h| h.min(b)));
+                    }
                     // -v + K ≤ 0: v ≥ K.
                     Some(-1) => lo = Some(lo.map_or(a.lin.konst, |x| x.max(a.lin.konst))),
                     _ => return None,
@@ -306,7 +313,7 @@ fn divisibility(lits: &[Lit], v: Var) -> Option<Vec<Lit>> {
     for l in &on {
         let Lit::Lin(a) = l else { return None };
         let c = a.lin.coeffs.get(&v).copied()?;
-        if a.eq || c.abs() != m {
+        if a.eq || c.checked_abs() != Some(m) {
             return None;
         }
         // c = -m: t - m·v + K ≤ 0, an upper bound -K; c = m: -(t - m·v) + K ≤ 0, a lower bound K.
@@ -318,7 +325,7 @@ fn divisibility(lits: &[Lit], v: Var) -> Option<Vec<Lit>> {
         let k = if c < 0 {
             oriented.konst
         } else {
-            -oriented.konst
+            oriented.konst.saturating_neg()
         };
         let shape = Lin {
             coeffs: oriented.coeffs.clone(),
@@ -329,7 +336,8 @@ fn divisibility(lits: &[Lit], v: Var) -> Option<Vec<Lit>> {
             _ => t = Some(shape),
         }
         if c < 0 {
-            hi = Some(hi.map_or(-k, |h| h.min(-k)));
+            let b = k.saturating_neg();
+            hi = Some(hi.map_or(b, |h| h.min(b)));
         } else {
             lo = Some(lo.map_or(k, |x| x.max(k)));
         }

@@ -43,7 +43,9 @@
 //! (its constraint asserted once, lemmas under activation literals, rebuilt every
 //! `RESET_QUERIES` queries), polled by the budget, each query counted as one unit of its work.
 //! Points are described with congruences modulo 2 and the divisors of the clauses' `div`/`mod`
-//! terms. The caller checks the model and the derivation independently (`horn_check`).
+//! terms; obligations also carry `t mod m = r` and `t mod m ≠ r` from the projection of those
+//! terms' quotients and remainders (`mbp::project_congruent`). The caller checks the model and
+//! the derivation independently (`horn_check`).
 
 use crate::cfa::{Atom, Lin, Var};
 use crate::global_guidance::{conjecture_candidate, subsume_candidates};
@@ -785,38 +787,8 @@ impl Pdr<'_> {
             }
             // Only the rows connected to the cube's variables through shared variables: a
             // minimal Farkas certificate that uses the cube is connected, and the LP is dense.
-            let mut reach = vec![false; nv];
-            for a in &side_b {
-                for &x in a.lin.coeffs.keys() {
-                    if let Some(r) = reach.get_mut(x) {
-                        *r = true;
-                    }
-                }
-            }
-            let touches = |l: &Lin, reach: &[bool]| {
-                l.coeffs
-                    .keys()
-                    .any(|&x| reach.get(x).copied().unwrap_or(false))
-            };
-            let mut kept = vec![false; side_a.len()];
-            let mut grew = true;
-            while grew {
-                grew = false;
-                for (k, (l, _)) in side_a.iter().enumerate() {
-                    if kept.get(k).copied().unwrap_or(true) || !touches(l, &reach) {
-                        continue;
-                    }
-                    if let Some(f) = kept.get_mut(k) {
-                        *f = true;
-                    }
-                    for &x in l.coeffs.keys() {
-                        if let Some(r) = reach.get_mut(x) {
-                            grew |= !*r;
-                            *r = true;
-                        }
-                    }
-                }
-            }
+            let seeds = side_b.iter().flat_map(|a| a.lin.coeffs.keys().copied());
+            let (kept, reach) = connected_rows(&side_a, seeds, nv);
             let mut lp = Lp::new();
             let mut col_of = vec![0usize; nv];
             let mut col_var = Vec::new();
@@ -1307,6 +1279,44 @@ fn split_equalities(cube: &[Lit]) -> Vec<Lit> {
         }
     }
     out
+}
+
+/// The rows of `rows` (over variables `0..nv`) connected to the variables `seeds` through shared
+/// variables, and the variables they reach (the seeds included).
+fn connected_rows(
+    rows: &[(Lin, bool)],
+    seeds: impl Iterator<Item = Var>,
+    nv: usize,
+) -> (Vec<bool>, Vec<bool>) {
+    let mut reach = vec![false; nv];
+    for x in seeds {
+        if let Some(r) = reach.get_mut(x) {
+            *r = true;
+        }
+    }
+    let mut kept = vec![false; rows.len()];
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for ((l, _), k) in rows.iter().zip(kept.iter_mut()) {
+            if *k
+                || !l
+                    .coeffs
+                    .keys()
+                    .any(|&x| reach.get(x).copied().unwrap_or(false))
+            {
+                continue;
+            }
+            *k = true;
+            for &x in l.coeffs.keys() {
+                if let Some(r) = reach.get_mut(x) {
+                    grew |= !*r;
+                    *r = true;
+                }
+            }
+        }
+    }
+    (kept, reach)
 }
 
 /// The cube of one point: an equality per argument.
