@@ -8,7 +8,7 @@ use crate::model::Label;
 use crate::model::Model;
 use crate::por::{in_ample, Por};
 use crate::state_store::{StateStore, StoreKind};
-use crate::successors::{committed_in, Generator};
+use crate::successors::{committed_in, stored_exclusive, Generator};
 use std::time::Instant;
 use verikit_diag::{Budget, Exhausted};
 
@@ -169,13 +169,14 @@ fn trace_to(store: &StateStore, parents: &[u32], target: u32, m: &Model) -> Trac
 /// expanded into the steps inside it, so the trace is a path of the model's single steps.
 pub(crate) fn trace_of(m: &Model, states: Vec<Vec<u8>>) -> Trace {
     let mut g = Generator::new(m);
+    let exclusive = g.through_atomic;
     g.through_atomic = false;
     let mut t = Trace {
         states: states.first().cloned().into_iter().collect(),
         labels: Vec::new(),
     };
     for w in states.windows(2) {
-        for (s, l) in single_steps(&mut g, m, &w[0], &w[1]) {
+        for (s, l) in single_steps(&mut g, m, exclusive, &w[0], &w[1]) {
             t.states.push(s);
             t.labels.push(l);
         }
@@ -184,45 +185,61 @@ pub(crate) fn trace_of(m: &Model, states: Vec<Vec<u8>>) -> Trace {
 }
 
 /// The single steps from `a` to `b`: `b` itself when it is a successor of `a`, else the
-/// shortest path through states inside atomic sequences (committed states) to it.
-fn single_steps(g: &mut Generator, m: &Model, a: &[u8], b: &[u8]) -> Vec<(Vec<u8>, Label)> {
-    // Breadth-first from `a`, expanding only the committed states reached: (state, label, parent).
-    let mut nodes: Vec<(Vec<u8>, Label, usize)> = vec![(a.to_vec(), Label::default(), 0)];
+/// shortest path through states inside atomic sequences to it. With `exclusive` (the sequences
+/// were explored through) under SPIN's exclusivity: a state is inside while some process holds
+/// it, and only that process moves on; else the committed states are inside (DVE's rule).
+fn single_steps(
+    g: &mut Generator,
+    m: &Model,
+    exclusive: bool,
+    a: &[u8],
+    b: &[u8],
+) -> Vec<(Vec<u8>, Label)> {
+    // Breadth-first from `a`, expanding only the states inside: (state, label, parent,
+    // exclusive process).
+    let mut nodes: Vec<(Vec<u8>, Label, usize, Option<usize>)> =
+        vec![(a.to_vec(), Label::default(), 0, stored_exclusive(m, a))];
     let mut seen = rustc_hash::FxHashSet::default();
-    seen.insert(a.to_vec());
+    seen.insert((a.to_vec(), nodes[0].3));
     let mut k = 0;
     while k < nodes.len() {
-        if k > 0 && !committed_in(m, &nodes[k].0) {
+        let inside = if exclusive {
+            nodes[k].3.is_some()
+        } else {
+            committed_in(m, &nodes[k].0)
+        };
+        if k > 0 && !inside {
             k += 1;
             continue;
         }
-        let cur = nodes[k].0.clone();
+        let (cur, excl) = (nodes[k].0.clone(), nodes[k].3);
         let (mut hit, mut next) = (None, Vec::new());
-        g.successors(
-            &cur,
-            |s, l| {
-                if s == b {
-                    hit.get_or_insert_with(|| l.clone());
-                } else {
-                    next.push((s.to_vec(), l.clone()));
-                }
-            },
-            |_, _| {},
-        );
+        let mut found = |s: &[u8], l: &Label, x: Option<usize>| {
+            if s == b {
+                hit.get_or_insert_with(|| l.clone());
+            } else {
+                next.push((s.to_vec(), l.clone(), x));
+            }
+        };
+        if exclusive {
+            g.exclusive_steps(&cur, excl, &mut found);
+        } else {
+            g.successors(&cur, |s, l| found(s, l, None), |_, _| {});
+        }
         if let Some(l) = hit {
             let mut path = vec![(b.to_vec(), l)];
             let mut at = k;
             while at > 0 {
-                let (s, l, p) = &nodes[at];
+                let (s, l, p, _) = &nodes[at];
                 path.push((s.clone(), l.clone()));
                 at = *p;
             }
             path.reverse();
             return path;
         }
-        for (s, l) in next {
-            if seen.insert(s.clone()) {
-                nodes.push((s, l, k));
+        for (s, l, x) in next {
+            if seen.insert((s.clone(), x)) {
+                nodes.push((s, l, k, x));
             }
         }
         k += 1;

@@ -20,6 +20,19 @@ struct Interp<'a> {
 
 type St = DecodedState;
 
+/// Which processes may start a step.
+#[derive(Clone, Copy)]
+enum Rule<'a> {
+    /// DVE's: while some process is committed, only committed ones (a rendezvous needs one
+    /// committed partner; Promela: a committed sender); `yielded`: the committed processes are
+    /// blocked and every process moves (Promela).
+    Committed { yielded: bool },
+    /// SPIN's `atomic`: only the exclusive process (the last to move inside its sequence) starts
+    /// a step, its rendezvous send meets any receiver; every process when it is blocked or when
+    /// there is none.
+    Exclusive(Option<&'a str>),
+}
+
 fn fits(t: Ty, v: i64) -> bool {
     match t {
         Ty::Byte => (0..=255).contains(&v),
@@ -234,11 +247,25 @@ impl<'a> Interp<'a> {
     }
 
     fn successors(&self, s: &St, stutter: bool) -> Vec<St> {
-        self.successors_y(s, stutter, false)
+        self.successors_by(s, stutter, Rule::Committed { yielded: false })
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
     }
 
-    /// `yielded`: the committed processes cannot move and give up their exclusivity (Promela).
-    fn successors_y(&self, s: &St, stutter: bool, yielded: bool) -> Vec<St> {
+    /// The process that holds the exclusivity after a step of `movers` (sender, then receiver)
+    /// to `n`: the last of them standing in a committed state (inside its sequence).
+    fn exclusive_after(&self, n: &St, movers: &[&'a ProcessAst]) -> Option<&'a str> {
+        movers
+            .iter()
+            .rev()
+            .find(|q| self.committed(n, q))
+            .map(|q| q.name.as_str())
+    }
+
+    /// The successors of `s` under `rule`, each with the process holding the exclusivity after
+    /// the step (SPIN's rule; `None`: the step left every sequence).
+    fn successors_by(&self, s: &St, stutter: bool, rule: Rule<'a>) -> Vec<(St, Option<&'a str>)> {
         let prop = self.ast.property.as_ref().map(|p| p.0.as_str());
         let sys: Vec<&ProcessAst> = self
             .ast
@@ -246,9 +273,17 @@ impl<'a> Interp<'a> {
             .iter()
             .filter(|p| Some(p.name.as_str()) != prop)
             .collect();
-        let any_commit = !yielded && sys.iter().any(|p| self.committed(s, p));
+        let (any_commit, only) = match rule {
+            Rule::Committed { yielded } => {
+                (!yielded && sys.iter().any(|p| self.committed(s, p)), None)
+            }
+            Rule::Exclusive(x) => (false, x),
+        };
         let mut out = Vec::new();
         for p in &sys {
+            if only.is_some_and(|x| x != p.name) {
+                continue;
+            }
             for t in p.trans.iter().filter(|t| self.enabled(s, p, t)) {
                 let mine = self.committed(s, p);
                 let mut n = s.clone();
@@ -316,7 +351,8 @@ impl<'a> Interp<'a> {
                                         })(
                                         );
                                         if res.is_ok() {
-                                            out.push(n);
+                                            let x = self.exclusive_after(&n, &[p, q]);
+                                            out.push((n, x));
                                         }
                                     }
                                 }
@@ -375,15 +411,24 @@ impl<'a> Interp<'a> {
                     Ok(())
                 })();
                 if ok.is_ok() {
-                    out.push(n);
+                    let x = self.exclusive_after(&n, &[p]);
+                    out.push((n, x));
                 }
             }
         }
-        if out.is_empty() && any_commit && self.ast.atomic_yields {
-            return self.successors_y(s, stutter, true);
+        if out.is_empty() {
+            match rule {
+                Rule::Committed { yielded: false } if any_commit && self.ast.atomic_yields => {
+                    return self.successors_by(s, stutter, Rule::Committed { yielded: true });
+                }
+                Rule::Exclusive(Some(_)) => {
+                    return self.successors_by(s, stutter, Rule::Exclusive(None));
+                }
+                _ => {}
+            }
         }
         if stutter && out.is_empty() {
-            out.push(s.clone());
+            out.push((s.clone(), None));
         }
         let Some(pn) = prop else { return out };
         let Some(pp) = self.ast.processes.iter().find(|p| p.name == pn) else {
@@ -391,11 +436,11 @@ impl<'a> Interp<'a> {
         };
         let mut paired = Vec::new();
         for t in pp.trans.iter().filter(|t| self.enabled(s, pp, t)) {
-            for n in &out {
+            for (n, x) in &out {
                 let mut n = n.clone();
                 if self.effect(&mut n, pn, &t.effect).is_ok() {
                     n.processes.insert(pn.to_string(), t.to.clone());
-                    paired.push(n);
+                    paired.push((n, *x));
                 }
             }
         }
@@ -403,7 +448,14 @@ impl<'a> Interp<'a> {
     }
 }
 
-/// Checks that `states` is a path of the model from its initial state.
+/// Does a trace of `ast` follow SPIN's exclusivity (a Promela model without a property process,
+/// whose `atomic` sequences the generator explores through) rather than DVE's committed states?
+fn exclusive_rule(ast: &DveAst) -> bool {
+    ast.atomic_yields && ast.property.is_none()
+}
+
+/// Checks that `states` is a path of the model from its initial state (a Promela model's under
+/// SPIN's exclusivity in `atomic` sequences, `successors`' module docs).
 pub fn replay_trace(ast: &DveAst, states: &[DecodedState]) -> Result<(), String> {
     replay_path(ast, states, false)
 }
@@ -418,6 +470,25 @@ fn replay_path(ast: &DveAst, states: &[DecodedState], stutter: bool) -> Result<(
     match states.first() {
         Some(s) if *s == init => {}
         _ => return Err("the trace does not start in the initial state".into()),
+    }
+    if exclusive_rule(ast) && !stutter {
+        // SPIN's exclusivity is a property of the path: every process it may belong to.
+        let mut holders: Vec<Option<&str>> = vec![None];
+        for (k, w) in states.windows(2).enumerate() {
+            let mut next = Vec::new();
+            for &h in &holders {
+                for (n, x) in it.successors_by(&w[0], false, Rule::Exclusive(h)) {
+                    if n == w[1] && !next.contains(&x) {
+                        next.push(x);
+                    }
+                }
+            }
+            if next.is_empty() {
+                return Err(format!("step {} is not a transition of the model", k + 1));
+            }
+            holders = next;
+        }
+        return Ok(());
     }
     for (k, w) in states.windows(2).enumerate() {
         if !it.successors(&w[0], stutter).contains(&w[1]) {

@@ -10,9 +10,13 @@
 //! Promela's `atomic` sequences (committed states of the lowered model, `DveAst::atomic_yields`)
 //! are explored through as SPIN does, which does not store the states inside a sequence: a
 //! successor inside one is expanded in turn instead of handed out, until the sequence is left
-//! (see [`Generator::through_atomic`]); while a process is committed, only a committed sender
-//! starts a rendezvous (SPIN: a receive never does). DVE's `commit` states are handed out as BEEM
-//! counts them.
+//! (see [`Generator::through_atomic`]). There the exclusivity is SPIN's (Holzmann, *The SPIN
+//! Model Checker*, ch. 7, `atomic`; `pan.c`'s `From = To = II` after a step with `atom&2`): it
+//! belongs to the one process that moved last inside its sequence, not to every process in a
+//! committed state; that process alone starts a step (a rendezvous send of it may meet any
+//! receiver: SPIN's receive never starts one), and when it cannot, the state is stored and every
+//! process moves. DVE's `commit` states are handed out as BEEM counts them (every committed
+//! process moves; a rendezvous needs one committed partner).
 
 use crate::bytecode::{load, store, EvalError, Prog};
 use crate::model::{Label, Model, SyncC};
@@ -51,13 +55,16 @@ pub struct Generator<'m> {
     /// (`Model::through_atomic`, `-x mc.atomic`), off while `stutter` is (the LTL products see
     /// every step).
     pub(crate) through_atomic: bool,
-    /// States inside atomic sequences still to expand, with the label of the entering step.
-    inside: Vec<(Vec<u8>, Label)>,
+    /// States inside atomic sequences still to expand, with their exclusive process and the
+    /// label of the entering step.
+    inside: Vec<(Vec<u8>, usize, Label)>,
     /// The successors of one state inside an atomic sequence (reused).
-    steps: Vec<Vec<u8>>,
+    steps: Vec<(Vec<u8>, Option<usize>)>,
     /// The last state expanded was in a blocked atomic sequence: its successors are the other
     /// processes' steps.
     yields: bool,
+    /// Which processes may start a step in [`Generator::direct`].
+    gate: Gate,
     /// DiVinE's error state, the successor of every erroneous transition
     /// (`Model::set_divine_errors`); `None`: an erroneous transition has no successor.
     error_state: Option<Vec<u8>>,
@@ -65,24 +72,53 @@ pub struct Generator<'m> {
     failed: Vec<u32>,
 }
 
+/// Which processes may start a step.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gate {
+    /// DVE's rule: while some process is committed, only committed processes (Promela's
+    /// lowered models without exploring through: every process when they are all blocked).
+    Committed,
+    /// SPIN's rule for `atomic`: only the exclusive process, every process when it is blocked;
+    /// `None`: no process is exclusive, every process moves.
+    Exclusive(Option<usize>),
+}
+
+/// The process holding a sequence's exclusivity after the step `l` to `t` (SPIN's rule): the
+/// last process that moved, a rendezvous' receiver before its sender, if it stands in a
+/// committed state of the lowered model (inside its sequence) after the step; `None` when the
+/// step leaves every sequence (the state is stored).
+pub(crate) fn mover_inside(m: &Model, t: &[u8], l: &Label) -> Option<usize> {
+    l.trans.iter().rev().find_map(|&id| {
+        let pi = m.trans.get(id as usize)?.proc as usize;
+        let p = m.procs.get(pi)?;
+        let inside = Some(pi as u32) != m.property
+            && t.get(pi)
+                .and_then(|&c| p.commit.get(c as usize))
+                .copied()
+                .unwrap_or(false);
+        inside.then_some(pi)
+    })
+}
+
+/// The exclusive process of a stored state under SPIN's rule. A stored state inside a sequence is
+/// one whose exclusive process was blocked (it gave its exclusivity up: `None`, every process
+/// moves), except a state at an assertion inside a sequence, which this generator hands out for
+/// the assertion to be checked: the process standing there, which moved last, keeps it.
+pub(crate) fn stored_exclusive(m: &Model, s: &[u8]) -> Option<usize> {
+    m.procs.iter().enumerate().position(|(pi, p)| {
+        Some(pi as u32) != m.property
+            && s.get(pi).is_some_and(|&c| {
+                p.commit.get(c as usize).copied().unwrap_or(false)
+                    && p.asserts.get(c as usize).is_some_and(|a| !a.is_empty())
+            })
+    })
+}
+
 /// Is some process (other than the property process) in a committed state in `s`?
 pub(crate) fn committed_in(m: &Model, s: &[u8]) -> bool {
     m.procs.iter().enumerate().any(|(pi, p)| {
         Some(pi as u32) != m.property
             && s.get(pi)
-                .and_then(|&c| p.commit.get(c as usize))
-                .copied()
-                .unwrap_or(false)
-    })
-}
-
-/// Has a process moved to a committed control state from `s` to `t` (entered or gone on in
-/// a sequence)?
-fn entered_commit(m: &Model, s: &[u8], t: &[u8]) -> bool {
-    m.procs.iter().enumerate().any(|(pi, p)| {
-        Some(pi as u32) != m.property
-            && t.get(pi) != s.get(pi)
-            && t.get(pi)
                 .and_then(|&c| p.commit.get(c as usize))
                 .copied()
                 .unwrap_or(false)
@@ -120,6 +156,7 @@ impl<'m> Generator<'m> {
             inside: Vec::new(),
             steps: Vec::new(),
             yields: false,
+            gate: Gate::Committed,
             error_state: m.divine_errors.then(|| m.error_state()),
             failed: Vec::new(),
         }
@@ -222,7 +259,8 @@ impl<'m> Generator<'m> {
     }
 
     /// The successors of `state` with the `atomic` sequences explored through
-    /// ([`Generator::through_atomic`]); a cycle inside a sequence is expanded once.
+    /// ([`Generator::through_atomic`]) under SPIN's exclusivity; a cycle inside a sequence is
+    /// expanded once.
     fn through(
         &mut self,
         state: &[u8],
@@ -232,39 +270,18 @@ impl<'m> Generator<'m> {
         let m = self.m;
         let mut inside = std::mem::take(&mut self.inside);
         inside.clear();
-        if committed_in(m, state) {
-            // A stored state inside a sequence: a blocked one (or the initial state). When it
-            // yields, the other processes' steps lead to ordinary states, stored as SPIN does,
-            // unless a step enters or goes on in a sequence (the blocked process's rendezvous).
-            let mut first = Vec::new();
-            self.direct(
-                state,
-                &mut |t: &[u8], l: &Label| first.push((t.to_vec(), l.clone())),
-                on_error,
-            );
-            for (t, l) in first {
-                if committed_in(m, &t) && (!self.yields || entered_commit(m, state, &t)) {
-                    inside.push((t, l));
-                } else {
-                    out(&t, &l);
-                }
-            }
-        } else {
-            self.direct(
-                state,
-                &mut |t: &[u8], l: &Label| {
-                    if committed_in(m, t) {
-                        inside.push((t.to_vec(), l.clone()));
-                    } else {
-                        out(t, l);
-                    }
-                },
-                on_error,
-            );
-        }
+        self.gate = Gate::Exclusive(stored_exclusive(m, state));
+        self.direct(
+            state,
+            &mut |t: &[u8], l: &Label| match mover_inside(m, t, l) {
+                Some(x) => inside.push((t.to_vec(), x, l.clone())),
+                None => out(t, l),
+            },
+            on_error,
+        );
         let mut seen = rustc_hash::FxHashSet::default();
-        while let Some((s, first)) = inside.pop() {
-            if !seen.insert(s.clone()) {
+        while let Some((s, x, first)) = inside.pop() {
+            if !seen.insert((s.clone(), x)) {
                 continue;
             }
             if asserts_in(m, &s) {
@@ -273,27 +290,47 @@ impl<'m> Generator<'m> {
             }
             let mut steps = std::mem::take(&mut self.steps);
             steps.clear();
+            self.gate = Gate::Exclusive(Some(x));
             self.direct(
                 &s,
-                &mut |t: &[u8], _: &Label| steps.push(t.to_vec()),
+                &mut |t: &[u8], l: &Label| steps.push((t.to_vec(), mover_inside(m, t, l))),
                 on_error,
             );
             if steps.is_empty() || self.yields {
-                // The sequence cannot go on: a deadlock, or a blocked sequence that lets the
-                // other processes move (Promela's rule) — an ordinary state, stored.
+                // The exclusive process cannot go on: a deadlock, or a blocked sequence that
+                // gives its exclusivity up (every process moves) — an ordinary state, stored.
                 out(&s, &first);
             } else {
-                for t in &steps {
-                    if committed_in(m, t) {
-                        inside.push((t.clone(), first.clone()));
-                    } else {
-                        out(t, &first);
+                for (t, y) in steps.drain(..) {
+                    match y {
+                        Some(y) => inside.push((t, y, first.clone())),
+                        None => out(&t, &first),
                     }
                 }
             }
             self.steps = steps;
         }
+        self.gate = Gate::Committed;
         self.inside = inside;
+    }
+
+    /// The single steps of `state` under SPIN's exclusivity (`excl`: the exclusive process),
+    /// each with the exclusive process after it ([`mover_inside`]); for rebuilding the steps
+    /// through a sequence between two stored states.
+    pub(crate) fn exclusive_steps(
+        &mut self,
+        state: &[u8],
+        excl: Option<usize>,
+        out: &mut impl FnMut(&[u8], &Label, Option<usize>),
+    ) {
+        let m = self.m;
+        self.gate = Gate::Exclusive(excl);
+        self.direct(
+            state,
+            &mut |t: &[u8], l: &Label| out(t, l, mover_inside(m, t, l)),
+            &mut |_, _| {},
+        );
+        self.gate = Gate::Committed;
     }
 
     /// The successors of `state`, every step handed out.
@@ -383,7 +420,11 @@ impl<'m> Generator<'m> {
         } else {
             self.async_system(out, on_error);
             self.yields = false;
-            if self.emitted == 0 && self.m.ast.atomic_yields && self.committed() {
+            let blocked = match self.gate {
+                Gate::Committed => self.m.ast.atomic_yields && self.committed(),
+                Gate::Exclusive(x) => x.is_some(),
+            };
+            if self.emitted == 0 && blocked {
                 self.yields = true;
                 self.yielded = true;
                 self.async_system(out, on_error);
@@ -404,9 +445,12 @@ impl<'m> Generator<'m> {
         on_error: &mut impl FnMut(EvalError, u32),
     ) {
         let m = self.m;
-        let committed = self.committed() && !self.yielded;
+        let (committed, only) = match self.gate {
+            Gate::Committed => (self.committed() && !self.yielded, None),
+            Gate::Exclusive(x) => (false, if self.yielded { None } else { x }),
+        };
         for (pi, p) in m.procs.iter().enumerate() {
-            if Some(pi as u32) == m.property {
+            if Some(pi as u32) == m.property || only.is_some_and(|x| x != pi) {
                 continue;
             }
             let s = self.cur[pi] as usize;

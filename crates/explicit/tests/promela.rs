@@ -496,6 +496,63 @@ fn rendezvous_inside_atomic_stores_spins_states() {
         .unwrap_or_else(|e| panic!("trace does not replay: {e}"));
 }
 
+/// SPIN's exclusivity in `atomic` belongs to the one process that moved last inside its
+/// sequence (`pan.c`: `From = To = II` after a step with `atom&2`); when that process is blocked
+/// the state is stored and every process moves — also a process still inside its own sequence
+/// that was blocked before and has lost its exclusivity. Expected values: SPIN 6.5.2,
+/// `spin -a M.pml; gcc -DNOREDUCE -DSAFETY pan.c; ./pan -n` (states stored, assertion
+/// violations with `-E` off).
+#[test]
+fn atomic_exclusivity_belongs_to_the_last_process_that_moved() {
+    // S blocks on its send inside `atomic`; R then enters its own sequence and blocks on the
+    // receive: R is the exclusive one, blocked, so every process moves (S's send among them).
+    // Before: every committed process moved, 138 states.
+    let two = "chan c = [0] of {byte};\nbyte x, z, v;\n\
+        active proctype S() { do :: atomic { x == 0; c!1 }; x = 1; x = 0 od }\n\
+        active proctype R() { do :: atomic { x == 0; c?v }; x = 2; x = 0 od }\n\
+        active proctype Q() { do :: z < 2 -> z++ :: z == 2 -> z = 0 od }\n";
+    assert_eq!(spin_default_states(two), (150, 0), "{two}");
+    // A blocks on `y == 1`; B's `y = 1` enables it, but A lost its exclusivity when it blocked:
+    // B goes on (`w = 1`) while A waits inside. Before: A alone moved, 36 states.
+    let lost = "byte x, y, w, z;\n\
+        active proctype A() { do :: atomic { x = 1; y == 1; x = 0 } od }\n\
+        active proctype B() { do :: y = 1; w = 1; w = 0; y = 0 od }\n\
+        active proctype Q() { do :: z < 2 -> z++ :: z == 2 -> z = 0 od }\n";
+    assert_eq!(spin_default_states(lost), (48, 0), "{lost}");
+    // The state where A waits inside and B has written `w` is reachable (SPIN: assertion
+    // violated at depth 4); its trace replays in the interpreter under SPIN's rule.
+    let reach = "byte x, y, w;\n\
+        active proctype A() { do :: atomic { x = 1; y == 1; x = 0 } od }\n\
+        active proctype B() { do :: y = 1; w = 1; w = 0; y = 0 od }\n\
+        active proctype C() { x == 1 && w == 1; assert(false) }\n";
+    let m = load_promela(reach).unwrap();
+    let v = bfs(&m, Goal::Assert, &Budget::unlimited())
+        .violation
+        .expect("SPIN reaches the assertion");
+    assert_eq!(v.trace.states.len(), 5, "SPIN: depth 4");
+    let states: Vec<_> = v.trace.states.iter().map(|s| m.decode(s)).collect();
+    let ast = parse_promela(reach).unwrap();
+    replay_trace(&ast, &states).unwrap_or_else(|e| panic!("trace does not replay: {e}"));
+    // A passes `y == 1` only while B, exclusive, is inside its sequence: never in SPIN (no
+    // assertion violation, 2 states). With every committed process moving (the lowered
+    // model's committed states, `-x mc.atomic=store`) it does, and the replay refuses that
+    // trace under SPIN's rule.
+    let never = "byte x, y, w;\n\
+        active proctype A() { atomic { x = 1; y == 1; assert(false) } }\n\
+        active proctype B() { do :: atomic { y = 1; w = 1; w = 0; y = 0 } od }\n";
+    let mut m = load_promela(never).unwrap();
+    let r = bfs(&m, Goal::Assert, &Budget::unlimited());
+    assert!(r.violation.is_none() && r.complete);
+    assert_eq!(spin_default_states(never).0, 2);
+    m.set_through_atomic(false);
+    let v = bfs(&m, Goal::Assert, &Budget::unlimited())
+        .violation
+        .expect("committed states let A move inside B's sequence");
+    let states: Vec<_> = v.trace.states.iter().map(|s| m.decode(s)).collect();
+    let err = replay_trace(&parse_promela(never).unwrap(), &states).unwrap_err();
+    assert!(err.contains("not a transition"), "{err}");
+}
+
 /// SPIN's data-flow reset (`spin -a`'s default, off with `-o1`): a dead local is reset to 0 by
 /// the step that last uses it — a write, or a condition or receive that reads it; not by an
 /// assignment that only reads it (`next[pred] = 1`), nor by `else` or `d_step`. Only write-only
@@ -517,6 +574,11 @@ fn spins_data_flow_reset_gives_spins_state_counts() {
         "reader_writer/reader_writer.1.pm",
         "bopdp/bopdp.1.pm",
         "leader_filters/leader_filters.1.pm",
+        // SPIN's exclusivity in `atomic` (the last process to move inside its sequence)
+        "needham/needham.1.pm",
+        "brp/brp.1.pm",
+        "krebs/krebs.1.pm",
+        "lann/lann.1.pm",
     ] {
         let Some((_, s, _, e, _)) = rows.iter().find(|r| r.0 == pm) else {
             panic!("{pm} is not in SPIN-CHECK.tsv");
