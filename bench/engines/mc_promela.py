@@ -196,7 +196,8 @@ def med(xs):
 
 
 def before_rows(path):
-    """promela → (verikit states, ratio, verikit POR states, POR ratio) of a previous page."""
+    """promela → (verikit states, ratio, verikit POR states, POR ratio) of a previous page (its first
+    per-model table: the pages below it, kept as they were, are older runs)."""
     out = {}
     if not path:
         return out
@@ -204,6 +205,8 @@ def before_rows(path):
     for line in open(path):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if cells and cells[0] == "promela":
+            if head:
+                break
             head = cells
             continue
         if head and len(cells) == len(head) and not cells[0].startswith("---"):
@@ -268,8 +271,9 @@ def write(res, a, load0, load1, wall, total):
         f"{med(eq_r)} without reduction, {med(eq_rp)} with it",
         f"- reduced/full states: verikit median {fmt(statistics.median(red_v)) if red_v else '–'}, "
         f"SPIN median {fmt(statistics.median(red_s)) if red_s else '–'}",
-        "- verikit follows SPIN's Promela semantics where it is known to differ from DVE's (decisions 0710, 0712): "
-        "`atomic` sequences explored through, a rendezvous receive never starts a rendezvous (a sequence waiting on one "
+        "- verikit follows SPIN's Promela semantics where it is known to differ from DVE's (decisions 0710, 0712, 0713): "
+        "`atomic` sequences explored through, their exclusivity held by the one process that moved last inside its "
+        "sequence and given up when it blocks, a rendezvous receive never starts a rendezvous (a sequence waiting on one "
         "yields), a rendezvous send gives up the sequence's exclusivity, SPIN's data-flow reset (`-x mc.dataflow=spin`); "
         "the column \"vs SPIN\" compares verikit's stored states with SPIN's (`equal +2` = up to the 2-state `init` "
         "prefix SPIN stores); the SPIN-CHECK relation column compares SPIN with BEEM's DVE model",

@@ -84,7 +84,7 @@ pub const ATOMIC_PARAM: Param = Param {
     name: "mc.atomic",
     default: "through",
     range: "through|store",
-    doc: "Promela only: `through` explores the states inside an `atomic` sequence without storing them, as SPIN does (a blocked sequence's state is stored); `store` stores them as DVE's committed states",
+    doc: "Promela only: `through` explores the states inside an `atomic` sequence without storing them, as SPIN does (only the process that moved last inside its sequence goes on; when it is blocked, the state is stored and every process moves); `store` stores them as DVE's committed states",
 };
 
 /// Reads `-x mc.atomic=through|store`: true for `through`.
