@@ -553,6 +553,30 @@ fn atomic_exclusivity_belongs_to_the_last_process_that_moved() {
     assert!(err.contains("not a transition"), "{err}");
 }
 
+/// The deadlock traces of shared models whose state spaces changed with SPIN's exclusivity (a
+/// sequence blocked on a rendezvous, another process entering its own) replay in the
+/// interpreter, which follows the exclusivity along the path.
+#[test]
+fn deadlock_traces_through_atomic_sequences_replay() {
+    let dir = verikit_testkit::require_data!("beem");
+    for pm in [
+        "lann/lann.1.pm",
+        "krebs/krebs.1.pm",
+        "needham/needham.1.pm",
+        "brp/brp.1.pm",
+    ] {
+        let text = std::fs::read_to_string(dir.join(pm)).unwrap();
+        let src = SourceFile::new(pm, text);
+        let m = load_source(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
+        let v = bfs(&m, Goal::Deadlock, &Budget::unlimited())
+            .violation
+            .unwrap_or_else(|| panic!("{pm}: SPIN reports invalid end states"));
+        let states: Vec<_> = v.trace.states.iter().map(|s| m.decode(s)).collect();
+        replay_trace(m.ast(), &states)
+            .unwrap_or_else(|e| panic!("{pm}: the trace does not replay: {e}"));
+    }
+}
+
 /// SPIN's data-flow reset (`spin -a`'s default, off with `-o1`): a dead local is reset to 0 by
 /// the step that last uses it — a write, or a condition or receive that reads it; not by an
 /// assignment that only reads it (`next[pred] = 1`), nor by `else` or `d_step`. Only write-only
