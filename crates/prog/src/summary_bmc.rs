@@ -926,7 +926,7 @@ mod tests {
         let holds = |c: &[Lit], v: i128| {
             c.iter().all(|l| match l {
                 Lit::Lin(a) => a.holds(&|_| v),
-                Lit::Mod(..) => true,
+                Lit::Mod(..) | Lit::NotMod(..) => true,
             })
         };
         for v in (-3..10).chain((1 << 32) - 3..(1 << 32) + 3) {
