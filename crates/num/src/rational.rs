@@ -73,6 +73,12 @@ impl Num {
         Num::S(n, 1)
     }
 
+    /// The integer `n`, exact for every `i128` (machine words when it fits in one).
+    #[inline]
+    pub fn integer(n: i128) -> Num {
+        Num::from_coprime_i128(n, 1)
+    }
+
     /// `n / d` reduced, for `d > 0` and `n > i64::MIN`, entirely in machine words.
     #[inline]
     fn from_i64(n: i64, d: i64) -> Num {
@@ -660,6 +666,33 @@ mod tests {
 
     fn big(n: i64, d: i64) -> BigRational {
         BigRational::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    proptest! {
+        #[test]
+        fn integer_is_exact_for_every_i128(k in any::<i128>()) {
+            prop_assert_eq!(Num::integer(k).to_big(), BigRational::from_integer(BigInt::from(k)));
+        }
+    }
+
+    #[test]
+    fn integer_at_the_word_boundaries() {
+        for k in [
+            0,
+            1,
+            -1,
+            i64::MAX as i128,
+            i64::MIN as i128,
+            i64::MIN as i128 - 1,
+            i128::MIN,
+            i128::MAX,
+        ] {
+            assert_eq!(
+                Num::integer(k).to_big(),
+                BigRational::from_integer(BigInt::from(k))
+            );
+            assert_eq!(Num::integer(k), Num::from_bigint(BigInt::from(k)), "{k}");
+        }
     }
 
     proptest! {

@@ -71,15 +71,6 @@ struct Enc {
     zero: TermId,
 }
 
-fn num(k: i128) -> Num {
-    let a = Num::parse_decimal(&k.unsigned_abs().to_string()).unwrap_or(Num::ZERO);
-    if k < 0 {
-        a.neg()
-    } else {
-        a
-    }
-}
-
 impl Enc {
     fn lin(&mut self, l: &Lin, vals: &Vals) -> TermId {
         let mut args = Vec::new();
@@ -88,12 +79,12 @@ impl Enc {
             if c == 1 {
                 args.push(v);
             } else {
-                let k = self.s.terms.mk_const(num(c), Sort::Int);
+                let k = self.s.terms.mk_const(Num::integer(c), Sort::Int);
                 args.push(self.s.terms.mk(TermOp::Mul, vec![k, v], Sort::Int));
             }
         }
         if l.konst != 0 || args.is_empty() {
-            args.push(self.s.terms.mk_const(num(l.konst), Sort::Int));
+            args.push(self.s.terms.mk_const(Num::integer(l.konst), Sort::Int));
         }
         if args.len() == 1 {
             args.pop().unwrap_or(self.zero)

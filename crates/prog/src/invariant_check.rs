@@ -10,29 +10,13 @@ use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp};
 /// An invariant: per location, a disjunction of conjunctions.
 pub type Invariant = Vec<Vec<Vec<Atom>>>;
 
-pub(crate) fn num(k: i128) -> Num {
-    // Machine words directly (parsing the decimal text was a seventh of Spacer's time on the
-    // kind2 systems, whose cubes are rebuilt as terms for every query).
-    if let Ok(n) = i64::try_from(k) {
-        if n > i64::MIN {
-            return Num::int(n);
-        }
-    }
-    let a = Num::parse_decimal(&k.unsigned_abs().to_string()).unwrap_or(Num::ZERO);
-    if k < 0 {
-        a.neg()
-    } else {
-        a
-    }
-}
-
 pub(crate) fn lin(s: &mut Solver, l: &Lin, v: &dyn Fn(Var) -> TermId) -> TermId {
     let mut args = Vec::new();
     for (&x, &c) in &l.coeffs {
-        let k = s.terms.mk_const(num(c), Sort::Int);
+        let k = s.terms.mk_const(Num::integer(c), Sort::Int);
         args.push(s.terms.mk(TermOp::Mul, vec![k, v(x)], Sort::Int));
     }
-    args.push(s.terms.mk_const(num(l.konst), Sort::Int));
+    args.push(s.terms.mk_const(Num::integer(l.konst), Sort::Int));
     s.terms.mk(TermOp::Add, args, Sort::Int)
 }
 

@@ -19,7 +19,7 @@
 //! one until an answer, the budget, or the largest `k`.
 
 use crate::cfa::{Cfa, Op, Var};
-use crate::invariant_check::{atom, lin, num};
+use crate::invariant_check::{atom, lin};
 use std::collections::HashMap;
 use verikit_diag::{Budget, Exhausted};
 use verikit_num::Num;
@@ -63,7 +63,7 @@ impl Unrolling {
         i
     }
     fn konst(&mut self, k: i128) -> TermId {
-        self.s.terms.mk_const(num(k), Sort::Int)
+        self.s.terms.mk_const(Num::integer(k), Sort::Int)
     }
     fn pc_is(&mut self, i: usize, l: usize) -> TermId {
         let pc = self.states.get(i).map_or(TermId(0), |s| s.0);

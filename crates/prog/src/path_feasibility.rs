@@ -14,7 +14,7 @@
 //! shape are not summarised (the caller reports the divergence instead).
 
 use crate::cfa::{Atom, Cfa, Lin, Op, Var};
-use crate::invariant_check::{atom, lin, num};
+use crate::invariant_check::{atom, lin};
 use std::collections::{BTreeMap, HashMap};
 use verikit_diag::{Budget, Exhausted};
 use verikit_num::Num;
@@ -129,7 +129,7 @@ pub(crate) fn feasible(
                 let one = s.terms.mk_const(Num::int(1), Sort::Int);
                 let ge1 = s.terms.mk(TermOp::Le, vec![one, n], Sort::Bool);
                 s.assert(ge1);
-                let mone = s.terms.mk_const(num(-1), Sort::Int);
+                let mone = s.terms.mk_const(Num::integer(-1), Sort::Int);
                 let last = s.terms.mk(TermOp::Add, vec![n, mone], Sort::Int);
                 // Values at the loop head before iteration j: v0 + inc·j.
                 for &e in body.iter() {
@@ -145,9 +145,9 @@ pub(crate) fn feasible(
                         let base = v0.get(&x).copied().unwrap_or(zero);
                         let d = inc.get(&x).copied().unwrap_or(0);
                         let p = partial.get(&x).copied().unwrap_or(0);
-                        let dk = s.terms.mk_const(num(d), Sort::Int);
+                        let dk = s.terms.mk_const(Num::integer(d), Sort::Int);
                         let dj = s.terms.mk(TermOp::Mul, vec![dk, j], Sort::Int);
-                        let pk = s.terms.mk_const(num(p), Sort::Int);
+                        let pk = s.terms.mk_const(Num::integer(p), Sort::Int);
                         s.terms.mk(TermOp::Add, vec![base, dj, pk], Sort::Int)
                     };
                 for j in [zero, last] {

@@ -36,15 +36,6 @@ pub(crate) fn is_false(label: &[Atom]) -> bool {
     })
 }
 
-pub(crate) fn num(k: i128) -> Num {
-    let a = Num::parse_decimal(&k.unsigned_abs().to_string()).unwrap_or(Num::ZERO);
-    if k < 0 {
-        a.neg()
-    } else {
-        a
-    }
-}
-
 /// Columns of an LP over free integer-valued variables: two non-negative columns per variable.
 pub(crate) struct Lp {
     rows: Vec<Row>,
@@ -68,14 +59,15 @@ impl Lp {
         for (&x, &c) in &lin.coeffs {
             let p = col(x);
             if let Some(v) = coeffs.get_mut(p) {
-                *v = v.add(&num(c));
+                *v = v.add(&Num::integer(c));
             }
             if let Some(v) = coeffs.get_mut(p + 1) {
-                *v = v.sub(&num(c));
+                *v = v.sub(&Num::integer(c));
             }
         }
         let cmp = if eq { Cmp::Eq } else { Cmp::Le };
-        self.rows.push(Row::new(coeffs, cmp, num(lin.konst).neg()));
+        self.rows
+            .push(Row::new(coeffs, cmp, Num::integer(lin.konst).neg()));
     }
     pub(crate) fn solve(&self) -> Feasibility {
         let rows: Vec<Row> = self
@@ -153,10 +145,10 @@ pub(crate) fn path_interpolants(cfa: &Cfa, edges: &[usize]) -> PathInterp {
                     for (&y, &k) in &t.coeffs {
                         let p = old.get(y).copied().flatten().unwrap_or(0);
                         if let Some(v) = coeffs.get_mut(p) {
-                            *v = v.sub(&num(k));
+                            *v = v.sub(&Num::integer(k));
                         }
                         if let Some(v) = coeffs.get_mut(p + 1) {
-                            *v = v.add(&num(k));
+                            *v = v.add(&Num::integer(k));
                         }
                     }
                     if let Some(v) = coeffs.get_mut(c) {
@@ -165,7 +157,8 @@ pub(crate) fn path_interpolants(cfa: &Cfa, edges: &[usize]) -> PathInterp {
                     if let Some(v) = coeffs.get_mut(c + 1) {
                         *v = v.sub(&Num::int(1));
                     }
-                    lp.rows.push(Row::new(coeffs, Cmp::Eq, num(t.konst)));
+                    lp.rows
+                        .push(Row::new(coeffs, Cmp::Eq, Num::integer(t.konst)));
                     if let Some(s) = cur_col.get_mut(x) {
                         *s = Some(c);
                     }

@@ -52,13 +52,14 @@ use crate::global_guidance::{conjecture_candidate, subsume_candidates};
 use crate::horn::HornSystem;
 use crate::horn_cfa::{convert_clause, ClauseIr};
 use crate::horn_check::ChcStep;
-use crate::invariant_check::{atom, dnf, lin, num};
+use crate::invariant_check::{atom, dnf, lin};
 use crate::mbp::{project_congruent, subst_args, Lit};
 use crate::path_interp::{interpolant, Lp};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use verikit_diag::{Budget, Exhausted};
 use verikit_num::exact_lp::Feasibility;
+use verikit_num::Num;
 use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp, Value};
 
 /// Facts of a predicate offered to one must query (the most recent ones).
@@ -83,9 +84,9 @@ fn lit_term(s: &mut Solver, l: &Lit, v: &dyn Fn(Var) -> TermId) -> TermId {
         Lit::Lin(a) => atom(s, a, v),
         Lit::Mod(l, m, r) => {
             let t = lin(s, l, v);
-            let mc = s.terms.mk_const(num(*m), Sort::Int);
+            let mc = s.terms.mk_const(Num::integer(*m), Sort::Int);
             let md = s.terms.mk(TermOp::Mod, vec![t, mc], Sort::Int);
-            let rc = s.terms.mk_const(num(*r), Sort::Int);
+            let rc = s.terms.mk_const(Num::integer(*r), Sort::Int);
             s.terms.mk(TermOp::Eq, vec![md, rc], Sort::Bool)
         }
         Lit::NotMod(l, m, r) => {
@@ -204,7 +205,7 @@ impl ClauseSolver {
     fn new(ir: &ClauseIr, budget: &Budget) -> ClauseSolver {
         let mut s = Solver::new();
         s.set_budget(budget);
-        let zero = s.terms.mk_const(verikit_num::Num::ZERO, Sort::Int);
+        let zero = s.terms.mk_const(Num::ZERO, Sort::Int);
         let vars: Vec<TermId> = (0..ir.nvars)
             .map(|i| s.declare(&format!("v{i}"), Sort::Int))
             .collect();
@@ -1143,7 +1144,7 @@ impl Pdr<'_> {
             cs.s.assert(t);
         }
         for (h, &v) in cs.head.clone().iter().zip(point) {
-            let c = cs.s.terms.mk_const(num(v), Sort::Int);
+            let c = cs.s.terms.mk_const(Num::integer(v), Sort::Int);
             let e = cs.s.terms.mk(TermOp::Eq, vec![*h, c], Sort::Bool);
             cs.s.assert(e);
         }
