@@ -11,7 +11,7 @@
 use crate::cfa::{Atom, Cfa, Lin, Loc, Op, Var};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
-use verikit_diag::{Budget, Exhausted};
+use verikit_diag::{Budget, Exhausted, Ticker};
 use verikit_num::Num;
 use verikit_smt::{SatResult, Solver, Sort, TermId, TermOp, Value};
 
@@ -221,7 +221,7 @@ fn unwind(cfa: &Cfa, k: usize, budget: &Budget) -> Result<Unwinding, Exhausted> 
     while let Some(((c, _, l), ins)) = pending.pop_first() {
         ticker.tick()?;
         // Merge the incoming states.
-        let (pc, vals) = merge(&mut enc, ins);
+        let (pc, vals) = merge(&mut enc, ins, &mut ticker)?;
         if l == cfa.error {
             err_pcs.push(pc.term);
             continue;
@@ -400,10 +400,12 @@ fn remainder(enc: &mut Enc, pc: &Rc<Pc>, prefix: &Rc<Pc>) -> TermId {
     enc.and(xs)
 }
 
-fn merge(enc: &mut Enc, mut ins: Vec<State>) -> State {
+/// Polls the budget per `ite` it builds: one merge point of a deep unwinding may join
+/// hundreds of thousands of states.
+fn merge(enc: &mut Enc, mut ins: Vec<State>, ticker: &mut Ticker) -> Result<State, Exhausted> {
     if ins.len() == 1 {
         if let Some(x) = ins.pop() {
-            return x;
+            return Ok(x);
         }
     }
     let Some((_, first)) = ins.first() else {
@@ -414,13 +416,13 @@ fn merge(enc: &mut Enc, mut ins: Vec<State>) -> State {
             parent: None,
             depth: 0,
         });
-        return (dead, Vals(Vec::new()));
+        return Ok((dead, Vals(Vec::new())));
     };
     let pcs: Vec<Rc<Pc>> = ins.iter().map(|i| i.0.clone()).collect();
     // Every path condition is an extension of the root, so a common prefix exists.
     let Some(prefix) = common_prefix(&pcs) else {
         let f = enc.s.terms.mk_false();
-        return (
+        return Ok((
             Rc::new(Pc {
                 term: f,
                 conj: f,
@@ -428,7 +430,7 @@ fn merge(enc: &mut Enc, mut ins: Vec<State>) -> State {
                 depth: 0,
             }),
             first.clone(),
-        );
+        ));
     };
     // Under the prefix, the remainders select the incoming state.
     let rests: Vec<TermId> = pcs.iter().map(|p| remainder(enc, p, &prefix)).collect();
@@ -459,6 +461,7 @@ fn merge(enc: &mut Enc, mut ins: Vec<State>) -> State {
             // ite(r_1, v_1, ite(r_2, v_2, … v_n))
             let mut acc = ts.last().copied().unwrap_or(enc.zero);
             for i in (0..ins.len().saturating_sub(1)).rev() {
+                ticker.tick()?;
                 if let (Some(&r), Some(&t)) = (rests.get(i), ts.get(i)) {
                     if t != acc {
                         acc = enc.s.terms.mk(TermOp::Ite, vec![r, t, acc], Sort::Int);
@@ -468,7 +471,7 @@ fn merge(enc: &mut Enc, mut ins: Vec<State>) -> State {
             vals.set(x, acc);
         }
     }
-    (pc, vals)
+    Ok((pc, vals))
 }
 
 /// An integer model value as `i128` (the model of an integer term is integral).
