@@ -6,7 +6,13 @@
 //! A `Budget` is cheap to clone; clones share the cancellation flag and the work counter.
 //! [`Budget::sub`] makes a child with a tighter deadline or work limit that still sees the parent's
 //! cancellation (a portfolio member, one formula of a batch).
+//!
+//! A budget may also have a deadline in the process's CPU time ([`Budget::with_cpu_deadline`],
+//! e.g. from `RLIMIT_CPU` by [`Budget::within_cpu_rlimit`]); [`Budget::share`] then gives a
+//! child a fraction of what is left on both clocks, so an engine's time shares are the same
+//! amount of work however loaded the machine is.
 
+use crate::cpu::{cpu_time_cached, cpu_time_limit, process_cpu_time};
 use crate::progress::Progress;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -72,6 +78,8 @@ impl Shared {
 pub struct Budget {
     shared: Arc<Shared>,
     deadline: Option<Instant>,
+    /// The process CPU time (all threads) at which this budget runs out.
+    cpu_deadline: Option<Duration>,
     work_limit: Option<u64>,
     work_base: u64,
     memory_limit: Option<usize>,
@@ -90,6 +98,7 @@ impl Budget {
         Budget {
             shared: Shared::new(None),
             deadline: None,
+            cpu_deadline: None,
             work_limit: None,
             work_base: 0,
             memory_limit: None,
@@ -143,7 +152,62 @@ impl Budget {
         b.memory_limit = self.memory_limit;
         b.progress = self.progress.clone();
         b.deadline = self.deadline;
+        b.cpu_deadline = self.cpu_deadline;
         b.until(timeout.and_then(|t| Instant::now().checked_add(t)))
+    }
+
+    /// Sets (or clears) the deadline in the process's CPU time (user + system of all threads,
+    /// as `RLIMIT_CPU` counts it), keeping an earlier one already present. Checked by
+    /// [`Budget::check`] where the operating system reports the process's CPU time (Linux).
+    pub fn with_cpu_deadline(mut self, at: Option<Duration>) -> Budget {
+        self.cpu_deadline = match (self.cpu_deadline, at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self
+    }
+
+    /// A CPU-time deadline a twentieth before the process's `RLIMIT_CPU` soft limit, if it has
+    /// one (the kernel stops the process there; the margin leaves time to answer).
+    pub fn within_cpu_rlimit(self) -> Budget {
+        let at = cpu_time_limit().map(|l| l - l / 20);
+        self.with_cpu_deadline(at)
+    }
+
+    /// The deadline in process CPU time, if any.
+    pub fn cpu_deadline(&self) -> Option<Duration> {
+        self.cpu_deadline
+    }
+
+    /// CPU time left before the CPU-time deadline (`None` without one, or where the process's
+    /// CPU time is unknown).
+    pub fn cpu_remaining(&self) -> Option<Duration> {
+        let d = self.cpu_deadline?;
+        Some(d.saturating_sub(process_cpu_time()?))
+    }
+
+    /// A child budget ([`Budget::sub`]) with `fraction` of what is left on each clock: the
+    /// wall-clock time before the deadline and the CPU time before the CPU-time deadline.
+    /// Without either, `otherwise` of wall-clock time (`None`: no deadline).
+    pub fn share(&self, fraction: f64, otherwise: Option<Duration>) -> Budget {
+        let f = if fraction.is_finite() {
+            fraction.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        let wall = self.remaining().map(|r| r.mul_f64(f));
+        let cpu = self
+            .cpu_deadline
+            .and_then(|d| {
+                let now = process_cpu_time()?;
+                Some(now + d.saturating_sub(now).mul_f64(f))
+            });
+        let timeout = if wall.is_none() && self.cpu_deadline.is_none() {
+            otherwise
+        } else {
+            wall
+        };
+        self.sub(timeout).with_cpu_deadline(cpu)
     }
 
     /// Reports progress to `progress` (shared with clones and children made after this call).
@@ -199,6 +263,11 @@ impl Budget {
         }
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
+                return Err(Exhausted::Timeout);
+            }
+        }
+        if let Some(d) = self.cpu_deadline {
+            if cpu_time_cached().is_some_and(|c| c >= d) {
                 return Err(Exhausted::Timeout);
             }
         }
@@ -310,6 +379,53 @@ mod tests {
         let p = Budget::with_timeout(Duration::from_secs(1));
         let c = p.sub(Some(Duration::from_secs(1000)));
         assert!(c.deadline() <= p.deadline());
+    }
+
+    /// Burns CPU until the process's CPU clock has moved by `d` (or 20 s of wall clock pass).
+    fn burn(d: Duration) {
+        let Some(start) = process_cpu_time() else { return };
+        let t = Instant::now();
+        let mut x = 0u64;
+        while process_cpu_time().is_some_and(|c| c < start + d) && t.elapsed().as_secs() < 20 {
+            for i in 0..10_000u64 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+            }
+        }
+    }
+
+    #[test]
+    fn a_cpu_deadline_runs_out_with_the_process_cpu_time() {
+        let Some(now) = process_cpu_time() else { return };
+        let b = Budget::unlimited().with_cpu_deadline(Some(now + Duration::from_millis(60)));
+        assert!(b.check().is_ok());
+        assert!(b.cpu_remaining().is_some_and(|r| r <= Duration::from_millis(60)));
+        // A child inherits it; the earlier of two CPU deadlines is kept.
+        let child = b.sub(None);
+        assert_eq!(child.cpu_deadline(), b.cpu_deadline());
+        let later = b.clone().with_cpu_deadline(Some(now + Duration::from_secs(100)));
+        assert_eq!(later.cpu_deadline(), b.cpu_deadline());
+        burn(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(10));
+        assert_eq!(b.check(), Err(Exhausted::Timeout));
+        assert_eq!(child.check(), Err(Exhausted::Timeout));
+    }
+
+    #[test]
+    fn a_share_is_a_fraction_of_both_clocks() {
+        let b = Budget::with_timeout(Duration::from_secs(100));
+        let s = b.share(0.25, None);
+        let left = s.remaining().unwrap();
+        assert!(left <= Duration::from_secs(25) && left > Duration::from_secs(20));
+        // Without any deadline: the default, or none.
+        assert!(Budget::unlimited().share(0.5, None).deadline().is_none());
+        let d = Budget::unlimited().share(0.5, Some(Duration::from_secs(2)));
+        assert!(d.remaining().is_some_and(|r| r <= Duration::from_secs(2)));
+        let Some(now) = process_cpu_time() else { return };
+        let c = Budget::unlimited().with_cpu_deadline(Some(now + Duration::from_secs(40)));
+        let half = c.share(0.5, Some(Duration::from_secs(2)));
+        assert!(half.deadline().is_none(), "a CPU deadline is not turned into a wall one");
+        let at = half.cpu_deadline().unwrap();
+        assert!(at > now + Duration::from_secs(19) && at <= now + Duration::from_secs(21));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod answer;
 mod budget;
+mod cpu;
 mod ctx;
 mod diagnostic;
 mod failure;
@@ -22,6 +23,7 @@ mod watchdog;
 
 pub use answer::{Answer, Verdict};
 pub use budget::{Budget, Exhausted, Ticker};
+pub use cpu::{cpu_time_limit, process_cpu_time};
 pub use ctx::{Ctx, Sink};
 pub use diagnostic::{line_col, Diagnostic, Reportable, Severity, SourceFile, Span};
 pub use failure::Failure;

@@ -6,6 +6,7 @@ use crate::answer::{Answer, Verdict};
 use crate::ctx::Ctx;
 use crate::failure::Failure;
 use crate::front::{emit, EXIT_INTERNAL, EXIT_LIMIT};
+use crate::cpu::process_cpu_time;
 use crate::memory::peak_memory_mib;
 use crate::progress_display::Display;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -147,25 +148,6 @@ fn timed_out(e: RecvTimeoutError) -> bool {
     matches!(e, RecvTimeoutError::Timeout)
 }
 
-/// The CPU time (user + system) this process has used so far, from `/proc/self/stat` (Linux;
-/// `None` elsewhere or if it cannot be read).
-fn process_cpu_time() -> Option<Duration> {
-    parse_proc_stat_cpu(&std::fs::read_to_string("/proc/self/stat").ok()?)
-}
-
-/// utime + stime (fields 14 and 15, in clock ticks of 1/100 s: Linux's `USER_HZ`) of a
-/// `/proc/PID/stat` line; the command name (field 2) may contain spaces and parentheses, so the
-/// fields are counted from its closing parenthesis.
-fn parse_proc_stat_cpu(stat: &str) -> Option<Duration> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(11);
-    let utime: u64 = fields.next()?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_millis(
-        utime.checked_add(stime)?.checked_mul(10)?,
-    ))
-}
-
 /// The JSON answer with the process's peak memory among its statistics (`peak_memory_mib`);
 /// the text answer unchanged.
 fn with_peak_memory(answer: Answer, json: bool) -> Answer {
@@ -179,16 +161,6 @@ fn with_peak_memory(answer: Answer, json: bool) -> Answer {
 mod tests {
     use super::*;
     use std::sync::mpsc::channel;
-
-    #[test]
-    fn reads_cpu_time_from_a_stat_line() {
-        let line = "4242 (a (b) c) R 1 2 3 4 5 6 7 8 9 10 123 45 0 0 20 0 3 0";
-        assert_eq!(parse_proc_stat_cpu(line), Some(Duration::from_millis(1680)));
-        assert_eq!(parse_proc_stat_cpu("4242 (x) R 1 2"), None);
-        if cfg!(target_os = "linux") {
-            assert!(process_cpu_time().is_some());
-        }
-    }
 
     /// A worker on a starved core: its answer comes a wall-clock second after the deadline,
     /// while the process's CPU clock has not moved by the grace — it is printed, not lost.
