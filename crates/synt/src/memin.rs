@@ -309,11 +309,7 @@ pub(crate) fn minimise(
     // not always a minimum (proving that no smaller machine exists is the hard part).
     for k in lower.len()..upper.min(states.len() + 1) {
         budget.check()?;
-        let slice = budget.sub(Some(
-            budget
-                .remaining()
-                .map_or(std::time::Duration::from_secs(1), |r| r / 4),
-        ));
+        let slice = budget.share(0.25, Some(std::time::Duration::from_secs(1)));
         let t0 = std::time::Instant::now();
         let r = solve(&t, &inc, &lower, k, &slice)?;
         tracing::debug!(

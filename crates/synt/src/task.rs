@@ -59,9 +59,9 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "synt.parity-after",
-        default: "0.5",
+        default: "0.25",
         range: "0..=1",
-        doc: "portfolio: the bounded games run alone for this fraction of the time left (2 s without a limit), then the parity route joins them (at once if they give up)",
+        doc: "portfolio: the bounded games run alone for this fraction of the time left (of CPU time under a CPU limit; 2 s without a limit), then the parity route joins them (at once if they give up, never once they have won a game)",
     },
     Param {
         name: "synt.yield-bound",
@@ -428,9 +428,7 @@ fn check_original(
     }
     let ids: Vec<(u32, bool)> = fixed.iter().map(|(n, v)| (arena.ap_id(n), *v)).collect();
     let f = crate::polarity::substituted(&mut arena, phi, &own);
-    let share = budget.sub(Some(
-        budget.remaining().map_or(Duration::from_secs(2), |r| r / 4),
-    ));
+    let share = budget.share(0.25, Some(Duration::from_secs(2)));
     let checked = check_formula(p, &mut arena, f, system, circuit, &share);
     match checked {
         Ok(product) => Ok((product, "model-checked")),
@@ -719,10 +717,22 @@ fn solve_whole(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution
     }
 }
 
+/// What a route tells its caller as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// The bounded games start bound `k`.
+    Bound(u32),
+    /// A game was won: the problem is decided, the winner's machine is now minimised, checked
+    /// and encoded (`finish`).
+    Won,
+}
+
 /// What a route's thread reports to the portfolio.
 enum Msg {
     /// The bounded games hand the CPU over to the parity route (they now wait for it).
     HandOver,
+    /// A route won its game (`Event::Won`): the other route is not needed.
+    Won(Route),
     /// A route ended.
     Done(Route, Box<Result<Solution, SyntError>>),
 }
@@ -735,9 +745,12 @@ enum Msg {
 /// free) both routes run side by side from the start instead. If they reach neither that
 /// bound nor a decision within the fraction `synt.parity-after` of the time left (2 s without a
 /// limit), the parity route starts beside them (and they still hand over at that bound); if
-/// they give up undecided, it starts at once. The first route to decide cancels the other and is
-/// returned without waiting for it (a translation or determinisation polls its budget only
-/// between steps).
+/// they give up undecided, it starts at once. The time shares are shares of both clocks
+/// (`Budget::share`): under a CPU-time deadline (`ulimit -t`) they are the same amount of work
+/// however loaded the machine (decision 0809). A route that wins its game (`Event::Won`) keeps
+/// the CPU for its answer: the other is cancelled, or never started. The first route to decide
+/// cancels the other and is returned without waiting for it (a translation or determinisation
+/// polls its budget only between steps).
 fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, SyntError> {
     let after: f64 = params
         .get_in(&PARAMS[5], 0.0, 1.0)
@@ -762,19 +775,18 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
             )))
         }
     };
-    let mut head_start = budget
-        .remaining()
-        .map_or(Duration::from_secs(2), |r| r.mul_f64(after));
+    // The bounded games' head start, and the part of it during which they keep the CPU
+    // whatever their bound: shares of the time left on each clock (`Budget::share`: of CPU
+    // time under a CPU-time limit, so that the split is the same however loaded the machine).
+    let mut head = budget.share(after, Some(Duration::from_secs(2)));
+    // A specification decided at a high bound is often cheap (ltl2dba23: bound 3 in 0.02 s).
+    let alone = budget.share(after / 5.0, Some(Duration::from_millis(400)));
     if parallel {
         // Both routes from the start, each on its own core: nothing to hand over.
         tracing::debug!("portfolio: the routes side by side");
-        head_start = Duration::ZERO;
+        head = budget.share(0.0, Some(Duration::ZERO));
         yield_bound = 101;
     }
-    // The bounded games keep the CPU for a fifth of their head start whatever their bound: a
-    // specification decided at a high bound is often cheap (ltl2dba23: bound 3 in 0.02 s).
-    let started = Instant::now();
-    let alone = head_start / 5;
     let subs = [budget.sub(None), budget.sub(None)];
     let cancel_all = || subs.iter().for_each(Budget::cancel);
     let turn = std::sync::Arc::new(crate::turns::Turn::new());
@@ -784,27 +796,29 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
         let tx = tx.clone();
         let (p, params, sub) = (p.clone(), params.clone(), sub.clone());
         let turn = std::sync::Arc::clone(&turn);
-        let cache = cache.clone();
+        let (cache, alone) = (cache.clone(), alone.clone());
         std::thread::Builder::new()
             .name(format!("synt-{route:?}"))
             .stack_size(256 << 20)
             .spawn(move || {
-                let mut on_bound = |k: u32| -> Result<(), SyntError> {
+                let mut on_event = |e: Event| -> Result<(), SyntError> {
+                    let Event::Bound(k) = e else {
+                        let _ = tx.send(Msg::Won(route));
+                        return Ok(());
+                    };
                     if route == Route::Bounded
                         && k > yield_bound
-                        && started.elapsed() >= alone
+                        && alone.check().is_err()
                         && turn.hand_over()
                     {
                         let _ = tx.send(Msg::HandOver);
-                        let until = (parity_turn < 1.0).then(|| {
-                            let left = sub.remaining().unwrap_or(Duration::from_secs(4));
-                            Instant::now() + left.mul_f64(parity_turn)
-                        });
-                        turn.wait(&sub, until)?;
+                        let until = (parity_turn < 1.0)
+                            .then(|| sub.share(parity_turn, Some(Duration::from_secs(4))));
+                        turn.wait(&sub, until.as_ref())?;
                     }
                     Ok(())
                 };
-                let r = solve_route(&p, &params, route, &cache, &sub, &mut on_bound);
+                let r = solve_route(&p, &params, route, &cache, &sub, &mut on_event);
                 let _ = tx.send(Msg::Done(route, Box::new(r)));
             })
             .map(|_| ())
@@ -815,6 +829,7 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
     };
     spawn(Route::Bounded, &subs[0])?;
     let mut parity_started = false;
+    let mut won = false;
     let mut running = 1;
     let mut reasons = Vec::new();
     let mut exhausted = None;
@@ -822,19 +837,36 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
         let got = if parity_started {
             rx.recv().ok()
         } else {
-            match rx.recv_timeout(head_start) {
+            // The head start is polled: under a CPU-time deadline it is not a wall-clock wait.
+            match rx.recv_timeout(POLL) {
                 Ok(x) => Some(x),
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Some(Msg::HandOver),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                    if !won && head.check().is_err() =>
+                {
+                    Some(Msg::HandOver)
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
             }
         };
         let (route, r) = match got {
             None => break,
             Some(Msg::HandOver) => {
-                if !parity_started {
+                if !parity_started && !won {
                     parity_started = true;
                     running += 1;
                     spawn(Route::Parity, &subs[1])?;
+                }
+                continue;
+            }
+            Some(Msg::Won(route)) => {
+                // The winner keeps the CPU for its answer: the other route is cancelled (or
+                // never started).
+                won = true;
+                tracing::debug!(?route, "portfolio: a route won its game");
+                let other = usize::from(route == Route::Bounded);
+                if let Some(b) = subs.get(other) {
+                    b.cancel();
                 }
                 continue;
             }
@@ -863,7 +895,7 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
             }
         }
         // The bounded games gave up before handing over: the parity route now.
-        if !parity_started && exhausted.is_none() {
+        if !parity_started && !won && exhausted.is_none() {
             parity_started = true;
             running += 1;
             spawn(Route::Parity, &subs[1])?;
@@ -878,6 +910,9 @@ fn portfolio(p: &Problem, params: &Params, budget: &Budget) -> Result<Solution, 
     sol.reason = Some(reasons.join("; "));
     Ok(sol)
 }
+
+/// How often the portfolio looks whether the bounded games' head start has run out.
+const POLL: Duration = Duration::from_millis(20);
 
 /// Whether the machine has a core to spare for the portfolio's second route: the 1-minute load
 /// average (Linux's `/proc/loadavg`; unknown elsewhere: no) at most the cores less one and a
@@ -897,7 +932,7 @@ fn solve_route(
     route: Route,
     cache: &Translations,
     budget: &Budget,
-    on_bound: &mut dyn FnMut(u32) -> Result<(), SyntError>,
+    on_event: &mut dyn FnMut(Event) -> Result<(), SyntError>,
 ) -> Result<Solution, SyntError> {
     let max_bound: u32 = params
         .get_in(&PARAMS[0], 0, 100)
@@ -970,7 +1005,7 @@ fn solve_route(
                 max_bound,
                 max_positions,
             };
-            bounded_route(&mut arena, &setup, &bounded, budget, on_bound)
+            bounded_route(&mut arena, &setup, &bounded, budget, on_event)
         }
         Route::Parity => {
             let solver = match params
@@ -986,7 +1021,7 @@ fn solve_route(
                     )))
                 }
             };
-            parity_route(&mut arena, &setup, max_positions, solver, budget)
+            parity_route(&mut arena, &setup, max_positions, solver, budget, on_event)
         }
     }
 }
@@ -1049,7 +1084,7 @@ fn finish(
     if s.memin && raw.allowed.is_some() && candidates[0].1.states() > 1 {
         // Within a quarter of the time left; the result is model-checked like every machine. A
         // limit, the budget or a failed check leaves the Moore-minimised machine alone.
-        let small = budget.sub(budget.remaining().map(|r| r / 4));
+        let small = budget.share(0.25, None);
         let budget = &small;
         let t0 = Instant::now();
         let found = (|| -> Result<Option<(usize, Machine, Circuit)>, SyntError> {
@@ -1091,7 +1126,7 @@ fn finish(
             // circuit. The reduction gets a quarter of the time left (shared by the
             // candidates), so that a decision near the deadline is still answered in time; a
             // limit or its budget running out keeps the checked machine.
-            let small = budget.sub(budget.remaining().map(|r| r / (4 * n_candidates as u32)));
+            let small = budget.share(0.25 / n_candidates as f64, None);
             let budget = &small;
             let mut accepts = |c: &Machine| match checker.check(c, budget) {
                 Ok(_) => Ok(true),
@@ -1184,6 +1219,7 @@ fn parity_route(
     max_positions: usize,
     solver: dpa_game::Solver,
     budget: &Budget,
+    on_event: &mut dyn FnMut(Event) -> Result<(), SyntError>,
 ) -> Result<Solution, SyntError> {
     let t0 = Instant::now();
     let pos = s.cache.translate(arena, s.phi, false, budget)?;
@@ -1241,6 +1277,7 @@ fn parity_route(
         system_wins = system,
         "parity game solved"
     );
+    on_event(Event::Won)?;
     // The winner's forbidden behaviours: ¬φ for the system, φ for the environment.
     let bad = if system { &neg } else { &pos };
     finish(s, &m, system, bad, &mut sol, budget)?;
@@ -1253,7 +1290,7 @@ fn bounded_route(
     s: &Setup,
     o: &BoundedOptions,
     budget: &Budget,
-    on_bound: &mut dyn FnMut(u32) -> Result<(), SyntError>,
+    on_event: &mut dyn FnMut(Event) -> Result<(), SyntError>,
 ) -> Result<Solution, SyntError> {
     let (phi, neg) = (s.phi, s.neg);
     let moore = s.moore;
@@ -1298,7 +1335,7 @@ fn bounded_route(
     let mut sys_alive = true;
     let mut limits = Vec::new();
     for k in 0..=o.max_bound.max(1) {
-        on_bound(k)?;
+        on_event(Event::Bound(k))?;
         budget.check()?;
         let n_games = 1 + if k == 0 { 0 } else { env_targets.len() };
         for g in 0..n_games {
@@ -1358,6 +1395,7 @@ fn bounded_route(
                 "bounded game"
             );
             let Some(m) = m else { continue };
+            on_event(Event::Won)?;
             // The automaton the winner is checked against, of the whole specification: when φ
             // was not split, the game's own automaton of ¬φ (system) or φ (environment) — a
             // second translation of the same formula was the 74 → 67 regression (decision
@@ -1608,6 +1646,36 @@ pub fn synthesize(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A CPU-time deadline alone (no wall-clock one, as under `ulimit -t`) bounds the portfolio
+    /// and its time shares: past it, a timeout; far from it, the answer (the head start and the
+    /// turns are then shares of CPU time, polled).
+    #[test]
+    fn the_portfolio_works_under_a_cpu_time_deadline() {
+        let p = Problem::from_formula(
+            "G (r -> F g) & G (g -> X !g)",
+            Some(vec!["r".into()]),
+            None,
+            Semantics::Mealy,
+        )
+        .unwrap();
+        let params = Params::default();
+        let past = Budget::unlimited().with_cpu_deadline(Some(Duration::ZERO));
+        assert!(matches!(
+            solve_problem(&p, &params, &past),
+            Err(SyntError::Exhausted(Exhausted::Timeout))
+        ));
+        let Some(now) = verikit_diag::process_cpu_time() else {
+            return;
+        };
+        let far = Budget::unlimited().with_cpu_deadline(Some(now + Duration::from_secs(600)));
+        for engine in ["portfolio", "bounded", "parity"] {
+            let params = Params::parse(&[&format!("synt.engine={engine}")]).unwrap();
+            let s = solve_problem(&p, &params, &far).unwrap();
+            assert_eq!(s.realizable, Some(true), "{engine}");
+            assert!(s.circuit.is_some(), "{engine}: a checked controller");
+        }
+    }
 
     /// The parts of `f`, their checked controllers composed, and the bases of their checks.
     fn composed(

@@ -10,7 +10,7 @@
 //! Nothing is restarted and nothing is run twice: a cooperative pause, not time slicing.
 
 use std::sync::{Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use verikit_diag::{Budget, Exhausted};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,14 +53,15 @@ impl Turn {
         }
     }
 
-    /// Waits while the parity route has the turn, until `until` at the latest (`None`: until it
-    /// ends), polling `budget` (a cancelled or exhausted budget ends the wait with its error).
-    /// A turn that ran out is not given again: the caller then runs beside the parity route.
-    pub(crate) fn wait(&self, budget: &Budget, until: Option<Instant>) -> Result<(), Exhausted> {
+    /// Waits while the parity route has the turn, until the budget `until` has run out at the
+    /// latest (`None`: until it ends; a share of the time left, on both clocks), polling
+    /// `budget` (a cancelled or exhausted budget ends the wait with its error). A turn that ran
+    /// out is not given again: the caller then runs beside the parity route.
+    pub(crate) fn wait(&self, budget: &Budget, until: Option<&Budget>) -> Result<(), Exhausted> {
         let mut s = self.lock();
         while *s == State::Parity {
             budget.check()?;
-            if until.is_some_and(|u| Instant::now() >= u) {
+            if until.is_some_and(|u| u.check().is_err()) {
                 break;
             }
             s = self
@@ -112,9 +113,10 @@ mod tests {
     fn a_turn_that_ran_out_ends_the_wait_and_is_not_given_again() {
         let t = Turn::new();
         assert!(t.hand_over());
-        let until = Instant::now() + Duration::from_millis(30);
-        assert!(t.wait(&Budget::unlimited(), Some(until)).is_ok());
-        assert!(Instant::now() >= until, "waited until the turn ran out");
+        let until = Budget::with_timeout(Duration::from_millis(30));
+        let t0 = Instant::now();
+        assert!(t.wait(&Budget::unlimited(), Some(&until)).is_ok());
+        assert!(t0.elapsed() >= Duration::from_millis(30), "waited until the turn ran out");
         assert!(!t.hand_over(), "one turn only");
     }
 }
