@@ -10,12 +10,13 @@ time ratios verikit/ltlsynt on specs both solved, AND-gate ratios, medians.
 Each engine of --engines (`-x synt.engine=...`) is run on every spec; the first is the main
 `verikit` column (the default engine, portfolio), the others get their own decided/wrong counts.
 
-With --cpu the limit is CPU time (RLIMIT_CPU; the wall-clock `--timeout` is --wall-factor times
-the limit) and the page is synt-cpu.md: on a loaded machine a wall-clock limit gives each run
+With --cpu the limit is CPU time (soft RLIMIT_CPU, read by the engine for its CPU-time shares; the
+wall-clock `--timeout` is --wall-factor times the limit) and the page is synt-cpu.md: on a loaded machine a wall-clock limit gives each run
 whatever CPU the other jobs leave, which makes the decided count noisy.
 
 usage: VERIKIT_BIN=... PYTHONPATH=bench python3 bench/engines/synt.py [--limit S] [--filter SUBSTR]
        [--engines bounded,parity,portfolio] [--cpu [--wall-factor F]] [--ltlsynt-only]
+       [--only SPEC,SPEC] [--page NAME.md]
 """
 
 import argparse
@@ -38,6 +39,9 @@ ARGS.add_argument("--cpu", action="store_true",
                   help="the limit is CPU time: RLIMIT_CPU, verikit's --timeout WALL_FACTOR times the "
                        "limit, a run over the limit counts as a timeout; writes synt-cpu.md")
 ARGS.add_argument("--ltlsynt-only", action="store_true", help="only the specs ltlsynt was run on")
+ARGS.add_argument("--only", default="", help="comma-separated spec paths (as in EXPECTED.tsv): only these")
+ARGS.add_argument("--page", default="", help="the page to write under bench/results (default synt.md, "
+                  "with --cpu synt-cpu.md)")
 ARGS.add_argument("--wall-factor", type=float, default=5.0, help="with --cpu: wall-clock limit / CPU limit")
 OPTS = ARGS.parse_args()
 
@@ -80,12 +84,19 @@ def main():
             continue
         if OPTS.ltlsynt_only and spot.get(spec, {}).get("ltlsynt_verdict", "-") == "-":
             continue
+        if OPTS.only and spec not in OPTS.only.split(","):
+            continue
         per = {}
         for eng in ENGINES:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             wall = OPTS.limit * OPTS.wall_factor if OPTS.cpu else OPTS.limit
-            run = measure(verikit_cmd("--json", "-q", "--timeout", str(wall), "-x",
-                                      f"synt.engine={eng}", "synt", "solve", str(SYNT / spec)),
+            cmd = verikit_cmd("--json", "-q", "--timeout", str(wall), "-x",
+                              f"synt.engine={eng}", "synt", "solve", str(SYNT / spec))
+            if OPTS.cpu:
+                # The soft RLIMIT_CPU at the limit itself (the harness sets it a second above):
+                # the engine reads it and takes its time shares in CPU time.
+                cmd = ["sh", "-c", 'ulimit -St "$0" && exec "$@"', str(math.ceil(OPTS.limit)), *cmd]
+            run = measure(cmd,
                           timeout=wall + 10, cpu_limit=OPTS.limit if OPTS.cpu else None)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu_e = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -134,9 +145,9 @@ def main():
         f"{load_start[2]:.1f}, at the end {load_end[0]:.1f}/{load_end[1]:.1f}/{load_end[2]:.1f}: the "
         "2 cores were shared with other engineers' builds and tests, so times are indicative.",
         "",
-        (f"verikit limit: {lim:.0f} s of CPU per spec (RLIMIT_CPU; `--timeout` {lim * OPTS.wall_factor:.0f} s of "
-         "wall clock, so that the engine's time shares are in proportion on a loaded machine; a run over "
-         f"{lim:.0f} s of CPU counts as a timeout)" if OPTS.cpu else
+        (f"verikit limit: {lim:.0f} s of CPU per spec (soft RLIMIT_CPU, which the engine reads: its "
+         f"time shares are shares of CPU time; `--timeout` {lim * OPTS.wall_factor:.0f} s of wall clock; "
+         f"a run over {lim:.0f} s of CPU counts as a timeout)" if OPTS.cpu else
          f"verikit limit: {lim:.0f} s per spec (wall clock)")
         + "; its time below is the CPU time (user + system) of the whole process. ltlsynt's times are whole-process wall times with a 60 s limit on a "
         "loaded 2-core machine, and it was only run on the specs a minimal converter could turn into "
@@ -206,7 +217,7 @@ def main():
     if wrong:
         lines += ["", "## Wrong verdicts", ""] + [f"- {r['spec']}: expected {r['expected']}, got {r['verikit']}"
                                                   for r in wrong]
-    out = BENCH / "results" / ("synt-cpu.md" if OPTS.cpu else "synt.md")
+    out = BENCH / "results" / (OPTS.page or ("synt-cpu.md" if OPTS.cpu else "synt.md"))
     out.write_text("\n".join(lines) + "\n")
     print(f"wrote {out}")
 
