@@ -196,12 +196,10 @@ impl Budget {
             1.0
         };
         let wall = self.remaining().map(|r| r.mul_f64(f));
-        let cpu = self
-            .cpu_deadline
-            .and_then(|d| {
-                let now = process_cpu_time()?;
-                Some(now + d.saturating_sub(now).mul_f64(f))
-            });
+        let cpu = self.cpu_deadline.and_then(|d| {
+            let now = process_cpu_time()?;
+            Some(now + d.saturating_sub(now).mul_f64(f))
+        });
         let timeout = if wall.is_none() && self.cpu_deadline.is_none() {
             otherwise
         } else {
@@ -383,7 +381,9 @@ mod tests {
 
     /// Burns CPU until the process's CPU clock has moved by `d` (or 20 s of wall clock pass).
     fn burn(d: Duration) {
-        let Some(start) = process_cpu_time() else { return };
+        let Some(start) = process_cpu_time() else {
+            return;
+        };
         let t = Instant::now();
         let mut x = 0u64;
         while process_cpu_time().is_some_and(|c| c < start + d) && t.elapsed().as_secs() < 20 {
@@ -395,14 +395,20 @@ mod tests {
 
     #[test]
     fn a_cpu_deadline_runs_out_with_the_process_cpu_time() {
-        let Some(now) = process_cpu_time() else { return };
+        let Some(now) = process_cpu_time() else {
+            return;
+        };
         let b = Budget::unlimited().with_cpu_deadline(Some(now + Duration::from_millis(60)));
         assert!(b.check().is_ok());
-        assert!(b.cpu_remaining().is_some_and(|r| r <= Duration::from_millis(60)));
+        assert!(b
+            .cpu_remaining()
+            .is_some_and(|r| r <= Duration::from_millis(60)));
         // A child inherits it; the earlier of two CPU deadlines is kept.
         let child = b.sub(None);
         assert_eq!(child.cpu_deadline(), b.cpu_deadline());
-        let later = b.clone().with_cpu_deadline(Some(now + Duration::from_secs(100)));
+        let later = b
+            .clone()
+            .with_cpu_deadline(Some(now + Duration::from_secs(100)));
         assert_eq!(later.cpu_deadline(), b.cpu_deadline());
         burn(Duration::from_millis(100));
         std::thread::sleep(Duration::from_millis(10));
@@ -420,10 +426,15 @@ mod tests {
         assert!(Budget::unlimited().share(0.5, None).deadline().is_none());
         let d = Budget::unlimited().share(0.5, Some(Duration::from_secs(2)));
         assert!(d.remaining().is_some_and(|r| r <= Duration::from_secs(2)));
-        let Some(now) = process_cpu_time() else { return };
+        let Some(now) = process_cpu_time() else {
+            return;
+        };
         let c = Budget::unlimited().with_cpu_deadline(Some(now + Duration::from_secs(40)));
         let half = c.share(0.5, Some(Duration::from_secs(2)));
-        assert!(half.deadline().is_none(), "a CPU deadline is not turned into a wall one");
+        assert!(
+            half.deadline().is_none(),
+            "a CPU deadline is not turned into a wall one"
+        );
         let at = half.cpu_deadline().unwrap();
         assert!(at > now + Duration::from_secs(19) && at <= now + Duration::from_secs(21));
     }

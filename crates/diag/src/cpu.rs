@@ -36,7 +36,10 @@ fn parse_proc_stat_cpu(stat: &str) -> Option<Duration> {
 /// The soft limit of the `Max cpu time` line of a `/proc/PID/limits` table (seconds).
 fn parse_cpu_limit(limits: &str) -> Option<Duration> {
     let line = limits.lines().find(|l| l.starts_with("Max cpu time"))?;
-    let soft = line.get("Max cpu time".len()..)?.split_whitespace().next()?;
+    let soft = line
+        .get("Max cpu time".len()..)?
+        .split_whitespace()
+        .next()?;
     soft.parse::<u64>().ok().map(Duration::from_secs)
 }
 
@@ -53,7 +56,9 @@ pub(crate) fn cpu_time_cached() -> Option<Duration> {
     static CPU: AtomicU64 = AtomicU64::new(0);
     let now = EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64;
     let last = CPU.load(Ordering::Relaxed);
-    if last != 0 && now.saturating_sub(READ_AT.load(Ordering::Relaxed)) < CPU_READ_EVERY.as_nanos() as u64 {
+    if last != 0
+        && now.saturating_sub(READ_AT.load(Ordering::Relaxed)) < CPU_READ_EVERY.as_nanos() as u64
+    {
         return Some(Duration::from_nanos(last - 1));
     }
     let cpu = process_cpu_time()?;

@@ -3,10 +3,10 @@
 //! failure printed and the exit code returned.
 
 use crate::answer::{Answer, Verdict};
+use crate::cpu::process_cpu_time;
 use crate::ctx::Ctx;
 use crate::failure::Failure;
 use crate::front::{emit, EXIT_INTERNAL, EXIT_LIMIT};
-use crate::cpu::process_cpu_time;
 use crate::memory::peak_memory_mib;
 use crate::progress_display::Display;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};

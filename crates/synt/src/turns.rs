@@ -116,7 +116,10 @@ mod tests {
         let until = Budget::with_timeout(Duration::from_millis(30));
         let t0 = Instant::now();
         assert!(t.wait(&Budget::unlimited(), Some(&until)).is_ok());
-        assert!(t0.elapsed() >= Duration::from_millis(30), "waited until the turn ran out");
+        assert!(
+            t0.elapsed() >= Duration::from_millis(30),
+            "waited until the turn ran out"
+        );
         assert!(!t.hand_over(), "one turn only");
     }
 }
