@@ -163,18 +163,22 @@ pub(crate) fn dfs_reduced(
                 },
                 &mut on_error,
             );
+            // The stack proviso: no ample successor may close a cycle on the stack. A candidate
+            // refused by it leaves the next one its chance (SPIN's search does the same).
             let pick = if err_here.is_none() {
-                Por::pick(s.candidates.iter().copied(), s.owners.iter().copied())
+                let closes_cycle = |p: u32| {
+                    s.owners
+                        .iter()
+                        .zip(s.succ.chunks(width.max(1)))
+                        .any(|(&o, st)| o == (p, p) && s.on_stack(st))
+                };
+                Por::pick(
+                    s.candidates.iter().copied().filter(|&p| !closes_cycle(p)),
+                    s.owners.iter().copied(),
+                )
             } else {
                 None
             };
-            // The stack proviso: no ample successor may close a cycle on the stack.
-            let pick = pick.filter(|&p| {
-                !s.owners
-                    .iter()
-                    .zip(s.succ.chunks(width.max(1)))
-                    .any(|(&o, st)| o == (p, p) && s.on_stack(st))
-            });
             if pick.is_some() {
                 r.reduced += 1;
             }

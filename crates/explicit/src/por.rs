@@ -632,22 +632,32 @@ impl Por {
         })
     }
 
-    /// The processes that may give an ample set in `s` (C1, C2), in process order; none when
-    /// some process is committed. When there is none, `s` is expanded fully whatever its
+    /// The processes that may give an ample set in `s` (C1, C2), in process order. A committed
+    /// process is never one. In a DVE model none is when some process is committed (its
+    /// committed state stops the others); in a Promela model a stored state with a committed
+    /// process is one where its sequence is blocked and has yielded, so the other processes'
+    /// steps are ordinary interleaved steps there and may be reduced (SPIN's rule: a blocked
+    /// `atomic` sequence gives up its exclusivity; Holzmann and Peled's reduction then applies
+    /// to the other processes). When there is none, `s` is expanded fully whatever its
     /// successors are.
     pub(crate) fn candidates(&self, m: &Model, s: &[u8], out: &mut Vec<u32>) {
         out.clear();
-        if m.procs.iter().enumerate().any(|(pi, p)| {
-            p.commit
-                .get(s.get(pi).copied().unwrap_or(0) as usize)
-                .copied()
-                .unwrap_or(false)
-        }) {
+        let committed = |pi: usize| {
+            m.procs.get(pi).is_some_and(|p| {
+                p.commit
+                    .get(s.get(pi).copied().unwrap_or(0) as usize)
+                    .copied()
+                    .unwrap_or(false)
+            })
+        };
+        if !m.ast.atomic_yields && (0..m.procs.len()).any(committed) {
             return;
         }
         out.extend(
             (0..m.procs.len())
-                .filter(|&p| Some(p as u32) != self.property && self.candidate(m, s, p))
+                .filter(|&p| {
+                    Some(p as u32) != self.property && !committed(p) && self.candidate(m, s, p)
+                })
                 .map(|p| p as u32),
         );
     }
