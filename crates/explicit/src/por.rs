@@ -98,6 +98,9 @@ struct Objects {
     /// Objects outside the state (none in a valid model), and "some process is committed" in
     /// models whose committed states do not yield.
     other: u32,
+    /// Per process: "it is at a control state with an assertion", the only part of its control
+    /// state an assertion observes (`other + 1 + p`).
+    at_assert: u32,
     n: usize,
 }
 
@@ -143,11 +146,14 @@ impl Objects {
             .collect();
         let other = n;
         n += 1;
+        let at_assert = n;
+        n += m.procs.len() as u32;
         Objects {
             of_byte,
             chan,
             tail,
             other,
+            at_assert,
             n: n as usize,
         }
     }
@@ -341,12 +347,16 @@ pub(crate) fn owner(m: &Model, l: &Label) -> Owner {
 
 impl Por {
     /// The reduction for a question whose propositions are the programs `visible` (LTL
-    /// propositions, assertions) plus the control bytes of the processes `visible_procs`. `Err`
+    /// propositions, assertions) plus, for each process of `asserting`, whether it is at a
+    /// control state with an assertion. An assertion at control state `a` of `p` observes
+    /// `p`'s control state only through "`p` is at `a`", which only `p`'s steps into or out of
+    /// `a` change: `p`'s other steps stay invisible (SPIN's reduction likewise treats an
+    /// `assert` as a statement of its process, not its whole control flow as visible). `Err`
     /// says why the model cannot be reduced.
     pub(crate) fn new(
         m: &Model,
         visible: &[&Prog],
-        visible_procs: &[u32],
+        asserting: &[u32],
     ) -> Result<Por, &'static str> {
         if m.synchronous {
             return Err("a `system sync` model moves every process at once");
@@ -371,9 +381,16 @@ impl Por {
         for p in visible {
             objs.prog(p, &mut vis);
         }
-        for &p in visible_procs {
-            vis.r.set(objs.byte(p));
+        for &p in asserting {
+            vis.r.set(objs.at_assert + p);
         }
+        let has_assert = |t: &crate::model::Trans, s: u8| {
+            asserting.contains(&t.proc)
+                && m.procs
+                    .get(t.proc as usize)
+                    .and_then(|p| p.asserts.get(s as usize))
+                    .is_some_and(|a| !a.is_empty())
+        };
         let committed = |t: &crate::model::Trans, s: u8| {
             m.procs
                 .get(t.proc as usize)
@@ -423,6 +440,9 @@ impl Por {
                 }
                 f.r.set(t.proc);
                 f.w.set(t.proc);
+                if has_assert(t, t.from) || has_assert(t, t.to) {
+                    f.w.set(objs.at_assert + t.proc);
+                }
                 // DVE's committed states do not yield: a committed process that cannot move
                 // stops every process, so entering or leaving one depends on every step.
                 if !m.ast.atomic_yields {

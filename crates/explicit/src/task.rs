@@ -605,7 +605,7 @@ pub fn check_with(
 }
 
 /// The reduction for a safety question: nothing visible for deadlocks; for assertions, what the
-/// assertions read and the control state of each process with an assertion.
+/// assertions read and, for each process with an assertion, whether it is at one.
 pub(crate) fn safety_por(m: &Model, goal: Goal) -> Result<Por, &'static str> {
     match goal {
         Goal::Explore => Err("the full state space is asked for"),
