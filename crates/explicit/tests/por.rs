@@ -401,3 +401,33 @@ fn exclusive_channels_and_atomic_blocks_are_reduced_as_spin_does() {
         "{with2}/{without2} vs {with}/{without}"
     );
 }
+
+/// An `atomic` sequence blocked on a rendezvous send (S) while two processes count on their own
+/// locals (R, which asserts what it receives, and L): the blocked sequence yields, the other
+/// processes' local steps are reduced there (SPIN's rule), and R's counting stays invisible to
+/// its assertion, which observes only R being at the `assert`. The reduction keeps at most
+/// SPIN's states (SPIN-STATES.tsv), with the same verdicts; a failing variant of the assertion
+/// is found with the reduction and its trace replays.
+#[test]
+fn a_blocked_atomic_sequence_lets_the_other_processes_be_reduced() {
+    let text = std::fs::read_to_string(promela_dir().join("blocked_atomic.pml")).unwrap();
+    let src = verikit_diag::SourceFile::new("blocked_atomic.pml", text.clone());
+    let m = load_source(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
+    let ast = m.ast().clone();
+    let (full_spin, _, red_spin, _) = spin_counts("blocked_atomic.pml");
+    let (with, without, holds) = safety_agrees("blocked_atomic", &m, &ast, Goal::Assert);
+    assert!(holds, "R receives the 1 S sends");
+    assert!(
+        with <= red_spin && with * full_spin <= red_spin * without,
+        "{with} of {without} states; SPIN {red_spin} of {full_spin}"
+    );
+    safety_agrees("blocked_atomic", &m, &ast, Goal::Deadlock);
+    for f in ["F \"done == 1\"", "G \"done == 0\"", "G(\"done == 1\" -> G \"done == 1\")"] {
+        ltl_agrees("blocked_atomic", &m, &ast, f, &[]);
+    }
+    let failing = text.replace("assert(v == 1)", "assert(v == 2)");
+    let m = verikit_explicit::load_promela(&failing).unwrap();
+    let ast = m.ast().clone();
+    let (_, _, holds) = safety_agrees("blocked_atomic v == 2", &m, &ast, Goal::Assert);
+    assert!(!holds, "R receives a 1, not a 2");
+}
