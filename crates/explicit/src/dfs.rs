@@ -5,8 +5,9 @@
 //! an addition of ours.
 //!
 //! A state's ample set (`por`, conditions C0–C2) is kept unless one of its successors is on the
-//! depth-first stack (a reduced set closing a cycle of the reduced graph is replaced by the full
-//! set), so every cycle has a fully expanded state. This is weaker than the breadth-first
+//! depth-first stack; a reduced set closing a cycle of the reduced graph is replaced by the next
+//! candidate process's set, or by the full set when no candidate is left (as SPIN's search
+//! does), so every cycle has a fully expanded state. This is weaker than the breadth-first
 //! visited-successor proviso of `bfs`, which must refuse a reduced set whenever a successor was
 //! seen at all. Deadlocks, violated `assert`s and evaluation errors are found on the way; the
 //! counterexample is the stack (not the shortest path; the caller, `task`, searches again

@@ -25,14 +25,20 @@
 //!   proposition or an assertion); LTL is reduced only for stutter-invariant formulas (the caller
 //!   checks it: X-free formulas);
 //! - **C3** the cycle proviso, given by the search: the depth-first search refuses a reduced set
-//!   with a successor on its stack (the stack proviso of Holzmann–Peled), and the breadth-first
+//!   with a successor on its stack (the stack proviso of Holzmann–Peled) and tries the next
+//!   candidate's, and the breadth-first
 //!   search refuses a reduced set with a successor already visited (every cycle of the reduced
 //!   graph then has a fully expanded state: the state of the cycle expanded last sees its
 //!   successor on the cycle already visited; Bošnački, Leue and Lluch Lafuente, "Partial-order
 //!   reduction for general state exploring algorithms", SPIN 2006).
 //!
-//! No reduction in a state where some process is committed, an evaluation error occurred, or a
-//! step synchronises two processes (rendezvous: the channel object makes it dependent anyway);
+//! A committed process is never a candidate. In DVE models no reduction in a state where some
+//! process is committed (a stuck committed process stops the others); in Promela models a stored
+//! state with a committed process is one whose `atomic` sequence is blocked and has yielded, and
+//! the other processes are candidates there as anywhere (SPIN's rule). An assertion observes its
+//! process's control state only as "at the asserted state": only the steps into or out of that
+//! state are visible. No reduction in a state where an evaluation error occurred, or by a
+//! step that synchronises two processes (rendezvous: the channel object makes it dependent anyway);
 //! none at all for `system sync` models and models with a property process (whose negative claim
 //! is not known to be stutter-invariant).
 

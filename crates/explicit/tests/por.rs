@@ -422,7 +422,11 @@ fn a_blocked_atomic_sequence_lets_the_other_processes_be_reduced() {
         "{with} of {without} states; SPIN {red_spin} of {full_spin}"
     );
     safety_agrees("blocked_atomic", &m, &ast, Goal::Deadlock);
-    for f in ["F \"done == 1\"", "G \"done == 0\"", "G(\"done == 1\" -> G \"done == 1\")"] {
+    for f in [
+        "F \"done == 1\"",
+        "G \"done == 0\"",
+        "G(\"done == 1\" -> G \"done == 1\")",
+    ] {
         ltl_agrees("blocked_atomic", &m, &ast, f, &[]);
     }
     let failing = text.replace("assert(v == 1)", "assert(v == 2)");
