@@ -26,11 +26,10 @@
 //!   checks it: X-free formulas);
 //! - **C3** the cycle proviso, given by the search: the depth-first search refuses a reduced set
 //!   with a successor on its stack (the stack proviso of Holzmann–Peled) and tries the next
-//!   candidate's, and the breadth-first
-//!   search refuses a reduced set with a successor already visited (every cycle of the reduced
-//!   graph then has a fully expanded state: the state of the cycle expanded last sees its
-//!   successor on the cycle already visited; Bošnački, Leue and Lluch Lafuente, "Partial-order
-//!   reduction for general state exploring algorithms", SPIN 2006).
+//!   candidate's, and the breadth-first search refuses a reduced set with a successor already
+//!   visited (every cycle of the reduced graph then has a fully expanded state: the state of the
+//!   cycle expanded last sees its successor on the cycle already visited; Bošnački, Leue and
+//!   Lluch Lafuente, "Partial-order reduction for general state exploring algorithms", SPIN 2006).
 //!
 //! A committed process is never a candidate. In DVE models no reduction in a state where some
 //! process is committed (a stuck committed process stops the others); in Promela models a stored
