@@ -3,7 +3,7 @@ CHC that verikit emits for each C task -> bench/results/prog.md.
 
 Every task of ../shared/data/sv with an `unreach-call` property: verikit runs
 `prog verify TASK.yml --timeout L` (portfolio: cegar, then IMPACT where the program has loops, then BMC;
-bounded summaries, BMC, then Spacer where it is recursive);
+bounded summaries, Spacer, then BMC where it is recursive);
 `prog to-chc FILE.c` writes the program's Horn clauses (recursion inlined to depth 1, deeper calls
 through procedure summaries; a call cut without a summary counts as an error and Spacer's
 `unsat` is then not counted) and `z3 -T:L` solves them (Spacer is z3's default HORN engine).

@@ -66,7 +66,9 @@ pub fn verify_command(
         let dir = format!("verikit-replay-{}", std::process::id());
         opts.replay_dir = Some(std::env::temp_dir().join(dir));
     }
-    let a = verify(input, &opts, &ctx.budget);
+    // Under a CPU-time limit (`ulimit -t`) the portfolio's time shares are shares of CPU time.
+    let budget = ctx.budget.clone().within_cpu_rlimit();
+    let a = verify(input, &opts, &budget);
     if let Some(d) = &opts.replay_dir {
         let _ = std::fs::remove_dir_all(d);
     }

@@ -158,34 +158,22 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         return Ok(base(sizes(a)));
     }
     if opts.engine == Engine::Portfolio && recursive {
-        // Bounded summaries first (bugs and proofs at any call depth the summaries reach), with
-        // half of the time; then bounded model checking with deepening inlining with half of the
-        // rest; then Spacer on the summary clauses for a proof.
+        // Bounded summaries first (bugs, and proofs at any call depth the summaries reach), with
+        // half of the time; then Spacer on the summary clauses for a proof (it needs a
+        // recursive invariant where the summaries never complete), with half of the rest; then
+        // bounded model checking with deepening inlining. Shares of both clocks
+        // (`Budget::share`): under a CPU-time limit they are shares of CPU time.
         let s = summarised(&cfa)?;
-        let mut note = None;
+        let mut notes = Vec::new();
         if let Some(s) = &s {
-            let sub = budget.sub(budget.remaining().map(|r| r / 2));
-            let a = summaries_on(s, &c_file, opts, &sub);
+            let a = summaries_on(s, &c_file, opts, &budget.share(0.5, None));
             if matches!(a.verdict, Some(Verdict::True) | Some(Verdict::False)) {
                 return Ok(base(sizes(a)));
             }
-            note = a
-                .detail
-                .get("reason")
-                .and_then(|v| v.as_str())
-                .map(str::to_string);
-        }
-        let sub = budget.sub(budget.remaining().map(|r| r / 2));
-        let a = bmc_deepening(cfa.clone(), &c_file, opts, &lower, true, &sub)?;
-        if matches!(a.verdict, Some(Verdict::True) | Some(Verdict::False)) {
-            return Ok(base(sizes(a)));
-        }
-        let mut a = a;
-        if let Some(n) = note {
-            a = a.detail("summaries", n);
-        }
-        if let Some(s) = s {
-            let sa = spacer_on_cfa(&s, budget)?;
+            if let Some(n) = a.detail.get("reason").and_then(|v| v.as_str()) {
+                notes.push(("summaries", n.to_string()));
+            }
+            let sa = spacer_on_cfa(s, &budget.share(0.5, None))?;
             if sa.verdict == Some(Verdict::True) {
                 return Ok(base(sizes(sa.detail("recursion", "procedure summaries"))));
             }
@@ -194,7 +182,14 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
                 .get("reason")
                 .and_then(|v| v.as_str())
                 .unwrap_or("");
-            a = a.detail("spacer", format!("spacer on procedure summaries: {why}"));
+            notes.push(("spacer", format!("spacer on procedure summaries: {why}")));
+        }
+        let mut a = bmc_deepening(cfa.clone(), &c_file, opts, &lower, true, budget)?;
+        if matches!(a.verdict, Some(Verdict::True) | Some(Verdict::False)) {
+            return Ok(base(sizes(a)));
+        }
+        for (k, n) in notes {
+            a = a.detail(k, n);
         }
         if budget.check().is_err() {
             a.verdict = Some(Verdict::Timeout);
@@ -210,7 +205,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         let sub = if opts.engine == Engine::Cegar {
             budget.clone()
         } else {
-            budget.sub(budget.remaining().map(|r| r / 2))
+            budget.share(0.5, None)
         };
         let mode = if opts.boolean {
             Abstraction::Boolean
@@ -270,7 +265,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         let sub = if opts.engine == Engine::Impact {
             budget.clone()
         } else {
-            budget.sub(budget.remaining().map(|r| r / 2))
+            budget.share(0.5, None)
         };
         match impact(&cfa, &sub) {
             Ok(ImpactResult::Safe(inv)) => match check_invariant(&cfa, &inv) {
