@@ -40,7 +40,58 @@ struct Search<'m> {
     candidates: Vec<u32>,
 }
 
+/// How a state with candidates is expanded.
+enum Choice {
+    /// By the ample set of a candidate, whose successors are in `Search::succ`.
+    Ample,
+    /// Fully, no candidate giving an ample set.
+    Full,
+    /// Fully with labels, choosing on the full expansion (the generator cannot give one
+    /// candidate's steps alone in this state, or a candidate's step failed to evaluate).
+    Labelled,
+}
+
 impl Search<'_> {
+    /// Tries the candidates in order, generating only the candidate's own steps (Holzmann and
+    /// Peled's search computes the preselected process's moves first): the first whose steps
+    /// are non-empty, involve no other process and put no successor on the stack (the stack
+    /// proviso) gives the ample set. Its steps may be all the enabled ones; the expansion is
+    /// then the full one, which the caller counts as reduced without telling them apart. The
+    /// other processes' steps are not generated in such a state, so an evaluation error in one
+    /// of them is found where that process is expanded (it stays enabled and erroneous along
+    /// the reduced steps, which are independent of it, until a fully expanded state).
+    fn try_candidates(&mut self, g: &mut Generator, cur: &[u8]) -> Choice {
+        let m = self.m;
+        let width = m.state_size().max(1);
+        for i in 0..self.candidates.len() {
+            let Some(&p) = self.candidates.get(i) else {
+                break;
+            };
+            self.succ.clear();
+            let (mut mixed, mut failed) = (false, false);
+            let succ = &mut self.succ;
+            let ok = g.process_steps(
+                cur,
+                p as usize,
+                &mut |st, l| {
+                    mixed |= owner(m, l) != (p, p);
+                    succ.extend_from_slice(st);
+                },
+                &mut |_, _| failed = true,
+            );
+            if !ok || failed {
+                return Choice::Labelled;
+            }
+            if mixed || self.succ.is_empty() {
+                continue;
+            }
+            if !self.succ.chunks(width).any(|st| self.on_stack(st)) {
+                return Choice::Ample;
+            }
+        }
+        Choice::Full
+    }
+
     /// The stack as a trace ending in state `last`.
     fn trace(&self, last: u32) -> crate::bfs::Trace {
         let states = self
@@ -139,57 +190,74 @@ pub(crate) fn dfs_reduced(
         por.candidates(m, &cur, &mut s.candidates);
         let base = s.pending.len();
         let mut n_succ = 0u64;
-        if s.candidates.is_empty() {
-            // No ample set is possible: the full expansion goes onto the stack as it is
-            // generated (no labels kept, no proviso to check), then its order is reversed.
-            let pending = &mut s.pending;
-            g.successors(
-                &cur,
-                |st, _| {
-                    pending.extend_from_slice(st);
-                    n_succ += 1;
-                },
-                &mut on_error,
-            );
-            reverse_chunks(pending.get_mut(base..).unwrap_or(&mut []), width);
+        let choice = if s.candidates.is_empty() {
+            Choice::Full
         } else {
-            s.succ.clear();
-            s.owners.clear();
-            let (succ, owners) = (&mut s.succ, &mut s.owners);
-            g.successors(
-                &cur,
-                |st, l| {
-                    succ.extend_from_slice(st);
-                    owners.push(owner(m, l));
-                },
-                &mut on_error,
-            );
-            // The stack proviso: no ample successor may close a cycle on the stack. A candidate
-            // refused by it leaves the next one its chance (SPIN's search does the same).
-            let pick = if err_here.is_none() {
-                let closes_cycle = |p: u32| {
-                    s.owners
-                        .iter()
-                        .zip(s.succ.chunks(width.max(1)))
-                        .any(|(&o, st)| o == (p, p) && s.on_stack(st))
-                };
-                Por::pick(
-                    s.candidates.iter().copied().filter(|&p| !closes_cycle(p)),
-                    s.owners.iter().copied(),
-                )
-            } else {
-                None
-            };
-            if pick.is_some() {
+            s.try_candidates(&mut g, &cur)
+        };
+        match choice {
+            Choice::Ample => {
+                // The chosen candidate's steps (in `succ`), pushed in reverse so that the first
+                // one generated is explored first.
                 r.reduced += 1;
-            }
-            // Pushed in reverse, so the first successor generated is explored first.
-            for (&o, st) in s.owners.iter().zip(s.succ.chunks(width.max(1))).rev() {
-                if pick.is_some_and(|p| o != (p, p)) {
-                    continue;
+                for st in s.succ.chunks(width.max(1)).rev() {
+                    n_succ += 1;
+                    s.pending.extend_from_slice(st);
                 }
-                n_succ += 1;
-                s.pending.extend_from_slice(st);
+            }
+            Choice::Full => {
+                // No ample set: the full expansion goes onto the stack as it is generated (no
+                // labels kept, no proviso to check), then its order is reversed.
+                let pending = &mut s.pending;
+                g.successors(
+                    &cur,
+                    |st, _| {
+                        pending.extend_from_slice(st);
+                        n_succ += 1;
+                    },
+                    &mut on_error,
+                );
+                reverse_chunks(pending.get_mut(base..).unwrap_or(&mut []), width);
+            }
+            Choice::Labelled => {
+                s.succ.clear();
+                s.owners.clear();
+                let (succ, owners) = (&mut s.succ, &mut s.owners);
+                g.successors(
+                    &cur,
+                    |st, l| {
+                        succ.extend_from_slice(st);
+                        owners.push(owner(m, l));
+                    },
+                    &mut on_error,
+                );
+                // The stack proviso: no ample successor may close a cycle on the stack. A
+                // candidate refused by it leaves the next one its chance (SPIN's search does
+                // the same).
+                let pick = if err_here.is_none() {
+                    let closes_cycle = |p: u32| {
+                        s.owners
+                            .iter()
+                            .zip(s.succ.chunks(width.max(1)))
+                            .any(|(&o, st)| o == (p, p) && s.on_stack(st))
+                    };
+                    Por::pick(
+                        s.candidates.iter().copied().filter(|&p| !closes_cycle(p)),
+                        s.owners.iter().copied(),
+                    )
+                } else {
+                    None
+                };
+                if pick.is_some() {
+                    r.reduced += 1;
+                }
+                for (&o, st) in s.owners.iter().zip(s.succ.chunks(width.max(1))).rev() {
+                    if pick.is_some_and(|p| o != (p, p)) {
+                        continue;
+                    }
+                    n_succ += 1;
+                    s.pending.extend_from_slice(st);
+                }
             }
         }
         r.transitions += n_succ;

@@ -29,6 +29,7 @@ pub struct Generator<'m> {
     stack: Vec<i32>,
     /// System successors of the current state, kept for pairing with the property process.
     sys: Vec<(Vec<u8>, Label)>,
+    /// Spent state buffers, reused for `sys` and for the states inside `atomic` sequences.
     pool: Vec<Vec<u8>>,
     /// Spent label transition lists, reused for `sys`.
     label_pool: Vec<Vec<u32>>,
@@ -57,7 +58,12 @@ pub struct Generator<'m> {
     pub(crate) through_atomic: bool,
     /// States inside atomic sequences still to expand, with their exclusive process and the
     /// label of the entering step.
-    inside: Vec<(Vec<u8>, usize, Label)>,
+    inside: Vec<(Vec<u8>, usize, usize)>,
+    /// The labels of the steps that entered the sequences being explored through (`inside`
+    /// refers to them by index; reused).
+    firsts: Vec<Label>,
+    /// The states inside sequences already expanded for the current state (reused).
+    seen: Seen,
     /// The successors of one state inside an atomic sequence (reused).
     steps: Vec<(Vec<u8>, Option<usize>)>,
     /// The last state expanded was in a blocked atomic sequence: its successors are the other
@@ -70,6 +76,38 @@ pub struct Generator<'m> {
     error_state: Option<Vec<u8>>,
     /// The erroneous transitions of the state being expanded (reused).
     failed: Vec<u32>,
+    /// The one process whose steps are generated ([`Generator::process_steps`]), or `None`.
+    only: Option<usize>,
+}
+
+/// A set of (state, exclusive process) pairs, each kept as the state's bytes followed by the
+/// process number; the buffers go back to a pool when it is cleared, so that exploring through
+/// a sequence allocates nothing once warm.
+#[derive(Default)]
+struct Seen {
+    set: rustc_hash::FxHashSet<Vec<u8>>,
+}
+
+impl Seen {
+    /// Is `(s, x)` in the set? (`s` is restored before returning.)
+    fn contains(&self, s: &mut Vec<u8>, x: usize) -> bool {
+        let n = s.len();
+        s.extend_from_slice(&(x as u32).to_le_bytes());
+        let found = self.set.contains(s.as_slice());
+        s.truncate(n);
+        found
+    }
+
+    /// Adds `(s, x)`, taking `s`'s buffer.
+    fn insert(&mut self, mut s: Vec<u8>, x: usize) {
+        s.extend_from_slice(&(x as u32).to_le_bytes());
+        self.set.insert(s);
+    }
+
+    /// Empties the set into `pool`.
+    fn clear(&mut self, pool: &mut Vec<Vec<u8>>) {
+        pool.extend(self.set.drain());
+    }
 }
 
 /// Which processes may start a step.
@@ -154,11 +192,14 @@ impl<'m> Generator<'m> {
                 && m.property.is_none()
                 && m.procs.iter().any(|p| p.commit.iter().any(|&c| c)),
             inside: Vec::new(),
+            firsts: Vec::new(),
+            seen: Seen::default(),
             steps: Vec::new(),
             yields: false,
             gate: Gate::Committed,
             error_state: m.divine_errors.then(|| m.error_state()),
             failed: Vec::new(),
+            only: None,
         }
     }
 
@@ -269,23 +310,38 @@ impl<'m> Generator<'m> {
     ) {
         let m = self.m;
         let mut inside = std::mem::take(&mut self.inside);
+        let mut firsts = std::mem::take(&mut self.firsts);
+        let mut pool = std::mem::take(&mut self.pool);
+        let mut seen = std::mem::take(&mut self.seen);
         inside.clear();
+        firsts.clear();
         self.gate = Gate::Exclusive(stored_exclusive(m, state));
         self.direct(
             state,
             &mut |t: &[u8], l: &Label| match mover_inside(m, t, l) {
-                Some(x) => inside.push((t.to_vec(), x, l.clone())),
+                Some(x) => {
+                    let mut b = pool.pop().unwrap_or_default();
+                    b.clear();
+                    b.extend_from_slice(t);
+                    inside.push((b, x, firsts.len()));
+                    firsts.push(l.clone());
+                }
                 None => out(t, l),
             },
             on_error,
         );
-        let mut seen = rustc_hash::FxHashSet::default();
-        while let Some((s, x, first)) = inside.pop() {
-            if !seen.insert((s.clone(), x)) {
+        while let Some((s, x, fi)) = inside.pop() {
+            let Some(first) = firsts.get(fi) else {
+                continue;
+            };
+            let mut s = s;
+            if seen.contains(&mut s, x) {
+                pool.push(s);
                 continue;
             }
             if asserts_in(m, &s) {
-                out(&s, &first);
+                out(&s, first);
+                seen.insert(s, x);
                 continue;
             }
             let mut steps = std::mem::take(&mut self.steps);
@@ -293,25 +349,39 @@ impl<'m> Generator<'m> {
             self.gate = Gate::Exclusive(Some(x));
             self.direct(
                 &s,
-                &mut |t: &[u8], l: &Label| steps.push((t.to_vec(), mover_inside(m, t, l))),
+                &mut |t: &[u8], l: &Label| {
+                    let mut b = pool.pop().unwrap_or_default();
+                    b.clear();
+                    b.extend_from_slice(t);
+                    steps.push((b, mover_inside(m, t, l)));
+                },
                 on_error,
             );
             if steps.is_empty() || self.yields {
                 // The exclusive process cannot go on: a deadlock, or a blocked sequence that
                 // gives its exclusivity up (every process moves) — an ordinary state, stored.
-                out(&s, &first);
+                out(&s, first);
+                pool.extend(steps.drain(..).map(|(t, _)| t));
             } else {
                 for (t, y) in steps.drain(..) {
                     match y {
-                        Some(y) => inside.push((t, y, first.clone())),
-                        None => out(&t, &first),
+                        Some(y) => inside.push((t, y, fi)),
+                        None => {
+                            out(&t, first);
+                            pool.push(t);
+                        }
                     }
                 }
             }
+            seen.insert(s, x);
             self.steps = steps;
         }
+        seen.clear(&mut pool);
         self.gate = Gate::Committed;
         self.inside = inside;
+        self.firsts = firsts;
+        self.pool = pool;
+        self.seen = seen;
     }
 
     /// The single steps of `state` under SPIN's exclusivity (`excl`: the exclusive process),
@@ -331,6 +401,54 @@ impl<'m> Generator<'m> {
             &mut |_, _| {},
         );
         self.gate = Gate::Committed;
+    }
+
+    /// The steps of process `p` alone in `state` (no rendezvous partner's steps started by
+    /// another process), for the reduced search to try one candidate's ample set before the
+    /// full expansion. They are handed out in the order [`Generator::successors`] hands them
+    /// out among the others, and an evaluation error goes to `on_error`. `false` (nothing
+    /// meaningful handed out) when that order or set cannot be had this way: a property
+    /// process, `system sync`, DiVinE's error state, stuttering, a state where some process is
+    /// committed and holds its exclusivity or stops the others, or a step of `p` entering an
+    /// `atomic` sequence (explored through by the full expansion).
+    pub(crate) fn process_steps(
+        &mut self,
+        state: &[u8],
+        p: usize,
+        out: &mut impl FnMut(&[u8], &Label),
+        on_error: &mut impl FnMut(EvalError, u32),
+    ) -> bool {
+        let m = self.m;
+        if m.property.is_some() || m.synchronous || self.error_state.is_some() || self.stutter {
+            return false;
+        }
+        let through = self.through_atomic;
+        if through {
+            if stored_exclusive(m, state).is_some() {
+                return false;
+            }
+            self.gate = Gate::Exclusive(None);
+        } else if committed_in(m, state) {
+            return false;
+        }
+        self.cur.clear();
+        self.cur.extend_from_slice(state);
+        self.emitted = 0;
+        self.only = Some(p);
+        let mut entered = false;
+        self.async_system(
+            &mut |t: &[u8], l: &Label| {
+                if through && mover_inside(m, t, l).is_some() {
+                    entered = true;
+                } else {
+                    out(t, l);
+                }
+            },
+            on_error,
+        );
+        self.only = None;
+        self.gate = Gate::Committed;
+        !entered
     }
 
     /// The successors of `state`, every step handed out.
@@ -450,7 +568,10 @@ impl<'m> Generator<'m> {
             Gate::Exclusive(x) => (false, if self.yielded { None } else { x }),
         };
         for (pi, p) in m.procs.iter().enumerate() {
-            if Some(pi as u32) == m.property || only.is_some_and(|x| x != pi) {
+            if Some(pi as u32) == m.property
+                || only.is_some_and(|x| x != pi)
+                || self.only.is_some_and(|x| x != pi)
+            {
                 continue;
             }
             let s = self.cur[pi] as usize;
