@@ -75,7 +75,10 @@ pub struct Exploration {
     pub first_eval_error: Option<(EvalError, u32)>,
     pub memory_bytes: usize,
     pub seconds: f64,
-    /// States expanded with a proper ample set (partial-order reduction; 0 without it).
+    /// States expanded with an ample set (partial-order reduction; 0 without it): a proper
+    /// subset of the enabled steps in the breadth-first search; in the depth-first search one
+    /// candidate process's steps, which may be every enabled step (it does not generate the
+    /// others to tell).
     pub reduced: u64,
 }
 

@@ -67,6 +67,11 @@ impl Search<'_> {
             let Some(&p) = self.candidates.get(i) else {
                 break;
             };
+            if alone(m, cur, p as usize) {
+                // Its steps are every step of the state: the full expansion, whatever the
+                // proviso says (single-process models), without generating them twice.
+                return Choice::Full;
+            }
             self.succ.clear();
             let (mut mixed, mut failed) = (false, false);
             let succ = &mut self.succ;
@@ -321,6 +326,16 @@ pub(crate) fn dfs_reduced(
     r.complete = true;
     finish(&mut r, &s);
     r
+}
+
+/// Is `p` the only process with a transition leaving its control state in `s`?
+fn alone(m: &Model, s: &[u8], p: usize) -> bool {
+    m.procs.iter().enumerate().all(|(q, pr)| {
+        q == p
+            || s.get(q)
+                .and_then(|&c| pr.by_state.get(c as usize))
+                .is_none_or(|v| v.is_empty())
+    })
 }
 
 /// Reverses the order of the `width`-byte states packed in `buf`.
