@@ -57,7 +57,7 @@ pub struct Generator<'m> {
     /// every step).
     pub(crate) through_atomic: bool,
     /// States inside atomic sequences still to expand, with their exclusive process and the
-    /// label of the entering step.
+    /// index in `firsts` of the entering step's label.
     inside: Vec<(Vec<u8>, usize, usize)>,
     /// The labels of the steps that entered the sequences being explored through (`inside`
     /// refers to them by index; reused).
@@ -330,11 +330,10 @@ impl<'m> Generator<'m> {
             },
             on_error,
         );
-        while let Some((s, x, fi)) = inside.pop() {
+        while let Some((mut s, x, fi)) = inside.pop() {
             let Some(first) = firsts.get(fi) else {
                 continue;
             };
-            let mut s = s;
             if seen.contains(&mut s, x) {
                 pool.push(s);
                 continue;
