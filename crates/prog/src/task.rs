@@ -202,11 +202,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         opts.engine == Engine::Cegar || (opts.engine == Engine::Portfolio && !cfa.is_acyclic());
     let mut cegar_note = None;
     if run_cegar {
-        let sub = if opts.engine == Engine::Cegar {
-            budget.clone()
-        } else {
-            budget.share(0.5, None)
-        };
+        let sub = member_budget(opts, Engine::Cegar, budget);
         let mode = if opts.boolean {
             Abstraction::Boolean
         } else {
@@ -262,11 +258,7 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
         opts.engine == Engine::Impact || (opts.engine == Engine::Portfolio && !cfa.is_acyclic());
     let mut impact_note = None;
     if run_impact {
-        let sub = if opts.engine == Engine::Impact {
-            budget.clone()
-        } else {
-            budget.share(0.5, None)
-        };
+        let sub = member_budget(opts, Engine::Impact, budget);
         match impact(&cfa, &sub) {
             Ok(ImpactResult::Safe(inv)) => match check_invariant(&cfa, &inv) {
                 Ok(()) => {
@@ -326,6 +318,16 @@ fn verify_inner(path: &Path, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     let a = bmc_deepening(cfa, &c_file, opts, &lower, recursive, budget)?;
     Ok(base(with_note(sizes(a))))
+}
+
+/// The budget of `engine` in the loop programs' portfolio: all of it when the user chose that
+/// engine alone, else half of what is left on both clocks.
+fn member_budget(opts: &VerifyOptions, engine: Engine, budget: &Budget) -> Budget {
+    if opts.engine == engine {
+        budget.clone()
+    } else {
+        budget.share(0.5, None)
+    }
 }
 
 /// Bounded procedure summaries (module `summary_bmc`) on an automaton lowered with summaries.
