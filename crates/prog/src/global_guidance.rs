@@ -82,8 +82,12 @@ fn cluster_of<'l>(new: &[Lit], lemmas: &[&'l [Lit]]) -> Option<Vec<&'l [Lit]>> {
 /// The convex closure of a cluster whose members lie on a line: two bounds `t₁ + c₁ ≤ 0` and
 /// `t₂ + c₂ ≤ 0` whose constants vary in the cluster but whose sum `c₁ + c₂` does not (`x ≥ c ∧ y
 /// ≤ c` for every `c`) are replaced by their sum `t₁ + t₂ + c₁ + c₂ ≤ 0` (`y - x ≤ 0`), which
-/// every member implies. Each varying bound is used in at most one pair.
-fn paired_sums(new: &[Lit], cluster: &[&[Lit]]) -> Vec<Lit> {
+/// every member implies. Each varying bound is used in at most one pair. Returned with the sums:
+/// each paired bound at its weakest constant in the cluster (`x ≥ c_min`, `y ≤ c_max`), the end
+/// of the segment the members lie on; the sum with one of them is the closure of a family that
+/// the search enumerates in one direction (`x ≥ 1 ∧ y - x ≤ 0` for `x ≥ c ∧ y ≤ c`, `c = 1, 2,
+/// …`), the projection of `c` from `c ≥ c_min ∧ x ≥ c ∧ y ≤ c`.
+fn paired_sums(new: &[Lit], cluster: &[&[Lit]]) -> (Vec<Lit>, Vec<Lit>) {
     let varying = |i: usize| {
         new.get(i).is_some_and(|l| {
             cluster
@@ -96,7 +100,7 @@ fn paired_sums(new: &[Lit], cluster: &[&[Lit]]) -> Vec<Lit> {
         _ => None,
     };
     let mut used = vec![false; new.len()];
-    let mut out = Vec::new();
+    let (mut out, mut ends) = (Vec::new(), Vec::new());
     for i in 0..new.len() {
         if used.get(i) == Some(&true) || !varying(i) || bound(new, i).is_none() {
             continue;
@@ -119,16 +123,26 @@ fn paired_sums(new: &[Lit], cluster: &[&[Lit]]) -> Vec<Lit> {
             let Ok(t) = x.lin.add(&y.lin) else { continue };
             if on_line && !t.coeffs.is_empty() {
                 out.push(Lit::Lin(Atom::le0(t)));
-                for k in [i, j] {
+                for (k, a) in [(i, x), (j, y)] {
                     if let Some(u) = used.get_mut(k) {
                         *u = true;
                     }
+                    // `t + c ≤ 0` at its weakest: the least constant of the cluster.
+                    let c = cluster
+                        .iter()
+                        .filter_map(|m| bound(m, k))
+                        .fold(a.lin.konst, i128::min);
+                    let lin = Lin {
+                        coeffs: a.lin.coeffs.clone(),
+                        konst: c,
+                    };
+                    ends.push(Lit::Lin(Atom::le0(lin)));
                 }
                 break;
             }
         }
     }
-    out
+    (out, ends)
 }
 
 /// The subsume candidates for the cluster of `new` among `lemmas` (cubes of one predicate), most
@@ -175,10 +189,21 @@ pub(crate) fn subsume_candidates(new: &[Lit], lemmas: &[&[Lit]]) -> Vec<Vec<Lit>
         c.extend(congruences);
         out.push(c);
     }
-    let sums = paired_sums(new, &cluster);
+    let (sums, ends) = paired_sums(new, &cluster);
     if !sums.is_empty() {
         let mut c = kept.clone();
         c.extend(sums);
+        // The segment's ends, then one end (the family enumerated in one direction).
+        let mut both = c.clone();
+        both.extend(ends.iter().cloned());
+        out.push(both);
+        if let [a, b] = ends.as_slice() {
+            for e in [a, b] {
+                let mut one = c.clone();
+                one.push(e.clone());
+                out.push(one);
+            }
+        }
         out.push(c);
     }
     if !kept.is_empty() {
@@ -314,6 +339,23 @@ mod tests {
         assert!(subsume_candidates(&skew(3), &refs)
             .iter()
             .all(|c| c.iter().all(|l| l.lin().coeffs.len() < 2)));
+    }
+
+    #[test]
+    fn a_family_on_a_line_keeps_the_end_it_starts_from() {
+        // `x ≥ c ∧ y ≤ c - 2` for c = 3, 4, 5 (the search moving up): the union of the family
+        // is `x ≥ 3 ∧ y - x ≤ -2`, offered before the sum alone.
+        let fam = |c: i128| vec![le(&[(0, -1)], c), le(&[(1, 1)], 2 - c)];
+        let old = [fam(3), fam(4)];
+        let refs: Vec<&[Lit]> = old.iter().map(Vec::as_slice).collect();
+        let cands = subsume_candidates(&fam(5), &refs);
+        let sum = le(&[(0, -1), (1, 1)], 2);
+        let union = vec![sum.clone(), le(&[(0, -1)], 3)];
+        let at = |c: &Vec<Lit>| cands.iter().position(|x| x == c);
+        assert!(at(&union).is_some());
+        assert!(at(&union) < at(&vec![sum.clone()]));
+        // Both ends: the segment `3 ≤ x, y ≤ 3` of the three members.
+        assert!(cands.contains(&vec![sum, le(&[(0, -1)], 3), le(&[(1, 1)], -3)]));
     }
 
     #[test]
