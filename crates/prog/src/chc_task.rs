@@ -170,6 +170,10 @@ fn solve_text(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<Answe
 /// SMT queries Spacer may spend on a linear system in the portfolio before IMPACT and BMC run.
 const PORTFOLIO_QUERIES: u64 = 2_000;
 
+/// Spacer's share of a time limit (of what is left on each clock) on a linear system in the
+/// portfolio; IMPACT gets half of the rest and BMC what remains.
+const SPACER_SHARE: f64 = 0.75;
+
 /// A checked `sat` answer.
 fn sat_answer(m: &ChcModel, engine: &str) -> Answer {
     let mut a = Answer::decision(Verdict::True)
@@ -335,11 +339,15 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     let mut spacer_note: Option<String> = None;
     if matches!(opts.engine, Engine::Spacer | Engine::Portfolio) {
-        // In the portfolio a linear system keeps a quarter of the time for IMPACT and BMC;
-        // without a time limit Spacer stops after `PORTFOLIO_QUERIES` SMT queries instead.
-        let sub = match (opts.engine, &linear, budget.remaining()) {
-            (Engine::Portfolio, Ok(_), Some(r)) => budget.sub(Some(r * 3 / 4)),
-            (Engine::Portfolio, Ok(_), None) => budget.sub(None).with_work_limit(PORTFOLIO_QUERIES),
+        // In the portfolio a linear system keeps a quarter of the time for IMPACT and BMC, on
+        // both clocks (wall-clock and CPU time); without either limit Spacer stops after
+        // `PORTFOLIO_QUERIES` SMT queries instead.
+        let limited = budget.remaining().is_some() || budget.cpu_deadline().is_some();
+        let sub = match (opts.engine, &linear, limited) {
+            (Engine::Portfolio, Ok(_), true) => budget.share(SPACER_SHARE, None),
+            (Engine::Portfolio, Ok(_), false) => {
+                budget.sub(None).with_work_limit(PORTFOLIO_QUERIES)
+            }
             _ => budget.sub(None),
         };
         match run_spacer(&sys, text, &sub, pre) {
@@ -367,8 +375,8 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     let mut note: Option<String> = None;
     if opts.engine != Engine::Bmc {
-        let sub = match (opts.engine, budget.remaining()) {
-            (Engine::Portfolio, Some(r)) => budget.sub(Some(r / 2)),
+        let sub = match opts.engine {
+            Engine::Portfolio => budget.share(0.5, None),
             _ => budget.sub(None),
         };
         match impact(&h.cfa, &sub) {

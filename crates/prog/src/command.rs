@@ -142,5 +142,7 @@ pub fn chc_command(input: &Path, engine_name: &str, ctx: &Ctx) -> Result<Answer,
             "the summaries engine reads C programs (prog verify), not Horn clauses".into(),
         ));
     }
-    Ok(solve_chc(input, &options(engine_name, ctx)?, &ctx.budget)?)
+    // As in `verify`: under a CPU-time limit the portfolio's shares are shares of CPU time too.
+    let budget = ctx.budget.clone().within_cpu_rlimit();
+    Ok(solve_chc(input, &options(engine_name, ctx)?, &budget)?)
 }
