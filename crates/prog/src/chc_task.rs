@@ -172,7 +172,7 @@ const PORTFOLIO_QUERIES: u64 = 2_000;
 
 /// Spacer's share of a time limit (of what is left on each clock) on a linear system in the
 /// portfolio; IMPACT gets half of the rest and BMC what remains.
-const SPACER_SHARE: f64 = 0.75;
+const SPACER_SHARE: f64 = 0.9;
 
 /// A checked `sat` answer.
 fn sat_answer(m: &ChcModel, engine: &str) -> Answer {
