@@ -339,7 +339,7 @@ fn solve_clauses(text: &str, opts: &VerifyOptions, budget: &Budget) -> Result<An
     };
     let mut spacer_note: Option<String> = None;
     if matches!(opts.engine, Engine::Spacer | Engine::Portfolio) {
-        // In the portfolio a linear system keeps a quarter of the time for IMPACT and BMC, on
+        // In the portfolio a linear system keeps a tenth of the time for IMPACT and BMC, on
         // both clocks (wall-clock and CPU time); without either limit Spacer stops after
         // `PORTFOLIO_QUERIES` SMT queries instead.
         let limited = budget.remaining().is_some() || budget.cpu_deadline().is_some();

@@ -586,3 +586,20 @@ fn remainder_lemmas_block_every_other_residue() {
     .to_json();
     assert!(a["witness"]["model"].to_string().contains("23468"), "{a}");
 }
+
+#[test]
+fn a_family_on_a_line_becomes_its_convex_closure() {
+    // The relational llreve/reve tasks enumerated a two-bound family one lemma per level
+    // (`a3 - a1 ≤ -c ∧ a2 ≤ c - 2` for c = 3, 4, …: level 56 without an answer in
+    // loop_merged_safe); the closure `a3 - a1 ≤ -3 ∧ a3 - a1 + a2 ≤ -2` is one lemma. Each
+    // model is re-checked on the file.
+    let root = verikit_testkit::require_data!("chc");
+    sat_within_2000(
+        &root,
+        &[
+            "eldarica-misc/LIA/llreve/loop_merged_safe.c-1_000.smt2",
+            "eldarica-misc/LIA/reve/010b-horn_000.smt2",
+            "llreve-bench/smt2/loop__fib_000.smt2",
+        ],
+    );
+}
