@@ -2,7 +2,9 @@
 //! solver of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006),
 //! Section 2 ("the DPLL(T) framework"), plugs into.
 //!
-//! Two watched literals with blockers, first-UIP learning with recursive clause minimisation,
+//! Two watched literals with blockers (binary clauses propagate from the watch alone, clauses live
+//! in one arena with their header next to their literals, as in MiniSat: Eén & Sörensson, "An
+//! Extensible SAT-solver", SAT 2003, Section 4.1), first-UIP learning with recursive clause minimisation,
 //! VSIDS decisions on a binary heap, phase saving, Luby restarts, learned-clause reduction by LBD,
 //! assumptions with final-conflict analysis (unsat cores), and the theory hooks: assert a literal,
 //! check, propagate (with an explanation per implied literal), backtrack, and a final check that may
@@ -89,18 +91,119 @@ enum Reason {
     Lazy,
 }
 
+/// A watch of a clause on one of its two watched literals. `blocker` is another literal of the
+/// clause (true: the clause is satisfied, nothing to do); for a binary clause it is the other
+/// literal, and the watch alone propagates (the clause itself is read only as a reason).
 #[derive(Clone, Copy)]
 struct Watch {
-    cref: u32,
+    /// Arena offset of the clause, with [`BINARY`] set for a binary clause.
+    tagged: u32,
     blocker: Lit,
 }
 
-struct Clause {
-    lits: Vec<Lit>,
-    learnt: bool,
-    deleted: bool,
-    lbd: u32,
-    act: f32,
+const BINARY: u32 = 1 << 31;
+
+impl Watch {
+    #[inline]
+    fn new(cref: u32, blocker: Lit, binary: bool) -> Watch {
+        Watch {
+            tagged: cref | if binary { BINARY } else { 0 },
+            blocker,
+        }
+    }
+    #[inline]
+    fn cref(self) -> u32 {
+        self.tagged & !BINARY
+    }
+    #[inline]
+    fn binary(self) -> bool {
+        self.tagged & BINARY != 0
+    }
+}
+
+/// All clauses in one vector: per clause a header of [`HEADER`] words — length with the learnt
+/// and deleted flags, LBD, activity (`f32` bits) — then its literals. A clause is named by the
+/// offset of its header (`cref`). Deleted clauses stay as holes until [`Cdcl::collect_garbage`]
+/// compacts the arena.
+#[derive(Default)]
+struct ClauseArena {
+    mem: Vec<Lit>,
+    /// Words of deleted clauses (headers included).
+    wasted: usize,
+}
+
+const HEADER: usize = 3;
+const LEARNT: u32 = 1 << 30;
+const DELETED: u32 = 1 << 31;
+const LEN_MASK: u32 = LEARNT - 1;
+
+impl ClauseArena {
+    fn alloc(&mut self, lits: &[Lit], learnt: bool, lbd: u32) -> u32 {
+        let cref = self.mem.len() as u32;
+        self.mem
+            .push(Lit(lits.len() as u32 | if learnt { LEARNT } else { 0 }));
+        self.mem.push(Lit(lbd));
+        self.mem.push(Lit(0f32.to_bits()));
+        self.mem.extend_from_slice(lits);
+        cref
+    }
+    #[inline]
+    fn len(&self, c: u32) -> usize {
+        (self.mem[c as usize].0 & LEN_MASK) as usize
+    }
+    #[inline]
+    fn lits(&self, c: u32) -> &[Lit] {
+        let s = c as usize + HEADER;
+        &self.mem[s..s + self.len(c)]
+    }
+    #[inline]
+    fn learnt(&self, c: u32) -> bool {
+        self.mem[c as usize].0 & LEARNT != 0
+    }
+    #[inline]
+    fn deleted(&self, c: u32) -> bool {
+        self.mem[c as usize].0 & DELETED != 0
+    }
+    fn delete(&mut self, c: u32) {
+        self.wasted += HEADER + self.len(c);
+        self.mem[c as usize].0 |= DELETED;
+    }
+    #[inline]
+    fn lbd(&self, c: u32) -> u32 {
+        self.mem[c as usize + 1].0
+    }
+    #[inline]
+    fn act(&self, c: u32) -> f32 {
+        f32::from_bits(self.mem[c as usize + 2].0)
+    }
+    #[inline]
+    fn set_act(&mut self, c: u32, a: f32) {
+        self.mem[c as usize + 2] = Lit(a.to_bits());
+    }
+    /// Every clause (deleted ones included), in arena order.
+    fn crefs(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut c = 0usize;
+        std::iter::from_fn(move || {
+            if c >= self.mem.len() {
+                return None;
+            }
+            let here = c as u32;
+            c += HEADER + self.len(here);
+            Some(here)
+        })
+    }
+}
+
+/// The value of a literal under `assigns` (0 true, 1 false, [`UNDEF`]); a free function so that
+/// propagation can read the assignment while it rewrites a clause of the arena.
+#[inline]
+fn lit_val(assigns: &[u8], l: Lit) -> u8 {
+    let a = assigns[l.var() as usize];
+    if a == UNDEF {
+        UNDEF
+    } else {
+        a ^ (l.is_neg() as u8)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,8 +232,7 @@ pub struct Cdcl {
     assigns: Vec<u8>, // per var: 0 = true, 1 = false, 2 = undef
     level: Vec<u32>,
     reason: Vec<Reason>,
-    clauses: Vec<Clause>,
-    free_crefs: Vec<u32>,
+    clauses: ClauseArena,
     learnts: Vec<u32>,
     watches: Vec<Vec<Watch>>,
     trail: Vec<Lit>,
@@ -196,8 +298,7 @@ impl Cdcl {
             assigns: Vec::new(),
             level: Vec::new(),
             reason: Vec::new(),
-            clauses: Vec::new(),
-            free_crefs: Vec::new(),
+            clauses: ClauseArena::default(),
             learnts: Vec::new(),
             watches: Vec::new(),
             trail: Vec::new(),
@@ -307,13 +408,7 @@ impl Cdcl {
     }
     #[inline]
     fn val(&self, l: Lit) -> u8 {
-        // 0 true, 1 false, 2 undef
-        let a = self.assigns[l.var() as usize];
-        if a == UNDEF {
-            UNDEF
-        } else {
-            a ^ (l.is_neg() as u8)
-        }
+        lit_val(&self.assigns, l)
     }
     #[inline]
     pub fn is_ok(&self) -> bool {
@@ -344,9 +439,9 @@ impl Cdcl {
         let mut out: Vec<Vec<Lit>> = self.trail[..root_end].iter().map(|&l| vec![l]).collect();
         out.extend(
             self.clauses
-                .iter()
-                .filter(|c| !c.learnt && !c.deleted)
-                .map(|c| c.lits.clone()),
+                .crefs()
+                .filter(|&c| !self.clauses.learnt(c) && !self.clauses.deleted(c))
+                .map(|c| self.clauses.lits(c).to_vec()),
         );
         if !self.ok {
             out.push(Vec::new());
@@ -466,27 +561,13 @@ impl Cdcl {
     }
 
     // ---------------- clauses ----------------
-    fn alloc_clause(&mut self, lits: Vec<Lit>, learnt: bool, lbd: u32) -> u32 {
-        let c = Clause {
-            lits,
-            learnt,
-            deleted: false,
-            lbd,
-            act: 0.0,
-        };
-        let cref = if let Some(i) = self.free_crefs.pop() {
-            self.clauses[i as usize] = c;
-            i
-        } else {
-            self.clauses.push(c);
-            (self.clauses.len() - 1) as u32
-        };
-        let (l0, l1) = (
-            self.clauses[cref as usize].lits[0],
-            self.clauses[cref as usize].lits[1],
-        );
-        self.watches[(!l0).idx()].push(Watch { cref, blocker: l1 });
-        self.watches[(!l1).idx()].push(Watch { cref, blocker: l0 });
+    /// Stores a clause of at least two literals and watches its first two.
+    fn alloc_clause(&mut self, lits: &[Lit], learnt: bool, lbd: u32) -> u32 {
+        let cref = self.clauses.alloc(lits, learnt, lbd);
+        let (l0, l1) = (lits[0], lits[1]);
+        let binary = lits.len() == 2;
+        self.watches[(!l0).idx()].push(Watch::new(cref, l1, binary));
+        self.watches[(!l1).idx()].push(Watch::new(cref, l0, binary));
         cref
     }
 
@@ -528,7 +609,7 @@ impl Cdcl {
                 true
             }
             _ => {
-                self.alloc_clause(out, false, 0);
+                self.alloc_clause(&out, false, 0);
                 true
             }
         }
@@ -664,62 +745,64 @@ impl Cdcl {
         while i < ws.len() {
             let w = ws[i];
             i += 1;
-            if self.val(w.blocker) == 0 {
+            let blocker = self.val(w.blocker);
+            if blocker == 0 {
                 ws[j] = w;
                 j += 1;
                 continue;
             }
-            let cref = w.cref as usize;
-            if self.clauses[cref].deleted {
+            if w.binary() {
+                ws[j] = w;
+                j += 1;
+                if blocker == 1 {
+                    confl = Some(vec![w.blocker, false_lit]);
+                    break;
+                }
+                self.enqueue(w.blocker, Reason::Clause(w.cref()));
                 continue;
             }
-            {
-                let lits = &mut self.clauses[cref].lits;
-                if lits[0] == false_lit {
-                    lits.swap(0, 1);
-                }
+            let cref = w.cref();
+            let start = cref as usize + HEADER;
+            let n = self.clauses.len(cref);
+            let mem = &mut self.clauses.mem;
+            if mem[start] == false_lit {
+                mem.swap(start, start + 1);
             }
-            let first = self.clauses[cref].lits[0];
-            if first != w.blocker && self.val(first) == 0 {
-                ws[j] = Watch {
-                    cref: w.cref,
-                    blocker: first,
-                };
+            let first = mem[start];
+            let kept = Watch::new(cref, first, false);
+            if first != w.blocker && lit_val(&self.assigns, first) == 0 {
+                ws[j] = kept;
                 j += 1;
                 continue;
             }
             // look for a new watch
-            let n = self.clauses[cref].lits.len();
-            let mut found = false;
-            for k in 2..n {
-                let l = self.clauses[cref].lits[k];
-                if self.val(l) != 1 {
-                    self.clauses[cref].lits.swap(1, k);
-                    self.watches[(!l).idx()].push(Watch {
-                        cref: w.cref,
-                        blocker: first,
-                    });
-                    found = true;
+            let mut found = None;
+            for k in start + 2..start + n {
+                let l = mem[k];
+                if lit_val(&self.assigns, l) != 1 {
+                    mem.swap(start + 1, k);
+                    found = Some(l);
                     break;
                 }
             }
-            if found {
+            if let Some(l) = found {
+                self.watches[(!l).idx()].push(kept);
                 continue;
             }
-            ws[j] = Watch {
-                cref: w.cref,
-                blocker: first,
-            };
+            ws[j] = kept;
             j += 1;
-            if self.val(first) == 1 {
-                confl = Some(self.clauses[cref].lits.clone());
-                while i < ws.len() {
-                    ws[j] = ws[i];
-                    j += 1;
-                    i += 1;
-                }
-            } else {
-                self.enqueue(first, Reason::Clause(w.cref));
+            if lit_val(&self.assigns, first) == 1 {
+                confl = Some(mem[start..start + n].to_vec());
+                break;
+            }
+            self.enqueue(first, Reason::Clause(cref));
+        }
+        if confl.is_some() {
+            // keep the watches not visited
+            while i < ws.len() {
+                ws[j] = ws[i];
+                j += 1;
+                i += 1;
             }
         }
         ws.truncate(j);
@@ -735,7 +818,7 @@ impl Cdcl {
     fn reason_lits<T: Theory>(&mut self, th: &mut T, v: Var) -> Option<&[Lit]> {
         match self.reason[v as usize] {
             Reason::None => None,
-            Reason::Clause(c) => Some(&self.clauses[c as usize].lits),
+            Reason::Clause(c) => Some(self.clauses.lits(c)),
             Reason::Theory(i) => Some(&self.th_reasons[i as usize]),
             Reason::Lazy => {
                 let vu = v as usize;
@@ -764,12 +847,14 @@ impl Cdcl {
     ) -> bool {
         let mut stack = vec![p];
         let top = toclear.len();
+        let mut rl = Vec::new();
         while let Some(q) = stack.pop() {
-            let rl: Vec<Lit> = match self.reason_lits(th, q.var()) {
-                Some(r) => r.to_vec(),
+            rl.clear();
+            match self.reason_lits(th, q.var()) {
+                Some(r) => rl.extend_from_slice(r),
                 None => return false,
-            };
-            for l in rl {
+            }
+            for &l in &rl {
                 let v = l.var();
                 if v == q.var() {
                     continue;
@@ -832,10 +917,10 @@ impl Cdcl {
                 out[0] = !pl;
                 break;
             }
-            clause = match self.reason_lits(th, pl.var()) {
-                Some(r) => r.to_vec(),
-                None => Vec::new(),
-            };
+            clause.clear();
+            if let Some(r) = self.reason_lits(th, pl.var()) {
+                clause.extend_from_slice(r);
+            }
             if let Reason::Clause(c) = self.reason[pl.var() as usize] {
                 self.bump_clause(c);
             }
@@ -873,12 +958,12 @@ impl Cdcl {
     }
 
     fn bump_clause(&mut self, c: u32) {
-        let cl = &mut self.clauses[c as usize];
-        if cl.learnt {
-            cl.act += self.cla_inc;
-            if cl.act > 1e20 {
+        if self.clauses.learnt(c) {
+            let act = self.clauses.act(c) + self.cla_inc;
+            self.clauses.set_act(c, act);
+            if act > 1e20 {
                 for &l in &self.learnts {
-                    self.clauses[l as usize].act *= 1e-20;
+                    self.clauses.set_act(l, self.clauses.act(l) * 1e-20);
                 }
                 self.cla_inc *= 1e-20;
             }
@@ -955,7 +1040,7 @@ impl Cdcl {
         } else {
             let lbd = self.lbd(&learnt);
             let first = learnt[0];
-            let c = self.alloc_clause(learnt, true, lbd);
+            let c = self.alloc_clause(&learnt, true, lbd);
             self.learnts.push(c);
             self.stats.learnt_clauses += 1;
             self.bump_clause(c);
@@ -966,46 +1051,80 @@ impl Cdcl {
         true
     }
 
+    /// Whether clause `c` (of three or more literals: binary clauses are never deleted) is the
+    /// reason of its first literal.
     fn locked(&self, c: u32) -> bool {
-        let l0 = self.clauses[c as usize].lits[0];
+        let l0 = self.clauses.lits(c)[0];
         self.val(l0) == 0 && self.reason[l0.var() as usize] == Reason::Clause(c)
     }
 
     fn reduce_db(&mut self) {
         let mut ls = std::mem::take(&mut self.learnts);
+        let db = &self.clauses;
         ls.sort_by(|&a, &b| {
-            let (ca, cb) = (&self.clauses[a as usize], &self.clauses[b as usize]);
-            cb.lbd.cmp(&ca.lbd).then(
-                ca.act
-                    .partial_cmp(&cb.act)
+            db.lbd(b).cmp(&db.lbd(a)).then(
+                db.act(a)
+                    .partial_cmp(&db.act(b))
                     .unwrap_or(std::cmp::Ordering::Equal),
             )
         });
         let half = ls.len() / 2;
         let mut keep = Vec::with_capacity(ls.len());
         for (i, c) in ls.into_iter().enumerate() {
-            let cl = &self.clauses[c as usize];
-            if i < half && cl.lbd > 2 && cl.lits.len() > 2 && !self.locked(c) {
+            if i < half && self.clauses.lbd(c) > 2 && self.clauses.len(c) > 2 && !self.locked(c) {
                 if let Some(p) = &mut self.proof {
-                    p.delete(&self.clauses[c as usize].lits);
+                    p.delete(self.clauses.lits(c));
                 }
-                self.clauses[c as usize].deleted = true;
-                self.clauses[c as usize].lits = Vec::new();
+                self.clauses.delete(c);
                 self.stats.deleted_clauses += 1;
             } else {
                 keep.push(c);
             }
         }
         self.learnts = keep;
-        // purge watches to deleted clauses and recycle their slots
+        // purge watches to deleted clauses
         for wl in self.watches.iter_mut() {
-            wl.retain(|w| !self.clauses[w.cref as usize].deleted);
+            wl.retain(|w| !self.clauses.deleted(w.cref()));
         }
-        for (i, c) in self.clauses.iter().enumerate() {
-            if c.deleted && c.lits.is_empty() && !self.free_crefs.contains(&(i as u32)) {
-                self.free_crefs.push(i as u32);
+        if self.clauses.wasted * 5 > self.clauses.mem.len() {
+            self.collect_garbage();
+        }
+    }
+
+    /// Compacts the clause arena: live clauses move to a new arena in order, and every clause
+    /// reference (watches, reasons of assigned variables, the learnt list) follows them. Deleted
+    /// clauses have no watches and are nobody's reason (locked clauses are not deleted).
+    fn collect_garbage(&mut self) {
+        let old = &mut self.clauses.mem;
+        let mut mem = Vec::with_capacity(old.len() - self.clauses.wasted);
+        let mut c = 0usize;
+        while c < old.len() {
+            let end = c + HEADER + (old[c].0 & LEN_MASK) as usize;
+            if old[c].0 & DELETED == 0 {
+                let moved = Lit(mem.len() as u32);
+                mem.extend_from_slice(&old[c..end]);
+                // the old header's LBD word now forwards to the new place
+                old[c + 1] = moved;
+            }
+            c = end;
+        }
+        let fwd = |c: u32| old[c as usize + 1].0;
+        for wl in self.watches.iter_mut() {
+            for w in wl.iter_mut() {
+                *w = Watch::new(fwd(w.cref()), w.blocker, w.binary());
             }
         }
+        for &l in &self.trail {
+            let r = &mut self.reason[l.var() as usize];
+            if let Reason::Clause(c) = *r {
+                *r = Reason::Clause(fwd(c));
+            }
+        }
+        for c in self.learnts.iter_mut() {
+            *c = fwd(*c);
+        }
+        self.clauses.mem = mem;
+        self.clauses.wasted = 0;
     }
 
     fn analyze_final<T: Theory>(&mut self, th: &mut T, p: Lit, assumptions: &[Lit]) {
