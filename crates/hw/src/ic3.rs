@@ -74,6 +74,9 @@ pub(crate) struct Ic3Options {
     /// Joins per literal drop (the candidate shrunk to the literals a counterexample to
     /// generalisation agrees with, and queried again) before the drop is given up.
     pub(crate) join_max: usize,
+    /// With `cone`: decide only the inputs and latches of the cone; its gates are then
+    /// assigned by propagation (a Tseitin gate whose inputs are assigned is implied).
+    pub(crate) decide_sources: bool,
 }
 
 /// How IC3 lifts a predecessor state to a cube of predecessors (`hw.ic3-lift`).
@@ -307,10 +310,11 @@ fn subset(a: &[u32], b: &[u32]) -> bool {
     a.iter().all(|x| rest.any(|y| y == x))
 }
 
-/// The solver variables (frame 0 of `un`) of the AIG variables marked in `cone`.
-fn domain_vars(un: &Unroller<'_>, cone: &[bool]) -> Vec<Var> {
+/// The solver variables (frame 0 of `un`) of the AIG variables marked in `cone` (only its
+/// inputs and latches with `sources`).
+fn domain_vars(un: &Unroller<'_>, cone: &[bool], kinds: &[Kind], sources: bool) -> Vec<Var> {
     (cone.iter().enumerate())
-        .filter(|&(_, &s)| s)
+        .filter(|&(v, &s)| s && !(sources && matches!(kinds.get(v), Some(Kind::And(_)))))
         .filter_map(|(v, _)| un.known(0, v as u32))
         .map(|l| l.var())
         .collect()
@@ -549,7 +553,7 @@ impl<'a> Ic3<'a> {
             let cone = self.cone(roots);
             self.cone_size_sum += cone.iter().filter(|&&b| b).count() as u64;
             self.cone_queries += 1;
-            let mut dom = domain_vars(&self.un, &cone);
+            let mut dom = domain_vars(&self.un, &cone, &self.kinds, self.opts.decide_sources);
             dom.extend(cube.iter().filter_map(|&c| {
                 let (p, _) = self.latch_of(c);
                 self.cur.get(p).map(|l| l.var())
@@ -791,7 +795,7 @@ impl<'a> Ic3<'a> {
             }
         }
         if let Some(c) = &cone {
-            let mut dom = domain_vars(&self.lun, c);
+            let mut dom = domain_vars(&self.lun, c, &self.kinds, self.opts.decide_sources);
             dom.extend(assumptions.iter().map(|l| l.var()));
             self.lsat.set_domain(&dom);
         }

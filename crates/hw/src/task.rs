@@ -182,6 +182,12 @@ pub const PARAMS: &[Param] = &[
         range: "0..=1000000",
         doc: "IC3: joins per dropped literal (the candidate cut to the literals its counterexample agrees with and queried again) before the drop is given up",
     },
+    Param {
+        name: "hw.ic3-decide-sources",
+        default: "false",
+        range: "true|false",
+        doc: "IC3 with hw.ic3-cone: a query decides only the inputs and latches of its cone (its gates follow by propagation), not the gates too",
+    },
 ];
 
 /// Which engine decides the property.
@@ -243,6 +249,8 @@ pub struct Options {
     pub ic3_subsume: bool,
     /// IC3: joins per dropped literal.
     pub ic3_join: usize,
+    /// IC3: cone queries decide only the cone's inputs and latches.
+    pub ic3_decide_sources: bool,
     pub kind_simple_path: bool,
     pub portfolio_bmc_share: u32,
     pub portfolio_bmc_depth: usize,
@@ -281,6 +289,7 @@ impl Default for Options {
             ic3_lift: Lift::Sat,
             ic3_subsume: true,
             ic3_join: 0,
+            ic3_decide_sources: false,
             kind_simple_path: true,
             portfolio_bmc_share: 20,
             portfolio_bmc_depth: 40,
@@ -338,6 +347,7 @@ impl Options {
         self.ic3_cone_switch = p.get_in(&PARAMS[23], 0, 100_000_000)?;
         self.ic3_subsume = p.get(&PARAMS[25])?;
         self.ic3_join = p.get_in(&PARAMS[26], 0, 1_000_000)?;
+        self.ic3_decide_sources = p.get(&PARAMS[27])?;
         let order: String = p.get(&PARAMS[24])?;
         self.ic3_activity = match order.as_str() {
             "activity" => true,
@@ -364,6 +374,7 @@ impl Options {
             lift: self.ic3_lift,
             subsume: self.ic3_subsume,
             join_max: self.ic3_join,
+            decide_sources: self.ic3_decide_sources,
         }
     }
 }

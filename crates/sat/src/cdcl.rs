@@ -233,6 +233,8 @@ pub struct Cdcl {
     level: Vec<u32>,
     reason: Vec<Reason>,
     clauses: ClauseArena,
+    /// Compactions of the clause arena so far.
+    compactions: u64,
     learnts: Vec<u32>,
     watches: Vec<Vec<Watch>>,
     trail: Vec<Lit>,
@@ -299,6 +301,7 @@ impl Cdcl {
             level: Vec::new(),
             reason: Vec::new(),
             clauses: ClauseArena::default(),
+            compactions: 0,
             learnts: Vec::new(),
             watches: Vec::new(),
             trail: Vec::new(),
@@ -1125,6 +1128,7 @@ impl Cdcl {
         }
         self.clauses.mem = mem;
         self.clauses.wasted = 0;
+        self.compactions += 1;
     }
 
     fn analyze_final<T: Theory>(&mut self, th: &mut T, p: Lit, assumptions: &[Lit]) {
@@ -1418,6 +1422,53 @@ mod tests {
         assert_eq!(s.exhausted(), Some(Exhausted::Work));
         s.set_conflict_limit(None);
         assert_eq!(s.solve(&mut th, &[]), SatResult::Unsat);
+    }
+
+    /// Clause deletions compact the arena in the middle of searches (watches, reasons and the
+    /// learnt list follow the moved clauses): every answer is checked independently, a model
+    /// against the clauses and an unsatisfiability by its DRAT proof.
+    #[test]
+    fn arena_compaction_keeps_answers_checkable() {
+        use rand::{Rng, SeedableRng};
+        let mut compactions = 0;
+        for seed in 0..12u64 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let n = 110u32;
+            let cls: Vec<Vec<Lit>> = (0..490)
+                .map(|_| {
+                    (0..3)
+                        .map(|_| Lit::new(rng.gen_range(0..n), rng.gen()))
+                        .collect()
+                })
+                .collect();
+            let mut s = Cdcl::new();
+            s.set_max_learnts(20);
+            s.set_proof(crate::ProofLog::in_memory(seed % 2 == 0));
+            for _ in 0..n {
+                s.new_var();
+            }
+            for c in &cls {
+                s.add_clause(&mut NoTheory, c);
+            }
+            match s.solve(&mut NoTheory, &[]) {
+                SatResult::Sat => {
+                    for c in &cls {
+                        assert!(c.iter().any(|&l| s.value(l) == Some(true)));
+                    }
+                }
+                SatResult::Unsat => {
+                    let proof = s.take_proof().map(|p| p.finish().unwrap()).unwrap();
+                    let steps = crate::parse_drat(&proof).unwrap();
+                    crate::check_drat(n, &cls, &steps, &Budget::unlimited()).unwrap();
+                }
+                SatResult::Unknown => panic!("no budget was set"),
+            }
+            compactions += s.compactions;
+            if compactions > 2 {
+                break;
+            }
+        }
+        assert!(compactions > 0, "no arena compaction happened");
     }
 
     proptest::proptest! {

@@ -29,6 +29,7 @@ fn settings(engine: LiveEngine) -> LiveSettings {
             lift: crate::ic3::Lift::Sat,
             subsume: true,
             join_max: 0,
+            decide_sources: false,
         },
         simple_path: true,
         reduce: true,
