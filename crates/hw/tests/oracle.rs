@@ -135,8 +135,9 @@ proptest! {
         // without fraiging (`hw.fraig`), once with whole-circuit queries (`hw.ic3-cone`), three
         // times switching the query mode at every stall, three times ordering generalisation by
         // latch activity, lifting three ways (`hw.ic3-lift`), with and without containment
-        // (`hw.ic3-subsume`), with none, one or unbounded joins (`hw.ic3-join`); the
-        // portfolio in two threads and in one
+        // (`hw.ic3-subsume`), with none, one or unbounded joins (`hw.ic3-join`), twice deciding
+        // only the cone's inputs and latches (`hw.ic3-decide-sources`); the portfolio in two
+        // threads and in one
         let ic3 = [
             Engine::Bmc,
             Engine::Kind,
@@ -169,6 +170,8 @@ proptest! {
                 5 => 1,
                 _ => 0,
             };
+            // cone queries deciding only the cone's inputs and latches
+            opts.ic3_decide_sources = matches!(k, 4 | 5);
             // lifting by SAT (the default), by ternary simulation, by both
             opts.ic3_lift = match k {
                 2 | 5 => Lift::Ternary,
