@@ -11,7 +11,8 @@
 //! * Each query is restricted to the cone of influence of what it asks about (`hw.ic3-cone`): the
 //!   solver decides only the gates, inputs and latches the cube's next-state functions (or the
 //!   bad literal) and the constraints read, and the cube's own latches; the rest of the circuit
-//!   is left to propagation (see [`Ic3::solve`] for why answers stay usable). Optionally
+//!   is left to propagation (see [`Ic3::solve`] for why answers stay usable); with
+//!   `hw.ic3-decide-sources` only the cone's inputs and latches are decided. Optionally
 //!   (`hw.ic3-cone-switch`) a frame that stalls goes on with whole-circuit queries, and back.
 //! * Predecessors are *lifted* (Eén et al. §III-C, `hw.ic3-lift`) by ternary simulation
 //!   ([`crate::ternary_lifting`]: each latch of the cone set to X in turn, kept X when the
