@@ -2,12 +2,12 @@
 //! solver of Dutertre & de Moura, "A Fast Linear-Arithmetic Solver for DPLL(T)" (CAV 2006),
 //! Section 2 ("the DPLL(T) framework"), plugs into.
 //!
-//! Two watched literals with blockers (binary clauses propagate from the watch alone, clauses live
-//! in one arena with their header next to their literals, as in MiniSat: Eén & Sörensson, "An
-//! Extensible SAT-solver", SAT 2003, Section 4.1), first-UIP learning with recursive clause minimisation,
-//! VSIDS decisions on a binary heap, phase saving, Luby restarts, learned-clause reduction by LBD,
-//! assumptions with final-conflict analysis (unsat cores), and the theory hooks: assert a literal,
-//! check, propagate (with an explanation per implied literal), backtrack, and a final check that may
+//! Two watched literals with blockers (binary clauses propagate from the watch alone; clauses live
+//! in one arena, each header next to its literals, as in MiniSat: Eén & Sörensson, "An Extensible
+//! SAT-solver", SAT 2003), first-UIP learning with recursive clause minimisation, VSIDS decisions
+//! on a binary heap, phase saving, Luby restarts, learned-clause reduction by LBD, assumptions
+//! with final-conflict analysis (unsat cores), and the theory hooks: assert a literal, check,
+//! propagate (with an explanation per implied literal), backtrack, and a final check that may
 //! add atoms and lemmas (branch and bound).
 //!
 //! The search polls a [`Budget`] (every 16 conflicts and after every final check) and answers
@@ -123,8 +123,8 @@ impl Watch {
 
 /// All clauses in one vector: per clause a header of [`HEADER`] words — length with the learnt
 /// and deleted flags, LBD, activity (`f32` bits) — then its literals. A clause is named by the
-/// offset of its header (`cref`). Deleted clauses stay as holes until [`Cdcl::collect_garbage`]
-/// compacts the arena.
+/// offset of its header (`cref`, below 2^31: the watches use the top bit). Deleted clauses stay
+/// as holes until [`Cdcl::collect_garbage`] compacts the arena.
 #[derive(Default)]
 struct ClauseArena {
     mem: Vec<Lit>,
