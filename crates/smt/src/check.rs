@@ -168,7 +168,7 @@ pub(crate) fn eval(
                     } else {
                         a.div(&k).ceil()
                     };
-                    if n.op == Op::IntDiv {
+                    if *n.op == Op::IntDiv {
                         Value::Num(q)
                     } else {
                         Value::Num(a.sub(&k.mul(&q)))

@@ -154,7 +154,7 @@ impl CondDefs {
             if asm.len() > MAX_CONDS {
                 continue;
             }
-            let node = terms.node(t).clone();
+            let node = terms.node(t).owned();
             match node.op {
                 Op::And => {
                     for &a in node.args.iter() {
@@ -200,7 +200,7 @@ impl CondDefs {
                 }
                 Op::Not => {
                     let g = node.args[0];
-                    let gn = terms.node(g).clone();
+                    let gn = terms.node(g).owned();
                     match gn.op {
                         // ¬(a ∨ b) = ¬a ∧ ¬b
                         Op::Or => {

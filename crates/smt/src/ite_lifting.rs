@@ -172,7 +172,7 @@ impl IteLift {
             return None;
         }
         let (a, b) = (node.args[0], node.args[1]);
-        let is_ite = |t: TermId| terms.node(t).op == Op::Ite;
+        let is_ite = |t: TermId| *terms.node(t).op == Op::Ite;
         // Both sides `ite`: pushing one into the other multiplies their sizes; linearised.
         let (tree, other, flip) = match (is_ite(a), is_ite(b)) {
             (true, false) => (a, b, false),
@@ -242,7 +242,7 @@ impl IteLift {
         self.other_use.resize(n, false);
         for i in self.scanned..n {
             let node = terms.node(TermId(i as u32));
-            let ite = node.op == Op::Ite && node.sort.is_arith();
+            let ite = *node.op == Op::Ite && node.sort.is_arith();
             for (j, &a) in node.args.iter().enumerate() {
                 let a = a.0 as usize;
                 if ite && j > 0 {
@@ -266,7 +266,7 @@ impl IteLift {
 
     fn is_arith_ite(terms: &Terms, t: TermId) -> bool {
         let n = terms.node(t);
-        n.op == Op::Ite && n.sort.is_arith()
+        *n.op == Op::Ite && n.sort.is_arith()
     }
 
     /// Flattens the region of `root` and of every region root below it (iteratively,
@@ -337,7 +337,7 @@ impl IteLift {
         while let Some((t, p)) = stack.pop() {
             if t == root || (Self::is_arith_ite(terms, t) && !self.is_root(t)) {
                 let node = terms.node(t);
-                if node.op == Op::Ite {
+                if *node.op == Op::Ite {
                     let (c, x, y) = (node.args[0], node.args[1], node.args[2]);
                     let nc = terms.mk_not(c);
                     let px = and2(terms, p, c);
@@ -593,7 +593,7 @@ mod tests {
 
     /// Lifts every atom in the DAG of `t` (as the CNF conversion does when it meets them).
     fn lift_all(terms: &mut Terms, lift: &mut IteLift, t: TermId) -> TermId {
-        let node = terms.node(t).clone();
+        let node = terms.node(t).owned();
         let args: Vec<TermId> = node
             .args
             .iter()
@@ -653,7 +653,7 @@ mod tests {
                 while let Some(x) = stack.pop() {
                     let n = terms.node(x);
                     if matches!(n.op, Op::Eq | Op::Le | Op::Lt) {
-                        let ites = n.args.iter().filter(|&&a| terms.node(a).op == Op::Ite).count();
+                        let ites = n.args.iter().filter(|&&a| *terms.node(a).op == Op::Ite).count();
                         prop_assert!(ites != 1, "atom left");
                     }
                     stack.extend(n.args.iter().copied());
@@ -679,7 +679,7 @@ mod tests {
             let st = build(&mut terms, &vars, &shared);
             let one = terms.mk_const(Num::ONE, Sort::Int);
             let _sum = terms.mk(Op::Add, vec![st, one], Sort::Int);
-            prop_assume!(terms.node(tt).op == Op::Ite);
+            prop_assume!(*terms.node(tt).op == Op::Ite);
             let mut lift = IteLift::new();
             let defs = lift.define_var(&mut terms, tt, v).expect("within the caps");
             for m in 0..16 * 9u32 {

@@ -166,7 +166,7 @@ impl Linearizer {
             if self.cache.contains_key(&t) {
                 continue;
             }
-            let node = terms.node(t).clone();
+            let node = terms.node(t).owned();
             let children: Vec<TermId> = match node.op {
                 // the leaves are linearised with the definitions of the fresh variable
                 Op::Ite => vec![],
@@ -318,7 +318,7 @@ impl Linearizer {
                 continue;
             }
             let n = terms.node(u);
-            if n.op == Op::Ite {
+            if *n.op == Op::Ite {
                 inner += 1;
                 if inner > BASE_NODES {
                     return false;
@@ -396,7 +396,7 @@ impl Linearizer {
     }
 
     fn lin_of_var(&mut self, terms: &Terms, v: TermId) -> Lin {
-        match terms.node(v).op {
+        match *terms.node(v).op {
             Op::Var(i) => Lin::var(i),
             _ => Lin::constant(Num::ZERO),
         }

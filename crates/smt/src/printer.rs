@@ -75,7 +75,7 @@ pub(crate) fn script(terms: &Terms, logic: &str, roots: &[TermId]) -> String {
     let _ = writeln!(out, "(set-logic {logic})");
     let mut vars: Vec<u32> = order
         .iter()
-        .filter_map(|&t| match terms.node(t).op {
+        .filter_map(|&t| match *terms.node(t).op {
             Op::Var(i) => Some(i),
             _ => None,
         })

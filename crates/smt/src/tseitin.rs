@@ -98,7 +98,7 @@ impl Tseitin {
         if let Some(&l) = self.cache.get(&t) {
             return l;
         }
-        let node = cx.terms.node(t).clone();
+        let node = cx.terms.node(t).owned();
         let l = match node.op {
             Op::True => self.true_lit(cx),
             Op::False => !self.true_lit(cx),
@@ -177,7 +177,7 @@ impl Tseitin {
     }
 
     /// The literal of an arithmetic atom: bounds on the slack of its linear form.
-    fn atom_lit(&mut self, cx: &mut Ctx, node: &crate::terms::Node) -> Lit {
+    fn atom_lit(&mut self, cx: &mut Ctx, node: &crate::terms::OwnedNode) -> Lit {
         let la = cx.lin.lin(cx.terms, node.args[0]);
         let lb = cx.lin.lin(cx.terms, node.args[1]);
         let d = la.sub(&lb);
