@@ -1,6 +1,7 @@
 //! Hash-consed terms of the SMT-LIB core and arithmetic theories (the fragment the four logics
 //! QF_LRA, QF_RDL, QF_LIA, QF_IDL use). Structurally equal terms share one `TermId`, so CNF
-//! conversion and linearisation are computed once per distinct sub-term.
+//! conversion and linearisation are computed once per distinct sub-term. The store is an arena
+//! keyed by id (decision 0229): each term's key lives once, in its slot.
 
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
