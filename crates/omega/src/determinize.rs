@@ -161,10 +161,13 @@ fn successor(
             let tb = if e.to_root {
                 0
             } else if e.acc || e.enter {
-                let slot = &mut child_of[if e.enter { 0 } else { b as usize }];
+                // An edge entering another accepting SCC starts the root's fresh child, whatever
+                // brace its source was in; an accepting edge starts its source brace's child.
+                let owner = if e.enter { 0 } else { b };
+                let slot = &mut child_of[owner as usize];
                 if *slot == NONE {
                     *slot = parent.len() as u32;
-                    parent.push(b);
+                    parent.push(owner);
                 }
                 *slot
             } else {

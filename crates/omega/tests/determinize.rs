@@ -567,3 +567,28 @@ proptest! {
         check_command_dpa(&verikit_omega::ltl_to_string(&arena, phi));
     }
 }
+
+/// A random Büchi automaton (in effect `FGa`) on which the SCC reset of the braces accepted
+/// `!a; a; cycle{a; !a; a; a; !a; !a}`: the fresh brace of a state entering another accepting
+/// SCC was made a child of its source's brace, which then flashed green without an accepting
+/// edge.
+#[test]
+fn scc_reset_regression() {
+    let mut rng = SmallRng::seed_from_u64(4511496663003459232);
+    let a = common::tiny_buchi(&mut rng, 4, false);
+    let with = |simulation: bool, use_scc: bool, scc_reset: bool, reduce_input: bool| {
+        let o = DeterminizeOptions {
+            simulation,
+            use_scc,
+            scc_reset,
+            reduce_input,
+            ..DeterminizeOptions::default()
+        };
+        determinize(&a, &o).unwrap().into_twa()
+    };
+    let d0 = with(false, false, false, false);
+    for (sim, scc, reset, red) in [(false, true, false, false), (false, true, true, false)] {
+        let d = with(sim, scc, reset, red);
+        assert_same_dpa(&format!("use_scc {scc}, scc_reset {reset}"), &d, &d0);
+    }
+}
