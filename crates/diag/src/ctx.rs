@@ -36,13 +36,16 @@ impl Default for Ctx {
 }
 
 impl Ctx {
-    /// A context starting now, with a budget of `timeout` seconds.
+    /// A context starting now, with a budget of `timeout` seconds — and, when the process has
+    /// a CPU-time limit (`ulimit -t`), a CPU-time deadline just before it
+    /// ([`Budget::within_cpu_rlimit`]), so every engine stops with what it has instead of being
+    /// killed by the kernel.
     pub fn new(json: bool, quiet: bool, timeout: Option<f64>, params: Params) -> Ctx {
         Ctx {
             json,
             quiet,
             timeout,
-            budget: Budget::from_secs(timeout),
+            budget: Budget::from_secs(timeout).within_cpu_rlimit(),
             params,
             start: Instant::now(),
             sink: Sink::default(),

@@ -3,7 +3,7 @@
 //! failure printed and the exit code returned.
 
 use crate::answer::{Answer, Verdict};
-use crate::cpu::process_cpu_time;
+use crate::cpu::{cpu_time_limit, process_cpu_time};
 use crate::ctx::Ctx;
 use crate::failure::Failure;
 use crate::front::{emit, EXIT_INTERNAL, EXIT_LIMIT};
@@ -25,6 +25,18 @@ const GRACE_WALL: Duration = Duration::from_secs(5);
 
 /// How often the watchdog looks at the CPU clock during the grace period.
 const GRACE_POLL: Duration = Duration::from_millis(20);
+
+/// How often the watchdog looks at the CPU clock before a CPU-time deadline.
+const CPU_DEADLINE_POLL: Duration = Duration::from_millis(50);
+
+/// The watchdog's deadlines: wall-clock time left, and the process CPU time at which the
+/// command must give up (from `ulimit -t`), with the kernel's hard stop behind it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Deadlines {
+    wall: Option<Duration>,
+    cpu: Option<Duration>,
+    cpu_limit: Option<Duration>,
+}
 
 /// Runs `command` on a worker thread with a large stack while this thread is the watchdog: at
 /// the deadline every engine sees the budget run out and returns what it has; if one does not
@@ -49,10 +61,20 @@ where
         return EXIT_INTERNAL;
     }
     let display = Display::start(ctx.budget.progress(), ctx.quiet, verbose);
-    let outcome = await_answer(&rx, ctx.budget.remaining(), process_cpu_time);
+    let deadlines = Deadlines {
+        wall: ctx.budget.remaining(),
+        cpu: ctx.budget.cpu_deadline(),
+        cpu_limit: cpu_time_limit(),
+    };
+    let outcome = await_answer(&rx, deadlines, process_cpu_time);
     // An engine that honours the budget stops with a resource-limit error at the deadline:
     // report it as the timeout it is.
-    let deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
+    let cpu_deadline_passed = deadlines
+        .cpu
+        .zip(process_cpu_time())
+        .is_some_and(|(d, now)| now >= d);
+    let wall_deadline_passed = ctx.deadline().is_some_and(|d| Instant::now() >= d);
+    let deadline_passed = wall_deadline_passed || cpu_deadline_passed;
     display.stop();
     let outcome = match outcome {
         Ok(Err(e)) if deadline_passed && e.exit_code() == EXIT_LIMIT => Err(true),
@@ -76,7 +98,12 @@ where
         }
         Err(true) => {
             ctx.budget.cancel();
-            let t = ctx.timeout.unwrap_or_default();
+            // The limit that ran out: `--timeout`, or the CPU-time limit.
+            let (t, clock) = match (ctx.timeout, deadlines.cpu_limit) {
+                (Some(t), _) if wall_deadline_passed || !cpu_deadline_passed => (t, ""),
+                (_, Some(l)) => (l.as_secs_f64(), " of CPU time"),
+                (t, None) => (t.unwrap_or_default(), ""),
+            };
             if ctx.json {
                 let mut a = Answer::decision(Verdict::Timeout).detail("timeout_s", t);
                 // The engine's last progress report is what it had computed when it was given up.
@@ -99,7 +126,7 @@ where
                     format!(" (last progress: {p})")
                 };
                 emit(&format!(
-                    "timeout: no (further) answer within {t} s{last}\n"
+                    "timeout: no (further) answer within {t} s{clock}{last}\n"
                 ));
             }
             EXIT_LIMIT
@@ -112,33 +139,50 @@ where
     }
 }
 
-/// The worker's result: waits `remaining` (for ever if `None`), then for the grace period —
-/// until the process has used [`GRACE_CPU`] of CPU time (read by `cpu`) since the deadline, or
-/// [`GRACE_WALL`] has passed (at once [`GRACE_CPU`] of wall-clock time where `cpu` says
-/// nothing). `Err(true)`: no answer in time; `Err(false)`: the worker is gone without one.
+/// The worker's result: waits until the wall-clock deadline `d.wall` or the CPU-time deadline
+/// `d.cpu` (read by `cpu`; for ever if neither), then for the grace period — until the process
+/// has used [`GRACE_CPU`] of CPU time since the deadline (at most half of what is left before
+/// the kernel's CPU-time limit `d.cpu_limit`, so the answer is printed before the kernel stops
+/// the process), or [`GRACE_WALL`] has passed (at once [`GRACE_CPU`] of wall-clock time where
+/// `cpu` says nothing). `Err(true)`: no answer in time; `Err(false)`: the worker is gone
+/// without one.
 fn await_answer<T>(
     rx: &Receiver<T>,
-    remaining: Option<Duration>,
+    d: Deadlines,
     cpu: impl Fn() -> Option<Duration>,
 ) -> Result<T, bool> {
-    let Some(remaining) = remaining else {
-        return rx.recv().map_err(|_| false);
-    };
-    match rx.recv_timeout(remaining) {
-        Err(RecvTimeoutError::Timeout) => {}
-        other => return other.map_err(|_| false),
+    let wall_end = d.wall.map(|r| Instant::now() + r);
+    loop {
+        let left = wall_end.map(|e| e.saturating_duration_since(Instant::now()));
+        let wait = match (left, d.cpu) {
+            (None, None) => return rx.recv().map_err(|_| false),
+            (Some(l), None) => l,
+            (l, Some(_)) => l.map_or(CPU_DEADLINE_POLL, |l| l.min(CPU_DEADLINE_POLL)),
+        };
+        match rx.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => {}
+            other => return other.map_err(|_| false),
+        }
+        let wall_passed = wall_end.is_some_and(|e| Instant::now() >= e);
+        let cpu_passed = d.cpu.zip(cpu()).is_some_and(|(at, now)| now >= at);
+        if wall_passed || cpu_passed {
+            break;
+        }
     }
     let deadline = Instant::now();
     let Some(cpu_at_deadline) = cpu() else {
         return rx.recv_timeout(GRACE_CPU).map_err(timed_out);
     };
+    let grace = d.cpu_limit.map_or(GRACE_CPU, |l| {
+        GRACE_CPU.min(l.saturating_sub(cpu_at_deadline) / 2)
+    });
     loop {
         match rx.recv_timeout(GRACE_POLL) {
             Err(RecvTimeoutError::Timeout) => {}
             other => return other.map_err(timed_out),
         }
-        let spent = cpu().map_or(GRACE_CPU, |c| c.saturating_sub(cpu_at_deadline));
-        if spent >= GRACE_CPU || deadline.elapsed() >= GRACE_WALL {
+        let spent = cpu().map_or(grace, |c| c.saturating_sub(cpu_at_deadline));
+        if spent >= grace || deadline.elapsed() >= GRACE_WALL {
             return Err(true);
         }
     }
@@ -162,6 +206,13 @@ mod tests {
     use super::*;
     use std::sync::mpsc::channel;
 
+    fn wall(ms: u64) -> Deadlines {
+        Deadlines {
+            wall: Some(Duration::from_millis(ms)),
+            ..Deadlines::default()
+        }
+    }
+
     /// A worker on a starved core: its answer comes a wall-clock second after the deadline,
     /// while the process's CPU clock has not moved by the grace — it is printed, not lost.
     /// A worker that burns CPU past the grace without answering is given up.
@@ -175,7 +226,7 @@ mod tests {
         let frozen = || Some(Duration::from_secs(3));
         let t = Instant::now();
         assert_eq!(
-            await_answer(&rx, Some(Duration::from_millis(100)), frozen),
+            await_answer(&rx, wall(100), frozen),
             Ok(7)
         );
         assert!(t.elapsed() >= Duration::from_millis(1000));
@@ -184,11 +235,43 @@ mod tests {
         let start = Instant::now();
         // a CPU clock running at full speed: the grace ends after GRACE_CPU
         let running = move || Some(start.elapsed());
-        assert_eq!(await_answer(&rx, Some(Duration::ZERO), running), Err(true));
+        assert_eq!(await_answer(&rx, wall(0), running), Err(true));
         assert!(start.elapsed() < GRACE_WALL);
         // a clock that says nothing: GRACE_CPU of wall-clock time
-        assert_eq!(await_answer(&rx, Some(Duration::ZERO), || None), Err(true));
+        assert_eq!(await_answer(&rx, wall(0), || None), Err(true));
         drop(tx);
-        assert_eq!(await_answer(&rx, None, || None), Err(false));
+        assert_eq!(await_answer(&rx, Deadlines::default(), || None), Err(false));
+    }
+
+    /// Under a CPU-time limit (`ulimit -t`) without `--timeout`: the worker is given up when
+    /// the process's CPU clock passes the CPU deadline, and the grace ends halfway to the
+    /// kernel's limit when that is nearer than [`GRACE_CPU`]; an answer before the deadline is
+    /// returned.
+    #[test]
+    fn a_cpu_deadline_is_watched() {
+        let (tx, rx) = channel::<u32>();
+        let start = Instant::now();
+        let running = move || Some(start.elapsed());
+        let d = Deadlines {
+            wall: None,
+            cpu: Some(Duration::from_millis(200)),
+            cpu_limit: Some(Duration::from_millis(300)),
+        };
+        assert_eq!(await_answer(&rx, d, running), Err(true));
+        let took = start.elapsed();
+        assert!(took >= Duration::from_millis(200), "{took:?}");
+        assert!(took < Duration::from_millis(200) + GRACE_CPU, "{took:?}");
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            let _ = tx.send(3);
+        });
+        let (tx2, rx2) = channel::<u32>();
+        drop(tx2);
+        assert_eq!(await_answer(&rx2, d, running), Err(false));
+        let d = Deadlines {
+            cpu: Some(Duration::from_secs(100)),
+            ..d
+        };
+        assert_eq!(await_answer(&rx, d, || Some(Duration::ZERO)), Ok(3));
     }
 }

@@ -66,9 +66,9 @@ pub fn verify_command(
         let dir = format!("verikit-replay-{}", std::process::id());
         opts.replay_dir = Some(std::env::temp_dir().join(dir));
     }
-    // Under a CPU-time limit (`ulimit -t`) the portfolio's time shares are shares of CPU time.
-    let budget = ctx.budget.clone().within_cpu_rlimit();
-    let a = verify(input, &opts, &budget);
+    // Under a CPU-time limit (`ulimit -t`) the budget has a CPU-time deadline, and the
+    // portfolio's time shares are shares of CPU time.
+    let a = verify(input, &opts, &ctx.budget);
     if let Some(d) = &opts.replay_dir {
         let _ = std::fs::remove_dir_all(d);
     }

@@ -30,9 +30,9 @@ pub fn solve_command(
         (None, Some(f)) => f,
         _ => return Err(Failure::Usage("give a TLSF file or -f FORMULA".into())),
     };
-    // Under a CPU-time limit (`ulimit -t`) the time shares are shares of CPU time.
-    let budget = ctx.budget.clone().within_cpu_rlimit();
-    synthesize(&input, opts, &ctx.params, &budget).map_err(failure(spec))
+    // Under a CPU-time limit (`ulimit -t`) the budget has a CPU-time deadline, and the time
+    // shares are shares of CPU time.
+    synthesize(&input, opts, &ctx.params, &ctx.budget).map_err(failure(spec))
 }
 
 /// `verikit synt convert`: the TLSF specification as one LTL formula and its partition.
