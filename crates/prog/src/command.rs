@@ -143,6 +143,5 @@ pub fn chc_command(input: &Path, engine_name: &str, ctx: &Ctx) -> Result<Answer,
         ));
     }
     // As in `verify`: under a CPU-time limit the portfolio's shares are shares of CPU time too.
-    let budget = ctx.budget.clone().within_cpu_rlimit();
-    Ok(solve_chc(input, &options(engine_name, ctx)?, &budget)?)
+    Ok(solve_chc(input, &options(engine_name, ctx)?, &ctx.budget)?)
 }
