@@ -152,8 +152,9 @@ fn region(cfa: &Cfa, start: Loc, name: &str) -> Result<Region, String> {
     })
 }
 
-/// One encoded region: the solver, the symbolic values of the variables per location (linear
-/// terms over value ids), and per transition its selector, literals and (for a call) cubes.
+/// One encoded region, kept across depths: the solver, the symbolic values of the variables per
+/// location (linear terms over value ids), and per transition its selector, literals and (for a
+/// call) cubes.
 struct Enc<'a> {
     cfa: &'a Cfa,
     s: Solver,
@@ -174,6 +175,20 @@ struct Step {
     atoms: Vec<Atom>,
     cubes: Vec<Vec<Atom>>,
     nondet: Vec<usize>,
+    /// A call's arguments, globals and results: the callee's interface positions.
+    args: Vec<Lin>,
+    /// A call's summary (`None` for an edge, and for a call a cut query leaves out).
+    link: Option<Link>,
+}
+
+/// The summary at a call: its cubes as terms, built once (summaries only grow). A query's scope
+/// asserts that taking the call implies one of them — or, for the call a semi-naive query
+/// restricts, one of the cubes new at the last depth — so a deeper summary extends the same
+/// encoding instead of encoding the region again, and no query carries cubes it does not use.
+struct Link {
+    cubes: Vec<TermId>,
+    /// The callee's cubes already built.
+    synced: usize,
 }
 
 /// The interface of procedure `p` in a state: parameters and globals on entry, globals and the
@@ -237,12 +252,11 @@ impl<'a> Enc<'a> {
         self.or(ors)
     }
 
-    /// Encodes `region` from `start` with the summaries `sums` at the calls.
+    /// Encodes `region` from its start, every call through its summary chain (empty until
+    /// [`Enc::sync`]); with `cuts_only` the calls after which no call is reachable are left out.
     fn new(
         cfa: &'a Cfa,
         region: &'a Region,
-        sums: &[Summary],
-        only: Option<(usize, &Cubes)>,
         cuts_only: bool,
         entry: &[Atom],
         budget: &Budget,
@@ -278,17 +292,8 @@ impl<'a> Enc<'a> {
             }
             let mut outs = Vec::new();
             for &(i, call) in region.incoming.get(&l).into_iter().flatten() {
-                let cubes = match only {
-                    Some((c, cubes)) if call && c == i => Some(cubes),
-                    _ if call && cuts_only && region.last_calls.contains(&i) => None,
-                    _ if call => cfa
-                        .calls
-                        .get(i)
-                        .and_then(|c| sums.get(c.proc))
-                        .map(|s| &s.must),
-                    _ => None,
-                };
-                outs.push(e.transfer(i, call, cubes));
+                let linked = call && !(cuts_only && region.last_calls.contains(&i));
+                outs.push(e.transfer(i, call, linked));
             }
             // Join: a fresh value where the incoming values differ.
             let mut v: Vec<Lin> = outs.first().map(|o| o.1.clone()).unwrap_or_default();
@@ -317,9 +322,9 @@ impl<'a> Enc<'a> {
                 let bf = from.and_then(|f| e.reach.get(&f).copied());
                 let mut xs: Vec<TermId> = step.atoms.iter().map(|a| e.term(a)).collect();
                 xs.extend(bf);
-                if call {
-                    let c = e.cubes_term(&step.cubes);
-                    xs.push(c);
+                if call && step.link.is_none() {
+                    // A left-out call is not taken; a linked one gets its summary per query.
+                    xs.push(e.s.terms.mk_false());
                 }
                 let body = e.and(xs);
                 let imp = e.s.terms.mk(TermOp::Implies, vec![sel, body], Sort::Bool);
@@ -336,25 +341,23 @@ impl<'a> Enc<'a> {
         Ok(e)
     }
 
-    /// The values after a transition, and its step (the selector is set by the caller).
-    fn transfer(
-        &mut self,
-        i: usize,
-        call: bool,
-        must: Option<&Cubes>,
-    ) -> ((usize, bool), Vec<Lin>, Step) {
+    /// The values after a transition, and its step (the selector is set by the caller); a
+    /// `linked` call gets its summary in each query's scope.
+    fn transfer(&mut self, i: usize, call: bool, linked: bool) -> ((usize, bool), Vec<Lin>, Step) {
         let cfa = self.cfa;
         let tt = self.s.terms.mk_true();
-        let step = |atoms, cubes, nondet| Step {
+        let step = |atoms, nondet, args, link| Step {
             sel: tt,
             atoms,
-            cubes,
+            cubes: Vec::new(),
             nondet,
+            args,
+            link,
         };
-        let (mut atoms, mut cubes, mut nd) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut atoms, mut nd) = (Vec::new(), Vec::new());
         if call {
             let Some(c) = cfa.calls.get(i) else {
-                return ((i, call), Vec::new(), step(atoms, cubes, nd));
+                return ((i, call), Vec::new(), step(atoms, nd, Vec::new(), None));
             };
             let v = self.vals.get(&c.from).cloned().unwrap_or_default();
             let mut args: Vec<Lin> = c
@@ -382,13 +385,14 @@ impl<'a> Enc<'a> {
                 }
                 args.push(Lin::var(f));
             }
-            if let Some(m) = must {
-                cubes = inst(m, &args);
-            }
-            return ((i, call), w, step(atoms, cubes, nd));
+            let link = linked.then(|| Link {
+                cubes: Vec::new(),
+                synced: 0,
+            });
+            return ((i, call), w, step(atoms, nd, args, link));
         }
         let Some(ed) = cfa.edges.get(i) else {
-            return ((i, call), Vec::new(), step(atoms, cubes, nd));
+            return ((i, call), Vec::new(), step(atoms, nd, Vec::new(), None));
         };
         let v = self.vals.get(&ed.from).cloned().unwrap_or_default();
         let mut w = v.clone();
@@ -419,7 +423,77 @@ impl<'a> Enc<'a> {
                 }
             }
         }
-        ((i, call), w, step(atoms, cubes, nd))
+        ((i, call), w, step(atoms, nd, Vec::new(), None))
+    }
+
+    /// Builds the terms of the cubes each call's callee gained since the last sync.
+    fn sync(&mut self, sums: &[Summary]) {
+        let cfa = self.cfa;
+        let mut keys: Vec<usize> = self
+            .trans
+            .iter()
+            .filter(|(k, st)| k.1 && st.link.is_some())
+            .map(|(k, _)| k.0)
+            .collect();
+        keys.sort_unstable();
+        for i in keys {
+            let Some(must) = cfa
+                .calls
+                .get(i)
+                .and_then(|c| sums.get(c.proc))
+                .map(|s| &s.must)
+            else {
+                continue;
+            };
+            let Some((synced, args)) = self
+                .trans
+                .get(&(i, true))
+                .and_then(|st| st.link.as_ref().map(|k| (k.synced, st.args.clone())))
+            else {
+                continue;
+            };
+            if synced >= must.len() {
+                continue;
+            }
+            let fresh = inst(&must.get(synced..).unwrap_or_default().to_vec(), &args);
+            let terms: Vec<TermId> = fresh
+                .iter()
+                .map(|c| self.cubes_term(std::slice::from_ref(c)))
+                .collect();
+            if let Some(st) = self.trans.get_mut(&(i, true)) {
+                st.cubes.extend(fresh);
+                if let Some(k) = st.link.as_mut() {
+                    k.cubes.extend(terms);
+                    k.synced = must.len();
+                }
+            }
+        }
+    }
+
+    /// Opens a scope for one query: every linked call implies one of its summary's cubes, and
+    /// with `only` the call `c` one of `cubes` (the semi-naive step). The caller pops it.
+    fn scope(&mut self, only: Option<(usize, &Cubes)>) {
+        self.s.push();
+        let mut links: Vec<(usize, TermId, Vec<TermId>, Vec<Lin>)> = self
+            .trans
+            .iter()
+            .filter_map(|(k, st)| {
+                let l = st.link.as_ref()?;
+                Some((k.0, st.sel, l.cubes.clone(), st.args.clone()))
+            })
+            .collect();
+        links.sort_unstable_by_key(|l| l.0);
+        for (i, sel, cubes, args) in links {
+            let any = match only {
+                Some((c, only)) if c == i => {
+                    let t = inst(only, &args);
+                    self.cubes_term(&t)
+                }
+                _ => self.or(cubes),
+            };
+            let imp = self.s.terms.mk(TermOp::Implies, vec![sel, any], Sort::Bool);
+            self.s.assert(imp);
+        }
     }
 
     fn value(&self, x: usize, memo: &mut HashMap<TermId, Value>) -> i128 {
@@ -454,6 +528,7 @@ impl<'a> Enc<'a> {
                     atoms,
                     cubes,
                     nondet: nd,
+                    ..
                 }) = self.trans.get(key)
                 else {
                     continue;
@@ -463,7 +538,8 @@ impl<'a> Enc<'a> {
                 }
                 lits.extend(atoms.iter().cloned());
                 if key.1 {
-                    if let Some(c) = cubes.iter().find(|c| c.iter().all(|a| a.holds(&val))) {
+                    // Newest first: a semi-naive query's call takes a cube of the last depth.
+                    if let Some(c) = cubes.iter().rev().find(|c| c.iter().all(|a| a.holds(&val))) {
                         lits.extend(c.iter().cloned());
                     }
                     next = self.cfa.calls.get(key.0).map(|c| c.from);
@@ -705,8 +781,31 @@ pub(crate) fn summary_bmc(
     // A summary once truncated misses cubes for good (the semi-naive queries never look for them
     // again), so its inputs stay cut at every later depth.
     let mut truncated = vec![false; cfa.procs.len()];
+    // One encoding per region and kind of query, kept across depths (each depth adds one link
+    // to every call's summary chain): the entry function for the error and for the cut calls,
+    // each body for its must and its cut summary.
+    let mut main_err = Enc::new(cfa, &main, false, &[], budget)?;
+    let mut main_cut = Enc::new(cfa, &main, true, &[], budget)?;
+    let mut body_encs = Vec::new();
+    for (p, body) in bodies.iter().enumerate() {
+        let entry = cfa
+            .procs
+            .get(p)
+            .map(|pr| ranges(cfa, &pr.params))
+            .unwrap_or_default();
+        body_encs.push((
+            Enc::new(cfa, body, false, &entry, budget)?,
+            Enc::new(cfa, body, true, &entry, budget)?,
+        ));
+    }
     for d in 0..=max_depth {
         budget.check()?;
+        main_err.sync(&sums);
+        main_cut.sync(&sums);
+        for (m, c) in body_encs.iter_mut() {
+            m.sync(&sums);
+            c.sync(&sums);
+        }
         // The entry function with the depth-d summaries: the error first.
         let mut queries: Vec<Option<(usize, &Cubes)>> = Vec::new();
         if d == 0 {
@@ -721,16 +820,20 @@ pub(crate) fn summary_bmc(
             }
         }
         for only in queries {
-            let mut e = Enc::new(cfa, &main, &sums, only, false, &[], budget)?;
+            let e = &mut main_err;
             let Some(&b) = e.reach.get(&cfa.error) else {
                 continue;
             };
-            match e.s.check(&[b]) {
+            e.scope(only);
+            let r = e.s.check(&[b]);
+            let found = (r == SatResult::Sat).then(|| e.path(cfa.error));
+            e.s.pop(1);
+            match r {
                 SatResult::Sat if body_nondet => {
                     return Ok(SummaryResult::GaveUp(format!("the error is reachable at call depth {d}, through a recursive function that calls __VERIFIER_nondet_* (its values are not read off the summaries)")));
                 }
                 SatResult::Sat => {
-                    let (_, nds, vals) = e.path(cfa.error);
+                    let (_, nds, vals) = found.unwrap_or_default();
                     let cex = nds
                         .into_iter()
                         .map(|(x, line)| (vals.get(&x).copied().unwrap_or(0), line))
@@ -744,7 +847,8 @@ pub(crate) fn summary_bmc(
             }
         }
         // Then a call with a cut input.
-        let mut e = Enc::new(cfa, &main, &sums, None, true, &[], budget)?;
+        let e = &mut main_cut;
+        e.scope(None);
         let mut cuts = Vec::new();
         for &c in &main_calls {
             let (Some(cs), Some(&b)) = (
@@ -757,19 +861,24 @@ pub(crate) fn summary_bmc(
             cuts.push(e.and(vec![b, t]));
         }
         let any = e.or(cuts);
-        match e.s.check(&[any]) {
+        let r = e.s.check(&[any]);
+        e.s.pop(1);
+        match r {
             SatResult::Unsat => return Ok(SummaryResult::Safe(d)),
             SatResult::Unknown => return Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
             SatResult::Sat => {}
         }
         // The depth-(d+1) summaries from the depth-d ones.
-        let mut next = Vec::new();
+        // Per procedure the cubes its must summary gains and its cut at the next depth (the
+        // summaries are extended in place afterwards: they only grow).
+        let mut next: Vec<(Cubes, Option<Cubes>)> = Vec::new();
         let mut next_delta = Vec::new();
-        for (p, body) in bodies.iter().enumerate() {
+        for (p, (body_must, body_cut)) in body_encs.iter_mut().enumerate() {
             let (Some(pr), Some(old)) = (cfa.procs.get(p), sums.get(p)) else {
+                next.push((Vec::new(), None));
+                next_delta.push(Vec::new());
                 continue;
             };
-            let entry = ranges(cfa, &pr.params);
             let mut queries: Vec<Option<(usize, &Cubes)>> = Vec::new();
             if d == 0 {
                 queries.push(None);
@@ -782,35 +891,38 @@ pub(crate) fn summary_bmc(
                     }
                 }
             }
-            let mut must = Some(old.must.clone());
+            let mut complete = true;
             let mut added: Cubes = Vec::new();
             for only in queries {
-                let Some(m) = must.take() else { break };
-                let mut e = Enc::new(cfa, body, &sums, only, false, &entry, budget)?;
+                let e = &mut *body_must;
                 let exit_vals = e.vals.get(&pr.exit).cloned().unwrap_or_default();
                 let positions = iface(cfa, p, &exit_vals);
-                let room = MAX_CUBES.saturating_sub(m.len());
-                must = match e.enumerate(pr.exit, &positions, &[Vec::new()], added.clone(), room)? {
-                    None => None,
-                    Some(found) => {
-                        added = found;
-                        Some(m)
+                let room = MAX_CUBES.saturating_sub(old.must.len());
+                e.scope(only);
+                let r = e.enumerate(pr.exit, &positions, &[Vec::new()], added.clone(), room);
+                e.s.pop(1);
+                match r? {
+                    None => {
+                        complete = false;
+                        break;
                     }
-                };
+                    Some(found) => added = found,
+                }
             }
-            let must = must.map(|mut m| {
-                let fresh: Cubes = added.into_iter().filter(|c| !m.contains(c)).collect();
-                next_delta.push(fresh.clone());
-                m.extend(fresh);
-                m
-            });
-            if must.is_none() {
-                next_delta.push(Vec::new());
+            let fresh: Cubes = if complete {
+                added
+                    .into_iter()
+                    .filter(|c| !old.must.contains(c))
+                    .collect()
+            } else {
                 if let Some(t) = truncated.get_mut(p) {
                     *t = true;
                 }
-            }
-            let mut e = Enc::new(cfa, body, &sums, None, true, &entry, budget)?;
+                Vec::new()
+            };
+            next_delta.push(fresh.clone());
+            let e = &mut *body_cut;
+            e.scope(None);
             let exact = !truncated.get(p).copied().unwrap_or(true);
             let mut cut = exact.then(Vec::new);
             for &c in body_calls.get(p).into_iter().flatten() {
@@ -825,19 +937,28 @@ pub(crate) fn summary_bmc(
                 let fv = e.vals.get(&from).cloned().unwrap_or_default();
                 let n_in = pr.in_params.len() + pr.in_globals.len();
                 let pos: Vec<Lin> = iface(cfa, p, &fv).into_iter().take(n_in).collect();
-                cut = e.enumerate(from, &pos, &t, found, MAX_CUBES)?;
+                cut = match e.enumerate(from, &pos, &t, found, MAX_CUBES) {
+                    Ok(c) => c,
+                    Err(x) => {
+                        e.s.pop(1);
+                        return Err(x);
+                    }
+                };
             }
-            next.push(Summary {
-                must: must.unwrap_or_else(|| old.must.clone()),
-                cut,
-            });
+            e.s.pop(1);
+            next.push((fresh, cut));
         }
-        if next == sums {
+        let mut changed = false;
+        for ((fresh, cut), s) in next.into_iter().zip(sums.iter_mut()) {
+            changed |= !fresh.is_empty() || cut != s.cut;
+            s.must.extend(fresh);
+            s.cut = cut;
+        }
+        if !changed {
             return Ok(SummaryResult::GaveUp(format!(
                 "the summaries stopped changing at depth {d} with recursive calls still cut"
             )));
         }
-        sums = next;
         delta = next_delta;
     }
     Ok(SummaryResult::GaveUp(format!(
