@@ -97,6 +97,12 @@ fn with_text(a: Answer) -> Answer {
             inv.len()
         ));
     }
+    if let Some(sums) = witness.and_then(|w| w.get("summaries")?.as_array()) {
+        lines.push(format!(
+            "summaries: {} functions (--json prints them)",
+            sums.len()
+        ));
+    }
     if let Some(vals) = witness.and_then(|w| w.get("nondet")?.as_array()) {
         let vals: Vec<String> = vals
             .iter()

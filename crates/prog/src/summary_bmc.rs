@@ -38,10 +38,17 @@ pub(crate) const MAX_CUBES: usize = 2048;
 pub(crate) enum SummaryResult {
     /// The error is reachable: nondeterministic values (with their lines) in order, and the depth.
     Counterexample(Vec<(i128, u32)>, usize),
-    /// At this depth no execution reaches the error or a cut call: the program is safe.
-    Safe(usize),
+    /// At this depth no execution reaches the error or a cut call: the program is safe. With
+    /// the depth, every procedure's summary (see [`validate`]), re-validated.
+    Safe(usize, Vec<Certified>),
     /// Outside what the engine handles, or the summaries stopped changing with calls still cut.
     GaveUp(String),
+}
+
+/// A procedure's re-validated summary: its name and its cubes as text over the interface.
+pub(crate) struct Certified {
+    pub(crate) name: String,
+    pub(crate) summary: String,
 }
 
 /// The model's value per value id.
@@ -726,6 +733,107 @@ fn ranges(cfa: &Cfa, params: &[Var]) -> Vec<Atom> {
     out
 }
 
+/// Re-validates the summaries of a complete depth `d` with fresh solvers. `S(p)` is `p`'s must
+/// cubes, and any output for an input in its cut: outside `cut_d(p)` every call reaches callee
+/// inputs outside `cut_{d−1} ⊇ cut_d`, where `must_d` is exact, so `S` is inductive — `p`'s body
+/// with `S` at its calls ends in `S(p)` — and the entry function with `S` at its calls does not
+/// reach the error. Both are checked; `Err` names what failed (a cube with a divisibility
+/// literal is refused: calls do not encode them).
+fn validate(
+    cfa: &Cfa,
+    main: &Region,
+    bodies: &[Region],
+    sums: &[Summary],
+    budget: &Budget,
+) -> Result<Result<Vec<Certified>, String>, Exhausted> {
+    let mut cert: Vec<Summary> = Vec::new();
+    for s in sums {
+        let mut c = s.must.clone();
+        match &s.cut {
+            None => c.push(Vec::new()),
+            Some(cut) => c.extend(cut.iter().cloned()),
+        }
+        if c.iter().flatten().any(|l| !matches!(l, Lit::Lin(_))) {
+            return Ok(Err("a summary cube has a divisibility literal".into()));
+        }
+        cert.push(Summary {
+            must: c,
+            cut: Some(Vec::new()),
+        });
+    }
+    let unsat = |e: &mut Enc, b: TermId| -> Result<bool, Exhausted> {
+        match e.s.check(&[b]) {
+            SatResult::Unsat => Ok(true),
+            SatResult::Sat => Ok(false),
+            SatResult::Unknown => Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
+        }
+    };
+    let mut out = Vec::new();
+    for (p, body) in bodies.iter().enumerate() {
+        let (Some(pr), Some(sp)) = (cfa.procs.get(p), cert.get(p)) else {
+            continue;
+        };
+        let mut e = Enc::new(cfa, body, false, &ranges(cfa, &pr.params), budget)?;
+        e.sync(&cert);
+        e.scope(None);
+        let exit_vals = e.vals.get(&pr.exit).cloned().unwrap_or_default();
+        let inside = inst(&sp.must, &iface(cfa, p, &exit_vals));
+        let t = e.cubes_term(&inside);
+        let n = e.s.terms.mk_not(t);
+        e.s.assert(n);
+        if let Some(&b) = e.reach.get(&pr.exit) {
+            if !unsat(&mut e, b)? {
+                return Ok(Err(format!(
+                    "the summary of `{}` is not inductive",
+                    pr.name
+                )));
+            }
+        }
+        let mut names: Vec<String> = pr.in_params.iter().map(|&x| cfa.var_name(x)).collect();
+        names.extend(pr.in_globals.iter().map(|&x| cfa.var_name(x)));
+        names.extend(cfa.globals.iter().map(|&x| cfa.var_name(x)));
+        names.extend(pr.ret.iter().map(|_| format!("{}()", pr.name)));
+        let name = |j: Var| names.get(j).cloned().unwrap_or_else(|| format!("v{j}"));
+        let cubes: Vec<String> = sp
+            .must
+            .iter()
+            .map(|c| {
+                let lits: Vec<String> = c
+                    .iter()
+                    .filter_map(|l| match l {
+                        Lit::Lin(a) => Some(a.show(&name)),
+                        Lit::Mod(..) | Lit::NotMod(..) => None,
+                    })
+                    .collect();
+                if lits.is_empty() {
+                    "true".to_string()
+                } else {
+                    format!("({})", lits.join(" && "))
+                }
+            })
+            .collect();
+        out.push(Certified {
+            name: pr.name.clone(),
+            summary: if cubes.is_empty() {
+                "false".into()
+            } else {
+                cubes.join(" || ")
+            },
+        });
+    }
+    let mut e = Enc::new(cfa, main, false, &[], budget)?;
+    e.sync(&cert);
+    e.scope(None);
+    if let Some(&b) = e.reach.get(&cfa.error) {
+        if !unsat(&mut e, b)? {
+            return Ok(Err(
+                "the entry function reaches the error with the summaries".into(),
+            ));
+        }
+    }
+    Ok(Ok(out))
+}
+
 /// Runs the summary iteration on an automaton lowered with procedure summaries.
 pub(crate) fn summary_bmc(
     cfa: &Cfa,
@@ -864,7 +972,14 @@ pub(crate) fn summary_bmc(
         let r = e.s.check(&[any]);
         e.s.pop(1);
         match r {
-            SatResult::Unsat => return Ok(SummaryResult::Safe(d)),
+            SatResult::Unsat => {
+                return Ok(match validate(cfa, &main, &bodies, &sums, budget)? {
+                    Ok(cert) => SummaryResult::Safe(d, cert),
+                    Err(why) => SummaryResult::GaveUp(format!(
+                        "complete at call depth {d}, but its summaries did not re-validate: {why}"
+                    )),
+                })
+            }
             SatResult::Unknown => return Err(budget.check().err().unwrap_or(Exhausted::Timeout)),
             SatResult::Sat => {}
         }

@@ -333,10 +333,17 @@ fn member_budget(opts: &VerifyOptions, engine: Engine, budget: &Budget) -> Budge
 /// Bounded procedure summaries (module `summary_bmc`) on an automaton lowered with summaries.
 fn summaries_on(s: &Cfa, c_file: &Path, opts: &VerifyOptions, budget: &Budget) -> Answer {
     match summary_bmc(s, opts.max_bound.max(1000), budget) {
-        Ok(SummaryResult::Safe(d)) => Answer::decision(Verdict::True)
-            .detail("engine", "summaries")
-            .detail("proof", format!("complete at call depth {d}: with the exact summaries of the calls that nest at most {d} deep, no execution reaches the error or a deeper call"))
-            .stat("depth", d),
+        Ok(SummaryResult::Safe(d, cert)) => {
+            let sums: Vec<serde_json::Value> = cert
+                .iter()
+                .map(|c| serde_json::json!({ "function": c.name, "summary": c.summary }))
+                .collect();
+            Answer::decision(Verdict::True)
+                .detail("engine", "summaries")
+                .detail("proof", format!("complete at call depth {d}: with the exact summaries of the calls that nest at most {d} deep, no execution reaches the error or a deeper call; each function's summary (any output for an input whose calls nest deeper) re-validated by the SMT solver: inductive over its loop-free body, and the entry function with them does not reach the error"))
+                .witness(serde_json::json!({ "summaries": sums }))
+                .stat("depth", d)
+        }
         Ok(SummaryResult::Counterexample(cex, d)) => {
             false_answer("summaries", &cex, s, c_file, opts).stat("depth", d)
         }
