@@ -259,8 +259,9 @@ impl<'a> Enc<'a> {
         self.or(ors)
     }
 
-    /// Encodes `region` from its start, every call through its summary chain (empty until
-    /// [`Enc::sync`]); with `cuts_only` the calls after which no call is reachable are left out.
+    /// Encodes `region` from its start without the calls' summaries ([`Enc::sync`] builds their
+    /// cubes, [`Enc::scope`] asserts them per query); with `cuts_only` the calls after which no
+    /// call is reachable are left out (never taken).
     fn new(
         cfa: &'a Cfa,
         region: &'a Region,
@@ -889,8 +890,8 @@ pub(crate) fn summary_bmc(
     // A summary once truncated misses cubes for good (the semi-naive queries never look for them
     // again), so its inputs stay cut at every later depth.
     let mut truncated = vec![false; cfa.procs.len()];
-    // One encoding per region and kind of query, kept across depths (each depth adds one link
-    // to every call's summary chain): the entry function for the error and for the cut calls,
+    // One encoding per region and kind of query, kept across depths (each depth builds the
+    // cubes the summaries gained): the entry function for the error and for the cut calls,
     // each body for its must and its cut summary.
     let mut main_err = Enc::new(cfa, &main, false, &[], budget)?;
     let mut main_cut = Enc::new(cfa, &main, true, &[], budget)?;
@@ -960,7 +961,7 @@ pub(crate) fn summary_bmc(
         let mut cuts = Vec::new();
         for &c in &main_calls {
             let (Some(cs), Some(&b)) = (
-                cut_cubes(&e, cfa, &sums, c),
+                cut_cubes(e, cfa, &sums, c),
                 cfa.calls.get(c).and_then(|c| e.reach.get(&c.from)),
             ) else {
                 continue;
@@ -1044,7 +1045,7 @@ pub(crate) fn summary_bmc(
                 let Some(found) = cut.take() else { break };
                 let (Some(from), Some(t)) = (
                     cfa.calls.get(c).map(|c| c.from),
-                    cut_cubes(&e, cfa, &sums, c),
+                    cut_cubes(e, cfa, &sums, c),
                 ) else {
                     cut = Some(found);
                     continue;
@@ -1122,6 +1123,49 @@ mod tests {
         let looping = cfa(&[(0, 1), (1, 2), (2, 1), (2, 4)]);
         let e = region(&looping, 0, "f").err().expect("a loop");
         assert!(e.contains("a loop in `f`"), "{e}");
+    }
+
+    /// A complete depth's summaries re-validate; a summary too small (not inductive) or too
+    /// large (the entry function then reaches the error) is rejected by name.
+    #[test]
+    fn summaries_revalidate_and_wrong_ones_are_rejected() {
+        let text = "void reach_error(void);\nint __VERIFIER_nondet_int(void);\n\
+            int f(int n) { if (n <= 0) return 0; return f(n - 1) + 1; }\n\
+            int main(void) { int x = __VERIFIER_nondet_int(); if (x < 0 || x > 3) return 0;\n\
+            if (f(x) > 3) reach_error(); return 0; }\n";
+        let opts = crate::lower::LowerOptions {
+            summaries: true,
+            max_recursion: 1,
+            ..crate::lower::LowerOptions::default()
+        };
+        let c = crate::load::lower_preprocessed(text, "t.c", opts).expect("lowers");
+        let b = Budget::unlimited();
+        match summary_bmc(&c, 100, &b) {
+            Ok(SummaryResult::Safe(_, cert)) => {
+                assert_eq!(cert.len(), 1);
+                assert!(cert
+                    .iter()
+                    .all(|s| s.name == "f" && s.summary.contains("f()")));
+            }
+            _ => panic!("expected a proof"),
+        }
+        let main = region(&c, c.init, "main").expect("loop-free");
+        let bodies: Vec<Region> = c
+            .procs
+            .iter()
+            .map(|p| region(&c, p.entry, &p.name).expect("loop-free"))
+            .collect();
+        let with = |must: Cubes, cut: Option<Cubes>| {
+            validate(&c, &main, &bodies, &[Summary { must, cut }], &b).expect("within budget")
+        };
+        // Nothing returns: `n ≤ 0` returns 0.
+        let e = with(Vec::new(), Some(Vec::new()))
+            .err()
+            .expect("not inductive");
+        assert!(e.contains("summary of `f` is not inductive"), "{e}");
+        // Anything returns: then `f(x) > 3` is reachable.
+        let e = with(Vec::new(), None).err().expect("too weak");
+        assert!(e.contains("reaches the error"), "{e}");
     }
 
     #[test]
