@@ -20,7 +20,9 @@
 //! then on, its inputs are all cut. At each level the program's entry function, with `must_d` at its calls,
 //! is asked whether the error is reachable (a model is a real execution: a counterexample whose
 //! nondeterministic values are read off its path) and whether a call with an input in `cut_d`
-//! is (if not, the depth-`d` unwinding covers every execution and the program is safe). The
+//! is (if not, the depth-`d` unwinding covers every execution and the program is safe; the
+//! summaries that show it are re-validated by fresh solvers, see [`validate`]). Each region is
+//! encoded once and kept across depths; a query asserts the summaries it uses in a scope. The
 //! bodies must be loop-free (loops are refused by name) and `reach_error` must be called from
 //! the entry function.
 

@@ -28,6 +28,17 @@ fn check(tag: &str, body: &str, reachable: bool) {
     let want = if reachable { "false" } else { "true" };
     assert_eq!(a["verdict"], want, "{tag}: {a}");
     assert_eq!(a["engine"], "summaries", "{tag}: {a}");
+    if !reachable {
+        // The proof carries each function's summary, re-validated by the engine's checker.
+        let sums = a["witness"]["summaries"].as_array().expect("summaries");
+        assert!(!sums.is_empty(), "{tag}: {a}");
+        assert!(
+            a["proof"]
+                .as_str()
+                .is_some_and(|p| p.contains("re-validated")),
+            "{tag}: {a}"
+        );
+    }
     if reachable {
         let vals = nondet(&a);
         let r = replay_with_gcc(&file, &vals, &dir.join("replay"));
