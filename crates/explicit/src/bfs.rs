@@ -225,7 +225,7 @@ fn single_steps(
             }
         };
         if exclusive {
-            g.exclusive_steps(&cur, excl, &mut found);
+            g.exclusive_steps(&cur, excl, &mut found, &mut |_, _| {});
         } else {
             g.successors(&cur, |s, l| found(s, l, None), |_, _| {});
         }

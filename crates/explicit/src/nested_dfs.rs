@@ -15,10 +15,21 @@ pub(crate) trait BuchiGraph {
     /// Appends the successors of `s` to `out`.
     fn successors(&mut self, s: &[u8], out: &mut Vec<Vec<u8>>);
     fn accepting(&self, s: &[u8]) -> bool;
-    /// Partial-order reduction: appends the successors of `s` in a proper ample set to `out` and
-    /// answers true, or answers false when `s` must be fully expanded. The cycle proviso is the
-    /// search's. By default nothing is reduced.
-    fn reduced_successors(&mut self, _s: &[u8], _out: &mut Vec<Vec<u8>>) -> bool {
+    /// Partial-order reduction: tries the candidate processes of `s` in order and appends the
+    /// successors of the first proper ample set none of whose successors `refused` refuses (the
+    /// search's cycle proviso) to `out`, answering its process; `None` when `s` must be fully
+    /// expanded (`out` then empty). By default nothing is reduced.
+    fn reduced_successors(
+        &mut self,
+        _s: &[u8],
+        _refused: &mut dyn FnMut(&[u8]) -> bool,
+        _out: &mut Vec<Vec<u8>>,
+    ) -> Option<u32> {
+        None
+    }
+    /// Appends the successors of the ample set of process `p` in `s` (a choice
+    /// `reduced_successors` made) to `out`; false when there is none.
+    fn ample_successors(&mut self, _s: &[u8], _p: u32, _out: &mut Vec<Vec<u8>>) -> bool {
         false
     }
 }
@@ -48,9 +59,11 @@ const CYAN: u8 = 1;
 const BLUE: u8 = 2;
 const RED: u8 = 3;
 
-const UNSEEN: u8 = 0;
-const FULL: u8 = 1;
-const REDUCED: u8 = 2;
+/// How the blue search expanded a state (`decided`): not yet, fully, or by the ample set of
+/// process `p` (`REDUCED + p`).
+const UNSEEN: u32 = 0;
+const FULL: u32 = 1;
+const REDUCED: u32 = 2;
 
 struct Frame {
     state: u32,
@@ -66,34 +79,38 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, store: StoreKind, budget: &Budg
     let mut buf = Vec::new();
     // Per state: how the blue search expanded it (the red search must see the same graph:
     // Holzmann, Peled, Yannakakis, "On nested depth first search", SPIN 1996).
-    let mut decided: Vec<u8> = Vec::new();
+    let mut decided: Vec<u32> = Vec::new();
     let mut expand = |store: &mut StateStore,
                       color: &mut Vec<u8>,
-                      decided: &mut Vec<u8>,
+                      decided: &mut Vec<u32>,
                       g: &mut dyn BuchiGraph,
                       s: u32,
                       blue: bool| {
         buf.clear();
         let st = store.get(s).into_owned();
-        let try_reduce = blue || decided.get(s as usize) == Some(&REDUCED);
-        let mut used = false;
-        if try_reduce && g.reduced_successors(&st, &mut buf) {
-            // The stack proviso (C3): no successor of a reduced set on the blue stack.
-            used = !blue
-                || !buf.iter().any(|b| {
-                    store
-                        .find(b)
-                        .is_some_and(|i| color.get(i as usize) == Some(&CYAN))
-                });
-        }
+        let used = if blue {
+            // The stack proviso (C3): no successor of a reduced set on the blue stack; a
+            // candidate refused by it leaves the next one its chance.
+            let mut on_stack = |b: &[u8]| {
+                store
+                    .find(b)
+                    .is_some_and(|i| color.get(i as usize) == Some(&CYAN))
+            };
+            let pick = g.reduced_successors(&st, &mut on_stack, &mut buf);
+            if let Some(d) = decided.get_mut(s as usize) {
+                *d = pick.map_or(FULL, |p| REDUCED.saturating_add(p));
+            }
+            pick.is_some()
+        } else {
+            // The red search sees the blue search's choice.
+            match decided.get(s as usize) {
+                Some(&d) if d >= REDUCED => g.ample_successors(&st, d - REDUCED, &mut buf),
+                _ => false,
+            }
+        };
         if !used {
             buf.clear();
             g.successors(&st, &mut buf);
-        }
-        if blue {
-            if let Some(d) = decided.get_mut(s as usize) {
-                *d = if used { REDUCED } else { FULL };
-            }
         }
         let mut ids = Vec::with_capacity(buf.len());
         for b in &buf {
@@ -136,9 +153,9 @@ pub(crate) fn nested_dfs(g: &mut dyn BuchiGraph, store: StoreKind, budget: &Budg
             None
         }
     };
-    let finish = |r: &mut CycleSearch, store: &StateStore, decided: &[u8]| {
+    let finish = |r: &mut CycleSearch, store: &StateStore, decided: &[u32]| {
         r.states = store.len() as u64;
-        r.reduced = decided.iter().filter(|&&d| d == REDUCED).count() as u64;
+        r.reduced = decided.iter().filter(|&&d| d >= REDUCED).count() as u64;
         r.memory_bytes = store.memory() + store.len();
         r.seconds = t0.elapsed().as_secs_f64();
     };

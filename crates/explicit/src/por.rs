@@ -316,7 +316,8 @@ pub(crate) struct Por {
     /// the process's control graph.
     future: Vec<Vec<Foot>>,
     /// Per process and control state: a transition leaving it (or in the region it enters)
-    /// writes a visible object, or there is none (never a candidate).
+    /// writes a visible object, it enters an `atomic` region, every transition leaving it is a
+    /// rendezvous operation, or there is none (never a candidate).
     never: Vec<Vec<bool>>,
     /// Per process and control state: the operations on exclusive channels leaving it.
     chan_ops: Vec<Vec<Vec<ChanOp>>>,
@@ -534,7 +535,19 @@ impl Por {
                 // fully puts a fully expanded state on every cycle through a region (the cycle
                 // condition C3); decision 0708.
                 let enters_region = region(s).iter().any(|&r| r);
-                nv.push(out(s).is_empty() || enters_region || f.w.meets(&vis.r));
+                // A control state whose transitions are all rendezvous operations has no step
+                // of its process alone (a send moves its receiver too, a receive is taken with
+                // a sender): it never gives an ample set, and saying so here spares the search
+                // generating its steps to find out.
+                let rendezvous_only = out(s).iter().all(|&id| {
+                    m.trans.get(id as usize).is_some_and(|t| match &t.sync {
+                        SyncC::Send { chan, .. } | SyncC::Recv { chan, .. } => {
+                            m.chans.get(*chan as usize).is_some_and(|c| c.capacity == 0)
+                        }
+                        SyncC::None => false,
+                    })
+                });
+                nv.push(out(s).is_empty() || enters_region || rendezvous_only || f.w.meets(&vis.r));
                 h.push(f);
                 fut.push(closure(s, &|_| true));
                 let mut o = Vec::new();

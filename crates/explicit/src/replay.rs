@@ -3,7 +3,9 @@
 //! semantics (`successors`' module docs). A trace replays when it starts in the initial state and
 //! every step is a successor; a lasso also needs its cycle to close and to visit an accepting
 //! state (of the property process, or of the Büchi automaton, checked edge by edge on its labels);
-//! in lassos a state without successor may repeat (the stuttering of deadlocks).
+//! in lassos a state without successor may repeat (the stuttering of deadlocks). On a Promela
+//! model SPIN's exclusivity in `atomic` sequences is followed along traces and around lassos: the
+//! processes it may belong to are recomputed from the decoded states, never read from the engine.
 
 use crate::dve_ast::*;
 use crate::model::DecodedState;
@@ -471,23 +473,9 @@ fn replay_path(ast: &DveAst, states: &[DecodedState], stutter: bool) -> Result<(
         Some(s) if *s == init => {}
         _ => return Err("the trace does not start in the initial state".into()),
     }
-    if exclusive_rule(ast) && !stutter {
+    if exclusive_rule(ast) {
         // SPIN's exclusivity is a property of the path: every process it may belong to.
-        let mut holders: Vec<Option<&str>> = vec![None];
-        for (k, w) in states.windows(2).enumerate() {
-            let mut next = Vec::new();
-            for &h in &holders {
-                for (n, x) in it.successors_by(&w[0], false, Rule::Exclusive(h)) {
-                    if n == w[1] && !next.contains(&x) {
-                        next.push(x);
-                    }
-                }
-            }
-            if next.is_empty() {
-                return Err(format!("step {} is not a transition of the model", k + 1));
-            }
-            holders = next;
-        }
+        holders_along(&it, states, vec![None], stutter, 0)?;
         return Ok(());
     }
     for (k, w) in states.windows(2).enumerate() {
@@ -498,6 +486,77 @@ fn replay_path(ast: &DveAst, states: &[DecodedState], stutter: bool) -> Result<(
     Ok(())
 }
 
+/// The processes SPIN's exclusivity may belong to after the path `states`, starting with the
+/// possible holders `holders` in its first state (`None`: no process is exclusive); an error
+/// names the first step that is not a transition under any of them.
+fn holders_along<'a>(
+    it: &Interp<'a>,
+    states: &[DecodedState],
+    mut holders: Vec<Option<&'a str>>,
+    stutter: bool,
+    offset: usize,
+) -> Result<Vec<Option<&'a str>>, String> {
+    for (k, w) in states.windows(2).enumerate() {
+        let mut next = Vec::new();
+        for &h in &holders {
+            for (n, x) in it.successors_by(&w[0], stutter, Rule::Exclusive(h)) {
+                if n == w[1] && !next.contains(&x) {
+                    next.push(x);
+                }
+            }
+        }
+        if next.is_empty() {
+            return Err(format!(
+                "step {} is not a transition of the model",
+                offset + k + 1
+            ));
+        }
+        holders = next;
+    }
+    Ok(holders)
+}
+
+/// Checks that `stem` then `cycle` is a path from the initial state whose cycle closes (back to
+/// `cycle[0]`) and can be repeated: under SPIN's exclusivity, some process the exclusivity may
+/// belong to when the cycle is entered holds it again when it closes.
+fn replay_lasso_path(
+    ast: &DveAst,
+    stem: &[DecodedState],
+    cycle: &[DecodedState],
+) -> Result<(), String> {
+    let Some(first) = cycle.first() else {
+        return Err("empty cycle".into());
+    };
+    let mut path: Vec<DecodedState> = stem.iter().chain(cycle).cloned().collect();
+    path.push(first.clone());
+    if ast.synchronous || !exclusive_rule(ast) {
+        return replay_path(ast, &path, true);
+    }
+    let it = Interp::new(ast)?;
+    match path.first() {
+        Some(s) if *s == it.initial()? => {}
+        _ => return Err("the trace does not start in the initial state".into()),
+    }
+    let entry = holders_along(
+        &it,
+        path.get(..=stem.len()).unwrap_or(&[]),
+        vec![None],
+        true,
+        0,
+    )?;
+    let round = path.get(stem.len()..).unwrap_or(&[]);
+    let mut closes = Ok(false);
+    for h in entry {
+        closes = holders_along(&it, round, vec![h], true, stem.len()).map(|end| end.contains(&h));
+        if closes == Ok(true) {
+            return Ok(());
+        }
+    }
+    closes.and(Err(
+        "the cycle does not return with the exclusivity it started with".into(),
+    ))
+}
+
 /// Checks a lasso of a model with a property process: a path, a closing cycle, and an accepting
 /// state of the property process on the cycle.
 pub fn replay_property_lasso(
@@ -505,12 +564,10 @@ pub fn replay_property_lasso(
     stem: &[DecodedState],
     cycle: &[DecodedState],
 ) -> Result<(), String> {
-    let (Some(prop), Some(first)) = (&ast.property, cycle.first()) else {
+    let (Some(prop), Some(_)) = (&ast.property, cycle.first()) else {
         return Err("no property process or empty cycle".into());
     };
-    let mut path: Vec<DecodedState> = stem.iter().chain(cycle).cloned().collect();
-    path.push(first.clone());
-    replay_path(ast, &path, true)?;
+    replay_lasso_path(ast, stem, cycle)?;
     let p = ast
         .processes
         .iter()
@@ -529,7 +586,9 @@ pub fn replay_property_lasso(
 
 /// Checks a lasso of model × automaton: the model states form a path with a closing cycle, the
 /// automaton states follow edges whose labels hold for the propositions (given as expressions over
-/// the model, one per automaton AP) of the model state left, and the cycle has an accepting state.
+/// the model, one per automaton AP) of the model state left, and the cycle has an accepting state
+/// (under SPIN's exclusivity, a Promela model's cycle must also return with the exclusivity it
+/// started with).
 pub fn replay_automaton_lasso(
     ast: &DveAst,
     aut: &Twa,
@@ -542,8 +601,11 @@ pub fn replay_automaton_lasso(
     };
     let mut path: Vec<(DecodedState, u32)> = stem.iter().chain(cycle).cloned().collect();
     path.push(first.clone());
-    let states: Vec<DecodedState> = path.iter().map(|p| p.0.clone()).collect();
-    replay_path(ast, &states, true)?;
+    let (s0, c0): (Vec<DecodedState>, Vec<DecodedState>) = (
+        stem.iter().map(|p| p.0.clone()).collect(),
+        cycle.iter().map(|p| p.0.clone()).collect(),
+    );
+    replay_lasso_path(ast, &s0, &c0)?;
     if path.first().map(|p| p.1) != aut.init.first().copied() {
         return Err("the automaton does not start in its initial state".into());
     }

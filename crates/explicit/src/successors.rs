@@ -163,10 +163,12 @@ pub(crate) fn committed_in(m: &Model, s: &[u8]) -> bool {
     })
 }
 
-/// Does some process stand at a control state with an assertion in `s`?
-fn asserts_in(m: &Model, s: &[u8]) -> bool {
-    m.procs.iter().enumerate().any(|(pi, p)| {
-        s.get(pi)
+/// Does process `x` stand at a control state with an assertion in `s`? (Inside a sequence only
+/// the exclusive process `x` executes statements, so only its assertion can be reached there;
+/// another process's is checked where that process moves.)
+fn asserts_at(m: &Model, s: &[u8], x: usize) -> bool {
+    m.procs.get(x).is_some_and(|p| {
+        s.get(x)
             .and_then(|&c| p.asserts.get(c as usize))
             .is_some_and(|a| !a.is_empty())
     })
@@ -338,7 +340,7 @@ impl<'m> Generator<'m> {
                 pool.push(s);
                 continue;
             }
-            if asserts_in(m, &s) {
+            if asserts_at(m, &s, x) {
                 out(&s, first);
                 seen.insert(s, x);
                 continue;
@@ -385,19 +387,22 @@ impl<'m> Generator<'m> {
 
     /// The single steps of `state` under SPIN's exclusivity (`excl`: the exclusive process),
     /// each with the exclusive process after it ([`mover_inside`]); for rebuilding the steps
-    /// through a sequence between two stored states.
+    /// through a sequence between two stored states, and for the LTL product, whose states
+    /// carry the exclusive process (`ltl_product`). With `stutter`, a state where no process
+    /// moves repeats.
     pub(crate) fn exclusive_steps(
         &mut self,
         state: &[u8],
         excl: Option<usize>,
         out: &mut impl FnMut(&[u8], &Label, Option<usize>),
+        on_error: &mut impl FnMut(EvalError, u32),
     ) {
         let m = self.m;
         self.gate = Gate::Exclusive(excl);
         self.direct(
             state,
             &mut |t: &[u8], l: &Label| out(t, l, mover_inside(m, t, l)),
-            &mut |_, _| {},
+            on_error,
         );
         self.gate = Gate::Committed;
     }

@@ -969,7 +969,7 @@ pub fn property_search_with(m: &Model, e: &Engine, budget: &Budget) -> Option<Cy
 
 /// A product state of [`ltl_search`] decoded: the model state and the automaton state.
 pub fn decode_product(m: &Model, s: &[u8]) -> (DecodedState, u32) {
-    let (sys, q) = split_product(s);
+    let (sys, q) = split_product(m, s);
     (m.decode(sys), q)
 }
 

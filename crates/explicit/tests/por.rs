@@ -435,3 +435,21 @@ fn a_blocked_atomic_sequence_lets_the_other_processes_be_reduced() {
     let (_, _, holds) = safety_agrees("blocked_atomic v == 2", &m, &ast, Goal::Assert);
     assert!(!holds, "R receives a 1, not a 2");
 }
+
+/// Inside P0's `atomic` region (Promela's rule: P0 holds the exclusivity) P1 stands at a control
+/// state with an assertion. The state was handed out for that assertion to be checked and then
+/// expanded with every process moving, so P1 moved inside P0's sequence and the deadlock trace
+/// did not replay (found by the property test). Only the exclusive process's own assertion
+/// interrupts a sequence now.
+#[test]
+fn another_process_assertion_does_not_end_an_atomic_sequence() {
+    let src = "byte g; channel c; channel {byte} q[1]; channel {byte} r[2];
+process P0 { byte l; state s0, s1, s2; init s0; commit s1; assert s2: g != 3; trans s1 -> s0 { guard l != 1; effect l = (l + 1) % 3; }, s0 -> s1 { sync r!l; }, s0 -> s0 { guard l != 0; effect l = (l + 1) % 3; }; }
+process P1 { byte l; state s0, s1, s2; init s0; assert s2: g != 3; trans s2 -> s0 { sync r?l; }, s0 -> s2 { effect l = 0; }; }
+system async;";
+    let mut ast = verikit_explicit::parse_dve(src).unwrap();
+    ast.atomic_yields = true;
+    let m = verikit_explicit::compile(ast.clone()).unwrap();
+    safety_agrees(src, &m, &ast, Goal::Deadlock);
+    safety_agrees(src, &m, &ast, Goal::Assert);
+}
