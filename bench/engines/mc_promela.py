@@ -29,7 +29,7 @@ that page's verikit state counts and ratios, so one page carries the before and 
 Usage: bench/engines/mc_promela.py [--limit SECS] [--min-states N] [--max-states N] [--every K]
                                    [--budget SECS] [--verikit PATH] [--before OLD.md]
 """
-import argparse, csv, hashlib, json, math, os, re, shutil, signal, statistics, subprocess, time
+import argparse, csv, tempfile, hashlib, json, math, os, re, shutil, signal, statistics, subprocess, time
 from datetime import datetime, timezone
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -40,24 +40,24 @@ SPIN_CFLAGS = ["-O2", "-DVECTORSZ=4096"]
 
 
 def run(cmd, limit, cwd=None):
-    """(stdout, exit code or 'timeout', CPU seconds, peak RSS MiB) of one process."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=cwd,
-                         start_new_session=True)
-    t0 = time.time()
-    out = []
-    # pan and verikit print little; read after exit (a pipe of 64 KiB is enough for both)
-    while True:
-        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.time() - t0 > limit:
-            os.killpg(p.pid, signal.SIGKILL)
-            pid, status, ru = os.wait4(p.pid, 0)
-            return "", "timeout", ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
-        time.sleep(0.02)
-    text = p.stdout.read() if p.stdout else ""
-    code = os.waitstatus_to_exitcode(status)
-    return text, code, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+    """(stdout, exit code or 'timeout', CPU seconds, peak RSS MiB) of one process; stdout goes
+    through a file (a `--json` witness can exceed a pipe's buffer)."""
+    with tempfile.TemporaryFile("w+") as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, cwd=cwd,
+                             start_new_session=True)
+        t0 = time.time()
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.time() - t0 > limit:
+                os.killpg(p.pid, signal.SIGKILL)
+                pid, status, ru = os.wait4(p.pid, 0)
+                return "", "timeout", ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+            time.sleep(0.02)
+        out.seek(0)
+        code = os.waitstatus_to_exitcode(status)
+        return out.read(), code, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
 def pan_binary(pm, por):

@@ -16,29 +16,11 @@ Writes crates/explicit/tests/expected/promela/SPIN-BEEM-LTL.tsv (SPIN's answers;
 
 Usage: bench/engines/mc_promela_ltl.py [--verikit PATH] [--limit SECS]
 """
-import argparse, hashlib, json, os, re, signal, subprocess, sys, tempfile, time, statistics
+import argparse, hashlib, json, os, re, subprocess, sys, tempfile, statistics
 from datetime import datetime, timezone
 
-
-
-def run(cmd, limit, cwd=None):
-    """(stdout, exit code or 'timeout', CPU seconds) of one process; stdout goes through a file
-    (a lasso in `--json` can exceed a pipe's buffer)."""
-    with tempfile.TemporaryFile("w+") as out:
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, cwd=cwd,
-                             start_new_session=True)
-        t0 = time.time()
-        while True:
-            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.time() - t0 > limit:
-                os.killpg(p.pid, signal.SIGKILL)
-                pid, status, ru = os.wait4(p.pid, 0)
-                return "", "timeout", ru.ru_utime + ru.ru_stime
-            time.sleep(0.01)
-        out.seek(0)
-        return out.read(), os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mc_promela import run  # noqa: E402  (stdout, exit code, CPU seconds, peak MiB of one process)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.environ.get("VERIKIT_DATA", os.path.join(ROOT, "..", "shared", "data"))
@@ -119,7 +101,7 @@ def spin_run(pm, formula, reduce, limit):
         r = subprocess.run(["gcc", *flags, "-o", "pan", "pan.c"], cwd=d, capture_output=True, text=True)
         if r.returncode != 0:
             return None, r.stderr[-300:]
-        out, code, cpu = run(["./pan", "-a", "-m1000000", "-w22"], limit, cwd=d)
+        out, code, cpu, _ = run(["./pan", "-a", "-m1000000", "-w22"], limit, cwd=d)
         if code == "timeout":
             return None, "timeout"
         err = re.search(r"errors: (\d+)", out)
@@ -135,7 +117,7 @@ def verikit(binary, pm, formula, aps, por, limit):
     for n, e in aps.items():
         if re.search(r"\b" + re.escape(n) + r"\b", formula):
             cmd[4:4] = ["--ap", f"{n}={e}"]
-    out, code, cpu = run(cmd, limit)
+    out, code, cpu, _ = run(cmd, limit)
     try:
         j = json.loads(out)
     except ValueError:
