@@ -51,8 +51,8 @@ impl BuchiGraph for PropertyGraph<'_> {
 }
 
 /// Model × Büchi automaton of ¬φ. A product state is the packed model state, with SPIN's
-/// exclusivity one byte more (0: no process is exclusive, `p + 1`: process `p` is), then the
-/// automaton state (4 bytes).
+/// exclusivity [`EXCL_BYTES`] more (0: no process is exclusive, `p + 1`: process `p` is, little
+/// endian), then the automaton state (4 bytes).
 pub(crate) struct AutomatonGraph<'m> {
     pub(crate) gen: Generator<'m>,
     /// One compiled predicate per automaton proposition.
@@ -75,6 +75,10 @@ pub(crate) struct AutomatonGraph<'m> {
     /// The candidates of the state being reduced (reused).
     candidates: Vec<u32>,
 }
+
+/// The width of the exclusive process in a product state (a `u16`: more processes than a byte
+/// counts are possible in a lowered model).
+const EXCL_BYTES: usize = 2;
 
 /// Largest number of propositions (the letter tables have `2^n` bits per edge).
 pub(crate) const MAX_APS: usize = 16;
@@ -144,7 +148,9 @@ impl<'m> AutomatonGraph<'m> {
         let (a, q) = split(s);
         let n = self.gen.m.state_size();
         let x = if self.exclusive {
-            a.get(n).and_then(|&b| (b as usize).checked_sub(1))
+            a.get(n..n + EXCL_BYTES)
+                .and_then(|b| b.try_into().ok())
+                .and_then(|b| (u16::from_le_bytes(b) as usize).checked_sub(1))
         } else {
             None
         };
@@ -168,9 +174,10 @@ impl<'m> AutomatonGraph<'m> {
                 sys,
                 x,
                 &mut |t, l, y| {
-                    let mut v = Vec::with_capacity(t.len() + 5);
+                    let mut v = Vec::with_capacity(t.len() + EXCL_BYTES + 4);
                     v.extend_from_slice(t);
-                    v.push(y.map_or(0, |p| (p + 1) as u8));
+                    let y = y.map_or(0, |p| u16::try_from(p + 1).unwrap_or(u16::MAX));
+                    v.extend_from_slice(&y.to_le_bytes());
                     out(v, l)
                 },
                 &mut |_, _| on_error(),
@@ -250,13 +257,13 @@ impl BuchiGraph for AutomatonGraph<'_> {
     fn initial(&mut self) -> Vec<u8> {
         let mut v = self.gen.m.init.clone();
         if self.exclusive {
-            v.push(0);
+            v.extend_from_slice(&[0; EXCL_BYTES]);
         }
         v.extend_from_slice(&self.init.to_le_bytes());
         v
     }
     fn width(&self) -> usize {
-        self.gen.m.state_size() + usize::from(self.exclusive) + 4
+        self.gen.m.state_size() + if self.exclusive { EXCL_BYTES } else { 0 } + 4
     }
     fn successors(&mut self, s: &[u8], out: &mut Vec<Vec<u8>>) {
         let (a, x, q) = self.parts(s);
