@@ -225,10 +225,7 @@ mod tests {
         });
         let frozen = || Some(Duration::from_secs(3));
         let t = Instant::now();
-        assert_eq!(
-            await_answer(&rx, wall(100), frozen),
-            Ok(7)
-        );
+        assert_eq!(await_answer(&rx, wall(100), frozen), Ok(7));
         assert!(t.elapsed() >= Duration::from_millis(1000));
 
         let (tx, rx) = channel::<u32>();
