@@ -195,6 +195,17 @@ def load_avg() -> str:
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def load_words(*one_minute: float) -> str:
+    """How loaded the machine was, for a page's header, from the 1-minute load averages seen
+    during a run (now's is added): "heavily loaded" beyond twice the cores, "loaded" beyond
+    three quarters of them, else "lightly loaded"."""
+    cores = os.cpu_count() or 1
+    m = max([*one_minute, os.getloadavg()[0]])
+    if m > 2 * cores:
+        return "heavily loaded"
+    return "loaded" if m > 0.75 * cores else "lightly loaded"
+
+
 def fmt_t(x: float) -> str:
     return f"{x:.4f}" if x < 10 else f"{x:.1f}"
 

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from harness import measure, verikit_cmd, machine, load_avg  # noqa: E402
+from harness import measure, verikit_cmd, machine, load_avg, load_words  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data"))
@@ -177,7 +177,7 @@ def write(rows: list[dict], limit: float, erows: list[dict]) -> None:
     argv = " ".join("PREVIOUS_BIN" if a == OPTS.before else a for a in sys.argv[1:])
     lines.append(f"One run of `python3 bench/engines/chc.py {argv}` on "
                  f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}, **shared with other "
-                 f"engineers' builds and heavily loaded** (load average at the start: {LOAD0}, at the end: "
+                 f"engineers' builds and {load_words(float(LOAD0.split('/')[0]))}** (load average at the start: {LOAD0}, at the end: "
                  f"{load_avg()}). Limit: {kind}; {len(rows)} tasks. Times are CPU "
                  f"seconds of each process (wait4). PAR-2 counts an unsolved task as {2 * limit:g} s. Spacer is "
                  "z3's default engine for `HORN`.")

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from harness import measure  # noqa: E402
+from harness import load_words, measure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = Path(os.environ.get("VERIKIT_DATA", ROOT.parent / "shared" / "data"))
@@ -80,6 +80,7 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     limit = OPTS.limit
     started = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load0 = os.getloadavg()[0]
     for yml, expected in tasks():
         cpu, code, out, err = cpu_run([VERIKIT, "--json", "--timeout", str(wall(limit)), "prog", "verify", str(yml)], limit)
         try:
@@ -129,7 +130,7 @@ def write(rows: list[dict], limit: float, started: str) -> None:
     lines = ["# Program verification: verikit prog verify and z3/Spacer on verikit's CHC", ""]
     kind = f"{limit:g} CPU seconds (RLIMIT_CPU; {wall(limit):g} s wall-clock at most)" if OPTS.cpu else f"{limit:g} s wall-clock"
     lines.append(f"Run of `python3 bench/engines/prog.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
-                 f"limit {kind}, {platform.machine()} with {os.cpu_count()} cores, **shared with other builds and heavily loaded** "
+                 f"limit {kind}, {platform.machine()} with {os.cpu_count()} cores, **shared with other builds and {load_words(load0)}** "
                  f"(`uptime` at the start: `{started}`; at the end: `{up}`). Times are CPU seconds of the child process. PAR-2 counts an "
                  f"unsolved task as {2 * limit:g} s. Spacer solves the CHC that `verikit prog to-chc` writes for the "
                  "task's C file (recursion inlined to depth 1 and deeper calls through procedure summaries, so `unsat` is a real bug; a call cut without a summary counts as an error; `no-chc` where the "
