@@ -84,7 +84,7 @@ pub const ATOMIC_PARAM: Param = Param {
     name: "mc.atomic",
     default: "through",
     range: "through|store",
-    doc: "Promela only: `through` explores the states inside an `atomic` sequence without storing them, as SPIN does (only the process that moved last inside its sequence goes on; when it is blocked, the state is stored and every process moves); `store` stores them as DVE's committed states",
+    doc: "Promela only: `through` explores the states inside an `atomic` sequence without storing them, as SPIN does (only the process that moved last inside its sequence goes on; when it is blocked, the state is stored and every process moves); `store` stores them as DVE's committed states; LTL products store the states inside sequences either way, under SPIN's exclusivity with `through` and DVE's committed-state rule with `store`",
 };
 
 /// Reads `-x mc.atomic=through|store`: true for `through`.
