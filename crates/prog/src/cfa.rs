@@ -248,6 +248,25 @@ impl Atom {
     }
 }
 
+/// A disjunction of conjunctions of atoms as text: `(a && b) || (c)`, `(true)` for an empty
+/// conjunction, `false` for an empty disjunction.
+pub(crate) fn show_dnf(d: &[Vec<Atom>], name: &dyn Fn(Var) -> String) -> String {
+    if d.is_empty() {
+        return "false".into();
+    }
+    d.iter()
+        .map(|c| {
+            if c.is_empty() {
+                "(true)".to_string()
+            } else {
+                let lits: Vec<String> = c.iter().map(|a| a.show(name)).collect();
+                format!("({})", lits.join(" && "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" || ")
+}
+
 /// The operation of an edge.
 #[derive(Clone, Debug)]
 pub enum Op {

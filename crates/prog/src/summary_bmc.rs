@@ -26,7 +26,7 @@
 //! bodies must be loop-free (loops are refused by name) and `reach_error` must be called from
 //! the entry function.
 
-use crate::cfa::{Atom, Cfa, Lin, Loc, Op, Var};
+use crate::cfa::{show_dnf, Atom, Cfa, Lin, Loc, Op, Var};
 use crate::invariant_check::atom;
 use crate::mbp::{project, subst_args, Lit};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -797,31 +797,22 @@ fn validate(
         names.extend(cfa.globals.iter().map(|&x| cfa.var_name(x)));
         names.extend(pr.ret.iter().map(|_| format!("{}()", pr.name)));
         let name = |j: Var| names.get(j).cloned().unwrap_or_else(|| format!("v{j}"));
-        let cubes: Vec<String> = sp
+        // Only linear literals are left (checked above).
+        let dnf: Vec<Vec<Atom>> = sp
             .must
             .iter()
             .map(|c| {
-                let lits: Vec<String> = c
-                    .iter()
+                c.iter()
                     .filter_map(|l| match l {
-                        Lit::Lin(a) => Some(a.show(&name)),
+                        Lit::Lin(a) => Some(a.clone()),
                         Lit::Mod(..) | Lit::NotMod(..) => None,
                     })
-                    .collect();
-                if lits.is_empty() {
-                    "true".to_string()
-                } else {
-                    format!("({})", lits.join(" && "))
-                }
+                    .collect()
             })
             .collect();
         out.push(Certified {
             name: pr.name.clone(),
-            summary: if cubes.is_empty() {
-                "false".into()
-            } else {
-                cubes.join(" || ")
-            },
+            summary: show_dnf(&dnf, &name),
         });
     }
     let mut e = Enc::new(cfa, main, false, &[], budget)?;

@@ -505,7 +505,7 @@ fn safe_answer_text(cfa: &Cfa, engine: &str, inv: &crate::Invariant) -> Answer {
         .iter()
         .enumerate()
         .filter(|(_, d)| !d.is_empty())
-        .map(|(l, d)| serde_json::json!({ "location": l, "invariant": show_dnf(cfa, d) }))
+        .map(|(l, d)| serde_json::json!({ "location": l, "invariant": crate::cfa::show_dnf(d, &|x| cfa.var_name(x)) }))
         .collect();
     Answer::decision(Verdict::True)
         .detail("engine", engine)
@@ -632,24 +632,6 @@ fn to_chc_inner(c_file: &Path, wrap: bool, depth: usize) -> Result<String, ProgE
             cfa.vars.len()
         ))
     })
-}
-
-fn show_dnf(cfa: &Cfa, d: &[Vec<crate::cfa::Atom>]) -> String {
-    let name = |x: usize| cfa.var_name(x);
-    d.iter()
-        .map(|c| {
-            if c.is_empty() {
-                "true".to_string()
-            } else {
-                c.iter()
-                    .map(|a| a.show(&name))
-                    .collect::<Vec<_>>()
-                    .join(" && ")
-            }
-        })
-        .map(|c| format!("({c})"))
-        .collect::<Vec<_>>()
-        .join(" || ")
 }
 
 /// IMPACT alone on an automaton: the invariant when it proves the error unreachable (for
